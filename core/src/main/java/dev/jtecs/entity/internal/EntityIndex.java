@@ -1,0 +1,266 @@
+package dev.jtecs.entity.internal;
+
+import dev.jtecs.entity.Entity;
+import java.util.Arrays;
+
+/**
+ * The world's entity table: for every slot its generation, lifecycle state and (when alive) its archetype and row.
+ *
+ * <p>Invariants: a slot is in exactly one state; only {@link #FREE} slots sit on the free stack, each once;
+ * {@code tableId}/{@code row} are meaningful only for {@link #ALIVE} slots; slots at or above {@code highWater}
+ * have never been used and have generation 0.
+ *
+ * <pre>
+ *   allocate ──► RESERVED ──publish──► ALIVE ──free──► FREE ──allocate──► RESERVED ...
+ *                   │                                    ▲
+ *                   └──────────── release (cancelled) ───┘      generation + 1 on every free/release
+ * </pre>
+ *
+ * @implNote Parallel primitive arrays grown geometrically; nothing is allocated per entity. Free slots are
+ *     reused last-in first-out; {@code freePos} makes removal of an arbitrary free slot O(1) for
+ *     {@link #reserveAt}.
+ */
+public final class EntityIndex {
+    public static final byte FREE = 0;
+    public static final byte RESERVED = 1;
+    public static final byte ALIVE = 2;
+    public static final byte RETIRED = 3;
+
+    private final int maxEntities;
+    private int[] generation;
+    private byte[] state;
+    private int[] tableId;
+    private int[] row;
+    private int[] freePos;
+    private int[] freeStack;
+    private int freeCount;
+    private int highWater = 1;
+    private int aliveCount;
+
+    public EntityIndex(int maxEntities) {
+        if (maxEntities < 1 || maxEntities > Entity.MAX_ENTITIES) {
+            throw new IllegalArgumentException("maxEntities=" + maxEntities + " outside 1.." + Entity.MAX_ENTITIES);
+        }
+        this.maxEntities = maxEntities;
+        int initial = Math.min(maxEntities + 1, 1024);
+        generation = new int[initial];
+        state = new byte[initial];
+        tableId = new int[initial];
+        row = new int[initial];
+        freePos = new int[initial];
+        freeStack = new int[64];
+    }
+
+    public int maxEntities() {
+        return maxEntities;
+    }
+
+    /** The number of slots ever handed out plus one (slot 0). */
+    public int highWater() {
+        return highWater;
+    }
+
+    public int aliveCount() {
+        return aliveCount;
+    }
+
+    /** Exact liveness for any {@code long}: well formed, in range, published and of the current generation. */
+    public boolean isAlive(long id) {
+        return stateOf(id) == ALIVE;
+    }
+
+    /** The state of the slot an id names, or {@link #FREE} when the id is malformed, out of range or stale. */
+    public byte stateOf(long id) {
+        if (!Entity.isWellFormed(id)) {
+            return FREE;
+        }
+        int slot = Entity.slot(id);
+        if (slot >= highWater || generation[slot] != Entity.generation(id)) {
+            return FREE;
+        }
+        return state[slot];
+    }
+
+    /**
+     * Returns the slot of an id that is alive or reserved, or throws naming the slot and both generations.
+     *
+     * @param operation what the caller was doing, for the message
+     */
+    public int requireLiveOrReserved(long id, String operation) {
+        byte s = stateOf(id);
+        if (s == ALIVE || s == RESERVED) {
+            return Entity.slot(id);
+        }
+        throw new IllegalArgumentException(describeDead(id, operation));
+    }
+
+    /** Explains why an id does not name a live entity. */
+    public String describeDead(long id, String operation) {
+        if (!Entity.isWellFormed(id)) {
+            return operation + ": id=" + id + " is not an entity id (slot must be 1.." + Entity.MAX_ENTITIES + ")";
+        }
+        int slot = Entity.slot(id);
+        int idGeneration = Entity.generation(id);
+        if (slot >= highWater) {
+            return operation + ": entity " + Entity.toString(id) + " does not exist (slot=" + slot
+                    + " never allocated, id generation=" + idGeneration + ")";
+        }
+        return operation + ": entity " + Entity.toString(id) + " is dead or stale (slot=" + slot
+                + " id generation=" + idGeneration + " current generation=" + generation[slot]
+                + " state=" + stateName(state[slot]) + ")";
+    }
+
+    /** Hands out a new id in the {@link #RESERVED} state. */
+    public long allocate() {
+        int slot;
+        if (freeCount > 0) {
+            slot = freeStack[--freeCount];
+            freePos[slot] = -1;
+        } else {
+            if (highWater > maxEntities) {
+                throw new IllegalStateException("world is full: maxEntities=" + maxEntities
+                        + " entities are alive or reserved");
+            }
+            slot = highWater++;
+            ensureSlots(slot + 1);
+            freePos[slot] = -1;
+        }
+        state[slot] = RESERVED;
+        return Entity.pack(slot, generation[slot]);
+    }
+
+    /**
+     * Reserves exactly the given id, reviving its slot with the id's generation. The slot must not be alive or
+     * reserved; slots skipped past the high-water mark become free.
+     */
+    public void reserveAt(long id) {
+        if (!Entity.isWellFormed(id)) {
+            throw new IllegalArgumentException("spawnAt: id=" + id + " is not an entity id (slot must be 1.."
+                    + Entity.MAX_ENTITIES + ")");
+        }
+        int slot = Entity.slot(id);
+        if (slot > maxEntities) {
+            throw new IllegalArgumentException("spawnAt: slot=" + slot + " exceeds maxEntities=" + maxEntities);
+        }
+        if (slot < highWater) {
+            byte s = state[slot];
+            if (s != FREE) {
+                throw new IllegalArgumentException("spawnAt: slot=" + slot + " is " + stateName(s)
+                        + " (current generation=" + generation[slot] + ", requested generation="
+                        + Entity.generation(id) + "); spawnAt requires a slot that is not in use");
+            }
+            removeFromFreeStack(slot);
+        } else {
+            ensureSlots(slot + 1);
+            for (int skipped = highWater; skipped < slot; skipped++) {
+                pushFree(skipped);
+            }
+            highWater = slot + 1;
+        }
+        freePos[slot] = -1;
+        generation[slot] = Entity.generation(id);
+        state[slot] = RESERVED;
+    }
+
+    /** Publishes a reserved id at an archetype row. */
+    public void publish(int slot, int table, int rowIndex) {
+        assert state[slot] == RESERVED : "slot " + slot + " is " + stateName(state[slot]);
+        state[slot] = ALIVE;
+        tableId[slot] = table;
+        row[slot] = rowIndex;
+        aliveCount++;
+    }
+
+    /** Records a new location for an alive slot (after a move or a swap-remove). */
+    public void relocate(int slot, int table, int rowIndex) {
+        tableId[slot] = table;
+        row[slot] = rowIndex;
+    }
+
+    public int tableOf(int slot) {
+        return tableId[slot];
+    }
+
+    public int rowOf(int slot) {
+        return row[slot];
+    }
+
+    public int generationOf(int slot) {
+        return generation[slot];
+    }
+
+    /** Frees an alive or reserved slot: its generation grows, so every handle to it goes stale. */
+    public void free(int slot) {
+        byte s = state[slot];
+        assert s == ALIVE || s == RESERVED : "slot " + slot + " is " + stateName(s);
+        if (s == ALIVE) {
+            aliveCount--;
+        }
+        if (generation[slot] == Entity.MAX_GENERATION) {
+            state[slot] = RETIRED;
+            return;
+        }
+        generation[slot]++;
+        state[slot] = FREE;
+        pushFree(slot);
+    }
+
+    private void pushFree(int slot) {
+        if (freeCount == freeStack.length) {
+            freeStack = Arrays.copyOf(freeStack, freeStack.length * 2);
+        }
+        freePos[slot] = freeCount;
+        freeStack[freeCount++] = slot;
+        state[slot] = FREE;
+    }
+
+    private void removeFromFreeStack(int slot) {
+        int pos = freePos[slot];
+        assert pos >= 0 && freeStack[pos] == slot : "slot " + slot + " not on free stack";
+        int last = freeStack[--freeCount];
+        freeStack[pos] = last;
+        freePos[last] = pos;
+        freePos[slot] = -1;
+    }
+
+    private void ensureSlots(int needed) {
+        if (needed <= generation.length) {
+            return;
+        }
+        int capacity = (int) Math.min((long) maxEntities + 1, Math.max(needed, (long) generation.length * 2));
+        generation = Arrays.copyOf(generation, capacity);
+        state = Arrays.copyOf(state, capacity);
+        tableId = Arrays.copyOf(tableId, capacity);
+        row = Arrays.copyOf(row, capacity);
+        freePos = Arrays.copyOf(freePos, capacity);
+    }
+
+    /** Forgets every entity: all slots become fresh again (generation kept, so old handles stay stale). */
+    public void clearAll() {
+        freeCount = 0;
+        aliveCount = 0;
+        for (int slot = highWater - 1; slot >= 1; slot--) {
+            if (state[slot] == RETIRED) {
+                continue;
+            }
+            if (state[slot] != FREE) {
+                if (generation[slot] == Entity.MAX_GENERATION) {
+                    state[slot] = RETIRED;
+                    continue;
+                }
+                generation[slot]++;
+            }
+            pushFree(slot);
+        }
+    }
+
+    public static String stateName(byte s) {
+        return switch (s) {
+            case FREE -> "free";
+            case RESERVED -> "reserved (staged spawn)";
+            case ALIVE -> "alive";
+            case RETIRED -> "retired";
+            default -> "unknown(" + s + ")";
+        };
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * The jtecs core: entities, components, archetype storage, the mutation model and the world.
+ */
+module dev.jtecs.core {
+    exports dev.jtecs.entity;
+    exports dev.jtecs.component;
+    exports dev.jtecs.storage;
+    exports dev.jtecs.world;
+}
