@@ -1,0 +1,68 @@
+package dev.jtecs.component;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/** State every definition kind shares. Identity-based equality, as definitions are singletons. */
+abstract class ComponentBase<T> {
+    private final int id;
+    private final String name;
+    private final Class<T> valueType;
+    private final boolean transient_;
+    private final Supplier<? extends T> defaults;
+    private final List<Input> requires;
+    private final boolean explicitOptions;
+
+    ComponentBase(int id, Class<T> valueType, ComponentOptions<T> options, String defaultName) {
+        this.id = id;
+        this.valueType = valueType;
+        this.name = options.name() != null ? options.name() : defaultName;
+        this.transient_ = options.isTransient();
+        this.defaults = options.defaults();
+        this.requires = List.copyOf(options.requires());
+        this.explicitOptions = options.defaults() != null || !options.requires().isEmpty();
+    }
+
+    public final int id() {
+        return id;
+    }
+
+    public final String name() {
+        return name;
+    }
+
+    public final Class<T> valueType() {
+        return valueType;
+    }
+
+    public final boolean isTransient() {
+        return transient_;
+    }
+
+    public final List<Input> requires() {
+        return requires;
+    }
+
+    final Supplier<? extends T> defaults() {
+        return defaults;
+    }
+
+    /** Whether a registration carried a factory or requirements, which cannot be compared for equality. */
+    final boolean hasUncomparableOptions() {
+        return explicitOptions;
+    }
+
+    final T produceDefault() {
+        T value = defaults.get();
+        if (value == null || !valueType.isInstance(value)) {
+            throw new IllegalStateException("default factory of component " + name + " returned "
+                    + (value == null ? "null" : value.getClass().getName()) + ", expected " + valueType.getName());
+        }
+        return value;
+    }
+
+    @Override
+    public final String toString() {
+        return getClass().getSimpleName() + "[" + name + "#" + id + "]";
+    }
+}

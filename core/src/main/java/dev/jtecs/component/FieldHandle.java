@@ -1,0 +1,26 @@
+package dev.jtecs.component;
+
+/** A typed handle on one native column: the component and the field index inside it. */
+public sealed interface FieldHandle permits ByteField, BooleanField, ShortField, CharField, IntField, FloatField, LongField, DoubleField {
+    NativeComponent<?> component();
+
+    int field();
+
+    /** The field's name. */
+    default String name() {
+        return component().layout().fieldNames().get(field());
+    }
+
+    static void check(NativeComponent<?> component, int field, PrimitiveKind expected) {
+        ComponentLayout layout = component.layout();
+        if (field < 0 || field >= layout.nativeColumnCount()) {
+            throw new IllegalArgumentException("field=" + field + " outside 0.." + (layout.nativeColumnCount() - 1)
+                    + " of component " + component.name());
+        }
+        PrimitiveKind actual = layout.fieldKinds().get(field);
+        if (actual != expected) {
+            throw new IllegalArgumentException("field " + layout.fieldNames().get(field) + " of component "
+                    + component.name() + " is " + actual + ", not " + expected);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.jtecs.component;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.RecordComponent;
+
+/**
+ * A component whose value is any object (typically a record or class with reference fields), stored in one heap
+ * column of references.
+ *
+ * <p>The default value comes from the registered factory; otherwise from the record's canonical constructor with
+ * zero/null arguments, or a class's no-argument constructor. A type with none of these has no default, and using
+ * its definition as an input is rejected.
+ *
+ * @param <T> the value type
+ */
+public final class ManagedComponent<T> extends ComponentBase<T> implements Component<T> {
+    private final MethodHandle implicitDefault;
+
+    ManagedComponent(int id, Class<T> type, ComponentOptions<T> options) {
+        super(id, type, options, type.getCanonicalName() != null ? type.getCanonicalName() : type.getName());
+        this.implicitDefault = options.defaults() == null ? findImplicitDefault(type) : null;
+    }
+
+    @Override
+    public StorageKind storage() {
+        return StorageKind.MANAGED;
+    }
+
+    @Override
+    public ComponentLayout layout() {
+        return ComponentLayout.HEAP;
+    }
+
+    /** Whether the definition alone can produce a value. */
+    public boolean hasDefault() {
+        return defaults() != null || implicitDefault != null;
+    }
+
+    @Override
+    public T newDefault() {
+        if (defaults() != null) {
+            return produceDefault();
+        }
+        if (implicitDefault == null) {
+            throw new IllegalStateException("component " + name() + " has no default value: register it with "
+                    + "defaults(...) or supply a constructed value");
+        }
+        try {
+            return valueType().cast((Object) implicitDefault.invokeExact());
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("default constructor of " + name() + " failed", t);
+        }
+    }
+
+    /** A constructed input carrying {@code value}. */
+    public ComponentValue<T> of(T value) {
+        return new ComponentValue<>(this, value);
+    }
+
+    private static MethodHandle findImplicitDefault(Class<?> type) {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            if (type.isRecord()) {
+                RecordComponent[] parts = type.getRecordComponents();
+                Class<?>[] params = new Class<?>[parts.length];
+                Object[] args = new Object[parts.length];
+                for (int i = 0; i < parts.length; i++) {
+                    params[i] = parts[i].getType();
+                    args[i] = zeroOf(params[i]);
+                }
+                Constructor<?> ctor = type.getDeclaredConstructor(params);
+                ctor.setAccessible(true);
+                MethodHandle handle = lookup.unreflectConstructor(ctor);
+                return MethodHandles.insertArguments(handle, 0, args).asType(MethodType.methodType(Object.class));
+            }
+            Constructor<?> ctor = type.getDeclaredConstructor();
+            ctor.setAccessible(true);
+            return lookup.unreflectConstructor(ctor).asType(MethodType.methodType(Object.class));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Object zeroOf(Class<?> type) {
+        if (!type.isPrimitive()) {
+            return null;
+        }
+        if (type == boolean.class) {
+            return false;
+        }
+        if (type == char.class) {
+            return (char) 0;
+        }
+        if (type == byte.class) {
+            return (byte) 0;
+        }
+        if (type == short.class) {
+            return (short) 0;
+        }
+        if (type == int.class) {
+            return 0;
+        }
+        if (type == long.class) {
+            return 0L;
+        }
+        if (type == float.class) {
+            return 0f;
+        }
+        return 0d;
+    }
+}

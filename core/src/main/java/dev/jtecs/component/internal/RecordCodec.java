@@ -1,0 +1,247 @@
+package dev.jtecs.component.internal;
+
+import dev.jtecs.component.PrimitiveKind;
+import java.lang.invoke.CallSite;
+import java.lang.invoke.LambdaMetafactory;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
+
+/**
+ * Reads and constructs records field by field, for records whose components are all primitive.
+ *
+ * <p>One codec per record class, cached in a {@link ClassValue}. Getters are adapted to {@code (Object)prim} so
+ * values cross without boxing; construction spreads an {@code Object[]} (boxing is accepted there: building a
+ * record is an allocation anyway).
+ */
+public final class RecordCodec {
+    private static final ClassValue<RecordCodec> CACHE = new ClassValue<>() {
+        @Override
+        protected RecordCodec computeValue(Class<?> type) {
+            return new RecordCodec(type);
+        }
+    };
+
+    private final Class<?> type;
+    private final String[] names;
+    private final PrimitiveKind[] kinds;
+    private final MethodHandle[] getters;
+    private final Getter[] fastGetters;
+    private final boolean spun;
+    private final MethodHandle constructor;
+
+    private RecordCodec(Class<?> type) {
+        if (!type.isRecord()) {
+            throw new IllegalArgumentException(type.getName() + " is not a record");
+        }
+        this.type = type;
+        RecordComponent[] parts = type.getRecordComponents();
+        names = new String[parts.length];
+        kinds = new PrimitiveKind[parts.length];
+        getters = new MethodHandle[parts.length];
+        Class<?>[] paramTypes = new Class<?>[parts.length];
+        MethodHandles.Lookup lookup = MethodHandles.lookup();
+        try {
+            for (int i = 0; i < parts.length; i++) {
+                names[i] = parts[i].getName();
+                kinds[i] = PrimitiveKind.of(parts[i].getType());
+                if (kinds[i] == null) {
+                    throw new IllegalArgumentException("record " + type.getName() + " component " + names[i]
+                            + " has type " + parts[i].getType().getName() + "; native components need primitives");
+                }
+                paramTypes[i] = parts[i].getType();
+                Method accessor = parts[i].getAccessor();
+                accessor.setAccessible(true);
+                getters[i] = lookup.unreflect(accessor)
+                        .asType(MethodType.methodType(parts[i].getType(), Object.class));
+            }
+            Constructor<?> ctor = type.getDeclaredConstructor(paramTypes);
+            ctor.setAccessible(true);
+            constructor = lookup.unreflectConstructor(ctor)
+                    .asType(MethodType.methodType(Object.class, paramTypes))
+                    .asSpreader(Object[].class, parts.length);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            if (e instanceof IllegalArgumentException iae) {
+                throw iae;
+            }
+            throw new IllegalArgumentException("cannot access record " + type.getName()
+                    + " (in a named module, open its package to dev.jtecs.core): " + e, e);
+        }
+        Getter[] spunGetters = spinGetters(type, parts);
+        spun = spunGetters != null;
+        fastGetters = spun ? spunGetters : wrapGetters();
+    }
+
+    /** Whether the getters are spun classes (fast) rather than method-handle wrappers. */
+    public boolean isSpun() {
+        return spun;
+    }
+
+    /**
+     * Spins one small class per record component with {@link LambdaMetafactory}, so reading a field is an
+     * interface call on a class that calls the accessor directly. Needs full-privilege access to the record
+     * (always on the class path; in a named module its package must be open to this module); returns
+     * {@code null} when that is not available.
+     */
+    private Getter[] spinGetters(Class<?> type, RecordComponent[] parts) {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
+            if (!lookup.hasFullPrivilegeAccess()) {
+                return null;
+            }
+            Getter[] spunGetters = new Getter[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                Class<?> getterType = getterInterface(kinds[i]);
+                MethodHandle accessor = lookup.unreflect(parts[i].getAccessor());
+                CallSite site = LambdaMetafactory.metafactory(lookup, "get", MethodType.methodType(getterType),
+                        MethodType.methodType(parts[i].getType(), Object.class), accessor,
+                        MethodType.methodType(parts[i].getType(), type));
+                spunGetters[i] = (Getter) site.getTarget().invoke();
+            }
+            return spunGetters;
+        } catch (Throwable t) {
+            return null;
+        }
+    }
+
+    private Getter[] wrapGetters() {
+        Getter[] wrapped = new Getter[getters.length];
+        for (int i = 0; i < getters.length; i++) {
+            MethodHandle mh = getters[i];
+            wrapped[i] = switch (kinds[i]) {
+                case BYTE -> (Getter.ByteGetter) r -> invoke(() -> (byte) mh.invokeExact(r));
+                case BOOLEAN -> (Getter.BooleanGetter) r -> invoke(() -> (boolean) mh.invokeExact(r));
+                case SHORT -> (Getter.ShortGetter) r -> invoke(() -> (short) mh.invokeExact(r));
+                case CHAR -> (Getter.CharGetter) r -> invoke(() -> (char) mh.invokeExact(r));
+                case INT -> (Getter.IntGetter) r -> invoke(() -> (int) mh.invokeExact(r));
+                case FLOAT -> (Getter.FloatGetter) r -> invoke(() -> (float) mh.invokeExact(r));
+                case LONG -> (Getter.LongGetter) r -> invoke(() -> (long) mh.invokeExact(r));
+                case DOUBLE -> (Getter.DoubleGetter) r -> invoke(() -> (double) mh.invokeExact(r));
+            };
+        }
+        return wrapped;
+    }
+
+    @FunctionalInterface
+    private interface Call<T> {
+        T call() throws Throwable;
+    }
+
+    private static <T> T invoke(Call<T> call) {
+        try {
+            return call.call();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static Class<?> getterInterface(PrimitiveKind kind) {
+        return switch (kind) {
+            case BYTE -> Getter.ByteGetter.class;
+            case BOOLEAN -> Getter.BooleanGetter.class;
+            case SHORT -> Getter.ShortGetter.class;
+            case CHAR -> Getter.CharGetter.class;
+            case INT -> Getter.IntGetter.class;
+            case FLOAT -> Getter.FloatGetter.class;
+            case LONG -> Getter.LongGetter.class;
+            case DOUBLE -> Getter.DoubleGetter.class;
+        };
+    }
+
+    /** The codec of a record class whose components are all primitive. */
+    public static RecordCodec of(Class<?> type) {
+        return CACHE.get(type);
+    }
+
+    /** Whether a class is a record whose components are all primitive. */
+    public static boolean isPrimitiveRecord(Class<?> type) {
+        if (!type.isRecord()) {
+            return false;
+        }
+        for (RecordComponent part : type.getRecordComponents()) {
+            if (!part.getType().isPrimitive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public Class<?> type() {
+        return type;
+    }
+
+    public int fieldCount() {
+        return kinds.length;
+    }
+
+    public String[] names() {
+        return names.clone();
+    }
+
+    public PrimitiveKind[] kinds() {
+        return kinds.clone();
+    }
+
+    public PrimitiveKind kind(int field) {
+        return kinds[field];
+    }
+
+    public byte getByte(Object record, int field) {
+        return ((Getter.ByteGetter) fastGetters[field]).get(record);
+    }
+
+    public boolean getBoolean(Object record, int field) {
+        return ((Getter.BooleanGetter) fastGetters[field]).get(record);
+    }
+
+    public short getShort(Object record, int field) {
+        return ((Getter.ShortGetter) fastGetters[field]).get(record);
+    }
+
+    public char getChar(Object record, int field) {
+        return ((Getter.CharGetter) fastGetters[field]).get(record);
+    }
+
+    public int getInt(Object record, int field) {
+        return ((Getter.IntGetter) fastGetters[field]).get(record);
+    }
+
+    public float getFloat(Object record, int field) {
+        return ((Getter.FloatGetter) fastGetters[field]).get(record);
+    }
+
+    public long getLong(Object record, int field) {
+        return ((Getter.LongGetter) fastGetters[field]).get(record);
+    }
+
+    public double getDouble(Object record, int field) {
+        return ((Getter.DoubleGetter) fastGetters[field]).get(record);
+    }
+
+    /** Builds a record from boxed field values in declaration order. */
+    public Object construct(Object[] fieldValues) {
+        if (fieldValues.length != kinds.length) {
+            throw new IllegalArgumentException("record " + type.getName() + " has " + kinds.length
+                    + " fields, got " + fieldValues.length + ": " + Arrays.toString(fieldValues));
+        }
+        try {
+            return (Object) constructor.invokeExact(fieldValues);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException re) {
+            throw re;
+        }
+        if (t instanceof Error err) {
+            throw err;
+        }
+        throw new IllegalStateException(t);
+    }
+}
