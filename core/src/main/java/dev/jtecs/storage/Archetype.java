@@ -1,0 +1,349 @@
+package dev.jtecs.storage;
+
+import dev.jtecs.component.BooleanField;
+import dev.jtecs.component.ByteField;
+import dev.jtecs.component.CharField;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.DoubleField;
+import dev.jtecs.component.FieldHandle;
+import dev.jtecs.component.FloatField;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.IntField;
+import dev.jtecs.component.LongField;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.ShortField;
+import dev.jtecs.storage.internal.Table;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An archetype: the table of every entity that has exactly one set of components, seen from user code.
+ *
+ * <p>Rows are dense, zero-based and half-open ({@code [0, count())}). Columns come as typed views: {@code get}
+ * for reading, {@code getMut} when the code will write (it marks that one column dirty). Views stay valid until
+ * the next structural change of this archetype (a commit that adds or removes rows may grow the buffers).
+ *
+ * <p>Dirty state is per component plus one archetype-wide structural flag set by placements, moves in and
+ * swap-removes; every dirty reader composes that flag in. Write counts and the structural count survive
+ * {@link #clearDirtyComponents()}.
+ */
+public final class Archetype {
+    private final Table table;
+
+    /** Wraps a storage table; only the world creates archetypes. */
+    public Archetype(Table table) {
+        this.table = Objects.requireNonNull(table, "table");
+    }
+
+    /** A stable id, unique within its world: the registry position. */
+    public int id() {
+        return table.id();
+    }
+
+    /** The sorted component ids. */
+    public int[] signature() {
+        return table.signature();
+    }
+
+    /** The components in signature order. */
+    public List<Component<?>> components() {
+        List<Component<?>> list = new ArrayList<>(table.componentCount());
+        for (int p = 0; p < table.componentCount(); p++) {
+            list.add(table.componentAt(p));
+        }
+        return List.copyOf(list);
+    }
+
+    /** The number of rows (entities). */
+    public int count() {
+        return table.count();
+    }
+
+    /** The rows every column can hold before growing; a multiple of 64. */
+    public int capacityRows() {
+        return table.capacityRows();
+    }
+
+    /** The entity-id column: row {@code r} belongs to entity {@code entities().get(r)}. */
+    public LongColumn entities() {
+        return table.entities();
+    }
+
+    /** The entity at {@code row}. */
+    public long entity(int row) {
+        checkRow(row);
+        return table.entityAt(row);
+    }
+
+    public boolean has(Component<?> component) {
+        return table.has(component.id());
+    }
+
+    /** The byte column of one native field, read only; {@code null} when the archetype lacks the component. */
+    public ByteColumn get(ByteField field) {
+        return (ByteColumn) nativeColumn(field, false);
+    }
+
+    /** The byte column of one native field, marked dirty for writing; {@code null} when absent. */
+    public ByteColumn getMut(ByteField field) {
+        return (ByteColumn) nativeColumn(field, true);
+    }
+
+    /** The boolean column of one native field, read only; {@code null} when the archetype lacks the component. */
+    public BooleanColumn get(BooleanField field) {
+        return (BooleanColumn) nativeColumn(field, false);
+    }
+
+    /** The boolean column of one native field, marked dirty for writing; {@code null} when absent. */
+    public BooleanColumn getMut(BooleanField field) {
+        return (BooleanColumn) nativeColumn(field, true);
+    }
+
+    /** The short column of one native field, read only; {@code null} when the archetype lacks the component. */
+    public ShortColumn get(ShortField field) {
+        return (ShortColumn) nativeColumn(field, false);
+    }
+
+    /** The short column of one native field, marked dirty for writing; {@code null} when absent. */
+    public ShortColumn getMut(ShortField field) {
+        return (ShortColumn) nativeColumn(field, true);
+    }
+
+    /** The char column of one native field, read only; {@code null} when the archetype lacks the component. */
+    public CharColumn get(CharField field) {
+        return (CharColumn) nativeColumn(field, false);
+    }
+
+    /** The char column of one native field, marked dirty for writing; {@code null} when absent. */
+    public CharColumn getMut(CharField field) {
+        return (CharColumn) nativeColumn(field, true);
+    }
+
+    /** The int column of one native field, read only; {@code null} when the archetype lacks the component. */
+    public IntColumn get(IntField field) {
+        return (IntColumn) nativeColumn(field, false);
+    }
+
+    /** The int column of one native field, marked dirty for writing; {@code null} when absent. */
+    public IntColumn getMut(IntField field) {
+        return (IntColumn) nativeColumn(field, true);
+    }
+
+    /** The float column of one native field, read only; {@code null} when the archetype lacks the component. */
+    public FloatColumn get(FloatField field) {
+        return (FloatColumn) nativeColumn(field, false);
+    }
+
+    /** The float column of one native field, marked dirty for writing; {@code null} when absent. */
+    public FloatColumn getMut(FloatField field) {
+        return (FloatColumn) nativeColumn(field, true);
+    }
+
+    /** The long column of one native field, read only; {@code null} when the archetype lacks the component. */
+    public LongColumn get(LongField field) {
+        return (LongColumn) nativeColumn(field, false);
+    }
+
+    /** The long column of one native field, marked dirty for writing; {@code null} when absent. */
+    public LongColumn getMut(LongField field) {
+        return (LongColumn) nativeColumn(field, true);
+    }
+
+    /** The double column of one native field, read only; {@code null} when the archetype lacks the component. */
+    public DoubleColumn get(DoubleField field) {
+        return (DoubleColumn) nativeColumn(field, false);
+    }
+
+    /** The double column of one native field, marked dirty for writing; {@code null} when absent. */
+    public DoubleColumn getMut(DoubleField field) {
+        return (DoubleColumn) nativeColumn(field, true);
+    }
+
+    /** The column of a scalar component, read only; {@code null} when absent. */
+    public DoubleColumn get(ScalarComponent.OfDouble scalar) {
+        return (DoubleColumn) scalarColumn(scalar, false);
+    }
+
+    /** The column of a scalar component, marked dirty for writing; {@code null} when absent. */
+    public DoubleColumn getMut(ScalarComponent.OfDouble scalar) {
+        return (DoubleColumn) scalarColumn(scalar, true);
+    }
+
+    /** The column of a scalar component, read only; {@code null} when absent. */
+    public LongColumn get(ScalarComponent.OfLong scalar) {
+        return (LongColumn) scalarColumn(scalar, false);
+    }
+
+    /** The column of a scalar component, marked dirty for writing; {@code null} when absent. */
+    public LongColumn getMut(ScalarComponent.OfLong scalar) {
+        return (LongColumn) scalarColumn(scalar, true);
+    }
+
+    /** The column of a scalar component, read only; {@code null} when absent. */
+    public IntColumn get(ScalarComponent.OfInt scalar) {
+        return (IntColumn) scalarColumn(scalar, false);
+    }
+
+    /** The column of a scalar component, marked dirty for writing; {@code null} when absent. */
+    public IntColumn getMut(ScalarComponent.OfInt scalar) {
+        return (IntColumn) scalarColumn(scalar, true);
+    }
+
+    /** The column of a scalar component, read only; {@code null} when absent. */
+    public BooleanColumn get(ScalarComponent.OfBoolean scalar) {
+        return (BooleanColumn) scalarColumn(scalar, false);
+    }
+
+    /** The column of a scalar component, marked dirty for writing; {@code null} when absent. */
+    public BooleanColumn getMut(ScalarComponent.OfBoolean scalar) {
+        return (BooleanColumn) scalarColumn(scalar, true);
+    }
+
+    /** The heap column of a managed component, read only; {@code null} when absent. */
+    public <T> ObjectColumn<T> get(ManagedComponent<T> component) {
+        return heapColumn(component, false);
+    }
+
+    /** The heap column of a managed component, marked dirty for writing; {@code null} when absent. */
+    public <T> ObjectColumn<T> getMut(ManagedComponent<T> component) {
+        return heapColumn(component, true);
+    }
+
+    /** The heap column of a string scalar, read only; {@code null} when absent. */
+    public ObjectColumn<String> get(ScalarComponent.OfString scalar) {
+        return heapColumn(scalar, false);
+    }
+
+    /** The heap column of a string scalar, marked dirty for writing; {@code null} when absent. */
+    public ObjectColumn<String> getMut(ScalarComponent.OfString scalar) {
+        return heapColumn(scalar, true);
+    }
+
+    /** One row's value of a component (a fresh record for native components); {@code null} when absent. */
+    public <T> T getValue(int row, Component<T> component) {
+        checkRow(row);
+        int position = table.position(component.id());
+        return position < 0 ? null : component.valueType().cast(table.readValue(position, row));
+    }
+
+    /**
+     * Writes one existing component of one row without changing membership, and marks its column dirty.
+     *
+     * @throws IndexOutOfBoundsException when the row is outside {@code [0, count())}
+     * @throws IllegalArgumentException when the archetype lacks the component
+     */
+    public void set(int row, Input input) {
+        Objects.requireNonNull(input, "input");
+        checkRow(row);
+        int position = requirePosition(input.component());
+        if (input instanceof ComponentValue<?> value) {
+            table.writeValue(position, row, value.value());
+        } else {
+            table.writeDefault(position, row);
+        }
+        table.markDirty(position);
+    }
+
+    /** Whether the component's column may have changed since the last clear (structural changes included). */
+    public boolean isComponentDirty(Component<?> component) {
+        int position = table.position(component.id());
+        return position >= 0 && table.isDirty(position);
+    }
+
+    /** Whether any column may have changed since the last clear. */
+    public boolean anyComponentDirty() {
+        return table.anyDirty();
+    }
+
+    /** The components whose columns may have changed, in signature order. */
+    public List<Component<?>> dirtyComponents() {
+        List<Component<?>> dirty = new ArrayList<>();
+        for (int p = 0; p < table.componentCount(); p++) {
+            if (table.isDirty(p)) {
+                dirty.add(table.componentAt(p));
+            }
+        }
+        return dirty;
+    }
+
+    /** Declares that code wrote the component's column without going through {@code getMut}. */
+    public void markComponentDirty(Component<?> component) {
+        table.markDirty(requirePosition(component));
+    }
+
+    public void markAllComponentsDirty() {
+        table.markAllDirty();
+    }
+
+    /** Clears every dirty bit and the structural flag; counts survive. */
+    public void clearDirtyComponents() {
+        table.clearDirty();
+    }
+
+    /** How many structural changes (placements, moves in, swap-removes) this archetype has seen. */
+    public long structuralCount() {
+        return table.structuralCount();
+    }
+
+    /** How many value writes were declared on one column ({@code getMut}, {@code set}, marks). */
+    public long writeCount(Component<?> component) {
+        return table.writeCount(requirePosition(component));
+    }
+
+    private Column nativeColumn(FieldHandle field, boolean mutable) {
+        int position = table.position(field.component().id());
+        if (position < 0) {
+            return null;
+        }
+        if (mutable) {
+            table.markDirty(position);
+        }
+        return table.nativeColumn(position, field.field());
+    }
+
+    private Column scalarColumn(ScalarComponent<?> scalar, boolean mutable) {
+        int position = table.position(scalar.id());
+        if (position < 0) {
+            return null;
+        }
+        if (mutable) {
+            table.markDirty(position);
+        }
+        return table.nativeColumn(position, 0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> ObjectColumn<T> heapColumn(Component<T> component, boolean mutable) {
+        int position = table.position(component.id());
+        if (position < 0) {
+            return null;
+        }
+        if (mutable) {
+            table.markDirty(position);
+        }
+        return (ObjectColumn<T>) table.heapColumn(position);
+    }
+
+    private int requirePosition(Component<?> component) {
+        Objects.requireNonNull(component, "component");
+        int position = table.position(component.id());
+        if (position < 0) {
+            throw new IllegalArgumentException("archetype " + table + " has no component " + component.name());
+        }
+        return position;
+    }
+
+    private void checkRow(int row) {
+        if (row < 0 || row >= table.count()) {
+            throw new IndexOutOfBoundsException("row=" + row + " count=" + table.count() + " archetype=" + id());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return table.toString();
+    }
+}

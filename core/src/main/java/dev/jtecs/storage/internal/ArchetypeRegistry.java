@@ -1,0 +1,133 @@
+package dev.jtecs.storage.internal;
+
+import dev.jtecs.component.Component;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Every archetype of one world, by id (registry order) and by signature, plus the graph walk that finds the
+ * archetype reached by adding or removing one component.
+ *
+ * <p>Invariants: table ids are their index in registry order; a signature maps to exactly one table; the root
+ * (empty signature) is table 0. Edges, once cached, never change: tables are not destroyed while the world lives.
+ */
+public final class ArchetypeRegistry implements AutoCloseable {
+    private final NativeMemory memory;
+    private final List<Table> tables = new ArrayList<>();
+    private final Map<Signature, Table> bySignature = new HashMap<>();
+    private final Table root;
+
+    public ArchetypeRegistry(NativeMemory memory) {
+        this.memory = memory;
+        this.root = findOrCreate(new Component<?>[0]);
+    }
+
+    public Table root() {
+        return root;
+    }
+
+    public Table get(int id) {
+        return tables.get(id);
+    }
+
+    public int size() {
+        return tables.size();
+    }
+
+    public void forEach(Consumer<Table> action) {
+        for (int i = 0; i < tables.size(); i++) {
+            action.accept(tables.get(i));
+        }
+    }
+
+    /** The table reached from {@code from} by adding {@code component} (itself when already present). */
+    public Table withAdded(Table from, Component<?> component) {
+        int id = component.id();
+        if (from.has(id)) {
+            return from;
+        }
+        Table cached = from.addEdge(id);
+        if (cached != null) {
+            return cached;
+        }
+        Component<?>[] next = new Component<?>[from.componentCount() + 1];
+        for (int p = 0; p < from.componentCount(); p++) {
+            next[p] = from.componentAt(p);
+        }
+        next[next.length - 1] = component;
+        Arrays.sort(next, Comparator.comparingInt(Component::id));
+        Table target = findOrCreate(next);
+        from.cacheAddEdge(id, target);
+        target.cacheRemoveEdge(id, from);
+        return target;
+    }
+
+    /** The table reached from {@code from} by removing {@code component} (itself when absent). */
+    public Table withRemoved(Table from, Component<?> component) {
+        int id = component.id();
+        int position = from.position(id);
+        if (position < 0) {
+            return from;
+        }
+        Table cached = from.removeEdge(id);
+        if (cached != null) {
+            return cached;
+        }
+        Component<?>[] next = new Component<?>[from.componentCount() - 1];
+        for (int p = 0, q = 0; p < from.componentCount(); p++) {
+            if (p != position) {
+                next[q++] = from.componentAt(p);
+            }
+        }
+        Table target = findOrCreate(next);
+        from.cacheRemoveEdge(id, target);
+        target.cacheAddEdge(id, from);
+        return target;
+    }
+
+    /** The table with exactly these components (sorted by id, no duplicates), created when new. */
+    public Table findOrCreate(Component<?>[] sortedComponents) {
+        int[] ids = new int[sortedComponents.length];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = sortedComponents[i].id();
+        }
+        Signature key = new Signature(ids);
+        Table table = bySignature.get(key);
+        if (table == null) {
+            table = new Table(tables.size(), sortedComponents, memory);
+            tables.add(table);
+            bySignature.put(key, table);
+        }
+        return table;
+    }
+
+    /** Frees every table's columns. */
+    @Override
+    public void close() {
+        for (Table table : tables) {
+            table.release();
+        }
+    }
+
+    private record Signature(int[] ids) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Signature s && Arrays.equals(ids, s.ids);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(ids);
+        }
+
+        @Override
+        public String toString() {
+            return Arrays.toString(ids);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.jtecs.storage.internal;
+
+import java.util.Arrays;
+
+/**
+ * An open-addressing map from {@code int} keys to tables, for archetype-graph edges: lookups neither box nor
+ * allocate. Keys are component ids (never {@link #EMPTY}).
+ */
+final class IntTableMap {
+    private static final int EMPTY = Integer.MIN_VALUE;
+
+    private int[] keys = new int[8];
+    private Table[] values = new Table[8];
+    private int size;
+
+    IntTableMap() {
+        Arrays.fill(keys, EMPTY);
+    }
+
+    Table get(int key) {
+        int mask = keys.length - 1;
+        for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
+            int k = keys[i];
+            if (k == key) {
+                return values[i];
+            }
+            if (k == EMPTY) {
+                return null;
+            }
+        }
+    }
+
+    void put(int key, Table value) {
+        if (key == EMPTY) {
+            throw new IllegalArgumentException("key=" + key + " is reserved");
+        }
+        if ((size + 1) * 2 > keys.length) {
+            grow();
+        }
+        int mask = keys.length - 1;
+        for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
+            if (keys[i] == key) {
+                values[i] = value;
+                return;
+            }
+            if (keys[i] == EMPTY) {
+                keys[i] = key;
+                values[i] = value;
+                size++;
+                return;
+            }
+        }
+    }
+
+    int size() {
+        return size;
+    }
+
+    private void grow() {
+        int[] oldKeys = keys;
+        Table[] oldValues = values;
+        keys = new int[oldKeys.length * 2];
+        values = new Table[oldKeys.length * 2];
+        Arrays.fill(keys, EMPTY);
+        size = 0;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != EMPTY) {
+                put(oldKeys[i], oldValues[i]);
+            }
+        }
+    }
+
+    private static int mix(int key) {
+        int h = key * 0x9E3779B9;
+        return h ^ (h >>> 16);
+    }
+}

@@ -1,0 +1,566 @@
+package dev.jtecs.storage.internal;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentLayout;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.PrimitiveKind;
+import dev.jtecs.component.StorageKind;
+import dev.jtecs.component.internal.RecordCodec;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.BooleanColumn;
+import dev.jtecs.storage.ByteColumn;
+import dev.jtecs.storage.CharColumn;
+import dev.jtecs.storage.Column;
+import dev.jtecs.storage.DoubleColumn;
+import dev.jtecs.storage.FloatColumn;
+import dev.jtecs.storage.IntColumn;
+import dev.jtecs.storage.LongColumn;
+import dev.jtecs.storage.ObjectColumn;
+import dev.jtecs.storage.ShortColumn;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * One archetype's storage: the rows of every entity with exactly this signature, as struct-of-arrays columns.
+ *
+ * <p>Layout: an off-heap {@code long} column of entity ids; one off-heap column per primitive field of each native
+ * component and per numeric scalar; one heap {@code Object[]} per managed component and string scalar; nothing
+ * for tags. Every off-heap column is 64-byte aligned with {@code capacityRows} a multiple of {@link #ROW_PADDING}.
+ *
+ * <pre>
+ *   signature  [ Position | Velocity | Health | Enemy(tag) ]
+ *   native     [ pos.x | pos.y | vel.x | vel.y | health ]     one segment each, rows 0..capacity
+ *   entities   [ e0 e1 e2 ... e(count-1) | padding ]
+ * </pre>
+ *
+ * <p>Invariants: rows {@code [0, count)} are dense and each holds a live or publishing entity; a component's
+ * position is its index in the sorted signature; heap slots at or above {@code count} hold {@code null}.
+ */
+public final class Table {
+    /** Capacities are multiples of this many rows: a full 64-byte vector of bytes fits past any count. */
+    public static final int ROW_PADDING = 64;
+
+    private static final ValueLayout.OfLong ENTITY = ValueLayout.JAVA_LONG;
+
+    private final int id;
+    private final int[] signature;
+    private final Component<?>[] components;
+    private final NativeMemory memory;
+    private final int[] nativeStart;
+    private final int[] nativeCount;
+    private final int[] heapIndex;
+    private final RecordCodec[] codecs;
+    private final PrimitiveKind[] nativeKinds;
+    private final MemorySegment[] nativeSegments;
+    private final Column[] nativeViews;
+    private final Object[][] heapArrays;
+    private final ObjectColumn<?>[] heapViews;
+    private MemorySegment entitySegment = MemorySegment.NULL;
+    private LongColumn entityView = new LongColumn(MemorySegment.NULL);
+    private int count;
+    private int capacityRows;
+
+    private final long[] dirtyBits;
+    private final long[] writeCounts;
+    private boolean structuralDirty;
+    private long structuralCount;
+
+    private final IntTableMap addEdges = new IntTableMap();
+    private final IntTableMap removeEdges = new IntTableMap();
+    private final Map<Table, MovePlan> movePlans = new IdentityHashMap<>();
+    private final Archetype archetype;
+
+    public Table(int id, Component<?>[] sortedComponents, NativeMemory memory) {
+        this.id = id;
+        this.memory = memory;
+        this.components = sortedComponents.clone();
+        int n = components.length;
+        signature = new int[n];
+        nativeStart = new int[n];
+        nativeCount = new int[n];
+        heapIndex = new int[n];
+        codecs = new RecordCodec[n];
+        int natives = 0;
+        int heaps = 0;
+        for (int p = 0; p < n; p++) {
+            signature[p] = components[p].id();
+            if (p > 0 && signature[p] <= signature[p - 1]) {
+                throw new IllegalArgumentException("signature not strictly ascending: " + Arrays.toString(signature));
+            }
+            ComponentLayout layout = components[p].layout();
+            nativeStart[p] = natives;
+            nativeCount[p] = layout.nativeColumnCount();
+            natives += layout.nativeColumnCount();
+            heapIndex[p] = layout.heapColumn() ? heaps++ : -1;
+            if (components[p] instanceof NativeComponent<?> nc) {
+                codecs[p] = RecordCodec.of(nc.valueType());
+            }
+        }
+        nativeKinds = new PrimitiveKind[natives];
+        for (int p = 0; p < n; p++) {
+            for (int f = 0; f < nativeCount[p]; f++) {
+                nativeKinds[nativeStart[p] + f] = components[p].layout().fieldKinds().get(f);
+            }
+        }
+        nativeSegments = new MemorySegment[natives];
+        Arrays.fill(nativeSegments, MemorySegment.NULL);
+        nativeViews = new Column[natives];
+        heapArrays = new Object[heaps][];
+        Arrays.fill(heapArrays, new Object[0]);
+        heapViews = new ObjectColumn<?>[heaps];
+        rebuildViews();
+        dirtyBits = new long[(n + 63) >>> 6];
+        writeCounts = new long[n];
+        archetype = new Archetype(this);
+    }
+
+    // ---------------------------------------------------------------- identity and shape
+
+    public int id() {
+        return id;
+    }
+
+    public Archetype archetype() {
+        return archetype;
+    }
+
+    public int count() {
+        return count;
+    }
+
+    public int capacityRows() {
+        return capacityRows;
+    }
+
+    public int componentCount() {
+        return components.length;
+    }
+
+    public Component<?> componentAt(int position) {
+        return components[position];
+    }
+
+    public int[] signature() {
+        return signature.clone();
+    }
+
+    int[] signatureUnsafe() {
+        return signature;
+    }
+
+    /** The position of a component id in the signature, or a negative number when absent. */
+    public int position(int componentId) {
+        return Arrays.binarySearch(signature, componentId);
+    }
+
+    public boolean has(int componentId) {
+        return position(componentId) >= 0;
+    }
+
+    int nativeStartAt(int position) {
+        return nativeStart[position];
+    }
+
+    int nativeCountAt(int position) {
+        return nativeCount[position];
+    }
+
+    int heapIndexAt(int position) {
+        return heapIndex[position];
+    }
+
+    PrimitiveKind nativeKind(int column) {
+        return nativeKinds[column];
+    }
+
+    public long nativeBytesReserved() {
+        long bytes = entitySegment.byteSize();
+        for (MemorySegment segment : nativeSegments) {
+            bytes += segment.byteSize();
+        }
+        return bytes;
+    }
+
+    // ---------------------------------------------------------------- column access
+
+    public LongColumn entities() {
+        return entityView;
+    }
+
+    public long entityAt(int row) {
+        return entitySegment.getAtIndex(ENTITY, row);
+    }
+
+    /** The view of native column {@code field} of the component at {@code position}. */
+    public Column nativeColumn(int position, int field) {
+        return nativeViews[nativeStart[position] + field];
+    }
+
+    public ObjectColumn<?> heapColumn(int position) {
+        return heapViews[heapIndex[position]];
+    }
+
+    // ---------------------------------------------------------------- rows
+
+    /** Appends a row for {@code entity}; every component column of the row must then be written. */
+    public int appendRow(long entity) {
+        ensureCapacity(count + 1);
+        int row = count++;
+        entitySegment.setAtIndex(ENTITY, row, entity);
+        markStructural();
+        return row;
+    }
+
+    /**
+     * Removes a row by moving the last row into it. Returns the entity that now occupies {@code row}, or 0 when
+     * {@code row} was the last row.
+     */
+    public long swapRemove(int row) {
+        checkRow(row);
+        int last = count - 1;
+        long moved = 0;
+        if (row != last) {
+            copyRowWithin(last, row);
+            moved = entitySegment.getAtIndex(ENTITY, last);
+            entitySegment.setAtIndex(ENTITY, row, moved);
+        }
+        for (Object[] heap : heapArrays) {
+            heap[last] = null;
+        }
+        count = last;
+        markStructural();
+        return moved;
+    }
+
+    /**
+     * Moves a row into {@code destination}: appends there, copies every shared column, swap-removes here.
+     * Components the destination has and this table lacks are left for the caller to write.
+     *
+     * @return the destination row
+     */
+    public int moveRowTo(int row, Table destination) {
+        checkRow(row);
+        MovePlan plan = movePlanTo(destination);
+        long entity = entitySegment.getAtIndex(ENTITY, row);
+        int dstRow = destination.appendRow(entity);
+        for (int i = 0; i < plan.nativeSource.length; i++) {
+            long bytes = plan.nativeBytes[i];
+            MemorySegment.copy(nativeSegments[plan.nativeSource[i]], row * bytes,
+                    destination.nativeSegments[plan.nativeDestination[i]], dstRow * bytes, bytes);
+        }
+        for (int i = 0; i < plan.heapSource.length; i++) {
+            destination.heapArrays[plan.heapDestination[i]][dstRow] = heapArrays[plan.heapSource[i]][row];
+        }
+        return dstRow;
+    }
+
+    /** The destination positions a move into {@code destination} leaves unwritten. */
+    public int[] missingPositionsFor(Table destination) {
+        return movePlanTo(destination).missingPositions;
+    }
+
+    private MovePlan movePlanTo(Table destination) {
+        MovePlan plan = movePlans.get(destination);
+        if (plan == null) {
+            plan = MovePlan.between(this, destination);
+            movePlans.put(destination, plan);
+        }
+        return plan;
+    }
+
+    private void copyRowWithin(int from, int to) {
+        for (int c = 0; c < nativeSegments.length; c++) {
+            long bytes = nativeKinds[c].byteSize();
+            MemorySegment.copy(nativeSegments[c], from * bytes, nativeSegments[c], to * bytes, bytes);
+        }
+        for (Object[] heap : heapArrays) {
+            heap[to] = heap[from];
+        }
+    }
+
+    private void checkRow(int row) {
+        if (row < 0 || row >= count) {
+            throw new IndexOutOfBoundsException("row=" + row + " count=" + count + " archetype=" + id);
+        }
+    }
+
+    /** Grows every column to hold at least {@code rows} rows, with one bulk copy per column. */
+    public void ensureCapacity(int rows) {
+        if (rows <= capacityRows) {
+            return;
+        }
+        long wanted = Math.max((long) rows, Math.max(ROW_PADDING, (long) capacityRows * 2));
+        long padded = (wanted + ROW_PADDING - 1) / ROW_PADDING * ROW_PADDING;
+        if (padded > Integer.MAX_VALUE - ROW_PADDING) {
+            throw new IllegalStateException("archetype " + id + " cannot grow to rows=" + rows);
+        }
+        int newCapacity = (int) padded;
+        entitySegment = regrow(entitySegment, ENTITY.byteSize(), newCapacity);
+        for (int c = 0; c < nativeSegments.length; c++) {
+            nativeSegments[c] = regrow(nativeSegments[c], nativeKinds[c].byteSize(), newCapacity);
+        }
+        for (int h = 0; h < heapArrays.length; h++) {
+            heapArrays[h] = Arrays.copyOf(heapArrays[h], newCapacity);
+        }
+        capacityRows = newCapacity;
+        rebuildViews();
+    }
+
+    private MemorySegment regrow(MemorySegment old, long elementBytes, int newCapacity) {
+        MemorySegment grown = memory.allocate(elementBytes * newCapacity);
+        if (count > 0) {
+            MemorySegment.copy(old, 0, grown, 0, elementBytes * count);
+        }
+        if (old.byteSize() > 0) {
+            memory.free(old);
+        }
+        return grown;
+    }
+
+    private void rebuildViews() {
+        entityView = new LongColumn(entitySegment);
+        for (int c = 0; c < nativeSegments.length; c++) {
+            nativeViews[c] = view(nativeKinds[c], nativeSegments[c]);
+        }
+        for (int p = 0; p < components.length; p++) {
+            if (heapIndex[p] >= 0) {
+                heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], components[p].valueType());
+            }
+        }
+    }
+
+    private static Column view(PrimitiveKind kind, MemorySegment segment) {
+        return switch (kind) {
+            case BYTE -> new ByteColumn(segment);
+            case BOOLEAN -> new BooleanColumn(segment);
+            case SHORT -> new ShortColumn(segment);
+            case CHAR -> new CharColumn(segment);
+            case INT -> new IntColumn(segment);
+            case FLOAT -> new FloatColumn(segment);
+            case LONG -> new LongColumn(segment);
+            case DOUBLE -> new DoubleColumn(segment);
+        };
+    }
+
+    /** Frees every column; the table is unusable afterwards. */
+    public void release() {
+        if (entitySegment.byteSize() > 0) {
+            memory.free(entitySegment);
+        }
+        for (MemorySegment segment : nativeSegments) {
+            if (segment.byteSize() > 0) {
+                memory.free(segment);
+            }
+        }
+        entitySegment = MemorySegment.NULL;
+        Arrays.fill(nativeSegments, MemorySegment.NULL);
+        Arrays.fill(heapArrays, new Object[0]);
+        count = 0;
+        capacityRows = 0;
+        rebuildViews();
+    }
+
+    // ---------------------------------------------------------------- values
+
+    /** Writes an input (a constructed value, or a definition's default) into one row. */
+    public void writeInput(int position, int row, Input input) {
+        if (input instanceof ComponentValue<?> value) {
+            writeValue(position, row, value.value());
+        } else {
+            writeDefault(position, row);
+        }
+    }
+
+    /** Writes a value into one row of the component at {@code position}. */
+    public void writeValue(int position, int row, Object value) {
+        Component<?> component = components[position];
+        switch (component.storage()) {
+            case NATIVE -> writeRecord(position, row, value);
+            case SCALAR -> {
+                if (heapIndex[position] >= 0) {
+                    heapArrays[heapIndex[position]][row] = value;
+                } else {
+                    writeBoxed(nativeStart[position], row, value);
+                }
+            }
+            case MANAGED -> heapArrays[heapIndex[position]][row] = value;
+            case TAG -> { }
+        }
+    }
+
+    /** Writes the component's default into one row (zero bits for a native component without a factory). */
+    public void writeDefault(int position, int row) {
+        Component<?> component = components[position];
+        if (component instanceof NativeComponent<?> nc && !nc.hasDefaultFactory()) {
+            for (int f = 0; f < nativeCount[position]; f++) {
+                writeZero(nativeStart[position] + f, row);
+            }
+            return;
+        }
+        if (component.storage() != StorageKind.TAG) {
+            writeValue(position, row, component.newDefault());
+        }
+    }
+
+    /** Reads one row's value as the component's value type (a fresh record for native components). */
+    public Object readValue(int position, int row) {
+        Component<?> component = components[position];
+        return switch (component.storage()) {
+            case NATIVE -> readRecord(position, row);
+            case SCALAR -> heapIndex[position] >= 0
+                    ? heapArrays[heapIndex[position]][row]
+                    : readBoxed(nativeStart[position], row);
+            case MANAGED -> heapArrays[heapIndex[position]][row];
+            case TAG -> Boolean.TRUE;
+        };
+    }
+
+    private void writeRecord(int position, int row, Object record) {
+        RecordCodec codec = codecs[position];
+        int base = nativeStart[position];
+        for (int f = 0; f < nativeCount[position]; f++) {
+            MemorySegment s = nativeSegments[base + f];
+            switch (nativeKinds[base + f]) {
+                case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, codec.getByte(record, f));
+                case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, codec.getBoolean(record, f));
+                case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, codec.getShort(record, f));
+                case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, codec.getChar(record, f));
+                case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, codec.getInt(record, f));
+                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, codec.getFloat(record, f));
+                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, codec.getLong(record, f));
+                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, codec.getDouble(record, f));
+            }
+        }
+    }
+
+    private Object readRecord(int position, int row) {
+        Object[] fields = new Object[nativeCount[position]];
+        for (int f = 0; f < fields.length; f++) {
+            fields[f] = readBoxed(nativeStart[position] + f, row);
+        }
+        return codecs[position].construct(fields);
+    }
+
+    private void writeBoxed(int column, int row, Object value) {
+        MemorySegment s = nativeSegments[column];
+        switch (nativeKinds[column]) {
+            case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, (Byte) value);
+            case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, (Boolean) value);
+            case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, (Short) value);
+            case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, (Character) value);
+            case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, (Integer) value);
+            case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, (Float) value);
+            case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, (Long) value);
+            case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, (Double) value);
+        }
+    }
+
+    private void writeZero(int column, int row) {
+        MemorySegment s = nativeSegments[column];
+        switch (nativeKinds[column]) {
+            case BYTE, BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, (byte) 0);
+            case SHORT, CHAR -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, (short) 0);
+            case INT, FLOAT -> s.setAtIndex(ValueLayout.JAVA_INT, row, 0);
+            case LONG, DOUBLE -> s.setAtIndex(ValueLayout.JAVA_LONG, row, 0L);
+        }
+    }
+
+    private Object readBoxed(int column, int row) {
+        MemorySegment s = nativeSegments[column];
+        return switch (nativeKinds[column]) {
+            case BYTE -> s.getAtIndex(ValueLayout.JAVA_BYTE, row);
+            case BOOLEAN -> s.getAtIndex(ValueLayout.JAVA_BOOLEAN, row);
+            case SHORT -> s.getAtIndex(ValueLayout.JAVA_SHORT, row);
+            case CHAR -> s.getAtIndex(ValueLayout.JAVA_CHAR, row);
+            case INT -> s.getAtIndex(ValueLayout.JAVA_INT, row);
+            case FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT, row);
+            case LONG -> s.getAtIndex(ValueLayout.JAVA_LONG, row);
+            case DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE, row);
+        };
+    }
+
+    // ---------------------------------------------------------------- dirty tracking
+
+    /** Records a structural change (placement, move in, swap-remove): every column may have changed. */
+    public void markStructural() {
+        structuralDirty = true;
+        structuralCount++;
+    }
+
+    public void markDirty(int position) {
+        dirtyBits[position >>> 6] |= 1L << position;
+        writeCounts[position]++;
+    }
+
+    public void markAllDirty() {
+        for (int p = 0; p < components.length; p++) {
+            markDirty(p);
+        }
+    }
+
+    public boolean isDirty(int position) {
+        return structuralDirty || (dirtyBits[position >>> 6] & (1L << position)) != 0;
+    }
+
+    public boolean anyDirty() {
+        if (structuralDirty) {
+            return true;
+        }
+        for (long word : dirtyBits) {
+            if (word != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public boolean isStructurallyDirty() {
+        return structuralDirty;
+    }
+
+    public void clearDirty() {
+        Arrays.fill(dirtyBits, 0L);
+        structuralDirty = false;
+    }
+
+    public long structuralCount() {
+        return structuralCount;
+    }
+
+    public long writeCount(int position) {
+        return writeCounts[position];
+    }
+
+    // ---------------------------------------------------------------- archetype graph
+
+    /** The cached table reached by adding a component, or {@code null}. */
+    public Table addEdge(int componentId) {
+        return addEdges.get(componentId);
+    }
+
+    public Table removeEdge(int componentId) {
+        return removeEdges.get(componentId);
+    }
+
+    public void cacheAddEdge(int componentId, Table target) {
+        addEdges.put(componentId, target);
+    }
+
+    public void cacheRemoveEdge(int componentId, Table target) {
+        removeEdges.put(componentId, target);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("Archetype#").append(id).append('[');
+        for (int p = 0; p < components.length; p++) {
+            sb.append(p == 0 ? "" : ", ").append(components[p].name());
+        }
+        return sb.append("] count=").append(count).toString();
+    }
+}

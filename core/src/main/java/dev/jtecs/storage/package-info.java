@@ -1,0 +1,21 @@
+/**
+ * Archetype tables and their columns: the only place in the engine that touches {@code MemorySegment}.
+ *
+ * <p>An archetype holds every entity with one exact signature. Each primitive field of a native component is its
+ * own off-heap column (struct of arrays), so a kernel over {@code Position.x} streams one contiguous, 64-byte
+ * aligned buffer. Columns grow geometrically with one bulk copy each; a removal moves the last row into the hole
+ * so rows stay dense.
+ *
+ * <pre>
+ *            row 0   row 1   row 2          capacityRows (multiple of 64)
+ * entities [  e7   |  e2   |  e9   | pad ... ]
+ * pos.x    [ 1.0f  | 4.0f  | 0.5f  | pad ... ]   one aligned segment per field
+ * pos.y    [ 2.0f  | 0.0f  | 9.0f  | pad ... ]
+ * label    [ "a"   | "b"   | "c"   | null  ]   heap column (managed / string scalar)
+ * </pre>
+ *
+ * <p>Invariants: views ({@code FloatColumn} ...) are valid until the archetype's next structural change; rows at
+ * or above {@code count} are padding that only kernels touch; every buffer is owned and freed by the world's
+ * native allocator.
+ */
+package dev.jtecs.storage;
