@@ -1,0 +1,265 @@
+package dev.jtecs.stress;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Input;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.world.World;
+import dev.jtecs.world.WorldConfig;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+/**
+ * One seeded random operation stream run against a {@link World} and a {@link ReferenceWorld} side by side.
+ *
+ * <p>After every operation the touched entity is compared; after every commit the whole world is: liveness of
+ * every id ever seen, every palette component's value, the entity count, and the storage invariants (each
+ * archetype row's entity resolves back to that archetype and row). Illegal operations (dead, stale or malformed
+ * ids; {@code spawnAt} of a live id) are issued on purpose and must throw without changing anything.
+ *
+ * <p>A mismatch throws {@link ModelMismatch} naming the seed, the operation index and the last operations, so
+ * {@code new ModelRun(seed, ops).run()} replays it exactly.
+ */
+public final class ModelRun {
+    private static final int LOG_TAIL = 40;
+
+    private final long seed;
+    private final int operations;
+    private final SplittableRandom random;
+    private final ReferenceWorld model = new ReferenceWorld();
+    private final List<Long> seen = new ArrayList<>();
+    private final Deque<String> log = new ArrayDeque<>();
+    private int step;
+    private long commits;
+    private long rejected;
+
+    public ModelRun(long seed, int operations) {
+        this.seed = seed;
+        this.operations = operations;
+        this.random = new SplittableRandom(seed);
+    }
+
+    /** Runs the whole stream; returns how many commits it checked. */
+    public long run() {
+        try (World world = World.create(WorldConfig.defaults().maxEntities(1 << 16))) {
+            for (step = 0; step < operations; step++) {
+                apply(world);
+            }
+            commit(world);
+        }
+        return commits;
+    }
+
+    public long rejected() {
+        return rejected;
+    }
+
+    private void apply(World world) {
+        int roll = random.nextInt(100);
+        if (roll < 25 || seen.isEmpty()) {
+            spawn(world);
+        } else if (roll < 45) {
+            long id = pickId();
+            Input input = ModelComponents.randomInput(pickComponent(), random);
+            mutate(world, "set " + Entity.toString(id) + " " + describe(input), id,
+                    () -> world.set(id, input), () -> model.set(id, input));
+        } else if (roll < 60) {
+            long id = pickId();
+            Component<?> component = pickComponent();
+            mutate(world, "remove " + Entity.toString(id) + " " + component.name(), id,
+                    () -> world.remove(id, component), () -> model.remove(id, component));
+        } else if (roll < 72) {
+            long id = pickId();
+            mutate(world, "despawn " + Entity.toString(id), id, () -> world.despawn(id), () -> model.despawn(id));
+        } else if (roll < 80) {
+            spawnAt(world);
+        } else if (roll < 92) {
+            commit(world);
+        } else {
+            long id = random.nextInt(3) == 0 ? random.nextLong() : pickId();
+            note("read " + id);
+            compareEntity(world, id);
+        }
+    }
+
+    private void spawn(World world) {
+        Input[] inputs = randomInputs();
+        long id = world.spawn(inputs);
+        note("spawn -> " + Entity.toString(id) + " " + describe(inputs));
+        model.spawn(id, inputs);
+        seen.add(id);
+        check(!world.isAlive(id), "a staged spawn must not be alive before commit: " + Entity.toString(id));
+    }
+
+    private void spawnAt(World world) {
+        Input[] inputs = randomInputs();
+        long id = candidateForSpawnAt();
+        boolean legal = !model.isKnownLiveOrReserved(id) && !isReservedElsewhere(world, id);
+        note("spawnAt " + Entity.toString(id) + " " + describe(inputs) + (legal ? "" : " (expect rejection)"));
+        if (legal) {
+            world.spawnAt(id, inputs);
+            model.spawn(id, inputs);
+            seen.add(id);
+        } else {
+            expectRejection(world, () -> world.spawnAt(id, inputs));
+        }
+    }
+
+    /** A slot used before (with a generation past its last one), a live id, or a slot beyond any used so far. */
+    private long candidateForSpawnAt() {
+        int choice = random.nextInt(3);
+        if (choice == 0 && !seen.isEmpty()) {
+            long old = seen.get(random.nextInt(seen.size()));
+            return Entity.pack(Entity.slot(old), Entity.generation(old) + random.nextInt(1, 3));
+        }
+        if (choice == 1 && !seen.isEmpty()) {
+            return seen.get(random.nextInt(seen.size()));
+        }
+        int maxSlot = 0;
+        for (long id : seen) {
+            maxSlot = Math.max(maxSlot, Entity.slot(id));
+        }
+        return Entity.pack(maxSlot + random.nextInt(1, 6), random.nextInt(3));
+    }
+
+    /** Whether some other id currently holds the slot (a live or reserved entity with another generation). */
+    private boolean isReservedElsewhere(World world, long id) {
+        for (long other : seen) {
+            if (Entity.slot(other) == Entity.slot(id) && model.isKnownLiveOrReserved(other)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void mutate(World world, String description, long id, Runnable onWorld, Runnable onModel) {
+        note(description);
+        if (model.isKnownLiveOrReserved(id)) {
+            onWorld.run();
+            onModel.run();
+            compareEntity(world, id);
+        } else {
+            expectRejection(world, onWorld);
+        }
+    }
+
+    private void expectRejection(World world, Runnable call) {
+        int before = world.entityCount();
+        boolean pendingBefore = world.hasPendingChanges();
+        try {
+            call.run();
+        } catch (IllegalArgumentException expected) {
+            rejected++;
+            check(world.entityCount() == before && world.hasPendingChanges() == pendingBefore,
+                    "a rejected call changed the world");
+            return;
+        }
+        fail("expected the world to reject the call");
+    }
+
+    private void commit(World world) {
+        note("commit");
+        world.commit();
+        model.commit();
+        commits++;
+        compareAll(world);
+    }
+
+    private void compareAll(World world) {
+        check(world.entityCount() == model.aliveCount(),
+                "entityCount world=" + world.entityCount() + " model=" + model.aliveCount());
+        check(!world.hasPendingChanges(), "pending changes after commit");
+        for (long id : seen) {
+            compareEntity(world, id);
+        }
+        int[] rows = {0};
+        world.forEachArchetype(archetype -> rows[0] += checkArchetype(world, archetype));
+        check(rows[0] == model.aliveCount(), "archetype rows=" + rows[0] + " alive=" + model.aliveCount());
+    }
+
+    private int checkArchetype(World world, Archetype archetype) {
+        for (int row = 0; row < archetype.count(); row++) {
+            long id = archetype.entity(row);
+            check(world.isAlive(id), "archetype " + archetype.id() + " row " + row + " holds dead "
+                    + Entity.toString(id));
+            check(world.archetypeOf(id) == archetype && world.rowOf(id) == row,
+                    "entity " + Entity.toString(id) + " does not resolve to archetype " + archetype.id() + " row " + row);
+            for (Component<?> component : ModelComponents.ALL) {
+                check(archetype.has(component) == (model.get(id, component) != null),
+                        "archetype membership of " + component.name() + " for " + Entity.toString(id));
+            }
+        }
+        return archetype.count();
+    }
+
+    private void compareEntity(World world, long id) {
+        check(world.isAlive(id) == model.isAlive(id), "isAlive(" + Entity.toString(id) + ") world="
+                + world.isAlive(id) + " model=" + model.isAlive(id));
+        for (Component<?> component : ModelComponents.ALL) {
+            Object expected = model.get(id, component);
+            Object actual = world.get(id, component);
+            check(Objects.equals(expected, actual), "get(" + Entity.toString(id) + ", " + component.name()
+                    + ") world=" + actual + " model=" + expected);
+            check(world.has(id, component) == (expected != null), "has(" + Entity.toString(id) + ", "
+                    + component.name() + ")");
+        }
+    }
+
+    private Input[] randomInputs() {
+        int n = random.nextInt(0, 5);
+        Input[] inputs = new Input[n];
+        for (int i = 0; i < n; i++) {
+            inputs[i] = ModelComponents.randomInput(pickComponent(), random);
+        }
+        return inputs;
+    }
+
+    private Component<?> pickComponent() {
+        return ModelComponents.ALL.get(random.nextInt(ModelComponents.ALL.size()));
+    }
+
+    /** Mostly ids seen before (live, staged or dead); sometimes malformed or never-used ids. */
+    private long pickId() {
+        int roll = random.nextInt(20);
+        if (roll == 0) {
+            return random.nextInt(3) - 1L; // 0, -1 or 1
+        }
+        if (roll == 1) {
+            return Entity.pack(random.nextInt(1, 5000) + 200_000, 0);
+        }
+        return seen.get(random.nextInt(seen.size()));
+    }
+
+    private void note(String entry) {
+        if (log.size() == LOG_TAIL) {
+            log.removeFirst();
+        }
+        log.addLast("#" + step + " " + entry);
+    }
+
+    private void check(boolean condition, String message) {
+        if (!condition) {
+            fail(message);
+        }
+    }
+
+    private void fail(String message) {
+        throw new ModelMismatch(seed, step, message, List.copyOf(log));
+    }
+
+    private static String describe(Input... inputs) {
+        StringBuilder sb = new StringBuilder("[");
+        for (Input input : inputs) {
+            sb.append(sb.length() > 1 ? ", " : "").append(describe(input));
+        }
+        return sb.append(']').toString();
+    }
+
+    private static String describe(Input input) {
+        return input instanceof Component<?> c ? c.name() + "(default)" : input.toString();
+    }
+}
