@@ -10,8 +10,7 @@ import java.util.List;
  *
  * @param <T> the value type that {@code World.get} returns
  */
-public sealed interface Component<T> extends Input
-        permits NativeComponent, ManagedComponent, TagComponent, ScalarComponent {
+public sealed interface Component<T> extends Input permits BaseComponent {
 
     /** The process-wide id, in {@code 1..Components.MAX_COMPONENT_ID}. */
     int id();

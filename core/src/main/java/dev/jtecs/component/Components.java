@@ -101,52 +101,52 @@ public final class Components {
     }
 
     public static ScalarComponent.OfDouble scalar(String name, double defaultValue) {
-        return scalar(name, defaultValue, (ComponentOptions<Double> options) -> {});
+        return scalar(name, defaultValue, options -> {});
     }
 
     public static ScalarComponent.OfDouble scalar(
-            String name, double defaultValue, Consumer<ComponentOptions<Double>> options) {
+            String name, double defaultValue, Consumer<ComponentOptions<?>> options) {
         ComponentOptions<Double> opts = scalarOptions(name, options);
         return add(id -> new ScalarComponent.OfDouble(id, name, defaultValue, opts), ScalarComponent.OfDouble.class);
     }
 
     public static ScalarComponent.OfLong scalar(String name, long defaultValue) {
-        return scalar(name, defaultValue, (ComponentOptions<Long> options) -> {});
+        return scalar(name, defaultValue, options -> {});
     }
 
     public static ScalarComponent.OfLong scalar(
-            String name, long defaultValue, Consumer<ComponentOptions<Long>> options) {
+            String name, long defaultValue, Consumer<ComponentOptions<?>> options) {
         ComponentOptions<Long> opts = scalarOptions(name, options);
         return add(id -> new ScalarComponent.OfLong(id, name, defaultValue, opts), ScalarComponent.OfLong.class);
     }
 
     public static ScalarComponent.OfInt scalar(String name, int defaultValue) {
-        return scalar(name, defaultValue, (ComponentOptions<Integer> options) -> {});
+        return scalar(name, defaultValue, options -> {});
     }
 
     public static ScalarComponent.OfInt scalar(
-            String name, int defaultValue, Consumer<ComponentOptions<Integer>> options) {
+            String name, int defaultValue, Consumer<ComponentOptions<?>> options) {
         ComponentOptions<Integer> opts = scalarOptions(name, options);
         return add(id -> new ScalarComponent.OfInt(id, name, defaultValue, opts), ScalarComponent.OfInt.class);
     }
 
     public static ScalarComponent.OfBoolean scalar(String name, boolean defaultValue) {
-        return scalar(name, defaultValue, (ComponentOptions<Boolean> options) -> {});
+        return scalar(name, defaultValue, options -> {});
     }
 
     public static ScalarComponent.OfBoolean scalar(
-            String name, boolean defaultValue, Consumer<ComponentOptions<Boolean>> options) {
+            String name, boolean defaultValue, Consumer<ComponentOptions<?>> options) {
         ComponentOptions<Boolean> opts = scalarOptions(name, options);
         return add(id -> new ScalarComponent.OfBoolean(id, name, defaultValue, opts),
                 ScalarComponent.OfBoolean.class);
     }
 
     public static ScalarComponent.OfString scalar(String name, String defaultValue) {
-        return scalar(name, defaultValue, (ComponentOptions<String> options) -> {});
+        return scalar(name, defaultValue, options -> {});
     }
 
     public static ScalarComponent.OfString scalar(
-            String name, String defaultValue, Consumer<ComponentOptions<String>> options) {
+            String name, String defaultValue, Consumer<ComponentOptions<?>> options) {
         Objects.requireNonNull(defaultValue, "defaultValue");
         ComponentOptions<String> opts = scalarOptions(name, options);
         return add(id -> new ScalarComponent.OfString(id, name, defaultValue, opts), ScalarComponent.OfString.class);
@@ -191,8 +191,10 @@ public final class Components {
         return opts;
     }
 
-    private static <T> ComponentOptions<T> scalarOptions(String name, Consumer<ComponentOptions<T>> options) {
-        ComponentOptions<T> opts = configure(options);
+    private static <T> ComponentOptions<T> scalarOptions(String name, Consumer<ComponentOptions<?>> options) {
+        Objects.requireNonNull(options, "options");
+        ComponentOptions<T> opts = new ComponentOptions<>();
+        options.accept(opts);
         if (opts.defaults() != null) {
             throw new IllegalArgumentException("scalar " + name + " takes its default as an argument, not a factory");
         }
@@ -246,8 +248,8 @@ public final class Components {
                 || existing.isTransient() != created.isTransient()) {
             return false;
         }
-        if (((ComponentBase<?>) existing).hasUncomparableOptions()
-                || ((ComponentBase<?>) created).hasUncomparableOptions()) {
+        if (((BaseComponent<?>) existing).hasUncomparableOptions()
+                || ((BaseComponent<?>) created).hasUncomparableOptions()) {
             return false;
         }
         if (existing instanceof ScalarComponent<?> a && created instanceof ScalarComponent<?> b) {

@@ -16,7 +16,7 @@ import java.lang.reflect.RecordComponent;
  *
  * @param <T> the value type
  */
-public final class ManagedComponent<T> extends ComponentBase<T> implements Component<T> {
+public final class ManagedComponent<T> extends BaseComponent<T> {
     private final MethodHandle implicitDefault;
 
     ManagedComponent(int id, Class<T> type, ComponentOptions<T> options) {

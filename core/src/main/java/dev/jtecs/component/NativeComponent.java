@@ -12,7 +12,7 @@ import java.util.List;
  *
  * @param <T> the record type
  */
-public final class NativeComponent<T extends Record> extends ComponentBase<T> implements Component<T> {
+public final class NativeComponent<T extends Record> extends BaseComponent<T> {
     private final ComponentLayout layout;
     private final RecordCodec codec;
 

@@ -7,7 +7,7 @@ package dev.jtecs.component;
  *
  * @param <T> the boxed value type {@code World.get} returns
  */
-public abstract sealed class ScalarComponent<T> extends ComponentBase<T> implements Component<T>
+public abstract sealed class ScalarComponent<T> extends BaseComponent<T>
         permits ScalarComponent.OfDouble, ScalarComponent.OfLong, ScalarComponent.OfInt, ScalarComponent.OfBoolean,
                 ScalarComponent.OfString {
 

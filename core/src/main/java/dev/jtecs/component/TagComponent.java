@@ -4,7 +4,7 @@ package dev.jtecs.component;
  * A component that stores nothing: an entity either has it or not. {@code World.get} answers
  * {@link Boolean#TRUE} when present and {@code null} when absent.
  */
-public final class TagComponent extends ComponentBase<Boolean> implements Component<Boolean> {
+public final class TagComponent extends BaseComponent<Boolean> {
     TagComponent(int id, String name, ComponentOptions<Boolean> options) {
         super(id, Boolean.class, options, name);
     }

@@ -3,8 +3,15 @@ package dev.jtecs.component;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** State every definition kind shares. Identity-based equality, as definitions are singletons. */
-abstract class ComponentBase<T> {
+/**
+ * What every definition kind shares: id, name, value type, transient flag, default factory and requirements.
+ * Public only so that type inference over mixed definitions (as in {@code List.of(POSITION, HEALTH)}) stays
+ * nameable; it is sealed and cannot be extended. Equality is identity, as definitions are singletons.
+ *
+ * @param <T> the value type
+ */
+public abstract sealed class BaseComponent<T> implements Component<T>
+        permits NativeComponent, ManagedComponent, TagComponent, ScalarComponent {
     private final int id;
     private final String name;
     private final Class<T> valueType;
@@ -13,7 +20,7 @@ abstract class ComponentBase<T> {
     private final List<Input> requires;
     private final boolean explicitOptions;
 
-    ComponentBase(int id, Class<T> valueType, ComponentOptions<T> options, String defaultName) {
+    BaseComponent(int id, Class<T> valueType, ComponentOptions<T> options, String defaultName) {
         this.id = id;
         this.valueType = valueType;
         this.name = options.name() != null ? options.name() : defaultName;

@@ -1,0 +1,184 @@
+package dev.jtecs.storage;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.FloatField;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.world.World;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ArchetypeTest {
+    record Pos(float x, float y) {}
+
+    record Note(String text) {}
+
+    static final NativeComponent<Pos> POS = Components.registerNative(Pos.class);
+    static final FloatField X = POS.floatField("x");
+    static final FloatField Y = POS.floatField("y");
+    static final ManagedComponent<Note> NOTE = Components.registerManaged(Note.class);
+    static final ScalarComponent.OfDouble HP = Components.scalar("test.archetype.Hp", 10.0);
+    static final ScalarComponent.OfLong SCORE = Components.scalar("test.archetype.Score", 0L);
+    static final ScalarComponent.OfInt LEVEL = Components.scalar("test.archetype.Level", 1);
+    static final ScalarComponent.OfBoolean ON = Components.scalar("test.archetype.On", false);
+    static final ScalarComponent.OfString NAME = Components.scalar("test.archetype.Name", "n");
+    static final TagComponent TAG = Components.tag("test.archetype.Tag");
+
+    private World world;
+    private Archetype archetype;
+    private long a;
+    private long b;
+
+    @BeforeEach
+    void setUp() {
+        world = World.create();
+        a = world.spawn(POS.of(new Pos(1, 2)), NOTE.of(new Note("a")), HP.of(5.0), TAG);
+        b = world.spawn(POS.of(new Pos(3, 4)), NOTE.of(new Note("b")), HP, TAG);
+        world.commit();
+        archetype = world.archetypeOf(a);
+    }
+
+    @AfterEach
+    void tearDown() {
+        world.close();
+    }
+
+    @Test
+    void describesItsSignatureAndRows() {
+        assertEquals(archetype, world.archetypeOf(b));
+        assertEquals(2, archetype.count());
+        assertEquals(List.of(POS, NOTE, HP, TAG).stream().sorted((p, q) -> p.id() - q.id()).toList(),
+                archetype.components());
+        int[] signature = archetype.signature();
+        for (int i = 1; i < signature.length; i++) {
+            assertTrue(signature[i - 1] < signature[i]);
+        }
+        assertEquals(a, archetype.entity(0));
+        assertEquals(b, archetype.entities().get(1));
+        assertEquals(0, archetype.capacityRows() % 64);
+        assertTrue(archetype.has(TAG));
+        assertFalse(archetype.has(SCORE));
+    }
+
+    @Test
+    void columnsExposeRowsAndAlignedSegments() {
+        FloatColumn x = archetype.get(X);
+        assertEquals(1f, x.get(0));
+        assertEquals(3f, x.get(1));
+        assertEquals(4f, archetype.get(Y).get(1));
+        assertEquals(0, x.segment().address() % 64);
+        assertEquals(archetype.capacityRows(), x.capacityRows());
+        assertEquals("b", archetype.get(NOTE).get(1).text());
+        assertEquals(10.0, archetype.get(HP).get(1));
+        assertNull(archetype.get(SCORE));
+        assertNull(archetype.get(LEVEL));
+        assertNull(archetype.get(ON));
+        assertNull(archetype.get(NAME));
+    }
+
+    @Test
+    void getMutMarksOnlyThatColumn() {
+        archetype.clearDirtyComponents();
+        assertFalse(archetype.anyComponentDirty());
+        archetype.getMut(X).set(0, 9f);
+        assertTrue(archetype.isComponentDirty(POS));
+        assertFalse(archetype.isComponentDirty(HP));
+        assertEquals(List.of(POS), archetype.dirtyComponents());
+        assertEquals(9f, world.get(a, POS).x());
+        archetype.getMut(HP);
+        archetype.getMut(NOTE);
+        assertEquals(3, archetype.dirtyComponents().size());
+    }
+
+    @Test
+    void readsNeverMark() {
+        archetype.clearDirtyComponents();
+        archetype.get(X);
+        archetype.get(NOTE);
+        archetype.get(HP);
+        archetype.getValue(0, POS);
+        assertFalse(archetype.anyComponentDirty());
+    }
+
+    @Test
+    void structuralFlagComposesIntoEveryReader() {
+        assertTrue(archetype.isComponentDirty(HP), "placement marks every column");
+        assertTrue(archetype.anyComponentDirty());
+        assertEquals(4, archetype.dirtyComponents().size());
+        long structural = archetype.structuralCount();
+        archetype.clearDirtyComponents();
+        assertFalse(archetype.isComponentDirty(HP));
+        world.despawn(b);
+        world.commit();
+        assertTrue(archetype.isComponentDirty(HP), "swap-remove marks the archetype");
+        assertTrue(archetype.structuralCount() > structural);
+        assertFalse(archetype.isComponentDirty(SCORE), "a component the archetype lacks is never dirty");
+    }
+
+    @Test
+    void countsSurviveClearing() {
+        archetype.clearDirtyComponents();
+        archetype.markComponentDirty(HP);
+        archetype.set(0, HP.of(1.0));
+        long writes = archetype.writeCount(HP);
+        assertEquals(2, writes);
+        archetype.clearDirtyComponents();
+        assertEquals(writes, archetype.writeCount(HP));
+        archetype.markAllComponentsDirty();
+        assertEquals(4, archetype.dirtyComponents().size());
+    }
+
+    @Test
+    void setWritesOneRowAndRejectsAbsentComponentsOrRows() {
+        archetype.set(1, POS.of(new Pos(7, 8)));
+        assertEquals(new Pos(7, 8), world.get(b, POS));
+        archetype.set(1, POS);
+        assertEquals(new Pos(0, 0), world.get(b, POS));
+        assertEquals(new Pos(1, 2), archetype.getValue(0, POS));
+        assertThrows(IllegalArgumentException.class, () -> archetype.set(0, SCORE.of(1L)));
+        assertThrows(IndexOutOfBoundsException.class, () -> archetype.set(2, HP.of(1.0)));
+        assertThrows(IndexOutOfBoundsException.class, () -> archetype.entity(-1));
+        assertThrows(IllegalArgumentException.class, () -> archetype.markComponentDirty(SCORE));
+        assertThrows(IllegalArgumentException.class, () -> archetype.writeCount(SCORE));
+        assertEquals(5.0, world.get(a, HP), "rejected writes change nothing");
+    }
+
+    @Test
+    void everyScalarColumnKindIsReachable() {
+        long c = world.spawn(SCORE.of(5L), LEVEL.of(6), ON.of(true), NAME.of("z"));
+        world.commit();
+        Archetype scalars = world.archetypeOf(c);
+        assertEquals(5L, scalars.get(SCORE).get(0));
+        assertEquals(6, scalars.get(LEVEL).get(0));
+        assertTrue(scalars.get(ON).get(0));
+        assertEquals("z", scalars.get(NAME).get(0));
+        scalars.getMut(SCORE).set(0, 50L);
+        scalars.getMut(LEVEL).set(0, 60);
+        scalars.getMut(ON).set(0, false);
+        scalars.getMut(NAME).set(0, "y");
+        assertEquals(50L, world.get(c, SCORE));
+        assertEquals(60, world.get(c, LEVEL));
+        assertEquals(false, world.get(c, ON));
+        assertEquals("y", world.get(c, NAME));
+        assertEquals(4, scalars.dirtyComponents().size());
+        assertArrayEquals(scalars.signature(), scalars.components().stream().mapToInt(x -> x.id()).toArray());
+    }
+
+    @Test
+    void viewsFailAfterTheWorldCloses() {
+        FloatColumn x = archetype.get(X);
+        world.close();
+        assertThrows(IllegalStateException.class, () -> x.get(0));
+    }
+}

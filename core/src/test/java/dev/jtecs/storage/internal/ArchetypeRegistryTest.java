@@ -1,0 +1,52 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.TagComponent;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ArchetypeRegistryTest {
+    static final TagComponent A = Components.tag("test.registry.A");
+    static final TagComponent B = Components.tag("test.registry.B");
+
+    private final NativeMemory memory = new NativeMemory();
+    private final ArchetypeRegistry registry = new ArchetypeRegistry(memory);
+
+    @AfterEach
+    void tearDown() {
+        registry.close();
+        memory.close();
+    }
+
+    @Test
+    void rootIsTableZeroWithEmptySignature() {
+        assertEquals(0, registry.root().id());
+        assertEquals(0, registry.root().componentCount());
+        assertEquals(1, registry.size());
+    }
+
+    @Test
+    void addAndRemoveWalkTheGraphAndShareTablesBySignature() {
+        Table a = registry.withAdded(registry.root(), A);
+        Table ab = registry.withAdded(a, B);
+        Table b = registry.withAdded(registry.root(), B);
+        Table ba = registry.withAdded(b, A);
+        assertSame(ab, ba, "one table per signature, whatever the path");
+        assertSame(a, registry.withRemoved(ab, B));
+        assertSame(b, registry.withRemoved(ab, A));
+        assertSame(ab, registry.withAdded(ab, A), "adding a present component stays");
+        assertSame(a, registry.withRemoved(a, B), "removing an absent component stays");
+        assertSame(ab, a.addEdge(B.id()), "edges are cached both ways");
+        assertSame(a, ab.removeEdge(B.id()));
+        assertEquals(4, registry.size());
+        List<Integer> ids = new ArrayList<>();
+        registry.forEach(table -> ids.add(table.id()));
+        assertEquals(List.of(0, 1, 2, 3), ids);
+        assertSame(ab, registry.get(ab.id()));
+    }
+}

@@ -1,0 +1,209 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.storage.FloatColumn;
+import dev.jtecs.storage.ObjectColumn;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Comparator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TableTest {
+    record Vec(float x, float y) {}
+
+    record Blob(String s) {}
+
+    static final NativeComponent<Vec> VEC = Components.registerNative(Vec.class);
+    static final ManagedComponent<Blob> BLOB = Components.registerManaged(Blob.class);
+    static final ScalarComponent.OfLong COUNT = Components.scalar("test.table.Count", 3L);
+    static final TagComponent FLAG = Components.tag("test.table.Flag");
+
+    private final NativeMemory memory = new NativeMemory();
+
+    @AfterEach
+    void tearDown() {
+        memory.close();
+    }
+
+    private Table table(Component<?>... components) {
+        Component<?>[] sorted = components.clone();
+        Arrays.sort(sorted, Comparator.comparingInt(Component::id));
+        return new Table(1, sorted, memory);
+    }
+
+    @Test
+    void startsEmptyWithoutNativeMemory() {
+        Table table = table(VEC, BLOB, COUNT, FLAG);
+        assertEquals(0, table.count());
+        assertEquals(0, table.capacityRows());
+        assertEquals(0, memory.reservedBytes());
+        assertEquals(0, table.nativeBytesReserved());
+        assertEquals(4, table.componentCount());
+        assertTrue(table.position(FLAG.id()) >= 0);
+        assertTrue(table.position(Integer.MAX_VALUE) < 0);
+    }
+
+    @Test
+    void rejectsUnsortedSignatures() {
+        Component<?>[] unsorted = {COUNT, VEC};
+        if (COUNT.id() < VEC.id()) {
+            unsorted = new Component<?>[] {VEC, COUNT};
+        }
+        Component<?>[] bad = unsorted;
+        assertThrows(IllegalArgumentException.class, () -> new Table(0, bad, memory));
+        assertThrows(IllegalArgumentException.class, () -> new Table(0, new Component<?>[] {VEC, VEC}, memory));
+    }
+
+    @Test
+    void appendGrowsGeometricallyInWholePaddedBlocks() {
+        Table table = table(VEC, COUNT);
+        int vec = table.position(VEC.id());
+        table.appendRow(11);
+        assertEquals(Table.ROW_PADDING, table.capacityRows());
+        for (int i = 1; i < 1000; i++) {
+            int row = table.appendRow(11 + i);
+            table.writeValue(vec, row, new Vec(i, -i));
+        }
+        assertEquals(1000, table.count());
+        assertEquals(1024, table.capacityRows());
+        assertEquals(0, table.capacityRows() % Table.ROW_PADDING);
+        assertEquals(new Vec(999, -999), table.readValue(vec, 999));
+        assertEquals(11 + 500, table.entityAt(500));
+        long bytes = 1024L * (Long.BYTES + 2 * Float.BYTES + Long.BYTES);
+        assertEquals(bytes, table.nativeBytesReserved());
+        assertEquals(bytes, memory.reservedBytes(), "old buffers are freed on growth");
+        MemorySegment segment = ((FloatColumn) table.nativeColumn(vec, 0)).segment();
+        assertEquals(0, segment.address() % 64);
+    }
+
+    @Test
+    void swapRemoveMovesLastRowIntoHole() {
+        Table table = table(VEC, BLOB);
+        int vec = table.position(VEC.id());
+        int blob = table.position(BLOB.id());
+        for (int i = 0; i < 3; i++) {
+            table.appendRow(100 + i);
+            table.writeValue(vec, i, new Vec(i, i));
+            table.writeValue(blob, i, new Blob("b" + i));
+        }
+        assertEquals(102, table.swapRemove(0));
+        assertEquals(2, table.count());
+        assertEquals(102, table.entityAt(0));
+        assertEquals(new Vec(2, 2), table.readValue(vec, 0));
+        assertEquals(new Blob("b2"), table.readValue(blob, 0));
+        assertNull(((ObjectColumn<?>) table.heapColumn(blob)).get(2), "vacated heap slot is cleared");
+        assertEquals(0, table.swapRemove(1), "removing the last row moves nothing");
+        assertEquals(1, table.count());
+        assertThrows(IndexOutOfBoundsException.class, () -> table.swapRemove(1));
+    }
+
+    @Test
+    void moveRowCopiesSharedColumnsAndReportsMissing() {
+        Table from = table(VEC, BLOB);
+        Table to = new Table(2, sortedOf(VEC, COUNT, FLAG), memory);
+        from.appendRow(5);
+        from.writeValue(from.position(VEC.id()), 0, new Vec(3, 4));
+        from.writeValue(from.position(BLOB.id()), 0, new Blob("x"));
+        int row = from.moveRowTo(0, to);
+        assertEquals(0, row);
+        assertEquals(5, to.entityAt(0));
+        assertEquals(new Vec(3, 4), to.readValue(to.position(VEC.id()), 0));
+        int[] missing = from.missingPositionsFor(to);
+        assertEquals(2, missing.length);
+        assertSame(missing, from.missingPositionsFor(to), "move plans are cached");
+        assertEquals(1, from.count(), "the source row is left for the caller to swap-remove");
+    }
+
+    @Test
+    void defaultsAndInputsWriteEveryKind() {
+        Table table = table(VEC, BLOB, COUNT, FLAG);
+        table.appendRow(1);
+        for (int p = 0; p < table.componentCount(); p++) {
+            if (table.componentAt(p) != BLOB) {
+                table.writeDefault(p, 0);
+            } else {
+                table.writeInput(p, 0, BLOB.of(new Blob("z")));
+            }
+        }
+        assertEquals(new Vec(0, 0), table.readValue(table.position(VEC.id()), 0));
+        assertEquals(3L, table.readValue(table.position(COUNT.id()), 0));
+        assertEquals(Boolean.TRUE, table.readValue(table.position(FLAG.id()), 0));
+        assertEquals(new Blob("z"), table.readValue(table.position(BLOB.id()), 0));
+        table.writeInput(table.position(COUNT.id()), 0, COUNT.of(9L));
+        assertEquals(9L, table.readValue(table.position(COUNT.id()), 0));
+    }
+
+    @Test
+    void dirtyBitsStructuralFlagAndCounts() {
+        Table table = table(VEC, COUNT);
+        assertFalse(table.anyDirty());
+        table.appendRow(1);
+        assertTrue(table.isStructurallyDirty());
+        assertTrue(table.isDirty(0) && table.isDirty(1));
+        assertEquals(1, table.structuralCount());
+        table.clearDirty();
+        assertFalse(table.anyDirty());
+        table.markDirty(1);
+        assertFalse(table.isDirty(0));
+        assertTrue(table.isDirty(1));
+        assertEquals(1, table.writeCount(1));
+        table.markAllDirty();
+        assertTrue(table.isDirty(0));
+        assertEquals(2, table.writeCount(1));
+        assertEquals(1, table.structuralCount());
+    }
+
+    @Test
+    void manyComponentsUseSeveralDirtyWords() {
+        Component<?>[] tags = new Component<?>[70];
+        for (int i = 0; i < tags.length; i++) {
+            tags[i] = Components.tag("test.table.Wide" + i);
+        }
+        Table table = new Table(3, sortedOf(tags), memory);
+        table.markDirty(69);
+        assertTrue(table.isDirty(69));
+        assertFalse(table.isDirty(5));
+        assertFalse(table.isDirty(64));
+        assertFalse(table.isDirty(68));
+    }
+
+    @Test
+    void releaseFreesAllColumns() {
+        Table table = table(VEC);
+        table.appendRow(1);
+        table.release();
+        assertEquals(0, memory.reservedBytes());
+        assertEquals(0, table.count());
+    }
+
+    @Test
+    void graphEdgesAreCached() {
+        Table a = table(VEC);
+        Table b = table(VEC, COUNT);
+        assertNull(a.addEdge(COUNT.id()));
+        a.cacheAddEdge(COUNT.id(), b);
+        b.cacheRemoveEdge(COUNT.id(), a);
+        assertSame(b, a.addEdge(COUNT.id()));
+        assertSame(a, b.removeEdge(COUNT.id()));
+        assertTrue(a.toString().contains(VEC.name()));
+    }
+
+    private static Component<?>[] sortedOf(Component<?>... components) {
+        Component<?>[] sorted = components.clone();
+        Arrays.sort(sorted, Comparator.comparingInt(Component::id));
+        return sorted;
+    }
+}

@@ -1,0 +1,491 @@
+package dev.jtecs.world;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.storage.Archetype;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class WorldTest {
+    record Position(float x, float y) {}
+
+    record Velocity(float x, float y) {}
+
+    record Inventory(List<String> items) {}
+
+    static final class NoDefault {
+        final int v;
+
+        NoDefault(int v) {
+            this.v = v;
+        }
+    }
+
+    static final NativeComponent<Position> POSITION = Components.registerNative(Position.class);
+    static final NativeComponent<Velocity> VELOCITY = Components.registerNative(Velocity.class);
+    static final ManagedComponent<Inventory> INVENTORY = Components.registerManaged(Inventory.class);
+    static final ManagedComponent<NoDefault> NO_DEFAULT = Components.registerManaged(NoDefault.class);
+    static final ScalarComponent.OfDouble HEALTH = Components.scalar("test.world.Health", 100.0);
+    static final TagComponent ENEMY = Components.tag("test.world.Enemy", o -> o.requires(HEALTH.of(50.0)));
+    static final TagComponent BOSS = Components.tag("test.world.Boss", o -> o.requires(ENEMY, POSITION));
+    static final TagComponent FROZEN = Components.tag("test.world.Frozen");
+
+    private final World world = World.create(WorldConfig.defaults().maxEntities(1 << 20));
+
+    @AfterEach
+    void tearDown() {
+        world.close();
+    }
+
+    private static Position pos(float x, float y) {
+        return new Position(x, y);
+    }
+
+    private long committed(Input... inputs) {
+        long id = world.spawn(inputs);
+        world.commit();
+        return id;
+    }
+
+    /** A fingerprint of everything observable about a set of ids. */
+    private String dump(long... ids) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(world.entityCount()).append('|').append(world.archetypeCount()).append('|')
+                .append(world.hasPendingChanges());
+        for (long id : ids) {
+            sb.append('|').append(world.isAlive(id));
+            for (Component<?> c : List.of(POSITION, VELOCITY, INVENTORY, HEALTH, ENEMY, BOSS, FROZEN)) {
+                sb.append(',').append(world.get(id, c));
+            }
+        }
+        return sb.toString();
+    }
+
+    private void assertRejectedUnchanged(Executable call, long... ids) {
+        String before = dump(ids);
+        assertThrows(IllegalArgumentException.class, call::execute);
+        assertEquals(before, dump(ids));
+        world.commit();
+    }
+
+    // ------------------------------------------------------------------ spawn and visibility
+
+    @Test
+    void spawnReturnsIdAtOnceAndPublishesAtCommit() {
+        long id = world.spawn(POSITION.of(pos(1, 2)));
+        assertTrue(id > 0);
+        assertFalse(world.isAlive(id));
+        assertFalse(world.has(id, POSITION));
+        assertNull(world.get(id, POSITION));
+        assertNull(world.archetypeOf(id));
+        assertEquals(-1, world.rowOf(id));
+        assertTrue(world.hasPendingChanges());
+        world.commit();
+        assertTrue(world.isAlive(id));
+        assertEquals(pos(1, 2), world.get(id, POSITION));
+        assertEquals(1, world.entityCount());
+        assertFalse(world.hasPendingChanges());
+    }
+
+    @Test
+    void everySpawnArityPlacesTheSameShape() {
+        long none = world.spawn();
+        long one = world.spawn(POSITION);
+        long two = world.spawn(POSITION, VELOCITY);
+        long three = world.spawn(POSITION, VELOCITY, FROZEN);
+        long four = world.spawn(POSITION, VELOCITY, FROZEN, INVENTORY);
+        world.commit();
+        assertEquals(0, world.archetypeOf(none).components().size());
+        assertEquals(1, world.archetypeOf(one).components().size());
+        assertEquals(2, world.archetypeOf(two).components().size());
+        assertEquals(3, world.archetypeOf(three).components().size());
+        assertEquals(4, world.archetypeOf(four).components().size());
+        assertEquals(new Inventory(null), world.get(four, INVENTORY));
+    }
+
+    @Test
+    void definitionInputsTakeDefaults() {
+        long id = committed(POSITION, HEALTH, FROZEN);
+        assertEquals(pos(0, 0), world.get(id, POSITION));
+        assertEquals(100.0, world.get(id, HEALTH));
+        assertEquals(Boolean.TRUE, world.get(id, FROZEN));
+        assertNull(world.get(id, VELOCITY));
+    }
+
+    @Test
+    void duplicateInputsInOneSpawnKeepTheLast() {
+        long id = committed(HEALTH.of(1.0), HEALTH.of(2.0));
+        assertEquals(2.0, world.get(id, HEALTH));
+    }
+
+    // ------------------------------------------------------------------ set
+
+    @Test
+    void setWritesThroughWhenTheCommittedEntityHasTheComponent() {
+        long id = committed(POSITION.of(pos(1, 1)));
+        Archetype archetype = world.archetypeOf(id);
+        archetype.clearDirtyComponents();
+        world.set(id, POSITION.of(pos(5, 6)));
+        assertEquals(pos(5, 6), world.get(id, POSITION), "visible before any commit");
+        assertFalse(world.hasPendingChanges());
+        assertTrue(archetype.isComponentDirty(POSITION));
+    }
+
+    @Test
+    void setOfANewComponentStagesAndLaterValuesWaitToo() {
+        long id = committed(POSITION.of(pos(1, 1)));
+        world.set(id, VELOCITY.of(new Velocity(3, 4)));
+        assertFalse(world.has(id, VELOCITY));
+        world.set(id, POSITION.of(pos(9, 9)));
+        assertEquals(pos(1, 1), world.get(id, POSITION), "structure staged: the value waits for commit");
+        world.commit();
+        assertEquals(new Velocity(3, 4), world.get(id, VELOCITY));
+        assertEquals(pos(9, 9), world.get(id, POSITION));
+    }
+
+    @Test
+    void setOnAStagedSpawnUpdatesItsShape() {
+        long id = world.spawn(POSITION.of(pos(1, 1)));
+        world.set(id, POSITION.of(pos(2, 2)));
+        world.set(id, FROZEN);
+        world.commit();
+        assertEquals(pos(2, 2), world.get(id, POSITION));
+        assertTrue(world.has(id, FROZEN));
+    }
+
+    @Test
+    void setOnAStagedDespawnDoesNothing() {
+        long id = committed(POSITION.of(pos(1, 1)));
+        world.despawn(id);
+        world.set(id, VELOCITY);
+        world.set(id, POSITION.of(pos(7, 7)));
+        assertEquals(pos(1, 1), world.get(id, POSITION), "still alive and unchanged until commit");
+        world.commit();
+        assertFalse(world.isAlive(id));
+    }
+
+    @Test
+    void lastStagedWriteWins() {
+        long id = committed(FROZEN);
+        world.set(id, HEALTH.of(1.0));
+        world.set(id, HEALTH.of(2.0));
+        world.remove(id, HEALTH);
+        world.set(id, HEALTH.of(3.0));
+        world.commit();
+        assertEquals(3.0, world.get(id, HEALTH));
+    }
+
+    // ------------------------------------------------------------------ remove
+
+    @Test
+    void removeStagesAMoveAndAbsentComponentsAreIgnored() {
+        long id = committed(POSITION, FROZEN);
+        world.remove(id, VELOCITY);
+        assertFalse(world.hasPendingChanges(), "removing an absent component stages nothing");
+        world.remove(id, FROZEN);
+        assertTrue(world.has(id, FROZEN), "removal waits for commit");
+        world.commit();
+        assertFalse(world.has(id, FROZEN));
+        assertTrue(world.has(id, POSITION));
+    }
+
+    @Test
+    void removeOnAStagedSpawnDropsItFromTheShape() {
+        long id = world.spawn(POSITION, FROZEN);
+        world.remove(id, FROZEN);
+        world.commit();
+        assertFalse(world.has(id, FROZEN));
+        assertTrue(world.has(id, POSITION));
+    }
+
+    @Test
+    void removeThenAddOfTheSameComponentKeepsTheRowInPlace() {
+        long id = committed(POSITION.of(pos(1, 1)), HEALTH.of(4.0));
+        long other = committed(POSITION, HEALTH);
+        Archetype archetype = world.archetypeOf(id);
+        int row = world.rowOf(id);
+        long structural = archetype.structuralCount();
+        world.remove(id, HEALTH);
+        world.set(id, HEALTH.of(8.0));
+        world.commit();
+        assertSame(archetype, world.archetypeOf(id));
+        assertEquals(row, world.rowOf(id));
+        assertEquals(structural, archetype.structuralCount());
+        assertEquals(8.0, world.get(id, HEALTH));
+        assertEquals(100.0, world.get(other, HEALTH));
+    }
+
+    // ------------------------------------------------------------------ despawn
+
+    @Test
+    void despawnRemovesAtCommitAndStalesTheId() {
+        long a = committed(POSITION.of(pos(1, 1)));
+        long b = committed(POSITION.of(pos(2, 2)));
+        world.despawn(a);
+        assertTrue(world.isAlive(a), "alive until commit");
+        world.despawn(a);
+        world.commit();
+        assertFalse(world.isAlive(a));
+        assertNull(world.get(a, POSITION));
+        assertEquals(0, world.rowOf(b), "the last row moved into the hole");
+        assertEquals(pos(2, 2), world.get(b, POSITION));
+        long c = committed(FROZEN);
+        assertEquals(Entity.slot(a), Entity.slot(c), "slots are recycled ...");
+        assertNotEquals(a, c, "... with a new generation");
+        assertFalse(world.isAlive(a));
+    }
+
+    @Test
+    void despawnOfAStagedSpawnCancelsPlacement() {
+        long id = world.spawn(POSITION);
+        world.despawn(id);
+        world.set(id, HEALTH);
+        world.commit();
+        assertFalse(world.isAlive(id));
+        assertEquals(0, world.entityCount());
+        assertThrows(IllegalArgumentException.class, () -> world.set(id, HEALTH), "the id went stale");
+    }
+
+    @Test
+    void despawnCancelsAStagedMove() {
+        long id = committed(POSITION);
+        world.set(id, FROZEN);
+        world.despawn(id);
+        world.commit();
+        assertFalse(world.isAlive(id));
+        world.forEachArchetype(a -> assertEquals(0, a.count()));
+    }
+
+    // ------------------------------------------------------------------ requirements
+
+    @Test
+    void requirementsArriveTransitivelyWithTheirInputsAndCallerValuesWin() {
+        long boss = committed(BOSS);
+        assertTrue(world.has(boss, ENEMY));
+        assertEquals(50.0, world.get(boss, HEALTH), "ENEMY requires HEALTH(50)");
+        assertEquals(pos(0, 0), world.get(boss, POSITION));
+        long strong = committed(BOSS, HEALTH.of(900.0));
+        assertEquals(900.0, world.get(strong, HEALTH));
+        long later = committed(HEALTH.of(7.0));
+        world.set(later, ENEMY);
+        world.commit();
+        assertEquals(7.0, world.get(later, HEALTH), "an existing value wins over a required default");
+    }
+
+    // ------------------------------------------------------------------ bad input
+
+    @Test
+    void deadStaleAndMalformedIdsAreRejectedWithSlotAndGenerations() {
+        long alive = committed(POSITION.of(pos(1, 1)));
+        long dead = committed(FROZEN);
+        world.despawn(dead);
+        world.commit();
+        long recycled = committed(FROZEN);
+        String message = assertThrows(IllegalArgumentException.class, () -> world.set(dead, HEALTH)).getMessage();
+        assertTrue(message.contains("slot=" + Entity.slot(dead)), message);
+        assertTrue(message.contains("id generation=" + Entity.generation(dead)), message);
+        assertTrue(message.contains("current generation=" + Entity.generation(recycled)), message);
+        for (long bad : new long[] {dead, 0, -1, Long.MAX_VALUE, Entity.pack(999_999, 0)}) {
+            assertRejectedUnchanged(() -> world.set(bad, HEALTH), alive, recycled);
+            assertRejectedUnchanged(() -> world.remove(bad, FROZEN), alive, recycled);
+            assertRejectedUnchanged(() -> world.despawn(bad), alive, recycled);
+            assertRejectedUnchanged(() -> world.markComponentDirty(bad, FROZEN), alive, recycled);
+            assertFalse(world.isAlive(bad));
+            assertFalse(world.has(bad, FROZEN));
+            assertNull(world.get(bad, FROZEN));
+        }
+    }
+
+    @Test
+    void spawnAtRejectsLiveIdsAndChangesNothing() {
+        long alive = committed(POSITION.of(pos(1, 1)));
+        long staged = world.spawn(FROZEN);
+        assertRejectedUnchanged(() -> world.spawnAt(alive, HEALTH), alive);
+        long sameSlot = Entity.pack(Entity.slot(alive), Entity.generation(alive) + 3);
+        assertRejectedUnchanged(() -> world.spawnAt(sameSlot, HEALTH), alive);
+        assertRejectedUnchanged(() -> world.spawnAt(staged, HEALTH), alive, staged);
+        assertRejectedUnchanged(() -> world.spawnAt(0, HEALTH), alive);
+        assertRejectedUnchanged(() -> world.spawnAt(Entity.pack((1 << 20) + 1, 0), HEALTH), alive);
+    }
+
+    @Test
+    void spawnAtRevivesAChosenIdAndKeepsAllocationConsistent() {
+        long chosen = Entity.pack(10, 4);
+        world.spawnAt(chosen, HEALTH.of(3.0));
+        assertFalse(world.isAlive(chosen));
+        world.commit();
+        assertTrue(world.isAlive(chosen));
+        assertEquals(3.0, world.get(chosen, HEALTH));
+        List<Long> fresh = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            fresh.add(world.spawn());
+        }
+        world.commit();
+        assertFalse(fresh.stream().anyMatch(id -> Entity.slot(id) == 10), "slot 10 is taken");
+        world.despawn(chosen);
+        world.commit();
+        long reused = Entity.pack(10, 0);
+        world.spawnAt(reused, FROZEN);
+        world.commit();
+        assertTrue(world.isAlive(reused), "a restored id may carry any generation");
+        assertFalse(world.isAlive(chosen));
+    }
+
+    @Test
+    void nullsAndDefinitionsWithoutDefaultsAreRejectedBeforeAnythingIsReserved() {
+        long alive = committed(FROZEN);
+        assertThrows(NullPointerException.class, () -> world.spawn((Input) null));
+        assertThrows(NullPointerException.class, () -> world.spawn((Input[]) null));
+        assertThrows(NullPointerException.class, () -> world.set(alive, null));
+        assertThrows(NullPointerException.class, () -> world.remove(alive, null));
+        assertRejectedUnchanged(() -> world.spawn(NO_DEFAULT), alive);
+        assertRejectedUnchanged(() -> world.spawn(FROZEN, NO_DEFAULT), alive);
+        assertRejectedUnchanged(() -> world.set(alive, NO_DEFAULT), alive);
+        long next = world.spawn(NO_DEFAULT.of(new NoDefault(3)));
+        world.commit();
+        assertEquals(3, world.get(next, NO_DEFAULT).v);
+        assertEquals(Entity.slot(alive) + 1, Entity.slot(next), "rejected spawns reserved no slot");
+    }
+
+    @Test
+    void capacityIsEnforced() {
+        try (World small = World.create(WorldConfig.defaults().maxEntities(2))) {
+            small.spawn();
+            small.spawn();
+            assertThrows(IllegalStateException.class, small::spawn);
+            small.commit();
+            assertEquals(2, small.entityCount());
+        }
+    }
+
+    // ------------------------------------------------------------------ reads and marks
+
+    @Test
+    void markComponentDirtyMarksOneColumn() {
+        long id = committed(POSITION, HEALTH);
+        Archetype archetype = world.archetypeOf(id);
+        archetype.clearDirtyComponents();
+        world.markComponentDirty(id, HEALTH);
+        assertEquals(List.of(HEALTH), archetype.dirtyComponents());
+        assertThrows(IllegalArgumentException.class, () -> world.markComponentDirty(id, FROZEN));
+        long staged = world.spawn(HEALTH);
+        world.markComponentDirty(staged, HEALTH); // placement will mark it: nothing to do yet
+        assertEquals(List.of(HEALTH), archetype.dirtyComponents());
+    }
+
+    @Test
+    void getReturnsACopyOfEveryKind() {
+        long id = committed(POSITION.of(pos(1, 2)), INVENTORY.of(new Inventory(List.of("sword"))), HEALTH.of(3.5),
+                FROZEN);
+        assertEquals(pos(1, 2), world.get(id, POSITION));
+        assertEquals(List.of("sword"), world.get(id, INVENTORY).items());
+        assertEquals(3.5, world.get(id, HEALTH));
+        assertEquals(Boolean.TRUE, world.get(id, FROZEN));
+        assertNull(world.get(id, VELOCITY));
+    }
+
+    @Test
+    void forEachArchetypeVisitsAllInRegistryOrderIncludingEmpty() {
+        long a = committed(POSITION);
+        committed(POSITION, VELOCITY);
+        world.despawn(a);
+        world.commit();
+        List<Integer> ids = new ArrayList<>();
+        List<Integer> counts = new ArrayList<>();
+        world.forEachArchetype(archetype -> {
+            ids.add(archetype.id());
+            counts.add(archetype.count());
+        });
+        assertEquals(world.archetypeCount(), ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            assertEquals(i, ids.get(i));
+        }
+        assertTrue(counts.contains(0), "emptied archetypes are still visited");
+    }
+
+    // ------------------------------------------------------------------ memory and lifetime
+
+    @Test
+    void spawningNativeEntitiesAllocatesNoPerEntityHeapObjects() {
+        int n = 100_000;
+        Input p = POSITION.of(pos(1, 2));
+        Input v = VELOCITY.of(new Velocity(3, 4));
+        long[] ids = new long[n];
+        for (int round = 0; round < 3; round++) { // warm: arrays grown, code compiled
+            for (int i = 0; i < n; i++) {
+                ids[i] = world.spawn(p, v);
+            }
+            world.commit();
+            for (long id : ids) {
+                world.despawn(id);
+            }
+            world.commit();
+        }
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().threadId();
+        long before = threads.getThreadAllocatedBytes(thread);
+        for (int i = 0; i < n; i++) {
+            ids[i] = world.spawn(p, v);
+        }
+        world.commit();
+        long bytes = threads.getThreadAllocatedBytes(thread) - before;
+        assertEquals(n, world.entityCount());
+        assertTrue(bytes < n, "spawning " + n + " native entities allocated " + bytes
+                + " bytes: expected well under one byte per entity");
+    }
+
+    @Test
+    void closeFreesNativeMemoryAndRejectsEveryCall() {
+        World other = World.create();
+        long id = other.spawn(POSITION);
+        other.commit();
+        assertTrue(other.nativeBytesReserved() > 0);
+        other.close();
+        other.close();
+        assertTrue(other.isClosed());
+        assertThrows(IllegalStateException.class, other::spawn);
+        assertThrows(IllegalStateException.class, () -> other.isAlive(id));
+        assertThrows(IllegalStateException.class, () -> other.get(id, POSITION));
+        assertThrows(IllegalStateException.class, other::commit);
+        assertThrows(IllegalStateException.class, other::nativeBytesReserved);
+        assertThrows(IllegalStateException.class, () -> other.forEachArchetype(a -> { }));
+    }
+
+    @Test
+    void growthAcrossManyEntitiesKeepsEveryValue() {
+        int n = 5000;
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = world.spawn(POSITION.of(pos(i, -i)), HEALTH.of(i));
+        }
+        world.commit();
+        for (int i = 0; i < n; i += 2) {
+            world.despawn(ids[i]);
+        }
+        world.commit();
+        for (int i = 1; i < n; i += 2) {
+            assertEquals(pos(i, -i), world.get(ids[i], POSITION));
+            assertEquals((double) i, world.get(ids[i], HEALTH));
+        }
+        assertEquals(n / 2, world.entityCount());
+        assertEquals(WorldConfig.defaults().maxEntities(1 << 20), world.config());
+    }
+}
