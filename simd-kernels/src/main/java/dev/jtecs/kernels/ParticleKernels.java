@@ -102,6 +102,33 @@ public final class ParticleKernels {
         return expired;
     }
 
+    /**
+     * Runs every kernel of this class on a small scratch column until the JIT has compiled it, so the first
+     * real frames do not run the (much slower) interpreted or C1-compiled vector code. Idempotent and cheap
+     * after the first call.
+     */
+    public static synchronized void warmUp() {
+        if (warm) {
+            return;
+        }
+        // a shared arena, like every jtecs column: a kernel that also sees confined segments keeps deoptimizing
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+            int rows = 1024;
+            MemorySegment a = arena.allocate((long) rows * Float.BYTES, 64);
+            MemorySegment b = arena.allocate((long) rows * Float.BYTES, 64);
+            MemorySegment c = arena.allocate((long) rows * Float.BYTES, 64);
+            MemorySegment d = arena.allocate((long) rows * Float.BYTES, 64);
+            int[] expired = new int[rows];
+            for (int i = 0; i < 20_000; i++) {
+                integrate2d(a, b, c, d, rows, 0f);
+                countdown(a, rows, (i & 1) == 0 ? 1f : -1f, expired);
+            }
+        }
+        warm = true;
+    }
+
+    private static boolean warm;
+
     private static void checkPadded(MemorySegment segment, int count) {
         long needed = (long) paddedCount(count) * Float.BYTES;
         if (count < 0 || segment.byteSize() < needed) {

@@ -55,7 +55,7 @@ class ParticleKernelsTest {
             float[] y = randomFloats(random, count);
             float[] vx = randomFloats(random, count);
             float[] vy = randomFloats(random, count);
-            try (Arena arena = Arena.ofConfined()) {
+            try (Arena arena = Arena.ofShared()) {
                 MemorySegment vecX = column(arena, x);
                 MemorySegment vecY = column(arena, y);
                 MemorySegment sclX = column(arena, x);
@@ -72,7 +72,7 @@ class ParticleKernelsTest {
 
     @Test
     void integrate2dSpecificationOnKnownValues() {
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             MemorySegment x = column(arena, new float[] {1, 2});
             MemorySegment y = column(arena, new float[] {0, 0});
             MemorySegment vx = column(arena, new float[] {10, -20});
@@ -93,7 +93,7 @@ class ParticleKernelsTest {
                 remaining[i] = random.nextInt(8) == 0 ? SPECIALS[random.nextInt(SPECIALS.length)]
                         : (float) (random.nextDouble() * 0.1);
             }
-            try (Arena arena = Arena.ofConfined()) {
+            try (Arena arena = Arena.ofShared()) {
                 MemorySegment vector = column(arena, remaining);
                 MemorySegment scalar = column(arena, remaining);
                 // padding rows hold values that would "expire": they must never be reported
@@ -116,7 +116,7 @@ class ParticleKernelsTest {
 
     @Test
     void rejectsSegmentsThatAreNotPaddedColumns() {
-        try (Arena arena = Arena.ofConfined()) {
+        try (Arena arena = Arena.ofShared()) {
             MemorySegment tight = arena.allocate(Float.BYTES * 3L, 64);
             MemorySegment ok = arena.allocate(Float.BYTES * 64L, 64);
             assertThrows(IllegalArgumentException.class,
@@ -125,6 +125,18 @@ class ParticleKernelsTest {
                     () -> ParticleKernels.integrate2d(ok, ok, ok, ok, -1, 1f));
             assertThrows(IllegalArgumentException.class,
                     () -> ParticleKernels.countdown(tight, 3, 1f, new int[3]));
+        }
+    }
+
+    @Test
+    void warmUpIsIdempotentAndLeavesKernelsCorrect() {
+        ParticleKernels.warmUp();
+        ParticleKernels.warmUp();
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment x = column(arena, new float[] {1});
+            MemorySegment v = column(arena, new float[] {2});
+            ParticleKernels.integrate2d(x, x, v, v, 1, 0.5f);
+            assertEquals(3f, read(x, 1)[0]);
         }
     }
 

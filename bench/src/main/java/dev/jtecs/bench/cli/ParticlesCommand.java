@@ -3,6 +3,7 @@ package dev.jtecs.bench.cli;
 import dev.jtecs.bench.particles.ParticleSimulation;
 import dev.jtecs.kernels.ParticleKernels;
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
@@ -39,8 +40,11 @@ public final class ParticlesCommand implements Callable<Integer> {
             long spawnStart = System.nanoTime();
             simulation.populate();
             long spawnNanos = System.nanoTime() - spawnStart;
-            long frameNanos = runFrames(simulation);
+            long[] frameTimes = new long[frames];
+            long frameNanos = runFrames(simulation, frameTimes);
             double nsPerEntityFrame = (double) frameNanos / ((double) entities * frames);
+            long[] sorted = frameTimes.clone();
+            Arrays.sort(sorted);
             out.println();
             out.println("jtecs particles");
             row(out, "entities", String.format(Locale.ROOT, "%,d", entities));
@@ -48,6 +52,10 @@ public final class ParticlesCommand implements Callable<Integer> {
             row(out, "spawn (initial)", String.format(Locale.ROOT, "%.1f ms (%.1f ns/entity)", spawnNanos / 1e6,
                     (double) spawnNanos / entities));
             row(out, "frame time (mean)", String.format(Locale.ROOT, "%.3f ms", frameNanos / 1e6 / frames));
+            row(out, "frame time p50/p95/p99", String.format(Locale.ROOT, "%.3f / %.3f / %.3f ms",
+                    percentile(sorted, 50) / 1e6, percentile(sorted, 95) / 1e6, percentile(sorted, 99) / 1e6));
+            row(out, "ns per entity per frame (p50)", String.format(Locale.ROOT, "%.3f",
+                    (double) percentile(sorted, 50) / entities));
             row(out, "ns per entity per frame", String.format(Locale.ROOT, "%.3f", nsPerEntityFrame));
             row(out, "particles expired", String.format(Locale.ROOT, "%,d", simulation.expired()));
             row(out, "particles spawned", String.format(Locale.ROOT, "%,d", simulation.spawned()));
@@ -59,25 +67,32 @@ public final class ParticlesCommand implements Callable<Integer> {
         return 0;
     }
 
-    private long runFrames(ParticleSimulation simulation) {
-        if (noProgress) {
-            long start = System.nanoTime();
-            for (int f = 0; f < frames; f++) {
-                simulation.frame();
-            }
-            return System.nanoTime() - start;
-        }
+    private long runFrames(ParticleSimulation simulation, long[] frameTimes) {
+        ProgressBar bar = noProgress ? null : new ProgressBarBuilder().setTaskName("frames").setInitialMax(frames)
+                .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(200).continuousUpdate().build();
         long total = 0;
-        try (ProgressBar bar = new ProgressBarBuilder().setTaskName("frames").setInitialMax(frames)
-                .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(200).continuousUpdate().build()) {
+        try {
             for (int f = 0; f < frames; f++) {
                 long start = System.nanoTime();
                 simulation.frame();
-                total += System.nanoTime() - start;
-                bar.step();
+                frameTimes[f] = System.nanoTime() - start;
+                total += frameTimes[f];
+                if (bar != null) {
+                    bar.step();
+                }
+            }
+        } finally {
+            if (bar != null) {
+                bar.close();
             }
         }
         return total;
+    }
+
+    /** The nearest-rank percentile of sorted values. */
+    static long percentile(long[] sorted, int percent) {
+        int rank = (int) Math.ceil(percent / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
     private static void row(PrintStream out, String label, String value) {

@@ -41,6 +41,7 @@ public final class ParticleSimulation implements AutoCloseable {
         if (entities < 1) {
             throw new IllegalArgumentException("entities=" + entities + " must be at least 1");
         }
+        ParticleKernels.warmUp();
         this.entities = entities;
         this.random = new SplittableRandom(seed);
         this.world = World.create(WorldConfig.defaults().maxEntities(Math.max(entities * 2, 1024)));

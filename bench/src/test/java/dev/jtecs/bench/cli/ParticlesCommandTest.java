@@ -30,7 +30,17 @@ class ParticlesCommandTest {
         assertTrue(out.contains("entities                   3,000"), out);
         assertTrue(out.contains("frames                     20"), out);
         assertTrue(out.contains("ns per entity per frame"), out);
+        assertTrue(out.contains("frame time p50/p95/p99"), out);
         assertTrue(out.contains("alive at end               3,000"), out);
+    }
+
+    @Test
+    void percentilesUseTheNearestRank() {
+        long[] sorted = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+        assertEquals(5, ParticlesCommand.percentile(sorted, 50));
+        assertEquals(10, ParticlesCommand.percentile(sorted, 95));
+        assertEquals(10, ParticlesCommand.percentile(sorted, 99));
+        assertEquals(1, ParticlesCommand.percentile(new long[] {1}, 50));
     }
 
     @Test
