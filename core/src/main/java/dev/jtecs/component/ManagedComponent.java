@@ -11,8 +11,9 @@ import java.lang.reflect.RecordComponent;
  * column of references.
  *
  * <p>The default value comes from the registered factory; otherwise from the record's canonical constructor with
- * zero/null arguments, or a class's no-argument constructor. A type with none of these has no default, and using
- * its definition as an input is rejected.
+ * zero/null arguments, or a class's no-argument constructor. Registration tries that constructor once: a type
+ * without one, or whose constructor rejects those arguments, has no default, and using its definition as an
+ * input is rejected at the call rather than failing at commit.
  *
  * @param <T> the value type
  */
@@ -76,12 +77,23 @@ public final class ManagedComponent<T> extends BaseComponent<T> {
                 Constructor<?> ctor = type.getDeclaredConstructor(params);
                 ctor.setAccessible(true);
                 MethodHandle handle = lookup.unreflectConstructor(ctor);
-                return MethodHandles.insertArguments(handle, 0, args).asType(MethodType.methodType(Object.class));
+                return tried(MethodHandles.insertArguments(handle, 0, args)
+                        .asType(MethodType.methodType(Object.class)));
             }
             Constructor<?> ctor = type.getDeclaredConstructor();
             ctor.setAccessible(true);
-            return lookup.unreflectConstructor(ctor).asType(MethodType.methodType(Object.class));
+            return tried(lookup.unreflectConstructor(ctor).asType(MethodType.methodType(Object.class)));
         } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The handle when one trial construction succeeds, else {@code null} (the type has no usable default). */
+    private static MethodHandle tried(MethodHandle constructor) {
+        try {
+            Object probe = (Object) constructor.invokeExact();
+            return probe == null ? null : constructor;
+        } catch (Throwable t) {
             return null;
         }
     }

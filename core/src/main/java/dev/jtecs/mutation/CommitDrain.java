@@ -5,7 +5,9 @@ import dev.jtecs.component.Input;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.SignatureBuilder;
 import dev.jtecs.storage.internal.Table;
+import java.util.List;
 
 /**
  * Publishes staged work in waves. Each wave handles, in order: despawns (rows removed, slots freed), spawns
@@ -30,6 +32,7 @@ public final class CommitDrain {
     private final Transaction transaction;
     private boolean draining;
     private SpawnShape lastShape;
+    private final SignatureBuilder signature = new SignatureBuilder();
 
     public CommitDrain(EntityIndex index, ArchetypeRegistry registry, Transaction transaction) {
         this.index = index;
@@ -137,13 +140,11 @@ public final class CommitDrain {
             return cached;
         }
         Table root = registry.root();
-        Table target = root;
+        Table target = resolveTarget(record, root);
         int entries = 0;
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            target = registry.withAdded(target, transaction.entryComponent(e));
             entries++;
         }
-        target = withRequirements(target, root);
         Component<?>[] components = new Component<?>[entries];
         int[] entryPositions = new int[entries];
         int i = 0;
@@ -158,7 +159,7 @@ public final class CommitDrain {
         for (int position = 0; position < target.componentCount(); position++) {
             Component<?> component = target.componentAt(position);
             if (transaction.findEntry(record, component) < 0) {
-                Input required = requirementFor(component, target, root);
+                Input required = requirementFor(record, component, target, root);
                 defaultPositions[k] = position;
                 defaultInputs[k++] = required != null ? required : component;
             }
@@ -185,14 +186,7 @@ public final class CommitDrain {
         int slot = transaction.slot(record);
         Table current = registry.get(index.tableOf(slot));
         int row = index.rowOf(slot);
-        Table target = current;
-        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            Component<?> component = transaction.entryComponent(e);
-            target = transaction.entryInput(e) != null
-                    ? registry.withAdded(target, component)
-                    : registry.withRemoved(target, component);
-        }
-        target = withRequirements(target, current);
+        Table target = resolveTarget(record, current);
         if (target == current) {
             writeInPlace(record, current, row);
             return;
@@ -237,7 +231,7 @@ public final class CommitDrain {
             if (entry >= 0 && transaction.entryInput(entry) != null) {
                 continue;
             }
-            Input required = requirementFor(component, target, before);
+            Input required = requirementFor(record, component, target, before);
             target.writeInput(position, row, required != null ? required : component);
         }
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
@@ -252,42 +246,85 @@ public final class CommitDrain {
         }
     }
 
-    /** The input that a newly added component of {@code target} requires for {@code component}, if any. */
-    private static Input requirementFor(Component<?> component, Table target, Table before) {
+    /**
+     * The table a record's row ends in: {@code before} plus its staged writes, minus its staged removals, closed
+     * under the requirements of every component it gains. A lone change follows the cached graph edge; anything
+     * else is assembled in a scratch signature and looked up once, so no intermediate archetype is created.
+     */
+    private Table resolveTarget(int record, Table before) {
+        int first = transaction.firstEntry(record);
+        if (first >= 0 && transaction.nextEntry(first) < 0) {
+            Component<?> component = transaction.entryComponent(first);
+            if (transaction.entryInput(first) == null) {
+                return registry.withRemoved(before, component);
+            }
+            if (component.requires().isEmpty() || before.has(component.id())) {
+                return registry.withAdded(before, component);
+            }
+        }
+        signature.loadFrom(before);
+        for (int e = first; e >= 0; e = transaction.nextEntry(e)) {
+            if (transaction.entryInput(e) != null) {
+                signature.add(transaction.entryComponent(e));
+            } else {
+                signature.remove(transaction.entryComponent(e));
+            }
+        }
+        closeOverRequirements(before);
+        return signature.resolve(registry);
+    }
+
+    /** Adds, transitively, what every component gained over {@code before} requires. */
+    private void closeOverRequirements(Table before) {
+        int i = 0;
+        while (i < signature.size()) {
+            Component<?> component = signature.get(i);
+            boolean grew = false;
+            if (!before.has(component.id())) {
+                List<Input> requires = component.requires();
+                for (int r = 0; r < requires.size(); r++) {
+                    grew |= signature.add(requires.get(r).component());
+                }
+            }
+            i = grew ? 0 : i + 1;
+        }
+    }
+
+    /**
+     * The input that supplies a required component, or {@code null} for its plain default. The staged
+     * components' requirements are consulted first, in staging order (the caller's argument order), then those
+     * of components that arrived through requirements, in signature order.
+     */
+    private Input requirementFor(int record, Component<?> component, Table target, Table before) {
+        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
+            Component<?> requirer = transaction.entryComponent(e);
+            if (transaction.entryInput(e) != null && !before.has(requirer.id())) {
+                Input found = requiredInput(requirer, component);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
         for (int p = 0; p < target.componentCount(); p++) {
             Component<?> requirer = target.componentAt(p);
-            if (before.has(requirer.id())) {
-                continue;
-            }
-            for (Input input : requirer.requires()) {
-                if (input.component() == component) {
-                    return input;
+            if (!before.has(requirer.id())) {
+                Input found = requiredInput(requirer, component);
+                if (found != null) {
+                    return found;
                 }
             }
         }
         return null;
     }
 
-    /** Adds the transitive requirements of every component that {@code target} has and {@code before} lacks. */
-    private Table withRequirements(Table target, Table before) {
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (int p = 0; p < target.componentCount() && !grew; p++) {
-                Component<?> component = target.componentAt(p);
-                if (before.has(component.id())) {
-                    continue;
-                }
-                for (Input input : component.requires()) {
-                    if (!target.has(input.component().id())) {
-                        target = registry.withAdded(target, input.component());
-                        grew = true;
-                        break;
-                    }
-                }
+    private static Input requiredInput(Component<?> requirer, Component<?> component) {
+        List<Input> requires = requirer.requires();
+        for (int r = 0; r < requires.size(); r++) {
+            if (requires.get(r).component() == component) {
+                return requires.get(r);
             }
         }
-        return target;
+        return null;
     }
 
     /** Releases the reserved slots of spawns a failed wave never published; other records simply lapse. */

@@ -49,6 +49,21 @@ class ManagedComponentTest {
         assertTrue(message.contains("no default"), message);
     }
 
+    record Validated(String name) {
+        Validated {
+            if (name == null) {
+                throw new IllegalArgumentException("name");
+            }
+        }
+    }
+
+    @Test
+    void recordWhoseConstructorRejectsDefaultsHasNoDefault() {
+        ManagedComponent<Validated> validated = Components.registerManaged(Validated.class);
+        assertFalse(validated.hasDefault());
+        assertThrows(IllegalStateException.class, validated::newDefault);
+    }
+
     @Test
     void factoryWinsAndIsCheckedForType() {
         ManagedComponent<WithFactory> withFactory = Components.registerManaged(WithFactory.class,

@@ -47,6 +47,16 @@ class WorldTest {
     static final TagComponent ENEMY = Components.tag("test.world.Enemy", o -> o.requires(HEALTH.of(50.0)));
     static final TagComponent BOSS = Components.tag("test.world.Boss", o -> o.requires(ENEMY, POSITION));
     static final TagComponent FROZEN = Components.tag("test.world.Frozen");
+    static final TagComponent LOW = Components.tag("test.world.Low", o -> o.requires(HEALTH.of(1.0)));
+    static final TagComponent HIGH = Components.tag("test.world.High", o -> o.requires(HEALTH.of(2.0)));
+
+    record Strict(String name) {
+        Strict {
+            java.util.Objects.requireNonNull(name, "name");
+        }
+    }
+
+    static final ManagedComponent<Strict> STRICT = Components.registerManaged(Strict.class);
 
     private final World world = World.create(WorldConfig.defaults().maxEntities(1 << 20));
 
@@ -290,6 +300,29 @@ class WorldTest {
         assertEquals(7.0, world.get(later, HEALTH), "an existing value wins over a required default");
     }
 
+    @Test
+    void competingRequirementsResolveInArgumentOrder() {
+        long lowFirst = committed(LOW, HIGH);
+        long highFirst = committed(HIGH, LOW);
+        assertEquals(1.0, world.get(lowFirst, HEALTH));
+        assertEquals(2.0, world.get(highFirst, HEALTH));
+    }
+
+    @Test
+    void multiComponentChangesCreateOnlyTheFinalArchetype() {
+        int before = world.archetypeCount();
+        long id = committed(POSITION, VELOCITY, FROZEN, HEALTH);
+        assertEquals(before + 1, world.archetypeCount(), "no intermediate archetypes for one spawn");
+        world.remove(id, FROZEN);
+        world.remove(id, HEALTH);
+        world.set(id, INVENTORY);
+        world.commit();
+        assertEquals(before + 2, world.archetypeCount(), "one move, one new archetype");
+        long boss = committed(BOSS);
+        assertEquals(before + 3, world.archetypeCount(), "requirements resolve before the lookup");
+        assertTrue(world.has(boss, HEALTH));
+    }
+
     // ------------------------------------------------------------------ bad input
 
     @Test
@@ -359,6 +392,8 @@ class WorldTest {
         assertRejectedUnchanged(() -> world.spawn(NO_DEFAULT), alive);
         assertRejectedUnchanged(() -> world.spawn(FROZEN, NO_DEFAULT), alive);
         assertRejectedUnchanged(() -> world.set(alive, NO_DEFAULT), alive);
+        assertFalse(STRICT.hasDefault(), "its constructor rejects null arguments");
+        assertRejectedUnchanged(() -> world.spawn(STRICT), alive);
         long next = world.spawn(NO_DEFAULT.of(new NoDefault(3)));
         world.commit();
         assertEquals(3, world.get(next, NO_DEFAULT).v);

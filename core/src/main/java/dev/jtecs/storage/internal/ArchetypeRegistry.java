@@ -19,7 +19,8 @@ import java.util.function.Consumer;
 public final class ArchetypeRegistry implements AutoCloseable {
     private final NativeMemory memory;
     private final List<Table> tables = new ArrayList<>();
-    private final Map<Signature, Table> bySignature = new HashMap<>();
+    private final Map<Object, Table> bySignature = new HashMap<>();
+    private final Probe probe = new Probe();
     private final Table root;
 
     public ArchetypeRegistry(NativeMemory memory) {
@@ -92,16 +93,27 @@ public final class ArchetypeRegistry implements AutoCloseable {
 
     /** The table with exactly these components (sorted by id, no duplicates), created when new. */
     public Table findOrCreate(Component<?>[] sortedComponents) {
-        int[] ids = new int[sortedComponents.length];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = sortedComponents[i].id();
-        }
-        Signature key = new Signature(ids);
-        Table table = bySignature.get(key);
+        return findOrCreate(sortedComponents, sortedComponents.length);
+    }
+
+    /**
+     * The table with exactly the first {@code length} components of {@code sortedComponents} (sorted by id, no
+     * duplicates), created when new. Finding an existing table allocates nothing.
+     */
+    public Table findOrCreate(Component<?>[] sortedComponents, int length) {
+        probe.components = sortedComponents;
+        probe.length = length;
+        Table table = bySignature.get(probe);
+        probe.components = null;
         if (table == null) {
-            table = new Table(tables.size(), sortedComponents, memory);
+            Component<?>[] exact = Arrays.copyOf(sortedComponents, length);
+            int[] ids = new int[length];
+            for (int i = 0; i < length; i++) {
+                ids[i] = exact[i].id();
+            }
+            table = new Table(tables.size(), exact, memory);
             tables.add(table);
-            bySignature.put(key, table);
+            bySignature.put(new Signature(ids), table);
         }
         return table;
     }
@@ -114,6 +126,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
         }
     }
 
+    /** A stored key: the exact sorted ids. Hashes like {@link Arrays#hashCode(int[])}, as {@link Probe} does. */
     private record Signature(int[] ids) {
         @Override
         public boolean equals(Object other) {
@@ -128,6 +141,34 @@ public final class ArchetypeRegistry implements AutoCloseable {
         @Override
         public String toString() {
             return Arrays.toString(ids);
+        }
+    }
+
+    /** A reusable lookup key over a prefix of a component array: finding a table allocates no key. */
+    private static final class Probe {
+        Component<?>[] components;
+        int length;
+
+        @Override
+        public int hashCode() {
+            int hash = 1;
+            for (int i = 0; i < length; i++) {
+                hash = 31 * hash + components[i].id();
+            }
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            if (!(other instanceof Signature signature) || signature.ids.length != length) {
+                return false;
+            }
+            for (int i = 0; i < length; i++) {
+                if (signature.ids[i] != components[i].id()) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }

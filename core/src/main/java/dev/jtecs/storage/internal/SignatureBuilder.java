@@ -1,0 +1,95 @@
+package dev.jtecs.storage.internal;
+
+import dev.jtecs.component.Component;
+import java.util.Arrays;
+
+/**
+ * A reusable, sorted, duplicate-free set of components: the drain assembles a row's final signature here and
+ * then looks its table up once, so no intermediate archetype is ever created and nothing is allocated once the
+ * array has grown.
+ */
+public final class SignatureBuilder {
+    private Component<?>[] components = new Component<?>[16];
+    private int size;
+
+    /** Starts from a table's signature. */
+    public SignatureBuilder loadFrom(Table table) {
+        size = 0;
+        ensure(table.componentCount() + 1);
+        for (int p = 0; p < table.componentCount(); p++) {
+            components[size++] = table.componentAt(p);
+        }
+        return this;
+    }
+
+    public SignatureBuilder clear() {
+        Arrays.fill(components, 0, size, null);
+        size = 0;
+        return this;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public Component<?> get(int index) {
+        return components[index];
+    }
+
+    public boolean contains(Component<?> component) {
+        return indexOf(component.id()) >= 0;
+    }
+
+    /** Adds a component in id order; returns whether it was absent. */
+    public boolean add(Component<?> component) {
+        int index = indexOf(component.id());
+        if (index >= 0) {
+            return false;
+        }
+        int insert = -index - 1;
+        ensure(size + 1);
+        System.arraycopy(components, insert, components, insert + 1, size - insert);
+        components[insert] = component;
+        size++;
+        return true;
+    }
+
+    /** Removes a component; returns whether it was present. */
+    public boolean remove(Component<?> component) {
+        int index = indexOf(component.id());
+        if (index < 0) {
+            return false;
+        }
+        System.arraycopy(components, index + 1, components, index, size - index - 1);
+        components[--size] = null;
+        return true;
+    }
+
+    /** The table with exactly these components, from the registry (created when new). */
+    public Table resolve(ArchetypeRegistry registry) {
+        return registry.findOrCreate(components, size);
+    }
+
+    private int indexOf(int id) {
+        int low = 0;
+        int high = size - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            int midId = components[mid].id();
+            if (midId < id) {
+                low = mid + 1;
+            } else if (midId > id) {
+                high = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -(low + 1);
+    }
+
+    private void ensure(int capacity) {
+        if (capacity > components.length) {
+            components = Arrays.copyOf(components, Math.max(capacity, components.length * 2));
+        }
+    }
+}
