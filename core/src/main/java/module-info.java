@@ -6,4 +6,6 @@ module dev.jtecs.core {
     exports dev.jtecs.component;
     exports dev.jtecs.storage;
     exports dev.jtecs.world;
+    exports dev.jtecs.event;
+    exports dev.jtecs.builtin;
 }

@@ -4,24 +4,29 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.event.EntityObserver;
+import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.SignatureBuilder;
 import dev.jtecs.storage.internal.Table;
-import java.util.List;
+import java.util.Arrays;
 
 /**
- * Publishes staged work in waves. Each wave handles, in order: despawns (rows removed, slots freed), spawns
- * (rows placed, ids published), then moves (rows relocated with their final values). Work staged while a wave
+ * Publishes staged work in waves. Each wave first resolves every destination archetype and reserves its
+ * capacity, then runs, in order: despawns (rows removed, slots freed), spawns (rows placed, ids published),
+ * moves (rows relocated with their final values), and the sparse writes. Work staged by callbacks while a wave
  * runs forms the next wave; more than {@link #MAX_WAVES} waves is reported as a likely observer cascade.
  *
  * <pre>
- *   Transaction ──seal──► wave: [despawns] → [spawns] → [moves] ──► more staged? ──yes──► next wave
- *                                                                      └─no──► done
+ *   Transaction ──seal──► wave: resolve+reserve → despawns → spawns → moves → sparse writes
+ *                                 ▲                                                  │
+ *                                 └──────────── staged by callbacks? next wave ◄─────┘
  * </pre>
  *
- * <p>Failure: when publishing one entity throws, that entity's partial placement is undone, rows already
- * published stay, every record not yet published is discarded (reserved spawn slots are released), and the
- * exception propagates.
+ * <p>Callbacks (entity observers, archetype creation) run at consistent points: "removed" before a row leaves,
+ * "added" after the row is placed, written and published. When anything throws, rows already published stay,
+ * every record not yet published is discarded (reserved spawn slots are released), and the exception
+ * propagates; the world stays consistent and usable.
  */
 public final class CommitDrain {
     /** The most waves one commit runs before it gives up. */
@@ -30,9 +35,13 @@ public final class CommitDrain {
     private final EntityIndex index;
     private final ArchetypeRegistry registry;
     private final Transaction transaction;
+    private final SparseWriteQueue sparseWrites = new SparseWriteQueue();
+    private final SignatureBuilder signature = new SignatureBuilder();
+    private final RequirementPlan requirements = new RequirementPlan();
     private boolean draining;
     private SpawnShape lastShape;
-    private final SignatureBuilder signature = new SignatureBuilder();
+    private Table[] reserved = new Table[16];
+    private int[] reservedRows = new int[16];
 
     public CommitDrain(EntityIndex index, ArchetypeRegistry registry, Transaction transaction) {
         this.index = index;
@@ -44,15 +53,25 @@ public final class CommitDrain {
         return draining;
     }
 
-    /** Publishes everything staged, wave after wave, until nothing is left. */
+    /** The queue of writes to world-side stores, flushed last in each wave. */
+    public SparseWriteQueue sparseWrites() {
+        return sparseWrites;
+    }
+
+    /** Whether anything waits for a drain. */
+    public boolean hasWork() {
+        return !transaction.isEmpty() || !sparseWrites.isEmpty();
+    }
+
+    /** Publishes everything staged, wave after wave, until nothing is left. A reentrant call returns at once. */
     public void drain() {
         if (draining) {
-            return; // a reentrant commit joins the active drain
+            return; // a commit requested from a callback joins the active drain
         }
         draining = true;
         try {
             int waves = 0;
-            while (!transaction.isEmpty()) {
+            while (hasWork()) {
                 if (++waves > MAX_WAVES) {
                     discardStaged();
                     throw new IllegalStateException("commit did not reach a fixed point after " + MAX_WAVES
@@ -70,11 +89,13 @@ public final class CommitDrain {
         int from = transaction.sealedStart();
         int to = transaction.sealedEnd();
         try {
+            resolveAndReserve(from, to);
             for (int phase = 0; phase < 3; phase++) {
                 for (int record = from; record < to; record++) {
                     publish(record, phase);
                 }
             }
+            sparseWrites.flush(index);
         } catch (RuntimeException | Error failure) {
             releaseUnpublished(from, to);
             transaction.recycle();
@@ -84,32 +105,102 @@ public final class CommitDrain {
         transaction.recycle();
     }
 
+    /**
+     * Resolves every spawn's and move's destination and grows each destination once for all rows the wave
+     * brings it, net of the rows this wave's despawns free there (they run first), so no buffer is reallocated
+     * while the wave's callbacks run and no entity moves twice.
+     */
+    private void resolveAndReserve(int from, int to) {
+        int distinct = 0;
+        for (int record = from; record < to; record++) {
+            TxState state = transaction.state(record);
+            Table table;
+            int delta;
+            if (state == TxState.STAGED_SPAWN) {
+                table = shapeOf(record).table;
+                delta = 1;
+            } else if (state == TxState.STAGED_MUTATE) {
+                table = resolveTarget(record, registry.get(index.tableOf(transaction.slot(record))));
+                delta = 1;
+            } else if (state == TxState.STAGED_DESPAWN) {
+                table = registry.get(index.tableOf(transaction.slot(record)));
+                delta = -1;
+            } else {
+                continue;
+            }
+            int k = 0;
+            while (k < distinct && reserved[k] != table) {
+                k++;
+            }
+            if (k == distinct) {
+                if (distinct == reserved.length) {
+                    reserved = Arrays.copyOf(reserved, distinct * 2);
+                    reservedRows = Arrays.copyOf(reservedRows, distinct * 2);
+                }
+                reserved[distinct] = table;
+                reservedRows[distinct++] = 0;
+            }
+            reservedRows[k] += delta;
+        }
+        for (int k = 0; k < distinct; k++) {
+            if (reservedRows[k] > 0) {
+                reserved[k].ensureCapacity(reserved[k].count() + reservedRows[k]);
+            }
+            reserved[k] = null;
+        }
+    }
+
     private void publish(int record, int phase) {
         TxState state = transaction.state(record);
         if (phase == 0 && state == TxState.STAGED_DESPAWN) {
             despawn(record);
         } else if (phase == 0 && state == TxState.CANCELLED_SPAWN) {
+            transaction.setState(record, TxState.COMMITTED);
             index.free(transaction.slot(record));
         } else if (phase == 1 && state == TxState.STAGED_SPAWN) {
             spawn(record);
         } else if (phase == 2 && state == TxState.STAGED_MUTATE) {
             move(record);
-        } else {
-            return;
         }
-        transaction.setState(record, TxState.COMMITTED); // published: a later failure must not undo it
     }
+
+    // ---------------------------------------------------------------- despawn
 
     private void despawn(int record) {
         int slot = transaction.slot(record);
         Table table = registry.get(index.tableOf(slot));
         int row = index.rowOf(slot);
+        notifyRemoved(table, row, null);
+        transaction.setState(record, TxState.COMMITTED);
+        removeRow(table, row);
+        index.free(slot);
+    }
+
+    /** Swap-removes a row, relocates the entity that filled the hole, and tells the table's observers. */
+    private void removeRow(Table table, int row) {
+        int last = table.count() - 1;
         long moved = table.swapRemove(row);
         if (moved != 0) {
             index.relocate(Entity.slot(moved), table.id(), row);
         }
-        index.free(slot);
+        EntityObserver[] observers = table.observers();
+        if (observers.length == 0) {
+            return;
+        }
+        Archetype archetype = table.archetype();
+        if (moved != 0) {
+            for (EntityObserver observer : observers) {
+                observer.onEntityMove(archetype, moved, last, row);
+            }
+        }
+        if (table.count() == 0) {
+            for (EntityObserver observer : observers) {
+                observer.onDeactivated(archetype);
+            }
+        }
     }
+
+    // ---------------------------------------------------------------- spawn
 
     private void spawn(int record) {
         SpawnShape shape = shapeOf(record);
@@ -128,11 +219,13 @@ public final class CommitDrain {
             throw e;
         }
         index.publish(transaction.slot(record), target.id(), row);
+        transaction.setState(record, TxState.COMMITTED);
+        notifyAdded(target, row, null);
     }
 
     /**
      * The resolved shape of a staged spawn: consecutive spawns with the same component sequence (the common
-     * case) reuse the last one, so placing a row costs no graph walk and no signature search.
+     * case) reuse the last one, so placing a row costs no signature work.
      */
     private SpawnShape shapeOf(int record) {
         SpawnShape cached = lastShape;
@@ -150,7 +243,8 @@ public final class CommitDrain {
         int i = 0;
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             components[i] = transaction.entryComponent(e);
-            entryPositions[i++] = target.position(components[i - 1].id());
+            entryPositions[i] = target.position(components[i].id());
+            i++;
         }
         int defaults = target.componentCount() - entries;
         int[] defaultPositions = new int[defaults];
@@ -159,7 +253,7 @@ public final class CommitDrain {
         for (int position = 0; position < target.componentCount(); position++) {
             Component<?> component = target.componentAt(position);
             if (transaction.findEntry(record, component) < 0) {
-                Input required = requirementFor(record, component, target, root);
+                Input required = requirements.inputFor(component);
                 defaultPositions[k] = position;
                 defaultInputs[k++] = required != null ? required : component;
             }
@@ -182,27 +276,30 @@ public final class CommitDrain {
         }
     }
 
+    // ---------------------------------------------------------------- move
+
     private void move(int record) {
         int slot = transaction.slot(record);
         Table current = registry.get(index.tableOf(slot));
         int row = index.rowOf(slot);
-        Table target = resolveTarget(record, current);
+        Table target = resolveTarget(record, current); // also plans the requirements used below
         if (target == current) {
             writeInPlace(record, current, row);
+            transaction.setState(record, TxState.COMMITTED);
             return;
         }
+        notifyRemoved(current, row, target);
         int destinationRow = current.moveRowTo(row, target);
         try {
-            writeNewRow(record, target, destinationRow, current, current.missingPositionsFor(target));
+            writeMovedRow(record, target, destinationRow, current.missingPositionsFor(target));
         } catch (RuntimeException | Error e) {
             target.swapRemove(destinationRow);
             throw e;
         }
-        long moved = current.swapRemove(row);
-        if (moved != 0) {
-            index.relocate(Entity.slot(moved), current.id(), row);
-        }
         index.relocate(slot, target.id(), destinationRow);
+        transaction.setState(record, TxState.COMMITTED);
+        removeRow(current, row);
+        notifyAdded(target, destinationRow, current);
     }
 
     /** Net signature unchanged: write the staged values where the row already is. */
@@ -217,48 +314,42 @@ public final class CommitDrain {
         }
     }
 
-    /**
-     * Writes a freshly placed row: requirement inputs or defaults for every component that arrived without a
-     * staged input, then the staged inputs. {@code missing} lists the positions a move left unwritten
-     * ({@code null} for a spawn: every position).
-     */
-    private void writeNewRow(int record, Table target, int row, Table before, int[] missing) {
-        int n = missing == null ? target.componentCount() : missing.length;
-        for (int k = 0; k < n; k++) {
-            int position = missing == null ? k : missing[k];
+    /** Writes a moved row: requirement inputs or defaults where nothing was staged, then the staged values. */
+    private void writeMovedRow(int record, Table target, int row, int[] missing) {
+        for (int position : missing) {
             Component<?> component = target.componentAt(position);
             int entry = transaction.findEntry(record, component);
-            if (entry >= 0 && transaction.entryInput(entry) != null) {
-                continue;
+            if (entry < 0 || transaction.entryInput(entry) == null) {
+                Input required = requirements.inputFor(component);
+                target.writeInput(position, row, required != null ? required : component);
             }
-            Input required = requirementFor(record, component, target, before);
-            target.writeInput(position, row, required != null ? required : component);
         }
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             Input input = transaction.entryInput(e);
             if (input != null) {
                 int position = target.position(transaction.entryComponent(e).id());
                 target.writeInput(position, row, input);
-                if (missing != null) {
-                    target.markDirty(position);
-                }
+                target.markDirty(position);
             }
         }
     }
 
     /**
-     * The table a record's row ends in: {@code before} plus its staged writes, minus its staged removals, closed
-     * under the requirements of every component it gains. A lone change follows the cached graph edge; anything
-     * else is assembled in a scratch signature and looked up once, so no intermediate archetype is created.
+     * The table a record's row ends in: {@code before} plus its staged writes, minus its staged removals, plus
+     * the requirements of what it gains (planned into {@link #requirements}). A lone change without
+     * requirements follows the cached graph edge; anything else is assembled in a scratch signature and looked
+     * up once, so no intermediate archetype is ever created.
      */
     private Table resolveTarget(int record, Table before) {
         int first = transaction.firstEntry(record);
         if (first >= 0 && transaction.nextEntry(first) < 0) {
             Component<?> component = transaction.entryComponent(first);
             if (transaction.entryInput(first) == null) {
+                requirements.plan(transaction, record, before, signature.clear());
                 return registry.withRemoved(before, component);
             }
             if (component.requires().isEmpty() || before.has(component.id())) {
+                requirements.plan(transaction, record, before, signature.clear());
                 return registry.withAdded(before, component);
             }
         }
@@ -270,62 +361,42 @@ public final class CommitDrain {
                 signature.remove(transaction.entryComponent(e));
             }
         }
-        closeOverRequirements(before);
+        requirements.plan(transaction, record, before, signature);
         return signature.resolve(registry);
     }
 
-    /** Adds, transitively, what every component gained over {@code before} requires. */
-    private void closeOverRequirements(Table before) {
-        int i = 0;
-        while (i < signature.size()) {
-            Component<?> component = signature.get(i);
-            boolean grew = false;
-            if (!before.has(component.id())) {
-                List<Input> requires = component.requires();
-                for (int r = 0; r < requires.size(); r++) {
-                    grew |= signature.add(requires.get(r).component());
-                }
-            }
-            i = grew ? 0 : i + 1;
+    // ---------------------------------------------------------------- notifications
+
+    private static void notifyRemoved(Table table, int row, Table other) {
+        EntityObserver[] observers = table.observers();
+        if (observers.length == 0) {
+            return;
+        }
+        Archetype archetype = table.archetype();
+        Archetype otherArchetype = other == null ? null : other.archetype();
+        for (EntityObserver observer : observers) {
+            observer.onEntitiesRemoved(archetype, row, row + 1, otherArchetype);
         }
     }
 
-    /**
-     * The input that supplies a required component, or {@code null} for its plain default. The staged
-     * components' requirements are consulted first, in staging order (the caller's argument order), then those
-     * of components that arrived through requirements, in signature order.
-     */
-    private Input requirementFor(int record, Component<?> component, Table target, Table before) {
-        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            Component<?> requirer = transaction.entryComponent(e);
-            if (transaction.entryInput(e) != null && !before.has(requirer.id())) {
-                Input found = requiredInput(requirer, component);
-                if (found != null) {
-                    return found;
-                }
+    private static void notifyAdded(Table table, int row, Table other) {
+        EntityObserver[] observers = table.observers();
+        if (observers.length == 0) {
+            return;
+        }
+        Archetype archetype = table.archetype();
+        if (table.count() == 1) {
+            for (EntityObserver observer : observers) {
+                observer.onActivated(archetype);
             }
         }
-        for (int p = 0; p < target.componentCount(); p++) {
-            Component<?> requirer = target.componentAt(p);
-            if (!before.has(requirer.id())) {
-                Input found = requiredInput(requirer, component);
-                if (found != null) {
-                    return found;
-                }
-            }
+        Archetype otherArchetype = other == null ? null : other.archetype();
+        for (EntityObserver observer : observers) {
+            observer.onEntitiesAdded(archetype, row, row + 1, otherArchetype);
         }
-        return null;
     }
 
-    private static Input requiredInput(Component<?> requirer, Component<?> component) {
-        List<Input> requires = requirer.requires();
-        for (int r = 0; r < requires.size(); r++) {
-            if (requires.get(r).component() == component) {
-                return requires.get(r);
-            }
-        }
-        return null;
-    }
+    // ---------------------------------------------------------------- failure
 
     /** Releases the reserved slots of spawns a failed wave never published; other records simply lapse. */
     private void releaseUnpublished(int from, int to) {
@@ -338,8 +409,9 @@ public final class CommitDrain {
         }
     }
 
-    /** Drops everything still staged in the transaction (used when a commit fails or gives up). */
+    /** Drops everything still staged (used when a commit fails or gives up). */
     public void discardStaged() {
+        sparseWrites.clear();
         if (transaction.isEmpty()) {
             return;
         }

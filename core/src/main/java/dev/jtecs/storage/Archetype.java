@@ -1,5 +1,6 @@
 package dev.jtecs.storage;
 
+import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.BooleanField;
 import dev.jtecs.component.ByteField;
 import dev.jtecs.component.CharField;
@@ -14,6 +15,7 @@ import dev.jtecs.component.LongField;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.ShortField;
+import dev.jtecs.event.EntityObserver;
 import dev.jtecs.storage.internal.Table;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +82,19 @@ public final class Archetype {
 
     public boolean has(Component<?> component) {
         return table.has(component.id());
+    }
+
+    /**
+     * Registers row and lifetime notifications for this archetype. Existing rows are not replayed: observe
+     * {@code ArchetypeCreated} to attach before the first row is placed.
+     */
+    public void addEntityObserver(EntityObserver observer) {
+        table.addObserver(observer);
+    }
+
+    /** Removes one registration of an observer; returns whether it was registered. */
+    public boolean removeEntityObserver(EntityObserver observer) {
+        return table.removeObserver(observer);
     }
 
     /** The byte column of one native field, read only; {@code null} when the archetype lacks the component. */
@@ -217,8 +232,15 @@ public final class Archetype {
         return heapColumn(scalar, false);
     }
 
-    /** The heap column of a string scalar, marked dirty for writing; {@code null} when absent. */
+    /**
+     * The heap column of a string scalar, marked dirty for writing; {@code null} when absent.
+     *
+     * @throws IllegalArgumentException for {@code EntityKey}, whose values change only through {@code World.set}
+     */
     public ObjectColumn<String> getMut(ScalarComponent.OfString scalar) {
+        if (scalar == EntityKey.COMPONENT) {
+            throw new IllegalArgumentException("EntityKey columns are read-only: keys change through World.set");
+        }
         return heapColumn(scalar, true);
     }
 
@@ -238,6 +260,10 @@ public final class Archetype {
     public void set(int row, Input input) {
         Objects.requireNonNull(input, "input");
         checkRow(row);
+        if (input.component() == EntityKey.COMPONENT) {
+            throw new IllegalArgumentException("EntityKey changes through World.set, which keeps the key index; "
+                    + "archetype.set cannot change a durable key");
+        }
         int position = requirePosition(input.component());
         if (input instanceof ComponentValue<?> value) {
             table.writeValue(position, row, value.value());

@@ -1,10 +1,16 @@
 package dev.jtecs.world;
 
+import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.event.ArchetypeCreated;
+import dev.jtecs.event.Observer;
+import dev.jtecs.event.OnDespawn;
+import dev.jtecs.event.OnSpawn;
+import dev.jtecs.event.internal.ObserverRegistry;
 import dev.jtecs.mutation.CommitDrain;
 import dev.jtecs.mutation.Transaction;
 import dev.jtecs.mutation.TxState;
@@ -19,15 +25,19 @@ import java.util.function.Consumer;
  * A world: every entity, archetype and native buffer of one simulation. Single-threaded: one thread at a time
  * calls into a world.
  *
- * <p>Mutation model: a spawn returns its id at once but the entity is published by {@link #commit()}; until
- * then {@link #isAlive}, {@link #has}, {@link #get} and archetype iteration do not see it. Structural changes
- * (adding or removing components, despawning) are staged likewise. A {@link #set} of a component the committed
- * entity already has, with nothing structural staged for it, writes through immediately. After commit the state
- * is as if every staged operation had run in call order, last write winning per entity and component.
+ * <p>Scopes and publication: structural changes (spawning, adding or removing components, despawning) are
+ * staged in a transaction and published by the commit drain when the outermost scope closes. Outside any scope
+ * (depth 0) every structural call is its own scope, so it is published before the call returns (the instant
+ * path); inside a scope ({@link #defer()} ... {@link #commit()}, a query iteration, a batch call, or the drain
+ * itself while it runs callbacks) changes wait for the scope to close. Inside a scope, staged structure is
+ * invisible to {@link #isAlive}, {@link #has}, {@link #get} and iteration; spawn ids are usable at once. A
+ * {@link #set} of a component the committed entity already has, with nothing structural staged for it, writes
+ * through immediately. Publication order is despawns, then spawns, then moves, last write winning per entity
+ * and component.
  *
  * <p>Bad input changes nothing: dead or stale ids, malformed ids, a live id given to {@link #spawnAt}, a
- * definition that has no default, all throw before any state changes. Every method throws
- * {@link IllegalStateException} once the world is closed.
+ * definition that has no default, a duplicate {@code EntityKey}, all throw before any state changes. Every
+ * method throws {@link IllegalStateException} once the world is closed.
  */
 public final class World implements AutoCloseable {
     private final WorldConfig config;
@@ -36,6 +46,12 @@ public final class World implements AutoCloseable {
     private final ArchetypeRegistry archetypes;
     private final Transaction transaction = new Transaction();
     private final CommitDrain drain;
+    private final KeyIndex keys = new KeyIndex();
+    private final Staging staging;
+    private final ObserverRegistry observers = new ObserverRegistry();
+    private final OnDespawn.Context despawnContext = new DespawnContext();
+    private int scopeDepth;
+    private int deferDepth;
     private boolean closed;
 
     private World(WorldConfig config) {
@@ -43,6 +59,12 @@ public final class World implements AutoCloseable {
         this.index = new EntityIndex(config.maxEntities());
         this.archetypes = new ArchetypeRegistry(memory);
         this.drain = new CommitDrain(index, archetypes, transaction);
+        this.staging = new Staging(index, archetypes, transaction, keys);
+        archetypes.onCreate(table -> {
+            if (observers.has(Entity.WORLD, ArchetypeCreated.class)) {
+                observers.deliver(Entity.WORLD, ArchetypeCreated.class, new ArchetypeCreated(table.archetype()));
+            }
+        });
     }
 
     /** A world with {@link WorldConfig#defaults()}. */
@@ -58,57 +80,102 @@ public final class World implements AutoCloseable {
         return config;
     }
 
-    // ---------------------------------------------------------------- structural mutations (staged)
+    // ---------------------------------------------------------------- spawning
 
-    /** Reserves a new entity with one component (no varargs array); see {@link #spawn(Input...)}. */
+    /** Spawns an entity with no components; see {@link #spawn(Input...)}. */
+    public long spawn() {
+        checkOpen();
+        enterScope();
+        boolean ok = false;
+        try {
+            long id = index.allocate();
+            staging.beginSpawn(id);
+            spawned(id);
+            ok = true;
+            return id;
+        } finally {
+            exitScope(ok);
+        }
+    }
+
+    /** Spawns an entity with one component (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a) {
         checkOpen();
-        validateInput(a);
-        int record = reserve();
-        transaction.put(record, a.component(), a);
-        return transaction.id(record);
+        validateSpawnInput(a);
+        enterScope();
+        boolean ok = false;
+        try {
+            long id = index.allocate();
+            int record = staging.beginSpawn(id);
+            staging.stageSpawnInput(record, a);
+            spawned(id);
+            ok = true;
+            return id;
+        } finally {
+            exitScope(ok);
+        }
     }
 
-    /** Reserves a new entity with two components (no varargs array); see {@link #spawn(Input...)}. */
+    /** Spawns an entity with two components (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a, Input b) {
         checkOpen();
-        validateInput(a);
-        validateInput(b);
-        int record = reserve();
-        transaction.put(record, a.component(), a);
-        transaction.put(record, b.component(), b);
-        return transaction.id(record);
+        validateSpawnInput(a);
+        validateSpawnInput(b);
+        enterScope();
+        boolean ok = false;
+        try {
+            long id = index.allocate();
+            int record = staging.beginSpawn(id);
+            staging.stageSpawnInput(record, a);
+            staging.stageSpawnInput(record, b);
+            spawned(id);
+            ok = true;
+            return id;
+        } finally {
+            exitScope(ok);
+        }
     }
 
-    /** Reserves a new entity with three components (no varargs array); see {@link #spawn(Input...)}. */
+    /** Spawns an entity with three components (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a, Input b, Input c) {
         checkOpen();
-        validateInput(a);
-        validateInput(b);
-        validateInput(c);
-        int record = reserve();
-        transaction.put(record, a.component(), a);
-        transaction.put(record, b.component(), b);
-        transaction.put(record, c.component(), c);
-        return transaction.id(record);
-    }
-
-    private int reserve() {
-        long id = index.allocate();
-        return transaction.begin(id, Entity.slot(id), TxState.STAGED_SPAWN);
+        validateSpawnInput(a);
+        validateSpawnInput(b);
+        validateSpawnInput(c);
+        enterScope();
+        boolean ok = false;
+        try {
+            long id = index.allocate();
+            int record = staging.beginSpawn(id);
+            staging.stageSpawnInput(record, a);
+            staging.stageSpawnInput(record, b);
+            staging.stageSpawnInput(record, c);
+            spawned(id);
+            ok = true;
+            return id;
+        } finally {
+            exitScope(ok);
+        }
     }
 
     /**
-     * Reserves a new entity with these components and returns its id at once; the entity is published (visible
-     * to reads and archetype iteration) at the next commit. When one component appears twice, the last input
-     * wins.
+     * Creates an entity with these components and returns its id at once. Outside a scope the entity is
+     * published before this returns; inside one it is published when the outermost scope closes. When one
+     * component appears twice, the last input wins. Delivers {@link OnSpawn} at address 0 during the call.
      */
     public long spawn(Input... inputs) {
         checkOpen();
-        validateInputs(inputs);
-        long id = index.allocate();
-        stageSpawn(id, inputs);
-        return id;
+        validateSpawnInputs(inputs);
+        enterScope();
+        boolean ok = false;
+        try {
+            long id = index.allocate();
+            stageSpawn(id, inputs);
+            ok = true;
+            return id;
+        } finally {
+            exitScope(ok);
+        }
     }
 
     /**
@@ -118,95 +185,313 @@ public final class World implements AutoCloseable {
      */
     public void spawnAt(long id, Input... inputs) {
         checkOpen();
-        validateInputs(inputs);
-        index.reserveAt(id);
-        stageSpawn(id, inputs);
-    }
-
-    private void stageSpawn(long id, Input[] inputs) {
-        int record = transaction.begin(id, Entity.slot(id), TxState.STAGED_SPAWN);
-        for (Input input : inputs) {
-            transaction.put(record, input.component(), input);
+        validateSpawnInputs(inputs);
+        enterScope();
+        boolean ok = false;
+        try {
+            index.reserveAt(id);
+            stageSpawn(id, inputs);
+            ok = true;
+        } finally {
+            exitScope(ok);
         }
     }
 
+    private void stageSpawn(long id, Input[] inputs) {
+        int record = staging.beginSpawn(id);
+        for (Input input : inputs) {
+            staging.stageSpawnInput(record, input);
+        }
+        spawned(id);
+    }
+
+    private void spawned(long id) {
+        if (observers.has(Entity.WORLD, OnSpawn.class)) {
+            observers.deliver(Entity.WORLD, OnSpawn.class, new OnSpawn(id));
+        }
+    }
+
+    // ---------------------------------------------------------------- set, remove, despawn
+
     /**
      * Writes a component value. Writes through at once when the committed entity already has the component and
-     * nothing structural is staged for it; otherwise stages the value (adding the component at commit). Does
-     * nothing for an entity staged for despawn.
+     * nothing structural is staged for it; otherwise stages the value (adding the component on publication).
+     * Does nothing for an entity staged for despawn.
      */
     public void set(long id, Input input) {
         checkOpen();
         validateInput(input);
         int slot = index.requireLiveOrReserved(id, "set");
-        int record = transaction.find(slot);
-        if (record < 0) {
-            Table table = archetypes.get(index.tableOf(slot));
-            int position = table.position(input.component().id());
-            if (position >= 0) {
-                table.writeInput(position, index.rowOf(slot), input);
-                table.markDirty(position);
-                return;
-            }
-            record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
+        if (input.component() == EntityKey.COMPONENT) {
+            keys.checkClaim(Staging.keyOf(input), id, index::isAlive);
         }
-        TxState state = transaction.state(record);
-        if (state == TxState.STAGED_SPAWN || state == TxState.STAGED_MUTATE) {
-            transaction.put(record, input.component(), input);
+        enterScope();
+        boolean ok = false;
+        try {
+            staging.set(id, slot, input);
+            ok = true;
+        } finally {
+            exitScope(ok);
         }
     }
 
-    /** Stages removal of a component; does nothing when the entity lacks it or is staged for despawn. */
+    /** Removes a component; does nothing when the entity lacks it or is staged for despawn. */
     public void remove(long id, Component<?> component) {
         checkOpen();
         Objects.requireNonNull(component, "component");
         int slot = index.requireLiveOrReserved(id, "remove");
-        int record = transaction.find(slot);
-        if (record < 0) {
-            if (archetypes.get(index.tableOf(slot)).has(component.id())) {
-                transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
-            }
-            return;
-        }
-        switch (transaction.state(record)) {
-            case STAGED_SPAWN -> transaction.drop(record, component);
-            case STAGED_MUTATE -> transaction.put(record, component, null);
-            default -> { }
+        enterScope();
+        boolean ok = false;
+        try {
+            staging.remove(id, slot, component);
+            ok = true;
+        } finally {
+            exitScope(ok);
         }
     }
 
     /**
-     * Stages removal of an entity. A staged spawn is cancelled (its id goes stale at commit); staged moves of
-     * the entity are cancelled; despawning twice does nothing.
+     * Despawns an entity. Delivers {@link OnDespawn} at the entity's address and then at address 0 while the
+     * entity is still alive and readable, then clears the observers at its address. A staged spawn is cancelled
+     * (its id goes stale); staged moves are cancelled; despawning an entity already being despawned does
+     * nothing.
      */
     public void despawn(long id) {
         checkOpen();
         int slot = index.requireLiveOrReserved(id, "despawn");
-        int record = transaction.find(slot);
-        if (record < 0) {
-            transaction.begin(id, slot, TxState.STAGED_DESPAWN);
+        enterScope();
+        boolean ok = false;
+        try {
+            TxState before = staging.despawn(id, slot);
+            if (before != null) {
+                despawned(id, before);
+            }
+            ok = true;
+        } finally {
+            exitScope(ok);
+        }
+    }
+
+    private void despawned(long id, TxState before) {
+        boolean atEntity = observers.has(id, OnDespawn.class);
+        boolean atWorld = observers.has(Entity.WORLD, OnDespawn.class);
+        if (atEntity || atWorld) {
+            OnDespawn event = before == TxState.STAGED_SPAWN
+                    ? new OnDespawn(id, null, -1, despawnContext)
+                    : new OnDespawn(id, archetypeOf(id), index.rowOf(Entity.slot(id)), despawnContext);
+            if (atEntity) {
+                observers.deliver(id, OnDespawn.class, event);
+            }
+            if (atWorld) {
+                observers.deliver(Entity.WORLD, OnDespawn.class, event);
+            }
+        }
+        observers.clear(id);
+    }
+
+    /** What {@link OnDespawn} reads and requests through. */
+    private final class DespawnContext implements OnDespawn.Context {
+        @Override
+        public <T> T committedValue(long entity, Component<T> component) {
+            return get(entity, component);
+        }
+
+        @Override
+        public void despawn(long entity) {
+            World.this.despawn(entity);
+        }
+    }
+
+    // ---------------------------------------------------------------- scopes and publication
+
+    /**
+     * Opens an explicit scope: structural changes wait until the matching {@link #commit()} (or
+     * {@link #unwind()}) closes it. Scopes nest; the outermost one to close publishes.
+     */
+    public void defer() {
+        checkOpen();
+        scopeDepth++;
+        deferDepth++;
+    }
+
+    /**
+     * Closes the innermost {@link #defer()} scope, if one is open, and publishes everything staged once no scope
+     * remains open. Called from a callback while the drain runs, it joins the active drain (whose next wave
+     * publishes the callback's work). If publication fails, rows already published stay, the rest of the staged
+     * work is discarded, and the exception propagates; the world stays usable.
+     */
+    public void commit() {
+        checkOpen();
+        if (drain.isDraining()) {
             return;
         }
-        switch (transaction.state(record)) {
-            case STAGED_SPAWN -> transaction.cancelInto(record, TxState.CANCELLED_SPAWN);
-            case STAGED_MUTATE -> transaction.cancelInto(record, TxState.STAGED_DESPAWN);
-            default -> { }
+        if (deferDepth > 0) {
+            deferDepth--;
+            scopeDepth--;
+        }
+        if (scopeDepth == 0) {
+            publish();
         }
     }
 
     /**
-     * Publishes every staged change, in waves (despawns, then spawns, then moves). If publication fails, rows
-     * already published stay, the rest of the staged work is discarded, and the exception propagates.
+     * Recovers after an exception: closes every open scope and publishes pending work. Safe to call at any time;
+     * scopes closed later (an iterator closed after an unwind) clamp at zero.
      */
-    public void commit() {
+    public void unwind() {
         checkOpen();
-        drain.drain();
+        scopeDepth = 0;
+        deferDepth = 0;
+        if (!drain.isDraining()) {
+            publish();
+        }
+    }
+
+    /** How many scopes are open (0: structural calls publish at once). */
+    public int scopeDepth() {
+        checkOpen();
+        return scopeDepth;
     }
 
     /** Whether anything is staged and not yet published. */
     public boolean hasPendingChanges() {
         checkOpen();
-        return !transaction.isEmpty();
+        return drain.hasWork();
+    }
+
+    /** Opens an implicit scope (a structural call, an iteration, a batch). */
+    void enterScope() {
+        scopeDepth++;
+    }
+
+    /**
+     * Closes an implicit scope, clamping at zero. When it was the outermost and the call succeeded, publishes;
+     * after a failure the staged work waits for the next publication or {@link #unwind()}.
+     */
+    void exitScope(boolean publishIfOutermost) {
+        if (scopeDepth > 0) {
+            scopeDepth--;
+        }
+        if (scopeDepth == 0 && publishIfOutermost && !drain.isDraining() && drain.hasWork()) {
+            publish();
+        }
+    }
+
+    private void publish() {
+        scopeDepth++; // the drain is a scope while it runs callbacks
+        try {
+            drain.drain();
+        } catch (RuntimeException | Error failure) {
+            keys.dropPending();
+            throw failure;
+        } finally {
+            scopeDepth--;
+            if (!keys.isEmpty()) {
+                keys.reconcile(this::currentKey);
+            }
+        }
+    }
+
+    private String currentKey(long id) {
+        return index.isAlive(id) ? get(id, EntityKey.COMPONENT) : null;
+    }
+
+    // ---------------------------------------------------------------- keys
+
+    /** The live entity holding an {@code EntityKey}, or 0 when none does. */
+    public long byKey(String key) {
+        checkOpen();
+        Objects.requireNonNull(key, "key");
+        long holder = keys.holder(key);
+        return holder != 0 && index.isAlive(holder) ? holder : 0;
+    }
+
+    /**
+     * The live entity holding an {@code EntityKey}.
+     *
+     * @throws java.util.NoSuchElementException when no live entity holds it
+     */
+    public long requireKey(String key) {
+        long holder = byKey(key);
+        if (holder == 0) {
+            throw new java.util.NoSuchElementException("no live entity holds EntityKey '" + key + "'");
+        }
+        return holder;
+    }
+
+    // ---------------------------------------------------------------- events
+
+    /** Registers an observer of one event type at an address (an entity id, or 0 for the world). */
+    public <E> void observe(long address, Class<E> type, Observer<? super E> callback) {
+        observe(address, type, callback, null);
+    }
+
+    /**
+     * Registers an observer under an id, unique per address and type.
+     *
+     * @throws IllegalArgumentException for an address that is neither 0 nor a live or staged entity, or a
+     *     duplicate id
+     */
+    public <E> void observe(long address, Class<E> type, Observer<? super E> callback, String id) {
+        checkOpen();
+        checkAddress(address, "observe");
+        observers.observe(address, type, callback, id, false);
+    }
+
+    /** Registers an observer that is removed before its first delivery runs. */
+    public <E> void observeOnce(long address, Class<E> type, Observer<? super E> callback) {
+        observeOnce(address, type, callback, null);
+    }
+
+    public <E> void observeOnce(long address, Class<E> type, Observer<? super E> callback, String id) {
+        checkOpen();
+        checkAddress(address, "observeOnce");
+        observers.observe(address, type, callback, id, true);
+    }
+
+    /** Removes an observer (by callback identity); returns whether it was registered. */
+    public <E> boolean stopObserving(long address, Class<E> type, Observer<? super E> callback) {
+        checkOpen();
+        return observers.stop(address, type, Objects.requireNonNull(callback, "callback"));
+    }
+
+    /** Removes an observer by its id; returns whether it was registered. */
+    public boolean stopObserving(long address, Class<?> type, String id) {
+        checkOpen();
+        return observers.stop(address, type, id);
+    }
+
+    public boolean hasObservers(long address, Class<?> type) {
+        checkOpen();
+        return observers.has(address, type);
+    }
+
+    /** Delivers an event, under its own class, to the observers at an address, synchronously. */
+    public <E> void emit(long address, E event) {
+        Objects.requireNonNull(event, "event");
+        @SuppressWarnings("unchecked")
+        Class<E> type = (Class<E>) event.getClass();
+        deliver(address, type, event);
+    }
+
+    /** Delivers an event under an explicit type (for example an interface it implements). */
+    public <E> void deliver(long address, Class<E> type, E event) {
+        checkOpen();
+        checkAddress(address, "deliver");
+        Objects.requireNonNull(type, "type");
+        observers.deliver(address, type, type.cast(Objects.requireNonNull(event, "event")));
+    }
+
+    /** Removes every observer at an address. */
+    public void clearObservers(long address) {
+        checkOpen();
+        observers.clear(address);
+    }
+
+    private void checkAddress(long address, String operation) {
+        if (address != Entity.WORLD) {
+            index.requireLiveOrReserved(address, operation);
+        }
     }
 
     // ---------------------------------------------------------------- reads (committed state)
@@ -326,10 +611,18 @@ public final class World implements AutoCloseable {
         }
     }
 
-    private static void validateInputs(Input[] inputs) {
+    private void validateSpawnInputs(Input[] inputs) {
         Objects.requireNonNull(inputs, "inputs");
         for (Input input : inputs) {
-            validateInput(input);
+            validateSpawnInput(input);
+        }
+    }
+
+    /** A spawn input: a valid input, and a key that no other entity holds or has claimed. */
+    private void validateSpawnInput(Input input) {
+        validateInput(input);
+        if (input.component() == EntityKey.COMPONENT) {
+            keys.checkClaim(Staging.keyOf(input), 0, index::isAlive);
         }
     }
 

@@ -100,6 +100,7 @@ class WorldTest {
 
     @Test
     void spawnReturnsIdAtOnceAndPublishesAtCommit() {
+        world.defer();
         long id = world.spawn(POSITION.of(pos(1, 2)));
         assertTrue(id > 0);
         assertFalse(world.isAlive(id));
@@ -162,6 +163,7 @@ class WorldTest {
     @Test
     void setOfANewComponentStagesAndLaterValuesWaitToo() {
         long id = committed(POSITION.of(pos(1, 1)));
+        world.defer();
         world.set(id, VELOCITY.of(new Velocity(3, 4)));
         assertFalse(world.has(id, VELOCITY));
         world.set(id, POSITION.of(pos(9, 9)));
@@ -173,6 +175,7 @@ class WorldTest {
 
     @Test
     void setOnAStagedSpawnUpdatesItsShape() {
+        world.defer();
         long id = world.spawn(POSITION.of(pos(1, 1)));
         world.set(id, POSITION.of(pos(2, 2)));
         world.set(id, FROZEN);
@@ -184,6 +187,7 @@ class WorldTest {
     @Test
     void setOnAStagedDespawnDoesNothing() {
         long id = committed(POSITION.of(pos(1, 1)));
+        world.defer();
         world.despawn(id);
         world.set(id, VELOCITY);
         world.set(id, POSITION.of(pos(7, 7)));
@@ -195,6 +199,7 @@ class WorldTest {
     @Test
     void lastStagedWriteWins() {
         long id = committed(FROZEN);
+        world.defer();
         world.set(id, HEALTH.of(1.0));
         world.set(id, HEALTH.of(2.0));
         world.remove(id, HEALTH);
@@ -208,6 +213,7 @@ class WorldTest {
     @Test
     void removeStagesAMoveAndAbsentComponentsAreIgnored() {
         long id = committed(POSITION, FROZEN);
+        world.defer();
         world.remove(id, VELOCITY);
         assertFalse(world.hasPendingChanges(), "removing an absent component stages nothing");
         world.remove(id, FROZEN);
@@ -219,6 +225,7 @@ class WorldTest {
 
     @Test
     void removeOnAStagedSpawnDropsItFromTheShape() {
+        world.defer();
         long id = world.spawn(POSITION, FROZEN);
         world.remove(id, FROZEN);
         world.commit();
@@ -233,6 +240,7 @@ class WorldTest {
         Archetype archetype = world.archetypeOf(id);
         int row = world.rowOf(id);
         long structural = archetype.structuralCount();
+        world.defer();
         world.remove(id, HEALTH);
         world.set(id, HEALTH.of(8.0));
         world.commit();
@@ -249,6 +257,7 @@ class WorldTest {
     void despawnRemovesAtCommitAndStalesTheId() {
         long a = committed(POSITION.of(pos(1, 1)));
         long b = committed(POSITION.of(pos(2, 2)));
+        world.defer();
         world.despawn(a);
         assertTrue(world.isAlive(a), "alive until commit");
         world.despawn(a);
@@ -265,6 +274,7 @@ class WorldTest {
 
     @Test
     void despawnOfAStagedSpawnCancelsPlacement() {
+        world.defer();
         long id = world.spawn(POSITION);
         world.despawn(id);
         world.set(id, HEALTH);
@@ -277,6 +287,7 @@ class WorldTest {
     @Test
     void despawnCancelsAStagedMove() {
         long id = committed(POSITION);
+        world.defer();
         world.set(id, FROZEN);
         world.despawn(id);
         world.commit();
@@ -313,6 +324,7 @@ class WorldTest {
         int before = world.archetypeCount();
         long id = committed(POSITION, VELOCITY, FROZEN, HEALTH);
         assertEquals(before + 1, world.archetypeCount(), "no intermediate archetypes for one spawn");
+        world.defer();
         world.remove(id, FROZEN);
         world.remove(id, HEALTH);
         world.set(id, INVENTORY);
@@ -362,6 +374,7 @@ class WorldTest {
     @Test
     void spawnAtRevivesAChosenIdAndKeepsAllocationConsistent() {
         long chosen = Entity.pack(10, 4);
+        world.defer();
         world.spawnAt(chosen, HEALTH.of(3.0));
         assertFalse(world.isAlive(chosen));
         world.commit();
@@ -465,10 +478,12 @@ class WorldTest {
         Input v = VELOCITY.of(new Velocity(3, 4));
         long[] ids = new long[n];
         for (int round = 0; round < 3; round++) { // warm: arrays grown, code compiled
+            world.defer();
             for (int i = 0; i < n; i++) {
                 ids[i] = world.spawn(p, v);
             }
             world.commit();
+            world.defer();
             for (long id : ids) {
                 world.despawn(id);
             }
@@ -477,6 +492,7 @@ class WorldTest {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long thread = Thread.currentThread().threadId();
         long before = threads.getThreadAllocatedBytes(thread);
+        world.defer();
         for (int i = 0; i < n; i++) {
             ids[i] = world.spawn(p, v);
         }

@@ -3,6 +3,8 @@ package dev.jtecs.stress;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.event.OnDespawn;
+import dev.jtecs.event.OnSpawn;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
@@ -16,9 +18,10 @@ import java.util.SplittableRandom;
 /**
  * One seeded random operation stream run against a {@link World} and a {@link ReferenceWorld} side by side.
  *
- * <p>After every operation the touched entity is compared; after every commit the whole world is: liveness of
- * every id ever seen, every palette component's value, the entity count, and the storage invariants (each
- * archetype row's entity resolves back to that archetype and row). Illegal operations (dead, stale or malformed
+ * <p>After every operation the touched entity and the lifecycle event logs ({@code OnSpawn}, {@code OnDespawn})
+ * are compared; after every commit the whole world is: liveness of every id ever seen, every palette
+ * component's value, the entity count, and the storage invariants (each archetype row's entity resolves back to
+ * that archetype and row). The seed picks the instant path or the staged path. Illegal operations (dead, stale or malformed
  * ids; {@code spawnAt} of a live id) are issued on purpose and must throw without changing anything.
  *
  * <p>A mismatch throws {@link ModelMismatch} naming the seed, the operation index and the last operations, so
@@ -33,25 +36,63 @@ public final class ModelRun {
     private final ReferenceWorld model = new ReferenceWorld();
     private final List<Long> seen = new ArrayList<>();
     private final Deque<String> log = new ArrayDeque<>();
+    private final boolean instant;
+    private final List<String> events = new ArrayList<>();
+    private int eventsChecked;
     private int step;
     private long commits;
     private long rejected;
 
+    /**
+     * A run whose seed also picks the mode: the instant path (no scope open, every structural call publishes
+     * at once) or the staged path (one {@code defer()} scope per transaction, closed by the commit operations).
+     */
     public ModelRun(long seed, int operations) {
         this.seed = seed;
         this.operations = operations;
         this.random = new SplittableRandom(seed);
+        this.instant = random.nextBoolean();
     }
 
     /** Runs the whole stream; returns how many commits it checked. */
     public long run() {
         try (World world = World.create(WorldConfig.defaults().maxEntities(1 << 16))) {
+            world.observe(0, OnSpawn.class, event -> events.add("OnSpawn " + event.entity()));
+            world.observe(0, OnDespawn.class, event -> events.add("OnDespawn " + event.entity()));
+            if (!instant) {
+                world.defer();
+            }
             for (step = 0; step < operations; step++) {
                 apply(world);
+                if (instant && (step % 25 == 24)) {
+                    commits++; // every call published: compare the whole world now and then
+                    compareAll(world);
+                }
+                checkEvents();
             }
             commit(world);
         }
         return commits;
+    }
+
+    /** Compares the event entries logged since the last check (the logs only grow). */
+    private void checkEvents() {
+        List<String> expected = model.events();
+        boolean same = events.size() == expected.size();
+        for (int i = eventsChecked; same && i < events.size(); i++) {
+            same = events.get(i).equals(expected.get(i));
+        }
+        check(same, "event logs differ: world=" + tail(events) + " model=" + tail(expected));
+        eventsChecked = events.size();
+    }
+
+    /** Whether this run used the instant path. */
+    public boolean instant() {
+        return instant;
+    }
+
+    private static List<String> tail(List<String> log) {
+        return log.subList(Math.max(0, log.size() - 6), log.size());
     }
 
     public long rejected() {
@@ -91,8 +132,10 @@ public final class ModelRun {
         long id = world.spawn(inputs);
         note("spawn -> " + Entity.toString(id) + " " + describe(inputs));
         model.spawn(id, inputs);
+        settle();
         seen.add(id);
-        check(!world.isAlive(id), "a staged spawn must not be alive before commit: " + Entity.toString(id));
+        check(world.isAlive(id) == instant, "a spawn is alive at once exactly on the instant path: "
+                + Entity.toString(id));
     }
 
     private void spawnAt(World world) {
@@ -103,6 +146,7 @@ public final class ModelRun {
         if (legal) {
             world.spawnAt(id, inputs);
             model.spawn(id, inputs);
+            settle();
             seen.add(id);
         } else {
             expectRejection(world, () -> world.spawnAt(id, inputs));
@@ -141,9 +185,17 @@ public final class ModelRun {
         if (model.isKnownLiveOrReserved(id)) {
             onWorld.run();
             onModel.run();
+            settle();
             compareEntity(world, id);
         } else {
             expectRejection(world, onWorld);
+        }
+    }
+
+    /** On the instant path every call is published before it returns: the model publishes too. */
+    private void settle() {
+        if (instant) {
+            model.commit();
         }
     }
 
@@ -167,6 +219,9 @@ public final class ModelRun {
         model.commit();
         commits++;
         compareAll(world);
+        if (!instant && step < operations) {
+            world.defer();
+        }
     }
 
     private void compareAll(World world) {

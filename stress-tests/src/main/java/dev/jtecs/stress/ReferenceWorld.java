@@ -24,9 +24,11 @@ public final class ReferenceWorld {
     private final Map<Long, Map<Component<?>, Object>> committed = new LinkedHashMap<>();
     private final Map<Long, State> states = new LinkedHashMap<>();
     private final Map<Long, Map<Component<?>, Object>> staged = new HashMap<>();
+    private final List<String> events = new ArrayList<>();
 
     /** Records a spawn the world answered with {@code id}. */
     public void spawn(long id, Input... inputs) {
+        events.add("OnSpawn " + id);
         states.put(id, State.SPAWN);
         Map<Component<?>, Object> shape = new LinkedHashMap<>();
         for (Input input : inputs) {
@@ -81,10 +83,17 @@ public final class ReferenceWorld {
         if (state == null || state == State.MUTATE) {
             states.put(id, State.DESPAWN);
             staged.remove(id);
+            events.add("OnDespawn " + id);
         } else if (state == State.SPAWN) {
             states.put(id, State.CANCELLED);
             staged.remove(id);
+            events.add("OnDespawn " + id);
         }
+    }
+
+    /** The lifecycle events so far: {@code OnSpawn id} at each spawn, {@code OnDespawn id} at each despawn. */
+    public List<String> events() {
+        return events;
     }
 
     public void commit() {

@@ -21,21 +21,24 @@ class ModelRunTest {
             new ModelRun(Long.parseLong(replay), OPERATIONS).run();
             return;
         }
-        int seeds = Integer.getInteger("jtecs.modelSeeds", 300);
+        int seeds = Integer.getInteger("jtecs.modelSeeds", 2000);
         long base = Long.getLong("jtecs.modelBaseSeed", 20261129L);
         SplittableRandom seedSource = new SplittableRandom(base);
         long commits = 0;
         long rejected = 0;
+        int instant = 0;
         for (int i = 0; i < seeds; i++) {
             long seed = seedSource.nextLong();
             ModelRun run = new ModelRun(seed, OPERATIONS);
             commits += run.run();
             rejected += run.rejected();
+            instant += run.instant() ? 1 : 0;
         }
-        System.out.printf("model runs: %d seeds from base %d, %d commits compared, %d illegal calls rejected%n",
-                seeds, base, commits, rejected);
+        System.out.printf("model runs: %d seeds from base %d (%d instant path, %d staged path), %d commits "
+                + "compared, %d illegal calls rejected%n", seeds, base, instant, seeds - instant, commits, rejected);
         assertTrue(commits >= seeds, "every run ends with a compared commit");
         assertTrue(rejected > 0, "the stream must include illegal calls");
+        assertTrue(instant > 0 && instant < seeds, "both paths must be exercised");
     }
 
     @Test

@@ -22,10 +22,16 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private final Map<Object, Table> bySignature = new HashMap<>();
     private final Probe probe = new Probe();
     private final Table root;
+    private Consumer<Table> creationListener = table -> { };
 
     public ArchetypeRegistry(NativeMemory memory) {
         this.memory = memory;
         this.root = findOrCreate(new Component<?>[0]);
+    }
+
+    /** Called with every table registered from now on, before any row is placed in it. */
+    public void onCreate(Consumer<Table> listener) {
+        this.creationListener = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     public Table root() {
@@ -114,6 +120,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
             table = new Table(tables.size(), exact, memory);
             tables.add(table);
             bySignature.put(new Signature(ids), table);
+            creationListener.accept(table);
         }
         return table;
     }

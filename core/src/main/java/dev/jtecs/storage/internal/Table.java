@@ -8,6 +8,7 @@ import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.PrimitiveKind;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.RecordCodec;
+import dev.jtecs.event.EntityObserver;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.BooleanColumn;
 import dev.jtecs.storage.ByteColumn;
@@ -74,6 +75,9 @@ public final class Table {
     private final IntTableMap removeEdges = new IntTableMap();
     private final Map<Table, MovePlan> movePlans = new IdentityHashMap<>();
     private final Archetype archetype;
+    private EntityObserver[] observers = NO_OBSERVERS;
+
+    private static final EntityObserver[] NO_OBSERVERS = new EntityObserver[0];
 
     public Table(int id, Component<?>[] sortedComponents, NativeMemory memory) {
         this.id = id;
@@ -534,6 +538,33 @@ public final class Table {
 
     public long writeCount(int position) {
         return writeCounts[position];
+    }
+
+    // ---------------------------------------------------------------- entity observers
+
+    public void addObserver(EntityObserver observer) {
+        EntityObserver[] next = Arrays.copyOf(observers, observers.length + 1);
+        next[observers.length] = java.util.Objects.requireNonNull(observer, "observer");
+        observers = next;
+    }
+
+    /** Removes one registration of an observer (by identity); returns whether it was registered. */
+    public boolean removeObserver(EntityObserver observer) {
+        for (int i = 0; i < observers.length; i++) {
+            if (observers[i] == observer) {
+                EntityObserver[] next = new EntityObserver[observers.length - 1];
+                System.arraycopy(observers, 0, next, 0, i);
+                System.arraycopy(observers, i + 1, next, i, observers.length - i - 1);
+                observers = next;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The current registrations; callers iterate this snapshot, so changes during delivery apply later. */
+    public EntityObserver[] observers() {
+        return observers;
     }
 
     // ---------------------------------------------------------------- archetype graph

@@ -1,0 +1,192 @@
+package dev.jtecs.event.internal;
+
+import dev.jtecs.event.Observer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Every observer registration of one world, by address and event type.
+ *
+ * <p>Registrations per (address, type) live in a copy-on-write array: a delivery walks the array it started
+ * with, so registering or stopping observers from a callback changes later deliveries only. Ids are unique per
+ * (address, type).
+ *
+ * @implNote {@link #has} on an address nobody observes costs one hash lookup; {@link #observedEntityAddresses}
+ *     lets the world skip even that for entity addresses in the common case of no entity observers.
+ */
+public final class ObserverRegistry {
+    private static final Registration[] NONE = new Registration[0];
+
+    private final Map<Long, Map<Class<?>, Registration[]>> byAddress = new HashMap<>();
+    private int count;
+    private int entityAddresses;
+
+    /** One registration: the callback, an optional id, and whether it fires once. */
+    private record Registration(Observer<?> callback, String id, boolean once) {}
+
+    /**
+     * Registers a callback.
+     *
+     * @throws IllegalArgumentException when {@code id} is already used at this address and type
+     */
+    public void observe(long address, Class<?> type, Observer<?> callback, String id, boolean once) {
+        Objects.requireNonNull(type, "event type");
+        Objects.requireNonNull(callback, "callback");
+        Map<Class<?>, Registration[]> byType = byAddress.get(address);
+        Registration[] current = byType == null ? NONE : byType.getOrDefault(type, NONE);
+        if (id != null) {
+            for (Registration registration : current) {
+                if (id.equals(registration.id)) {
+                    throw new IllegalArgumentException("observer id '" + id + "' is already registered at address="
+                            + address + " for " + type.getSimpleName());
+                }
+            }
+        }
+        if (byType == null) {
+            byType = new HashMap<>();
+            byAddress.put(address, byType);
+            if (address != 0) {
+                entityAddresses++;
+            }
+        }
+        Registration[] next = Arrays.copyOf(current, current.length + 1);
+        next[current.length] = new Registration(callback, id, once);
+        byType.put(type, next);
+        count++;
+    }
+
+    /** Removes the registrations of a callback (by identity); returns whether any was removed. */
+    public boolean stop(long address, Class<?> type, Observer<?> callback) {
+        return remove(address, type, callback, null);
+    }
+
+    /** Removes the registration with an id; returns whether it existed. */
+    public boolean stop(long address, Class<?> type, String id) {
+        Objects.requireNonNull(id, "id");
+        return remove(address, type, null, id);
+    }
+
+    private boolean remove(long address, Class<?> type, Observer<?> callback, String id) {
+        Map<Class<?>, Registration[]> byType = byAddress.get(address);
+        Registration[] current = byType == null ? null : byType.get(type);
+        if (current == null) {
+            return false;
+        }
+        Registration[] kept = new Registration[current.length];
+        int n = 0;
+        for (Registration registration : current) {
+            boolean match = callback != null ? registration.callback == callback : id.equals(registration.id);
+            if (!match) {
+                kept[n++] = registration;
+            }
+        }
+        if (n == current.length) {
+            return false;
+        }
+        count -= current.length - n;
+        if (n == 0) {
+            byType.remove(type);
+            if (byType.isEmpty()) {
+                dropAddress(address);
+            }
+        } else {
+            byType.put(type, Arrays.copyOf(kept, n));
+        }
+        return true;
+    }
+
+    /** Whether anything observes this type at this address. */
+    public boolean has(long address, Class<?> type) {
+        if (address != 0 && entityAddresses == 0) {
+            return false;
+        }
+        Map<Class<?>, Registration[]> byType = byAddress.get(address);
+        return byType != null && byType.containsKey(type);
+    }
+
+    /** Delivers an event to the observers of its type at an address, in registration order. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public <E> void deliver(long address, Class<E> type, E event) {
+        if (!has(address, type)) {
+            return;
+        }
+        Registration[] snapshot = byAddress.get(address).get(type);
+        for (Registration registration : snapshot) {
+            if (registration.once && !removeExact(address, type, registration)) {
+                continue; // an earlier callback of this delivery already stopped it
+            }
+            ((Observer) registration.callback).onEvent(event);
+        }
+    }
+
+    private boolean removeExact(long address, Class<?> type, Registration target) {
+        Map<Class<?>, Registration[]> byType = byAddress.get(address);
+        Registration[] current = byType == null ? null : byType.get(type);
+        if (current == null) {
+            return false;
+        }
+        int index = -1;
+        for (int i = 0; i < current.length; i++) {
+            if (current[i] == target) {
+                index = i;
+                break;
+            }
+        }
+        if (index < 0) {
+            return false;
+        }
+        Registration[] next = new Registration[current.length - 1];
+        System.arraycopy(current, 0, next, 0, index);
+        System.arraycopy(current, index + 1, next, index, current.length - index - 1);
+        count--;
+        if (next.length == 0) {
+            byType.remove(type);
+            if (byType.isEmpty()) {
+                dropAddress(address);
+            }
+        } else {
+            byType.put(type, next);
+        }
+        return true;
+    }
+
+    /** Removes every registration at an address. */
+    public void clear(long address) {
+        Map<Class<?>, Registration[]> byType = byAddress.get(address);
+        if (byType == null) {
+            return;
+        }
+        for (Registration[] registrations : byType.values()) {
+            count -= registrations.length;
+        }
+        dropAddress(address);
+    }
+
+    /** Removes every registration at every entity address (address 0 keeps its observers). */
+    public void clearEntityAddresses() {
+        for (Long address : byAddress.keySet().toArray(new Long[0])) {
+            if (address != 0) {
+                clear(address);
+            }
+        }
+    }
+
+    private void dropAddress(long address) {
+        byAddress.remove(address);
+        if (address != 0) {
+            entityAddresses--;
+        }
+    }
+
+    /** The number of live registrations. */
+    public int count() {
+        return count;
+    }
+
+    /** The number of entity addresses (not 0) with at least one registration. */
+    public int observedEntityAddresses() {
+        return entityAddresses;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.jtecs.world;
+
+import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Input;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.mutation.Transaction;
+import dev.jtecs.mutation.TxState;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.Table;
+
+/**
+ * The per-entity transaction table of the mutation model: what {@code set}, {@code remove} and {@code despawn}
+ * do to an entity in each transaction state. Callers have validated ids and inputs; nothing here throws for bad
+ * input.
+ *
+ * <pre>
+ *   state \ call    set                        remove                    despawn
+ *   committed       write through, or stage    stage a move if present   stage removal (events first)
+ *   staged spawn    update the staged shape    drop from the shape       cancel placement
+ *   staged mutate   restage the value          restage the removal       cancel the move, stage removal
+ *   staged despawn  nothing                    nothing                   nothing
+ * </pre>
+ */
+final class Staging {
+    private final EntityIndex index;
+    private final ArchetypeRegistry archetypes;
+    private final Transaction transaction;
+    private final KeyIndex keys;
+
+    Staging(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, KeyIndex keys) {
+        this.index = index;
+        this.archetypes = archetypes;
+        this.transaction = transaction;
+        this.keys = keys;
+    }
+
+    /** Opens the record of a spawn whose id is already reserved. */
+    int beginSpawn(long id) {
+        return transaction.begin(id, Entity.slot(id), TxState.STAGED_SPAWN);
+    }
+
+    /** Adds one input to a staged spawn (last one wins per component). */
+    void stageSpawnInput(int record, Input input) {
+        transaction.put(record, input.component(), input);
+        stageKeyClaim(transaction.id(record), input);
+    }
+
+    void set(long id, int slot, Input input) {
+        int record = transaction.find(slot);
+        if (record < 0) {
+            Table table = archetypes.get(index.tableOf(slot));
+            int position = table.position(input.component().id());
+            if (position >= 0) {
+                writeThrough(id, table, position, index.rowOf(slot), input);
+                return;
+            }
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
+        }
+        TxState state = transaction.state(record);
+        if (state == TxState.STAGED_SPAWN || state == TxState.STAGED_MUTATE) {
+            transaction.put(record, input.component(), input);
+            stageKeyClaim(id, input);
+        }
+    }
+
+    private void writeThrough(long id, Table table, int position, int row, Input input) {
+        if (input.component() == EntityKey.COMPONENT) {
+            String previous = (String) table.readValue(position, row);
+            table.writeInput(position, row, input);
+            keys.commitNow(keyOf(input), previous, id);
+        } else {
+            table.writeInput(position, row, input);
+        }
+        table.markDirty(position);
+    }
+
+    void remove(long id, int slot, Component<?> component) {
+        int record = transaction.find(slot);
+        if (record < 0) {
+            if (archetypes.get(index.tableOf(slot)).has(component.id())) {
+                transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
+            }
+            return;
+        }
+        switch (transaction.state(record)) {
+            case STAGED_SPAWN -> transaction.drop(record, component);
+            case STAGED_MUTATE -> transaction.put(record, component, null);
+            default -> { }
+        }
+    }
+
+    /**
+     * Stages a despawn. Returns what the entity was before ({@link TxState#COMMITTED},
+     * {@link TxState#STAGED_SPAWN} or {@link TxState#STAGED_MUTATE}), or {@code null} when the call does nothing
+     * (already despawning), so the caller knows whether to deliver {@code OnDespawn}.
+     */
+    TxState despawn(long id, int slot) {
+        int record = transaction.find(slot);
+        if (record < 0) {
+            transaction.begin(id, slot, TxState.STAGED_DESPAWN);
+            return TxState.COMMITTED;
+        }
+        TxState state = transaction.state(record);
+        switch (state) {
+            case STAGED_SPAWN -> transaction.cancelInto(record, TxState.CANCELLED_SPAWN);
+            case STAGED_MUTATE -> transaction.cancelInto(record, TxState.STAGED_DESPAWN);
+            default -> {
+                return null;
+            }
+        }
+        return state;
+    }
+
+    private void stageKeyClaim(long id, Input input) {
+        if (input.component() == EntityKey.COMPONENT) {
+            keys.stageClaim(keyOf(input), id);
+        }
+    }
+
+    /** The key an input claims: its value ({@code EntityKey.COMPONENT} alone means the empty key). */
+    static String keyOf(Input input) {
+        return input instanceof ComponentValue<?> value ? (String) value.value() : "";
+    }
+}
