@@ -23,7 +23,62 @@ class NativeMemoryTest {
             assertEquals(256, memory.reservedBytes());
             assertEquals(1, memory.liveBuffers());
             assertEquals(2, memory.totalAllocations());
-            assertThrows(IllegalStateException.class, () -> a.get(ValueLayout.JAVA_BYTE, 0));
+        }
+    }
+
+    @Test
+    void freedSmallBuffersAreRecycledZeroedWithoutNewSlabs() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment a = memory.allocate(4096);
+            a.set(ValueLayout.JAVA_LONG, 8, 42L);
+            long footprint = memory.footprintBytes();
+            memory.free(a);
+            for (int i = 0; i < 100; i++) {
+                MemorySegment b = memory.allocate(4000);
+                assertEquals(0L, b.get(ValueLayout.JAVA_LONG, 8), "recycled blocks are zeroed");
+                assertEquals(4000, b.byteSize(), "buffers have exactly the requested size");
+                b.set(ValueLayout.JAVA_LONG, 8, 7L);
+                memory.free(b);
+            }
+            assertEquals(footprint, memory.footprintBytes());
+            assertEquals(0, memory.reservedBytes());
+        }
+    }
+
+    @Test
+    void largeBuffersHaveTheirOwnArenaAndAreReleasedOnFree() {
+        try (NativeMemory memory = new NativeMemory()) {
+            long big = NativeMemory.LARGE_BYTES + 1;
+            MemorySegment segment = memory.allocate(big);
+            assertEquals(0, segment.address() % NativeMemory.ALIGNMENT);
+            assertTrue(memory.footprintBytes() >= big);
+            memory.free(segment);
+            assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(0, memory.reservedBytes());
+        }
+    }
+
+    @Test
+    void manySizesStayAlignedAndDisjoint() {
+        try (NativeMemory memory = new NativeMemory()) {
+            java.util.List<MemorySegment> live = new java.util.ArrayList<>();
+            long seed = 11;
+            java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+            for (int i = 0; i < 2000; i++) {
+                if (!live.isEmpty() && random.nextInt(3) == 0) {
+                    memory.free(live.remove(random.nextInt(live.size())));
+                } else {
+                    MemorySegment s = memory.allocate(random.nextLong(1, 300_000));
+                    assertEquals(0, s.address() % NativeMemory.ALIGNMENT, "seed=" + seed);
+                    s.fill((byte) i);
+                    live.add(s);
+                }
+            }
+            live.sort(java.util.Comparator.comparingLong(MemorySegment::address));
+            for (int i = 1; i < live.size(); i++) {
+                MemorySegment prev = live.get(i - 1);
+                assertTrue(prev.address() + prev.byteSize() <= live.get(i).address(), "overlap, seed=" + seed);
+            }
         }
     }
 
