@@ -5,7 +5,11 @@ module dev.jtecs.bench {
     requires jmh.core;
     requires info.picocli;
     requires me.tongfei.progressbar;
+    requires dev.dominion.ecs.api;
+    requires artemis.odb;
+    requires ashley;
 
     exports dev.jtecs.bench.particles;
+    exports dev.jtecs.bench.peers;
     opens dev.jtecs.bench.cli to info.picocli;
 }

@@ -41,6 +41,9 @@ public final class CommitDrain {
     private boolean draining;
     private SpawnShape lastShape;
     private Table[] reserved = new Table[16];
+    private Table[] moveTargets = new Table[64];
+    private boolean[] replan = new boolean[64];
+    private int waveStart;
     private int[] reservedRows = new int[16];
 
     public CommitDrain(EntityIndex index, ArchetypeRegistry registry, Transaction transaction) {
@@ -111,6 +114,11 @@ public final class CommitDrain {
      * while the wave's callbacks run and no entity moves twice.
      */
     private void resolveAndReserve(int from, int to) {
+        waveStart = from;
+        if (moveTargets.length < to - from) {
+            moveTargets = new Table[Math.max(to - from, moveTargets.length * 2)];
+            replan = new boolean[moveTargets.length];
+        }
         int distinct = 0;
         for (int record = from; record < to; record++) {
             TxState state = transaction.state(record);
@@ -121,6 +129,8 @@ public final class CommitDrain {
                 delta = 1;
             } else if (state == TxState.STAGED_MUTATE) {
                 table = resolveTarget(record, registry.get(index.tableOf(transaction.slot(record))));
+                moveTargets[record - from] = table;
+                replan[record - from] = requirements.size() > 0;
                 delta = 1;
             } else if (state == TxState.STAGED_DESPAWN) {
                 table = registry.get(index.tableOf(transaction.slot(record)));
@@ -282,7 +292,13 @@ public final class CommitDrain {
         int slot = transaction.slot(record);
         Table current = registry.get(index.tableOf(slot));
         int row = index.rowOf(slot);
-        Table target = resolveTarget(record, current); // also plans the requirements used below
+        Table target = moveTargets[record - waveStart];
+        moveTargets[record - waveStart] = null;
+        if (replan[record - waveStart]) {
+            resolveTarget(record, current); // plans the requirement inputs written below
+        } else {
+            requirements.reset();
+        }
         if (target == current) {
             writeInPlace(record, current, row);
             transaction.setState(record, TxState.COMMITTED);
@@ -345,11 +361,11 @@ public final class CommitDrain {
         if (first >= 0 && transaction.nextEntry(first) < 0) {
             Component<?> component = transaction.entryComponent(first);
             if (transaction.entryInput(first) == null) {
-                requirements.plan(transaction, record, before, signature.clear());
+                requirements.reset();
                 return registry.withRemoved(before, component);
             }
             if (component.requires().isEmpty() || before.has(component.id())) {
-                requirements.plan(transaction, record, before, signature.clear());
+                requirements.reset();
                 return registry.withAdded(before, component);
             }
         }

@@ -63,6 +63,13 @@ final class RequirementPlan {
         return entry >= 0 && transaction.entryInput(entry) != null;
     }
 
+    /** Forgets the last plan: for rows whose change cannot pull any requirement. */
+    void reset() {
+        if (size > 0) {
+            clear();
+        }
+    }
+
     /** The requirement input planned for a component, or {@code null}. */
     Input inputFor(Component<?> component) {
         for (int i = 0; i < size; i++) {

@@ -107,6 +107,20 @@ class CommitDrainTest {
     }
 
     @Test
+    void sparseWritesFlushLastInTheWaveAndSkipDespawnedEntities() {
+        long a = stageSpawn(N.of(1));
+        java.util.List<String> log = new java.util.ArrayList<>();
+        drain.sparseWrites().stage(a, () -> log.add("alive=" + index.isAlive(a)));
+        drain.drain();
+        assertEquals(java.util.List.of("alive=true"), log, "spawned earlier in the same wave");
+        tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
+        drain.sparseWrites().stage(a, () -> log.add("too late"));
+        assertTrue(drain.hasWork());
+        drain.drain();
+        assertEquals(1, log.size(), "the despawn cancelled the write");
+    }
+
+    @Test
     void failedPublicationKeepsPublishedRowsAndDiscardsTheRest() {
         FACTORY_CALLS.set(0);
         long first = stageSpawn(FRAGILE);

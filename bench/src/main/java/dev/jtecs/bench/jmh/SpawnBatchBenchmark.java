@@ -27,8 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code spawn_batch}: create N entities with Position and Velocity set to given values, then commit. One
  * operation = N spawns plus the commit that publishes them.
  *
- * <p>Until {@code batchSpawn} lands this measures the per-entity {@code spawn} path with shared input values (so
- * the caller allocates nothing per entity). The world is reused; the untimed per-invocation teardown despawns
+ * <p>Until {@code batchSpawn} lands this measures the per-entity staged {@code spawn} path (inside one
+ * {@code defer} scope) with shared input values, so the caller allocates nothing per entity. The world is reused; the untimed per-invocation teardown despawns
  * everything, so every operation places N rows into warm storage. Baseline: a {@code float[]} fill of the same
  * bytes (four float arrays of N).
  */
@@ -63,6 +63,7 @@ public class SpawnBatchBenchmark {
 
     @TearDown(Level.Invocation)
     public void despawnAll() {
+        world.defer();
         for (long id : ids) {
             if (id != 0) {
                 world.despawn(id);
@@ -79,6 +80,7 @@ public class SpawnBatchBenchmark {
 
     @Benchmark
     public World jtecsSpawn() {
+        world.defer();
         for (int i = 0; i < entities; i++) {
             ids[i] = world.spawn(position, velocity);
         }

@@ -53,6 +53,7 @@ public final class ParticleSimulation implements AutoCloseable {
 
     /** Spawns the initial particles and publishes them. */
     public void populate() {
+        world.defer();
         for (int i = 0; i < entities; i++) {
             spawnParticle();
         }
@@ -74,6 +75,7 @@ public final class ParticleSimulation implements AutoCloseable {
         visitor.expiredCount = 0;
         world.forEachArchetype(visitor);
         int expiredNow = visitor.expiredCount;
+        world.defer();
         for (int i = 0; i < expiredNow; i++) {
             world.despawn(expiredIds[i]);
             spawnParticle();

@@ -74,6 +74,7 @@ public final class Table {
     private final IntTableMap addEdges = new IntTableMap();
     private final IntTableMap removeEdges = new IntTableMap();
     private final Map<Table, MovePlan> movePlans = new IdentityHashMap<>();
+    private MovePlan lastPlan;
     private final Archetype archetype;
     private EntityObserver[] observers = NO_OBSERVERS;
 
@@ -230,8 +231,7 @@ public final class Table {
         long moved = 0;
         if (row != last) {
             copyRowWithin(last, row);
-            moved = entitySegment.getAtIndex(ENTITY, last);
-            entitySegment.setAtIndex(ENTITY, row, moved);
+            moved = entitySegment.getAtIndex(ENTITY, row);
         }
         for (Object[] heap : heapArrays) {
             heap[last] = null;
@@ -254,7 +254,7 @@ public final class Table {
         int dstRow = destination.appendRow(entity);
         for (int i = 0; i < plan.nativeSource.length; i++) {
             long bytes = plan.nativeBytes[i];
-            MemorySegment.copy(nativeSegments[plan.nativeSource[i]], row * bytes,
+            copyElement(nativeSegments[plan.nativeSource[i]], row * bytes,
                     destination.nativeSegments[plan.nativeDestination[i]], dstRow * bytes, bytes);
         }
         for (int i = 0; i < plan.heapSource.length; i++) {
@@ -269,19 +269,39 @@ public final class Table {
     }
 
     private MovePlan movePlanTo(Table destination) {
-        MovePlan plan = movePlans.get(destination);
+        MovePlan plan = lastPlan;
+        if (plan != null && plan.destination == destination) {
+            return plan; // moves come in runs to the same destination
+        }
+        plan = movePlans.get(destination);
         if (plan == null) {
             plan = MovePlan.between(this, destination);
             movePlans.put(destination, plan);
         }
+        lastPlan = plan;
         return plan;
+    }
+
+    /** Copies one element of {@code bytes} bytes: typed accesses for the common sizes, a bulk copy otherwise. */
+    private static void copyElement(MemorySegment from, long fromOffset, MemorySegment to, long toOffset, long bytes) {
+        if (bytes == 4) {
+            to.set(ValueLayout.JAVA_INT_UNALIGNED, toOffset, from.get(ValueLayout.JAVA_INT_UNALIGNED, fromOffset));
+        } else if (bytes == 8) {
+            to.set(ValueLayout.JAVA_LONG_UNALIGNED, toOffset, from.get(ValueLayout.JAVA_LONG_UNALIGNED, fromOffset));
+        } else if (bytes == 1) {
+            to.set(ValueLayout.JAVA_BYTE, toOffset, from.get(ValueLayout.JAVA_BYTE, fromOffset));
+        } else {
+            MemorySegment.copy(from, fromOffset, to, toOffset, bytes);
+        }
     }
 
     private void copyRowWithin(int from, int to) {
         for (int c = 0; c < nativeSegments.length; c++) {
             long bytes = nativeKinds[c].byteSize();
-            MemorySegment.copy(nativeSegments[c], from * bytes, nativeSegments[c], to * bytes, bytes);
+            copyElement(nativeSegments[c], from * bytes, nativeSegments[c], to * bytes, bytes);
         }
+        long entity = entitySegment.getAtIndex(ENTITY, from);
+        entitySegment.setAtIndex(ENTITY, to, entity);
         for (Object[] heap : heapArrays) {
             heap[to] = heap[from];
         }

@@ -1,0 +1,53 @@
+package dev.jtecs.bench.peers;
+
+/**
+ * The workload components as each peer engine expects them: plain objects for Dominion, {@code Component}
+ * subclasses for Artemis-odb (which pools them per type) and {@code Component} implementations for Ashley.
+ * Fields are mutable where the peer's idiom is to fill a component in place.
+ */
+public final class PeerComponents {
+    private PeerComponents() {}
+
+    /** Dominion: any object is a component. */
+    public record DominionPosition(float x, float y) {}
+
+    /** Dominion: any object is a component. */
+    public record DominionVelocity(float x, float y) {}
+
+    /** Dominion: a tag is an instance of an empty class; one shared instance serves every entity. */
+    public static final class DominionTag {
+        public static final DominionTag INSTANCE = new DominionTag();
+    }
+
+    /** Artemis-odb: components extend {@code Component} and are created (pooled) by a mapper. */
+    public static final class ArtemisPosition extends com.artemis.Component {
+        public float x;
+        public float y;
+    }
+
+    /** Artemis-odb velocity. */
+    public static final class ArtemisVelocity extends com.artemis.Component {
+        public float x;
+        public float y;
+    }
+
+    /** Artemis-odb: a tag is a field-less component created and removed through its mapper. */
+    public static final class ArtemisTag extends com.artemis.Component {}
+
+    /** Ashley: components implement {@code Component}; one instance per entity. */
+    public static final class AshleyPosition implements com.badlogic.ashley.core.Component {
+        public float x;
+        public float y;
+    }
+
+    /** Ashley velocity. */
+    public static final class AshleyVelocity implements com.badlogic.ashley.core.Component {
+        public float x;
+        public float y;
+    }
+
+    /** Ashley: a tag instance carries no state, so one shared instance serves every entity. */
+    public static final class AshleyTag implements com.badlogic.ashley.core.Component {
+        public static final AshleyTag INSTANCE = new AshleyTag();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.jtecs.event.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.event.Observer;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ObserverRegistryTest {
+    record Ping(int n) {}
+
+    record Pong(int n) {}
+
+    private final ObserverRegistry registry = new ObserverRegistry();
+    private final List<String> log = new ArrayList<>();
+
+    @Test
+    void deliversInRegistrationOrderPerAddressAndType() {
+        registry.observe(5, Ping.class, (Observer<Ping>) p -> log.add("a" + p.n()), null, false);
+        registry.observe(5, Ping.class, (Observer<Ping>) p -> log.add("b" + p.n()), null, false);
+        registry.observe(6, Ping.class, (Observer<Ping>) p -> log.add("other"), null, false);
+        registry.observe(5, Pong.class, (Observer<Pong>) p -> log.add("pong"), null, false);
+        registry.deliver(5, Ping.class, new Ping(1));
+        assertEquals(List.of("a1", "b1"), log);
+        assertEquals(4, registry.count());
+        assertEquals(2, registry.observedEntityAddresses());
+    }
+
+    @Test
+    void onceRegistrationsRunOnce() {
+        registry.observe(0, Ping.class, (Observer<Ping>) p -> log.add("once"), null, true);
+        registry.deliver(0, Ping.class, new Ping(1));
+        registry.deliver(0, Ping.class, new Ping(2));
+        assertEquals(List.of("once"), log);
+        assertFalse(registry.has(0, Ping.class));
+        assertEquals(0, registry.count());
+    }
+
+    @Test
+    void stopByIdentityOrIdAndRejectDuplicateIds() {
+        Observer<Ping> callback = p -> log.add("cb");
+        registry.observe(1, Ping.class, callback, null, false);
+        registry.observe(1, Ping.class, (Observer<Ping>) p -> log.add("named"), "n", false);
+        assertThrows(IllegalArgumentException.class,
+                () -> registry.observe(1, Ping.class, (Observer<Ping>) p -> { }, "n", false));
+        assertTrue(registry.stop(1, Ping.class, callback));
+        assertFalse(registry.stop(1, Ping.class, callback));
+        assertTrue(registry.stop(1, Ping.class, "n"));
+        assertFalse(registry.has(1, Ping.class));
+        assertEquals(0, registry.observedEntityAddresses());
+        assertFalse(registry.stop(9, Ping.class, "missing"));
+    }
+
+    @Test
+    void clearAndClearEntityAddressesKeepTheWorldAddress() {
+        registry.observe(0, Ping.class, (Observer<Ping>) p -> log.add("world"), null, false);
+        registry.observe(3, Ping.class, (Observer<Ping>) p -> log.add("entity"), null, false);
+        registry.observe(4, Pong.class, (Observer<Pong>) p -> log.add("entity"), null, false);
+        registry.clear(3);
+        assertFalse(registry.has(3, Ping.class));
+        registry.clearEntityAddresses();
+        assertFalse(registry.has(4, Pong.class));
+        assertTrue(registry.has(0, Ping.class));
+        assertEquals(1, registry.count());
+        registry.clear(77);
+    }
+
+    @Test
+    void aCallbackStoppingALaterOnceObserverPreventsItsDelivery() {
+        Observer<Ping> later = p -> log.add("later");
+        registry.observe(0, Ping.class, (Observer<Ping>) p -> registry.stop(0, Ping.class, later), null, false);
+        registry.observe(0, Ping.class, later, null, true);
+        registry.deliver(0, Ping.class, new Ping(1));
+        assertEquals(List.of(), log);
+    }
+
+    @Test
+    void rejectsNulls() {
+        assertThrows(NullPointerException.class, () -> registry.observe(0, null, p -> { }, null, false));
+        assertThrows(NullPointerException.class, () -> registry.observe(0, Ping.class, null, null, false));
+        assertThrows(NullPointerException.class, () -> registry.stop(0, Ping.class, (String) null));
+    }
+}
