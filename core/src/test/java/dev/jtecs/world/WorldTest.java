@@ -504,6 +504,31 @@ class WorldTest {
     }
 
     @Test
+    void theInstantPathAllocatesNothingPerEntityEither() {
+        Input p = POSITION.of(pos(1, 2));
+        long[] ids = new long[20_000];
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = world.spawn(p);
+            }
+            for (long id : ids) {
+                world.despawn(id);
+            }
+        }
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().threadId();
+        long before = threads.getThreadAllocatedBytes(thread);
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = world.spawn(p);
+        }
+        for (long id : ids) {
+            world.despawn(id);
+        }
+        long bytes = threads.getThreadAllocatedBytes(thread) - before;
+        assertTrue(bytes < ids.length, "20000 instant spawns and despawns allocated " + bytes + " bytes");
+    }
+
+    @Test
     void closeFreesNativeMemoryAndRejectsEveryCall() {
         World other = World.create();
         long id = other.spawn(POSITION);

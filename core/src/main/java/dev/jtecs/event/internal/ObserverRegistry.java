@@ -154,6 +154,9 @@ public final class ObserverRegistry {
 
     /** Removes every registration at an address. */
     public void clear(long address) {
+        if (address != 0 && entityAddresses == 0) {
+            return; // nothing observes any entity: skip the (boxing) lookup
+        }
         Map<Class<?>, Registration[]> byType = byAddress.get(address);
         if (byType == null) {
             return;
