@@ -318,8 +318,18 @@ public final class CommitDrain {
         notifyAdded(target, destinationRow, current);
     }
 
+    /** Writes the planned requirement values (a later staged value of the same component overwrites it). */
+    private void writeRequirements(Table target, int row) {
+        for (int i = 0; i < requirements.size(); i++) {
+            int position = target.position(requirements.componentAt(i).id());
+            target.writeInput(position, row, requirements.inputAt(i));
+            target.markDirty(position);
+        }
+    }
+
     /** Net signature unchanged: write the staged values where the row already is. */
     private void writeInPlace(int record, Table table, int row) {
+        writeRequirements(table, row);
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             Input input = transaction.entryInput(e);
             if (input != null) {
@@ -330,16 +340,19 @@ public final class CommitDrain {
         }
     }
 
-    /** Writes a moved row: requirement inputs or defaults where nothing was staged, then the staged values. */
+    /**
+     * Writes a moved row: defaults where a new component has no staged value, the values of components that
+     * requirements (re-)added, then the staged values.
+     */
     private void writeMovedRow(int record, Table target, int row, int[] missing) {
         for (int position : missing) {
             Component<?> component = target.componentAt(position);
             int entry = transaction.findEntry(record, component);
-            if (entry < 0 || transaction.entryInput(entry) == null) {
-                Input required = requirements.inputFor(component);
-                target.writeInput(position, row, required != null ? required : component);
+            if ((entry < 0 || transaction.entryInput(entry) == null) && requirements.inputFor(component) == null) {
+                target.writeInput(position, row, component);
             }
         }
+        writeRequirements(target, row);
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             Input input = transaction.entryInput(e);
             if (input != null) {
@@ -351,10 +364,10 @@ public final class CommitDrain {
     }
 
     /**
-     * The table a record's row ends in: {@code before} plus its staged writes, minus its staged removals, plus
-     * the requirements of what it gains (planned into {@link #requirements}). A lone change without
-     * requirements follows the cached graph edge; anything else is assembled in a scratch signature and looked
-     * up once, so no intermediate archetype is ever created.
+     * The table a record's row ends in: its staged entries replayed on {@code before}, requirements included
+     * (planned into {@link #requirements}), exactly as the same calls made one at a time would end. A lone
+     * change without requirements follows the cached graph edge; anything else is assembled in a scratch
+     * signature and looked up once, so no intermediate archetype is ever created.
      */
     private Table resolveTarget(int record, Table before) {
         int first = transaction.firstEntry(record);
@@ -370,14 +383,7 @@ public final class CommitDrain {
             }
         }
         signature.loadFrom(before);
-        for (int e = first; e >= 0; e = transaction.nextEntry(e)) {
-            if (transaction.entryInput(e) != null) {
-                signature.add(transaction.entryComponent(e));
-            } else {
-                signature.remove(transaction.entryComponent(e));
-            }
-        }
-        requirements.plan(transaction, record, before, signature);
+        requirements.plan(transaction, record, signature);
         return signature.resolve(registry);
     }
 

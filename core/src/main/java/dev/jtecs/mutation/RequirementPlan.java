@@ -3,15 +3,18 @@ package dev.jtecs.mutation;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.storage.internal.SignatureBuilder;
-import dev.jtecs.storage.internal.Table;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * Expands the requirements of the components a row gains, breadth first: the staged components in staging
- * order, each one's requirements in declaration order, then theirs. The first requirement that names a
- * component supplies its value; components the row already had and components staged explicitly keep theirs;
- * a cycle ends because every component is expanded at most once.
+ * Resolves a staged row's final component set the way the same calls would have resolved one by one: the
+ * staged entries are replayed in staging order on the row's previous set; a removal takes its component out
+ * (and forgets a requirement that had brought it); each run of consecutive additions (the inputs of one spawn,
+ * say) adds its components the set lacks and then expands their requirements together, breadth first, each
+ * component's requirements in declaration order, adding every required component the set lacks at that
+ * moment. The first requirement to add a component supplies its value; explicit inputs are written
+ * after requirement values, so they win; a component already present keeps its value; expansion visits each
+ * component once per addition, so it always ends.
  *
  * <p>Reused by the drain: the arrays grow once and are then cleared per use, so planning allocates nothing.
  */
@@ -22,27 +25,44 @@ final class RequirementPlan {
     private Component<?>[] queue = new Component<?>[8];
 
     /**
-     * Plans the requirements of one record against its row's previous table, adding each planned component to
-     * {@code signature}.
+     * Replays a record's entries on {@code signature} (loaded with the row's previous components), leaving the
+     * final component set there and the requirement values in this plan.
      */
-    void plan(Transaction transaction, int record, Table before, SignatureBuilder signature) {
+    void plan(Transaction transaction, int record, SignatureBuilder signature) {
         clear();
-        int head = 0;
-        int tail = 0;
+        int batch = 0;
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            Component<?> staged = transaction.entryComponent(e);
-            if (transaction.entryInput(e) != null && !before.has(staged.id())) {
-                queue = grow(queue, tail + 1);
-                queue[tail++] = staged;
+            Component<?> component = transaction.entryComponent(e);
+            if (transaction.entryInput(e) == null) {
+                expand(batch, signature);
+                batch = 0;
+                if (signature.remove(component)) {
+                    forget(component);
+                }
+            } else if (signature.add(component)) {
+                if (batch == queue.length) {
+                    queue = Arrays.copyOf(queue, batch * 2);
+                }
+                queue[batch++] = component;
             }
         }
+        expand(batch, signature);
+    }
+
+    /**
+     * Expands the requirements of the {@code count} components at the head of the queue (one batch of
+     * consecutive additions, which the same transition adds together), breadth first.
+     */
+    private void expand(int count, SignatureBuilder signature) {
+        int head = 0;
+        int tail = count;
         while (head < tail) {
             List<Input> requires = queue[head++].requires();
             for (int r = 0; r < requires.size(); r++) {
                 Input input = requires.get(r);
                 Component<?> required = input.component();
-                if (before.has(required.id()) || isStaged(transaction, record, required) || inputFor(required) != null) {
-                    continue;
+                if (!signature.add(required)) {
+                    continue; // present or staged explicitly: keeps that value
                 }
                 if (size == components.length) {
                     components = Arrays.copyOf(components, size * 2);
@@ -50,17 +70,35 @@ final class RequirementPlan {
                 }
                 components[size] = required;
                 inputs[size++] = input;
-                signature.add(required);
-                queue = grow(queue, tail + 1);
+                if (tail == queue.length) {
+                    queue = Arrays.copyOf(queue, tail * 2);
+                }
                 queue[tail++] = required;
             }
         }
         Arrays.fill(queue, 0, tail, null);
     }
 
-    private static boolean isStaged(Transaction transaction, int record, Component<?> component) {
-        int entry = transaction.findEntry(record, component);
-        return entry >= 0 && transaction.entryInput(entry) != null;
+    /** The components this plan added through requirements, with {@link #inputAt} their values. */
+    Component<?> componentAt(int index) {
+        return components[index];
+    }
+
+    Input inputAt(int index) {
+        return inputs[index];
+    }
+
+    private void forget(Component<?> component) {
+        for (int i = 0; i < size; i++) {
+            if (components[i] == component) {
+                System.arraycopy(components, i + 1, components, i, size - i - 1);
+                System.arraycopy(inputs, i + 1, inputs, i, size - i - 1);
+                size--;
+                components[size] = null;
+                inputs[size] = null;
+                return;
+            }
+        }
     }
 
     /** Forgets the last plan: for rows whose change cannot pull any requirement. */
@@ -88,9 +126,5 @@ final class RequirementPlan {
         Arrays.fill(components, 0, size, null);
         Arrays.fill(inputs, 0, size, null);
         size = 0;
-    }
-
-    private static Component<?>[] grow(Component<?>[] array, int needed) {
-        return needed <= array.length ? array : Arrays.copyOf(array, Math.max(needed, array.length * 2));
     }
 }

@@ -35,20 +35,23 @@ final class KeyIndex {
      */
     void checkClaim(String key, long entity, LongPredicate alive) {
         if (key.isEmpty()) {
-            throw new IllegalArgumentException("EntityKey of " + Entity.toString(entity)
-                    + " must not be empty");
+            throw new IllegalArgumentException("EntityKey of " + (entity == 0 ? "a new entity"
+                    : Entity.toString(entity)) + " must not be empty");
         }
         Long owner = committed.get(key);
         if (owner != null && owner != entity && alive.test(owner)) {
             throw new IllegalArgumentException("EntityKey '" + key + "' is already held by live entity "
-                    + Entity.toString(owner) + "; cannot claim it for " + Entity.toString(entity));
+                    + Entity.toString(owner) + "; cannot claim it for " + describe(entity));
         }
         Long claimant = pending.get(key);
         if (claimant != null && claimant != entity) {
             throw new IllegalArgumentException("EntityKey '" + key + "' is already claimed by "
-                    + Entity.toString(claimant) + " in this transaction; cannot claim it for "
-                    + Entity.toString(entity));
+                    + Entity.toString(claimant) + " in this transaction; cannot claim it for " + describe(entity));
         }
+    }
+
+    private static String describe(long entity) {
+        return entity == 0 ? "a new entity" : Entity.toString(entity);
     }
 
     /** Records a staged claim (checked already). */

@@ -28,8 +28,9 @@ import java.util.function.Consumer;
  * <p>Scopes and publication: structural changes (spawning, adding or removing components, despawning) are
  * staged in a transaction and published by the commit drain when the outermost scope closes. Outside any scope
  * (depth 0) every structural call is its own scope, so it is published before the call returns (the instant
- * path); inside a scope ({@link #defer()} ... {@link #commit()}, a query iteration, a batch call, or the drain
- * itself while it runs callbacks) changes wait for the scope to close. Inside a scope, staged structure is
+ * path); inside a scope ({@link #defer()} ... {@link #commit()}, a {@link #forEachArchetype} visit, or the
+ * drain itself while it runs callbacks; query iteration and batch calls join these with later features)
+ * changes wait for the scope to close. Inside a scope, staged structure is
  * invisible to {@link #isAlive}, {@link #has}, {@link #get} and iteration; spawn ids are usable at once. A
  * {@link #set} of a component the committed entity already has, with nothing structural staged for it, writes
  * through immediately. Publication order is despawns, then spawns, then moves, last write winning per entity
@@ -276,9 +277,9 @@ public final class World implements AutoCloseable {
         boolean atEntity = observers.has(id, OnDespawn.class);
         boolean atWorld = observers.has(Entity.WORLD, OnDespawn.class);
         if (atEntity || atWorld) {
-            OnDespawn event = before == TxState.STAGED_SPAWN
-                    ? new OnDespawn(id, null, -1, despawnContext)
-                    : new OnDespawn(id, archetypeOf(id), index.rowOf(Entity.slot(id)), despawnContext);
+            Archetype source = before == TxState.STAGED_SPAWN ? null : archetypeOf(id);
+            OnDespawn event = new OnDespawn(id, source, source == null ? -1 : index.rowOf(Entity.slot(id)),
+                    despawnContext);
             if (atEntity) {
                 observers.deliver(id, OnDespawn.class, event);
             }
@@ -322,14 +323,11 @@ public final class World implements AutoCloseable {
      */
     public void commit() {
         checkOpen();
-        if (drain.isDraining()) {
-            return;
-        }
         if (deferDepth > 0) {
             deferDepth--;
             scopeDepth--;
         }
-        if (scopeDepth == 0) {
+        if (scopeDepth == 0 && !drain.isDraining()) {
             publish();
         }
     }
@@ -385,7 +383,9 @@ public final class World implements AutoCloseable {
             keys.dropPending();
             throw failure;
         } finally {
-            scopeDepth--;
+            if (scopeDepth > 0) {
+                scopeDepth--; // clamped: an unwind() from a callback may already have reset the depth
+            }
             if (!keys.isEmpty()) {
                 keys.reconcile(this::currentKey);
             }
@@ -562,12 +562,24 @@ public final class World implements AutoCloseable {
         return index.isAlive(id) ? index.rowOf(Entity.slot(id)) : -1;
     }
 
-    /** Visits every archetype, empty ones included, in registry order. The action must not commit. */
+    /**
+     * Visits every archetype, empty ones included, in registry order. The visit is a scope: structural calls
+     * made by the action are staged and published when the visit ends (when it ends by an exception, they wait
+     * for the next publication or {@link #unwind()}). Archetypes created meanwhile are not visited.
+     */
     public void forEachArchetype(Consumer<Archetype> action) {
         checkOpen();
         Objects.requireNonNull(action, "action");
-        for (int i = 0; i < archetypes.size(); i++) {
-            action.accept(archetypes.get(i).archetype());
+        enterScope();
+        boolean ok = false;
+        try {
+            int count = archetypes.size();
+            for (int i = 0; i < count; i++) {
+                action.accept(archetypes.get(i).archetype());
+            }
+            ok = true;
+        } finally {
+            exitScope(ok);
         }
     }
 

@@ -106,6 +106,29 @@ class WorldEventsTest {
     }
 
     @Test
+    void despawningASpawnStillBeingPublishedReportsNoRow() {
+        List<OnDespawn> events = new ArrayList<>();
+        world.observe(0, OnDespawn.class, events::add);
+        world.observe(0, ArchetypeCreated.class, created -> {
+            if (created.archetype().has(B)) {
+                created.archetype().addEntityObserver(new EntityObserver() {
+                    @Override
+                    public void onEntitiesAdded(Archetype archetype, int from, int to, Archetype other) {
+                        // despawn the row just placed: its record belongs to the wave being published
+                        world.despawn(archetype.entity(from));
+                    }
+                });
+            }
+        });
+        long id = world.spawn(B);
+        assertFalse(world.isAlive(id));
+        assertEquals(1, events.size());
+        assertEquals(id, events.get(0).entity());
+        assertTrue(events.get(0).row() == -1 || events.get(0).source() != null,
+                "a row is reported only with its archetype");
+    }
+
+    @Test
     void observersOnAnEntityNeverSurviveSlotReuse() {
         long first = world.spawn(A);
         world.observe(first, Ping.class, ping -> log.add("old " + ping.n()));

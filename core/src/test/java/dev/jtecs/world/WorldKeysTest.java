@@ -86,6 +86,8 @@ class WorldKeysTest {
         assertThrows(IllegalArgumentException.class, () -> world.archetypeOf(id).set(0, KEY.of("z")));
         assertThrows(IllegalArgumentException.class, () -> world.archetypeOf(id).getMut(KEY));
         assertEquals("k", world.archetypeOf(id).get(KEY).get(0));
+        assertThrows(UnsupportedOperationException.class, () -> world.archetypeOf(id).get(KEY).set(0, "z"),
+                "even the read view refuses writes");
         assertEquals(id, world.byKey("k"));
     }
 

@@ -256,6 +256,88 @@ class WorldScopeTest {
         assertNotEquals(home, world.archetypeOf(id));
     }
 
+    private void onAdded(TagComponent marker, Runnable action) {
+        world.observe(0, ArchetypeCreated.class, created -> {
+            if (created.archetype().has(marker)) {
+                created.archetype().addEntityObserver(new EntityObserver() {
+                    @Override
+                    public void onEntitiesAdded(Archetype archetype, int from, int to, Archetype other) {
+                        action.run();
+                    }
+                });
+            }
+        });
+    }
+
+    @Test
+    void aDeferCommitPairInsideACallbackClosesItsScopeAndJoinsTheDrain() {
+        long[] inner = new long[1];
+        onAdded(CHAIN, () -> {
+            world.defer();
+            inner[0] = world.spawn(A);
+            world.commit();
+        });
+        world.spawn(CHAIN);
+        assertEquals(0, world.scopeDepth());
+        assertTrue(world.isAlive(inner[0]));
+        world.defer();
+        long held = world.spawn(B);
+        assertFalse(world.isAlive(held), "defer still holds work after the callback's scope closed");
+        world.commit();
+    }
+
+    @Test
+    void anUnwindInsideACallbackLeavesTheDepthAtZero() {
+        onAdded(CHAIN, world::unwind);
+        world.spawn(CHAIN);
+        assertEquals(0, world.scopeDepth());
+        world.defer();
+        long held = world.spawn(B);
+        assertFalse(world.isAlive(held));
+        world.commit();
+        assertTrue(world.isAlive(held));
+    }
+
+    @Test
+    void forEachArchetypeIsAScopeThatPublishesWhenTheVisitEnds() {
+        long id = world.spawn(N.of(1));
+        List<Long> spawned = new ArrayList<>();
+        world.forEachArchetype(archetype -> {
+            if (archetype.has(N)) {
+                spawned.add(world.spawn(N.of(2)));
+                world.despawn(id);
+                assertTrue(world.isAlive(id), "staged while the visit runs");
+                assertEquals(1, world.scopeDepth());
+            }
+        });
+        assertFalse(world.isAlive(id));
+        assertTrue(world.isAlive(spawned.get(0)));
+        assertEquals(0, world.scopeDepth());
+    }
+
+    @Test
+    void replayedEntriesResolveRequirementsLikeTheInstantPath() {
+        TagComponent runner = Components.tag("test.scope.Runner", o -> o.requires(N.of(9)));
+        long removeThenAdd = world.spawn(N.of(1));
+        long addThenRemove = world.spawn(N.of(1));
+        world.defer();
+        world.remove(removeThenAdd, N);
+        world.set(removeThenAdd, runner);
+        world.set(addThenRemove, runner);
+        world.remove(addThenRemove, N);
+        world.commit();
+        assertEquals(9, world.get(removeThenAdd, N), "the requirement re-adds what was removed before");
+        assertFalse(world.has(addThenRemove, N), "a removal after the addition sticks");
+        long instantA = world.spawn(N.of(1));
+        world.remove(instantA, N);
+        world.set(instantA, runner);
+        long instantB = world.spawn(N.of(1));
+        world.set(instantB, runner);
+        world.remove(instantB, N);
+        assertEquals(world.get(removeThenAdd, N), world.get(instantA, N));
+        assertEquals(world.has(addThenRemove, N), world.has(instantB, N));
+    }
+
     @Test
     void instantAndStagedPathsEndInTheSameState() {
         try (World staged = World.create()) {

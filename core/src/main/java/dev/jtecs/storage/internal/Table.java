@@ -1,5 +1,6 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentLayout;
 import dev.jtecs.component.ComponentValue;
@@ -353,7 +354,9 @@ public final class Table {
         }
         for (int p = 0; p < components.length; p++) {
             if (heapIndex[p] >= 0) {
-                heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], components[p].valueType());
+                // the key column feeds the world's key index: only World.set may change it
+                heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], components[p].valueType(),
+                        components[p] == EntityKey.COMPONENT);
             }
         }
     }
