@@ -36,6 +36,15 @@ class ComponentsGuideTest {
         }
     }
 
+    static final ScalarComponent.OfDouble ARMOR = Components.scalar("docs.components.Armor", 0.0);
+    static final ScalarComponent.OfInt SPEED = Components.scalar("docs.components.Speed", 1);
+    static final TagComponent RUNNER = Components.tag("docs.components.Runner", o -> o.requires(SPEED.of(9)));
+    static final TagComponent SCOUT = Components.tag("docs.components.Scout", o -> o.requires(SPEED.of(5)));
+    static final TagComponent KNIGHT =
+            Components.tag("docs.components.Knight", o -> o.requires(ARMOR.of(50.0), RUNNER));
+    static final TagComponent CAVALRY =
+            Components.tag("docs.components.Cavalry", o -> o.requires(KNIGHT, SPEED.of(3)));
+
     @Test
     void kindFollowsFromType() {
         // begin-example
@@ -81,7 +90,6 @@ class ComponentsGuideTest {
                     enemy,                                       // tags are always the definition
                     inventory.of(new Inventory(List.of("key"))));
             long plain = world.spawn(velocity);
-            world.commit();
 
             assertEquals(new Velocity(1, 2), world.get(id, velocity)); // a new record built from the columns
             assertEquals(100.0, world.get(id, health));
@@ -147,7 +155,6 @@ class ComponentsGuideTest {
         try (World world = World.create()) {
             long a = world.spawn(bag, unset);
             long b = world.spawn(bag);
-            world.commit();
             assertNotSame(world.get(a, bag).items(), world.get(b, bag).items()); // one call per entity
             assertNull(world.get(a, unset).items()); // canonical constructor, zero and null arguments
 
@@ -159,25 +166,54 @@ class ComponentsGuideTest {
     }
 
     @Test
-    void requirements() {
-        // begin-example
-        ScalarComponent.OfDouble armor = Components.scalar("docs.components.Armor", 0.0);
-        TagComponent boss = Components.tag("docs.components.Boss", o -> o.requires(armor.of(50.0)));
-
+    void requirementsExpandBreadthFirst() {
         try (World world = World.create()) {
-            long plain = world.spawn(boss);
-            long tough = world.spawn(boss, armor.of(500.0)); // an explicit input beats the requirement
-            long promoted = world.spawn(armor.of(7.0));
-            world.commit();
-            world.set(promoted, boss); // arriving later: Armor is already there and keeps its value
-            world.remove(plain, armor); // allowed; nothing puts it back
-            world.commit();
+            // begin-example
+            long cavalry = world.spawn(CAVALRY);
+            // Cavalry requires [Knight, Speed(3)], Knight requires [Armor(50), Runner],
+            // Runner requires [Speed(9)]: everything arrives in the one spawn.
+            assertTrue(world.has(cavalry, KNIGHT));
+            assertTrue(world.has(cavalry, RUNNER));
+            assertEquals(50.0, world.get(cavalry, ARMOR));
+            assertEquals(3, world.get(cavalry, SPEED)); // met one level up, before Runner's Speed(9)
 
-            assertEquals(500.0, world.get(tough, armor));
-            assertEquals(7.0, world.get(promoted, armor));
-            assertFalse(world.has(plain, armor));
+            long knight = world.spawn(KNIGHT);
+            assertEquals(9, world.get(knight, SPEED)); // here only Runner names Speed
+            // end-example
         }
-        // end-example
+    }
+
+    @Test
+    void requirementsInArgumentOrder() {
+        try (World world = World.create()) {
+            // begin-example
+            long runnerFirst = world.spawn(RUNNER, SCOUT); // both require Speed, at the same depth
+            long scoutFirst = world.spawn(SCOUT, RUNNER);
+            assertEquals(9, world.get(runnerFirst, SPEED)); // the earlier argument is expanded first
+            assertEquals(5, world.get(scoutFirst, SPEED));
+            // end-example
+        }
+    }
+
+    @Test
+    void requirementsAreRulesForAdding() {
+        try (World world = World.create()) {
+            // begin-example
+            long tough = world.spawn(KNIGHT, ARMOR.of(500.0)); // an explicit input beats the requirement
+            assertEquals(500.0, world.get(tough, ARMOR));
+
+            long veteran = world.spawn(ARMOR.of(7.0));
+            world.set(veteran, KNIGHT); // Armor is already there and keeps its value
+            assertEquals(7.0, world.get(veteran, ARMOR));
+            assertEquals(9, world.get(veteran, SPEED)); // what was missing arrived with Knight
+
+            world.remove(veteran, ARMOR); // allowed, and it sticks: nothing puts it back
+            assertFalse(world.has(veteran, ARMOR));
+            world.remove(veteran, KNIGHT);
+            world.set(veteran, KNIGHT); // adding Knight again expands again
+            assertEquals(50.0, world.get(veteran, ARMOR));
+            // end-example
+        }
     }
 
     @Test

@@ -55,12 +55,9 @@ class EntitiesGuideTest {
         try (World world = World.create()) {
             // begin-example
             long old = world.spawn(POSITION.of(new Position(1, 1)));
-            world.commit();
             world.despawn(old);
-            world.commit();
 
             long reused = world.spawn(POSITION.of(new Position(2, 2)));
-            world.commit();
             assertEquals(Entity.slot(old), Entity.slot(reused));
             assertEquals(Entity.generation(old) + 1, Entity.generation(reused));
 
@@ -82,7 +79,6 @@ class EntitiesGuideTest {
             // begin-example
             long saved = Entity.pack(10, 3); // slot 10, generation 3, e.g. read from a save file
             world.spawnAt(saved, POSITION.of(new Position(4, 2)));
-            world.commit();
             assertTrue(world.isAlive(saved));
             assertEquals(new Position(4, 2), world.get(saved, POSITION));
 
@@ -94,8 +90,11 @@ class EntitiesGuideTest {
             // A slot in use is refused, whatever generation the id asks for.
             assertThrows(IllegalArgumentException.class, () -> world.spawnAt(saved, POSITION));
             assertThrows(IllegalArgumentException.class, () -> world.spawnAt(Entity.pack(10, 4), POSITION));
-            // So is a slot whose spawn is staged but not committed yet.
-            assertThrows(IllegalArgumentException.class, () -> world.spawnAt(fresh, POSITION));
+            // So is a slot whose spawn is staged but not published yet.
+            world.defer();
+            long pending = world.spawn(POSITION);
+            assertThrows(IllegalArgumentException.class, () -> world.spawnAt(pending, POSITION));
+            world.commit();
             // end-example
         }
     }
@@ -105,14 +104,11 @@ class EntitiesGuideTest {
         try (World world = World.create()) {
             // begin-example
             long original = world.spawn(POSITION);
-            world.commit();
             world.despawn(original);
-            world.commit();
             assertFalse(world.isAlive(original));
 
             // Restoring the very same id makes the old handle valid again: use spawnAt only for restoration.
             world.spawnAt(original, POSITION);
-            world.commit();
             assertTrue(world.isAlive(original));
             // end-example
         }
@@ -129,13 +125,13 @@ class EntitiesGuideTest {
 
         try (World world = World.create(WorldConfig.defaults().maxEntities(2))) {
             long a = world.spawn(POSITION);
-            world.spawn(POSITION);
-            // Staged spawns hold their slots too: the third one does not fit.
-            assertThrows(IllegalStateException.class, () -> world.spawn(POSITION));
+            world.defer();
+            world.spawn(POSITION); // staged, yet it holds its slot already
+            assertThrows(IllegalStateException.class, () -> world.spawn(POSITION)); // a third does not fit
             assertThrows(IllegalArgumentException.class, () -> world.spawnAt(Entity.pack(3, 0), POSITION));
 
-            world.commit();
-            world.despawn(a);
+            world.despawn(a); // staged too: a's slot stays in use until it is published
+            assertThrows(IllegalStateException.class, () -> world.spawn(POSITION));
             world.commit();
             long c = world.spawn(POSITION); // a's slot is free again
             assertEquals(Entity.slot(a), Entity.slot(c));

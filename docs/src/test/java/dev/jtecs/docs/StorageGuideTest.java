@@ -50,7 +50,6 @@ class StorageGuideTest {
             long a = world.spawn(POSITION, VELOCITY);
             long b = world.spawn(VELOCITY, POSITION); // same set, same archetype
             long still = world.spawn(POSITION);
-            world.commit();
 
             Archetype movers = world.archetypeOf(a);
             assertSame(movers, world.archetypeOf(b));
@@ -67,7 +66,6 @@ class StorageGuideTest {
         try (World world = World.create()) {
             // begin-example
             long id = world.spawn(POSITION.of(new Position(3, 4)), HEALTH.of(80.0));
-            world.commit();
             Archetype archetype = world.archetypeOf(id);
 
             FloatColumn xs = archetype.get(X);
@@ -115,14 +113,14 @@ class StorageGuideTest {
         try (World world = World.create()) {
             // begin-example
             long first = world.spawn(POSITION.of(new Position(1, 2)));
-            world.commit();
             Archetype archetype = world.archetypeOf(first);
             FloatColumn stale = archetype.get(X);
 
+            world.defer();
             for (int i = 0; i < 64; i++) {
                 world.spawn(POSITION); // 65 rows do not fit in 64
             }
-            world.commit();
+            world.commit(); // one wave: the columns grow once, for all 64 new rows
             assertEquals(128, archetype.capacityRows()); // doubled
             assertThrows(IllegalStateException.class, () -> stale.get(0)); // old buffer freed
             assertEquals(1f, archetype.get(X).get(0)); // a fresh view sees the copied data
@@ -137,11 +135,9 @@ class StorageGuideTest {
             long a = world.spawn(POSITION);
             long b = world.spawn(POSITION);
             long c = world.spawn(POSITION);
-            world.commit();
             Archetype archetype = world.archetypeOf(a);
 
             world.despawn(a);
-            world.commit();
             assertEquals(c, archetype.entity(0)); // the last row filled the hole
             assertEquals(0, world.rowOf(c));
             assertEquals(1, world.rowOf(b));
@@ -154,17 +150,14 @@ class StorageGuideTest {
         try (World world = World.create()) {
             // begin-example
             long id = world.spawn(POSITION.of(new Position(3, 4)));
-            world.commit();
             Archetype still = world.archetypeOf(id);
 
             world.set(id, VELOCITY); // adds a component: a move to {Position, Velocity}
-            world.commit();
             Archetype moving = world.archetypeOf(id);
             assertEquals(new Position(3, 4), world.get(id, POSITION)); // shared columns were copied
             assertEquals(0, still.count()); // empty, but still registered
 
             world.remove(id, VELOCITY);
-            world.commit();
             assertSame(still, world.archetypeOf(id)); // back along the cached edge
             // end-example
         }
@@ -190,7 +183,6 @@ class StorageGuideTest {
         // begin-example
         World world = World.create();
         long id = world.spawn(POSITION);
-        world.commit();
         FloatColumn xs = world.archetypeOf(id).get(X);
         assertTrue(world.nativeBytesReserved() > 0);
 
@@ -205,7 +197,6 @@ class StorageGuideTest {
         try (World world = World.create()) {
             // begin-example
             long id = world.spawn(POSITION, VELOCITY, HEALTH);
-            world.commit();
             Archetype archetype = world.archetypeOf(id);
             assertTrue(archetype.isComponentDirty(VELOCITY)); // placement: the structural flag
             archetype.clearDirtyComponents();

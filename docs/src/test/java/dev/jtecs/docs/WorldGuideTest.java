@@ -3,7 +3,6 @@ package dev.jtecs.docs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +12,9 @@ import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.event.ArchetypeCreated;
+import dev.jtecs.event.EntityObserver;
+import dev.jtecs.event.OnSpawn;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import org.junit.jupiter.api.Test;
@@ -42,31 +44,105 @@ class WorldGuideTest {
             o -> o.name("docs.world.Socket").defaults(() -> {
                 throw new IllegalStateException("no free socket");
             }));
+    /** A chain link: a new link with {@code LINKS} &gt; 0 spawns the next one. */
+    static final TagComponent CHAIN = Components.tag("docs.world.Chain");
+    static final ScalarComponent.OfInt LINKS = Components.scalar("docs.world.Links", 0);
+    /** Every new echo spawns another: a cascade without end. */
+    static final TagComponent ECHO = Components.tag("docs.world.Echo");
+
+    /** Stands for game code that fails halfway through a scope. */
+    static void failingSystem() {
+        throw new IllegalStateException("a system failed");
+    }
 
     @Test
-    void spawnIsStagedUntilCommit() {
+    void instantPath() {
         // begin-example
         try (World world = World.create()) {
+            assertEquals(0, world.scopeDepth()); // no scope is open
             long id = world.spawn(POSITION.of(new Position(1, 2)), HEALTH);
-            assertFalse(world.isAlive(id)); // the id exists, the entity is not visible yet
-            assertNull(world.get(id, POSITION));
-            assertTrue(world.hasPendingChanges());
+            assertTrue(world.isAlive(id)); // published before spawn returned
 
-            world.commit();
-            assertTrue(world.isAlive(id));
-            assertEquals(new Position(1, 2), world.get(id, POSITION));
+            world.set(id, FROZEN); // adds a component: moved at once
+            assertTrue(world.has(id, FROZEN));
+            world.remove(id, FROZEN);
+            assertFalse(world.has(id, FROZEN));
+
+            world.despawn(id);
+            assertFalse(world.isAlive(id));
+            assertFalse(world.hasPendingChanges()); // nothing ever waited
         }
         // end-example
+    }
+
+    @Test
+    void deferHoldsStructureBack() {
+        try (World world = World.create()) {
+            // begin-example
+            world.defer(); // from here on, structure waits
+            long id = world.spawn(POSITION.of(new Position(1, 2)), HEALTH);
+            world.set(id, VELOCITY); // the id works at once: this joins the staged spawn
+            assertFalse(world.isAlive(id)); // but the entity is not visible yet
+            assertNull(world.get(id, POSITION));
+            assertEquals(0, world.entityCount());
+            assertTrue(world.hasPendingChanges());
+
+            world.commit(); // closes the scope; none is left, so everything is published
+            assertEquals(0, world.scopeDepth());
+            assertTrue(world.has(id, VELOCITY));
+            assertEquals(new Position(1, 2), world.get(id, POSITION));
+            // end-example
+        }
+    }
+
+    @Test
+    void scopesNest() {
+        try (World world = World.create()) {
+            // begin-example
+            world.defer();
+            world.defer(); // a helper opens its own scope inside the caller's
+            long id = world.spawn(POSITION);
+            world.commit(); // closes the inner scope only
+            assertEquals(1, world.scopeDepth());
+            assertFalse(world.isAlive(id));
+
+            world.commit(); // the outermost scope closes: publication
+            assertTrue(world.isAlive(id));
+            world.commit(); // no scope left to close: harmless
+            assertEquals(0, world.scopeDepth());
+            // end-example
+        }
+    }
+
+    @Test
+    void unwindRecoversFromAnException() {
+        try (World world = World.create()) {
+            // begin-example
+            long id = 0;
+            try {
+                world.defer();
+                id = world.spawn(POSITION);
+                failingSystem(); // throws before the matching commit()
+                world.commit();
+            } catch (IllegalStateException e) {
+                world.unwind(); // closes every open scope and publishes what they staged
+            }
+            assertEquals(0, world.scopeDepth());
+            assertTrue(world.isAlive(id));
+            world.commit(); // a late close finds no scope: the depth stays at zero
+            assertEquals(0, world.scopeDepth());
+            // end-example
+        }
     }
 
     @Test
     void setWritesThroughOrWaits() {
         try (World world = World.create()) {
             // begin-example
-            long id = world.spawn(POSITION, HEALTH);
-            world.commit();
+            long id = world.spawn(POSITION, HEALTH); // published at once
 
-            world.set(id, HEALTH.of(80.0)); // has Health, nothing staged: written now
+            world.defer();
+            world.set(id, HEALTH.of(80.0)); // has Health, nothing staged: written now, scope or not
             assertEquals(80.0, world.get(id, HEALTH));
 
             world.set(id, VELOCITY.of(new Velocity(1, 0))); // a new component: staged
@@ -83,6 +159,7 @@ class WorldGuideTest {
     @Test
     void pendingIdsAcceptMoreWork() {
         try (World world = World.create()) {
+            world.defer();
             long id = world.spawn(POSITION);
             world.set(id, VELOCITY.of(new Velocity(0, 1))); // joins the staged spawn
             world.set(id, FROZEN);
@@ -99,16 +176,17 @@ class WorldGuideTest {
     void despawnCancelsStagedWork() {
         try (World world = World.create()) {
             // begin-example
+            long committed = world.spawn(POSITION); // published at once
+
+            world.defer();
             long staged = world.spawn(POSITION);
             world.set(staged, VELOCITY); // joins the staged spawn
             world.despawn(staged);       // cancels it: never published
             world.set(staged, HEALTH);   // ignored from now on
 
-            long committed = world.spawn(POSITION);
-            world.commit();
             world.set(committed, VELOCITY); // a staged move...
             world.despawn(committed);       // ...dropped by the despawn
-            assertTrue(world.isAlive(committed)); // still readable until the commit
+            assertTrue(world.isAlive(committed)); // still readable until the scope closes
             world.commit();
 
             assertFalse(world.isAlive(committed));
@@ -125,7 +203,7 @@ class WorldGuideTest {
             long lacking = world.spawn(POSITION);
             long mutating = world.spawn(POSITION, HEALTH);
             long leaving = world.spawn(POSITION, HEALTH);
-            world.commit();
+            world.defer();
 
             // committed
             world.set(committed, HEALTH.of(1.0));
@@ -154,6 +232,7 @@ class WorldGuideTest {
             world.set(leaving, VELOCITY);
             world.remove(leaving, HEALTH);
             world.despawn(leaving);
+            assertTrue(world.isAlive(leaving));
 
             // a cancelled spawn behaves like a staged despawn
             long cancelled = world.spawn(POSITION);
@@ -191,9 +270,9 @@ class WorldGuideTest {
             // begin-example
             long a = world.spawn(POSITION);
             long b = world.spawn(POSITION);
-            world.commit();
             Archetype archetype = world.archetypeOf(a);
 
+            world.defer();
             long c = world.spawn(POSITION); // staged first...
             world.despawn(a);               // ...but despawns go first within a wave
             world.commit();
@@ -206,9 +285,87 @@ class WorldGuideTest {
     }
 
     @Test
+    void capacityIsReservedPerWave() {
+        try (World world = World.create()) {
+            // begin-example
+            long[] ids = new long[64];
+            world.defer();
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = world.spawn(POSITION);
+            }
+            world.commit();
+            Archetype archetype = world.archetypeOf(ids[0]);
+            assertEquals(64, archetype.capacityRows()); // exactly full
+
+            world.defer();
+            world.spawn(POSITION); // one row in...
+            world.despawn(ids[0]); // ...one row out: the wave needs no extra room
+            world.commit();
+            assertEquals(64, archetype.capacityRows());
+
+            world.spawn(POSITION); // on the instant path this spawn is a wave of its own
+            world.despawn(ids[1]);
+            assertEquals(128, archetype.capacityRows()); // so the archetype had to grow
+            // end-example
+        }
+    }
+
+    @Test
+    void callbacksFeedTheNextWave() {
+        try (World world = World.create()) {
+            // begin-example
+            world.observe(Entity.WORLD, ArchetypeCreated.class, created -> {
+                if (created.archetype().has(CHAIN)) {
+                    created.archetype().addEntityObserver(new EntityObserver() {
+                        @Override
+                        public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                            for (int row = fromRow; row < toRow; row++) {
+                                int links = archetype.getValue(row, LINKS);
+                                if (links > 0) { // the drain is a scope: this spawn is staged
+                                    world.spawn(CHAIN, LINKS.of(links - 1));
+                                }
+                            }
+                        }
+                    });
+                }
+            });
+
+            world.spawn(CHAIN, LINKS.of(3)); // one call, four waves of one commit
+            assertEquals(4, world.entityCount());
+            assertFalse(world.hasPendingChanges());
+            // end-example
+        }
+    }
+
+    @Test
+    void anEndlessCascadeIsStopped() {
+        try (World world = World.create()) {
+            // begin-example
+            world.observe(Entity.WORLD, ArchetypeCreated.class, created -> {
+                if (created.archetype().has(ECHO)) {
+                    created.archetype().addEntityObserver(new EntityObserver() {
+                        @Override
+                        public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                            world.spawn(ECHO); // every echo stages another: no fixed point
+                        }
+                    });
+                }
+            });
+
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.spawn(ECHO));
+            assertTrue(e.getMessage().contains("observer cascade"), e.getMessage());
+            assertEquals(64, world.entityCount());  // the 64 published waves stay
+            assertFalse(world.hasPendingChanges()); // the 65th was discarded
+            assertTrue(world.isAlive(world.spawn(POSITION))); // and the world still works
+            // end-example
+        }
+    }
+
+    @Test
     void lastWriteWins() {
         try (World world = World.create()) {
             // begin-example
+            world.defer();
             long id = world.spawn(HEALTH.of(1.0), HEALTH.of(2.0)); // within one call
             world.set(id, HEALTH.of(3.0));                          // and across calls
             world.set(id, FROZEN);
@@ -227,10 +384,10 @@ class WorldGuideTest {
             // begin-example
             long a = world.spawn(POSITION, HEALTH.of(10.0));
             world.spawn(POSITION, HEALTH.of(20.0));
-            world.commit();
             Archetype archetype = world.archetypeOf(a);
             long structural = archetype.structuralCount();
 
+            world.defer();
             world.remove(a, HEALTH);
             world.set(a, HEALTH.of(11.0)); // net signature unchanged
             world.commit();
@@ -246,8 +403,8 @@ class WorldGuideTest {
         try (World world = World.create()) {
             // begin-example
             long mover = world.spawn(POSITION);
-            world.commit();
 
+            world.defer();
             long first = world.spawn(POSITION);
             world.set(mover, VELOCITY);                  // a move: moves come after spawns
             long broken = world.spawn(POSITION, SOCKET); // Socket's default factory throws
@@ -260,6 +417,40 @@ class WorldGuideTest {
             assertFalse(world.isAlive(last));        // never reached: discarded, id stale
             assertFalse(world.has(mover, VELOCITY)); // never reached: discarded
             assertFalse(world.hasPendingChanges());
+            assertEquals(0, world.scopeDepth());     // the scope is closed all the same
+            // end-example
+        }
+    }
+
+    @Test
+    void failedPublicationOnTheInstantPath() {
+        try (World world = World.create()) {
+            // begin-example
+            IllegalStateException e =
+                    assertThrows(IllegalStateException.class, () -> world.spawn(POSITION, SOCKET));
+            assertEquals("no free socket", e.getMessage()); // from spawn itself: it published alone
+            assertEquals(0, world.entityCount());
+            assertFalse(world.hasPendingChanges());
+            // end-example
+        }
+    }
+
+    @Test
+    void aThrowingCallLeavesItsWorkStaged() {
+        try (World world = World.create()) {
+            // begin-example
+            world.observe(Entity.WORLD, OnSpawn.class, event -> {
+                throw new IllegalStateException("observer failed");
+            });
+            assertThrows(IllegalStateException.class, () -> world.spawn(POSITION));
+            assertEquals(0, world.scopeDepth());   // the call's own scope is closed...
+            assertTrue(world.hasPendingChanges()); // ...but its spawn was not published
+            assertEquals(0, world.entityCount());
+
+            world.clearObservers(Entity.WORLD);
+            world.unwind(); // publishes it, as the next commit or instant call would
+            assertFalse(world.hasPendingChanges());
+            assertEquals(1, world.entityCount());
             // end-example
         }
     }
@@ -269,7 +460,6 @@ class WorldGuideTest {
         try (World world = World.create()) {
             // begin-example
             long id = world.spawn(POSITION);
-            world.commit();
 
             assertThrows(IllegalArgumentException.class, () -> world.spawn(POSITION, HANDLE)); // no default
             assertThrows(IllegalArgumentException.class, () -> world.spawnAt(id, POSITION));   // id is live
@@ -286,7 +476,8 @@ class WorldGuideTest {
     void closedWorldRejectsEveryCall() {
         // begin-example
         World world = World.create();
-        long id = world.spawn(POSITION);
+        world.defer();
+        long id = world.spawn(POSITION); // staged, never published
         world.close(); // frees native memory, drops staged work
         assertThrows(IllegalStateException.class, () -> world.isAlive(id));
         assertThrows(IllegalStateException.class, world::commit);
