@@ -95,9 +95,4 @@ final class KeyIndex {
     void dropPending() {
         pending.clear();
     }
-
-    void clear() {
-        committed.clear();
-        pending.clear();
-    }
 }

@@ -85,72 +85,51 @@ public final class World implements AutoCloseable {
 
     /** Spawns an entity with no components; see {@link #spawn(Input...)}. */
     public long spawn() {
-        checkOpen();
-        enterScope();
-        boolean ok = false;
-        try {
-            long id = index.allocate();
-            staging.beginSpawn(id);
-            spawned(id);
-            ok = true;
-            return id;
-        } finally {
-            exitScope(ok);
-        }
+        return spawnOf(null, null, null);
     }
 
     /** Spawns an entity with one component (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a) {
-        checkOpen();
-        validateSpawnInput(a);
-        enterScope();
-        boolean ok = false;
-        try {
-            long id = index.allocate();
-            int record = staging.beginSpawn(id);
-            staging.stageSpawnInput(record, a);
-            spawned(id);
-            ok = true;
-            return id;
-        } finally {
-            exitScope(ok);
-        }
+        return spawnOf(Objects.requireNonNull(a, "input"), null, null);
     }
 
     /** Spawns an entity with two components (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a, Input b) {
-        checkOpen();
-        validateSpawnInput(a);
-        validateSpawnInput(b);
-        enterScope();
-        boolean ok = false;
-        try {
-            long id = index.allocate();
-            int record = staging.beginSpawn(id);
-            staging.stageSpawnInput(record, a);
-            staging.stageSpawnInput(record, b);
-            spawned(id);
-            ok = true;
-            return id;
-        } finally {
-            exitScope(ok);
-        }
+        return spawnOf(Objects.requireNonNull(a, "input"), Objects.requireNonNull(b, "input"), null);
     }
 
     /** Spawns an entity with three components (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a, Input b, Input c) {
+        return spawnOf(Objects.requireNonNull(a, "input"), Objects.requireNonNull(b, "input"),
+                Objects.requireNonNull(c, "input"));
+    }
+
+    /** The fixed-arity spawns: up to three inputs, {@code null} where absent, so no array is allocated. */
+    private long spawnOf(Input a, Input b, Input c) {
         checkOpen();
-        validateSpawnInput(a);
-        validateSpawnInput(b);
-        validateSpawnInput(c);
+        if (a != null) {
+            validateSpawnInput(a);
+        }
+        if (b != null) {
+            validateSpawnInput(b);
+        }
+        if (c != null) {
+            validateSpawnInput(c);
+        }
         enterScope();
         boolean ok = false;
         try {
             long id = index.allocate();
             int record = staging.beginSpawn(id);
-            staging.stageSpawnInput(record, a);
-            staging.stageSpawnInput(record, b);
-            staging.stageSpawnInput(record, c);
+            if (a != null) {
+                staging.stageSpawnInput(record, a);
+            }
+            if (b != null) {
+                staging.stageSpawnInput(record, b);
+            }
+            if (c != null) {
+                staging.stageSpawnInput(record, c);
+            }
             spawned(id);
             ok = true;
             return id;

@@ -235,25 +235,6 @@ public final class EntityIndex {
         freePos = Arrays.copyOf(freePos, capacity);
     }
 
-    /** Forgets every entity: all slots become fresh again (generation kept, so old handles stay stale). */
-    public void clearAll() {
-        freeCount = 0;
-        aliveCount = 0;
-        for (int slot = highWater - 1; slot >= 1; slot--) {
-            if (state[slot] == RETIRED) {
-                continue;
-            }
-            if (state[slot] != FREE) {
-                if (generation[slot] == Entity.MAX_GENERATION) {
-                    state[slot] = RETIRED;
-                    continue;
-                }
-                generation[slot]++;
-            }
-            pushFree(slot);
-        }
-    }
-
     public static String stateName(byte s) {
         return switch (s) {
             case FREE -> "free";

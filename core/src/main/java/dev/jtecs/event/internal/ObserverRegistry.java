@@ -167,15 +167,6 @@ public final class ObserverRegistry {
         dropAddress(address);
     }
 
-    /** Removes every registration at every entity address (address 0 keeps its observers). */
-    public void clearEntityAddresses() {
-        for (Long address : byAddress.keySet().toArray(new Long[0])) {
-            if (address != 0) {
-                clear(address);
-            }
-        }
-    }
-
     private void dropAddress(long address) {
         byAddress.remove(address);
         if (address != 0) {

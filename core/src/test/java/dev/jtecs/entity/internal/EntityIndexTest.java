@@ -131,21 +131,6 @@ class EntityIndexTest {
     }
 
     @Test
-    void clearAllStalesEveryHandle() {
-        EntityIndex index = new EntityIndex(10);
-        long a = index.allocate();
-        index.publish(Entity.slot(a), 0, 0);
-        long b = index.allocate();
-        index.clearAll();
-        assertFalse(index.isAlive(a));
-        assertEquals(EntityIndex.FREE, index.stateOf(b));
-        assertEquals(0, index.aliveCount());
-        long again = index.allocate();
-        assertEquals(1, Entity.slot(again));
-        assertEquals(1, Entity.generation(again));
-    }
-
-    @Test
     void rejectsBadCapacity() {
         assertThrows(IllegalArgumentException.class, () -> new EntityIndex(0));
         assertThrows(IllegalArgumentException.class, () -> new EntityIndex(Entity.MAX_ENTITIES + 1));

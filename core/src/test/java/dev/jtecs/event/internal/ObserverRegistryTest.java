@@ -56,16 +56,15 @@ class ObserverRegistryTest {
     }
 
     @Test
-    void clearAndClearEntityAddressesKeepTheWorldAddress() {
+    void clearRemovesOneAddressOnly() {
         registry.observe(0, Ping.class, (Observer<Ping>) p -> log.add("world"), null, false);
         registry.observe(3, Ping.class, (Observer<Ping>) p -> log.add("entity"), null, false);
         registry.observe(4, Pong.class, (Observer<Pong>) p -> log.add("entity"), null, false);
         registry.clear(3);
         assertFalse(registry.has(3, Ping.class));
-        registry.clearEntityAddresses();
-        assertFalse(registry.has(4, Pong.class));
+        assertTrue(registry.has(4, Pong.class));
         assertTrue(registry.has(0, Ping.class));
-        assertEquals(1, registry.count());
+        assertEquals(2, registry.count());
         registry.clear(77);
     }
 
