@@ -8,4 +8,5 @@ module dev.jtecs.core {
     exports dev.jtecs.world;
     exports dev.jtecs.event;
     exports dev.jtecs.builtin;
+    exports dev.jtecs.query;
 }

@@ -84,6 +84,11 @@ public final class Archetype {
         return table.has(component.id());
     }
 
+    /** Whether the signature holds a component id. */
+    public boolean hasId(int componentId) {
+        return table.has(componentId);
+    }
+
     /**
      * Registers row and lifetime notifications for this archetype. Existing rows are not replayed: observe
      * {@code ArchetypeCreated} to attach before the first row is placed.

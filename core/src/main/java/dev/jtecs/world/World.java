@@ -12,12 +12,16 @@ import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.event.internal.ObserverRegistry;
 import dev.jtecs.mutation.CommitDrain;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.mutation.Transaction;
 import dev.jtecs.mutation.TxState;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.NativeMemory;
 import dev.jtecs.storage.internal.Table;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -51,6 +55,8 @@ public final class World implements AutoCloseable {
     private final Staging staging;
     private final ObserverRegistry observers = new ObserverRegistry();
     private final OnDespawn.Context despawnContext = new DespawnContext();
+    private final List<Query> queries = new ArrayList<>();
+    private final Query.Host queryHost = new QueryHost();
     private int scopeDepth;
     private int deferDepth;
     private boolean closed;
@@ -62,6 +68,9 @@ public final class World implements AutoCloseable {
         this.drain = new CommitDrain(index, archetypes, transaction);
         this.staging = new Staging(index, archetypes, transaction, keys);
         archetypes.onCreate(table -> {
+            for (int i = 0; i < queries.size(); i++) {
+                queries.get(i).consider(table.archetype());
+            }
             if (observers.has(Entity.WORLD, ArchetypeCreated.class)) {
                 observers.deliver(Entity.WORLD, ArchetypeCreated.class, new ArchetypeCreated(table.archetype()));
             }
@@ -373,6 +382,67 @@ public final class World implements AutoCloseable {
 
     private String currentKey(long id) {
         return index.isAlive(id) ? get(id, EntityKey.COMPONENT) : null;
+    }
+
+    // ---------------------------------------------------------------- queries
+
+    /**
+     * Creates a query over this world. A persistent query keeps up with new archetypes from now on; a temporary
+     * one ({@code temp()}) matches only the archetypes that exist now. A query with an {@code onEntitiesAdded}
+     * callback receives the rows it starts with before this returns (work those calls stage is published).
+     */
+    public Query newQuery(QueryDescriptor descriptor) {
+        checkOpen();
+        Query query = new Query(queryHost, Objects.requireNonNull(descriptor, "descriptor"));
+        for (int i = 0; i < archetypes.size(); i++) {
+            query.consider(archetypes.get(i).archetype());
+        }
+        if (!descriptor.isTemporary()) {
+            queries.add(query);
+        }
+        if (descriptor.onEntitiesAdded() != null) {
+            enterScope();
+            boolean ok = false;
+            try {
+                query.announceInitialMembers();
+                ok = true;
+            } finally {
+                exitScope(ok);
+            }
+        }
+        return query;
+    }
+
+    /**
+     * Checks that a query was made by this world.
+     *
+     * @throws IllegalArgumentException for a query of another world
+     */
+    public void requireOwnQuery(Query query) {
+        checkOpen();
+        if (!Objects.requireNonNull(query, "query").belongsTo(queryHost)) {
+            throw new IllegalArgumentException(query + " belongs to another world");
+        }
+    }
+
+    /** Iteration scopes for queries. */
+    private final class QueryHost implements Query.Host {
+        @Override
+        public void enterScope() {
+            World.this.enterScope();
+        }
+
+        @Override
+        public void exitScope(boolean publishIfOutermost) {
+            if (!closed) {
+                World.this.exitScope(publishIfOutermost);
+            }
+        }
+
+        @Override
+        public void checkOpen() {
+            World.this.checkOpen();
+        }
     }
 
     // ---------------------------------------------------------------- keys

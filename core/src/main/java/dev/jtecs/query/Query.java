@@ -1,0 +1,249 @@
+package dev.jtecs.query;
+
+import dev.jtecs.event.EntityObserver;
+import dev.jtecs.storage.Archetype;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A query: the archetypes of one world that match a {@link QueryDescriptor}, iterated archetype by archetype.
+ *
+ * <p>A persistent query (the default) adds each new matching archetype as the world registers it, so iteration
+ * never rescans the world; a temporary query keeps the set it found at construction. Iteration visits
+ * non-empty archetypes only, in ascending group order when grouped (registration order within a group), and is
+ * a scope of its world: structural calls made while iterating are staged and published when the iteration ends
+ * ({@link #forEach} always ends it, a {@link QueryCursor} ends it when exhausted or closed). Cursors are
+ * independent: iterations may nest and interleave.
+ *
+ * <p>Membership callbacks ({@code onEntitiesAdded}, {@code onEntitiesRemoved}) run inside the commit drain with
+ * one contiguous row range per call: added after rows are placed and written (and, when the query is created,
+ * once for each non-empty archetype it starts with), removed before rows leave, while they are still readable.
+ * A move between two matching archetypes is no membership change and calls neither.
+ */
+public final class Query {
+    /** What a query needs from its world: the scope that iteration raises. */
+    public interface Host {
+        void enterScope();
+
+        void exitScope(boolean publishIfOutermost);
+
+        void checkOpen();
+    }
+
+    private final Host host;
+    private final QueryDescriptor descriptor;
+    private Archetype[] matched = new Archetype[8];
+    private int[] groups = new int[8];
+    private int matchedCount;
+    private int[] order = new int[8];
+    private final EntityObserver membership;
+
+    /** Creates a query over a world; worlds call this from {@code newQuery}. */
+    public Query(Host host, QueryDescriptor descriptor) {
+        this.host = Objects.requireNonNull(host, "host");
+        this.descriptor = Objects.requireNonNull(descriptor, "descriptor");
+        this.membership = descriptor.onEntitiesAdded() != null || descriptor.onEntitiesRemoved() != null
+                ? new Membership() : null;
+    }
+
+    public QueryDescriptor descriptor() {
+        return descriptor;
+    }
+
+    public String name() {
+        return descriptor.name();
+    }
+
+    public boolean isTemporary() {
+        return descriptor.isTemporary();
+    }
+
+    /**
+     * Adds an archetype when it matches (worlds call this for every archetype, existing and new). Returns
+     * whether it was added.
+     */
+    public boolean consider(Archetype archetype) {
+        if (!descriptor.matches(archetype)) {
+            return false;
+        }
+        for (int i = 0; i < matchedCount; i++) {
+            if (matched[i] == archetype) {
+                return false;
+            }
+        }
+        if (matchedCount == matched.length) {
+            matched = Arrays.copyOf(matched, matchedCount * 2);
+            groups = Arrays.copyOf(groups, matchedCount * 2);
+            order = Arrays.copyOf(order, matchedCount * 2);
+        }
+        int index = matchedCount++;
+        matched[index] = archetype;
+        groups[index] = descriptor.groupBy() == null ? 0 : descriptor.groupBy().applyAsInt(archetype);
+        insertIntoOrder(index);
+        if (membership != null) {
+            archetype.addEntityObserver(membership);
+        }
+        return true;
+    }
+
+    /** Keeps {@code order} sorted by (group, registration index). */
+    private void insertIntoOrder(int index) {
+        int position = index;
+        while (position > 0 && groups[order[position - 1]] > groups[index]) {
+            order[position] = order[position - 1];
+            position--;
+        }
+        order[position] = index;
+    }
+
+    /** Reports the rows of every non-empty matched archetype as added (a new query's initial members). */
+    public void announceInitialMembers() {
+        QueryCallback added = descriptor.onEntitiesAdded();
+        if (added == null) {
+            return;
+        }
+        for (int i = 0; i < matchedCount; i++) {
+            Archetype archetype = matched[order[i]];
+            if (archetype.count() > 0) {
+                added.onRows(archetype, 0, archetype.count());
+            }
+        }
+    }
+
+    /** Visits every non-empty matching archetype, as one scope of the world. */
+    public void forEach(QueryVisitor visitor) {
+        Objects.requireNonNull(visitor, "visitor");
+        host.checkOpen();
+        host.enterScope();
+        boolean ok = false;
+        try {
+            int count = matchedCount;
+            for (int i = 0; i < count; i++) {
+                Archetype archetype = matched[order[i]];
+                int rows = archetype.count();
+                if (rows > 0) {
+                    visitor.visit(archetype, rows);
+                }
+            }
+            ok = true;
+        } finally {
+            host.exitScope(ok);
+        }
+    }
+
+    /** A cursor over every non-empty matching archetype; close it (try-with-resources) if you leave early. */
+    public QueryCursor cursor() {
+        host.checkOpen();
+        return new QueryCursor(this, host, false, 0);
+    }
+
+    /** A cursor over one group's non-empty archetypes. */
+    public QueryCursor group(int group) {
+        host.checkOpen();
+        return new QueryCursor(this, host, true, group);
+    }
+
+    /** The number of entities in every matching archetype. */
+    public int count() {
+        host.checkOpen();
+        int total = 0;
+        for (int i = 0; i < matchedCount; i++) {
+            total += matched[i].count();
+        }
+        return total;
+    }
+
+    /** The distinct group ids of the matching archetypes, ascending. */
+    public int[] groups() {
+        host.checkOpen();
+        int[] distinct = new int[matchedCount];
+        int n = 0;
+        for (int i = 0; i < matchedCount; i++) {
+            int group = groups[order[i]];
+            if (n == 0 || distinct[n - 1] != group) {
+                distinct[n++] = group;
+            }
+        }
+        return Arrays.copyOf(distinct, n);
+    }
+
+    /**
+     * The group of a matching archetype.
+     *
+     * @throws IllegalArgumentException when the query does not match the archetype
+     */
+    public int getGroup(Archetype archetype) {
+        host.checkOpen();
+        for (int i = 0; i < matchedCount; i++) {
+            if (matched[i] == archetype) {
+                return groups[i];
+            }
+        }
+        throw new IllegalArgumentException("archetype " + archetype + " is not matched by " + descriptor);
+    }
+
+    /** The number of entities in one group. */
+    public int getGroupCount(int group) {
+        host.checkOpen();
+        int total = 0;
+        for (int i = 0; i < matchedCount; i++) {
+            if (groups[i] == group) {
+                total += matched[i].count();
+            }
+        }
+        return total;
+    }
+
+    /** The matching archetypes, empty ones included, in iteration order. */
+    public List<Archetype> archetypes() {
+        host.checkOpen();
+        List<Archetype> list = new ArrayList<>(matchedCount);
+        for (int i = 0; i < matchedCount; i++) {
+            list.add(matched[order[i]]);
+        }
+        return List.copyOf(list);
+    }
+
+    /** Whether this query belongs to the world behind {@code host}. */
+    public boolean belongsTo(Host candidate) {
+        return host == candidate;
+    }
+
+    int matchedCount() {
+        return matchedCount;
+    }
+
+    Archetype matchedAt(int orderIndex) {
+        return matched[order[orderIndex]];
+    }
+
+    int groupAt(int orderIndex) {
+        return groups[order[orderIndex]];
+    }
+
+    @Override
+    public String toString() {
+        return descriptor + " matching " + matchedCount + " archetypes";
+    }
+
+    /** Forwards archetype row notifications that change this query's membership. */
+    private final class Membership implements EntityObserver {
+        @Override
+        public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+            QueryCallback added = descriptor.onEntitiesAdded();
+            if (added != null && (other == null || !descriptor.matches(other))) {
+                added.onRows(archetype, fromRow, toRow);
+            }
+        }
+
+        @Override
+        public void onEntitiesRemoved(Archetype archetype, int fromRow, int toRow, Archetype other) {
+            QueryCallback removed = descriptor.onEntitiesRemoved();
+            if (removed != null && (other == null || !descriptor.matches(other))) {
+                removed.onRows(archetype, fromRow, toRow);
+            }
+        }
+    }
+}

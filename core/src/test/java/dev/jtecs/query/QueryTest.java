@@ -1,0 +1,212 @@
+package dev.jtecs.query;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.builtin.Disabled;
+import dev.jtecs.builtin.Paused;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.world.World;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class QueryTest {
+    static final ScalarComponent.OfInt HP = Components.scalar("test.query.Hp", 10);
+    static final TagComponent ENEMY = Components.tag("test.query.Enemy");
+    static final TagComponent BOSS = Components.tag("test.query.Boss");
+    static final TagComponent FROZEN = Components.tag("test.query.Frozen");
+
+    private final World world = World.create();
+    private final List<String> log = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() {
+        world.close();
+    }
+
+    private List<Integer> visitCounts(Query query) {
+        List<Integer> counts = new ArrayList<>();
+        query.forEach((archetype, count) -> counts.add(count));
+        return counts;
+    }
+
+    @Test
+    void persistentQueriesPickUpNewArchetypesAndTemporaryOnesDoNot() {
+        world.spawn(HP);
+        Query persistent = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        Query temporary = world.newQuery(QueryDescriptor.builder().include(HP).temp().build());
+        world.spawn(HP, ENEMY); // a new matching archetype
+        assertEquals(2, persistent.count());
+        assertEquals(1, temporary.count());
+        assertEquals(2, persistent.archetypes().size());
+        assertTrue(temporary.isTemporary());
+    }
+
+    @Test
+    void iterationVisitsNonEmptyArchetypesOnly() {
+        long a = world.spawn(HP);
+        world.spawn(HP, ENEMY);
+        world.despawn(a);
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        assertEquals(List.of(1), visitCounts(query));
+        assertEquals(2, query.archetypes().size(), "empty archetypes stay matched");
+    }
+
+    @Test
+    void disabledAndPausedEntitiesAreFilteredByKind() {
+        world.spawn(HP);
+        world.spawn(HP, Disabled.COMPONENT);
+        world.spawn(HP, Paused.COMPONENT);
+        assertEquals(2, world.newQuery(QueryDescriptor.builder().include(HP).build()).count());
+        assertEquals(1, world.newQuery(QueryDescriptor.builder().include(HP).logic().build()).count());
+        assertEquals(2, world.newQuery(QueryDescriptor.builder().include(HP).render().build()).count());
+        assertEquals(1, world.newQuery(QueryDescriptor.builder().include(HP, Disabled.COMPONENT).build()).count());
+    }
+
+    @Test
+    void groupsOrderIterationAndGroupByRunsOncePerArchetype() {
+        AtomicInteger calls = new AtomicInteger();
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP).groupBy(archetype -> {
+            calls.incrementAndGet();
+            return archetype.has(BOSS) ? 0 : archetype.has(ENEMY) ? 1 : 2;
+        }).build());
+        world.spawn(HP);
+        world.spawn(HP, ENEMY);
+        world.spawn(HP, ENEMY);
+        world.spawn(HP, BOSS);
+        List<Integer> order = new ArrayList<>();
+        query.forEach((archetype, count) -> order.add(query.getGroup(archetype)));
+        assertEquals(List.of(0, 1, 2), order);
+        assertArrayEquals(new int[] {0, 1, 2}, query.groups());
+        assertEquals(2, query.getGroupCount(1));
+        assertEquals(3, calls.get(), "one call per archetype, not per entity or iteration");
+        try (QueryCursor cursor = query.group(1)) {
+            assertTrue(cursor.next());
+            assertEquals(2, cursor.count());
+            assertFalse(cursor.next());
+        }
+        Archetype stranger = world.archetypeOf(world.spawn(ENEMY));
+        assertThrows(IllegalArgumentException.class, () -> query.getGroup(stranger));
+    }
+
+    @Test
+    void iterationIsAScopeThatPublishesWhenItEnds() {
+        long id = world.spawn(HP);
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        query.forEach((archetype, count) -> {
+            world.set(id, ENEMY);
+            assertFalse(world.has(id, ENEMY), "staged while iterating");
+        });
+        assertTrue(world.has(id, ENEMY));
+        assertEquals(0, world.scopeDepth());
+    }
+
+    @Test
+    void anExceptionEndsTheScopeButLeavesItsWorkForUnwind() {
+        long id = world.spawn(HP);
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        assertThrows(IllegalStateException.class, () -> query.forEach((archetype, count) -> {
+            world.set(id, ENEMY);
+            throw new IllegalStateException("system failed");
+        }));
+        assertEquals(0, world.scopeDepth());
+        assertFalse(world.has(id, ENEMY));
+        world.unwind();
+        assertTrue(world.has(id, ENEMY));
+    }
+
+    @Test
+    void cursorsNestCloseEarlyAndCloseTwiceSafely() {
+        world.spawn(HP);
+        world.spawn(HP, ENEMY);
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        int pairs = 0;
+        try (QueryCursor outer = query.cursor()) {
+            while (outer.next()) {
+                try (QueryCursor inner = query.cursor()) {
+                    while (inner.next()) {
+                        pairs++;
+                        assertEquals(2, world.scopeDepth());
+                    }
+                }
+            }
+        }
+        assertEquals(4, pairs);
+        QueryCursor early = query.cursor();
+        assertTrue(early.next());
+        assertEquals(1, early.entities().get(0) > 0 ? 1 : 0);
+        early.close();
+        early.close();
+        assertEquals(0, world.scopeDepth());
+        assertFalse(early.next());
+        assertThrows(IllegalStateException.class, early::archetype);
+        QueryCursor leaked = query.cursor();
+        world.unwind();
+        leaked.close(); // after an unwind: clamps at zero
+        assertEquals(0, world.scopeDepth());
+    }
+
+    @Test
+    void membershipCallbacksReportEntriesAndExitsButNotMovesBetweenMatches() {
+        long before = world.spawn(HP, ENEMY);
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP).exclude(FROZEN)
+                .onEntitiesAdded((archetype, from, to) -> log.add("added " + from + ".." + to + " hp="
+                        + archetype.getValue(from, HP)))
+                .onEntitiesRemoved((archetype, from, to) -> log.add("removed " + from + ".." + to + " hp="
+                        + archetype.getValue(from, HP)))
+                .build());
+        assertEquals(List.of("added 0..1 hp=10"), log, "initial members");
+        log.clear();
+        long id = world.spawn(HP.of(5));
+        world.set(id, ENEMY); // a move between two matching archetypes
+        world.set(id, HP.of(6)); // a field change
+        assertEquals(List.of("added 0..1 hp=5"), log);
+        log.clear();
+        world.set(id, FROZEN); // an excluded component arrives
+        assertEquals(List.of("removed 1..2 hp=6"), log, "values are still readable");
+        log.clear();
+        world.remove(id, FROZEN);
+        world.despawn(before);
+        assertEquals(List.of("added 1..2 hp=6", "removed 0..1 hp=10"), log);
+    }
+
+    @Test
+    void membershipCallbacksMayStageWorkForTheSameCommit() {
+        world.newQuery(QueryDescriptor.builder().include(ENEMY)
+                .onEntitiesAdded((archetype, from, to) -> {
+                    for (int row = from; row < to; row++) {
+                        world.set(archetype.entity(row), HP.of(99));
+                    }
+                }).build());
+        long id = world.spawn(ENEMY);
+        assertEquals(99, world.get(id, HP));
+    }
+
+    @Test
+    void foreignQueriesAreRecognised() {
+        Query mine = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        world.requireOwnQuery(mine);
+        try (World other = World.create()) {
+            Query theirs = other.newQuery(QueryDescriptor.builder().include(HP).build());
+            assertThrows(IllegalArgumentException.class, () -> world.requireOwnQuery(theirs));
+        }
+    }
+
+    @Test
+    void queriesFailAfterTheWorldCloses() {
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        world.close();
+        assertThrows(IllegalStateException.class, query::count);
+        assertThrows(IllegalStateException.class, () -> query.forEach((a, c) -> { }));
+        assertThrows(IllegalStateException.class, query::cursor);
+    }
+}
