@@ -319,6 +319,35 @@ public final class Archetype {
         return table.structuralCount();
     }
 
+    /**
+     * Whether the row residue describes every structural change since a consumer's structural count
+     * {@code previousCount} (see {@link #structuralAdded()}, {@link #structuralTouched()}); when false the
+     * consumer must refresh the whole archetype.
+     */
+    public boolean structuralDescribed(long previousCount) {
+        return table.structuralDescribed(previousCount);
+    }
+
+    /** The first row appended since dirty state was last cleared: rows {@code [structuralAdded(), count())}. */
+    public int structuralAdded() {
+        return table.structuralAdded();
+    }
+
+    /** Rows below {@link #structuralAdded()} overwritten by swap-removes since the last clear, ascending. */
+    public int[] structuralTouched() {
+        return table.structuralTouched();
+    }
+
+    /** Counts value writes of one component's column into {@link #valueCount()} from now on. */
+    public void trackValueCount(Component<?> component) {
+        table.trackValueCount(requirePosition(component));
+    }
+
+    /** Value writes (getMut, set, marks; never structural changes) declared on tracked columns. */
+    public long valueCount() {
+        return table.valueCount();
+    }
+
     /** How many value writes were declared on one column ({@code getMut}, {@code set}, marks). */
     public long writeCount(Component<?> component) {
         return table.writeCount(requirePosition(component));

@@ -632,6 +632,39 @@ public final class World implements AutoCloseable {
         }
     }
 
+    /**
+     * The archetypes with dirty state, in the order they first turned dirty since the last
+     * {@link #clearDirty()}, empty ones (emptied by removals) included. The returned list is an independent
+     * snapshot; do not change structure while relying on it.
+     */
+    public List<Archetype> dirtyArchetypes() {
+        checkOpen();
+        List<Archetype> dirty = new ArrayList<>();
+        for (Table table : archetypes.dirtyQueue()) {
+            if (table.anyDirty()) {
+                dirty.add(table.archetype());
+            }
+        }
+        return dirty;
+    }
+
+    /** Clears every archetype's dirty bits, structural flag and row residue (write counts survive). */
+    public void clearDirty() {
+        checkOpen();
+        archetypes.clearDirty();
+    }
+
+    /** Every archetype holding a component, in registry order, empty ones included. */
+    public List<Archetype> findArchetypes(Component<?> component) {
+        checkOpen();
+        Objects.requireNonNull(component, "component");
+        List<Archetype> found = new ArrayList<>();
+        for (Table table : archetypes.withComponent(component.id())) {
+            found.add(table.archetype());
+        }
+        return found;
+    }
+
     /** The number of published entities. */
     public int entityCount() {
         checkOpen();

@@ -23,6 +23,8 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private final Probe probe = new Probe();
     private final Table root;
     private Consumer<Table> creationListener = table -> { };
+    private final List<Table> dirtyQueue = new ArrayList<>();
+    private final Map<Integer, List<Table>> byComponent = new HashMap<>();
 
     public ArchetypeRegistry(NativeMemory memory) {
         this.memory = memory;
@@ -120,9 +122,32 @@ public final class ArchetypeRegistry implements AutoCloseable {
             table = new Table(tables.size(), exact, memory);
             tables.add(table);
             bySignature.put(new Signature(ids), table);
+            table.onFirstDirty(dirtyQueue::add);
+            for (int id : ids) {
+                byComponent.computeIfAbsent(id, key -> new ArrayList<>()).add(table);
+            }
             creationListener.accept(table);
         }
         return table;
+    }
+
+    /** The tables that turned dirty since the last {@link #clearDirty()}, in first-dirtied order. */
+    public List<Table> dirtyQueue() {
+        return dirtyQueue;
+    }
+
+    /** Clears every table's dirty state and empties the queue. */
+    public void clearDirty() {
+        for (Table table : dirtyQueue) {
+            table.clearDirty();
+            table.dequeue();
+        }
+        dirtyQueue.clear();
+    }
+
+    /** The tables whose signature holds a component id, in registry order, empty ones included. */
+    public List<Table> withComponent(int componentId) {
+        return byComponent.getOrDefault(componentId, List.of());
     }
 
     /** Frees every table's columns. */

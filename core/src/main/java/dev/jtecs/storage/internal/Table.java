@@ -71,6 +71,17 @@ public final class Table {
     private final long[] writeCounts;
     private boolean structuralDirty;
     private long structuralCount;
+    private final boolean[] valueTracked;
+    private long valueCount;
+    private boolean queued;
+    private java.util.function.Consumer<Table> dirtyListener = table -> { };
+    // row residue since the last clear: rows [addedFrom, count) were appended, touched[] rows were overwritten
+    private static final int TOUCHED_LIMIT = 64;
+    private long residueFrom;
+    private int addedFrom;
+    private final int[] touched = new int[TOUCHED_LIMIT];
+    private int touchedCount;
+    private boolean touchedAll;
 
     private final IntTableMap addEdges = new IntTableMap();
     private final IntTableMap removeEdges = new IntTableMap();
@@ -122,6 +133,7 @@ public final class Table {
         rebuildViews();
         dirtyBits = new long[(n + 63) >>> 6];
         writeCounts = new long[n];
+        valueTracked = new boolean[n];
         archetype = new Archetype(this);
     }
 
@@ -218,6 +230,9 @@ public final class Table {
         ensureCapacity(count + 1);
         int row = count++;
         entitySegment.setAtIndex(ENTITY, row, entity);
+        if (row < addedFrom) {
+            addedFrom = row;
+        }
         markStructural();
         return row;
     }
@@ -233,11 +248,17 @@ public final class Table {
         if (row != last) {
             copyRowWithin(last, row);
             moved = entitySegment.getAtIndex(ENTITY, row);
+            if (row < addedFrom) {
+                recordTouched(row);
+            }
         }
         for (Object[] heap : heapArrays) {
             heap[last] = null;
         }
         count = last;
+        if (addedFrom > count) {
+            addedFrom = count;
+        }
         markStructural();
         return moved;
     }
@@ -517,11 +538,80 @@ public final class Table {
     public void markStructural() {
         structuralDirty = true;
         structuralCount++;
+        enqueue();
     }
 
     public void markDirty(int position) {
         dirtyBits[position >>> 6] |= 1L << position;
         writeCounts[position]++;
+        if (valueTracked[position]) {
+            valueCount++;
+        }
+        enqueue();
+    }
+
+    private void enqueue() {
+        if (!queued) {
+            queued = true;
+            dirtyListener.accept(this);
+        }
+    }
+
+    /** Called once each time this table turns dirty after a world-wide clear (the world's dirty queue). */
+    public void onFirstDirty(java.util.function.Consumer<Table> listener) {
+        this.dirtyListener = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
+    /** Forgets that this table is in the world's dirty queue (the world cleared its queue). */
+    public void dequeue() {
+        queued = false;
+    }
+
+    private void recordTouched(int row) {
+        if (touchedAll) {
+            return;
+        }
+        for (int i = 0; i < touchedCount; i++) {
+            if (touched[i] == row) {
+                return;
+            }
+        }
+        if (touchedCount == TOUCHED_LIMIT) {
+            touchedAll = true;
+            return;
+        }
+        touched[touchedCount++] = row;
+    }
+
+    /**
+     * Whether the row residue describes every structural change a consumer missed since it saw
+     * {@code previousCount}: it saw the state at or after the last clear, and the touched rows stayed within
+     * the bound. When false the consumer must refresh everything.
+     */
+    public boolean structuralDescribed(long previousCount) {
+        return !touchedAll && previousCount >= residueFrom && previousCount <= structuralCount;
+    }
+
+    /** The first row appended since the last clear: rows {@code [structuralAdded(), count)} are new. */
+    public int structuralAdded() {
+        return addedFrom;
+    }
+
+    /** The rows below {@link #structuralAdded()} that swap-removes overwrote since the last clear, ascending. */
+    public int[] structuralTouched() {
+        int[] rows = Arrays.copyOf(touched, touchedCount);
+        Arrays.sort(rows);
+        return rows;
+    }
+
+    /** Counts value writes of one column into {@link #valueCount()} from now on. */
+    public void trackValueCount(int position) {
+        valueTracked[position] = true;
+    }
+
+    /** Value writes (not structural ones) declared on tracked columns; survives clearing. */
+    public long valueCount() {
+        return valueCount;
     }
 
     public void markAllDirty() {
@@ -550,9 +640,14 @@ public final class Table {
         return structuralDirty;
     }
 
+    /** Clears the dirty bits and the structural flag, and starts a new row-residue window; counts survive. */
     public void clearDirty() {
         Arrays.fill(dirtyBits, 0L);
         structuralDirty = false;
+        residueFrom = structuralCount;
+        addedFrom = count;
+        touchedCount = 0;
+        touchedAll = false;
     }
 
     public long structuralCount() {
