@@ -1,16 +1,21 @@
 package dev.jtecs.stress;
 
 import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -21,7 +26,9 @@ import java.util.SplittableRandom;
  * <p>After every operation the touched entity and the lifecycle event logs ({@code OnSpawn}, {@code OnDespawn})
  * are compared; after every commit the whole world is: liveness of every id ever seen, every palette
  * component's value, the entity count, and the storage invariants (each archetype row's entity resolves back to
- * that archetype and row). The seed picks the instant path or the staged path. Illegal operations (dead, stale or malformed
+ * that archetype and row), three queries (the members their callbacks reported, their iteration and counts
+ * against the model's rule), and dirty marks (every value written since the last check must read dirty, in an
+ * archetype the world's dirty queue lists). The seed picks the instant path or the staged path. Illegal operations (dead, stale or malformed
  * ids; {@code spawnAt} of a live id) are issued on purpose and must throw without changing anything.
  *
  * <p>A mismatch throws {@link ModelMismatch} naming the seed, the operation index and the last operations, so
@@ -39,6 +46,10 @@ public final class ModelRun {
     private final boolean instant;
     private final List<String> events = new ArrayList<>();
     private int eventsChecked;
+    private final List<Query> queries = new ArrayList<>();
+    private final List<Set<Long>> memberSets = new ArrayList<>();
+    private final List<java.util.function.LongPredicate> rules = new ArrayList<>();
+    private final Set<String> expectDirty = new HashSet<>();
     private int step;
     private long commits;
     private long rejected;
@@ -59,6 +70,7 @@ public final class ModelRun {
         try (World world = World.create(WorldConfig.defaults().maxEntities(1 << 16))) {
             world.observe(0, OnSpawn.class, event -> events.add("OnSpawn " + event.entity()));
             world.observe(0, OnDespawn.class, event -> events.add("OnDespawn " + event.entity()));
+            createQueries(world);
             if (!instant) {
                 world.defer();
             }
@@ -107,7 +119,10 @@ public final class ModelRun {
             long id = pickId();
             Input input = ModelComponents.randomInput(pickComponent(), random);
             mutate(world, "set " + Entity.toString(id) + " " + describe(input), id,
-                    () -> world.set(id, input), () -> model.set(id, input));
+                    () -> world.set(id, input), () -> {
+                        model.set(id, input);
+                        expectDirty.add(id + "|" + input.component().name());
+                    });
         } else if (roll < 60) {
             long id = pickId();
             Component<?> component = pickComponent();
@@ -224,7 +239,85 @@ public final class ModelRun {
         }
     }
 
+    /** Queries whose membership (callback-maintained sets, counts, iteration) is checked at every commit. */
+    private void createQueries(World world) {
+        addQuery(world, QueryDescriptor.builder().include(ModelComponents.POSITION).build(),
+                id -> has(id, ModelComponents.POSITION));
+        addQuery(world, QueryDescriptor.builder().include(ModelComponents.HEALTH).exclude(ModelComponents.MARKED)
+                .build(), id -> has(id, ModelComponents.HEALTH) && !has(id, ModelComponents.MARKED));
+        addQuery(world, QueryDescriptor.builder().includeAny(ModelComponents.LABEL, ModelComponents.NAME)
+                .exclude(ModelComponents.STATS).build(),
+                id -> (has(id, ModelComponents.LABEL) || has(id, ModelComponents.NAME))
+                        && !has(id, ModelComponents.STATS));
+    }
+
+    private boolean has(long id, Component<?> component) {
+        return model.get(id, component) != null;
+    }
+
+    private void addQuery(World world, QueryDescriptor descriptor, java.util.function.LongPredicate rule) {
+        Set<Long> members = new HashSet<>();
+        QueryDescriptor withCallbacks = QueryDescriptor.builder()
+                .include(descriptor.include().toArray(new Component<?>[0]))
+                .includeAny(descriptor.includeAny().toArray(new Component<?>[0]))
+                .exclude(descriptor.exclude().toArray(new Component<?>[0]))
+                .onEntitiesAdded((archetype, from, to) -> {
+                    for (int row = from; row < to; row++) {
+                        check(members.add(archetype.entity(row)), "added twice: " + archetype.entity(row));
+                    }
+                })
+                .onEntitiesRemoved((archetype, from, to) -> {
+                    for (int row = from; row < to; row++) {
+                        check(members.remove(archetype.entity(row)), "removed a non-member: " + archetype.entity(row));
+                    }
+                }).build();
+        queries.add(world.newQuery(withCallbacks));
+        memberSets.add(members);
+        rules.add(rule);
+    }
+
+    private void compareQueries() {
+        for (int q = 0; q < queries.size(); q++) {
+            Set<Long> expected = new HashSet<>();
+            for (long id : model.aliveIds()) {
+                if (rules.get(q).test(id)) {
+                    expected.add(id);
+                }
+            }
+            Set<Long> iterated = new HashSet<>();
+            queries.get(q).forEach((archetype, count) -> {
+                for (int row = 0; row < count; row++) {
+                    iterated.add(archetype.entity(row));
+                }
+            });
+            String name = queries.get(q).descriptor().toString();
+            check(expected.equals(memberSets.get(q)), "callback members of " + name + " world=" + memberSets.get(q)
+                    + " model=" + expected);
+            check(expected.equals(iterated), "iteration of " + name);
+            check(queries.get(q).count() == expected.size(), "count of " + name);
+        }
+    }
+
+    /** Every value written since the last clear must be reported dirty; then clear. */
+    private void compareDirty(World world) {
+        for (String written : expectDirty) {
+            int bar = written.indexOf('|');
+            long id = Long.parseLong(written.substring(0, bar));
+            Component<?> component = Components.findByName(written.substring(bar + 1));
+            if (world.isAlive(id) && world.has(id, component)) {
+                Archetype archetype = world.archetypeOf(id);
+                check(archetype.isComponentDirty(component), "a write to " + Entity.toString(id) + " "
+                        + component.name() + " was not marked dirty");
+                check(world.dirtyArchetypes().contains(archetype), "dirty archetype missing from the queue");
+            }
+        }
+        expectDirty.clear();
+        world.clearDirty();
+    }
+
     private void compareAll(World world) {
+        compareQueries();
+        compareDirty(world);
         check(world.entityCount() == model.aliveCount(),
                 "entityCount world=" + world.entityCount() + " model=" + model.aliveCount());
         check(!world.hasPendingChanges(), "pending changes after commit");
