@@ -38,8 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Implementations in the same run: jtecs through its archetype columns with a scalar row loop
  * ({@code jtecsScalarColumns}) and with the vector kernel ({@code jtecsVectorKernel}); baselines: a plain
- * {@code float[]} SoA loop and a {@code FloatVector} loop over bare 64-byte-aligned segments. Peers arrive with
- * the bench issue.
+ * {@code float[]} SoA loop and a {@code FloatVector} loop over bare 64-byte-aligned segments; peers: Dominion,
+ * Artemis-odb and Ashley (see {@link PeerWorlds}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -63,6 +63,7 @@ public class IntegrateBenchmark {
     private float[] vy;
 
     private Arena arena;
+    private PeerWorlds peers;
     private MemorySegment sx;
     private MemorySegment sy;
     private MemorySegment svx;
@@ -97,12 +98,30 @@ public class IntegrateBenchmark {
             svx.setAtIndex(ValueLayout.JAVA_FLOAT, i, vx[i]);
             svy.setAtIndex(ValueLayout.JAVA_FLOAT, i, vy[i]);
         }
+        peers = new PeerWorlds(entities, 0);
+        ParticleKernels.warmUp();
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
         world.close();
         arena.close();
+        peers.close();
+    }
+
+    @Benchmark
+    public void dominion() {
+        peers.integrateDominion(DT);
+    }
+
+    @Benchmark
+    public void artemis() {
+        peers.integrateArtemis(DT);
+    }
+
+    @Benchmark
+    public void ashley() {
+        peers.integrateAshley(DT);
     }
 
     @Benchmark

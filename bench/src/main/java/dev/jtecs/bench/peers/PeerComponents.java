@@ -8,11 +8,46 @@ package dev.jtecs.bench.peers;
 public final class PeerComponents {
     private PeerComponents() {}
 
-    /** Dominion: any object is a component. */
-    public record DominionPosition(float x, float y) {}
+    /** Dominion: any object is a component; mutable so systems update it in place. */
+    public static final class DominionPosition {
+        public float x;
+        public float y;
 
-    /** Dominion: any object is a component. */
-    public record DominionVelocity(float x, float y) {}
+        public DominionPosition(float x, float y) {
+            this.x = x;
+            this.y = y;
+        }
+    }
+
+    /** Dominion velocity. */
+    public static final class DominionVelocity {
+        public float x;
+        public float y;
+
+        public DominionVelocity(float x, float y) {
+            this.x = x;
+            this.y = y;
+        }
+    }
+
+    /** Dominion mass (the third component of {@code iterate_read}). */
+    public static final class DominionMass {
+        public float m;
+
+        public DominionMass(float m) {
+            this.m = m;
+        }
+    }
+
+    /** Artemis-odb mass. */
+    public static final class ArtemisMass extends com.artemis.Component {
+        public float m;
+    }
+
+    /** Ashley mass. */
+    public static final class AshleyMass implements com.badlogic.ashley.core.Component {
+        public float m;
+    }
 
     /** Dominion: a tag is an instance of an empty class; one shared instance serves every entity. */
     public static final class DominionTag {
