@@ -358,8 +358,8 @@ public final class World implements AutoCloseable {
         if (scopeDepth > 0) {
             scopeDepth--;
         }
-        if (scopeDepth == 0 && publishIfOutermost && !drain.isDraining() && drain.hasWork()) {
-            publish();
+        if (scopeDepth == 0 && publishIfOutermost && !closed && !drain.isDraining() && drain.hasWork()) {
+            publish(); // (a callback that closed the world leaves nothing to publish)
         }
     }
 

@@ -339,6 +339,20 @@ class WorldScopeTest {
     }
 
     @Test
+    void closingTheWorldInsideAVisitEndsTheVisitQuietly() {
+        world.spawn(A);
+        World doomed = World.create();
+        doomed.spawn(A);
+        doomed.forEachArchetype(archetype -> {
+            if (archetype.count() > 0) {
+                doomed.spawn(B); // staged ...
+                doomed.close(); // ... and the world closes before the visit ends
+            }
+        });
+        assertTrue(doomed.isClosed());
+    }
+
+    @Test
     void instantAndStagedPathsEndInTheSameState() {
         try (World staged = World.create()) {
             long[] a = new long[3];
