@@ -45,6 +45,7 @@ public final class CommitDrain {
     private boolean[] replan = new boolean[64];
     private int waveStart;
     private int[] reservedRows = new int[16];
+    private int[] reservationOf = new int[16];
 
     public CommitDrain(EntityIndex index, ArchetypeRegistry registry, Transaction transaction) {
         this.index = index;
@@ -120,44 +121,58 @@ public final class CommitDrain {
             replan = new boolean[moveTargets.length];
         }
         int distinct = 0;
-        for (int record = from; record < to; record++) {
-            TxState state = transaction.state(record);
-            Table table;
-            int delta;
-            if (state == TxState.STAGED_SPAWN) {
-                table = shapeOf(record).table;
-                delta = 1;
-            } else if (state == TxState.STAGED_MUTATE) {
-                table = resolveTarget(record, registry.get(index.tableOf(transaction.slot(record))));
-                moveTargets[record - from] = table;
-                replan[record - from] = requirements.size() > 0;
-                delta = 1;
-            } else if (state == TxState.STAGED_DESPAWN) {
-                table = registry.get(index.tableOf(transaction.slot(record)));
-                delta = -1;
-            } else {
-                continue;
-            }
-            int k = 0;
-            while (k < distinct && reserved[k] != table) {
-                k++;
-            }
-            if (k == distinct) {
-                if (distinct == reserved.length) {
-                    reserved = Arrays.copyOf(reserved, distinct * 2);
-                    reservedRows = Arrays.copyOf(reservedRows, distinct * 2);
+        try {
+            for (int record = from; record < to; record++) {
+                TxState state = transaction.state(record);
+                Table table;
+                int delta;
+                if (state == TxState.STAGED_SPAWN) {
+                    table = shapeOf(record).table;
+                    delta = 1;
+                } else if (state == TxState.STAGED_MUTATE) {
+                    table = resolveTarget(record, registry.get(index.tableOf(transaction.slot(record))));
+                    moveTargets[record - from] = table;
+                    replan[record - from] = requirements.size() > 0;
+                    delta = 1;
+                } else if (state == TxState.STAGED_DESPAWN) {
+                    table = registry.get(index.tableOf(transaction.slot(record)));
+                    delta = -1;
+                } else {
+                    continue;
                 }
-                reserved[distinct] = table;
-                reservedRows[distinct++] = 0;
+                distinct = tally(table, delta, distinct);
             }
-            reservedRows[k] += delta;
-        }
-        for (int k = 0; k < distinct; k++) {
-            if (reservedRows[k] > 0) {
-                reserved[k].ensureCapacity(reserved[k].count() + reservedRows[k]);
+            for (int k = 0; k < distinct; k++) {
+                if (reservedRows[k] > 0) {
+                    reserved[k].ensureCapacity(reserved[k].count() + reservedRows[k]);
+                }
             }
-            reserved[k] = null;
+        } finally {
+            for (int k = 0; k < distinct; k++) {
+                reservationOf[reserved[k].id()] = 0;
+                reserved[k] = null;
+            }
         }
+    }
+
+    /** Adds {@code delta} rows to a table's tally for this wave (O(1) by table id); returns the tallies in use. */
+    private int tally(Table table, int delta, int distinct) {
+        if (table.id() >= reservationOf.length) {
+            reservationOf = Arrays.copyOf(reservationOf, Math.max(table.id() + 1, reservationOf.length * 2));
+        }
+        int k = reservationOf[table.id()] - 1;
+        if (k < 0) {
+            if (distinct == reserved.length) {
+                reserved = Arrays.copyOf(reserved, distinct * 2);
+                reservedRows = Arrays.copyOf(reservedRows, distinct * 2);
+            }
+            k = distinct++;
+            reserved[k] = table;
+            reservedRows[k] = 0;
+            reservationOf[table.id()] = k + 1;
+        }
+        reservedRows[k] += delta;
+        return distinct;
     }
 
     private void publish(int record, int phase) {

@@ -21,6 +21,7 @@ public final class ParticleKernels {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static boolean warm;
 
     private ParticleKernels() {}
 
@@ -126,8 +127,6 @@ public final class ParticleKernels {
         }
         warm = true;
     }
-
-    private static boolean warm;
 
     private static void checkPadded(MemorySegment segment, int count) {
         long needed = (long) paddedCount(count) * Float.BYTES;

@@ -300,6 +300,7 @@ public final class ModelRun {
 
     /** Every value written since the last clear must be reported dirty; then clear. */
     private void compareDirty(World world) {
+        List<Archetype> queued = world.dirtyArchetypes();
         for (String written : expectDirty) {
             int bar = written.indexOf('|');
             long id = Long.parseLong(written.substring(0, bar));
@@ -308,7 +309,7 @@ public final class ModelRun {
                 Archetype archetype = world.archetypeOf(id);
                 check(archetype.isComponentDirty(component), "a write to " + Entity.toString(id) + " "
                         + component.name() + " was not marked dirty");
-                check(world.dirtyArchetypes().contains(archetype), "dirty archetype missing from the queue");
+                check(queued.contains(archetype), "dirty archetype missing from the queue");
             }
         }
         expectDirty.clear();
