@@ -241,10 +241,14 @@ public final class Archetype {
      * The heap column of a string scalar, marked dirty for writing; {@code null} when absent.
      *
      * @throws IllegalArgumentException for {@code EntityKey}, whose values change only through {@code World.set}
+     *     (except inside a {@code batchSpawnAtRaw} initializer, which restores keys before they are registered)
      */
     public ObjectColumn<String> getMut(ScalarComponent.OfString scalar) {
         if (scalar == EntityKey.COMPONENT) {
-            throw new IllegalArgumentException("EntityKey columns are read-only: keys change through World.set");
+            ObjectColumn<String> keys = heapColumn(scalar, false);
+            if (keys == null || keys.isReadOnly()) {
+                throw new IllegalArgumentException("EntityKey columns are read-only: keys change through World.set");
+            }
         }
         return heapColumn(scalar, true);
     }

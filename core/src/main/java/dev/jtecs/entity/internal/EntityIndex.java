@@ -110,6 +110,16 @@ public final class EntityIndex {
                 + " state=" + stateName(state[slot]) + ")";
     }
 
+    /** How many more ids can be reserved (free slots plus never-used ones). */
+    public long available() {
+        return freeCount + ((long) maxEntities + 1 - highWater);
+    }
+
+    /** Whether recycled slots are waiting (a batch would then not be fresh and consecutive). */
+    public boolean hasFreeSlots() {
+        return freeCount > 0;
+    }
+
     /** Hands out a new id in the {@link #RESERVED} state. */
     public long allocate() {
         int slot;
@@ -126,7 +136,117 @@ public final class EntityIndex {
             freePos[slot] = -1;
         }
         state[slot] = RESERVED;
+        row[slot] = -1;
         return Entity.pack(slot, generation[slot]);
+    }
+
+    /**
+     * Reserves {@code count} ids for one batch bound for archetype {@code archetype} (the stamp that
+     * {@link #batchArchetype} reads until publication). Recycled slots come first, in free-stack order, then
+     * fresh slots past the high-water mark. Returns the first id when the packed ids are consecutive
+     * ({@code first + i}), in which case {@code out} is untouched; otherwise fills {@code out} (at least
+     * {@code count} long) and returns 0.
+     *
+     * @throws IllegalStateException when fewer than {@code count} slots are left; nothing is reserved then
+     */
+    public long allocateBatch(int count, int archetype, long[] out) {
+        long fresh = (long) maxEntities + 1 - highWater;
+        if (count > freeCount + fresh) {
+            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
+                    + maxEntities + ", " + (freeCount + fresh) + " slots left)");
+        }
+        if (freeCount == 0) {
+            int first = highWater;
+            ensureSlots(first + count);
+            highWater = first + count;
+            Arrays.fill(freePos, first, first + count, -1);
+            Arrays.fill(state, first, first + count, RESERVED);
+            Arrays.fill(row, first, first + count, archetype);
+            return Entity.pack(first, 0); // fresh slots have generation 0
+        }
+        boolean consecutive = true;
+        long firstId = 0;
+        for (int i = 0; i < count; i++) {
+            long id = allocate();
+            row[Entity.slot(id)] = archetype;
+            if (i == 0) {
+                firstId = id;
+            } else if (id != firstId + i) {
+                consecutive = false;
+            }
+            if (out != null) {
+                out[i] = id;
+            }
+        }
+        return consecutive ? firstId : 0;
+    }
+
+    /**
+     * The archetype a batch-reserved slot will be placed in, or -1 for a slot reserved by a single spawn (or
+     * not reserved at all).
+     */
+    public int batchArchetype(int slot) {
+        return state[slot] == RESERVED ? row[slot] : -1;
+    }
+
+    /** Stamps a slot reserved by {@link #reserveAt} as part of a batch bound for {@code archetype}. */
+    public void stampBatch(int slot, int archetype) {
+        assert state[slot] == RESERVED;
+        row[slot] = archetype;
+    }
+
+    /**
+     * Checks, without changing anything, that {@link #reserveAt} would accept an id.
+     *
+     * @throws IllegalArgumentException like {@link #reserveAt}
+     */
+    public void checkReservable(long id, String operation) {
+        if (!Entity.isWellFormed(id)) {
+            throw new IllegalArgumentException(operation + ": id=" + id + " is not an entity id (slot must be 1.."
+                    + Entity.MAX_ENTITIES + ")");
+        }
+        int slot = Entity.slot(id);
+        if (slot > maxEntities) {
+            throw new IllegalArgumentException(operation + ": slot=" + slot + " exceeds maxEntities=" + maxEntities);
+        }
+        if (slot < highWater && state[slot] != FREE) {
+            throw new IllegalArgumentException(operation + ": slot=" + slot + " is " + stateName(state[slot])
+                    + " (current generation=" + generation[slot] + ", requested generation="
+                    + Entity.generation(id) + "); it requires a slot that is not in use");
+        }
+    }
+
+    /** Publishes {@code count} consecutive reserved slots at consecutive rows of one store. */
+    public void publishRange(int firstSlot, int count, int store, int firstRow) {
+        for (int i = 0; i < count; i++) {
+            int slot = firstSlot + i;
+            state[slot] = ALIVE;
+            tableId[slot] = store;
+            row[slot] = firstRow + i;
+        }
+        aliveCount += count;
+    }
+
+    /**
+     * Forgets every entity: alive and reserved slots are freed (their generation grows, so every old id goes
+     * stale), and the free stack is rebuilt so that new ids come in ascending slot order.
+     */
+    public void clear() {
+        freeCount = 0;
+        for (int slot = highWater - 1; slot >= 1; slot--) {
+            byte s = state[slot];
+            if (s == ALIVE || s == RESERVED) {
+                if (generation[slot] == Entity.MAX_GENERATION) {
+                    state[slot] = RETIRED;
+                    continue;
+                }
+                generation[slot]++;
+            } else if (s == RETIRED) {
+                continue;
+            }
+            pushFree(slot);
+        }
+        aliveCount = 0;
     }
 
     /**
@@ -160,6 +280,7 @@ public final class EntityIndex {
         freePos[slot] = -1;
         generation[slot] = Entity.generation(id);
         state[slot] = RESERVED;
+        row[slot] = -1;
     }
 
     /** Publishes a reserved id at an archetype row. */
@@ -177,7 +298,11 @@ public final class EntityIndex {
         row[slot] = rowIndex;
     }
 
-    public int tableOf(int slot) {
+    /**
+     * The storage block an alive slot's row lives in. Blocks belong to archetypes and can change hands (a
+     * whole-archetype move exchanges blocks), so entities follow their block without being relocated one by one.
+     */
+    public int storeOf(int slot) {
         return tableId[slot];
     }
 
@@ -187,6 +312,13 @@ public final class EntityIndex {
 
     public int generationOf(int slot) {
         return generation[slot];
+    }
+
+    /** Frees every alive slot of a contiguous run of entity ids (a whole-archetype despawn). */
+    public void freeAll(long[] ids, int from, int to) {
+        for (int i = from; i < to; i++) {
+            free(Entity.slot(ids[i]));
+        }
     }
 
     /** Frees an alive or reserved slot: its generation grows, so every handle to it goes stale. */

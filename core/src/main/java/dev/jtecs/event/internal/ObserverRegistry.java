@@ -167,6 +167,19 @@ public final class ObserverRegistry {
         dropAddress(address);
     }
 
+    /** Removes every registration at every entity address (address 0 keeps its observers). */
+    public void clearEntityAddresses() {
+        if (entityAddresses == 0) {
+            return;
+        }
+        java.util.List<Long> addresses = new java.util.ArrayList<>(byAddress.keySet());
+        for (long address : addresses) {
+            if (address != 0) {
+                clear(address);
+            }
+        }
+    }
+
     private void dropAddress(long address) {
         byAddress.remove(address);
         if (address != 0) {

@@ -15,10 +15,12 @@ import java.util.function.Consumer;
  *
  * <p>Invariants: table ids are their index in registry order; a signature maps to exactly one table; the root
  * (empty signature) is table 0. Edges, once cached, never change: tables are not destroyed while the world lives.
+ * Storage blocks ({@link Table#store()}) form a permutation of table ids: each table owns exactly one.
  */
 public final class ArchetypeRegistry implements AutoCloseable {
     private final NativeMemory memory;
     private final List<Table> tables = new ArrayList<>();
+    private Table[] byStore = new Table[16];
     private final Map<Object, Table> bySignature = new HashMap<>();
     private final Probe probe = new Probe();
     private final Table root;
@@ -42,6 +44,22 @@ public final class ArchetypeRegistry implements AutoCloseable {
 
     public Table get(int id) {
         return tables.get(id);
+    }
+
+    /** The table that owns a storage block now (see {@link Table#store()}). */
+    public Table ofStore(int store) {
+        return byStore[store];
+    }
+
+    /**
+     * Moves every row of {@code source} into the empty {@code destination} by exchanging buffers and storage
+     * blocks (see {@link Table#exchangeInto}); returns the destination positions left to write.
+     */
+    public int[] exchange(Table source, Table destination) {
+        int[] missing = source.exchangeInto(destination);
+        byStore[source.store()] = source;
+        byStore[destination.store()] = destination;
+        return missing;
     }
 
     public int size() {
@@ -121,6 +139,10 @@ public final class ArchetypeRegistry implements AutoCloseable {
             }
             table = new Table(tables.size(), exact, memory);
             tables.add(table);
+            if (table.store() >= byStore.length) {
+                byStore = Arrays.copyOf(byStore, byStore.length * 2);
+            }
+            byStore[table.store()] = table;
             bySignature.put(new Signature(ids), table);
             table.onFirstDirty(dirtyQueue::add);
             for (int id : ids) {
@@ -143,6 +165,11 @@ public final class ArchetypeRegistry implements AutoCloseable {
             table.dequeue();
         }
         dirtyQueue.clear();
+    }
+
+    /** The number of distinct components in at least one table. */
+    public int componentCount() {
+        return byComponent.size();
     }
 
     /** The tables whose signature holds a component id, in registry order, empty ones included. */

@@ -66,6 +66,9 @@ public final class Table {
     private LongColumn entityView = new LongColumn(MemorySegment.NULL);
     private int count;
     private int capacityRows;
+    private int store;
+    private int highWater;
+    private boolean keyWritable;
 
     private final long[] dirtyBits;
     private final long[] writeCounts;
@@ -94,6 +97,7 @@ public final class Table {
 
     public Table(int id, Component<?>[] sortedComponents, NativeMemory memory) {
         this.id = id;
+        this.store = id;
         this.memory = memory;
         this.components = sortedComponents.clone();
         int n = components.length;
@@ -145,6 +149,23 @@ public final class Table {
 
     public Archetype archetype() {
         return archetype;
+    }
+
+    /**
+     * The storage block this table's rows live in, as the entity index records it. It starts equal to
+     * {@link #id()} and changes hands with the buffers in {@link #exchangeInto}.
+     */
+    public int store() {
+        return store;
+    }
+
+    void setStore(int store) {
+        this.store = store;
+    }
+
+    /** The most rows this table has held since its storage was last built (growth or {@link #rebuild}). */
+    public int highWater() {
+        return highWater;
     }
 
     public int count() {
@@ -233,8 +254,78 @@ public final class Table {
         if (row < addedFrom) {
             addedFrom = row;
         }
+        if (count > highWater) {
+            highWater = count;
+        }
         markStructural();
         return row;
+    }
+
+    /**
+     * Appends {@code n} rows whose entity ids are written by the caller ({@link #writeEntities}); returns the
+     * first new row. Every component column of the new rows must then be written.
+     */
+    public int appendRows(int n) {
+        ensureCapacity(count + n);
+        int first = count;
+        count += n;
+        if (first < addedFrom) {
+            addedFrom = first;
+        }
+        if (count > highWater) {
+            highWater = count;
+        }
+        markStructural();
+        return first;
+    }
+
+    /** Writes consecutive ids {@code firstId, firstId + 1, ...} into rows {@code [from, from + n)}. */
+    public void writeConsecutiveEntities(int from, int n, long firstId) {
+        long[] chunk = new long[Math.min(n, 4096)];
+        for (int done = 0; done < n; done += chunk.length) {
+            int len = Math.min(chunk.length, n - done);
+            long base = firstId + done;
+            for (int i = 0; i < len; i++) {
+                chunk[i] = base + i;
+            }
+            MemorySegment.copy(chunk, 0, entitySegment, ENTITY, (long) (from + done) * Long.BYTES, len);
+        }
+    }
+
+    /** Writes {@code ids[offset, offset + n)} into rows {@code [from, from + n)}. */
+    public void writeEntities(int from, long[] ids, int offset, int n) {
+        MemorySegment.copy(ids, offset, entitySegment, ENTITY, (long) from * Long.BYTES, n);
+    }
+
+    /** Writes the first {@code n} {@code long}s of a native array into rows {@code [from, from + n)}. */
+    public void writeEntities(int from, MemorySegment ids, int n) {
+        MemorySegment.copy(ids, 0, entitySegment, (long) from * Long.BYTES, (long) n * Long.BYTES);
+    }
+
+    /** Copies rows {@code [from, from + n)} of the entity column into {@code out[offset...]}. */
+    public void readEntities(int from, int n, long[] out, int offset) {
+        MemorySegment.copy(entitySegment, ENTITY, (long) from * Long.BYTES, out, offset, n);
+    }
+
+    /**
+     * Drops rows {@code [from, count)} (a failed batch placement, or a whole-archetype despawn when
+     * {@code from} is 0): one truncation, whatever the number of rows.
+     */
+    public void truncate(int from) {
+        if (from < 0 || from > count) {
+            throw new IndexOutOfBoundsException("truncate from=" + from + " count=" + count);
+        }
+        if (from == count) {
+            return;
+        }
+        for (Object[] heap : heapArrays) {
+            Arrays.fill(heap, from, count, null);
+        }
+        count = from;
+        if (addedFrom > count) {
+            addedFrom = count;
+        }
+        markStructural();
     }
 
     /**
@@ -335,6 +426,197 @@ public final class Table {
         }
     }
 
+    /**
+     * Moves every row into an <em>empty</em> destination by exchanging buffers: the destination takes this
+     * table's entity column and every column the two share, allocates the columns only it has (to be written by
+     * the caller, rows {@code [0, count)}), and frees its old buffers; this table is left empty with no storage.
+     * The two tables also exchange their storage blocks, so the entity index follows without touching any
+     * entity. O(columns), whatever the number of rows. Views of both tables are invalid afterwards.
+     *
+     * @return the destination positions left for the caller to write
+     */
+    public int[] exchangeInto(Table destination) {
+        if (destination.count != 0) {
+            throw new IllegalStateException("exchangeInto needs an empty destination, found " + destination);
+        }
+        MovePlan plan = movePlanTo(destination);
+        int rows = capacityRows;
+        MemorySegment[] taken = new MemorySegment[destination.nativeSegments.length];
+        for (int i = 0; i < plan.nativeSource.length; i++) {
+            taken[plan.nativeDestination[i]] = nativeSegments[plan.nativeSource[i]];
+            nativeSegments[plan.nativeSource[i]] = MemorySegment.NULL;
+        }
+        Object[][] takenHeap = new Object[destination.heapArrays.length][];
+        for (int i = 0; i < plan.heapSource.length; i++) {
+            takenHeap[plan.heapDestination[i]] = heapArrays[plan.heapSource[i]];
+            heapArrays[plan.heapSource[i]] = EMPTY;
+        }
+        destination.releaseBuffers();
+        for (int c = 0; c < taken.length; c++) {
+            destination.nativeSegments[c] = taken[c] != null ? taken[c]
+                    : rows == 0 ? MemorySegment.NULL
+                    : memory.allocate(destination.nativeKinds[c].byteSize() * rows);
+        }
+        for (int h = 0; h < takenHeap.length; h++) {
+            destination.heapArrays[h] = takenHeap[h] != null ? takenHeap[h] : new Object[rows];
+        }
+        destination.entitySegment = entitySegment;
+        destination.capacityRows = rows;
+        destination.count = count;
+        destination.highWater = Math.max(count, highWater);
+        entitySegment = MemorySegment.NULL;
+        releaseBuffers();
+        count = 0;
+        highWater = 0;
+        int exchanged = store;
+        store = destination.store;
+        destination.store = exchanged;
+        addedFrom = 0;
+        destination.addedFrom = 0;
+        markStructural();
+        destination.markStructural();
+        rebuildViews();
+        destination.rebuildViews();
+        return plan.missingPositions;
+    }
+
+    /** Frees every buffer (entity column included unless already taken) and leaves no storage. */
+    private void releaseBuffers() {
+        if (entitySegment.byteSize() > 0) {
+            memory.free(entitySegment);
+        }
+        entitySegment = MemorySegment.NULL;
+        for (int c = 0; c < nativeSegments.length; c++) {
+            if (nativeSegments[c].byteSize() > 0) {
+                memory.free(nativeSegments[c]);
+            }
+            nativeSegments[c] = MemorySegment.NULL;
+        }
+        Arrays.fill(heapArrays, EMPTY);
+        capacityRows = 0;
+    }
+
+    private static final Object[] EMPTY = new Object[0];
+
+    /**
+     * Moves every row into a populated destination: one bulk copy per shared column appended after the
+     * destination's rows; this table is left empty (storage kept). The caller relocates the entities and
+     * writes the destination positions {@link #missingPositionsFor} reports.
+     *
+     * @return the destination row of this table's row 0
+     */
+    public int moveAllTo(Table destination) {
+        MovePlan plan = movePlanTo(destination);
+        int n = count;
+        int at = destination.appendRows(n);
+        MemorySegment.copy(entitySegment, 0, destination.entitySegment, (long) at * Long.BYTES,
+                (long) n * Long.BYTES);
+        for (int i = 0; i < plan.nativeSource.length; i++) {
+            long bytes = plan.nativeBytes[i];
+            MemorySegment.copy(nativeSegments[plan.nativeSource[i]], 0,
+                    destination.nativeSegments[plan.nativeDestination[i]], at * bytes, n * bytes);
+        }
+        for (int i = 0; i < plan.heapSource.length; i++) {
+            System.arraycopy(heapArrays[plan.heapSource[i]], 0, destination.heapArrays[plan.heapDestination[i]],
+                    at, n);
+        }
+        truncate(0);
+        return at;
+    }
+
+    /**
+     * Reallocates every column at the smallest padded capacity that holds the current rows (after a table lost
+     * most of its rows) and restarts the high-water mark. Returns whether anything was reallocated.
+     */
+    public boolean rebuild() {
+        int wanted = count == 0 ? 0 : (count + ROW_PADDING - 1) / ROW_PADDING * ROW_PADDING;
+        highWater = count;
+        if (wanted >= capacityRows) {
+            return false;
+        }
+        if (wanted == 0) {
+            releaseBuffers();
+        } else {
+            entitySegment = resize(entitySegment, ENTITY.byteSize(), wanted);
+            for (int c = 0; c < nativeSegments.length; c++) {
+                nativeSegments[c] = resize(nativeSegments[c], nativeKinds[c].byteSize(), wanted);
+            }
+            for (int h = 0; h < heapArrays.length; h++) {
+                heapArrays[h] = Arrays.copyOf(heapArrays[h], wanted);
+            }
+            capacityRows = wanted;
+        }
+        rebuildViews();
+        return true;
+    }
+
+    private MemorySegment resize(MemorySegment old, long elementBytes, int newCapacity) {
+        MemorySegment fresh = memory.allocate(elementBytes * newCapacity);
+        MemorySegment.copy(old, 0, fresh, 0, elementBytes * count);
+        memory.free(old);
+        return fresh;
+    }
+
+    /**
+     * Writes one input into rows {@code [from, to)} of a column: native values are written once and then
+     * replicated by doubling bulk copies (no per-row loop); heap columns are filled with the same reference.
+     */
+    public void fillInput(int position, int from, int to, Input input) {
+        if (from >= to) {
+            return;
+        }
+        Component<?> component = components[position];
+        if (component.storage() == StorageKind.TAG) {
+            return;
+        }
+        if (heapIndex[position] >= 0) {
+            Object value = input instanceof ComponentValue<?> v ? v.value() : component.newDefault();
+            Arrays.fill(heapArrays[heapIndex[position]], from, to, value);
+            return;
+        }
+        writeInput(position, from, input);
+        for (int f = 0; f < nativeCount[position]; f++) {
+            MemorySegment s = nativeSegments[nativeStart[position] + f];
+            long bytes = nativeKinds[nativeStart[position] + f].byteSize();
+            long done = 1;
+            long total = to - from;
+            while (done < total) {
+                long chunk = Math.min(done, total - done);
+                MemorySegment.copy(s, from * bytes, s, (from + done) * bytes, chunk * bytes);
+                done += chunk;
+            }
+        }
+    }
+
+    /** Sets rows {@code [from, to)} of a component's native columns to zero bits (one fill per column). */
+    public void zeroRows(int position, int from, int to) {
+        for (int f = 0; f < nativeCount[position]; f++) {
+            long bytes = nativeKinds[nativeStart[position] + f].byteSize();
+            nativeSegments[nativeStart[position] + f].asSlice(from * bytes, (to - from) * bytes).fill((byte) 0);
+        }
+    }
+
+    /** Stores one value per row into a heap column (per-entity copies of a managed constant, for example). */
+    public void writeHeap(int position, int row, Object value) {
+        heapArrays[heapIndex[position]][row] = value;
+    }
+
+    /** Whether the component at {@code position} lives in a heap column. */
+    public boolean isHeap(int position) {
+        return heapIndex[position] >= 0;
+    }
+
+    /**
+     * Lets a restoration callback write this table's {@code EntityKey} column (read-only otherwise) until it is
+     * switched off again; the world registers the keys afterwards.
+     */
+    public void setKeyWritable(boolean writable) {
+        if (keyWritable != writable) {
+            keyWritable = writable;
+            rebuildViews();
+        }
+    }
+
     /** Grows every column to hold at least {@code rows} rows, with one bulk copy per column. */
     public void ensureCapacity(int rows) {
         if (rows <= capacityRows) {
@@ -377,7 +659,7 @@ public final class Table {
             if (heapIndex[p] >= 0) {
                 // the key column feeds the world's key index: only World.set may change it
                 heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], components[p].valueType(),
-                        components[p] == EntityKey.COMPONENT);
+                        components[p] == EntityKey.COMPONENT && !keyWritable);
             }
         }
     }

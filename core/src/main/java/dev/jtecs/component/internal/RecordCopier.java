@@ -1,0 +1,65 @@
+package dev.jtecs.component.internal;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.RecordComponent;
+
+/**
+ * Shallow copies of records: a new outer record of the same class holding the same component references. Used
+ * where one constant value is stored for many entities (batch set, batch spawn) so that replacing one entity's
+ * record never changes another's, while nested objects stay shared.
+ *
+ * @implNote One method handle per record class (cached): the canonical constructor with every parameter fed by
+ *     its accessor, all reading the same argument.
+ */
+public final class RecordCopier {
+    private static final ClassValue<MethodHandle> COPIERS = new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> type) {
+            return build(type);
+        }
+    };
+
+    private RecordCopier() {
+    }
+
+    /** A shallow copy of {@code value} when it is a record, else {@code value} itself (shared). */
+    public static Object copyOrShare(Object value) {
+        if (value == null || !value.getClass().isRecord()) {
+            return value;
+        }
+        try {
+            return COPIERS.get(value.getClass()).invoke(value);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("cannot copy record " + value.getClass().getName(), t);
+        }
+    }
+
+    private static MethodHandle build(Class<?> type) {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RecordComponent[] parts = type.getRecordComponents();
+            Class<?>[] types = new Class<?>[parts.length];
+            MethodHandle[] accessors = new MethodHandle[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                types[i] = parts[i].getType();
+                java.lang.reflect.Method accessor = parts[i].getAccessor();
+                accessor.setAccessible(true);
+                accessors[i] = lookup.unreflect(accessor);
+            }
+            java.lang.reflect.Constructor<?> ctor = type.getDeclaredConstructor(types);
+            ctor.setAccessible(true);
+            MethodHandle constructor = lookup.unreflectConstructor(ctor);
+            MethodHandle fed = MethodHandles.filterArguments(constructor, 0, accessors);
+            MethodHandle copier = MethodHandles.permuteArguments(fed, MethodType.methodType(type, type),
+                    new int[parts.length]);
+            return copier.asType(MethodType.methodType(Object.class, Object.class));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalArgumentException("cannot copy record " + type.getName()
+                    + " (in a named module, open its package to dev.jtecs.core): " + e, e);
+        }
+    }
+}
