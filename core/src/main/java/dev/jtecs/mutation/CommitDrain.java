@@ -1,6 +1,8 @@
 package dev.jtecs.mutation;
 
+import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
@@ -38,6 +40,7 @@ public final class CommitDrain {
     private final SparseWriteQueue sparseWrites = new SparseWriteQueue();
     private final SignatureBuilder signature = new SignatureBuilder();
     private final RequirementPlan requirements = new RequirementPlan();
+    private final BulkPaths bulk;
     private boolean draining;
     private SpawnShape lastShape;
     private Table[] reserved = new Table[16];
@@ -51,6 +54,63 @@ public final class CommitDrain {
         this.index = index;
         this.registry = registry;
         this.transaction = transaction;
+        this.bulk = new BulkPaths(index, registry, transaction, requirements);
+    }
+
+    /**
+     * Plans a spawn batch at the call: the destination table of {@code inputs} (distinct components, the last
+     * input of a component winning) with their requirements, and how each of its columns is written.
+     *
+     * @throws IllegalArgumentException when the signature holds {@code EntityKey} and {@code allowKey} is false
+     */
+    public BatchOp.SpawnPlan planSpawn(Input[] inputs, boolean allowKey) {
+        Component<?>[] components = new Component<?>[inputs.length];
+        Input[] chosen = new Input[inputs.length];
+        int n = 0;
+        for (Input input : inputs) {
+            int k = 0;
+            while (k < n && components[k] != input.component()) {
+                k++;
+            }
+            components[k] = input.component();
+            chosen[k] = input;
+            n = Math.max(n, k + 1);
+        }
+        callSignature.clear();
+        callPlan.planAdditions(components, n, callSignature);
+        if (!allowKey && callSignature.contains(EntityKey.COMPONENT)) {
+            throw new IllegalArgumentException("a batch spawn cannot include EntityKey (directly or through "
+                    + "requirements): one shared value cannot claim distinct keys; set keys one by one");
+        }
+        Table table = callSignature.resolve(registry);
+        int[] positions = new int[table.componentCount()];
+        Input[] values = new Input[positions.length];
+        byte[] modes = new byte[positions.length];
+        for (int p = 0; p < positions.length; p++) {
+            Component<?> component = table.componentAt(p);
+            positions[p] = p;
+            int k = 0;
+            while (k < n && components[k] != component) {
+                k++;
+            }
+            if (k < n) {
+                values[p] = chosen[k];
+                modes[p] = chosen[k] instanceof ComponentValue<?> ? BatchOp.VALUE : BulkPaths.initialMode(component);
+            } else {
+                Input required = callPlan.inputFor(component);
+                values[p] = required;
+                modes[p] = required instanceof ComponentValue<?> ? BatchOp.SHARED : BatchOp.DEFAULT;
+            }
+        }
+        return new BatchOp.SpawnPlan(table, positions, values, modes, table.has(EntityKey.COMPONENT.id()));
+    }
+
+    private final RequirementPlan callPlan = new RequirementPlan();
+    private final SignatureBuilder callSignature = new SignatureBuilder();
+
+    /** Attaches the world's key registry, which claims the keys restoration batches initialize. */
+    public void keyClaims(KeyClaims claims) {
+        bulk.keyClaims(claims);
     }
 
     public boolean isDraining() {
@@ -88,25 +148,85 @@ public final class CommitDrain {
         }
     }
 
+    /**
+     * Runs one wave. Query batches (set, remove, despawn) split it into segments: the records staged before such
+     * a call publish, in the usual phases, before it runs; those staged after it publish after it. Spawn batches
+     * are placed in the spawn phase of the segment they were called in, before the single spawns.
+     */
     private void runWave() {
         transaction.seal();
         int from = transaction.sealedStart();
         int to = transaction.sealedEnd();
+        int ops = transaction.sealedOps();
+        boolean cancels = transaction.sealedBatchCancels();
         try {
-            resolveAndReserve(from, to);
-            for (int phase = 0; phase < 3; phase++) {
-                for (int record = from; record < to; record++) {
-                    publish(record, phase);
+            int segment = from;
+            int firstOp = 0;
+            for (int k = 0; k <= ops; k++) {
+                BatchOp op = k < ops ? transaction.op(k) : null;
+                if (op != null && !op.isBoundary()) {
+                    continue;
                 }
+                int end = op == null ? to : op.recordMark;
+                runSegment(segment, end, firstOp, k, cancels);
+                if (op != null) {
+                    bulk.run(op);
+                    ranOps = k + 1;
+                }
+                segment = end;
+                firstOp = k + 1;
             }
             sparseWrites.flush(index);
         } catch (RuntimeException | Error failure) {
             releaseUnpublished(from, to);
+            releaseOps(ranOps, ops);
             transaction.recycle();
             discardStaged();
             throw failure;
+        } finally {
+            ranOps = 0;
         }
         transaction.recycle();
+    }
+
+    private int ranOps;
+
+    /** Publishes records {@code [from, to)} and the spawn batches among ops {@code [firstOp, endOp)}. */
+    private void runSegment(int from, int to, int firstOp, int endOp, boolean cancels) {
+        resolveAndReserve(from, to, firstOp, endOp);
+        for (int record = from; record < to; record++) {
+            publish(record, 0);
+        }
+        for (BatchOp.Kind kind : SPAWN_ORDER) {
+            for (int k = firstOp; k < endOp; k++) {
+                BatchOp op = transaction.op(k);
+                if (op.kind == kind) {
+                    bulk.place(op, cancels);
+                    ranOps = Math.max(ranOps, k + 1);
+                }
+            }
+        }
+        for (int phase = 1; phase < 3; phase++) {
+            for (int record = from; record < to; record++) {
+                publish(record, phase);
+            }
+        }
+    }
+
+    private static final BatchOp.Kind[] SPAWN_ORDER = {BatchOp.Kind.SPAWN, BatchOp.Kind.SPAWN_AT};
+
+    /** Releases what the batch operations {@code [from, to)} of a failed wave hold (reserved slots, marks). */
+    private void releaseOps(int from, int to) {
+        for (int k = 0; k < to; k++) {
+            BatchOp op = transaction.op(k);
+            if (op.isBoundary()) {
+                if (k >= from) {
+                    bulk.releaseQuery(op);
+                }
+            } else {
+                bulk.releaseSpawn(op); // frees only slots still reserved
+            }
+        }
     }
 
     /**
@@ -114,7 +234,7 @@ public final class CommitDrain {
      * brings it, net of the rows this wave's despawns free there (they run first), so no buffer is reallocated
      * while the wave's callbacks run and no entity moves twice.
      */
-    private void resolveAndReserve(int from, int to) {
+    private void resolveAndReserve(int from, int to, int firstOp, int endOp) {
         waveStart = from;
         if (moveTargets.length < to - from) {
             moveTargets = new Table[Math.max(to - from, moveTargets.length * 2)];
@@ -130,17 +250,25 @@ public final class CommitDrain {
                     table = shapeOf(record).table;
                     delta = 1;
                 } else if (state == TxState.STAGED_MUTATE) {
-                    table = resolveTarget(record, registry.get(index.tableOf(transaction.slot(record))));
+                    Table current = currentTable(record);
+                    if (current == null) {
+                        continue; // the entity died before this segment: the record lapses in move()
+                    }
+                    table = resolveTarget(record, current);
                     moveTargets[record - from] = table;
                     replan[record - from] = requirements.size() > 0;
                     delta = 1;
-                } else if (state == TxState.STAGED_DESPAWN) {
-                    table = registry.get(index.tableOf(transaction.slot(record)));
+                } else if (state == TxState.STAGED_DESPAWN && index.isAlive(transaction.id(record))) {
+                    table = registry.ofStore(index.storeOf(transaction.slot(record)));
                     delta = -1;
                 } else {
                     continue;
                 }
                 distinct = tally(table, delta, distinct);
+            }
+            for (int k = firstOp; k < endOp; k++) {
+                BatchOp op = transaction.op(k);
+                distinct = tally(op.table, op.count, distinct);
             }
             for (int k = 0; k < distinct; k++) {
                 if (reservedRows[k] > 0) {
@@ -153,6 +281,22 @@ public final class CommitDrain {
                 reserved[k] = null;
             }
         }
+    }
+
+    /**
+     * The table a record's entity is in when its segment starts: where it lives, or, for an entity of a spawn
+     * batch this segment places, that batch's table; {@code null} when it is dead.
+     */
+    private Table currentTable(int record) {
+        long id = transaction.id(record);
+        int slot = transaction.slot(record);
+        if (index.isAlive(id)) {
+            return registry.ofStore(index.storeOf(slot));
+        }
+        if (index.stateOf(id) == EntityIndex.RESERVED && index.batchArchetype(slot) >= 0) {
+            return registry.get(index.batchArchetype(slot));
+        }
+        return null;
     }
 
     /** Adds {@code delta} rows to a table's tally for this wave (O(1) by table id); returns the tallies in use. */
@@ -193,20 +337,28 @@ public final class CommitDrain {
 
     private void despawn(int record) {
         int slot = transaction.slot(record);
-        Table table = registry.get(index.tableOf(slot));
+        long id = transaction.id(record);
+        if (!index.isAlive(id)) {
+            if (index.stateOf(id) == EntityIndex.RESERVED) {
+                index.free(slot); // a member of a spawn batch not placed yet: it never gets a row
+            }
+            transaction.setState(record, TxState.COMMITTED);
+            return;
+        }
+        Table table = registry.ofStore(index.storeOf(slot));
         int row = index.rowOf(slot);
-        notifyRemoved(table, row, null);
+        notifyRemoved(table, row, row + 1, null);
         transaction.setState(record, TxState.COMMITTED);
-        removeRow(table, row);
+        removeRow(index, table, row);
         index.free(slot);
     }
 
     /** Swap-removes a row, relocates the entity that filled the hole, and tells the table's observers. */
-    private void removeRow(Table table, int row) {
+    static void removeRow(EntityIndex index, Table table, int row) {
         int last = table.count() - 1;
         long moved = table.swapRemove(row);
         if (moved != 0) {
-            index.relocate(Entity.slot(moved), table.id(), row);
+            index.relocate(Entity.slot(moved), table.store(), row);
         }
         EntityObserver[] observers = table.observers();
         if (observers.length == 0) {
@@ -243,9 +395,9 @@ public final class CommitDrain {
             target.swapRemove(row);
             throw e;
         }
-        index.publish(transaction.slot(record), target.id(), row);
+        index.publish(transaction.slot(record), target.store(), row);
         transaction.setState(record, TxState.COMMITTED);
-        notifyAdded(target, row, null);
+        notifyAdded(target, row, row + 1, null);
     }
 
     /**
@@ -305,7 +457,12 @@ public final class CommitDrain {
 
     private void move(int record) {
         int slot = transaction.slot(record);
-        Table current = registry.get(index.tableOf(slot));
+        if (!index.isAlive(transaction.id(record))) {
+            moveTargets[record - waveStart] = null;
+            transaction.setState(record, TxState.COMMITTED); // its entity died in an earlier segment
+            return;
+        }
+        Table current = registry.ofStore(index.storeOf(slot));
         int row = index.rowOf(slot);
         Table target = moveTargets[record - waveStart];
         moveTargets[record - waveStart] = null;
@@ -319,7 +476,7 @@ public final class CommitDrain {
             transaction.setState(record, TxState.COMMITTED);
             return;
         }
-        notifyRemoved(current, row, target);
+        notifyRemoved(current, row, row + 1, target);
         int destinationRow = current.moveRowTo(row, target);
         try {
             writeMovedRow(record, target, destinationRow, current.missingPositionsFor(target));
@@ -327,10 +484,10 @@ public final class CommitDrain {
             target.swapRemove(destinationRow);
             throw e;
         }
-        index.relocate(slot, target.id(), destinationRow);
+        index.relocate(slot, target.store(), destinationRow);
         transaction.setState(record, TxState.COMMITTED);
-        removeRow(current, row);
-        notifyAdded(target, destinationRow, current);
+        removeRow(index, current, row);
+        notifyAdded(target, destinationRow, destinationRow + 1, current);
     }
 
     /** Writes the planned requirement values (a later staged value of the same component overwrites it). */
@@ -404,7 +561,8 @@ public final class CommitDrain {
 
     // ---------------------------------------------------------------- notifications
 
-    private static void notifyRemoved(Table table, int row, Table other) {
+    /** Tells a table's observers that rows {@code [from, to)} are about to leave (for {@code other}, or die). */
+    static void notifyRemoved(Table table, int from, int to, Table other) {
         EntityObserver[] observers = table.observers();
         if (observers.length == 0) {
             return;
@@ -412,24 +570,35 @@ public final class CommitDrain {
         Archetype archetype = table.archetype();
         Archetype otherArchetype = other == null ? null : other.archetype();
         for (EntityObserver observer : observers) {
-            observer.onEntitiesRemoved(archetype, row, row + 1, otherArchetype);
+            observer.onEntitiesRemoved(archetype, from, to, otherArchetype);
         }
     }
 
-    private static void notifyAdded(Table table, int row, Table other) {
+    /** Tells a table's observers that rows {@code [from, to)} arrived (activation first when it was empty). */
+    static void notifyAdded(Table table, int from, int to, Table other) {
         EntityObserver[] observers = table.observers();
         if (observers.length == 0) {
             return;
         }
         Archetype archetype = table.archetype();
-        if (table.count() == 1) {
+        if (table.count() == to - from) {
             for (EntityObserver observer : observers) {
                 observer.onActivated(archetype);
             }
         }
         Archetype otherArchetype = other == null ? null : other.archetype();
         for (EntityObserver observer : observers) {
-            observer.onEntitiesAdded(archetype, row, row + 1, otherArchetype);
+            observer.onEntitiesAdded(archetype, from, to, otherArchetype);
+        }
+    }
+
+    /** Tells a table's observers it became empty, when it did. */
+    static void notifyDeactivated(Table table) {
+        if (table.count() != 0) {
+            return;
+        }
+        for (EntityObserver observer : table.observers()) {
+            observer.onDeactivated(table.archetype());
         }
     }
 
@@ -446,7 +615,29 @@ public final class CommitDrain {
         }
     }
 
-    /** Drops everything still staged (used when a commit fails or gives up). */
+    /**
+     * Empties every table: membership callbacks see each table's rows leave (and the table deactivate), then
+     * everything staged, including what those callbacks staged, is discarded. The caller then resets the entity
+     * index.
+     */
+    public void clearAll() {
+        for (int i = 0; i < registry.size(); i++) {
+            Table table = registry.get(i);
+            if (table.count() > 0) {
+                notifyRemoved(table, 0, table.count(), null);
+            }
+        }
+        for (int i = 0; i < registry.size(); i++) {
+            Table table = registry.get(i);
+            if (table.count() > 0) {
+                table.truncate(0);
+                notifyDeactivated(table);
+            }
+        }
+        discardStaged();
+    }
+
+    /** Drops everything still staged (used when a commit fails or gives up, and by clearing). */
     public void discardStaged() {
         sparseWrites.clear();
         if (transaction.isEmpty()) {
@@ -454,6 +645,7 @@ public final class CommitDrain {
         }
         transaction.seal();
         releaseUnpublished(transaction.sealedStart(), transaction.sealedEnd());
+        releaseOps(0, transaction.sealedOps());
         transaction.recycle();
     }
 }

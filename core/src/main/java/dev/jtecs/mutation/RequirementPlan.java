@@ -50,6 +50,24 @@ final class RequirementPlan {
     }
 
     /**
+     * Plans one batch of additions (a batch spawn's inputs, or one component a batch set adds): each component
+     * the signature lacks is added, then their requirements expand together, breadth first.
+     */
+    void planAdditions(Component<?>[] added, int count, SignatureBuilder signature) {
+        clear();
+        int batch = 0;
+        for (int i = 0; i < count; i++) {
+            if (signature.add(added[i])) {
+                if (batch == queue.length) {
+                    queue = Arrays.copyOf(queue, batch * 2);
+                }
+                queue[batch++] = added[i];
+            }
+        }
+        expand(batch, signature);
+    }
+
+    /**
      * Expands the requirements of the {@code count} components at the head of the queue (one batch of
      * consecutive additions, which the same transition adds together), breadth first.
      */

@@ -34,6 +34,17 @@ public final class Transaction {
     private int sealedStart;
     private int sealedEnd;
 
+    // batch operations in call order; those of the sealed wave are [0, sealedOps)
+    private final java.util.ArrayList<BatchOp> ops = new java.util.ArrayList<>();
+    private int sealedOps;
+    private int openBoundaries;
+    private int batchCancels;
+    private boolean sealedBatchCancels;
+    // records below this handle (and at or above sealedEnd) precede a batch boundary: closed to further staging
+    private int closedBefore;
+    // slots whose entity a staged batchDespawn selected (bit per slot)
+    private long[] doomed = new long[16];
+
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
     private int[] entryNext = new int[128];
@@ -44,12 +55,20 @@ public final class Transaction {
         return slot < recordBySlot.length ? recordBySlot[slot] - 1 : -1;
     }
 
-    /** Opens a record for a slot that has none; returns its handle. */
+    /**
+     * Whether a record precedes a batch boundary of the open wave: its work publishes before that batch
+     * operation runs, so later calls for its slot open a new record instead of changing it.
+     */
+    public boolean isClosed(int record) {
+        return record < closedBefore;
+    }
+
+    /** Opens a record for a slot that has none (or only a closed one); returns its handle. */
     public int begin(long id, int slot, TxState state) {
         if (slot >= recordBySlot.length) {
             recordBySlot = Arrays.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
         }
-        if (recordBySlot[slot] != 0) {
+        if (recordBySlot[slot] != 0 && !isClosed(recordBySlot[slot] - 1)) {
             throw new IllegalStateException("slot " + slot + " already has staged work");
         }
         if (size == ids.length) {
@@ -175,9 +194,80 @@ public final class Transaction {
 
     // ---------------------------------------------------------------- waves
 
-    /** Whether the open wave has no records. */
+    // ---------------------------------------------------------------- batch operations
+
+    /**
+     * Appends a batch operation after every record staged so far. A boundary operation (batch set, remove or
+     * despawn) closes those records: they publish before it runs, and work staged afterwards publishes after it.
+     */
+    public void addOp(BatchOp op) {
+        op.recordMark = size;
+        ops.add(op);
+        if (op.isBoundary()) {
+            openBoundaries++;
+            closedBefore = size;
+        }
+    }
+
+    /** Notes that a member of a spawn batch was despawned before placement (the batch must skip it). */
+    public void noteBatchCancel() {
+        batchCancels++;
+    }
+
+    /** Whether any spawn-batch member of the sealed wave was cancelled (placement then checks each id). */
+    public boolean sealedBatchCancels() {
+        return sealedBatchCancels;
+    }
+
+    /** Whether the open wave holds a batch set, remove or despawn (write-through would overtake it). */
+    public boolean hasOpenBoundary() {
+        return openBoundaries > 0;
+    }
+
+    /** The batch operations of the sealed wave, in call order. */
+    public int sealedOps() {
+        return sealedOps;
+    }
+
+    public BatchOp op(int index) {
+        return ops.get(index);
+    }
+
+    /** Every batch operation of the open wave, for discarding. */
+    int openOpsFrom() {
+        return sealedOps;
+    }
+
+    int opCount() {
+        return ops.size();
+    }
+
+    // ---------------------------------------------------------------- doomed entities
+
+    /** Marks an alive entity's slot as selected by a staged batch despawn. */
+    public void doom(int slot) {
+        int word = slot >>> 6;
+        if (word >= doomed.length) {
+            doomed = Arrays.copyOf(doomed, Math.max(word + 1, doomed.length * 2));
+        }
+        doomed[word] |= 1L << slot;
+    }
+
+    public boolean isDoomed(int slot) {
+        int word = slot >>> 6;
+        return word < doomed.length && (doomed[word] & (1L << slot)) != 0;
+    }
+
+    public void undoom(int slot) {
+        int word = slot >>> 6;
+        if (word < doomed.length) {
+            doomed[word] &= ~(1L << slot);
+        }
+    }
+
+    /** Whether the open wave has no records and no batch operations. */
     public boolean isEmpty() {
-        return size == sealedEnd;
+        return size == sealedEnd && ops.size() == sealedOps;
     }
 
     /** The number of records in the open wave. */
@@ -190,7 +280,7 @@ public final class Transaction {
      * until {@link #recycle()}, but are no longer found by slot. Later staging opens a new wave.
      */
     public void seal() {
-        if (sealedEnd != sealedStart) {
+        if (sealedEnd != sealedStart || sealedOps != 0) {
             throw new IllegalStateException("a sealed wave of " + (sealedEnd - sealedStart) + " records is draining");
         }
         sealedStart = 0;
@@ -198,6 +288,11 @@ public final class Transaction {
         for (int r = sealedStart; r < sealedEnd; r++) {
             recordBySlot[slots[r]] = 0;
         }
+        sealedOps = ops.size();
+        openBoundaries = 0;
+        sealedBatchCancels = batchCancels > 0;
+        batchCancels = 0;
+        closedBefore = 0;
     }
 
     public int sealedStart() {
@@ -230,6 +325,14 @@ public final class Transaction {
         }
         Arrays.fill(states, next, size, null);
         size = next;
+        if (sealedOps > 0) {
+            ops.subList(0, sealedOps).clear();
+        }
+        for (int k = 0; k < ops.size(); k++) {
+            ops.get(k).recordMark -= sealedEnd;
+        }
+        closedBefore = Math.max(0, closedBefore - sealedEnd);
+        sealedOps = 0;
         sealedStart = 0;
         sealedEnd = 0;
     }

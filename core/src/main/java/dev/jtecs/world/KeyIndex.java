@@ -91,6 +91,12 @@ final class KeyIndex {
         }
     }
 
+    /** Forgets every key (the world cleared its entities). */
+    void clear() {
+        committed.clear();
+        pending.clear();
+    }
+
     /** Forgets claims that were never published (a failed or discarded commit). */
     void dropPending() {
         pending.clear();

@@ -50,12 +50,23 @@ final class Staging {
 
     void set(long id, int slot, Input input) {
         int record = transaction.find(slot);
-        if (record < 0) {
-            Table table = archetypes.get(index.tableOf(slot));
-            int position = table.position(input.component().id());
-            if (position >= 0) {
-                writeThrough(id, table, position, index.rowOf(slot), input);
+        if (record >= 0 && transaction.isClosed(record)) {
+            if (isDespawning(transaction.state(record))) {
                 return;
+            }
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE); // after the batch boundary
+        } else if (record < 0) {
+            boolean alive = index.isAlive(id);
+            if (alive && transaction.isDoomed(slot)) {
+                return; // a staged batch despawn selected it
+            }
+            if (alive && !transaction.hasOpenBoundary()) {
+                Table table = archetypes.ofStore(index.storeOf(slot));
+                int position = table.position(input.component().id());
+                if (position >= 0) {
+                    writeThrough(id, table, position, index.rowOf(slot), input);
+                    return;
+                }
             }
             record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
         }
@@ -64,6 +75,10 @@ final class Staging {
             transaction.put(record, input.component(), input);
             stageKeyClaim(id, input);
         }
+    }
+
+    private static boolean isDespawning(TxState state) {
+        return state == TxState.STAGED_DESPAWN || state == TxState.CANCELLED_SPAWN;
     }
 
     private void writeThrough(long id, Table table, int position, int row, Input input) {
@@ -79,8 +94,17 @@ final class Staging {
 
     void remove(long id, int slot, Component<?> component) {
         int record = transaction.find(slot);
+        if (record >= 0 && transaction.isClosed(record)) {
+            if (!isDespawning(transaction.state(record))) {
+                transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
+            }
+            return;
+        }
         if (record < 0) {
-            if (archetypes.get(index.tableOf(slot)).has(component.id())) {
+            if (!index.isAlive(id)) {
+                // reserved without an open record: a spawn-batch member, or a spawn the drain is publishing
+                transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
+            } else if (!transaction.isDoomed(slot) && archetypes.ofStore(index.storeOf(slot)).has(component.id())) {
                 transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
             }
             return;
@@ -93,25 +117,43 @@ final class Staging {
     }
 
     /**
-     * Stages a despawn. Returns what the entity was before ({@link TxState#COMMITTED},
-     * {@link TxState#STAGED_SPAWN} or {@link TxState#STAGED_MUTATE}), or {@code null} when the call does nothing
-     * (already despawning), so the caller knows whether to deliver {@code OnDespawn}.
+     * Stages a despawn. Returns what the entity was before ({@link TxState#COMMITTED} when published,
+     * {@link TxState#STAGED_SPAWN} when not published yet, {@link TxState#STAGED_MUTATE}), or {@code null} when
+     * the call does nothing (already despawning), so the caller knows whether to deliver {@code OnDespawn}.
      */
     TxState despawn(long id, int slot) {
         int record = transaction.find(slot);
-        if (record < 0) {
-            transaction.begin(id, slot, TxState.STAGED_DESPAWN);
-            return TxState.COMMITTED;
-        }
-        TxState state = transaction.state(record);
-        switch (state) {
-            case STAGED_SPAWN -> transaction.cancelInto(record, TxState.CANCELLED_SPAWN);
-            case STAGED_MUTATE -> transaction.cancelInto(record, TxState.STAGED_DESPAWN);
-            default -> {
-                return null;
+        if (record >= 0 && !transaction.isClosed(record)) {
+            TxState state = transaction.state(record);
+            switch (state) {
+                case STAGED_SPAWN -> transaction.cancelInto(record, TxState.CANCELLED_SPAWN);
+                case STAGED_MUTATE -> {
+                    transaction.cancelInto(record, TxState.STAGED_DESPAWN);
+                    if (!index.isAlive(id) && index.batchArchetype(slot) >= 0) {
+                        transaction.noteBatchCancel();
+                    }
+                }
+                default -> {
+                    return null;
+                }
             }
+            return state;
         }
-        return state;
+        if (record >= 0 && isDespawning(transaction.state(record))) {
+            return null;
+        }
+        boolean alive = index.isAlive(id);
+        if (alive && transaction.isDoomed(slot)) {
+            return null;
+        }
+        transaction.begin(id, slot, TxState.STAGED_DESPAWN);
+        if (!alive) {
+            if (index.batchArchetype(slot) >= 0) {
+                transaction.noteBatchCancel(); // a spawn-batch member: the batch skips it
+            }
+            return TxState.STAGED_SPAWN;
+        }
+        return TxState.COMMITTED;
     }
 
     private void stageKeyClaim(long id, Input input) {

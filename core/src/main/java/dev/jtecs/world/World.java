@@ -20,6 +20,7 @@ import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.NativeMemory;
 import dev.jtecs.storage.internal.Table;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -57,6 +58,7 @@ public final class World implements AutoCloseable {
     private final OnDespawn.Context despawnContext = new DespawnContext();
     private final List<Query> queries = new ArrayList<>();
     private final Query.Host queryHost = new QueryHost();
+    private final Batches batches;
     private int scopeDepth;
     private int deferDepth;
     private boolean closed;
@@ -67,6 +69,8 @@ public final class World implements AutoCloseable {
         this.archetypes = new ArchetypeRegistry(memory);
         this.drain = new CommitDrain(index, archetypes, transaction);
         this.staging = new Staging(index, archetypes, transaction, keys);
+        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers);
+        drain.keyClaims(batches::claimKeyRows);
         archetypes.onCreate(table -> {
             for (int i = 0; i < queries.size(); i++) {
                 queries.get(i).consider(table.archetype());
@@ -289,6 +293,189 @@ public final class World implements AutoCloseable {
         public void despawn(long entity) {
             World.this.despawn(entity);
         }
+    }
+
+    // ---------------------------------------------------------------- bulk paths
+
+    /** {@link #batchSpawn(int, List, BatchCallback)} without an initializer. */
+    public BatchIds batchSpawn(int count, List<? extends Input> inputs) {
+        return batchSpawn(count, inputs, null);
+    }
+
+    /**
+     * Reserves {@code count} entities sharing one signature (the inputs and their requirements) and places them
+     * at the next publication with one row range. No constructor runs: a native component named by its
+     * definition starts as zero bits, a scalar as its default, a managed one empty ({@code null}) until the
+     * initializer writes it; requirements get their defaults; constructed values are copied to every row (a
+     * managed record constant as a shallow copy per entity). {@code initializer}, when given, is called once with
+     * the placed rows, before any membership callback; no {@link OnSpawn} is delivered. Calls on the reserved
+     * ids made later in the transaction apply after initialization; a despawned id gets no row.
+     *
+     * @return the ids: consecutive ({@link BatchIds#isContiguous()}) when they line up, explicit otherwise
+     * @throws IllegalArgumentException for a count below 1, null inputs, or {@code EntityKey} in the signature
+     * @throws IllegalStateException when fewer than {@code count} ids are left
+     */
+    public BatchIds batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer) {
+        checkOpen();
+        return batches.spawn(count, batchInputs(inputs), initializer);
+    }
+
+    /**
+     * Restoration: reserves exactly these ids (in order) for one batch, like {@link #spawnAt} for each. Every id
+     * is checked before any is reserved. An empty array does nothing.
+     *
+     * @throws IllegalArgumentException for a malformed, out-of-range, duplicated or occupied id, or
+     *     {@code EntityKey} in the signature; nothing is reserved then
+     */
+    public void batchSpawnAt(long[] ids, List<? extends Input> inputs, BatchCallback initializer) {
+        checkOpen();
+        batches.spawnAt(Objects.requireNonNull(ids, "ids"), batchInputs(inputs), initializer);
+    }
+
+    /**
+     * Restoration from a native array: reserves the first {@code count} {@code long} ids of {@code ids}, read in
+     * bulk, without building a list. The world reads the array again at publication: do not change that prefix
+     * before then. Unlike other batches the signature may hold {@code EntityKey}: the initializer may write the
+     * key column, and the keys are claimed after it returns (a missing, empty or duplicate key fails the
+     * publication).
+     *
+     * @throws IllegalArgumentException for a negative count, an array shorter than {@code count} ids, or an
+     *     invalid, duplicated or occupied id; nothing is reserved then
+     */
+    public void batchSpawnAtRaw(MemorySegment ids, int count, List<? extends Input> inputs,
+            BatchCallback initializer) {
+        checkOpen();
+        batches.spawnAtRaw(Objects.requireNonNull(ids, "ids"), count, batchInputs(inputs), initializer);
+    }
+
+    /**
+     * Sets a component to one value on every entity the query matches now (members arriving later in the
+     * transaction are not selected), adding it where missing (with its requirements). A managed record value is
+     * copied shallowly per entity. Published in call order with the rest of the transaction.
+     *
+     * @throws IllegalArgumentException for a query of another world or an {@code EntityKey} value
+     */
+    public void batchSet(Query query, Input value) {
+        checkOpen();
+        requireOwnQuery(query);
+        validateInput(value);
+        batches.set(query, value.component(), value, null);
+    }
+
+    /**
+     * Rewrites a component on every entity the query matches now: at publication, {@code writer} is called
+     * once per contiguous row range holding selected entities, after earlier staged work and before later
+     * value writes. Entities lacking the component get it first (native columns zeroed, requirements
+     * defaulted), and the writer runs before any membership callback sees them.
+     *
+     * @throws IllegalArgumentException for a query of another world or {@code EntityKey}
+     */
+    public void batchSet(Query query, Component<?> component, BatchCallback writer) {
+        checkOpen();
+        requireOwnQuery(query);
+        Objects.requireNonNull(component, "component");
+        batches.set(query, component, null, Objects.requireNonNull(writer, "writer"));
+    }
+
+    /** Removes a component from every entity the query matches now. */
+    public void batchRemove(Query query, Component<?> component) {
+        checkOpen();
+        requireOwnQuery(query);
+        batches.remove(query, Objects.requireNonNull(component, "component"));
+    }
+
+    /**
+     * Despawns every entity the query matches now, with the usual lifecycle: {@link OnDespawn} at each entity's
+     * address and at address 0 during this call (entities stay alive and readable until publication), then
+     * the observers at each address are cleared. Entities already being despawned are skipped.
+     */
+    public void batchDespawn(Query query) {
+        checkOpen();
+        requireOwnQuery(query);
+        batches.despawn(query);
+    }
+
+    /**
+     * Maintenance on a quiet world: reallocates the storage of archetypes that hold far fewer rows than their
+     * high-water mark (under a quarter of it) at the smallest padded capacity. Archetype pruning applies to
+     * relationship archetypes, which this world does not have yet, so {@code pruned} is 0. Views are invalid
+     * afterwards.
+     *
+     * @throws IllegalStateException inside a scope, during publication, or with unpublished work
+     */
+    public CompactResult compact() {
+        checkOpen();
+        if (drain.isDraining() || scopeDepth > 0) {
+            throw new IllegalStateException("compact: not allowed inside a scope or during publication (depth="
+                    + scopeDepth + ")");
+        }
+        if (drain.hasWork()) {
+            throw new IllegalStateException("compact: the world has unpublished work; commit first");
+        }
+        return batches.compact();
+    }
+
+    /**
+     * Removes every entity (and every staged change, reserved ids included; all old ids go stale) while keeping
+     * archetypes, queries and observers at address 0. Membership callbacks see each archetype's rows leave;
+     * no {@link OnDespawn} is delivered and observers at entity addresses are dropped. New ids start again from
+     * the lowest slots.
+     *
+     * @throws IllegalStateException during publication or inside an iteration
+     */
+    public void clearEntities() {
+        checkOpen();
+        if (drain.isDraining() || scopeDepth != deferDepth) {
+            throw new IllegalStateException("clearEntities: not allowed during publication or iteration");
+        }
+        enterScope();
+        boolean ok = false;
+        try {
+            batches.clear();
+            ok = true;
+        } finally {
+            exitScope(ok);
+        }
+    }
+
+    /** Fills {@code fill} (or a new record when {@code null}) with the world's current counts; returns it. */
+    public WorldStats getStats(WorldStats fill) {
+        checkOpen();
+        WorldStats stats = fill != null ? fill : new WorldStats();
+        stats.entities = index.aliveCount();
+        stats.archetypes = archetypes.size();
+        stats.components = archetypes.componentCount();
+        stats.systems = 0;
+        stats.fixedTimeDropped = 0;
+        stats.fixedStepsDropped = 0;
+        stats.nativeBytes = memory.reservedBytes();
+        return stats;
+    }
+
+    private static Input[] batchInputs(List<? extends Input> inputs) {
+        Objects.requireNonNull(inputs, "inputs");
+        Input[] array = new Input[inputs.size()];
+        for (int i = 0; i < array.length; i++) {
+            array[i] = Objects.requireNonNull(inputs.get(i), "input");
+        }
+        return array;
+    }
+
+    /** Runs a batch call as one scope (published on exit when outermost). */
+    void inScope(Runnable body) {
+        enterScope();
+        boolean ok = false;
+        try {
+            body.run();
+            ok = true;
+        } finally {
+            exitScope(ok);
+        }
+    }
+
+    /** Delivers a despawn's events; shared by {@link #despawn} and batch despawns. */
+    void deliverDespawn(long id, TxState before) {
+        despawned(id, before);
     }
 
     // ---------------------------------------------------------------- scopes and publication
@@ -558,7 +745,7 @@ public final class World implements AutoCloseable {
         if (!index.isAlive(id)) {
             return false;
         }
-        return archetypes.get(index.tableOf(Entity.slot(id))).has(component.id());
+        return archetypes.ofStore(index.storeOf(Entity.slot(id))).has(component.id());
     }
 
     /**
@@ -572,7 +759,7 @@ public final class World implements AutoCloseable {
             return null;
         }
         int slot = Entity.slot(id);
-        Table table = archetypes.get(index.tableOf(slot));
+        Table table = archetypes.ofStore(index.storeOf(slot));
         int position = table.position(component.id());
         return position < 0 ? null : component.valueType().cast(table.readValue(position, index.rowOf(slot)));
     }
@@ -590,7 +777,7 @@ public final class World implements AutoCloseable {
         if (!index.isAlive(id)) {
             return;
         }
-        Table table = archetypes.get(index.tableOf(slot));
+        Table table = archetypes.ofStore(index.storeOf(slot));
         int position = table.position(component.id());
         if (position < 0) {
             throw new IllegalArgumentException("markComponentDirty: entity " + Entity.toString(id)
@@ -602,7 +789,7 @@ public final class World implements AutoCloseable {
     /** The archetype of a published entity, or {@code null} for dead, stale or unpublished ids. */
     public Archetype archetypeOf(long id) {
         checkOpen();
-        return index.isAlive(id) ? archetypes.get(index.tableOf(Entity.slot(id))).archetype() : null;
+        return index.isAlive(id) ? archetypes.ofStore(index.storeOf(Entity.slot(id))).archetype() : null;
     }
 
     /** The row of a published entity in its archetype, or -1 for dead, stale or unpublished ids. */

@@ -55,7 +55,7 @@ class CommitDrainTest {
     }
 
     private Table tableOf(long id) {
-        return registry.get(index.tableOf(Entity.slot(id)));
+        return registry.ofStore(index.storeOf(Entity.slot(id)));
     }
 
     @Test

@@ -28,7 +28,7 @@ class EntityIndexTest {
         long id = index.allocate();
         index.publish(Entity.slot(id), 3, 7);
         assertTrue(index.isAlive(id));
-        assertEquals(3, index.tableOf(Entity.slot(id)));
+        assertEquals(3, index.storeOf(Entity.slot(id)));
         assertEquals(7, index.rowOf(Entity.slot(id)));
         assertEquals(1, index.aliveCount());
     }

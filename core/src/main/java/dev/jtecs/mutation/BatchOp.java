@@ -1,0 +1,121 @@
+package dev.jtecs.mutation;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Input;
+import dev.jtecs.storage.internal.Table;
+import dev.jtecs.world.BatchCallback;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * One staged batch operation: a compact descriptor in place of per-entity records.
+ *
+ * <p>Spawn batches ({@link Kind#SPAWN}, {@link Kind#SPAWN_AT}) hold their destination table, their ids (a first id
+ * when consecutive, else an array or a borrowed native array) and the column writes planned at the call. Query
+ * batches ({@link Kind#SET}, {@link Kind#REMOVE}, {@link Kind#DESPAWN}) hold, per archetype the query matched at
+ * the call, the ids of its rows then and its structural count then: when the count is unchanged at publication
+ * the archetype still holds exactly those rows, and the whole-archetype path applies.
+ */
+public final class BatchOp {
+    /** What a batch does. */
+    public enum Kind { SPAWN, SPAWN_AT, SET, REMOVE, DESPAWN }
+
+    /** How a planned spawn column is written. */
+    static final byte VALUE = 0;
+    static final byte ZERO = 1;
+    static final byte DEFAULT = 2;
+    static final byte NONE = 3;
+    static final byte SHARED = 4;
+
+    final Kind kind;
+    int recordMark;
+
+    // spawn batches
+    final Table table;
+    final int count;
+    final long firstId;
+    final long[] ids;
+    final MemorySegment rawIds;
+    final BatchCallback callback;
+    final int[] positions;
+    final Input[] inputs;
+    final byte[] modes;
+    final boolean keyed;
+
+    // query batches
+    final Table[] tables;
+    final long[][] members;
+    final long[] structuralCounts;
+    final Component<?> component;
+    final Input value;
+
+    private BatchOp(Kind kind, Table table, int count, long firstId, long[] ids, MemorySegment rawIds,
+            BatchCallback callback, int[] positions, Input[] inputs, byte[] modes, boolean keyed, Table[] tables,
+            long[][] members, long[] structuralCounts, Component<?> component, Input value) {
+        this.kind = kind;
+        this.table = table;
+        this.count = count;
+        this.firstId = firstId;
+        this.ids = ids;
+        this.rawIds = rawIds;
+        this.callback = callback;
+        this.positions = positions;
+        this.inputs = inputs;
+        this.modes = modes;
+        this.keyed = keyed;
+        this.tables = tables;
+        this.members = members;
+        this.structuralCounts = structuralCounts;
+        this.component = component;
+        this.value = value;
+    }
+
+    /**
+     * A spawn batch. Exactly one of: {@code ids == null && rawIds == null} (consecutive ids from
+     * {@code firstId}), {@code ids} (explicit), {@code rawIds} (a borrowed native {@code long} array).
+     */
+    public static BatchOp spawn(Kind kind, SpawnPlan plan, int count, long firstId, long[] ids, MemorySegment rawIds,
+            BatchCallback callback) {
+        return new BatchOp(kind, plan.table(), count, firstId, ids, rawIds, callback, plan.positions(),
+                plan.inputs(), plan.modes(), plan.keyed(), null, null, null, null, null);
+    }
+
+    /** A query batch over the members captured at the call. */
+    public static BatchOp query(Kind kind, Table[] tables, long[][] members, long[] structuralCounts,
+            Component<?> component, Input value, BatchCallback writer) {
+        return new BatchOp(kind, null, 0, 0, null, null, writer, null, null, null, false, tables, members,
+                structuralCounts, component, value);
+    }
+
+    /** The ids a query batch captured, one array per archetype (shared, not copied: do not modify). */
+    public long[][] membersView() {
+        return members;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** Whether later staging must publish after this operation (query batches), not before it. */
+    public boolean isBoundary() {
+        return kind == Kind.SET || kind == Kind.REMOVE || kind == Kind.DESPAWN;
+    }
+
+    /** The id of entity {@code i} of a spawn batch. */
+    long idAt(int i) {
+        if (ids != null) {
+            return ids[i];
+        }
+        if (rawIds != null) {
+            return rawIds.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i);
+        }
+        return firstId + i;
+    }
+
+    /** The planned writes of a spawn batch's columns, resolved at the call. */
+    public record SpawnPlan(Table table, int[] positions, Input[] inputs, byte[] modes, boolean keyed) {
+        public SpawnPlan {
+            Objects.requireNonNull(table, "table");
+        }
+    }
+}

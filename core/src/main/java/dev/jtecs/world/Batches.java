@@ -1,0 +1,285 @@
+package dev.jtecs.world;
+
+import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Input;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.event.OnDespawn;
+import dev.jtecs.event.internal.ObserverRegistry;
+import dev.jtecs.mutation.BatchOp;
+import dev.jtecs.mutation.CommitDrain;
+import dev.jtecs.mutation.Transaction;
+import dev.jtecs.mutation.TxState;
+import dev.jtecs.query.Query;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.Table;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The world's bulk calls: validation and capture at the call, descriptors for the drain. Everything here is
+ * checked before anything is reserved or staged, so a rejected call changes nothing.
+ */
+final class Batches {
+    private static final int CHUNK = 4096;
+
+    private final World world;
+    private final EntityIndex index;
+    private final ArchetypeRegistry archetypes;
+    private final Transaction transaction;
+    private final CommitDrain drain;
+    private final KeyIndex keys;
+    private final ObserverRegistry observers;
+
+    Batches(World world, EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, CommitDrain drain,
+            KeyIndex keys, ObserverRegistry observers) {
+        this.world = world;
+        this.index = index;
+        this.archetypes = archetypes;
+        this.transaction = transaction;
+        this.drain = drain;
+        this.keys = keys;
+        this.observers = observers;
+    }
+
+    // ---------------------------------------------------------------- spawn batches
+
+    BatchIds spawn(int count, Input[] inputs, BatchCallback initializer) {
+        if (count < 1) {
+            throw new IllegalArgumentException("batchSpawn: count must be at least 1, was " + count);
+        }
+        if (count > index.available()) {
+            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
+                    + index.maxEntities() + ", " + index.available() + " ids left)");
+        }
+        BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
+        BatchIds[] result = new BatchIds[1];
+        world.inScope(() -> {
+            long[] ids = index.hasFreeSlots() ? new long[count] : null;
+            long first = index.allocateBatch(count, plan.table().id(), ids);
+            if (first != 0) {
+                ids = null;
+            }
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, null, initializer));
+            result[0] = new BatchIds(first, count, ids);
+        });
+        return result[0];
+    }
+
+    void spawnAt(long[] ids, Input[] inputs, BatchCallback initializer) {
+        BitSet seen = new BitSet();
+        for (long id : ids) {
+            checkRestorable(id, seen, "batchSpawnAt");
+        }
+        if (ids.length == 0) {
+            return;
+        }
+        BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
+        long[] copy = ids.clone();
+        world.inScope(() -> {
+            for (long id : copy) {
+                index.reserveAt(id);
+                index.stampBatch(Entity.slot(id), plan.table().id());
+            }
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, null, initializer));
+        });
+    }
+
+    void spawnAtRaw(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer) {
+        if (count < 0) {
+            throw new IllegalArgumentException("batchSpawnAtRaw: count must not be negative, was " + count);
+        }
+        if (ids.byteSize() < (long) count * Long.BYTES) {
+            throw new IllegalArgumentException("batchSpawnAtRaw: the array holds " + ids.byteSize() / Long.BYTES
+                    + " ids, fewer than count=" + count);
+        }
+        BitSet seen = new BitSet();
+        long[] chunk = new long[Math.min(Math.max(count, 1), CHUNK)];
+        for (int done = 0; done < count; done += chunk.length) {
+            int n = Math.min(chunk.length, count - done);
+            MemorySegment.copy(ids, ValueLayout.JAVA_LONG, (long) done * Long.BYTES, chunk, 0, n);
+            for (int i = 0; i < n; i++) {
+                checkRestorable(chunk[i], seen, "batchSpawnAtRaw");
+            }
+        }
+        if (count == 0) {
+            return;
+        }
+        for (Input input : inputs) {
+            if (input.component() == EntityKey.COMPONENT && input instanceof ComponentValue<?> value) {
+                if (count > 1) {
+                    throw new IllegalArgumentException("batchSpawnAtRaw: one EntityKey value cannot be claimed by "
+                            + count + " entities; pass EntityKey.COMPONENT and write keys in the initializer");
+                }
+                keys.checkClaim((String) value.value(), 0, index::isAlive);
+            }
+        }
+        BatchOp.SpawnPlan plan = drain.planSpawn(inputs, true);
+        world.inScope(() -> {
+            for (int done = 0; done < count; done += chunk.length) {
+                int n = Math.min(chunk.length, count - done);
+                MemorySegment.copy(ids, ValueLayout.JAVA_LONG, (long) done * Long.BYTES, chunk, 0, n);
+                for (int i = 0; i < n; i++) {
+                    index.reserveAt(chunk[i]);
+                    index.stampBatch(Entity.slot(chunk[i]), plan.table().id());
+                }
+            }
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, null, ids, initializer));
+        });
+    }
+
+    private void checkRestorable(long id, BitSet seen, String operation) {
+        index.checkReservable(id, operation);
+        int slot = Entity.slot(id);
+        if (seen.get(slot)) {
+            throw new IllegalArgumentException(operation + ": slot " + slot + " appears twice (id "
+                    + Entity.toString(id) + ")");
+        }
+        seen.set(slot);
+    }
+
+    /**
+     * Claims the keys a restoration batch wrote into its rows (checked all before any is recorded).
+     *
+     * @throws IllegalArgumentException for a missing, empty or duplicate key
+     */
+    void claimKeyRows(Table table, int fromRow, int toRow) {
+        int position = table.position(EntityKey.COMPONENT.id());
+        Set<String> seen = new HashSet<>();
+        for (int row = fromRow; row < toRow; row++) {
+            Object key = table.readValue(position, row);
+            long id = table.entityAt(row);
+            if (!(key instanceof String text) || text.isEmpty()) {
+                throw new IllegalArgumentException("batchSpawnAtRaw: entity " + Entity.toString(id)
+                        + " has no EntityKey (the initializer must write a non-empty key)");
+            }
+            if (!seen.add(text)) {
+                throw new IllegalArgumentException("batchSpawnAtRaw: EntityKey '" + text
+                        + "' appears twice in the batch");
+            }
+            keys.checkClaim(text, id, index::isAlive);
+        }
+        for (int row = fromRow; row < toRow; row++) {
+            keys.commitNow((String) table.readValue(position, row), null, table.entityAt(row));
+        }
+    }
+
+    // ---------------------------------------------------------------- query batches
+
+    void set(Query query, Component<?> component, Input value, BatchCallback writer) {
+        if (component == EntityKey.COMPONENT) {
+            throw new IllegalArgumentException("batchSet: EntityKey cannot be set in bulk: one value cannot be "
+                    + "claimed by several entities");
+        }
+        world.inScope(() -> capture(query, BatchOp.Kind.SET, component, value, writer));
+    }
+
+    void remove(Query query, Component<?> component) {
+        world.inScope(() -> capture(query, BatchOp.Kind.REMOVE, component, null, null));
+    }
+
+    void despawn(Query query) {
+        world.inScope(() -> {
+            BatchOp op = capture(query, BatchOp.Kind.DESPAWN, null, null, null);
+            boolean events = observers.has(Entity.WORLD, OnDespawn.class) || observers.observedEntityAddresses() > 0;
+            if (!events) {
+                return;
+            }
+            for (long[] members : members(op)) {
+                for (long id : members) {
+                    world.deliverDespawn(id, TxState.COMMITTED);
+                }
+            }
+        });
+    }
+
+    private static long[][] members(BatchOp op) {
+        return op.membersView();
+    }
+
+    /** Captures the query's committed members now, one id array per non-empty archetype, and stages the op. */
+    private BatchOp capture(Query query, BatchOp.Kind kind, Component<?> component, Input value,
+            BatchCallback writer) {
+        List<Archetype> matched = query.archetypes();
+        int nonEmpty = 0;
+        for (Archetype archetype : matched) {
+            if (archetype.count() > 0) {
+                nonEmpty++;
+            }
+        }
+        Table[] tables = new Table[nonEmpty];
+        long[][] members = new long[nonEmpty][];
+        long[] structural = new long[nonEmpty];
+        int t = 0;
+        for (Archetype archetype : matched) {
+            if (archetype.count() == 0) {
+                continue;
+            }
+            Table table = archetypes.get(archetype.id());
+            long[] ids = new long[table.count()];
+            table.readEntities(0, ids.length, ids, 0);
+            if (kind == BatchOp.Kind.DESPAWN) {
+                ids = selectAndDoom(ids);
+            }
+            tables[t] = table;
+            members[t] = ids;
+            structural[t] = table.structuralCount();
+            t++;
+        }
+        BatchOp op = BatchOp.query(kind, tables, members, structural, component, value, writer);
+        transaction.addOp(op);
+        return op;
+    }
+
+    /** Drops members already being despawned and marks the rest as selected by this despawn. */
+    private long[] selectAndDoom(long[] ids) {
+        int kept = 0;
+        for (long id : ids) {
+            int slot = Entity.slot(id);
+            if (transaction.isDoomed(slot) || isDespawning(slot)) {
+                continue;
+            }
+            transaction.doom(slot);
+            ids[kept++] = id;
+        }
+        return kept == ids.length ? ids : java.util.Arrays.copyOf(ids, kept);
+    }
+
+    private boolean isDespawning(int slot) {
+        int record = transaction.find(slot);
+        if (record < 0) {
+            return false;
+        }
+        TxState state = transaction.state(record);
+        return state == TxState.STAGED_DESPAWN || state == TxState.CANCELLED_SPAWN;
+    }
+
+    // ---------------------------------------------------------------- maintenance
+
+    CompactResult compact() {
+        int rebuilt = 0;
+        for (int i = 0; i < archetypes.size(); i++) {
+            Table table = archetypes.get(i);
+            if (table.capacityRows() > Table.ROW_PADDING && table.count() < table.highWater() / 4
+                    && table.rebuild()) {
+                rebuilt++;
+            }
+        }
+        return new CompactResult(0, rebuilt);
+    }
+
+    void clear() {
+        drain.clearAll();
+        keys.dropPending();
+        index.clear();
+        observers.clearEntityAddresses();
+        keys.clear();
+    }
+}

@@ -1,0 +1,698 @@
+package dev.jtecs.world;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.FloatField;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.event.OnDespawn;
+import dev.jtecs.event.OnSpawn;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.FloatColumn;
+import dev.jtecs.storage.ObjectColumn;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class BatchesTest {
+    record Pos(float x, float y) {}
+
+    record Vel(float x, float y) {}
+
+    record Bag(List<String> items) {}
+
+    static final NativeComponent<Pos> POS = Components.registerNative(Pos.class);
+    static final NativeComponent<Vel> VEL = Components.registerNative(Vel.class);
+    static final FloatField PX = POS.floatField("x");
+    static final FloatField PY = POS.floatField("y");
+    static final FloatField VX = VEL.floatField("x");
+    static final ManagedComponent<Bag> BAG = Components.registerManaged(Bag.class);
+    static final ScalarComponent.OfInt HP = Components.scalar("test.batch.Hp", 7);
+    static final TagComponent MARK = Components.tag("test.batch.Mark");
+    static final TagComponent MOVER = Components.tag("test.batch.Mover", o -> o.requires(VEL, HP.of(3)));
+    static final TagComponent KEYED = Components.tag("test.batch.Keyed", o -> o.requires(EntityKey.COMPONENT));
+
+    private final World world = World.create();
+
+    @AfterEach
+    void close() {
+        world.close();
+    }
+
+    private Query query(Component<?>... include) {
+        return world.newQuery(QueryDescriptor.builder().include(include).build());
+    }
+
+    /** Every live entity with its component values, in id order: compares whole-world state. */
+    private String dump() {
+        TreeMap<Long, String> rows = new TreeMap<>();
+        world.forEachArchetype(archetype -> {
+            for (int row = 0; row < archetype.count(); row++) {
+                StringBuilder sb = new StringBuilder();
+                for (Component<?> c : archetype.components()) {
+                    sb.append(c.name()).append('=').append(archetype.getValue(row, c)).append(' ');
+                }
+                rows.put(archetype.entity(row), sb.toString());
+            }
+        });
+        return rows + " alive=" + world.entityCount() + " archetypes=" + world.archetypeCount();
+    }
+
+    // ---------------------------------------------------------------- batchSpawn
+
+    @Test
+    void batchSpawnPlacesContiguousIdsInOneRangeAndCallsTheInitializerOnce() {
+        List<int[]> calls = new ArrayList<>();
+        BatchIds ids = world.batchSpawn(1000, List.of(POS, VEL), (archetype, from, to) -> {
+            calls.add(new int[] {from, to});
+            FloatColumn x = archetype.getMut(PX);
+            for (int row = from; row < to; row++) {
+                x.set(row, row * 2f);
+            }
+        });
+        assertTrue(ids.isContiguous());
+        assertEquals(1000, ids.count());
+        assertEquals(1, calls.size());
+        assertArrayEquals(new int[] {0, 1000}, calls.get(0));
+        for (int i = 0; i < 1000; i++) {
+            long id = ids.first() + i;
+            assertEquals(ids.get(i), id);
+            assertTrue(world.isAlive(id));
+            assertEquals(new Pos(i * 2f, 0f), world.get(id, POS));
+            assertEquals(new Vel(0f, 0f), world.get(id, VEL), "definitions start as zero bits");
+        }
+    }
+
+    @Test
+    void batchSpawnIsStagedInsideAScopeAndDeliversNoSpawnEvents() {
+        List<Long> spawns = new ArrayList<>();
+        world.observe(Entity.WORLD, OnSpawn.class, e -> spawns.add(e.entity()));
+        world.defer();
+        BatchIds ids = world.batchSpawn(3, List.of(POS));
+        assertFalse(world.isAlive(ids.first()), "invisible until publication");
+        world.commit();
+        assertTrue(world.isAlive(ids.get(2)));
+        assertTrue(spawns.isEmpty());
+    }
+
+    @Test
+    void recycledSlotsGiveAnExplicitIdList() {
+        long a = world.spawn(MARK);
+        long b = world.spawn(MARK);
+        world.despawn(a);
+        world.despawn(b);
+        BatchIds ids = world.batchSpawn(4, List.of(MARK));
+        assertFalse(ids.isContiguous());
+        long[] all = ids.toArray();
+        assertEquals(4, all.length);
+        for (long id : all) {
+            assertTrue(world.isAlive(id));
+        }
+        assertEquals(all[0], ids.first());
+    }
+
+    @Test
+    void clearedWorldsReuseSlotsInAscendingOrderAndGenerationsBreakContiguity() {
+        world.batchSpawn(3, List.of(MARK));
+        world.clearEntities();
+        BatchIds again = world.batchSpawn(3, List.of(MARK));
+        assertTrue(again.isContiguous(), "the used prefix comes back in order, one generation");
+        assertEquals(Entity.pack(1, 1), again.first());
+        BatchIds mixed = world.batchSpawn(1, List.of(MARK));
+        assertTrue(mixed.isContiguous());
+        world.clearEntities();
+        BatchIds across = world.batchSpawn(6, List.of(MARK));
+        assertFalse(across.isContiguous(), "prefix generation 2, fresh suffix generation 0");
+        assertEquals(Entity.pack(5, 0), across.get(4));
+    }
+
+    @Test
+    void requirementsApplyBeforeTheInitializerAndExplicitInputsWin() {
+        int[] seenHp = new int[1];
+        BatchIds ids = world.batchSpawn(2, List.of(MOVER, HP.of(9)), (archetype, from, to) ->
+                seenHp[0] = archetype.get(HP).get(from));
+        assertEquals(9, seenHp[0]);
+        assertTrue(world.has(ids.first(), VEL));
+        assertEquals(9, world.get(ids.first(), HP));
+        BatchIds defaults = world.batchSpawn(2, List.of(MOVER));
+        assertEquals(3, world.get(defaults.get(1), HP), "the required instance value");
+    }
+
+    @Test
+    void constantsAreWrittenToEveryRowAndManagedRecordsAreCopiedShallowly() {
+        List<String> shared = new ArrayList<>(List.of("a"));
+        Bag bag = new Bag(shared);
+        BatchIds ids = world.batchSpawn(3, List.of(POS.of(new Pos(1, 2)), BAG.of(bag), HP.of(5)));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(new Pos(1, 2), world.get(ids.get(i), POS));
+            assertEquals(5, world.get(ids.get(i), HP));
+            Bag stored = world.get(ids.get(i), BAG);
+            assertEquals(bag, stored);
+            assertNotSame(bag, stored, "an independent outer record per entity");
+            assertSame(shared, stored.items(), "nested references stay shared");
+        }
+        assertNotSame(world.get(ids.get(0), BAG), world.get(ids.get(1), BAG));
+    }
+
+    @Test
+    void aManagedDefinitionStartsEmptyUntilTheInitializerWritesIt() {
+        BatchIds ids = world.batchSpawn(2, List.of(BAG), (archetype, from, to) -> {
+            ObjectColumn<Bag> bags = archetype.getMut(BAG);
+            bags.set(from, new Bag(List.of("x")));
+        });
+        assertEquals(new Bag(List.of("x")), world.get(ids.get(0), BAG));
+        assertNull(world.get(ids.get(1), BAG), "no constructor runs for batch definitions");
+    }
+
+    @Test
+    void laterSetAndRemoveOnReservedIdsApplyAfterInitialization() {
+        world.defer();
+        BatchIds ids = world.batchSpawn(3, List.of(POS), (archetype, from, to) -> {
+            FloatColumn x = archetype.getMut(PX);
+            for (int row = from; row < to; row++) {
+                x.set(row, 1f);
+            }
+        });
+        world.set(ids.get(1), POS.of(new Pos(9, 9)));
+        world.set(ids.get(2), MARK);
+        world.remove(ids.get(0), POS);
+        world.commit();
+        assertFalse(world.has(ids.get(0), POS));
+        assertTrue(world.isAlive(ids.get(0)));
+        assertEquals(new Pos(9, 9), world.get(ids.get(1), POS));
+        assertEquals(new Pos(1, 0), world.get(ids.get(2), POS));
+        assertTrue(world.has(ids.get(2), MARK));
+    }
+
+    @Test
+    void despawnedReservedIdsGetNoRowAndTheRestStayContiguousInRows() {
+        List<Long> despawns = new ArrayList<>();
+        world.observe(Entity.WORLD, OnDespawn.class, e -> despawns.add(e.entity()));
+        List<int[]> ranges = new ArrayList<>();
+        world.defer();
+        BatchIds ids = world.batchSpawn(5, List.of(POS), (a, from, to) -> ranges.add(new int[] {from, to}));
+        world.despawn(ids.get(1));
+        world.despawn(ids.get(3));
+        world.commit();
+        assertEquals(List.of(ids.get(1), ids.get(3)), despawns, "cancelled spawns still report OnDespawn");
+        assertFalse(world.isAlive(ids.get(1)));
+        assertFalse(world.isAlive(ids.get(3)));
+        assertTrue(world.isAlive(ids.get(4)));
+        assertEquals(1, ranges.size());
+        assertArrayEquals(new int[] {0, 3}, ranges.get(0));
+        assertEquals(3, world.entityCount());
+    }
+
+    @Test
+    void membershipCallbacksSeeInitializedRowsAfterTheInitializer() {
+        List<String> order = new ArrayList<>();
+        world.newQuery(QueryDescriptor.builder().include(POS).onEntitiesAdded((archetype, from, to) ->
+                order.add("added " + from + ".." + to + " x=" + archetype.get(PX).get(from))).build());
+        world.batchSpawn(4, List.of(POS), (archetype, from, to) -> {
+            order.add("init");
+            archetype.getMut(PX).set(from, 5f);
+        });
+        assertEquals(List.of("init", "added 0..4 x=5.0"), order);
+    }
+
+    @Test
+    void batchSpawnRejectsBadInputAndChangesNothing() {
+        world.spawn(POS);
+        String before = dump();
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(0, List.of(POS)));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(-3, List.of(POS)));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(2, List.of(EntityKey.COMPONENT)));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(2, List.of(KEYED)),
+                "EntityKey through a requirement");
+        assertThrows(NullPointerException.class, () -> world.batchSpawn(2, null));
+        List<dev.jtecs.component.Input> withNull = new ArrayList<>();
+        withNull.add(null);
+        assertThrows(NullPointerException.class, () -> world.batchSpawn(2, withNull));
+        assertEquals(before, dump());
+        try (World small = World.create(WorldConfig.defaults().maxEntities(10))) {
+            small.batchSpawn(8, List.of(MARK));
+            assertThrows(IllegalStateException.class, () -> small.batchSpawn(3, List.of(MARK)));
+            assertEquals(8, small.entityCount());
+            assertEquals(2, small.batchSpawn(2, List.of(MARK)).count(), "nothing was reserved by the failure");
+        }
+    }
+
+    @Test
+    void aThrowingInitializerKeepsEarlierPublishedRowsAndDiscardsTheRest() {
+        long before = world.spawn(POS);
+        world.defer();
+        world.batchSpawn(2, List.of(POS));
+        BatchIds failing = world.batchSpawn(3, List.of(POS), (a, from, to) -> {
+            throw new IllegalStateException("boom");
+        });
+        assertThrows(IllegalStateException.class, world::commit);
+        assertTrue(world.isAlive(before));
+        assertEquals(3, world.entityCount(), "the first batch was published, the failing one was not");
+        assertFalse(world.isAlive(failing.first()));
+        assertEquals(2, world.newQuery(QueryDescriptor.builder().include(POS).build()).count() - 1);
+        world.batchSpawn(2, List.of(POS));
+        assertEquals(5, world.entityCount(), "the world keeps working");
+    }
+
+    // ---------------------------------------------------------------- batchSpawnAt / raw
+
+    @Test
+    void batchSpawnAtRestoresExactIds() {
+        long[] ids = {Entity.pack(5, 3), Entity.pack(2, 0), Entity.pack(9, 7)};
+        world.batchSpawnAt(ids, List.of(POS.of(new Pos(1, 1))), null);
+        for (long id : ids) {
+            assertTrue(world.isAlive(id));
+            assertEquals(new Pos(1, 1), world.get(id, POS));
+        }
+        long fresh = world.spawn();
+        assertFalse(fresh == ids[0] || fresh == ids[1] || fresh == ids[2]);
+    }
+
+    @Test
+    void batchSpawnAtValidatesEveryIdBeforeReservingAny() {
+        long live = world.spawn(MARK);
+        String before = dump();
+        long[] duplicate = {Entity.pack(20, 0), Entity.pack(20, 1)};
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAt(duplicate, List.of(MARK), null));
+        long[] occupied = {Entity.pack(21, 0), live};
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAt(occupied, List.of(MARK), null));
+        long[] malformed = {Entity.pack(22, 0), 0L};
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAt(malformed, List.of(MARK), null));
+        long[] beyond = {Entity.pack(WorldConfig.defaults().maxEntities() + 1, 0)};
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAt(beyond, List.of(MARK), null));
+        assertThrows(IllegalArgumentException.class,
+                () -> world.batchSpawnAt(new long[] {Entity.pack(23, 0)}, List.of(EntityKey.COMPONENT), null));
+        assertEquals(before, dump());
+        world.batchSpawnAt(new long[] {Entity.pack(20, 0), Entity.pack(21, 0)}, List.of(MARK), null);
+        assertEquals(3, world.entityCount(), "the rejected ids were never reserved");
+        world.batchSpawnAt(new long[0], List.of(MARK), null);
+        assertEquals(3, world.entityCount());
+    }
+
+    @Test
+    void batchSpawnAtRawReadsANativeArrayAndMayInitializeKeys() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ids = arena.allocate(ValueLayout.JAVA_LONG, 3);
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(4, 1));
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 1, Entity.pack(6, 0));
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 2, Entity.pack(8, 2));
+            world.batchSpawnAtRaw(ids, 2, List.of(POS, EntityKey.COMPONENT), (archetype, from, to) -> {
+                ObjectColumn<String> keyColumn = archetype.getMut(EntityKey.COMPONENT);
+                for (int row = from; row < to; row++) {
+                    keyColumn.set(row, "k" + row);
+                }
+            });
+            assertTrue(world.isAlive(Entity.pack(4, 1)));
+            assertTrue(world.isAlive(Entity.pack(6, 0)));
+            assertFalse(world.isAlive(Entity.pack(8, 2)), "only the prefix of count ids");
+            assertEquals(Entity.pack(4, 1), world.byKey("k0"));
+            assertEquals(Entity.pack(6, 0), world.byKey("k1"));
+            assertTrue(world.archetypeOf(Entity.pack(4, 1)).get(EntityKey.COMPONENT).isReadOnly(),
+                    "the key column is read-only again after the initializer");
+        }
+    }
+
+    @Test
+    void batchSpawnAtRawRejectsDuplicateOrMissingKeysAtPublication() {
+        world.spawn(EntityKey.COMPONENT.of("taken"));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ids = arena.allocate(ValueLayout.JAVA_LONG, 2);
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(30, 0));
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 1, Entity.pack(31, 0));
+            assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAtRaw(ids, 2,
+                    List.of(EntityKey.COMPONENT), (a, from, to) -> {
+                        a.getMut(EntityKey.COMPONENT).set(from, "taken");
+                        a.getMut(EntityKey.COMPONENT).set(from + 1, "free");
+                    }));
+            assertFalse(world.isAlive(Entity.pack(30, 0)));
+            assertFalse(world.isAlive(Entity.pack(31, 0)));
+            assertEquals(0, world.byKey("free"));
+            assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAtRaw(ids, 2,
+                    List.of(EntityKey.COMPONENT), null), "no initializer: empty keys");
+            assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAtRaw(ids, 2,
+                    List.of(EntityKey.COMPONENT.of("same")), null), "one constant key for two entities");
+            assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAtRaw(ids, 3, List.of(MARK), null),
+                    "an array shorter than count");
+            assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAtRaw(ids, -1, List.of(MARK), null));
+            assertEquals(1, world.entityCount());
+            world.batchSpawnAtRaw(ids, 2, List.of(MARK), null);
+            assertEquals(3, world.entityCount(), "the failed publications released their ids");
+        }
+    }
+
+    // ---------------------------------------------------------------- batchSet / batchRemove
+
+    @Test
+    void batchSetAddsAComponentToAWholeArchetypeByExchangingBuffers() {
+        BatchIds ids = world.batchSpawn(100, List.of(POS), (a, from, to) -> {
+            for (int row = from; row < to; row++) {
+                a.getMut(PX).set(row, row);
+            }
+        });
+        Archetype source = world.archetypeOf(ids.first());
+        java.lang.foreign.MemorySegment buffer = source.get(PX).segment();
+        world.batchSet(query(POS), MARK);
+        Archetype target = world.archetypeOf(ids.first());
+        assertTrue(target.has(MARK));
+        assertEquals(0, source.count());
+        assertEquals(100, target.count());
+        assertEquals(buffer.address(), target.get(PX).segment().address(), "the column buffer changed hands");
+        for (int i = 0; i < 100; i++) {
+            assertEquals(new Pos(i, 0), world.get(ids.get(i), POS));
+            assertEquals(i, world.rowOf(ids.get(i)));
+        }
+    }
+
+    @Test
+    void batchSetIntoAPopulatedArchetypeCopiesInBulkAndRelocatesEveryEntity() {
+        long resident = world.spawn(POS.of(new Pos(-1, -1)), MARK);
+        BatchIds ids = world.batchSpawn(50, List.of(POS.of(new Pos(3, 4))));
+        world.batchSet(query(POS), MARK);
+        Archetype target = world.archetypeOf(resident);
+        assertEquals(51, target.count());
+        for (int i = 0; i < 50; i++) {
+            assertSame(target, world.archetypeOf(ids.get(i)));
+            assertEquals(ids.get(i), target.entity(world.rowOf(ids.get(i))));
+            assertEquals(new Pos(3, 4), world.get(ids.get(i), POS));
+        }
+        assertEquals(new Pos(-1, -1), world.get(resident, POS));
+    }
+
+    @Test
+    void batchSetWritesAValueInPlaceAndAddsWithRequirements() {
+        BatchIds a = world.batchSpawn(3, List.of(POS));
+        BatchIds b = world.batchSpawn(2, List.of(POS, VEL));
+        world.clearDirty();
+        world.batchSet(query(POS), VEL.of(new Vel(7, 8)));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(new Vel(7, 8), world.get(a.get(i), VEL));
+        }
+        assertEquals(new Vel(7, 8), world.get(b.get(1), VEL));
+        assertTrue(world.archetypeOf(b.first()).isComponentDirty(VEL));
+        world.batchSet(query(POS), MOVER);
+        assertEquals(3, world.get(a.first(), HP), "requirements expand in bulk");
+        assertEquals(new Vel(7, 8), world.get(a.first(), VEL), "present components keep their values");
+    }
+
+    @Test
+    void batchSetWriterRunsPerRangeSeesEarlierStagedWritesAndPrecedesLaterOnes() {
+        BatchIds ids = world.batchSpawn(4, List.of(POS));
+        world.defer();
+        world.set(ids.get(0), POS.of(new Pos(10, 0)));
+        List<int[]> ranges = new ArrayList<>();
+        world.batchSet(query(POS), POS, (archetype, from, to) -> {
+            ranges.add(new int[] {from, to});
+            FloatColumn x = archetype.getMut(PX);
+            for (int row = from; row < to; row++) {
+                x.set(row, x.get(row) + 1);
+            }
+        });
+        world.set(ids.get(1), POS.of(new Pos(50, 0)));
+        assertEquals(new Pos(0, 0), world.get(ids.get(1), POS), "no write-through past a staged batch");
+        world.commit();
+        assertEquals(new Pos(11, 0), world.get(ids.get(0), POS), "the writer saw the earlier staged value");
+        assertEquals(new Pos(50, 0), world.get(ids.get(1), POS), "the later value wins");
+        assertEquals(new Pos(1, 0), world.get(ids.get(2), POS));
+        assertEquals(1, ranges.size());
+    }
+
+    @Test
+    void batchSetWriterAddsTheComponentBeforeMembershipCallbacksSeeIt() {
+        world.batchSpawn(3, List.of(POS));
+        List<Float> seen = new ArrayList<>();
+        world.newQuery(QueryDescriptor.builder().include(VEL).onEntitiesAdded((archetype, from, to) -> {
+            for (int row = from; row < to; row++) {
+                seen.add(archetype.get(VX).get(row));
+            }
+        }).build());
+        world.batchSet(query(POS), VEL, (archetype, from, to) -> {
+            for (int row = from; row < to; row++) {
+                archetype.getMut(VX).set(row, 4f);
+            }
+        });
+        assertEquals(List.of(4f, 4f, 4f), seen);
+    }
+
+    @Test
+    void membershipIsCapturedAtTheCall() {
+        BatchIds first = world.batchSpawn(2, List.of(POS));
+        world.defer();
+        Query positions = query(POS);
+        long late = world.spawn(POS);
+        world.batchSet(positions, MARK);
+        long later = world.spawn(POS);
+        world.commit();
+        assertTrue(world.has(first.get(0), MARK));
+        assertTrue(world.has(first.get(1), MARK));
+        assertFalse(world.has(late, MARK), "staged before the call but not a committed member");
+        assertFalse(world.has(later, MARK));
+    }
+
+    @Test
+    void capturedMembersThatMovedOrDiedAreHandledOneByOne() {
+        BatchIds ids = world.batchSpawn(4, List.of(POS));
+        world.defer();
+        world.batchSet(query(POS), MARK);
+        world.commit();
+        world.defer();
+        Query marked = query(MARK);
+        world.batchRemove(marked, MARK);
+        world.commit();
+        for (int i = 0; i < 4; i++) {
+            assertFalse(world.has(ids.get(i), MARK));
+        }
+        world.defer();
+        world.despawn(ids.get(0));
+        world.set(ids.get(1), VEL);
+        world.batchSet(query(POS), HP.of(1));
+        world.commit();
+        assertFalse(world.isAlive(ids.get(0)));
+        assertEquals(1, world.get(ids.get(1), HP));
+        assertTrue(world.has(ids.get(1), VEL));
+        assertEquals(1, world.get(ids.get(3), HP));
+    }
+
+    @Test
+    void structureChangedAfterTheCallFallsBackToPerEntityWork() {
+        BatchIds ids = world.batchSpawn(5, List.of(POS));
+        world.defer();
+        world.batchSet(query(POS), MARK);
+        world.batchRemove(query(POS), POS); // captured before the first batch ran: still the same members
+        world.commit();
+        for (int i = 0; i < 5; i++) {
+            assertTrue(world.has(ids.get(i), MARK));
+            assertFalse(world.has(ids.get(i), POS));
+        }
+    }
+
+    @Test
+    void batchRemoveMovesWholeArchetypesAndIgnoresAbsentComponents() {
+        BatchIds ids = world.batchSpawn(10, List.of(POS, MARK));
+        long other = world.spawn(VEL, MARK);
+        world.batchRemove(query(MARK), POS);
+        for (int i = 0; i < 10; i++) {
+            assertFalse(world.has(ids.get(i), POS));
+            assertTrue(world.has(ids.get(i), MARK));
+        }
+        assertTrue(world.has(other, VEL));
+    }
+
+    @Test
+    void queryBatchesRejectForeignQueriesAndKeysAndChangeNothing() {
+        world.batchSpawn(3, List.of(POS));
+        String before = dump();
+        try (World other = World.create()) {
+            Query foreign = other.newQuery(QueryDescriptor.builder().include(POS).build());
+            assertThrows(IllegalArgumentException.class, () -> world.batchSet(foreign, MARK));
+            assertThrows(IllegalArgumentException.class, () -> world.batchRemove(foreign, POS));
+            assertThrows(IllegalArgumentException.class, () -> world.batchDespawn(foreign));
+            assertThrows(IllegalArgumentException.class, () -> world.batchSet(foreign, POS, (a, f, t) -> { }));
+        }
+        assertThrows(IllegalArgumentException.class, () -> world.batchSet(query(POS), EntityKey.COMPONENT.of("x")));
+        assertThrows(IllegalArgumentException.class,
+                () -> world.batchSet(query(POS), EntityKey.COMPONENT, (a, f, t) -> { }));
+        assertThrows(NullPointerException.class, () -> world.batchSet(query(POS), POS, null));
+        assertEquals(before, dump());
+        assertFalse(world.hasPendingChanges());
+    }
+
+    @Test
+    void stateFiltersApply() {
+        BatchIds ids = world.batchSpawn(2, List.of(POS));
+        world.set(ids.get(0), dev.jtecs.builtin.Disabled.COMPONENT);
+        world.batchSet(query(POS), MARK);
+        assertFalse(world.has(ids.get(0), MARK), "Disabled is excluded unless included");
+        assertTrue(world.has(ids.get(1), MARK));
+    }
+
+    // ---------------------------------------------------------------- batchDespawn
+
+    @Test
+    void batchDespawnDeliversEventsAtTheCallAndTruncatesWholeArchetypes() {
+        BatchIds ids = world.batchSpawn(6, List.of(POS));
+        long watched = ids.get(2);
+        List<String> events = new ArrayList<>();
+        world.observe(watched, OnDespawn.class, e -> events.add("entity " + world.isAlive(e.entity())));
+        world.observe(Entity.WORLD, OnDespawn.class, e -> events.add("world"));
+        List<int[]> removed = new ArrayList<>();
+        world.newQuery(QueryDescriptor.builder().include(POS).onEntitiesRemoved((a, from, to) ->
+                removed.add(new int[] {from, to})).build());
+        world.defer();
+        world.batchDespawn(query(POS));
+        assertEquals(7, events.size(), "at the call: six at address 0 and one at the entity");
+        assertEquals("entity true", events.get(2), "still alive and readable during dispatch");
+        assertTrue(world.isAlive(watched));
+        world.commit();
+        assertEquals(0, world.entityCount());
+        assertEquals(1, removed.size());
+        assertArrayEquals(new int[] {0, 6}, removed.get(0));
+        assertFalse(world.hasObservers(Entity.pack(Entity.slot(watched), Entity.generation(watched) + 1),
+                OnDespawn.class));
+        long reuse = world.spawn();
+        assertFalse(world.hasObservers(reuse, OnDespawn.class), "entity-address observers never survive reuse");
+    }
+
+    @Test
+    void entitiesSelectedByABatchDespawnIgnoreLaterCallsAndAreNotDespawnedTwice() {
+        BatchIds ids = world.batchSpawn(3, List.of(POS));
+        List<Long> events = new ArrayList<>();
+        world.observe(Entity.WORLD, OnDespawn.class, e -> events.add(e.entity()));
+        world.defer();
+        world.despawn(ids.get(0));
+        world.batchDespawn(query(POS));
+        world.despawn(ids.get(1));
+        world.set(ids.get(2), MARK);
+        world.batchDespawn(query(POS));
+        world.commit();
+        assertEquals(List.of(ids.get(0), ids.get(1), ids.get(2)), events);
+        assertEquals(0, world.entityCount());
+    }
+
+    @Test
+    void aFailedCommitReleasesBatchSelections() {
+        BatchIds ids = world.batchSpawn(2, List.of(POS));
+        world.defer();
+        world.batchDespawn(query(POS));
+        world.batchSpawn(1, List.of(VEL), (a, f, t) -> {
+            throw new IllegalStateException("boom");
+        });
+        assertThrows(IllegalStateException.class, world::commit);
+        assertEquals(0, world.entityCount(), "the despawn ran, in call order, before the failing batch");
+        assertFalse(world.isAlive(ids.get(0)));
+    }
+
+    @Test
+    void aDiscardedBatchDespawnLeavesItsEntitiesUsable() {
+        BatchIds ids = world.batchSpawn(2, List.of(POS));
+        world.defer();
+        world.batchSpawn(1, List.of(VEL), (a, f, t) -> {
+            throw new IllegalStateException("boom");
+        });
+        world.batchDespawn(query(POS));
+        assertThrows(IllegalStateException.class, world::commit);
+        assertTrue(world.isAlive(ids.get(0)), "the batch despawn came after the failure and was discarded");
+        world.set(ids.get(0), MARK);
+        assertTrue(world.has(ids.get(0), MARK), "no stale selection mark blocks later calls");
+        world.despawn(ids.get(1));
+        assertFalse(world.isAlive(ids.get(1)));
+    }
+
+    // ---------------------------------------------------------------- maintenance
+
+    @Test
+    void compactRebuildsStorageThatLostMostRowsAndKeepsValues() {
+        BatchIds ids = world.batchSpawn(10_000, List.of(POS.of(new Pos(1, 2))));
+        world.batchSpawn(100, List.of(VEL));
+        Query positions = query(POS);
+        world.batchDespawn(positions);
+        long keep = world.spawn(POS.of(new Pos(5, 6)));
+        Archetype archetype = world.archetypeOf(keep);
+        long reservedBefore = world.nativeBytesReserved();
+        CompactResult result = world.compact();
+        assertEquals(new CompactResult(0, 1), result);
+        assertTrue(world.nativeBytesReserved() < reservedBefore);
+        assertEquals(Archetypes.ROW_PADDING, archetype.capacityRows());
+        assertEquals(new Pos(5, 6), world.get(keep, POS));
+        assertFalse(world.isAlive(ids.first()));
+        assertEquals(new CompactResult(0, 0), world.compact(), "nothing left to rebuild");
+    }
+
+    @Test
+    void compactRefusesPendingWorkScopesAndPublication() {
+        world.defer();
+        world.spawn(POS);
+        assertThrows(IllegalStateException.class, world::compact);
+        world.commit();
+        world.forEachArchetype(a -> assertThrows(IllegalStateException.class, world::compact));
+        world.newQuery(QueryDescriptor.builder().include(POS).onEntitiesAdded((a, f, t) ->
+                assertThrows(IllegalStateException.class, world::compact)).build());
+        world.spawn(POS);
+    }
+
+    @Test
+    void clearEntitiesKeepsQueriesAndWorldObserversAndInvalidatesIds() {
+        BatchIds ids = world.batchSpawn(5, List.of(POS));
+        long keyed = world.spawn(EntityKey.COMPONENT.of("boss"));
+        Query positions = query(POS);
+        List<int[]> removed = new ArrayList<>();
+        world.newQuery(QueryDescriptor.builder().include(POS).onEntitiesRemoved((a, from, to) ->
+                removed.add(new int[] {from, to})).build());
+        List<Long> spawns = new ArrayList<>();
+        world.observe(Entity.WORLD, OnSpawn.class, e -> spawns.add(e.entity()));
+        world.observe(keyed, OnDespawn.class, e -> { });
+        world.defer();
+        long staged = world.spawn(POS);
+        world.clearEntities();
+        world.commit();
+        assertEquals(0, world.entityCount());
+        assertFalse(world.isAlive(ids.first()));
+        assertFalse(world.isAlive(staged));
+        assertEquals(0, world.byKey("boss"));
+        assertEquals(1, removed.size());
+        assertThrows(IllegalArgumentException.class, () -> world.set(ids.first(), MARK), "old ids are stale");
+        long fresh = world.spawn(POS);
+        assertEquals(1, positions.count(), "queries survive");
+        assertEquals(List.of(staged, fresh), spawns, "world observers survive");
+        assertEquals(1, Entity.slot(fresh), "slots are reused from the lowest");
+        world.spawn(EntityKey.COMPONENT.of("boss"));
+    }
+
+    @Test
+    void getStatsFillsTheCallersRecord() {
+        world.batchSpawn(3, List.of(POS, VEL));
+        world.spawn(MARK);
+        WorldStats stats = new WorldStats();
+        assertSame(stats, world.getStats(stats));
+        assertEquals(4, stats.entities());
+        assertEquals(world.archetypeCount(), stats.archetypes());
+        assertEquals(3, stats.components());
+        assertEquals(0, stats.systems());
+        assertEquals(world.nativeBytesReserved(), stats.nativeBytes());
+        assertEquals(4, world.getStats(null).entities());
+    }
+
+    /** Table padding, re-exported for the assertion above. */
+    private static final class Archetypes {
+        static final int ROW_PADDING = dev.jtecs.storage.internal.Table.ROW_PADDING;
+    }
+}
