@@ -1,6 +1,7 @@
 package dev.jtecs.mutation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -126,5 +127,73 @@ class TransactionTest {
         tx.seal();
         tx.recycle();
         assertNull(tx.state(0));
+    }
+
+    private static BatchOp boundary() {
+        return BatchOp.query(BatchOp.Kind.REMOVE, new dev.jtecs.storage.internal.Table[0], new long[0][],
+                new long[0], A, null, null);
+    }
+
+    @Test
+    void aBoundaryOperationClosesEarlierRecordsAndLaterCallsOpenNewOnes() {
+        Transaction tx = new Transaction();
+        int early = tx.begin(1, 1, TxState.STAGED_MUTATE);
+        assertFalse(tx.hasOpenBoundary());
+        BatchOp op = boundary();
+        tx.addOp(op);
+        assertTrue(op.isBoundary());
+        assertTrue(tx.hasOpenBoundary());
+        assertTrue(tx.isClosed(early));
+        assertEquals(early, tx.find(1), "still found, but closed");
+        int late = tx.begin(1, 1, TxState.STAGED_MUTATE);
+        assertFalse(tx.isClosed(late));
+        assertEquals(late, tx.find(1));
+        assertThrows(IllegalStateException.class, () -> tx.begin(1, 1, TxState.STAGED_MUTATE));
+        assertFalse(tx.isEmpty());
+    }
+
+    @Test
+    void sealHandsOperationsToTheDrainAndRecycleKeepsTheNextWaves() {
+        Transaction tx = new Transaction();
+        tx.begin(1, 1, TxState.STAGED_MUTATE);
+        tx.addOp(boundary());
+        tx.seal();
+        assertEquals(1, tx.sealedOps());
+        assertFalse(tx.hasOpenBoundary());
+        assertTrue(tx.isEmpty(), "nothing open once sealed");
+        tx.begin(2, 2, TxState.STAGED_MUTATE);
+        BatchOp next = boundary();
+        tx.addOp(next);
+        assertTrue(tx.isClosed(tx.find(2)));
+        tx.recycle();
+        assertEquals(0, tx.sealedOps());
+        assertSame(next, tx.op(0));
+        assertEquals(0, tx.find(2), "the next wave moved to the front");
+        assertTrue(tx.isClosed(0), "and stays closed behind its boundary");
+        tx.seal();
+        assertEquals(1, tx.sealedOps());
+        tx.recycle();
+        assertTrue(tx.isEmpty());
+    }
+
+    @Test
+    void doomMarksAreKeptPerSlotAndBatchCancelsPerWave() {
+        Transaction tx = new Transaction();
+        assertFalse(tx.isDoomed(5));
+        tx.doom(5);
+        tx.doom(70_000);
+        assertTrue(tx.isDoomed(5));
+        assertTrue(tx.isDoomed(70_000));
+        assertFalse(tx.isDoomed(6));
+        tx.undoom(5);
+        assertFalse(tx.isDoomed(5));
+        tx.undoom(1 << 30);
+        tx.noteBatchCancel();
+        tx.seal();
+        assertTrue(tx.sealedBatchCancels());
+        tx.recycle();
+        tx.seal();
+        assertFalse(tx.sealedBatchCancels());
+        tx.recycle();
     }
 }

@@ -314,13 +314,6 @@ public final class EntityIndex {
         return generation[slot];
     }
 
-    /** Frees every alive slot of a contiguous run of entity ids (a whole-archetype despawn). */
-    public void freeAll(long[] ids, int from, int to) {
-        for (int i = from; i < to; i++) {
-            free(Entity.slot(ids[i]));
-        }
-    }
-
     /** Frees an alive or reserved slot: its generation grows, so every handle to it goes stale. */
     public void free(int slot) {
         byte s = state[slot];

@@ -135,4 +135,88 @@ class EntityIndexTest {
         assertThrows(IllegalArgumentException.class, () -> new EntityIndex(0));
         assertThrows(IllegalArgumentException.class, () -> new EntityIndex(Entity.MAX_ENTITIES + 1));
     }
+
+    @Test
+    void allocateBatchOfFreshSlotsIsConsecutiveAndStamped() {
+        EntityIndex index = new EntityIndex(100);
+        index.allocate();
+        long first = index.allocateBatch(10, 4, null);
+        assertEquals(Entity.pack(2, 0), first);
+        for (int i = 0; i < 10; i++) {
+            assertEquals(EntityIndex.RESERVED, index.stateOf(first + i));
+            assertEquals(4, index.batchArchetype(Entity.slot(first + i)));
+        }
+        assertEquals(-1, index.batchArchetype(1), "a single spawn's slot carries no batch stamp");
+        index.publishRange(Entity.slot(first), 10, 6, 20);
+        assertTrue(index.isAlive(first + 9));
+        assertEquals(6, index.storeOf(Entity.slot(first + 9)));
+        assertEquals(29, index.rowOf(Entity.slot(first + 9)));
+        assertEquals(-1, index.batchArchetype(Entity.slot(first)), "published slots are no longer stamped");
+        assertEquals(10, index.aliveCount());
+    }
+
+    @Test
+    void allocateBatchWithRecycledSlotsReportsWhetherIdsLineUp() {
+        EntityIndex index = new EntityIndex(100);
+        long a = index.allocate();
+        long b = index.allocate();
+        index.free(Entity.slot(b));
+        index.free(Entity.slot(a));
+        long[] out = new long[3];
+        long first = index.allocateBatch(3, 1, out);
+        assertEquals(0, first, "generation 1 slots then a fresh generation 0 slot");
+        assertEquals(Entity.pack(1, 1), out[0]);
+        assertEquals(Entity.pack(2, 1), out[1]);
+        assertEquals(Entity.pack(3, 0), out[2]);
+        EntityIndex lined = new EntityIndex(100);
+        long x = lined.allocate();
+        lined.free(Entity.slot(x));
+        long[] one = new long[1];
+        assertEquals(Entity.pack(1, 1), lined.allocateBatch(1, 0, one), "a single recycled slot lines up");
+    }
+
+    @Test
+    void allocateBatchRefusesWhatDoesNotFitAndReservesNothing() {
+        EntityIndex index = new EntityIndex(5);
+        index.allocate();
+        assertEquals(4, index.available());
+        assertThrows(IllegalStateException.class, () -> index.allocateBatch(5, 0, new long[5]));
+        assertEquals(4, index.available());
+        assertEquals(Entity.pack(2, 0), index.allocateBatch(4, 0, null));
+        assertEquals(0, index.available());
+        assertFalse(index.hasFreeSlots());
+    }
+
+    @Test
+    void checkReservableExplainsWithoutChangingAnything() {
+        EntityIndex index = new EntityIndex(10);
+        long live = index.allocate();
+        assertThrows(IllegalArgumentException.class, () -> index.checkReservable(live, "op"));
+        assertThrows(IllegalArgumentException.class, () -> index.checkReservable(0, "op"));
+        assertThrows(IllegalArgumentException.class, () -> index.checkReservable(Entity.pack(11, 0), "op"));
+        index.checkReservable(Entity.pack(7, 3), "op");
+        assertEquals(2, index.highWater(), "checking reserves nothing");
+        index.reserveAt(Entity.pack(7, 3));
+        index.stampBatch(7, 2);
+        assertEquals(2, index.batchArchetype(7));
+    }
+
+    @Test
+    void clearFreesEverySlotAndHandsThemOutAscending() {
+        EntityIndex index = new EntityIndex(10);
+        long a = index.allocate();
+        long b = index.allocate();
+        long c = index.allocate();
+        index.publish(Entity.slot(a), 0, 0);
+        index.publish(Entity.slot(b), 0, 1);
+        index.free(Entity.slot(b));
+        index.clear();
+        assertEquals(0, index.aliveCount());
+        assertFalse(index.isAlive(a));
+        assertEquals(EntityIndex.FREE, index.stateOf(c));
+        assertEquals(Entity.pack(1, 1), index.allocate());
+        assertEquals(Entity.pack(2, 1), index.allocate(), "b was already free: the clear did not age it again");
+        assertEquals(Entity.pack(3, 1), index.allocate());
+        assertEquals(Entity.pack(4, 0), index.allocate());
+    }
 }

@@ -49,4 +49,21 @@ class ArchetypeRegistryTest {
         assertEquals(List.of(0, 1, 2, 3), ids);
         assertSame(ab, registry.get(ab.id()));
     }
+
+    @Test
+    void storesStartAsTableIdsAndFollowAnExchange() {
+        Table a = registry.withAdded(registry.root(), A);
+        Table ab = registry.withAdded(a, B);
+        assertSame(a, registry.ofStore(a.id()));
+        int row = a.appendRows(3);
+        a.writeConsecutiveEntities(row, 3, 1);
+        int aStore = a.store();
+        int abStore = ab.store();
+        int[] missing = registry.exchange(a, ab);
+        assertEquals(1, missing.length);
+        assertSame(ab, registry.ofStore(aStore), "the rows' block now belongs to the destination");
+        assertSame(a, registry.ofStore(abStore));
+        assertEquals(3, ab.count());
+        assertEquals(2, registry.componentCount());
+    }
 }

@@ -206,4 +206,176 @@ class TableTest {
         Arrays.sort(sorted, Comparator.comparingInt(Component::id));
         return sorted;
     }
+
+    // ---------------------------------------------------------------- bulk paths
+
+    private Table tableWithId(int id, Component<?>... components) {
+        Component<?>[] sorted = components.clone();
+        Arrays.sort(sorted, Comparator.comparingInt(Component::id));
+        return new Table(id, sorted, memory);
+    }
+
+    /** Fills rows with consecutive ids from 100 and x = row, y = -row, blob "b"+row, count = row. */
+    private static void fill(Table table, int n) {
+        int from = table.appendRows(n);
+        table.writeConsecutiveEntities(from, n, 100);
+        for (int row = from; row < from + n; row++) {
+            table.writeValue(table.position(VEC.id()), row, new Vec(row, -row));
+            if (table.has(BLOB.id())) {
+                table.writeValue(table.position(BLOB.id()), row, new Blob("b" + row));
+            }
+            if (table.has(COUNT.id())) {
+                table.writeValue(table.position(COUNT.id()), row, (long) row);
+            }
+        }
+    }
+
+    @Test
+    void appendRowsGrowsOnceAndWritesConsecutiveOrExplicitIds() {
+        Table table = table(VEC);
+        assertEquals(0, table.appendRows(5000));
+        assertEquals(5000, table.count());
+        assertEquals(5000, table.highWater());
+        table.writeConsecutiveEntities(0, 5000, 7);
+        assertEquals(7, table.entityAt(0));
+        assertEquals(7 + 4999, table.entityAt(4999));
+        table.writeEntities(10, new long[] {1, 2, 3}, 1, 2);
+        assertEquals(2, table.entityAt(10));
+        assertEquals(3, table.entityAt(11));
+        long[] out = new long[3];
+        table.readEntities(9, 3, out, 0);
+        assertEquals(16, out[0]);
+        assertEquals(2, out[1]);
+        assertTrue(table.isStructurallyDirty());
+        assertEquals(0, table.structuralAdded());
+    }
+
+    @Test
+    void fillInputReplicatesAConstantAndZeroRowsClears() {
+        Table table = table(VEC, BLOB, COUNT, FLAG);
+        fill(table, 200);
+        int vec = table.position(VEC.id());
+        table.fillInput(vec, 10, 173, VEC.of(new Vec(1.5f, 2.5f)));
+        assertEquals(new Vec(9, -9), table.readValue(vec, 9));
+        for (int row = 10; row < 173; row++) {
+            assertEquals(new Vec(1.5f, 2.5f), table.readValue(vec, row));
+        }
+        assertEquals(new Vec(173, -173), table.readValue(vec, 173));
+        table.fillInput(table.position(COUNT.id()), 0, 200, COUNT);
+        assertEquals(3L, table.readValue(table.position(COUNT.id()), 199), "a definition writes its default");
+        Blob shared = new Blob("shared");
+        table.fillInput(table.position(BLOB.id()), 0, 2, BLOB.of(shared));
+        assertSame(shared, table.readValue(table.position(BLOB.id()), 1));
+        table.fillInput(table.position(FLAG.id()), 0, 200, FLAG);
+        table.zeroRows(vec, 20, 30);
+        assertEquals(new Vec(0, 0), table.readValue(vec, 25));
+        assertEquals(new Vec(1.5f, 2.5f), table.readValue(vec, 30));
+        table.fillInput(vec, 5, 5, VEC.of(new Vec(9, 9)));
+        assertEquals(new Vec(5, -5), table.readValue(vec, 5), "an empty range writes nothing");
+    }
+
+    @Test
+    void exchangeIntoAnEmptyTableHandsOverBuffersAndStores() {
+        Table source = tableWithId(1, VEC, BLOB);
+        Table destination = tableWithId(2, VEC, BLOB, COUNT, FLAG);
+        fill(destination, 3);
+        destination.truncate(0); // empty, but with storage of its own
+        fill(source, 100);
+        MemorySegment xBuffer = ((FloatColumn) source.nativeColumn(source.position(VEC.id()), 0)).segment();
+        int[] missing = source.exchangeInto(destination);
+        assertEquals(2, missing.length, "COUNT and FLAG are new to the rows");
+        assertEquals(100, destination.count());
+        assertEquals(0, source.count());
+        assertEquals(0, source.capacityRows(), "the source keeps no storage");
+        assertEquals(0, source.nativeBytesReserved());
+        assertEquals(xBuffer.address(),
+                ((FloatColumn) destination.nativeColumn(destination.position(VEC.id()), 0)).segment().address());
+        assertEquals(2, source.store());
+        assertEquals(1, destination.store());
+        for (int row = 0; row < 100; row++) {
+            assertEquals(new Vec(row, -row), destination.readValue(destination.position(VEC.id()), row));
+            assertEquals(new Blob("b" + row), destination.readValue(destination.position(BLOB.id()), row));
+            assertEquals(100 + row, destination.entityAt(row));
+        }
+        assertTrue(destination.capacityRows() >= 100);
+        assertTrue(destination.isStructurallyDirty());
+        assertTrue(source.isStructurallyDirty());
+        assertEquals(0, destination.structuralAdded(), "every row is new to the destination");
+        fill(source, 2);
+        assertEquals(2, source.count(), "the emptied source grows again on demand");
+        assertThrows(IllegalStateException.class, () -> destination.exchangeInto(source),
+                "only into an empty table");
+    }
+
+    @Test
+    void moveAllToAPopulatedTableCopiesEachColumnOnce() {
+        Table source = tableWithId(1, VEC, BLOB, COUNT);
+        Table destination = tableWithId(2, VEC, COUNT);
+        fill(destination, 2);
+        destination.clearDirty();
+        fill(source, 70);
+        int[] missing = source.missingPositionsFor(destination);
+        assertEquals(0, missing.length);
+        int at = source.moveAllTo(destination);
+        assertEquals(2, at);
+        assertEquals(72, destination.count());
+        assertEquals(0, source.count());
+        assertNull(((ObjectColumn<?>) source.heapColumn(source.position(BLOB.id()))).get(0),
+                "heap slots past the count are cleared");
+        assertEquals(new Vec(69, -69), destination.readValue(destination.position(VEC.id()), 71));
+        assertEquals(69L, destination.readValue(destination.position(COUNT.id()), 71));
+        assertEquals(100 + 69, destination.entityAt(71));
+        assertEquals(2, destination.structuralAdded());
+    }
+
+    @Test
+    void truncateDropsRowsOnceAndChecksBounds() {
+        Table table = table(VEC, BLOB);
+        fill(table, 10);
+        table.clearDirty();
+        table.truncate(4);
+        assertEquals(4, table.count());
+        assertTrue(table.isStructurallyDirty());
+        assertNull(((ObjectColumn<?>) table.heapColumn(table.position(BLOB.id()))).get(4));
+        long before = table.structuralCount();
+        table.truncate(4);
+        assertEquals(before, table.structuralCount(), "nothing to drop, nothing recorded");
+        assertThrows(IndexOutOfBoundsException.class, () -> table.truncate(5));
+        assertThrows(IndexOutOfBoundsException.class, () -> table.truncate(-1));
+    }
+
+    @Test
+    void rebuildShrinksToTheRowsLeftAndKeepsValues() {
+        Table table = table(VEC, BLOB);
+        fill(table, 1000);
+        table.truncate(3);
+        long reserved = memory.reservedBytes();
+        assertTrue(table.rebuild());
+        assertEquals(Table.ROW_PADDING, table.capacityRows());
+        assertEquals(3, table.highWater());
+        assertTrue(memory.reservedBytes() < reserved);
+        assertEquals(new Vec(2, -2), table.readValue(table.position(VEC.id()), 2));
+        assertEquals(new Blob("b2"), table.readValue(table.position(BLOB.id()), 2));
+        assertEquals(102, table.entityAt(2));
+        assertFalse(table.rebuild(), "already as small as it can be");
+        table.truncate(0);
+        assertTrue(table.rebuild());
+        assertEquals(0, table.capacityRows());
+        assertEquals(0, table.nativeBytesReserved());
+    }
+
+    @Test
+    void theKeyColumnIsWritableOnlyWhileARestorationInitializerRuns() {
+        Table table = table(dev.jtecs.builtin.EntityKey.COMPONENT);
+        table.appendRows(1);
+        int key = table.position(dev.jtecs.builtin.EntityKey.COMPONENT.id());
+        assertTrue(table.heapColumn(key).isReadOnly());
+        table.setKeyWritable(true);
+        @SuppressWarnings("unchecked")
+        ObjectColumn<String> keys = (ObjectColumn<String>) table.heapColumn(key);
+        keys.set(0, "k");
+        table.setKeyWritable(false);
+        assertTrue(table.heapColumn(key).isReadOnly());
+        assertEquals("k", table.readValue(key, 0));
+    }
 }
