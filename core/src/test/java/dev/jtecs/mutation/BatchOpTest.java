@@ -1,0 +1,51 @@
+package dev.jtecs.mutation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.storage.internal.NativeMemory;
+import dev.jtecs.storage.internal.Table;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.Test;
+
+class BatchOpTest {
+    static final TagComponent T = Components.tag("test.batchop.T");
+
+    private static BatchOp.SpawnPlan plan() {
+        return new BatchOp.SpawnPlan(new Table(0, new dev.jtecs.component.Component<?>[0], new NativeMemory()),
+                new int[0], new dev.jtecs.component.Input[0], new byte[0], false);
+    }
+
+    @Test
+    void spawnBatchesReadIdsFromEachSource() {
+        BatchOp consecutive = BatchOp.spawn(BatchOp.Kind.SPAWN, plan(), 3, 10, null, null, null);
+        assertEquals(12, consecutive.idAt(2));
+        assertFalse(consecutive.isBoundary());
+        BatchOp explicit = BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan(), 2, 0, new long[] {7, 3}, null, null);
+        assertEquals(3, explicit.idAt(1));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment raw = arena.allocate(ValueLayout.JAVA_LONG, 2);
+            raw.setAtIndex(ValueLayout.JAVA_LONG, 1, 42);
+            BatchOp borrowed = BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan(), 2, 0, null, raw, null);
+            assertEquals(42, borrowed.idAt(1));
+            assertEquals(BatchOp.Kind.SPAWN_AT, borrowed.kind());
+        }
+    }
+
+    @Test
+    void queryBatchesAreBoundaries() {
+        for (BatchOp.Kind kind : new BatchOp.Kind[] {BatchOp.Kind.SET, BatchOp.Kind.REMOVE, BatchOp.Kind.DESPAWN}) {
+            BatchOp op = BatchOp.query(kind, new Table[0], new long[0][], new long[0], T, null, null);
+            assertTrue(op.isBoundary());
+            assertEquals(0, op.membersView().length);
+        }
+        assertThrows(NullPointerException.class, () -> new BatchOp.SpawnPlan(null, new int[0],
+                new dev.jtecs.component.Input[0], new byte[0], false));
+    }
+}
