@@ -16,7 +16,7 @@ import java.util.Objects;
  * the call, the ids of its rows then and its structural count then: when the count is unchanged at publication
  * the archetype still holds exactly those rows, and the whole-archetype path applies.
  */
-public final class BatchOp {
+public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     /** What a batch does. */
     public enum Kind { SPAWN, SPAWN_AT, SET, REMOVE, DESPAWN }
 
@@ -44,14 +44,17 @@ public final class BatchOp {
 
     // query batches
     final Table[] tables;
-    final long[][] members;
+    final long[][] members; // null entries: not copied yet (the table's rows are unchanged since the call)
     final long[] structuralCounts;
+    final int[] counts;
+    private final Transaction transaction;
     final Component<?> component;
     final Input value;
 
     private BatchOp(Kind kind, Table table, int count, long firstId, long[] ids, MemorySegment rawIds,
             BatchCallback callback, int[] positions, Input[] inputs, byte[] modes, boolean keyed, Table[] tables,
-            long[][] members, long[] structuralCounts, Component<?> component, Input value) {
+            long[][] members, long[] structuralCounts, int[] counts, Component<?> component, Input value,
+            Transaction transaction) {
         this.kind = kind;
         this.table = table;
         this.count = count;
@@ -66,8 +69,10 @@ public final class BatchOp {
         this.tables = tables;
         this.members = members;
         this.structuralCounts = structuralCounts;
+        this.counts = counts;
         this.component = component;
         this.value = value;
+        this.transaction = transaction;
     }
 
     /**
@@ -77,17 +82,60 @@ public final class BatchOp {
     public static BatchOp spawn(Kind kind, SpawnPlan plan, int count, long firstId, long[] ids, MemorySegment rawIds,
             BatchCallback callback) {
         return new BatchOp(kind, plan.table(), count, firstId, ids, rawIds, callback, plan.positions(),
-                plan.inputs(), plan.modes(), plan.keyed(), null, null, null, null, null);
+                plan.inputs(), plan.modes(), plan.keyed(), null, null, null, null, null, null, null);
     }
 
-    /** A query batch over the members captured at the call. */
-    public static BatchOp query(Kind kind, Table[] tables, long[][] members, long[] structuralCounts,
-            Component<?> component, Input value, BatchCallback writer) {
-        return new BatchOp(kind, null, 0, 0, null, null, writer, null, null, null, false, tables, members,
-                structuralCounts, component, value);
+    /**
+     * A query batch over the members of {@code tables} at the call. A {@code null} entry of {@code members} is a
+     * lazy capture: the op registers itself with that table, which hands it a copy of its rows before they first
+     * change ({@link #materialize}); an explicit entry was filtered at the call.
+     */
+    public static BatchOp query(Kind kind, Table[] tables, long[][] members, long[] structuralCounts, int[] counts,
+            Component<?> component, Input value, BatchCallback writer, Transaction transaction) {
+        BatchOp op = new BatchOp(kind, null, 0, 0, null, null, writer, null, null, null, false, tables, members,
+                structuralCounts, counts, component, value, transaction);
+        for (int t = 0; t < tables.length; t++) {
+            if (members[t] == null) {
+                tables[t].addCapture(op);
+            }
+        }
+        return op;
     }
 
-    /** The ids a query batch captured, one array per archetype (shared, not copied: do not modify). */
+    @Override
+    public void materialize(Table table) {
+        for (int t = 0; t < tables.length; t++) {
+            if (tables[t] == table && members[t] == null) {
+                long[] ids = new long[counts[t]];
+                table.readEntities(0, ids.length, ids, 0);
+                if (kind == Kind.DESPAWN) {
+                    for (long id : ids) {
+                        transaction.doom(dev.jtecs.entity.Entity.slot(id));
+                    }
+                }
+                members[t] = ids;
+            }
+        }
+    }
+
+    @Override
+    public boolean dooms() {
+        return kind == Kind.DESPAWN;
+    }
+
+    /** Withdraws the lazy captures still registered (the op ran or was discarded). */
+    void withdrawCaptures() {
+        for (int t = 0; t < tables.length; t++) {
+            if (members[t] == null) {
+                tables[t].removeCapture(this);
+            }
+        }
+    }
+
+    /**
+     * The ids a query batch captured, one array per archetype ({@code null} where not copied yet); shared, not
+     * copied: do not modify.
+     */
     public long[][] membersView() {
         return members;
     }

@@ -161,12 +161,16 @@ final class BulkPaths {
         }
     }
 
-    /** Forgets the selection marks of a query batch that never ran. */
+    /** Forgets the claims and selection marks of a query batch that never ran. */
     void releaseQuery(BatchOp op) {
+        op.withdrawCaptures();
         if (op.kind != BatchOp.Kind.DESPAWN) {
             return;
         }
         for (long[] members : op.members) {
+            if (members == null) {
+                continue;
+            }
             for (long id : members) {
                 if (index.isAlive(id)) {
                     transaction.undoom(Entity.slot(id));
@@ -177,15 +181,21 @@ final class BulkPaths {
 
     // ---------------------------------------------------------------- query batches
 
-    /** Runs a query batch over the members it captured at the call. */
+    /**
+     * Runs a query batch over the members it captured at the call. A table whose capture was never copied has
+     * not changed since the call: its rows are the members, and the whole-archetype path applies.
+     */
     void run(BatchOp op) {
         for (int t = 0; t < op.tables.length; t++) {
             Table table = op.tables[t];
+            table.removeCapture(op); // from here on this op's own changes need no copy
             long[] members = op.members[t];
-            if (members.length == 0) {
+            boolean whole = members == null
+                    || table.structuralCount() == op.structuralCounts[t] && table.count() == members.length;
+            int count = members == null ? op.counts[t] : members.length;
+            if (count == 0) {
                 continue;
             }
-            boolean whole = table.structuralCount() == op.structuralCounts[t] && table.count() == members.length;
             switch (op.kind) {
                 case DESPAWN -> {
                     if (whole) {
@@ -210,16 +220,34 @@ final class BulkPaths {
         }
     }
 
+    /** Despawns every row of a table: one pass freeing the ids (read in bulk), one truncation. */
     private void despawnWhole(Table table, long[] members) {
-        int n = members.length;
+        int n = table.count();
         CommitDrain.notifyRemoved(table, 0, n, null);
-        for (long id : members) {
-            int slot = Entity.slot(id);
-            transaction.undoom(slot);
-            index.free(slot);
+        if (members != null) {
+            for (long id : members) {
+                transaction.undoom(Entity.slot(id));
+            }
+            index.freeAll(members, n);
+        } else {
+            long[] chunk = scratch(n);
+            for (int done = 0; done < n; done += chunk.length) {
+                int len = Math.min(chunk.length, n - done);
+                table.readEntities(done, len, chunk, 0);
+                index.freeAll(chunk, len);
+            }
         }
         table.truncate(0);
         CommitDrain.notifyDeactivated(table);
+    }
+
+    private long[] scratch = new long[0];
+
+    private long[] scratch(int n) {
+        if (scratch.length < Math.min(n, 4096)) {
+            scratch = new long[Math.min(n, 4096)];
+        }
+        return scratch;
     }
 
     private void despawnOne(long id) {
@@ -254,7 +282,7 @@ final class BulkPaths {
 
     private void changeWhole(BatchOp op, Table table, long[] members) {
         Table target = targetOf(op, table);
-        int n = members.length;
+        int n = table.count();
         if (target == table) {
             if (op.kind == BatchOp.Kind.SET) {
                 writeSet(op, table, 0, n);
@@ -270,8 +298,11 @@ final class BulkPaths {
         } else {
             missing = table.missingPositionsFor(target);
             from = table.moveAllTo(target);
-            for (int i = 0; i < n; i++) {
-                index.relocate(Entity.slot(members[i]), target.store(), from + i);
+            long[] chunk = scratch(n);
+            for (int done = 0; done < n; done += chunk.length) {
+                int len = Math.min(chunk.length, n - done);
+                target.readEntities(from + done, len, chunk, 0);
+                index.relocateRange(chunk, len, target.store(), from + done);
             }
         }
         int to = from + n;

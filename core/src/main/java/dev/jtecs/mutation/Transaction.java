@@ -250,8 +250,18 @@ public final class Transaction {
         if (word >= doomed.length) {
             doomed = Arrays.copyOf(doomed, Math.max(word + 1, doomed.length * 2));
         }
-        doomed[word] |= 1L << slot;
+        if ((doomed[word] & (1L << slot)) == 0) {
+            doomed[word] |= 1L << slot;
+            doomedCount++;
+        }
     }
+
+    /** Whether any slot carries a selection mark. */
+    public boolean anyDoomed() {
+        return doomedCount > 0;
+    }
+
+    private int doomedCount;
 
     public boolean isDoomed(int slot) {
         int word = slot >>> 6;
@@ -260,8 +270,9 @@ public final class Transaction {
 
     public void undoom(int slot) {
         int word = slot >>> 6;
-        if (word < doomed.length) {
+        if (word < doomed.length && (doomed[word] & (1L << slot)) != 0) {
             doomed[word] &= ~(1L << slot);
+            doomedCount--;
         }
     }
 

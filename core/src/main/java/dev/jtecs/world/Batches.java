@@ -62,7 +62,7 @@ final class Batches {
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
         BatchIds[] result = new BatchIds[1];
         world.inScope(() -> {
-            long[] ids = index.hasFreeSlots() ? new long[count] : null;
+            long[] ids = index.batchIsConsecutive(count) ? null : new long[count];
             long first = index.allocateBatch(count, plan.table().id(), ids);
             if (first != 0) {
                 ids = null;
@@ -192,19 +192,30 @@ final class Batches {
             if (!events) {
                 return;
             }
-            for (long[] members : members(op)) {
-                for (long id : members) {
+            long[][] members = op.membersView();
+            Table[] tables = capturedTables; // observers may capture again
+            int[] counts = capturedCounts;
+            for (int t = 0; t < members.length; t++) {
+                long[] ids = members[t];
+                if (ids == null) { // not copied: the archetype's rows are the members (stable during this call)
+                    ids = new long[counts[t]];
+                    tables[t].readEntities(0, ids.length, ids, 0);
+                }
+                for (long id : ids) {
                     world.deliverDespawn(id, TxState.COMMITTED);
                 }
             }
         });
     }
 
-    private static long[][] members(BatchOp op) {
-        return op.membersView();
-    }
+    private Table[] capturedTables;
+    private int[] capturedCounts;
 
-    /** Captures the query's committed members now, one id array per non-empty archetype, and stages the op. */
+    /**
+     * Captures the query's committed members now, per non-empty archetype, and stages the op. The ids are not
+     * copied (the archetype hands them over before its rows first change); only a despawn that must skip
+     * entities already being despawned copies and filters them at once.
+     */
     private BatchOp capture(Query query, BatchOp.Kind kind, Component<?> component, Input value,
             BatchCallback writer) {
         List<Archetype> matched = query.archetypes();
@@ -217,23 +228,29 @@ final class Batches {
         Table[] tables = new Table[nonEmpty];
         long[][] members = new long[nonEmpty][];
         long[] structural = new long[nonEmpty];
+        int[] counts = new int[nonEmpty];
+        boolean filter = kind == BatchOp.Kind.DESPAWN && (transaction.openRecords() > 0 || transaction.anyDoomed());
         int t = 0;
         for (Archetype archetype : matched) {
             if (archetype.count() == 0) {
                 continue;
             }
             Table table = archetypes.get(archetype.id());
-            long[] ids = new long[table.count()];
-            table.readEntities(0, ids.length, ids, 0);
-            if (kind == BatchOp.Kind.DESPAWN) {
-                ids = selectAndDoom(ids);
-            }
             tables[t] = table;
-            members[t] = ids;
             structural[t] = table.structuralCount();
+            counts[t] = table.count();
+            if (kind == BatchOp.Kind.DESPAWN && table.hasPendingDespawn()) {
+                members[t] = new long[0]; // an earlier batch despawn already claimed every row
+            } else if (filter) {
+                long[] ids = new long[table.count()];
+                table.readEntities(0, ids.length, ids, 0);
+                members[t] = selectAndDoom(ids);
+            }
             t++;
         }
-        BatchOp op = BatchOp.query(kind, tables, members, structural, component, value, writer);
+        capturedTables = tables;
+        capturedCounts = counts;
+        BatchOp op = BatchOp.query(kind, tables, members, structural, counts, component, value, writer, transaction);
         transaction.addOp(op);
         return op;
     }

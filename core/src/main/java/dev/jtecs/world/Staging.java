@@ -57,7 +57,7 @@ final class Staging {
             record = transaction.begin(id, slot, TxState.STAGED_MUTATE); // after the batch boundary
         } else if (record < 0) {
             boolean alive = index.isAlive(id);
-            if (alive && transaction.isDoomed(slot)) {
+            if (alive && isDoomed(slot)) {
                 return; // a staged batch despawn selected it
             }
             if (alive && !transaction.hasOpenBoundary()) {
@@ -75,6 +75,14 @@ final class Staging {
             transaction.put(record, input.component(), input);
             stageKeyClaim(id, input);
         }
+    }
+
+    /**
+     * Whether a staged batch despawn selected an alive entity: by mark, or by claiming every row of its
+     * archetype (a capture not copied yet).
+     */
+    boolean isDoomed(int slot) {
+        return transaction.isDoomed(slot) || archetypes.ofStore(index.storeOf(slot)).hasPendingDespawn();
     }
 
     private static boolean isDespawning(TxState state) {
@@ -104,7 +112,7 @@ final class Staging {
             if (!index.isAlive(id)) {
                 // reserved without an open record: a spawn-batch member, or a spawn the drain is publishing
                 transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
-            } else if (!transaction.isDoomed(slot) && archetypes.ofStore(index.storeOf(slot)).has(component.id())) {
+            } else if (!isDoomed(slot) && archetypes.ofStore(index.storeOf(slot)).has(component.id())) {
                 transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
             }
             return;
@@ -143,7 +151,7 @@ final class Staging {
             return null;
         }
         boolean alive = index.isAlive(id);
-        if (alive && transaction.isDoomed(slot)) {
+        if (alive && isDoomed(slot)) {
             return null;
         }
         transaction.begin(id, slot, TxState.STAGED_DESPAWN);

@@ -41,7 +41,8 @@ class BatchOpTest {
     @Test
     void queryBatchesAreBoundaries() {
         for (BatchOp.Kind kind : new BatchOp.Kind[] {BatchOp.Kind.SET, BatchOp.Kind.REMOVE, BatchOp.Kind.DESPAWN}) {
-            BatchOp op = BatchOp.query(kind, new Table[0], new long[0][], new long[0], T, null, null);
+            BatchOp op = BatchOp.query(kind, new Table[0], new long[0][], new long[0], new int[0], T, null, null,
+                    new Transaction());
             assertTrue(op.isBoundary());
             assertEquals(0, op.membersView().length);
         }

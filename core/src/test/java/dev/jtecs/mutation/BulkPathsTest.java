@@ -48,12 +48,31 @@ class BulkPathsTest {
         return registry.ofStore(index.storeOf(Entity.slot(id)));
     }
 
+    /** A lazy capture of every row of {@code table}, as the world makes it. */
     private BatchOp capture(BatchOp.Kind kind, Table table, dev.jtecs.component.Component<?> component,
             Input value) {
-        long[] members = new long[table.count()];
-        table.readEntities(0, members.length, members, 0);
-        return BatchOp.query(kind, new Table[] {table}, new long[][] {members},
-                new long[] {table.structuralCount()}, component, value, null);
+        return BatchOp.query(kind, new Table[] {table}, new long[][] {null}, new long[] {table.structuralCount()},
+                new int[] {table.count()}, component, value, null, tx);
+    }
+
+    @Test
+    void aLazyCaptureIsCopiedJustBeforeItsTableFirstChanges() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table table = tableOf(first);
+        BatchOp op = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        assertTrue(table.hasPendingDespawn());
+        assertEquals(null, op.membersView()[0]);
+        long late = spawnBatch(1, T);
+        drain.drain(); // the append copies the three captured ids first
+        assertFalse(table.hasPendingDespawn());
+        assertEquals(3, op.membersView()[0].length);
+        assertTrue(tx.isDoomed(Entity.slot(first)), "a copied despawn capture marks its members");
+        assertFalse(tx.isDoomed(Entity.slot(late)));
+        tx.addOp(op);
+        drain.drain();
+        assertFalse(index.isAlive(first + 2));
+        assertTrue(index.isAlive(late), "the later member was not selected");
     }
 
     @Test
@@ -131,9 +150,6 @@ class BulkPathsTest {
             }
         });
         BatchOp op = capture(BatchOp.Kind.DESPAWN, table, null, null);
-        for (long id = first; id < first + 50; id++) {
-            tx.doom(Entity.slot(id));
-        }
         tx.addOp(op);
         drain.drain();
         assertEquals(0, table.count());

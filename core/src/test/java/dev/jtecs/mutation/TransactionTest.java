@@ -131,7 +131,7 @@ class TransactionTest {
 
     private static BatchOp boundary() {
         return BatchOp.query(BatchOp.Kind.REMOVE, new dev.jtecs.storage.internal.Table[0], new long[0][],
-                new long[0], A, null, null);
+                new long[0], new int[0], A, null, null, new Transaction());
     }
 
     @Test

@@ -120,6 +120,14 @@ public final class EntityIndex {
         return freeCount > 0;
     }
 
+    /**
+     * Whether {@link #allocateBatch} can hand out {@code count} consecutive ids without an array: no recycled
+     * slot is waiting, or the top of the free stack is one ascending run of a single generation.
+     */
+    public boolean batchIsConsecutive(int count) {
+        return freeCount == 0 || count <= freeCount && ascendingRunOnTop(count);
+    }
+
     /** Hands out a new id in the {@link #RESERVED} state. */
     public long allocate() {
         int slot;
@@ -145,11 +153,14 @@ public final class EntityIndex {
      * {@link #batchArchetype} reads until publication). Recycled slots come first, in free-stack order, then
      * fresh slots past the high-water mark. Returns the first id when the packed ids are consecutive
      * ({@code first + i}), in which case {@code out} is untouched; otherwise fills {@code out} (at least
-     * {@code count} long) and returns 0.
+     * {@code count} long; may be {@code null} when {@link #batchIsConsecutive} said so) and returns 0.
      *
      * @throws IllegalStateException when fewer than {@code count} slots are left; nothing is reserved then
      */
     public long allocateBatch(int count, int archetype, long[] out) {
+        if (out != null && out.length < count) {
+            throw new IllegalArgumentException("out holds " + out.length + " ids, fewer than count=" + count);
+        }
         long fresh = (long) maxEntities + 1 - highWater;
         if (count > freeCount + fresh) {
             throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
@@ -159,10 +170,19 @@ public final class EntityIndex {
             int first = highWater;
             ensureSlots(first + count);
             highWater = first + count;
-            Arrays.fill(freePos, first, first + count, -1);
             Arrays.fill(state, first, first + count, RESERVED);
             Arrays.fill(row, first, first + count, archetype);
             return Entity.pack(first, 0); // fresh slots have generation 0
+        }
+        if (count <= freeCount && ascendingRunOnTop(count)) {
+            int first = freeStack[freeCount - 1];
+            freeCount -= count; // freePos of slots off the stack is never read
+            Arrays.fill(state, first, first + count, RESERVED);
+            Arrays.fill(row, first, first + count, archetype);
+            return Entity.pack(first, generation[first]);
+        }
+        if (out == null) {
+            throw new IllegalArgumentException("a batch of recycled slots needs an array for its ids");
         }
         boolean consecutive = true;
         long firstId = 0;
@@ -174,11 +194,26 @@ public final class EntityIndex {
             } else if (id != firstId + i) {
                 consecutive = false;
             }
-            if (out != null) {
-                out[i] = id;
-            }
+            out[i] = id;
         }
         return consecutive ? firstId : 0;
+    }
+
+    /**
+     * Whether the top {@code count} free slots pop as consecutive slots of one generation (as after
+     * {@link #clear()}), so a batch can take them at once as consecutive ids.
+     */
+    private boolean ascendingRunOnTop(int count) {
+        int top = freeCount - 1;
+        int first = freeStack[top];
+        int g = generation[first];
+        for (int i = 1; i < count; i++) {
+            int slot = freeStack[top - i];
+            if (slot != first + i || generation[slot] != g) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -218,11 +253,12 @@ public final class EntityIndex {
 
     /** Publishes {@code count} consecutive reserved slots at consecutive rows of one store. */
     public void publishRange(int firstSlot, int count, int store, int firstRow) {
-        for (int i = 0; i < count; i++) {
-            int slot = firstSlot + i;
-            state[slot] = ALIVE;
-            tableId[slot] = store;
-            row[slot] = firstRow + i;
+        Arrays.fill(state, firstSlot, firstSlot + count, ALIVE);
+        Arrays.fill(tableId, firstSlot, firstSlot + count, store);
+        int[] rows = row;
+        int delta = firstRow - firstSlot;
+        for (int slot = firstSlot; slot < firstSlot + count; slot++) {
+            rows[slot] = slot + delta;
         }
         aliveCount += count;
     }
@@ -312,6 +348,36 @@ public final class EntityIndex {
 
     public int generationOf(int slot) {
         return generation[slot];
+    }
+
+    /** Frees the alive slots of {@code ids[0, n)} (a whole-archetype despawn), in one pass. */
+    public void freeAll(long[] ids, int n) {
+        if (freeStack.length < freeCount + n) {
+            freeStack = Arrays.copyOf(freeStack, Math.max(freeCount + n, freeStack.length * 2));
+        }
+        for (int i = 0; i < n; i++) {
+            int slot = Entity.slot(ids[i]);
+            assert state[slot] == ALIVE : "slot " + slot + " is " + stateName(state[slot]);
+            int g = generation[slot];
+            if (g == Entity.MAX_GENERATION) {
+                state[slot] = RETIRED;
+                continue;
+            }
+            generation[slot] = g + 1;
+            state[slot] = FREE;
+            freePos[slot] = freeCount;
+            freeStack[freeCount++] = slot;
+        }
+        aliveCount -= n;
+    }
+
+    /** Records that the entities {@code ids[0, n)} now occupy consecutive rows of one store. */
+    public void relocateRange(long[] ids, int n, int store, int firstRow) {
+        for (int i = 0; i < n; i++) {
+            int slot = Entity.slot(ids[i]);
+            tableId[slot] = store;
+            row[slot] = firstRow + i;
+        }
     }
 
     /** Frees an alive or reserved slot: its generation grows, so every handle to it goes stale. */

@@ -86,6 +86,10 @@ public final class Table {
     private int touchedCount;
     private boolean touchedAll;
 
+    private RowCapture[] captures = NO_CAPTURES;
+    private int captureCount;
+    private static final RowCapture[] NO_CAPTURES = new RowCapture[0];
+
     private final IntTableMap addEdges = new IntTableMap();
     private final IntTableMap removeEdges = new IntTableMap();
     private final Map<Table, MovePlan> movePlans = new IdentityHashMap<>();
@@ -248,6 +252,7 @@ public final class Table {
 
     /** Appends a row for {@code entity}; every component column of the row must then be written. */
     public int appendRow(long entity) {
+        preStructural();
         ensureCapacity(count + 1);
         int row = count++;
         entitySegment.setAtIndex(ENTITY, row, entity);
@@ -266,6 +271,7 @@ public final class Table {
      * first new row. Every component column of the new rows must then be written.
      */
     public int appendRows(int n) {
+        preStructural();
         ensureCapacity(count + n);
         int first = count;
         count += n;
@@ -318,6 +324,7 @@ public final class Table {
         if (from == count) {
             return;
         }
+        preStructural();
         for (Object[] heap : heapArrays) {
             Arrays.fill(heap, from, count, null);
         }
@@ -334,6 +341,7 @@ public final class Table {
      */
     public long swapRemove(int row) {
         checkRow(row);
+        preStructural();
         int last = count - 1;
         long moved = 0;
         if (row != last) {
@@ -439,6 +447,8 @@ public final class Table {
         if (destination.count != 0) {
             throw new IllegalStateException("exchangeInto needs an empty destination, found " + destination);
         }
+        preStructural();
+        destination.preStructural();
         MovePlan plan = movePlanTo(destination);
         int rows = capacityRows;
         MemorySegment[] taken = new MemorySegment[destination.nativeSegments.length];
@@ -506,6 +516,7 @@ public final class Table {
      * @return the destination row of this table's row 0
      */
     public int moveAllTo(Table destination) {
+        preStructural();
         MovePlan plan = movePlanTo(destination);
         int n = count;
         int at = destination.appendRows(n);
@@ -576,17 +587,32 @@ public final class Table {
         }
         writeInput(position, from, input);
         for (int f = 0; f < nativeCount[position]; f++) {
-            MemorySegment s = nativeSegments[nativeStart[position] + f];
-            long bytes = nativeKinds[nativeStart[position] + f].byteSize();
-            long done = 1;
-            long total = to - from;
-            while (done < total) {
-                long chunk = Math.min(done, total - done);
-                MemorySegment.copy(s, from * bytes, s, (from + done) * bytes, chunk * bytes);
-                done += chunk;
-            }
+            replicate(nativeSegments[nativeStart[position] + f], nativeKinds[nativeStart[position] + f].byteSize(),
+                    from, to);
         }
     }
+
+    /**
+     * Copies the element at row {@code from} over rows {@code (from, to)}: the pattern is tiled into a small heap
+     * buffer once, then written out in large copies, so memory sees only writes.
+     */
+    private static void replicate(MemorySegment column, long bytes, int from, int to) {
+        byte[] tile = new byte[(int) Math.min((long) (to - from) * bytes, TILE_BYTES)];
+        MemorySegment.copy(column, ValueLayout.JAVA_BYTE, from * bytes, tile, 0, (int) bytes);
+        for (int filled = (int) bytes; filled < tile.length; filled *= 2) {
+            System.arraycopy(tile, 0, tile, filled, Math.min(filled, tile.length - filled));
+        }
+        long offset = from * bytes;
+        long end = to * bytes;
+        while (offset < end) {
+            int chunk = (int) Math.min(tile.length, end - offset);
+            MemorySegment.copy(tile, 0, column, ValueLayout.JAVA_BYTE, offset, chunk);
+            offset += chunk;
+        }
+    }
+
+    /** Bytes of the heap tile {@link #replicate} writes from: a multiple of every element size. */
+    private static final int TILE_BYTES = 16 * 1024;
 
     /** Sets rows {@code [from, to)} of a component's native columns to zero bits (one fill per column). */
     public void zeroRows(int position, int from, int to) {
@@ -938,6 +964,51 @@ public final class Table {
 
     public long writeCount(int position) {
         return writeCounts[position];
+    }
+
+    // ---------------------------------------------------------------- row captures
+
+    /** Registers a staged batch's claim on the current rows (see {@link RowCapture}). */
+    public void addCapture(RowCapture capture) {
+        if (captureCount == captures.length) {
+            captures = Arrays.copyOf(captures, Math.max(4, captureCount * 2));
+        }
+        captures[captureCount++] = capture;
+    }
+
+    /** Withdraws a claim (its batch ran or was discarded); returns whether it was registered. */
+    public boolean removeCapture(RowCapture capture) {
+        for (int i = 0; i < captureCount; i++) {
+            if (captures[i] == capture) {
+                System.arraycopy(captures, i + 1, captures, i, captureCount - i - 1);
+                captures[--captureCount] = null;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a staged batch despawn has claimed every current row. */
+    public boolean hasPendingDespawn() {
+        for (int i = 0; i < captureCount; i++) {
+            if (captures[i].dooms()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Hands pending claims their copy of the rows before the rows change for the first time. */
+    private void preStructural() {
+        if (captureCount == 0) {
+            return;
+        }
+        RowCapture[] pending = Arrays.copyOf(captures, captureCount);
+        Arrays.fill(captures, 0, captureCount, null);
+        captureCount = 0;
+        for (RowCapture capture : pending) {
+            capture.materialize(this);
+        }
     }
 
     // ---------------------------------------------------------------- entity observers

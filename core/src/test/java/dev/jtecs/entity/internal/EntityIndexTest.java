@@ -171,8 +171,25 @@ class EntityIndexTest {
         EntityIndex lined = new EntityIndex(100);
         long x = lined.allocate();
         lined.free(Entity.slot(x));
-        long[] one = new long[1];
-        assertEquals(Entity.pack(1, 1), lined.allocateBatch(1, 0, one), "a single recycled slot lines up");
+        assertTrue(lined.batchIsConsecutive(1));
+        assertEquals(Entity.pack(1, 1), lined.allocateBatch(1, 0, null), "a single recycled slot lines up");
+        assertThrows(IllegalArgumentException.class, () -> index.allocateBatch(2, 0, new long[1]));
+    }
+
+    @Test
+    void afterAClearTheRecycledPrefixIsTakenAtOnce() {
+        EntityIndex index = new EntityIndex(100);
+        index.allocateBatch(10, 0, null);
+        index.clear();
+        assertTrue(index.batchIsConsecutive(10));
+        assertFalse(index.batchIsConsecutive(11), "slot 11 would be fresh, generation 0");
+        assertEquals(Entity.pack(1, 1), index.allocateBatch(4, 2, null));
+        assertEquals(EntityIndex.RESERVED, index.stateOf(Entity.pack(4, 1)));
+        assertEquals(2, index.batchArchetype(4));
+        assertEquals(Entity.pack(5, 1), index.allocate(), "the rest of the run stays on the stack in order");
+        long[] out = new long[7];
+        assertEquals(0, index.allocateBatch(7, 0, out), "generation 1 then fresh generation 0");
+        assertEquals(Entity.pack(11, 0), out[5]);
     }
 
     @Test
