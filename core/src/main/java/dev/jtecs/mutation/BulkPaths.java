@@ -124,7 +124,7 @@ final class BulkPaths {
     private static void write(Table table, int position, int from, int to, Input input, byte mode) {
         Component<?> component = table.componentAt(position);
         switch (mode) {
-            case BatchOp.ZERO -> table.zeroRows(position, from, to);
+            case BatchOp.ZERO -> table.values().zeroRows(position, from, to);
             case BatchOp.NONE -> { }
             case BatchOp.VALUE -> {
                 if (!(input instanceof ComponentValue<?> constant)) {
@@ -132,22 +132,22 @@ final class BulkPaths {
                 } else if (component.storage() == StorageKind.MANAGED) {
                     Object value = constant.value();
                     for (int row = from; row < to; row++) {
-                        table.writeHeap(position, row, RecordCopier.copyOrShare(value));
+                        table.values().writeHeap(position, row, RecordCopier.copyOrShare(value));
                     }
                 } else {
-                    table.fillInput(position, from, to, input);
+                    table.values().fillInput(position, from, to, input);
                 }
             }
             case BatchOp.DEFAULT -> {
                 if (component.storage() == StorageKind.MANAGED) {
                     for (int row = from; row < to; row++) {
-                        table.writeHeap(position, row, component.newDefault());
+                        table.values().writeHeap(position, row, component.newDefault());
                     }
                 } else {
-                    table.fillInput(position, from, to, input);
+                    table.values().fillInput(position, from, to, input);
                 }
             }
-            default -> table.fillInput(position, from, to, input); // SHARED: one instance for every row
+            default -> table.values().fillInput(position, from, to, input); // SHARED: one instance for every row
         }
     }
 
@@ -191,7 +191,7 @@ final class BulkPaths {
             table.removeCapture(op); // from here on this op's own changes need no copy
             long[] members = op.members[t];
             boolean whole = members == null
-                    || table.structuralCount() == op.structuralCounts[t] && table.count() == members.length;
+                    || table.dirty().structuralCount() == op.structuralCounts[t] && table.count() == members.length;
             int count = members == null ? op.counts[t] : members.length;
             if (count == 0) {
                 continue;

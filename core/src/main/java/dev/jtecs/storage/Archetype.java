@@ -277,7 +277,7 @@ public final class Archetype {
         if (input instanceof ComponentValue<?> value) {
             table.writeValue(position, row, value.value());
         } else {
-            table.writeDefault(position, row);
+            table.values().writeDefault(position, row);
         }
         table.markDirty(position);
     }
@@ -285,19 +285,19 @@ public final class Archetype {
     /** Whether the component's column may have changed since the last clear (structural changes included). */
     public boolean isComponentDirty(Component<?> component) {
         int position = table.position(component.id());
-        return position >= 0 && table.isDirty(position);
+        return position >= 0 && table.dirty().isDirty(position);
     }
 
     /** Whether any column may have changed since the last clear. */
     public boolean anyComponentDirty() {
-        return table.anyDirty();
+        return table.dirty().anyDirty();
     }
 
     /** The components whose columns may have changed, in signature order. */
     public List<Component<?>> dirtyComponents() {
         List<Component<?>> dirty = new ArrayList<>();
         for (int p = 0; p < table.componentCount(); p++) {
-            if (table.isDirty(p)) {
+            if (table.dirty().isDirty(p)) {
                 dirty.add(table.componentAt(p));
             }
         }
@@ -310,17 +310,17 @@ public final class Archetype {
     }
 
     public void markAllComponentsDirty() {
-        table.markAllDirty();
+        table.dirty().markAllDirty();
     }
 
     /** Clears every dirty bit and the structural flag; counts survive. */
     public void clearDirtyComponents() {
-        table.clearDirty();
+        table.dirty().clear();
     }
 
     /** How many structural changes (placements, moves in, swap-removes) this archetype has seen. */
     public long structuralCount() {
-        return table.structuralCount();
+        return table.dirty().structuralCount();
     }
 
     /**
@@ -329,32 +329,32 @@ public final class Archetype {
      * consumer must refresh the whole archetype.
      */
     public boolean structuralDescribed(long previousCount) {
-        return table.structuralDescribed(previousCount);
+        return table.dirty().structuralDescribed(previousCount);
     }
 
     /** The first row appended since dirty state was last cleared: rows {@code [structuralAdded(), count())}. */
     public int structuralAdded() {
-        return table.structuralAdded();
+        return table.dirty().structuralAdded();
     }
 
     /** Rows below {@link #structuralAdded()} overwritten by swap-removes since the last clear, ascending. */
     public int[] structuralTouched() {
-        return table.structuralTouched();
+        return table.dirty().structuralTouched();
     }
 
     /** Counts value writes of one component's column into {@link #valueCount()} from now on. */
     public void trackValueCount(Component<?> component) {
-        table.trackValueCount(requirePosition(component));
+        table.dirty().trackValueCount(requirePosition(component));
     }
 
     /** Value writes (getMut, set, marks; never structural changes) declared on tracked columns. */
     public long valueCount() {
-        return table.valueCount();
+        return table.dirty().valueCount();
     }
 
     /** How many value writes were declared on one column ({@code getMut}, {@code set}, marks). */
     public long writeCount(Component<?> component) {
-        return table.writeCount(requirePosition(component));
+        return table.dirty().writeCount(requirePosition(component));
     }
 
     private Column nativeColumn(FieldHandle field, boolean mutable) {

@@ -237,7 +237,7 @@ final class Batches {
             }
             Table table = archetypes.get(archetype.id());
             tables[t] = table;
-            structural[t] = table.structuralCount();
+            structural[t] = table.dirty().structuralCount();
             counts[t] = table.count();
             if (kind == BatchOp.Kind.DESPAWN && table.hasPendingDespawn()) {
                 members[t] = new long[0]; // an earlier batch despawn already claimed every row

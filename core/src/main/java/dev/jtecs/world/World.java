@@ -828,7 +828,7 @@ public final class World implements AutoCloseable {
         checkOpen();
         List<Archetype> dirty = new ArrayList<>();
         for (Table table : archetypes.dirtyQueue()) {
-            if (table.anyDirty()) {
+            if (table.dirty().anyDirty()) {
                 dirty.add(table.archetype());
             }
         }

@@ -51,7 +51,7 @@ class BulkPathsTest {
     /** A lazy capture of every row of {@code table}, as the world makes it. */
     private BatchOp capture(BatchOp.Kind kind, Table table, dev.jtecs.component.Component<?> component,
             Input value) {
-        return BatchOp.query(kind, new Table[] {table}, new long[][] {null}, new long[] {table.structuralCount()},
+        return BatchOp.query(kind, new Table[] {table}, new long[][] {null}, new long[] {table.dirty().structuralCount()},
                 new int[] {table.count()}, component, value, null, tx);
     }
 

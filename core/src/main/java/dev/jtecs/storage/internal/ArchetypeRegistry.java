@@ -144,7 +144,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
             }
             byStore[table.store()] = table;
             bySignature.put(new Signature(ids), table);
-            table.onFirstDirty(dirtyQueue::add);
+            table.dirty().onFirstDirty(dirtyQueue::add);
             for (int id : ids) {
                 byComponent.computeIfAbsent(id, key -> new ArrayList<>()).add(table);
             }
@@ -161,8 +161,8 @@ public final class ArchetypeRegistry implements AutoCloseable {
     /** Clears every table's dirty state and empties the queue. */
     public void clearDirty() {
         for (Table table : dirtyQueue) {
-            table.clearDirty();
-            table.dequeue();
+            table.dirty().clear();
+            table.dirty().dequeue();
         }
         dirtyQueue.clear();
     }

@@ -70,21 +70,8 @@ public final class Table {
     private int highWater;
     private boolean keyWritable;
 
-    private final long[] dirtyBits;
-    private final long[] writeCounts;
-    private boolean structuralDirty;
-    private long structuralCount;
-    private final boolean[] valueTracked;
-    private long valueCount;
-    private boolean queued;
-    private java.util.function.Consumer<Table> dirtyListener = table -> { };
-    // row residue since the last clear: rows [addedFrom, count) were appended, touched[] rows were overwritten
-    private static final int TOUCHED_LIMIT = 64;
-    private long residueFrom;
-    private int addedFrom;
-    private final int[] touched = new int[TOUCHED_LIMIT];
-    private int touchedCount;
-    private boolean touchedAll;
+    private final DirtyState dirty;
+    private final TableValues values;
 
     private RowCapture[] captures = NO_CAPTURES;
     private int captureCount;
@@ -139,9 +126,9 @@ public final class Table {
         Arrays.fill(heapArrays, new Object[0]);
         heapViews = new ObjectColumn<?>[heaps];
         rebuildViews();
-        dirtyBits = new long[(n + 63) >>> 6];
-        writeCounts = new long[n];
-        valueTracked = new boolean[n];
+        dirty = new DirtyState(this, n);
+        values = new TableValues(components, nativeStart, nativeCount, heapIndex, codecs, nativeKinds, nativeSegments,
+                heapArrays);
         archetype = new Archetype(this);
     }
 
@@ -256,9 +243,7 @@ public final class Table {
         ensureCapacity(count + 1);
         int row = count++;
         entitySegment.setAtIndex(ENTITY, row, entity);
-        if (row < addedFrom) {
-            addedFrom = row;
-        }
+        dirty.appended(row);
         if (count > highWater) {
             highWater = count;
         }
@@ -275,9 +260,7 @@ public final class Table {
         ensureCapacity(count + n);
         int first = count;
         count += n;
-        if (first < addedFrom) {
-            addedFrom = first;
-        }
+        dirty.appended(first);
         if (count > highWater) {
             highWater = count;
         }
@@ -329,9 +312,7 @@ public final class Table {
             Arrays.fill(heap, from, count, null);
         }
         count = from;
-        if (addedFrom > count) {
-            addedFrom = count;
-        }
+        dirty.shrunk(count);
         markStructural();
     }
 
@@ -347,17 +328,13 @@ public final class Table {
         if (row != last) {
             copyRowWithin(last, row);
             moved = entitySegment.getAtIndex(ENTITY, row);
-            if (row < addedFrom) {
-                recordTouched(row);
-            }
+            dirty.overwrote(row);
         }
         for (Object[] heap : heapArrays) {
             heap[last] = null;
         }
         count = last;
-        if (addedFrom > count) {
-            addedFrom = count;
-        }
+        dirty.shrunk(count);
         markStructural();
         return moved;
     }
@@ -481,8 +458,8 @@ public final class Table {
         int exchanged = store;
         store = destination.store;
         destination.store = exchanged;
-        addedFrom = 0;
-        destination.addedFrom = 0;
+        dirty.shrunk(0);
+        destination.dirty.appended(0);
         markStructural();
         destination.markStructural();
         rebuildViews();
@@ -566,70 +543,6 @@ public final class Table {
         MemorySegment.copy(old, 0, fresh, 0, elementBytes * count);
         memory.free(old);
         return fresh;
-    }
-
-    /**
-     * Writes one input into rows {@code [from, to)} of a column: native values are written once and then
-     * replicated by doubling bulk copies (no per-row loop); heap columns are filled with the same reference.
-     */
-    public void fillInput(int position, int from, int to, Input input) {
-        if (from >= to) {
-            return;
-        }
-        Component<?> component = components[position];
-        if (component.storage() == StorageKind.TAG) {
-            return;
-        }
-        if (heapIndex[position] >= 0) {
-            Object value = input instanceof ComponentValue<?> v ? v.value() : component.newDefault();
-            Arrays.fill(heapArrays[heapIndex[position]], from, to, value);
-            return;
-        }
-        writeInput(position, from, input);
-        for (int f = 0; f < nativeCount[position]; f++) {
-            replicate(nativeSegments[nativeStart[position] + f], nativeKinds[nativeStart[position] + f].byteSize(),
-                    from, to);
-        }
-    }
-
-    /**
-     * Copies the element at row {@code from} over rows {@code (from, to)}: the pattern is tiled into a small heap
-     * buffer once, then written out in large copies, so memory sees only writes.
-     */
-    private static void replicate(MemorySegment column, long bytes, int from, int to) {
-        byte[] tile = new byte[(int) Math.min((long) (to - from) * bytes, TILE_BYTES)];
-        MemorySegment.copy(column, ValueLayout.JAVA_BYTE, from * bytes, tile, 0, (int) bytes);
-        for (int filled = (int) bytes; filled < tile.length; filled *= 2) {
-            System.arraycopy(tile, 0, tile, filled, Math.min(filled, tile.length - filled));
-        }
-        long offset = from * bytes;
-        long end = to * bytes;
-        while (offset < end) {
-            int chunk = (int) Math.min(tile.length, end - offset);
-            MemorySegment.copy(tile, 0, column, ValueLayout.JAVA_BYTE, offset, chunk);
-            offset += chunk;
-        }
-    }
-
-    /** Bytes of the heap tile {@link #replicate} writes from: a multiple of every element size. */
-    private static final int TILE_BYTES = 16 * 1024;
-
-    /** Sets rows {@code [from, to)} of a component's native columns to zero bits (one fill per column). */
-    public void zeroRows(int position, int from, int to) {
-        for (int f = 0; f < nativeCount[position]; f++) {
-            long bytes = nativeKinds[nativeStart[position] + f].byteSize();
-            nativeSegments[nativeStart[position] + f].asSlice(from * bytes, (to - from) * bytes).fill((byte) 0);
-        }
-    }
-
-    /** Stores one value per row into a heap column (per-entity copies of a managed constant, for example). */
-    public void writeHeap(int position, int row, Object value) {
-        heapArrays[heapIndex[position]][row] = value;
-    }
-
-    /** Whether the component at {@code position} lives in a heap column. */
-    public boolean isHeap(int position) {
-        return heapIndex[position] >= 0;
     }
 
     /**
@@ -723,247 +636,41 @@ public final class Table {
 
     // ---------------------------------------------------------------- values
 
+    /** Reads and writes of this table's values, one row or a row range at a time. */
+    public TableValues values() {
+        return values;
+    }
+
     /** Writes an input (a constructed value, or a definition's default) into one row. */
     public void writeInput(int position, int row, Input input) {
-        if (input instanceof ComponentValue<?> value) {
-            writeValue(position, row, value.value());
-        } else {
-            writeDefault(position, row);
-        }
+        values.writeInput(position, row, input);
     }
 
     /** Writes a value into one row of the component at {@code position}. */
     public void writeValue(int position, int row, Object value) {
-        Component<?> component = components[position];
-        switch (component.storage()) {
-            case NATIVE -> writeRecord(position, row, value);
-            case SCALAR -> {
-                if (heapIndex[position] >= 0) {
-                    heapArrays[heapIndex[position]][row] = value;
-                } else {
-                    writeBoxed(nativeStart[position], row, value);
-                }
-            }
-            case MANAGED -> heapArrays[heapIndex[position]][row] = value;
-            case TAG -> { }
-        }
-    }
-
-    /** Writes the component's default into one row (zero bits for a native component without a factory). */
-    public void writeDefault(int position, int row) {
-        Component<?> component = components[position];
-        if (component instanceof NativeComponent<?> nc && !nc.hasDefaultFactory()) {
-            for (int f = 0; f < nativeCount[position]; f++) {
-                writeZero(nativeStart[position] + f, row);
-            }
-            return;
-        }
-        if (component.storage() != StorageKind.TAG) {
-            writeValue(position, row, component.newDefault());
-        }
+        values.writeValue(position, row, value);
     }
 
     /** Reads one row's value as the component's value type (a fresh record for native components). */
     public Object readValue(int position, int row) {
-        Component<?> component = components[position];
-        return switch (component.storage()) {
-            case NATIVE -> readRecord(position, row);
-            case SCALAR -> heapIndex[position] >= 0
-                    ? heapArrays[heapIndex[position]][row]
-                    : readBoxed(nativeStart[position], row);
-            case MANAGED -> heapArrays[heapIndex[position]][row];
-            case TAG -> Boolean.TRUE;
-        };
-    }
-
-    private void writeRecord(int position, int row, Object record) {
-        RecordCodec codec = codecs[position];
-        int base = nativeStart[position];
-        for (int f = 0; f < nativeCount[position]; f++) {
-            MemorySegment s = nativeSegments[base + f];
-            switch (nativeKinds[base + f]) {
-                case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, codec.getByte(record, f));
-                case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, codec.getBoolean(record, f));
-                case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, codec.getShort(record, f));
-                case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, codec.getChar(record, f));
-                case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, codec.getInt(record, f));
-                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, codec.getFloat(record, f));
-                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, codec.getLong(record, f));
-                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, codec.getDouble(record, f));
-            }
-        }
-    }
-
-    private Object readRecord(int position, int row) {
-        Object[] fields = new Object[nativeCount[position]];
-        for (int f = 0; f < fields.length; f++) {
-            fields[f] = readBoxed(nativeStart[position] + f, row);
-        }
-        return codecs[position].construct(fields);
-    }
-
-    private void writeBoxed(int column, int row, Object value) {
-        MemorySegment s = nativeSegments[column];
-        switch (nativeKinds[column]) {
-            case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, (Byte) value);
-            case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, (Boolean) value);
-            case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, (Short) value);
-            case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, (Character) value);
-            case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, (Integer) value);
-            case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, (Float) value);
-            case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, (Long) value);
-            case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, (Double) value);
-        }
-    }
-
-    private void writeZero(int column, int row) {
-        MemorySegment s = nativeSegments[column];
-        switch (nativeKinds[column]) {
-            case BYTE, BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, (byte) 0);
-            case SHORT, CHAR -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, (short) 0);
-            case INT, FLOAT -> s.setAtIndex(ValueLayout.JAVA_INT, row, 0);
-            case LONG, DOUBLE -> s.setAtIndex(ValueLayout.JAVA_LONG, row, 0L);
-        }
-    }
-
-    private Object readBoxed(int column, int row) {
-        MemorySegment s = nativeSegments[column];
-        return switch (nativeKinds[column]) {
-            case BYTE -> s.getAtIndex(ValueLayout.JAVA_BYTE, row);
-            case BOOLEAN -> s.getAtIndex(ValueLayout.JAVA_BOOLEAN, row);
-            case SHORT -> s.getAtIndex(ValueLayout.JAVA_SHORT, row);
-            case CHAR -> s.getAtIndex(ValueLayout.JAVA_CHAR, row);
-            case INT -> s.getAtIndex(ValueLayout.JAVA_INT, row);
-            case FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT, row);
-            case LONG -> s.getAtIndex(ValueLayout.JAVA_LONG, row);
-            case DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE, row);
-        };
+        return values.readValue(position, row);
     }
 
     // ---------------------------------------------------------------- dirty tracking
 
-    /** Records a structural change (placement, move in, swap-remove): every column may have changed. */
+    /** This table's dirty bits, structural flag, counts and row residue. */
+    public DirtyState dirty() {
+        return dirty;
+    }
+
+    /** Records a structural change (shorthand for {@code dirty().markStructural()}). */
     public void markStructural() {
-        structuralDirty = true;
-        structuralCount++;
-        enqueue();
+        dirty.markStructural();
     }
 
+    /** Records a value write of one column (shorthand for {@code dirty().markDirty(position)}). */
     public void markDirty(int position) {
-        dirtyBits[position >>> 6] |= 1L << position;
-        writeCounts[position]++;
-        if (valueTracked[position]) {
-            valueCount++;
-        }
-        enqueue();
-    }
-
-    private void enqueue() {
-        if (!queued) {
-            queued = true;
-            dirtyListener.accept(this);
-        }
-    }
-
-    /** Called once each time this table turns dirty after a world-wide clear (the world's dirty queue). */
-    public void onFirstDirty(java.util.function.Consumer<Table> listener) {
-        this.dirtyListener = java.util.Objects.requireNonNull(listener, "listener");
-    }
-
-    /** Forgets that this table is in the world's dirty queue (the world cleared its queue). */
-    public void dequeue() {
-        queued = false;
-    }
-
-    private void recordTouched(int row) {
-        if (touchedAll) {
-            return;
-        }
-        for (int i = 0; i < touchedCount; i++) {
-            if (touched[i] == row) {
-                return;
-            }
-        }
-        if (touchedCount == TOUCHED_LIMIT) {
-            touchedAll = true;
-            return;
-        }
-        touched[touchedCount++] = row;
-    }
-
-    /**
-     * Whether the row residue describes every structural change a consumer missed since it saw
-     * {@code previousCount}: it saw the state at or after the last clear, and the touched rows stayed within
-     * the bound. When false the consumer must refresh everything.
-     */
-    public boolean structuralDescribed(long previousCount) {
-        return !touchedAll && previousCount >= residueFrom && previousCount <= structuralCount;
-    }
-
-    /** The first row appended since the last clear: rows {@code [structuralAdded(), count)} are new. */
-    public int structuralAdded() {
-        return addedFrom;
-    }
-
-    /** The rows below {@link #structuralAdded()} that swap-removes overwrote since the last clear, ascending. */
-    public int[] structuralTouched() {
-        int[] rows = Arrays.copyOf(touched, touchedCount);
-        Arrays.sort(rows);
-        return rows;
-    }
-
-    /** Counts value writes of one column into {@link #valueCount()} from now on. */
-    public void trackValueCount(int position) {
-        valueTracked[position] = true;
-    }
-
-    /** Value writes (not structural ones) declared on tracked columns; survives clearing. */
-    public long valueCount() {
-        return valueCount;
-    }
-
-    public void markAllDirty() {
-        for (int p = 0; p < components.length; p++) {
-            markDirty(p);
-        }
-    }
-
-    public boolean isDirty(int position) {
-        return structuralDirty || (dirtyBits[position >>> 6] & (1L << position)) != 0;
-    }
-
-    public boolean anyDirty() {
-        if (structuralDirty) {
-            return true;
-        }
-        for (long word : dirtyBits) {
-            if (word != 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    public boolean isStructurallyDirty() {
-        return structuralDirty;
-    }
-
-    /** Clears the dirty bits and the structural flag, and starts a new row-residue window; counts survive. */
-    public void clearDirty() {
-        Arrays.fill(dirtyBits, 0L);
-        structuralDirty = false;
-        residueFrom = structuralCount;
-        addedFrom = count;
-        touchedCount = 0;
-        touchedAll = false;
-    }
-
-    public long structuralCount() {
-        return structuralCount;
-    }
-
-    public long writeCount(int position) {
-        return writeCounts[position];
+        dirty.markDirty(position);
     }
 
     // ---------------------------------------------------------------- row captures

@@ -128,59 +128,6 @@ class TableTest {
     }
 
     @Test
-    void defaultsAndInputsWriteEveryKind() {
-        Table table = table(VEC, BLOB, COUNT, FLAG);
-        table.appendRow(1);
-        for (int p = 0; p < table.componentCount(); p++) {
-            if (table.componentAt(p) != BLOB) {
-                table.writeDefault(p, 0);
-            } else {
-                table.writeInput(p, 0, BLOB.of(new Blob("z")));
-            }
-        }
-        assertEquals(new Vec(0, 0), table.readValue(table.position(VEC.id()), 0));
-        assertEquals(3L, table.readValue(table.position(COUNT.id()), 0));
-        assertEquals(Boolean.TRUE, table.readValue(table.position(FLAG.id()), 0));
-        assertEquals(new Blob("z"), table.readValue(table.position(BLOB.id()), 0));
-        table.writeInput(table.position(COUNT.id()), 0, COUNT.of(9L));
-        assertEquals(9L, table.readValue(table.position(COUNT.id()), 0));
-    }
-
-    @Test
-    void dirtyBitsStructuralFlagAndCounts() {
-        Table table = table(VEC, COUNT);
-        assertFalse(table.anyDirty());
-        table.appendRow(1);
-        assertTrue(table.isStructurallyDirty());
-        assertTrue(table.isDirty(0) && table.isDirty(1));
-        assertEquals(1, table.structuralCount());
-        table.clearDirty();
-        assertFalse(table.anyDirty());
-        table.markDirty(1);
-        assertFalse(table.isDirty(0));
-        assertTrue(table.isDirty(1));
-        assertEquals(1, table.writeCount(1));
-        table.markAllDirty();
-        assertTrue(table.isDirty(0));
-        assertEquals(2, table.writeCount(1));
-        assertEquals(1, table.structuralCount());
-    }
-
-    @Test
-    void manyComponentsUseSeveralDirtyWords() {
-        Component<?>[] tags = new Component<?>[70];
-        for (int i = 0; i < tags.length; i++) {
-            tags[i] = Components.tag("test.table.Wide" + i);
-        }
-        Table table = new Table(3, sortedOf(tags), memory);
-        table.markDirty(69);
-        assertTrue(table.isDirty(69));
-        assertFalse(table.isDirty(5));
-        assertFalse(table.isDirty(64));
-        assertFalse(table.isDirty(68));
-    }
-
-    @Test
     void releaseFreesAllColumns() {
         Table table = table(VEC);
         table.appendRow(1);
@@ -201,7 +148,7 @@ class TableTest {
         assertTrue(a.toString().contains(VEC.name()));
     }
 
-    private static Component<?>[] sortedOf(Component<?>... components) {
+    static Component<?>[] sortedOf(Component<?>... components) {
         Component<?>[] sorted = components.clone();
         Arrays.sort(sorted, Comparator.comparingInt(Component::id));
         return sorted;
@@ -246,32 +193,8 @@ class TableTest {
         table.readEntities(9, 3, out, 0);
         assertEquals(16, out[0]);
         assertEquals(2, out[1]);
-        assertTrue(table.isStructurallyDirty());
-        assertEquals(0, table.structuralAdded());
-    }
-
-    @Test
-    void fillInputReplicatesAConstantAndZeroRowsClears() {
-        Table table = table(VEC, BLOB, COUNT, FLAG);
-        fill(table, 200);
-        int vec = table.position(VEC.id());
-        table.fillInput(vec, 10, 173, VEC.of(new Vec(1.5f, 2.5f)));
-        assertEquals(new Vec(9, -9), table.readValue(vec, 9));
-        for (int row = 10; row < 173; row++) {
-            assertEquals(new Vec(1.5f, 2.5f), table.readValue(vec, row));
-        }
-        assertEquals(new Vec(173, -173), table.readValue(vec, 173));
-        table.fillInput(table.position(COUNT.id()), 0, 200, COUNT);
-        assertEquals(3L, table.readValue(table.position(COUNT.id()), 199), "a definition writes its default");
-        Blob shared = new Blob("shared");
-        table.fillInput(table.position(BLOB.id()), 0, 2, BLOB.of(shared));
-        assertSame(shared, table.readValue(table.position(BLOB.id()), 1));
-        table.fillInput(table.position(FLAG.id()), 0, 200, FLAG);
-        table.zeroRows(vec, 20, 30);
-        assertEquals(new Vec(0, 0), table.readValue(vec, 25));
-        assertEquals(new Vec(1.5f, 2.5f), table.readValue(vec, 30));
-        table.fillInput(vec, 5, 5, VEC.of(new Vec(9, 9)));
-        assertEquals(new Vec(5, -5), table.readValue(vec, 5), "an empty range writes nothing");
+        assertTrue(table.dirty().isStructurallyDirty());
+        assertEquals(0, table.dirty().structuralAdded());
     }
 
     @Test
@@ -298,9 +221,9 @@ class TableTest {
             assertEquals(100 + row, destination.entityAt(row));
         }
         assertTrue(destination.capacityRows() >= 100);
-        assertTrue(destination.isStructurallyDirty());
-        assertTrue(source.isStructurallyDirty());
-        assertEquals(0, destination.structuralAdded(), "every row is new to the destination");
+        assertTrue(destination.dirty().isStructurallyDirty());
+        assertTrue(source.dirty().isStructurallyDirty());
+        assertEquals(0, destination.dirty().structuralAdded(), "every row is new to the destination");
         fill(source, 2);
         assertEquals(2, source.count(), "the emptied source grows again on demand");
         assertThrows(IllegalStateException.class, () -> destination.exchangeInto(source),
@@ -312,7 +235,7 @@ class TableTest {
         Table source = tableWithId(1, VEC, BLOB, COUNT);
         Table destination = tableWithId(2, VEC, COUNT);
         fill(destination, 2);
-        destination.clearDirty();
+        destination.dirty().clear();
         fill(source, 70);
         int[] missing = source.missingPositionsFor(destination);
         assertEquals(0, missing.length);
@@ -325,21 +248,21 @@ class TableTest {
         assertEquals(new Vec(69, -69), destination.readValue(destination.position(VEC.id()), 71));
         assertEquals(69L, destination.readValue(destination.position(COUNT.id()), 71));
         assertEquals(100 + 69, destination.entityAt(71));
-        assertEquals(2, destination.structuralAdded());
+        assertEquals(2, destination.dirty().structuralAdded());
     }
 
     @Test
     void truncateDropsRowsOnceAndChecksBounds() {
         Table table = table(VEC, BLOB);
         fill(table, 10);
-        table.clearDirty();
+        table.dirty().clear();
         table.truncate(4);
         assertEquals(4, table.count());
-        assertTrue(table.isStructurallyDirty());
+        assertTrue(table.dirty().isStructurallyDirty());
         assertNull(((ObjectColumn<?>) table.heapColumn(table.position(BLOB.id()))).get(4));
-        long before = table.structuralCount();
+        long before = table.dirty().structuralCount();
         table.truncate(4);
-        assertEquals(before, table.structuralCount(), "nothing to drop, nothing recorded");
+        assertEquals(before, table.dirty().structuralCount(), "nothing to drop, nothing recorded");
         assertThrows(IndexOutOfBoundsException.class, () -> table.truncate(5));
         assertThrows(IndexOutOfBoundsException.class, () -> table.truncate(-1));
     }

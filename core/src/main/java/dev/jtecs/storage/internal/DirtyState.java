@@ -1,0 +1,183 @@
+package dev.jtecs.storage.internal;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * One table's dirty tracking: a bit per component for value writes, one structural flag for placements, moves
+ * and swap-removes, and the bounded row residue since the last clear (the appended suffix and up to
+ * {@link #TOUCHED_LIMIT} rows that swap-removes overwrote). Write counts and the structural count survive
+ * clearing; the table reports each first dirtying after a clear to the world's dirty queue.
+ */
+public final class DirtyState {
+    private static final int TOUCHED_LIMIT = 64;
+
+    private final Table table;
+    private final long[] bits;
+    private final long[] writeCounts;
+    private final boolean[] valueTracked;
+    private boolean structural;
+    private long structuralCount;
+    private long valueCount;
+    private boolean queued;
+    private Consumer<Table> listener = table -> { };
+    private long residueFrom;
+    private int addedFrom;
+    private final int[] touched = new int[TOUCHED_LIMIT];
+    private int touchedCount;
+    private boolean touchedAll;
+
+    DirtyState(Table table, int components) {
+        this.table = table;
+        bits = new long[(components + 63) >>> 6];
+        writeCounts = new long[components];
+        valueTracked = new boolean[components];
+    }
+
+    // ---------------------------------------------------------------- marks
+
+    /** Records a structural change (placement, move in, swap-remove): every column may have changed. */
+    public void markStructural() {
+        structural = true;
+        structuralCount++;
+        enqueue();
+    }
+
+    /** Records a value write of the component at {@code position}. */
+    public void markDirty(int position) {
+        bits[position >>> 6] |= 1L << position;
+        writeCounts[position]++;
+        if (valueTracked[position]) {
+            valueCount++;
+        }
+        enqueue();
+    }
+
+    public void markAllDirty() {
+        for (int p = 0; p < writeCounts.length; p++) {
+            markDirty(p);
+        }
+    }
+
+    private void enqueue() {
+        if (!queued) {
+            queued = true;
+            listener.accept(table);
+        }
+    }
+
+    /** Called once each time the table turns dirty after a world-wide clear (the world's dirty queue). */
+    public void onFirstDirty(Consumer<Table> firstDirty) {
+        this.listener = Objects.requireNonNull(firstDirty, "listener");
+    }
+
+    /** Forgets that the table is in the world's dirty queue (the world cleared its queue). */
+    public void dequeue() {
+        queued = false;
+    }
+
+    // ---------------------------------------------------------------- row residue (fed by the table)
+
+    /** Rows from {@code firstRow} on were appended. */
+    void appended(int firstRow) {
+        if (firstRow < addedFrom) {
+            addedFrom = firstRow;
+        }
+    }
+
+    /** A swap-remove overwrote {@code row} with the last row. */
+    void overwrote(int row) {
+        if (row >= addedFrom || touchedAll) {
+            return; // inside the appended suffix, or already beyond the bound
+        }
+        for (int i = 0; i < touchedCount; i++) {
+            if (touched[i] == row) {
+                return;
+            }
+        }
+        if (touchedCount == TOUCHED_LIMIT) {
+            touchedAll = true;
+            return;
+        }
+        touched[touchedCount++] = row;
+    }
+
+    /** The table now holds {@code count} rows after removals. */
+    void shrunk(int count) {
+        if (addedFrom > count) {
+            addedFrom = count;
+        }
+    }
+
+    // ---------------------------------------------------------------- readers
+
+    /**
+     * Whether the row residue describes every structural change a consumer missed since it saw
+     * {@code previousCount}: it saw the state at or after the last clear, and the touched rows stayed within
+     * the bound. When false the consumer must refresh everything.
+     */
+    public boolean structuralDescribed(long previousCount) {
+        return !touchedAll && previousCount >= residueFrom && previousCount <= structuralCount;
+    }
+
+    /** The first row appended since the last clear: rows {@code [structuralAdded(), count)} are new. */
+    public int structuralAdded() {
+        return addedFrom;
+    }
+
+    /** The rows below {@link #structuralAdded()} that swap-removes overwrote since the last clear, ascending. */
+    public int[] structuralTouched() {
+        int[] rows = Arrays.copyOf(touched, touchedCount);
+        Arrays.sort(rows);
+        return rows;
+    }
+
+    /** Counts value writes of one column into {@link #valueCount()} from now on. */
+    public void trackValueCount(int position) {
+        valueTracked[position] = true;
+    }
+
+    /** Value writes (not structural ones) declared on tracked columns; survives clearing. */
+    public long valueCount() {
+        return valueCount;
+    }
+
+    public boolean isDirty(int position) {
+        return structural || (bits[position >>> 6] & (1L << position)) != 0;
+    }
+
+    public boolean anyDirty() {
+        if (structural) {
+            return true;
+        }
+        for (long word : bits) {
+            if (word != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public boolean isStructurallyDirty() {
+        return structural;
+    }
+
+    /** Clears the bits and the structural flag, and starts a new row-residue window; counts survive. */
+    public void clear() {
+        Arrays.fill(bits, 0L);
+        structural = false;
+        residueFrom = structuralCount;
+        addedFrom = table.count();
+        touchedCount = 0;
+        touchedAll = false;
+    }
+
+    public long structuralCount() {
+        return structuralCount;
+    }
+
+    public long writeCount(int position) {
+        return writeCounts[position];
+    }
+}

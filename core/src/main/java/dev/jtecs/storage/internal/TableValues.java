@@ -1,0 +1,222 @@
+package dev.jtecs.storage.internal;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.PrimitiveKind;
+import dev.jtecs.component.StorageKind;
+import dev.jtecs.component.internal.RecordCodec;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * The value codec of one table: writes a component value (or a definition's default) into a row and reads it
+ * back, field by field over the native columns or through the heap column, and writes one input over a whole
+ * row range with bulk copies. It shares the table's column arrays, so it always sees the current buffers.
+ */
+public final class TableValues {
+    private final Component<?>[] components;
+    private final int[] nativeStart;
+    private final int[] nativeCount;
+    private final int[] heapIndex;
+    private final RecordCodec[] codecs;
+    private final PrimitiveKind[] nativeKinds;
+    private final MemorySegment[] nativeSegments;
+    private final Object[][] heapArrays;
+
+    TableValues(Component<?>[] components, int[] nativeStart, int[] nativeCount, int[] heapIndex, RecordCodec[] codecs,
+            PrimitiveKind[] nativeKinds, MemorySegment[] nativeSegments, Object[][] heapArrays) {
+        this.components = components;
+        this.nativeStart = nativeStart;
+        this.nativeCount = nativeCount;
+        this.heapIndex = heapIndex;
+        this.codecs = codecs;
+        this.nativeKinds = nativeKinds;
+        this.nativeSegments = nativeSegments;
+        this.heapArrays = heapArrays;
+    }
+
+
+    /** Writes an input (a constructed value, or a definition's default) into one row. */
+    public void writeInput(int position, int row, Input input) {
+        if (input instanceof ComponentValue<?> value) {
+            writeValue(position, row, value.value());
+        } else {
+            writeDefault(position, row);
+        }
+    }
+
+    /** Writes a value into one row of the component at {@code position}. */
+    public void writeValue(int position, int row, Object value) {
+        Component<?> component = components[position];
+        switch (component.storage()) {
+            case NATIVE -> writeRecord(position, row, value);
+            case SCALAR -> {
+                if (heapIndex[position] >= 0) {
+                    heapArrays[heapIndex[position]][row] = value;
+                } else {
+                    writeBoxed(nativeStart[position], row, value);
+                }
+            }
+            case MANAGED -> heapArrays[heapIndex[position]][row] = value;
+            case TAG -> { }
+        }
+    }
+
+    /** Writes the component's default into one row (zero bits for a native component without a factory). */
+    public void writeDefault(int position, int row) {
+        Component<?> component = components[position];
+        if (component instanceof NativeComponent<?> nc && !nc.hasDefaultFactory()) {
+            for (int f = 0; f < nativeCount[position]; f++) {
+                writeZero(nativeStart[position] + f, row);
+            }
+            return;
+        }
+        if (component.storage() != StorageKind.TAG) {
+            writeValue(position, row, component.newDefault());
+        }
+    }
+
+    /** Reads one row's value as the component's value type (a fresh record for native components). */
+    public Object readValue(int position, int row) {
+        Component<?> component = components[position];
+        return switch (component.storage()) {
+            case NATIVE -> readRecord(position, row);
+            case SCALAR -> heapIndex[position] >= 0
+                    ? heapArrays[heapIndex[position]][row]
+                    : readBoxed(nativeStart[position], row);
+            case MANAGED -> heapArrays[heapIndex[position]][row];
+            case TAG -> Boolean.TRUE;
+        };
+    }
+
+    private void writeRecord(int position, int row, Object record) {
+        RecordCodec codec = codecs[position];
+        int base = nativeStart[position];
+        for (int f = 0; f < nativeCount[position]; f++) {
+            MemorySegment s = nativeSegments[base + f];
+            switch (nativeKinds[base + f]) {
+                case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, codec.getByte(record, f));
+                case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, codec.getBoolean(record, f));
+                case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, codec.getShort(record, f));
+                case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, codec.getChar(record, f));
+                case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, codec.getInt(record, f));
+                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, codec.getFloat(record, f));
+                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, codec.getLong(record, f));
+                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, codec.getDouble(record, f));
+            }
+        }
+    }
+
+    private Object readRecord(int position, int row) {
+        Object[] fields = new Object[nativeCount[position]];
+        for (int f = 0; f < fields.length; f++) {
+            fields[f] = readBoxed(nativeStart[position] + f, row);
+        }
+        return codecs[position].construct(fields);
+    }
+
+    private void writeBoxed(int column, int row, Object value) {
+        MemorySegment s = nativeSegments[column];
+        switch (nativeKinds[column]) {
+            case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, (Byte) value);
+            case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, (Boolean) value);
+            case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, (Short) value);
+            case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, (Character) value);
+            case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, (Integer) value);
+            case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, (Float) value);
+            case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, (Long) value);
+            case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, (Double) value);
+        }
+    }
+
+    private void writeZero(int column, int row) {
+        MemorySegment s = nativeSegments[column];
+        switch (nativeKinds[column]) {
+            case BYTE, BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, (byte) 0);
+            case SHORT, CHAR -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, (short) 0);
+            case INT, FLOAT -> s.setAtIndex(ValueLayout.JAVA_INT, row, 0);
+            case LONG, DOUBLE -> s.setAtIndex(ValueLayout.JAVA_LONG, row, 0L);
+        }
+    }
+
+    private Object readBoxed(int column, int row) {
+        MemorySegment s = nativeSegments[column];
+        return switch (nativeKinds[column]) {
+            case BYTE -> s.getAtIndex(ValueLayout.JAVA_BYTE, row);
+            case BOOLEAN -> s.getAtIndex(ValueLayout.JAVA_BOOLEAN, row);
+            case SHORT -> s.getAtIndex(ValueLayout.JAVA_SHORT, row);
+            case CHAR -> s.getAtIndex(ValueLayout.JAVA_CHAR, row);
+            case INT -> s.getAtIndex(ValueLayout.JAVA_INT, row);
+            case FLOAT -> s.getAtIndex(ValueLayout.JAVA_FLOAT, row);
+            case LONG -> s.getAtIndex(ValueLayout.JAVA_LONG, row);
+            case DOUBLE -> s.getAtIndex(ValueLayout.JAVA_DOUBLE, row);
+        };
+    }
+
+    /**
+     * Writes one input into rows {@code [from, to)} of a column: native values are written once and then
+     * replicated by doubling bulk copies (no per-row loop); heap columns are filled with the same reference.
+     */
+    public void fillInput(int position, int from, int to, Input input) {
+        if (from >= to) {
+            return;
+        }
+        Component<?> component = components[position];
+        if (component.storage() == StorageKind.TAG) {
+            return;
+        }
+        if (heapIndex[position] >= 0) {
+            Object value = input instanceof ComponentValue<?> v ? v.value() : component.newDefault();
+            Arrays.fill(heapArrays[heapIndex[position]], from, to, value);
+            return;
+        }
+        writeInput(position, from, input);
+        for (int f = 0; f < nativeCount[position]; f++) {
+            replicate(nativeSegments[nativeStart[position] + f], nativeKinds[nativeStart[position] + f].byteSize(),
+                    from, to);
+        }
+    }
+
+    /**
+     * Copies the element at row {@code from} over rows {@code (from, to)}: the pattern is tiled into a small heap
+     * buffer once, then written out in large copies, so memory sees only writes.
+     */
+    private static void replicate(MemorySegment column, long bytes, int from, int to) {
+        byte[] tile = new byte[(int) Math.min((long) (to - from) * bytes, TILE_BYTES)];
+        MemorySegment.copy(column, ValueLayout.JAVA_BYTE, from * bytes, tile, 0, (int) bytes);
+        for (int filled = (int) bytes; filled < tile.length; filled *= 2) {
+            System.arraycopy(tile, 0, tile, filled, Math.min(filled, tile.length - filled));
+        }
+        long offset = from * bytes;
+        long end = to * bytes;
+        while (offset < end) {
+            int chunk = (int) Math.min(tile.length, end - offset);
+            MemorySegment.copy(tile, 0, column, ValueLayout.JAVA_BYTE, offset, chunk);
+            offset += chunk;
+        }
+    }
+
+    /** Bytes of the heap tile {@link #replicate} writes from: a multiple of every element size. */
+    private static final int TILE_BYTES = 16 * 1024;
+
+    /** Sets rows {@code [from, to)} of a component's native columns to zero bits (one fill per column). */
+    public void zeroRows(int position, int from, int to) {
+        for (int f = 0; f < nativeCount[position]; f++) {
+            long bytes = nativeKinds[nativeStart[position] + f].byteSize();
+            nativeSegments[nativeStart[position] + f].asSlice(from * bytes, (to - from) * bytes).fill((byte) 0);
+        }
+    }
+
+    /** Stores one value per row into a heap column (per-entity copies of a managed constant, for example). */
+    public void writeHeap(int position, int row, Object value) {
+        heapArrays[heapIndex[position]][row] = value;
+    }
+
+    /** Whether the component at {@code position} lives in a heap column. */
+    public boolean isHeap(int position) {
+        return heapIndex[position] >= 0;
+    }
+}

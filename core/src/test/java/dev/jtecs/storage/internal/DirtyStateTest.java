@@ -1,0 +1,80 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.storage.FloatColumn;
+import dev.jtecs.storage.ObjectColumn;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Comparator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class DirtyStateTest {
+    record Blob(String s) {}
+
+    static final NativeComponent<TableTest.Vec> VEC = TableTest.VEC;
+    static final ManagedComponent<Blob> BLOB = Components.registerManaged(Blob.class);
+    static final ScalarComponent.OfLong COUNT = TableTest.COUNT;
+    static final TagComponent FLAG = TableTest.FLAG;
+
+    private final NativeMemory memory = new NativeMemory();
+
+    @AfterEach
+    void tearDown() {
+        memory.close();
+    }
+
+    private Table table(Component<?>... components) {
+        Component<?>[] sorted = components.clone();
+        Arrays.sort(sorted, Comparator.comparingInt(Component::id));
+        return new Table(1, sorted, memory);
+    }
+
+    @Test
+    void dirtyBitsStructuralFlagAndCounts() {
+        Table table = table(VEC, COUNT);
+        assertFalse(table.dirty().anyDirty());
+        table.appendRow(1);
+        assertTrue(table.dirty().isStructurallyDirty());
+        assertTrue(table.dirty().isDirty(0) && table.dirty().isDirty(1));
+        assertEquals(1, table.dirty().structuralCount());
+        table.dirty().clear();
+        assertFalse(table.dirty().anyDirty());
+        table.markDirty(1);
+        assertFalse(table.dirty().isDirty(0));
+        assertTrue(table.dirty().isDirty(1));
+        assertEquals(1, table.dirty().writeCount(1));
+        table.dirty().markAllDirty();
+        assertTrue(table.dirty().isDirty(0));
+        assertEquals(2, table.dirty().writeCount(1));
+        assertEquals(1, table.dirty().structuralCount());
+    }
+
+
+    @Test
+    void manyComponentsUseSeveralDirtyWords() {
+        Component<?>[] tags = new Component<?>[70];
+        for (int i = 0; i < tags.length; i++) {
+            tags[i] = Components.tag("test.table.Wide" + i);
+        }
+        Table table = new Table(3, TableTest.sortedOf(tags), memory);
+        table.markDirty(69);
+        assertTrue(table.dirty().isDirty(69));
+        assertFalse(table.dirty().isDirty(5));
+        assertFalse(table.dirty().isDirty(64));
+        assertFalse(table.dirty().isDirty(68));
+    }
+
+}

@@ -1,0 +1,104 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.storage.FloatColumn;
+import dev.jtecs.storage.ObjectColumn;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Comparator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TableValuesTest {
+    record Blob(String s) {}
+
+    static final NativeComponent<TableTest.Vec> VEC = TableTest.VEC;
+    static final ManagedComponent<Blob> BLOB = Components.registerManaged(Blob.class);
+    static final ScalarComponent.OfLong COUNT = TableTest.COUNT;
+    static final TagComponent FLAG = TableTest.FLAG;
+
+    private final NativeMemory memory = new NativeMemory();
+
+    @AfterEach
+    void tearDown() {
+        memory.close();
+    }
+
+    /** Fills rows with consecutive ids from 100 and x = row, y = -row, blob "b"+row, count = row. */
+    private static void fill(Table table, int n) {
+        int from = table.appendRows(n);
+        table.writeConsecutiveEntities(from, n, 100);
+        for (int row = from; row < from + n; row++) {
+            table.writeValue(table.position(VEC.id()), row, new TableTest.Vec(row, -row));
+            if (table.has(BLOB.id())) {
+                table.writeValue(table.position(BLOB.id()), row, new Blob("b" + row));
+            }
+            if (table.has(COUNT.id())) {
+                table.writeValue(table.position(COUNT.id()), row, (long) row);
+            }
+        }
+    }
+
+    private Table table(Component<?>... components) {
+        Component<?>[] sorted = components.clone();
+        Arrays.sort(sorted, Comparator.comparingInt(Component::id));
+        return new Table(1, sorted, memory);
+    }
+
+    @Test
+    void defaultsAndInputsWriteEveryKind() {
+        Table table = table(VEC, BLOB, COUNT, FLAG);
+        table.appendRow(1);
+        for (int p = 0; p < table.componentCount(); p++) {
+            if (table.componentAt(p) != BLOB) {
+                table.values().writeDefault(p, 0);
+            } else {
+                table.writeInput(p, 0, BLOB.of(new Blob("z")));
+            }
+        }
+        assertEquals(new TableTest.Vec(0, 0), table.readValue(table.position(VEC.id()), 0));
+        assertEquals(3L, table.readValue(table.position(COUNT.id()), 0));
+        assertEquals(Boolean.TRUE, table.readValue(table.position(FLAG.id()), 0));
+        assertEquals(new Blob("z"), table.readValue(table.position(BLOB.id()), 0));
+        table.writeInput(table.position(COUNT.id()), 0, COUNT.of(9L));
+        assertEquals(9L, table.readValue(table.position(COUNT.id()), 0));
+    }
+
+
+    @Test
+    void fillInputReplicatesAConstantAndZeroRowsClears() {
+        Table table = table(VEC, BLOB, COUNT, FLAG);
+        fill(table, 200);
+        int vec = table.position(VEC.id());
+        table.values().fillInput(vec, 10, 173, VEC.of(new TableTest.Vec(1.5f, 2.5f)));
+        assertEquals(new TableTest.Vec(9, -9), table.readValue(vec, 9));
+        for (int row = 10; row < 173; row++) {
+            assertEquals(new TableTest.Vec(1.5f, 2.5f), table.readValue(vec, row));
+        }
+        assertEquals(new TableTest.Vec(173, -173), table.readValue(vec, 173));
+        table.values().fillInput(table.position(COUNT.id()), 0, 200, COUNT);
+        assertEquals(3L, table.readValue(table.position(COUNT.id()), 199), "a definition writes its default");
+        Blob shared = new Blob("shared");
+        table.values().fillInput(table.position(BLOB.id()), 0, 2, BLOB.of(shared));
+        assertSame(shared, table.readValue(table.position(BLOB.id()), 1));
+        table.values().fillInput(table.position(FLAG.id()), 0, 200, FLAG);
+        table.values().zeroRows(vec, 20, 30);
+        assertEquals(new TableTest.Vec(0, 0), table.readValue(vec, 25));
+        assertEquals(new TableTest.Vec(1.5f, 2.5f), table.readValue(vec, 30));
+        table.values().fillInput(vec, 5, 5, VEC.of(new TableTest.Vec(9, 9)));
+        assertEquals(new TableTest.Vec(5, -5), table.readValue(vec, 5), "an empty range writes nothing");
+    }
+
+}
