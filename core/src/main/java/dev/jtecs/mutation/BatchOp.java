@@ -4,14 +4,13 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.storage.internal.Table;
 import dev.jtecs.world.BatchCallback;
-import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
  * One staged batch operation: a compact descriptor in place of per-entity records.
  *
  * <p>Spawn batches ({@link Kind#SPAWN}, {@link Kind#SPAWN_AT}) hold their destination table, their ids (a first id
- * when consecutive, else an array or a borrowed native array) and the column writes planned at the call. Query
+ * when consecutive, else an array) and the column writes planned at the call. Query
  * batches ({@link Kind#SET}, {@link Kind#REMOVE}, {@link Kind#DESPAWN}) hold, per archetype the query matched at
  * the call, the ids of its rows then and its structural count then: when the count is unchanged at publication
  * the archetype still holds exactly those rows, and the whole-archetype path applies.
@@ -35,7 +34,6 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     final int count;
     final long firstId;
     final long[] ids;
-    final MemorySegment rawIds;
     final BatchCallback callback;
     final int[] positions;
     final Input[] inputs;
@@ -51,7 +49,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     final Component<?> component;
     final Input value;
 
-    private BatchOp(Kind kind, Table table, int count, long firstId, long[] ids, MemorySegment rawIds,
+    private BatchOp(Kind kind, Table table, int count, long firstId, long[] ids,
             BatchCallback callback, int[] positions, Input[] inputs, byte[] modes, boolean keyed, Table[] tables,
             long[][] members, long[] structuralCounts, int[] counts, Component<?> component, Input value,
             Transaction transaction) {
@@ -60,7 +58,6 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
         this.count = count;
         this.firstId = firstId;
         this.ids = ids;
-        this.rawIds = rawIds;
         this.callback = callback;
         this.positions = positions;
         this.inputs = inputs;
@@ -76,12 +73,11 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     }
 
     /**
-     * A spawn batch. Exactly one of: {@code ids == null && rawIds == null} (consecutive ids from
-     * {@code firstId}), {@code ids} (explicit), {@code rawIds} (a borrowed native {@code long} array).
+     * A spawn batch: consecutive ids from {@code firstId} when {@code ids} is {@code null}, else {@code ids}.
      */
-    public static BatchOp spawn(Kind kind, SpawnPlan plan, int count, long firstId, long[] ids, MemorySegment rawIds,
+    public static BatchOp spawn(Kind kind, SpawnPlan plan, int count, long firstId, long[] ids,
             BatchCallback callback) {
-        return new BatchOp(kind, plan.table(), count, firstId, ids, rawIds, callback, plan.positions(),
+        return new BatchOp(kind, plan.table(), count, firstId, ids, callback, plan.positions(),
                 plan.inputs(), plan.modes(), plan.keyed(), null, null, null, null, null, null, null);
     }
 
@@ -92,7 +88,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
      */
     public static BatchOp query(Kind kind, Table[] tables, long[][] members, long[] structuralCounts, int[] counts,
             Component<?> component, Input value, BatchCallback writer, Transaction transaction) {
-        BatchOp op = new BatchOp(kind, null, 0, 0, null, null, writer, null, null, null, false, tables, members,
+        BatchOp op = new BatchOp(kind, null, 0, 0, null, writer, null, null, null, false, tables, members,
                 structuralCounts, counts, component, value, transaction);
         for (int t = 0; t < tables.length; t++) {
             if (members[t] == null) {
@@ -153,9 +149,6 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     long idAt(int i) {
         if (ids != null) {
             return ids[i];
-        }
-        if (rawIds != null) {
-            return rawIds.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, i);
         }
         return firstId + i;
     }

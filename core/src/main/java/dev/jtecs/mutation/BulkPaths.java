@@ -53,10 +53,6 @@ final class BulkPaths {
         if (anyCancelled) {
             survivors = survivors(op);
             n = survivors.length;
-        } else if (op.rawIds != null) {
-            survivors = new long[n]; // one bulk copy of the borrowed prefix, for the id column and the index
-            java.lang.foreign.MemorySegment.copy(op.rawIds, java.lang.foreign.ValueLayout.JAVA_LONG, 0, survivors,
-                    0, n);
         }
         if (n == 0) {
             return;
@@ -69,8 +65,6 @@ final class BulkPaths {
                 table.writeEntities(from, survivors, 0, n);
             } else if (op.ids != null) {
                 table.writeEntities(from, op.ids, 0, n);
-            } else if (op.rawIds != null) {
-                table.writeEntities(from, op.rawIds, n);
             } else {
                 table.writeConsecutiveEntities(from, n, op.firstId);
             }
@@ -90,7 +84,7 @@ final class BulkPaths {
             if (op.keyed) {
                 keyClaims.claimRows(table, from, to);
             }
-            if (survivors == null && op.ids == null && op.rawIds == null) {
+            if (survivors == null && op.ids == null) {
                 index.publishRange(Entity.slot(op.firstId), n, table.store(), from);
             } else {
                 for (int i = 0; i < n; i++) {
@@ -312,9 +306,10 @@ final class BulkPaths {
                 writeSet(op, target, from, to);
             }
         } finally {
+            // the rows are published where they are now, even when a writer threw: observers must learn it
             CommitDrain.notifyDeactivated(table);
+            CommitDrain.notifyAdded(target, from, to, table);
         }
-        CommitDrain.notifyAdded(target, from, to, table);
     }
 
     private void changeOne(BatchOp op, long id) {
@@ -341,6 +336,7 @@ final class BulkPaths {
             }
         } catch (RuntimeException | Error e) {
             target.swapRemove(destination);
+            CommitDrain.notifyAdded(current, row, row + 1, target); // it never left: undo the removal report
             throw e;
         }
         index.relocate(slot, target.store(), destination);

@@ -482,6 +482,7 @@ public final class CommitDrain {
             writeMovedRow(record, target, destinationRow, current.missingPositionsFor(target));
         } catch (RuntimeException | Error e) {
             target.swapRemove(destinationRow);
+            notifyAdded(current, row, row + 1, target); // it never left: undo the removal report
             throw e;
         }
         index.relocate(slot, target.store(), destinationRow);

@@ -67,7 +67,7 @@ final class Batches {
             if (first != 0) {
                 ids = null;
             }
-            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, null, initializer));
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, initializer));
             result[0] = new BatchIds(first, count, ids);
         });
         return result[0];
@@ -88,7 +88,7 @@ final class Batches {
                 index.reserveAt(id);
                 index.stampBatch(Entity.slot(id), plan.table().id());
             }
-            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, null, initializer));
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, initializer));
         });
     }
 
@@ -122,16 +122,14 @@ final class Batches {
             }
         }
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, true);
+        long[] copy = new long[count];
+        MemorySegment.copy(ids, ValueLayout.JAVA_LONG, 0, copy, 0, count);
         world.inScope(() -> {
-            for (int done = 0; done < count; done += chunk.length) {
-                int n = Math.min(chunk.length, count - done);
-                MemorySegment.copy(ids, ValueLayout.JAVA_LONG, (long) done * Long.BYTES, chunk, 0, n);
-                for (int i = 0; i < n; i++) {
-                    index.reserveAt(chunk[i]);
-                    index.stampBatch(Entity.slot(chunk[i]), plan.table().id());
-                }
+            for (long id : copy) {
+                index.reserveAt(id);
+                index.stampBatch(Entity.slot(id), plan.table().id());
             }
-            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, null, ids, initializer));
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, copy, initializer));
         });
     }
 

@@ -309,7 +309,8 @@ public final class World implements AutoCloseable {
      * initializer writes it; requirements get their defaults; constructed values are copied to every row (a
      * managed record constant as a shallow copy per entity). {@code initializer}, when given, is called once with
      * the placed rows, before any membership callback; no {@link OnSpawn} is delivered. Calls on the reserved
-     * ids made later in the transaction apply after initialization; a despawned id gets no row.
+     * ids made later in the transaction apply after initialization; an id despawned before its batch is placed
+     * gets no row (a query batch staged in between places the batch first, in call order).
      *
      * @return the ids: consecutive ({@link BatchIds#isContiguous()}) when they line up, explicit otherwise
      * @throws IllegalArgumentException for a count below 1, null inputs, or {@code EntityKey} in the signature
@@ -334,8 +335,8 @@ public final class World implements AutoCloseable {
 
     /**
      * Restoration from a native array: reserves the first {@code count} {@code long} ids of {@code ids}, read in
-     * bulk, without building a list. The world reads the array again at publication: do not change that prefix
-     * before then. Unlike other batches the signature may hold {@code EntityKey}: the initializer may write the
+     * bulk (one copy into a {@code long[]}, no list of boxed ids). The array is not read after this call returns,
+     * so it may be changed or freed at once. Unlike other batches the signature may hold {@code EntityKey}: the initializer may write the
      * key column, and the keys are claimed after it returns (a missing, empty or duplicate key fails the
      * publication).
      *

@@ -40,7 +40,7 @@ class BulkPathsTest {
     private long spawnBatch(int count, Input... inputs) {
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
         long first = index.allocateBatch(count, plan.table().id(), null);
-        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, null, null, null));
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, null, null));
         return first;
     }
 

@@ -691,6 +691,64 @@ class BatchesTest {
         assertEquals(4, world.getStats(null).entities());
     }
 
+    @Test
+    void theRawIdArrayIsReadAtTheCallSoItMayBeFreedOrChangedAfterwards() {
+        long live = world.spawn(MARK);
+        world.defer();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ids = arena.allocate(ValueLayout.JAVA_LONG, 2);
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(40, 0));
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 1, Entity.pack(41, 0));
+            world.batchSpawnAtRaw(ids, 2, List.of(POS), null);
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, live); // changing it now affects nothing
+        }
+        world.commit(); // the arena is closed: nothing reads it
+        assertTrue(world.isAlive(Entity.pack(40, 0)));
+        assertTrue(world.isAlive(Entity.pack(41, 0)));
+        assertFalse(world.has(live, POS));
+        world.spawn(POS);
+        assertEquals(4, world.entityCount());
+    }
+
+    @Test
+    void aThrowingWriterLeavesMovedRowsPublishedAndReported() {
+        BatchIds ids = world.batchSpawn(3, List.of(POS));
+        List<String> events = new ArrayList<>();
+        world.newQuery(QueryDescriptor.builder().include(VEL).onEntitiesAdded((a, from, to) ->
+                events.add("added " + from + ".." + to)).build());
+        world.newQuery(QueryDescriptor.builder().include(POS).exclude(VEL).onEntitiesRemoved((a, from, to) ->
+                events.add("removed " + from + ".." + to)).build());
+        Query plain = world.newQuery(QueryDescriptor.builder().include(POS).exclude(VEL).build());
+        assertThrows(IllegalStateException.class, () -> world.batchSet(plain, VEL, (a, from, to) -> {
+            throw new IllegalStateException("writer failed");
+        }));
+        assertEquals(List.of("removed 0..3", "added 0..3"), events, "membership stays in step with storage");
+        assertTrue(world.has(ids.get(0), VEL), "a failed callback does not roll published rows back");
+        world.set(ids.get(0), MARK);
+        assertTrue(world.has(ids.get(0), MARK), "and the world keeps working");
+    }
+
+    @Test
+    void aThrowingWriterOnOneEntityUndoesItsMoveAndItsRemovalReport() {
+        BatchIds ids = world.batchSpawn(2, List.of(POS));
+        List<String> events = new ArrayList<>();
+        world.newQuery(QueryDescriptor.builder().include(POS).exclude(VEL)
+                .onEntitiesRemoved((a, from, to) -> events.add("removed " + a.entity(from)))
+                .onEntitiesAdded((a, from, to) -> events.add("added " + a.entity(from))).build());
+        events.clear();
+        Query plain = world.newQuery(QueryDescriptor.builder().include(POS).exclude(VEL).build());
+        world.defer();
+        world.despawn(ids.get(1)); // changes the archetype before the batch runs: members go one by one
+        world.batchSet(plain, VEL, (a, from, to) -> {
+            throw new IllegalStateException("writer failed");
+        });
+        events.clear();
+        assertThrows(IllegalStateException.class, world::commit);
+        assertEquals(List.of("removed " + ids.get(1), "removed " + ids.get(0), "added " + ids.get(0)), events);
+        assertFalse(world.has(ids.get(0), VEL), "the failed move was taken back");
+        assertTrue(world.isAlive(ids.get(0)));
+    }
+
     /** Table padding, re-exported for the assertion above. */
     private static final class Archetypes {
         static final int ROW_PADDING = dev.jtecs.storage.internal.Table.ROW_PADDING;

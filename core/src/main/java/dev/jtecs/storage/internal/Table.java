@@ -286,11 +286,6 @@ public final class Table {
         MemorySegment.copy(ids, offset, entitySegment, ENTITY, (long) from * Long.BYTES, n);
     }
 
-    /** Writes the first {@code n} {@code long}s of a native array into rows {@code [from, from + n)}. */
-    public void writeEntities(int from, MemorySegment ids, int n) {
-        MemorySegment.copy(ids, 0, entitySegment, (long) from * Long.BYTES, (long) n * Long.BYTES);
-    }
-
     /** Copies rows {@code [from, from + n)} of the entity column into {@code out[offset...]}. */
     public void readEntities(int from, int n, long[] out, int offset) {
         MemorySegment.copy(entitySegment, ENTITY, (long) from * Long.BYTES, out, offset, n);
