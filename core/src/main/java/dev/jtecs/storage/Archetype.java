@@ -74,6 +74,15 @@ public final class Archetype {
         return table.entities();
     }
 
+    /**
+     * Changes whenever this archetype's buffers are replaced: growth, a whole-archetype buffer exchange (either
+     * side), compaction or clearing. A column view or row reference taken under one value must not be used once
+     * it changes; code that caches views can compare this number instead of reacquiring on every use.
+     */
+    public long storageVersion() {
+        return table.storageVersion();
+    }
+
     /** The entity at {@code row}. */
     public long entity(int row) {
         checkRow(row);

@@ -181,4 +181,20 @@ class ArchetypeTest {
         world.close();
         assertThrows(IllegalStateException.class, () -> x.get(0));
     }
+
+    @Test
+    void storageVersionChangesExactlyWhenBuffersAreReplaced() {
+        long version = archetype.storageVersion();
+        world.set(a, HP.of(6.0));
+        world.spawn(POS, NOTE.of(new Note("c")), HP, TAG);
+        assertEquals(version, archetype.storageVersion(), "writes and appends within capacity keep the buffers");
+        for (int i = 0; i < 100; i++) {
+            world.spawn(POS, NOTE.of(new Note("g")), HP, TAG);
+        }
+        long grown = archetype.storageVersion();
+        assertTrue(grown > version, "growth replaced them");
+        dev.jtecs.query.Query all = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(TAG).build());
+        world.batchRemove(all, TAG); // a whole-archetype exchange into an empty archetype
+        assertTrue(archetype.storageVersion() > grown, "the exchange took them away");
+    }
 }

@@ -584,7 +584,18 @@ public final class Table {
         return grown;
     }
 
+    /**
+     * Counts buffer replacements (growth, exchange, rebuild, release): column views taken at one value are stale
+     * once it changes.
+     */
+    public long storageVersion() {
+        return storageVersion;
+    }
+
+    private long storageVersion;
+
     private void rebuildViews() {
+        storageVersion++;
         entityView = new LongColumn(entitySegment);
         for (int c = 0; c < nativeSegments.length; c++) {
             nativeViews[c] = view(nativeKinds[c], nativeSegments[c]);
