@@ -43,6 +43,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * {@code spawn_batch}: create N entities with Position (1, 2) and Velocity (3, 4), then commit. One operation =
@@ -59,7 +60,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Baselines: {@code plainArrayFill} writes the same bytes (four {@code float[N]}) into arrays allocated once,
  * the bandwidth floor; {@code plainArrayAllocateAndFill} allocates the four arrays each time, the floor for
- * storage that starts empty, as a fresh world's does.
+ * storage that starts empty, as a fresh world's does. Only the measured engine's world is created (see
+ * {@link EngineUnderTest}).
  *
  * <p>Fairness: each peer uses its fastest documented creation path and its own barrier. Dominion:
  * {@code createPreparedEntity} with a prepared two-type composition; Artemis-odb: {@code create(Archetype)}
@@ -72,7 +74,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow",
+    "-Ddominion.show-banner=false", "-Ddominion.logging-level=WARNING"}) // Dominion logs every world it creates
 @State(Scope.Thread)
 public class SpawnBatchBenchmark {
     static final float X0 = 1f;
@@ -125,23 +128,45 @@ public class SpawnBatchBenchmark {
     }
 
     @Setup(Level.Invocation)
-    public void createWorlds() {
-        world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-        dominion = Dominion.create();
-        dominionComposition = dominion.composition().of(DominionPosition.class, DominionVelocity.class);
-        artemis = new com.artemis.World(new WorldConfigurationBuilder().build());
-        artemisArchetype = new ArchetypeBuilder().add(ArtemisPosition.class).add(ArtemisVelocity.class)
-                .build(artemis);
-        artemisPositions = artemis.getMapper(ArtemisPosition.class);
-        artemisVelocities = artemis.getMapper(ArtemisVelocity.class);
-        ashley = new Engine();
+    public void createWorlds(BenchmarkParams params) {
+        createWorlds(EngineUnderTest.of(params));
+    }
+
+    /** Creates an empty world for the engine {@code selected} measures ({@link EngineUnderTest}). */
+    void createWorlds(String selected) {
+        if (EngineUnderTest.needs(selected, "jtecs")) {
+            world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
+        }
+        if (EngineUnderTest.needs(selected, "dominion")) {
+            dominion = Dominion.create();
+            dominionComposition = dominion.composition().of(DominionPosition.class, DominionVelocity.class);
+        }
+        if (EngineUnderTest.needs(selected, "artemis")) {
+            artemis = new com.artemis.World(new WorldConfigurationBuilder().build());
+            artemisArchetype = new ArchetypeBuilder().add(ArtemisPosition.class).add(ArtemisVelocity.class)
+                    .build(artemis);
+            artemisPositions = artemis.getMapper(ArtemisPosition.class);
+            artemisVelocities = artemis.getMapper(ArtemisVelocity.class);
+        }
+        if (EngineUnderTest.needs(selected, "ashley")) {
+            ashley = new Engine();
+        }
     }
 
     @TearDown(Level.Invocation)
     public void closeWorlds() {
-        world.close();
-        dominion.close();
-        artemis.dispose();
+        if (world != null) {
+            world.close();
+            world = null;
+        }
+        if (dominion != null) {
+            dominion.close();
+            dominion = null;
+        }
+        if (artemis != null) {
+            artemis.dispose();
+            artemis = null;
+        }
         ashley = null; // holds no resources: dropping it is cheaper than removeAllEntities
     }
 

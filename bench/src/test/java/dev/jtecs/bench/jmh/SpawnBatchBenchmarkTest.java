@@ -33,7 +33,7 @@ class SpawnBatchBenchmarkTest {
         SpawnBatchBenchmark bench = new SpawnBatchBenchmark();
         bench.entities = N;
         bench.allocateArrays();
-        bench.createWorlds();
+        bench.createWorlds(EngineUnderTest.ALL);
         try {
             return variant.apply(bench);
         } finally {
