@@ -53,9 +53,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * N = 1K against 1M shows whether the cost grows with N.
  *
  * <p>{@code destination}: {@code empty} when no entity carries the tag yet (jtecs exchanges the column buffers:
- * no per-entity copy, though the call still captures the N member ids), {@code populated} when {@value #RESIDENTS} resident entities with Position, Velocity and
- * the tag already sit in the destination (jtecs bulk-copies each column and relocates every moved entity). The
- * residents are distinct entities, never selected by the move.
+ * no per-entity copy, though the call still captures the N member ids), {@code populated} when
+ * {@value #RESIDENTS} resident entities with Position, Velocity and the tag already sit in the destination (jtecs
+ * bulk-copies each column and relocates every moved entity). The residents are distinct entities, never selected
+ * by the move.
  *
  * <p>Only the measured engine's world is built ({@link EngineUnderTest}). Restoring its start state is untimed,
  * after each operation ({@code Level.Invocation}): the populated case needs it, since a whole-archetype move
