@@ -49,6 +49,10 @@ final class Staging {
     }
 
     void set(long id, int slot, Input input) {
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return; // a staged batch despawn selected it
+        }
         int record = transaction.find(slot);
         if (record >= 0 && transaction.isClosed(record)) {
             if (isDespawning(transaction.state(record))) {
@@ -56,10 +60,6 @@ final class Staging {
             }
             record = transaction.begin(id, slot, TxState.STAGED_MUTATE); // after the batch boundary
         } else if (record < 0) {
-            boolean alive = index.isAlive(id);
-            if (alive && isDoomed(slot)) {
-                return; // a staged batch despawn selected it
-            }
             if (alive && !transaction.hasOpenBoundary()) {
                 Table table = archetypes.ofStore(index.storeOf(slot));
                 int position = table.position(input.component().id());
@@ -101,6 +101,10 @@ final class Staging {
     }
 
     void remove(long id, int slot, Component<?> component) {
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return;
+        }
         int record = transaction.find(slot);
         if (record >= 0 && transaction.isClosed(record)) {
             if (!isDespawning(transaction.state(record))) {
@@ -109,10 +113,10 @@ final class Staging {
             return;
         }
         if (record < 0) {
-            if (!index.isAlive(id)) {
-                // reserved without an open record: a spawn-batch member, or a spawn the drain is publishing
-                transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
-            } else if (!isDoomed(slot) && archetypes.ofStore(index.storeOf(slot)).has(component.id())) {
+            // not published yet (a spawn-batch member, or a spawn the drain is publishing), or a pending batch
+            // may add the component before this removal applies: stage it; otherwise only if it is there now
+            if (!alive || transaction.hasOpenBoundary()
+                    || archetypes.ofStore(index.storeOf(slot)).has(component.id())) {
                 transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
             }
             return;
@@ -130,6 +134,10 @@ final class Staging {
      * the call does nothing (already despawning), so the caller knows whether to deliver {@code OnDespawn}.
      */
     TxState despawn(long id, int slot) {
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return null; // a staged batch despawn selected it and reported it already
+        }
         int record = transaction.find(slot);
         if (record >= 0 && !transaction.isClosed(record)) {
             TxState state = transaction.state(record);
@@ -148,10 +156,6 @@ final class Staging {
             return state;
         }
         if (record >= 0 && isDespawning(transaction.state(record))) {
-            return null;
-        }
-        boolean alive = index.isAlive(id);
-        if (alive && isDoomed(slot)) {
             return null;
         }
         transaction.begin(id, slot, TxState.STAGED_DESPAWN);

@@ -749,6 +749,32 @@ class BatchesTest {
         assertTrue(world.isAlive(ids.get(0)));
     }
 
+    @Test
+    void aRemoveAfterAPendingBatchSetAppliesAfterIt() {
+        long e = world.spawn(MARK);
+        world.defer();
+        world.batchSet(query(MARK), HP.of(3));
+        world.remove(e, HP); // not there yet, but the batch adds it first
+        world.commit();
+        assertFalse(world.has(e, HP));
+    }
+
+    @Test
+    void anEntityWithEarlierStagedWorkIsReportedOnceWhenABatchDespawnSelectsIt() {
+        long e = world.spawn(MARK);
+        List<Long> events = new ArrayList<>();
+        world.observe(Entity.WORLD, OnDespawn.class, ev -> events.add(ev.entity()));
+        world.defer();
+        world.set(e, HP.of(1)); // staged before the batch
+        world.batchDespawn(query(MARK));
+        world.set(e, HP.of(2));
+        world.remove(e, MARK);
+        world.despawn(e);
+        world.commit();
+        assertEquals(List.of(e), events);
+        assertFalse(world.isAlive(e));
+    }
+
     /** Table padding, re-exported for the assertion above. */
     private static final class Archetypes {
         static final int ROW_PADDING = dev.jtecs.storage.internal.Table.ROW_PADDING;
