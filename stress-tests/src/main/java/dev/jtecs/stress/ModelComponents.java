@@ -8,6 +8,7 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.TagComponent;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -24,7 +25,7 @@ public final class ModelComponents {
     /** Every primitive type once. */
     public record Stats(byte b, boolean flag, short s, char c, int i, long l, float f, double d) {}
 
-    /** Two floats whose registered default is not zero bits. */
+    /** Two floats whose registered default is not zero bits (batch spawns start definitions as zeros). */
     public record Velocity(float dx, float dy) {}
 
     /** A managed value with reference fields. */
@@ -96,5 +97,33 @@ public final class ModelComponents {
             return SCORE.of(random.nextLong());
         }
         return ACTIVE.of(random.nextBoolean());
+    }
+
+    /**
+     * The value a component named by its definition starts with where no constructor runs (a batch spawn's
+     * explicit definition, a component a batch writer adds): zero bits for a native record, the default for a
+     * scalar, empty ({@code null}) for a managed value, present for a tag.
+     */
+    public static Object uninitialized(Component<?> component) {
+        if (component.storage() == StorageKind.NATIVE) {
+            return zeroBits(component);
+        }
+        if (component.storage() == StorageKind.MANAGED) {
+            return null;
+        }
+        return component.newDefault();
+    }
+
+    private static Object zeroBits(Component<?> component) {
+        if (component == POSITION) {
+            return new Position(0f, 0f);
+        }
+        if (component == STATS) {
+            return new Stats((byte) 0, false, (short) 0, (char) 0, 0, 0L, 0f, 0.0);
+        }
+        if (component == VELOCITY) {
+            return new Velocity(0f, 0f);
+        }
+        throw new IllegalArgumentException("not a native palette component: " + component.name());
     }
 }

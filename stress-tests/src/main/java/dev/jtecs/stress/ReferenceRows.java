@@ -72,6 +72,43 @@ final class ReferenceRows {
         return row;
     }
 
+    /**
+     * The row a spawn batch places: its distinct components (first occurrence order, last input winning),
+     * explicit values as given, explicit definitions {@link ModelComponents#uninitialized uninitialized}, and
+     * requirements with their values.
+     */
+    static Map<Component<?>, Object> batchRow(List<? extends Input> inputs) {
+        Map<Component<?>, Input> chosen = new LinkedHashMap<>();
+        for (Input input : inputs) {
+            chosen.put(input.component(), input);
+        }
+        Set<Component<?>> present = new LinkedHashSet<>(chosen.keySet());
+        Map<Component<?>, Object> required = new HashMap<>();
+        expand(new ArrayList<>(chosen.keySet()), present, required);
+        Map<Component<?>, Object> row = new LinkedHashMap<>();
+        for (Component<?> component : present) {
+            Input input = chosen.get(component);
+            if (input == null) {
+                row.put(component, required.get(component));
+            } else if (input instanceof ComponentValue<?> value) {
+                row.put(component, value.value());
+            } else {
+                row.put(component, ModelComponents.uninitialized(component));
+            }
+        }
+        return row;
+    }
+
+    /** Adds a component the row lacks, with {@code value}, and the requirements it brings with theirs. */
+    static void add(Map<Component<?>, Object> row, Component<?> component, Object value) {
+        Set<Component<?>> present = new LinkedHashSet<>(row.keySet());
+        present.add(component);
+        Map<Component<?>, Object> required = new HashMap<>();
+        expand(List.of(component), present, required);
+        row.put(component, value);
+        row.putAll(required);
+    }
+
     /** Expands the requirements of one run of additions, breadth first; records what it added, with values. */
     private static void expand(List<Component<?>> run, Set<Component<?>> present,
             Map<Component<?>, Object> required) {
