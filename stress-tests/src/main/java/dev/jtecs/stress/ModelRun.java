@@ -11,6 +11,7 @@ import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
@@ -28,8 +29,9 @@ import java.util.SplittableRandom;
  * row's entity resolves back to that archetype and row), the queries of {@link ModelQueries} (the members their
  * callbacks reported, their iteration and counts against the model's rule), and dirty marks (every value
  * written since the last check must read dirty, in an archetype the world's dirty queue lists). Some commits
- * also {@code compact()} the quiet world before the comparison. The seed picks the instant path or the staged path. Illegal operations (dead, stale
- * or malformed ids; {@code spawnAt} of a live id) are issued on purpose and must throw
+ * also {@code compact()} the quiet world before the comparison. The batch calls are driven by
+ * {@link ModelBatchCalls}. The seed picks the instant path or the staged path. Illegal operations (dead, stale
+ * or malformed ids; {@code spawnAt} of a live id; bad batch arguments) are issued on purpose and must throw
  * without changing anything.
  *
  * <p>A mismatch throws {@link ModelMismatch} naming the seed, the operation index and the last operations, so
@@ -47,11 +49,13 @@ public final class ModelRun {
     private final boolean instant;
     private final List<String> events = new ArrayList<>();
     private final Set<String> expectDirty = new HashSet<>();
+    private final ModelBatchCalls batches = new ModelBatchCalls(this);
     private ModelQueries queries;
     private int eventsChecked;
     private int step;
     private long commits;
     private long rejected;
+    private long batchCalls;
 
     /**
      * A run whose seed also picks the mode: the instant path (no scope open, every structural call publishes
@@ -95,11 +99,16 @@ public final class ModelRun {
         return rejected;
     }
 
+    /** How many batch calls (spawn batches, query batches, clears) the run made. */
+    public long batchCalls() {
+        return batchCalls;
+    }
+
     private void apply(World world) {
         int roll = random.nextInt(1000);
         if (roll < 200 || seen.isEmpty()) {
             spawn(world);
-        } else if (roll < 400) {
+        } else if (roll < 380) {
             long id = pickId();
             Input input = ModelComponents.randomInput(pickComponent(), random);
             mutate(world, "set " + Entity.toString(id) + " " + describe(input), id,
@@ -107,17 +116,20 @@ public final class ModelRun {
                         model.set(id, input);
                         expectDirty(id, input.component());
                     });
-        } else if (roll < 550) {
+        } else if (roll < 510) {
             long id = pickId();
             Component<?> component = pickComponent();
             mutate(world, "remove " + Entity.toString(id) + " " + component.name(), id,
                     () -> world.remove(id, component), () -> model.remove(id, component));
-        } else if (roll < 670) {
+        } else if (roll < 610) {
             long id = pickId();
             mutate(world, "despawn " + Entity.toString(id), id, () -> world.despawn(id), () -> model.despawn(id));
-        } else if (roll < 750) {
+        } else if (roll < 670) {
             spawnAt(world);
-        } else if (roll < 900) {
+        } else if (roll < 670 + ModelBatchCalls.ROLLS) {
+            batchCalls++;
+            batches.apply(world, roll - 670);
+        } else if (roll < 940) {
             commit(world);
         } else {
             long id = random.nextInt(3) == 0 ? random.nextLong() : pickId();
@@ -244,18 +256,37 @@ public final class ModelRun {
     /** Compares the event entries logged since the last check (the logs only grow). */
     private void checkEvents() {
         List<String> expected = model.events();
-        boolean same = events.size() == expected.size();
-        for (int i = eventsChecked; same && i < events.size(); i++) {
-            same = events.get(i).equals(expected.get(i));
+        int i = eventsChecked;
+        while (i < events.size() && i < expected.size() && events.get(i).equals(expected.get(i))) {
+            i++;
         }
-        if (!same) {
-            fail("event logs differ: world=" + tail(events) + " model=" + tail(expected));
+        if (i < events.size() || i < expected.size()) {
+            fail("event logs differ from entry " + i + ": world=" + around(events, i) + " model="
+                    + around(expected, i));
         }
         eventsChecked = events.size();
     }
 
-    private static List<String> tail(List<String> log) {
-        return log.subList(Math.max(0, log.size() - 6), log.size());
+    private static List<String> around(List<String> log, int index) {
+        return log.subList(Math.max(0, index - 3), Math.min(log.size(), index + 3));
+    }
+
+    /**
+     * Compares the entries logged since the last check per entity, in any entity order: a batch despawn
+     * delivers in storage order, which the model does not predict (each entity's own entries keep their order).
+     */
+    void checkEventsPerEntity() {
+        List<String> expected = model.events();
+        Comparator<String> byEntity = Comparator.comparingLong(e -> Long.parseLong(e.substring(e.indexOf(' ') + 1)));
+        List<String> actual = new ArrayList<>(events.subList(eventsChecked, events.size()));
+        List<String> wanted = new ArrayList<>(expected.subList(Math.min(eventsChecked, expected.size()),
+                expected.size()));
+        actual.sort(byEntity);
+        wanted.sort(byEntity);
+        if (!actual.equals(wanted)) {
+            fail("batch despawn events differ: world=" + actual + " model=" + wanted);
+        }
+        eventsChecked = events.size();
     }
 
     /** Every value written since the last clear must be reported dirty; then clear. */
@@ -290,6 +321,15 @@ public final class ModelRun {
         int[] rows = {0};
         world.forEachArchetype(archetype -> rows[0] += checkArchetype(world, archetype));
         check(rows[0] == model.aliveCount(), "archetype rows=" + rows[0] + " alive=" + model.aliveCount());
+    }
+
+    /** After {@code clearEntities()}: nothing alive, nothing pending, every query empty. */
+    void compareCleared(World world) {
+        check(world.entityCount() == 0 && model.aliveCount() == 0, "entities left after clearEntities: world="
+                + world.entityCount() + " model=" + model.aliveCount());
+        check(!world.hasPendingChanges(), "pending changes after clearEntities");
+        queries.compare(Map.of());
+        compareSeen(world);
     }
 
     /** Every id ever seen: live ones compared in full, dead ones must read dead. */
@@ -367,6 +407,29 @@ public final class ModelRun {
             return Entity.pack(random.nextInt(1, 5000) + 200_000, 0);
         }
         return seen.get(random.nextInt(seen.size()));
+    }
+
+    SplittableRandom random() {
+        return random;
+    }
+
+    ReferenceWorld model() {
+        return model;
+    }
+
+    ModelQueries queries() {
+        return queries;
+    }
+
+    boolean isInstant() {
+        return instant;
+    }
+
+    /** Records ids the world handed out (or accepted), so later operations pick them. */
+    void seen(long[] ids) {
+        for (long id : ids) {
+            seen.add(id);
+        }
     }
 
     void note(String entry) {

@@ -4,7 +4,7 @@
  *
  * <pre>
  *   seed ─► ModelRun ───────┬─► World           (the engine)
- *                           └─► ReferenceWorld  (maps + the mutation-model rules; ReferenceRows: requirements)
+ *           ModelBatchCalls └─► ReferenceWorld  (maps + the mutation-model rules; ReferenceRows: requirements)
  *                                  └─ compare after each op (touched entity, events) and each commit
  *                                     (everything; ModelQueries: membership, iteration, counts)
  * </pre>
