@@ -1,18 +1,22 @@
 package dev.jtecs.stress;
 
+import dev.jtecs.builtin.Disabled;
+import dev.jtecs.builtin.Paused;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.TagComponent;
 import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The component palette of the model tests: every storage kind and every primitive field type, so a random
- * stream exercises every column path.
+ * The component palette of the model tests: every storage kind and every primitive field type, a native
+ * component whose default is not zero, requirement chains (breadth first, first one wins), and the state tags
+ * queries filter on, so a random stream exercises every column path.
  */
 public final class ModelComponents {
     /** Two floats: the common particle shape. */
@@ -21,6 +25,9 @@ public final class ModelComponents {
     /** Every primitive type once. */
     public record Stats(byte b, boolean flag, short s, char c, int i, long l, float f, double d) {}
 
+    /** Two floats whose registered default is not zero bits (batch spawns start definitions as zeros). */
+    public record Velocity(float dx, float dy) {}
+
     /** A managed value with reference fields. */
     public record Label(String text, List<String> tags) {}
 
@@ -28,6 +35,8 @@ public final class ModelComponents {
             Components.registerNative(Position.class, o -> o.name("stress.Position"));
     public static final NativeComponent<Stats> STATS =
             Components.registerNative(Stats.class, o -> o.name("stress.Stats"));
+    public static final NativeComponent<Velocity> VELOCITY = Components.registerNative(Velocity.class,
+            o -> o.name("stress.Velocity").defaults(() -> new Velocity(1f, -1f)));
     public static final ManagedComponent<Label> LABEL =
             Components.registerManaged(Label.class, o -> o.name("stress.Label"));
     public static final TagComponent MARKED = Components.tag("stress.Marked");
@@ -36,16 +45,29 @@ public final class ModelComponents {
     public static final ScalarComponent.OfInt LEVEL = Components.scalar("stress.Level", 1);
     public static final ScalarComponent.OfLong SCORE = Components.scalar("stress.Score", 0L);
     public static final ScalarComponent.OfBoolean ACTIVE = Components.scalar("stress.Active", true);
+    /** Requires a {@code Velocity} (its default) and {@code Level 5}. */
+    public static final TagComponent MOVER =
+            Components.tag("stress.Mover", o -> o.requires(VELOCITY, LEVEL.of(5)));
+    /**
+     * Requires {@code Mover}, {@code Health 150}, {@code Level 9} and a default {@code Label}: breadth first,
+     * its own {@code Level 9} is met before {@code Mover}'s {@code Level 5}.
+     */
+    public static final TagComponent ELITE = Components.tag("stress.Elite",
+            o -> o.requires(MOVER, HEALTH.of(150.0), LEVEL.of(9), LABEL));
+    /** Left out of every query that does not name it. */
+    public static final TagComponent DISABLED = Disabled.COMPONENT;
+    /** Left out of logic queries that do not name it. */
+    public static final TagComponent PAUSED = Paused.COMPONENT;
 
     /** Every palette component, in a fixed order. */
-    public static final List<Component<?>> ALL =
-            List.of(POSITION, STATS, LABEL, MARKED, HEALTH, NAME, LEVEL, SCORE, ACTIVE);
+    public static final List<Component<?>> ALL = List.of(POSITION, STATS, VELOCITY, LABEL, MARKED, HEALTH, NAME,
+            LEVEL, SCORE, ACTIVE, MOVER, ELITE, DISABLED, PAUSED);
 
     private ModelComponents() {}
 
     /** A random input for a component: its definition (default value) one time in four, else a fresh value. */
     public static Input randomInput(Component<?> component, SplittableRandom random) {
-        if (random.nextInt(4) == 0) {
+        if (random.nextInt(4) == 0 || component instanceof TagComponent) {
             return component;
         }
         if (component == POSITION) {
@@ -56,11 +78,11 @@ public final class ModelComponents {
                     (char) random.nextInt(65536), random.nextInt(), random.nextLong(), random.nextInt(1000) / 3f,
                     random.nextInt(1000) / 7.0));
         }
+        if (component == VELOCITY) {
+            return VELOCITY.of(new Velocity(random.nextInt(-100, 100) / 2f, random.nextInt(-100, 100) / 4f));
+        }
         if (component == LABEL) {
             return LABEL.of(new Label("label-" + random.nextInt(100), List.of("t" + random.nextInt(5))));
-        }
-        if (component == MARKED) {
-            return MARKED;
         }
         if (component == HEALTH) {
             return HEALTH.of(random.nextInt(0, 200) / 2.0);
@@ -75,5 +97,33 @@ public final class ModelComponents {
             return SCORE.of(random.nextLong());
         }
         return ACTIVE.of(random.nextBoolean());
+    }
+
+    /**
+     * The value a component named by its definition starts with where no constructor runs (a batch spawn's
+     * explicit definition, a component a batch writer adds): zero bits for a native record, the default for a
+     * scalar, empty ({@code null}) for a managed value, present for a tag.
+     */
+    public static Object uninitialized(Component<?> component) {
+        if (component.storage() == StorageKind.NATIVE) {
+            return zeroBits(component);
+        }
+        if (component.storage() == StorageKind.MANAGED) {
+            return null;
+        }
+        return component.newDefault();
+    }
+
+    private static Object zeroBits(Component<?> component) {
+        if (component == POSITION) {
+            return new Position(0f, 0f);
+        }
+        if (component == STATS) {
+            return new Stats((byte) 0, false, (short) 0, (char) 0, 0, 0L, 0f, 0.0);
+        }
+        if (component == VELOCITY) {
+            return new Velocity(0f, 0f);
+        }
+        throw new IllegalArgumentException("not a native palette component: " + component.name());
     }
 }

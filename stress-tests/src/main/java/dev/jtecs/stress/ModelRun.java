@@ -6,30 +6,33 @@ import dev.jtecs.component.Input;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
-import dev.jtecs.query.Query;
-import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
  * One seeded random operation stream run against a {@link World} and a {@link ReferenceWorld} side by side.
  *
- * <p>After every operation the touched entity and the lifecycle event logs ({@code OnSpawn}, {@code OnDespawn})
- * are compared; after every commit the whole world is: liveness of every id ever seen, every palette
- * component's value, the entity count, and the storage invariants (each archetype row's entity resolves back to
- * that archetype and row), three queries (the members their callbacks reported, their iteration and counts
- * against the model's rule), and dirty marks (every value written since the last check must read dirty, in an
- * archetype the world's dirty queue lists). The seed picks the instant path or the staged path. Illegal operations (dead, stale or malformed
- * ids; {@code spawnAt} of a live id) are issued on purpose and must throw without changing anything.
+ * <p>After every operation the touched entity and the lifecycle event logs ({@code OnSpawn}, {@code OnDespawn}
+ * at address 0 and at observed entities) are compared; after every commit the whole world is: liveness of every
+ * id ever seen, every palette component's value, the entity count, and the storage invariants (each archetype
+ * row's entity resolves back to that archetype and row), the queries of {@link ModelQueries} (the members their
+ * callbacks reported, their iteration and counts against the model's rule), and dirty marks (every value
+ * written since the last check must read dirty, in an archetype the world's dirty queue lists). Some commits
+ * also {@code compact()} the quiet world before the comparison. The batch calls are driven by
+ * {@link ModelBatchCalls}. The seed picks the instant path or the staged path. Illegal operations (dead, stale
+ * or malformed ids; {@code spawnAt} of a live id; bad batch arguments) are issued on purpose and must throw
+ * without changing anything.
  *
  * <p>A mismatch throws {@link ModelMismatch} naming the seed, the operation index and the last operations, so
  * {@code new ModelRun(seed, ops).run()} replays it exactly.
@@ -45,14 +48,14 @@ public final class ModelRun {
     private final Deque<String> log = new ArrayDeque<>();
     private final boolean instant;
     private final List<String> events = new ArrayList<>();
-    private int eventsChecked;
-    private final List<Query> queries = new ArrayList<>();
-    private final List<Set<Long>> memberSets = new ArrayList<>();
-    private final List<java.util.function.LongPredicate> rules = new ArrayList<>();
     private final Set<String> expectDirty = new HashSet<>();
+    private final ModelBatchCalls batches = new ModelBatchCalls(this);
+    private ModelQueries queries;
+    private int eventsChecked;
     private int step;
     private long commits;
     private long rejected;
+    private long batchCalls;
 
     /**
      * A run whose seed also picks the mode: the instant path (no scope open, every structural call publishes
@@ -70,7 +73,7 @@ public final class ModelRun {
         try (World world = World.create(WorldConfig.defaults().maxEntities(1 << 16))) {
             world.observe(0, OnSpawn.class, event -> events.add("OnSpawn " + event.entity()));
             world.observe(0, OnDespawn.class, event -> events.add("OnDespawn " + event.entity()));
-            createQueries(world);
+            queries = new ModelQueries(world, this::fail);
             if (!instant) {
                 world.defer();
             }
@@ -87,53 +90,46 @@ public final class ModelRun {
         return commits;
     }
 
-    /** Compares the event entries logged since the last check (the logs only grow). */
-    private void checkEvents() {
-        List<String> expected = model.events();
-        boolean same = events.size() == expected.size();
-        for (int i = eventsChecked; same && i < events.size(); i++) {
-            same = events.get(i).equals(expected.get(i));
-        }
-        check(same, "event logs differ: world=" + tail(events) + " model=" + tail(expected));
-        eventsChecked = events.size();
-    }
-
     /** Whether this run used the instant path. */
     public boolean instant() {
         return instant;
-    }
-
-    private static List<String> tail(List<String> log) {
-        return log.subList(Math.max(0, log.size() - 6), log.size());
     }
 
     public long rejected() {
         return rejected;
     }
 
+    /** How many batch calls (spawn batches, query batches, clears) the run made. */
+    public long batchCalls() {
+        return batchCalls;
+    }
+
     private void apply(World world) {
-        int roll = random.nextInt(100);
-        if (roll < 25 || seen.isEmpty()) {
+        int roll = random.nextInt(1000);
+        if (roll < 200 || seen.isEmpty()) {
             spawn(world);
-        } else if (roll < 45) {
+        } else if (roll < 380) {
             long id = pickId();
             Input input = ModelComponents.randomInput(pickComponent(), random);
             mutate(world, "set " + Entity.toString(id) + " " + describe(input), id,
                     () -> world.set(id, input), () -> {
                         model.set(id, input);
-                        expectDirty.add(id + "|" + input.component().name());
+                        expectDirty(id, input.component());
                     });
-        } else if (roll < 60) {
+        } else if (roll < 510) {
             long id = pickId();
             Component<?> component = pickComponent();
             mutate(world, "remove " + Entity.toString(id) + " " + component.name(), id,
                     () -> world.remove(id, component), () -> model.remove(id, component));
-        } else if (roll < 72) {
+        } else if (roll < 610) {
             long id = pickId();
             mutate(world, "despawn " + Entity.toString(id), id, () -> world.despawn(id), () -> model.despawn(id));
-        } else if (roll < 80) {
+        } else if (roll < 670) {
             spawnAt(world);
-        } else if (roll < 92) {
+        } else if (roll < 670 + ModelBatchCalls.ROLLS) {
+            batchCalls++;
+            batches.apply(world, roll - 670);
+        } else if (roll < 940) {
             commit(world);
         } else {
             long id = random.nextInt(3) == 0 ? random.nextLong() : pickId();
@@ -149,6 +145,7 @@ public final class ModelRun {
         model.spawn(id, inputs);
         settle();
         seen.add(id);
+        maybeObserve(world, id);
         check(world.isAlive(id) == instant, "a spawn is alive at once exactly on the instant path: "
                 + Entity.toString(id));
     }
@@ -156,20 +153,21 @@ public final class ModelRun {
     private void spawnAt(World world) {
         Input[] inputs = randomInputs();
         long id = candidateForSpawnAt();
-        boolean legal = !model.isKnownLiveOrReserved(id) && !isReservedElsewhere(world, id);
+        boolean legal = isFree(id);
         note("spawnAt " + Entity.toString(id) + " " + describe(inputs) + (legal ? "" : " (expect rejection)"));
         if (legal) {
             world.spawnAt(id, inputs);
             model.spawn(id, inputs);
             settle();
             seen.add(id);
+            maybeObserve(world, id);
         } else {
             expectRejection(world, () -> world.spawnAt(id, inputs));
         }
     }
 
     /** A slot used before (with a generation past its last one), a live id, or a slot beyond any used so far. */
-    private long candidateForSpawnAt() {
+    long candidateForSpawnAt() {
         int choice = random.nextInt(3);
         if (choice == 0 && !seen.isEmpty()) {
             long old = seen.get(random.nextInt(seen.size()));
@@ -185,14 +183,23 @@ public final class ModelRun {
         return Entity.pack(maxSlot + random.nextInt(1, 6), random.nextInt(3));
     }
 
-    /** Whether some other id currently holds the slot (a live or reserved entity with another generation). */
-    private boolean isReservedElsewhere(World world, long id) {
+    /** Whether {@code spawnAt(id)} is legal: no live or reserved entity holds the id's slot. */
+    boolean isFree(long id) {
         for (long other : seen) {
             if (Entity.slot(other) == Entity.slot(id) && model.isKnownLiveOrReserved(other)) {
-                return true;
+                return false;
             }
         }
-        return false;
+        return !model.isKnownLiveOrReserved(id);
+    }
+
+    /** One spawn in ten also gets an {@code OnDespawn} observer at its own address. */
+    void maybeObserve(World world, long id) {
+        if (random.nextInt(10) == 0) {
+            note("observe " + Entity.toString(id));
+            world.observe(id, OnDespawn.class, event -> events.add("OnDespawn@ " + event.entity()));
+            model.observe(id);
+        }
     }
 
     private void mutate(World world, String description, long id, Runnable onWorld, Runnable onModel) {
@@ -208,13 +215,13 @@ public final class ModelRun {
     }
 
     /** On the instant path every call is published before it returns: the model publishes too. */
-    private void settle() {
+    void settle() {
         if (instant) {
             model.commit();
         }
     }
 
-    private void expectRejection(World world, Runnable call) {
+    void expectRejection(World world, Runnable call) {
         int before = world.entityCount();
         boolean pendingBefore = world.hasPendingChanges();
         try {
@@ -228,74 +235,58 @@ public final class ModelRun {
         fail("expected the world to reject the call");
     }
 
+    /** Closes the transaction (staged path) and compares everything; one commit in five also compacts first. */
     private void commit(World world) {
         note("commit");
         world.commit();
         model.commit();
         commits++;
+        if (random.nextInt(5) == 0) {
+            note("compact");
+            world.compact(); // a quiet world: must change nothing observable
+        }
         compareAll(world);
         if (!instant && step < operations) {
             world.defer();
         }
     }
 
-    /** Queries whose membership (callback-maintained sets, counts, iteration) is checked at every commit. */
-    private void createQueries(World world) {
-        addQuery(world, QueryDescriptor.builder().include(ModelComponents.POSITION).build(),
-                id -> has(id, ModelComponents.POSITION));
-        addQuery(world, QueryDescriptor.builder().include(ModelComponents.HEALTH).exclude(ModelComponents.MARKED)
-                .build(), id -> has(id, ModelComponents.HEALTH) && !has(id, ModelComponents.MARKED));
-        addQuery(world, QueryDescriptor.builder().includeAny(ModelComponents.LABEL, ModelComponents.NAME)
-                .exclude(ModelComponents.STATS).build(),
-                id -> (has(id, ModelComponents.LABEL) || has(id, ModelComponents.NAME))
-                        && !has(id, ModelComponents.STATS));
-    }
+    // ---------------------------------------------------------------- comparisons
 
-    private boolean has(long id, Component<?> component) {
-        return model.get(id, component) != null;
-    }
-
-    private void addQuery(World world, QueryDescriptor descriptor, java.util.function.LongPredicate rule) {
-        Set<Long> members = new HashSet<>();
-        QueryDescriptor withCallbacks = QueryDescriptor.builder()
-                .include(descriptor.include().toArray(new Component<?>[0]))
-                .includeAny(descriptor.includeAny().toArray(new Component<?>[0]))
-                .exclude(descriptor.exclude().toArray(new Component<?>[0]))
-                .onEntitiesAdded((archetype, from, to) -> {
-                    for (int row = from; row < to; row++) {
-                        check(members.add(archetype.entity(row)), "added twice: " + archetype.entity(row));
-                    }
-                })
-                .onEntitiesRemoved((archetype, from, to) -> {
-                    for (int row = from; row < to; row++) {
-                        check(members.remove(archetype.entity(row)), "removed a non-member: " + archetype.entity(row));
-                    }
-                }).build();
-        queries.add(world.newQuery(withCallbacks));
-        memberSets.add(members);
-        rules.add(rule);
-    }
-
-    private void compareQueries() {
-        for (int q = 0; q < queries.size(); q++) {
-            Set<Long> expected = new HashSet<>();
-            for (long id : model.aliveIds()) {
-                if (rules.get(q).test(id)) {
-                    expected.add(id);
-                }
-            }
-            Set<Long> iterated = new HashSet<>();
-            queries.get(q).forEach((archetype, count) -> {
-                for (int row = 0; row < count; row++) {
-                    iterated.add(archetype.entity(row));
-                }
-            });
-            String name = queries.get(q).descriptor().toString();
-            check(expected.equals(memberSets.get(q)), "callback members of " + name + " world=" + memberSets.get(q)
-                    + " model=" + expected);
-            check(expected.equals(iterated), "iteration of " + name);
-            check(queries.get(q).count() == expected.size(), "count of " + name);
+    /** Compares the event entries logged since the last check (the logs only grow). */
+    private void checkEvents() {
+        List<String> expected = model.events();
+        int i = eventsChecked;
+        while (i < events.size() && i < expected.size() && events.get(i).equals(expected.get(i))) {
+            i++;
         }
+        if (i < events.size() || i < expected.size()) {
+            fail("event logs differ from entry " + i + ": world=" + around(events, i) + " model="
+                    + around(expected, i));
+        }
+        eventsChecked = events.size();
+    }
+
+    private static List<String> around(List<String> log, int index) {
+        return log.subList(Math.max(0, index - 3), Math.min(log.size(), index + 3));
+    }
+
+    /**
+     * Compares the entries logged since the last check per entity, in any entity order: a batch despawn
+     * delivers in storage order, which the model does not predict (each entity's own entries keep their order).
+     */
+    void checkEventsPerEntity() {
+        List<String> expected = model.events();
+        Comparator<String> byEntity = Comparator.comparingLong(e -> Long.parseLong(e.substring(e.indexOf(' ') + 1)));
+        List<String> actual = new ArrayList<>(events.subList(eventsChecked, events.size()));
+        List<String> wanted = new ArrayList<>(expected.subList(Math.min(eventsChecked, expected.size()),
+                expected.size()));
+        actual.sort(byEntity);
+        wanted.sort(byEntity);
+        if (!actual.equals(wanted)) {
+            fail("batch despawn events differ: world=" + actual + " model=" + wanted);
+        }
+        eventsChecked = events.size();
     }
 
     /** Every value written since the last clear must be reported dirty; then clear. */
@@ -316,49 +307,84 @@ public final class ModelRun {
         world.clearDirty();
     }
 
+    void expectDirty(long id, Component<?> component) {
+        expectDirty.add(id + "|" + component.name());
+    }
+
     private void compareAll(World world) {
-        compareQueries();
+        queries.compare(model.rows());
         compareDirty(world);
         check(world.entityCount() == model.aliveCount(),
                 "entityCount world=" + world.entityCount() + " model=" + model.aliveCount());
         check(!world.hasPendingChanges(), "pending changes after commit");
-        for (long id : seen) {
-            compareEntity(world, id);
-        }
+        compareSeen(world);
         int[] rows = {0};
         world.forEachArchetype(archetype -> rows[0] += checkArchetype(world, archetype));
         check(rows[0] == model.aliveCount(), "archetype rows=" + rows[0] + " alive=" + model.aliveCount());
     }
 
+    /** After {@code clearEntities()}: nothing alive, nothing pending, every query empty. */
+    void compareCleared(World world) {
+        check(world.entityCount() == 0 && model.aliveCount() == 0, "entities left after clearEntities: world="
+                + world.entityCount() + " model=" + model.aliveCount());
+        check(!world.hasPendingChanges(), "pending changes after clearEntities");
+        queries.compare(Map.of());
+        compareSeen(world);
+    }
+
+    /** Every id ever seen: live ones compared in full, dead ones must read dead. */
+    private void compareSeen(World world) {
+        for (long id : seen) {
+            if (model.isAlive(id)) {
+                compareEntity(world, id);
+            } else if (world.isAlive(id)) {
+                fail("isAlive(" + Entity.toString(id) + ") world=true model=false");
+            }
+        }
+    }
+
     private int checkArchetype(World world, Archetype archetype) {
         for (int row = 0; row < archetype.count(); row++) {
             long id = archetype.entity(row);
-            check(world.isAlive(id), "archetype " + archetype.id() + " row " + row + " holds dead "
-                    + Entity.toString(id));
-            check(world.archetypeOf(id) == archetype && world.rowOf(id) == row,
-                    "entity " + Entity.toString(id) + " does not resolve to archetype " + archetype.id() + " row " + row);
+            if (!world.isAlive(id)) {
+                fail("archetype " + archetype.id() + " row " + row + " holds dead " + Entity.toString(id));
+            }
+            if (world.archetypeOf(id) != archetype || world.rowOf(id) != row) {
+                fail("entity " + Entity.toString(id) + " does not resolve to archetype " + archetype.id() + " row "
+                        + row);
+            }
+            Map<Component<?>, Object> expected = model.row(id);
             for (Component<?> component : ModelComponents.ALL) {
-                check(archetype.has(component) == (model.get(id, component) != null),
-                        "archetype membership of " + component.name() + " for " + Entity.toString(id));
+                if (expected == null || archetype.has(component) != expected.containsKey(component)) {
+                    fail("archetype membership of " + component.name() + " for " + Entity.toString(id));
+                }
             }
         }
         return archetype.count();
     }
 
-    private void compareEntity(World world, long id) {
-        check(world.isAlive(id) == model.isAlive(id), "isAlive(" + Entity.toString(id) + ") world="
-                + world.isAlive(id) + " model=" + model.isAlive(id));
+    void compareEntity(World world, long id) {
+        Map<Component<?>, Object> row = model.row(id);
+        if (world.isAlive(id) != (row != null)) {
+            fail("isAlive(" + Entity.toString(id) + ") world=" + world.isAlive(id) + " model=" + (row != null));
+        }
         for (Component<?> component : ModelComponents.ALL) {
-            Object expected = model.get(id, component);
+            Object expected = row == null ? null : row.get(component);
+            boolean present = expected != null || (row != null && row.containsKey(component));
             Object actual = world.get(id, component);
-            check(Objects.equals(expected, actual), "get(" + Entity.toString(id) + ", " + component.name()
-                    + ") world=" + actual + " model=" + expected);
-            check(world.has(id, component) == (expected != null), "has(" + Entity.toString(id) + ", "
-                    + component.name() + ")");
+            if (!Objects.equals(expected, actual)) { // messages are built only on failure: this runs millions of times
+                fail("get(" + Entity.toString(id) + ", " + component.name() + ") world=" + actual + " model="
+                        + expected);
+            }
+            if (world.has(id, component) != present) {
+                fail("has(" + Entity.toString(id) + ", " + component.name() + ") world=" + !present);
+            }
         }
     }
 
-    private Input[] randomInputs() {
+    // ---------------------------------------------------------------- random choices and logging
+
+    Input[] randomInputs() {
         int n = random.nextInt(0, 5);
         Input[] inputs = new Input[n];
         for (int i = 0; i < n; i++) {
@@ -367,7 +393,7 @@ public final class ModelRun {
         return inputs;
     }
 
-    private Component<?> pickComponent() {
+    Component<?> pickComponent() {
         return ModelComponents.ALL.get(random.nextInt(ModelComponents.ALL.size()));
     }
 
@@ -383,24 +409,47 @@ public final class ModelRun {
         return seen.get(random.nextInt(seen.size()));
     }
 
-    private void note(String entry) {
+    SplittableRandom random() {
+        return random;
+    }
+
+    ReferenceWorld model() {
+        return model;
+    }
+
+    ModelQueries queries() {
+        return queries;
+    }
+
+    boolean isInstant() {
+        return instant;
+    }
+
+    /** Records ids the world handed out (or accepted), so later operations pick them. */
+    void seen(long[] ids) {
+        for (long id : ids) {
+            seen.add(id);
+        }
+    }
+
+    void note(String entry) {
         if (log.size() == LOG_TAIL) {
             log.removeFirst();
         }
         log.addLast("#" + step + " " + entry);
     }
 
-    private void check(boolean condition, String message) {
+    void check(boolean condition, String message) {
         if (!condition) {
             fail(message);
         }
     }
 
-    private void fail(String message) {
+    void fail(String message) {
         throw new ModelMismatch(seed, step, message, List.copyOf(log));
     }
 
-    private static String describe(Input... inputs) {
+    static String describe(Input... inputs) {
         StringBuilder sb = new StringBuilder("[");
         for (Input input : inputs) {
             sb.append(sb.length() > 1 ? ", " : "").append(describe(input));
@@ -408,7 +457,7 @@ public final class ModelRun {
         return sb.append(']').toString();
     }
 
-    private static String describe(Input input) {
+    static String describe(Input input) {
         return input instanceof Component<?> c ? c.name() + "(default)" : input.toString();
     }
 }

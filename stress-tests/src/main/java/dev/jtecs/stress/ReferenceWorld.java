@@ -1,122 +1,339 @@
 package dev.jtecs.stress;
 
+import static dev.jtecs.stress.ReferenceRows.REMOVED;
+
 import dev.jtecs.component.Component;
-import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * A deliberately naive model of the world's observable behaviour: hash maps of values and an explicit
  * per-entity transaction state, written from the rules of the mutation model rather than from the engine's code.
  *
- * <p>It does not allocate ids: callers tell it which id the world returned (ids are the world's business), and
- * it predicts everything observable about them: liveness, component values, write-through and staged values.
+ * <p>It does not allocate ids: callers tell it which ids the world returned (ids are the world's business), and
+ * it predicts everything observable about them: liveness, component values, write-through and staged values,
+ * lifecycle events.
+ *
+ * <p>The open transaction is a list of segments. A query batch ({@code batchSet}, {@code batchRemove},
+ * {@code batchDespawn}) ends the open segment: at publication the segments run in order, each one's records
+ * (despawns, then spawn batches and spawns, then changes) before its query batch. A query batch selects the
+ * entities that match its rule in the committed state at the call. Once one is pending, {@code set} no longer
+ * writes through and {@code remove} stages even a component the entity lacks now (the batch may add it); an
+ * entity a batch despawn selected ignores every later {@code set}, {@code remove} and {@code despawn}.
+ *
+ * <pre>
+ *   segment 0: records, spawn batches │ query batch │ segment 1: records, spawn batches │ ... │ open segment
+ * </pre>
  */
 public final class ReferenceWorld {
     private enum State { SPAWN, MUTATE, DESPAWN, CANCELLED }
 
-    private static final Object REMOVED = new Object();
+    private enum Kind { SET, REWRITE, REMOVE, DESPAWN }
+
+    /** One entity's staged work inside one segment: a state and the staged entries (values or removals). */
+    private static final class Record {
+        final long id;
+        final int segment;
+        State state;
+        final Map<Component<?>, Object> entries = new LinkedHashMap<>();
+
+        Record(long id, int segment, State state) {
+            this.id = id;
+            this.segment = segment;
+            this.state = state;
+        }
+
+        boolean despawning() {
+            return state == State.DESPAWN || state == State.CANCELLED;
+        }
+    }
+
+    /** Reserved ids placed together with one row shape; {@code rewritten} is what the initializer writes. */
+    private record SpawnBatch(long[] ids, Map<Component<?>, Object> row, List<Component<?>> rewritten) {
+        Map<Component<?>, Object> rowOf(long id) {
+            Map<Component<?>, Object> placed = new LinkedHashMap<>(row);
+            for (Component<?> component : rewritten) {
+                if (placed.containsKey(component)) {
+                    placed.put(component, ModelRewrites.rewrite(component, id, placed.get(component)));
+                }
+            }
+            return placed;
+        }
+    }
+
+    /** A query batch: the ids it selected at the call and what it does to each one still alive. */
+    private record QueryBatch(Kind kind, List<Long> selected, Component<?> component, Object value) {}
+
+    private static final class Segment {
+        final Map<Long, Record> records = new LinkedHashMap<>();
+        final List<SpawnBatch> batches = new ArrayList<>();
+        QueryBatch boundary;
+    }
 
     private final Map<Long, Map<Component<?>, Object>> committed = new LinkedHashMap<>();
-    private final Map<Long, State> states = new LinkedHashMap<>();
-    private final Map<Long, Map<Component<?>, Object>> staged = new HashMap<>();
+    private final List<Segment> segments = new ArrayList<>(List.of(new Segment()));
+    private final Map<Long, Record> latest = new HashMap<>();
+    private final Set<Long> reserved = new HashSet<>();
+    private final Set<Long> doomed = new HashSet<>();
+    private final Set<Long> observed = new HashSet<>();
     private final List<String> events = new ArrayList<>();
+
+    // ---------------------------------------------------------------- spawning
 
     /** Records a spawn the world answered with {@code id}. */
     public void spawn(long id, Input... inputs) {
         events.add("OnSpawn " + id);
-        states.put(id, State.SPAWN);
-        Map<Component<?>, Object> shape = new LinkedHashMap<>();
+        reserved.add(id);
+        Record record = begin(id, State.SPAWN);
         for (Input input : inputs) {
-            shape.put(input.component(), valueOf(input));
+            record.entries.put(input.component(), ReferenceRows.valueOf(input));
         }
-        staged.put(id, shape);
     }
 
-    /** Whether the id is live or staged-spawned, i.e. whether mutations of it are legal. */
-    public boolean isKnownLiveOrReserved(long id) {
-        return committed.containsKey(id) || states.get(id) == State.SPAWN || states.get(id) == State.CANCELLED;
+    /**
+     * Records a spawn batch the world answered with {@code ids}; {@code rewritten} lists what the initializer
+     * rewrites ({@link ModelRewrites#initializer}), empty when there is none. No event.
+     */
+    public void batchSpawn(long[] ids, List<? extends Input> inputs, List<Component<?>> rewritten) {
+        for (long id : ids) {
+            reserved.add(id);
+        }
+        open().batches.add(new SpawnBatch(ids.clone(), ReferenceRows.batchRow(inputs), List.copyOf(rewritten)));
     }
+
+    /** Whether the id is live or reserved in this transaction, i.e. whether calls naming it are legal. */
+    public boolean isKnownLiveOrReserved(long id) {
+        return committed.containsKey(id) || reserved.contains(id);
+    }
+
+    /** Registers an observer of {@code OnDespawn} at the entity's address (cleared by its despawn). */
+    public void observe(long id) {
+        observed.add(id);
+    }
+
+    // ---------------------------------------------------------------- set, remove, despawn
 
     public void set(long id, Input input) {
-        State state = states.get(id);
-        Object value = valueOf(input);
-        if (state == null) {
+        if (doomed.contains(id)) {
+            return; // a staged batch despawn selected it
+        }
+        Object value = ReferenceRows.valueOf(input);
+        Record record = latest.get(id);
+        if (record != null && isClosed(record)) {
+            if (!record.despawning()) {
+                begin(id, State.MUTATE).entries.put(input.component(), value);
+            }
+            return;
+        }
+        if (record == null) {
             Map<Component<?>, Object> row = committed.get(id);
-            if (row.containsKey(input.component())) {
-                row.put(input.component(), value); // write-through
+            if (row != null && segments.size() == 1 && row.containsKey(input.component())) {
+                row.put(input.component(), value); // write-through: no query batch to overtake
                 return;
             }
-            states.put(id, State.MUTATE);
-            staged.put(id, new LinkedHashMap<>());
-            state = State.MUTATE;
+            record = begin(id, State.MUTATE);
         }
-        if (state == State.SPAWN || state == State.MUTATE) {
-            staged.get(id).put(input.component(), value);
+        if (record.state == State.SPAWN || record.state == State.MUTATE) {
+            record.entries.put(input.component(), value);
         }
     }
 
     public void remove(long id, Component<?> component) {
-        State state = states.get(id);
-        if (state == null) {
-            if (committed.get(id).containsKey(component)) {
-                states.put(id, State.MUTATE);
-                Map<Component<?>, Object> changes = new LinkedHashMap<>();
-                changes.put(component, REMOVED);
-                staged.put(id, changes);
+        if (doomed.contains(id)) {
+            return;
+        }
+        Record record = latest.get(id);
+        if (record != null && isClosed(record)) {
+            if (!record.despawning()) {
+                begin(id, State.MUTATE).entries.put(component, REMOVED);
             }
             return;
         }
-        if (state == State.SPAWN) {
-            staged.get(id).remove(component);
-        } else if (state == State.MUTATE) {
-            staged.get(id).put(component, REMOVED);
+        if (record == null) {
+            Map<Component<?>, Object> row = committed.get(id);
+            // after a query batch the entity may hold the component by then (a batch set adds it)
+            if (row == null || segments.size() > 1 || row.containsKey(component)) {
+                begin(id, State.MUTATE).entries.put(component, REMOVED);
+            }
+            return;
+        }
+        if (record.state == State.SPAWN) {
+            record.entries.remove(component);
+        } else if (record.state == State.MUTATE) {
+            record.entries.put(component, REMOVED);
         }
     }
 
     public void despawn(long id) {
-        State state = states.get(id);
-        if (state == null || state == State.MUTATE) {
-            states.put(id, State.DESPAWN);
-            staged.remove(id);
-            events.add("OnDespawn " + id);
-        } else if (state == State.SPAWN) {
-            states.put(id, State.CANCELLED);
-            staged.remove(id);
-            events.add("OnDespawn " + id);
+        if (doomed.contains(id)) {
+            return;
         }
+        Record record = latest.get(id);
+        if (record != null && !isClosed(record)) {
+            if (record.state == State.SPAWN || record.state == State.MUTATE) {
+                record.state = record.state == State.SPAWN ? State.CANCELLED : State.DESPAWN;
+                record.entries.clear();
+                despawned(id);
+            }
+            return;
+        }
+        if (record != null && record.despawning()) {
+            return;
+        }
+        begin(id, State.DESPAWN);
+        despawned(id);
     }
 
-    /** The lifecycle events so far: {@code OnSpawn id} at each spawn, {@code OnDespawn id} at each despawn. */
-    public List<String> events() {
-        return events;
+    // ---------------------------------------------------------------- query batches
+
+    /** The committed entities whose rows a query's rule accepts now, in a fixed order. */
+    public List<Long> select(Predicate<Map<Component<?>, Object>> rule) {
+        List<Long> selected = new ArrayList<>();
+        for (Map.Entry<Long, Map<Component<?>, Object>> entity : committed.entrySet()) {
+            if (rule.test(entity.getValue())) {
+                selected.add(entity.getKey());
+            }
+        }
+        return selected;
     }
 
+    /** {@code batchSet(query, value)}; returns the selected ids. */
+    public List<Long> batchSet(Predicate<Map<Component<?>, Object>> rule, Input value) {
+        return boundary(Kind.SET, select(rule), value.component(), ReferenceRows.valueOf(value));
+    }
+
+    /** {@code batchSet(query, component, ModelRewrites.writer(component))}; returns the selected ids. */
+    public List<Long> batchRewrite(Predicate<Map<Component<?>, Object>> rule, Component<?> component) {
+        return boundary(Kind.REWRITE, select(rule), component, null);
+    }
+
+    public List<Long> batchRemove(Predicate<Map<Component<?>, Object>> rule, Component<?> component) {
+        return boundary(Kind.REMOVE, select(rule), component, null);
+    }
+
+    /**
+     * {@code batchDespawn(query)}: each selected entity not already being despawned gets its events now and
+     * ignores later set, remove and despawn calls of this transaction. Returns the ids it despawns.
+     */
+    public List<Long> batchDespawn(Predicate<Map<Component<?>, Object>> rule) {
+        List<Long> selected = new ArrayList<>();
+        for (long id : select(rule)) {
+            Record record = latest.get(id);
+            if (doomed.contains(id) || (record != null && record.despawning())) {
+                continue;
+            }
+            doomed.add(id);
+            despawned(id);
+            selected.add(id);
+        }
+        return boundary(Kind.DESPAWN, selected, null, null);
+    }
+
+    private List<Long> boundary(Kind kind, List<Long> selected, Component<?> component, Object value) {
+        open().boundary = new QueryBatch(kind, selected, component, value);
+        segments.add(new Segment());
+        return selected;
+    }
+
+    // ---------------------------------------------------------------- maintenance
+
+    /** {@code clearEntities()}: every entity and all staged work gone, entity-address observers dropped. */
+    public void clear() {
+        committed.clear();
+        forgetTransaction();
+        observed.clear();
+    }
+
+    // ---------------------------------------------------------------- publication
+
+    /** Publishes the segments in order, each followed by its query batch. */
     public void commit() {
-        for (Map.Entry<Long, State> entry : states.entrySet()) {
-            long id = entry.getKey();
-            switch (entry.getValue()) {
-                case DESPAWN -> committed.remove(id);
-                case CANCELLED -> { }
-                case SPAWN -> committed.put(id, new LinkedHashMap<>(staged.get(id)));
-                case MUTATE -> {
-                    Map<Component<?>, Object> row = committed.get(id);
-                    for (Map.Entry<Component<?>, Object> change : staged.get(id).entrySet()) {
-                        if (change.getValue() == REMOVED) {
-                            row.remove(change.getKey());
-                        } else {
-                            row.put(change.getKey(), change.getValue());
-                        }
-                    }
+        for (Segment segment : segments) {
+            publish(segment);
+            if (segment.boundary != null) {
+                run(segment.boundary);
+            }
+        }
+        forgetTransaction();
+    }
+
+    private void publish(Segment segment) {
+        for (Record record : segment.records.values()) {
+            if (record.state == State.DESPAWN) {
+                committed.remove(record.id);
+            }
+        }
+        for (SpawnBatch batch : segment.batches) {
+            for (long id : batch.ids()) {
+                Record record = segment.records.get(id);
+                if (record == null || record.state != State.DESPAWN) {
+                    committed.put(id, batch.rowOf(id));
                 }
             }
         }
-        states.clear();
-        staged.clear();
+        for (Record record : segment.records.values()) {
+            if (record.state == State.SPAWN) {
+                committed.put(record.id, ReferenceRows.replay(Map.of(), record.entries));
+            }
+        }
+        for (Record record : segment.records.values()) {
+            Map<Component<?>, Object> row = committed.get(record.id);
+            if (record.state == State.MUTATE && row != null) {
+                committed.put(record.id, ReferenceRows.replay(row, record.entries));
+            }
+        }
+    }
+
+    private void run(QueryBatch batch) {
+        for (long id : batch.selected()) {
+            Map<Component<?>, Object> row = committed.get(id);
+            if (row == null) {
+                continue; // died before the batch ran
+            }
+            Component<?> component = batch.component();
+            switch (batch.kind()) {
+                case DESPAWN -> committed.remove(id);
+                case REMOVE -> row.remove(component);
+                case SET -> {
+                    if (row.containsKey(component)) {
+                        row.put(component, batch.value());
+                    } else {
+                        ReferenceRows.add(row, component, batch.value());
+                    }
+                }
+                case REWRITE -> {
+                    if (!row.containsKey(component)) {
+                        ReferenceRows.add(row, component, ModelComponents.uninitialized(component));
+                    }
+                    row.put(component, ModelRewrites.rewrite(component, id, row.get(component)));
+                }
+            }
+        }
+    }
+
+    private void forgetTransaction() {
+        segments.clear();
+        segments.add(new Segment());
+        latest.clear();
+        reserved.clear();
+        doomed.clear();
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /**
+     * The lifecycle events so far: {@code OnSpawn id} at each spawn; at each despawn {@code OnDespawn@ id} (the
+     * entity's own address, when observed) then {@code OnDespawn id}. Spawn batches deliver none.
+     */
+    public List<String> events() {
+        return events;
     }
 
     public boolean isAlive(long id) {
@@ -129,6 +346,22 @@ public final class ReferenceWorld {
         return row == null ? null : row.get(component);
     }
 
+    /** Whether a published entity has the component (its value may be {@code null}). */
+    public boolean has(long id, Component<?> component) {
+        Map<Component<?>, Object> row = committed.get(id);
+        return row != null && row.containsKey(component);
+    }
+
+    /** The committed row of a live entity (read it, do not change it), or {@code null}. */
+    Map<Component<?>, Object> row(long id) {
+        return committed.get(id);
+    }
+
+    /** Every live entity with its committed row (read them, do not change them). */
+    Map<Long, Map<Component<?>, Object>> rows() {
+        return committed;
+    }
+
     public int aliveCount() {
         return committed.size();
     }
@@ -138,13 +371,31 @@ public final class ReferenceWorld {
     }
 
     public boolean hasPending() {
-        return !states.isEmpty();
+        return segments.size() > 1 || !open().records.isEmpty() || !open().batches.isEmpty();
     }
 
-    private static Object valueOf(Input input) {
-        if (input instanceof ComponentValue<?> value) {
-            return value.value();
+    // ---------------------------------------------------------------- internals
+
+    private Segment open() {
+        return segments.get(segments.size() - 1);
+    }
+
+    /** Whether a record precedes a query batch: later calls for its entity open a record after the batch. */
+    private boolean isClosed(Record record) {
+        return record.segment < segments.size() - 1;
+    }
+
+    private Record begin(long id, State state) {
+        Record record = new Record(id, segments.size() - 1, state);
+        open().records.put(id, record);
+        latest.put(id, record);
+        return record;
+    }
+
+    private void despawned(long id) {
+        if (observed.remove(id)) {
+            events.add("OnDespawn@ " + id);
         }
-        return input.component().newDefault();
+        events.add("OnDespawn " + id);
     }
 }

@@ -3,9 +3,10 @@
  * side by side, compared after every commit.
  *
  * <pre>
- *   seed ─► ModelRun ─┬─► World           (the engine)
- *                     └─► ReferenceWorld  (hash maps + the mutation-model rules)
- *                            └─ compare after each op (touched entity) and each commit (everything)
+ *   seed ─► ModelRun ───────┬─► World           (the engine)
+ *           ModelBatchCalls └─► ReferenceWorld  (maps + the mutation-model rules; ReferenceRows: requirements)
+ *                                  └─ compare after each op (touched entity, events) and each commit
+ *                                     (everything; ModelQueries: membership, iteration, counts)
  * </pre>
  *
  * <p>A failure names its seed and the last operations; the same seed replays it exactly.

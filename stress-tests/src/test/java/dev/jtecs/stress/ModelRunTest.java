@@ -7,7 +7,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs many seeded random streams of spawn/spawnAt/set/remove/despawn/commit against the reference model.
+ * Runs many seeded random streams of single and batch calls, commits and clears against the reference model.
  *
  * <p>Replay one seed with {@code -Djtecs.seed=<seed>}; widen the sweep with {@code -Djtecs.modelSeeds=<n>}.
  */
@@ -26,18 +26,22 @@ class ModelRunTest {
         SplittableRandom seedSource = new SplittableRandom(base);
         long commits = 0;
         long rejected = 0;
+        long batchCalls = 0;
         int instant = 0;
         for (int i = 0; i < seeds; i++) {
             long seed = seedSource.nextLong();
             ModelRun run = new ModelRun(seed, OPERATIONS);
             commits += run.run();
             rejected += run.rejected();
+            batchCalls += run.batchCalls();
             instant += run.instant() ? 1 : 0;
         }
         System.out.printf("model runs: %d seeds from base %d (%d instant path, %d staged path), %d commits "
-                + "compared, %d illegal calls rejected%n", seeds, base, instant, seeds - instant, commits, rejected);
+                + "compared, %d batch calls, %d illegal calls rejected%n", seeds, base, instant, seeds - instant,
+                commits, batchCalls, rejected);
         assertTrue(commits >= seeds, "every run ends with a compared commit");
         assertTrue(rejected > 0, "the stream must include illegal calls");
+        assertTrue(batchCalls > 0, "the stream must include batch calls");
         assertTrue(instant > 0 && instant < seeds, "both paths must be exercised");
     }
 

@@ -1,17 +1,33 @@
 package dev.jtecs.stress;
 
+import static dev.jtecs.stress.ModelComponents.ELITE;
 import static dev.jtecs.stress.ModelComponents.HEALTH;
+import static dev.jtecs.stress.ModelComponents.LABEL;
+import static dev.jtecs.stress.ModelComponents.LEVEL;
 import static dev.jtecs.stress.ModelComponents.MARKED;
+import static dev.jtecs.stress.ModelComponents.MOVER;
 import static dev.jtecs.stress.ModelComponents.POSITION;
+import static dev.jtecs.stress.ModelComponents.VELOCITY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.component.Component;
+import dev.jtecs.stress.ModelComponents.Label;
+import dev.jtecs.stress.ModelComponents.Position;
+import dev.jtecs.stress.ModelComponents.Velocity;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** The reference model itself follows the mutation-model rules it encodes. */
 class ReferenceWorldTest {
+    private static Predicate<Map<Component<?>, Object>> having(Component<?> component) {
+        return row -> row.containsKey(component);
+    }
+
     @Test
     void spawnIsInvisibleUntilCommit() {
         ReferenceWorld model = new ReferenceWorld();
@@ -30,13 +46,13 @@ class ReferenceWorldTest {
         model.commit();
         model.set(1, HEALTH.of(7.0));
         assertEquals(7.0, model.get(1, HEALTH));
-        model.set(1, POSITION.of(new ModelComponents.Position(1, 2)));
+        model.set(1, POSITION.of(new Position(1, 2)));
         assertNull(model.get(1, POSITION));
         model.set(1, HEALTH.of(9.0)); // structure staged: value waits too
         assertEquals(7.0, model.get(1, HEALTH));
         model.commit();
         assertEquals(9.0, model.get(1, HEALTH));
-        assertEquals(new ModelComponents.Position(1, 2), model.get(1, POSITION));
+        assertEquals(new Position(1, 2), model.get(1, POSITION));
     }
 
     @Test
@@ -59,5 +75,199 @@ class ReferenceWorldTest {
         model.set(1, HEALTH.of(2.0));
         model.commit();
         assertEquals(2.0, model.get(1, HEALTH));
+    }
+
+    // ---------------------------------------------------------------- requirements
+
+    @Test
+    void requirementsExpandBreadthFirstAndExplicitInputsWin() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, ELITE);
+        model.spawn(2, MOVER, LEVEL.of(2));
+        model.commit();
+        assertEquals(9, model.get(1, LEVEL), "Elite's own Level 9 is met before Mover's Level 5");
+        assertEquals(150.0, model.get(1, HEALTH));
+        assertEquals(new Velocity(1f, -1f), model.get(1, VELOCITY), "a required definition gives its default");
+        assertEquals(new Label(null, null), model.get(1, LABEL));
+        assertEquals(2, model.get(2, LEVEL));
+    }
+
+    @Test
+    void aRemovalStagedBeforeAnAdditionIsUndoneByItsRequirements() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, LEVEL.of(3));
+        model.commit();
+        model.remove(1, LEVEL);
+        model.set(1, MOVER);
+        model.commit();
+        assertEquals(5, model.get(1, LEVEL));
+        model.set(1, HEALTH.of(1.0));
+        model.remove(1, LEVEL);
+        model.commit();
+        assertFalse(model.has(1, LEVEL), "a removal after the addition sticks");
+    }
+
+    // ---------------------------------------------------------------- spawn batches
+
+    @Test
+    void batchSpawnStartsDefinitionsUninitializedAndDeliversNoSpawnEvent() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.batchSpawn(new long[] {1, 2}, List.of(VELOCITY, LABEL, LEVEL, MOVER), List.of());
+        assertFalse(model.isAlive(1));
+        assertTrue(model.isKnownLiveOrReserved(2));
+        model.commit();
+        assertEquals(new Velocity(0f, 0f), model.get(1, VELOCITY), "an explicit native definition is zero bits");
+        assertTrue(model.has(1, LABEL));
+        assertNull(model.get(1, LABEL), "an explicit managed definition stays empty");
+        assertEquals(1, model.get(2, LEVEL), "explicit inputs beat requirements");
+        assertTrue(model.events().isEmpty());
+    }
+
+    @Test
+    void batchRequirementsKeepTheirValues() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.batchSpawn(new long[] {1}, List.of(ELITE, HEALTH.of(3.0)), List.of());
+        model.commit();
+        assertEquals(new Velocity(1f, -1f), model.get(1, VELOCITY));
+        assertEquals(new Label(null, null), model.get(1, LABEL));
+        assertEquals(9, model.get(1, LEVEL));
+        assertEquals(3.0, model.get(1, HEALTH));
+    }
+
+    @Test
+    void theInitializerRunsOnInitialValuesAndLaterCallsApplyAfterIt() {
+        ReferenceWorld model = new ReferenceWorld();
+        long even = 2;
+        long odd = 3;
+        model.batchSpawn(new long[] {even, odd}, List.of(LEVEL, LABEL), List.of(LEVEL, LABEL, POSITION));
+        model.set(odd, LEVEL.of(50));
+        model.commit();
+        assertEquals(4, model.get(even, LEVEL), "1 * 3 + 1");
+        assertEquals(50, model.get(odd, LEVEL));
+        assertEquals(new Label("w2", List.of("g0")), model.get(even, LABEL));
+        assertNull(model.get(odd, LABEL), "odd slots are left empty by the writer");
+        assertFalse(model.has(even, POSITION), "the initializer adds nothing");
+    }
+
+    @Test
+    void aDespawnedBatchMemberGetsNoRowButItsEvent() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.batchSpawn(new long[] {1, 2}, List.of(MARKED), List.of());
+        model.observe(2);
+        model.despawn(2);
+        model.set(2, HEALTH);
+        model.commit();
+        assertTrue(model.isAlive(1));
+        assertFalse(model.isAlive(2));
+        assertEquals(List.of("OnDespawn@ 2", "OnDespawn 2"), model.events());
+    }
+
+    // ---------------------------------------------------------------- query batches
+
+    @Test
+    void aQueryBatchSelectsCommittedMembersAtTheCall() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, POSITION);
+        model.commit();
+        model.spawn(2, POSITION);
+        assertEquals(List.of(1L), model.batchSet(having(POSITION), MARKED));
+        model.spawn(3, POSITION);
+        model.commit();
+        assertTrue(model.has(1, MARKED));
+        assertFalse(model.has(2, MARKED));
+        assertFalse(model.has(3, MARKED));
+    }
+
+    @Test
+    void aQueryBatchOrdersTheTransactionAndStopsWriteThrough() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, HEALTH.of(5.0));
+        model.spawn(2, HEALTH.of(5.0));
+        model.commit();
+        model.set(1, HEALTH.of(6.0));
+        assertEquals(6.0, model.get(1, HEALTH), "written through before the batch");
+        model.batchSet(having(HEALTH), HEALTH.of(1.0));
+        model.set(1, HEALTH.of(7.0));
+        assertEquals(6.0, model.get(1, HEALTH), "staged after the batch");
+        model.commit();
+        assertEquals(7.0, model.get(1, HEALTH));
+        assertEquals(1.0, model.get(2, HEALTH));
+    }
+
+    @Test
+    void aRemoveAfterAPendingBatchSetRemovesWhatTheBatchAdded() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, MARKED);
+        model.commit();
+        model.batchSet(having(MARKED), HEALTH.of(3.0));
+        model.remove(1, HEALTH);
+        model.commit();
+        assertFalse(model.has(1, HEALTH));
+    }
+
+    @Test
+    void aBatchSetAddsWithRequirementsAndAWriterStartsFromZeroBits() {
+        ReferenceWorld model = new ReferenceWorld();
+        long id = 5;
+        model.spawn(id, MARKED, VELOCITY.of(new Velocity(2f, 2f)));
+        model.commit();
+        model.batchSet(having(MARKED), MOVER);
+        model.batchRewrite(having(MARKED), POSITION);
+        model.commit();
+        assertEquals(5, model.get(id, LEVEL));
+        assertEquals(new Velocity(2f, 2f), model.get(id, VELOCITY), "a present component keeps its value");
+        assertEquals(new Position(1f, 5f), model.get(id, POSITION), "zero bits, then x + 1 and y = slot");
+    }
+
+    @Test
+    void batchRemoveRemovesWherePresent() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, MARKED, HEALTH);
+        model.spawn(2, MARKED);
+        model.commit();
+        model.batchRemove(having(MARKED), HEALTH);
+        model.commit();
+        assertFalse(model.has(1, HEALTH));
+        assertTrue(model.has(2, MARKED));
+    }
+
+    @Test
+    void batchDespawnDeliversAtTheCallAndItsEntitiesIgnoreLaterCalls() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, MARKED);
+        model.spawn(2, MARKED);
+        model.spawn(3, MARKED);
+        model.observe(2);
+        model.commit();
+        model.events().clear();
+        model.despawn(1);
+        model.set(2, HEALTH);
+        assertEquals(List.of(2L, 3L), model.batchDespawn(having(MARKED)), "1 is already being despawned");
+        assertEquals(List.of("OnDespawn 1", "OnDespawn@ 2", "OnDespawn 2", "OnDespawn 3"), model.events());
+        model.set(3, HEALTH);
+        model.despawn(2);
+        model.despawn(3);
+        assertEquals(4, model.events().size(), "selected entities ignore later calls");
+        assertTrue(model.isAlive(2), "alive until publication");
+        model.commit();
+        assertEquals(0, model.aliveCount());
+    }
+
+    // ---------------------------------------------------------------- maintenance
+
+    @Test
+    void clearForgetsEntitiesStagedWorkAndEntityObservers() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, MARKED);
+        model.observe(1);
+        model.commit();
+        model.spawn(2, MARKED);
+        model.batchSpawn(new long[] {3}, List.of(MARKED), List.of());
+        model.clear();
+        assertFalse(model.isKnownLiveOrReserved(1));
+        assertFalse(model.isKnownLiveOrReserved(3));
+        assertFalse(model.hasPending());
+        model.commit();
+        assertEquals(0, model.aliveCount());
     }
 }
