@@ -225,9 +225,9 @@ final class BulkPaths {
             index.freeAll(members, n);
         } else {
             long[] chunk = scratch(n);
-            for (int done = 0; done < n; done += chunk.length) {
-                int len = Math.min(chunk.length, n - done);
-                table.readEntities(done, len, chunk, 0);
+            for (int end = n; end > 0; end -= chunk.length) { // last rows first: see EntityIndex.freeAll
+                int len = Math.min(chunk.length, end);
+                table.readEntities(end - len, len, chunk, 0);
                 index.freeAll(chunk, len);
             }
         }

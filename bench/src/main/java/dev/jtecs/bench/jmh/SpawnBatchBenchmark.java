@@ -56,6 +56,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code jtecsBatchInitializer} spawns from the definitions (columns start as zero bits) and an initializer
  * fills the four columns with bulk copies from a pre-filled heap chunk; {@code jtecsSpawnPerEntity} is the
  * per-entity staged {@code spawn} in one {@code defer} scope with shared inputs, for the batch-versus-single ratio.
+ * {@code jtecsReusedWorld} repeats the constants batch into one long-lived world emptied untimed by
+ * {@code clearEntities}: the steady state, where nothing grows.
  * A batch at scope depth 0 publishes before it returns, so it needs no separate {@code commit}.
  *
  * <p>Baselines: {@code plainArrayFill} writes the same bytes (four {@code float[N]}) into arrays allocated once,
@@ -129,7 +131,31 @@ public class SpawnBatchBenchmark {
 
     @Setup(Level.Invocation)
     public void createWorlds(BenchmarkParams params) {
-        createWorlds(EngineUnderTest.of(params));
+        String selected = EngineUnderTest.of(params);
+        if (selected.equals("jtecsReusedWorld")) {
+            prepareReused();
+            return;
+        }
+        createWorlds(selected);
+    }
+
+    /** Empties the long-lived world (created on first use): the entities go, the storage stays. */
+    void prepareReused() {
+        if (reused == null) {
+            reused = World.create(WorldConfig.defaults().maxEntities(entities + 1));
+        }
+        reused.clearEntities();
+    }
+
+    /** The long-lived world of {@link #jtecsReusedWorld}, kept across invocations. */
+    private World reused;
+
+    @TearDown(Level.Trial)
+    public void closeReused() {
+        if (reused != null) {
+            reused.close();
+            reused = null;
+        }
     }
 
     /** Creates an empty world for the engine {@code selected} measures ({@link EngineUnderTest}). */
@@ -174,6 +200,17 @@ public class SpawnBatchBenchmark {
     public World jtecsBatchConstants() {
         world.batchSpawn(entities, constants);
         return world;
+    }
+
+    /**
+     * The steady state of an engine: the same {@code batchSpawn} with constants into a world that has held the
+     * entities before (cleared untimed), so the entity index and the columns already have their size and the
+     * operation only writes. Compare with {@link #plainArrayFill}, which also writes into arrays that exist.
+     */
+    @Benchmark
+    public World jtecsReusedWorld() {
+        reused.batchSpawn(entities, constants);
+        return reused;
     }
 
     @Benchmark

@@ -57,6 +57,20 @@ class SpawnBatchBenchmarkTest {
         assertEquals(expected, run(b -> census(b.ashley())), "ashley");
     }
 
+    @Test
+    void theReusedWorldHoldsExactlyOneBatchAfterEachOperation() {
+        SpawnBatchBenchmark bench = new SpawnBatchBenchmark();
+        bench.entities = N;
+        try {
+            for (int round = 0; round < 3; round++) {
+                bench.prepareReused();
+                assertEquals(new Census(N, N * PER_ENTITY), census(bench.jtecsReusedWorld()), "round " + round);
+            }
+        } finally {
+            bench.closeReused();
+        }
+    }
+
     static Census census(World world) {
         int[] count = {0};
         double[] sum = {0};

@@ -350,12 +350,16 @@ public final class EntityIndex {
         return generation[slot];
     }
 
-    /** Frees the alive slots of {@code ids[0, n)} (a whole-archetype despawn), in one pass. */
+    /**
+     * Frees the alive slots of {@code ids[0, n)} (a whole-archetype despawn), in one pass. They are pushed last
+     * to first, so the next allocations take them in their original order (a batch that reuses them gets
+     * consecutive ids when they were consecutive).
+     */
     public void freeAll(long[] ids, int n) {
         if (freeStack.length < freeCount + n) {
             freeStack = Arrays.copyOf(freeStack, Math.max(freeCount + n, freeStack.length * 2));
         }
-        for (int i = 0; i < n; i++) {
+        for (int i = n - 1; i >= 0; i--) {
             int slot = Entity.slot(ids[i]);
             assert state[slot] == ALIVE : "slot " + slot + " is " + stateName(state[slot]);
             int g = generation[slot];
