@@ -62,10 +62,14 @@ final class Batches {
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
         BatchIds[] result = new BatchIds[1];
         world.inScope(() -> {
-            long[] ids = index.batchIsConsecutive(count) ? null : new long[count];
-            long first = index.allocateBatch(count, plan.table().id(), ids);
-            if (first != 0) {
-                ids = null;
+            long[] ids = null;
+            long first = index.allocateConsecutive(count, plan.table().id());
+            if (first == 0) {
+                ids = new long[count];
+                first = index.allocateBatch(count, plan.table().id(), ids);
+                if (first != 0) {
+                    ids = null; // recycled slots that happen to line up
+                }
             }
             transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, initializer));
             result[0] = new BatchIds(first, count, ids);

@@ -120,14 +120,6 @@ public final class EntityIndex {
         return freeCount > 0;
     }
 
-    /**
-     * Whether {@link #allocateBatch} can hand out {@code count} consecutive ids without an array: no recycled
-     * slot is waiting, or the top of the free stack is one ascending run of a single generation.
-     */
-    public boolean batchIsConsecutive(int count) {
-        return freeCount == 0 || count <= freeCount && ascendingRunOnTop(count);
-    }
-
     /** Hands out a new id in the {@link #RESERVED} state. */
     public long allocate() {
         int slot;
@@ -153,7 +145,7 @@ public final class EntityIndex {
      * {@link #batchArchetype} reads until publication). Recycled slots come first, in free-stack order, then
      * fresh slots past the high-water mark. Returns the first id when the packed ids are consecutive
      * ({@code first + i}), in which case {@code out} is untouched; otherwise fills {@code out} (at least
-     * {@code count} long; may be {@code null} when {@link #batchIsConsecutive} said so) and returns 0.
+     * {@code count} long; {@code null} only when {@link #allocateConsecutive} would succeed) and returns 0.
      *
      * @throws IllegalStateException when fewer than {@code count} slots are left; nothing is reserved then
      */
@@ -161,30 +153,14 @@ public final class EntityIndex {
         if (out != null && out.length < count) {
             throw new IllegalArgumentException("out holds " + out.length + " ids, fewer than count=" + count);
         }
-        long fresh = (long) maxEntities + 1 - highWater;
-        if (count > freeCount + fresh) {
-            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
-                    + maxEntities + ", " + (freeCount + fresh) + " slots left)");
-        }
-        if (freeCount == 0) {
-            int first = highWater;
-            ensureSlots(first + count);
-            highWater = first + count;
-            Arrays.fill(state, first, first + count, RESERVED);
-            Arrays.fill(row, first, first + count, archetype);
-            return Entity.pack(first, 0); // fresh slots have generation 0
-        }
-        if (count <= freeCount && ascendingRunOnTop(count)) {
-            int first = freeStack[freeCount - 1];
-            freeCount -= count; // freePos of slots off the stack is never read
-            Arrays.fill(state, first, first + count, RESERVED);
-            Arrays.fill(row, first, first + count, archetype);
-            return Entity.pack(first, generation[first]);
+        long consecutive = allocateConsecutive(count, archetype);
+        if (consecutive != 0) {
+            return consecutive;
         }
         if (out == null) {
             throw new IllegalArgumentException("a batch of recycled slots needs an array for its ids");
         }
-        boolean consecutive = true;
+        boolean lined = true;
         long firstId = 0;
         for (int i = 0; i < count; i++) {
             long id = allocate();
@@ -192,11 +168,40 @@ public final class EntityIndex {
             if (i == 0) {
                 firstId = id;
             } else if (id != firstId + i) {
-                consecutive = false;
+                lined = false;
             }
             out[i] = id;
         }
-        return consecutive ? firstId : 0;
+        return lined ? firstId : 0;
+    }
+
+    /**
+     * Reserves {@code count} consecutive ids at once when that is possible (no recycled slot is waiting, or the
+     * top of the free stack is one ascending run of a single generation) and returns the first; otherwise
+     * reserves nothing and returns 0.
+     *
+     * @throws IllegalStateException when fewer than {@code count} slots are left
+     */
+    public long allocateConsecutive(int count, int archetype) {
+        long fresh = (long) maxEntities + 1 - highWater;
+        if (count > freeCount + fresh) {
+            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
+                    + maxEntities + ", " + (freeCount + fresh) + " slots left)");
+        }
+        int first;
+        if (freeCount == 0) {
+            first = highWater;
+            ensureSlots(first + count);
+            highWater = first + count;
+        } else if (count <= freeCount && ascendingRunOnTop(count)) {
+            first = freeStack[freeCount - 1];
+            freeCount -= count; // freePos of slots off the stack is never read
+        } else {
+            return 0;
+        }
+        Arrays.fill(state, first, first + count, RESERVED);
+        Arrays.fill(row, first, first + count, archetype);
+        return Entity.pack(first, generation[first]); // fresh slots have generation 0
     }
 
     /**

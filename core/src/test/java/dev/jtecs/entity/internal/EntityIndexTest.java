@@ -171,8 +171,7 @@ class EntityIndexTest {
         EntityIndex lined = new EntityIndex(100);
         long x = lined.allocate();
         lined.free(Entity.slot(x));
-        assertTrue(lined.batchIsConsecutive(1));
-        assertEquals(Entity.pack(1, 1), lined.allocateBatch(1, 0, null), "a single recycled slot lines up");
+        assertEquals(Entity.pack(1, 1), lined.allocateConsecutive(1, 0), "a single recycled slot lines up");
         assertThrows(IllegalArgumentException.class, () -> index.allocateBatch(2, 0, new long[1]));
     }
 
@@ -181,9 +180,9 @@ class EntityIndexTest {
         EntityIndex index = new EntityIndex(100);
         index.allocateBatch(10, 0, null);
         index.clear();
-        assertTrue(index.batchIsConsecutive(10));
-        assertFalse(index.batchIsConsecutive(11), "slot 11 would be fresh, generation 0");
-        assertEquals(Entity.pack(1, 1), index.allocateBatch(4, 2, null));
+        assertEquals(0, index.allocateConsecutive(11, 0), "slot 11 would be fresh, generation 0");
+        assertEquals(10, index.available() - 90, "and nothing was reserved");
+        assertEquals(Entity.pack(1, 1), index.allocateConsecutive(4, 2));
         assertEquals(EntityIndex.RESERVED, index.stateOf(Entity.pack(4, 1)));
         assertEquals(2, index.batchArchetype(4));
         assertEquals(Entity.pack(5, 1), index.allocate(), "the rest of the run stays on the stack in order");
