@@ -107,8 +107,8 @@ final class BulkPaths {
         int n = 0;
         for (int i = 0; i < op.count; i++) {
             long id = op.idAt(i);
-            if (index.stateOf(id) == EntityIndex.RESERVED) {
-                kept[n++] = id;
+            if (index.stateOf(id) == EntityIndex.RESERVED && index.batchArchetype(Entity.slot(id)) == op.table.id()) {
+                kept[n++] = id; // still reserved for this batch (not cancelled, not revived by a spawnAt)
             }
         }
         return n == kept.length ? kept : java.util.Arrays.copyOf(kept, n);
@@ -218,6 +218,7 @@ final class BulkPaths {
     private void despawnWhole(Table table, long[] members) {
         int n = table.count();
         CommitDrain.notifyRemoved(table, 0, n, null);
+        table.settleCaptures(); // other batches copy (and may mark) these rows now, before their marks go
         if (members != null) {
             for (long id : members) {
                 transaction.undoom(Entity.slot(id));
@@ -228,6 +229,9 @@ final class BulkPaths {
             for (int end = n; end > 0; end -= chunk.length) { // last rows first: see EntityIndex.freeAll
                 int len = Math.min(chunk.length, end);
                 table.readEntities(end - len, len, chunk, 0);
+                for (int i = 0; i < len; i++) {
+                    transaction.undoom(Entity.slot(chunk[i]));
+                }
                 index.freeAll(chunk, len);
             }
         }
@@ -255,6 +259,7 @@ final class BulkPaths {
         CommitDrain.notifyRemoved(table, row, row + 1, null);
         CommitDrain.removeRow(index, table, row);
         index.free(slot);
+        transaction.undoom(slot); // removing the row may have let another capture mark it again
     }
 
     /** The table a batch set or remove takes rows of {@code from} to (requirements planned). */

@@ -351,6 +351,7 @@ public final class CommitDrain {
         transaction.setState(record, TxState.COMMITTED);
         removeRow(index, table, row);
         index.free(slot);
+        transaction.undoom(slot); // a capture copied while the row left may have marked it
     }
 
     /** Swap-removes a row, relocates the entity that filled the hole, and tells the table's observers. */
@@ -636,6 +637,7 @@ public final class CommitDrain {
             }
         }
         discardStaged();
+        transaction.undoomAll();
     }
 
     /** Drops everything still staged (used when a commit fails or gives up, and by clearing). */

@@ -256,6 +256,12 @@ public final class Transaction {
         }
     }
 
+    /** Drops every selection mark (the world cleared its entities). */
+    public void undoomAll() {
+        Arrays.fill(doomed, 0L);
+        doomedCount = 0;
+    }
+
     /** Whether any slot carries a selection mark. */
     public boolean anyDoomed() {
         return doomedCount > 0;

@@ -66,7 +66,7 @@ final class Batches {
             long first = index.allocateConsecutive(count, plan.table().id());
             if (first == 0) {
                 ids = new long[count];
-                first = index.allocateBatch(count, plan.table().id(), ids);
+                first = index.allocateScattered(count, plan.table().id(), ids);
                 if (first != 0) {
                     ids = null; // recycled slots that happen to line up
                 }
@@ -132,6 +132,11 @@ final class Batches {
             for (long id : copy) {
                 index.reserveAt(id);
                 index.stampBatch(Entity.slot(id), plan.table().id());
+            }
+            for (Input input : inputs) {
+                if (input.component() == EntityKey.COMPONENT && input instanceof ComponentValue<?> value) {
+                    keys.stageClaim((String) value.value(), copy[0]); // count is 1 here: checked above
+                }
             }
             transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, copy, initializer));
         });

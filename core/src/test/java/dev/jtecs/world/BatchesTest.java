@@ -816,6 +816,47 @@ class BatchesTest {
         assertEquals(Entity.generation(first.first()) + 1, Entity.generation(again.first()));
     }
 
+    @Test
+    void aSelectionMarkNeverOutlivesItsEntity() {
+        BatchIds a = world.batchSpawn(3, List.of(POS));
+        long z = world.spawn(VEL);
+        Query positioned = query(POS);
+        boolean[] once = {false};
+        world.newQuery(QueryDescriptor.builder().include(VEL).onEntitiesRemoved((arch, from, to) -> {
+            if (!once[0]) {
+                once[0] = true;
+                world.batchDespawn(positioned); // staged during the drain, captured without a copy
+            }
+        }).build());
+        world.defer();
+        world.despawn(z);
+        world.despawn(a.get(0)); // changes the captured archetype (the copy marks every row), then frees it
+        world.commit();
+        assertEquals(0, world.entityCount());
+        for (int i = 0; i < 4; i++) { // every freed slot comes back, a.get(0)'s among them
+            long reused = world.spawn(POS);
+            world.set(reused, MARK);
+            assertTrue(world.has(reused, MARK), "a new entity in slot " + Entity.slot(reused)
+                    + " is not taken for a selected one");
+        }
+        assertEquals(4, world.entityCount());
+    }
+
+    @Test
+    void aConstantKeyOfARawRestorationIsClaimedAtTheCall() {
+        long other = world.spawn(POS);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ids = arena.allocate(ValueLayout.JAVA_LONG, 1);
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(5, 0));
+            world.defer();
+            world.batchSpawnAtRaw(ids, 1, List.of(POS, EntityKey.COMPONENT.of("boss")), null);
+        }
+        assertThrows(IllegalArgumentException.class, () -> world.set(other, EntityKey.COMPONENT.of("boss")),
+                "a duplicate is rejected at the call, not at publication");
+        world.commit();
+        assertEquals(Entity.pack(5, 0), world.byKey("boss"));
+    }
+
     /** Table padding, re-exported for the assertion above. */
     private static final class Archetypes {
         static final int ROW_PADDING = dev.jtecs.storage.internal.Table.ROW_PADDING;

@@ -160,6 +160,20 @@ public final class EntityIndex {
         if (out == null) {
             throw new IllegalArgumentException("a batch of recycled slots needs an array for its ids");
         }
+        return allocateScattered(count, archetype, out);
+    }
+
+    /**
+     * Reserves {@code count} ids one slot at a time (after {@link #allocateConsecutive} found no run), writing
+     * them to {@code out}; returns the first id when they happen to line up, else 0.
+     *
+     * @throws IllegalStateException when fewer than {@code count} slots are left; nothing is reserved then
+     */
+    public long allocateScattered(int count, int archetype, long[] out) {
+        if (count > available()) {
+            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
+                    + maxEntities + ", " + available() + " slots left)");
+        }
         boolean lined = true;
         long firstId = 0;
         for (int i = 0; i < count; i++) {

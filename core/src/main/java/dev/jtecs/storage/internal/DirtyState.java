@@ -108,6 +108,13 @@ public final class DirtyState {
         if (addedFrom > count) {
             addedFrom = count;
         }
+        int kept = 0;
+        for (int i = 0; i < touchedCount; i++) {
+            if (touched[i] < count) {
+                touched[kept++] = touched[i]; // rows past the end no longer exist: nothing to re-read there
+            }
+        }
+        touchedCount = kept;
     }
 
     // ---------------------------------------------------------------- readers

@@ -711,6 +711,11 @@ public final class Table {
         return false;
     }
 
+    /** Hands every pending claim its copy of the rows now (before a caller changes them in bulk). */
+    public void settleCaptures() {
+        preStructural();
+    }
+
     /** Hands pending claims their copy of the rows before the rows change for the first time. */
     private void preStructural() {
         if (captureCount == 0) {

@@ -1,5 +1,6 @@
 package dev.jtecs.storage.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -77,4 +78,20 @@ class DirtyStateTest {
         assertFalse(table.dirty().isDirty(68));
     }
 
+
+    @Test
+    void touchedRowsPastTheEndAreDroppedWhenTheTableShrinks() {
+        Table table = table(FLAG);
+        int first = table.appendRows(10);
+        table.writeConsecutiveEntities(first, 10, 1);
+        table.dirty().clear();
+        table.swapRemove(2);
+        table.swapRemove(5);
+        assertArrayEquals(new int[] {2, 5}, table.dirty().structuralTouched());
+        table.truncate(4);
+        assertArrayEquals(new int[] {2}, table.dirty().structuralTouched(), "row 5 no longer exists");
+        table.truncate(0);
+        assertArrayEquals(new int[0], table.dirty().structuralTouched());
+        assertEquals(0, table.dirty().structuralAdded());
+    }
 }
