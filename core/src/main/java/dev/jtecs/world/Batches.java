@@ -181,11 +181,30 @@ final class Batches {
     // ---------------------------------------------------------------- query batches
 
     void set(Query query, Component<?> component, Input value, BatchCallback writer) {
-        if (component == EntityKey.COMPONENT) {
-            throw new IllegalArgumentException("batchSet: EntityKey cannot be set in bulk: one value cannot be "
-                    + "claimed by several entities");
+        if (bringsKey(component)) {
+            throw new IllegalArgumentException("batchSet: EntityKey cannot be set in bulk (directly or through "
+                    + "requirements of " + component.name() + "): one value cannot be claimed by several entities");
         }
         world.inScope(() -> capture(query, BatchOp.Kind.SET, component, value, writer));
+    }
+
+    /** Whether adding {@code component} adds {@code EntityKey}: itself, or anywhere in its requirement closure. */
+    private static boolean bringsKey(Component<?> component) {
+        java.util.ArrayDeque<Component<?>> queue = new java.util.ArrayDeque<>();
+        Set<Component<?>> seen = new HashSet<>();
+        queue.add(component);
+        while (!queue.isEmpty()) {
+            Component<?> next = queue.poll();
+            if (next == EntityKey.COMPONENT) {
+                return true;
+            }
+            if (seen.add(next)) {
+                for (Input required : next.requires()) {
+                    queue.add(required.component());
+                }
+            }
+        }
+        return false;
     }
 
     void remove(Query query, Component<?> component) {

@@ -531,6 +531,8 @@ class BatchesTest {
         assertThrows(IllegalArgumentException.class, () -> world.batchSet(query(POS), EntityKey.COMPONENT.of("x")));
         assertThrows(IllegalArgumentException.class,
                 () -> world.batchSet(query(POS), EntityKey.COMPONENT, (a, f, t) -> { }));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSet(query(POS), KEYED),
+                "EntityKey through a requirement would give every member the same key");
         assertThrows(NullPointerException.class, () -> world.batchSet(query(POS), POS, null));
         assertEquals(before, dump());
         assertFalse(world.hasPendingChanges());
