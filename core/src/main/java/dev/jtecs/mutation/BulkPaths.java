@@ -39,6 +39,12 @@ final class BulkPaths {
         this.requirements = requirements;
     }
 
+    private java.util.function.LongConsumer released = id -> { };
+
+    void onReleased(java.util.function.LongConsumer listener) {
+        this.released = listener;
+    }
+
     void keyClaims(KeyClaims claims) {
         this.keyClaims = claims;
     }
@@ -151,6 +157,7 @@ final class BulkPaths {
             long id = op.idAt(i);
             if (index.stateOf(id) == EntityIndex.RESERVED) {
                 index.free(Entity.slot(id));
+                released.accept(id);
             }
         }
     }

@@ -108,6 +108,17 @@ public final class CommitDrain {
     private final RequirementPlan callPlan = new RequirementPlan();
     private final SignatureBuilder callSignature = new SignatureBuilder();
 
+    private java.util.function.LongConsumer released = id -> { };
+
+    /**
+     * Called with every reserved id a failed or discarded commit releases unpublished (the world drops the
+     * observers registered at it, so a later {@code spawnAt} of the same id starts clean).
+     */
+    public void onReleased(java.util.function.LongConsumer listener) {
+        this.released = java.util.Objects.requireNonNull(listener, "listener");
+        bulk.onReleased(listener);
+    }
+
     /** Attaches the world's key registry, which claims the keys restoration batches initialize. */
     public void keyClaims(KeyClaims claims) {
         bulk.keyClaims(claims);
@@ -612,6 +623,7 @@ public final class CommitDrain {
             TxState state = transaction.state(record);
             if (state == TxState.STAGED_SPAWN || state == TxState.CANCELLED_SPAWN) {
                 index.free(transaction.slot(record)); // never published: the reserved id goes stale
+                released.accept(transaction.id(record));
             }
             transaction.setState(record, TxState.COMMITTED);
         }

@@ -122,7 +122,7 @@ final class Batches {
                     throw new IllegalArgumentException("batchSpawnAtRaw: one EntityKey value cannot be claimed by "
                             + count + " entities; pass EntityKey.COMPONENT and write keys in the initializer");
                 }
-                keys.checkClaim((String) value.value(), 0, index::isAlive);
+                keys.checkClaim((String) value.value(), 0);
             }
         }
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, true);
@@ -171,10 +171,11 @@ final class Batches {
                 throw new IllegalArgumentException("batchSpawnAtRaw: EntityKey '" + text
                         + "' appears twice in the batch");
             }
-            keys.checkClaim(text, id, index::isAlive);
+            keys.checkClaim(text, id);
         }
         for (int row = fromRow; row < toRow; row++) {
-            keys.commitNow((String) table.readValue(position, row), null, table.entityAt(row));
+            // staged, not committed: the rows publish after this; the drain's reconcile confirms the claims
+            keys.stageClaim((String) table.readValue(position, row), table.entityAt(row));
         }
     }
 

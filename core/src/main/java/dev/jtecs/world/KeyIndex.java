@@ -1,30 +1,47 @@
 package dev.jtecs.world;
 
 import dev.jtecs.entity.Entity;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
+import java.util.Iterator;
 import java.util.Map;
-import java.util.function.LongPredicate;
 import java.util.function.LongFunction;
 
 /**
  * The world's {@code EntityKey} index: committed holders by key, plus the claims staged in the open
- * transaction. A claim is checked at the call (so duplicates never become visible) and confirmed by
- * {@link #reconcile} after each drain against the values the entities actually hold.
+ * transaction. A claim is checked at the call (so duplicates never become visible) and confirmed after each
+ * drain.
+ *
+ * <p>Entries are validated lazily: an entry counts only while its holder is alive and still holds that key
+ * (asked through {@code currentKey}), so publication touches only the claims it staged, never every key; stale
+ * entries (a holder despawned, or rekeyed by a staged set) are dropped when met, and swept in one pass
+ * whenever the map has doubled since the last sweep, so the map stays proportional to the live keys.
  */
 final class KeyIndex {
     private final Map<String, Long> committed = new HashMap<>();
     private final Map<String, Long> pending = new HashMap<>();
+    private final LongFunction<String> currentKey;
+    private int sweepAt = 64;
 
-    /** The committed holder of a key, or 0. */
-    long holder(String key) {
-        Long id = committed.get(key);
-        return id == null ? 0 : id;
+    /** @param currentKey the key a live entity holds now, or {@code null} when it is dead or has none */
+    KeyIndex(LongFunction<String> currentKey) {
+        this.currentKey = currentKey;
     }
 
-    boolean isEmpty() {
-        return committed.isEmpty() && pending.isEmpty();
+    /** The live holder of a key, or 0. */
+    long holder(String key) {
+        Long id = committed.get(key);
+        if (id == null) {
+            return 0;
+        }
+        if (!key.equals(currentKey.apply(id))) {
+            committed.remove(key); // stale: the holder died or holds another key now
+            return 0;
+        }
+        return id;
+    }
+
+    boolean hasPending() {
+        return !pending.isEmpty();
     }
 
     /**
@@ -33,13 +50,12 @@ final class KeyIndex {
      *
      * @throws IllegalArgumentException naming the key and both entities
      */
-    void checkClaim(String key, long entity, LongPredicate alive) {
+    void checkClaim(String key, long entity) {
         if (key.isEmpty()) {
-            throw new IllegalArgumentException("EntityKey of " + (entity == 0 ? "a new entity"
-                    : Entity.toString(entity)) + " must not be empty");
+            throw new IllegalArgumentException("EntityKey of " + describe(entity) + " must not be empty");
         }
-        Long owner = committed.get(key);
-        if (owner != null && owner != entity && alive.test(owner)) {
+        long owner = holder(key);
+        if (owner != 0 && owner != entity) {
             throw new IllegalArgumentException("EntityKey '" + key + "' is already held by live entity "
                     + Entity.toString(owner) + "; cannot claim it for " + describe(entity));
         }
@@ -64,37 +80,43 @@ final class KeyIndex {
         if (previous != null && !previous.isEmpty()) {
             committed.remove(previous, entity);
         }
-        committed.put(key, entity);
+        put(key, entity);
     }
 
-    /**
-     * Brings the index in line with the world after a drain: staged claims whose entity now holds that key
-     * become committed; entries whose holder died or no longer holds the key are dropped.
-     *
-     * @param currentKey the key an entity holds now ({@code null} when it has none or is dead)
-     */
-    void reconcile(LongFunction<String> currentKey) {
+    /** After a drain: staged claims whose entity now holds that key become committed; the rest are dropped. */
+    void reconcile() {
         for (Map.Entry<String, Long> claim : pending.entrySet()) {
             if (claim.getKey().equals(currentKey.apply(claim.getValue()))) {
-                committed.put(claim.getKey(), claim.getValue());
+                put(claim.getKey(), claim.getValue());
             }
         }
         pending.clear();
-        List<String> stale = new ArrayList<>();
-        for (Map.Entry<String, Long> entry : committed.entrySet()) {
-            if (!entry.getKey().equals(currentKey.apply(entry.getValue()))) {
-                stale.add(entry.getKey());
+    }
+
+    private void put(String key, long entity) {
+        committed.put(key, entity);
+        if (committed.size() >= sweepAt) {
+            Iterator<Map.Entry<String, Long>> entries = committed.entrySet().iterator();
+            while (entries.hasNext()) {
+                Map.Entry<String, Long> entry = entries.next();
+                if (!entry.getKey().equals(currentKey.apply(entry.getValue()))) {
+                    entries.remove();
+                }
             }
+            sweepAt = Math.max(64, committed.size() * 2);
         }
-        for (String key : stale) {
-            committed.remove(key);
-        }
+    }
+
+    /** The number of entries held, stale ones included until they are met or swept. */
+    int size() {
+        return committed.size();
     }
 
     /** Forgets every key (the world cleared its entities). */
     void clear() {
         committed.clear();
         pending.clear();
+        sweepAt = 64;
     }
 
     /** Forgets claims that were never published (a failed or discarded commit). */

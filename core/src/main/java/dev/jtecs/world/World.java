@@ -52,7 +52,7 @@ public final class World implements AutoCloseable {
     private final ArchetypeRegistry archetypes;
     private final Transaction transaction = new Transaction();
     private final CommitDrain drain;
-    private final KeyIndex keys = new KeyIndex();
+    private final KeyIndex keys = new KeyIndex(this::currentKey);
     private final Staging staging;
     private final ObserverRegistry observers = new ObserverRegistry();
     private final OnDespawn.Context despawnContext = new DespawnContext();
@@ -71,6 +71,7 @@ public final class World implements AutoCloseable {
         this.staging = new Staging(index, archetypes, transaction, keys);
         this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers);
         drain.keyClaims(batches::claimKeyRows);
+        drain.onReleased(observers::clear); // an id never published keeps no observers
         archetypes.onCreate(table -> {
             for (int i = 0; i < queries.size(); i++) {
                 queries.get(i).consider(table.archetype());
@@ -216,7 +217,7 @@ public final class World implements AutoCloseable {
         validateInput(input);
         int slot = index.requireLiveOrReserved(id, "set");
         if (input.component() == EntityKey.COMPONENT) {
-            keys.checkClaim(Staging.keyOf(input), id, index::isAlive);
+            keys.checkClaim(Staging.keyOf(input), id);
         }
         enterScope();
         boolean ok = false;
@@ -562,8 +563,8 @@ public final class World implements AutoCloseable {
             if (scopeDepth > 0) {
                 scopeDepth--; // clamped: an unwind() from a callback may already have reset the depth
             }
-            if (!keys.isEmpty()) {
-                keys.reconcile(this::currentKey);
+            if (keys.hasPending()) {
+                keys.reconcile(); // only the claims this drain staged: never a walk over every key
             }
         }
     }
@@ -904,7 +905,7 @@ public final class World implements AutoCloseable {
     private void validateSpawnInput(Input input) {
         validateInput(input);
         if (input.component() == EntityKey.COMPONENT) {
-            keys.checkClaim(Staging.keyOf(input), 0, index::isAlive);
+            keys.checkClaim(Staging.keyOf(input), 0);
         }
     }
 

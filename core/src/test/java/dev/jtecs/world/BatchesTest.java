@@ -859,6 +859,22 @@ class BatchesTest {
         assertEquals(Entity.pack(5, 0), world.byKey("boss"));
     }
 
+    @Test
+    void idsReleasedByAFailedPublicationKeepNoObservers() {
+        long id = Entity.pack(12, 3);
+        world.defer();
+        world.batchSpawnAt(new long[] {id}, List.of(MARK), (a, from, to) -> {
+            throw new IllegalStateException("boom");
+        });
+        List<Long> events = new ArrayList<>();
+        world.observe(id, OnDespawn.class, e -> events.add(e.entity()));
+        assertThrows(IllegalStateException.class, world::commit);
+        assertFalse(world.hasObservers(id, OnDespawn.class));
+        world.spawnAt(id, MARK);
+        world.despawn(id);
+        assertTrue(events.isEmpty(), "the restored id starts without the old observer");
+    }
+
     /** Table padding, re-exported for the assertion above. */
     private static final class Archetypes {
         static final int ROW_PADDING = dev.jtecs.storage.internal.Table.ROW_PADDING;
