@@ -28,9 +28,9 @@ import java.util.function.LongFunction;
  * {@code batchSet} writers that throw, and {@code EntityKey} in the bulk calls that must reject it.
  *
  * <p>A failing spawn batch may share its transaction with any other work: the reference replays what a failed
- * wave keeps. A failing writer is called only with nothing else staged (on the staged path the transaction is
- * committed at once), so every archetype it captured is still whole when it runs and the reference can replay
- * its calls from what the writer saw.
+ * wave keeps. A failing writer is called alone in its transaction (on the staged path what is staged is
+ * committed before it, and it is committed at once), so every archetype it captured is still whole when it
+ * runs and the reference can replay its calls from what the writer saw.
  *
  * <p>{@code -Djtecs.modelKeyedBatchSet=true} also issues {@code batchSet} of a component that requires
  * {@code EntityKey}, which the world must reject as it rejects {@code EntityKey} itself.
@@ -226,9 +226,9 @@ final class ModelRestores {
     }
 
     /**
-     * A {@code batchSet} writer that throws on its first, second or third call, with nothing else staged: the
-     * calls before it complete, the rows it was given keep the move they were given (a whole archetype that
-     * moved stays moved), the rest is untouched.
+     * A {@code batchSet} writer that throws on its first, second or third call, alone in its transaction (what
+     * is staged is committed first): the calls before it complete, the rows it was given keep the move they
+     * were given (a whole archetype that moved stays moved), the rest is untouched.
      */
     private void failingWriter(World world) {
         SplittableRandom random = run.random();
@@ -236,8 +236,7 @@ final class ModelRestores {
         Component<?> component = run.pickComponent();
         int failAt = random.nextInt(3);
         if (run.model().hasPending() || world.hasPendingChanges()) {
-            run.note("(no failing writer: work is staged)");
-            return;
+            run.commit(world); // the writer's transaction holds nothing else
         }
         ModelRewrites.Failing writer = new ModelRewrites.Failing(ModelRewrites.writer(component), failAt);
         run.note("batchSet " + query.name() + " " + component.name() + " with a writer that throws on call "

@@ -392,11 +392,16 @@ public final class ReferenceWorld {
             return "the initializer of the batch of " + placed + " throws";
         }
         Set<String> keys = new HashSet<>();
-        for (long id : placed) {
-            Object key = batch.rowOf(id).get(ModelComponents.KEY);
-            if (batch.row().containsKey(ModelComponents.KEY) && ("".equals(key) || !keys.add((String) key)
-                    || holderOf((String) key) != 0)) {
-                return "the key '" + key + "' of " + id + " is empty, written twice or held";
+        for (long id : batch.row().containsKey(ModelComponents.KEY) ? placed : List.<Long>of()) {
+            String key = (String) batch.rowOf(id).get(ModelComponents.KEY);
+            if (key.isEmpty()) {
+                return "no key written for " + id;
+            }
+            if (!keys.add(key)) {
+                return "the key '" + key + "' written twice in one batch";
+            }
+            if (holderOf(key) != 0) {
+                return "the key '" + key + "' of " + id + " is held by " + holderOf(key);
             }
         }
         for (long id : placed) {
