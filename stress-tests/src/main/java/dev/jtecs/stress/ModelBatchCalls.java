@@ -22,12 +22,14 @@ import java.util.SplittableRandom;
  */
 final class ModelBatchCalls {
     /** The width of the roll {@link #apply} takes. */
-    static final int ROLLS = 163;
+    static final int ROLLS = 193;
 
     private final ModelRun run;
+    private final ModelRestores restores;
 
     ModelBatchCalls(ModelRun run) {
         this.run = run;
+        this.restores = new ModelRestores(run);
     }
 
     /** One bulk call, chosen by {@code roll} in {@code [0, ROLLS)}. */
@@ -38,6 +40,8 @@ final class ModelBatchCalls {
             batchSpawnAt(world);
         } else if (roll < 160) {
             queryBatch(world);
+        } else if (roll >= 163) {
+            restores.apply(world, roll - 163);
         } else {
             run.note("clearEntities");
             world.clearEntities();
@@ -104,7 +108,8 @@ final class ModelBatchCalls {
             return;
         }
         world.batchSpawnAt(ids, inputs, initializer(rewritten));
-        run.model().batchSpawn(ids, inputs, rewritten == null ? List.of() : rewritten);
+        run.model().batchSpawnAt(ids, inputs, new ReferenceWorld.Init(rewritten == null ? List.of() : rewritten,
+                null, false));
         run.settle();
         run.seen(ids);
         if (ids.length > 0) {
@@ -150,7 +155,7 @@ final class ModelBatchCalls {
     }
 
     /** No initializer one time in three; otherwise the components it rewrites (each palette one in three). */
-    private List<Component<?>> randomRewrites(SplittableRandom random) {
+    static List<Component<?>> randomRewrites(SplittableRandom random) {
         if (random.nextInt(3) == 0) {
             return null;
         }
@@ -163,15 +168,15 @@ final class ModelBatchCalls {
         return rewritten;
     }
 
-    private static BatchCallback initializer(List<Component<?>> rewritten) {
+    static BatchCallback initializer(List<Component<?>> rewritten) {
         return rewritten == null ? null : ModelRewrites.initializer(rewritten);
     }
 
-    private static String names(List<Component<?>> components) {
+    static String names(List<Component<?>> components) {
         return components == null ? "none" : components.stream().map(Component::name).toList().toString();
     }
 
-    private static String describeIds(long[] ids) {
+    static String describeIds(long[] ids) {
         List<String> names = new ArrayList<>();
         for (long id : ids) {
             names.add(Entity.toString(id));

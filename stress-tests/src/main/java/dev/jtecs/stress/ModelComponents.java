@@ -1,6 +1,7 @@
 package dev.jtecs.stress;
 
 import dev.jtecs.builtin.Disabled;
+import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.builtin.Paused;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
@@ -59,9 +60,23 @@ public final class ModelComponents {
     /** Left out of logic queries that do not name it. */
     public static final TagComponent PAUSED = Paused.COMPONENT;
 
+    /** The key: not in {@link #ALL}, since keys enter only through restoration batches and leave by despawn. */
+    public static final ScalarComponent.OfString KEY = EntityKey.COMPONENT;
+    /** Requires {@code EntityKey}: legal only in a restoration batch, rejected by every other bulk call. */
+    public static final TagComponent KEYED = Components.tag("stress.Keyed", o -> o.requires(KEY));
+
     /** Every palette component, in a fixed order. */
     public static final List<Component<?>> ALL = List.of(POSITION, STATS, VELOCITY, LABEL, MARKED, HEALTH, NAME,
             LEVEL, SCORE, ACTIVE, MOVER, ELITE, DISABLED, PAUSED);
+    /** What comparisons read: the palette, the key and the tag that requires it. */
+    public static final List<Component<?>> COMPARED;
+
+    static {
+        List<Component<?>> compared = new java.util.ArrayList<>(ALL);
+        compared.add(KEY);
+        compared.add(KEYED);
+        COMPARED = List.copyOf(compared);
+    }
 
     private ModelComponents() {}
 

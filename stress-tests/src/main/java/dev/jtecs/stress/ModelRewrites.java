@@ -28,7 +28,10 @@ import dev.jtecs.stress.ModelComponents.Position;
 import dev.jtecs.stress.ModelComponents.Stats;
 import dev.jtecs.stress.ModelComponents.Velocity;
 import dev.jtecs.world.BatchCallback;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.LongFunction;
 
 /**
  * The writers the model hands to batch calls (spawn initializers, {@code batchSet} writers): each rewrites a
@@ -107,6 +110,76 @@ public final class ModelRewrites {
                 }
             }
         };
+    }
+
+    /**
+     * A restoration initializer: rewrites like {@link #initializer}, then writes each row's {@code EntityKey}
+     * as {@code keys} says ({@code null}: the row's key is left as planned).
+     */
+    public static BatchCallback keyedInitializer(List<Component<?>> components, LongFunction<String> keys) {
+        BatchCallback rewrites = initializer(components);
+        return (archetype, fromRow, toRow) -> {
+            rewrites.rows(archetype, fromRow, toRow);
+            if (keys == null) {
+                return;
+            }
+            ObjectColumn<String> column = archetype.getMut(ModelComponents.KEY);
+            for (int row = fromRow; row < toRow; row++) {
+                String key = keys.apply(archetype.entity(row));
+                if (key != null) {
+                    column.set(row, key);
+                }
+            }
+        };
+    }
+
+    /**
+     * A callback that behaves like its delegate for its first {@code failAt} calls and throws on the next one,
+     * remembering the ids of the rows each call was given: the reference replays exactly what the world ran.
+     */
+    public static final class Failing implements BatchCallback {
+        /** The message of the exception the failing call throws. */
+        public static final String MESSAGE = "model: callback fails on purpose";
+
+        private final BatchCallback delegate;
+        private final int failAt;
+        private final Set<Long> completed = new HashSet<>();
+        private final Set<Long> failedRows = new HashSet<>();
+        private int calls;
+
+        public Failing(BatchCallback delegate, int failAt) {
+            this.delegate = delegate;
+            this.failAt = failAt;
+        }
+
+        @Override
+        public void rows(Archetype archetype, int fromRow, int toRow) {
+            boolean fail = calls++ == failAt;
+            for (int row = fromRow; row < toRow; row++) {
+                (fail ? failedRows : completed).add(archetype.entity(row));
+            }
+            if (fail) {
+                throw new IllegalStateException(MESSAGE);
+            }
+            if (delegate != null) {
+                delegate.rows(archetype, fromRow, toRow);
+            }
+        }
+
+        /** Whether the failing call happened. */
+        public boolean failed() {
+            return calls > failAt;
+        }
+
+        /** The ids whose rows a call that returned normally was given. */
+        public Set<Long> completed() {
+            return completed;
+        }
+
+        /** The ids whose rows the failing call was given (it threw before writing any). */
+        public Set<Long> failedRows() {
+            return failedRows;
+        }
     }
 
     private static void write(Archetype archetype, Component<?> component, int row) {

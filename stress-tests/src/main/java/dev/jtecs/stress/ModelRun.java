@@ -30,9 +30,12 @@ import java.util.SplittableRandom;
  * callbacks reported, their iteration and counts against the model's rule), and dirty marks (every value
  * written since the last check must read dirty, in an archetype the world's dirty queue lists). Some commits
  * also {@code compact()} the quiet world before the comparison. The batch calls are driven by
- * {@link ModelBatchCalls}. The seed picks the instant path or the staged path. Illegal operations (dead, stale
- * or malformed ids; {@code spawnAt} of a live id; bad batch arguments) are issued on purpose and must throw
- * without changing anything.
+ * {@link ModelBatchCalls} and {@link ModelRestores}; every key they try to restore must resolve through
+ * {@code byKey} to the entity the model gives it. The seed picks the instant path or the staged path. Illegal
+ * operations (dead, stale or malformed ids; {@code spawnAt} of a live id; bad batch arguments; {@code EntityKey}
+ * in a bulk call that refuses it) are issued on purpose and must throw without changing anything. Some
+ * publications fail on purpose (a throwing callback, a bad restored key): the world must fail exactly when the
+ * reference does, keep what the reference keeps, and go on working.
  *
  * <p>A mismatch throws {@link ModelMismatch} naming the seed, the operation index and the last operations, so
  * {@code new ModelRun(seed, ops).run()} replays it exactly.
@@ -56,6 +59,8 @@ public final class ModelRun {
     private long commits;
     private long rejected;
     private long batchCalls;
+    private long failedPublications;
+    private final Set<String> triedKeys = new HashSet<>();
 
     /**
      * A run whose seed also picks the mode: the instant path (no scope open, every structural call publishes
@@ -104,6 +109,11 @@ public final class ModelRun {
         return batchCalls;
     }
 
+    /** How many publications failed as the reference predicted (a throwing callback, a bad restored key). */
+    public long failedPublications() {
+        return failedPublications;
+    }
+
     private void apply(World world) {
         int roll = random.nextInt(1000);
         if (roll < 200 || seen.isEmpty()) {
@@ -129,7 +139,7 @@ public final class ModelRun {
         } else if (roll < 670 + ModelBatchCalls.ROLLS) {
             batchCalls++;
             batches.apply(world, roll - 670);
-        } else if (roll < 940) {
+        } else if (roll < 970) {
             commit(world);
         } else {
             long id = random.nextInt(3) == 0 ? random.nextLong() : pickId();
@@ -216,8 +226,40 @@ public final class ModelRun {
 
     /** On the instant path every call is published before it returns: the model publishes too. */
     void settle() {
+        settle(null);
+    }
+
+    /**
+     * {@link #settle()} after a call that may fail at publication: on the instant path the call itself threw
+     * ({@code thrown}) exactly when the reference's publication fails.
+     */
+    void settle(RuntimeException thrown) {
         if (instant) {
-            model.commit();
+            published(thrown, model.commit());
+        } else if (thrown != null) {
+            fail("a staged call threw " + thrown);
+        }
+    }
+
+    /** Checks that the world's publication failed exactly when the reference's did. */
+    private void published(RuntimeException thrown, String failure) {
+        if ((thrown == null) != (failure == null)) {
+            fail("publication: world " + (thrown == null ? "succeeded" : "threw " + thrown) + ", model "
+                    + (failure == null ? "succeeds" : "fails: " + failure));
+        }
+        if (thrown != null) {
+            failedPublications++;
+            note("  failed as predicted: " + failure);
+            if (!instant) {
+                expectDirty.clear(); // the discarded part of the transaction wrote nothing
+            }
+        }
+    }
+
+    /** Remembers a key the run tried to restore: every comparison checks who holds it. */
+    void triedKey(String key) {
+        if (key != null && !key.isEmpty()) {
+            triedKeys.add(key);
         }
     }
 
@@ -236,10 +278,15 @@ public final class ModelRun {
     }
 
     /** Closes the transaction (staged path) and compares everything; one commit in five also compacts first. */
-    private void commit(World world) {
+    void commit(World world) {
         note("commit");
-        world.commit();
-        model.commit();
+        RuntimeException thrown = null;
+        try {
+            world.commit();
+        } catch (RuntimeException e) {
+            thrown = e;
+        }
+        published(thrown, model.commit());
         commits++;
         if (random.nextInt(5) == 0) {
             note("compact");
@@ -318,9 +365,28 @@ public final class ModelRun {
                 "entityCount world=" + world.entityCount() + " model=" + model.aliveCount());
         check(!world.hasPendingChanges(), "pending changes after commit");
         compareSeen(world);
+        compareKeys(world);
         int[] rows = {0};
         world.forEachArchetype(archetype -> rows[0] += checkArchetype(world, archetype));
         check(rows[0] == model.aliveCount(), "archetype rows=" + rows[0] + " alive=" + model.aliveCount());
+    }
+
+    /** Every key tried so far resolves to the entity whose row holds it, or to nothing. */
+    private void compareKeys(World world) {
+        Map<String, Long> holders = new java.util.HashMap<>();
+        for (Map.Entry<Long, Map<Component<?>, Object>> entity : model.rows().entrySet()) {
+            Object key = entity.getValue().get(ModelComponents.KEY);
+            if (key != null && holders.put((String) key, entity.getKey()) != null) {
+                fail("the model gave key '" + key + "' to two entities");
+            }
+        }
+        for (String key : triedKeys) {
+            long expected = holders.getOrDefault(key, 0L);
+            if (world.byKey(key) != expected) {
+                fail("byKey('" + key + "') world=" + Entity.toString(world.byKey(key)) + " model="
+                        + Entity.toString(expected));
+            }
+        }
     }
 
     /** After {@code clearEntities()}: nothing alive, nothing pending, every query empty. */
@@ -330,6 +396,7 @@ public final class ModelRun {
         check(!world.hasPendingChanges(), "pending changes after clearEntities");
         queries.compare(Map.of());
         compareSeen(world);
+        compareKeys(world);
     }
 
     /** Every id ever seen: live ones compared in full, dead ones must read dead. */
@@ -354,7 +421,7 @@ public final class ModelRun {
                         + row);
             }
             Map<Component<?>, Object> expected = model.row(id);
-            for (Component<?> component : ModelComponents.ALL) {
+            for (Component<?> component : ModelComponents.COMPARED) {
                 if (expected == null || archetype.has(component) != expected.containsKey(component)) {
                     fail("archetype membership of " + component.name() + " for " + Entity.toString(id));
                 }
@@ -368,7 +435,7 @@ public final class ModelRun {
         if (world.isAlive(id) != (row != null)) {
             fail("isAlive(" + Entity.toString(id) + ") world=" + world.isAlive(id) + " model=" + (row != null));
         }
-        for (Component<?> component : ModelComponents.ALL) {
+        for (Component<?> component : ModelComponents.COMPARED) {
             Object expected = row == null ? null : row.get(component);
             boolean present = expected != null || (row != null && row.containsKey(component));
             Object actual = world.get(id, component);

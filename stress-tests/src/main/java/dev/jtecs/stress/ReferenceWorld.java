@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongFunction;
 import java.util.function.Predicate;
 
 /**
@@ -31,6 +32,12 @@ import java.util.function.Predicate;
  * <pre>
  *   segment 0: records, spawn batches │ query batch │ segment 1: records, spawn batches │ ... │ open segment
  * </pre>
+ *
+ * <p>A publication can fail: a spawn batch whose initializer throws or whose restored keys are missing, empty,
+ * duplicated or held by a live entity, or a query batch whose writer throws. What was published before the
+ * failing step stays (earlier segments with their query batches; in the failing segment the despawns and the
+ * spawn batches placed before it, {@code batchSpawn} ones ahead of restoration ones), and the rest of the
+ * transaction is discarded. {@link #commit} then names the failure.
  */
 public final class ReferenceWorld {
     private enum State { SPAWN, MUTATE, DESPAWN, CANCELLED }
@@ -55,21 +62,45 @@ public final class ReferenceWorld {
         }
     }
 
-    /** Reserved ids placed together with one row shape; {@code rewritten} is what the initializer writes. */
-    private record SpawnBatch(long[] ids, Map<Component<?>, Object> row, List<Component<?>> rewritten) {
+    /**
+     * What a spawn batch's initializer does: the components it rewrites ({@link ModelRewrites#initializer}), the
+     * keys it writes ({@code id -> key}; {@code null} for none, or for an id whose key it leaves as planned),
+     * and whether it throws instead.
+     */
+    public record Init(List<Component<?>> rewritten, LongFunction<String> keys, boolean throwing) {
+        public static final Init NONE = new Init(List.of(), null, false);
+
+        public Init {
+            rewritten = List.copyOf(rewritten);
+        }
+    }
+
+    /**
+     * Reserved ids placed together with one row shape; {@code restoring} for {@code batchSpawnAt} and
+     * {@code batchSpawnAtRaw}, which are placed after the {@code batchSpawn} batches of their segment.
+     */
+    private record SpawnBatch(long[] ids, Map<Component<?>, Object> row, Init init, boolean restoring) {
         Map<Component<?>, Object> rowOf(long id) {
             Map<Component<?>, Object> placed = new LinkedHashMap<>(row);
-            for (Component<?> component : rewritten) {
+            for (Component<?> component : init.rewritten()) {
                 if (placed.containsKey(component)) {
                     placed.put(component, ModelRewrites.rewrite(component, id, placed.get(component)));
                 }
+            }
+            String key = init.keys() == null ? null : init.keys().apply(id);
+            if (key != null && placed.containsKey(ModelComponents.KEY)) {
+                placed.put(ModelComponents.KEY, key);
             }
             return placed;
         }
     }
 
-    /** A query batch: the ids it selected at the call and what it does to each one still alive. */
-    private record QueryBatch(Kind kind, List<Long> selected, Component<?> component, Object value) {}
+    /**
+     * A query batch: the ids it selected at the call and what it does to each one still alive; {@code failing}
+     * is the writer that may throw part way (it records which rows it saw).
+     */
+    private record QueryBatch(Kind kind, List<Long> selected, Component<?> component, Object value,
+            ModelRewrites.Failing failing) {}
 
     private static final class Segment {
         final Map<Long, Record> records = new LinkedHashMap<>();
@@ -82,7 +113,8 @@ public final class ReferenceWorld {
     private final Map<Long, Record> latest = new HashMap<>();
     private final Set<Long> reserved = new HashSet<>();
     private final Set<Long> doomed = new HashSet<>();
-    private final Set<Long> observed = new HashSet<>();
+    /** Observers of {@code OnDespawn} per entity address: registrations add up, a despawn clears them. */
+    private final Map<Long, Integer> observed = new HashMap<>();
     private final List<String> events = new ArrayList<>();
 
     // ---------------------------------------------------------------- spawning
@@ -102,10 +134,37 @@ public final class ReferenceWorld {
      * rewrites ({@link ModelRewrites#initializer}), empty when there is none. No event.
      */
     public void batchSpawn(long[] ids, List<? extends Input> inputs, List<Component<?>> rewritten) {
+        batchSpawn(ids, inputs, new Init(rewritten, null, false));
+    }
+
+    /** Records a {@code batchSpawn} the world answered with {@code ids}, with what its initializer does. */
+    public void batchSpawn(long[] ids, List<? extends Input> inputs, Init init) {
+        addBatch(ids, inputs, init, false);
+    }
+
+    /**
+     * Records a restoration batch ({@code batchSpawnAt}, {@code batchSpawnAtRaw}) of these ids. Its signature may
+     * hold {@code EntityKey}: the keys (planned, then written by the initializer) are claimed at placement.
+     */
+    public void batchSpawnAt(long[] ids, List<? extends Input> inputs, Init init) {
+        addBatch(ids, inputs, init, true);
+    }
+
+    private void addBatch(long[] ids, List<? extends Input> inputs, Init init, boolean restoring) {
         for (long id : ids) {
             reserved.add(id);
         }
-        open().batches.add(new SpawnBatch(ids.clone(), ReferenceRows.batchRow(inputs), List.copyOf(rewritten)));
+        open().batches.add(new SpawnBatch(ids.clone(), ReferenceRows.batchRow(inputs), init, restoring));
+    }
+
+    /** The live entity whose committed row holds {@code key}, or 0. */
+    public long holderOf(String key) {
+        for (Map.Entry<Long, Map<Component<?>, Object>> entity : committed.entrySet()) {
+            if (key.equals(entity.getValue().get(ModelComponents.KEY))) {
+                return entity.getKey();
+            }
+        }
+        return 0;
     }
 
     /** Whether the id is live or reserved in this transaction, i.e. whether calls naming it are legal. */
@@ -115,7 +174,7 @@ public final class ReferenceWorld {
 
     /** Registers an observer of {@code OnDespawn} at the entity's address (cleared by its despawn). */
     public void observe(long id) {
-        observed.add(id);
+        observed.merge(id, 1, Integer::sum);
     }
 
     // ---------------------------------------------------------------- set, remove, despawn
@@ -214,6 +273,17 @@ public final class ReferenceWorld {
         return boundary(Kind.REWRITE, select(rule), component, null);
     }
 
+    /**
+     * {@code batchSet(query, component, failing)}: when the writer's failing call happened, the members whose
+     * rows a call completed are rewritten, those the failing call was given keep the component as the move left
+     * it (added uninitialized, with requirements, where missing), the others are untouched, and the publication
+     * fails there.
+     */
+    public List<Long> batchRewrite(Predicate<Map<Component<?>, Object>> rule, Component<?> component,
+            ModelRewrites.Failing failing) {
+        return boundary(Kind.REWRITE, select(rule), component, null, failing);
+    }
+
     public List<Long> batchRemove(Predicate<Map<Component<?>, Object>> rule, Component<?> component) {
         return boundary(Kind.REMOVE, select(rule), component, null);
     }
@@ -237,7 +307,12 @@ public final class ReferenceWorld {
     }
 
     private List<Long> boundary(Kind kind, List<Long> selected, Component<?> component, Object value) {
-        open().boundary = new QueryBatch(kind, selected, component, value);
+        return boundary(kind, selected, component, value, null);
+    }
+
+    private List<Long> boundary(Kind kind, List<Long> selected, Component<?> component, Object value,
+            ModelRewrites.Failing failing) {
+        open().boundary = new QueryBatch(kind, selected, component, value, failing);
         segments.add(new Segment());
         return selected;
     }
@@ -253,28 +328,37 @@ public final class ReferenceWorld {
 
     // ---------------------------------------------------------------- publication
 
-    /** Publishes the segments in order, each followed by its query batch. */
-    public void commit() {
+    /**
+     * Publishes the segments in order, each followed by its query batch, until a step fails; forgets the rest.
+     *
+     * @return {@code null}, or why the publication failed (the world's commit must throw then)
+     */
+    public String commit() {
+        String failure = null;
         for (Segment segment : segments) {
-            publish(segment);
-            if (segment.boundary != null) {
-                run(segment.boundary);
+            failure = publish(segment);
+            if (failure == null && segment.boundary != null) {
+                failure = run(segment.boundary);
+            }
+            if (failure != null) {
+                break;
             }
         }
         forgetTransaction();
+        return failure;
     }
 
-    private void publish(Segment segment) {
+    private String publish(Segment segment) {
         for (Record record : segment.records.values()) {
             if (record.state == State.DESPAWN) {
                 committed.remove(record.id);
             }
         }
-        for (SpawnBatch batch : segment.batches) {
-            for (long id : batch.ids()) {
-                Record record = segment.records.get(id);
-                if (record == null || record.state != State.DESPAWN) {
-                    committed.put(id, batch.rowOf(id));
+        for (boolean restoring : new boolean[] {false, true}) {
+            for (SpawnBatch batch : segment.batches) {
+                String failure = batch.restoring() == restoring ? place(segment, batch) : null;
+                if (failure != null) {
+                    return failure;
                 }
             }
         }
@@ -289,15 +373,59 @@ public final class ReferenceWorld {
                 committed.put(record.id, ReferenceRows.replay(row, record.entries));
             }
         }
+        return null;
     }
 
-    private void run(QueryBatch batch) {
+    /** Places a spawn batch's members not cancelled in its segment, all or none; returns why it failed. */
+    private String place(Segment segment, SpawnBatch batch) {
+        List<Long> placed = new ArrayList<>();
+        for (long id : batch.ids()) {
+            Record record = segment.records.get(id);
+            if (record == null || record.state != State.DESPAWN) {
+                placed.add(id);
+            }
+        }
+        if (placed.isEmpty()) {
+            return null; // nothing placed: the initializer is not called and no key is claimed
+        }
+        if (batch.init().throwing()) {
+            return "the initializer of the batch of " + placed + " throws";
+        }
+        Set<String> keys = new HashSet<>();
+        for (long id : batch.row().containsKey(ModelComponents.KEY) ? placed : List.<Long>of()) {
+            String key = (String) batch.rowOf(id).get(ModelComponents.KEY);
+            if (key.isEmpty()) {
+                return "no key written for " + id;
+            }
+            if (!keys.add(key)) {
+                return "the key '" + key + "' written twice in one batch";
+            }
+            if (holderOf(key) != 0) {
+                return "the key '" + key + "' of " + id + " is held by " + holderOf(key);
+            }
+        }
+        for (long id : placed) {
+            committed.put(id, batch.rowOf(id));
+        }
+        return null;
+    }
+
+    /** Runs a query batch; returns why it failed (its writer threw), or {@code null}. */
+    private String run(QueryBatch batch) {
+        ModelRewrites.Failing failing = batch.failing();
+        boolean failed = failing != null && failing.failed();
         for (long id : batch.selected()) {
             Map<Component<?>, Object> row = committed.get(id);
             if (row == null) {
                 continue; // died before the batch ran
             }
             Component<?> component = batch.component();
+            if (failed && !failing.completed().contains(id)) {
+                if (failing.failedRows().contains(id) && !row.containsKey(component)) {
+                    ReferenceRows.add(row, component, ModelComponents.uninitialized(component));
+                }
+                continue; // the failing call wrote nothing; later calls never came
+            }
             switch (batch.kind()) {
                 case DESPAWN -> committed.remove(id);
                 case REMOVE -> row.remove(component);
@@ -316,6 +444,11 @@ public final class ReferenceWorld {
                 }
             }
         }
+        return failed ? "the writer of the batch set of " + component(batch) + " throws" : null;
+    }
+
+    private static String component(QueryBatch batch) {
+        return batch.component().name();
     }
 
     private void forgetTransaction() {
@@ -393,9 +526,12 @@ public final class ReferenceWorld {
     }
 
     private void despawned(long id) {
-        if (observed.remove(id)) {
+        // an observer stays at the address of a reserved id its failed batch released, and still counts if the
+        // id is restored later
+        for (int n = observed.getOrDefault(id, 0); n > 0; n--) {
             events.add("OnDespawn@ " + id);
         }
+        observed.remove(id);
         events.add("OnDespawn " + id);
     }
 }

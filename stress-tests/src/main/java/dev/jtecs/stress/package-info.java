@@ -5,6 +5,7 @@
  * <pre>
  *   seed ─► ModelRun ───────┬─► World           (the engine)
  *           ModelBatchCalls └─► ReferenceWorld  (maps + the mutation-model rules; ReferenceRows: requirements)
+ *           ModelRestores       (raw restores with keys, throwing callbacks: failed publications replayed)
  *                                  └─ compare after each op (touched entity, events) and each commit
  *                                     (everything; ModelQueries: membership, iteration, counts)
  * </pre>

@@ -27,6 +27,7 @@ class ModelRunTest {
         long commits = 0;
         long rejected = 0;
         long batchCalls = 0;
+        long failures = 0;
         int instant = 0;
         for (int i = 0; i < seeds; i++) {
             long seed = seedSource.nextLong();
@@ -34,14 +35,16 @@ class ModelRunTest {
             commits += run.run();
             rejected += run.rejected();
             batchCalls += run.batchCalls();
+            failures += run.failedPublications();
             instant += run.instant() ? 1 : 0;
         }
         System.out.printf("model runs: %d seeds from base %d (%d instant path, %d staged path), %d commits "
-                + "compared, %d batch calls, %d illegal calls rejected%n", seeds, base, instant, seeds - instant,
-                commits, batchCalls, rejected);
+                + "compared, %d batch calls, %d illegal calls rejected, %d publications failed as predicted%n",
+                seeds, base, instant, seeds - instant, commits, batchCalls, rejected, failures);
         assertTrue(commits >= seeds, "every run ends with a compared commit");
         assertTrue(rejected > 0, "the stream must include illegal calls");
         assertTrue(batchCalls > 0, "the stream must include batch calls");
+        assertTrue(failures > 0, "the stream must include publications that fail");
         assertTrue(instant > 0 && instant < seeds, "both paths must be exercised");
     }
 

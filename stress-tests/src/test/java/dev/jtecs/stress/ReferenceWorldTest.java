@@ -2,6 +2,8 @@ package dev.jtecs.stress;
 
 import static dev.jtecs.stress.ModelComponents.ELITE;
 import static dev.jtecs.stress.ModelComponents.HEALTH;
+import static dev.jtecs.stress.ModelComponents.KEY;
+import static dev.jtecs.stress.ModelComponents.KEYED;
 import static dev.jtecs.stress.ModelComponents.LABEL;
 import static dev.jtecs.stress.ModelComponents.LEVEL;
 import static dev.jtecs.stress.ModelComponents.MARKED;
@@ -10,10 +12,12 @@ import static dev.jtecs.stress.ModelComponents.POSITION;
 import static dev.jtecs.stress.ModelComponents.VELOCITY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Component;
+import dev.jtecs.stress.ReferenceWorld.Init;
 import dev.jtecs.stress.ModelComponents.Label;
 import dev.jtecs.stress.ModelComponents.Position;
 import dev.jtecs.stress.ModelComponents.Velocity;
@@ -269,5 +273,88 @@ class ReferenceWorldTest {
         assertFalse(model.hasPending());
         model.commit();
         assertEquals(0, model.aliveCount());
+    }
+
+    @Test
+    void entityObserversAddUpUntilTheDespawn() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, MARKED);
+        model.observe(1);
+        model.observe(1);
+        model.commit();
+        model.despawn(1);
+        assertEquals(List.of("OnSpawn 1", "OnDespawn@ 1", "OnDespawn@ 1", "OnDespawn 1"), model.events());
+    }
+
+    // ---------------------------------------------------------------- failed publications and keys
+
+    @Test
+    void aThrowingInitializerKeepsDespawnsAndBatchSpawnsPlacedAheadOfItAndDiscardsTheRest() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, MARKED);
+        model.spawn(9, MARKED);
+        model.commit();
+        model.despawn(1); // the segment's despawns run first
+        model.batchSpawnAt(new long[] {5}, List.of(MARKED), new Init(List.of(), null, true));
+        model.batchSpawn(new long[] {2, 3}, List.of(MARKED), List.of()); // batchSpawn batches go ahead of restores
+        model.spawn(4, HEALTH);
+        model.set(9, HEALTH); // a move: after the spawn batches, so discarded
+        assertNotNull(model.commit());
+        assertFalse(model.isAlive(1));
+        assertTrue(model.isAlive(2) && model.isAlive(3));
+        assertFalse(model.isAlive(5) || model.isAlive(4));
+        assertFalse(model.has(9, HEALTH));
+        assertFalse(model.hasPending());
+        assertFalse(model.isKnownLiveOrReserved(5), "the failed batch's ids are released");
+    }
+
+    @Test
+    void aFailureLeavesEarlierSegmentsAndTheirQueryBatchesPublished() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1, MARKED);
+        model.commit();
+        model.batchSet(having(MARKED), HEALTH.of(3.0));
+        model.batchSpawn(new long[] {2}, List.of(MARKED), new Init(List.of(), null, true));
+        model.batchSet(having(MARKED), HEALTH.of(4.0));
+        assertNotNull(model.commit());
+        assertEquals(3.0, model.get(1, HEALTH), "the batch before the failing segment ran; the one after did not");
+        assertFalse(model.isAlive(2));
+    }
+
+    @Test
+    void aBatchWithEveryMemberCancelledNeitherInitializesNorFails() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.batchSpawn(new long[] {1}, List.of(MARKED), new Init(List.of(), null, true));
+        model.despawn(1);
+        assertNull(model.commit());
+    }
+
+    @Test
+    void restoredKeysAreClaimedAtPlacement() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.batchSpawnAt(new long[] {1, 2}, List.of(KEY), new Init(List.of(), id -> "k" + id, false));
+        assertNull(model.commit());
+        assertEquals(1, model.holderOf("k1"));
+        assertEquals("k2", model.get(2, KEY));
+        model.batchSpawnAt(new long[] {3}, List.of(KEYED), new Init(List.of(), id -> "k1", false));
+        assertNotNull(model.commit(), "a key a live entity holds");
+        model.batchSpawnAt(new long[] {4, 5}, List.of(KEY), new Init(List.of(), id -> "same", false));
+        assertNotNull(model.commit(), "a key written twice");
+        model.batchSpawnAt(new long[] {6}, List.of(KEY), Init.NONE);
+        assertNotNull(model.commit(), "a key never written");
+        assertFalse(model.isAlive(3) || model.isAlive(4) || model.isAlive(6));
+        assertEquals(0, model.holderOf("same"));
+    }
+
+    @Test
+    void aKeyIsFreeOnceItsHolderDespawnsEarlierInTheSegmentAndADuplicateCancelledIsNoDuplicate() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.batchSpawnAt(new long[] {1}, List.of(KEY.of("boss")), Init.NONE);
+        model.commit();
+        model.despawn(1);
+        model.batchSpawnAt(new long[] {2, 3}, List.of(KEYED), new Init(List.of(), id -> "boss", false));
+        model.despawn(3);
+        assertNull(model.commit());
+        assertEquals(2, model.holderOf("boss"));
     }
 }
