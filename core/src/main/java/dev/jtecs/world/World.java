@@ -556,15 +556,14 @@ public final class World implements AutoCloseable {
         scopeDepth++; // the drain is a scope while it runs callbacks
         try {
             drain.drain();
-        } catch (RuntimeException | Error failure) {
-            keys.dropPending();
-            throw failure;
         } finally {
             if (scopeDepth > 0) {
                 scopeDepth--; // clamped: an unwind() from a callback may already have reset the depth
             }
             if (keys.hasPending()) {
-                keys.reconcile(); // only the claims this drain staged: never a walk over every key
+                // only the claims this drain staged, never every key; after a failure too: claims of rows that
+                // were published stand, claims of discarded ones lapse (their entity does not hold the key)
+                keys.reconcile();
             }
         }
     }

@@ -32,14 +32,15 @@ import java.util.function.LongFunction;
  * committed before it, and it is committed at once), so every archetype it captured is still whole when it
  * runs and the reference can replay its calls from what the writer saw.
  *
- * <p>{@code -Djtecs.modelKeyedBatchSet=true} also issues {@code batchSet} of a component that requires
- * {@code EntityKey}, which the world must reject as it rejects {@code EntityKey} itself.
+ * <p>It also issues {@code batchSet} of a component that requires {@code EntityKey}, which the world must reject
+ * as it rejects {@code EntityKey} itself ({@code -Djtecs.modelKeyedBatchSet=false} leaves those calls out).
  */
 final class ModelRestores {
     /** The width of the roll {@link #apply} takes. */
     static final int ROLLS = 30;
 
-    private static final boolean KEYED_BATCH_SET = Boolean.getBoolean("jtecs.modelKeyedBatchSet");
+    private static final boolean KEYED_BATCH_SET =
+            Boolean.parseBoolean(System.getProperty("jtecs.modelKeyedBatchSet", "true"));
 
     private final ModelRun run;
 

@@ -344,6 +344,13 @@ public final class ReferenceWorld {
                 break;
             }
         }
+        if (failure != null) {
+            for (long id : reserved) {
+                if (!committed.containsKey(id)) {
+                    observed.remove(id); // released unpublished: the world drops its observers
+                }
+            }
+        }
         forgetTransaction();
         return failure;
     }
@@ -526,8 +533,7 @@ public final class ReferenceWorld {
     }
 
     private void despawned(long id) {
-        // an observer stays at the address of a reserved id its failed batch released, and still counts if the
-        // id is restored later
+        // registrations at one address add up; ids a failed publication released lost theirs (see commit)
         for (int n = observed.getOrDefault(id, 0); n > 0; n--) {
             events.add("OnDespawn@ " + id);
         }
