@@ -33,13 +33,14 @@ import java.util.function.Consumer;
  * <p>Scopes and publication: structural changes (spawning, adding or removing components, despawning) are
  * staged in a transaction and published by the commit drain when the outermost scope closes. Outside any scope
  * (depth 0) every structural call is its own scope, so it is published before the call returns (the instant
- * path); inside a scope ({@link #defer()} ... {@link #commit()}, a {@link #forEachArchetype} visit, or the
- * drain itself while it runs callbacks; query iteration and batch calls join these with later features)
- * changes wait for the scope to close. Inside a scope, staged structure is
- * invisible to {@link #isAlive}, {@link #has}, {@link #get} and iteration; spawn ids are usable at once. A
- * {@link #set} of a component the committed entity already has, with nothing structural staged for it, writes
- * through immediately. Publication order is despawns, then spawns, then moves, last write winning per entity
- * and component.
+ * path); inside a scope ({@link #defer()} ... {@link #commit()}, a {@link #forEachArchetype} visit, a query
+ * iteration, a batch call, or the drain itself while it runs callbacks) changes wait for the scope to close.
+ * Inside a scope, staged structure is invisible to {@link #isAlive}, {@link #has}, {@link #get} and iteration;
+ * spawn ids are usable at once. A {@link #set} of a component the committed entity already has, with nothing
+ * structural staged for it and no query batch pending, writes through immediately. Publication order is
+ * despawns, then spawns (spawn batches first), then moves, last write winning per entity and component; a
+ * query batch ({@link #batchSet}, {@link #batchRemove}, {@link #batchDespawn}) runs between the work staged
+ * before it and the work staged after it.
  *
  * <p>Bad input changes nothing: dead or stale ids, malformed ids, a live id given to {@link #spawnAt}, a
  * definition that has no default, a duplicate {@code EntityKey}, all throw before any state changes. Every
