@@ -152,6 +152,18 @@ public final class Components {
         return add(id -> new ScalarComponent.OfString(id, name, defaultValue, opts), ScalarComponent.OfString.class);
     }
 
+    /** Registers a relationship (see {@link Relationships}). */
+    static Relationship registerRelationship(String name, RelationshipOptions options) {
+        ComponentOptions<RelationshipValue> opts = options.componentOptions();
+        String pinned = pinnedName(name, opts);
+        Relationship created = add(id -> new Relationship(id, pinned, options), Relationship.class);
+        if (created.isExclusive() != options.isExclusive()) {
+            throw new IllegalStateException("relationship '" + name + "' is already registered with exclusive="
+                    + created.isExclusive());
+        }
+        return created;
+    }
+
     /** The definition with this id, or {@code null}. */
     public static Component<?> findById(int id) {
         Component<?>[] snapshot = byId;

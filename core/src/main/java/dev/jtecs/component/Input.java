@@ -7,7 +7,7 @@ package dev.jtecs.component;
  * <p>Inputs are immutable descriptions; passing the same input to many entities shares the value object, so a
  * constructed value should be treated as immutable once handed to the world.
  */
-public sealed interface Input permits Component, ComponentValue {
+public sealed interface Input permits Component, ComponentValue, RelationshipValue {
     /** The component this input writes. */
     Component<?> component();
 }

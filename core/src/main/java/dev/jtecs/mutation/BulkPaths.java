@@ -41,6 +41,12 @@ final class BulkPaths {
 
     private java.util.function.LongConsumer released = id -> { };
 
+    private java.util.function.LongConsumer despawned;
+
+    void onDespawned(java.util.function.LongConsumer listener) {
+        this.despawned = listener;
+    }
+
     void onReleased(java.util.function.LongConsumer listener) {
         this.released = listener;
     }
@@ -224,6 +230,10 @@ final class BulkPaths {
     /** Despawns every row of a table: one pass freeing the ids (read in bulk), one truncation. */
     private void despawnWhole(Table table, long[] members) {
         int n = table.count();
+        if (members == null && despawned != null && wholeDespawnListener) {
+            members = new long[n]; // the listener needs each id: copy them while the rows exist
+            table.readEntities(0, n, members, 0);
+        }
         CommitDrain.notifyRemoved(table, 0, n, null);
         table.settleCaptures(); // other batches copy (and may mark) these rows now, before their marks go
         if (members != null) {
@@ -244,6 +254,18 @@ final class BulkPaths {
         }
         table.truncate(0);
         CommitDrain.notifyDeactivated(table);
+        if (despawned != null && wholeDespawnListener) {
+            for (long id : members) {
+                despawned.accept(id);
+            }
+        }
+    }
+
+    private boolean wholeDespawnListener;
+
+    /** Whether whole-archetype despawns report each id (only while relationships exist: it costs a pass). */
+    void reportWholeDespawns(boolean report) {
+        this.wholeDespawnListener = report;
     }
 
     private long[] scratch = new long[0];
@@ -267,6 +289,9 @@ final class BulkPaths {
         CommitDrain.removeRow(index, table, row);
         index.free(slot);
         transaction.undoom(slot); // removing the row may have let another capture mark it again
+        if (despawned != null) {
+            despawned.accept(id);
+        }
     }
 
     /** The table a batch set or remove takes rows of {@code from} to (requirements planned). */

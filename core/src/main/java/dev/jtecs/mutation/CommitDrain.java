@@ -4,6 +4,8 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.event.EntityObserver;
@@ -363,6 +365,21 @@ public final class CommitDrain {
         removeRow(index, table, row);
         index.free(slot);
         transaction.undoom(slot); // a capture copied while the row left may have marked it
+        despawned.accept(id);
+    }
+
+    private java.util.function.LongConsumer despawned = id -> { };
+
+    /** Whether whole-archetype despawns call the despawn listener per entity (a pass the world needs only once
+     * relationships exist). */
+    public void reportWholeDespawns(boolean report) {
+        bulk.reportWholeDespawns(report);
+    }
+
+    /** Called with every entity a publication despawns, after its row and slot are gone. */
+    public void onDespawned(java.util.function.LongConsumer listener) {
+        this.despawned = java.util.Objects.requireNonNull(listener, "listener");
+        bulk.onDespawned(listener);
     }
 
     /** Swap-removes a row, relocates the entity that filled the hole, and tells the table's observers. */
@@ -401,7 +418,10 @@ public final class CommitDrain {
             }
             int i = 0;
             for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-                target.writeInput(shape.entryPositions[i++], row, transaction.entryInput(e));
+                int position = shape.entryPositions[i++];
+                if (position >= 0) { // negative: a relationship marker its pairs' removal dropped
+                    target.writeInput(position, row, transaction.entryInput(e));
+                }
             }
         } catch (RuntimeException | Error e) {
             target.swapRemove(row);
@@ -515,12 +535,19 @@ public final class CommitDrain {
     /** Net signature unchanged: write the staged values where the row already is. */
     private void writeInPlace(int record, Table table, int row) {
         writeRequirements(table, row);
+        writeEntries(record, table, row);
+    }
+
+    /** Writes a record's staged values into its row (entries the final signature dropped are skipped). */
+    private void writeEntries(int record, Table table, int row) {
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             Input input = transaction.entryInput(e);
             if (input != null) {
                 int position = table.position(transaction.entryComponent(e).id());
-                table.writeInput(position, row, input);
-                table.markDirty(position);
+                if (position >= 0) {
+                    table.writeInput(position, row, input);
+                    table.markDirty(position);
+                }
             }
         }
     }
@@ -538,14 +565,7 @@ public final class CommitDrain {
             }
         }
         writeRequirements(target, row);
-        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            Input input = transaction.entryInput(e);
-            if (input != null) {
-                int position = target.position(transaction.entryComponent(e).id());
-                target.writeInput(position, row, input);
-                target.markDirty(position);
-            }
-        }
+        writeEntries(record, target, row);
     }
 
     /**
@@ -556,7 +576,7 @@ public final class CommitDrain {
      */
     private Table resolveTarget(int record, Table before) {
         int first = transaction.firstEntry(record);
-        if (first >= 0 && transaction.nextEntry(first) < 0) {
+        if (first >= 0 && transaction.nextEntry(first) < 0 && !isRelational(transaction.entryComponent(first))) {
             Component<?> component = transaction.entryComponent(first);
             if (transaction.entryInput(first) == null) {
                 requirements.reset();
@@ -569,7 +589,23 @@ public final class CommitDrain {
         }
         signature.loadFrom(before);
         requirements.plan(transaction, record, signature);
+        if (touchesRelationships(record)) {
+            signature.normalizeRelationships(); // a relationship marker stays exactly while one of its pairs does
+        }
         return signature.resolve(registry);
+    }
+
+    private static boolean isRelational(Component<?> component) {
+        return component instanceof PairComponent || component instanceof Relationship;
+    }
+
+    private boolean touchesRelationships(int record) {
+        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
+            if (isRelational(transaction.entryComponent(e))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---------------------------------------------------------------- notifications

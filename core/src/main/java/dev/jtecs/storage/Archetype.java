@@ -13,6 +13,8 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.IntField;
 import dev.jtecs.component.LongField;
 import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.ShortField;
 import dev.jtecs.event.EntityObserver;
@@ -262,9 +264,31 @@ public final class Archetype {
         return heapColumn(scalar, true);
     }
 
+    /**
+     * The first edge of a relationship (ascending target order) of the entity at {@code row}, or {@code null}.
+     * Every row of an archetype has the same edges: each one is a pair component of the signature.
+     */
+    public RelationshipValue getFirstRelationship(Relationship relationship, int row) {
+        checkRow(row);
+        long[] targets = table.targetsOf(relationship);
+        return targets.length == 0 ? null : relationship.to(targets[0]);
+    }
+
+    /** Visits every edge of a relationship of the entity at {@code row}, in ascending target order. */
+    public void forEachRelationship(Relationship relationship, int row,
+            java.util.function.Consumer<RelationshipValue> action) {
+        checkRow(row);
+        for (long target : table.targetsOf(relationship)) {
+            action.accept(relationship.to(target));
+        }
+    }
+
     /** One row's value of a component (a fresh record for native components); {@code null} when absent. */
     public <T> T getValue(int row, Component<T> component) {
         checkRow(row);
+        if (component instanceof Relationship relationship) {
+            return component.valueType().cast(getFirstRelationship(relationship, row));
+        }
         int position = table.position(component.id());
         return position < 0 ? null : component.valueType().cast(table.readValue(position, row));
     }

@@ -4,6 +4,9 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.event.OnDespawn;
@@ -51,7 +54,25 @@ final class Batches {
 
     // ---------------------------------------------------------------- spawn batches
 
+    /**
+     * Relationship edges do not go through batch calls yet (their exclusivity and edge bookkeeping run per
+     * entity): the calls refuse them rather than store them wrongly.
+     */
+    private static void refuseRelationships(String operation, Input[] inputs) {
+        for (Input input : inputs) {
+            refuseRelationship(operation, input);
+        }
+    }
+
+    private static void refuseRelationship(String operation, Input input) {
+        if (input instanceof RelationshipValue || input instanceof Relationship || input instanceof PairComponent) {
+            throw new IllegalArgumentException(operation + ": relationship edges (" + input
+                    + ") are not supported by batch calls yet; set them per entity with set(id, REL.to(target))");
+        }
+    }
+
     BatchIds spawn(int count, Input[] inputs, BatchCallback initializer) {
+        refuseRelationships("batchSpawn", inputs);
         if (count < 1) {
             throw new IllegalArgumentException("batchSpawn: count must be at least 1, was " + count);
         }
@@ -78,6 +99,7 @@ final class Batches {
     }
 
     void spawnAt(long[] ids, Input[] inputs, BatchCallback initializer) {
+        refuseRelationships("batchSpawnAt", inputs);
         BitSet seen = new BitSet();
         for (long id : ids) {
             checkRestorable(id, seen, "batchSpawnAt");
@@ -97,6 +119,7 @@ final class Batches {
     }
 
     void spawnAtRaw(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer) {
+        refuseRelationships("batchSpawnAtRaw", inputs);
         if (count < 0) {
             throw new IllegalArgumentException("batchSpawnAtRaw: count must not be negative, was " + count);
         }
@@ -182,6 +205,7 @@ final class Batches {
     // ---------------------------------------------------------------- query batches
 
     void set(Query query, Component<?> component, Input value, BatchCallback writer) {
+        refuseRelationship("batchSet", value != null ? value : component);
         if (bringsKey(component)) {
             throw new IllegalArgumentException("batchSet: EntityKey cannot be set in bulk (directly or through "
                     + "requirements of " + component.name() + "): one value cannot be claimed by several entities");
@@ -209,6 +233,7 @@ final class Batches {
     }
 
     void remove(Query query, Component<?> component) {
+        refuseRelationship("batchRemove", component);
         world.inScope(() -> capture(query, BatchOp.Kind.REMOVE, component, null, null));
     }
 

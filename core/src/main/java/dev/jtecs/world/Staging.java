@@ -4,11 +4,15 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.mutation.Transaction;
 import dev.jtecs.mutation.TxState;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.PairRegistry;
 import dev.jtecs.storage.internal.Table;
 
 /**
@@ -30,7 +34,11 @@ final class Staging {
     private final Transaction transaction;
     private final KeyIndex keys;
 
-    Staging(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, KeyIndex keys) {
+    private final PairRegistry pairs;
+
+    Staging(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, KeyIndex keys,
+            PairRegistry pairs) {
+        this.pairs = pairs;
         this.index = index;
         this.archetypes = archetypes;
         this.transaction = transaction;
@@ -44,11 +52,19 @@ final class Staging {
 
     /** Adds one input to a staged spawn (last one wins per component). */
     void stageSpawnInput(int record, Input input) {
+        if (input instanceof RelationshipValue edge) {
+            stageEdge(record, -1, edge);
+            return;
+        }
         transaction.put(record, input.component(), input);
         stageKeyClaim(transaction.id(record), input);
     }
 
     void set(long id, int slot, Input input) {
+        if (input instanceof RelationshipValue edge) {
+            setEdge(id, slot, edge);
+            return;
+        }
         boolean alive = index.isAlive(id);
         if (alive && isDoomed(slot)) {
             return; // a staged batch despawn selected it
@@ -77,6 +93,131 @@ final class Staging {
         }
     }
 
+    // ---------------------------------------------------------------- relationship edges
+
+    /** Adds an edge: its pair component and the relationship marker (exclusive: other edges go). */
+    private void setEdge(long id, int slot, RelationshipValue edge) {
+        PairComponent pair = pairs.pair(edge.relationship(), edge.target());
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        int earlier = -1;
+        if (record >= 0 && transaction.isClosed(record)) {
+            if (isDespawning(transaction.state(record))) {
+                return;
+            }
+            earlier = record;
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
+        } else if (record < 0) {
+            if (alive && !transaction.hasOpenBoundary()
+                    && archetypes.ofStore(index.storeOf(slot)).has(pair.id())) {
+                return; // the edge exists (for an exclusive relationship it is then the only one)
+            }
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
+        }
+        TxState state = transaction.state(record);
+        if (state == TxState.STAGED_SPAWN || state == TxState.STAGED_MUTATE) {
+            if (edge.relationship().isExclusive()) {
+                dropOtherEdges(alive ? slot : -1, record, earlier, edge.relationship(), pair);
+            }
+            stageEdge(record, earlier, edge);
+        }
+    }
+
+    /** Puts an edge's pair and marker into a record (a spawn's exclusive edges replace each other here). */
+    private void stageEdge(int record, int earlier, RelationshipValue edge) {
+        Relationship relationship = edge.relationship();
+        PairComponent pair = pairs.pair(relationship, edge.target());
+        if (relationship.isExclusive() && transaction.state(record) == TxState.STAGED_SPAWN) {
+            dropOtherEdges(-1, record, earlier, relationship, pair);
+        }
+        transaction.put(record, pair, pair);
+        transaction.put(record, relationship, relationship);
+    }
+
+    /** Stages the removal of every edge of {@code relationship} other than {@code keep} (committed or staged). */
+    private void dropOtherEdges(int slot, int record, int earlier, Relationship relationship, PairComponent keep) {
+        java.util.List<PairComponent> others = new java.util.ArrayList<>();
+        collectEdges(slot, record, earlier, relationship, others);
+        others.remove(keep);
+        unstage(record, others);
+    }
+
+    /** Removes every edge of a relationship, and its marker. */
+    private void removeEdges(long id, int slot, Relationship relationship) {
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        int earlier = -1;
+        if (record >= 0 && transaction.isClosed(record)) {
+            if (isDespawning(transaction.state(record))) {
+                return;
+            }
+            earlier = record;
+            record = -1;
+        }
+        java.util.List<PairComponent> edges = new java.util.ArrayList<>();
+        collectEdges(alive ? slot : -1, record, earlier, relationship, edges);
+        if (record < 0) {
+            if (edges.isEmpty() && (!alive || !archetypes.ofStore(index.storeOf(slot)).has(relationship.id()))) {
+                return; // nothing to remove
+            }
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
+        }
+        TxState state = transaction.state(record);
+        if (state != TxState.STAGED_SPAWN && state != TxState.STAGED_MUTATE) {
+            return;
+        }
+        unstage(record, edges);
+        if (state == TxState.STAGED_SPAWN) {
+            transaction.drop(record, relationship);
+        } else {
+            transaction.put(record, relationship, null);
+        }
+    }
+
+    /**
+     * Collects the distinct pairs of a relationship the entity has committed (when {@code slot >= 0}) or staged
+     * in {@code record} or the closed {@code earlier} record (either may be -1).
+     */
+    private void collectEdges(int slot, int record, int earlier, Relationship relationship,
+            java.util.List<PairComponent> into) {
+        if (slot >= 0) { // the caller passes a slot only for a published entity
+            Table table = archetypes.ofStore(index.storeOf(slot));
+            for (int p = 0; p < table.componentCount(); p++) {
+                if (table.componentAt(p) instanceof PairComponent pair && pair.relationship() == relationship) {
+                    into.add(pair);
+                }
+            }
+        }
+        for (int r : new int[] {earlier, record}) {
+            if (r < 0) {
+                continue;
+            }
+            for (int e = transaction.firstEntry(r); e >= 0; e = transaction.nextEntry(e)) {
+                if (transaction.entryComponent(e) instanceof PairComponent pair && pair.relationship() == relationship
+                        && transaction.entryInput(e) != null && !into.contains(pair)) {
+                    into.add(pair);
+                }
+            }
+        }
+    }
+
+    private void unstage(int record, java.util.List<PairComponent> pairsToRemove) {
+        boolean spawn = transaction.state(record) == TxState.STAGED_SPAWN;
+        for (PairComponent pair : pairsToRemove) {
+            if (spawn) {
+                transaction.drop(record, pair);
+            } else {
+                transaction.put(record, pair, null);
+            }
+        }
+    }
+
     /**
      * Whether a staged batch despawn selected an alive entity: by mark, or by claiming every row of its
      * archetype (a capture not copied yet).
@@ -101,6 +242,10 @@ final class Staging {
     }
 
     void remove(long id, int slot, Component<?> component) {
+        if (component instanceof Relationship relationship) {
+            removeEdges(id, slot, relationship);
+            return;
+        }
         boolean alive = index.isAlive(id);
         if (alive && isDoomed(slot)) {
             return;

@@ -4,6 +4,9 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.event.ArchetypeCreated;
@@ -19,6 +22,7 @@ import dev.jtecs.mutation.TxState;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.NativeMemory;
+import dev.jtecs.storage.internal.PairRegistry;
 import dev.jtecs.storage.internal.Table;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -60,6 +64,8 @@ public final class World implements AutoCloseable {
     private final List<Query> queries = new ArrayList<>();
     private final Query.Host queryHost = new QueryHost();
     private final Batches batches;
+    private final PairRegistry pairs = new PairRegistry();
+    private boolean reportingDespawns;
     private int scopeDepth;
     private int deferDepth;
     private boolean closed;
@@ -69,10 +75,11 @@ public final class World implements AutoCloseable {
         this.index = new EntityIndex(config.maxEntities());
         this.archetypes = new ArchetypeRegistry(memory);
         this.drain = new CommitDrain(index, archetypes, transaction);
-        this.staging = new Staging(index, archetypes, transaction, keys);
+        this.staging = new Staging(index, archetypes, transaction, keys, pairs);
         this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers);
         drain.keyClaims(batches::claimKeyRows);
         drain.onReleased(observers::clear); // an id never published keeps no observers
+        drain.onDespawned(this::despawnedTarget);
         archetypes.onCreate(table -> {
             for (int i = 0; i < queries.size(); i++) {
                 queries.get(i).consider(table.archetype());
@@ -242,6 +249,69 @@ public final class World implements AutoCloseable {
             ok = true;
         } finally {
             exitScope(ok);
+        }
+    }
+
+    /**
+     * Removes one edge of a relationship ({@code remove(id, REL)} removes them all); does nothing when the
+     * entity does not have it.
+     */
+    public void remove(long id, RelationshipValue edge) {
+        checkOpen();
+        Objects.requireNonNull(edge, "edge");
+        int slot = index.requireLiveOrReserved(id, "remove");
+        PairComponent pair = pairs.find(edge.relationship(), edge.target());
+        if (pair == null) {
+            return; // no entity of this world ever had the edge
+        }
+        enterScope();
+        boolean ok = false;
+        try {
+            staging.remove(id, slot, pair);
+            ok = true;
+        } finally {
+            exitScope(ok);
+        }
+    }
+
+    /**
+     * The first edge of a relationship (ascending target order) of a published entity, or {@code null} when it
+     * has none or is dead, stale or unpublished. {@code get(id, REL)} answers the same.
+     */
+    public RelationshipValue getFirstRelationship(long id, Relationship relationship) {
+        return get(id, relationship);
+    }
+
+    /** Visits every edge of a relationship of a published entity, in ascending target order. */
+    public void forEachRelationship(long id, Relationship relationship, Consumer<RelationshipValue> action) {
+        checkOpen();
+        Objects.requireNonNull(relationship, "relationship");
+        Objects.requireNonNull(action, "action");
+        if (!index.isAlive(id)) {
+            return;
+        }
+        for (long target : archetypes.ofStore(index.storeOf(Entity.slot(id))).targetsOf(relationship)) {
+            action.accept(relationship.to(target));
+        }
+    }
+
+    /**
+     * A publication despawned {@code id}: the dense edges other entities hold to it are removed (staged into the
+     * same commit's next wave).
+     */
+    private void despawnedTarget(long id) {
+        if (pairs.isEmpty()) {
+            return;
+        }
+        for (PairComponent pair : pairs.targeting(id)) {
+            for (Table table : archetypes.withComponent(pair.id())) {
+                for (int row = 0; row < table.count(); row++) {
+                    long source = table.entityAt(row);
+                    if (index.isAlive(source)) {
+                        staging.remove(source, Entity.slot(source), pair);
+                    }
+                }
+            }
         }
     }
 
@@ -762,6 +832,10 @@ public final class World implements AutoCloseable {
         }
         int slot = Entity.slot(id);
         Table table = archetypes.ofStore(index.storeOf(slot));
+        if (component instanceof Relationship relationship) {
+            long[] targets = table.targetsOf(relationship);
+            return targets.length == 0 ? null : component.valueType().cast(relationship.to(targets[0]));
+        }
         int position = table.position(component.id());
         return position < 0 ? null : component.valueType().cast(table.readValue(position, index.rowOf(slot)));
     }
@@ -909,11 +983,30 @@ public final class World implements AutoCloseable {
         }
     }
 
-    private static void validateInput(Input input) {
+    private void validateInput(Input input) {
         Objects.requireNonNull(input, "input");
         if (input instanceof ManagedComponent<?> managed && !managed.hasDefault()) {
             throw new IllegalArgumentException("component " + managed.name()
                     + " has no default value; pass a constructed value (" + managed.name() + ".of(...))");
+        }
+        if (input instanceof Relationship relationship) {
+            throw new IllegalArgumentException("relationship " + relationship.name() + " is not an input: pass "
+                    + relationship.name() + ".to(target)");
+        }
+        if (input instanceof PairComponent pair) {
+            throw new IllegalArgumentException("pair " + pair.name() + " belongs to the world: pass "
+                    + pair.relationship().name() + ".to(target)");
+        }
+        if (input instanceof RelationshipValue edge) {
+            if (!reportingDespawns) {
+                drain.reportWholeDespawns(true); // from now on whole-archetype despawns report their ids
+                reportingDespawns = true;
+            }
+            byte state = index.stateOf(edge.target());
+            if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                throw new IllegalArgumentException(index.describeDead(edge.target(), "relationship target of "
+                        + edge.relationship().name()));
+            }
         }
     }
 }

@@ -401,7 +401,7 @@ class WorldTest {
         assertThrows(NullPointerException.class, () -> world.spawn((Input) null));
         assertThrows(NullPointerException.class, () -> world.spawn((Input[]) null));
         assertThrows(NullPointerException.class, () -> world.set(alive, null));
-        assertThrows(NullPointerException.class, () -> world.remove(alive, null));
+        assertThrows(NullPointerException.class, () -> world.remove(alive, (Component<?>) null));
         assertRejectedUnchanged(() -> world.spawn(NO_DEFAULT), alive);
         assertRejectedUnchanged(() -> world.spawn(FROZEN, NO_DEFAULT), alive);
         assertRejectedUnchanged(() -> world.set(alive, NO_DEFAULT), alive);

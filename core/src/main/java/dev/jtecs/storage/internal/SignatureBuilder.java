@@ -1,5 +1,8 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+
 import dev.jtecs.component.Component;
 import java.util.Arrays;
 
@@ -63,6 +66,36 @@ public final class SignatureBuilder {
         System.arraycopy(components, index + 1, components, index, size - index - 1);
         components[--size] = null;
         return true;
+    }
+
+    /**
+     * Makes the relationship markers agree with the pairs: a relationship stays exactly while at least one pair
+     * of it does. Returns whether the set changed.
+     */
+    public boolean normalizeRelationships() {
+        boolean changed = false;
+        for (int i = size - 1; i >= 0; i--) {
+            if (components[i] instanceof Relationship relationship && !hasPairOf(relationship)) {
+                remove(relationship);
+                changed = true;
+            }
+        }
+        for (int i = 0; i < size; i++) {
+            if (components[i] instanceof PairComponent pair && add(pair.relationship())) {
+                changed = true;
+                i = -1; // the insertion shifted later entries: rescan (few components, rare)
+            }
+        }
+        return changed;
+    }
+
+    private boolean hasPairOf(Relationship relationship) {
+        for (int i = 0; i < size; i++) {
+            if (components[i] instanceof PairComponent pair && pair.relationship() == relationship) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The table with exactly these components, from the registry (created when new). */

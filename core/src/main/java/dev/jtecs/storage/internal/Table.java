@@ -5,6 +5,8 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentLayout;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.PrimitiveKind;
 import dev.jtecs.component.StorageKind;
@@ -755,6 +757,39 @@ public final class Table {
     public EntityObserver[] observers() {
         return observers;
     }
+
+    // ---------------------------------------------------------------- relationship edges
+
+    private Map<Relationship, long[]> edgeTargets;
+
+    /**
+     * The targets of this table's edges of a relationship, ascending: every row has the same, as each edge is a
+     * pair component of the signature. Empty when the table has none; the array is shared, do not modify it.
+     */
+    public long[] targetsOf(Relationship relationship) {
+        if (!has(relationship.id())) {
+            return NO_TARGETS;
+        }
+        if (edgeTargets == null) {
+            edgeTargets = new IdentityHashMap<>();
+        }
+        long[] targets = edgeTargets.get(relationship);
+        if (targets == null) {
+            int n = 0;
+            long[] found = new long[components.length];
+            for (Component<?> component : components) {
+                if (component instanceof PairComponent pair && pair.relationship() == relationship) {
+                    found[n++] = pair.target();
+                }
+            }
+            targets = Arrays.copyOf(found, n);
+            Arrays.sort(targets);
+            edgeTargets.put(relationship, targets);
+        }
+        return targets;
+    }
+
+    private static final long[] NO_TARGETS = new long[0];
 
     // ---------------------------------------------------------------- archetype graph
 

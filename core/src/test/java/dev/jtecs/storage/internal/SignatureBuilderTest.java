@@ -72,4 +72,19 @@ class SignatureBuilderTest {
         assertEquals(2, smaller.componentCount());
         assertSame(registry.root(), builder.clear().resolve(registry));
     }
+
+    @Test
+    void relationshipMarkersFollowTheirPairs() {
+        dev.jtecs.component.Relationship rel = dev.jtecs.component.Relationships.register("test.sig.Rel");
+        PairRegistry pairs = new PairRegistry();
+        dev.jtecs.component.PairComponent pair = pairs.pair(rel, dev.jtecs.entity.Entity.pack(3, 0));
+        SignatureBuilder signature = new SignatureBuilder();
+        signature.add(pair);
+        assertTrue(signature.normalizeRelationships(), "a pair brings its marker");
+        assertTrue(signature.contains(rel));
+        assertFalse(signature.normalizeRelationships(), "already consistent");
+        signature.remove(pair);
+        assertTrue(signature.normalizeRelationships(), "no pair left: the marker goes");
+        assertFalse(signature.contains(rel));
+    }
 }

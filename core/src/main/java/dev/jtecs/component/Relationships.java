@@ -1,0 +1,27 @@
+package dev.jtecs.component;
+
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/** Registers relationships in the process-wide component registry (see {@link Components}). */
+public final class Relationships {
+    private Relationships() {
+    }
+
+    /** Registers a target-only relationship with default options (non-exclusive, dense). */
+    public static Relationship register(String name) {
+        return register(name, options -> { });
+    }
+
+    /**
+     * Registers a target-only relationship. Registering the same name again with the same options returns the
+     * existing definition; different options are an error.
+     */
+    public static Relationship register(String name, Consumer<RelationshipOptions> options) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(options, "options");
+        RelationshipOptions opts = new RelationshipOptions();
+        options.accept(opts);
+        return Components.registerRelationship(name, opts);
+    }
+}

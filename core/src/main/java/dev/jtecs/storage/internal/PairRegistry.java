@@ -1,0 +1,57 @@
+package dev.jtecs.storage.internal;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One world's pair components: the component of each (relationship, target) pair the world has met, with ids
+ * handed out from {@link Components#FIRST_PAIR_ID} upward in the order pairs are first met, and an index by
+ * target so that a dying target finds the pairs that point at it.
+ */
+public final class PairRegistry {
+    private final Map<Relationship, Map<Long, PairComponent>> byRelationship = new HashMap<>();
+    private final Map<Long, List<PairComponent>> byTarget = new HashMap<>();
+    private int nextId = Components.FIRST_PAIR_ID;
+
+    /** The pair component of ({@code relationship}, {@code target}), created on first use. */
+    public PairComponent pair(Relationship relationship, long target) {
+        Map<Long, PairComponent> targets = byRelationship.computeIfAbsent(relationship, r -> new HashMap<>());
+        PairComponent pair = targets.get(target);
+        if (pair == null) {
+            if (nextId == Integer.MAX_VALUE) {
+                throw new IllegalStateException("pair id space exhausted");
+            }
+            pair = PairComponent.create(nextId++, relationship, target);
+            targets.put(target, pair);
+            byTarget.computeIfAbsent(target, t -> new ArrayList<>(2)).add(pair);
+        }
+        return pair;
+    }
+
+    /** The pair component of ({@code relationship}, {@code target}), or {@code null} when never met. */
+    public PairComponent find(Relationship relationship, long target) {
+        Map<Long, PairComponent> targets = byRelationship.get(relationship);
+        return targets == null ? null : targets.get(target);
+    }
+
+    /** Every pair pointing at {@code target} (any relationship); empty when none. */
+    public List<PairComponent> targeting(long target) {
+        List<PairComponent> pairs = byTarget.get(target);
+        return pairs == null ? List.of() : pairs;
+    }
+
+    /** Whether any pair exists at all (a world without relationships skips every relationship check). */
+    public boolean isEmpty() {
+        return byTarget.isEmpty();
+    }
+
+    /** The number of pairs met. */
+    public int size() {
+        return nextId - Components.FIRST_PAIR_ID;
+    }
+}

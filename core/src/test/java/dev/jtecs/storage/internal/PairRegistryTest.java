@@ -1,0 +1,37 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
+import dev.jtecs.entity.Entity;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PairRegistryTest {
+    static final Relationship A = Relationships.register("test.pairs.A");
+    static final Relationship B = Relationships.register("test.pairs.B");
+
+    @Test
+    void handsOutOnePairPerRelationshipAndTargetInFirstSeenOrder() {
+        PairRegistry pairs = new PairRegistry();
+        assertTrue(pairs.isEmpty());
+        long t = Entity.pack(9, 1);
+        PairComponent a = pairs.pair(A, t);
+        PairComponent b = pairs.pair(B, t);
+        assertSame(a, pairs.pair(A, t));
+        assertSame(a, pairs.find(A, t));
+        assertNull(pairs.find(A, Entity.pack(9, 2)));
+        assertNull(pairs.find(B, Entity.pack(1, 0)));
+        assertEquals(Components.FIRST_PAIR_ID, a.id());
+        assertEquals(Components.FIRST_PAIR_ID + 1, b.id());
+        assertEquals(List.of(a, b), pairs.targeting(t));
+        assertEquals(List.of(), pairs.targeting(Entity.pack(1, 0)));
+        assertEquals(2, pairs.size());
+    }
+}

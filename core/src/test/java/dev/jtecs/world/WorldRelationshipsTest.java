@@ -1,0 +1,217 @@
+package dev.jtecs.world;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.Relationships;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.storage.Archetype;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class WorldRelationshipsTest {
+    static final ScalarComponent.OfInt LOYALTY = Components.scalar("test.rel.Loyalty", 5);
+    static final Relationship FOLLOWS = Relationships.register("test.rel.Follows", o -> o.requires(LOYALTY));
+    static final Relationship PARENT = Relationships.register("test.rel.Parent", o -> o.exclusive());
+    static final TagComponent MARK = Components.tag("test.rel.Mark");
+
+    private final World world = World.create();
+
+    @AfterEach
+    void close() {
+        world.close();
+    }
+
+    private List<Long> targets(long id, Relationship relationship) {
+        List<Long> out = new ArrayList<>();
+        world.forEachRelationship(id, relationship, edge -> out.add(edge.target()));
+        return out;
+    }
+
+    private String dump() {
+        StringBuilder sb = new StringBuilder();
+        world.forEachArchetype(a -> {
+            for (int row = 0; row < a.count(); row++) {
+                sb.append(Entity.toString(a.entity(row))).append(a.components()).append(';');
+            }
+        });
+        return sb + " alive=" + world.entityCount();
+    }
+
+    @Test
+    void edgesAreAddedKeptAndReportedInTargetOrder() {
+        long a = world.spawn();
+        long b = world.spawn();
+        long c = world.spawn();
+        long follower = world.spawn(FOLLOWS.to(c), FOLLOWS.to(a));
+        assertTrue(world.has(follower, FOLLOWS));
+        assertEquals(List.of(a, c), targets(follower, FOLLOWS));
+        assertEquals(FOLLOWS.to(a), world.get(follower, FOLLOWS), "the first edge in ascending target order");
+        assertEquals(FOLLOWS.to(a), world.getFirstRelationship(follower, FOLLOWS));
+        world.set(follower, FOLLOWS.to(b));
+        world.set(follower, FOLLOWS.to(c)); // already there: nothing changes
+        assertEquals(List.of(a, b, c), targets(follower, FOLLOWS));
+        assertEquals(5, world.get(follower, LOYALTY), "a relationship's requirements apply with its first edge");
+    }
+
+    @Test
+    void anExclusiveRelationshipKeepsTheLastEdge() {
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        long p3 = world.spawn();
+        long child = world.spawn(PARENT.to(p1), PARENT.to(p2));
+        assertEquals(List.of(p2), targets(child, PARENT), "within one spawn the last edge wins");
+        world.set(child, PARENT.to(p3));
+        assertEquals(List.of(p3), targets(child, PARENT));
+        world.defer();
+        world.set(child, PARENT.to(p1));
+        world.set(child, PARENT.to(p2));
+        world.commit();
+        assertEquals(List.of(p2), targets(child, PARENT), "staged edges replace each other too");
+    }
+
+    @Test
+    void removingOneEdgeKeepsTheOthersAndRemovingTheRelationshipRemovesAll() {
+        long a = world.spawn();
+        long b = world.spawn();
+        long e = world.spawn(FOLLOWS.to(a), FOLLOWS.to(b), MARK);
+        world.remove(e, FOLLOWS.to(a));
+        assertEquals(List.of(b), targets(e, FOLLOWS));
+        world.remove(e, FOLLOWS.to(b));
+        assertFalse(world.has(e, FOLLOWS), "the marker goes with the last edge");
+        assertNull(world.get(e, FOLLOWS));
+        assertTrue(world.has(e, MARK));
+        world.set(e, FOLLOWS.to(a));
+        world.set(e, FOLLOWS.to(b));
+        world.remove(e, FOLLOWS);
+        assertFalse(world.has(e, FOLLOWS));
+        assertEquals(List.of(), targets(e, FOLLOWS));
+        world.remove(e, FOLLOWS.to(a)); // absent: nothing happens
+        long unrelated = world.spawn();
+        world.remove(e, FOLLOWS.to(unrelated)); // a pair this world never met
+        assertTrue(world.isAlive(e));
+    }
+
+    @Test
+    void stagedEdgesFollowCallOrder() {
+        long a = world.spawn();
+        long b = world.spawn();
+        world.defer();
+        long e = world.spawn(FOLLOWS.to(a));
+        world.set(e, FOLLOWS.to(b));
+        world.remove(e, FOLLOWS.to(a));
+        assertFalse(world.isAlive(e));
+        world.commit();
+        assertEquals(List.of(b), targets(e, FOLLOWS));
+        world.defer();
+        world.remove(e, FOLLOWS);
+        world.set(e, FOLLOWS.to(a));
+        world.commit();
+        assertEquals(List.of(a), targets(e, FOLLOWS), "an edge set after removing all stays");
+    }
+
+    @Test
+    void queriesMatchAnyEdgeThroughTheRelationship() {
+        long a = world.spawn();
+        long b = world.spawn();
+        world.spawn(FOLLOWS.to(a));
+        world.spawn(FOLLOWS.to(b));
+        world.spawn(FOLLOWS.to(a), FOLLOWS.to(b));
+        world.spawn(MARK);
+        Query followers = world.newQuery(QueryDescriptor.builder().include(FOLLOWS).build());
+        assertEquals(3, followers.count());
+        Query loners = world.newQuery(QueryDescriptor.builder().exclude(FOLLOWS).include(MARK).build());
+        assertEquals(1, loners.count());
+    }
+
+    @Test
+    void archetypesReportEveryRowsEdges() {
+        long a = world.spawn();
+        long b = world.spawn();
+        long e = world.spawn(FOLLOWS.to(b), FOLLOWS.to(a));
+        Archetype archetype = world.archetypeOf(e);
+        int row = world.rowOf(e);
+        assertEquals(FOLLOWS.to(a), archetype.getFirstRelationship(FOLLOWS, row));
+        assertEquals(FOLLOWS.to(a), archetype.getValue(row, FOLLOWS));
+        List<Long> seen = new ArrayList<>();
+        archetype.forEachRelationship(FOLLOWS, row, edge -> seen.add(edge.target()));
+        assertEquals(List.of(a, b), seen);
+        long pairs = archetype.components().stream().filter(c -> c instanceof PairComponent).count();
+        assertEquals(2, pairs);
+        for (Component<?> component : archetype.components()) {
+            if (component instanceof PairComponent pair) {
+                assertTrue(pair.id() >= Components.FIRST_PAIR_ID);
+                assertEquals(FOLLOWS, pair.relationship());
+            }
+        }
+    }
+
+    @Test
+    void despawningATargetRemovesTheEdgesPointingAtIt() {
+        long leader = world.spawn();
+        long other = world.spawn();
+        long f1 = world.spawn(FOLLOWS.to(leader));
+        long f2 = world.spawn(FOLLOWS.to(leader), FOLLOWS.to(other));
+        long child = world.spawn(PARENT.to(leader));
+        world.despawn(leader);
+        assertTrue(world.isAlive(f1), "sources survive (no cascade)");
+        assertFalse(world.has(f1, FOLLOWS));
+        assertEquals(List.of(other), targets(f2, FOLLOWS));
+        assertFalse(world.has(child, PARENT));
+        Query all = world.newQuery(QueryDescriptor.builder().include(FOLLOWS).temp().build());
+        assertEquals(1, all.count());
+    }
+
+    @Test
+    void aTargetDespawnedInAWholeArchetypeDespawnAlsoLosesItsIncomingEdges() {
+        BatchIds leaders = world.batchSpawn(3, List.of(MARK));
+        long f = world.spawn(FOLLOWS.to(leaders.get(1)));
+        world.batchDespawn(world.newQuery(QueryDescriptor.builder().include(MARK).build()));
+        assertFalse(world.has(f, FOLLOWS));
+    }
+
+    @Test
+    void badEdgesAreRejectedAndChangeNothing() {
+        long live = world.spawn(MARK);
+        long dead = world.spawn();
+        world.despawn(dead);
+        String before = dump();
+        assertThrows(IllegalArgumentException.class, () -> world.spawn(FOLLOWS), "a bare relationship");
+        assertThrows(IllegalArgumentException.class, () -> world.set(live, FOLLOWS));
+        assertThrows(IllegalArgumentException.class, () -> world.spawn(FOLLOWS.to(dead)), "a dead target");
+        assertThrows(IllegalArgumentException.class, () -> world.set(live, FOLLOWS.to(dead)));
+        assertThrows(IllegalArgumentException.class, () -> FOLLOWS.to(0), "not an entity id");
+        assertThrows(IllegalArgumentException.class, () -> world.set(dead, FOLLOWS.to(live)), "a dead source");
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(2, List.of(FOLLOWS.to(live))),
+                "batches refuse edges for now");
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        assertThrows(IllegalArgumentException.class, () -> world.batchSet(marked, FOLLOWS.to(live)));
+        assertThrows(IllegalArgumentException.class, () -> world.batchRemove(marked, FOLLOWS));
+        assertEquals(before, dump());
+    }
+
+    @Test
+    void anEdgeMayTargetAnEntityStagedInTheSameScope() {
+        world.defer();
+        long leader = world.spawn();
+        long follower = world.spawn(FOLLOWS.to(leader));
+        world.commit();
+        assertEquals(List.of(leader), targets(follower, FOLLOWS));
+        RelationshipValue edge = world.get(follower, FOLLOWS);
+        assertEquals(leader, edge.target());
+    }
+}
