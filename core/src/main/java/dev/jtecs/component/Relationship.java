@@ -26,6 +26,15 @@ public final class Relationship extends BaseComponent<RelationshipValue> {
         return new RelationshipValue(this, target);
     }
 
+    /**
+     * A query term (and archetype test) matching entities that hold the edge to {@code target}. Selectors for
+     * the same relationship and target are equal.
+     */
+    public TargetSelector targeting(long target) {
+        checkTarget(target);
+        return new TargetSelector(this, target);
+    }
+
     /** Whether an entity holds at most one edge of this relationship (setting another replaces it). */
     public boolean isExclusive() {
         return exclusive;

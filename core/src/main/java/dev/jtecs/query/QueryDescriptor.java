@@ -3,6 +3,7 @@ package dev.jtecs.query;
 import dev.jtecs.builtin.Disabled;
 import dev.jtecs.builtin.Paused;
 import dev.jtecs.component.Component;
+import dev.jtecs.component.TargetSelector;
 import dev.jtecs.storage.Archetype;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +34,9 @@ public final class QueryDescriptor {
     private final int[] includeIds;
     private final int[] anyIds;
     private final int[] excludeIds;
+    private final TargetSelector[] includeEdges;
+    private final TargetSelector[] anyEdges;
+    private final TargetSelector[] excludeEdges;
 
     private QueryDescriptor(Builder b) {
         include = List.copyOf(b.include);
@@ -51,9 +55,12 @@ public final class QueryDescriptor {
         onEntitiesAdded = b.onEntitiesAdded;
         onEntitiesRemoved = b.onEntitiesRemoved;
         temporary = b.temporary;
-        includeIds = include.stream().mapToInt(Component::id).toArray();
-        anyIds = includeAny.stream().mapToInt(Component::id).toArray();
-        excludeIds = exclude.stream().mapToInt(Component::id).toArray();
+        includeIds = ids(include);
+        anyIds = ids(includeAny);
+        excludeIds = ids(exclude);
+        includeEdges = edges(include);
+        anyEdges = edges(includeAny);
+        excludeEdges = edges(exclude);
         for (Component<?> c : include) {
             if (exclude.contains(c)) {
                 throw new IllegalArgumentException("component " + c.name() + " is both included and excluded");
@@ -62,6 +69,14 @@ public final class QueryDescriptor {
         if (temporary && (onEntitiesAdded != null || onEntitiesRemoved != null)) {
             throw new IllegalArgumentException("a temporary query cannot have membership callbacks");
         }
+    }
+
+    private static int[] ids(List<Component<?>> components) {
+        return components.stream().filter(c -> !(c instanceof TargetSelector)).mapToInt(Component::id).toArray();
+    }
+
+    private static TargetSelector[] edges(List<Component<?>> components) {
+        return components.stream().filter(c -> c instanceof TargetSelector).toArray(TargetSelector[]::new);
     }
 
     private boolean mentions(Component<?> component) {
@@ -79,10 +94,18 @@ public final class QueryDescriptor {
                 return false;
             }
         }
-        if (anyIds.length > 0) {
+        for (TargetSelector edge : includeEdges) {
+            if (!archetype.has(edge)) {
+                return false;
+            }
+        }
+        if (anyIds.length + anyEdges.length > 0) {
             boolean any = false;
             for (int id : anyIds) {
                 any |= archetype.hasId(id);
+            }
+            for (TargetSelector edge : anyEdges) {
+                any |= archetype.has(edge);
             }
             if (!any) {
                 return false;
@@ -90,6 +113,11 @@ public final class QueryDescriptor {
         }
         for (int id : excludeIds) {
             if (archetype.hasId(id)) {
+                return false;
+            }
+        }
+        for (TargetSelector edge : excludeEdges) {
+            if (archetype.has(edge)) {
                 return false;
             }
         }

@@ -14,6 +14,7 @@ import dev.jtecs.component.IntField;
 import dev.jtecs.component.LongField;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.Relationship;
+import dev.jtecs.component.TargetSelector;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.ShortField;
@@ -92,6 +93,9 @@ public final class Archetype {
     }
 
     public boolean has(Component<?> component) {
+        if (component instanceof TargetSelector edge) {
+            return java.util.Arrays.binarySearch(table.targetsOf(edge.relationship()), edge.target()) >= 0;
+        }
         return table.has(component.id());
     }
 

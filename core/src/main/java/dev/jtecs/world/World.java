@@ -7,6 +7,7 @@ import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.event.ArchetypeCreated;
@@ -241,6 +242,10 @@ public final class World implements AutoCloseable {
     public void remove(long id, Component<?> component) {
         checkOpen();
         Objects.requireNonNull(component, "component");
+        if (component instanceof TargetSelector edge) {
+            remove(id, edge.relationship().to(edge.target())); // a selector names one edge
+            return;
+        }
         int slot = index.requireLiveOrReserved(id, "remove");
         enterScope();
         boolean ok = false;
@@ -817,7 +822,7 @@ public final class World implements AutoCloseable {
         if (!index.isAlive(id)) {
             return false;
         }
-        return archetypes.ofStore(index.storeOf(Entity.slot(id))).has(component.id());
+        return archetypes.ofStore(index.storeOf(Entity.slot(id))).archetype().has(component);
     }
 
     /**
@@ -832,6 +837,9 @@ public final class World implements AutoCloseable {
         }
         int slot = Entity.slot(id);
         Table table = archetypes.ofStore(index.storeOf(slot));
+        if (component instanceof TargetSelector edge) {
+            return table.archetype().has(edge) ? component.valueType().cast(Boolean.TRUE) : null;
+        }
         if (component instanceof Relationship relationship) {
             long[] targets = table.targetsOf(relationship);
             return targets.length == 0 ? null : component.valueType().cast(relationship.to(targets[0]));
@@ -922,7 +930,15 @@ public final class World implements AutoCloseable {
         checkOpen();
         Objects.requireNonNull(component, "component");
         List<Archetype> found = new ArrayList<>();
-        for (Table table : archetypes.withComponent(component.id())) {
+        int id = component.id();
+        if (component instanceof TargetSelector edge) {
+            PairComponent pair = pairs.find(edge.relationship(), edge.target());
+            if (pair == null) {
+                return found;
+            }
+            id = pair.id();
+        }
+        for (Table table : archetypes.withComponent(id)) {
             found.add(table.archetype());
         }
         return found;
@@ -992,6 +1008,10 @@ public final class World implements AutoCloseable {
         if (input instanceof Relationship relationship) {
             throw new IllegalArgumentException("relationship " + relationship.name() + " is not an input: pass "
                     + relationship.name() + ".to(target)");
+        }
+        if (input instanceof TargetSelector selector) {
+            throw new IllegalArgumentException("selector " + selector.name() + " is a query term, not an input: "
+                    + "pass " + selector.relationship().name() + ".to(target)");
         }
         if (input instanceof PairComponent pair) {
             throw new IllegalArgumentException("pair " + pair.name() + " belongs to the world: pass "

@@ -214,4 +214,36 @@ class WorldRelationshipsTest {
         RelationshipValue edge = world.get(follower, FOLLOWS);
         assertEquals(leader, edge.target());
     }
+
+    @Test
+    void targetingSelectsOneTargetInQueriesAndArchetypes() {
+        long leader = world.spawn();
+        long other = world.spawn();
+        long f1 = world.spawn(FOLLOWS.to(leader));
+        long f2 = world.spawn(FOLLOWS.to(leader), FOLLOWS.to(other));
+        long f3 = world.spawn(FOLLOWS.to(other));
+        assertEquals(FOLLOWS.targeting(leader), FOLLOWS.targeting(leader));
+        Query ofLeader = world.newQuery(QueryDescriptor.builder().include(FOLLOWS.targeting(leader)).build());
+        assertEquals(2, ofLeader.count());
+        Query onlyOther = world.newQuery(QueryDescriptor.builder().include(FOLLOWS)
+                .exclude(FOLLOWS.targeting(leader)).build());
+        assertEquals(1, onlyOther.count());
+        Query either = world.newQuery(QueryDescriptor.builder()
+                .includeAny(FOLLOWS.targeting(leader), FOLLOWS.targeting(other)).build());
+        assertEquals(3, either.count());
+        assertTrue(world.has(f2, FOLLOWS.targeting(other)));
+        assertFalse(world.has(f1, FOLLOWS.targeting(other)));
+        assertEquals(Boolean.TRUE, world.get(f1, FOLLOWS.targeting(leader)));
+        assertNull(world.get(f3, FOLLOWS.targeting(leader)));
+        assertTrue(world.archetypeOf(f3).has(FOLLOWS.targeting(other)));
+        assertEquals(2, world.findArchetypes(FOLLOWS.targeting(other)).size());
+        assertEquals(0, world.findArchetypes(FOLLOWS.targeting(f1)).size(), "a pair this world never met");
+        long later = world.spawn(FOLLOWS.to(leader), MARK);
+        assertEquals(3, ofLeader.count(), "persistent queries adopt new archetypes with the edge");
+        world.remove(later, FOLLOWS.targeting(leader)); // a selector names one edge
+        assertFalse(world.has(later, FOLLOWS));
+        assertThrows(IllegalArgumentException.class, () -> world.set(f1, FOLLOWS.targeting(leader)),
+                "a selector is not an input");
+        assertThrows(IllegalArgumentException.class, () -> FOLLOWS.targeting(0));
+    }
 }

@@ -1,0 +1,28 @@
+package dev.jtecs.component;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.jtecs.entity.Entity;
+import org.junit.jupiter.api.Test;
+
+class TargetSelectorTest {
+    static final Relationship AIMS = Relationships.register("test.selector.Aims");
+    static final Relationship HITS = Relationships.register("test.selector.Hits");
+
+    @Test
+    void namesOneTargetOfOneRelationshipAndNeverAnId() {
+        TargetSelector selector = AIMS.targeting(Entity.pack(6, 2));
+        assertSame(AIMS, selector.relationship());
+        assertEquals(Entity.pack(6, 2), selector.target());
+        assertEquals(TargetSelector.NO_ID, selector.id());
+        assertEquals(StorageKind.TAG, selector.storage());
+        assertEquals(ComponentLayout.NONE, selector.layout());
+        assertEquals(Boolean.TRUE, selector.newDefault());
+        assertEquals(selector, AIMS.targeting(Entity.pack(6, 2)));
+        assertEquals(selector.hashCode(), AIMS.targeting(Entity.pack(6, 2)).hashCode());
+        assertNotEquals(selector, AIMS.targeting(Entity.pack(6, 3)));
+        assertNotEquals(selector, HITS.targeting(Entity.pack(6, 2)));
+    }
+}
