@@ -157,9 +157,11 @@ public final class Components {
         ComponentOptions<RelationshipValue> opts = options.componentOptions();
         String pinned = pinnedName(name, opts);
         Relationship created = add(id -> new Relationship(id, pinned, options), Relationship.class);
-        if (created.isExclusive() != options.isExclusive()) {
-            throw new IllegalStateException("relationship '" + name + "' is already registered with exclusive="
-                    + created.isExclusive());
+        if (created.isExclusive() != options.isExclusive() || created.hasReverseIndex() != options.hasReverseIndex()
+                || created.isCascadeDelete() != options.isCascadeDelete()) {
+            throw new IllegalStateException("relationship '" + name + "' is already registered with other options"
+                    + " (exclusive=" + created.isExclusive() + ", reverseIndex=" + created.hasReverseIndex()
+                    + ", cascadeDelete=" + created.isCascadeDelete() + ")");
         }
         return created;
     }

@@ -15,10 +15,28 @@ import dev.jtecs.entity.Entity;
  */
 public final class Relationship extends BaseComponent<RelationshipValue> {
     private final boolean exclusive;
+    private final boolean reverseIndex;
+    private final boolean cascadeDelete;
 
     Relationship(int id, String name, RelationshipOptions options) {
         super(id, RelationshipValue.class, options.componentOptions(), name);
         this.exclusive = options.isExclusive();
+        this.reverseIndex = options.hasReverseIndex();
+        this.cascadeDelete = options.isCascadeDelete();
+        if (cascadeDelete && !(exclusive && reverseIndex)) {
+            throw new IllegalArgumentException("relationship " + name + ": cascadeDelete requires exclusive() and "
+                    + "reverseIndex()");
+        }
+    }
+
+    /** Whether lookups from a target to its sources are enabled ({@code relationshipSources}, traversal). */
+    public boolean hasReverseIndex() {
+        return reverseIndex;
+    }
+
+    /** Whether despawning a target despawns its sources, recursively, in the same commit. */
+    public boolean isCascadeDelete() {
+        return cascadeDelete;
     }
 
     /** An edge from the entity it is given to, to {@code target}. */

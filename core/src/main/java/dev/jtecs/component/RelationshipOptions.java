@@ -1,9 +1,11 @@
 package dev.jtecs.component;
 
-/** Options of a relationship registration: exclusivity, transience, requirements. */
+/** Options of a relationship registration: exclusivity, reverse index, cascade delete, transience, requirements. */
 public final class RelationshipOptions {
     private final ComponentOptions<RelationshipValue> options = new ComponentOptions<>();
     private boolean exclusive;
+    private boolean reverseIndex;
+    private boolean cascadeDelete;
 
     RelationshipOptions() {
     }
@@ -11,6 +13,21 @@ public final class RelationshipOptions {
     /** Keeps at most one edge per entity: setting an edge replaces the previous one. */
     public RelationshipOptions exclusive() {
         exclusive = true;
+        return this;
+    }
+
+    /** Enables lookups from a target to its sources: {@code relationshipSources}, {@code targets}, {@code traverse}. */
+    public RelationshipOptions reverseIndex() {
+        reverseIndex = true;
+        return this;
+    }
+
+    /**
+     * Despawning a target despawns its sources too, recursively, in the same commit. Requires
+     * {@link #exclusive()} and {@link #reverseIndex()} (checked at registration).
+     */
+    public RelationshipOptions cascadeDelete() {
+        cascadeDelete = true;
         return this;
     }
 
@@ -28,6 +45,14 @@ public final class RelationshipOptions {
 
     boolean isExclusive() {
         return exclusive;
+    }
+
+    boolean hasReverseIndex() {
+        return reverseIndex;
+    }
+
+    boolean isCascadeDelete() {
+        return cascadeDelete;
     }
 
     ComponentOptions<RelationshipValue> componentOptions() {

@@ -660,6 +660,8 @@ public final class CommitDrain {
             if (state == TxState.STAGED_SPAWN || state == TxState.CANCELLED_SPAWN) {
                 index.free(transaction.slot(record)); // never published: the reserved id goes stale
                 released.accept(transaction.id(record));
+            } else if (state == TxState.STAGED_DESPAWN) {
+                transaction.undoom(transaction.slot(record)); // a cascade's mark: the entity stays alive
             }
             transaction.setState(record, TxState.COMMITTED);
         }

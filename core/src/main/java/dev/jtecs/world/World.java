@@ -300,21 +300,167 @@ public final class World implements AutoCloseable {
         }
     }
 
+    /** The default depth limit of {@link #walkUp}. */
+    public static final int DEFAULT_WALK_DEPTH = 100;
+
     /**
-     * A publication despawned {@code id}: the dense edges other entities hold to it are removed (staged into the
-     * same commit's next wave).
+     * The published entities holding an edge of {@code relationship} to {@code target}, ascending.
+     *
+     * @throws IllegalArgumentException when the relationship has no reverse index
+     */
+    public long[] relationshipSources(Relationship relationship, long target) {
+        checkOpen();
+        requireReverseIndex(relationship, "relationshipSources");
+        return sourcesOf(relationship, target);
+    }
+
+    /** Visits the sources of edges of {@code relationship} to {@code target}, in ascending id order. */
+    public void targets(long target, Relationship relationship, java.util.function.LongConsumer action) {
+        checkOpen();
+        requireReverseIndex(relationship, "targets");
+        Objects.requireNonNull(action, "action");
+        for (long source : sourcesOf(relationship, target)) {
+            action.accept(source);
+        }
+    }
+
+    /**
+     * Visits, depth first, every entity that reaches {@code root} through edges of {@code relationship} (its
+     * children, their children, ...): the root itself is not visited, direct children have depth 0, children are
+     * visited in ascending id order, and each entity at most once (cycles end there).
+     */
+    public void traverse(long root, Relationship relationship, TraversalVisitor visitor) {
+        checkOpen();
+        requireReverseIndex(relationship, "traverse");
+        Objects.requireNonNull(visitor, "visitor");
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        seen.add(root);
+        java.util.ArrayDeque<long[]> stack = new java.util.ArrayDeque<>(); // {entity, depth}
+        long[] children = sourcesOf(relationship, root);
+        for (int i = children.length - 1; i >= 0; i--) {
+            stack.push(new long[] {children[i], 0});
+        }
+        while (!stack.isEmpty()) {
+            long[] next = stack.pop();
+            if (!seen.add(next[0])) {
+                continue;
+            }
+            visitor.visit(next[0], (int) next[1]);
+            long[] grandchildren = sourcesOf(relationship, next[0]);
+            for (int i = grandchildren.length - 1; i >= 0; i--) {
+                stack.push(new long[] {grandchildren[i], next[1] + 1});
+            }
+        }
+    }
+
+    /** {@link #walkUp(long, Relationship, AncestorVisitor, int)} with {@link #DEFAULT_WALK_DEPTH}. */
+    public void walkUp(long id, Relationship relationship, AncestorVisitor visitor) {
+        walkUp(id, relationship, visitor, DEFAULT_WALK_DEPTH);
+    }
+
+    /**
+     * Follows the first edge of {@code relationship} (ascending target order) from {@code id} upward: the direct
+     * target at depth 1, its first target at depth 2, ..., until an entity has no edge or the visitor returns
+     * false.
+     *
+     * @throws IllegalStateException on a cycle, or when the walk would go deeper than {@code maxDepth}
+     */
+    public void walkUp(long id, Relationship relationship, AncestorVisitor visitor, int maxDepth) {
+        checkOpen();
+        Objects.requireNonNull(relationship, "relationship");
+        Objects.requireNonNull(visitor, "visitor");
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        seen.add(id);
+        long current = id;
+        for (int depth = 1; ; depth++) {
+            RelationshipValue edge = get(current, relationship);
+            if (edge == null) {
+                return;
+            }
+            if (!seen.add(edge.target())) {
+                throw new IllegalStateException("walkUp: " + relationship.name() + " edges form a cycle at "
+                        + Entity.toString(edge.target()));
+            }
+            if (depth > maxDepth) {
+                throw new IllegalStateException("walkUp: deeper than " + maxDepth + " levels of "
+                        + relationship.name() + " from " + Entity.toString(id));
+            }
+            if (!visitor.visit(edge.target(), depth)) {
+                return;
+            }
+            current = edge.target();
+        }
+    }
+
+    private static void requireReverseIndex(Relationship relationship, String operation) {
+        if (!Objects.requireNonNull(relationship, "relationship").hasReverseIndex()) {
+            throw new IllegalArgumentException(operation + ": relationship " + relationship.name()
+                    + " has no reverse index (register it with reverseIndex())");
+        }
+    }
+
+    /** The published sources of edges to {@code target}, ascending (the archetypes holding the pair, read). */
+    private long[] sourcesOf(Relationship relationship, long target) {
+        PairComponent pair = pairs.find(relationship, target);
+        if (pair == null) {
+            return new long[0];
+        }
+        int total = 0;
+        for (Table table : archetypes.withComponent(pair.id())) {
+            total += table.count();
+        }
+        long[] sources = new long[total];
+        int n = 0;
+        for (Table table : archetypes.withComponent(pair.id())) {
+            table.readEntities(0, table.count(), sources, n);
+            n += table.count();
+        }
+        java.util.Arrays.sort(sources);
+        return sources;
+    }
+
+    /**
+     * A publication despawned {@code id}: the sources of cascading edges to it are despawned (with their own
+     * subtrees, all staged now, so the next wave of the same commit removes them), and the dense edges other
+     * entities hold to it are removed.
      */
     private void despawnedTarget(long id) {
         if (pairs.isEmpty()) {
             return;
         }
-        for (PairComponent pair : pairs.targeting(id)) {
+        for (PairComponent pair : List.copyOf(pairs.targeting(id))) {
+            if (pair.relationship().isCascadeDelete()) {
+                cascade(pair.relationship(), id);
+                continue;
+            }
             for (Table table : archetypes.withComponent(pair.id())) {
                 for (int row = 0; row < table.count(); row++) {
                     long source = table.entityAt(row);
                     if (index.isAlive(source)) {
                         staging.remove(source, Entity.slot(source), pair);
                     }
+                }
+            }
+        }
+    }
+
+    /** Stages the despawn of every entity below {@code root} through a cascading relationship. */
+    private void cascade(Relationship relationship, long root) {
+        java.util.ArrayDeque<Long> pending = new java.util.ArrayDeque<>();
+        pending.push(root);
+        while (!pending.isEmpty()) {
+            long parent = pending.pop();
+            for (long child : sourcesOf(relationship, parent)) {
+                if (!index.isAlive(child)) {
+                    continue;
+                }
+                TxState before = staging.despawn(child, Entity.slot(child));
+                if (before != null) {
+                    // marked like a batch despawn's selection: while its despawn waits in a wave being drained,
+                    // later calls (this cascade reaching it again among them) leave it alone
+                    transaction.doom(Entity.slot(child));
+                    despawned(child, before);
+                    pending.push(child);
                 }
             }
         }

@@ -246,4 +246,115 @@ class WorldRelationshipsTest {
                 "a selector is not an input");
         assertThrows(IllegalArgumentException.class, () -> FOLLOWS.targeting(0));
     }
+
+    static final Relationship KNOWS = Relationships.register("test.rel.Knows", o -> o.reverseIndex());
+
+    @Test
+    void sourcesAndTargetsComeInAscendingIdOrder() {
+        long hub = world.spawn();
+        long a = world.spawn(KNOWS.to(hub));
+        long b = world.spawn(KNOWS.to(hub), MARK);
+        long c = world.spawn(KNOWS.to(hub));
+        world.spawn(KNOWS.to(a));
+        assertEquals(List.of(a, b, c), java.util.Arrays.stream(world.relationshipSources(KNOWS, hub)).boxed()
+                .toList());
+        List<Long> seen = new ArrayList<>();
+        world.targets(hub, KNOWS, seen::add);
+        assertEquals(List.of(a, b, c), seen);
+        assertEquals(0, world.relationshipSources(KNOWS, c).length);
+        assertThrows(IllegalArgumentException.class, () -> world.relationshipSources(FOLLOWS, hub),
+                "FOLLOWS has no reverse index");
+        assertThrows(IllegalArgumentException.class, () -> world.traverse(hub, FOLLOWS, (e, d) -> { }));
+    }
+
+    @Test
+    void traverseIsDepthFirstExcludesTheRootAndVisitsEachEntityOnce() {
+        long root = world.spawn();
+        long a = world.spawn(KNOWS.to(root));
+        long b = world.spawn(KNOWS.to(root));
+        long a1 = world.spawn(KNOWS.to(a));
+        long a2 = world.spawn(KNOWS.to(a), KNOWS.to(b)); // two parents: visited once
+        long a11 = world.spawn(KNOWS.to(a1));
+        world.set(root, KNOWS.to(a11)); // a cycle back to the root
+        List<String> visits = new ArrayList<>();
+        world.traverse(root, KNOWS, (entity, depth) -> visits.add(entity + "@" + depth));
+        assertEquals(List.of(a + "@0", a1 + "@1", a11 + "@2", a2 + "@1", b + "@0"), visits);
+    }
+
+    @Test
+    void walkUpFollowsTheFirstEdgeStopsOnRequestAndRaisesOnCyclesAndDepth() {
+        long top = world.spawn();
+        long mid = world.spawn(PARENT.to(top));
+        long low = world.spawn(PARENT.to(mid));
+        List<String> seen = new ArrayList<>();
+        world.walkUp(low, PARENT, (ancestor, depth) -> seen.add(ancestor + "@" + depth));
+        assertEquals(List.of(mid + "@1", top + "@2"), seen);
+        seen.clear();
+        world.walkUp(low, PARENT, (ancestor, depth) -> {
+            seen.add(ancestor + "@" + depth);
+            return false;
+        });
+        assertEquals(List.of(mid + "@1"), seen, "the visitor stopped the walk");
+        assertThrows(IllegalStateException.class, () -> world.walkUp(low, PARENT, (x, d) -> true, 1));
+        world.set(top, PARENT.to(low));
+        assertThrows(IllegalStateException.class, () -> world.walkUp(low, PARENT, (x, d) -> true));
+    }
+
+    @Test
+    void cascadeDeleteRequiresExclusiveAndReverseIndex() {
+        assertThrows(IllegalArgumentException.class,
+                () -> Relationships.register("test.rel.BadCascade", o -> o.cascadeDelete().exclusive()));
+        assertThrows(IllegalArgumentException.class,
+                () -> Relationships.register("test.rel.BadCascade2", o -> o.cascadeDelete().reverseIndex()));
+        assertTrue(dev.jtecs.builtin.ChildOf.COMPONENT.isCascadeDelete());
+        assertTrue(dev.jtecs.builtin.ChildOf.COMPONENT.isExclusive());
+        assertTrue(dev.jtecs.builtin.ChildOf.COMPONENT.hasReverseIndex());
+    }
+
+    @Test
+    void despawningAParentDespawnsItsSubtreeInTheSameCommit() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long root = world.spawn();
+        long a = world.spawn(childOf.to(root));
+        long b = world.spawn(childOf.to(root));
+        long a1 = world.spawn(childOf.to(a), MARK);
+        long deep = a1;
+        for (int level = 0; level < 100; level++) { // deeper than the drain's wave limit
+            deep = world.spawn(childOf.to(deep));
+        }
+        long bystander = world.spawn(FOLLOWS.to(a));
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        world.despawn(root);
+        assertFalse(world.isAlive(a));
+        assertFalse(world.isAlive(b));
+        assertFalse(world.isAlive(a1));
+        assertFalse(world.isAlive(deep));
+        assertEquals(104, despawned.size(), "root, a, b, a1 and the 100-deep chain, each reported once");
+        assertTrue(world.isAlive(bystander), "a non-cascading edge is only removed");
+        assertFalse(world.has(bystander, FOLLOWS));
+        assertEquals(1, world.entityCount(), "only the bystander is left");
+    }
+
+    @Test
+    void aFailedCommitLeavesACascadedSubtreeAliveAndUsable() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long root = world.spawn();
+        long child = world.spawn(childOf.to(root));
+        long grandchild = world.spawn(childOf.to(child));
+        world.newQuery(QueryDescriptor.builder().include(MARK).onEntitiesAdded((a, f, t) -> {
+            throw new IllegalStateException("boom");
+        }).build());
+        world.defer();
+        world.despawn(child); // cascades to grandchild in the next wave...
+        world.spawn(MARK);    // ...whose failure discards it
+        assertThrows(IllegalStateException.class, world::commit);
+        assertFalse(world.isAlive(child), "published before the failure");
+        assertTrue(world.isAlive(grandchild), "its cascade was discarded with the failed wave");
+        world.set(grandchild, LOYALTY.of(1));
+        assertEquals(1, world.get(grandchild, LOYALTY), "no stale mark blocks it");
+        world.despawn(grandchild);
+        assertFalse(world.isAlive(grandchild));
+        assertTrue(world.isAlive(root));
+    }
 }

@@ -1,0 +1,18 @@
+package dev.jtecs.builtin;
+
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
+
+/**
+ * The parent relationship of hierarchies: {@code ChildOf.COMPONENT.to(parent)}. Exclusive (one parent), with a
+ * reverse index (children of a parent, traversal), and cascading: despawning a parent despawns its subtree in the
+ * same commit.
+ */
+public final class ChildOf {
+    /** The registered relationship, named {@code "ChildOf"}. */
+    public static final Relationship COMPONENT =
+            Relationships.register("ChildOf", o -> o.exclusive().reverseIndex().cascadeDelete());
+
+    private ChildOf() {
+    }
+}
