@@ -3,6 +3,8 @@ package dev.jtecs.mutation;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.RecordCopier;
 import dev.jtecs.entity.Entity;
@@ -45,6 +47,12 @@ final class BulkPaths {
 
     void onDespawned(java.util.function.LongConsumer listener) {
         this.despawned = listener;
+    }
+
+    private CommitDrain.PairCheck placedWithPairs = (table, from, to) -> { };
+
+    void onPlacedWithPairs(CommitDrain.PairCheck check) {
+        this.placedWithPairs = check;
     }
 
     void onReleased(java.util.function.LongConsumer listener) {
@@ -109,6 +117,9 @@ final class BulkPaths {
             if (!published) {
                 table.truncate(from);
             }
+        }
+        if (table.hasPairs()) {
+            placedWithPairs.check(table, from, to);
         }
         CommitDrain.notifyAdded(table, from, to, null);
     }
@@ -296,20 +307,51 @@ final class BulkPaths {
 
     /** The table a batch set or remove takes rows of {@code from} to (requirements planned). */
     private Table targetOf(BatchOp op, Table from) {
+        requirements.reset();
         if (op.kind == BatchOp.Kind.REMOVE) {
-            requirements.reset();
+            if (op.component instanceof Relationship relationship) { // every edge, and the marker
+                if (!from.has(relationship.id())) {
+                    return from;
+                }
+                signature.loadFrom(from);
+                signature.removeEdgesOf(relationship, null);
+                signature.remove(relationship);
+                return signature.resolve(registry);
+            }
+            if (op.component instanceof PairComponent pair) { // one edge; the marker goes with the last
+                if (!from.has(pair.id())) {
+                    return from;
+                }
+                signature.loadFrom(from);
+                signature.remove(pair);
+                signature.normalizeRelationships();
+                return signature.resolve(registry);
+            }
             return registry.withRemoved(from, op.component);
         }
         if (from.has(op.component.id())) {
-            requirements.reset();
-            return from;
+            return from; // (an exclusive relationship's edge present: it is the only one)
+        }
+        signature.loadFrom(from);
+        if (op.component instanceof PairComponent pair) {
+            if (pair.relationship().isExclusive()) {
+                signature.removeEdgesOf(pair.relationship(), pair);
+            }
+            pairWithMarker[0] = pair;
+            pairWithMarker[1] = pair.relationship();
+            requirements.planAdditions(pairWithMarker, 2, signature);
+            pairWithMarker[0] = null;
+            pairWithMarker[1] = null;
+            signature.normalizeRelationships();
+            return signature.resolve(registry);
         }
         single[0] = op.component;
-        signature.loadFrom(from);
         requirements.planAdditions(single, 1, signature);
         single[0] = null;
         return signature.resolve(registry);
     }
+
+    private final Component<?>[] pairWithMarker = new Component<?>[2];
 
     private void changeWhole(BatchOp op, Table table, long[] members) {
         Table target = targetOf(op, table);
@@ -345,6 +387,9 @@ final class BulkPaths {
         } finally {
             // the rows are published where they are now, even when a writer threw: observers must learn it
             CommitDrain.notifyDeactivated(table);
+            if (target.hasPairs()) {
+                placedWithPairs.check(target, from, to);
+            }
             CommitDrain.notifyAdded(target, from, to, table);
         }
     }
@@ -378,6 +423,9 @@ final class BulkPaths {
         }
         index.relocate(slot, target.store(), destination);
         CommitDrain.removeRow(index, current, row);
+        if (target.hasPairs()) {
+            placedWithPairs.check(target, destination, destination + 1);
+        }
         CommitDrain.notifyAdded(target, destination, destination + 1, current);
     }
 

@@ -339,6 +339,7 @@ public final class CommitDrain {
         } else if (phase == 0 && state == TxState.CANCELLED_SPAWN) {
             transaction.setState(record, TxState.COMMITTED);
             index.free(transaction.slot(record));
+            despawned.accept(transaction.id(record)); // edges staged to it must not outlive it
         } else if (phase == 1 && state == TxState.STAGED_SPAWN) {
             spawn(record);
         } else if (phase == 2 && state == TxState.STAGED_MUTATE) {
@@ -354,6 +355,7 @@ public final class CommitDrain {
         if (!index.isAlive(id)) {
             if (index.stateOf(id) == EntityIndex.RESERVED) {
                 index.free(slot); // a member of a spawn batch not placed yet: it never gets a row
+                despawned.accept(id);
             }
             transaction.setState(record, TxState.COMMITTED);
             return;
@@ -374,6 +376,20 @@ public final class CommitDrain {
      * relationships exist). */
     public void reportWholeDespawns(boolean report) {
         bulk.reportWholeDespawns(report);
+    }
+
+    /** Checks rows just placed in an archetype holding pairs (edges to targets that died meanwhile go). */
+    @FunctionalInterface
+    public interface PairCheck {
+        void check(Table table, int fromRow, int toRow);
+    }
+
+    private PairCheck placedWithPairs = (table, from, to) -> { };
+
+    /** Attaches the check of rows placed into archetypes with pairs. */
+    public void onPlacedWithPairs(PairCheck check) {
+        this.placedWithPairs = java.util.Objects.requireNonNull(check, "check");
+        bulk.onPlacedWithPairs(check);
     }
 
     /** Called with every entity a publication despawns, after its row and slot are gone. */
@@ -429,6 +445,9 @@ public final class CommitDrain {
         }
         index.publish(transaction.slot(record), target.store(), row);
         transaction.setState(record, TxState.COMMITTED);
+        if (target.hasPairs()) {
+            placedWithPairs.check(target, row, row + 1);
+        }
         notifyAdded(target, row, row + 1, null);
     }
 
@@ -520,6 +539,9 @@ public final class CommitDrain {
         index.relocate(slot, target.store(), destinationRow);
         transaction.setState(record, TxState.COMMITTED);
         removeRow(index, current, row);
+        if (target.hasPairs()) {
+            placedWithPairs.check(target, destinationRow, destinationRow + 1);
+        }
         notifyAdded(target, destinationRow, destinationRow + 1, current);
     }
 

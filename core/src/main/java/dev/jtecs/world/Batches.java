@@ -7,6 +7,7 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.event.OnDespawn;
@@ -40,9 +41,11 @@ final class Batches {
     private final CommitDrain drain;
     private final KeyIndex keys;
     private final ObserverRegistry observers;
+    private final dev.jtecs.storage.internal.PairRegistry pairs;
 
     Batches(World world, EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, CommitDrain drain,
-            KeyIndex keys, ObserverRegistry observers) {
+            KeyIndex keys, ObserverRegistry observers, dev.jtecs.storage.internal.PairRegistry pairs) {
+        this.pairs = pairs;
         this.world = world;
         this.index = index;
         this.archetypes = archetypes;
@@ -55,24 +58,47 @@ final class Batches {
     // ---------------------------------------------------------------- spawn batches
 
     /**
-     * Relationship edges do not go through batch calls yet (their exclusivity and edge bookkeeping run per
-     * entity): the calls refuse them rather than store them wrongly.
+     * Turns edges into what they add (the pair, then the relationship marker; for an exclusive relationship only
+     * the last edge given counts) and refuses what is not an input in a batch: a bare relationship, a pair, a
+     * selector.
      */
-    private static void refuseRelationships(String operation, Input[] inputs) {
-        for (Input input : inputs) {
+    private Input[] expandEdges(String operation, Input[] inputs) {
+        java.util.List<Input> expanded = new java.util.ArrayList<>(inputs.length + 2);
+        for (int i = 0; i < inputs.length; i++) {
+            Input input = inputs[i];
             refuseRelationship(operation, input);
+            if (input instanceof RelationshipValue edge) {
+                if (edge.relationship().isExclusive() && laterEdgeOf(inputs, i, edge.relationship())) {
+                    continue;
+                }
+                PairComponent pair = pairs.pair(edge.relationship(), edge.target());
+                expanded.add(pair);
+                expanded.add(edge.relationship());
+            } else {
+                expanded.add(input);
+            }
         }
+        return expanded.toArray(Input[]::new);
+    }
+
+    private static boolean laterEdgeOf(Input[] inputs, int from, Relationship relationship) {
+        for (int j = from + 1; j < inputs.length; j++) {
+            if (inputs[j] instanceof RelationshipValue later && later.relationship() == relationship) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void refuseRelationship(String operation, Input input) {
-        if (input instanceof RelationshipValue || input instanceof Relationship || input instanceof PairComponent) {
-            throw new IllegalArgumentException(operation + ": relationship edges (" + input
-                    + ") are not supported by batch calls yet; set them per entity with set(id, REL.to(target))");
+        if (input instanceof Relationship || input instanceof PairComponent || input instanceof TargetSelector) {
+            throw new IllegalArgumentException(operation + ": " + input + " is not an edge: pass "
+                    + "RELATIONSHIP.to(target)");
         }
     }
 
     BatchIds spawn(int count, Input[] inputs, BatchCallback initializer) {
-        refuseRelationships("batchSpawn", inputs);
+        inputs = expandEdges("batchSpawn", inputs);
         if (count < 1) {
             throw new IllegalArgumentException("batchSpawn: count must be at least 1, was " + count);
         }
@@ -99,7 +125,7 @@ final class Batches {
     }
 
     void spawnAt(long[] ids, Input[] inputs, BatchCallback initializer) {
-        refuseRelationships("batchSpawnAt", inputs);
+        inputs = expandEdges("batchSpawnAt", inputs);
         BitSet seen = new BitSet();
         for (long id : ids) {
             checkRestorable(id, seen, "batchSpawnAt");
@@ -119,7 +145,7 @@ final class Batches {
     }
 
     void spawnAtRaw(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer) {
-        refuseRelationships("batchSpawnAtRaw", inputs);
+        inputs = expandEdges("batchSpawnAtRaw", inputs);
         if (count < 0) {
             throw new IllegalArgumentException("batchSpawnAtRaw: count must not be negative, was " + count);
         }
@@ -151,12 +177,13 @@ final class Batches {
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, true);
         long[] copy = new long[count];
         MemorySegment.copy(ids, ValueLayout.JAVA_LONG, 0, copy, 0, count);
+        Input[] planned = inputs;
         world.inScope(() -> {
             for (long id : copy) {
                 index.reserveAt(id);
                 index.stampBatch(Entity.slot(id), plan.table().id());
             }
-            for (Input input : inputs) {
+            for (Input input : planned) {
                 if (input.component() == EntityKey.COMPONENT && input instanceof ComponentValue<?> value) {
                     keys.stageClaim((String) value.value(), copy[0]); // count is 1 here: checked above
                 }
@@ -205,12 +232,24 @@ final class Batches {
     // ---------------------------------------------------------------- query batches
 
     void set(Query query, Component<?> component, Input value, BatchCallback writer) {
-        refuseRelationship("batchSet", value != null ? value : component);
+        if (value instanceof RelationshipValue edge) { // constant mode takes edges: the pair stands for it
+            PairComponent pair = pairs.pair(edge.relationship(), edge.target());
+            component = pair;
+            value = pair;
+        } else if (writer != null && (component instanceof Relationship || component instanceof PairComponent
+                || component instanceof TargetSelector)) {
+            throw new IllegalArgumentException("batchSet: a writer cannot set relationship " + component
+                    + ": pass an edge value, batchSet(query, REL.to(target))");
+        } else {
+            refuseRelationship("batchSet", value != null ? value : component);
+        }
+        Component<?> chosen = component;
+        Input chosenValue = value;
         if (bringsKey(component)) {
             throw new IllegalArgumentException("batchSet: EntityKey cannot be set in bulk (directly or through "
                     + "requirements of " + component.name() + "): one value cannot be claimed by several entities");
         }
-        world.inScope(() -> capture(query, BatchOp.Kind.SET, component, value, writer));
+        world.inScope(() -> capture(query, BatchOp.Kind.SET, chosen, chosenValue, writer));
     }
 
     /** Whether adding {@code component} adds {@code EntityKey}: itself, or anywhere in its requirement closure. */
@@ -233,8 +272,17 @@ final class Batches {
     }
 
     void remove(Query query, Component<?> component) {
-        refuseRelationship("batchRemove", component);
-        world.inScope(() -> capture(query, BatchOp.Kind.REMOVE, component, null, null));
+        if (component instanceof TargetSelector edge) { // one edge
+            PairComponent pair = pairs.find(edge.relationship(), edge.target());
+            if (pair == null) {
+                return; // no entity of this world ever had it
+            }
+            component = pair;
+        } else if (component instanceof PairComponent) {
+            throw new IllegalArgumentException("batchRemove: pass REL or REL.targeting(target), not a pair");
+        }
+        Component<?> chosen = component;
+        world.inScope(() -> capture(query, BatchOp.Kind.REMOVE, chosen, null, null));
     }
 
     void despawn(Query query) {

@@ -77,10 +77,11 @@ public final class World implements AutoCloseable {
         this.archetypes = new ArchetypeRegistry(memory);
         this.drain = new CommitDrain(index, archetypes, transaction);
         this.staging = new Staging(index, archetypes, transaction, keys, pairs);
-        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers);
+        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs);
         drain.keyClaims(batches::claimKeyRows);
         drain.onReleased(observers::clear); // an id never published keeps no observers
         drain.onDespawned(this::despawnedTarget);
+        drain.onPlacedWithPairs(this::dropEdgesToDead);
         archetypes.onCreate(table -> {
             for (int i = 0; i < queries.size(); i++) {
                 queries.get(i).consider(table.archetype());
@@ -444,6 +445,33 @@ public final class World implements AutoCloseable {
         }
     }
 
+    /**
+     * Rows just placed in an archetype with pairs: an edge whose target died earlier in this publication (or
+     * whose staged target was cancelled) is removed in the next wave, so no edge outlives its target.
+     */
+    private void dropEdgesToDead(Table table, int fromRow, int toRow) {
+        for (int p = table.componentCount() - 1; p >= 0; p--) {
+            if (!(table.componentAt(p) instanceof PairComponent pair)) {
+                break; // pairs sort last
+            }
+            byte state = index.stateOf(pair.target());
+            if (state == EntityIndex.ALIVE || state == EntityIndex.RESERVED) {
+                continue;
+            }
+            for (int row = fromRow; row < toRow; row++) {
+                long source = table.entityAt(row);
+                if (pair.relationship().isCascadeDelete()) {
+                    TxState before = staging.despawn(source, Entity.slot(source));
+                    if (before != null) {
+                        despawned(source, before);
+                    }
+                } else {
+                    staging.remove(source, Entity.slot(source), pair);
+                }
+            }
+        }
+    }
+
     /** Stages the despawn of every entity below {@code root} through a cascading relationship. */
     private void cascade(Relationship relationship, long root) {
         java.util.ArrayDeque<Long> pending = new java.util.ArrayDeque<>();
@@ -676,13 +704,23 @@ public final class World implements AutoCloseable {
         return stats;
     }
 
-    private static Input[] batchInputs(List<? extends Input> inputs) {
+    private Input[] batchInputs(List<? extends Input> inputs) {
         Objects.requireNonNull(inputs, "inputs");
         Input[] array = new Input[inputs.size()];
         for (int i = 0; i < array.length; i++) {
             array[i] = Objects.requireNonNull(inputs.get(i), "input");
+            if (array[i] instanceof RelationshipValue) {
+                validateInput(array[i]); // the target must be live or staged
+            }
         }
         return array;
+    }
+
+    /** Removes one edge from every entity the query matches now; see {@link #batchRemove(Query, Component)}. */
+    public void batchRemove(Query query, RelationshipValue edge) {
+        checkOpen();
+        Objects.requireNonNull(edge, "edge");
+        batchRemove(query, edge.relationship().targeting(edge.target()));
     }
 
     /** Runs a batch call as one scope (published on exit when outermost). */

@@ -196,11 +196,10 @@ class WorldRelationshipsTest {
         assertThrows(IllegalArgumentException.class, () -> world.set(live, FOLLOWS.to(dead)));
         assertThrows(IllegalArgumentException.class, () -> FOLLOWS.to(0), "not an entity id");
         assertThrows(IllegalArgumentException.class, () -> world.set(dead, FOLLOWS.to(live)), "a dead source");
-        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(2, List.of(FOLLOWS.to(live))),
-                "batches refuse edges for now");
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(2, List.of(FOLLOWS)),
+                "batches take edges, not bare relationships");
         Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
-        assertThrows(IllegalArgumentException.class, () -> world.batchSet(marked, FOLLOWS.to(live)));
-        assertThrows(IllegalArgumentException.class, () -> world.batchRemove(marked, FOLLOWS));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSet(marked, FOLLOWS));
         assertEquals(before, dump());
     }
 
@@ -341,7 +340,7 @@ class WorldRelationshipsTest {
         Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
         long root = world.spawn();
         long child = world.spawn(childOf.to(root));
-        long grandchild = world.spawn(childOf.to(child));
+        long grandchild = world.spawn(childOf.to(child), LOYALTY.of(0));
         world.newQuery(QueryDescriptor.builder().include(MARK).onEntitiesAdded((a, f, t) -> {
             throw new IllegalStateException("boom");
         }).build());
@@ -351,10 +350,72 @@ class WorldRelationshipsTest {
         assertThrows(IllegalStateException.class, world::commit);
         assertFalse(world.isAlive(child), "published before the failure");
         assertTrue(world.isAlive(grandchild), "its cascade was discarded with the failed wave");
-        world.set(grandchild, LOYALTY.of(1));
+        world.set(grandchild, LOYALTY.of(1)); // writes through: no stale selection mark blocks it
         assertEquals(1, world.get(grandchild, LOYALTY), "no stale mark blocks it");
         world.despawn(grandchild);
         assertFalse(world.isAlive(grandchild));
         assertTrue(world.isAlive(root));
+    }
+
+    @Test
+    void noEdgeOutlivesItsTargetWhateverTheStagingOrder() {
+        long t1 = world.spawn();
+        long f1 = world.spawn();
+        world.defer();
+        world.despawn(t1);
+        world.set(f1, FOLLOWS.to(t1)); // t1 is still alive at the call
+        world.commit();
+        assertFalse(world.has(f1, FOLLOWS), "edge set after the target's despawn in the same scope");
+
+        long t2 = world.spawn();
+        world.defer();
+        world.despawn(t2);
+        long f2 = world.spawn(FOLLOWS.to(t2));
+        world.commit();
+        assertTrue(world.isAlive(f2));
+        assertFalse(world.has(f2, FOLLOWS), "spawned with an edge to a dying target");
+
+        long f3 = world.spawn();
+        world.defer();
+        long t3 = world.spawn();
+        world.set(f3, FOLLOWS.to(t3));
+        world.despawn(t3); // a cancelled staged spawn
+        world.commit();
+        assertFalse(world.has(f3, FOLLOWS), "edge to a spawn that never happened");
+
+        long p = world.spawn();
+        world.defer();
+        world.despawn(p);
+        long orphan = world.spawn(dev.jtecs.builtin.ChildOf.COMPONENT.to(p));
+        world.commit();
+        assertFalse(world.isAlive(orphan), "a cascading edge to a dead parent takes the child with it");
+    }
+
+    @Test
+    void batchCallsTakeExplicitEdges() {
+        long leader = world.spawn();
+        long other = world.spawn();
+        BatchIds ids = world.batchSpawn(50, List.of(FOLLOWS.to(leader), MARK));
+        assertEquals(List.of(leader), targets(ids.get(49), FOLLOWS));
+        assertEquals(5, world.get(ids.get(0), LOYALTY), "the relationship's requirements apply in bulk");
+        BatchIds children = world.batchSpawn(3, List.of(PARENT.to(leader), PARENT.to(other)));
+        assertEquals(List.of(other), targets(children.get(0), PARENT), "exclusive: the last edge given wins");
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        world.batchSet(marked, FOLLOWS.to(other));
+        assertEquals(List.of(leader, other), targets(ids.get(7), FOLLOWS));
+        world.batchRemove(marked, FOLLOWS.to(leader));
+        assertEquals(List.of(other), targets(ids.get(7), FOLLOWS));
+        world.batchRemove(marked, FOLLOWS);
+        assertFalse(world.has(ids.get(7), FOLLOWS));
+        Query kids = world.newQuery(QueryDescriptor.builder().include(PARENT).build());
+        world.batchSet(kids, PARENT.to(leader));
+        assertEquals(List.of(leader), targets(children.get(2), PARENT), "exclusive edges replace in bulk too");
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(2, List.of(FOLLOWS)));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSet(marked, FOLLOWS, (a, f, t) -> { }));
+        long dead = world.spawn();
+        world.despawn(dead);
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(2, List.of(FOLLOWS.to(dead))));
+        world.despawn(leader);
+        assertFalse(world.has(children.get(0), PARENT.targeting(leader)));
     }
 }

@@ -89,6 +89,15 @@ public final class SignatureBuilder {
         return changed;
     }
 
+    /** Removes every pair of {@code relationship} except {@code keep} (which may be {@code null}). */
+    public void removeEdgesOf(Relationship relationship, PairComponent keep) {
+        for (int i = size - 1; i >= 0; i--) {
+            if (components[i] instanceof PairComponent pair && pair.relationship() == relationship && pair != keep) {
+                remove(pair);
+            }
+        }
+    }
+
     private boolean hasPairOf(Relationship relationship) {
         for (int i = 0; i < size; i++) {
             if (components[i] instanceof PairComponent pair && pair.relationship() == relationship) {

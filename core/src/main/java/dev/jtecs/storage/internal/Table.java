@@ -761,6 +761,15 @@ public final class Table {
     // ---------------------------------------------------------------- relationship edges
 
     private Map<Relationship, long[]> edgeTargets;
+    private int hasPairs = -1;
+
+    /** Whether the signature holds any relationship pair. */
+    public boolean hasPairs() {
+        if (hasPairs < 0) {
+            hasPairs = components.length > 0 && components[components.length - 1] instanceof PairComponent ? 1 : 0;
+        }
+        return hasPairs == 1;
+    }
 
     /**
      * The targets of this table's edges of a relationship, ascending: every row has the same, as each edge is a
