@@ -697,13 +697,13 @@ public final class CommitDrain {
     public void clearAll() {
         for (int i = 0; i < registry.size(); i++) {
             Table table = registry.get(i);
-            if (table.count() > 0) {
+            if (table != null && table.count() > 0) {
                 notifyRemoved(table, 0, table.count(), null);
             }
         }
         for (int i = 0; i < registry.size(); i++) {
             Table table = registry.get(i);
-            if (table.count() > 0) {
+            if (table != null && table.count() > 0) {
                 table.truncate(0);
                 notifyDeactivated(table);
             }

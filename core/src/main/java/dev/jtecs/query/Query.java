@@ -88,6 +88,43 @@ public final class Query {
         return true;
     }
 
+    /**
+     * Drops an archetype the world pruned (its membership observer goes with it). Returns whether it was
+     * matched.
+     */
+    public boolean forget(Archetype archetype) {
+        int index = -1;
+        for (int i = 0; i < matchedCount; i++) {
+            if (matched[i] == archetype) {
+                index = i;
+                break;
+            }
+        }
+        if (index < 0) {
+            return false;
+        }
+        System.arraycopy(matched, index + 1, matched, index, matchedCount - index - 1);
+        System.arraycopy(groups, index + 1, groups, index, matchedCount - index - 1);
+        matchedCount--;
+        matched[matchedCount] = null;
+        for (int i = 0; i < matchedCount; i++) {
+            order[i] = i;
+        }
+        for (int i = 1; i < matchedCount; i++) { // insertion sort by (group, registration index): stable
+            int current = order[i];
+            int j = i;
+            while (j > 0 && groups[order[j - 1]] > groups[current]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = current;
+        }
+        if (membership != null) {
+            archetype.removeEntityObserver(membership);
+        }
+        return true;
+    }
+
     /** Keeps {@code order} sorted by (group, registration index). */
     private void insertIntoOrder(int index) {
         int position = index;

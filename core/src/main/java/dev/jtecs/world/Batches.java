@@ -380,16 +380,37 @@ final class Batches {
 
     // ---------------------------------------------------------------- maintenance
 
-    CompactResult compact() {
+    CompactResult compact(java.util.function.Consumer<Archetype> beforePrune) {
+        int pruned = 0;
         int rebuilt = 0;
         for (int i = 0; i < archetypes.size(); i++) {
             Table table = archetypes.get(i);
-            if (table.capacityRows() > Table.ROW_PADDING && table.count() < table.highWater() / 4
+            if (table == null) {
+                continue;
+            }
+            if (table.count() == 0 && hasDeadTarget(table)) {
+                beforePrune.accept(table.archetype());
+                archetypes.prune(table);
+                pruned++;
+            } else if (table.capacityRows() > Table.ROW_PADDING && table.count() < table.highWater() / 4
                     && table.rebuild()) {
                 rebuilt++;
             }
         }
-        return new CompactResult(0, rebuilt);
+        return new CompactResult(pruned, rebuilt);
+    }
+
+    /** Whether a table's signature holds an edge to an entity that is no longer alive. */
+    private boolean hasDeadTarget(Table table) {
+        for (int p = table.componentCount() - 1; p >= 0; p--) {
+            if (!(table.componentAt(p) instanceof PairComponent pair)) {
+                return false; // pairs sort last
+            }
+            if (!index.isAlive(pair.target())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     void clear() {

@@ -648,10 +648,11 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * Maintenance on a quiet world: reallocates the storage of archetypes that hold far fewer rows than their
-     * high-water mark (under a quarter of it) at the smallest padded capacity. Archetype pruning applies to
-     * relationship archetypes, which this world does not have yet, so {@code pruned} is 0. Views are invalid
-     * afterwards.
+     * Maintenance on a quiet world: prunes empty archetypes whose signature holds an edge to a dead target
+     * (their entity observers hear {@code onArchetypeDestroyed}, persistent queries drop them, and their ids are
+     * reused by the next archetypes created; survivors keep theirs), and reallocates the storage of archetypes
+     * that hold far fewer rows than their high-water mark (under a quarter of it) at the smallest padded
+     * capacity. Views are invalid afterwards.
      *
      * @throws IllegalStateException inside a scope, during publication, or with unpublished work
      */
@@ -664,7 +665,11 @@ public final class World implements AutoCloseable {
         if (drain.hasWork()) {
             throw new IllegalStateException("compact: the world has unpublished work; commit first");
         }
-        return batches.compact();
+        return batches.compact(archetype -> {
+            for (Query query : queries) {
+                query.forget(archetype); // releases its entry (and group entry) in persistent queries
+            }
+        });
     }
 
     /**
@@ -695,7 +700,7 @@ public final class World implements AutoCloseable {
         checkOpen();
         WorldStats stats = fill != null ? fill : new WorldStats();
         stats.entities = index.aliveCount();
-        stats.archetypes = archetypes.size();
+        stats.archetypes = archetypes.count();
         stats.components = archetypes.componentCount();
         stats.systems = 0;
         stats.fixedTimeDropped = 0;
@@ -843,7 +848,10 @@ public final class World implements AutoCloseable {
         checkOpen();
         Query query = new Query(queryHost, Objects.requireNonNull(descriptor, "descriptor"));
         for (int i = 0; i < archetypes.size(); i++) {
-            query.consider(archetypes.get(i).archetype());
+            Table table = archetypes.get(i);
+            if (table != null) {
+                query.consider(table.archetype());
+            }
         }
         if (!descriptor.isTemporary()) {
             queries.add(query);
@@ -1079,7 +1087,10 @@ public final class World implements AutoCloseable {
         try {
             int count = archetypes.size();
             for (int i = 0; i < count; i++) {
-                action.accept(archetypes.get(i).archetype());
+                Table table = archetypes.get(i);
+                if (table != null) { // a pruned id not reused yet
+                    action.accept(table.archetype());
+                }
             }
             ok = true;
         } finally {
@@ -1134,9 +1145,10 @@ public final class World implements AutoCloseable {
         return index.aliveCount();
     }
 
+    /** The number of archetypes registered now (pruned ones excluded). */
     public int archetypeCount() {
         checkOpen();
-        return archetypes.size();
+        return archetypes.count();
     }
 
     /** Native bytes currently reserved by this world's columns. */

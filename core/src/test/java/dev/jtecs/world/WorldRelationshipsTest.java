@@ -418,4 +418,48 @@ class WorldRelationshipsTest {
         world.despawn(leader);
         assertFalse(world.has(children.get(0), PARENT.targeting(leader)));
     }
+
+    @Test
+    void compactPrunesEmptyArchetypesWithDeadTargetsAndReusesTheirIds() {
+        long t1 = world.spawn();
+        long t2 = world.spawn();
+        long f1 = world.spawn(FOLLOWS.to(t1));
+        long f2 = world.spawn(FOLLOWS.to(t2), MARK);
+        Archetype dying = world.archetypeOf(f1);
+        Archetype survivor = world.archetypeOf(f2);
+        int survivorId = survivor.id();
+        List<String> events = new ArrayList<>();
+        dying.addEntityObserver(new dev.jtecs.event.EntityObserver() {
+            @Override
+            public void onArchetypeDestroyed(Archetype archetype) {
+                events.add("destroyed " + archetype.id());
+            }
+        });
+        Query followers = world.newQuery(QueryDescriptor.builder().include(FOLLOWS)
+                .onEntitiesAdded((a, f, t) -> events.add("added")).build());
+        Query retained = world.newQuery(QueryDescriptor.builder().include(FOLLOWS).temp().build());
+        assertEquals(2, followers.archetypes().size());
+        events.clear(); // the new query's report of its initial members
+        world.despawn(t1); // f1 loses its edge: its old archetype is now empty, with a dead target
+        int before = world.archetypeCount();
+        assertEquals(new CompactResult(1, 0), world.compact());
+        assertEquals(List.of("destroyed " + dying.id()), events);
+        assertEquals(before - 1, world.archetypeCount());
+        assertEquals(1, followers.archetypes().size(), "the persistent query released it");
+        assertEquals(survivorId, world.archetypeOf(f2).id(), "survivors keep their ids");
+        int[] seen = {0};
+        world.forEachArchetype(a -> seen[0]++);
+        assertEquals(world.archetypeCount(), seen[0]);
+        long t3 = world.spawn();
+        long f3 = world.spawn(FOLLOWS.to(t3), LOYALTY.of(9));
+        assertEquals(dying.id(), world.archetypeOf(f3).id(), "the next new archetype reuses the freed id");
+        assertEquals(2, followers.archetypes().size(), "and persistent queries adopt it");
+        assertEquals(2, retained.archetypes().size(), "a temporary query keeps what it had, not the newcomer");
+        assertEquals(List.of(t3), targets(f3, FOLLOWS));
+        assertEquals(new CompactResult(0, 0), world.compact(), "nothing left to prune");
+        world.despawn(f3);
+        world.despawn(t3);
+        world.spawn(FOLLOWS.to(f2));
+        assertEquals(1, world.compact().pruned());
+    }
 }

@@ -21,6 +21,8 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private final NativeMemory memory;
     private final List<Table> tables = new ArrayList<>();
     private Table[] byStore = new Table[16];
+    private final java.util.ArrayDeque<int[]> freed = new java.util.ArrayDeque<>(); // {id, store} of pruned tables
+    private int live;
     private final Map<Object, Table> bySignature = new HashMap<>();
     private final Probe probe = new Probe();
     private final Table root;
@@ -42,8 +44,45 @@ public final class ArchetypeRegistry implements AutoCloseable {
         return root;
     }
 
+    /** The table with this id, or {@code null} when that id was pruned and not reused yet. */
     public Table get(int id) {
         return tables.get(id);
+    }
+
+    /** The number of tables registered now (pruned ones excluded). */
+    public int count() {
+        return live;
+    }
+
+    /**
+     * Removes an empty table for good (compaction): its signature, component-index entries, graph edges and
+     * queue entry go, its observers hear {@code onArchetypeDestroyed}, its buffers are freed, and its id (with its
+     * storage block) is handed to the next table created. Survivors keep their ids.
+     *
+     * @throws IllegalStateException when the table holds rows
+     */
+    public void prune(Table table) {
+        if (table.count() != 0 || table == root) {
+            throw new IllegalStateException("cannot prune " + table + ": only empty, non-root tables");
+        }
+        int[] ids = table.signature();
+        bySignature.remove(new Signature(ids));
+        for (int id : ids) {
+            List<Table> holders = byComponent.get(id);
+            if (holders != null) {
+                holders.remove(table);
+                if (holders.isEmpty()) {
+                    byComponent.remove(id);
+                }
+            }
+        }
+        dirtyQueue.remove(table);
+        table.detach(tables);
+        tables.set(table.id(), null);
+        byStore[table.store()] = null;
+        freed.add(new int[] {table.id(), table.store()});
+        live--;
+        table.destroyed();
     }
 
     /** The table that owns a storage block now (see {@link Table#store()}). */
@@ -62,13 +101,16 @@ public final class ArchetypeRegistry implements AutoCloseable {
         return missing;
     }
 
+    /** The id space in use: ids {@code 0..size()-1}, some of which {@link #get} may answer {@code null} for. */
     public int size() {
         return tables.size();
     }
 
     public void forEach(Consumer<Table> action) {
         for (int i = 0; i < tables.size(); i++) {
-            action.accept(tables.get(i));
+            if (tables.get(i) != null) {
+                action.accept(tables.get(i));
+            }
         }
     }
 
@@ -137,10 +179,17 @@ public final class ArchetypeRegistry implements AutoCloseable {
             for (int i = 0; i < length; i++) {
                 ids[i] = exact[i].id();
             }
-            table = new Table(tables.size(), exact, memory);
-            tables.add(table);
+            int[] reuse = freed.poll();
+            table = new Table(reuse != null ? reuse[0] : tables.size(), exact, memory);
+            if (reuse != null) {
+                tables.set(reuse[0], table);
+                table.setStore(reuse[1]); // the pruned table's block: blocks stay a permutation of ids
+            } else {
+                tables.add(table);
+            }
+            live++;
             if (table.store() >= byStore.length) {
-                byStore = Arrays.copyOf(byStore, byStore.length * 2);
+                byStore = Arrays.copyOf(byStore, Math.max(byStore.length * 2, table.store() + 1));
             }
             byStore[table.store()] = table;
             bySignature.put(new Signature(ids), table);
@@ -181,7 +230,9 @@ public final class ArchetypeRegistry implements AutoCloseable {
     @Override
     public void close() {
         for (Table table : tables) {
-            table.release();
+            if (table != null) {
+                table.release();
+            }
         }
     }
 

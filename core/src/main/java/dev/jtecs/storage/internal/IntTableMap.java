@@ -56,6 +56,30 @@ final class IntTableMap {
         return size;
     }
 
+    /** Drops every entry whose value is {@code table} (a rebuild: for maintenance, not hot paths). */
+    void removeValue(Table table) {
+        int[] oldKeys = keys;
+        Table[] oldValues = values;
+        keys = new int[oldKeys.length];
+        values = new Table[oldKeys.length];
+        Arrays.fill(keys, EMPTY);
+        size = 0;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != EMPTY && oldValues[i] != table) {
+                put(oldKeys[i], oldValues[i]);
+            }
+        }
+    }
+
+    /** Every value, with repeats when several keys map to one table. */
+    void forEachValue(java.util.function.Consumer<Table> action) {
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] != EMPTY) {
+                action.accept(values[i]);
+            }
+        }
+    }
+
     private void grow() {
         int[] oldKeys = keys;
         Table[] oldValues = values;

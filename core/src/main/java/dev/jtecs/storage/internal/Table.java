@@ -819,6 +819,39 @@ public final class Table {
         removeEdges.put(componentId, target);
     }
 
+    /**
+     * Forgets this table in its graph neighbours and theirs in it (the registry prunes it): edges and move plans
+     * pointing at it go, so nothing reaches it any more.
+     */
+    void detach(java.util.Collection<Table> allTables) {
+        java.util.Set<Table> neighbours = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        addEdges.forEachValue(neighbours::add);
+        removeEdges.forEachValue(neighbours::add);
+        for (Table neighbour : neighbours) {
+            neighbour.addEdges.removeValue(this);
+            neighbour.removeEdges.removeValue(this);
+        }
+        for (Table other : allTables) {
+            if (other != null) {
+                other.movePlans.remove(this);
+                if (other.lastPlan != null && other.lastPlan.destination == this) {
+                    other.lastPlan = null;
+                }
+            }
+        }
+        movePlans.clear();
+        lastPlan = null;
+    }
+
+    /** Tells this table's observers it is gone, then drops them. */
+    void destroyed() {
+        for (EntityObserver observer : observers) {
+            observer.onArchetypeDestroyed(archetype);
+        }
+        observers = NO_OBSERVERS;
+        release();
+    }
+
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder("Archetype#").append(id).append('[');

@@ -66,4 +66,30 @@ class ArchetypeRegistryTest {
         assertEquals(3, ab.count());
         assertEquals(2, registry.componentCount());
     }
+
+    @Test
+    void pruningFreesAnIdAndItsBlockForTheNextTableAndDetachesEdges() {
+        Table a = registry.withAdded(registry.root(), A);
+        Table ab = registry.withAdded(a, B);
+        int row = a.appendRows(2);
+        a.writeConsecutiveEntities(row, 2, 1);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> registry.prune(a));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> registry.prune(registry.root()));
+        registry.exchange(a, ab); // ab now owns a's old block, a owns ab's
+        int freedId = a.id();
+        int freedStore = a.store();
+        int before = registry.count();
+        registry.prune(a);
+        assertEquals(before - 1, registry.count());
+        org.junit.jupiter.api.Assertions.assertNull(registry.get(freedId));
+        org.junit.jupiter.api.Assertions.assertNotSame(a, ab.removeEdge(A.id()), "no edge leads to the pruned table");
+        Table b = registry.withAdded(registry.root(), B);
+        assertEquals(freedId, b.id(), "the freed id is reused");
+        assertEquals(freedStore, b.store(), "with the freed block");
+        assertSame(b, registry.ofStore(freedStore));
+        assertSame(ab, registry.ofStore(ab.store()));
+        assertEquals(List.of(b, ab), registry.withComponent(B.id()).stream()
+                .sorted(java.util.Comparator.comparingInt(Table::id)).toList());
+    }
 }
