@@ -182,9 +182,11 @@ public final class CommitDrain {
                 }
                 int end = op == null ? to : op.recordMark;
                 runSegment(segment, end, firstOp, k, cancels);
+                segmentDone.run();
                 if (op != null) {
                     bulk.run(op);
                     ranOps = k + 1;
+                    segmentDone.run();
                 }
                 segment = end;
                 firstOp = k + 1;
@@ -390,6 +392,16 @@ public final class CommitDrain {
     public void onPlacedWithPairs(PairCheck check) {
         this.placedWithPairs = java.util.Objects.requireNonNull(check, "check");
         bulk.onPlacedWithPairs(check);
+    }
+
+    private Runnable segmentDone = () -> { };
+
+    /**
+     * Called after each segment of a wave has published its despawns, spawns and moves (and after each query
+     * batch): the point where the world sees every row where this step left it.
+     */
+    public void onSegmentDone(Runnable listener) {
+        this.segmentDone = java.util.Objects.requireNonNull(listener, "listener");
     }
 
     /** Called with every entity a publication despawns, after its row and slot are gone. */

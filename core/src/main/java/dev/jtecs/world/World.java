@@ -82,6 +82,7 @@ public final class World implements AutoCloseable {
         drain.onReleased(observers::clear); // an id never published keeps no observers
         drain.onDespawned(this::despawnedTarget);
         drain.onPlacedWithPairs(this::dropEdgesToDead);
+        drain.onSegmentDone(this::settleDeadTargets);
         archetypes.onCreate(table -> {
             for (int i = 0; i < queries.size(); i++) {
                 queries.get(i).consider(table.archetype());
@@ -334,23 +335,64 @@ public final class World implements AutoCloseable {
         checkOpen();
         requireReverseIndex(relationship, "traverse");
         Objects.requireNonNull(visitor, "visitor");
-        java.util.Set<Long> seen = new java.util.HashSet<>();
-        seen.add(root);
-        java.util.ArrayDeque<long[]> stack = new java.util.ArrayDeque<>(); // {entity, depth}
-        long[] children = sourcesOf(relationship, root);
-        for (int i = children.length - 1; i >= 0; i--) {
-            stack.push(new long[] {children[i], 0});
+        TraversalStack stack = idleStack != null ? idleStack : new TraversalStack(); // nested walks get their own
+        idleStack = null;
+        try {
+            java.util.BitSet seen = new java.util.BitSet(); // by slot: only live entities are visited
+            seen.set(Entity.slot(root));
+            int top = stack.pushChildren(relationship, root, 0, 0);
+            while (top > 0) {
+                top--;
+                long entity = stack.entities[top];
+                int depth = stack.depths[top];
+                int slot = Entity.slot(entity);
+                if (seen.get(slot)) {
+                    continue;
+                }
+                seen.set(slot);
+                visitor.visit(entity, depth);
+                top = stack.pushChildren(relationship, entity, depth + 1, top);
+            }
+        } finally {
+            idleStack = stack;
         }
-        while (!stack.isEmpty()) {
-            long[] next = stack.pop();
-            if (!seen.add(next[0])) {
-                continue;
+    }
+
+    private TraversalStack idleStack = new TraversalStack();
+
+    /** A reusable depth-first stack of (entity, depth): traversals allocate only to grow it. */
+    private final class TraversalStack {
+        long[] entities = new long[64];
+        int[] depths = new int[64];
+
+        /**
+         * Pushes the sources of edges to {@code parent} so that they pop in ascending id order (read from the
+         * archetypes holding the pair in bulk); returns the new top.
+         */
+        int pushChildren(Relationship relationship, long parent, int depth, int top) {
+            PairComponent pair = pairs.find(relationship, parent);
+            if (pair == null) {
+                return top;
             }
-            visitor.visit(next[0], (int) next[1]);
-            long[] grandchildren = sourcesOf(relationship, next[0]);
-            for (int i = grandchildren.length - 1; i >= 0; i--) {
-                stack.push(new long[] {grandchildren[i], next[1] + 1});
+            int start = top;
+            for (Table table : archetypes.withComponent(pair.id())) {
+                int n = table.count();
+                if (top + n > entities.length) {
+                    int capacity = Math.max(top + n, entities.length * 2);
+                    entities = java.util.Arrays.copyOf(entities, capacity);
+                    depths = java.util.Arrays.copyOf(depths, capacity);
+                }
+                table.readEntities(0, n, entities, top);
+                top += n;
             }
+            java.util.Arrays.sort(entities, start, top);
+            for (int i = start, j = top - 1; i < j; i++, j--) { // descending, so the smallest pops first
+                long swap = entities[i];
+                entities[i] = entities[j];
+                entities[j] = swap;
+            }
+            java.util.Arrays.fill(depths, start, top, depth);
+            return top;
         }
     }
 
@@ -370,26 +412,36 @@ public final class World implements AutoCloseable {
         checkOpen();
         Objects.requireNonNull(relationship, "relationship");
         Objects.requireNonNull(visitor, "visitor");
-        java.util.Set<Long> seen = new java.util.HashSet<>();
-        seen.add(id);
         long current = id;
+        long[] path = new long[Math.min(Math.max(maxDepth, 0), 128) + 1];
+        path[0] = id;
         for (int depth = 1; ; depth++) {
-            RelationshipValue edge = get(current, relationship);
-            if (edge == null) {
+            if (!index.isAlive(current)) {
                 return;
             }
-            if (!seen.add(edge.target())) {
-                throw new IllegalStateException("walkUp: " + relationship.name() + " edges form a cycle at "
-                        + Entity.toString(edge.target()));
+            long[] targets = archetypes.ofStore(index.storeOf(Entity.slot(current))).targetsOf(relationship);
+            if (targets.length == 0) {
+                return;
+            }
+            long parent = targets[0];
+            for (int i = 0; i < depth && i < path.length; i++) {
+                if (path[i] == parent) {
+                    throw new IllegalStateException("walkUp: " + relationship.name() + " edges form a cycle at "
+                            + Entity.toString(parent));
+                }
             }
             if (depth > maxDepth) {
                 throw new IllegalStateException("walkUp: deeper than " + maxDepth + " levels of "
                         + relationship.name() + " from " + Entity.toString(id));
             }
-            if (!visitor.visit(edge.target(), depth)) {
+            if (!visitor.visit(parent, depth)) {
                 return;
             }
-            current = edge.target();
+            if (depth >= path.length) {
+                path = java.util.Arrays.copyOf(path, path.length * 2);
+            }
+            path[depth] = parent;
+            current = parent;
         }
     }
 
@@ -421,28 +473,47 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * A publication despawned {@code id}: the sources of cascading edges to it are despawned (with their own
-     * subtrees, all staged now, so the next wave of the same commit removes them), and the dense edges other
-     * entities hold to it are removed.
+     * A publication despawned {@code id}: when edges point at it, it is noted; once its segment has published
+     * its moves, {@link #settleDeadTargets} despawns the sources of cascading edges (whole subtrees, in the next
+     * wave of the same commit) and removes the other edges.
      */
     private void despawnedTarget(long id) {
-        if (pairs.isEmpty()) {
+        if (pairs.isEmpty() || pairs.targeting(id).isEmpty()) {
             return;
         }
-        for (PairComponent pair : List.copyOf(pairs.targeting(id))) {
-            if (pair.relationship().isCascadeDelete()) {
-                cascade(pair.relationship(), id);
-                continue;
-            }
-            for (Table table : archetypes.withComponent(pair.id())) {
-                for (int row = 0; row < table.count(); row++) {
-                    long source = table.entityAt(row);
-                    if (index.isAlive(source)) {
-                        staging.remove(source, Entity.slot(source), pair);
+        if (deadTargetCount == deadTargets.length) {
+            deadTargets = java.util.Arrays.copyOf(deadTargets, deadTargetCount * 2);
+        }
+        deadTargets[deadTargetCount++] = id;
+    }
+
+    private long[] deadTargets = new long[16];
+    private int deadTargetCount;
+
+    /**
+     * After a segment published its moves: the edges still pointing at targets that died in it are handled,
+     * reading rows where the segment left them, so a source re-targeted or detached earlier in call order is
+     * spared. Cascading sources are despawned (whole subtrees, staged now), other edges removed.
+     */
+    private void settleDeadTargets() {
+        for (int i = 0; i < deadTargetCount; i++) {
+            long id = deadTargets[i];
+            for (PairComponent pair : List.copyOf(pairs.targeting(id))) {
+                if (pair.relationship().isCascadeDelete()) {
+                    cascade(pair.relationship(), id);
+                    continue;
+                }
+                for (Table table : archetypes.withComponent(pair.id())) {
+                    for (int row = 0; row < table.count(); row++) {
+                        long source = table.entityAt(row);
+                        if (index.isAlive(source)) {
+                            staging.remove(source, Entity.slot(source), pair);
+                        }
                     }
                 }
             }
         }
+        deadTargetCount = 0;
     }
 
     /**
@@ -474,11 +545,12 @@ public final class World implements AutoCloseable {
 
     /** Stages the despawn of every entity below {@code root} through a cascading relationship. */
     private void cascade(Relationship relationship, long root) {
-        java.util.ArrayDeque<Long> pending = new java.util.ArrayDeque<>();
-        pending.push(root);
-        while (!pending.isEmpty()) {
-            long parent = pending.pop();
-            for (long child : sourcesOf(relationship, parent)) {
+        TraversalStack stack = idleStack != null ? idleStack : new TraversalStack();
+        idleStack = null;
+        try {
+            int top = stack.pushChildren(relationship, root, 0, 0);
+            while (top > 0) {
+                long child = stack.entities[--top];
                 if (!index.isAlive(child)) {
                     continue;
                 }
@@ -488,9 +560,11 @@ public final class World implements AutoCloseable {
                     // later calls (this cascade reaching it again among them) leave it alone
                     transaction.doom(Entity.slot(child));
                     despawned(child, before);
-                    pending.push(child);
+                    top = stack.pushChildren(relationship, child, 0, top);
                 }
             }
+        } finally {
+            idleStack = stack;
         }
     }
 

@@ -462,4 +462,53 @@ class WorldRelationshipsTest {
         world.spawn(FOLLOWS.to(f2));
         assertEquals(1, world.compact().pruned());
     }
+
+    @Test
+    void traversalsNestAndAnObserverMayTraverseDuringACascade() {
+        long root = world.spawn();
+        long a = world.spawn(KNOWS.to(root));
+        long b = world.spawn(KNOWS.to(root));
+        world.spawn(KNOWS.to(a));
+        List<String> visits = new ArrayList<>();
+        world.traverse(root, KNOWS, (entity, depth) -> {
+            int[] below = {0};
+            world.traverse(entity, KNOWS, (inner, d) -> below[0]++);
+            visits.add(entity + ":" + below[0]);
+        });
+        assertEquals(List.of(a + ":1", (a + 2) + ":0", b + ":0").size(), visits.size());
+        assertEquals(a + ":1", visits.get(0));
+
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long top = world.spawn();
+        long mid = world.spawn(childOf.to(top));
+        long leaf = world.spawn(childOf.to(mid));
+        List<Integer> counts = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> {
+            int[] n = {0};
+            world.traverse(top, KNOWS, (x, d) -> n[0]++); // a nested walk from inside the cascade
+            counts.add(n[0]);
+        });
+        world.despawn(top);
+        assertFalse(world.isAlive(leaf));
+        assertEquals(3, counts.size(), "top, mid and leaf, once each");
+    }
+
+    @Test
+    void aChildReparentedOrDetachedEarlierInCallOrderIsSparedByItsOldParentsCascade() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        long moved = world.spawn(childOf.to(p1));
+        long detached = world.spawn(childOf.to(p1));
+        long stays = world.spawn(childOf.to(p1));
+        world.defer();
+        world.set(moved, childOf.to(p2));
+        world.remove(detached, childOf);
+        world.despawn(p1);
+        world.commit();
+        assertTrue(world.isAlive(moved));
+        assertEquals(List.of(p2), targets(moved, childOf));
+        assertTrue(world.isAlive(detached));
+        assertFalse(world.isAlive(stays));
+    }
 }

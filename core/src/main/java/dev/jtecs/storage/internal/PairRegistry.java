@@ -14,13 +14,13 @@ import java.util.Map;
  * target so that a dying target finds the pairs that point at it.
  */
 public final class PairRegistry {
-    private final Map<Relationship, Map<Long, PairComponent>> byRelationship = new HashMap<>();
+    private final Map<Relationship, LongPairMap> byRelationship = new java.util.IdentityHashMap<>();
     private final Map<Long, List<PairComponent>> byTarget = new HashMap<>();
     private int nextId = Components.FIRST_PAIR_ID;
 
     /** The pair component of ({@code relationship}, {@code target}), created on first use. */
     public PairComponent pair(Relationship relationship, long target) {
-        Map<Long, PairComponent> targets = byRelationship.computeIfAbsent(relationship, r -> new HashMap<>());
+        LongPairMap targets = byRelationship.computeIfAbsent(relationship, r -> new LongPairMap());
         PairComponent pair = targets.get(target);
         if (pair == null) {
             if (nextId == Integer.MAX_VALUE) {
@@ -35,7 +35,7 @@ public final class PairRegistry {
 
     /** The pair component of ({@code relationship}, {@code target}), or {@code null} when never met. */
     public PairComponent find(Relationship relationship, long target) {
-        Map<Long, PairComponent> targets = byRelationship.get(relationship);
+        LongPairMap targets = byRelationship.get(relationship);
         return targets == null ? null : targets.get(target);
     }
 
