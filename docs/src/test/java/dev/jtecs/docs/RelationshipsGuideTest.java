@@ -1,5 +1,6 @@
 package dev.jtecs.docs;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.PairComponent;
@@ -16,10 +18,13 @@ import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.event.OnDespawn;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
+import dev.jtecs.world.BatchIds;
 import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +41,10 @@ class RelationshipsGuideTest {
     /** Requires {@code RANK.of(1)}, added with an entity's first edge. */
     static final Relationship MEMBER_OF =
             Relationships.register("docs.rel.MemberOf", o -> o.requires(RANK.of(1)));
+    /** Non-exclusive, with a reverse index: who knows whom, in both directions. */
+    static final Relationship KNOWS = Relationships.register("docs.rel.Knows", o -> o.reverseIndex());
+    /** The built-in parent relationship: exclusive, reverse-indexed, cascading. */
+    static final Relationship CHILD_OF = ChildOf.COMPONENT;
 
     /** The targets of an entity's edges of one relationship, in the order the world reports them. */
     static List<Long> targets(World world, long id, Relationship relationship) {
@@ -326,17 +335,335 @@ class RelationshipsGuideTest {
         }
     }
 
+
     @Test
-    void batchCallsRefuseEdges() {
+    void noEdgeOutlivesItsTarget() {
+        try (World world = World.create()) {
+            // begin-example
+            long sun = world.spawn();
+            long ann = world.spawn();
+            world.defer();
+            world.despawn(sun);
+            world.set(ann, LIKES.to(sun)); // sun is still alive when this is called...
+            long bob = world.spawn(LIKES.to(sun));
+            world.commit();
+            assertFalse(world.has(ann, LIKES)); // ...but the edge did not survive the commit
+            assertTrue(world.isAlive(bob)); // spawned all the same, without the edge
+            assertFalse(world.has(bob, LIKES));
+
+            world.defer();
+            long comet = world.spawn();
+            world.set(ann, LIKES.to(comet));
+            world.despawn(comet); // a staged spawn, cancelled: comet never lives
+            world.commit();
+            assertFalse(world.has(ann, LIKES));
+
+            long planet = world.spawn();
+            world.defer();
+            world.despawn(planet);
+            long moon = world.spawn(CHILD_OF.to(planet)); // a cascading edge to a dying parent...
+            world.commit();
+            assertFalse(world.isAlive(moon)); // ...takes the child along
+            // end-example
+        }
+    }
+
+    // ---------------------------------------------------------------- options
+
+    @Test
+    void cascadingNeedsExclusiveAndReverseIndex() {
+        try (World world = World.create()) {
+            // begin-example
+            assertThrows(IllegalArgumentException.class, () -> Relationships.register("docs.rel.BadCascade",
+                    o -> o.cascadeDelete().exclusive())); // no reverse index
+            assertThrows(IllegalArgumentException.class, () -> Relationships.register("docs.rel.BadCascade",
+                    o -> o.cascadeDelete().reverseIndex())); // not exclusive
+
+            assertTrue(KNOWS.hasReverseIndex());
+            assertFalse(KNOWS.isExclusive());
+            assertTrue(CHILD_OF.isExclusive() && CHILD_OF.hasReverseIndex() && CHILD_OF.isCascadeDelete());
+            assertEquals("ChildOf", CHILD_OF.name());
+            // end-example
+        }
+    }
+
+    // ---------------------------------------------------------------- selectors
+
+    @Test
+    void selectorsPickOneTarget() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            long bob = world.spawn();
+            Query fansOfAnn = world.newQuery(QueryDescriptor.builder().include(LIKES.targeting(ann)).build());
+            assertEquals(0, fansOfAnn.count()); // no entity likes ann yet: the query waits
+
+            world.spawn(SHIP, LIKES.to(ann));
+            world.spawn(SHIP, LIKES.to(ann), LIKES.to(bob));
+            world.spawn(SHIP, LIKES.to(bob));
+            world.spawn(SHIP);
+            assertEquals(2, fansOfAnn.count()); // persistent: it adopted the new archetypes
+
+            Query notAnn = world.newQuery(QueryDescriptor.builder().include(SHIP)
+                    .exclude(LIKES.targeting(ann)).build());
+            assertEquals(2, notAnn.count()); // likes bob only, or nobody
+            Query either = world.newQuery(QueryDescriptor.builder()
+                    .includeAny(LIKES.targeting(ann), LIKES.targeting(bob)).build());
+            assertEquals(3, either.count());
+            // end-example
+        }
+    }
+
+    @Test
+    void selectorsOutsideQueries() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            long bob = world.spawn();
+            long cid = world.spawn(LIKES.to(ann), LIKES.to(bob));
+            TargetSelector likesAnn = LIKES.targeting(ann);
+            assertEquals(likesAnn, LIKES.targeting(ann)); // equal by relationship and target
+
+            assertTrue(world.has(cid, likesAnn));
+            assertEquals(Boolean.TRUE, world.get(cid, likesAnn)); // a selector reads as TRUE or null
+            assertNull(world.get(ann, likesAnn));
+            assertTrue(world.archetypeOf(cid).has(likesAnn));
+            assertEquals(List.of(world.archetypeOf(cid)), world.findArchetypes(likesAnn));
+
+            world.remove(cid, likesAnn); // removes that one edge
+            assertEquals(List.of(bob), targets(world, cid, LIKES));
+
+            assertThrows(IllegalArgumentException.class, () -> world.set(cid, likesAnn)); // not an input
+            assertThrows(IllegalArgumentException.class, () -> LIKES.targeting(0)); // not an entity id
+            // end-example
+        }
+    }
+
+    @Test
+    void oneSelectorServesEveryWorld() {
+        try (World red = World.create(); World blue = World.create()) {
+            // begin-example
+            long redKing = red.spawn();
+            long blueKing = blue.spawn();
+            assertEquals(redKing, blueKing); // the same id, in two worlds
+
+            blue.spawn(SHIP); // blue meets another pair first, so its pair ids differ from red's
+            blue.spawn(LIKES.to(blue.spawn()));
+            red.spawn(LIKES.to(redKing));
+            blue.spawn(LIKES.to(blueKing));
+            blue.spawn(LIKES.to(blueKing));
+
+            QueryDescriptor fans = QueryDescriptor.builder().include(LIKES.targeting(redKing)).build();
+            assertEquals(1, red.newQuery(fans).count());
+            assertEquals(2, blue.newQuery(fans).count());
+            // end-example
+        }
+    }
+
+    // ---------------------------------------------------------------- reverse index and traversal
+
+    @Test
+    void sourcesNeedAReverseIndex() {
+        try (World world = World.create()) {
+            // begin-example
+            long hub = world.spawn();
+            long ann = world.spawn(KNOWS.to(hub));
+            long bob = world.spawn(KNOWS.to(hub), SHIP); // another archetype
+            world.spawn(KNOWS.to(ann));
+
+            assertArrayEquals(new long[] {ann, bob}, world.relationshipSources(KNOWS, hub)); // ascending
+            List<Long> seen = new ArrayList<>();
+            world.targets(hub, KNOWS, seen::add); // the same sources, one at a time
+            assertEquals(List.of(ann, bob), seen);
+
+            world.defer();
+            long cid = world.spawn(KNOWS.to(hub));
+            assertEquals(2, world.relationshipSources(KNOWS, hub).length); // staged: not a source yet
+            world.commit();
+            assertArrayEquals(new long[] {ann, bob, cid}, world.relationshipSources(KNOWS, hub));
+
+            assertThrows(IllegalArgumentException.class, // LIKES has no reverse index
+                    () -> world.relationshipSources(LIKES, hub));
+            // end-example
+        }
+    }
+
+    @Test
+    void traverseGoesDepthFirst() {
+        try (World world = World.create()) {
+            // begin-example
+            long scene = world.spawn();
+            long ship = world.spawn(CHILD_OF.to(scene));
+            long light = world.spawn(CHILD_OF.to(scene));
+            long hull = world.spawn(CHILD_OF.to(ship));
+            long turret = world.spawn(CHILD_OF.to(ship));
+            long barrel = world.spawn(CHILD_OF.to(hull));
+
+            List<String> visits = new ArrayList<>();
+            world.traverse(scene, CHILD_OF, (entity, depth) -> visits.add(entity + "@" + depth));
+            assertEquals(List.of(ship + "@0", hull + "@1", barrel + "@2", turret + "@1", light + "@0"), visits);
+            // end-example
+        }
+    }
+
+    @Test
+    void traverseVisitsEachEntityOnce() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            long bob = world.spawn(KNOWS.to(ann));
+            long cid = world.spawn(KNOWS.to(ann));
+            long dan = world.spawn(KNOWS.to(bob), KNOWS.to(cid)); // reached twice
+            world.set(ann, KNOWS.to(dan)); // a cycle back to the root
+
+            List<Long> visits = new ArrayList<>();
+            world.traverse(ann, KNOWS, (entity, depth) -> visits.add(entity));
+            assertEquals(List.of(bob, dan, cid), visits); // dan once; the root not at all
+            // end-example
+        }
+    }
+
+    @Test
+    void walkUpClimbsTheFirstEdge() {
+        try (World world = World.create()) {
+            // begin-example
+            long core = world.spawn();
+            long sun = world.spawn(ORBITS.to(core));
+            long earth = world.spawn(ORBITS.to(sun));
+            long moon = world.spawn(ORBITS.to(earth)); // ORBITS has no reverse index: walkUp needs none
+
+            List<String> seen = new ArrayList<>();
+            world.walkUp(moon, ORBITS, (ancestor, depth) -> seen.add(ancestor + "@" + depth));
+            assertEquals(List.of(earth + "@1", sun + "@2", core + "@3"), seen);
+
+            seen.clear();
+            world.walkUp(moon, ORBITS, (ancestor, depth) -> {
+                seen.add(ancestor + "@" + depth);
+                return ancestor != sun; // stop at the sun
+            });
+            assertEquals(List.of(earth + "@1", sun + "@2"), seen);
+
+            world.walkUp(moon, ORBITS, (ancestor, depth) -> true, 3); // exactly three levels: fine
+            assertThrows(IllegalStateException.class, // a fourth level exists: too deep
+                    () -> world.walkUp(moon, ORBITS, (ancestor, depth) -> true, 2));
+            world.set(core, ORBITS.to(moon)); // a cycle
+            assertThrows(IllegalStateException.class, () -> world.walkUp(moon, ORBITS, (ancestor, depth) -> true));
+            assertEquals(100, World.DEFAULT_WALK_DEPTH);
+            // end-example
+        }
+    }
+
+    // ---------------------------------------------------------------- cascades
+
+    @Test
+    void despawningAParentDespawnsItsSubtree() {
+        try (World world = World.create()) {
+            // begin-example
+            long scene = world.spawn();
+            long ship = world.spawn(CHILD_OF.to(scene));
+            long hull = world.spawn(CHILD_OF.to(ship));
+            long tail = hull;
+            for (int level = 0; level < 200; level++) { // far deeper than the drain's 64 waves
+                tail = world.spawn(CHILD_OF.to(tail));
+            }
+            long fan = world.spawn(LIKES.to(hull)); // not cascading: loses the edge, stays alive
+            List<Long> despawned = new ArrayList<>();
+            world.observe(Entity.WORLD, OnDespawn.class, event -> despawned.add(event.entity()));
+
+            world.despawn(ship);
+            assertEquals(202, despawned.size()); // ship, hull and the chain, each reported once
+            assertFalse(world.isAlive(tail));
+            assertTrue(world.isAlive(scene)); // the parent of the despawned entity is untouched
+            assertTrue(world.isAlive(fan));
+            assertFalse(world.has(fan, LIKES));
+            assertEquals(0, world.relationshipSources(CHILD_OF, scene).length);
+            // end-example
+        }
+    }
+
+    // ---------------------------------------------------------------- batches
+
+    @Test
+    void batchSpawnTakesEdges() {
+        try (World world = World.create()) {
+            // begin-example
+            long sun = world.spawn();
+            long earth = world.spawn();
+            long guild = world.spawn();
+
+            BatchIds fans = world.batchSpawn(100, List.of(SHIP, LIKES.to(sun), LIKES.to(earth)));
+            assertEquals(List.of(sun, earth), targets(world, fans.get(99), LIKES));
+            BatchIds moons = world.batchSpawn(3, List.of(ORBITS.to(sun), ORBITS.to(earth)));
+            assertEquals(List.of(earth), targets(world, moons.get(0), ORBITS)); // exclusive: the last one given
+            BatchIds members = world.batchSpawn(2, List.of(MEMBER_OF.to(guild)));
+            assertEquals(1, world.get(members.get(1), RANK)); // requirements come along
+
+            long[] restored = {Entity.pack(500, 0), Entity.pack(501, 0)};
+            world.batchSpawnAt(restored, List.of(CHILD_OF.to(guild)), null);
+            assertArrayEquals(restored, world.relationshipSources(CHILD_OF, guild));
+            // end-example
+        }
+    }
+
+    @Test
+    void queryBatchesSetAndRemoveEdges() {
+        try (World world = World.create()) {
+            // begin-example
+            long sun = world.spawn();
+            long earth = world.spawn();
+            BatchIds ships = world.batchSpawn(10, List.of(SHIP, ORBITS.to(sun)));
+            Query fleet = world.newQuery(QueryDescriptor.builder().include(SHIP).build());
+
+            world.batchSet(fleet, LIKES.to(sun));
+            world.batchSet(fleet, LIKES.to(earth)); // non-exclusive: joins the other edge
+            assertEquals(List.of(sun, earth), targets(world, ships.get(3), LIKES));
+            world.batchSet(fleet, ORBITS.to(earth)); // exclusive: replaces the edge to sun
+            assertEquals(List.of(earth), targets(world, ships.get(3), ORBITS));
+
+            world.batchRemove(fleet, LIKES.to(sun)); // one edge
+            world.batchRemove(fleet, ORBITS.targeting(sun)); // one edge, by selector: none left to remove
+            assertEquals(List.of(earth), targets(world, ships.get(3), LIKES));
+            world.batchRemove(fleet, LIKES); // every edge of LIKES
+            assertFalse(world.has(ships.get(3), LIKES));
+            assertTrue(world.has(ships.get(3), ORBITS.targeting(earth)));
+            // end-example
+        }
+    }
+
+    @Test
+    void batchCallsRefuseBareRelationships() {
         try (World world = World.create()) {
             // begin-example
             long sun = world.spawn(SHIP);
+            long gone = world.spawn();
+            world.despawn(gone);
             Query ships = world.newQuery(QueryDescriptor.builder().include(SHIP).build());
 
-            assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(10, List.of(ORBITS.to(sun))));
-            assertThrows(IllegalArgumentException.class, () -> world.batchSet(ships, ORBITS.to(sun)));
-            assertThrows(IllegalArgumentException.class, () -> world.batchRemove(ships, ORBITS));
+            assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(10, List.of(ORBITS)));
+            assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(10, List.of(ORBITS.to(gone))));
+            assertThrows(IllegalArgumentException.class, () -> world.batchSet(ships, ORBITS));
+            assertThrows(IllegalArgumentException.class, // a writer cannot choose targets
+                    () -> world.batchSet(ships, ORBITS, (archetype, fromRow, toRow) -> { }));
+            assertThrows(IllegalArgumentException.class, () -> world.batchSet(ships, ORBITS.targeting(sun)));
             assertEquals(1, world.entityCount()); // nothing changed
+            // end-example
+        }
+    }
+
+    // ---------------------------------------------------------------- not built yet
+
+    @Test
+    void compactDoesNotPruneYet() {
+        try (World world = World.create()) {
+            // begin-example
+            long sun = world.spawn();
+            world.spawn(SHIP, LIKES.to(sun));
+            world.despawn(sun); // the ship moves out of the archetype with the pair (Likes, sun)
+
+            List<Archetype> left = world.findArchetypes(LIKES.targeting(sun));
+            assertEquals(1, left.size()); // the archetype stays, empty, though no entity can ever join it
+            assertEquals(0, left.get(0).count());
+            assertEquals(0, world.compact().pruned()); // not pruned yet
             // end-example
         }
     }
