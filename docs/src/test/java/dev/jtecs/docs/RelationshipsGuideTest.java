@@ -650,10 +650,10 @@ class RelationshipsGuideTest {
         }
     }
 
-    // ---------------------------------------------------------------- not built yet
+    // ---------------------------------------------------------------- compaction
 
     @Test
-    void compactDoesNotPruneYet() {
+    void compactPrunesDeadTargetArchetypes() {
         try (World world = World.create()) {
             // begin-example
             long sun = world.spawn();
@@ -663,7 +663,8 @@ class RelationshipsGuideTest {
             List<Archetype> left = world.findArchetypes(LIKES.targeting(sun));
             assertEquals(1, left.size()); // the archetype stays, empty, though no entity can ever join it
             assertEquals(0, left.get(0).count());
-            assertEquals(0, world.compact().pruned()); // not pruned yet
+            assertEquals(1, world.compact().pruned()); // compaction removes it
+            assertEquals(0, world.findArchetypes(LIKES.targeting(sun)).size());
             // end-example
         }
     }
