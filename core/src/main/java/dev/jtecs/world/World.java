@@ -739,11 +739,15 @@ public final class World implements AutoCloseable {
         if (drain.hasWork()) {
             throw new IllegalStateException("compact: the world has unpublished work; commit first");
         }
-        return batches.compact(archetype -> {
+        CompactResult result = batches.compact(archetype -> {
             for (Query query : queries) {
                 query.forget(archetype); // releases its entry (and group entry) in persistent queries
             }
         });
+        if (!pairs.isEmpty()) { // pairs of dead targets that no archetype holds any more are forgotten too
+            pairs.forgetDead(index::isAlive, id -> !archetypes.withComponent(id).isEmpty());
+        }
+        return result;
     }
 
     /**

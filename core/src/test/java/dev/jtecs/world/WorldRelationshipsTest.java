@@ -457,6 +457,7 @@ class WorldRelationshipsTest {
         assertEquals(2, retained.archetypes().size(), "a temporary query keeps what it had, not the newcomer");
         assertEquals(List.of(t3), targets(f3, FOLLOWS));
         assertEquals(new CompactResult(0, 0), world.compact(), "nothing left to prune");
+        assertEquals(0, world.findArchetypes(FOLLOWS.targeting(t1)).size(), "t1's pair is forgotten too");
         world.despawn(f3);
         world.despawn(t3);
         world.spawn(FOLLOWS.to(f2));

@@ -64,6 +64,20 @@ final class LongPairMap {
         return size;
     }
 
+    /** Keeps only the entries whose pair {@code keep} accepts (a rebuild: for maintenance). */
+    void retain(java.util.function.Predicate<PairComponent> keep) {
+        long[] oldKeys = keys;
+        PairComponent[] oldValues = values;
+        keys = new long[oldKeys.length];
+        values = new PairComponent[oldKeys.length];
+        size = 0;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != 0 && keep.test(oldValues[i])) {
+                put(oldKeys[i], oldValues[i]);
+            }
+        }
+    }
+
     private static int mix(long key) {
         long h = key * 0x9E3779B97F4A7C15L;
         return (int) (h ^ (h >>> 32));

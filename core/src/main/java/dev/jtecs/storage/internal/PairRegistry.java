@@ -50,8 +50,40 @@ public final class PairRegistry {
         return byTarget.isEmpty();
     }
 
-    /** The number of pairs met. */
+    /** The number of pairs met (ids handed out; forgotten pairs included). */
     public int size() {
         return nextId - Components.FIRST_PAIR_ID;
+    }
+
+    /**
+     * Forgets the pairs whose target is dead and that no archetype holds any more (compaction), so a world whose
+     * targets come and go keeps a bounded registry. Their ids are not handed out again. Returns how many went.
+     */
+    public int forgetDead(java.util.function.LongPredicate alive, java.util.function.IntPredicate held) {
+        int before = live();
+        java.util.Iterator<Map.Entry<Long, List<PairComponent>>> entries = byTarget.entrySet().iterator();
+        while (entries.hasNext()) {
+            Map.Entry<Long, List<PairComponent>> entry = entries.next();
+            if (alive.test(entry.getKey())) {
+                continue;
+            }
+            entry.getValue().removeIf(pair -> !held.test(pair.id()));
+            if (entry.getValue().isEmpty()) {
+                entries.remove();
+            }
+        }
+        for (LongPairMap targets : byRelationship.values()) {
+            targets.retain(pair -> alive.test(pair.target()) || held.test(pair.id()));
+        }
+        return before - live();
+    }
+
+    /** The pairs currently known (met and not forgotten). */
+    public int live() {
+        int n = 0;
+        for (List<PairComponent> pairs : byTarget.values()) {
+            n += pairs.size();
+        }
+        return n;
     }
 }

@@ -34,4 +34,24 @@ class PairRegistryTest {
         assertEquals(List.of(), pairs.targeting(Entity.pack(1, 0)));
         assertEquals(2, pairs.size());
     }
+
+    @Test
+    void forgetsPairsOfDeadTargetsThatNoArchetypeHolds() {
+        PairRegistry pairs = new PairRegistry();
+        long dead = Entity.pack(1, 0);
+        long alive = Entity.pack(2, 0);
+        PairComponent gone = pairs.pair(A, dead);
+        PairComponent held = pairs.pair(B, dead);
+        PairComponent kept = pairs.pair(A, alive);
+        assertEquals(3, pairs.live());
+        int forgotten = pairs.forgetDead(id -> id == alive, id -> id == held.id());
+        assertEquals(1, forgotten);
+        assertNull(pairs.find(A, dead));
+        assertSame(held, pairs.find(B, dead));
+        assertSame(kept, pairs.find(A, alive));
+        assertEquals(List.of(held), pairs.targeting(dead));
+        PairComponent again = pairs.pair(A, dead);
+        assertTrue(again.id() > kept.id(), "forgotten ids are not handed out again");
+        org.junit.jupiter.api.Assertions.assertNotSame(gone, again);
+    }
 }
