@@ -1,0 +1,133 @@
+package dev.jtecs.bench.jmh;
+
+import dev.jtecs.world.World;
+import dev.jtecs.world.WorldConfig;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * {@code cascade_delete}: one {@code ChildOf} tree of exactly N entities (the first N, breadth first, of a complete
+ * tree of {@code fanOut} children per node), deleted from its root. One operation = {@code world.despawn(root)} at
+ * scope depth 0, which despawns the whole subtree through {@code ChildOf} in the same commit; time is per
+ * operation (ns per entity = time / N). Each (ChildOf, parent) pair is its own archetype component, so the tree
+ * spans one archetype per inner node, about N / {@code fanOut}: the fan-out sets how many entities each archetype
+ * of the cascade holds.
+ *
+ * <p>Before each operation, untimed ({@code Level.Invocation}), the tree is rebuilt once the last operation
+ * deleted it: jtecs in a new world (the old one closed), with the root from {@code spawn()} and the children of
+ * each parent from one {@code batchSpawn} holding {@code ChildOf.COMPONENT.to(parent)}. A new world rather than
+ * the old one refilled: the world keeps the pair component of every (relationship, target) it has met, dead
+ * targets included ({@code compact()} prunes their archetypes, not the pairs), so a refilled world would grow by
+ * N / {@code fanOut} pairs per operation and each operation would run in a larger world than the last. The world
+ * holds only the tree; only jtecs methods build one ({@link EngineUnderTest}).
+ *
+ * <p>Baseline ({@code plainRecursive}): the same tree as plain {@code int} arrays ({@link Forest}), deleted by a
+ * recursive walk that frees each node after its children (clears its alive flag, pushes its index on a free
+ * list, counts it). It skips what the engine does per entity beyond that (removing rows, retiring the id's
+ * generation, membership and lifecycle bookkeeping), so it is the floor, not an equal. Dominion, Artemis-odb and
+ * Ashley have no built-in hierarchy or cascading delete (no parent relation, and deleting an entity never deletes
+ * others), so no peer runs here; a hand-written hierarchy on top of them would measure that code, not the peers.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
+@State(Scope.Thread)
+public class CascadeDeleteBenchmark {
+    @Param({"10000", "100000"})
+    public int entities;
+
+    @Param({"4", "32"})
+    public int fanOut;
+
+    Forest tree;
+    private boolean jtecsSelected;
+
+    World world;
+    long root;
+
+    private boolean[] alive;
+    private int[] freeList;
+    private int freeCount;
+    int plainAliveCount;
+
+    @Setup(Level.Trial)
+    public void setUp(BenchmarkParams params) {
+        setUp(EngineUnderTest.of(params));
+    }
+
+    /** Builds the tree's arrays, and notes whether {@code selected} measures jtecs ({@link EngineUnderTest}). */
+    void setUp(String selected) {
+        tree = Forest.truncated(entities, fanOut);
+        alive = new boolean[entities];
+        freeList = new int[entities];
+        jtecsSelected = EngineUnderTest.needs(selected, "jtecs");
+    }
+
+    /** Rebuilds the tree the last operation deleted (untimed). */
+    @Setup(Level.Invocation)
+    public void rebuild() {
+        if (jtecsSelected && (world == null || world.entityCount() == 0)) {
+            if (world != null) {
+                world.close();
+            }
+            world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
+            root = tree.spawnInto(world)[0];
+        }
+        if (plainAliveCount == 0) {
+            Arrays.fill(alive, true);
+            freeCount = 0;
+            plainAliveCount = entities;
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        if (world != null) {
+            world.close();
+            world = null;
+        }
+    }
+
+    @Benchmark
+    public World jtecs() {
+        world.despawn(root); // scope depth 0: the cascade is published before it returns
+        return world;
+    }
+
+    @Benchmark
+    public int plainRecursive() {
+        delete(0);
+        return plainAliveCount;
+    }
+
+    private void delete(int node) {
+        int first = tree.firstChild[node];
+        for (int child = first, end = first + tree.childCount[node]; child < end; child++) {
+            delete(child);
+        }
+        alive[node] = false;
+        freeList[freeCount++] = node;
+        plainAliveCount--;
+    }
+
+    /** Whether the plain tree's node is alive (tests). */
+    boolean plainAlive(int node) {
+        return alive[node];
+    }
+}
