@@ -2,6 +2,7 @@ package dev.jtecs.mutation;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.storage.internal.SignatureBuilder;
 import java.util.Arrays;
 import java.util.List;
@@ -38,6 +39,9 @@ final class RequirementPlan {
                 batch = 0;
                 if (signature.remove(component)) {
                     forget(component);
+                }
+                if (component instanceof Relationship relationship) {
+                    signature.removeEdgesOf(relationship, null); // remove(id, REL): every edge, also unforeseen ones
                 }
             } else if (signature.add(component)) {
                 if (batch == queue.length) {

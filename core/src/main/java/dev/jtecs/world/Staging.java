@@ -120,7 +120,7 @@ final class Staging {
         TxState state = transaction.state(record);
         if (state == TxState.STAGED_SPAWN || state == TxState.STAGED_MUTATE) {
             if (edge.relationship().isExclusive()) {
-                dropOtherEdges(alive ? slot : -1, record, earlier, edge.relationship(), pair);
+                dropOtherEdges(slot, record, earlier, edge.relationship(), pair);
             }
             stageEdge(record, earlier, edge);
         }
@@ -161,10 +161,11 @@ final class Staging {
             record = -1;
         }
         java.util.List<PairComponent> edges = new java.util.ArrayList<>();
-        collectEdges(alive ? slot : -1, record, earlier, relationship, edges);
+        collectEdges(slot, record, earlier, relationship, edges);
         if (record < 0) {
-            if (edges.isEmpty() && (!alive || !archetypes.ofStore(index.storeOf(slot)).has(relationship.id()))) {
-                return; // nothing to remove
+            if (edges.isEmpty() && !transaction.hasOpenBoundary()
+                    && (!alive || !archetypes.ofStore(index.storeOf(slot)).has(relationship.id()))) {
+                return; // nothing to remove (and no pending batch that could add an edge first)
             }
             record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
         }
@@ -181,13 +182,13 @@ final class Staging {
     }
 
     /**
-     * Collects the distinct pairs of a relationship the entity has committed (when {@code slot >= 0}) or staged
-     * in {@code record} or the closed {@code earlier} record (either may be -1).
+     * Collects the distinct pairs of a relationship the entity holds (published, or planned by its spawn batch)
+     * or has staged in {@code record} or the closed {@code earlier} record (either may be -1).
      */
     private void collectEdges(int slot, int record, int earlier, Relationship relationship,
             java.util.List<PairComponent> into) {
-        if (slot >= 0) { // the caller passes a slot only for a published entity
-            Table table = archetypes.ofStore(index.storeOf(slot));
+        Table table = slot < 0 ? null : committedOrPlanned(slot);
+        if (table != null) {
             for (int p = 0; p < table.componentCount(); p++) {
                 if (table.componentAt(p) instanceof PairComponent pair && pair.relationship() == relationship) {
                     into.add(pair);
@@ -205,6 +206,19 @@ final class Staging {
                 }
             }
         }
+    }
+
+    /**
+     * The table whose edges an entity holds as far as staging can see: its archetype when published, the
+     * archetype its spawn batch will place it in when it is a batch member not placed yet, else {@code null}.
+     */
+    private Table committedOrPlanned(int slot) {
+        long id = Entity.pack(slot, index.generationOf(slot));
+        if (index.isAlive(id)) {
+            return archetypes.ofStore(index.storeOf(slot));
+        }
+        int planned = index.batchArchetype(slot);
+        return planned >= 0 ? archetypes.get(planned) : null;
     }
 
     private void unstage(int record, java.util.List<PairComponent> pairsToRemove) {

@@ -338,18 +338,17 @@ public final class World implements AutoCloseable {
         TraversalStack stack = idleStack != null ? idleStack : new TraversalStack(); // nested walks get their own
         idleStack = null;
         try {
-            java.util.BitSet seen = new java.util.BitSet(); // by slot: only live entities are visited
-            seen.set(Entity.slot(root));
+            stack.newVisit();
+            stack.markSeen(Entity.slot(root));
             int top = stack.pushChildren(relationship, root, 0, 0);
             while (top > 0) {
                 top--;
                 long entity = stack.entities[top];
                 int depth = stack.depths[top];
                 int slot = Entity.slot(entity);
-                if (seen.get(slot)) {
+                if (!stack.markSeen(slot)) {
                     continue;
                 }
-                seen.set(slot);
                 visitor.visit(entity, depth);
                 top = stack.pushChildren(relationship, entity, depth + 1, top);
             }
@@ -364,6 +363,28 @@ public final class World implements AutoCloseable {
     private final class TraversalStack {
         long[] entities = new long[64];
         int[] depths = new int[64];
+        private int[] stamps = new int[64]; // per slot: the visit that saw it (no clearing between visits)
+        private int visit;
+
+        /** Starts a visit: every slot counts as unseen again. */
+        void newVisit() {
+            if (++visit == Integer.MAX_VALUE) {
+                java.util.Arrays.fill(stamps, 0);
+                visit = 1;
+            }
+        }
+
+        /** Marks a slot seen in this visit; returns whether it was unseen. */
+        boolean markSeen(int slot) {
+            if (slot >= stamps.length) {
+                stamps = java.util.Arrays.copyOf(stamps, Math.max(slot + 1, stamps.length * 2));
+            }
+            if (stamps[slot] == visit) {
+                return false;
+            }
+            stamps[slot] = visit;
+            return true;
+        }
 
         /**
          * Pushes the sources of edges to {@code parent} so that they pop in ascending id order (read from the
@@ -412,38 +433,45 @@ public final class World implements AutoCloseable {
         checkOpen();
         Objects.requireNonNull(relationship, "relationship");
         Objects.requireNonNull(visitor, "visitor");
-        long current = id;
-        long[] path = new long[Math.min(Math.max(maxDepth, 0), 128) + 1];
-        path[0] = id;
-        for (int depth = 1; ; depth++) {
-            if (!index.isAlive(current)) {
-                return;
-            }
-            long[] targets = archetypes.ofStore(index.storeOf(Entity.slot(current))).targetsOf(relationship);
-            if (targets.length == 0) {
-                return;
-            }
-            long parent = targets[0];
-            for (int i = 0; i < depth && i < path.length; i++) {
-                if (path[i] == parent) {
-                    throw new IllegalStateException("walkUp: " + relationship.name() + " edges form a cycle at "
-                            + Entity.toString(parent));
+        long[] path = walkPath != null ? walkPath : new long[16]; // a nested walk (from a visitor) gets its own
+        walkPath = null;
+        try {
+            path[0] = id;
+            long current = id;
+            for (int depth = 1; ; depth++) {
+                if (!index.isAlive(current)) {
+                    return;
                 }
+                long[] targets = archetypes.ofStore(index.storeOf(Entity.slot(current))).targetsOf(relationship);
+                if (targets.length == 0) {
+                    return;
+                }
+                long parent = targets[0];
+                for (int i = 0; i < depth; i++) { // the ancestors so far: a repeat is a cycle
+                    if (path[i] == parent) {
+                        throw new IllegalStateException("walkUp: " + relationship.name()
+                                + " edges form a cycle at " + Entity.toString(parent));
+                    }
+                }
+                if (depth > maxDepth) {
+                    throw new IllegalStateException("walkUp: deeper than " + maxDepth + " levels of "
+                            + relationship.name() + " from " + Entity.toString(id));
+                }
+                if (!visitor.visit(parent, depth)) {
+                    return;
+                }
+                if (depth >= path.length) {
+                    path = java.util.Arrays.copyOf(path, path.length * 2);
+                }
+                path[depth] = parent;
+                current = parent;
             }
-            if (depth > maxDepth) {
-                throw new IllegalStateException("walkUp: deeper than " + maxDepth + " levels of "
-                        + relationship.name() + " from " + Entity.toString(id));
-            }
-            if (!visitor.visit(parent, depth)) {
-                return;
-            }
-            if (depth >= path.length) {
-                path = java.util.Arrays.copyOf(path, path.length * 2);
-            }
-            path[depth] = parent;
-            current = parent;
+        } finally {
+            walkPath = path;
         }
     }
+
+    private long[] walkPath = new long[16];
 
     private static void requireReverseIndex(Relationship relationship, String operation) {
         if (!Objects.requireNonNull(relationship, "relationship").hasReverseIndex()) {

@@ -512,4 +512,31 @@ class WorldRelationshipsTest {
         assertTrue(world.isAlive(detached));
         assertFalse(world.isAlive(stays));
     }
+
+    @Test
+    void anExclusiveEdgeSetOnABatchMemberBeforePlacementReplacesTheBatchsEdge() {
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        world.defer();
+        long e = world.batchSpawn(1, List.of(PARENT.to(p1))).get(0);
+        world.set(e, PARENT.to(p2));
+        world.commit();
+        assertEquals(List.of(p2), targets(e, PARENT));
+        world.defer();
+        long f = world.batchSpawn(1, List.of(FOLLOWS.to(p1), FOLLOWS.to(p2))).get(0);
+        world.remove(f, FOLLOWS);
+        world.commit();
+        assertFalse(world.has(f, FOLLOWS), "removing every edge of a batch member before placement");
+    }
+
+    @Test
+    void removingAllEdgesAfterAPendingBatchSetOfAnEdgeAppliesAfterIt() {
+        long t = world.spawn();
+        long e = world.spawn(MARK);
+        world.defer();
+        world.batchSet(world.newQuery(QueryDescriptor.builder().include(MARK).build()), FOLLOWS.to(t));
+        world.remove(e, FOLLOWS);
+        world.commit();
+        assertFalse(world.has(e, FOLLOWS));
+    }
 }

@@ -1,6 +1,7 @@
 package dev.jtecs.storage.internal;
 
 import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -28,7 +29,10 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private final Table root;
     private Consumer<Table> creationListener = table -> { };
     private final List<Table> dirtyQueue = new ArrayList<>();
-    private final Map<Integer, List<Table>> byComponent = new HashMap<>();
+    // the component index: tables by component id, without boxing (registered ids, then pair ids)
+    private final ArrayList<List<Table>> byComponent = new ArrayList<>();
+    private final ArrayList<List<Table>> byPair = new ArrayList<>();
+    private int indexedComponents;
 
     public ArchetypeRegistry(NativeMemory memory) {
         this.memory = memory;
@@ -68,12 +72,9 @@ public final class ArchetypeRegistry implements AutoCloseable {
         int[] ids = table.signature();
         bySignature.remove(new Signature(ids));
         for (int id : ids) {
-            List<Table> holders = byComponent.get(id);
-            if (holders != null) {
-                holders.remove(table);
-                if (holders.isEmpty()) {
-                    byComponent.remove(id);
-                }
+            List<Table> holders = holders(id, false);
+            if (holders != null && holders.remove(table) && holders.isEmpty()) {
+                indexedComponents--;
             }
         }
         dirtyQueue.remove(table);
@@ -195,7 +196,11 @@ public final class ArchetypeRegistry implements AutoCloseable {
             bySignature.put(new Signature(ids), table);
             table.dirty().onFirstDirty(dirtyQueue::add);
             for (int id : ids) {
-                byComponent.computeIfAbsent(id, key -> new ArrayList<>()).add(table);
+                List<Table> holders = holders(id, true);
+                if (holders.isEmpty()) {
+                    indexedComponents++;
+                }
+                holders.add(table);
             }
             creationListener.accept(table);
         }
@@ -218,12 +223,37 @@ public final class ArchetypeRegistry implements AutoCloseable {
 
     /** The number of distinct components in at least one table. */
     public int componentCount() {
-        return byComponent.size();
+        return indexedComponents;
     }
 
     /** The tables whose signature holds a component id, in registry order, empty ones included. */
     public List<Table> withComponent(int componentId) {
-        return byComponent.getOrDefault(componentId, List.of());
+        List<Table> holders = holders(componentId, false);
+        return holders == null ? List.of() : holders;
+    }
+
+    /** The index list of a component id ({@code null} when absent and {@code create} is false). */
+    private List<Table> holders(int componentId, boolean create) {
+        if (componentId < 0) {
+            return null;
+        }
+        boolean pair = componentId >= Components.FIRST_PAIR_ID;
+        ArrayList<List<Table>> lists = pair ? byPair : byComponent;
+        int slot = pair ? componentId - Components.FIRST_PAIR_ID : componentId;
+        if (slot >= lists.size()) {
+            if (!create) {
+                return null;
+            }
+            while (lists.size() <= slot) {
+                lists.add(null);
+            }
+        }
+        List<Table> holders = lists.get(slot);
+        if (holders == null && create) {
+            holders = new ArrayList<>(2);
+            lists.set(slot, holders);
+        }
+        return holders;
     }
 
     /** Frees every table's columns. */
