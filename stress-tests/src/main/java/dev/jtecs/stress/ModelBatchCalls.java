@@ -2,6 +2,8 @@ package dev.jtecs.stress;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.stress.ModelQueries.ModelQuery;
 import dev.jtecs.world.BatchCallback;
@@ -59,11 +61,12 @@ final class ModelBatchCalls {
             return;
         }
         int count = random.nextInt(8) == 0 ? random.nextInt(40, 100) : random.nextInt(1, 9);
-        List<Input> inputs = List.of(run.randomInputs());
+        List<Input> inputs = List.of(run.withEdges(run.randomInputs()));
         List<Component<?>> rewritten = randomRewrites(random);
         run.note("batchSpawn " + count + " " + ModelRun.describe(inputs.toArray(new Input[0])) + " init="
                 + names(rewritten));
         BatchIds ids = world.batchSpawn(count, inputs, initializer(rewritten));
+        run.meetAll(inputs);
         long[] all = ids.toArray();
         run.note("  -> " + ids);
         run.check(ids.count() == count && all.length == count, "batchSpawn returned " + ids + " for count=" + count);
@@ -99,7 +102,7 @@ final class ModelBatchCalls {
         for (long id : ids) {
             legal &= Entity.isWellFormed(id) && slots.add(Entity.slot(id)) && run.isFree(id);
         }
-        List<Input> inputs = List.of(run.randomInputs());
+        List<Input> inputs = List.of(run.withEdges(run.randomInputs()));
         List<Component<?>> rewritten = randomRewrites(random);
         run.note("batchSpawnAt " + describeIds(ids) + " " + ModelRun.describe(inputs.toArray(new Input[0]))
                 + " init=" + names(rewritten) + (legal ? "" : " (expect rejection)"));
@@ -108,6 +111,7 @@ final class ModelBatchCalls {
             return;
         }
         world.batchSpawnAt(ids, inputs, initializer(rewritten));
+        run.meetAll(inputs);
         run.model().batchSpawnAt(ids, inputs, new ReferenceWorld.Init(rewritten == null ? List.of() : rewritten,
                 null, false));
         run.settle();
@@ -122,6 +126,10 @@ final class ModelBatchCalls {
         ModelQuery query = run.queries().pick(random);
         int kind = random.nextInt(10);
         ReferenceWorld model = run.model();
+        if (run.isRelational() && random.nextInt(4) == 0) {
+            edgeBatch(world, query);
+            return;
+        }
         if (kind < 4) {
             Input value = ModelComponents.randomInput(run.pickComponent(), random);
             run.note("batchSet " + query.name() + " " + ModelRun.describe(value));
@@ -142,7 +150,47 @@ final class ModelBatchCalls {
             world.batchDespawn(query.query());
             List<Long> despawned = model.batchDespawn(query.rule());
             run.note("  despawns " + despawned.size());
-            run.checkEventsPerEntity();
+        }
+        run.check(world.hasPendingChanges() != run.isInstant(), "a query batch is staged exactly on the staged path");
+        run.settle();
+        if (kind >= 8) {
+            run.checkEventsPerEntity(); // after publication: on the instant path cascades report with the batch
+        }
+    }
+
+    /**
+     * {@code batchSet(query, REL.to(t))} (a dead target is rejected), {@code batchRemove(query, REL)} or
+     * {@code batchRemove(query, REL.to(t))}.
+     */
+    private void edgeBatch(World world, ModelQuery query) {
+        ReferenceWorld model = run.model();
+        RelationshipValue edge = run.randomEdge();
+        switch (run.random().nextInt(3)) {
+            case 0 -> {
+                if (!model.isKnownLiveOrReserved(edge.target())) {
+                    run.note("batchSet " + query.name() + " " + edge + " (dead target: expect rejection)");
+                    run.expectRejection(world, () -> world.batchSet(query.query(), edge));
+                    return;
+                }
+                run.note("batchSet " + query.name() + " " + edge);
+                run.meet(edge);
+                world.batchSet(query.query(), edge);
+                model.batchSet(query.rule(), edge);
+            }
+            case 1 -> {
+                Relationship relationship = edge.relationship();
+                run.note("batchRemove " + query.name() + " " + relationship.name());
+                world.batchRemove(query.query(), relationship);
+                model.batchRemove(query.rule(), relationship);
+            }
+            default -> {
+                if (!run.met(edge)) {
+                    return; // an edge the world has no pair for stages nothing: the model cannot tell
+                }
+                run.note("batchRemove " + query.name() + " " + edge);
+                world.batchRemove(query.query(), edge);
+                model.batchRemove(query.rule(), edge.relationship().targeting(edge.target()));
+            }
         }
         run.check(world.hasPendingChanges() != run.isInstant(), "a query batch is staged exactly on the staged path");
         run.settle();

@@ -1,5 +1,6 @@
 package dev.jtecs.stress;
 
+import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.builtin.Disabled;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.builtin.Paused;
@@ -8,6 +9,8 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.TagComponent;
@@ -65,16 +68,28 @@ public final class ModelComponents {
     /** Requires {@code EntityKey}: legal only in a restoration batch, rejected by every other bulk call. */
     public static final TagComponent KEYED = Components.tag("stress.Keyed", o -> o.requires(KEY));
 
+    /** A plain relationship (many edges, no reverse index) that requires {@code Marked} and {@code Level 3}. */
+    public static final Relationship FOLLOWS =
+            Relationships.register("stress.Follows", o -> o.requires(MARKED, LEVEL.of(3)));
+    /** An exclusive relationship with a reverse index: one edge per entity, the last one set. */
+    public static final Relationship LEADS =
+            Relationships.register("stress.Leads", o -> o.exclusive().reverseIndex());
+    /** The builtin hierarchy: exclusive, reverse-indexed, and despawning a parent despawns its subtree. */
+    public static final Relationship CHILD_OF = ChildOf.COMPONENT;
+    /** The relationships of the model, in a fixed order (not in {@link #ALL}: edges need a target). */
+    public static final List<Relationship> RELATIONSHIPS = List.of(FOLLOWS, LEADS, CHILD_OF);
+
     /** Every palette component, in a fixed order. */
     public static final List<Component<?>> ALL = List.of(POSITION, STATS, VELOCITY, LABEL, MARKED, HEALTH, NAME,
             LEVEL, SCORE, ACTIVE, MOVER, ELITE, DISABLED, PAUSED);
-    /** What comparisons read: the palette, the key and the tag that requires it. */
+    /** What comparisons read: the palette, the key, the tag that requires it and the relationship markers. */
     public static final List<Component<?>> COMPARED;
 
     static {
         List<Component<?>> compared = new java.util.ArrayList<>(ALL);
         compared.add(KEY);
         compared.add(KEYED);
+        compared.addAll(RELATIONSHIPS);
         COMPARED = List.copyOf(compared);
     }
 

@@ -1,6 +1,9 @@
 package dev.jtecs.stress;
 
+import static dev.jtecs.stress.ModelComponents.CHILD_OF;
 import static dev.jtecs.stress.ModelComponents.DISABLED;
+import static dev.jtecs.stress.ModelComponents.FOLLOWS;
+import static dev.jtecs.stress.ModelComponents.LEADS;
 import static dev.jtecs.stress.ModelComponents.HEALTH;
 import static dev.jtecs.stress.ModelComponents.LABEL;
 import static dev.jtecs.stress.ModelComponents.LEVEL;
@@ -54,6 +57,8 @@ final class ModelQueries {
         add(world, List.of(DISABLED), List.of(), List.of(), false);
         add(world, List.of(), List.of(VELOCITY, PAUSED), List.of(), true);
         add(world, List.of(), List.of(), List.of(), false); // everything not disabled
+        add(world, List.of(FOLLOWS), List.of(), List.of(), false); // any edge of a relationship
+        add(world, List.of(), List.of(LEADS, CHILD_OF), List.of(FOLLOWS), true);
     }
 
     /** A query to select a batch's entities. */

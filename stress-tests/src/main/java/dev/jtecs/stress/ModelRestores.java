@@ -50,6 +50,20 @@ final class ModelRestores {
 
     /** One call, chosen by {@code roll} in {@code [0, ROLLS)}. */
     void apply(World world, int roll) {
+        if (roll < 19 && run.isRelational() && !run.isInstant()) {
+            // a failed wave discards the edge removals and cascades its despawns staged (dangling edges the
+            // reference does not predict): in relational runs these batches publish alone
+            run.commit(world);
+            applyNow(world, roll);
+            if (world.hasPendingChanges() || run.model().hasPending()) {
+                run.commit(world);
+            }
+            return;
+        }
+        applyNow(world, roll);
+    }
+
+    private void applyNow(World world, int roll) {
         if (roll < 14) {
             restore(world);
         } else if (roll < 19) {

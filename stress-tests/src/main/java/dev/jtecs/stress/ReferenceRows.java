@@ -3,6 +3,9 @@ package dev.jtecs.stress;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TargetSelector;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -34,6 +37,9 @@ final class ReferenceRows {
         if (input instanceof ComponentValue<?> value) {
             return value.value();
         }
+        if (input instanceof RelationshipValue edge) {
+            return edge; // what the marker reads while this is the first edge
+        }
         return input.component().newDefault();
     }
 
@@ -50,9 +56,9 @@ final class ReferenceRows {
             if (entry.getValue() == REMOVED) {
                 expand(run, present, required);
                 run.clear();
-                if (present.remove(component)) {
-                    required.remove(component); // a later run may bring it back, with its own value
-                }
+                drop(present, required, component);
+            } else if (component instanceof TargetSelector edge) {
+                addEdge(present, required, run, edge);
             } else if (present.add(component)) {
                 run.add(component);
             }
@@ -69,7 +75,115 @@ final class ReferenceRows {
                 row.put(component, before.get(component));
             }
         }
+        return normalize(row);
+    }
+
+    /**
+     * Adds an edge (its selector stands for it in a row) at this point of a replay: an exclusive relationship
+     * loses its other edges first, and the marker joins the run when the entity had no edge of it.
+     */
+    private static void addEdge(Set<Component<?>> present, Map<Component<?>, Object> required,
+            List<Component<?>> run, TargetSelector edge) {
+        Relationship relationship = edge.relationship();
+        if (relationship.isExclusive()) {
+            for (TargetSelector other : edgesOf(present, relationship)) {
+                if (!other.equals(edge)) {
+                    drop(present, required, other);
+                }
+            }
+        }
+        present.add(edge);
+        if (present.add(relationship)) {
+            run.add(relationship); // the marker is added: its requirements apply
+        }
+    }
+
+    /**
+     * Drops a component at this point of a replay: a relationship takes all its edges with it, and the last
+     * edge of a relationship takes the marker (so a later edge adds it again, with its requirements).
+     */
+    private static void drop(Set<Component<?>> present, Map<Component<?>, Object> required,
+            Component<?> component) {
+        if (present.remove(component)) {
+            required.remove(component); // a later run may bring it back, with its own value
+        }
+        if (component instanceof Relationship relationship) {
+            present.removeAll(edgesOf(present, relationship));
+        } else if (component instanceof TargetSelector edge && edgesOf(present, edge.relationship()).isEmpty()) {
+            present.remove(edge.relationship());
+            required.remove(edge.relationship());
+        }
+    }
+
+    private static List<TargetSelector> edgesOf(Set<Component<?>> present, Relationship relationship) {
+        List<TargetSelector> edges = new ArrayList<>();
+        for (Component<?> component : present) {
+            if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
+                edges.add(edge);
+            }
+        }
+        return edges;
+    }
+
+    /**
+     * Sets every relationship marker of a row to its first edge in ascending target order (what {@code get}
+     * reads), and drops the markers with no edge left; returns the row.
+     */
+    static Map<Component<?>, Object> normalize(Map<Component<?>, Object> row) {
+        Map<Relationship, Long> first = null;
+        for (Component<?> component : row.keySet()) {
+            if (component instanceof TargetSelector edge) {
+                first = first == null ? new HashMap<>() : first;
+                first.merge(edge.relationship(), edge.target(), Math::min);
+            }
+        }
+        for (Relationship relationship : ModelComponents.RELATIONSHIPS) {
+            Long target = first == null ? null : first.get(relationship);
+            if (target == null) {
+                row.remove(relationship);
+            } else {
+                row.put(relationship, relationship.to(target));
+            }
+        }
         return row;
+    }
+
+    /** The targets of a row's edges of one relationship, ascending. */
+    static List<Long> targets(Map<Component<?>, Object> row, Relationship relationship) {
+        List<Long> targets = new ArrayList<>();
+        for (Component<?> component : row.keySet()) {
+            if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
+                targets.add(edge.target());
+            }
+        }
+        targets.sort(null);
+        return targets;
+    }
+
+    /** A query batch's {@code batchSet(query, edge)} on one row: the edge, exclusive replacing, marker, requirements. */
+    static void addEdge(Map<Component<?>, Object> row, RelationshipValue value) {
+        Relationship relationship = value.relationship();
+        TargetSelector edge = relationship.targeting(value.target());
+        if (relationship.isExclusive()) {
+            row.keySet().removeIf(c -> c instanceof TargetSelector other && other.relationship() == relationship
+                    && !other.equals(edge));
+        }
+        row.put(edge, Boolean.TRUE);
+        if (!row.containsKey(relationship)) {
+            add(row, relationship, value);
+        }
+        normalize(row);
+    }
+
+    /** Removes a component from a row: a relationship with all its edges, an edge (selector) with the marker if last. */
+    static void removeFrom(Map<Component<?>, Object> row, Component<?> component) {
+        row.remove(component);
+        if (component instanceof Relationship relationship) {
+            row.keySet().removeIf(c -> c instanceof TargetSelector edge && edge.relationship() == relationship);
+        }
+        if (component instanceof Relationship || component instanceof TargetSelector) {
+            normalize(row);
+        }
     }
 
     /**
@@ -80,6 +194,16 @@ final class ReferenceRows {
     static Map<Component<?>, Object> batchRow(List<? extends Input> inputs) {
         Map<Component<?>, Input> chosen = new LinkedHashMap<>();
         for (Input input : inputs) {
+            if (input instanceof RelationshipValue value) { // an edge keyed by its selector; the marker joins
+                Relationship relationship = value.relationship();
+                if (relationship.isExclusive()) {
+                    chosen.keySet().removeIf(c -> c instanceof TargetSelector other
+                            && other.relationship() == relationship);
+                }
+                chosen.put(relationship.targeting(value.target()), value);
+                chosen.put(relationship, value);
+                continue;
+            }
             chosen.put(input.component(), input);
         }
         Set<Component<?>> present = new LinkedHashSet<>(chosen.keySet());
@@ -90,13 +214,15 @@ final class ReferenceRows {
             Input input = chosen.get(component);
             if (input == null) {
                 row.put(component, required.get(component));
+            } else if (input instanceof RelationshipValue) {
+                row.put(component, component instanceof TargetSelector ? Boolean.TRUE : input);
             } else if (input instanceof ComponentValue<?> value) {
                 row.put(component, value.value());
             } else {
                 row.put(component, ModelComponents.uninitialized(component));
             }
         }
-        return row;
+        return normalize(row);
     }
 
     /** Adds a component the row lacks, with {@code value}, and the requirements it brings with theirs. */

@@ -4,6 +4,9 @@ import static dev.jtecs.stress.ReferenceRows.REMOVED;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TargetSelector;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -125,7 +128,11 @@ public final class ReferenceWorld {
         reserved.add(id);
         Record record = begin(id, State.SPAWN);
         for (Input input : inputs) {
-            record.entries.put(input.component(), ReferenceRows.valueOf(input));
+            if (input instanceof RelationshipValue edge) {
+                stageEdge(record, null, edge);
+            } else {
+                record.entries.put(input.component(), ReferenceRows.valueOf(input));
+            }
         }
     }
 
@@ -172,6 +179,13 @@ public final class ReferenceWorld {
         return committed.containsKey(id) || reserved.contains(id);
     }
 
+    /** Whether the id is a member of a spawn batch of this transaction, not published yet. */
+    public boolean isUnplacedBatchMember(long id) {
+        Record record = latest.get(id);
+        return reserved.contains(id) && !committed.containsKey(id)
+                && (record == null || record.state != State.SPAWN && record.state != State.CANCELLED);
+    }
+
     /** Registers an observer of {@code OnDespawn} at the entity's address (cleared by its despawn). */
     public void observe(long id) {
         observed.merge(id, 1, Integer::sum);
@@ -180,6 +194,10 @@ public final class ReferenceWorld {
     // ---------------------------------------------------------------- set, remove, despawn
 
     public void set(long id, Input input) {
+        if (input instanceof RelationshipValue edge) {
+            setEdge(id, edge);
+            return;
+        }
         if (doomed.contains(id)) {
             return; // a staged batch despawn selected it
         }
@@ -204,7 +222,12 @@ public final class ReferenceWorld {
         }
     }
 
+    /** {@code remove(id, component)}; a relationship removes every edge, a selector ({@code REL.targeting(t)}) one. */
     public void remove(long id, Component<?> component) {
+        if (component instanceof Relationship relationship) {
+            removeEdges(id, relationship);
+            return;
+        }
         if (doomed.contains(id)) {
             return;
         }
@@ -227,6 +250,122 @@ public final class ReferenceWorld {
             record.entries.remove(component);
         } else if (record.state == State.MUTATE) {
             record.entries.put(component, REMOVED);
+        }
+    }
+
+    // ---------------------------------------------------------------- relationship edges
+
+    /**
+     * {@code set(id, REL.to(t))}: an edge is staged like a tag keyed by its selector, with the marker; an
+     * exclusive relationship stages the removal of every other edge the entity is known to hold (committed or
+     * staged). An edge the published entity holds already, with no query batch pending, changes nothing.
+     */
+    private void setEdge(long id, RelationshipValue value) {
+        if (doomed.contains(id)) {
+            return;
+        }
+        TargetSelector edge = value.relationship().targeting(value.target());
+        Record record = latest.get(id);
+        Record earlier = null;
+        if (record != null && isClosed(record)) {
+            if (record.despawning()) {
+                return;
+            }
+            earlier = record;
+            record = begin(id, State.MUTATE);
+        } else if (record == null) {
+            Map<Component<?>, Object> row = committed.get(id);
+            if (row != null && segments.size() == 1 && row.containsKey(edge)) {
+                return;
+            }
+            record = begin(id, State.MUTATE);
+        }
+        if (record.state == State.SPAWN || record.state == State.MUTATE) {
+            stageEdge(record, earlier, value);
+        }
+    }
+
+    private void stageEdge(Record record, Record earlier, RelationshipValue value) {
+        Relationship relationship = value.relationship();
+        TargetSelector edge = relationship.targeting(value.target());
+        if (relationship.isExclusive()) {
+            List<TargetSelector> others = knownEdges(record, earlier, relationship);
+            others.remove(edge);
+            unstage(record, others);
+        }
+        record.entries.put(edge, Boolean.TRUE);
+        record.entries.put(relationship, value);
+    }
+
+    /**
+     * {@code remove(id, REL)}: stages the removal of every edge the entity is known to hold and of the marker.
+     * After a query batch it stages the removal even when none is known (the batch may add edges).
+     */
+    private void removeEdges(long id, Relationship relationship) {
+        if (doomed.contains(id)) {
+            return;
+        }
+        Record record = latest.get(id);
+        Record earlier = null;
+        if (record != null && isClosed(record)) {
+            if (record.despawning()) {
+                return;
+            }
+            earlier = record;
+            record = null;
+        }
+        List<TargetSelector> edges = knownEdges(record, earlier, relationship);
+        if (record == null) {
+            Map<Component<?>, Object> row = committed.get(id);
+            if (edges.isEmpty() && segments.size() == 1 && (row == null || !row.containsKey(relationship))) {
+                return; // nothing to remove
+            }
+            record = begin(id, State.MUTATE);
+        }
+        if (record.state != State.SPAWN && record.state != State.MUTATE) {
+            return;
+        }
+        unstage(record, edges);
+        if (record.state == State.SPAWN) {
+            record.entries.remove(relationship);
+        } else {
+            record.entries.put(relationship, REMOVED);
+        }
+    }
+
+    /** The distinct edges of a relationship the entity holds committed or staged (in {@code record}, {@code earlier}). */
+    private List<TargetSelector> knownEdges(Record record, Record earlier, Relationship relationship) {
+        List<TargetSelector> edges = new ArrayList<>();
+        long id = record != null ? record.id : earlier != null ? earlier.id : 0;
+        Map<Component<?>, Object> row = committed.get(id);
+        if (row != null) {
+            for (Component<?> component : row.keySet()) {
+                if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
+                    edges.add(edge);
+                }
+            }
+        }
+        for (Record r : new Record[] {earlier, record}) {
+            if (r == null) {
+                continue;
+            }
+            for (Map.Entry<Component<?>, Object> entry : r.entries.entrySet()) {
+                if (entry.getKey() instanceof TargetSelector edge && edge.relationship() == relationship
+                        && entry.getValue() != REMOVED && !edges.contains(edge)) {
+                    edges.add(edge);
+                }
+            }
+        }
+        return edges;
+    }
+
+    private static void unstage(Record record, List<TargetSelector> edges) {
+        for (TargetSelector edge : edges) {
+            if (record.state == State.SPAWN) {
+                record.entries.remove(edge);
+            } else {
+                record.entries.put(edge, REMOVED);
+            }
         }
     }
 
@@ -344,6 +483,9 @@ public final class ReferenceWorld {
                 break;
             }
         }
+        if (failure == null) {
+            dropEdgesToDead();
+        }
         if (failure != null) {
             for (long id : reserved) {
                 if (!committed.containsKey(id)) {
@@ -435,9 +577,11 @@ public final class ReferenceWorld {
             }
             switch (batch.kind()) {
                 case DESPAWN -> committed.remove(id);
-                case REMOVE -> row.remove(component);
+                case REMOVE -> ReferenceRows.removeFrom(row, component);
                 case SET -> {
-                    if (row.containsKey(component)) {
+                    if (batch.value() instanceof RelationshipValue edge) {
+                        ReferenceRows.addEdge(row, edge);
+                    } else if (row.containsKey(component)) {
                         row.put(component, batch.value());
                     } else {
                         ReferenceRows.add(row, component, batch.value());
@@ -457,6 +601,43 @@ public final class ReferenceWorld {
     private static String component(QueryBatch batch) {
         return batch.component().name();
     }
+
+    /**
+     * After a publication no live entity holds an edge to a dead one (a target despawned or a staged spawn
+     * cancelled, whatever the staging order): the edge is removed, or for a cascading relationship its source
+     * is despawned (reported once), until nothing changes.
+     */
+    private void dropEdgesToDead() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (long id : List.copyOf(committed.keySet())) {
+                Map<Component<?>, Object> row = committed.get(id);
+                if (row == null) {
+                    continue;
+                }
+                for (Component<?> component : List.copyOf(row.keySet())) {
+                    if (component instanceof TargetSelector edge && !committed.containsKey(edge.target())) {
+                        changed = true;
+                        if (edge.relationship().isCascadeDelete()) {
+                            committed.remove(id);
+                            despawned(id);
+                            cascades++;
+                            break;
+                        }
+                        ReferenceRows.removeFrom(row, edge);
+                    }
+                }
+            }
+        }
+    }
+
+    /** How many entities target deaths have despawned so far (cascading relationships). */
+    public long cascades() {
+        return cascades;
+    }
+
+    private long cascades;
 
     private void forgetTransaction() {
         segments.clear();

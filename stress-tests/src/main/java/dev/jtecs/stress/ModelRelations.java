@@ -1,0 +1,153 @@
+package dev.jtecs.stress;
+
+import static dev.jtecs.stress.ModelComponents.CHILD_OF;
+import static dev.jtecs.stress.ModelComponents.FOLLOWS;
+import static dev.jtecs.stress.ModelComponents.LEADS;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TargetSelector;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.world.World;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The relationship reads of a model run, compared after a commit from one root: {@code relationshipSources}
+ * (ascending), {@code traverse} (depth first, children ascending, each entity once, root excluded),
+ * {@code walkUp} (first edge upward; a cycle or a walk past the depth limit raises), and a temporary query on
+ * {@code REL.targeting(root)}. The reference answers each one by scanning its rows.
+ */
+final class ModelRelations {
+    private static final int WALK_DEPTH = 8;
+
+    private ModelRelations() {}
+
+    static void compare(World world, ReferenceWorld model, long root, Consumer<String> fail) {
+        Map<Long, Map<Component<?>, Object>> rows = model.rows();
+        for (Relationship relationship : List.of(LEADS, CHILD_OF)) {
+            List<Long> sources = boxed(world.relationshipSources(relationship, root));
+            List<Long> expected = sourcesOf(rows, relationship, root);
+            if (!sources.equals(expected)) {
+                fail.accept("relationshipSources(" + relationship.name() + ", " + Entity.toString(root) + ") world="
+                        + sources + " model=" + expected);
+            }
+            List<String> visits = new ArrayList<>();
+            world.traverse(root, relationship, (entity, depth) -> visits.add(entity + "@" + depth));
+            List<String> wanted = traverse(rows, relationship, root);
+            if (!visits.equals(wanted)) {
+                fail.accept("traverse(" + Entity.toString(root) + ", " + relationship.name() + ") world=" + visits
+                        + " model=" + wanted);
+            }
+        }
+        for (Relationship relationship : List.of(FOLLOWS, LEADS, CHILD_OF)) {
+            String walked = walkUp(world, relationship, root);
+            String wanted = walkUp(rows, relationship, root);
+            if (!walked.equals(wanted)) {
+                fail.accept("walkUp(" + Entity.toString(root) + ", " + relationship.name() + ") world=" + walked
+                        + " model=" + wanted);
+            }
+        }
+        TargetSelector selector = FOLLOWS.targeting(root);
+        Query query = world.newQuery(QueryDescriptor.builder().include(selector).temp().build());
+        Set<Long> iterated = new HashSet<>();
+        query.forEach((archetype, count) -> {
+            for (int row = 0; row < count; row++) {
+                iterated.add(archetype.entity(row));
+            }
+        });
+        Set<Long> expected = new HashSet<>();
+        for (Map.Entry<Long, Map<Component<?>, Object>> entity : rows.entrySet()) {
+            if (entity.getValue().containsKey(selector)
+                    && !entity.getValue().containsKey(ModelComponents.DISABLED)) {
+                expected.add(entity.getKey());
+            }
+        }
+        if (!iterated.equals(expected) || query.count() != expected.size()) {
+            fail.accept("query on " + selector.name() + " world=" + iterated + " count=" + query.count() + " model="
+                    + expected);
+        }
+    }
+
+    private static List<Long> sourcesOf(Map<Long, Map<Component<?>, Object>> rows, Relationship relationship,
+            long target) {
+        TargetSelector edge = relationship.targeting(target);
+        List<Long> sources = new ArrayList<>();
+        for (Map.Entry<Long, Map<Component<?>, Object>> entity : rows.entrySet()) {
+            if (entity.getValue().containsKey(edge)) {
+                sources.add(entity.getKey());
+            }
+        }
+        sources.sort(null);
+        return sources;
+    }
+
+    private static List<String> traverse(Map<Long, Map<Component<?>, Object>> rows, Relationship relationship,
+            long root) {
+        List<String> visits = new ArrayList<>();
+        Set<Long> seen = new HashSet<>(List.of(root));
+        Deque<long[]> stack = new ArrayDeque<>();
+        pushChildren(stack, sourcesOf(rows, relationship, root), 0);
+        while (!stack.isEmpty()) {
+            long[] next = stack.pop();
+            if (seen.add(next[0])) {
+                visits.add(next[0] + "@" + next[1]);
+                pushChildren(stack, sourcesOf(rows, relationship, next[0]), next[1] + 1);
+            }
+        }
+        return visits;
+    }
+
+    private static void pushChildren(Deque<long[]> stack, List<Long> children, long depth) {
+        for (int i = children.size() - 1; i >= 0; i--) {
+            stack.push(new long[] {children.get(i), depth});
+        }
+    }
+
+    private static String walkUp(World world, Relationship relationship, long id) {
+        List<String> seen = new ArrayList<>();
+        try {
+            world.walkUp(id, relationship, (ancestor, depth) -> seen.add(ancestor + "@" + depth), WALK_DEPTH);
+        } catch (IllegalStateException e) {
+            seen.add("raised");
+        }
+        return seen.toString();
+    }
+
+    private static String walkUp(Map<Long, Map<Component<?>, Object>> rows, Relationship relationship, long id) {
+        List<String> seen = new ArrayList<>();
+        Set<Long> visited = new HashSet<>(List.of(id));
+        long current = id;
+        for (int depth = 1; ; depth++) {
+            Map<Component<?>, Object> row = rows.get(current);
+            Object first = row == null ? null : row.get(relationship);
+            if (!(first instanceof RelationshipValue edge)) {
+                break;
+            }
+            if (!visited.add(edge.target()) || depth > WALK_DEPTH) {
+                seen.add("raised");
+                break;
+            }
+            seen.add(edge.target() + "@" + depth);
+            current = edge.target();
+        }
+        return seen.toString();
+    }
+
+    private static List<Long> boxed(long[] ids) {
+        List<Long> list = new ArrayList<>();
+        for (long id : ids) {
+            list.add(id);
+        }
+        return list;
+    }
+}
