@@ -379,15 +379,17 @@ final class BulkPaths {
             }
         }
         int to = from + n;
+        boolean written = false;
         try {
             writeMissing(op, target, missing, from, to);
             if (op.kind == BatchOp.Kind.SET) {
                 writeSet(op, target, from, to);
             }
+            written = true;
         } finally {
             // the rows are published where they are now, even when a writer threw: observers must learn it
             CommitDrain.notifyDeactivated(table);
-            if (target.hasPairs()) {
+            if (written && target.hasPairs()) { // (not while unwinding: what it stages would be discarded)
                 placedWithPairs.check(target, from, to);
             }
             CommitDrain.notifyAdded(target, from, to, table);

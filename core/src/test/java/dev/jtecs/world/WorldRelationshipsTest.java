@@ -539,4 +539,5 @@ class WorldRelationshipsTest {
         world.commit();
         assertFalse(world.has(e, FOLLOWS));
     }
+
 }
