@@ -476,15 +476,18 @@ public final class ReferenceWorld {
         String failure = null;
         for (Segment segment : segments) {
             failure = publish(segment);
+            if (failure == null) {
+                dropEdgesToDead(); // the world settles a dead target's edges once its segment has published
+            }
             if (failure == null && segment.boundary != null) {
                 failure = run(segment.boundary);
+                if (failure == null) {
+                    dropEdgesToDead();
+                }
             }
             if (failure != null) {
                 break;
             }
-        }
-        if (failure == null) {
-            dropEdgesToDead();
         }
         if (failure != null) {
             for (long id : reserved) {
