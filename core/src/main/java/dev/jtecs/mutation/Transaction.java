@@ -233,15 +233,6 @@ public final class Transaction {
         return ops.get(index);
     }
 
-    /** Every batch operation of the open wave, for discarding. */
-    int openOpsFrom() {
-        return sealedOps;
-    }
-
-    int opCount() {
-        return ops.size();
-    }
-
     // ---------------------------------------------------------------- doomed entities
 
     /** Marks an alive entity's slot as selected by a staged batch despawn. */

@@ -215,8 +215,4 @@ public final class TableValues {
         heapArrays[heapIndex[position]][row] = value;
     }
 
-    /** Whether the component at {@code position} lives in a heap column. */
-    public boolean isHeap(int position) {
-        return heapIndex[position] >= 0;
-    }
 }
