@@ -23,7 +23,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class WorldRelationshipsTest {
+/** The relationship machinery ({@link Relations}, and edge staging), driven through the world. */
+class RelationsTest {
     static final ScalarComponent.OfInt LOYALTY = Components.scalar("test.rel.Loyalty", 5);
     static final Relationship FOLLOWS = Relationships.register("test.rel.Follows", o -> o.requires(LOYALTY));
     static final Relationship PARENT = Relationships.register("test.rel.Parent", o -> o.exclusive());

@@ -1,0 +1,323 @@
+package dev.jtecs.world;
+
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.mutation.Transaction;
+import dev.jtecs.mutation.TxState;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.PairRegistry;
+import dev.jtecs.storage.internal.Table;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The world's relationship machinery beyond staging: lookups from a target to its sources, traversal and
+ * {@code walkUp}, and what a dying target does to the edges pointing at it (removal, or a cascade of despawns),
+ * settled once the target's segment of a publication has applied its moves.
+ *
+ * <p>Dense edges need no separate reverse index: the sources of (REL, t) are the rows of the archetypes holding
+ * that pair, found through the component index. Traversals use a reusable stack and per-slot visit stamps, so
+ * they allocate nothing per entity; a nested traversal (from a visitor or observer) gets its own stack.
+ */
+final class Relations {
+    private final World world;
+    private final EntityIndex index;
+    private final ArchetypeRegistry archetypes;
+    private final Transaction transaction;
+    private final Staging staging;
+    private final PairRegistry pairs;
+
+    Relations(World world, EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Staging staging,
+            PairRegistry pairs) {
+        this.world = world;
+        this.index = index;
+        this.archetypes = archetypes;
+        this.transaction = transaction;
+        this.staging = staging;
+        this.pairs = pairs;
+    }
+
+    /**
+     * The published entities holding an edge of {@code relationship} to {@code target}, ascending.
+     *
+     * @throws IllegalArgumentException when the relationship has no reverse index
+     */
+    long[] sources(Relationship relationship, long target) {
+        requireReverseIndex(relationship, "relationshipSources");
+        return sourcesOf(relationship, target);
+    }
+
+    /** Visits the sources of edges of {@code relationship} to {@code target}, in ascending id order. */
+    void targets(long target, Relationship relationship, java.util.function.LongConsumer action) {
+        requireReverseIndex(relationship, "targets");
+        Objects.requireNonNull(action, "action");
+        for (long source : sourcesOf(relationship, target)) {
+            action.accept(source);
+        }
+    }
+
+    /**
+     * Visits, depth first, every entity that reaches {@code root} through edges of {@code relationship} (its
+     * children, their children, ...): the root itself is not visited, direct children have depth 0, children are
+     * visited in ascending id order, and each entity at most once (cycles end there).
+     */
+    void traverse(long root, Relationship relationship, TraversalVisitor visitor) {
+        requireReverseIndex(relationship, "traverse");
+        Objects.requireNonNull(visitor, "visitor");
+        TraversalStack stack = idleStack != null ? idleStack : new TraversalStack(); // nested walks get their own
+        idleStack = null;
+        try {
+            stack.newVisit();
+            stack.markSeen(Entity.slot(root));
+            int top = stack.pushChildren(relationship, root, 0, 0);
+            while (top > 0) {
+                top--;
+                long entity = stack.entities[top];
+                int depth = stack.depths[top];
+                int slot = Entity.slot(entity);
+                if (!stack.markSeen(slot)) {
+                    continue;
+                }
+                visitor.visit(entity, depth);
+                top = stack.pushChildren(relationship, entity, depth + 1, top);
+            }
+        } finally {
+            idleStack = stack;
+        }
+    }
+
+    private TraversalStack idleStack = new TraversalStack();
+
+    /** A reusable depth-first stack of (entity, depth): traversals allocate only to grow it. */
+    private final class TraversalStack {
+        long[] entities = new long[64];
+        int[] depths = new int[64];
+        private int[] stamps = new int[64]; // per slot: the visit that saw it (no clearing between visits)
+        private int visit;
+
+        /** Starts a visit: every slot counts as unseen again. */
+        void newVisit() {
+            if (++visit == Integer.MAX_VALUE) {
+                java.util.Arrays.fill(stamps, 0);
+                visit = 1;
+            }
+        }
+
+        /** Marks a slot seen in this visit; returns whether it was unseen. */
+        boolean markSeen(int slot) {
+            if (slot >= stamps.length) {
+                stamps = java.util.Arrays.copyOf(stamps, Math.max(slot + 1, stamps.length * 2));
+            }
+            if (stamps[slot] == visit) {
+                return false;
+            }
+            stamps[slot] = visit;
+            return true;
+        }
+
+        /**
+         * Pushes the sources of edges to {@code parent} so that they pop in ascending id order (read from the
+         * archetypes holding the pair in bulk); returns the new top.
+         */
+        int pushChildren(Relationship relationship, long parent, int depth, int top) {
+            PairComponent pair = pairs.find(relationship, parent);
+            if (pair == null) {
+                return top;
+            }
+            int start = top;
+            for (Table table : archetypes.withComponent(pair.id())) {
+                int n = table.count();
+                if (top + n > entities.length) {
+                    int capacity = Math.max(top + n, entities.length * 2);
+                    entities = java.util.Arrays.copyOf(entities, capacity);
+                    depths = java.util.Arrays.copyOf(depths, capacity);
+                }
+                table.readEntities(0, n, entities, top);
+                top += n;
+            }
+            java.util.Arrays.sort(entities, start, top);
+            for (int i = start, j = top - 1; i < j; i++, j--) { // descending, so the smallest pops first
+                long swap = entities[i];
+                entities[i] = entities[j];
+                entities[j] = swap;
+            }
+            java.util.Arrays.fill(depths, start, top, depth);
+            return top;
+        }
+    }
+
+    /**
+     * Follows the first edge of {@code relationship} (ascending target order) from {@code id} upward: the direct
+     * target at depth 1, its first target at depth 2, ..., until an entity has no edge or the visitor returns
+     * false.
+     *
+     * @throws IllegalStateException on a cycle, or when the walk would go deeper than {@code maxDepth}
+     */
+    void walkUp(long id, Relationship relationship, AncestorVisitor visitor, int maxDepth) {
+        Objects.requireNonNull(relationship, "relationship");
+        Objects.requireNonNull(visitor, "visitor");
+        long[] path = walkPath != null ? walkPath : new long[16]; // a nested walk (from a visitor) gets its own
+        walkPath = null;
+        try {
+            path[0] = id;
+            long current = id;
+            for (int depth = 1; ; depth++) {
+                if (!index.isAlive(current)) {
+                    return;
+                }
+                long[] targets = archetypes.ofStore(index.storeOf(Entity.slot(current))).targetsOf(relationship);
+                if (targets.length == 0) {
+                    return;
+                }
+                long parent = targets[0];
+                for (int i = 0; i < depth; i++) { // the ancestors so far: a repeat is a cycle
+                    if (path[i] == parent) {
+                        throw new IllegalStateException("walkUp: " + relationship.name()
+                                + " edges form a cycle at " + Entity.toString(parent));
+                    }
+                }
+                if (depth > maxDepth) {
+                    throw new IllegalStateException("walkUp: deeper than " + maxDepth + " levels of "
+                            + relationship.name() + " from " + Entity.toString(id));
+                }
+                if (!visitor.visit(parent, depth)) {
+                    return;
+                }
+                if (depth >= path.length) {
+                    path = java.util.Arrays.copyOf(path, path.length * 2);
+                }
+                path[depth] = parent;
+                current = parent;
+            }
+        } finally {
+            walkPath = path;
+        }
+    }
+
+    private long[] walkPath = new long[16];
+
+    private static void requireReverseIndex(Relationship relationship, String operation) {
+        if (!Objects.requireNonNull(relationship, "relationship").hasReverseIndex()) {
+            throw new IllegalArgumentException(operation + ": relationship " + relationship.name()
+                    + " has no reverse index (register it with reverseIndex())");
+        }
+    }
+
+    /** The published sources of edges to {@code target}, ascending (the archetypes holding the pair, read). */
+    private long[] sourcesOf(Relationship relationship, long target) {
+        PairComponent pair = pairs.find(relationship, target);
+        if (pair == null) {
+            return new long[0];
+        }
+        int total = 0;
+        for (Table table : archetypes.withComponent(pair.id())) {
+            total += table.count();
+        }
+        long[] sources = new long[total];
+        int n = 0;
+        for (Table table : archetypes.withComponent(pair.id())) {
+            table.readEntities(0, table.count(), sources, n);
+            n += table.count();
+        }
+        java.util.Arrays.sort(sources);
+        return sources;
+    }
+
+    /**
+     * A publication despawned {@code id}: when edges point at it, it is noted; once its segment has published
+     * its moves, {@link #settleDeadTargets} despawns the sources of cascading edges (whole subtrees, in the next
+     * wave of the same commit) and removes the other edges.
+     */
+    void despawnedTarget(long id) {
+        if (pairs.isEmpty() || pairs.targeting(id).isEmpty()) {
+            return;
+        }
+        if (deadTargetCount == deadTargets.length) {
+            deadTargets = java.util.Arrays.copyOf(deadTargets, deadTargetCount * 2);
+        }
+        deadTargets[deadTargetCount++] = id;
+    }
+
+    private long[] deadTargets = new long[16];
+    private int deadTargetCount;
+
+    /**
+     * After a segment published its moves: the edges still pointing at targets that died in it are handled,
+     * reading rows where the segment left them, so a source re-targeted or detached earlier in call order is
+     * spared. Cascading sources are despawned (whole subtrees, staged now), other edges removed.
+     */
+    void settleDeadTargets() {
+        for (int i = 0; i < deadTargetCount; i++) {
+            long id = deadTargets[i];
+            for (PairComponent pair : List.copyOf(pairs.targeting(id))) {
+                if (pair.relationship().isCascadeDelete()) {
+                    cascade(pair.relationship(), id);
+                    continue;
+                }
+                for (Table table : archetypes.withComponent(pair.id())) {
+                    for (int row = 0; row < table.count(); row++) {
+                        long source = table.entityAt(row);
+                        if (index.isAlive(source)) {
+                            staging.remove(source, Entity.slot(source), pair);
+                        }
+                    }
+                }
+            }
+        }
+        deadTargetCount = 0;
+    }
+
+    /**
+     * Rows just placed in an archetype with pairs: an edge whose target died earlier in this publication (or
+     * whose staged target was cancelled) is removed in the next wave, so no edge outlives its target.
+     */
+    void dropEdgesToDead(Table table, int fromRow, int toRow) {
+        for (int p = table.componentCount() - 1; p >= 0; p--) {
+            if (!(table.componentAt(p) instanceof PairComponent pair)) {
+                break; // pairs sort last
+            }
+            byte state = index.stateOf(pair.target());
+            if (state == EntityIndex.ALIVE || state == EntityIndex.RESERVED) {
+                continue;
+            }
+            for (int row = fromRow; row < toRow; row++) {
+                long source = table.entityAt(row);
+                if (pair.relationship().isCascadeDelete()) {
+                    TxState before = staging.despawn(source, Entity.slot(source));
+                    if (before != null) {
+                        world.deliverDespawn(source, before);
+                    }
+                } else {
+                    staging.remove(source, Entity.slot(source), pair);
+                }
+            }
+        }
+    }
+
+    /** Stages the despawn of every entity below {@code root} through a cascading relationship. */
+    private void cascade(Relationship relationship, long root) {
+        TraversalStack stack = idleStack != null ? idleStack : new TraversalStack();
+        idleStack = null;
+        try {
+            int top = stack.pushChildren(relationship, root, 0, 0);
+            while (top > 0) {
+                long child = stack.entities[--top];
+                if (!index.isAlive(child)) {
+                    continue;
+                }
+                TxState before = staging.despawn(child, Entity.slot(child));
+                if (before != null) {
+                    // marked like a batch despawn's selection: while its despawn waits in a wave being drained,
+                    // later calls (this cascade reaching it again among them) leave it alone
+                    transaction.doom(Entity.slot(child));
+                    world.deliverDespawn(child, before);
+                    top = stack.pushChildren(relationship, child, 0, top);
+                }
+            }
+        } finally {
+            idleStack = stack;
+        }
+    }
+}
