@@ -34,30 +34,18 @@ final class BulkPaths {
         throw new IllegalStateException("no key registry attached");
     };
 
-    BulkPaths(EntityIndex index, ArchetypeRegistry registry, Transaction transaction, RequirementPlan requirements) {
+    private final CommitDrain drain;
+
+    BulkPaths(CommitDrain drain, EntityIndex index, ArchetypeRegistry registry, Transaction transaction,
+            RequirementPlan requirements) {
+        this.drain = drain;
         this.index = index;
         this.registry = registry;
         this.transaction = transaction;
         this.requirements = requirements;
     }
 
-    private java.util.function.LongConsumer released = id -> { };
 
-    private java.util.function.LongConsumer despawned;
-
-    void onDespawned(java.util.function.LongConsumer listener) {
-        this.despawned = listener;
-    }
-
-    private CommitDrain.PairCheck placedWithPairs = (table, from, to) -> { };
-
-    void onPlacedWithPairs(CommitDrain.PairCheck check) {
-        this.placedWithPairs = check;
-    }
-
-    void onReleased(java.util.function.LongConsumer listener) {
-        this.released = listener;
-    }
 
     void keyClaims(KeyClaims claims) {
         this.keyClaims = claims;
@@ -118,10 +106,7 @@ final class BulkPaths {
                 table.truncate(from);
             }
         }
-        if (table.hasPairs()) {
-            placedWithPairs.check(table, from, to);
-        }
-        CommitDrain.notifyAdded(table, from, to, null);
+        drain.placed(table, from, to, null);
     }
 
     /** The ids of a batch still reserved (not cancelled by a despawn), in batch order. */
@@ -174,7 +159,7 @@ final class BulkPaths {
             long id = op.idAt(i);
             if (index.stateOf(id) == EntityIndex.RESERVED) {
                 index.free(Entity.slot(id));
-                released.accept(id);
+                drain.reportReleased(id);
             }
         }
     }
@@ -241,7 +226,7 @@ final class BulkPaths {
     /** Despawns every row of a table: one pass freeing the ids (read in bulk), one truncation. */
     private void despawnWhole(Table table, long[] members) {
         int n = table.count();
-        if (members == null && despawned != null && wholeDespawnListener) {
+        if (members == null && drain.reportsWholeDespawns()) {
             members = new long[n]; // the listener needs each id: copy them while the rows exist
             table.readEntities(0, n, members, 0);
         }
@@ -265,19 +250,13 @@ final class BulkPaths {
         }
         table.truncate(0);
         CommitDrain.notifyDeactivated(table);
-        if (despawned != null && wholeDespawnListener) {
+        if (drain.reportsWholeDespawns()) {
             for (long id : members) {
-                despawned.accept(id);
+                drain.reportDespawned(id);
             }
         }
     }
 
-    private boolean wholeDespawnListener;
-
-    /** Whether whole-archetype despawns report each id (only while relationships exist: it costs a pass). */
-    void reportWholeDespawns(boolean report) {
-        this.wholeDespawnListener = report;
-    }
 
     private long[] scratch = new long[0];
 
@@ -300,9 +279,7 @@ final class BulkPaths {
         CommitDrain.removeRow(index, table, row);
         index.free(slot);
         transaction.undoom(slot); // removing the row may have let another capture mark it again
-        if (despawned != null) {
-            despawned.accept(id);
-        }
+        drain.reportDespawned(id);
     }
 
     /** The table a batch set or remove takes rows of {@code from} to (requirements planned). */
@@ -389,10 +366,11 @@ final class BulkPaths {
         } finally {
             // the rows are published where they are now, even when a writer threw: observers must learn it
             CommitDrain.notifyDeactivated(table);
-            if (written && target.hasPairs()) { // (not while unwinding: what it stages would be discarded)
-                placedWithPairs.check(target, from, to);
+            if (written) {
+                drain.placed(target, from, to, table);
+            } else { // unwinding: no dead-target check, what it staged would be discarded
+                CommitDrain.notifyAdded(target, from, to, table);
             }
-            CommitDrain.notifyAdded(target, from, to, table);
         }
     }
 
@@ -425,10 +403,7 @@ final class BulkPaths {
         }
         index.relocate(slot, target.store(), destination);
         CommitDrain.removeRow(index, current, row);
-        if (target.hasPairs()) {
-            placedWithPairs.check(target, destination, destination + 1);
-        }
-        CommitDrain.notifyAdded(target, destination, destination + 1, current);
+        drain.placed(target, destination, destination + 1, current);
     }
 
     /** Initializes the columns a move added: the set component (left to its value), requirements, defaults. */

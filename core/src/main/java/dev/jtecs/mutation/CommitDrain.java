@@ -56,7 +56,7 @@ public final class CommitDrain {
         this.index = index;
         this.registry = registry;
         this.transaction = transaction;
-        this.bulk = new BulkPaths(index, registry, transaction, requirements);
+        this.bulk = new BulkPaths(this, index, registry, transaction, requirements);
     }
 
     /**
@@ -118,7 +118,6 @@ public final class CommitDrain {
      */
     public void onReleased(java.util.function.LongConsumer listener) {
         this.released = java.util.Objects.requireNonNull(listener, "listener");
-        bulk.onReleased(listener);
     }
 
     /** Attaches the world's key registry, which claims the keys restoration batches initialize. */
@@ -377,7 +376,29 @@ public final class CommitDrain {
     /** Whether whole-archetype despawns call the despawn listener per entity (a pass the world needs only once
      * relationships exist). */
     public void reportWholeDespawns(boolean report) {
-        bulk.reportWholeDespawns(report);
+        this.wholeDespawns = report;
+    }
+
+    private boolean wholeDespawns;
+
+    boolean reportsWholeDespawns() {
+        return wholeDespawns;
+    }
+
+    void reportDespawned(long id) {
+        despawned.accept(id);
+    }
+
+    void reportReleased(long id) {
+        released.accept(id);
+    }
+
+    /** Rows {@code [from, to)} were placed in {@code table}: edges to dead targets are settled, observers told. */
+    void placed(Table table, int from, int to, Table other) {
+        if (table.hasPairs()) {
+            placedWithPairs.check(table, from, to);
+        }
+        notifyAdded(table, from, to, other);
     }
 
     /** Checks rows just placed in an archetype holding pairs (edges to targets that died meanwhile go). */
@@ -391,7 +412,6 @@ public final class CommitDrain {
     /** Attaches the check of rows placed into archetypes with pairs. */
     public void onPlacedWithPairs(PairCheck check) {
         this.placedWithPairs = java.util.Objects.requireNonNull(check, "check");
-        bulk.onPlacedWithPairs(check);
     }
 
     private Runnable segmentDone = () -> { };
@@ -407,7 +427,6 @@ public final class CommitDrain {
     /** Called with every entity a publication despawns, after its row and slot are gone. */
     public void onDespawned(java.util.function.LongConsumer listener) {
         this.despawned = java.util.Objects.requireNonNull(listener, "listener");
-        bulk.onDespawned(listener);
     }
 
     /** Swap-removes a row, relocates the entity that filled the hole, and tells the table's observers. */
@@ -457,10 +476,7 @@ public final class CommitDrain {
         }
         index.publish(transaction.slot(record), target.store(), row);
         transaction.setState(record, TxState.COMMITTED);
-        if (target.hasPairs()) {
-            placedWithPairs.check(target, row, row + 1);
-        }
-        notifyAdded(target, row, row + 1, null);
+        placed(target, row, row + 1, null);
     }
 
     /**
@@ -551,10 +567,7 @@ public final class CommitDrain {
         index.relocate(slot, target.store(), destinationRow);
         transaction.setState(record, TxState.COMMITTED);
         removeRow(index, current, row);
-        if (target.hasPairs()) {
-            placedWithPairs.check(target, destinationRow, destinationRow + 1);
-        }
-        notifyAdded(target, destinationRow, destinationRow + 1, current);
+        placed(target, destinationRow, destinationRow + 1, current);
     }
 
     /** Writes the planned requirement values (a later staged value of the same component overwrites it). */

@@ -136,10 +136,7 @@ final class Batches {
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
         long[] copy = ids.clone();
         world.inScope(() -> {
-            for (long id : copy) {
-                index.reserveAt(id);
-                index.stampBatch(Entity.slot(id), plan.table().id());
-            }
+            reserveAll(copy, plan.table());
             transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, initializer));
         });
     }
@@ -179,10 +176,7 @@ final class Batches {
         MemorySegment.copy(ids, ValueLayout.JAVA_LONG, 0, copy, 0, count);
         Input[] planned = inputs;
         world.inScope(() -> {
-            for (long id : copy) {
-                index.reserveAt(id);
-                index.stampBatch(Entity.slot(id), plan.table().id());
-            }
+            reserveAll(copy, plan.table());
             for (Input input : planned) {
                 if (input.component() == EntityKey.COMPONENT && input instanceof ComponentValue<?> value) {
                     keys.stageClaim((String) value.value(), copy[0]); // count is 1 here: checked above
@@ -190,6 +184,14 @@ final class Batches {
             }
             transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, copy, initializer));
         });
+    }
+
+    /** Reserves restoration ids (checked already) for a batch bound for {@code table}. */
+    private void reserveAll(long[] ids, Table table) {
+        for (long id : ids) {
+            index.reserveAt(id);
+            index.stampBatch(Entity.slot(id), table.id());
+        }
     }
 
     private void checkRestorable(long id, BitSet seen, String operation) {

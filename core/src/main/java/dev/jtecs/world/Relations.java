@@ -285,10 +285,7 @@ final class Relations {
             for (int row = fromRow; row < toRow; row++) {
                 long source = table.entityAt(row);
                 if (pair.relationship().isCascadeDelete()) {
-                    TxState before = staging.despawn(source, Entity.slot(source));
-                    if (before != null) {
-                        world.deliverDespawn(source, before);
-                    }
+                    despawnSource(source);
                 } else {
                     staging.remove(source, Entity.slot(source), pair);
                 }
@@ -307,17 +304,27 @@ final class Relations {
                 if (!index.isAlive(child)) {
                     continue;
                 }
-                TxState before = staging.despawn(child, Entity.slot(child));
-                if (before != null) {
-                    // marked like a batch despawn's selection: while its despawn waits in a wave being drained,
-                    // later calls (this cascade reaching it again among them) leave it alone
-                    transaction.doom(Entity.slot(child));
-                    world.deliverDespawn(child, before);
+                if (despawnSource(child)) {
                     top = stack.pushChildren(relationship, child, 0, top);
                 }
             }
         } finally {
             idleStack = stack;
         }
+    }
+
+    /**
+     * Stages the despawn of a cascading edge's source and reports it; returns whether it was staged (not already
+     * being despawned). The source is marked like a batch despawn's selection: while its despawn waits in a wave
+     * being drained, later calls (a cascade reaching it again among them) leave it alone.
+     */
+    private boolean despawnSource(long source) {
+        TxState before = staging.despawn(source, Entity.slot(source));
+        if (before == null) {
+            return false;
+        }
+        transaction.doom(Entity.slot(source));
+        world.deliverDespawn(source, before);
+        return true;
     }
 }

@@ -522,9 +522,9 @@ public final class Table {
         if (wanted == 0) {
             releaseBuffers();
         } else {
-            entitySegment = resize(entitySegment, ENTITY.byteSize(), wanted);
+            entitySegment = regrow(entitySegment, ENTITY.byteSize(), wanted);
             for (int c = 0; c < nativeSegments.length; c++) {
-                nativeSegments[c] = resize(nativeSegments[c], nativeKinds[c].byteSize(), wanted);
+                nativeSegments[c] = regrow(nativeSegments[c], nativeKinds[c].byteSize(), wanted);
             }
             for (int h = 0; h < heapArrays.length; h++) {
                 heapArrays[h] = Arrays.copyOf(heapArrays[h], wanted);
@@ -533,13 +533,6 @@ public final class Table {
         }
         rebuildViews();
         return true;
-    }
-
-    private MemorySegment resize(MemorySegment old, long elementBytes, int newCapacity) {
-        MemorySegment fresh = memory.allocate(elementBytes * newCapacity);
-        MemorySegment.copy(old, 0, fresh, 0, elementBytes * count);
-        memory.free(old);
-        return fresh;
     }
 
     /**
@@ -575,6 +568,7 @@ public final class Table {
         rebuildViews();
     }
 
+    /** A buffer of {@code newCapacity} elements holding the first {@code count} of {@code old} (freed). */
     private MemorySegment regrow(MemorySegment old, long elementBytes, int newCapacity) {
         MemorySegment grown = memory.allocate(elementBytes * newCapacity);
         if (count > 0) {
