@@ -158,10 +158,10 @@ public final class Components {
         String pinned = pinnedName(name, opts);
         Relationship created = add(id -> new Relationship(id, pinned, options), Relationship.class);
         if (created.isExclusive() != options.isExclusive() || created.hasReverseIndex() != options.hasReverseIndex()
-                || created.isCascadeDelete() != options.isCascadeDelete()) {
+                || created.isCascadeDelete() != options.isCascadeDelete() || created.isSparse() != options.isSparse()) {
             throw new IllegalStateException("relationship '" + name + "' is already registered with other options"
                     + " (exclusive=" + created.isExclusive() + ", reverseIndex=" + created.hasReverseIndex()
-                    + ", cascadeDelete=" + created.isCascadeDelete() + ")");
+                    + ", cascadeDelete=" + created.isCascadeDelete() + ", sparse=" + created.isSparse() + ")");
         }
         return created;
     }

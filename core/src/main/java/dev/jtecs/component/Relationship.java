@@ -3,9 +3,11 @@ package dev.jtecs.component;
 import dev.jtecs.entity.Entity;
 
 /**
- * A target-only relationship: an entity holds edges to other entities ({@link #to}), stored densely. Each
- * (relationship, target) pair is a component of its own in the archetype signature, allocated by the world that
- * first sees it, and the relationship itself is present as a marker while the entity holds at least one edge:
+ * A target-only relationship: an entity holds edges to other entities ({@link #to}). Stored densely by default:
+ * each (relationship, target) pair is a component of its own in the archetype signature, allocated by the world
+ * that first sees it. A {@link RelationshipOptions#sparse() sparse} relationship keeps its edges in the world's
+ * per-entity edge store instead. Either way the relationship itself is present as a marker while the entity holds
+ * at least one edge:
  * {@code has(id, FOLLOWS)} asks for any edge, {@code get(id, FOLLOWS)} answers the first edge in ascending
  * target order, and queries that include the relationship match entities with any edge of it.
  *
@@ -17,12 +19,14 @@ public final class Relationship extends BaseComponent<RelationshipValue> {
     private final boolean exclusive;
     private final boolean reverseIndex;
     private final boolean cascadeDelete;
+    private final boolean sparse;
 
     Relationship(int id, String name, RelationshipOptions options) {
         super(id, RelationshipValue.class, options.componentOptions(), name);
         this.exclusive = options.isExclusive();
         this.reverseIndex = options.hasReverseIndex();
         this.cascadeDelete = options.isCascadeDelete();
+        this.sparse = options.isSparse();
         if (cascadeDelete && !(exclusive && reverseIndex)) {
             throw new IllegalArgumentException("relationship " + name + ": cascadeDelete requires exclusive() and "
                     + "reverseIndex()");
@@ -44,11 +48,23 @@ public final class Relationship extends BaseComponent<RelationshipValue> {
         return new RelationshipValue(this, target);
     }
 
+    /** Whether edges live in the world's per-entity edge store rather than in archetype signatures. */
+    public boolean isSparse() {
+        return sparse;
+    }
+
     /**
      * A query term (and archetype test) matching entities that hold the edge to {@code target}. Selectors for
      * the same relationship and target are equal.
+     *
+     * @throws IllegalArgumentException for a sparse relationship (its targets are not in the signature) or a
+     *     malformed target
      */
     public TargetSelector targeting(long target) {
+        if (sparse) {
+            throw new IllegalArgumentException("relationship " + name() + " is sparse: its targets are not part of "
+                    + "archetypes, so it has no targeting selector (use relationshipSources or forEachRelationship)");
+        }
         checkTarget(target);
         return new TargetSelector(this, target);
     }

@@ -1,11 +1,15 @@
 package dev.jtecs.component;
 
-/** Options of a relationship registration: exclusivity, reverse index, cascade delete, transience, requirements. */
+/**
+ * Options of a relationship registration: exclusivity, sparse storage, reverse index, cascade delete, transience,
+ * requirements.
+ */
 public final class RelationshipOptions {
     private final ComponentOptions<RelationshipValue> options = new ComponentOptions<>();
     private boolean exclusive;
     private boolean reverseIndex;
     private boolean cascadeDelete;
+    private boolean sparse;
 
     RelationshipOptions() {
     }
@@ -13,6 +17,17 @@ public final class RelationshipOptions {
     /** Keeps at most one edge per entity: setting an edge replaces the previous one. */
     public RelationshipOptions exclusive() {
         exclusive = true;
+        return this;
+    }
+
+    /**
+     * Stores edges per entity in the world's edge store instead of one pair component per target in the
+     * archetype signature: an entity with edges carries only the relationship marker, so changing its targets
+     * moves no row and creates no archetype. Sparse relationships have no {@code targeting} selectors, and their
+     * edges keep a dead target's id until removed (unless they cascade).
+     */
+    public RelationshipOptions sparse() {
+        sparse = true;
         return this;
     }
 
@@ -53,6 +68,10 @@ public final class RelationshipOptions {
 
     boolean isCascadeDelete() {
         return cascadeDelete;
+    }
+
+    boolean isSparse() {
+        return sparse;
     }
 
     ComponentOptions<RelationshipValue> componentOptions() {

@@ -2,6 +2,7 @@ package dev.jtecs.mutation;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.storage.internal.Table;
 import dev.jtecs.world.BatchCallback;
 import java.util.Objects;
@@ -48,6 +49,9 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     private final Transaction transaction;
     final Component<?> component;
     final Input value;
+
+    // sparse relationship edges the batch edits on each entity it places or changes (null: none)
+    SparseEdit sparse;
 
     private BatchOp(Kind kind, Table table, int count, long firstId, long[] ids,
             BatchCallback callback, int[] positions, Input[] inputs, byte[] modes, boolean keyed, Table[] tables,
@@ -96,6 +100,12 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
             }
         }
         return op;
+    }
+
+    /** Attaches the sparse edge edit applied to each entity this batch places or changes; returns this op. */
+    public BatchOp withSparse(SparseEdit edit) {
+        this.sparse = edit;
+        return this;
     }
 
     @Override
@@ -151,6 +161,18 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
             return ids[i];
         }
         return firstId + i;
+    }
+
+    /**
+     * Sparse edge writes a batch applies to every entity it places or changes, right after the rows land: one
+     * {@link SparseWriteQueue} operation over parallel arrays of relationships and targets.
+     */
+    public record SparseEdit(byte op, Relationship[] relationships, long[] targets) {
+        public SparseEdit {
+            if (relationships.length != targets.length) {
+                throw new IllegalArgumentException("one target per relationship");
+            }
+        }
     }
 
     /** The planned writes of a spawn batch's columns, resolved at the call. */

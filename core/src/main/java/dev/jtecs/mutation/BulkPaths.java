@@ -106,6 +106,10 @@ final class BulkPaths {
                 table.truncate(from);
             }
         }
+        if (op.sparse != null) {
+            drain.sparseRows(op.sparse, table, from, to);
+            drain.sparseSettle();
+        }
         drain.placed(table, from, to, null);
     }
 
@@ -221,6 +225,9 @@ final class BulkPaths {
                 default -> throw new IllegalStateException("not a query batch: " + op.kind);
             }
         }
+        if (op.sparse != null) {
+            drain.sparseSettle(); // markers follow the edges: an entity left without any loses its marker
+        }
     }
 
     /** Despawns every row of a table: one pass freeing the ids (read in bulk), one truncation. */
@@ -285,6 +292,9 @@ final class BulkPaths {
     /** The table a batch set or remove takes rows of {@code from} to (requirements planned). */
     private Table targetOf(BatchOp op, Table from) {
         requirements.reset();
+        if (op.sparse != null && op.sparse.op() == SparseWriteQueue.REMOVE) {
+            return from; // one sparse edge: the marker stays unless it was the last (settled afterwards)
+        }
         if (op.kind == BatchOp.Kind.REMOVE) {
             if (op.component instanceof Relationship relationship) { // every edge, and the marker
                 if (!from.has(relationship.id())) {
@@ -337,6 +347,9 @@ final class BulkPaths {
             if (op.kind == BatchOp.Kind.SET) {
                 writeSet(op, table, 0, n);
             }
+            if (op.sparse != null) {
+                drain.sparseRows(op.sparse, table, 0, n);
+            }
             return;
         }
         CommitDrain.notifyRemoved(table, 0, n, target);
@@ -362,6 +375,9 @@ final class BulkPaths {
             if (op.kind == BatchOp.Kind.SET) {
                 writeSet(op, target, from, to);
             }
+            if (op.sparse != null) {
+                drain.sparseRows(op.sparse, target, from, to);
+            }
             written = true;
         } finally {
             // the rows are published where they are now, even when a writer threw: observers must learn it
@@ -386,6 +402,9 @@ final class BulkPaths {
             if (op.kind == BatchOp.Kind.SET) {
                 writeSet(op, current, row, row + 1);
             }
+            if (op.sparse != null) {
+                drain.sparseRows(op.sparse, current, row, row + 1);
+            }
             return;
         }
         CommitDrain.notifyRemoved(current, row, row + 1, target);
@@ -403,6 +422,9 @@ final class BulkPaths {
         }
         index.relocate(slot, target.store(), destination);
         CommitDrain.removeRow(index, current, row);
+        if (op.sparse != null) {
+            drain.sparseRows(op.sparse, target, destination, destination + 1);
+        }
         drain.placed(target, destination, destination + 1, current);
     }
 

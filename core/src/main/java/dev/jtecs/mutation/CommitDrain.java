@@ -18,7 +18,7 @@ import java.util.Arrays;
 /**
  * Publishes staged work in waves. Each wave first resolves every destination archetype and reserves its
  * capacity, then runs, in order: despawns (rows removed, slots freed), spawns (rows placed, ids published),
- * moves (rows relocated with their final values), and the sparse writes. Work staged by callbacks while a wave
+ * moves (rows relocated with their final values), and the sparse edge writes. Work staged by callbacks while a wave
  * runs forms the next wave; more than {@link #MAX_WAVES} waves is reported as a likely observer cascade.
  *
  * <pre>
@@ -129,9 +129,40 @@ public final class CommitDrain {
         return draining;
     }
 
-    /** The queue of writes to world-side stores, flushed last in each wave. */
+    /** The queue of sparse edge writes, flushed last in each segment of a wave. */
     public SparseWriteQueue sparseWrites() {
         return sparseWrites;
+    }
+
+    private SparseWriteQueue.Sink sparseSink = new SparseWriteQueue.Sink() {
+        @Override
+        public void apply(long entity, byte op, Relationship relationship, long target) {
+            throw new IllegalStateException("no sparse edge store attached");
+        }
+
+        @Override
+        public void settle() {
+        }
+    };
+
+    /** Attaches the world's sparse edge store, where flushed writes and batch edge edits go. */
+    public void sparseSink(SparseWriteQueue.Sink sink) {
+        this.sparseSink = java.util.Objects.requireNonNull(sink, "sink");
+    }
+
+    /** Applies a batch's sparse edge edit to the entities in rows {@code [from, to)} of {@code table}. */
+    void sparseRows(BatchOp.SparseEdit edit, Table table, int from, int to) {
+        for (int row = from; row < to; row++) {
+            long entity = table.entityAt(row);
+            for (int e = 0; e < edit.relationships().length; e++) {
+                sparseSink.apply(entity, edit.op(), edit.relationships()[e], edit.targets()[e]);
+            }
+        }
+    }
+
+    /** Lets the sparse store settle after a batch edited edges. */
+    void sparseSettle() {
+        sparseSink.settle();
     }
 
     /** Whether anything waits for a drain. */
@@ -167,6 +198,7 @@ public final class CommitDrain {
      */
     private void runWave() {
         transaction.seal();
+        sparseWrites.seal();
         int from = transaction.sealedStart();
         int to = transaction.sealedEnd();
         int ops = transaction.sealedOps();
@@ -181,6 +213,7 @@ public final class CommitDrain {
                 }
                 int end = op == null ? to : op.recordMark;
                 runSegment(segment, end, firstOp, k, cancels);
+                sparseWrites.flush(op == null ? Integer.MAX_VALUE : k, index, sparseSink);
                 segmentDone.run();
                 if (op != null) {
                     bulk.run(op);
@@ -190,7 +223,6 @@ public final class CommitDrain {
                 segment = end;
                 firstOp = k + 1;
             }
-            sparseWrites.flush(index);
         } catch (RuntimeException | Error failure) {
             releaseUnpublished(from, to);
             releaseOps(ranOps, ops);
@@ -201,6 +233,7 @@ public final class CommitDrain {
             ranOps = 0;
         }
         transaction.recycle();
+        sparseWrites.recycle();
     }
 
     private int ranOps;

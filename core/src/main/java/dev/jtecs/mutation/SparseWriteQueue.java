@@ -1,28 +1,61 @@
 package dev.jtecs.mutation;
 
+import dev.jtecs.component.Relationship;
 import dev.jtecs.entity.internal.EntityIndex;
 import java.util.Arrays;
 
 /**
- * Writes to world-side stores (sparse relationship edges and the like) staged for one entity, flushed in call
- * order as the last phase of a wave. A write is dropped when, at flush time, its entity is no longer alive with
- * the same generation: a despawn cancels it, and a recycled slot never revives a previous entity's write.
+ * Sparse relationship edge writes staged in call order, flushed to the world's edge store as the last phase of
+ * each segment of a wave (after the segment's despawns, spawns and moves, before the query batch that ends it),
+ * so they keep their order relative to batch calls. A write is dropped when, at flush time, its entity is not
+ * alive with the same generation: a despawn cancels it, and a recycled slot never revives a previous entity's
+ * write. Writes staged while a wave runs belong to the next wave, like the records staged then. Nothing here
+ * allocates per write once the arrays have grown.
  */
 public final class SparseWriteQueue {
-    private long[] entities = new long[16];
-    private Runnable[] writes = new Runnable[16];
-    private int size;
-    private long[] spareEntities = new long[16];
-    private Runnable[] spareWrites = new Runnable[16];
+    /** Adds one edge (an exclusive relationship drops the others). */
+    public static final byte ADD = 0;
+    /** Removes one edge. */
+    public static final byte REMOVE = 1;
+    /** Removes every edge of the relationship. */
+    public static final byte REMOVE_ALL = 2;
 
-    /** Stages a write for {@code entity}, run at the next flush if the entity is then alive. */
-    public void stage(long entity, Runnable write) {
+    /** Where flushed writes go: the world's edge store. */
+    public interface Sink {
+        /** Applies one write to an entity that is alive. */
+        void apply(long entity, byte op, Relationship relationship, long target);
+
+        /** Called after each flush that applied writes: the store is where the calls so far leave it. */
+        void settle();
+    }
+
+    private long[] entities = new long[16];
+    private byte[] ops = new byte[16];
+    private Relationship[] relationships = new Relationship[16];
+    private long[] targets = new long[16];
+    private int[] marks = new int[16];
+    private int size;
+    private int next; // the first sealed write not flushed yet
+    private int sealedEnd; // writes [0, sealedEnd) belong to the wave being drained
+
+    /**
+     * Stages a write for {@code entity}, after {@code mark} query batches of the open transaction: it flushes
+     * before the batch at that position runs.
+     */
+    public void stage(long entity, byte op, Relationship relationship, long target, int mark) {
         if (size == entities.length) {
-            entities = Arrays.copyOf(entities, size * 2);
-            writes = Arrays.copyOf(writes, size * 2);
+            int capacity = size * 2;
+            entities = Arrays.copyOf(entities, capacity);
+            ops = Arrays.copyOf(ops, capacity);
+            relationships = Arrays.copyOf(relationships, capacity);
+            targets = Arrays.copyOf(targets, capacity);
+            marks = Arrays.copyOf(marks, capacity);
         }
         entities[size] = entity;
-        writes[size++] = java.util.Objects.requireNonNull(write, "write");
+        ops[size] = op;
+        relationships[size] = relationship;
+        targets[size] = target;
+        marks[size++] = mark;
     }
 
     public boolean isEmpty() {
@@ -33,36 +66,49 @@ public final class SparseWriteQueue {
         return size;
     }
 
+    /** Starts a wave: the writes staged so far are the wave's; later ones wait for the next. */
+    void seal() {
+        sealedEnd = size;
+        next = 0;
+    }
+
     /**
-     * Runs the writes staged so far, in order, skipping those whose entity is gone. Writes staged while
-     * flushing wait for the next flush. On failure the rest of this batch is discarded.
+     * Applies, in order, the wave's writes staged before the batch at {@code limitMark} (all of them for
+     * {@link Integer#MAX_VALUE}) whose entity is alive, then lets the sink settle.
      */
-    void flush(EntityIndex index) {
-        int count = size;
-        if (count == 0) {
-            return;
-        }
-        long[] batchEntities = entities;
-        Runnable[] batchWrites = writes;
-        entities = spareEntities.length >= 16 ? spareEntities : new long[16];
-        writes = spareWrites.length >= 16 ? spareWrites : new Runnable[16];
-        size = 0;
-        try {
-            for (int i = 0; i < count; i++) {
-                if (index.isAlive(batchEntities[i])) {
-                    batchWrites[i].run();
-                }
+    void flush(int limitMark, EntityIndex index, Sink sink) {
+        boolean applied = false;
+        while (next < sealedEnd && marks[next] <= limitMark) {
+            int i = next++; // advanced first: a failing write is not retried
+            if (index.isAlive(entities[i])) {
+                applied = true;
+                sink.apply(entities[i], ops[i], relationships[i], targets[i]);
             }
-        } finally {
-            Arrays.fill(batchWrites, 0, count, null);
-            spareEntities = batchEntities;
-            spareWrites = batchWrites;
         }
+        if (applied) {
+            sink.settle();
+        }
+    }
+
+    /** Ends a wave: its writes go, the writes staged meanwhile move to the front. */
+    void recycle() {
+        int rest = size - sealedEnd;
+        System.arraycopy(entities, sealedEnd, entities, 0, rest);
+        System.arraycopy(ops, sealedEnd, ops, 0, rest);
+        System.arraycopy(relationships, sealedEnd, relationships, 0, rest);
+        System.arraycopy(targets, sealedEnd, targets, 0, rest);
+        System.arraycopy(marks, sealedEnd, marks, 0, rest);
+        Arrays.fill(relationships, rest, size, null);
+        size = rest;
+        sealedEnd = 0;
+        next = 0;
     }
 
     /** Drops every staged write. */
     void clear() {
-        Arrays.fill(writes, 0, size, null);
+        Arrays.fill(relationships, 0, size, null);
         size = 0;
+        sealedEnd = 0;
+        next = 0;
     }
 }

@@ -224,6 +224,11 @@ public final class Transaction {
         return openBoundaries > 0;
     }
 
+    /** The batch operations staged since the last seal (what a sparse write staged now comes after). */
+    public int openOps() {
+        return ops.size() - sealedOps;
+    }
+
     /** The batch operations of the sealed wave, in call order. */
     public int sealedOps() {
         return sealedOps;

@@ -270,19 +270,20 @@ public final class Archetype {
 
     /**
      * The first edge of a relationship (ascending target order) of the entity at {@code row}, or {@code null}.
-     * Every row of an archetype has the same edges: each one is a pair component of the signature.
+     * For a dense relationship every row of an archetype has the same edges (each one is a pair component of the
+     * signature); a sparse relationship's edges are read from the world's edge store.
      */
     public RelationshipValue getFirstRelationship(Relationship relationship, int row) {
         checkRow(row);
-        long[] targets = table.targetsOf(relationship);
-        return targets.length == 0 ? null : relationship.to(targets[0]);
+        long target = table.firstTarget(relationship, row);
+        return target == 0 ? null : relationship.to(target);
     }
 
     /** Visits every edge of a relationship of the entity at {@code row}, in ascending target order. */
     public void forEachRelationship(Relationship relationship, int row,
             java.util.function.Consumer<RelationshipValue> action) {
         checkRow(row);
-        for (long target : table.targetsOf(relationship)) {
+        for (long target : table.targetsOf(relationship, row)) {
             action.accept(relationship.to(target));
         }
     }

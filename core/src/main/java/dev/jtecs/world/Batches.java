@@ -13,6 +13,7 @@ import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.internal.ObserverRegistry;
 import dev.jtecs.mutation.BatchOp;
+import dev.jtecs.mutation.SparseWriteQueue;
 import dev.jtecs.mutation.CommitDrain;
 import dev.jtecs.mutation.Transaction;
 import dev.jtecs.mutation.TxState;
@@ -71,6 +72,10 @@ final class Batches {
                 if (edge.relationship().isExclusive() && laterEdgeOf(inputs, i, edge.relationship())) {
                     continue;
                 }
+                if (edge.relationship().isSparse()) { // the marker; the edge goes to the store at placement
+                    expanded.add(edge.relationship());
+                    continue;
+                }
                 PairComponent pair = pairs.pair(edge.relationship(), edge.target());
                 expanded.add(pair);
                 expanded.add(edge.relationship());
@@ -79,6 +84,28 @@ final class Batches {
             }
         }
         return expanded.toArray(Input[]::new);
+    }
+
+    /** The sparse edges among a spawn batch's inputs (an exclusive relationship's last one), or {@code null}. */
+    private static BatchOp.SparseEdit sparseEdgesOf(Input[] inputs) {
+        java.util.List<RelationshipValue> edges = new java.util.ArrayList<>();
+        for (int i = 0; i < inputs.length; i++) {
+            if (inputs[i] instanceof RelationshipValue edge && edge.relationship().isSparse()
+                    && !(edge.relationship().isExclusive() && laterEdgeOf(inputs, i, edge.relationship()))) {
+                edges.add(edge);
+            }
+        }
+        return edges.isEmpty() ? null : edit(SparseWriteQueue.ADD, edges.toArray(RelationshipValue[]::new));
+    }
+
+    private static BatchOp.SparseEdit edit(byte op, RelationshipValue... edges) {
+        Relationship[] relationships = new Relationship[edges.length];
+        long[] targets = new long[edges.length];
+        for (int i = 0; i < edges.length; i++) {
+            relationships[i] = edges[i].relationship();
+            targets[i] = edges[i].target();
+        }
+        return new BatchOp.SparseEdit(op, relationships, targets);
     }
 
     private static boolean laterEdgeOf(Input[] inputs, int from, Relationship relationship) {
@@ -98,6 +125,7 @@ final class Batches {
     }
 
     BatchIds spawn(int count, Input[] inputs, BatchCallback initializer) {
+        BatchOp.SparseEdit sparse = sparseEdgesOf(inputs);
         inputs = expandEdges("batchSpawn", inputs);
         if (count < 1) {
             throw new IllegalArgumentException("batchSpawn: count must be at least 1, was " + count);
@@ -118,13 +146,15 @@ final class Batches {
                     ids = null; // recycled slots that happen to line up
                 }
             }
-            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, initializer));
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, initializer)
+                    .withSparse(sparse));
             result[0] = new BatchIds(first, count, ids);
         });
         return result[0];
     }
 
     void spawnAt(long[] ids, Input[] inputs, BatchCallback initializer) {
+        BatchOp.SparseEdit sparse = sparseEdgesOf(inputs);
         inputs = expandEdges("batchSpawnAt", inputs);
         BitSet seen = new BitSet();
         for (long id : ids) {
@@ -137,11 +167,13 @@ final class Batches {
         long[] copy = ids.clone();
         world.inScope(() -> {
             reserveAll(copy, plan.table());
-            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, initializer));
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, initializer)
+                    .withSparse(sparse));
         });
     }
 
     void spawnAtRaw(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer) {
+        BatchOp.SparseEdit sparse = sparseEdgesOf(inputs);
         inputs = expandEdges("batchSpawnAtRaw", inputs);
         if (count < 0) {
             throw new IllegalArgumentException("batchSpawnAtRaw: count must not be negative, was " + count);
@@ -182,7 +214,8 @@ final class Batches {
                     keys.stageClaim((String) value.value(), copy[0]); // count is 1 here: checked above
                 }
             }
-            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, copy, initializer));
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, copy, initializer)
+                    .withSparse(sparse));
         });
     }
 
@@ -234,7 +267,12 @@ final class Batches {
     // ---------------------------------------------------------------- query batches
 
     void set(Query query, Component<?> component, Input value, BatchCallback writer) {
-        if (value instanceof RelationshipValue edge) { // constant mode takes edges: the pair stands for it
+        BatchOp.SparseEdit sparse = null;
+        if (value instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+            component = edge.relationship(); // the marker; each member's edge goes to the store
+            value = edge.relationship();
+            sparse = edit(SparseWriteQueue.ADD, edge);
+        } else if (value instanceof RelationshipValue edge) { // constant mode takes edges: the pair stands for it
             PairComponent pair = pairs.pair(edge.relationship(), edge.target());
             component = pair;
             value = pair;
@@ -251,7 +289,8 @@ final class Batches {
             throw new IllegalArgumentException("batchSet: EntityKey cannot be set in bulk (directly or through "
                     + "requirements of " + component.name() + "): one value cannot be claimed by several entities");
         }
-        world.inScope(() -> capture(query, BatchOp.Kind.SET, chosen, chosenValue, writer));
+        BatchOp.SparseEdit chosenEdit = sparse;
+        world.inScope(() -> capture(query, BatchOp.Kind.SET, chosen, chosenValue, writer).withSparse(chosenEdit));
     }
 
     /** Whether adding {@code component} adds {@code EntityKey}: itself, or anywhere in its requirement closure. */
@@ -284,7 +323,16 @@ final class Batches {
             throw new IllegalArgumentException("batchRemove: pass REL or REL.targeting(target), not a pair");
         }
         Component<?> chosen = component;
-        world.inScope(() -> capture(query, BatchOp.Kind.REMOVE, chosen, null, null));
+        BatchOp.SparseEdit sparse = component instanceof Relationship relationship && relationship.isSparse()
+                ? new BatchOp.SparseEdit(SparseWriteQueue.REMOVE_ALL, new Relationship[] {relationship}, new long[1])
+                : null;
+        world.inScope(() -> capture(query, BatchOp.Kind.REMOVE, chosen, null, null).withSparse(sparse));
+    }
+
+    /** Removes one sparse edge from every member; a member left without edges loses the marker afterwards. */
+    void removeSparseEdge(Query query, RelationshipValue edge) {
+        world.inScope(() -> capture(query, BatchOp.Kind.REMOVE, edge.relationship(), null, null)
+                .withSparse(edit(SparseWriteQueue.REMOVE, edge)));
     }
 
     void despawn(Query query) {
@@ -421,5 +469,6 @@ final class Batches {
         index.clear();
         observers.clearEntityAddresses();
         keys.clear();
+        archetypes.sparseEdges().clear();
     }
 }

@@ -4,10 +4,12 @@ import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.mutation.SparseWriteQueue;
 import dev.jtecs.mutation.Transaction;
 import dev.jtecs.mutation.TxState;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.PairRegistry;
+import dev.jtecs.storage.internal.SparseEdges;
 import dev.jtecs.storage.internal.Table;
 import java.util.List;
 import java.util.Objects;
@@ -18,19 +20,23 @@ import java.util.Objects;
  * settled once the target's segment of a publication has applied its moves.
  *
  * <p>Dense edges need no separate reverse index: the sources of (REL, t) are the rows of the archetypes holding
- * that pair, found through the component index. Traversals use a reusable stack and per-slot visit stamps, so
- * they allocate nothing per entity; a nested traversal (from a visitor or observer) gets its own stack.
+ * that pair, found through the component index. Sparse edges live in the world's {@link SparseEdges} store,
+ * which keeps its own reverse index; this class is the sink its staged writes flush into, and it keeps each
+ * sparse marker in step with the store. Traversals use a reusable stack and per-slot visit stamps, so they
+ * allocate nothing per entity; a nested traversal (from a visitor or observer) gets its own stack.
  */
-final class Relations {
+final class Relations implements SparseWriteQueue.Sink {
     private final World world;
     private final EntityIndex index;
     private final ArchetypeRegistry archetypes;
     private final Transaction transaction;
     private final Staging staging;
     private final PairRegistry pairs;
+    private final SparseEdges sparse;
 
     Relations(World world, EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Staging staging,
             PairRegistry pairs) {
+        this.sparse = archetypes.sparseEdges();
         this.world = world;
         this.index = index;
         this.archetypes = archetypes;
@@ -97,6 +103,14 @@ final class Relations {
         private int[] stamps = new int[64]; // per slot: the visit that saw it (no clearing between visits)
         private int visit;
 
+        private void ensure(int size) {
+            if (size > entities.length) {
+                int capacity = Math.max(size, entities.length * 2);
+                entities = java.util.Arrays.copyOf(entities, capacity);
+                depths = java.util.Arrays.copyOf(depths, capacity);
+            }
+        }
+
         /** Starts a visit: every slot counts as unseen again. */
         void newVisit() {
             if (++visit == Integer.MAX_VALUE) {
@@ -122,20 +136,22 @@ final class Relations {
          * archetypes holding the pair in bulk); returns the new top.
          */
         int pushChildren(Relationship relationship, long parent, int depth, int top) {
-            PairComponent pair = pairs.find(relationship, parent);
-            if (pair == null) {
-                return top;
-            }
             int start = top;
-            for (Table table : archetypes.withComponent(pair.id())) {
-                int n = table.count();
-                if (top + n > entities.length) {
-                    int capacity = Math.max(top + n, entities.length * 2);
-                    entities = java.util.Arrays.copyOf(entities, capacity);
-                    depths = java.util.Arrays.copyOf(depths, capacity);
+            if (relationship.isSparse()) {
+                int n = sparse.sourceCount(relationship, parent);
+                ensure(top + n);
+                top = sparse.copySources(relationship, parent, entities, top);
+            } else {
+                PairComponent pair = pairs.find(relationship, parent);
+                if (pair == null) {
+                    return top;
                 }
-                table.readEntities(0, n, entities, top);
-                top += n;
+                for (Table table : archetypes.withComponent(pair.id())) {
+                    int n = table.count();
+                    ensure(top + n);
+                    table.readEntities(0, n, entities, top);
+                    top += n;
+                }
             }
             java.util.Arrays.sort(entities, start, top);
             for (int i = start, j = top - 1; i < j; i++, j--) { // descending, so the smallest pops first
@@ -167,11 +183,11 @@ final class Relations {
                 if (!index.isAlive(current)) {
                     return;
                 }
-                long[] targets = archetypes.ofStore(index.storeOf(Entity.slot(current))).targetsOf(relationship);
-                if (targets.length == 0) {
+                int slot = Entity.slot(current);
+                long parent = archetypes.ofStore(index.storeOf(slot)).firstTarget(relationship, index.rowOf(slot));
+                if (parent == 0) {
                     return;
                 }
-                long parent = targets[0];
                 for (int i = 0; i < depth; i++) { // the ancestors so far: a repeat is a cycle
                     if (path[i] == parent) {
                         throw new IllegalStateException("walkUp: " + relationship.name()
@@ -205,8 +221,14 @@ final class Relations {
         }
     }
 
-    /** The published sources of edges to {@code target}, ascending (the archetypes holding the pair, read). */
+    /**
+     * The published sources of edges to {@code target}, ascending: the archetypes holding the pair, read (dense),
+     * or the store's reverse index (sparse).
+     */
     private long[] sourcesOf(Relationship relationship, long target) {
+        if (relationship.isSparse()) {
+            return sparse.sources(relationship, target);
+        }
         PairComponent pair = pairs.find(relationship, target);
         if (pair == null) {
             return new long[0];
@@ -231,9 +253,29 @@ final class Relations {
      * wave of the same commit) and removes the other edges.
      */
     void despawnedTarget(long id) {
+        if (!sparse.isEmpty()) {
+            sparse.removeSource(id); // its own sparse edges go with it; the slot's next entity starts without
+            if (cascadingSparseSources(id)) {
+                noteDeadTarget(id);
+                return;
+            }
+        }
         if (pairs.isEmpty() || pairs.targeting(id).isEmpty()) {
             return;
         }
+        noteDeadTarget(id);
+    }
+
+    private boolean cascadingSparseSources(long target) {
+        for (Relationship relationship : sparse.relationships()) {
+            if (relationship.isCascadeDelete() && sparse.sourceCount(relationship, target) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void noteDeadTarget(long id) {
         if (deadTargetCount == deadTargets.length) {
             deadTargets = java.util.Arrays.copyOf(deadTargets, deadTargetCount * 2);
         }
@@ -251,6 +293,13 @@ final class Relations {
     void settleDeadTargets() {
         for (int i = 0; i < deadTargetCount; i++) {
             long id = deadTargets[i];
+            if (!sparse.isEmpty()) {
+                for (Relationship relationship : sparse.relationships()) {
+                    if (relationship.isCascadeDelete()) {
+                        cascade(relationship, id); // non-cascading sparse edges keep the dead id
+                    }
+                }
+            }
             for (PairComponent pair : List.copyOf(pairs.targeting(id))) {
                 if (pair.relationship().isCascadeDelete()) {
                     cascade(pair.relationship(), id);
@@ -326,5 +375,63 @@ final class Relations {
         transaction.doom(Entity.slot(source));
         world.deliverDespawn(source, before);
         return true;
+    }
+
+    // ---------------------------------------------------------------- sparse edge writes
+
+    private long[] touchedEntities = new long[16];
+    private Relationship[] touchedRelationships = new Relationship[16];
+    private int touchedCount;
+
+    /** Applies one flushed (or batch) sparse edge write to a live entity. */
+    @Override
+    public void apply(long entity, byte op, Relationship relationship, long target) {
+        boolean changed = switch (op) {
+            case SparseWriteQueue.ADD -> sparse.add(relationship, entity, target);
+            case SparseWriteQueue.REMOVE -> sparse.remove(relationship, entity, target);
+            default -> sparse.removeAll(relationship, entity);
+        };
+        if (changed) {
+            touch(entity, relationship);
+        }
+        if (op == SparseWriteQueue.ADD && relationship.isCascadeDelete()) {
+            byte state = index.stateOf(target);
+            if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                despawnSource(entity); // its target died before the edge landed: the cascade reaches it too
+            }
+        }
+    }
+
+    private void touch(long entity, Relationship relationship) {
+        if (touchedCount == touchedEntities.length) {
+            touchedEntities = java.util.Arrays.copyOf(touchedEntities, touchedCount * 2);
+            touchedRelationships = java.util.Arrays.copyOf(touchedRelationships, touchedCount * 2);
+        }
+        touchedEntities[touchedCount] = entity;
+        touchedRelationships[touchedCount++] = relationship;
+    }
+
+    /**
+     * After a flush or a batch: each entity whose sparse edges changed carries the relationship marker exactly
+     * while it holds an edge. Where they disagree (its last edge was removed, or an edge landed while the marker
+     * was being removed) the marker change is staged for the next wave, unless a later call already stages it.
+     */
+    @Override
+    public void settle() {
+        for (int i = 0; i < touchedCount; i++) {
+            long entity = touchedEntities[i];
+            Relationship relationship = touchedRelationships[i];
+            touchedRelationships[i] = null;
+            if (!index.isAlive(entity)) {
+                continue;
+            }
+            int slot = Entity.slot(entity);
+            boolean marked = archetypes.ofStore(index.storeOf(slot)).has(relationship.id());
+            boolean holds = sparse.count(relationship, entity) > 0;
+            if (marked != holds && !staging.isDoomed(slot)) {
+                staging.correctSparseMarker(entity, slot, relationship, holds);
+            }
+        }
+        touchedCount = 0;
     }
 }

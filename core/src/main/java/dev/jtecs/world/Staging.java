@@ -9,6 +9,7 @@ import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.mutation.SparseWriteQueue;
 import dev.jtecs.mutation.Transaction;
 import dev.jtecs.mutation.TxState;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
@@ -35,10 +36,12 @@ final class Staging {
     private final KeyIndex keys;
 
     private final PairRegistry pairs;
+    private final SparseWriteQueue sparseWrites;
 
     Staging(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, KeyIndex keys,
-            PairRegistry pairs) {
+            PairRegistry pairs, SparseWriteQueue sparseWrites) {
         this.pairs = pairs;
+        this.sparseWrites = sparseWrites;
         this.index = index;
         this.archetypes = archetypes;
         this.transaction = transaction;
@@ -53,7 +56,12 @@ final class Staging {
     /** Adds one input to a staged spawn (last one wins per component). */
     void stageSpawnInput(int record, Input input) {
         if (input instanceof RelationshipValue edge) {
-            stageEdge(record, -1, edge);
+            if (edge.relationship().isSparse()) {
+                transaction.put(record, edge.relationship(), edge.relationship());
+                stageSparse(transaction.id(record), SparseWriteQueue.ADD, edge.relationship(), edge.target());
+            } else {
+                stageEdge(record, -1, edge);
+            }
             return;
         }
         transaction.put(record, input.component(), input);
@@ -62,9 +70,18 @@ final class Staging {
 
     void set(long id, int slot, Input input) {
         if (input instanceof RelationshipValue edge) {
-            setEdge(id, slot, edge);
+            if (edge.relationship().isSparse()) {
+                setSparse(id, slot, edge);
+            } else {
+                setEdge(id, slot, edge);
+            }
             return;
         }
+        setComponent(id, slot, input);
+    }
+
+    /** {@code set} for a component value (or a sparse relationship's marker). */
+    private void setComponent(long id, int slot, Input input) {
         boolean alive = index.isAlive(id);
         if (alive && isDoomed(slot)) {
             return; // a staged batch despawn selected it
@@ -94,6 +111,74 @@ final class Staging {
     }
 
     // ---------------------------------------------------------------- relationship edges
+
+    /**
+     * Adds a sparse edge: the edge is queued for the store (flushed after the segment's moves) and the marker is
+     * staged unless the published entity already carries it and nothing structural is pending for it.
+     */
+    private void setSparse(long id, int slot, RelationshipValue edge) {
+        Relationship relationship = edge.relationship();
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        if (record >= 0 && isDespawning(transaction.state(record))) {
+            return;
+        }
+        if (record < 0 && alive && !transaction.hasOpenBoundary()
+                && archetypes.ofStore(index.storeOf(slot)).has(relationship.id())) {
+            stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target());
+            return;
+        }
+        setComponent(id, slot, relationship);
+        stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target());
+    }
+
+    /** Removes one sparse edge; the marker goes when the store is left without edges (see Relations). */
+    void removeSparse(long id, int slot, RelationshipValue edge) {
+        if (index.isAlive(id) && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        if (record >= 0 && isDespawning(transaction.state(record))) {
+            return;
+        }
+        stageSparse(id, SparseWriteQueue.REMOVE, edge.relationship(), edge.target());
+    }
+
+    /** Removes every sparse edge of a relationship, and its marker. */
+    private void removeAllSparse(long id, int slot, Relationship relationship) {
+        if (index.isAlive(id) && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        if (record >= 0 && isDespawning(transaction.state(record))) {
+            return;
+        }
+        removeComponent(id, slot, relationship);
+        stageSparse(id, SparseWriteQueue.REMOVE_ALL, relationship, 0);
+    }
+
+    /**
+     * Stages a sparse relationship marker on its own, without an edge write: the store's edges and the marker
+     * disagree after a flush (the last edge went, or an edge arrived while the marker was being removed).
+     */
+    void correctSparseMarker(long id, int slot, Relationship relationship, boolean present) {
+        int record = transaction.find(slot);
+        if (record >= 0 && !transaction.isClosed(record) && transaction.findEntry(record, relationship) >= 0) {
+            return; // a later call decides the marker, and its edge write follows
+        }
+        if (present) {
+            setComponent(id, slot, relationship);
+        } else {
+            removeComponent(id, slot, relationship);
+        }
+    }
+
+    private void stageSparse(long id, byte op, Relationship relationship, long target) {
+        sparseWrites.stage(id, op, relationship, target, transaction.openOps());
+    }
 
     /** Adds an edge: its pair component and the relationship marker (exclusive: other edges go). */
     private void setEdge(long id, int slot, RelationshipValue edge) {
@@ -257,9 +342,18 @@ final class Staging {
 
     void remove(long id, int slot, Component<?> component) {
         if (component instanceof Relationship relationship) {
-            removeEdges(id, slot, relationship);
+            if (relationship.isSparse()) {
+                removeAllSparse(id, slot, relationship);
+            } else {
+                removeEdges(id, slot, relationship);
+            }
             return;
         }
+        removeComponent(id, slot, component);
+    }
+
+    /** {@code remove} for a component (or a sparse relationship's marker). */
+    private void removeComponent(long id, int slot, Component<?> component) {
         boolean alive = index.isAlive(id);
         if (alive && isDoomed(slot)) {
             return;

@@ -77,7 +77,7 @@ public final class World implements AutoCloseable {
         this.index = new EntityIndex(config.maxEntities());
         this.archetypes = new ArchetypeRegistry(memory);
         this.drain = new CommitDrain(index, archetypes, transaction);
-        this.staging = new Staging(index, archetypes, transaction, keys, pairs);
+        this.staging = new Staging(index, archetypes, transaction, keys, pairs, drain.sparseWrites());
         this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs);
         drain.keyClaims(batches::claimKeyRows);
         drain.onReleased(observers::clear); // an id never published keeps no observers
@@ -85,6 +85,7 @@ public final class World implements AutoCloseable {
         drain.onDespawned(relations::despawnedTarget);
         drain.onPlacedWithPairs(relations::dropEdgesToDead);
         drain.onSegmentDone(relations::settleDeadTargets);
+        drain.sparseSink(relations);
         archetypes.onCreate(table -> {
             for (int i = 0; i < queries.size(); i++) {
                 queries.get(i).consider(table.archetype());
@@ -269,14 +270,21 @@ public final class World implements AutoCloseable {
         checkOpen();
         Objects.requireNonNull(edge, "edge");
         int slot = index.requireLiveOrReserved(id, "remove");
-        PairComponent pair = pairs.find(edge.relationship(), edge.target());
-        if (pair == null) {
-            return; // no entity of this world ever had the edge
+        PairComponent pair = null;
+        if (!edge.relationship().isSparse()) {
+            pair = pairs.find(edge.relationship(), edge.target());
+            if (pair == null) {
+                return; // no entity of this world ever had the edge
+            }
         }
         enterScope();
         boolean ok = false;
         try {
-            staging.remove(id, slot, pair);
+            if (pair == null) {
+                staging.removeSparse(id, slot, edge);
+            } else {
+                staging.remove(id, slot, pair);
+            }
             ok = true;
         } finally {
             exitScope(ok);
@@ -299,7 +307,8 @@ public final class World implements AutoCloseable {
         if (!index.isAlive(id)) {
             return;
         }
-        for (long target : archetypes.ofStore(index.storeOf(Entity.slot(id))).targetsOf(relationship)) {
+        int slot = Entity.slot(id);
+        for (long target : archetypes.ofStore(index.storeOf(slot)).targetsOf(relationship, index.rowOf(slot))) {
             action.accept(relationship.to(target));
         }
     }
@@ -587,6 +596,11 @@ public final class World implements AutoCloseable {
     public void batchRemove(Query query, RelationshipValue edge) {
         checkOpen();
         Objects.requireNonNull(edge, "edge");
+        if (edge.relationship().isSparse()) {
+            requireOwnQuery(query);
+            batches.removeSparseEdge(query, edge);
+            return;
+        }
         batchRemove(query, edge.relationship().targeting(edge.target()));
     }
 
@@ -895,8 +909,8 @@ public final class World implements AutoCloseable {
             return table.archetype().has(edge) ? component.valueType().cast(Boolean.TRUE) : null;
         }
         if (component instanceof Relationship relationship) {
-            long[] targets = table.targetsOf(relationship);
-            return targets.length == 0 ? null : component.valueType().cast(relationship.to(targets[0]));
+            long target = table.firstTarget(relationship, index.rowOf(slot));
+            return target == 0 ? null : component.valueType().cast(relationship.to(target));
         }
         int position = table.position(component.id());
         return position < 0 ? null : component.valueType().cast(table.readValue(position, index.rowOf(slot)));

@@ -107,17 +107,31 @@ class CommitDrainTest {
     }
 
     @Test
-    void sparseWritesFlushLastInTheWaveAndSkipDespawnedEntities() {
-        long a = stageSpawn(N.of(1));
+    void sparseWritesFlushAfterTheSegmentsMovesAndSkipDespawnedEntities() {
+        dev.jtecs.component.Relationship likes = dev.jtecs.component.Relationships.register("test.drain.Likes",
+                o -> o.sparse());
         java.util.List<String> log = new java.util.ArrayList<>();
-        drain.sparseWrites().stage(a, () -> log.add("alive=" + index.isAlive(a)));
+        drain.sparseSink(new SparseWriteQueue.Sink() {
+            @Override
+            public void apply(long entity, byte op, dev.jtecs.component.Relationship relationship, long target) {
+                log.add("alive=" + index.isAlive(entity) + " target=" + target);
+            }
+
+            @Override
+            public void settle() {
+                log.add("settle");
+            }
+        });
+        long a = stageSpawn(N.of(1));
+        drain.sparseWrites().stage(a, SparseWriteQueue.ADD, likes, 9, tx.openOps());
         drain.drain();
-        assertEquals(java.util.List.of("alive=true"), log, "spawned earlier in the same wave");
+        assertEquals(java.util.List.of("alive=true target=9", "settle"), log, "spawned earlier in the same wave");
         tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
-        drain.sparseWrites().stage(a, () -> log.add("too late"));
+        drain.sparseWrites().stage(a, SparseWriteQueue.ADD, likes, 10, tx.openOps());
         assertTrue(drain.hasWork());
         drain.drain();
-        assertEquals(1, log.size(), "the despawn cancelled the write");
+        assertEquals(2, log.size(), "the despawn cancelled the write");
+        assertFalse(drain.hasWork());
     }
 
     @Test

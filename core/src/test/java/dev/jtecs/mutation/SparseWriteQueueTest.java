@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import java.util.ArrayList;
@@ -11,9 +13,24 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SparseWriteQueueTest {
+    private static final Relationship LIKES = Relationships.register("test.queue.Likes", o -> o.sparse());
+
     private final EntityIndex index = new EntityIndex(100);
     private final SparseWriteQueue queue = new SparseWriteQueue();
     private final List<String> log = new ArrayList<>();
+    private int settles;
+
+    private final SparseWriteQueue.Sink sink = new SparseWriteQueue.Sink() {
+        @Override
+        public void apply(long entity, byte op, Relationship relationship, long target) {
+            log.add(Entity.slot(entity) + ":" + op + ":" + target);
+        }
+
+        @Override
+        public void settle() {
+            settles++;
+        }
+    };
 
     private long alive() {
         long id = index.allocate();
@@ -22,47 +39,90 @@ class SparseWriteQueueTest {
     }
 
     @Test
-    void flushRunsWritesInCallOrderForLiveEntities() {
+    void aFlushAppliesTheWavesWritesInCallOrderForLiveEntitiesThenSettles() {
         long a = alive();
         long b = alive();
-        queue.stage(a, () -> log.add("a1"));
-        queue.stage(b, () -> log.add("b"));
-        queue.stage(a, () -> log.add("a2"));
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 7, 0);
+        queue.stage(b, SparseWriteQueue.REMOVE, LIKES, 8, 0);
+        queue.stage(a, SparseWriteQueue.REMOVE_ALL, LIKES, 0, 0);
         assertEquals(3, queue.size());
-        queue.flush(index);
-        assertEquals(List.of("a1", "b", "a2"), log);
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(Entity.slot(a) + ":0:7", Entity.slot(b) + ":1:8", Entity.slot(a) + ":2:0"), log);
+        assertEquals(1, settles);
+        queue.recycle();
         assertTrue(queue.isEmpty());
+    }
+
+    @Test
+    void writesFlushOnlyUpToTheQueryBatchTheyPrecede() {
+        long a = alive();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, 0); // before batch #0
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, 1); // after batch #0, before batch #1
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 3, 2); // after batch #1
+        queue.seal();
+        queue.flush(0, index, sink);
+        assertEquals(1, log.size());
+        queue.flush(0, index, sink);
+        assertEquals(1, log.size(), "nothing more before batch #0, and no settle without writes");
+        assertEquals(1, settles);
+        queue.flush(1, index, sink);
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(3, log.size());
+        assertEquals(3, settles);
     }
 
     @Test
     void aDespawnCancelsAndARecycledSlotNeverRevivesAWrite() {
         long old = alive();
-        queue.stage(old, () -> log.add("old"));
+        queue.stage(old, SparseWriteQueue.ADD, LIKES, 5, 0);
         index.free(Entity.slot(old));
         long recycled = alive();
         assertEquals(Entity.slot(old), Entity.slot(recycled));
-        queue.flush(index);
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, sink);
         assertEquals(List.of(), log);
+        assertEquals(0, settles);
     }
 
     @Test
-    void writesStagedDuringAFlushWaitForTheNextOne() {
+    void writesStagedWhileAWaveDrainsWaitForTheNextWave() {
         long a = alive();
-        queue.stage(a, () -> queue.stage(a, () -> log.add("next")));
-        queue.flush(index);
-        assertEquals(List.of(), log);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, 0);
+        queue.seal();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, 0); // staged by a callback during the wave
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(Entity.slot(a) + ":0:1"), log);
+        queue.recycle();
         assertEquals(1, queue.size());
-        queue.flush(index);
-        assertEquals(List.of("next"), log);
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(Entity.slot(a) + ":0:1", Entity.slot(a) + ":0:2"), log);
     }
 
     @Test
-    void clearDropsEverythingAndNullWritesAreRejected() {
+    void aFailingWriteIsNotRetriedAndClearDropsEverything() {
         long a = alive();
-        queue.stage(a, () -> log.add("x"));
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, 0);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, 0);
+        queue.seal();
+        SparseWriteQueue.Sink failing = new SparseWriteQueue.Sink() {
+            @Override
+            public void apply(long entity, byte op, Relationship relationship, long target) {
+                throw new IllegalStateException("boom " + target);
+            }
+
+            @Override
+            public void settle() {
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> queue.flush(Integer.MAX_VALUE, index, failing));
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(Entity.slot(a) + ":0:2"), log, "the failed write is skipped, the rest continue");
         queue.clear();
-        queue.flush(index);
-        assertEquals(List.of(), log);
-        assertThrows(NullPointerException.class, () -> queue.stage(a, null));
+        assertTrue(queue.isEmpty());
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(1, log.size());
     }
 }

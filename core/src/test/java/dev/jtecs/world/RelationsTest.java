@@ -541,4 +541,226 @@ class RelationsTest {
         assertFalse(world.has(e, FOLLOWS));
     }
 
+
+    static final Relationship LIKES = Relationships.register("test.rel.Likes", o -> o.sparse().reverseIndex());
+    static final Relationship OWNER = Relationships.register("test.rel.Owner", o -> o.sparse().exclusive()
+            .reverseIndex());
+    static final Relationship HOLDS = Relationships.register("test.rel.Holds", o -> o.sparse().exclusive()
+            .reverseIndex().cascadeDelete());
+
+    /** Sparse relationships: edges in the world's store, the marker in the archetype. */
+    @org.junit.jupiter.api.Nested
+    class Sparse {
+        @Test
+        void edgesAreKeptInTargetOrderWithoutAnArchetypePerTargetSet() {
+            long a = world.spawn();
+            long b = world.spawn();
+            long c = world.spawn();
+            long e = world.spawn(LIKES.to(c), LIKES.to(a));
+            long f = world.spawn(LIKES.to(b));
+            assertTrue(world.has(e, LIKES));
+            assertEquals(List.of(a, c), targets(e, LIKES));
+            assertEquals(LIKES.to(a), world.get(e, LIKES));
+            assertEquals(LIKES.to(a), world.getFirstRelationship(e, LIKES));
+            assertEquals(world.archetypeOf(e), world.archetypeOf(f), "one archetype whatever the targets");
+            int archetypes = world.archetypeCount();
+            world.set(e, LIKES.to(b));
+            world.set(e, LIKES.to(c)); // already there
+            assertEquals(List.of(a, b, c), targets(e, LIKES));
+            assertEquals(archetypes, world.archetypeCount(), "adding edges creates no archetype");
+            Archetype archetype = world.archetypeOf(e);
+            assertEquals(LIKES.to(a), archetype.getFirstRelationship(LIKES, world.rowOf(e)));
+            List<Long> rowTargets = new ArrayList<>();
+            archetype.forEachRelationship(LIKES, world.rowOf(e), edge -> rowTargets.add(edge.target()));
+            assertEquals(List.of(a, b, c), rowTargets);
+            assertEquals(LIKES.to(b), archetype.getFirstRelationship(LIKES, world.rowOf(f)));
+        }
+
+        @Test
+        void anExclusiveSparseRelationshipKeepsTheLastEdge() {
+            long p1 = world.spawn();
+            long p2 = world.spawn();
+            long p3 = world.spawn();
+            long e = world.spawn(OWNER.to(p1), OWNER.to(p2));
+            assertEquals(List.of(p2), targets(e, OWNER));
+            world.set(e, OWNER.to(p3));
+            assertEquals(List.of(p3), targets(e, OWNER));
+            assertEquals(List.of(e), java.util.Arrays.stream(world.relationshipSources(OWNER, p3)).boxed().toList());
+            assertEquals(0, world.relationshipSources(OWNER, p2).length, "the reverse index unlinked the old edge");
+        }
+
+        @Test
+        void theMarkerGoesWithTheLastEdgeAndRemovingTheRelationshipRemovesAll() {
+            long a = world.spawn();
+            long b = world.spawn();
+            long e = world.spawn(LIKES.to(a), LIKES.to(b), MARK);
+            world.remove(e, LIKES.to(a));
+            assertEquals(List.of(b), targets(e, LIKES));
+            assertTrue(world.has(e, LIKES));
+            world.remove(e, LIKES.to(b));
+            assertFalse(world.has(e, LIKES), "no edge left: no marker");
+            assertNull(world.get(e, LIKES));
+            world.set(e, LIKES.to(a));
+            world.set(e, LIKES.to(b));
+            world.remove(e, LIKES);
+            assertFalse(world.has(e, LIKES));
+            assertEquals(List.of(), targets(e, LIKES));
+            assertEquals(0, world.relationshipSources(LIKES, a).length);
+            world.defer();
+            world.set(e, LIKES.to(a));
+            world.remove(e, LIKES.to(a));
+            world.commit();
+            assertFalse(world.has(e, LIKES), "added and removed in one commit: nothing left");
+            world.defer();
+            world.remove(e, LIKES);
+            world.set(e, LIKES.to(b));
+            world.commit();
+            assertEquals(List.of(b), targets(e, LIKES), "call order decides");
+            assertTrue(world.has(e, LIKES));
+            assertTrue(world.has(e, MARK));
+        }
+
+        @Test
+        void queriesMatchTheMarker() {
+            long a = world.spawn();
+            long e = world.spawn(LIKES.to(a));
+            world.spawn(MARK);
+            Query likers = world.newQuery(QueryDescriptor.builder().include(LIKES).build());
+            assertEquals(List.of(e), ids(likers));
+            world.remove(e, LIKES.to(a));
+            assertEquals(List.of(), ids(likers));
+        }
+
+        private List<Long> ids(Query query) {
+            List<Long> out = new ArrayList<>();
+            for (Archetype archetype : query.archetypes()) {
+                for (int row = 0; row < archetype.count(); row++) {
+                    out.add(archetype.entity(row));
+                }
+            }
+            return out;
+        }
+
+        @Test
+        void aDeadTargetStaysUntilRemovedUnlessTheRelationshipCascades() {
+            long target = world.spawn();
+            long e = world.spawn(LIKES.to(target));
+            world.despawn(target);
+            assertEquals(List.of(target), targets(e, LIKES), "a sparse edge keeps the dead target's id");
+            assertFalse(world.isAlive(target));
+            assertEquals(List.of(e), java.util.Arrays.stream(world.relationshipSources(LIKES, target)).boxed()
+                    .toList());
+            world.remove(e, LIKES.to(target));
+            assertFalse(world.has(e, LIKES));
+
+            long root = world.spawn();
+            long child = world.spawn(HOLDS.to(root));
+            long grandchild = world.spawn(HOLDS.to(child), MARK);
+            long bystander = world.spawn(LIKES.to(child));
+            world.despawn(root);
+            assertFalse(world.isAlive(child));
+            assertFalse(world.isAlive(grandchild), "the cascade is recursive");
+            assertTrue(world.isAlive(bystander));
+            assertEquals(List.of(child), targets(bystander, LIKES));
+        }
+
+        @Test
+        void anEdgeToATargetThatDiesBeforeItLandsCascadesToo() {
+            long root = world.spawn();
+            world.defer();
+            long child = world.spawn(HOLDS.to(root));
+            world.despawn(root);
+            world.commit();
+            assertFalse(world.isAlive(child), "the edge landed on a dead target of a cascading relationship");
+            assertFalse(world.isAlive(root));
+        }
+
+        @Test
+        void aDespawnCancelsStagedWritesAndARecycledSlotStartsWithoutEdges() {
+            long target = world.spawn();
+            long e = world.spawn(LIKES.to(target));
+            world.defer();
+            world.set(e, LIKES.to(world.spawn()));
+            world.despawn(e);
+            world.commit();
+            assertFalse(world.isAlive(e));
+            long reused = world.spawn();
+            assertEquals(Entity.slot(e), Entity.slot(reused), "the slot is recycled");
+            assertEquals(List.of(), targets(reused, LIKES));
+            assertFalse(world.has(reused, LIKES));
+            assertEquals(0, world.relationshipSources(LIKES, target).length, "the dead source left the index");
+            world.set(reused, LIKES.to(target));
+            assertEquals(List.of(target), targets(reused, LIKES));
+        }
+
+        @Test
+        void traversalAndWalkUpFollowSparseEdges() {
+            long root = world.spawn();
+            long a = world.spawn(OWNER.to(root));
+            long b = world.spawn(OWNER.to(root));
+            long a1 = world.spawn(OWNER.to(a));
+            List<String> visits = new ArrayList<>();
+            world.traverse(root, OWNER, (entity, depth) -> visits.add(entity + "@" + depth));
+            assertEquals(List.of(a + "@0", a1 + "@1", b + "@0"), visits);
+            List<String> up = new ArrayList<>();
+            world.walkUp(a1, OWNER, (ancestor, depth) -> up.add(ancestor + "@" + depth));
+            assertEquals(List.of(a + "@1", root + "@2"), up);
+            List<Long> sources = new ArrayList<>();
+            world.targets(root, OWNER, sources::add);
+            assertEquals(List.of(a, b), sources);
+        }
+
+        @Test
+        void targetingIsRejectedForSparseRelationships() {
+            long a = world.spawn();
+            long e = world.spawn(LIKES.to(a));
+            String before = dump();
+            assertThrows(IllegalArgumentException.class, () -> LIKES.targeting(a));
+            assertEquals(before, dump());
+        }
+
+        @Test
+        void batchesTakeSparseEdgesInCallOrder() {
+            long a = world.spawn();
+            long b = world.spawn();
+            BatchIds ids = world.batchSpawn(3, List.of(LIKES.to(a), MARK), null);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(List.of(a), targets(ids.get(i), LIKES));
+            }
+            Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+            world.batchSet(marked, LIKES.to(b));
+            assertEquals(List.of(a, b), targets(ids.get(1), LIKES));
+            world.batchRemove(marked, LIKES.to(a));
+            assertEquals(List.of(b), targets(ids.get(2), LIKES));
+            assertTrue(world.has(ids.get(2), LIKES));
+            world.batchRemove(marked, LIKES.to(b));
+            assertFalse(world.has(ids.get(0), LIKES), "the last edge went: so did the marker");
+            world.batchSet(marked, LIKES.to(a));
+            world.batchRemove(marked, LIKES);
+            assertFalse(world.has(ids.get(0), LIKES));
+            assertEquals(0, world.relationshipSources(LIKES, a).length);
+
+            world.defer();
+            world.set(ids.get(0), LIKES.to(a));
+            world.batchRemove(marked, LIKES);
+            world.set(ids.get(1), LIKES.to(b));
+            world.commit();
+            assertEquals(List.of(), targets(ids.get(0), LIKES), "the batch came after the set");
+            assertEquals(List.of(b), targets(ids.get(1), LIKES), "and before this one");
+            assertTrue(world.has(ids.get(1), LIKES));
+            assertFalse(world.has(ids.get(0), LIKES));
+        }
+
+        @Test
+        void clearingEntitiesDropsSparseEdges() {
+            long a = world.spawn();
+            world.spawn(LIKES.to(a));
+            world.clearEntities();
+            long fresh = world.spawn();
+            long other = world.spawn();
+            assertEquals(0, world.relationshipSources(LIKES, a).length);
+            assertEquals(List.of(), targets(fresh, LIKES));
+            assertEquals(List.of(), targets(other, LIKES));
+        }
+    }
 }

@@ -33,10 +33,16 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private final ArrayList<List<Table>> byComponent = new ArrayList<>();
     private final ArrayList<List<Table>> byPair = new ArrayList<>();
     private int indexedComponents;
+    private final SparseEdges sparseEdges = new SparseEdges();
 
     public ArchetypeRegistry(NativeMemory memory) {
         this.memory = memory;
         this.root = findOrCreate(new Component<?>[0]);
+    }
+
+    /** The world's sparse relationship edges (per entity, outside the archetypes). */
+    public SparseEdges sparseEdges() {
+        return sparseEdges;
     }
 
     /** Called with every table registered from now on, before any row is placed in it. */
@@ -182,6 +188,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
             }
             int[] reuse = freed.poll();
             table = new Table(reuse != null ? reuse[0] : tables.size(), exact, memory);
+            table.sparse = sparseEdges;
             if (reuse != null) {
                 tables.set(reuse[0], table);
                 table.setStore(reuse[1]); // the pruned table's block: blocks stay a permutation of ids

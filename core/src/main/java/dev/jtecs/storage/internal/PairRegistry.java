@@ -14,13 +14,13 @@ import java.util.Map;
  * target so that a dying target finds the pairs that point at it.
  */
 public final class PairRegistry {
-    private final Map<Relationship, LongPairMap> byRelationship = new java.util.IdentityHashMap<>();
+    private final Map<Relationship, LongMap<PairComponent>> byRelationship = new java.util.IdentityHashMap<>();
     private final Map<Long, List<PairComponent>> byTarget = new HashMap<>();
     private int nextId = Components.FIRST_PAIR_ID;
 
     /** The pair component of ({@code relationship}, {@code target}), created on first use. */
     public PairComponent pair(Relationship relationship, long target) {
-        LongPairMap targets = byRelationship.computeIfAbsent(relationship, r -> new LongPairMap());
+        LongMap<PairComponent> targets = byRelationship.computeIfAbsent(relationship, r -> new LongMap<>());
         PairComponent pair = targets.get(target);
         if (pair == null) {
             if (nextId == Integer.MAX_VALUE) {
@@ -35,7 +35,7 @@ public final class PairRegistry {
 
     /** The pair component of ({@code relationship}, {@code target}), or {@code null} when never met. */
     public PairComponent find(Relationship relationship, long target) {
-        LongPairMap targets = byRelationship.get(relationship);
+        LongMap<PairComponent> targets = byRelationship.get(relationship);
         return targets == null ? null : targets.get(target);
     }
 
@@ -72,7 +72,7 @@ public final class PairRegistry {
                 entries.remove();
             }
         }
-        for (LongPairMap targets : byRelationship.values()) {
+        for (LongMap<PairComponent> targets : byRelationship.values()) {
             targets.retain(pair -> alive.test(pair.target()) || held.test(pair.id()));
         }
         return before - live();

@@ -69,13 +69,14 @@ public final class SignatureBuilder {
     }
 
     /**
-     * Makes the relationship markers agree with the pairs: a relationship stays exactly while at least one pair
-     * of it does. Returns whether the set changed.
+     * Makes the dense relationship markers agree with the pairs: a relationship stays exactly while at least one
+     * pair of it does (sparse markers have no pairs and are left alone). Returns whether the set changed.
      */
     public boolean normalizeRelationships() {
         boolean changed = false;
         for (int i = size - 1; i >= 0; i--) {
-            if (components[i] instanceof Relationship relationship && !hasPairOf(relationship)) {
+            if (components[i] instanceof Relationship relationship && !relationship.isSparse()
+                    && !hasPairOf(relationship)) {
                 remove(relationship);
                 changed = true;
             }

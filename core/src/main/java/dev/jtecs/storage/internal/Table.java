@@ -766,11 +766,12 @@ public final class Table {
     }
 
     /**
-     * The targets of this table's edges of a relationship, ascending: every row has the same, as each edge is a
-     * pair component of the signature. Empty when the table has none; the array is shared, do not modify it.
+     * The targets of this table's edges of a dense relationship, ascending: every row has the same, as each edge
+     * is a pair component of the signature. Empty when the table has none (and for a sparse relationship); the
+     * array is shared, do not modify it.
      */
     public long[] targetsOf(Relationship relationship) {
-        if (!has(relationship.id())) {
+        if (relationship.isSparse() || !has(relationship.id())) {
             return NO_TARGETS;
         }
         if (edgeTargets == null) {
@@ -793,6 +794,30 @@ public final class Table {
     }
 
     private static final long[] NO_TARGETS = new long[0];
+
+    SparseEdges sparse; // the registry's store of sparse edges (null for a table made outside a registry)
+
+    /**
+     * The targets of the edges of a relationship held by the entity at {@code row}, ascending: the signature's
+     * pairs for a dense relationship (a shared array, do not modify), the edge store's for a sparse one (a fresh
+     * array).
+     */
+    public long[] targetsOf(Relationship relationship, int row) {
+        if (!relationship.isSparse()) {
+            return targetsOf(relationship);
+        }
+        return sparse == null ? NO_TARGETS : sparse.targets(relationship, entityAt(row));
+    }
+
+    /** The first target (ascending) of the entity at {@code row}'s edges of a relationship, or 0 when none. */
+    public long firstTarget(Relationship relationship, int row) {
+        if (!relationship.isSparse()) {
+            long[] targets = targetsOf(relationship);
+            return targets.length == 0 ? 0 : targets[0];
+        }
+        long entity = entityAt(row);
+        return sparse == null || sparse.count(relationship, entity) == 0 ? 0 : sparse.targetAt(relationship, entity, 0);
+    }
 
     // ---------------------------------------------------------------- archetype graph
 

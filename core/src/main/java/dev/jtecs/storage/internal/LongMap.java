@@ -1,0 +1,135 @@
+package dev.jtecs.storage.internal;
+
+import java.util.Arrays;
+
+/**
+ * An open-addressing map from an entity id ({@code long}, never 0) to a value, with linear probing and
+ * backward-shift deletion: lookups on traversal and relationship paths allocate nothing (no boxed keys).
+ *
+ * @param <V> the value type
+ */
+final class LongMap<V> {
+    private long[] keys = new long[16];
+    private Object[] values = new Object[16];
+    private int size;
+
+    @SuppressWarnings("unchecked")
+    V get(long key) {
+        int mask = keys.length - 1;
+        for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
+            long k = keys[i];
+            if (k == key) {
+                return (V) values[i];
+            }
+            if (k == 0) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * Maps {@code key} to {@code value} (replacing any earlier value).
+     *
+     * @throws IllegalArgumentException for key 0, which marks empty buckets
+     */
+    void put(long key, V value) {
+        if (key == 0) {
+            throw new IllegalArgumentException("key 0 is reserved");
+        }
+        if ((size + 1) * 2 > keys.length) {
+            grow();
+        }
+        int mask = keys.length - 1;
+        for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
+            if (keys[i] == key) {
+                values[i] = value;
+                return;
+            }
+            if (keys[i] == 0) {
+                keys[i] = key;
+                values[i] = value;
+                size++;
+                return;
+            }
+        }
+    }
+
+    /** Removes {@code key}; returns its value, or {@code null} when absent. */
+    @SuppressWarnings("unchecked")
+    V remove(long key) {
+        int mask = keys.length - 1;
+        int i = mix(key) & mask;
+        while (keys[i] != key) {
+            if (keys[i] == 0) {
+                return null;
+            }
+            i = (i + 1) & mask;
+        }
+        V removed = (V) values[i];
+        // backward-shift: pull later entries of the probe run into the hole so lookups never stop early
+        int hole = i;
+        for (int j = (hole + 1) & mask; keys[j] != 0; j = (j + 1) & mask) {
+            int home = mix(keys[j]) & mask;
+            if (((j - home) & mask) >= ((j - hole) & mask)) {
+                keys[hole] = keys[j];
+                values[hole] = values[j];
+                hole = j;
+            }
+        }
+        keys[hole] = 0;
+        values[hole] = null;
+        size--;
+        return removed;
+    }
+
+    private void grow() {
+        long[] oldKeys = keys;
+        Object[] oldValues = values;
+        keys = new long[oldKeys.length * 2];
+        values = new Object[oldKeys.length * 2];
+        size = 0;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != 0) {
+                @SuppressWarnings("unchecked")
+                V value = (V) oldValues[i];
+                put(oldKeys[i], value);
+            }
+        }
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Keeps only the entries whose value {@code keep} accepts (a rebuild: for maintenance). */
+    @SuppressWarnings("unchecked")
+    void retain(java.util.function.Predicate<? super V> keep) {
+        long[] oldKeys = keys;
+        Object[] oldValues = values;
+        keys = new long[oldKeys.length];
+        values = new Object[oldKeys.length];
+        size = 0;
+        for (int i = 0; i < oldKeys.length; i++) {
+            if (oldKeys[i] != 0 && keep.test((V) oldValues[i])) {
+                put(oldKeys[i], (V) oldValues[i]);
+            }
+        }
+    }
+
+    /** Removes every entry, keeping the capacity. */
+    void clear() {
+        Arrays.fill(keys, 0);
+        Arrays.fill(values, null);
+        size = 0;
+    }
+
+    private static int mix(long key) {
+        long h = key * 0x9E3779B97F4A7C15L;
+        return (int) (h ^ (h >>> 32));
+    }
+
+    @Override
+    public String toString() {
+        return "LongMap[" + size + " of " + keys.length + "]";
+    }
+}

@@ -1,0 +1,237 @@
+package dev.jtecs.storage.internal;
+
+import dev.jtecs.component.Relationship;
+import dev.jtecs.entity.Entity;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * One world's sparse relationship edges: for each sparse relationship, the targets of each source entity (by
+ * slot, ascending, no duplicates) and, when the relationship keeps a reverse index, the sources of each target.
+ * Archetypes carry only the relationship marker of a source with at least one sparse edge; the edges live here,
+ * so a source's target set never creates an archetype. Entries belong to the entity living in the slot: the world
+ * empties a slot when its entity dies, so a recycled slot starts without edges.
+ */
+public final class SparseEdges {
+    private final Map<Relationship, Edges> byRelationship = new IdentityHashMap<>();
+    private static final long[] NONE = new long[0];
+
+    /** The edges of one sparse relationship. */
+    private static final class Edges {
+        long[][] targets = new long[16][]; // by source slot: ascending targets in [0, counts[slot])
+        int[] counts = new int[16];
+        final LongMap<long[]> sources; // target -> sources (unordered, element 0 is the count); null: no index
+
+        Edges(boolean reverse) {
+            sources = reverse ? new LongMap<>() : null;
+        }
+
+        void ensure(int slot) {
+            if (slot >= counts.length) {
+                int capacity = Math.max(slot + 1, counts.length * 2);
+                targets = Arrays.copyOf(targets, capacity);
+                counts = Arrays.copyOf(counts, capacity);
+            }
+        }
+    }
+
+    private Edges edges(Relationship relationship) {
+        return byRelationship.computeIfAbsent(relationship, r -> new Edges(r.hasReverseIndex()));
+    }
+
+    /** Whether no sparse edge was ever stored (a world without sparse relationships skips every lookup). */
+    public boolean isEmpty() {
+        return byRelationship.isEmpty();
+    }
+
+    /**
+     * Adds the edge {@code source -> target}; an exclusive relationship first drops the source's other edges.
+     * Returns whether the edge set changed.
+     */
+    public boolean add(Relationship relationship, long source, long target) {
+        Edges edges = edges(relationship);
+        int slot = Entity.slot(source);
+        edges.ensure(slot);
+        int count = edges.counts[slot];
+        long[] list = edges.targets[slot];
+        if (count > 0 && relationship.isExclusive()) {
+            if (count == 1 && list[0] == target) {
+                return false;
+            }
+            removeAll(relationship, source);
+            count = 0;
+        }
+        int at = count == 0 ? -1 : Arrays.binarySearch(list, 0, count, target);
+        if (at >= 0) {
+            return false;
+        }
+        int insert = -at - 1;
+        if (list == null || count == list.length) {
+            list = list == null ? new long[2] : Arrays.copyOf(list, count * 2);
+            edges.targets[slot] = list;
+        }
+        System.arraycopy(list, insert, list, insert + 1, count - insert);
+        list[insert] = target;
+        edges.counts[slot] = count + 1;
+        if (edges.sources != null) {
+            link(edges.sources, target, source);
+        }
+        return true;
+    }
+
+    /** Removes the edge {@code source -> target}; returns whether it was there. */
+    public boolean remove(Relationship relationship, long source, long target) {
+        Edges edges = byRelationship.get(relationship);
+        int slot = Entity.slot(source);
+        if (edges == null || slot >= edges.counts.length || edges.counts[slot] == 0) {
+            return false;
+        }
+        int count = edges.counts[slot];
+        long[] list = edges.targets[slot];
+        int at = Arrays.binarySearch(list, 0, count, target);
+        if (at < 0) {
+            return false;
+        }
+        System.arraycopy(list, at + 1, list, at, count - at - 1);
+        edges.counts[slot] = count - 1;
+        if (edges.sources != null) {
+            unlink(edges.sources, target, source);
+        }
+        return true;
+    }
+
+    /** Removes every edge of {@code relationship} from {@code source}; returns whether there was one. */
+    public boolean removeAll(Relationship relationship, long source) {
+        Edges edges = byRelationship.get(relationship);
+        int slot = Entity.slot(source);
+        if (edges == null || slot >= edges.counts.length || edges.counts[slot] == 0) {
+            return false;
+        }
+        if (edges.sources != null) {
+            long[] list = edges.targets[slot];
+            for (int i = 0; i < edges.counts[slot]; i++) {
+                unlink(edges.sources, list[i], source);
+            }
+        }
+        edges.counts[slot] = 0;
+        return true;
+    }
+
+    /** Removes every sparse edge of the entity in {@code slot}, of any relationship (its entity died). */
+    public void removeSource(long source) {
+        if (byRelationship.isEmpty()) {
+            return;
+        }
+        for (Relationship relationship : byRelationship.keySet()) {
+            removeAll(relationship, source);
+        }
+    }
+
+    /** The number of edges of {@code relationship} the entity in {@code source}'s slot holds. */
+    public int count(Relationship relationship, long source) {
+        Edges edges = byRelationship.get(relationship);
+        int slot = Entity.slot(source);
+        return edges == null || slot >= edges.counts.length ? 0 : edges.counts[slot];
+    }
+
+    /**
+     * The targets of the source's edges, ascending, in a fresh array (empty when none). For lookups that must not
+     * allocate, use {@link #count} and {@link #targetAt}.
+     */
+    public long[] targets(Relationship relationship, long source) {
+        int count = count(relationship, source);
+        return count == 0 ? NONE : Arrays.copyOf(byRelationship.get(relationship).targets[Entity.slot(source)], count);
+    }
+
+    /** The {@code index}-th target (ascending) of the source's edges; the caller checked {@link #count}. */
+    public long targetAt(Relationship relationship, long source, int index) {
+        return byRelationship.get(relationship).targets[Entity.slot(source)][index];
+    }
+
+    /**
+     * The sources holding an edge to {@code target}, ascending, in a fresh array.
+     *
+     * @throws IllegalStateException when the relationship keeps no reverse index
+     */
+    public long[] sources(Relationship relationship, long target) {
+        Edges edges = byRelationship.get(relationship);
+        if (edges == null) {
+            return NONE;
+        }
+        if (edges.sources == null) {
+            throw new IllegalStateException("relationship " + relationship.name() + " keeps no reverse index");
+        }
+        long[] list = edges.sources.get(target);
+        if (list == null) {
+            return NONE;
+        }
+        long[] sorted = Arrays.copyOfRange(list, 1, 1 + (int) list[0]);
+        Arrays.sort(sorted);
+        return sorted;
+    }
+
+    /** The number of sources holding an edge to {@code target} (reverse-indexed relationships; else 0). */
+    public int sourceCount(Relationship relationship, long target) {
+        Edges edges = byRelationship.get(relationship);
+        long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
+        return list == null ? 0 : (int) list[0];
+    }
+
+    /**
+     * Copies the sources of edges to {@code target} (unordered) into {@code into} from {@code at}, which must
+     * have room for {@link #sourceCount} more; returns the new end. Allocates nothing.
+     */
+    public int copySources(Relationship relationship, long target, long[] into, int at) {
+        Edges edges = byRelationship.get(relationship);
+        long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
+        if (list == null) {
+            return at;
+        }
+        int n = (int) list[0];
+        System.arraycopy(list, 1, into, at, n);
+        return at + n;
+    }
+
+    /** The sparse relationships with stored edges (or that had some). */
+    public Iterable<Relationship> relationships() {
+        return byRelationship.keySet();
+    }
+
+    /** Drops every edge (the world cleared its entities). */
+    public void clear() {
+        byRelationship.clear();
+    }
+
+    private static void link(LongMap<long[]> sources, long target, long source) {
+        long[] list = sources.get(target);
+        if (list == null) {
+            list = new long[4];
+        } else if ((int) list[0] + 1 == list.length) {
+            list = Arrays.copyOf(list, list.length * 2);
+        } else {
+            list[(int) ++list[0]] = source;
+            return;
+        }
+        list[(int) ++list[0]] = source;
+        sources.put(target, list);
+    }
+
+    private static void unlink(LongMap<long[]> sources, long target, long source) {
+        long[] list = sources.get(target);
+        if (list == null) {
+            return;
+        }
+        int n = (int) list[0];
+        for (int i = 1; i <= n; i++) {
+            if (list[i] == source) {
+                list[i] = list[n];
+                list[0] = n - 1;
+                break;
+            }
+        }
+        if (list[0] == 0) {
+            sources.remove(target);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class LongMapTest {
+    @Test
+    void putGetReplaceAndRejectKeyZero() {
+        LongMap<String> map = new LongMap<>();
+        assertNull(map.get(5));
+        map.put(5, "a");
+        map.put(5, "b");
+        assertEquals("b", map.get(5));
+        assertEquals(1, map.size());
+        assertThrows(IllegalArgumentException.class, () -> map.put(0, "zero"));
+        assertEquals(1, map.size());
+    }
+
+    @Test
+    void randomOperationsAgreeWithAHashMap() {
+        long seed = new SplittableRandom().nextLong();
+        System.out.println("LongMapTest seed=" + seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        LongMap<Long> map = new LongMap<>();
+        Map<Long, Long> model = new HashMap<>();
+        for (int step = 0; step < 20_000; step++) {
+            long key = 1 + random.nextInt(300); // few keys: long probe runs, many removals inside them
+            switch (random.nextInt(3)) {
+                case 0 -> {
+                    map.put(key, (long) step);
+                    model.put(key, (long) step);
+                }
+                case 1 -> assertEquals(model.remove(key), map.remove(key), "seed=" + seed + " step=" + step);
+                default -> assertEquals(model.get(key), map.get(key), "seed=" + seed + " step=" + step);
+            }
+            assertEquals(model.size(), map.size(), "seed=" + seed);
+        }
+        for (long key = 1; key <= 300; key++) {
+            assertEquals(model.get(key), map.get(key), "seed=" + seed);
+        }
+        map.retain(value -> value % 2 == 0);
+        model.values().removeIf(value -> value % 2 != 0);
+        for (long key = 1; key <= 300; key++) {
+            assertEquals(model.get(key), map.get(key), "seed=" + seed);
+        }
+        map.clear();
+        assertEquals(0, map.size());
+        assertNull(map.get(1));
+    }
+}

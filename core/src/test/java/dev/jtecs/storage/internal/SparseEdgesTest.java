@@ -1,0 +1,84 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
+import dev.jtecs.entity.Entity;
+import org.junit.jupiter.api.Test;
+
+class SparseEdgesTest {
+    static final Relationship MANY = Relationships.register("test.sparse.Many", o -> o.sparse().reverseIndex());
+    static final Relationship ONE = Relationships.register("test.sparse.One", o -> o.sparse().exclusive()
+            .reverseIndex());
+    static final Relationship PLAIN = Relationships.register("test.sparse.Plain", o -> o.sparse());
+
+    private final SparseEdges edges = new SparseEdges();
+    private final long s1 = Entity.pack(1, 0);
+    private final long s2 = Entity.pack(2, 3);
+    private final long t1 = Entity.pack(10, 0);
+    private final long t2 = Entity.pack(11, 0);
+    private final long t3 = Entity.pack(12, 0);
+
+    @Test
+    void targetsStayAscendingAndDistinct() {
+        assertTrue(edges.isEmpty());
+        assertTrue(edges.add(MANY, s1, t3));
+        assertTrue(edges.add(MANY, s1, t1));
+        assertFalse(edges.add(MANY, s1, t3), "already there");
+        assertTrue(edges.add(MANY, s1, t2));
+        assertArrayEquals(new long[] {t1, t2, t3}, edges.targets(MANY, s1));
+        assertEquals(3, edges.count(MANY, s1));
+        assertEquals(t1, edges.targetAt(MANY, s1, 0));
+        assertEquals(0, edges.count(MANY, s2));
+        assertArrayEquals(new long[0], edges.targets(ONE, s1));
+    }
+
+    @Test
+    void anExclusiveAddReplacesAndTheReverseIndexFollows() {
+        edges.add(ONE, s1, t1);
+        edges.add(ONE, s2, t1);
+        assertArrayEquals(new long[] {s1, s2}, edges.sources(ONE, t1));
+        assertTrue(edges.add(ONE, s1, t2));
+        assertFalse(edges.add(ONE, s1, t2));
+        assertArrayEquals(new long[] {t2}, edges.targets(ONE, s1));
+        assertArrayEquals(new long[] {s2}, edges.sources(ONE, t1));
+        assertArrayEquals(new long[] {s1}, edges.sources(ONE, t2));
+        assertEquals(1, edges.sourceCount(ONE, t2));
+        long[] into = new long[3];
+        assertEquals(2, edges.copySources(ONE, t2, into, 1));
+        assertEquals(s1, into[1]);
+    }
+
+    @Test
+    void removalsUnlinkAndASourceLeavesEveryRelationship() {
+        edges.add(MANY, s1, t1);
+        edges.add(MANY, s1, t2);
+        edges.add(ONE, s1, t3);
+        assertFalse(edges.remove(MANY, s1, t3), "no such edge");
+        assertTrue(edges.remove(MANY, s1, t1));
+        assertArrayEquals(new long[] {t2}, edges.targets(MANY, s1));
+        assertEquals(0, edges.sources(MANY, t1).length);
+        edges.removeSource(s1);
+        assertEquals(0, edges.count(MANY, s1));
+        assertEquals(0, edges.count(ONE, s1));
+        assertEquals(0, edges.sources(ONE, t3).length);
+        assertFalse(edges.removeAll(MANY, s1));
+        edges.add(MANY, s2, t1);
+        edges.clear();
+        assertTrue(edges.isEmpty());
+        assertEquals(0, edges.count(MANY, s2));
+    }
+
+    @Test
+    void sourcesNeedAReverseIndex() {
+        edges.add(PLAIN, s1, t1);
+        assertThrows(IllegalStateException.class, () -> edges.sources(PLAIN, t1));
+        assertEquals(0, edges.sourceCount(PLAIN, t1));
+        assertArrayEquals(new long[] {t1}, edges.targets(PLAIN, s1), "unchanged by the refused lookup");
+    }
+}
