@@ -42,11 +42,23 @@ public final class ComponentOptions<T> {
         return this;
     }
 
-    /** Components every entity with this one also receives (with their defaults unless supplied). */
+    /**
+     * Components every entity with this one also receives (with their defaults unless supplied). A required
+     * relationship must be an edge ({@code REL.to(target)}); it is added only when the entity holds no edge of
+     * that relationship yet.
+     *
+     * @throws IllegalArgumentException for a bare relationship, a target selector or a pair component; nothing
+     *     is added then
+     */
     public ComponentOptions<T> requires(Input... inputs) {
         for (Input input : inputs) {
-            requires.add(Objects.requireNonNull(input, "required input"));
+            Objects.requireNonNull(input, "required input");
+            if (input instanceof Relationship || input instanceof TargetSelector || input instanceof PairComponent) {
+                throw new IllegalArgumentException("a required relationship must be an edge with a target: "
+                        + "pass REL.to(target), not " + input);
+            }
         }
+        requires.addAll(Arrays.asList(inputs));
         return this;
     }
 

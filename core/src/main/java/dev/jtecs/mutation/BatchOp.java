@@ -176,9 +176,11 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     }
 
     /** The planned writes of a spawn batch's columns, resolved at the call. */
-    public record SpawnPlan(Table table, int[] positions, Input[] inputs, byte[] modes, boolean keyed) {
+    public record SpawnPlan(Table table, int[] positions, Input[] inputs, byte[] modes, boolean keyed,
+            dev.jtecs.component.RelationshipValue[] sparseRequired) {
         public SpawnPlan {
             Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(sparseRequired, "sparseRequired");
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.RecordCopier;
 import dev.jtecs.entity.Entity;
@@ -441,6 +442,10 @@ final class BulkPaths {
             Input required = requirements.inputFor(component);
             if (required == null) {
                 write(target, position, from, to, component, BatchOp.DEFAULT);
+            } else if (required instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+                drain.sparseRows(new BatchOp.SparseEdit(SparseWriteQueue.ADD,
+                        new Relationship[] {edge.relationship()}, new long[] {edge.target()}), target, from, to);
+                drain.sparseSettle();
             } else {
                 write(target, position, from, to, required,
                         required instanceof ComponentValue<?> ? BatchOp.SHARED : BatchOp.DEFAULT);

@@ -6,6 +6,7 @@ import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.event.EntityObserver;
@@ -41,7 +42,7 @@ public final class CommitDrain {
     private final Transaction transaction;
     private final SparseWriteQueue sparseWrites = new SparseWriteQueue();
     private final SignatureBuilder signature = new SignatureBuilder();
-    private final RequirementPlan requirements = new RequirementPlan();
+    private final RequirementPlan requirements;
     private final BulkPaths bulk;
     private boolean draining;
     private SpawnShape lastShape;
@@ -56,6 +57,8 @@ public final class CommitDrain {
         this.index = index;
         this.registry = registry;
         this.transaction = transaction;
+        this.requirements = new RequirementPlan(registry.pairs());
+        this.callPlan = new RequirementPlan(registry.pairs());
         this.bulk = new BulkPaths(this, index, registry, transaction, requirements);
     }
 
@@ -85,6 +88,12 @@ public final class CommitDrain {
                     + "requirements): one shared value cannot claim distinct keys; set keys one by one");
         }
         Table table = callSignature.resolve(registry);
+        java.util.List<RelationshipValue> sparseRequired = new java.util.ArrayList<>(0);
+        for (int i = 0; i < callPlan.size(); i++) {
+            if (callPlan.inputAt(i) instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+                sparseRequired.add(edge);
+            }
+        }
         int[] positions = new int[table.componentCount()];
         Input[] values = new Input[positions.length];
         byte[] modes = new byte[positions.length];
@@ -104,10 +113,11 @@ public final class CommitDrain {
                 modes[p] = required instanceof ComponentValue<?> ? BatchOp.SHARED : BatchOp.DEFAULT;
             }
         }
-        return new BatchOp.SpawnPlan(table, positions, values, modes, table.has(EntityKey.COMPONENT.id()));
+        return new BatchOp.SpawnPlan(table, positions, values, modes, table.has(EntityKey.COMPONENT.id()),
+                sparseRequired.toArray(RelationshipValue[]::new));
     }
 
-    private final RequirementPlan callPlan = new RequirementPlan();
+    private final RequirementPlan callPlan;
     private final SignatureBuilder callSignature = new SignatureBuilder();
 
     private java.util.function.LongConsumer released = id -> { };
@@ -494,7 +504,12 @@ public final class CommitDrain {
         int row = target.appendRow(transaction.id(record));
         try {
             for (int k = 0; k < shape.defaultPositions.length; k++) {
-                target.writeInput(shape.defaultPositions[k], row, shape.defaultInputs[k]);
+                Input input = shape.defaultInputs[k];
+                target.writeInput(shape.defaultPositions[k], row, input);
+                if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) { // a required edge
+                    sparseSink.apply(transaction.id(record), SparseWriteQueue.ADD, edge.relationship(),
+                            edge.target());
+                }
             }
             int i = 0;
             for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
@@ -607,8 +622,12 @@ public final class CommitDrain {
     private void writeRequirements(Table target, int row) {
         for (int i = 0; i < requirements.size(); i++) {
             int position = target.position(requirements.componentAt(i).id());
-            target.writeInput(position, row, requirements.inputAt(i));
+            Input input = requirements.inputAt(i);
+            target.writeInput(position, row, input);
             target.markDirty(position);
+            if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+                sparseSink.apply(target.entityAt(row), SparseWriteQueue.ADD, edge.relationship(), edge.target());
+            }
         }
     }
 

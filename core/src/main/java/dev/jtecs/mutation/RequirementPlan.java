@@ -2,7 +2,10 @@ package dev.jtecs.mutation;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.storage.internal.PairRegistry;
 import dev.jtecs.storage.internal.SignatureBuilder;
 import java.util.Arrays;
 import java.util.List;
@@ -24,6 +27,11 @@ final class RequirementPlan {
     private Input[] inputs = new Input[8];
     private int size;
     private Component<?>[] queue = new Component<?>[8];
+    private final PairRegistry pairs;
+
+    RequirementPlan(PairRegistry pairs) {
+        this.pairs = pairs;
+    }
 
     /**
      * Replays a record's entries on {@code signature} (loaded with the row's previous components), leaving the
@@ -83,15 +91,16 @@ final class RequirementPlan {
             for (int r = 0; r < requires.size(); r++) {
                 Input input = requires.get(r);
                 Component<?> required = input.component();
+                if (input instanceof RelationshipValue edge && !signature.contains(edge.relationship())
+                        && !edge.relationship().isSparse()) {
+                    PairComponent pair = pairs.pair(edge.relationship(), edge.target());
+                    signature.add(pair); // the edge's pair; its marker follows below
+                    record(pair, pair);
+                }
                 if (!signature.add(required)) {
-                    continue; // present or staged explicitly: keeps that value
+                    continue; // present or staged explicitly (for a relationship: any edge of it wins)
                 }
-                if (size == components.length) {
-                    components = Arrays.copyOf(components, size * 2);
-                    inputs = Arrays.copyOf(inputs, size * 2);
-                }
-                components[size] = required;
-                inputs[size++] = input;
+                record(required, input);
                 if (tail == queue.length) {
                     queue = Arrays.copyOf(queue, tail * 2);
                 }
@@ -99,6 +108,15 @@ final class RequirementPlan {
             }
         }
         Arrays.fill(queue, 0, tail, null);
+    }
+
+    private void record(Component<?> component, Input input) {
+        if (size == components.length) {
+            components = Arrays.copyOf(components, size * 2);
+            inputs = Arrays.copyOf(inputs, size * 2);
+        }
+        components[size] = component;
+        inputs[size++] = input;
     }
 
     /** The components this plan added through requirements, with {@link #inputAt} their values. */

@@ -98,6 +98,25 @@ final class Batches {
         return edges.isEmpty() ? null : edit(SparseWriteQueue.ADD, edges.toArray(RelationshipValue[]::new));
     }
 
+    /** The spawn edit with the sparse edges that requirements bring appended. */
+    private static BatchOp.SparseEdit withRequired(BatchOp.SparseEdit explicit, BatchOp.SpawnPlan plan) {
+        RelationshipValue[] required = plan.sparseRequired();
+        if (required.length == 0) {
+            return explicit;
+        }
+        if (explicit == null) {
+            return edit(SparseWriteQueue.ADD, required);
+        }
+        int n = explicit.targets().length;
+        Relationship[] relationships = java.util.Arrays.copyOf(explicit.relationships(), n + required.length);
+        long[] targets = java.util.Arrays.copyOf(explicit.targets(), n + required.length);
+        for (int i = 0; i < required.length; i++) {
+            relationships[n + i] = required[i].relationship();
+            targets[n + i] = required[i].target();
+        }
+        return new BatchOp.SparseEdit(SparseWriteQueue.ADD, relationships, targets);
+    }
+
     private static BatchOp.SparseEdit edit(byte op, RelationshipValue... edges) {
         Relationship[] relationships = new Relationship[edges.length];
         long[] targets = new long[edges.length];
@@ -147,7 +166,7 @@ final class Batches {
                 }
             }
             transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, initializer)
-                    .withSparse(sparse));
+                    .withSparse(withRequired(sparse, plan)));
             result[0] = new BatchIds(first, count, ids);
         });
         return result[0];
@@ -168,7 +187,7 @@ final class Batches {
         world.inScope(() -> {
             reserveAll(copy, plan.table());
             transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, initializer)
-                    .withSparse(sparse));
+                    .withSparse(withRequired(sparse, plan)));
         });
     }
 
@@ -215,7 +234,7 @@ final class Batches {
                 }
             }
             transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, copy, initializer)
-                    .withSparse(sparse));
+                    .withSparse(withRequired(sparse, plan)));
         });
     }
 

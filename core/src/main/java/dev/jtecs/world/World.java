@@ -65,7 +65,7 @@ public final class World implements AutoCloseable {
     private final List<Query> queries = new ArrayList<>();
     private final Query.Host queryHost = new QueryHost();
     private final Batches batches;
-    private final PairRegistry pairs = new PairRegistry();
+    private final PairRegistry pairs;
     private final Relations relations;
     private boolean reportingDespawns;
     private int scopeDepth;
@@ -76,6 +76,7 @@ public final class World implements AutoCloseable {
         this.config = config;
         this.index = new EntityIndex(config.maxEntities());
         this.archetypes = new ArchetypeRegistry(memory);
+        this.pairs = archetypes.pairs();
         this.drain = new CommitDrain(index, archetypes, transaction);
         this.staging = new Staging(index, archetypes, transaction, keys, pairs, drain.sparseWrites());
         this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs);

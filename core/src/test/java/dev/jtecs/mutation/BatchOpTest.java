@@ -16,7 +16,7 @@ class BatchOpTest {
 
     private static BatchOp.SpawnPlan plan() {
         return new BatchOp.SpawnPlan(new Table(0, new dev.jtecs.component.Component<?>[0], new NativeMemory()),
-                new int[0], new dev.jtecs.component.Input[0], new byte[0], false);
+                new int[0], new dev.jtecs.component.Input[0], new byte[0], false, new dev.jtecs.component.RelationshipValue[0]);
     }
 
     @Test
@@ -38,6 +38,6 @@ class BatchOpTest {
             assertEquals(0, op.membersView().length);
         }
         assertThrows(NullPointerException.class, () -> new BatchOp.SpawnPlan(null, new int[0],
-                new dev.jtecs.component.Input[0], new byte[0], false));
+                new dev.jtecs.component.Input[0], new byte[0], false, new dev.jtecs.component.RelationshipValue[0]));
     }
 }

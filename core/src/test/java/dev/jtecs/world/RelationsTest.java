@@ -548,6 +548,43 @@ class RelationsTest {
     static final Relationship HOLDS = Relationships.register("test.rel.Holds", o -> o.sparse().exclusive()
             .reverseIndex().cascadeDelete());
 
+    static final long ANCHOR = Entity.pack(40, 0);
+    static final TagComponent ANCHORED = Components.tag("test.rel.Anchored", o -> o.requires(PARENT.to(ANCHOR)));
+    static final TagComponent OWNED = Components.tag("test.rel.Owned", o -> o.requires(OWNER.to(ANCHOR)));
+
+    @Test
+    void requiredEdgesArriveUnlessTheEntityAlreadyHasAnEdgeOfThatRelationship() {
+        world.spawnAt(ANCHOR);
+        long p = world.spawn();
+        for (Relationship relationship : List.of(PARENT, OWNER)) {
+            TagComponent requiring = relationship == PARENT ? ANCHORED : OWNED;
+            long e = world.spawn(requiring);
+            assertEquals(List.of(ANCHOR), targets(e, relationship), relationship + ": the required edge");
+            long explicit = world.spawn(relationship.to(p), requiring);
+            assertEquals(List.of(p), targets(explicit, relationship), "an explicit edge wins");
+            long existing = world.spawn(relationship.to(p));
+            world.set(existing, requiring);
+            assertEquals(List.of(p), targets(existing, relationship), "an existing edge wins");
+            BatchIds batch = world.batchSpawn(2, List.of(requiring, MARK), null);
+            assertEquals(List.of(ANCHOR), targets(batch.get(1), relationship), "batch spawns honour it");
+            long plain = world.spawn(MARK);
+            Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).exclude(requiring).build());
+            world.batchSet(marked, requiring);
+            assertEquals(List.of(ANCHOR), targets(plain, relationship), "batch sets honour it");
+            assertTrue(world.has(plain, relationship));
+            world.batchDespawn(world.newQuery(QueryDescriptor.builder().include(MARK).build()));
+        }
+    }
+
+    @Test
+    void aBareRelationshipOrASelectorCannotBeRequired() {
+        assertThrows(IllegalArgumentException.class,
+                () -> Components.tag("test.rel.BadRequirement", o -> o.requires(PARENT)));
+        assertThrows(IllegalArgumentException.class,
+                () -> Components.tag("test.rel.BadRequirement", o -> o.requires(FOLLOWS.targeting(ANCHOR))));
+        assertNull(Components.findByName("test.rel.BadRequirement"), "nothing was registered");
+    }
+
     /** Sparse relationships: edges in the world's store, the marker in the archetype. */
     @org.junit.jupiter.api.Nested
     class Sparse {

@@ -34,10 +34,16 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private final ArrayList<List<Table>> byPair = new ArrayList<>();
     private int indexedComponents;
     private final SparseEdges sparseEdges = new SparseEdges();
+    private final PairRegistry pairs = new PairRegistry();
 
     public ArchetypeRegistry(NativeMemory memory) {
         this.memory = memory;
         this.root = findOrCreate(new Component<?>[0]);
+    }
+
+    /** The world's pair components (dense relationship edges). */
+    public PairRegistry pairs() {
+        return pairs;
     }
 
     /** The world's sparse relationship edges (per entity, outside the archetypes). */
