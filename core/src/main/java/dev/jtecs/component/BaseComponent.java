@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * @param <T> the value type
  */
 public abstract sealed class BaseComponent<T> implements Component<T>
-        permits NativeComponent, ManagedComponent, TagComponent, ScalarComponent, Relationship, PairComponent,
+        permits NativeComponent, ManagedComponent, TagComponent, ScalarComponent, BaseRelationship, PairComponent,
         TargetSelector {
     private final int id;
     private final String name;

@@ -53,7 +53,7 @@ public final class ComponentOptions<T> {
     public ComponentOptions<T> requires(Input... inputs) {
         for (Input input : inputs) {
             Objects.requireNonNull(input, "required input");
-            if (input instanceof Relationship || input instanceof TargetSelector || input instanceof PairComponent) {
+            if (input instanceof Relationship || input instanceof TargetSelector<?> || input instanceof PairComponent) {
                 throw new IllegalArgumentException("a required relationship must be an edge with a target: "
                         + "pass REL.to(target), not " + input);
             }

@@ -152,15 +152,35 @@ public final class Components {
         return add(id -> new ScalarComponent.OfString(id, name, defaultValue, opts), ScalarComponent.OfString.class);
     }
 
-    /** Registers a relationship (see {@link Relationships}). */
+    /** Registers a target-only relationship (see {@link Relationships}). */
     static Relationship registerRelationship(String name, RelationshipOptions options) {
-        ComponentOptions<RelationshipValue> opts = options.componentOptions();
-        String pinned = pinnedName(name, opts);
-        Relationship created = add(id -> new Relationship(id, pinned, options), Relationship.class);
+        String pinned = pinnedName(name, options.componentOptions());
+        return sameOptions(add(id -> new Relationship(id, pinned, options), Relationship.class), options);
+    }
+
+    /** Registers a payload relationship (see {@link Relationships}). */
+    @SuppressWarnings("unchecked")
+    static <T extends Record> RelationshipDefinition<T> registerRelationshipDefinition(Class<T> type,
+            RelationshipOptions options) {
+        if (!type.isRecord()) {
+            throw new IllegalArgumentException(type.getName() + " is not a record");
+        }
+        String name = options.componentOptions().name() != null ? options.componentOptions().name()
+                : type.getCanonicalName() != null ? type.getCanonicalName() : type.getName();
+        RelationshipDefinition<?> created = add(id -> new RelationshipDefinition<>(id, name, type, options),
+                RelationshipDefinition.class);
+        if (created.valueType() != type) {
+            throw new IllegalStateException("relationship '" + name + "' is already registered for "
+                    + created.valueType().getName());
+        }
+        return (RelationshipDefinition<T>) sameOptions(created, options);
+    }
+
+    private static <R extends BaseRelationship<?>> R sameOptions(R created, RelationshipOptions options) {
         if (created.isExclusive() != options.isExclusive() || created.hasReverseIndex() != options.hasReverseIndex()
                 || created.isCascadeDelete() != options.isCascadeDelete() || created.isSparse() != options.isSparse()) {
-            throw new IllegalStateException("relationship '" + name + "' is already registered with other options"
-                    + " (exclusive=" + created.isExclusive() + ", reverseIndex=" + created.hasReverseIndex()
+            throw new IllegalStateException("relationship '" + created.name() + "' is already registered with other "
+                    + "options (exclusive=" + created.isExclusive() + ", reverseIndex=" + created.hasReverseIndex()
                     + ", cascadeDelete=" + created.isCascadeDelete() + ", sparse=" + created.isSparse() + ")");
         }
         return created;

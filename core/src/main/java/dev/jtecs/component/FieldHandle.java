@@ -2,7 +2,8 @@ package dev.jtecs.component;
 
 /** A typed handle on one native column: the component and the field index inside it. */
 public sealed interface FieldHandle permits ByteField, BooleanField, ShortField, CharField, IntField, FloatField, LongField, DoubleField {
-    NativeComponent<?> component();
+    /** The native component, or the {@link TargetSelector} of a native payload relationship. */
+    Component<?> component();
 
     int field();
 
@@ -11,9 +12,9 @@ public sealed interface FieldHandle permits ByteField, BooleanField, ShortField,
         return component().layout().fieldNames().get(field());
     }
 
-    static void check(NativeComponent<?> component, int field, PrimitiveKind expected) {
+    static void check(Component<?> component, int field, PrimitiveKind expected) {
         ComponentLayout layout = component.layout();
-        if (field < 0 || field >= layout.nativeColumnCount()) {
+        if (field < 0 || field >= layout.nativeColumnCount()) { // also: no native layout at all
             throw new IllegalArgumentException("field=" + field + " outside 0.." + (layout.nativeColumnCount() - 1)
                     + " of component " + component.name());
         }

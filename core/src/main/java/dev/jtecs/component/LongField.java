@@ -3,12 +3,12 @@ package dev.jtecs.component;
 import java.util.Objects;
 
 /**
- * A typed handle on one long field of a native component: selects one SoA column in {@code Archetype.get}.
+ * A typed handle on one long field of a native component (or of a native payload relationship's selector): selects one SoA column in {@code Archetype.get}.
  *
  * @param component the native component
  * @param field the field's index in declaration order
  */
-public record LongField(NativeComponent<?> component, int field) implements FieldHandle {
+public record LongField(Component<?> component, int field) implements FieldHandle {
     public LongField {
         Objects.requireNonNull(component, "component");
         FieldHandle.check(component, field, PrimitiveKind.LONG);

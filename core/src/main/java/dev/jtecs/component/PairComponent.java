@@ -5,14 +5,16 @@ import dev.jtecs.entity.Entity;
 /**
  * The component of one (relationship, target) pair in one world: what a dense edge adds to an archetype
  * signature. Its id lies at or above {@link Components#FIRST_PAIR_ID} and is meaningful only in the world that
- * allocated it; worlds create pairs, user code meets them only when listing an archetype's components.
+ * allocated it; worlds create pairs, user code meets them only when listing an archetype's components. A pair of
+ * a target-only relationship is a tag; a pair of a payload relationship holds the edge's record in its columns
+ * (natively or as a reference, as the relationship stores payloads).
  */
-public final class PairComponent extends BaseComponent<Boolean> {
-    private final Relationship relationship;
+public final class PairComponent extends BaseComponent<Object> {
+    private final BaseRelationship<?> relationship;
     private final long target;
 
-    private PairComponent(int id, Relationship relationship, long target) {
-        super(id, Boolean.class, new ComponentOptions<>(),
+    private PairComponent(int id, BaseRelationship<?> relationship, long target) {
+        super(id, Object.class, new ComponentOptions<>(),
                 relationship.name() + "(" + Entity.toString(target) + ")");
         this.relationship = relationship;
         this.target = target;
@@ -21,17 +23,21 @@ public final class PairComponent extends BaseComponent<Boolean> {
     /**
      * Creates the pair component of a world; worlds call this once per pair they meet.
      *
-     * @throws IllegalArgumentException for an id below {@link Components#FIRST_PAIR_ID} or a malformed target
+     * @throws IllegalArgumentException for an id below {@link Components#FIRST_PAIR_ID}, a malformed target or a
+     *     sparse relationship (whose edges never enter a signature)
      */
-    public static PairComponent create(int id, Relationship relationship, long target) {
+    public static PairComponent create(int id, BaseRelationship<?> relationship, long target) {
         if (id < Components.FIRST_PAIR_ID) {
             throw new IllegalArgumentException("pair ids start at " + Components.FIRST_PAIR_ID + ", got " + id);
         }
-        Relationship.checkTarget(target);
+        if (relationship.isSparse()) {
+            throw new IllegalArgumentException("relationship " + relationship.name() + " is sparse: it has no pairs");
+        }
+        BaseRelationship.checkTarget(target);
         return new PairComponent(id, relationship, target);
     }
 
-    public Relationship relationship() {
+    public BaseRelationship<?> relationship() {
         return relationship;
     }
 
@@ -39,18 +45,27 @@ public final class PairComponent extends BaseComponent<Boolean> {
         return target;
     }
 
+    /** The payload record type, or {@code null} for a target-only relationship's pair. */
+    public Class<? extends Record> payloadType() {
+        return relationship.payloadType();
+    }
+
     @Override
     public StorageKind storage() {
-        return StorageKind.TAG;
+        return relationship instanceof RelationshipDefinition<?> definition ? definition.payloadStorage()
+                : StorageKind.TAG;
     }
 
     @Override
     public ComponentLayout layout() {
-        return ComponentLayout.NONE;
+        return relationship instanceof RelationshipDefinition<?> definition ? definition.payloadLayout()
+                : ComponentLayout.NONE;
     }
 
+    /** {@code TRUE} for a tag pair; a payload pair's record with every field but the target zero. */
     @Override
-    public Boolean newDefault() {
-        return Boolean.TRUE;
+    public Object newDefault() {
+        return relationship instanceof RelationshipDefinition<?> definition ? definition.to(target).payload()
+                : Boolean.TRUE;
     }
 }

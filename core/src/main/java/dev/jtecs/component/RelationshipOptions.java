@@ -5,13 +5,22 @@ package dev.jtecs.component;
  * requirements.
  */
 public final class RelationshipOptions {
-    private final ComponentOptions<RelationshipValue> options = new ComponentOptions<>();
+    private final ComponentOptions<Object> options = new ComponentOptions<>();
     private boolean exclusive;
     private boolean reverseIndex;
     private boolean cascadeDelete;
     private boolean sparse;
 
     RelationshipOptions() {
+    }
+
+    /**
+     * Pins the persisted name of a payload relationship registered from its record class (by default the class's
+     * canonical name). A target-only relationship takes its name at {@code register(name, ...)}.
+     */
+    public RelationshipOptions name(String name) {
+        options.name(name);
+        return this;
     }
 
     /** Keeps at most one edge per entity: setting an edge replaces the previous one. */
@@ -74,7 +83,7 @@ public final class RelationshipOptions {
         return sparse;
     }
 
-    ComponentOptions<RelationshipValue> componentOptions() {
+    ComponentOptions<Object> componentOptions() {
         return options;
     }
 }

@@ -2,7 +2,7 @@ package dev.jtecs.mutation;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.storage.internal.Table;
 import dev.jtecs.world.BatchCallback;
 import java.util.Objects;
@@ -167,11 +167,17 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
      * Sparse edge writes a batch applies to every entity it places or changes, right after the rows land: one
      * {@link SparseWriteQueue} operation over parallel arrays of relationships and targets.
      */
-    public record SparseEdit(byte op, Relationship[] relationships, long[] targets) {
+    public record SparseEdit(byte op, BaseRelationship<?>[] relationships, long[] targets, Object[] payloads) {
         public SparseEdit {
-            if (relationships.length != targets.length) {
-                throw new IllegalArgumentException("one target per relationship");
+            if (relationships.length != targets.length || targets.length != payloads.length) {
+                throw new IllegalArgumentException("one target and one payload per relationship");
             }
+        }
+
+        /** One edit of one edge (its payload {@code null} for a target-only relationship or a removal). */
+        public static SparseEdit of(byte op, BaseRelationship<?> relationship, long target, Object payload) {
+            return new SparseEdit(op, new BaseRelationship<?>[] {relationship}, new long[] {target},
+                    new Object[] {payload});
         }
     }
 

@@ -4,7 +4,7 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.RecordCopier;
@@ -297,7 +297,7 @@ final class BulkPaths {
             return from; // one sparse edge: the marker stays unless it was the last (settled afterwards)
         }
         if (op.kind == BatchOp.Kind.REMOVE) {
-            if (op.component instanceof Relationship relationship) { // every edge, and the marker
+            if (op.component instanceof BaseRelationship<?> relationship) { // every edge, and the marker
                 if (!from.has(relationship.id())) {
                     return from;
                 }
@@ -443,8 +443,8 @@ final class BulkPaths {
             if (required == null) {
                 write(target, position, from, to, component, BatchOp.DEFAULT);
             } else if (required instanceof RelationshipValue edge && edge.relationship().isSparse()) {
-                drain.sparseRows(new BatchOp.SparseEdit(SparseWriteQueue.ADD,
-                        new Relationship[] {edge.relationship()}, new long[] {edge.target()}), target, from, to);
+                drain.sparseRows(BatchOp.SparseEdit.of(SparseWriteQueue.ADD, edge.relationship(), edge.target(),
+                        edge.payload()), target, from, to);
                 drain.sparseSettle();
             } else {
                 write(target, position, from, to, required,

@@ -5,7 +5,7 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
@@ -146,7 +146,7 @@ public final class CommitDrain {
 
     private SparseWriteQueue.Sink sparseSink = new SparseWriteQueue.Sink() {
         @Override
-        public void apply(long entity, byte op, Relationship relationship, long target) {
+        public void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
             throw new IllegalStateException("no sparse edge store attached");
         }
 
@@ -165,7 +165,7 @@ public final class CommitDrain {
         for (int row = from; row < to; row++) {
             long entity = table.entityAt(row);
             for (int e = 0; e < edit.relationships().length; e++) {
-                sparseSink.apply(entity, edit.op(), edit.relationships()[e], edit.targets()[e]);
+                sparseSink.apply(entity, edit.op(), edit.relationships()[e], edit.targets()[e], edit.payloads()[e]);
             }
         }
     }
@@ -508,7 +508,7 @@ public final class CommitDrain {
                 target.writeInput(shape.defaultPositions[k], row, input);
                 if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) { // a required edge
                     sparseSink.apply(transaction.id(record), SparseWriteQueue.ADD, edge.relationship(),
-                            edge.target());
+                            edge.target(), edge.payload());
                 }
             }
             int i = 0;
@@ -626,7 +626,8 @@ public final class CommitDrain {
             target.writeInput(position, row, input);
             target.markDirty(position);
             if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) {
-                sparseSink.apply(target.entityAt(row), SparseWriteQueue.ADD, edge.relationship(), edge.target());
+                sparseSink.apply(target.entityAt(row), SparseWriteQueue.ADD, edge.relationship(), edge.target(),
+                        edge.payload());
             }
         }
     }
@@ -695,7 +696,7 @@ public final class CommitDrain {
     }
 
     private static boolean isRelational(Component<?> component) {
-        return component instanceof PairComponent || component instanceof Relationship;
+        return component instanceof PairComponent || component instanceof BaseRelationship<?>;
     }
 
     private boolean touchesRelationships(int record) {

@@ -1,9 +1,10 @@
 package dev.jtecs.mutation;
 
 import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.storage.internal.PairRegistry;
 import dev.jtecs.storage.internal.SignatureBuilder;
@@ -48,7 +49,7 @@ final class RequirementPlan {
                 if (signature.remove(component)) {
                     forget(component);
                 }
-                if (component instanceof Relationship relationship) {
+                if (component instanceof BaseRelationship<?> relationship) {
                     signature.removeEdgesOf(relationship, null); // remove(id, REL): every edge, also unforeseen ones
                 }
             } else if (signature.add(component)) {
@@ -95,7 +96,7 @@ final class RequirementPlan {
                         && !edge.relationship().isSparse()) {
                     PairComponent pair = pairs.pair(edge.relationship(), edge.target());
                     signature.add(pair); // the edge's pair; its marker follows below
-                    record(pair, pair);
+                    record(pair, edge.payload() == null ? pair : new ComponentValue<>(pair, edge.payload()));
                 }
                 if (!signature.add(required)) {
                     continue; // present or staged explicitly (for a relationship: any edge of it wins)

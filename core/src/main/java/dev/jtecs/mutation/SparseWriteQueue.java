@@ -1,6 +1,6 @@
 package dev.jtecs.mutation;
 
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.entity.internal.EntityIndex;
 import java.util.Arrays;
 
@@ -23,7 +23,7 @@ public final class SparseWriteQueue {
     /** Where flushed writes go: the world's edge store. */
     public interface Sink {
         /** Applies one write to an entity that is alive. */
-        void apply(long entity, byte op, Relationship relationship, long target);
+        void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload);
 
         /** Called after each flush that applied writes: the store is where the calls so far leave it. */
         void settle();
@@ -31,8 +31,9 @@ public final class SparseWriteQueue {
 
     private long[] entities = new long[16];
     private byte[] ops = new byte[16];
-    private Relationship[] relationships = new Relationship[16];
+    private BaseRelationship<?>[] relationships = new BaseRelationship<?>[16];
     private long[] targets = new long[16];
+    private Object[] payloads = new Object[16];
     private int[] marks = new int[16];
     private int size;
     private int next; // the first sealed write not flushed yet
@@ -42,19 +43,22 @@ public final class SparseWriteQueue {
      * Stages a write for {@code entity}, after {@code mark} query batches of the open transaction: it flushes
      * before the batch at that position runs.
      */
-    public void stage(long entity, byte op, Relationship relationship, long target, int mark) {
+    public void stage(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload,
+            int mark) {
         if (size == entities.length) {
             int capacity = size * 2;
             entities = Arrays.copyOf(entities, capacity);
             ops = Arrays.copyOf(ops, capacity);
             relationships = Arrays.copyOf(relationships, capacity);
             targets = Arrays.copyOf(targets, capacity);
+            payloads = Arrays.copyOf(payloads, capacity);
             marks = Arrays.copyOf(marks, capacity);
         }
         entities[size] = entity;
         ops[size] = op;
         relationships[size] = relationship;
         targets[size] = target;
+        payloads[size] = payload;
         marks[size++] = mark;
     }
 
@@ -82,7 +86,7 @@ public final class SparseWriteQueue {
             int i = next++; // advanced first: a failing write is not retried
             if (index.isAlive(entities[i])) {
                 applied = true;
-                sink.apply(entities[i], ops[i], relationships[i], targets[i]);
+                sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
             }
         }
         if (applied) {
@@ -97,8 +101,10 @@ public final class SparseWriteQueue {
         System.arraycopy(ops, sealedEnd, ops, 0, rest);
         System.arraycopy(relationships, sealedEnd, relationships, 0, rest);
         System.arraycopy(targets, sealedEnd, targets, 0, rest);
+        System.arraycopy(payloads, sealedEnd, payloads, 0, rest);
         System.arraycopy(marks, sealedEnd, marks, 0, rest);
         Arrays.fill(relationships, rest, size, null);
+        Arrays.fill(payloads, rest, size, null);
         size = rest;
         sealedEnd = 0;
         next = 0;
@@ -107,6 +113,7 @@ public final class SparseWriteQueue {
     /** Drops every staged write. */
     void clear() {
         Arrays.fill(relationships, 0, size, null);
+        Arrays.fill(payloads, 0, size, null);
         size = 0;
         sealedEnd = 0;
         next = 0;

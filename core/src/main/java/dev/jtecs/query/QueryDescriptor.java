@@ -72,11 +72,11 @@ public final class QueryDescriptor {
     }
 
     private static int[] ids(List<Component<?>> components) {
-        return components.stream().filter(c -> !(c instanceof TargetSelector)).mapToInt(Component::id).toArray();
+        return components.stream().filter(c -> !(c instanceof TargetSelector<?>)).mapToInt(Component::id).toArray();
     }
 
     private static TargetSelector[] edges(List<Component<?>> components) {
-        return components.stream().filter(c -> c instanceof TargetSelector).toArray(TargetSelector[]::new);
+        return components.stream().filter(c -> c instanceof TargetSelector<?>).toArray(TargetSelector[]::new);
     }
 
     private boolean mentions(Component<?> component) {
@@ -94,7 +94,7 @@ public final class QueryDescriptor {
                 return false;
             }
         }
-        for (TargetSelector edge : includeEdges) {
+        for (TargetSelector<?> edge : includeEdges) {
             if (!archetype.has(edge)) {
                 return false;
             }
@@ -104,7 +104,7 @@ public final class QueryDescriptor {
             for (int id : anyIds) {
                 any |= archetype.hasId(id);
             }
-            for (TargetSelector edge : anyEdges) {
+            for (TargetSelector<?> edge : anyEdges) {
                 any |= archetype.has(edge);
             }
             if (!any) {
@@ -116,7 +116,7 @@ public final class QueryDescriptor {
                 return false;
             }
         }
-        for (TargetSelector edge : excludeEdges) {
+        for (TargetSelector<?> edge : excludeEdges) {
             if (archetype.has(edge)) {
                 return false;
             }

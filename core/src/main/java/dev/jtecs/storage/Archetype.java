@@ -13,7 +13,8 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.IntField;
 import dev.jtecs.component.LongField;
 import dev.jtecs.component.ManagedComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.TargetSelector;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.ScalarComponent;
@@ -93,7 +94,7 @@ public final class Archetype {
     }
 
     public boolean has(Component<?> component) {
-        if (component instanceof TargetSelector edge) {
+        if (component instanceof TargetSelector<?> edge) {
             return java.util.Arrays.binarySearch(table.targetsOf(edge.relationship()), edge.target()) >= 0;
         }
         return table.has(component.id());
@@ -273,26 +274,34 @@ public final class Archetype {
      * For a dense relationship every row of an archetype has the same edges (each one is a pair component of the
      * signature); a sparse relationship's edges are read from the world's edge store.
      */
-    public RelationshipValue getFirstRelationship(Relationship relationship, int row) {
+    public <V> V getFirstRelationship(BaseRelationship<V> relationship, int row) {
         checkRow(row);
-        long target = table.firstTarget(relationship, row);
-        return target == 0 ? null : relationship.to(target);
+        return relationship.valueType().cast(table.firstEdgeValue(relationship, row));
     }
 
-    /** Visits every edge of a relationship of the entity at {@code row}, in ascending target order. */
-    public void forEachRelationship(Relationship relationship, int row,
-            java.util.function.Consumer<RelationshipValue> action) {
+    /**
+     * Visits every edge of a relationship of the entity at {@code row}, in ascending target order: the
+     * {@link RelationshipValue} of a target-only edge, the record of a payload edge.
+     */
+    public <V> void forEachRelationship(BaseRelationship<V> relationship, int row,
+            java.util.function.Consumer<? super V> action) {
         checkRow(row);
-        for (long target : table.targetsOf(relationship, row)) {
-            action.accept(relationship.to(target));
-        }
+        table.forEachEdge(relationship, row, (target, payload) -> action.accept(relationship.edgeValue(target,
+                payload)));
     }
 
     /** One row's value of a component (a fresh record for native components); {@code null} when absent. */
     public <T> T getValue(int row, Component<T> component) {
         checkRow(row);
-        if (component instanceof Relationship relationship) {
+        if (component instanceof BaseRelationship<?> relationship) {
             return component.valueType().cast(getFirstRelationship(relationship, row));
+        }
+        if (component instanceof TargetSelector<?> selector) {
+            if (!has(selector)) {
+                return null;
+            }
+            return component.valueType().cast(selector.relationship().edgeValue(selector.target(),
+                    table.edgePayload(selector.relationship(), selector.target(), row)));
         }
         int position = table.position(component.id());
         return position < 0 ? null : component.valueType().cast(table.readValue(position, row));
@@ -311,6 +320,11 @@ public final class Archetype {
             throw new IllegalArgumentException("EntityKey changes through World.set, which keeps the key index; "
                     + "archetype.set cannot change a durable key");
         }
+        if (input instanceof RelationshipValue || input.component() instanceof BaseRelationship<?>
+                || input.component() instanceof TargetSelector<?> || input.component() instanceof PairComponent) {
+            throw new IllegalArgumentException("edges change through World.set, which keeps the signature and the "
+                    + "reverse index; archetype.set cannot write " + input.component().name());
+        }
         int position = requirePosition(input.component());
         if (input instanceof ComponentValue<?> value) {
             table.writeValue(position, row, value.value());
@@ -318,6 +332,25 @@ public final class Archetype {
             table.values().writeDefault(position, row);
         }
         table.markDirty(position);
+    }
+
+    /**
+     * The read-only column of the records of one target's edges, for a dense payload relationship stored by
+     * reference ({@code null} when the archetype lacks the edge). Records name their target, so they change only
+     * through {@code World.set}; natively stored payloads have per-field handles instead
+     * ({@code selector.floatField(...)}).
+     *
+     * @throws IllegalArgumentException for a target-only relationship or a natively stored payload
+     */
+    @SuppressWarnings("unchecked")
+    public <T> ObjectColumn<T> get(TargetSelector<T> selector) {
+        if (selector.storage() != dev.jtecs.component.StorageKind.MANAGED) {
+            throw new IllegalArgumentException("relationship " + selector.relationship().name() + " has no record "
+                    + "column (" + (selector.relationship().payloadType() == null ? "target-only"
+                    : "stored natively: use field handles") + ")");
+        }
+        int position = table.pairPosition(selector.relationship(), selector.target());
+        return position < 0 ? null : (ObjectColumn<T>) table.heapColumn(position);
     }
 
     /** Whether the component's column may have changed since the last clear (structural changes included). */
@@ -396,7 +429,9 @@ public final class Archetype {
     }
 
     private Column nativeColumn(FieldHandle field, boolean mutable) {
-        int position = table.position(field.component().id());
+        int position = field.component() instanceof TargetSelector<?> selector
+                ? table.pairPosition(selector.relationship(), selector.target())
+                : table.position(field.component().id());
         if (position < 0) {
             return null;
         }

@@ -5,7 +5,7 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
@@ -77,7 +77,7 @@ final class Batches {
                     continue;
                 }
                 PairComponent pair = pairs.pair(edge.relationship(), edge.target());
-                expanded.add(pair);
+                expanded.add(Staging.pairInput(pair, edge));
                 expanded.add(edge.relationship());
             } else {
                 expanded.add(input);
@@ -108,26 +108,30 @@ final class Batches {
             return edit(SparseWriteQueue.ADD, required);
         }
         int n = explicit.targets().length;
-        Relationship[] relationships = java.util.Arrays.copyOf(explicit.relationships(), n + required.length);
+        BaseRelationship<?>[] relationships = java.util.Arrays.copyOf(explicit.relationships(), n + required.length);
         long[] targets = java.util.Arrays.copyOf(explicit.targets(), n + required.length);
+        Object[] payloads = java.util.Arrays.copyOf(explicit.payloads(), n + required.length);
         for (int i = 0; i < required.length; i++) {
             relationships[n + i] = required[i].relationship();
             targets[n + i] = required[i].target();
+            payloads[n + i] = required[i].payload();
         }
-        return new BatchOp.SparseEdit(SparseWriteQueue.ADD, relationships, targets);
+        return new BatchOp.SparseEdit(SparseWriteQueue.ADD, relationships, targets, payloads);
     }
 
     private static BatchOp.SparseEdit edit(byte op, RelationshipValue... edges) {
-        Relationship[] relationships = new Relationship[edges.length];
+        BaseRelationship<?>[] relationships = new BaseRelationship<?>[edges.length];
         long[] targets = new long[edges.length];
+        Object[] payloads = new Object[edges.length];
         for (int i = 0; i < edges.length; i++) {
             relationships[i] = edges[i].relationship();
             targets[i] = edges[i].target();
+            payloads[i] = op == SparseWriteQueue.ADD ? edges[i].payload() : null;
         }
-        return new BatchOp.SparseEdit(op, relationships, targets);
+        return new BatchOp.SparseEdit(op, relationships, targets, payloads);
     }
 
-    private static boolean laterEdgeOf(Input[] inputs, int from, Relationship relationship) {
+    private static boolean laterEdgeOf(Input[] inputs, int from, BaseRelationship<?> relationship) {
         for (int j = from + 1; j < inputs.length; j++) {
             if (inputs[j] instanceof RelationshipValue later && later.relationship() == relationship) {
                 return true;
@@ -137,7 +141,7 @@ final class Batches {
     }
 
     private static void refuseRelationship(String operation, Input input) {
-        if (input instanceof Relationship || input instanceof PairComponent || input instanceof TargetSelector) {
+        if (input instanceof BaseRelationship<?> || input instanceof PairComponent || input instanceof TargetSelector<?>) {
             throw new IllegalArgumentException(operation + ": " + input + " is not an edge: pass "
                     + "RELATIONSHIP.to(target)");
         }
@@ -294,9 +298,9 @@ final class Batches {
         } else if (value instanceof RelationshipValue edge) { // constant mode takes edges: the pair stands for it
             PairComponent pair = pairs.pair(edge.relationship(), edge.target());
             component = pair;
-            value = pair;
-        } else if (writer != null && (component instanceof Relationship || component instanceof PairComponent
-                || component instanceof TargetSelector)) {
+            value = Staging.pairInput(pair, edge);
+        } else if (writer != null && (component instanceof BaseRelationship<?> || component instanceof PairComponent
+                || component instanceof TargetSelector<?>)) {
             throw new IllegalArgumentException("batchSet: a writer cannot set relationship " + component
                     + ": pass an edge value, batchSet(query, REL.to(target))");
         } else {
@@ -332,7 +336,7 @@ final class Batches {
     }
 
     void remove(Query query, Component<?> component) {
-        if (component instanceof TargetSelector edge) { // one edge
+        if (component instanceof TargetSelector<?> edge) { // one edge
             PairComponent pair = pairs.find(edge.relationship(), edge.target());
             if (pair == null) {
                 return; // no entity of this world ever had it
@@ -342,8 +346,8 @@ final class Batches {
             throw new IllegalArgumentException("batchRemove: pass REL or REL.targeting(target), not a pair");
         }
         Component<?> chosen = component;
-        BatchOp.SparseEdit sparse = component instanceof Relationship relationship && relationship.isSparse()
-                ? new BatchOp.SparseEdit(SparseWriteQueue.REMOVE_ALL, new Relationship[] {relationship}, new long[1])
+        BatchOp.SparseEdit sparse = component instanceof BaseRelationship<?> relationship && relationship.isSparse()
+                ? BatchOp.SparseEdit.of(SparseWriteQueue.REMOVE_ALL, relationship, 0, null)
                 : null;
         world.inScope(() -> capture(query, BatchOp.Kind.REMOVE, chosen, null, null).withSparse(sparse));
     }

@@ -1,7 +1,7 @@
 package dev.jtecs.world;
 
 import dev.jtecs.component.PairComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.mutation.SparseWriteQueue;
@@ -50,13 +50,13 @@ final class Relations implements SparseWriteQueue.Sink {
      *
      * @throws IllegalArgumentException when the relationship has no reverse index
      */
-    long[] sources(Relationship relationship, long target) {
+    long[] sources(BaseRelationship<?> relationship, long target) {
         requireReverseIndex(relationship, "relationshipSources");
         return sourcesOf(relationship, target);
     }
 
     /** Visits the sources of edges of {@code relationship} to {@code target}, in ascending id order. */
-    void targets(long target, Relationship relationship, java.util.function.LongConsumer action) {
+    void targets(long target, BaseRelationship<?> relationship, java.util.function.LongConsumer action) {
         requireReverseIndex(relationship, "targets");
         Objects.requireNonNull(action, "action");
         for (long source : sourcesOf(relationship, target)) {
@@ -69,7 +69,7 @@ final class Relations implements SparseWriteQueue.Sink {
      * children, their children, ...): the root itself is not visited, direct children have depth 0, children are
      * visited in ascending id order, and each entity at most once (cycles end there).
      */
-    void traverse(long root, Relationship relationship, TraversalVisitor visitor) {
+    void traverse(long root, BaseRelationship<?> relationship, TraversalVisitor visitor) {
         requireReverseIndex(relationship, "traverse");
         Objects.requireNonNull(visitor, "visitor");
         TraversalStack stack = idleStack != null ? idleStack : new TraversalStack(); // nested walks get their own
@@ -135,7 +135,7 @@ final class Relations implements SparseWriteQueue.Sink {
          * Pushes the sources of edges to {@code parent} so that they pop in ascending id order (read from the
          * archetypes holding the pair in bulk); returns the new top.
          */
-        int pushChildren(Relationship relationship, long parent, int depth, int top) {
+        int pushChildren(BaseRelationship<?> relationship, long parent, int depth, int top) {
             int start = top;
             if (relationship.isSparse()) {
                 int n = sparse.sourceCount(relationship, parent);
@@ -171,7 +171,7 @@ final class Relations implements SparseWriteQueue.Sink {
      *
      * @throws IllegalStateException on a cycle, or when the walk would go deeper than {@code maxDepth}
      */
-    void walkUp(long id, Relationship relationship, AncestorVisitor visitor, int maxDepth) {
+    void walkUp(long id, BaseRelationship<?> relationship, AncestorVisitor visitor, int maxDepth) {
         Objects.requireNonNull(relationship, "relationship");
         Objects.requireNonNull(visitor, "visitor");
         long[] path = walkPath != null ? walkPath : new long[16]; // a nested walk (from a visitor) gets its own
@@ -214,7 +214,7 @@ final class Relations implements SparseWriteQueue.Sink {
 
     private long[] walkPath = new long[16];
 
-    private static void requireReverseIndex(Relationship relationship, String operation) {
+    private static void requireReverseIndex(BaseRelationship<?> relationship, String operation) {
         if (!Objects.requireNonNull(relationship, "relationship").hasReverseIndex()) {
             throw new IllegalArgumentException(operation + ": relationship " + relationship.name()
                     + " has no reverse index (register it with reverseIndex())");
@@ -225,7 +225,7 @@ final class Relations implements SparseWriteQueue.Sink {
      * The published sources of edges to {@code target}, ascending: the archetypes holding the pair, read (dense),
      * or the store's reverse index (sparse).
      */
-    private long[] sourcesOf(Relationship relationship, long target) {
+    private long[] sourcesOf(BaseRelationship<?> relationship, long target) {
         if (relationship.isSparse()) {
             return sparse.sources(relationship, target);
         }
@@ -267,7 +267,7 @@ final class Relations implements SparseWriteQueue.Sink {
     }
 
     private boolean cascadingSparseSources(long target) {
-        for (Relationship relationship : sparse.relationships()) {
+        for (BaseRelationship<?> relationship : sparse.relationships()) {
             if (relationship.isCascadeDelete() && sparse.sourceCount(relationship, target) > 0) {
                 return true;
             }
@@ -294,7 +294,7 @@ final class Relations implements SparseWriteQueue.Sink {
         for (int i = 0; i < deadTargetCount; i++) {
             long id = deadTargets[i];
             if (!sparse.isEmpty()) {
-                for (Relationship relationship : sparse.relationships()) {
+                for (BaseRelationship<?> relationship : sparse.relationships()) {
                     if (relationship.isCascadeDelete()) {
                         cascade(relationship, id); // non-cascading sparse edges keep the dead id
                     }
@@ -343,7 +343,7 @@ final class Relations implements SparseWriteQueue.Sink {
     }
 
     /** Stages the despawn of every entity below {@code root} through a cascading relationship. */
-    private void cascade(Relationship relationship, long root) {
+    private void cascade(BaseRelationship<?> relationship, long root) {
         TraversalStack stack = idleStack != null ? idleStack : new TraversalStack();
         idleStack = null;
         try {
@@ -380,14 +380,14 @@ final class Relations implements SparseWriteQueue.Sink {
     // ---------------------------------------------------------------- sparse edge writes
 
     private long[] touchedEntities = new long[16];
-    private Relationship[] touchedRelationships = new Relationship[16];
+    private BaseRelationship<?>[] touchedRelationships = new BaseRelationship<?>[16];
     private int touchedCount;
 
     /** Applies one flushed (or batch) sparse edge write to a live entity. */
     @Override
-    public void apply(long entity, byte op, Relationship relationship, long target) {
+    public void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
         boolean changed = switch (op) {
-            case SparseWriteQueue.ADD -> sparse.add(relationship, entity, target);
+            case SparseWriteQueue.ADD -> sparse.add(relationship, entity, target, payload);
             case SparseWriteQueue.REMOVE -> sparse.remove(relationship, entity, target);
             default -> sparse.removeAll(relationship, entity);
         };
@@ -402,7 +402,7 @@ final class Relations implements SparseWriteQueue.Sink {
         }
     }
 
-    private void touch(long entity, Relationship relationship) {
+    private void touch(long entity, BaseRelationship<?> relationship) {
         if (touchedCount == touchedEntities.length) {
             touchedEntities = java.util.Arrays.copyOf(touchedEntities, touchedCount * 2);
             touchedRelationships = java.util.Arrays.copyOf(touchedRelationships, touchedCount * 2);
@@ -420,7 +420,7 @@ final class Relations implements SparseWriteQueue.Sink {
     public void settle() {
         for (int i = 0; i < touchedCount; i++) {
             long entity = touchedEntities[i];
-            Relationship relationship = touchedRelationships[i];
+            BaseRelationship<?> relationship = touchedRelationships[i];
             touchedRelationships[i] = null;
             if (!index.isAlive(entity)) {
                 continue;

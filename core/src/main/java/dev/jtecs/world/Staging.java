@@ -5,7 +5,7 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
@@ -58,7 +58,8 @@ final class Staging {
         if (input instanceof RelationshipValue edge) {
             if (edge.relationship().isSparse()) {
                 transaction.put(record, edge.relationship(), edge.relationship());
-                stageSparse(transaction.id(record), SparseWriteQueue.ADD, edge.relationship(), edge.target());
+                stageSparse(transaction.id(record), SparseWriteQueue.ADD, edge.relationship(), edge.target(),
+                        edge.payload());
             } else {
                 stageEdge(record, -1, edge);
             }
@@ -117,7 +118,7 @@ final class Staging {
      * staged unless the published entity already carries it and nothing structural is pending for it.
      */
     private void setSparse(long id, int slot, RelationshipValue edge) {
-        Relationship relationship = edge.relationship();
+        BaseRelationship<?> relationship = edge.relationship();
         boolean alive = index.isAlive(id);
         if (alive && isDoomed(slot)) {
             return;
@@ -128,11 +129,11 @@ final class Staging {
         }
         if (record < 0 && alive && !transaction.hasOpenBoundary()
                 && archetypes.ofStore(index.storeOf(slot)).has(relationship.id())) {
-            stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target());
+            stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target(), edge.payload());
             return;
         }
         setComponent(id, slot, relationship);
-        stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target());
+        stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target(), edge.payload());
     }
 
     /** Removes one sparse edge; the marker goes when the store is left without edges (see Relations). */
@@ -144,11 +145,11 @@ final class Staging {
         if (record >= 0 && isDespawning(transaction.state(record))) {
             return;
         }
-        stageSparse(id, SparseWriteQueue.REMOVE, edge.relationship(), edge.target());
+        stageSparse(id, SparseWriteQueue.REMOVE, edge.relationship(), edge.target(), null);
     }
 
     /** Removes every sparse edge of a relationship, and its marker. */
-    private void removeAllSparse(long id, int slot, Relationship relationship) {
+    private void removeAllSparse(long id, int slot, BaseRelationship<?> relationship) {
         if (index.isAlive(id) && isDoomed(slot)) {
             return;
         }
@@ -157,14 +158,14 @@ final class Staging {
             return;
         }
         removeComponent(id, slot, relationship);
-        stageSparse(id, SparseWriteQueue.REMOVE_ALL, relationship, 0);
+        stageSparse(id, SparseWriteQueue.REMOVE_ALL, relationship, 0, null);
     }
 
     /**
      * Stages a sparse relationship marker on its own, without an edge write: the store's edges and the marker
      * disagree after a flush (the last edge went, or an edge arrived while the marker was being removed).
      */
-    void correctSparseMarker(long id, int slot, Relationship relationship, boolean present) {
+    void correctSparseMarker(long id, int slot, BaseRelationship<?> relationship, boolean present) {
         int record = transaction.find(slot);
         if (record >= 0 && !transaction.isClosed(record) && transaction.findEntry(record, relationship) >= 0) {
             return; // a later call decides the marker, and its edge write follows
@@ -176,8 +177,8 @@ final class Staging {
         }
     }
 
-    private void stageSparse(long id, byte op, Relationship relationship, long target) {
-        sparseWrites.stage(id, op, relationship, target, transaction.openOps());
+    private void stageSparse(long id, byte op, BaseRelationship<?> relationship, long target, Object payload) {
+        sparseWrites.stage(id, op, relationship, target, payload, transaction.openOps());
     }
 
     /** Adds an edge: its pair component and the relationship marker (exclusive: other edges go). */
@@ -196,9 +197,12 @@ final class Staging {
             earlier = record;
             record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
         } else if (record < 0) {
-            if (alive && !transaction.hasOpenBoundary()
-                    && archetypes.ofStore(index.storeOf(slot)).has(pair.id())) {
-                return; // the edge exists (for an exclusive relationship it is then the only one)
+            Table table = alive && !transaction.hasOpenBoundary() ? archetypes.ofStore(index.storeOf(slot)) : null;
+            if (table != null && table.has(pair.id())) { // the edge exists (exclusive: it is then the only one)
+                if (edge.payload() != null) { // a payload edge to the same target: the new payload replaces it
+                    writeThrough(id, table, table.position(pair.id()), index.rowOf(slot), pairInput(pair, edge));
+                }
+                return;
             }
             record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
         }
@@ -213,17 +217,22 @@ final class Staging {
 
     /** Puts an edge's pair and marker into a record (a spawn's exclusive edges replace each other here). */
     private void stageEdge(int record, int earlier, RelationshipValue edge) {
-        Relationship relationship = edge.relationship();
+        BaseRelationship<?> relationship = edge.relationship();
         PairComponent pair = pairs.pair(relationship, edge.target());
         if (relationship.isExclusive() && transaction.state(record) == TxState.STAGED_SPAWN) {
             dropOtherEdges(-1, record, earlier, relationship, pair);
         }
-        transaction.put(record, pair, pair);
+        transaction.put(record, pair, pairInput(pair, edge));
         transaction.put(record, relationship, relationship);
     }
 
+    /** What a dense edge writes into its pair: nothing for a tag pair, the payload record otherwise. */
+    static Input pairInput(PairComponent pair, RelationshipValue edge) {
+        return edge.payload() == null ? pair : new ComponentValue<>(pair, edge.payload());
+    }
+
     /** Stages the removal of every edge of {@code relationship} other than {@code keep} (committed or staged). */
-    private void dropOtherEdges(int slot, int record, int earlier, Relationship relationship, PairComponent keep) {
+    private void dropOtherEdges(int slot, int record, int earlier, BaseRelationship<?> relationship, PairComponent keep) {
         java.util.List<PairComponent> others = new java.util.ArrayList<>();
         collectEdges(slot, record, earlier, relationship, others);
         others.remove(keep);
@@ -231,7 +240,7 @@ final class Staging {
     }
 
     /** Removes every edge of a relationship, and its marker. */
-    private void removeEdges(long id, int slot, Relationship relationship) {
+    private void removeEdges(long id, int slot, BaseRelationship<?> relationship) {
         boolean alive = index.isAlive(id);
         if (alive && isDoomed(slot)) {
             return;
@@ -270,7 +279,7 @@ final class Staging {
      * Collects the distinct pairs of a relationship the entity holds (published, or planned by its spawn batch)
      * or has staged in {@code record} or the closed {@code earlier} record (either may be -1).
      */
-    private void collectEdges(int slot, int record, int earlier, Relationship relationship,
+    private void collectEdges(int slot, int record, int earlier, BaseRelationship<?> relationship,
             java.util.List<PairComponent> into) {
         Table table = slot < 0 ? null : committedOrPlanned(slot);
         if (table != null) {
@@ -341,7 +350,7 @@ final class Staging {
     }
 
     void remove(long id, int slot, Component<?> component) {
-        if (component instanceof Relationship relationship) {
+        if (component instanceof BaseRelationship<?> relationship) {
             if (relationship.isSparse()) {
                 removeAllSparse(id, slot, relationship);
             } else {

@@ -5,7 +5,10 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipDefinition;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
@@ -248,8 +251,8 @@ public final class World implements AutoCloseable {
     public void remove(long id, Component<?> component) {
         checkOpen();
         Objects.requireNonNull(component, "component");
-        if (component instanceof TargetSelector edge) {
-            remove(id, edge.relationship().to(edge.target())); // a selector names one edge
+        if (component instanceof TargetSelector<?> edge) {
+            remove(id, edgeTo(edge.relationship(), edge.target())); // a selector names one edge
             return;
         }
         int slot = index.requireLiveOrReserved(id, "remove");
@@ -296,12 +299,15 @@ public final class World implements AutoCloseable {
      * The first edge of a relationship (ascending target order) of a published entity, or {@code null} when it
      * has none or is dead, stale or unpublished. {@code get(id, REL)} answers the same.
      */
-    public RelationshipValue getFirstRelationship(long id, Relationship relationship) {
+    public <V> V getFirstRelationship(long id, BaseRelationship<V> relationship) {
         return get(id, relationship);
     }
 
-    /** Visits every edge of a relationship of a published entity, in ascending target order. */
-    public void forEachRelationship(long id, Relationship relationship, Consumer<RelationshipValue> action) {
+    /**
+     * Visits every edge of a relationship of a published entity, in ascending target order: the
+     * {@link RelationshipValue} of a target-only edge, the record of a payload edge.
+     */
+    public <V> void forEachRelationship(long id, BaseRelationship<V> relationship, Consumer<? super V> action) {
         checkOpen();
         Objects.requireNonNull(relationship, "relationship");
         Objects.requireNonNull(action, "action");
@@ -309,9 +315,14 @@ public final class World implements AutoCloseable {
             return;
         }
         int slot = Entity.slot(id);
-        for (long target : archetypes.ofStore(index.storeOf(slot)).targetsOf(relationship, index.rowOf(slot))) {
-            action.accept(relationship.to(target));
-        }
+        archetypes.ofStore(index.storeOf(slot)).forEachEdge(relationship, index.rowOf(slot),
+                (target, payload) -> action.accept(relationship.edgeValue(target, payload)));
+    }
+
+    /** An edge of {@code relationship} to {@code target} (for removals: only its relationship and target count). */
+    private static RelationshipValue edgeTo(BaseRelationship<?> relationship, long target) {
+        return relationship instanceof RelationshipDefinition<?> definition ? definition.to(target)
+                : ((Relationship) relationship).to(target);
     }
 
     /** The default depth limit of {@link #walkUp}. */
@@ -322,13 +333,13 @@ public final class World implements AutoCloseable {
      *
      * @throws IllegalArgumentException when the relationship has no reverse index
      */
-    public long[] relationshipSources(Relationship relationship, long target) {
+    public long[] relationshipSources(BaseRelationship<?> relationship, long target) {
         checkOpen();
         return relations.sources(relationship, target);
     }
 
     /** Visits the sources of edges of {@code relationship} to {@code target}, in ascending id order. */
-    public void targets(long target, Relationship relationship, java.util.function.LongConsumer action) {
+    public void targets(long target, BaseRelationship<?> relationship, java.util.function.LongConsumer action) {
         checkOpen();
         relations.targets(target, relationship, action);
     }
@@ -340,13 +351,13 @@ public final class World implements AutoCloseable {
      *
      * @throws IllegalArgumentException when the relationship has no reverse index
      */
-    public void traverse(long root, Relationship relationship, TraversalVisitor visitor) {
+    public void traverse(long root, BaseRelationship<?> relationship, TraversalVisitor visitor) {
         checkOpen();
         relations.traverse(root, relationship, visitor);
     }
 
-    /** {@link #walkUp(long, Relationship, AncestorVisitor, int)} with {@link #DEFAULT_WALK_DEPTH}. */
-    public void walkUp(long id, Relationship relationship, AncestorVisitor visitor) {
+    /** {@link #walkUp(long, BaseRelationship<?>, AncestorVisitor, int)} with {@link #DEFAULT_WALK_DEPTH}. */
+    public void walkUp(long id, BaseRelationship<?> relationship, AncestorVisitor visitor) {
         walkUp(id, relationship, visitor, DEFAULT_WALK_DEPTH);
     }
 
@@ -357,7 +368,7 @@ public final class World implements AutoCloseable {
      *
      * @throws IllegalStateException on a cycle, or when the walk would go deeper than {@code maxDepth}
      */
-    public void walkUp(long id, Relationship relationship, AncestorVisitor visitor, int maxDepth) {
+    public void walkUp(long id, BaseRelationship<?> relationship, AncestorVisitor visitor, int maxDepth) {
         checkOpen();
         relations.walkUp(id, relationship, visitor, maxDepth);
     }
@@ -906,12 +917,8 @@ public final class World implements AutoCloseable {
         }
         int slot = Entity.slot(id);
         Table table = archetypes.ofStore(index.storeOf(slot));
-        if (component instanceof TargetSelector edge) {
-            return table.archetype().has(edge) ? component.valueType().cast(Boolean.TRUE) : null;
-        }
-        if (component instanceof Relationship relationship) {
-            long target = table.firstTarget(relationship, index.rowOf(slot));
-            return target == 0 ? null : component.valueType().cast(relationship.to(target));
+        if (component instanceof TargetSelector<?> || component instanceof BaseRelationship<?>) {
+            return table.archetype().getValue(index.rowOf(slot), component);
         }
         int position = table.position(component.id());
         return position < 0 ? null : component.valueType().cast(table.readValue(position, index.rowOf(slot)));
@@ -1003,7 +1010,7 @@ public final class World implements AutoCloseable {
         Objects.requireNonNull(component, "component");
         List<Archetype> found = new ArrayList<>();
         int id = component.id();
-        if (component instanceof TargetSelector edge) {
+        if (component instanceof TargetSelector<?> edge) {
             PairComponent pair = pairs.find(edge.relationship(), edge.target());
             if (pair == null) {
                 return found;
@@ -1078,17 +1085,22 @@ public final class World implements AutoCloseable {
             throw new IllegalArgumentException("component " + managed.name()
                     + " has no default value; pass a constructed value (" + managed.name() + ".of(...))");
         }
-        if (input instanceof Relationship relationship) {
+        if (input instanceof BaseRelationship<?> relationship) {
             throw new IllegalArgumentException("relationship " + relationship.name() + " is not an input: pass "
                     + relationship.name() + ".to(target)");
         }
-        if (input instanceof TargetSelector selector) {
+        if (input instanceof TargetSelector<?> selector) {
             throw new IllegalArgumentException("selector " + selector.name() + " is a query term, not an input: "
                     + "pass " + selector.relationship().name() + ".to(target)");
         }
         if (input instanceof PairComponent pair) {
             throw new IllegalArgumentException("pair " + pair.name() + " belongs to the world: pass "
                     + pair.relationship().name() + ".to(target)");
+        }
+        if (input instanceof ComponentValue<?> value && (value.component() instanceof BaseRelationship<?>
+                || value.component() instanceof TargetSelector<?> || value.component() instanceof PairComponent)) {
+            throw new IllegalArgumentException("an edge is not a component value: pass "
+                    + value.component().name() + ".of(record) or .to(target)");
         }
         if (input instanceof RelationshipValue edge) {
             if (!reportingDespawns) {

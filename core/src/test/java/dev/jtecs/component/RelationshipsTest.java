@@ -19,6 +19,6 @@ class RelationshipsTest {
         Relationship transientOne = Relationships.register("test.rels.Sees", o -> o.transient_(true));
         assertTrue(transientOne.isTransient());
         assertThrows(IllegalArgumentException.class, () -> Relationships.register(" "));
-        assertThrows(NullPointerException.class, () -> Relationships.register(null));
+        assertThrows(NullPointerException.class, () -> Relationships.register((String) null));
     }
 }

@@ -13,13 +13,13 @@ class TargetSelectorTest {
 
     @Test
     void namesOneTargetOfOneRelationshipAndNeverAnId() {
-        TargetSelector selector = AIMS.targeting(Entity.pack(6, 2));
+        TargetSelector<RelationshipValue> selector = AIMS.targeting(Entity.pack(6, 2));
         assertSame(AIMS, selector.relationship());
         assertEquals(Entity.pack(6, 2), selector.target());
         assertEquals(TargetSelector.NO_ID, selector.id());
         assertEquals(StorageKind.TAG, selector.storage());
         assertEquals(ComponentLayout.NONE, selector.layout());
-        assertEquals(Boolean.TRUE, selector.newDefault());
+        assertEquals(AIMS.to(Entity.pack(6, 2)), selector.newDefault(), "the edge itself");
         assertEquals(selector, AIMS.targeting(Entity.pack(6, 2)));
         assertEquals(selector.hashCode(), AIMS.targeting(Entity.pack(6, 2)).hashCode());
         assertNotEquals(selector, AIMS.targeting(Entity.pack(6, 3)));

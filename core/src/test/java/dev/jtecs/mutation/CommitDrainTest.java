@@ -113,7 +113,8 @@ class CommitDrainTest {
         java.util.List<String> log = new java.util.ArrayList<>();
         drain.sparseSink(new SparseWriteQueue.Sink() {
             @Override
-            public void apply(long entity, byte op, dev.jtecs.component.Relationship relationship, long target) {
+            public void apply(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship, long target,
+                    Object payload) {
                 log.add("alive=" + index.isAlive(entity) + " target=" + target);
             }
 
@@ -123,11 +124,11 @@ class CommitDrainTest {
             }
         });
         long a = stageSpawn(N.of(1));
-        drain.sparseWrites().stage(a, SparseWriteQueue.ADD, likes, 9, tx.openOps());
+        drain.sparseWrites().stage(a, SparseWriteQueue.ADD, likes, 9, null, tx.openOps());
         drain.drain();
         assertEquals(java.util.List.of("alive=true target=9", "settle"), log, "spawned earlier in the same wave");
         tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
-        drain.sparseWrites().stage(a, SparseWriteQueue.ADD, likes, 10, tx.openOps());
+        drain.sparseWrites().stage(a, SparseWriteQueue.ADD, likes, 10, null, tx.openOps());
         assertTrue(drain.hasWork());
         drain.drain();
         assertEquals(2, log.size(), "the despawn cancelled the write");

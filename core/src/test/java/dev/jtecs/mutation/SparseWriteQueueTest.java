@@ -22,7 +22,8 @@ class SparseWriteQueueTest {
 
     private final SparseWriteQueue.Sink sink = new SparseWriteQueue.Sink() {
         @Override
-        public void apply(long entity, byte op, Relationship relationship, long target) {
+        public void apply(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship, long target,
+                    Object payload) {
             log.add(Entity.slot(entity) + ":" + op + ":" + target);
         }
 
@@ -42,9 +43,9 @@ class SparseWriteQueueTest {
     void aFlushAppliesTheWavesWritesInCallOrderForLiveEntitiesThenSettles() {
         long a = alive();
         long b = alive();
-        queue.stage(a, SparseWriteQueue.ADD, LIKES, 7, 0);
-        queue.stage(b, SparseWriteQueue.REMOVE, LIKES, 8, 0);
-        queue.stage(a, SparseWriteQueue.REMOVE_ALL, LIKES, 0, 0);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 7, null, 0);
+        queue.stage(b, SparseWriteQueue.REMOVE, LIKES, 8, null, 0);
+        queue.stage(a, SparseWriteQueue.REMOVE_ALL, LIKES, 0, null, 0);
         assertEquals(3, queue.size());
         queue.seal();
         queue.flush(Integer.MAX_VALUE, index, sink);
@@ -57,9 +58,9 @@ class SparseWriteQueueTest {
     @Test
     void writesFlushOnlyUpToTheQueryBatchTheyPrecede() {
         long a = alive();
-        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, 0); // before batch #0
-        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, 1); // after batch #0, before batch #1
-        queue.stage(a, SparseWriteQueue.ADD, LIKES, 3, 2); // after batch #1
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 0); // before batch #0
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, null, 1); // after batch #0, before batch #1
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 3, null, 2); // after batch #1
         queue.seal();
         queue.flush(0, index, sink);
         assertEquals(1, log.size());
@@ -75,7 +76,7 @@ class SparseWriteQueueTest {
     @Test
     void aDespawnCancelsAndARecycledSlotNeverRevivesAWrite() {
         long old = alive();
-        queue.stage(old, SparseWriteQueue.ADD, LIKES, 5, 0);
+        queue.stage(old, SparseWriteQueue.ADD, LIKES, 5, null, 0);
         index.free(Entity.slot(old));
         long recycled = alive();
         assertEquals(Entity.slot(old), Entity.slot(recycled));
@@ -88,9 +89,9 @@ class SparseWriteQueueTest {
     @Test
     void writesStagedWhileAWaveDrainsWaitForTheNextWave() {
         long a = alive();
-        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, 0);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 0);
         queue.seal();
-        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, 0); // staged by a callback during the wave
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, null, 0); // staged by a callback during the wave
         queue.flush(Integer.MAX_VALUE, index, sink);
         assertEquals(List.of(Entity.slot(a) + ":0:1"), log);
         queue.recycle();
@@ -103,12 +104,13 @@ class SparseWriteQueueTest {
     @Test
     void aFailingWriteIsNotRetriedAndClearDropsEverything() {
         long a = alive();
-        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, 0);
-        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, 0);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 0);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, null, 0);
         queue.seal();
         SparseWriteQueue.Sink failing = new SparseWriteQueue.Sink() {
             @Override
-            public void apply(long entity, byte op, Relationship relationship, long target) {
+            public void apply(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship, long target,
+                    Object payload) {
                 throw new IllegalStateException("boom " + target);
             }
 

@@ -3,6 +3,7 @@ package dev.jtecs.world;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipDefinition;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
@@ -233,7 +235,7 @@ class RelationsTest {
         assertEquals(3, either.count());
         assertTrue(world.has(f2, FOLLOWS.targeting(other)));
         assertFalse(world.has(f1, FOLLOWS.targeting(other)));
-        assertEquals(Boolean.TRUE, world.get(f1, FOLLOWS.targeting(leader)));
+        assertEquals(FOLLOWS.to(leader), world.get(f1, FOLLOWS.targeting(leader)), "a selector reads its edge");
         assertNull(world.get(f3, FOLLOWS.targeting(leader)));
         assertTrue(world.archetypeOf(f3).has(FOLLOWS.targeting(other)));
         assertEquals(2, world.findArchetypes(FOLLOWS.targeting(other)).size());
@@ -798,6 +800,149 @@ class RelationsTest {
             assertEquals(0, world.relationshipSources(LIKES, a).length);
             assertEquals(List.of(), targets(fresh, LIKES));
             assertEquals(List.of(), targets(other, LIKES));
+        }
+    }
+
+    record Spring(long target, float stiffness) {}
+
+    record Bond(long target, String label) {}
+
+    record Debt(long target, int amount) {}
+
+    static final RelationshipDefinition<Spring> SPRING = Relationships.register(Spring.class,
+            o -> o.name("test.rel.Spring").reverseIndex());
+    static final RelationshipDefinition<Spring> TETHER = Relationships.register(Spring.class,
+            o -> o.name("test.rel.Tether").exclusive());
+    static final RelationshipDefinition<Bond> BOND = Relationships.register(Bond.class, o -> o.name("test.rel.Bond"));
+    static final RelationshipDefinition<Debt> DEBT = Relationships.register(Debt.class,
+            o -> o.name("test.rel.Debt").sparse().reverseIndex());
+    static final TagComponent SPRUNG = Components.tag("test.rel.Sprung",
+            o -> o.requires(SPRING.of(new Spring(ANCHOR, 7f)), DEBT.of(new Debt(ANCHOR, 70))));
+
+    /** Payload relationships: edges carry a record, stored natively, by reference, or in the sparse store. */
+    @org.junit.jupiter.api.Nested
+    class Payload {
+        private <V> List<V> edges(long id, dev.jtecs.component.BaseRelationship<V> relationship) {
+            List<V> out = new ArrayList<>();
+            world.forEachRelationship(id, relationship, out::add);
+            return out;
+        }
+
+        @Test
+        void nativePayloadsAreReadByEdgeAndReplacedPerTarget() {
+            long a = world.spawn();
+            long b = world.spawn();
+            long e = world.spawn(SPRING.of(new Spring(b, 3f)), SPRING.of(new Spring(a, 2f)));
+            assertEquals(new Spring(a, 2f), world.get(e, SPRING), "the first edge in target order");
+            assertEquals(new Spring(a, 2f), world.getFirstRelationship(e, SPRING));
+            assertEquals(List.of(new Spring(a, 2f), new Spring(b, 3f)), edges(e, SPRING));
+            assertEquals(new Spring(b, 3f), world.get(e, SPRING.targeting(b)));
+            Archetype before = world.archetypeOf(e);
+            world.set(e, SPRING.of(new Spring(a, 5f)));
+            assertEquals(before, world.archetypeOf(e), "same target: the payload is written in place");
+            assertEquals(List.of(new Spring(a, 5f), new Spring(b, 3f)), edges(e, SPRING));
+            assertEquals(List.of(e), java.util.Arrays.stream(world.relationshipSources(SPRING, a)).boxed().toList());
+            world.remove(e, SPRING.to(a));
+            assertEquals(List.of(new Spring(b, 3f)), edges(e, SPRING));
+            world.set(e, SPRING.to(a));
+            assertEquals(new Spring(a, 0f), world.get(e, SPRING), "to(target): other fields zero");
+        }
+
+        @Test
+        void nativePayloadColumnsAreReachedThroughTheSelectorAndMarkedDirty() {
+            long a = world.spawn();
+            long e = world.spawn(SPRING.of(new Spring(a, 2f)));
+            Archetype archetype = world.archetypeOf(e);
+            int row = world.rowOf(e);
+            dev.jtecs.component.FloatField stiffness = SPRING.targeting(a).floatField("stiffness");
+            assertEquals(2f, archetype.get(stiffness).get(row));
+            world.clearDirty();
+            archetype.getMut(stiffness).set(row, 9f);
+            assertEquals(new Spring(a, 9f), world.get(e, SPRING));
+            assertTrue(archetype.anyComponentDirty(), "getMut marks the pair's column");
+            assertEquals(new Spring(a, 9f), archetype.getValue(row, SPRING.targeting(a)));
+            assertNull(archetype.get(SPRING.targeting(e).floatField("stiffness")), "no such edge here");
+            assertThrows(IllegalArgumentException.class, () -> SPRING.targeting(a).longField("target"));
+            assertThrows(IllegalArgumentException.class, () -> archetype.set(row, SPRING.of(new Spring(e, 1f))));
+            assertThrows(IllegalArgumentException.class, () -> archetype.get(SPRING.targeting(a)), "native");
+            assertEquals(new Spring(a, 9f), world.get(e, SPRING), "unchanged by the refused calls");
+        }
+
+        @Test
+        void anExclusivePayloadRelationshipKeepsTheLastEdge() {
+            long a = world.spawn();
+            long b = world.spawn();
+            long e = world.spawn(TETHER.of(new Spring(a, 1f)));
+            world.set(e, TETHER.of(new Spring(b, 2f)));
+            assertEquals(List.of(new Spring(b, 2f)), edges(e, TETHER));
+            world.set(e, TETHER.of(new Spring(b, 4f)));
+            assertEquals(List.of(new Spring(b, 4f)), edges(e, TETHER));
+            assertTrue(world.has(e, TETHER.targeting(b)));
+        }
+
+        @Test
+        void managedPayloadsAreKeptByReferenceAndReadOnlyInColumns() {
+            long a = world.spawn();
+            Bond bond = new Bond(a, "ally");
+            long e = world.spawn(BOND.of(bond));
+            assertSame(bond, world.get(e, BOND), "stored by reference");
+            Archetype archetype = world.archetypeOf(e);
+            dev.jtecs.storage.ObjectColumn<Bond> column = archetype.get(BOND.targeting(a));
+            assertSame(bond, column.get(world.rowOf(e)));
+            assertTrue(column.isReadOnly(), "records name their target: they change through World.set");
+            world.set(e, BOND.of(new Bond(a, "rival")));
+            assertEquals(new Bond(a, "rival"), world.get(e, BOND));
+            BatchIds ids = world.batchSpawn(2, List.of(BOND.of(bond)), null);
+            assertEquals(bond, world.get(ids.get(0), BOND));
+            assertEquals(bond, world.get(ids.get(1), BOND));
+        }
+
+        @Test
+        void sparsePayloadsLiveInTheStore() {
+            long a = world.spawn();
+            long b = world.spawn();
+            long e = world.spawn(DEBT.of(new Debt(b, 20)), DEBT.of(new Debt(a, 10)), MARK);
+            assertEquals(List.of(new Debt(a, 10), new Debt(b, 20)), edges(e, DEBT));
+            world.set(e, DEBT.of(new Debt(a, 15)));
+            assertEquals(new Debt(a, 15), world.get(e, DEBT), "same target: payload replaced");
+            assertEquals(new Debt(a, 15), world.archetypeOf(e).getFirstRelationship(DEBT, world.rowOf(e)));
+            Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+            world.batchSet(marked, DEBT.of(new Debt(b, 99)));
+            assertEquals(List.of(new Debt(a, 15), new Debt(b, 99)), edges(e, DEBT));
+            world.remove(e, DEBT.to(a));
+            world.remove(e, DEBT.to(b));
+            assertFalse(world.has(e, DEBT));
+            assertEquals(0, world.relationshipSources(DEBT, b).length);
+        }
+
+        @Test
+        void batchesAndRequirementsCarryPayloads() {
+            world.spawnAt(ANCHOR);
+            long a = world.spawn();
+            BatchIds ids = world.batchSpawn(3, List.of(SPRING.of(new Spring(a, 4f)), MARK), null);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(new Spring(a, 4f), world.get(ids.get(i), SPRING));
+            }
+            Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+            world.batchSet(marked, SPRING.of(new Spring(a, 6f)));
+            assertEquals(new Spring(a, 6f), world.get(ids.get(2), SPRING), "batch set replaces the payload");
+            long required = world.spawn(SPRUNG);
+            assertEquals(new Spring(ANCHOR, 7f), world.get(required, SPRING));
+            assertEquals(new Debt(ANCHOR, 70), world.get(required, DEBT));
+            BatchIds more = world.batchSpawn(2, List.of(SPRUNG), null);
+            assertEquals(new Debt(ANCHOR, 70), world.get(more.get(1), DEBT));
+            assertEquals(new Spring(ANCHOR, 7f), world.get(more.get(1), SPRING));
+        }
+
+        @Test
+        void anEdgeIsNotAComponentValue() {
+            long a = world.spawn();
+            long e = world.spawn(MARK);
+            String before = dump();
+            assertThrows(IllegalArgumentException.class,
+                    () -> world.set(e, new dev.jtecs.component.ComponentValue<>(SPRING, new Spring(a, 1f))));
+            assertThrows(IllegalArgumentException.class, () -> world.spawn(SPRING), "a bare definition");
+            assertEquals(before, dump());
         }
     }
 }

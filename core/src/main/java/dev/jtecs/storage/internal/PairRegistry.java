@@ -2,7 +2,7 @@ package dev.jtecs.storage.internal;
 
 import dev.jtecs.component.Components;
 import dev.jtecs.component.PairComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -14,12 +14,12 @@ import java.util.Map;
  * target so that a dying target finds the pairs that point at it.
  */
 public final class PairRegistry {
-    private final Map<Relationship, LongMap<PairComponent>> byRelationship = new java.util.IdentityHashMap<>();
+    private final Map<BaseRelationship<?>, LongMap<PairComponent>> byRelationship = new java.util.IdentityHashMap<>();
     private final Map<Long, List<PairComponent>> byTarget = new HashMap<>();
     private int nextId = Components.FIRST_PAIR_ID;
 
     /** The pair component of ({@code relationship}, {@code target}), created on first use. */
-    public PairComponent pair(Relationship relationship, long target) {
+    public PairComponent pair(BaseRelationship<?> relationship, long target) {
         LongMap<PairComponent> targets = byRelationship.computeIfAbsent(relationship, r -> new LongMap<>());
         PairComponent pair = targets.get(target);
         if (pair == null) {
@@ -34,7 +34,7 @@ public final class PairRegistry {
     }
 
     /** The pair component of ({@code relationship}, {@code target}), or {@code null} when never met. */
-    public PairComponent find(Relationship relationship, long target) {
+    public PairComponent find(BaseRelationship<?> relationship, long target) {
         LongMap<PairComponent> targets = byRelationship.get(relationship);
         return targets == null ? null : targets.get(target);
     }

@@ -1,7 +1,7 @@
 package dev.jtecs.storage.internal;
 
 import dev.jtecs.component.PairComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 
 import dev.jtecs.component.Component;
 import java.util.Arrays;
@@ -75,7 +75,7 @@ public final class SignatureBuilder {
     public boolean normalizeRelationships() {
         boolean changed = false;
         for (int i = size - 1; i >= 0; i--) {
-            if (components[i] instanceof Relationship relationship && !relationship.isSparse()
+            if (components[i] instanceof BaseRelationship<?> relationship && !relationship.isSparse()
                     && !hasPairOf(relationship)) {
                 remove(relationship);
                 changed = true;
@@ -91,7 +91,7 @@ public final class SignatureBuilder {
     }
 
     /** Removes every pair of {@code relationship} except {@code keep} (which may be {@code null}). */
-    public void removeEdgesOf(Relationship relationship, PairComponent keep) {
+    public void removeEdgesOf(BaseRelationship<?> relationship, PairComponent keep) {
         for (int i = size - 1; i >= 0; i--) {
             if (components[i] instanceof PairComponent pair && pair.relationship() == relationship && pair != keep) {
                 remove(pair);
@@ -99,7 +99,7 @@ public final class SignatureBuilder {
         }
     }
 
-    private boolean hasPairOf(Relationship relationship) {
+    private boolean hasPairOf(BaseRelationship<?> relationship) {
         for (int i = 0; i < size; i++) {
             if (components[i] instanceof PairComponent pair && pair.relationship() == relationship) {
                 return true;

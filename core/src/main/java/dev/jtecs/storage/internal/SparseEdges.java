@@ -1,6 +1,6 @@
 package dev.jtecs.storage.internal;
 
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.entity.Entity;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -14,17 +14,19 @@ import java.util.Map;
  * empties a slot when its entity dies, so a recycled slot starts without edges.
  */
 public final class SparseEdges {
-    private final Map<Relationship, Edges> byRelationship = new IdentityHashMap<>();
+    private final Map<BaseRelationship<?>, Edges> byRelationship = new IdentityHashMap<>();
     private static final long[] NONE = new long[0];
 
     /** The edges of one sparse relationship. */
     private static final class Edges {
         long[][] targets = new long[16][]; // by source slot: ascending targets in [0, counts[slot])
+        Object[][] payloads; // by source slot, parallel to targets; null for a target-only relationship
         int[] counts = new int[16];
         final LongMap<long[]> sources; // target -> sources (unordered, element 0 is the count); null: no index
 
-        Edges(boolean reverse) {
+        Edges(boolean reverse, boolean payload) {
             sources = reverse ? new LongMap<>() : null;
+            payloads = payload ? new Object[16][] : null;
         }
 
         void ensure(int slot) {
@@ -32,12 +34,16 @@ public final class SparseEdges {
                 int capacity = Math.max(slot + 1, counts.length * 2);
                 targets = Arrays.copyOf(targets, capacity);
                 counts = Arrays.copyOf(counts, capacity);
+                if (payloads != null) {
+                    payloads = Arrays.copyOf(payloads, capacity);
+                }
             }
         }
     }
 
-    private Edges edges(Relationship relationship) {
-        return byRelationship.computeIfAbsent(relationship, r -> new Edges(r.hasReverseIndex()));
+    private Edges edges(BaseRelationship<?> relationship) {
+        return byRelationship.computeIfAbsent(relationship, r -> new Edges(r.hasReverseIndex(),
+                r.payloadType() != null));
     }
 
     /** Whether no sparse edge was ever stored (a world without sparse relationships skips every lookup). */
@@ -46,33 +52,43 @@ public final class SparseEdges {
     }
 
     /**
-     * Adds the edge {@code source -> target}; an exclusive relationship first drops the source's other edges.
-     * Returns whether the edge set changed.
+     * Adds the edge {@code source -> target} carrying {@code payload} ({@code null} for a target-only
+     * relationship); an exclusive relationship first drops the source's other edges, and an edge to a target the
+     * source already holds gets the new payload. Returns whether the set of targets changed.
      */
-    public boolean add(Relationship relationship, long source, long target) {
+    public boolean add(BaseRelationship<?> relationship, long source, long target, Object payload) {
         Edges edges = edges(relationship);
         int slot = Entity.slot(source);
         edges.ensure(slot);
         int count = edges.counts[slot];
         long[] list = edges.targets[slot];
-        if (count > 0 && relationship.isExclusive()) {
-            if (count == 1 && list[0] == target) {
-                return false;
-            }
+        if (count > 0 && relationship.isExclusive() && !(count == 1 && list[0] == target)) {
             removeAll(relationship, source);
             count = 0;
         }
         int at = count == 0 ? -1 : Arrays.binarySearch(list, 0, count, target);
         if (at >= 0) {
+            if (edges.payloads != null) {
+                edges.payloads[slot][at] = payload;
+            }
             return false;
         }
         int insert = -at - 1;
         if (list == null || count == list.length) {
             list = list == null ? new long[2] : Arrays.copyOf(list, count * 2);
             edges.targets[slot] = list;
+            if (edges.payloads != null) {
+                Object[] values = edges.payloads[slot];
+                edges.payloads[slot] = values == null ? new Object[list.length] : Arrays.copyOf(values, list.length);
+            }
         }
         System.arraycopy(list, insert, list, insert + 1, count - insert);
         list[insert] = target;
+        if (edges.payloads != null) {
+            Object[] values = edges.payloads[slot];
+            System.arraycopy(values, insert, values, insert + 1, count - insert);
+            values[insert] = payload;
+        }
         edges.counts[slot] = count + 1;
         if (edges.sources != null) {
             link(edges.sources, target, source);
@@ -81,7 +97,7 @@ public final class SparseEdges {
     }
 
     /** Removes the edge {@code source -> target}; returns whether it was there. */
-    public boolean remove(Relationship relationship, long source, long target) {
+    public boolean remove(BaseRelationship<?> relationship, long source, long target) {
         Edges edges = byRelationship.get(relationship);
         int slot = Entity.slot(source);
         if (edges == null || slot >= edges.counts.length || edges.counts[slot] == 0) {
@@ -94,6 +110,11 @@ public final class SparseEdges {
             return false;
         }
         System.arraycopy(list, at + 1, list, at, count - at - 1);
+        if (edges.payloads != null) {
+            Object[] values = edges.payloads[slot];
+            System.arraycopy(values, at + 1, values, at, count - at - 1);
+            values[count - 1] = null;
+        }
         edges.counts[slot] = count - 1;
         if (edges.sources != null) {
             unlink(edges.sources, target, source);
@@ -102,7 +123,7 @@ public final class SparseEdges {
     }
 
     /** Removes every edge of {@code relationship} from {@code source}; returns whether there was one. */
-    public boolean removeAll(Relationship relationship, long source) {
+    public boolean removeAll(BaseRelationship<?> relationship, long source) {
         Edges edges = byRelationship.get(relationship);
         int slot = Entity.slot(source);
         if (edges == null || slot >= edges.counts.length || edges.counts[slot] == 0) {
@@ -114,6 +135,9 @@ public final class SparseEdges {
                 unlink(edges.sources, list[i], source);
             }
         }
+        if (edges.payloads != null) {
+            Arrays.fill(edges.payloads[slot], 0, edges.counts[slot], null);
+        }
         edges.counts[slot] = 0;
         return true;
     }
@@ -123,13 +147,13 @@ public final class SparseEdges {
         if (byRelationship.isEmpty()) {
             return;
         }
-        for (Relationship relationship : byRelationship.keySet()) {
+        for (BaseRelationship<?> relationship : byRelationship.keySet()) {
             removeAll(relationship, source);
         }
     }
 
     /** The number of edges of {@code relationship} the entity in {@code source}'s slot holds. */
-    public int count(Relationship relationship, long source) {
+    public int count(BaseRelationship<?> relationship, long source) {
         Edges edges = byRelationship.get(relationship);
         int slot = Entity.slot(source);
         return edges == null || slot >= edges.counts.length ? 0 : edges.counts[slot];
@@ -139,13 +163,40 @@ public final class SparseEdges {
      * The targets of the source's edges, ascending, in a fresh array (empty when none). For lookups that must not
      * allocate, use {@link #count} and {@link #targetAt}.
      */
-    public long[] targets(Relationship relationship, long source) {
+    public long[] targets(BaseRelationship<?> relationship, long source) {
         int count = count(relationship, source);
         return count == 0 ? NONE : Arrays.copyOf(byRelationship.get(relationship).targets[Entity.slot(source)], count);
     }
 
+    /** Visits the source's edges in ascending target order with their payloads. */
+    public void forEach(BaseRelationship<?> relationship, long source, Table.EdgeVisitor visitor) {
+        int count = count(relationship, source);
+        if (count == 0) {
+            return;
+        }
+        Edges edges = byRelationship.get(relationship);
+        int slot = Entity.slot(source);
+        long[] list = edges.targets[slot];
+        Object[] values = edges.payloads == null ? null : edges.payloads[slot];
+        for (int i = 0; i < count && i < edges.counts[slot]; i++) {
+            visitor.edge(list[i], values == null ? null : values[i]);
+        }
+    }
+
+    /** The payload of the source's edge to {@code target}, or {@code null} (no such edge, or target-only). */
+    public Object payload(BaseRelationship<?> relationship, long source, long target) {
+        int count = count(relationship, source);
+        Edges edges = byRelationship.get(relationship);
+        if (count == 0 || edges.payloads == null) {
+            return null;
+        }
+        int slot = Entity.slot(source);
+        int at = Arrays.binarySearch(edges.targets[slot], 0, count, target);
+        return at < 0 ? null : edges.payloads[slot][at];
+    }
+
     /** The {@code index}-th target (ascending) of the source's edges; the caller checked {@link #count}. */
-    public long targetAt(Relationship relationship, long source, int index) {
+    public long targetAt(BaseRelationship<?> relationship, long source, int index) {
         return byRelationship.get(relationship).targets[Entity.slot(source)][index];
     }
 
@@ -154,7 +205,7 @@ public final class SparseEdges {
      *
      * @throws IllegalStateException when the relationship keeps no reverse index
      */
-    public long[] sources(Relationship relationship, long target) {
+    public long[] sources(BaseRelationship<?> relationship, long target) {
         Edges edges = byRelationship.get(relationship);
         if (edges == null) {
             return NONE;
@@ -172,7 +223,7 @@ public final class SparseEdges {
     }
 
     /** The number of sources holding an edge to {@code target} (reverse-indexed relationships; else 0). */
-    public int sourceCount(Relationship relationship, long target) {
+    public int sourceCount(BaseRelationship<?> relationship, long target) {
         Edges edges = byRelationship.get(relationship);
         long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
         return list == null ? 0 : (int) list[0];
@@ -182,7 +233,7 @@ public final class SparseEdges {
      * Copies the sources of edges to {@code target} (unordered) into {@code into} from {@code at}, which must
      * have room for {@link #sourceCount} more; returns the new end. Allocates nothing.
      */
-    public int copySources(Relationship relationship, long target, long[] into, int at) {
+    public int copySources(BaseRelationship<?> relationship, long target, long[] into, int at) {
         Edges edges = byRelationship.get(relationship);
         long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
         if (list == null) {
@@ -194,7 +245,7 @@ public final class SparseEdges {
     }
 
     /** The sparse relationships with stored edges (or that had some). */
-    public Iterable<Relationship> relationships() {
+    public Iterable<BaseRelationship<?>> relationships() {
         return byRelationship.keySet();
     }
 

@@ -6,7 +6,7 @@ import dev.jtecs.component.ComponentLayout;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
-import dev.jtecs.component.Relationship;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.PrimitiveKind;
 import dev.jtecs.component.StorageKind;
@@ -113,6 +113,8 @@ public final class Table {
             heapIndex[p] = layout.heapColumn() ? heaps++ : -1;
             if (components[p] instanceof NativeComponent<?> nc) {
                 codecs[p] = RecordCodec.of(nc.valueType());
+            } else if (components[p] instanceof PairComponent pair && pair.storage() == StorageKind.NATIVE) {
+                codecs[p] = RecordCodec.of(pair.payloadType()); // a native payload relationship's edge record
             }
         }
         nativeKinds = new PrimitiveKind[natives];
@@ -598,9 +600,13 @@ public final class Table {
         }
         for (int p = 0; p < components.length; p++) {
             if (heapIndex[p] >= 0) {
-                // the key column feeds the world's key index: only World.set may change it
-                heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], components[p].valueType(),
-                        components[p] == EntityKey.COMPONENT && !keyWritable);
+                // the key column feeds the world's key index, a payload pair's records name their target: only
+                // World.set may change them
+                boolean readOnly = components[p] == EntityKey.COMPONENT ? !keyWritable
+                        : components[p] instanceof PairComponent;
+                Class<?> type = components[p] instanceof PairComponent pair ? pair.payloadType()
+                        : components[p].valueType();
+                heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], type, readOnly);
             }
         }
     }
@@ -754,7 +760,7 @@ public final class Table {
 
     // ---------------------------------------------------------------- relationship edges
 
-    private Map<Relationship, long[]> edgeTargets;
+    private Map<BaseRelationship<?>, long[]> edgeTargets;
     private int hasPairs = -1;
 
     /** Whether the signature holds any relationship pair. */
@@ -770,7 +776,7 @@ public final class Table {
      * is a pair component of the signature. Empty when the table has none (and for a sparse relationship); the
      * array is shared, do not modify it.
      */
-    public long[] targetsOf(Relationship relationship) {
+    public long[] targetsOf(BaseRelationship<?> relationship) {
         if (relationship.isSparse() || !has(relationship.id())) {
             return NO_TARGETS;
         }
@@ -802,15 +808,73 @@ public final class Table {
      * pairs for a dense relationship (a shared array, do not modify), the edge store's for a sparse one (a fresh
      * array).
      */
-    public long[] targetsOf(Relationship relationship, int row) {
+    public long[] targetsOf(BaseRelationship<?> relationship, int row) {
         if (!relationship.isSparse()) {
             return targetsOf(relationship);
         }
         return sparse == null ? NO_TARGETS : sparse.targets(relationship, entityAt(row));
     }
 
+    /** Receives one edge: its target and its payload record ({@code null} for a target-only relationship). */
+    @FunctionalInterface
+    public interface EdgeVisitor {
+        void edge(long target, Object payload);
+    }
+
+    /** Visits the edges of a relationship held by the entity at {@code row}, in ascending target order. */
+    public void forEachEdge(BaseRelationship<?> relationship, int row, EdgeVisitor visitor) {
+        if (relationship.isSparse()) {
+            if (sparse != null) {
+                sparse.forEach(relationship, entityAt(row), visitor);
+            }
+            return;
+        }
+        for (long target : targetsOf(relationship)) {
+            visitor.edge(target, relationship.payloadType() == null ? null : pairValue(relationship, target, row));
+        }
+    }
+
+    /**
+     * What reads report for the first edge (ascending target) of a relationship held by the entity at
+     * {@code row}, or {@code null} when it holds none.
+     */
+    public Object firstEdgeValue(BaseRelationship<?> relationship, int row) {
+        long target = firstTarget(relationship, row);
+        return target == 0 ? null : relationship.edgeValue(target, edgePayload(relationship, target, row));
+    }
+
+    /**
+     * The payload of the edge of a relationship to {@code target} held by the entity at {@code row}: {@code null}
+     * for a target-only relationship or when there is no such edge.
+     */
+    public Object edgePayload(BaseRelationship<?> relationship, long target, int row) {
+        if (relationship.payloadType() == null) {
+            return null;
+        }
+        if (relationship.isSparse()) {
+            return sparse == null ? null : sparse.payload(relationship, entityAt(row), target);
+        }
+        return pairValue(relationship, target, row);
+    }
+
+    /** The stored record of a dense payload edge, or {@code null} when the signature lacks the pair. */
+    private Object pairValue(BaseRelationship<?> relationship, long target, int row) {
+        int position = pairPosition(relationship, target);
+        return position < 0 ? null : readValue(position, row);
+    }
+
+    /** The position of the pair (relationship, target) in this signature, or -1 (pairs sort last). */
+    public int pairPosition(BaseRelationship<?> relationship, long target) {
+        for (int p = components.length - 1; p >= 0 && components[p] instanceof PairComponent pair; p--) {
+            if (pair.relationship() == relationship && pair.target() == target) {
+                return p;
+            }
+        }
+        return -1;
+    }
+
     /** The first target (ascending) of the entity at {@code row}'s edges of a relationship, or 0 when none. */
-    public long firstTarget(Relationship relationship, int row) {
+    public long firstTarget(BaseRelationship<?> relationship, int row) {
         if (!relationship.isSparse()) {
             long[] targets = targetsOf(relationship);
             return targets.length == 0 ? 0 : targets[0];

@@ -27,10 +27,10 @@ class SparseEdgesTest {
     @Test
     void targetsStayAscendingAndDistinct() {
         assertTrue(edges.isEmpty());
-        assertTrue(edges.add(MANY, s1, t3));
-        assertTrue(edges.add(MANY, s1, t1));
-        assertFalse(edges.add(MANY, s1, t3), "already there");
-        assertTrue(edges.add(MANY, s1, t2));
+        assertTrue(edges.add(MANY, s1, t3, null));
+        assertTrue(edges.add(MANY, s1, t1, null));
+        assertFalse(edges.add(MANY, s1, t3, null), "already there");
+        assertTrue(edges.add(MANY, s1, t2, null));
         assertArrayEquals(new long[] {t1, t2, t3}, edges.targets(MANY, s1));
         assertEquals(3, edges.count(MANY, s1));
         assertEquals(t1, edges.targetAt(MANY, s1, 0));
@@ -40,11 +40,11 @@ class SparseEdgesTest {
 
     @Test
     void anExclusiveAddReplacesAndTheReverseIndexFollows() {
-        edges.add(ONE, s1, t1);
-        edges.add(ONE, s2, t1);
+        edges.add(ONE, s1, t1, null);
+        edges.add(ONE, s2, t1, null);
         assertArrayEquals(new long[] {s1, s2}, edges.sources(ONE, t1));
-        assertTrue(edges.add(ONE, s1, t2));
-        assertFalse(edges.add(ONE, s1, t2));
+        assertTrue(edges.add(ONE, s1, t2, null));
+        assertFalse(edges.add(ONE, s1, t2, null));
         assertArrayEquals(new long[] {t2}, edges.targets(ONE, s1));
         assertArrayEquals(new long[] {s2}, edges.sources(ONE, t1));
         assertArrayEquals(new long[] {s1}, edges.sources(ONE, t2));
@@ -56,9 +56,9 @@ class SparseEdgesTest {
 
     @Test
     void removalsUnlinkAndASourceLeavesEveryRelationship() {
-        edges.add(MANY, s1, t1);
-        edges.add(MANY, s1, t2);
-        edges.add(ONE, s1, t3);
+        edges.add(MANY, s1, t1, null);
+        edges.add(MANY, s1, t2, null);
+        edges.add(ONE, s1, t3, null);
         assertFalse(edges.remove(MANY, s1, t3), "no such edge");
         assertTrue(edges.remove(MANY, s1, t1));
         assertArrayEquals(new long[] {t2}, edges.targets(MANY, s1));
@@ -68,7 +68,7 @@ class SparseEdgesTest {
         assertEquals(0, edges.count(ONE, s1));
         assertEquals(0, edges.sources(ONE, t3).length);
         assertFalse(edges.removeAll(MANY, s1));
-        edges.add(MANY, s2, t1);
+        edges.add(MANY, s2, t1, null);
         edges.clear();
         assertTrue(edges.isEmpty());
         assertEquals(0, edges.count(MANY, s2));
@@ -76,7 +76,7 @@ class SparseEdgesTest {
 
     @Test
     void sourcesNeedAReverseIndex() {
-        edges.add(PLAIN, s1, t1);
+        edges.add(PLAIN, s1, t1, null);
         assertThrows(IllegalStateException.class, () -> edges.sources(PLAIN, t1));
         assertEquals(0, edges.sourceCount(PLAIN, t1));
         assertArrayEquals(new long[] {t1}, edges.targets(PLAIN, s1), "unchanged by the refused lookup");

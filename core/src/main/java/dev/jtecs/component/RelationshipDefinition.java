@@ -1,0 +1,158 @@
+package dev.jtecs.component;
+
+import dev.jtecs.component.internal.RecordCodec;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A relationship whose edges carry a record: the record declares a {@code long target} component naming the
+ * edge's target, beside its payload fields ({@code record Spring(long target, float stiffness)}). Add edges with
+ * {@link #of} (or {@link #to} for a payload with every other field zero, {@code false} or {@code null}); reads
+ * ({@code get}, {@code getFirstRelationship}, {@code forEachRelationship}, the archetype forms and targeted
+ * selectors) return the record.
+ *
+ * <p>Payload storage follows the record: one with only primitive components is stored natively, one off-heap
+ * column per field in the pair's archetype columns (dense) or as the record itself (sparse); any other record is
+ * stored as a reference. The target is maintained by the world: {@code set} keeps the signature, the reverse index
+ * and the record's {@code target} in agreement, and no column handle reaches the target field.
+ *
+ * @param <T> the edge record
+ */
+public final class RelationshipDefinition<T extends Record> extends BaseRelationship<T> {
+    private final StorageKind payloadStorage;
+    private final ComponentLayout payloadLayout;
+    private final int targetField;
+    private final MethodHandle targetAccessor;
+    private final MethodHandle constructor;
+    private final Class<?>[] fieldTypes;
+
+    RelationshipDefinition(int id, String name, Class<T> type, RelationshipOptions options) {
+        super(id, name, type, options);
+        RecordComponent[] parts = type.getRecordComponents();
+        int found = -1;
+        fieldTypes = new Class<?>[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            fieldTypes[i] = parts[i].getType();
+            if (parts[i].getName().equals("target") && parts[i].getType() == long.class) {
+                found = i;
+            }
+        }
+        if (found < 0) {
+            throw new IllegalArgumentException("relationship record " + type.getName()
+                    + " has no 'long target' component");
+        }
+        targetField = found;
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            java.lang.reflect.Method accessor = parts[found].getAccessor();
+            accessor.setAccessible(true);
+            targetAccessor = lookup.unreflect(accessor).asType(MethodType.methodType(long.class, Object.class));
+            java.lang.reflect.Constructor<T> ctor = type.getDeclaredConstructor(fieldTypes);
+            ctor.setAccessible(true);
+            constructor = lookup.unreflectConstructor(ctor).asSpreader(Object[].class, parts.length)
+                    .asType(MethodType.methodType(Object.class, Object[].class));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalArgumentException("relationship record " + type.getName() + " is not accessible (in a "
+                    + "named module, open its package to dev.jtecs.core): " + e, e);
+        }
+        if (RecordCodec.isPrimitiveRecord(type)) {
+            RecordCodec codec = RecordCodec.of(type);
+            payloadStorage = StorageKind.NATIVE;
+            payloadLayout = new ComponentLayout(List.of(codec.names()), new ArrayList<>(List.of(codec.kinds())), false);
+        } else {
+            payloadStorage = StorageKind.MANAGED;
+            payloadLayout = ComponentLayout.HEAP;
+        }
+    }
+
+    /** An edge carrying {@code value}, to the entity its {@code target} field names. */
+    public RelationshipValue of(T value) {
+        java.util.Objects.requireNonNull(value, "value");
+        return new RelationshipValue(this, targetOf(value), value);
+    }
+
+    /** An edge to {@code target} whose other fields are zero, {@code false} or {@code null}. */
+    public RelationshipValue to(long target) {
+        checkTarget(target);
+        Object[] args = new Object[fieldTypes.length];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = zeroOf(fieldTypes[i]);
+        }
+        args[targetField] = target;
+        try {
+            return new RelationshipValue(this, target, constructor.invokeExact(args));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalArgumentException("cannot construct " + valueType().getName() + ": " + t, t);
+        }
+    }
+
+    /** The target an edge record names. */
+    public long targetOf(T value) {
+        try {
+            return (long) targetAccessor.invokeExact((Object) value);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    /** How payloads are stored: {@link StorageKind#NATIVE} (primitive-only records) or {@link StorageKind#MANAGED}. */
+    public StorageKind payloadStorage() {
+        return payloadStorage;
+    }
+
+    /** The column layout of the payload in a dense pair's archetype columns. */
+    public ComponentLayout payloadLayout() {
+        return payloadLayout;
+    }
+
+    /** The index of the {@code target} component among the record's components. */
+    public int targetField() {
+        return targetField;
+    }
+
+    @Override
+    public Class<? extends Record> payloadType() {
+        return valueType();
+    }
+
+    @Override
+    public T edgeValue(long target, Object payload) {
+        return valueType().cast(payload);
+    }
+
+    private static Object zeroOf(Class<?> type) {
+        if (!type.isPrimitive()) {
+            return null;
+        }
+        if (type == boolean.class) {
+            return false;
+        }
+        if (type == char.class) {
+            return (char) 0;
+        }
+        if (type == byte.class) {
+            return (byte) 0;
+        }
+        if (type == short.class) {
+            return (short) 0;
+        }
+        if (type == int.class) {
+            return 0;
+        }
+        if (type == long.class) {
+            return 0L;
+        }
+        if (type == float.class) {
+            return 0f;
+        }
+        return 0d;
+    }
+}
