@@ -109,7 +109,6 @@ final class BulkPaths {
         }
         if (op.sparse != null) {
             drain.sparseRows(op.sparse, table, from, to);
-            drain.sparseSettle();
         }
         drain.placed(table, from, to, null);
     }
@@ -225,9 +224,6 @@ final class BulkPaths {
                 }
                 default -> throw new IllegalStateException("not a query batch: " + op.kind);
             }
-        }
-        if (op.sparse != null) {
-            drain.sparseSettle(); // markers follow the edges: an entity left without any loses its marker
         }
     }
 
@@ -445,7 +441,6 @@ final class BulkPaths {
             } else if (required instanceof RelationshipValue edge && edge.relationship().isSparse()) {
                 drain.sparseRows(BatchOp.SparseEdit.of(SparseWriteQueue.ADD, edge.relationship(), edge.target(),
                         edge.payload()), target, from, to);
-                drain.sparseSettle();
             } else {
                 write(target, position, from, to, required,
                         required instanceof ComponentValue<?> ? BatchOp.SHARED : BatchOp.DEFAULT);

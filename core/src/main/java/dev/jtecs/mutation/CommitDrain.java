@@ -170,10 +170,49 @@ public final class CommitDrain {
         }
     }
 
-    /** Lets the sparse store settle after a batch edited edges. */
-    void sparseSettle() {
-        sparseSink.settle();
+    // requirements the current wave's plans added as sparse edges: (entity, relationship), consumed by REQUIRE
+    private long[] plannedEntities = new long[8];
+    private BaseRelationship<?>[] plannedRelationships = new BaseRelationship<?>[8];
+    private int plannedCount;
+
+    private void planRequiredEdge(long entity, BaseRelationship<?> relationship) {
+        if (plannedCount == plannedEntities.length) {
+            plannedEntities = java.util.Arrays.copyOf(plannedEntities, plannedCount * 2);
+            plannedRelationships = java.util.Arrays.copyOf(plannedRelationships, plannedCount * 2);
+        }
+        plannedEntities[plannedCount] = entity;
+        plannedRelationships[plannedCount++] = relationship;
     }
+
+    /** Whether the plan added this requirement; consumes it (one required edge per relationship arrives). */
+    private boolean consumeRequiredEdge(long entity, BaseRelationship<?> relationship) {
+        for (int i = 0; i < plannedCount; i++) {
+            if (plannedEntities[i] == entity && plannedRelationships[i] == relationship) {
+                plannedEntities[i] = plannedEntities[--plannedCount];
+                plannedRelationships[i] = plannedRelationships[plannedCount];
+                plannedRelationships[plannedCount] = null;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What the queue flushes into: required edges pass only when planned, the rest goes to the store. */
+    private final SparseWriteQueue.Sink flushSink = new SparseWriteQueue.Sink() {
+        @Override
+        public void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
+            if (op != SparseWriteQueue.REQUIRE) {
+                sparseSink.apply(entity, op, relationship, target, payload);
+            } else if (consumeRequiredEdge(entity, relationship)) {
+                sparseSink.apply(entity, SparseWriteQueue.ADD, relationship, target, payload);
+            }
+        }
+
+        @Override
+        public void settle() {
+            sparseSink.settle();
+        }
+    };
 
     /** Whether anything waits for a drain. */
     public boolean hasWork() {
@@ -223,7 +262,7 @@ public final class CommitDrain {
                 }
                 int end = op == null ? to : op.recordMark;
                 runSegment(segment, end, firstOp, k, cancels);
-                sparseWrites.flush(op == null ? Integer.MAX_VALUE : k, index, sparseSink);
+                sparseWrites.flush(op == null ? Integer.MAX_VALUE : k, index, flushSink);
                 segmentDone.run();
                 if (op != null) {
                     bulk.run(op);
@@ -233,6 +272,9 @@ public final class CommitDrain {
                 segment = end;
                 firstOp = k + 1;
             }
+            plannedCount = 0; // a requirement whose REQUIRE did not come is not ours to add
+            java.util.Arrays.fill(plannedRelationships, null);
+            sparseSink.settle(); // markers follow the edges where the wave left them
         } catch (RuntimeException | Error failure) {
             releaseUnpublished(from, to);
             releaseOps(ranOps, ops);
@@ -507,8 +549,7 @@ public final class CommitDrain {
                 Input input = shape.defaultInputs[k];
                 target.writeInput(shape.defaultPositions[k], row, input);
                 if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) { // a required edge
-                    sparseSink.apply(transaction.id(record), SparseWriteQueue.ADD, edge.relationship(),
-                            edge.target(), edge.payload());
+                    planRequiredEdge(transaction.id(record), edge.relationship()); // lands with its REQUIRE
                 }
             }
             int i = 0;
@@ -626,8 +667,7 @@ public final class CommitDrain {
             target.writeInput(position, row, input);
             target.markDirty(position);
             if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) {
-                sparseSink.apply(target.entityAt(row), SparseWriteQueue.ADD, edge.relationship(), edge.target(),
-                        edge.payload());
+                planRequiredEdge(target.entityAt(row), edge.relationship()); // lands with its REQUIRE
             }
         }
     }
@@ -793,6 +833,8 @@ public final class CommitDrain {
     /** Drops everything still staged (used when a commit fails or gives up, and by clearing). */
     public void discardStaged() {
         sparseWrites.clear();
+        plannedCount = 0;
+        java.util.Arrays.fill(plannedRelationships, null);
         if (transaction.isEmpty()) {
             return;
         }

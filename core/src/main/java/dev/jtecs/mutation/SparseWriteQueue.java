@@ -19,13 +19,18 @@ public final class SparseWriteQueue {
     public static final byte REMOVE = 1;
     /** Removes every edge of the relationship. */
     public static final byte REMOVE_ALL = 2;
+    /**
+     * Adds a required edge, if the drain planned that requirement for the entity in this wave (its requirer
+     * arrived and it held no edge of the relationship); queued where the requirer's call was made.
+     */
+    public static final byte REQUIRE = 3;
 
     /** Where flushed writes go: the world's edge store. */
     public interface Sink {
         /** Applies one write to an entity that is alive. */
         void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload);
 
-        /** Called after each flush that applied writes: the store is where the calls so far leave it. */
+        /** Called once at the end of each wave: the store is where the wave's calls left it. */
         void settle();
     }
 
@@ -78,19 +83,14 @@ public final class SparseWriteQueue {
 
     /**
      * Applies, in order, the wave's writes staged before the batch at {@code limitMark} (all of them for
-     * {@link Integer#MAX_VALUE}) whose entity is alive, then lets the sink settle.
+     * {@link Integer#MAX_VALUE}) whose entity is alive.
      */
     void flush(int limitMark, EntityIndex index, Sink sink) {
-        boolean applied = false;
         while (next < sealedEnd && marks[next] <= limitMark) {
             int i = next++; // advanced first: a failing write is not retried
             if (index.isAlive(entities[i])) {
-                applied = true;
                 sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
             }
-        }
-        if (applied) {
-            sink.settle();
         }
     }
 

@@ -57,7 +57,7 @@ final class Staging {
     void stageSpawnInput(int record, Input input) {
         if (input instanceof RelationshipValue edge) {
             if (edge.relationship().isSparse()) {
-                transaction.put(record, edge.relationship(), edge.relationship());
+                putAdding(record, edge.relationship(), edge.relationship());
                 stageSparse(transaction.id(record), SparseWriteQueue.ADD, edge.relationship(), edge.target(),
                         edge.payload());
             } else {
@@ -65,7 +65,7 @@ final class Staging {
             }
             return;
         }
-        transaction.put(record, input.component(), input);
+        putAdding(record, input.component(), input);
         stageKeyClaim(transaction.id(record), input);
     }
 
@@ -106,7 +106,7 @@ final class Staging {
         }
         TxState state = transaction.state(record);
         if (state == TxState.STAGED_SPAWN || state == TxState.STAGED_MUTATE) {
-            transaction.put(record, input.component(), input);
+            putAdding(record, input.component(), input);
             stageKeyClaim(id, input);
         }
     }
@@ -177,6 +177,51 @@ final class Staging {
         }
     }
 
+    /**
+     * Stages an addition; when the component's requirements bring sparse edges, each is queued as a
+     * {@link SparseWriteQueue#REQUIRE} at this point of the call order, applied at the flush only if the drain's
+     * plan added the requirement (the component arrived and the entity held no edge of that relationship).
+     */
+    private void putAdding(int record, Component<?> component, Input input) {
+        transaction.put(record, component, input);
+        RelationshipValue[] required = sparseRequirements(component);
+        for (RelationshipValue edge : required) {
+            stageSparse(transaction.id(record), SparseWriteQueue.REQUIRE, edge.relationship(), edge.target(),
+                    edge.payload());
+        }
+    }
+
+    private final java.util.Map<Component<?>, RelationshipValue[]> sparseRequired = new java.util.IdentityHashMap<>();
+    private static final RelationshipValue[] NO_EDGES = new RelationshipValue[0];
+
+    /** The sparse edges in a component's requirement closure (cached per component). */
+    private RelationshipValue[] sparseRequirements(Component<?> component) {
+        if (component.requires().isEmpty()) {
+            return NO_EDGES;
+        }
+        RelationshipValue[] cached = sparseRequired.get(component);
+        if (cached == null) {
+            java.util.List<RelationshipValue> found = new java.util.ArrayList<>();
+            java.util.Set<Component<?>> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            java.util.ArrayDeque<Component<?>> queue = new java.util.ArrayDeque<>(java.util.List.of(component));
+            while (!queue.isEmpty()) {
+                Component<?> next = queue.poll();
+                if (!seen.add(next)) {
+                    continue;
+                }
+                for (Input input : next.requires()) {
+                    if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+                        found.add(edge);
+                    }
+                    queue.add(input.component());
+                }
+            }
+            cached = found.toArray(NO_EDGES);
+            sparseRequired.put(component, cached);
+        }
+        return cached;
+    }
+
     private void stageSparse(long id, byte op, BaseRelationship<?> relationship, long target, Object payload) {
         sparseWrites.stage(id, op, relationship, target, payload, transaction.openOps());
     }
@@ -223,7 +268,7 @@ final class Staging {
             dropOtherEdges(-1, record, earlier, relationship, pair);
         }
         transaction.put(record, pair, pairInput(pair, edge));
-        transaction.put(record, relationship, relationship);
+        putAdding(record, relationship, relationship);
     }
 
     /** What a dense edge writes into its pair: nothing for a tag pair, the payload record otherwise. */

@@ -791,6 +791,44 @@ class RelationsTest {
         }
 
         @Test
+        void anEdgeABatchAddsAfterTheLastEdgeWentKeepsTheMarker() {
+            long p0 = world.spawn();
+            long hq = world.spawn();
+            long q = world.spawn(LIKES.to(p0), MARK);
+            Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+            world.defer();
+            world.remove(q, LIKES.to(p0));
+            world.batchSet(marked, LIKES.to(hq));
+            world.commit();
+            assertEquals(List.of(hq), targets(q, LIKES));
+            assertTrue(world.has(q, LIKES), "the marker follows the edges where the wave left them");
+        }
+
+        @Test
+        void aRequiredSparseEdgeLandsInCallOrderWithStagedRemovals() {
+            world.spawnAt(ANCHOR);
+            long p0 = world.spawn();
+            long e = world.spawn(OWNER.to(p0));
+            world.defer();
+            world.remove(e, OWNER);
+            world.set(e, OWNED);
+            world.commit();
+            assertEquals(List.of(ANCHOR), targets(e, OWNER), "removed, then required: the required edge stays");
+            assertTrue(world.has(e, OWNER));
+            world.defer();
+            world.remove(e, OWNED);
+            world.remove(e, OWNER);
+            world.set(e, OWNED);
+            world.remove(e, OWNER.to(ANCHOR));
+            world.commit();
+            assertEquals(List.of(), targets(e, OWNER), "required, then removed: gone, as for a dense edge");
+            assertFalse(world.has(e, OWNER));
+            long f = world.spawn(OWNER.to(p0));
+            world.set(f, OWNED);
+            assertEquals(List.of(p0), targets(f, OWNER), "an existing edge wins");
+        }
+
+        @Test
         void clearingEntitiesDropsSparseEdges() {
             long a = world.spawn();
             world.spawn(LIKES.to(a));
