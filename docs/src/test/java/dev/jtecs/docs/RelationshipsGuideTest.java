@@ -45,6 +45,20 @@ class RelationshipsGuideTest {
     static final Relationship KNOWS = Relationships.register("docs.rel.Knows", o -> o.reverseIndex());
     /** The built-in parent relationship: exclusive, reverse-indexed, cascading. */
     static final Relationship CHILD_OF = ChildOf.COMPONENT;
+    /** Sparse and reverse-indexed: a sentry watches any number of entities, each its own. */
+    static final Relationship WATCHES =
+            Relationships.register("docs.rel.Watches", o -> o.sparse().reverseIndex());
+    /** Sparse, exclusive, reverse-indexed and cascading: an item is held by one container and dies with it. */
+    static final Relationship HELD_BY = Relationships.register("docs.rel.HeldBy",
+            o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
+    /** A well-known id that the requirements below name; a world that wants them creates it with spawnAt. */
+    static final long HQ = Entity.pack(100, 0);
+    /** Requires the dense edge {@code MEMBER_OF.to(HQ)}. */
+    static final TagComponent RECRUIT = Components.tag("docs.rel.Recruit", o -> o.requires(MEMBER_OF.to(HQ)));
+    /** Requires the sparse edge {@code WATCHES.to(HQ)}. */
+    static final TagComponent SENTRY = Components.tag("docs.rel.Sentry", o -> o.requires(WATCHES.to(HQ)));
+    /** Requires the sparse, cascading edge {@code HELD_BY.to(HQ)}. */
+    static final TagComponent STOWED = Components.tag("docs.rel.Stowed", o -> o.requires(HELD_BY.to(HQ)));
 
     /** The targets of an entity's edges of one relationship, in the order the world reports them. */
     static List<Long> targets(World world, long id, Relationship relationship) {
@@ -149,6 +163,66 @@ class RelationshipsGuideTest {
             });
             assertEquals(List.of("1 like [" + ann + "]", "1 like [" + ann + ", " + bob + "]",
                     "1 like [" + bob + "]"), seen);
+            // end-example
+        }
+    }
+
+    @Test
+    void sparseEdgesLiveBesideTheArchetype() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            long bob = world.spawn();
+            long cid = world.spawn(SHIP, WATCHES.to(bob), WATCHES.to(ann));
+            long dan = world.spawn(SHIP, WATCHES.to(bob));
+            assertTrue(WATCHES.isSparse());
+            assertSame(world.archetypeOf(cid), world.archetypeOf(dan)); // other targets, the same archetype
+
+            List<String> signature = new ArrayList<>();
+            for (Component<?> component : world.archetypeOf(cid).components()) {
+                signature.add(component.name());
+            }
+            assertEquals(List.of("docs.rel.Ship", "docs.rel.Watches"), signature); // the marker, no pairs
+
+            Archetype before = world.archetypeOf(cid);
+            int row = world.rowOf(cid);
+            int archetypes = world.archetypeCount();
+            world.set(cid, WATCHES.to(dan)); // a new target: no move, no new archetype
+            assertSame(before, world.archetypeOf(cid));
+            assertEquals(row, world.rowOf(cid));
+            assertEquals(archetypes, world.archetypeCount());
+
+            assertTrue(world.has(cid, WATCHES)); // the same reads as for dense edges
+            assertEquals(WATCHES.to(ann), world.get(cid, WATCHES));
+            assertEquals(List.of(ann, bob, dan), targets(world, cid, WATCHES)); // in target order
+            // end-example
+        }
+    }
+
+    @Test
+    void sparseEdgesAreReadRowByRow() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            long bob = world.spawn();
+            long cid = world.spawn(SHIP, WATCHES.to(ann));
+            long dan = world.spawn(SHIP, WATCHES.to(ann), WATCHES.to(bob));
+            world.spawn(SHIP);
+
+            Query sentries = world.newQuery(QueryDescriptor.builder().include(WATCHES).build());
+            assertEquals(2, sentries.count()); // the marker matches: any edge, whatever its target
+            List<String> seen = new ArrayList<>();
+            sentries.forEach((archetype, count) -> {
+                for (int row = 0; row < count; row++) { // rows differ: read each one
+                    List<Long> watched = new ArrayList<>();
+                    archetype.forEachRelationship(WATCHES, row, edge -> watched.add(edge.target()));
+                    seen.add(archetype.entity(row) + " watches " + watched);
+                }
+            });
+            assertEquals(List.of(cid + " watches [" + ann + "]", dan + " watches [" + ann + ", " + bob + "]"), seen);
+
+            assertThrows(IllegalArgumentException.class, () -> WATCHES.targeting(ann)); // no pair to select
+            assertArrayEquals(new long[] {cid, dan}, world.relationshipSources(WATCHES, ann)); // ask this instead
             // end-example
         }
     }
@@ -293,6 +367,64 @@ class RelationshipsGuideTest {
 
             long bob = world.spawn(MEMBER_OF.to(guild), RANK.of(7)); // an explicit input wins
             assertEquals(7, world.get(bob, RANK));
+            // end-example
+        }
+    }
+
+    @Test
+    void requiredEdgesComeWithTheirRequirer() {
+        try (World world = World.create()) {
+            // begin-example
+            world.spawnAt(HQ); // the target the requirements name
+            long post = world.spawn();
+
+            long ann = world.spawn(RECRUIT);
+            assertEquals(List.of(HQ), targets(world, ann, MEMBER_OF)); // a dense edge, as a pair
+            assertEquals(1, world.get(ann, RANK)); // with MEMBER_OF's own requirement
+            long bob = world.spawn(SENTRY);
+            assertEquals(List.of(HQ), targets(world, bob, WATCHES)); // a sparse edge, in the store
+
+            long cid = world.spawn(SENTRY, WATCHES.to(post)); // an edge given in the same call wins
+            assertEquals(List.of(post), targets(world, cid, WATCHES));
+            long dan = world.spawn(MEMBER_OF.to(post));
+            world.set(dan, RECRUIT); // so does an edge the entity already holds
+            assertEquals(List.of(post), targets(world, dan, MEMBER_OF));
+
+            BatchIds guards = world.batchSpawn(3, List.of(SENTRY)); // bulk paths bring them too
+            assertEquals(List.of(HQ), targets(world, guards.get(2), WATCHES));
+            assertEquals(4, world.relationshipSources(WATCHES, HQ).length); // bob and the three guards
+            // end-example
+        }
+    }
+
+    @Test
+    void onlyAnEdgeCanBeRequired() {
+        try (World world = World.create()) {
+            // begin-example
+            assertThrows(IllegalArgumentException.class, // an edge to whom?
+                    () -> Components.tag("docs.rel.BadRequirement", o -> o.requires(LIKES)));
+            assertThrows(IllegalArgumentException.class, // a selector matches edges, it does not make one
+                    () -> Components.tag("docs.rel.BadRequirement", o -> o.requires(LIKES.targeting(HQ))));
+            assertThrows(IllegalArgumentException.class,
+                    () -> Relationships.register("docs.rel.BadRequirement", o -> o.requires(ORBITS)));
+            assertNull(Components.findByName("docs.rel.BadRequirement")); // nothing was registered
+            // end-example
+        }
+    }
+
+    @Test
+    void aRequiredEdgeNeedsALiveTarget() {
+        try (World world = World.create()) {
+            // begin-example
+            assertFalse(world.isAlive(HQ)); // this world never made HQ
+
+            long ann = world.spawn(RECRUIT);
+            assertFalse(world.has(ann, MEMBER_OF)); // dense: the edge was dropped...
+            assertEquals(1, world.get(ann, RANK)); // ...and what its marker required stays
+            long bob = world.spawn(SENTRY);
+            assertEquals(List.of(HQ), targets(world, bob, WATCHES)); // sparse: it points at nothing
+            long cid = world.spawn(STOWED);
+            assertFalse(world.isAlive(cid)); // cascading: the requirer went the way of its target
             // end-example
         }
     }
@@ -553,6 +685,26 @@ class RelationshipsGuideTest {
         }
     }
 
+    @Test
+    void sparseEdgesAreWalkedLikeDenseOnes() {
+        try (World world = World.create()) {
+            // begin-example
+            long crate = world.spawn();
+            long bag = world.spawn(HELD_BY.to(crate));
+            long coin = world.spawn(HELD_BY.to(bag));
+            long gem = world.spawn(HELD_BY.to(crate));
+
+            assertArrayEquals(new long[] {bag, gem}, world.relationshipSources(HELD_BY, crate));
+            List<String> visits = new ArrayList<>();
+            world.traverse(crate, HELD_BY, (entity, depth) -> visits.add(entity + "@" + depth));
+            assertEquals(List.of(bag + "@0", coin + "@1", gem + "@0"), visits);
+            List<String> up = new ArrayList<>();
+            world.walkUp(coin, HELD_BY, (ancestor, depth) -> up.add(ancestor + "@" + depth));
+            assertEquals(List.of(bag + "@1", crate + "@2"), up);
+            // end-example
+        }
+    }
+
     // ---------------------------------------------------------------- cascades
 
     @Test
@@ -646,6 +798,164 @@ class RelationshipsGuideTest {
                     () -> world.batchSet(ships, ORBITS, (archetype, fromRow, toRow) -> { }));
             assertThrows(IllegalArgumentException.class, () -> world.batchSet(ships, ORBITS.targeting(sun)));
             assertEquals(1, world.entityCount()); // nothing changed
+            // end-example
+        }
+    }
+
+    // ---------------------------------------------------------------- sparse edges and dying targets
+
+    @Test
+    void aSparseEdgeKeepsADeadTarget() {
+        try (World world = World.create()) {
+            // begin-example
+            long sun = world.spawn();
+            long earth = world.spawn();
+            long probe = world.spawn(WATCHES.to(sun), WATCHES.to(earth));
+            long fan = world.spawn(LIKES.to(sun)); // dense, for comparison
+
+            world.despawn(sun);
+            assertFalse(world.has(fan, LIKES)); // the dense edge went with its target
+            assertEquals(List.of(sun, earth), targets(world, probe, WATCHES)); // the sparse one stays,
+            assertFalse(world.isAlive(sun)); // pointing at a dead id
+            assertArrayEquals(new long[] {probe}, world.relationshipSources(WATCHES, sun));
+            List<Long> up = new ArrayList<>();
+            world.walkUp(probe, WATCHES, (ancestor, depth) -> up.add(ancestor));
+            assertEquals(List.of(sun), up); // walkUp reports the dead ancestor, and stops there
+
+            List<Long> live = new ArrayList<>();
+            world.forEachRelationship(probe, WATCHES, edge -> {
+                if (world.isAlive(edge.target())) { // check before use
+                    live.add(edge.target());
+                }
+            });
+            assertEquals(List.of(earth), live);
+
+            world.remove(probe, WATCHES.to(sun)); // removing it is up to the owner
+            assertEquals(List.of(earth), targets(world, probe, WATCHES));
+            long next = world.spawn(); // sun's slot, one generation up: not the old target
+            assertEquals(Entity.slot(sun), Entity.slot(next));
+            assertEquals(0, world.relationshipSources(WATCHES, next).length);
+            // end-example
+        }
+    }
+
+    @Test
+    void sparseCascadesFollowTheStore() {
+        try (World world = World.create()) {
+            // begin-example
+            long crate = world.spawn();
+            long bag = world.spawn(HELD_BY.to(crate));
+            long coin = world.spawn(HELD_BY.to(bag));
+            long sentry = world.spawn(WATCHES.to(bag));
+
+            world.despawn(crate);
+            assertFalse(world.isAlive(bag)); // cascading: the whole subtree goes
+            assertFalse(world.isAlive(coin));
+            assertEquals(List.of(bag), targets(world, sentry, WATCHES)); // not cascading: the dead id stays
+
+            long chest = world.spawn();
+            world.defer();
+            world.despawn(chest);
+            long ring = world.spawn(HELD_BY.to(chest)); // lands on a target that died earlier in this commit
+            long note = world.spawn(WATCHES.to(chest));
+            world.commit();
+            assertFalse(world.isAlive(ring)); // cascading: goes the way of its target
+            assertEquals(List.of(chest), targets(world, note, WATCHES)); // not cascading: kept
+            // end-example
+        }
+    }
+
+    // ---------------------------------------------------------------- sparse writes and batches
+
+    @Test
+    void sparseWritesKeepCallOrderWithBatches() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            long bob = world.spawn();
+            BatchIds ships = world.batchSpawn(2, List.of(SHIP, WATCHES.to(ann)));
+            Query fleet = world.newQuery(QueryDescriptor.builder().include(SHIP).build());
+
+            world.defer();
+            world.set(ships.get(0), WATCHES.to(bob)); // before the batch: the batch removes it
+            world.batchRemove(fleet, WATCHES);        // every edge of every member
+            world.set(ships.get(1), WATCHES.to(bob)); // after the batch: it stays
+            assertEquals(List.of(ann), targets(world, ships.get(1), WATCHES)); // published state until the commit
+            world.commit();
+
+            assertEquals(List.of(), targets(world, ships.get(0), WATCHES));
+            assertFalse(world.has(ships.get(0), WATCHES)); // the marker went with the last edge
+            assertEquals(List.of(bob), targets(world, ships.get(1), WATCHES));
+            // end-example
+        }
+    }
+
+    @Test
+    void sparseEdgesLandAfterTheMoves() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            List<String> log = new ArrayList<>();
+            world.newQuery(QueryDescriptor.builder().include(WATCHES)
+                    .onEntitiesAdded((archetype, from, to) -> {
+                        List<Long> watched = new ArrayList<>();
+                        archetype.forEachRelationship(WATCHES, from, edge -> watched.add(edge.target()));
+                        log.add("added, watching " + watched);
+                    })
+                    .build());
+
+            long cid = world.spawn(WATCHES.to(ann));
+            assertEquals(List.of("added, watching []"), log); // the marker came with the row, the edge after it
+            assertEquals(List.of(ann), targets(world, cid, WATCHES)); // both are there once the call returns
+            // end-example
+        }
+    }
+
+    @Test
+    void aDespawnDropsStagedSparseWrites() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            long cid = world.spawn(WATCHES.to(ann));
+
+            world.defer();
+            world.set(cid, WATCHES.to(world.spawn())); // staged...
+            world.despawn(cid);                        // ...and dropped with its entity
+            world.commit();
+            assertEquals(0, world.relationshipSources(WATCHES, ann).length); // a dead source leaves the index
+
+            long next = world.spawn(); // cid's slot again
+            assertEquals(Entity.slot(cid), Entity.slot(next));
+            assertFalse(world.has(next, WATCHES)); // a recycled slot starts without edges
+            assertEquals(List.of(), targets(world, next, WATCHES));
+            // end-example
+        }
+    }
+
+    @Test
+    void batchCallsTakeSparseEdges() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            long bob = world.spawn();
+            BatchIds ships = world.batchSpawn(100, List.of(SHIP, WATCHES.to(ann)));
+            Query fleet = world.newQuery(QueryDescriptor.builder().include(SHIP).build());
+            int archetypes = world.archetypeCount();
+
+            world.batchSet(fleet, WATCHES.to(bob)); // every member has the marker already: no row moves
+            assertEquals(List.of(ann, bob), targets(world, ships.get(99), WATCHES));
+            world.batchRemove(fleet, WATCHES.to(ann)); // one edge
+            assertEquals(List.of(bob), targets(world, ships.get(0), WATCHES));
+            assertEquals(100, world.relationshipSources(WATCHES, bob).length);
+            assertEquals(archetypes, world.archetypeCount());
+
+            world.batchRemove(fleet, WATCHES); // every edge, and the marker
+            assertFalse(world.has(ships.get(0), WATCHES));
+            assertThrows(IllegalArgumentException.class, () -> world.batchSet(fleet, WATCHES)); // to whom?
+
+            world.batchSet(fleet, WATCHES.to(ann));
+            world.clearEntities(); // the edge store empties with the world
+            assertEquals(0, world.relationshipSources(WATCHES, ann).length);
             // end-example
         }
     }
