@@ -12,8 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
+import dev.jtecs.component.FloatField;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipDefinition;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
@@ -24,6 +26,7 @@ import dev.jtecs.event.OnDespawn;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.ObjectColumn;
 import dev.jtecs.world.BatchIds;
 import dev.jtecs.world.World;
 import java.util.ArrayList;
@@ -59,6 +62,21 @@ class RelationshipsGuideTest {
     static final TagComponent SENTRY = Components.tag("docs.rel.Sentry", o -> o.requires(WATCHES.to(HQ)));
     /** Requires the sparse, cascading edge {@code HELD_BY.to(HQ)}. */
     static final TagComponent STOWED = Components.tag("docs.rel.Stowed", o -> o.requires(HELD_BY.to(HQ)));
+
+    /** A spring between two bodies: a primitive-only record, so its payload is stored natively. */
+    record Spring(long target, float stiffness, float rest) {}
+
+    /** A pact between factions: its terms are a string, so the record is stored by reference. */
+    record Pact(long target, String terms) {}
+
+    /** A debt owed to a creditor: sparse, since every debtor may owe a different set of creditors. */
+    record Loan(long target, int amount) {}
+
+    static final RelationshipDefinition<Spring> SPRING = Relationships.register(Spring.class,
+            o -> o.name("docs.rel.Spring").reverseIndex());
+    static final RelationshipDefinition<Pact> PACT = Relationships.register(Pact.class, o -> o.name("docs.rel.Pact"));
+    static final RelationshipDefinition<Loan> LOAN = Relationships.register(Loan.class,
+            o -> o.name("docs.rel.Loan").sparse());
 
     /** The targets of an entity's edges of one relationship, in the order the world reports them. */
     static List<Long> targets(World world, long id, Relationship relationship) {
@@ -553,11 +571,11 @@ class RelationshipsGuideTest {
             long ann = world.spawn();
             long bob = world.spawn();
             long cid = world.spawn(LIKES.to(ann), LIKES.to(bob));
-            TargetSelector likesAnn = LIKES.targeting(ann);
+            TargetSelector<RelationshipValue> likesAnn = LIKES.targeting(ann);
             assertEquals(likesAnn, LIKES.targeting(ann)); // equal by relationship and target
 
             assertTrue(world.has(cid, likesAnn));
-            assertEquals(Boolean.TRUE, world.get(cid, likesAnn)); // a selector reads as TRUE or null
+            assertEquals(LIKES.to(ann), world.get(cid, likesAnn)); // a selector reads its edge, or null
             assertNull(world.get(ann, likesAnn));
             assertTrue(world.archetypeOf(cid).has(likesAnn));
             assertEquals(List.of(world.archetypeOf(cid)), world.findArchetypes(likesAnn));
@@ -975,6 +993,80 @@ class RelationshipsGuideTest {
             assertEquals(0, left.get(0).count());
             assertEquals(1, world.compact().pruned()); // compaction removes it
             assertEquals(0, world.findArchetypes(LIKES.targeting(sun)).size());
+            // end-example
+        }
+    }
+
+    // ---------------------------------------------------------------- payload relationships
+
+    @Test
+    void payloadEdgesAreRecords() {
+        try (World world = World.create()) {
+            // begin-example
+            long anchor = world.spawn();
+            long hook = world.spawn();
+            long body = world.spawn(SPRING.of(new Spring(hook, 40f, 2f)), SPRING.of(new Spring(anchor, 10f, 1f)));
+
+            assertEquals(new Spring(anchor, 10f, 1f), world.get(body, SPRING)); // the first edge, by target
+            List<Spring> springs = new ArrayList<>();
+            world.forEachRelationship(body, SPRING, springs::add); // records, in ascending target order
+            assertEquals(List.of(new Spring(anchor, 10f, 1f), new Spring(hook, 40f, 2f)), springs);
+            assertEquals(new Spring(hook, 40f, 2f), world.get(body, SPRING.targeting(hook)));
+
+            world.set(body, SPRING.of(new Spring(hook, 55f, 2f))); // same target: the payload is replaced
+            assertEquals(new Spring(hook, 55f, 2f), world.get(body, SPRING.targeting(hook)));
+            world.set(body, SPRING.to(anchor)); // to(target): every other field zero
+            assertEquals(new Spring(anchor, 0f, 0f), world.get(body, SPRING));
+            world.remove(body, SPRING.to(hook)); // removal looks at the target only
+            assertNull(world.get(body, SPRING.targeting(hook)));
+            assertEquals(List.of(body), java.util.Arrays.stream(world.relationshipSources(SPRING, anchor)).boxed()
+                    .toList());
+            // end-example
+        }
+    }
+
+    @Test
+    void payloadColumns() {
+        try (World world = World.create()) {
+            // begin-example
+            long hook = world.spawn();
+            long body = world.spawn(SPRING.of(new Spring(hook, 40f, 2f)));
+            Archetype archetype = world.archetypeOf(body);
+            int row = world.rowOf(body);
+
+            FloatField stiffness = SPRING.targeting(hook).floatField("stiffness");
+            assertEquals(40f, archetype.get(stiffness).get(row)); // the pair's own off-heap column
+            archetype.getMut(stiffness).set(row, 45f);              // getMut marks the pair's column dirty
+            assertEquals(new Spring(hook, 45f, 2f), world.get(body, SPRING));
+
+            assertThrows(IllegalArgumentException.class,
+                    () -> SPRING.targeting(hook).longField("target")); // the world owns the target
+            assertThrows(IllegalArgumentException.class,
+                    () -> archetype.set(row, SPRING.of(new Spring(body, 1f, 1f)))); // edges change through set
+
+            long faction = world.spawn();
+            Pact pact = new Pact(faction, "no raids");
+            long rival = world.spawn(PACT.of(pact));
+            ObjectColumn<Pact> pacts = world.archetypeOf(rival).get(PACT.targeting(faction));
+            assertSame(pact, pacts.get(world.rowOf(rival))); // by reference
+            assertTrue(pacts.isReadOnly()); // a record names its target: replace it with world.set
+            // end-example
+        }
+    }
+
+    @Test
+    void sparsePayloads() {
+        try (World world = World.create()) {
+            // begin-example
+            long bank = world.spawn();
+            long guild = world.spawn();
+            long debtor = world.spawn(LOAN.of(new Loan(guild, 30)), LOAN.of(new Loan(bank, 100)));
+            assertEquals(new Loan(bank, 100), world.get(debtor, LOAN));
+            world.set(debtor, LOAN.of(new Loan(bank, 80))); // repaid a little: same target, new payload
+            List<Loan> loans = new ArrayList<>();
+            world.forEachRelationship(debtor, LOAN, loans::add);
+            assertEquals(List.of(new Loan(bank, 80), new Loan(guild, 30)), loans);
+            assertThrows(IllegalArgumentException.class, () -> LOAN.targeting(bank)); // sparse: no selector
             // end-example
         }
     }
