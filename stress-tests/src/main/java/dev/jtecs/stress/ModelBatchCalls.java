@@ -178,7 +178,7 @@ final class ModelBatchCalls {
                 model.batchSet(query.rule(), edge);
             }
             case 1 -> {
-                Relationship relationship = edge.relationship();
+                Relationship relationship = (Relationship) edge.relationship(); // the model uses target-only ones
                 run.note("batchRemove " + query.name() + " " + relationship.name());
                 world.batchRemove(query.query(), relationship);
                 model.batchRemove(query.rule(), relationship);

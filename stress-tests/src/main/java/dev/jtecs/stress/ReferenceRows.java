@@ -84,7 +84,7 @@ final class ReferenceRows {
      */
     private static void addEdge(Set<Component<?>> present, Map<Component<?>, Object> required,
             List<Component<?>> run, TargetSelector edge) {
-        Relationship relationship = edge.relationship();
+        Relationship relationship = (Relationship) edge.relationship();
         if (relationship.isExclusive()) {
             for (TargetSelector other : edgesOf(present, relationship)) {
                 if (!other.equals(edge)) {
@@ -109,7 +109,7 @@ final class ReferenceRows {
         }
         if (component instanceof Relationship relationship) {
             present.removeAll(edgesOf(present, relationship));
-        } else if (component instanceof TargetSelector edge && edgesOf(present, edge.relationship()).isEmpty()) {
+        } else if (component instanceof TargetSelector edge && edgesOf(present, (Relationship) edge.relationship()).isEmpty()) {
             present.remove(edge.relationship());
             required.remove(edge.relationship());
         }
@@ -134,7 +134,7 @@ final class ReferenceRows {
         for (Component<?> component : row.keySet()) {
             if (component instanceof TargetSelector edge) {
                 first = first == null ? new HashMap<>() : first;
-                first.merge(edge.relationship(), edge.target(), Math::min);
+                first.merge((Relationship) edge.relationship(), edge.target(), Math::min);
             }
         }
         for (Relationship relationship : ModelComponents.RELATIONSHIPS) {
@@ -162,7 +162,7 @@ final class ReferenceRows {
 
     /** A query batch's {@code batchSet(query, edge)} on one row: the edge, exclusive replacing, marker, requirements. */
     static void addEdge(Map<Component<?>, Object> row, RelationshipValue value) {
-        Relationship relationship = value.relationship();
+        Relationship relationship = (Relationship) value.relationship();
         TargetSelector edge = relationship.targeting(value.target());
         if (relationship.isExclusive()) {
             row.keySet().removeIf(c -> c instanceof TargetSelector other && other.relationship() == relationship
@@ -195,7 +195,7 @@ final class ReferenceRows {
         Map<Component<?>, Input> chosen = new LinkedHashMap<>();
         for (Input input : inputs) {
             if (input instanceof RelationshipValue value) { // an edge keyed by its selector; the marker joins
-                Relationship relationship = value.relationship();
+                Relationship relationship = (Relationship) value.relationship();
                 if (relationship.isExclusive()) {
                     chosen.keySet().removeIf(c -> c instanceof TargetSelector other
                             && other.relationship() == relationship);

@@ -286,7 +286,7 @@ public final class ReferenceWorld {
     }
 
     private void stageEdge(Record record, Record earlier, RelationshipValue value) {
-        Relationship relationship = value.relationship();
+        Relationship relationship = (Relationship) value.relationship();
         TargetSelector edge = relationship.targeting(value.target());
         if (relationship.isExclusive()) {
             List<TargetSelector> others = knownEdges(record, earlier, relationship);
