@@ -23,9 +23,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code cascade_delete}: one {@code ChildOf} tree of exactly N entities (the first N, breadth first, of a complete
  * tree of {@code fanOut} children per node), deleted from its root. One operation = {@code world.despawn(root)} at
  * scope depth 0, which despawns the whole subtree through {@code ChildOf} in the same commit; time is per
- * operation (ns per entity = time / N). Each (ChildOf, parent) pair is its own archetype component, so the tree
- * spans one archetype per inner node, about N / {@code fanOut}: the fan-out sets how many entities each archetype
- * of the cascade holds.
+ * operation (ns per entity = time / N). With {@code storage=dense} (the built-in {@code ChildOf}) each (ChildOf,
+ * parent) pair is its own archetype component, so the tree spans one archetype per inner node, about
+ * N / {@code fanOut}: the fan-out sets how many entities each archetype of the cascade holds. With
+ * {@code storage=sparse} (a sparse, exclusive, reverse-indexed, cascading twin) the children share one archetype
+ * and the cascade follows the edge store's reverse index.
  *
  * <p>Before each operation, untimed ({@code Level.Invocation}), the tree is rebuilt once the last operation
  * deleted it: jtecs in a new world (the old one closed), with the root from {@code spawn()} and the children of
@@ -54,6 +56,10 @@ public class CascadeDeleteBenchmark {
 
     @Param({"4", "32"})
     public int fanOut;
+
+    /** {@code dense}: the built-in {@code ChildOf}; {@code sparse}: its sparse twin ({@link Forest#SPARSE_CHILD_OF}). */
+    @Param({"dense", "sparse"})
+    public String storage = "dense";
 
     Forest tree;
     private boolean jtecsSelected;
@@ -87,7 +93,7 @@ public class CascadeDeleteBenchmark {
                 world.close();
             }
             world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-            root = tree.spawnInto(world)[0];
+            root = tree.spawnInto(world, Forest.parentOf(storage))[0];
         }
         if (plainAliveCount == 0) {
             Arrays.fill(alive, true);

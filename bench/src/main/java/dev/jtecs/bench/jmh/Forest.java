@@ -1,6 +1,8 @@
 package dev.jtecs.bench.jmh;
 
 import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
 import dev.jtecs.world.World;
 import java.util.Arrays;
 import java.util.List;
@@ -14,6 +16,22 @@ import java.util.List;
  * they build the same forest in a jtecs world.
  */
 final class Forest {
+    /**
+     * A sparse twin of {@code ChildOf}: exclusive, reverse-indexed, cascading, with its edges in the world's edge
+     * store instead of one archetype per parent. The hierarchy benchmarks run on both to compare the storages.
+     */
+    static final Relationship SPARSE_CHILD_OF = Relationships.register("bench.SparseChildOf",
+            o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
+
+    /** The parent relationship a benchmark's {@code storage} parameter names: {@code dense} or {@code sparse}. */
+    static Relationship parentOf(String storage) {
+        return switch (storage) {
+            case "dense" -> ChildOf.COMPONENT;
+            case "sparse" -> SPARSE_CHILD_OF;
+            default -> throw new IllegalArgumentException("storage must be dense or sparse, was " + storage);
+        };
+    }
+
     final int[] parent;
     final int[] firstChild;
     final int[] childCount;
@@ -113,6 +131,11 @@ final class Forest {
      * is one archetype per parent). Returns the id of every node by index.
      */
     long[] spawnInto(World world) {
+        return spawnInto(world, ChildOf.COMPONENT);
+    }
+
+    /** {@link #spawnInto(World)} with the parent edges of {@code parentOf} (dense {@code ChildOf} or a sparse twin). */
+    long[] spawnInto(World world, Relationship parentOf) {
         long[] ids = new long[parent.length];
         for (int i = 0; i < parent.length; i++) {
             if (parent[i] < 0) {
@@ -121,7 +144,7 @@ final class Forest {
         }
         for (int p = 0; p < parent.length; p++) {
             if (childCount[p] > 0) {
-                long[] batch = world.batchSpawn(childCount[p], List.of(ChildOf.COMPONENT.to(ids[p]))).toArray();
+                long[] batch = world.batchSpawn(childCount[p], List.of(parentOf.to(ids[p]))).toArray();
                 System.arraycopy(batch, 0, ids, firstChild[p], childCount[p]);
             }
         }

@@ -1,6 +1,6 @@
 package dev.jtecs.bench.jmh;
 
-import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.world.AncestorVisitor;
 import dev.jtecs.world.TraversalVisitor;
 import dev.jtecs.world.World;
@@ -37,8 +37,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * </ul>
  *
  * <p>The forest is built once per trial and never changes. Only jtecs methods build a world
- * ({@link EngineUnderTest}); each (ChildOf, parent) pair is its own archetype component, so the world holds one
- * archetype per inner node (13 of every 40 entities) besides the roots' empty archetype.
+ * ({@link EngineUnderTest}). With {@code storage=dense} (the built-in {@code ChildOf}) each (ChildOf, parent) pair
+ * is its own archetype component, so the world holds one archetype per inner node (13 of every 40 entities)
+ * besides the roots' empty archetype; with {@code storage=sparse} (a sparse, exclusive, reverse-indexed,
+ * cascading twin) every child sits in one archetype and the edges live in the world's edge store.
  *
  * <p>Baseline ({@code plain...}): the same forest as plain {@code int} arrays ({@link Forest}: parent indices, and
  * the children of each node as a consecutive index range), the same depth-first order with an explicit stack, and
@@ -60,6 +62,12 @@ public class HierarchyTraversalBenchmark {
 
     @Param({"10000", "100000"})
     public int entities;
+
+    /** {@code dense}: the built-in {@code ChildOf}; {@code sparse}: its sparse twin ({@link Forest#SPARSE_CHILD_OF}). */
+    @Param({"dense", "sparse"})
+    public String storage = "dense";
+
+    Relationship parentOf;
 
     Forest forest;
     private int[] plainRoots;
@@ -91,7 +99,8 @@ public class HierarchyTraversalBenchmark {
         stack = new int[entities];
         if (EngineUnderTest.needs(selected, "jtecs")) {
             world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-            long[] ids = forest.spawnInto(world);
+            parentOf = Forest.parentOf(storage);
+            long[] ids = forest.spawnInto(world, parentOf);
             roots = select(ids, plainRoots);
             leaves = select(ids, plainLeaves);
         }
@@ -118,7 +127,7 @@ public class HierarchyTraversalBenchmark {
         t.reset();
         for (long root : roots) {
             t.visit(root, -1); // traverse leaves the root out and puts its children at depth 0
-            world.traverse(root, ChildOf.COMPONENT, t);
+            world.traverse(root, parentOf, t);
         }
         visits = t.visits;
         return t.depthSum;
@@ -153,7 +162,7 @@ public class HierarchyTraversalBenchmark {
         AncestorTally t = ancestors;
         t.reset();
         for (long leaf : leaves) {
-            world.walkUp(leaf, ChildOf.COMPONENT, t);
+            world.walkUp(leaf, parentOf, t);
         }
         visits = t.visits;
         return t.depthSum;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.world.World;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Both {@code cascade_delete} variants delete the whole N-entity tree from its root, and the untimed rebuild
@@ -17,11 +17,13 @@ class CascadeDeleteBenchmarkTest {
     private static final int N = 300;
 
     @ParameterizedTest
-    @ValueSource(ints = {4, 32})
-    void bothVariantsDeleteTheWholeTreeAndAreRebuilt(int fanOut) {
+    @CsvSource({"4, dense", "32, dense", "4, sparse", "32, sparse"})
+    void bothVariantsDeleteTheWholeTreeAndAreRebuilt(int fanOut, String storage) {
         CascadeDeleteBenchmark bench = new CascadeDeleteBenchmark();
         bench.entities = N;
         bench.fanOut = fanOut;
+        bench.storage = storage;
+        Relationship parentOf = Forest.parentOf(storage);
         bench.setUp(EngineUnderTest.ALL);
         try {
             for (int round = 0; round < 3; round++) {
@@ -29,9 +31,9 @@ class CascadeDeleteBenchmarkTest {
                 World world = bench.world;
                 assertEquals(N, world.entityCount(), "jtecs before operation " + round);
                 assertEquals(N, bench.plainAliveCount, "plain before operation " + round);
-                assertEquals(fanOut, world.relationshipSources(ChildOf.COMPONENT, bench.root).length);
-                long[] deepest = world.relationshipSources(ChildOf.COMPONENT,
-                        world.relationshipSources(ChildOf.COMPONENT, bench.root)[0]);
+                assertEquals(fanOut, world.relationshipSources(parentOf, bench.root).length);
+                long[] deepest = world.relationshipSources(parentOf,
+                        world.relationshipSources(parentOf, bench.root)[0]);
                 assertTrue(deepest.length > 0, "the tree is more than two levels deep");
 
                 bench.jtecs();

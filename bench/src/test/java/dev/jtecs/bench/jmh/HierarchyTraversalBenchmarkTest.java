@@ -2,9 +2,9 @@ package dev.jtecs.bench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.jtecs.builtin.ChildOf;
 import java.util.function.ToLongFunction;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The jtecs and plain-array variants of {@code hierarchy_traverse} visit every entity once with the same depths,
@@ -15,9 +15,10 @@ class HierarchyTraversalBenchmarkTest {
     private static final int N = 400; // 10 trees of 40
     private static final int TREES = N / HierarchyTraversalBenchmark.TREE_SIZE;
 
-    @Test
-    void traverseVariantsVisitEveryEntityOnceAtTheSameDepths() {
-        HierarchyTraversalBenchmark bench = setUp();
+    @ParameterizedTest
+    @ValueSource(strings = {"dense", "sparse"})
+    void traverseVariantsVisitEveryEntityOnceAtTheSameDepths(String storage) {
+        HierarchyTraversalBenchmark bench = setUp(storage);
         try {
             long depthSum = TREES * (3L * 1 + 9 * 2 + 27 * 3);
             check(bench, HierarchyTraversalBenchmark::jtecsTraverse, N, depthSum);
@@ -27,9 +28,10 @@ class HierarchyTraversalBenchmarkTest {
         }
     }
 
-    @Test
-    void walkUpVariantsReportTheSameAncestors() {
-        HierarchyTraversalBenchmark bench = setUp();
+    @ParameterizedTest
+    @ValueSource(strings = {"dense", "sparse"})
+    void walkUpVariantsReportTheSameAncestors(String storage) {
+        HierarchyTraversalBenchmark bench = setUp(storage);
         try {
             long leaves = TREES * 27L;
             check(bench, HierarchyTraversalBenchmark::jtecsWalkUp, leaves * 3, leaves * (1 + 2 + 3));
@@ -39,9 +41,10 @@ class HierarchyTraversalBenchmarkTest {
         }
     }
 
-    @Test
-    void theWorldHoldsTheForestOfThePlainArrays() {
-        HierarchyTraversalBenchmark bench = setUp();
+    @ParameterizedTest
+    @ValueSource(strings = {"dense", "sparse"})
+    void theWorldHoldsTheForestOfThePlainArrays(String storage) {
+        HierarchyTraversalBenchmark bench = setUp(storage);
         try {
             assertEquals(N, bench.world.entityCount());
             Forest forest = bench.forest;
@@ -54,11 +57,11 @@ class HierarchyTraversalBenchmarkTest {
                 ids[roots[r]] = worldRoots[r];
             }
             for (int node = 0; node < N; node++) {
-                long[] children = bench.world.relationshipSources(ChildOf.COMPONENT, ids[node]);
+                long[] children = bench.world.relationshipSources(bench.parentOf, ids[node]);
                 assertEquals(forest.childCount[node], children.length, "children of node " + node);
                 for (int c = 0; c < children.length; c++) {
                     ids[forest.firstChild[node] + c] = children[c];
-                    assertEquals(ids[node], bench.world.get(children[c], ChildOf.COMPONENT).target());
+                    assertEquals(ids[node], bench.world.get(children[c], bench.parentOf).target());
                 }
             }
         } finally {
@@ -70,7 +73,7 @@ class HierarchyTraversalBenchmarkTest {
         long[] roots = new long[TREES];
         int[] n = {0};
         bench.world.forEachArchetype(archetype -> {
-            if (!archetype.has(ChildOf.COMPONENT)) {
+            if (!archetype.has(bench.parentOf)) {
                 for (int row = 0; row < archetype.count(); row++) {
                     roots[n[0]++] = archetype.entity(row);
                 }
@@ -81,9 +84,10 @@ class HierarchyTraversalBenchmarkTest {
         return roots;
     }
 
-    private static HierarchyTraversalBenchmark setUp() {
+    private static HierarchyTraversalBenchmark setUp(String storage) {
         HierarchyTraversalBenchmark bench = new HierarchyTraversalBenchmark();
         bench.entities = N;
+        bench.storage = storage;
         bench.setUp(EngineUnderTest.ALL);
         return bench;
     }
