@@ -111,6 +111,31 @@ final class Relations implements SparseWriteQueue.Sink {
             }
         }
 
+        /**
+         * Sorts {@code a[from, to)} descending: insertion sort for the few children a node usually has (the
+         * library sort's set-up costs more than the whole job there), the library sort beyond that.
+         */
+        private static void sortDescending(long[] a, int from, int to) {
+            if (to - from > 24) {
+                java.util.Arrays.sort(a, from, to);
+                for (int i = from, j = to - 1; i < j; i++, j--) {
+                    long swap = a[i];
+                    a[i] = a[j];
+                    a[j] = swap;
+                }
+                return;
+            }
+            for (int i = from + 1; i < to; i++) {
+                long value = a[i];
+                int j = i - 1;
+                while (j >= from && a[j] < value) {
+                    a[j + 1] = a[j];
+                    j--;
+                }
+                a[j + 1] = value;
+            }
+        }
+
         /** Starts a visit: every slot counts as unseen again. */
         void newVisit() {
             if (++visit == Integer.MAX_VALUE) {
@@ -153,12 +178,7 @@ final class Relations implements SparseWriteQueue.Sink {
                     top += n;
                 }
             }
-            java.util.Arrays.sort(entities, start, top);
-            for (int i = start, j = top - 1; i < j; i++, j--) { // descending, so the smallest pops first
-                long swap = entities[i];
-                entities[i] = entities[j];
-                entities[j] = swap;
-            }
+            sortDescending(entities, start, top); // so the smallest pops first
             java.util.Arrays.fill(depths, start, top, depth);
             return top;
         }
