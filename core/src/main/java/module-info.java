@@ -9,4 +9,5 @@ module dev.jtecs.core {
     exports dev.jtecs.event;
     exports dev.jtecs.builtin;
     exports dev.jtecs.query;
+    exports dev.jtecs.random;
 }
