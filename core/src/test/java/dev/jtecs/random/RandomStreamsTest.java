@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.jtecs.world.World;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -104,5 +105,22 @@ class RandomStreamsTest {
         assertThrows(NullPointerException.class, () -> streams.stream(null));
         assertEquals(List.of(), streams.names());
         assertFalse(streams.contains(""));
+    }
+
+    @Test
+    void worldsOwnStreamsDerivedFromTheirSeed() {
+        try (World world = World.create()) {
+            assertEquals(RandomStreams.DEFAULT_SEED, world.randomSeed());
+            Xoshiro128 loot = world.randomStream("game.loot");
+            assertSame(loot, world.randomStream("game.loot"));
+            assertArrayEquals(LOOT_DEFAULT, draw(loot, 6));
+            world.seedRandom(42);
+            assertEquals(42, world.randomSeed());
+            assertArrayEquals(LOOT_42, draw(loot, 6));
+            assertThrows(IllegalArgumentException.class, () -> world.randomStream(""));
+        }
+        try (World other = World.create()) {
+            assertArrayEquals(LOOT_DEFAULT, draw(other.randomStream("game.loot"), 6), "a fresh world, same seed");
+        }
     }
 }
