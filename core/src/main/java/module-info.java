@@ -1,5 +1,6 @@
 /**
- * The jtecs core: entities, components, archetype storage, the mutation model and the world.
+ * The jtecs core: entities, components, archetype storage, the mutation model, the world, its scheduler and its
+ * random streams.
  */
 module dev.jtecs.core {
     exports dev.jtecs.entity;
@@ -9,4 +10,6 @@ module dev.jtecs.core {
     exports dev.jtecs.event;
     exports dev.jtecs.builtin;
     exports dev.jtecs.query;
+    exports dev.jtecs.schedule;
+    exports dev.jtecs.random;
 }

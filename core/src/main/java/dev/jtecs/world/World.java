@@ -23,6 +23,17 @@ import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.mutation.Transaction;
 import dev.jtecs.mutation.TxState;
+import dev.jtecs.random.RandomStreams;
+import dev.jtecs.random.Xoshiro128;
+import dev.jtecs.schedule.DispatchScope;
+import dev.jtecs.schedule.FixedTiming;
+import dev.jtecs.schedule.Phase;
+import dev.jtecs.schedule.PhaseDefinition;
+import dev.jtecs.schedule.PhaseGroup;
+import dev.jtecs.schedule.PhaseSelection;
+import dev.jtecs.schedule.Pipeline;
+import dev.jtecs.schedule.SystemConfig;
+import dev.jtecs.schedule.SystemInfo;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.NativeMemory;
@@ -70,9 +81,14 @@ public final class World implements AutoCloseable {
     private final Batches batches;
     private final PairRegistry pairs;
     private final Relations relations;
+    private final Resources resources = new Resources();
+    private final RandomStreams random = new RandomStreams();
+    private final Pipeline pipeline;
+    private double nominalFrameTime;
     private boolean reportingDespawns;
     private int scopeDepth;
     private int deferDepth;
+    private int holdDepth; // scopes held by running dispatches; counted in scopeDepth and deferDepth too
     private boolean closed;
 
     private World(WorldConfig config) {
@@ -98,6 +114,9 @@ public final class World implements AutoCloseable {
                 observers.deliver(Entity.WORLD, ArchetypeCreated.class, new ArchetypeCreated(table.archetype()));
             }
         });
+        this.nominalFrameTime = config.nominalFrameTime();
+        this.pipeline = Objects.requireNonNull(config.pipelineFactory().create(this, new Dispatches()),
+                "pipelineFactory returned null");
     }
 
     /** A world with {@link WorldConfig#defaults()}. */
@@ -585,9 +604,9 @@ public final class World implements AutoCloseable {
         stats.entities = index.aliveCount();
         stats.archetypes = archetypes.count();
         stats.components = archetypes.componentCount();
-        stats.systems = 0;
-        stats.fixedTimeDropped = 0;
-        stats.fixedStepsDropped = 0;
+        stats.systems = pipeline.systemCount();
+        stats.fixedTimeDropped = pipeline.fixedTimeDropped();
+        stats.fixedStepsDropped = pipeline.fixedStepsDropped();
         stats.nativeBytes = memory.reservedBytes();
         return stats;
     }
@@ -647,29 +666,32 @@ public final class World implements AutoCloseable {
 
     /**
      * Closes the innermost {@link #defer()} scope, if one is open, and publishes everything staged once no scope
-     * remains open. Called from a callback while the drain runs, it joins the active drain (whose next wave
-     * publishes the callback's work). If publication fails, rows already published stay, the rest of the staged
-     * work is discarded, and the exception propagates; the world stays usable.
+     * remains open. Inside a running system this is synchronous too: the dispatch's hold does not count as an
+     * open scope here (an iteration or a {@code defer()} the system opened does). Called from a callback while the
+     * drain runs, it joins the active drain (whose next wave publishes the callback's work). If publication fails,
+     * rows already published stay, the rest of the staged work is discarded, and the exception propagates; the
+     * world stays usable.
      */
     public void commit() {
         checkOpen();
-        if (deferDepth > 0) {
+        if (deferDepth > holdDepth) {
             deferDepth--;
             scopeDepth--;
         }
-        if (scopeDepth == 0 && !drain.isDraining()) {
-            publish();
+        if (scopeDepth == holdDepth && !drain.isDraining()) {
+            publish(); // inside a running system too: only the dispatch's own hold is still open
         }
     }
 
     /**
      * Recovers after an exception: closes every open scope and publishes pending work. Safe to call at any time;
-     * scopes closed later (an iterator closed after an unwind) clamp at zero.
+     * scopes closed later (an iterator closed after an unwind) clamp at zero. Inside a running system it closes
+     * the scopes the system opened and publishes, and the dispatch keeps holding later work.
      */
     public void unwind() {
         checkOpen();
-        scopeDepth = 0;
-        deferDepth = 0;
+        scopeDepth = holdDepth; // a running dispatch keeps its hold
+        deferDepth = holdDepth;
         if (!drain.isDraining()) {
             publish();
         }
@@ -693,12 +715,13 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * Closes an implicit scope, clamping at zero. When it was the outermost and the call succeeded, publishes;
-     * after a failure the staged work waits for the next publication or {@link #unwind()}.
+     * Closes an implicit scope, clamping at zero (at the dispatch's hold while systems run). When it was the
+     * outermost and the call succeeded, publishes; after a failure the staged work waits for the next publication
+     * or {@link #unwind()}.
      */
     void exitScope(boolean publishIfOutermost) {
-        if (scopeDepth > 0) {
-            scopeDepth--;
+        if (scopeDepth > holdDepth) {
+            scopeDepth--; // clamped: a dispatch's hold outlives scopes an unwind() already closed
         }
         if (scopeDepth == 0 && publishIfOutermost && !closed && !drain.isDraining() && drain.hasWork()) {
             publish(); // (a callback that closed the world leaves nothing to publish)
@@ -710,7 +733,7 @@ public final class World implements AutoCloseable {
         try {
             drain.drain();
         } finally {
-            if (scopeDepth > 0) {
+            if (scopeDepth > holdDepth) {
                 scopeDepth--; // clamped: an unwind() from a callback may already have reset the depth
             }
             if (keys.hasPending()) {
@@ -1039,6 +1062,192 @@ public final class World implements AutoCloseable {
     public long nativeBytesReserved() {
         checkOpen();
         return memory.reservedBytes();
+    }
+
+    // ---------------------------------------------------------------- systems and the frame (see Scheduler)
+
+    /**
+     * Runs one frame: the systems of the main phases, the fixed steps due and the render phases (see
+     * {@link dev.jtecs.schedule.Phases}), then clears every dirty bit. Closes scopes left open and publishes
+     * pending work before the first system runs. Systems run inside a dispatch scope: their structural work is
+     * published after each phase and at commit barriers; an explicit {@link #commit()} publishes at once.
+     */
+    public void update(double dt) {
+        checkOpen();
+        pipeline.update(dt);
+        if (!closed) {
+            archetypes.clearDirty();
+        }
+    }
+
+    /** Runs the startup phases once, with {@code dt = 0}. */
+    public void startup() {
+        checkOpen();
+        pipeline.run(PhaseGroup.STARTUP, 0);
+    }
+
+    /** Runs the shutdown phases once, with {@code dt = 0}. */
+    public void shutdown() {
+        checkOpen();
+        pipeline.run(PhaseGroup.SHUTDOWN, 0);
+    }
+
+    /** Runs a phase, phase tree or group once with {@code dt = 0}; see {@link #runPhase(PhaseSelection, double)}. */
+    public void runPhase(PhaseSelection selection) {
+        runPhase(selection, 0);
+    }
+
+    /** Runs a phase, phase tree or group once, passing {@code dt} to its systems; callable from a system. */
+    public void runPhase(PhaseSelection selection, double dt) {
+        checkOpen();
+        pipeline.run(selection, dt);
+    }
+
+    /** Registers a system; returns its unique name. See {@link Pipeline#addSystem}. */
+    public String addSystem(SystemConfig config) {
+        checkOpen();
+        return pipeline.addSystem(config);
+    }
+
+    /** Unregisters a system, with effect at once; returns whether it existed. */
+    public boolean removeSystem(String name) {
+        checkOpen();
+        return pipeline.removeSystem(name);
+    }
+
+    /** Enables or disables a system, with effect at once; returns false when no system has this name. */
+    public boolean setSystemEnabled(String name, boolean enabled) {
+        checkOpen();
+        return pipeline.setSystemEnabled(name, enabled);
+    }
+
+    /** The registered systems in dispatch order, as detached records. */
+    public List<SystemInfo> listSystems() {
+        checkOpen();
+        return pipeline.listSystems();
+    }
+
+    /** Registers a custom phase or phase tree (not while systems run). */
+    public void registerPhase(PhaseDefinition definition) {
+        checkOpen();
+        pipeline.registerPhase(definition);
+    }
+
+    public void enablePhase(PhaseSelection selection) {
+        checkOpen();
+        pipeline.enablePhase(selection);
+    }
+
+    public void disablePhase(PhaseSelection selection) {
+        checkOpen();
+        pipeline.disablePhase(selection);
+    }
+
+    public boolean isPhaseEnabled(Phase phase) {
+        checkOpen();
+        return pipeline.isPhaseEnabled(phase);
+    }
+
+    /**
+     * Asks for a publication barrier: from a running system's body or run condition, once after it returns
+     * (repeated requests coalesce); anywhere else, at once unless a scope is open or a publication is running.
+     */
+    public void enqueueCommit() {
+        checkOpen();
+        pipeline.enqueueCommit();
+    }
+
+    public FixedTiming getFixedTiming() {
+        checkOpen();
+        return pipeline.fixedTiming();
+    }
+
+    public long fixedStepCount() {
+        checkOpen();
+        return pipeline.fixedStepCount();
+    }
+
+    /** Seconds per presentation tick (for converting frame counts to time); starts at the config's value. */
+    public double getNominalFrameTime() {
+        checkOpen();
+        return nominalFrameTime;
+    }
+
+    /** @throws IllegalArgumentException unless {@code seconds} is positive and finite (nothing changes) */
+    public void setNominalFrameTime(double seconds) {
+        checkOpen();
+        if (!(seconds > 0) || Double.isInfinite(seconds)) {
+            throw new IllegalArgumentException("nominalFrameTime=" + seconds + " must be positive and finite");
+        }
+        nominalFrameTime = seconds;
+    }
+
+    /** The scheduler this world forwards system and phase calls to. */
+    public Pipeline pipeline() {
+        checkOpen();
+        return pipeline;
+    }
+
+    /** What the pipeline uses to hold and publish structural work around systems. */
+    private final class Dispatches implements DispatchScope {
+        @Override
+        public void unwind() {
+            World.this.unwind();
+        }
+
+        @Override
+        public void hold() {
+            holdDepth++;
+            deferDepth++;
+            scopeDepth++;
+        }
+
+        @Override
+        public void release(boolean publish) {
+            if (holdDepth > 0) {
+                holdDepth--;
+                deferDepth--;
+            }
+            exitScope(publish);
+        }
+
+        @Override
+        public void barrier() {
+            if (!closed && scopeDepth == holdDepth && !drain.isDraining() && drain.hasWork()) {
+                publish();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- random streams and resources
+
+    /**
+     * This world's random stream with this name, created on first use; every call with the name returns the
+     * same generator. Its sequence depends only on the world seed and the name (see {@link RandomStreams}).
+     *
+     * @throws IllegalArgumentException when the name is empty
+     */
+    public Xoshiro128 randomStream(String name) {
+        checkOpen();
+        return random.stream(name);
+    }
+
+    /** Restarts every random stream from a new seed, in place; streams created later derive from it too. */
+    public void seedRandom(int seed) {
+        checkOpen();
+        random.reseed(seed);
+    }
+
+    /** The seed the random streams derive from ({@link RandomStreams#DEFAULT_SEED} until reseeded). */
+    public int randomSeed() {
+        checkOpen();
+        return random.seed();
+    }
+
+    /** This world's typed singletons. */
+    public Resources resources() {
+        checkOpen();
+        return resources;
     }
 
     // ---------------------------------------------------------------- lifetime

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.jtecs.entity.Entity;
+import dev.jtecs.schedule.FixedOverload;
+import dev.jtecs.schedule.PipelineFactory;
 import org.junit.jupiter.api.Test;
 
 class WorldConfigTest {
@@ -20,7 +22,7 @@ class WorldConfigTest {
     void withersReturnChangedCopies() {
         WorldConfig base = WorldConfig.defaults();
         WorldConfig changed = base.maxEntities(10).timestep(0.5).fixedMaxSteps(2).nominalFrameTime(0.25);
-        assertEquals(new WorldConfig(10, 0.5, 2, 0.25), changed);
+        assertEquals(new WorldConfig(10, 0.5, 2, 0.25, FixedOverload.DROP, PipelineFactory.DEFAULT), changed);
         assertEquals(Entity.DEFAULT_MAX_ENTITIES, base.maxEntities());
     }
 

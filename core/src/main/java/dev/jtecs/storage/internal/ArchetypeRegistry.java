@@ -227,7 +227,8 @@ public final class ArchetypeRegistry implements AutoCloseable {
 
     /** Clears every table's dirty state and empties the queue. */
     public void clearDirty() {
-        for (Table table : dirtyQueue) {
+        for (int i = 0; i < dirtyQueue.size(); i++) { // indexed: update() calls this every frame, no iterator
+            Table table = dirtyQueue.get(i);
             table.dirty().clear();
             table.dirty().dequeue();
         }

@@ -1,0 +1,67 @@
+package dev.jtecs.schedule;
+
+import java.util.List;
+
+/**
+ * A world's scheduler: it owns the systems, the phase registry, the fixed-step clock and the order things run
+ * in, and the world forwards every registration, phase-control and inspection call to it. {@link Scheduler} is
+ * the default; supply another through {@code WorldConfig.pipelineFactory} to replace scheduling while the world
+ * keeps owning entities, storage and publication.
+ *
+ * <p>Contract expected by the world: {@link #update} runs one frame (the world clears dirty bits after it
+ * returns); {@link #run} dispatches one selection once; both bracket their systems with the
+ * {@link DispatchScope} they were created with. Methods reject bad input with an exception before changing
+ * anything.
+ */
+public interface Pipeline {
+    /** Runs one frame of {@code dt} seconds, fixed steps included. */
+    void update(double dt);
+
+    /** Runs a phase, a phase tree or a group once, passing {@code dt} to every system. */
+    void run(PhaseSelection selection, double dt);
+
+    /** Registers a system and returns its unique (explicit or generated) name. */
+    String addSystem(SystemConfig config);
+
+    /** Unregisters a system; returns whether it existed. */
+    boolean removeSystem(String name);
+
+    /** Turns a system on or off; returns false when no system has this name. */
+    boolean setSystemEnabled(String name, boolean enabled);
+
+    /** Every registered system, in dispatch order: phases in registry order, dependency order within each. */
+    List<SystemInfo> listSystems();
+
+    /** How many systems are registered. */
+    int systemCount();
+
+    /** Registers a custom phase or phase tree. */
+    void registerPhase(PhaseDefinition definition);
+
+    /** Enables every leaf of a selection. */
+    void enablePhase(PhaseSelection selection);
+
+    /** Disables every leaf of a selection: their systems are skipped, run conditions unevaluated. */
+    void disablePhase(PhaseSelection selection);
+
+    /** Whether a leaf is enabled; for a tree, whether all its leaves are. */
+    boolean isPhaseEnabled(Phase phase);
+
+    /**
+     * Asks for a publication barrier: inside a running system (its body or run condition), once after it
+     * returns; outside any system, at once.
+     */
+    void enqueueCommit();
+
+    /** The fixed-step clock's settings and counters. */
+    FixedTiming fixedTiming();
+
+    /** Fixed steps completed so far. */
+    long fixedStepCount();
+
+    /** Seconds of fixed time abandoned under overload so far ({@link FixedTiming#timeDropped()} without a record). */
+    double fixedTimeDropped();
+
+    /** Whole fixed steps abandoned under overload so far ({@link FixedTiming#stepsDropped()} without a record). */
+    long fixedStepsDropped();
+}

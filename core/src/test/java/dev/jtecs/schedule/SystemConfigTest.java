@@ -1,0 +1,60 @@
+package dev.jtecs.schedule;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SystemConfigTest {
+    private static final SystemBody BODY = (dt, world) -> {};
+
+    @Test
+    void defaultsAreUpdateNoConstraintsNoBarriers() {
+        SystemConfig config = SystemConfig.named("game.Move");
+        assertEquals("game.Move", config.name());
+        assertEquals(Phases.UPDATE, config.phase());
+        assertNull(config.body());
+        assertNull(config.runIf());
+        assertEquals(List.of(), config.before());
+        assertEquals(List.of(), config.after());
+        assertFalse(config.commitsBefore());
+        assertFalse(config.commitsAfter());
+        assertNull(SystemConfig.unnamed().name());
+    }
+
+    @Test
+    void everyChangeIsACopy() {
+        SystemConfig base = SystemConfig.named("s");
+        RunIf gate = RunIf.every(1);
+        SystemConfig full = base.phase(Phases.RENDER).run(BODY).runIf(gate).before("a").before("b", "c").after("d")
+                .commitBefore().commitAfter();
+        assertEquals(Phases.RENDER, full.phase());
+        assertSame(BODY, full.body());
+        assertSame(gate, full.runIf());
+        assertEquals(List.of("a", "b", "c"), full.before());
+        assertEquals(List.of("d"), full.after());
+        assertTrue(full.commitsBefore());
+        assertTrue(full.commitsAfter());
+        assertEquals(Phases.UPDATE, base.phase());
+        assertEquals(List.of(), base.before());
+        assertFalse(base.commitsAfter());
+        assertNull(full.runIf(null).runIf());
+        assertThrows(UnsupportedOperationException.class, () -> full.before().add("x"));
+    }
+
+    @Test
+    void badInputIsRefused() {
+        IllegalArgumentException blank = assertThrows(IllegalArgumentException.class, () -> SystemConfig.named(""));
+        assertEquals("a system name must not be blank, got \"\"", blank.getMessage());
+        assertThrows(NullPointerException.class, () -> SystemConfig.named(null));
+        assertThrows(NullPointerException.class, () -> SystemConfig.unnamed().phase(null));
+        assertThrows(NullPointerException.class, () -> SystemConfig.unnamed().run(null));
+        assertThrows(NullPointerException.class, () -> SystemConfig.unnamed().before("a", null));
+        assertThrows(NullPointerException.class, () -> SystemConfig.unnamed().after((String[]) null));
+    }
+}
