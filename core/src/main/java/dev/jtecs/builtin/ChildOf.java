@@ -13,6 +13,13 @@ public final class ChildOf {
     public static final Relationship COMPONENT =
             Relationships.register("ChildOf", o -> o.exclusive().reverseIndex().cascadeDelete());
 
+    /**
+     * The same relationship, named for its use as a query term: {@code exclude(ChildOf.ANY)} selects roots,
+     * {@code include(ChildOf.ANY)} entities with a parent, whoever it is ({@code COMPONENT.targeting(p)} selects one
+     * parent's children).
+     */
+    public static final Relationship ANY = COMPONENT;
+
     private ChildOf() {
     }
 }
