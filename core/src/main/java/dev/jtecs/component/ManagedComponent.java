@@ -98,7 +98,8 @@ public final class ManagedComponent<T> extends BaseComponent<T> {
         }
     }
 
-    private static Object zeroOf(Class<?> type) {
+    /** The zero value of a type: {@code null} for references, zero or {@code false} (boxed) for primitives. */
+    static Object zeroOf(Class<?> type) {
         if (!type.isPrimitive()) {
             return null;
         }

@@ -12,7 +12,7 @@ import java.util.List;
  *
  * @param <T> the record type
  */
-public final class NativeComponent<T extends Record> extends BaseComponent<T> {
+public final class NativeComponent<T extends Record> extends BaseComponent<T> implements FieldSource {
     private final ComponentLayout layout;
     private final RecordCodec codec;
 
@@ -69,7 +69,13 @@ public final class NativeComponent<T extends Record> extends BaseComponent<T> {
         return new ComponentValue<>(this, value);
     }
 
-    private int fieldIndex(String field) {
+    @Override
+    public Component<?> fieldOwner() {
+        return this;
+    }
+
+    @Override
+    public int fieldIndex(String field) {
         int index = layout.indexOf(field);
         if (index < 0) {
             throw new IllegalArgumentException("component " + name() + " has no field '" + field + "'; fields: "
@@ -78,35 +84,4 @@ public final class NativeComponent<T extends Record> extends BaseComponent<T> {
         return index;
     }
 
-    public ByteField byteField(String field) {
-        return new ByteField(this, fieldIndex(field));
-    }
-
-    public BooleanField booleanField(String field) {
-        return new BooleanField(this, fieldIndex(field));
-    }
-
-    public ShortField shortField(String field) {
-        return new ShortField(this, fieldIndex(field));
-    }
-
-    public CharField charField(String field) {
-        return new CharField(this, fieldIndex(field));
-    }
-
-    public IntField intField(String field) {
-        return new IntField(this, fieldIndex(field));
-    }
-
-    public FloatField floatField(String field) {
-        return new FloatField(this, fieldIndex(field));
-    }
-
-    public LongField longField(String field) {
-        return new LongField(this, fieldIndex(field));
-    }
-
-    public DoubleField doubleField(String field) {
-        return new DoubleField(this, fieldIndex(field));
-    }
 }

@@ -80,7 +80,7 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
         checkTarget(target);
         Object[] args = new Object[fieldTypes.length];
         for (int i = 0; i < args.length; i++) {
-            args[i] = zeroOf(fieldTypes[i]);
+            args[i] = ManagedComponent.zeroOf(fieldTypes[i]);
         }
         args[targetField] = target;
         try {
@@ -126,33 +126,5 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
     @Override
     public T edgeValue(long target, Object payload) {
         return valueType().cast(payload);
-    }
-
-    private static Object zeroOf(Class<?> type) {
-        if (!type.isPrimitive()) {
-            return null;
-        }
-        if (type == boolean.class) {
-            return false;
-        }
-        if (type == char.class) {
-            return (char) 0;
-        }
-        if (type == byte.class) {
-            return (byte) 0;
-        }
-        if (type == short.class) {
-            return (short) 0;
-        }
-        if (type == int.class) {
-            return 0;
-        }
-        if (type == long.class) {
-            return 0L;
-        }
-        if (type == float.class) {
-            return 0f;
-        }
-        return 0d;
     }
 }

@@ -13,7 +13,7 @@ import dev.jtecs.entity.Entity;
  *
  * @param <V> what reads of the edge return (see {@link BaseRelationship})
  */
-public final class TargetSelector<V> extends BaseComponent<V> {
+public final class TargetSelector<V> extends BaseComponent<V> implements FieldSource {
     /** The id every selector reports: selectors never enter a signature. */
     public static final int NO_ID = -1;
 
@@ -57,8 +57,13 @@ public final class TargetSelector<V> extends BaseComponent<V> {
                 ? definition.to(target).payload() : null);
     }
 
-    /** The index of a payload field for a column handle; the target field and target-only edges have none. */
-    private int fieldIndex(String field) {
+    @Override
+    public Component<?> fieldOwner() {
+        return this;
+    }
+
+    @Override
+    public int fieldIndex(String field) {
         if (!(relationship instanceof RelationshipDefinition<?> definition)
                 || definition.payloadStorage() != StorageKind.NATIVE) {
             throw new IllegalArgumentException("relationship " + relationship.name() + " has no native payload "
@@ -74,38 +79,6 @@ public final class TargetSelector<V> extends BaseComponent<V> {
                     + "the world (set an edge to another target instead); it has no column handle");
         }
         return index;
-    }
-
-    public ByteField byteField(String field) {
-        return new ByteField(this, fieldIndex(field));
-    }
-
-    public BooleanField booleanField(String field) {
-        return new BooleanField(this, fieldIndex(field));
-    }
-
-    public ShortField shortField(String field) {
-        return new ShortField(this, fieldIndex(field));
-    }
-
-    public CharField charField(String field) {
-        return new CharField(this, fieldIndex(field));
-    }
-
-    public IntField intField(String field) {
-        return new IntField(this, fieldIndex(field));
-    }
-
-    public FloatField floatField(String field) {
-        return new FloatField(this, fieldIndex(field));
-    }
-
-    public LongField longField(String field) {
-        return new LongField(this, fieldIndex(field));
-    }
-
-    public DoubleField doubleField(String field) {
-        return new DoubleField(this, fieldIndex(field));
     }
 
     @Override
