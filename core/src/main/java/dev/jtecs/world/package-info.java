@@ -6,6 +6,7 @@
  *          ├─ ArchetypeRegistry  signature → Table (columns), add/remove edges, move plans
  *          ├─ Transaction        staged work, one record per entity
  *          ├─ CommitDrain        publishes staged work in waves
+ *          ├─ States             created states, the stack; spawn paths add the top state's tag
  *          └─ NativeMemory       every off-heap buffer; freed by close()
  * </pre>
  *
