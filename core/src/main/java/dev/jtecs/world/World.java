@@ -44,6 +44,7 @@ import dev.jtecs.storage.internal.Table;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -86,6 +87,7 @@ public final class World implements AutoCloseable {
     private final Resources resources = new Resources();
     private final RandomStreams random = new RandomStreams();
     private final States states = new States(this);
+    private final Bundles bundles = new Bundles(this);
     private final Pipeline pipeline;
     private double nominalFrameTime;
     private boolean reportingDespawns;
@@ -1270,7 +1272,7 @@ public final class World implements AutoCloseable {
         return resources;
     }
 
-    // ---------------------------------------------------------------- states
+    // ---------------------------------------------------------------- states and bundles
 
     /**
      * Creates a state in this world and returns its tag, the process-wide tag named {@code "state:" + name}.
@@ -1322,6 +1324,50 @@ public final class World implements AutoCloseable {
     public List<String> listStates() {
         checkOpen();
         return states.list();
+    }
+
+    /**
+     * Registers a bundle, a named spawn shape, in this world.
+     *
+     * @throws IllegalArgumentException for a blank name or a name this world already has a bundle under
+     */
+    public Bundle newBundle(String name, BundleDefinition definition) {
+        checkOpen();
+        return bundles.create(name, definition);
+    }
+
+    /**
+     * Spawns an entity of the bundle of that name; see {@link #spawnBundle(Bundle, Input...)}.
+     *
+     * @throws IllegalArgumentException for a name without a bundle, or a missing required component
+     */
+    public long spawnBundle(String name, Input... inputs) {
+        checkOpen();
+        return bundles.spawn(name, inputs);
+    }
+
+    /**
+     * Spawns an entity with the bundle's defaults and these inputs, as {@link #spawn(Input...)} does (state tag,
+     * {@link OnSpawn}, staging); see {@link Bundle}.
+     *
+     * @throws IllegalArgumentException for a bundle of another world, or a missing required component (nothing
+     *     is spawned)
+     */
+    public long spawnBundle(Bundle bundle, Input... inputs) {
+        checkOpen();
+        return bundles.spawn(bundle, inputs);
+    }
+
+    /** The bundle registered under that name, or {@code null} when there is none. */
+    public Bundle getBundle(String name) {
+        checkOpen();
+        return bundles.find(name);
+    }
+
+    /** Every bundle of this world by name, in registration order; an unmodifiable snapshot. */
+    public Map<String, Bundle> getBundles() {
+        checkOpen();
+        return bundles.all();
     }
 
     // ---------------------------------------------------------------- lifetime
