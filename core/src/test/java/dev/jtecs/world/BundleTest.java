@@ -87,6 +87,17 @@ class BundleTest {
     }
 
     @Test
+    void aDefinitionAsDefaultRunsItsRegisteredFactoryPerEntity() {
+        ManagedComponent<Bag> satchel = Components.registerManaged(Bag.class,
+                o -> o.name("test.bundle.Satchel").defaults(() -> new Bag(new ArrayList<>())));
+        Bundle bundle = world.newBundle("test.Satchel", BundleDefinition.empty().with(satchel));
+        long a = bundle.spawn();
+        long b = bundle.spawn();
+        assertEquals(new Bag(List.of()), world.get(a, satchel));
+        assertNotSame(world.get(a, satchel), world.get(b, satchel));
+    }
+
+    @Test
     void anInputOfADefaultedComponentReplacesTheDefaultWithoutRunningItsFactory() {
         Bundle mob = mob();
         Bag own = new Bag(List.of("sword"));
