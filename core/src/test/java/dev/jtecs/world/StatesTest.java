@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.builtin.Disabled;
 import dev.jtecs.builtin.Paused;
 import dev.jtecs.component.Components;
+import dev.jtecs.component.Input;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.StorageKind;
@@ -30,7 +31,10 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
@@ -527,6 +531,154 @@ class StatesTest {
         }));
         world.update(0.1);
         assertEquals(List.of("paused at blur=true", "paused after push=true"), log);
+    }
+
+    // ---------------------------------------------------------------- against a naive model
+
+    /** What the model remembers of one entity. */
+    private static final class Modelled {
+        final int state; // index of the state whose tag it carries, -1 for none
+        boolean paused;
+        boolean disabled;
+        boolean alive = true;
+
+        Modelled(int state, boolean paused, boolean disabled) {
+            this.state = state;
+            this.paused = paused;
+            this.disabled = disabled;
+        }
+    }
+
+    @Test
+    void randomTransitionsAgreeWithANaiveModel() {
+        for (long seed : new long[] {1, 2, 3, 42, System.nanoTime()}) {
+            System.out.println("StatesTest.randomTransitionsAgreeWithANaiveModel seed=" + seed);
+            try (World w = World.create()) {
+                runModel(w, seed);
+            }
+        }
+    }
+
+    private static void runModel(World w, long seed) {
+        Random random = new Random(seed);
+        StateOperation[] ops = StateOperation.values();
+        int stateCount = 4;
+        TagComponent[] tags = new TagComponent[stateCount];
+        StatePolicy[] policies = new StatePolicy[stateCount];
+        for (int i = 0; i < stateCount; i++) {
+            policies[i] = new StatePolicy(ops[random.nextInt(ops.length)], ops[random.nextInt(ops.length)],
+                    ops[random.nextInt(ops.length)], ops[random.nextInt(ops.length)]);
+            tags[i] = w.createState("model" + i, policies[i]);
+        }
+        List<String> events = new ArrayList<>();
+        w.observe(Entity.WORLD, StateEnter.class, e -> events.add("enter " + e.state()));
+        w.observe(Entity.WORLD, StateExit.class, e -> events.add("exit " + e.state()));
+        w.observe(Entity.WORLD, StateBlur.class, e -> events.add("blur " + e.state() + " " + e.pushed()));
+        w.observe(Entity.WORLD, StateFocus.class, e -> events.add("focus " + e.state() + " " + e.popped()));
+        List<Integer> stack = new ArrayList<>();
+        Map<Long, Modelled> model = new LinkedHashMap<>();
+        for (int step = 0; step < 300; step++) {
+            String context = "seed=" + seed + " step=" + step + " stack=" + stack;
+            List<String> expected = new ArrayList<>();
+            int action = random.nextInt(10);
+            if (action < 4) { // spawn, sometimes already paused or disabled
+                boolean paused = random.nextInt(4) == 0;
+                boolean disabled = random.nextInt(4) == 0;
+                List<Input> inputs = new ArrayList<>(List.of(A));
+                if (paused) {
+                    inputs.add(Paused.COMPONENT);
+                }
+                if (disabled) {
+                    inputs.add(Disabled.COMPONENT);
+                }
+                long id = w.spawn(inputs.toArray(Input[]::new));
+                model.put(id, new Modelled(stack.isEmpty() ? -1 : stack.getLast(), paused, disabled));
+            } else if (action < 7) { // push, valid or not
+                int state = random.nextInt(stateCount);
+                if (stack.contains(state)) {
+                    assertThrows(IllegalArgumentException.class, () -> w.pushState("model" + state), context);
+                } else {
+                    w.pushState("model" + state);
+                    if (!stack.isEmpty()) {
+                        int covered = stack.getLast();
+                        apply(model, covered, policies[covered].onBlur());
+                        expected.add("blur model" + covered + " model" + state);
+                    }
+                    stack.add(state);
+                    apply(model, state, policies[state].onEnter());
+                    expected.add("enter model" + state);
+                }
+            } else if (action < 9) { // pop, valid or not
+                if (stack.isEmpty()) {
+                    assertThrows(IllegalStateException.class, w::popState, context);
+                } else {
+                    w.popState();
+                    int leaving = stack.removeLast();
+                    expected.add("exit model" + leaving);
+                    apply(model, leaving, policies[leaving].onExit());
+                    if (!stack.isEmpty()) {
+                        int uncovered = stack.getLast();
+                        apply(model, uncovered, policies[uncovered].onFocus());
+                        expected.add("focus model" + uncovered + " model" + leaving);
+                    }
+                }
+            } else { // game logic toggles a builtin tag on a live entity
+                List<Long> live = model.entrySet().stream().filter(en -> en.getValue().alive).map(Map.Entry::getKey)
+                        .toList();
+                if (!live.isEmpty()) {
+                    long id = live.get(random.nextInt(live.size()));
+                    Modelled m = model.get(id);
+                    if (random.nextBoolean()) {
+                        m.paused = !m.paused;
+                        toggle(w, id, Paused.COMPONENT, m.paused);
+                    } else {
+                        m.disabled = !m.disabled;
+                        toggle(w, id, Disabled.COMPONENT, m.disabled);
+                    }
+                }
+            }
+            assertEquals(expected, events, context);
+            events.clear();
+            assertEquals(stack.stream().map(i -> "model" + i).toList(), w.listStates(), context);
+            for (Map.Entry<Long, Modelled> entry : model.entrySet()) {
+                long id = entry.getKey();
+                Modelled m = entry.getValue();
+                String who = context + " entity=" + Entity.toString(id);
+                assertEquals(m.alive, w.isAlive(id), who);
+                if (m.alive) {
+                    assertEquals(m.paused, w.has(id, Paused.COMPONENT), who);
+                    assertEquals(m.disabled, w.has(id, Disabled.COMPONENT), who);
+                    for (int i = 0; i < stateCount; i++) {
+                        assertEquals(m.state == i, w.has(id, tags[i]), who);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void toggle(World w, long id, TagComponent tag, boolean on) {
+        if (on) {
+            w.set(id, tag);
+        } else {
+            w.remove(id, tag);
+        }
+    }
+
+    /** The model of one policy operation: every live entity of the state. */
+    private static void apply(Map<Long, Modelled> model, int state, StateOperation operation) {
+        for (Modelled m : model.values()) {
+            if (!m.alive || m.state != state) {
+                continue;
+            }
+            switch (operation) {
+                case NONE -> { }
+                case PAUSE -> m.paused = true;
+                case RESUME -> m.paused = false;
+                case DISABLE -> m.disabled = true;
+                case ENABLE -> m.disabled = false;
+                case DESPAWN -> m.alive = false;
+            }
+        }
     }
 
     @Test
