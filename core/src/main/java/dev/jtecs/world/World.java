@@ -186,8 +186,9 @@ public final class World implements AutoCloseable {
             if (c != null) {
                 staging.stageSpawnInput(record, c);
             }
-            if (states.activeTag() != null) {
-                staging.stageSpawnInput(record, states.activeTag()); // a spawn path: tagged with the active state
+            TagComponent stateTag = states.activeTag(); // a spawn path: tagged with the active state
+            if (stateTag != null) {
+                staging.stageSpawnInput(record, stateTag);
             }
             spawned(id);
             ok = true;
