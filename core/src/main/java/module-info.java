@@ -1,6 +1,6 @@
 /**
- * The jtecs core: entities, components, archetype storage, the mutation model, the world, its scheduler and its
- * random streams.
+ * The jtecs core: entities, components, archetype storage, the mutation model, the world, its scheduler, its
+ * states and its random streams.
  */
 module dev.jtecs.core {
     exports dev.jtecs.entity;
@@ -11,5 +11,6 @@ module dev.jtecs.core {
     exports dev.jtecs.builtin;
     exports dev.jtecs.query;
     exports dev.jtecs.schedule;
+    exports dev.jtecs.state;
     exports dev.jtecs.random;
 }

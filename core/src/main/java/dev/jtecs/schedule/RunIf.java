@@ -61,20 +61,12 @@ public interface RunIf {
     }
 
     /**
-     * True while the state named {@code state} is the active one, as told by the {@link StateSource} stored in
-     * the world's resources; false when the world has none (no state is active).
+     * True while the state named {@code state} is the active one: the top of the world's state stack
+     * ({@link World#peekState()}). A state covered by another one is not active.
      */
     static RunIf inState(String state) {
         Objects.requireNonNull(state, "state");
-        return (dt, world, name) -> world.resources().contains(StateSource.class)
-                && state.equals(world.resources().get(StateSource.class).activeState());
-    }
-
-    /** True while {@code source} reports {@code state} as the active one. */
-    static RunIf inState(String state, StateSource source) {
-        Objects.requireNonNull(state, "state");
-        Objects.requireNonNull(source, "source");
-        return (dt, world, name) -> state.equals(source.activeState());
+        return (dt, world, name) -> state.equals(world.peekState());
     }
 
     /** True when both are; {@code second} is not evaluated when {@code first} is false. */

@@ -10,6 +10,7 @@ import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipDefinition;
 import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TagComponent;
 import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
@@ -34,6 +35,7 @@ import dev.jtecs.schedule.PhaseSelection;
 import dev.jtecs.schedule.Pipeline;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.schedule.SystemInfo;
+import dev.jtecs.state.StatePolicy;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.NativeMemory;
@@ -42,6 +44,7 @@ import dev.jtecs.storage.internal.Table;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 
@@ -83,6 +86,8 @@ public final class World implements AutoCloseable {
     private final Relations relations;
     private final Resources resources = new Resources();
     private final RandomStreams random = new RandomStreams();
+    private final States states = new States(this);
+    private final Bundles bundles = new Bundles(this);
     private final Pipeline pipeline;
     private double nominalFrameTime;
     private boolean reportingDespawns;
@@ -181,6 +186,10 @@ public final class World implements AutoCloseable {
             if (c != null) {
                 staging.stageSpawnInput(record, c);
             }
+            TagComponent stateTag = states.activeTag(); // a spawn path: tagged with the active state
+            if (stateTag != null) {
+                staging.stageSpawnInput(record, stateTag);
+            }
             spawned(id);
             ok = true;
             return id;
@@ -192,7 +201,8 @@ public final class World implements AutoCloseable {
     /**
      * Creates an entity with these components and returns its id at once. Outside a scope the entity is
      * published before this returns; inside one it is published when the outermost scope closes. When one
-     * component appears twice, the last input wins. Delivers {@link OnSpawn} at address 0 during the call.
+     * component appears twice, the last input wins. While a state is active the entity also gets that state's
+     * tag ({@link #createState}). Delivers {@link OnSpawn} at address 0 during the call.
      */
     public long spawn(Input... inputs) {
         checkOpen();
@@ -201,7 +211,7 @@ public final class World implements AutoCloseable {
         boolean ok = false;
         try {
             long id = index.allocate();
-            stageSpawn(id, inputs);
+            stageSpawn(id, inputs, states.activeTag());
             ok = true;
             return id;
         } finally {
@@ -210,7 +220,8 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * Spawns with a caller-chosen id (restoration work): revives the id's slot with the id's generation.
+     * Spawns with a caller-chosen id (restoration work): revives the id's slot with the id's generation. Adds no
+     * state tag: the inputs are the whole of what is restored.
      *
      * @throws IllegalArgumentException when the id is malformed, beyond {@code maxEntities}, or its slot is in use
      */
@@ -221,17 +232,20 @@ public final class World implements AutoCloseable {
         boolean ok = false;
         try {
             index.reserveAt(id);
-            stageSpawn(id, inputs);
+            stageSpawn(id, inputs, null); // restoration: no state tag
             ok = true;
         } finally {
             exitScope(ok);
         }
     }
 
-    private void stageSpawn(long id, Input[] inputs) {
+    private void stageSpawn(long id, Input[] inputs, TagComponent stateTag) {
         int record = staging.beginSpawn(id);
         for (Input input : inputs) {
             staging.stageSpawnInput(record, input);
+        }
+        if (stateTag != null) {
+            staging.stageSpawnInput(record, stateTag);
         }
         spawned(id);
     }
@@ -459,7 +473,8 @@ public final class World implements AutoCloseable {
      * managed record constant as a shallow copy per entity). {@code initializer}, when given, is called once with
      * the placed rows, before any membership callback; no {@link OnSpawn} is delivered. Calls on the reserved
      * ids made later in the transaction apply after initialization; an id despawned before its batch is placed
-     * gets no row (a query batch staged in between places the batch first, in call order).
+     * gets no row (a query batch staged in between places the batch first, in call order). While a state is
+     * active its tag joins the signature, as in {@link #spawn(Input...)}.
      *
      * @return the ids: consecutive ({@link BatchIds#isContiguous()}) when they line up, explicit otherwise
      * @throws IllegalArgumentException for a count below 1, null inputs, or {@code EntityKey} in the signature
@@ -467,12 +482,12 @@ public final class World implements AutoCloseable {
      */
     public BatchIds batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer) {
         checkOpen();
-        return batches.spawn(count, batchInputs(inputs), initializer);
+        return batches.spawn(count, states.withActiveTag(batchInputs(inputs)), initializer);
     }
 
     /**
-     * Restoration: reserves exactly these ids (in order) for one batch, like {@link #spawnAt} for each. Every id
-     * is checked before any is reserved. An empty array does nothing.
+     * Restoration: reserves exactly these ids (in order) for one batch, like {@link #spawnAt} for each (no state
+     * tag). Every id is checked before any is reserved. An empty array does nothing.
      *
      * @throws IllegalArgumentException for a malformed, out-of-range, duplicated or occupied id, or
      *     {@code EntityKey} in the signature; nothing is reserved then
@@ -725,6 +740,16 @@ public final class World implements AutoCloseable {
         }
         if (scopeDepth == 0 && publishIfOutermost && !closed && !drain.isDraining() && drain.hasWork()) {
             publish(); // (a callback that closed the world leaves nothing to publish)
+        }
+    }
+
+    /**
+     * Publishes pending work unless a scope other than a running dispatch's hold is open or the drain runs: a
+     * barrier, as between two systems.
+     */
+    void publishUnlessScoped() {
+        if (!closed && scopeDepth == holdDepth && !drain.isDraining() && drain.hasWork()) {
+            publish();
         }
     }
 
@@ -1213,9 +1238,7 @@ public final class World implements AutoCloseable {
 
         @Override
         public void barrier() {
-            if (!closed && scopeDepth == holdDepth && !drain.isDraining() && drain.hasWork()) {
-                publish();
-            }
+            publishUnlessScoped();
         }
     }
 
@@ -1248,6 +1271,104 @@ public final class World implements AutoCloseable {
     public Resources resources() {
         checkOpen();
         return resources;
+    }
+
+    // ---------------------------------------------------------------- states and bundles
+
+    /**
+     * Creates a state in this world and returns its tag, the process-wide tag named {@code "state:" + name}.
+     * Entities spawned while the state is active carry the tag; the policy says what happens to them when the
+     * state is pushed, popped, covered or uncovered. See {@link #pushState}.
+     *
+     * @throws IllegalArgumentException for a blank name or a state this world already has (nothing changes)
+     */
+    public TagComponent createState(String name, StatePolicy policy) {
+        checkOpen();
+        return states.create(name, policy);
+    }
+
+    /**
+     * Pushes a created state: it becomes the active state, the one spawn paths tag new entities with and
+     * {@code RunIf.inState} reports. Pending work is published first unless a scope is open (a running system's
+     * own hold does not count); then the covered state's {@code onBlur} operation runs and
+     * {@link dev.jtecs.event.StateBlur} is delivered, then the pushed state's {@code onEnter} and
+     * {@link dev.jtecs.event.StateEnter}. Each operation is published before its event outside a scope.
+     *
+     * @throws IllegalArgumentException for a name never created here or a state already on the stack
+     * @throws IllegalStateException from a state event observer or policy effect of a transition in progress;
+     *     in all these cases nothing changes
+     */
+    public void pushState(String name) {
+        checkOpen();
+        states.push(name);
+    }
+
+    /**
+     * Pops the active state: {@link dev.jtecs.event.StateExit} is delivered while it is still on top and its
+     * entities untouched, then its {@code onExit} operation runs and it leaves the stack; the state below, if
+     * any, becomes active, gets its {@code onFocus} operation and {@link dev.jtecs.event.StateFocus}.
+     *
+     * @throws IllegalStateException when the stack is empty, or from a transition in progress (nothing changes)
+     */
+    public void popState() {
+        checkOpen();
+        states.pop();
+    }
+
+    /** The active state (the top of the stack), or {@code null} when the stack is empty. */
+    public String peekState() {
+        checkOpen();
+        return states.peek();
+    }
+
+    /** The state stack, bottom first, the active state last; an immutable copy. */
+    public List<String> listStates() {
+        checkOpen();
+        return states.list();
+    }
+
+    /**
+     * Registers a bundle, a named spawn shape, in this world.
+     *
+     * @throws IllegalArgumentException for a blank name or a name this world already has a bundle under
+     */
+    public Bundle newBundle(String name, BundleDefinition definition) {
+        checkOpen();
+        return bundles.create(name, definition);
+    }
+
+    /**
+     * Spawns an entity of the bundle of that name; see {@link #spawnBundle(Bundle, Input...)}.
+     *
+     * @throws IllegalArgumentException for a name without a bundle, or a missing required component
+     */
+    public long spawnBundle(String name, Input... inputs) {
+        checkOpen();
+        return bundles.spawn(name, inputs);
+    }
+
+    /**
+     * Spawns an entity with the bundle's defaults and these inputs, as {@link #spawn(Input...)} does (state tag,
+     * {@link OnSpawn}, staging); see {@link Bundle}.
+     *
+     * @throws IllegalArgumentException for a bundle of another world, or a missing required component (nothing
+     *     is spawned)
+     */
+    public long spawnBundle(Bundle bundle, Input... inputs) {
+        checkOpen();
+        return bundles.spawn(bundle, inputs);
+    }
+
+    /** The bundle registered under that name, or {@code null} when there is none. */
+    public Bundle getBundle(String name) {
+        checkOpen();
+        return bundles.find(name);
+    }
+
+    /** Every bundle of this world by name, in registration order; an unmodifiable snapshot. */
+    public Map<String, Bundle> getBundles() {
+        checkOpen();
+        return bundles.all();
     }
 
     // ---------------------------------------------------------------- lifetime

@@ -6,6 +6,8 @@
  *          ├─ ArchetypeRegistry  signature → Table (columns), add/remove edges, move plans
  *          ├─ Transaction        staged work, one record per entity
  *          ├─ CommitDrain        publishes staged work in waves
+ *          ├─ States             created states, the stack; spawn paths add the top state's tag
+ *          ├─ Bundles            named spawn shapes (required and defaulted components)
  *          └─ NativeMemory       every off-heap buffer; freed by close()
  * </pre>
  *

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.random.Xoshiro128;
+import dev.jtecs.state.StatePolicy;
 import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.List;
@@ -159,26 +160,42 @@ class RunIfTest {
     }
 
     @Test
-    void inStateReadsTheActiveStateFromTheGivenSource() {
-        String[] active = {null};
-        RunIf inGame = RunIf.inState("game", () -> active[0]);
-        assertFalse(inGame.test(0, null, "s"));
-        active[0] = "game";
-        assertTrue(inGame.test(0, null, "s"));
-        active[0] = "menu";
-        assertFalse(inGame.test(0, null, "s"));
+    void inStateIsTrueOnlyWhileTheStateIsOnTopOfTheWorldsStack() {
+        try (World world = World.create()) {
+            RunIf inGame = RunIf.inState("game");
+            world.createState("game", StatePolicy.none());
+            world.createState("pause", StatePolicy.none());
+            assertFalse(inGame.test(0, world, "s"), "empty stack: no state is active");
+            world.pushState("game");
+            assertTrue(inGame.test(0, world, "s"));
+            world.pushState("pause");
+            assertFalse(inGame.test(0, world, "s"), "covered: on the stack but not active");
+            world.popState();
+            assertTrue(inGame.test(0, world, "s"));
+            world.popState();
+            assertFalse(inGame.test(0, world, "s"));
+        }
     }
 
     @Test
-    void inStateWithoutASourceAsksTheWorldsResources() {
+    void inStateGatesASystemAcrossStateChanges() {
         try (World world = World.create()) {
-            RunIf inGame = RunIf.inState("game");
-            assertFalse(inGame.test(0, world, "s"), "no state source: no state is active");
-            String[] active = {"game"};
-            world.resources().put(StateSource.class, () -> active[0]);
-            assertTrue(inGame.test(0, world, "s"));
-            active[0] = "pause";
-            assertFalse(inGame.test(0, world, "s"));
+            world.createState("game", StatePolicy.none());
+            world.createState("pause", StatePolicy.none());
+            List<String> log = new ArrayList<>();
+            world.addSystem(SystemConfig.named("sim").runIf(RunIf.inState("game")).run((dt, w) -> log.add("sim")));
+            world.addSystem(SystemConfig.named("toggle").after("sim").run((dt, w) -> {
+                if ("game".equals(w.peekState())) {
+                    w.pushState("pause"); // takes effect for the next evaluation, not retroactively
+                } else if (w.peekState() == null) {
+                    w.pushState("game");
+                }
+            }));
+            world.update(0.1); // stack empty when sim is asked, then game pushed
+            world.update(0.1); // sim runs, then pause pushed
+            world.update(0.1); // covered by pause
+            assertEquals(List.of("sim"), log);
+            assertEquals(List.of("game", "pause"), world.listStates());
         }
     }
 

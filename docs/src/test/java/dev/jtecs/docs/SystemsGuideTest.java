@@ -19,9 +19,9 @@ import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.RunIf;
 import dev.jtecs.schedule.ScheduleCycleException;
 import dev.jtecs.schedule.Scheduler;
-import dev.jtecs.schedule.StateSource;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.schedule.SystemInfo;
+import dev.jtecs.state.StatePolicy;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.ArrayList;
@@ -212,8 +212,9 @@ class SystemsGuideTest {
     void combinatorsShortCircuit() {
         try (World world = World.create()) {
             // begin-example
-            String[] state = {"menu"};
-            world.resources().put(StateSource.class, () -> state[0]);
+            world.createState("menu", StatePolicy.none());
+            world.createState("game", StatePolicy.none());
+            world.pushState("menu");
             int[] runs = new int[2];
             world.addSystem(SystemConfig.named("gated")
                     .runIf(RunIf.both(RunIf.inState("game"), RunIf.every(1.0))) // timer pauses outside "game"
@@ -223,7 +224,8 @@ class SystemsGuideTest {
                     .run((dt, w) -> runs[1]++));
 
             world.update(0.75); // in the menu: only the timer of "spent" advances
-            state[0] = "game";
+            world.popState();
+            world.pushState("game");
             world.update(0.25);
             assertArrayEquals(new int[] {0, 1}, runs); // "spent" had 0.75 s banked from the menu
             world.update(0.75);

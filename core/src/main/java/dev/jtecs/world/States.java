@@ -1,0 +1,229 @@
+package dev.jtecs.world;
+
+import dev.jtecs.builtin.Disabled;
+import dev.jtecs.builtin.Paused;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.event.StateBlur;
+import dev.jtecs.event.StateEnter;
+import dev.jtecs.event.StateExit;
+import dev.jtecs.event.StateFocus;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.state.StateOperation;
+import dev.jtecs.state.StatePolicy;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A world's states: the states created in it (name, tag, policy) and the stack of active ones, whose top is the
+ * state that spawn paths tag new entities with.
+ *
+ * <p>A transition ({@link #push}, {@link #pop}) runs in this order, and no other transition may start until it
+ * ends:
+ *
+ * <pre>
+ *   push(N): barrier ─► N on top ─► [covered C: C.onBlur, barrier, StateBlur(C, N)] ─► N.onEnter, barrier, StateEnter(N)
+ *   pop():   barrier ─► StateExit(T) ─► T.onExit, barrier ─► T off the stack ─► [uncovered U: U.onFocus, barrier, StateFocus(U, T)]
+ * </pre>
+ *
+ * A barrier publishes pending work unless a scope other than a running dispatch's hold is open (an explicit
+ * {@code defer()}, an iteration, the drain); inside such a scope the operations stay staged like any bulk call.
+ *
+ * @implNote An operation is one scope of bulk calls over temporary queries of the state's tag: one query
+ *     without {@code Disabled} and one with it, so that the automatic {@code Disabled} exclusion of queries does
+ *     not hide any of the state's entities. States whose tag no archetype holds skip the queries.
+ */
+final class States {
+    /** What a state's tag is named after: {@code "state:" + name}. */
+    static final String TAG_PREFIX = "state:";
+
+    /** One created state. */
+    private record State(String name, TagComponent tag, StatePolicy policy) {}
+
+    private final World world;
+    private final Map<String, State> created = new LinkedHashMap<>();
+    private final List<State> stack = new ArrayList<>();
+    private TagComponent activeTag; // the top's tag; null while the stack is empty
+    private String changing;        // the transition running now, for error messages; null when none
+
+    States(World world) {
+        this.world = world;
+    }
+
+    TagComponent create(String name, StatePolicy policy) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(policy, "policy");
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("createState: a state name must not be blank, got \"" + name + "\"");
+        }
+        State existing = created.get(name);
+        if (existing != null) {
+            throw new IllegalArgumentException("createState(" + name + "): the state already exists in this world "
+                    + "(tag " + existing.tag().name() + ", " + existing.policy() + ")");
+        }
+        TagComponent tag = Components.tag(TAG_PREFIX + name); // may throw on a name clash: nothing added yet
+        created.put(name, new State(name, tag, policy));
+        return tag;
+    }
+
+    void push(String name) {
+        Objects.requireNonNull(name, "name");
+        String operation = "pushState(" + name + ")";
+        checkIdle(operation);
+        State pushed = require(name, operation);
+        if (stack.contains(pushed)) {
+            throw new IllegalArgumentException(operation + ": the state is already on the stack " + list());
+        }
+        changing = operation;
+        try {
+            world.publishUnlessScoped(); // entities spawned into the covered state so far are blurred with it
+            State covered = top();
+            stack.add(pushed);
+            activeTag = pushed.tag();
+            if (covered != null) {
+                apply(covered, covered.policy().onBlur());
+                if (world.hasObservers(Entity.WORLD, StateBlur.class)) {
+                    world.emit(Entity.WORLD, new StateBlur(covered.name(), name));
+                }
+            }
+            apply(pushed, pushed.policy().onEnter());
+            if (world.hasObservers(Entity.WORLD, StateEnter.class)) {
+                world.emit(Entity.WORLD, new StateEnter(name));
+            }
+        } finally {
+            changing = null;
+        }
+    }
+
+    void pop() {
+        checkIdle("popState()");
+        if (stack.isEmpty()) {
+            throw new IllegalStateException("popState(): the state stack is empty (created states: "
+                    + created.keySet() + ")");
+        }
+        changing = "popState()";
+        try {
+            world.publishUnlessScoped();
+            State leaving = top();
+            if (world.hasObservers(Entity.WORLD, StateExit.class)) {
+                world.emit(Entity.WORLD, new StateExit(leaving.name()));
+            }
+            apply(leaving, leaving.policy().onExit());
+            stack.removeLast();
+            State uncovered = top();
+            activeTag = uncovered == null ? null : uncovered.tag();
+            if (uncovered != null) {
+                apply(uncovered, uncovered.policy().onFocus());
+                if (world.hasObservers(Entity.WORLD, StateFocus.class)) {
+                    world.emit(Entity.WORLD, new StateFocus(uncovered.name(), leaving.name()));
+                }
+            }
+        } finally {
+            changing = null;
+        }
+    }
+
+    /** The active state's name, or {@code null} while the stack is empty. */
+    String peek() {
+        State top = top();
+        return top == null ? null : top.name();
+    }
+
+    /** The stack's names, bottom first (the active state last). */
+    List<String> list() {
+        List<String> names = new ArrayList<>(stack.size());
+        for (State state : stack) {
+            names.add(state.name());
+        }
+        return List.copyOf(names);
+    }
+
+    /** The tag spawn paths add: the active state's, or {@code null} while the stack is empty. */
+    TagComponent activeTag() {
+        return activeTag;
+    }
+
+    /** {@code inputs} with the active state's tag appended, unless there is none or the inputs name it already. */
+    Input[] withActiveTag(Input[] inputs) {
+        TagComponent tag = activeTag;
+        if (tag == null) {
+            return inputs;
+        }
+        for (Input input : inputs) {
+            if (input.component() == tag) {
+                return inputs;
+            }
+        }
+        Input[] tagged = Arrays.copyOf(inputs, inputs.length + 1);
+        tagged[inputs.length] = tag;
+        return tagged;
+    }
+
+    private State top() {
+        return stack.isEmpty() ? null : stack.getLast();
+    }
+
+    private State require(String name, String operation) {
+        State state = created.get(name);
+        if (state == null) {
+            throw new IllegalArgumentException(operation + ": no state of that name was created in this world "
+                    + "(created: " + created.keySet() + ")");
+        }
+        return state;
+    }
+
+    private void checkIdle(String operation) {
+        if (changing != null) {
+            throw new IllegalStateException(operation + ": not allowed while " + changing
+                    + " runs (from a state event observer or a policy's effects); change states from a system or"
+                    + " after the transition returns");
+        }
+    }
+
+    /** Runs one policy operation over every published entity carrying the state's tag, then a barrier. */
+    private void apply(State state, StateOperation operation) {
+        if (operation == StateOperation.NONE || world.findArchetypes(state.tag()).isEmpty()) {
+            return;
+        }
+        TagComponent tag = state.tag();
+        TagComponent disabled = Disabled.COMPONENT;
+        TagComponent paused = Paused.COMPONENT;
+        world.inScope(() -> {
+            switch (operation) {
+                case PAUSE -> { // the entities without Paused, enabled or not
+                    world.batchSet(select(new Component<?>[] {tag}, paused), paused);
+                    world.batchSet(select(new Component<?>[] {tag, disabled}, paused), paused);
+                }
+                case RESUME -> {
+                    world.batchRemove(select(new Component<?>[] {tag, paused}, null), paused);
+                    world.batchRemove(select(new Component<?>[] {tag, paused, disabled}, null), paused);
+                }
+                case DISABLE -> world.batchSet(select(new Component<?>[] {tag}, null), disabled); // Disabled excluded
+                case ENABLE -> world.batchRemove(select(new Component<?>[] {tag, disabled}, null), disabled);
+                case DESPAWN -> {
+                    world.batchDespawn(select(new Component<?>[] {tag}, null));
+                    world.batchDespawn(select(new Component<?>[] {tag, disabled}, null));
+                }
+                case NONE -> throw new AssertionError("NONE returns early");
+            }
+        });
+        world.publishUnlessScoped();
+    }
+
+    /** A temporary plain query: every component of {@code include}, without {@code exclude} when given. */
+    private Query select(Component<?>[] include, Component<?> exclude) {
+        QueryDescriptor.Builder builder = QueryDescriptor.builder().include(include).temp();
+        if (exclude != null) {
+            builder.exclude(exclude);
+        }
+        return world.newQuery(builder.build());
+    }
+}
