@@ -20,17 +20,22 @@ import java.util.Arrays;
  * row of a matched archetype has the same parent. One pass therefore reads the parent's transform and its
  * cosine and sine once per archetype and then runs a plain columnar loop over the rows.
  *
- * <p>Order. A matched archetype's depth is 1 when its parent's archetype is not matched (the parent is a root,
- * or has no offset, or no transform), else one more than the parent archetype's. Archetypes are composed in
- * ascending depth (a counting sort each run), so a parent's transform is final before its children read it,
- * however deep the trees. A {@code ChildOf} cycle (which nothing forbids) is cut where the walk first meets
- * itself again; its members then compose in an unspecified but terminating order.
+ * <p>Cost. The flip side of dense storage is one archetype per parent, and with fan-outs of a few children the
+ * work per archetype, not per row, dominates: fetching 20 column views (13 of the archetype, 7 of its parent's)
+ * walks heap metadata that a forest of tens of thousands of archetypes keeps out of cache (measured: about
+ * 65 ns per view at 32,500 archetypes, against a few for the arithmetic).
+ *
+ * <p>Order. The matched archetypes form a forest: an archetype's parent is the archetype holding its rows'
+ * parent, when that one is matched too. Each run links that forest (a counting sort of members by parent) and
+ * walks it in pre-order, so an archetype is composed only after the one holding its parent. Archetypes whose
+ * parent is not matched (a root, or an entity with no offset or no transform) start the walk. Archetypes on a {@code ChildOf} cycle, which nothing forbids and no root reaches,
+ * are walked afterwards from wherever the cycle is first met; their results mean nothing, but the run ends.
  *
  * <p>A parent without {@code Transform2D} (or not yet published) counts as {@link Transform2D#IDENTITY}.
  * {@code Transform2D} is marked dirty only in archetypes where some value changed, bit for bit, so a still
  * hierarchy leaves it clean.
  *
- * @implNote No allocation per entity or per archetype in steady state: the member, depth and order arrays are
+ * @implNote No allocation per entity or per archetype in steady state: the member, forest and order arrays are
  *     kept between runs and grow with the number of matched archetypes. The parent of an archetype is looked up
  *     once per archetype object (signatures never change) and cached by archetype id.
  */
@@ -46,11 +51,12 @@ final class RelativeTransformComposer implements SystemBody {
     private Archetype[] members = new Archetype[16];
     private Archetype[] parentArchetype = new Archetype[16];
     private int[] parentRow = new int[16];
-    private int[] depth = new int[16];
-    private int[] order = new int[16];
+    private int[] parentMember = new int[16]; // the parent archetype's member index, or -1
+    private int[] childStart = new int[17];   // children of member m: childList[childStart[m] .. childStart[m + 1])
+    private int[] childList = new int[16];
     private int[] stack = new int[16];
+    private boolean[] walked = new boolean[16];
     private int memberCount;
-    private int[] depthCounts = new int[8];
 
     // Per archetype id: this run's member index (valid when stamp == run), the cached parent and its owner.
     private int[] stamp = new int[16];
@@ -68,14 +74,16 @@ final class RelativeTransformComposer implements SystemBody {
         if (memberCount == 0) {
             return;
         }
-        int maxDepth = 0;
+        linkForest();
         for (int i = 0; i < memberCount; i++) {
-            maxDepth = Math.max(maxDepth, resolveDepth(i));
+            if (parentMember[i] < 0) {
+                walk(i);
+            }
         }
-        sortByDepth(maxDepth);
-        for (int k = 0; k < memberCount; k++) {
-            int i = order[k];
-            compose(members[i], parentArchetype[i], parentRow[i]);
+        for (int i = 0; i < memberCount; i++) {
+            if (!walked[i]) { // on a cycle: no root reaches it
+                walk(i);
+            }
         }
     }
 
@@ -96,9 +104,11 @@ final class RelativeTransformComposer implements SystemBody {
             members = Arrays.copyOf(members, n);
             parentArchetype = Arrays.copyOf(parentArchetype, n);
             parentRow = Arrays.copyOf(parentRow, n);
-            depth = Arrays.copyOf(depth, n);
-            order = Arrays.copyOf(order, n);
+            parentMember = Arrays.copyOf(parentMember, n);
+            childStart = Arrays.copyOf(childStart, n + 1);
+            childList = Arrays.copyOf(childList, n);
             stack = Arrays.copyOf(stack, n);
+            walked = Arrays.copyOf(walked, n);
         }
         int id = archetype.id();
         if (id >= stamp.length) {
@@ -110,8 +120,50 @@ final class RelativeTransformComposer implements SystemBody {
         }
         stamp[id] = run;
         memberIndex[id] = memberCount;
-        depth[memberCount] = 0; // unresolved
+        walked[memberCount] = false;
         members[memberCount++] = archetype;
+    }
+
+    /** Finds each member's parent archetype and row, and lists each member's child members (a counting sort). */
+    private void linkForest() {
+        int n = memberCount;
+        Arrays.fill(childStart, 0, n + 1, 0);
+        for (int i = 0; i < n; i++) {
+            int p = findParent(i);
+            parentMember[i] = p;
+            if (p >= 0) {
+                childStart[p + 1]++;
+            }
+        }
+        for (int m = 0; m < n; m++) {
+            childStart[m + 1] += childStart[m]; // now the start of each list
+        }
+        for (int i = 0; i < n; i++) {
+            int p = parentMember[i];
+            if (p >= 0) {
+                childList[childStart[p]++] = i; // advances each start to its list's end
+            }
+        }
+        System.arraycopy(childStart, 0, childStart, 1, n); // ends back to starts, one slot on
+        childStart[0] = 0;
+    }
+
+    /** Composes member {@code start} and every member below it, each parent before its children. */
+    private void walk(int start) {
+        int top = 0;
+        stack[top++] = start;
+        walked[start] = true;
+        while (top > 0) {
+            int i = stack[--top];
+            compose(members[i], parentArchetype[i], parentRow[i]);
+            for (int k = childStart[i + 1] - 1; k >= childStart[i]; k--) { // pushed last first: popped in order
+                int child = childList[k];
+                if (!walked[child]) {
+                    walked[child] = true;
+                    stack[top++] = child;
+                }
+            }
+        }
     }
 
     /** The parent every row of a matched archetype has (ChildOf is dense: it is in the signature). */
@@ -125,8 +177,11 @@ final class RelativeTransformComposer implements SystemBody {
         return parentId[id];
     }
 
-    /** The member index of the parent's archetype when that archetype is matched too, else -1. */
-    private int parentMember(int i) {
+    /**
+     * Records where member {@code i}'s parent lives (archetype and row; no archetype when it is not published)
+     * and returns the member index of that archetype when it is matched too, else -1.
+     */
+    private int findParent(int i) {
         long parent = parentOf(members[i]);
         Archetype owner = world.archetypeOf(parent);
         parentArchetype[i] = owner;
@@ -136,54 +191,6 @@ final class RelativeTransformComposer implements SystemBody {
         parentRow[i] = world.rowOf(parent);
         int id = owner.id();
         return id < stamp.length && stamp[id] == run ? memberIndex[id] : -1;
-    }
-
-    /**
-     * Resolves member {@code i}'s depth, and on the way those of its unresolved ancestors, without recursion:
-     * an explicit stack of members waiting for their parent's depth; {@code -1} marks a member on the stack.
-     */
-    private int resolveDepth(int i) {
-        if (depth[i] > 0) {
-            return depth[i];
-        }
-        int top = 0;
-        stack[top++] = i;
-        depth[i] = -1;
-        int deepest = 0;
-        while (top > 0) {
-            int j = stack[top - 1];
-            int p = parentMember(j);
-            if (p < 0 || depth[p] == -1) { // a root's child, or a cycle cut here
-                depth[j] = 1;
-            } else if (depth[p] > 0) {
-                depth[j] = depth[p] + 1;
-            } else {
-                depth[p] = -1;
-                stack[top++] = p;
-                continue;
-            }
-            deepest = Math.max(deepest, depth[j]);
-            top--;
-        }
-        return Math.max(deepest, depth[i]);
-    }
-
-    /** Fills {@code order} with member indexes by ascending depth (stable: query order within a depth). */
-    private void sortByDepth(int maxDepth) {
-        if (depthCounts.length < maxDepth + 2) {
-            depthCounts = new int[Math.max(maxDepth + 2, depthCounts.length * 2)];
-        }
-        int[] counts = depthCounts;
-        Arrays.fill(counts, 0, maxDepth + 2, 0);
-        for (int i = 0; i < memberCount; i++) {
-            counts[depth[i] + 1]++;
-        }
-        for (int d = 1; d <= maxDepth + 1; d++) {
-            counts[d] += counts[d - 1];
-        }
-        for (int i = 0; i < memberCount; i++) {
-            order[counts[depth[i]]++] = i;
-        }
     }
 
     /** Writes {@code parent.compose(offset)} into every row of {@code child}; see {@link Transform2D#compose}. */
