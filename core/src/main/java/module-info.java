@@ -3,6 +3,8 @@
  * states and its random streams.
  */
 module dev.jtecs.core {
+    requires transitive org.joml; // Transform3D's helpers take and return JOML types
+
     exports dev.jtecs.entity;
     exports dev.jtecs.component;
     exports dev.jtecs.storage;

@@ -1,5 +1,6 @@
 package dev.jtecs.world;
 
+import dev.jtecs.builtin.BuiltinSystems;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
@@ -122,6 +123,7 @@ public final class World implements AutoCloseable {
         this.nominalFrameTime = config.nominalFrameTime();
         this.pipeline = Objects.requireNonNull(config.pipelineFactory().create(this, new Dispatches()),
                 "pipelineFactory returned null");
+        BuiltinSystems.install(this); // last: the systems need a complete world
     }
 
     /** A world with {@link WorldConfig#defaults()}. */

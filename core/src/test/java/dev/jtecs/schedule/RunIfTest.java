@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.BuiltinSystems;
 import dev.jtecs.random.Xoshiro128;
 import dev.jtecs.state.StatePolicy;
 import dev.jtecs.world.World;
@@ -104,6 +105,7 @@ class RunIfTest {
     @Test
     void afterFiresOnceAndRemovesItsSystem() {
         try (World world = World.create()) {
+            BuiltinSystems.remove(world); // the listings below show only this test's system
             List<Double> runs = new ArrayList<>();
             world.addSystem(SystemConfig.named("later").run((dt, w) -> runs.add(dt)).runIf(RunIf.after(1.0)));
             world.update(0.5);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.BuiltinSystems;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.query.QueryDescriptor;
@@ -24,12 +25,18 @@ class SchedulerTest {
     static final TagComponent MARKER = Components.tag("test.schedule.Marker");
     static final TagComponent ECHO = Components.tag("test.schedule.Echo");
 
-    private World world = World.create();
+    private World world = withoutBuiltins(World.create());
     private final List<String> log = new ArrayList<>();
 
     @AfterEach
     void close() {
         world.close();
+    }
+
+    /** These tests list and count systems: a world keeps only the ones a test adds. */
+    private static World withoutBuiltins(World world) {
+        BuiltinSystems.remove(world);
+        return world;
     }
 
     /** A system that appends its name (and dt when asked) to the log. */
@@ -803,7 +810,8 @@ class SchedulerTest {
         world.removeSystem("s");
         world.spawn(MARKER);
         world.update(0);
-        assertEquals(List.of("registerPhase game.P", "addSystem s", "setSystemEnabled s true", "disablePhase Render",
+        assertEquals(List.of("addSystem jtecs.SnapshotTransforms", "addSystem jtecs.TTL", // builtins, at creation
+                "addSystem jtecs.RelativeTransform2D", "registerPhase game.P", "addSystem s", "setSystemEnabled s true", "disablePhase Render",
                 "enablePhase RENDER", "isPhaseEnabled Render", "run game.P 0.5", "enqueueCommit", "update 0.25",
                 "run STARTUP 0.0", "run SHUTDOWN 0.0", "listSystems", "fixedTiming", "fixedStepCount",
                 "systemCount", "fixedTimeDropped", "fixedStepsDropped", "removeSystem s", "update 0.0"),

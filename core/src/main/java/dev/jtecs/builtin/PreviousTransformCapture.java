@@ -1,0 +1,61 @@
+package dev.jtecs.builtin;
+
+import dev.jtecs.component.FloatField;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.query.QueryVisitor;
+import dev.jtecs.schedule.SystemBody;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.world.World;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The body of {@link BuiltinSystems#SNAPSHOT_TRANSFORMS}: for every entity with {@link PreviousTransform2D}
+ * and {@link Transform2D}, copies {@code x}, {@code y} and {@code rotation} from the transform into the
+ * previous pose. Paused entities are included, since they are still drawn; disabled ones are not.
+ *
+ * @implNote One bulk comparison and, when the bytes differ, one bulk copy per column and archetype
+ *     ({@link MemorySegment#mismatch} and {@link MemorySegment#copy} over the column segments): no loop over
+ *     rows here, no allocation. {@code PreviousTransform2D} is marked dirty only where a column changed.
+ */
+final class PreviousTransformCapture implements SystemBody {
+    private static final QueryDescriptor MATCH =
+            QueryDescriptor.builder().include(PreviousTransform2D.COMPONENT, Transform2D.COMPONENT).build();
+
+    private World world;
+    private Query query;
+    private final QueryVisitor capture = PreviousTransformCapture::capture;
+
+    @Override
+    public void run(double dt, World w) {
+        if (world == null) {
+            world = w;
+            query = w.newQuery(MATCH);
+        } else if (world != w) {
+            throw new IllegalStateException(BuiltinSystems.SNAPSHOT_TRANSFORMS + " serves the world it first ran "
+                    + "in; register BuiltinSystems.snapshotTransforms() afresh for another world");
+        }
+        query.forEach(capture);
+    }
+
+    private static void capture(Archetype archetype, int count) {
+        boolean changed = copy(archetype, Transform2D.X, PreviousTransform2D.X, count);
+        changed |= copy(archetype, Transform2D.Y, PreviousTransform2D.Y, count);
+        changed |= copy(archetype, Transform2D.ROTATION, PreviousTransform2D.ROTATION, count);
+        if (changed) {
+            archetype.markComponentDirty(PreviousTransform2D.COMPONENT);
+        }
+    }
+
+    /** Copies rows {@code [0, count)} of one float column into another when they differ; true if they did. */
+    private static boolean copy(Archetype archetype, FloatField from, FloatField to, int count) {
+        MemorySegment source = archetype.get(from).segment();
+        MemorySegment target = archetype.get(to).segment(); // written below, marked by the caller
+        long bytes = (long) count * Float.BYTES;
+        if (MemorySegment.mismatch(source, 0, bytes, target, 0, bytes) < 0) {
+            return false;
+        }
+        MemorySegment.copy(source, 0, target, 0, bytes);
+        return true;
+    }
+}

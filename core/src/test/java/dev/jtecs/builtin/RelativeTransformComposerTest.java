@@ -1,0 +1,190 @@
+package dev.jtecs.builtin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.schedule.Phases;
+import dev.jtecs.schedule.SystemConfig;
+import dev.jtecs.world.World;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class RelativeTransformComposerTest {
+    private static final Transform2D ROOT = new Transform2D(100, 50, 1, 3, 0.5f, 2, 3);
+    private static final RelativeTransform2D ARM = new RelativeTransform2D(10, 0, 0.5f, 0.25f, 0.5f, 2, 0, 0);
+    private static final RelativeTransform2D HAND = new RelativeTransform2D(4, -2, 0.25f, -1, 3, 0.5f, 0.5f, 1);
+    private static final RelativeTransform2D FINGER = new RelativeTransform2D(1, 1, 0, 0.75f, 1, 1, 0, 0);
+
+    private static long spawnChild(World world, long parent, RelativeTransform2D offset) {
+        return world.spawn(ChildOf.COMPONENT.to(parent), RelativeTransform2D.COMPONENT.of(offset));
+    }
+
+    @Test
+    void threeLevelsComposeWithRotationAndScaleBitForBit() {
+        try (World world = World.create()) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long arm = spawnChild(world, root, ARM);
+            long hand = spawnChild(world, arm, HAND);
+            long finger = spawnChild(world, hand, FINGER);
+            world.update(0);
+            Transform2D armWorld = ROOT.compose(ARM);
+            Transform2D handWorld = armWorld.compose(HAND);
+            assertEquals(armWorld, world.get(arm, Transform2D.COMPONENT));
+            assertEquals(handWorld, world.get(hand, Transform2D.COMPONENT));
+            assertEquals(handWorld.compose(FINGER), world.get(finger, Transform2D.COMPONENT));
+            assertEquals(3, world.get(finger, Transform2D.COMPONENT).layer());
+            assertEquals(ROOT, world.get(root, Transform2D.COMPONENT), "roots are not written");
+        }
+    }
+
+    @Test
+    void childrenFollowTheirParentsInTheSameFrame() {
+        try (World world = World.create()) {
+            long root = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(0, 0)));
+            long child = spawnChild(world, root, RelativeTransform2D.offset(1, 0));
+            long grandchild = spawnChild(world, child, RelativeTransform2D.offset(1, 0));
+            world.addSystem(SystemConfig.named("move").phase(Phases.UPDATE).run((dt, w) -> {
+                Transform2D t = w.get(root, Transform2D.COMPONENT);
+                w.set(root, Transform2D.COMPONENT.of(Transform2D.at(t.x() + 10, 0)));
+            }));
+            world.update(0);
+            assertEquals(Transform2D.at(12, 0), world.get(grandchild, Transform2D.COMPONENT));
+            world.update(0);
+            assertEquals(Transform2D.at(22, 0), world.get(grandchild, Transform2D.COMPONENT));
+        }
+    }
+
+    @Test
+    void parentsComeFirstWhateverOrderTheArchetypesWereMadeIn() {
+        try (World world = World.create()) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long middle = world.spawn(Transform2D.COMPONENT, RelativeTransform2D.COMPONENT.of(ARM));
+            long leaf = spawnChild(world, middle, HAND);   // the archetype (ChildOf, middle) comes first...
+            world.set(middle, ChildOf.COMPONENT.to(root)); // ...and (ChildOf, root) after it
+            assertTrue(world.archetypeOf(leaf).id() < world.archetypeOf(middle).id());
+            world.update(0);
+            assertEquals(ROOT.compose(ARM).compose(HAND), world.get(leaf, Transform2D.COMPONENT));
+        }
+    }
+
+    @Test
+    void aParentWithoutATransformCountsAsTheIdentity() {
+        try (World world = World.create()) {
+            long group = world.spawn(Name.COMPONENT.of("group"));
+            long member = spawnChild(world, group, HAND);
+            world.update(0);
+            assertEquals(Transform2D.IDENTITY.compose(HAND), world.get(member, Transform2D.COMPONENT));
+        }
+    }
+
+    @Test
+    void aParentWithAChildOfButNoOffsetKeepsItsOwnTransform() {
+        try (World world = World.create()) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long placed = world.spawn(ChildOf.COMPONENT.to(root), Transform2D.COMPONENT.of(Transform2D.at(7, 7)));
+            long child = spawnChild(world, placed, FINGER);
+            world.update(0);
+            assertEquals(Transform2D.at(7, 7), world.get(placed, Transform2D.COMPONENT));
+            assertEquals(Transform2D.at(7, 7).compose(FINGER), world.get(child, Transform2D.COMPONENT));
+        }
+    }
+
+    @Test
+    void aStillHierarchyLeavesTransformsClean() {
+        try (World world = World.create()) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long child = spawnChild(world, root, ARM);
+            List<Boolean> dirty = new ArrayList<>();
+            world.addSystem(SystemConfig.named("probe").phase(Phases.LAST).run((dt, w) ->
+                    dirty.add(w.archetypeOf(child).isComponentDirty(Transform2D.COMPONENT))));
+            world.update(0); // placed and composed
+            world.update(0); // nothing moved
+            world.set(root, Transform2D.COMPONENT.of(Transform2D.at(1, 1)));
+            world.update(0);
+            assertEquals(List.of(true, false, true), dirty);
+        }
+    }
+
+    @Test
+    void aCycleEndsTheRunWithoutThrowing() {
+        try (World world = World.create()) {
+            long a = world.spawn(Transform2D.COMPONENT, RelativeTransform2D.COMPONENT.of(ARM));
+            long b = spawnChild(world, a, HAND);
+            world.set(a, ChildOf.COMPONENT.to(b));
+            long c = spawnChild(world, b, FINGER);
+            world.update(0);
+            world.update(0);
+            assertTrue(world.isAlive(c));
+        }
+    }
+
+    @Test
+    void theDisabledSystemLeavesTransformsAlone() {
+        try (World world = World.create()) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long child = spawnChild(world, root, ARM);
+            world.setSystemEnabled(BuiltinSystems.RELATIVE_TRANSFORMS, false);
+            world.update(0);
+            assertEquals(Transform2D.IDENTITY, world.get(child, Transform2D.COMPONENT));
+            world.setSystemEnabled(BuiltinSystems.RELATIVE_TRANSFORMS, true);
+            world.update(0);
+            assertEquals(ROOT.compose(ARM), world.get(child, Transform2D.COMPONENT));
+        }
+    }
+
+    @Test
+    void randomForestsMatchAValueByValueReference() {
+        long seed = new SplittableRandom().nextLong();
+        System.out.println("RelativeTransformComposerTest seed " + seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        try (World world = World.create()) {
+            int n = 2000;
+            long[] ids = new long[n];
+            int[] parent = new int[n];
+            Transform2D[] expected = new Transform2D[n];
+            RelativeTransform2D[] offsets = new RelativeTransform2D[n];
+            for (int i = 0; i < n; i++) {
+                parent[i] = i < 20 ? -1 : random.nextInt(i); // parents first: any earlier node
+                if (parent[i] < 0) {
+                    expected[i] = new Transform2D(f(random, 100), f(random, 100), f(random, 1), random.nextInt(4),
+                            f(random, 4), 1 + f(random, 0.5f), 1 + f(random, 0.5f));
+                    ids[i] = world.spawn(Transform2D.COMPONENT.of(expected[i]));
+                } else {
+                    offsets[i] = new RelativeTransform2D(f(random, 10), f(random, 10), f(random, 1), f(random, 2),
+                            1 + f(random, 0.2f), 1 + f(random, 0.2f), 0, 0);
+                    ids[i] = spawnChild(world, ids[parent[i]], offsets[i]);
+                    expected[i] = expected[parent[i]].compose(offsets[i]);
+                }
+            }
+            world.update(0);
+            for (int i = 0; i < n; i++) {
+                assertEquals(expected[i], world.get(ids[i], Transform2D.COMPONENT), "node " + i + ", seed " + seed);
+            }
+        }
+    }
+
+    @Test
+    void aSteadyFrameAllocatesNothing() {
+        try (World world = World.create()) {
+            for (int tree = 0; tree < 50; tree++) {
+                long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+                for (int i = 0; i < 3; i++) {
+                    long child = spawnChild(world, root, ARM);
+                    for (int j = 0; j < 3; j++) {
+                        spawnChild(world, child, HAND);
+                    }
+                }
+            }
+            long bytes = Allocations.quietestWindow(() -> world.update(1 / 60.0), 2000, 1000, 5);
+            assertTrue(bytes < 1024, "the quietest 1000 frames over 200 archetypes allocated " + bytes + " bytes");
+            assertFalse(world.listSystems().isEmpty());
+        }
+    }
+
+    private static float f(SplittableRandom random, float range) {
+        return (float) random.nextDouble(-range, range);
+    }
+}
