@@ -608,7 +608,8 @@ public final class ReferenceWorld {
     /**
      * After a publication no live entity holds an edge to a dead one (a target despawned or a staged spawn
      * cancelled, whatever the staging order): the edge is removed, or for a cascading relationship its source
-     * is despawned (reported once), until nothing changes.
+     * is despawned (reported once), until nothing changes. An entity a pending batch despawn selected is left
+     * to that batch: it was reported at the call, and like every later call for it, a cascade does nothing.
      */
     private void dropEdgesToDead() {
         boolean changed = true;
@@ -616,7 +617,7 @@ public final class ReferenceWorld {
             changed = false;
             for (long id : List.copyOf(committed.keySet())) {
                 Map<Component<?>, Object> row = committed.get(id);
-                if (row == null) {
+                if (row == null || doomed.contains(id)) {
                     continue;
                 }
                 for (Component<?> component : List.copyOf(row.keySet())) {

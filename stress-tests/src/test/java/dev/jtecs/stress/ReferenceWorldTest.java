@@ -1,5 +1,6 @@
 package dev.jtecs.stress;
 
+import static dev.jtecs.stress.ModelComponents.CHILD_OF;
 import static dev.jtecs.stress.ModelComponents.ELITE;
 import static dev.jtecs.stress.ModelComponents.HEALTH;
 import static dev.jtecs.stress.ModelComponents.KEY;
@@ -254,6 +255,23 @@ class ReferenceWorldTest {
         assertEquals(4, model.events().size(), "selected entities ignore later calls");
         assertTrue(model.isAlive(2), "alive until publication");
         model.commit();
+        assertEquals(0, model.aliveCount());
+    }
+
+    @Test
+    void aCascadeLeavesAnEntityAPendingBatchDespawnSelectedToThatBatch() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, CHILD_OF.to(1));
+        model.spawn(3, MARKED, CHILD_OF.to(2));
+        model.spawn(4, CHILD_OF.to(3));
+        model.commit();
+        model.events().clear();
+        model.despawn(1); // publishes before the batch: its cascade takes 2, then reaches 3...
+        model.batchDespawn(having(MARKED)); // ...which this batch selected and reported at the call
+        assertNull(model.commit());
+        assertEquals(List.of("OnDespawn 1", "OnDespawn 3", "OnDespawn 2", "OnDespawn 4"), model.events(),
+                "each entity reported once: 3 by its batch, 4 when the batch has despawned its parent");
         assertEquals(0, model.aliveCount());
     }
 
