@@ -359,6 +359,32 @@ class RelationsTest {
     }
 
     @Test
+    void aCascadeLeavesAnEntityAPendingBatchDespawnSelectedToThatBatch() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        for (boolean lazy : new boolean[] {false, true}) {
+            long root = world.spawn(LOYALTY);
+            long child = world.spawn(childOf.to(root));
+            long selected = world.spawn(childOf.to(child), MARK);
+            long leaf = world.spawn(childOf.to(selected));
+            despawned.clear();
+            world.defer();
+            if (lazy) { // nothing staged before: the batches claim whole archetypes, copying no ids
+                world.batchDespawn(world.newQuery(QueryDescriptor.builder().include(LOYALTY).temp().build()));
+            } else { // a record staged before: the batch copies its members and marks them
+                world.despawn(root);
+            }
+            world.batchDespawn(marked); // selects and reports `selected` now; root's cascade reaches it first
+            assertEquals(List.of(root, selected), despawned);
+            world.commit();
+            assertEquals(List.of(root, selected, child, leaf), despawned, "lazy=" + lazy + ": each once");
+            assertEquals(0, world.entityCount(), dump());
+        }
+    }
+
+    @Test
     void noEdgeOutlivesItsTargetWhateverTheStagingOrder() {
         long t1 = world.spawn();
         long f1 = world.spawn();
