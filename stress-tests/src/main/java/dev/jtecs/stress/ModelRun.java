@@ -43,7 +43,7 @@ import java.util.SplittableRandom;
  * {@code new ModelRun(seed, ops).run()} replays it exactly.
  */
 public final class ModelRun {
-    private static final int LOG_TAIL = 40;
+    private static final int LOG_TAIL = Integer.getInteger("jtecs.modelLogTail", 40);
     /**
      * Relationship edges in three runs in four; off until the open mismatches are settled (see
      * {@code -Djtecs.modelRelations=true}).
