@@ -557,6 +557,18 @@ class RelationsTest {
     }
 
     @Test
+    void anExclusiveEdgeSetAfterAPendingBatchSetOfAnotherReplacesIt() {
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        long e = world.spawn(MARK);
+        world.defer();
+        world.batchSet(world.newQuery(QueryDescriptor.builder().include(MARK).build()), PARENT.to(p1));
+        world.set(e, PARENT.to(p2)); // staged after the batch, whose edge it cannot see yet
+        world.commit();
+        assertEquals(List.of(p2), targets(e, PARENT), "the last edge set wins: " + dump());
+    }
+
+    @Test
     void removingAllEdgesAfterAPendingBatchSetOfAnEdgeAppliesAfterIt() {
         long t = world.spawn();
         long e = world.spawn(MARK);
