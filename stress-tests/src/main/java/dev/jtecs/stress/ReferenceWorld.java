@@ -289,7 +289,7 @@ public final class ReferenceWorld {
         Relationship relationship = value.relationship();
         TargetSelector edge = relationship.targeting(value.target());
         if (relationship.isExclusive()) {
-            List<TargetSelector> others = knownEdges(record, earlier, relationship);
+            List<TargetSelector> others = knownEdges(record.id, record, earlier, relationship);
             others.remove(edge);
             unstage(record, others);
         }
@@ -314,9 +314,9 @@ public final class ReferenceWorld {
             earlier = record;
             record = null;
         }
-        List<TargetSelector> edges = knownEdges(record, earlier, relationship);
+        List<TargetSelector> edges = knownEdges(id, record, earlier, relationship);
         if (record == null) {
-            Map<Component<?>, Object> row = committed.get(id);
+            Map<Component<?>, Object> row = committedOrPlanned(id);
             if (edges.isEmpty() && segments.size() == 1 && (row == null || !row.containsKey(relationship))) {
                 return; // nothing to remove
             }
@@ -333,11 +333,13 @@ public final class ReferenceWorld {
         }
     }
 
-    /** The distinct edges of a relationship the entity holds committed or staged (in {@code record}, {@code earlier}). */
-    private List<TargetSelector> knownEdges(Record record, Record earlier, Relationship relationship) {
+    /**
+     * The distinct edges of a relationship the entity holds (committed, or planned by its pending spawn batch) or
+     * has staged (in {@code record}, {@code earlier}; either may be {@code null}).
+     */
+    private List<TargetSelector> knownEdges(long id, Record record, Record earlier, Relationship relationship) {
         List<TargetSelector> edges = new ArrayList<>();
-        long id = record != null ? record.id : earlier != null ? earlier.id : 0;
-        Map<Component<?>, Object> row = committed.get(id);
+        Map<Component<?>, Object> row = committedOrPlanned(id);
         if (row != null) {
             for (Component<?> component : row.keySet()) {
                 if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
@@ -357,6 +359,27 @@ public final class ReferenceWorld {
             }
         }
         return edges;
+    }
+
+    /**
+     * The row an entity holds as far as staging can see: its committed row, or, for a member of a spawn batch of
+     * this transaction not placed yet, the row that batch places (its edges do not depend on the initializer).
+     */
+    private Map<Component<?>, Object> committedOrPlanned(long id) {
+        Map<Component<?>, Object> row = committed.get(id);
+        if (row != null || !reserved.contains(id)) {
+            return row;
+        }
+        for (Segment segment : segments) {
+            for (SpawnBatch batch : segment.batches) {
+                for (long member : batch.ids()) {
+                    if (member == id) {
+                        return batch.row();
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private static void unstage(Record record, List<TargetSelector> edges) {
