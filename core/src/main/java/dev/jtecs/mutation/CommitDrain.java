@@ -497,12 +497,14 @@ public final class CommitDrain {
         Component<?>[] components = new Component<?>[entries];
         int[] entryPositions = new int[entries];
         int i = 0;
+        int placed = 0; // entries the table holds: a marker whose last pair staging dropped is normalized away
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             components[i] = transaction.entryComponent(e);
             entryPositions[i] = target.position(components[i].id());
+            placed += entryPositions[i] >= 0 ? 1 : 0;
             i++;
         }
-        int defaults = target.componentCount() - entries;
+        int defaults = target.componentCount() - placed;
         int[] defaultPositions = new int[defaults];
         Input[] defaultInputs = new Input[defaults];
         int k = 0;

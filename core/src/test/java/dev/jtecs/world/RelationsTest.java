@@ -126,6 +126,21 @@ class RelationsTest {
     }
 
     @Test
+    void aStagedSpawnWhoseOnlyEdgeIsRemovedInTheSameScopeSpawnsWithoutIt() {
+        long t = world.spawn();
+        world.defer();
+        long plain = world.spawn(PARENT.to(t));
+        world.remove(plain, PARENT.to(t));
+        long marked = world.spawn(MARK, PARENT.to(t));
+        world.remove(marked, PARENT.targeting(t));
+        world.commit();
+        assertTrue(world.isAlive(plain) && world.isAlive(marked), dump());
+        assertFalse(world.has(plain, PARENT));
+        assertFalse(world.has(marked, PARENT));
+        assertTrue(world.has(marked, MARK));
+    }
+
+    @Test
     void queriesMatchAnyEdgeThroughTheRelationship() {
         long a = world.spawn();
         long b = world.spawn();
