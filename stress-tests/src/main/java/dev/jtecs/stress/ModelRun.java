@@ -352,8 +352,12 @@ public final class ModelRun {
     /** Checks that the world's publication failed exactly when the reference's did. */
     private void published(RuntimeException thrown, String failure) {
         if ((thrown == null) != (failure == null)) {
-            fail("publication: world " + (thrown == null ? "succeeded" : "threw " + thrown) + ", model "
-                    + (failure == null ? "succeeds" : "fails: " + failure));
+            ModelMismatch mismatch = mismatch("publication: world " + (thrown == null ? "succeeded" : "threw "
+                    + thrown) + ", model " + (failure == null ? "succeeds" : "fails: " + failure));
+            if (thrown != null) {
+                mismatch.initCause(thrown); // where the world threw
+            }
+            throw mismatch;
         }
         if (model.cascades() != cascadesChecked) {
             cascadesChecked = model.cascades();
@@ -662,7 +666,11 @@ public final class ModelRun {
     }
 
     void fail(String message) {
-        throw new ModelMismatch(seed, step, message, List.copyOf(log));
+        throw mismatch(message);
+    }
+
+    private ModelMismatch mismatch(String message) {
+        return new ModelMismatch(seed, step, message, List.copyOf(log));
     }
 
     static String describe(Input... inputs) {
