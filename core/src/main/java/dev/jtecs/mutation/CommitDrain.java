@@ -356,6 +356,7 @@ public final class CommitDrain {
         if (!index.isAlive(id)) {
             if (index.stateOf(id) == EntityIndex.RESERVED) {
                 index.free(slot); // a member of a spawn batch not placed yet: it never gets a row
+                transaction.undoom(slot); // its despawn's mark: the slot must come back unmarked
                 despawned.accept(id);
             }
             transaction.setState(record, TxState.COMMITTED);

@@ -400,6 +400,29 @@ class RelationsTest {
     }
 
     @Test
+    void aCascadeLeavesAnEntityWhoseDespawnIsStagedLaterInCallOrderToThatDespawn() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        long root = world.spawn();
+        long child = world.spawn(childOf.to(root));
+        long grandchild = world.spawn(childOf.to(child));
+        long parent = world.spawn();
+        world.defer();
+        world.despawn(root);
+        long staged = world.spawn(childOf.to(parent)); // not alive at the call below
+        world.despawn(parent);
+        world.batchSet(marked, LOYALTY.of(1)); // a query batch: what follows publishes after the cascades ran
+        world.despawn(child); // reported now; root's cascade reaches it first
+        world.despawn(staged); // reported now; parent's death reaches it first, as it is placed
+        assertEquals(List.of(root, parent, child, staged), despawned);
+        world.commit();
+        assertEquals(List.of(root, parent, child, staged, grandchild), despawned, "each once");
+        assertEquals(0, world.entityCount(), dump());
+    }
+
+    @Test
     void noEdgeOutlivesItsTargetWhateverTheStagingOrder() {
         long t1 = world.spawn();
         long f1 = world.spawn();
