@@ -631,8 +631,9 @@ public final class ReferenceWorld {
     /**
      * After a publication no live entity holds an edge to a dead one (a target despawned or a staged spawn
      * cancelled, whatever the staging order): the edge is removed, or for a cascading relationship its source
-     * is despawned (reported once), until nothing changes. An entity a pending batch despawn selected is left
-     * to that batch: it was reported at the call, and like every later call for it, a cascade does nothing.
+     * is despawned (reported once), until nothing changes. An entity already being despawned (its despawn
+     * staged in a later segment, or a pending batch despawn selected it) is left to that despawn: it was
+     * reported at the call, and like every later call for it, a cascade does nothing.
      */
     private void dropEdgesToDead() {
         boolean changed = true;
@@ -640,7 +641,7 @@ public final class ReferenceWorld {
             changed = false;
             for (long id : List.copyOf(committed.keySet())) {
                 Map<Component<?>, Object> row = committed.get(id);
-                if (row == null || doomed.contains(id)) {
+                if (row == null || isBeingDespawned(id)) {
                     continue;
                 }
                 for (Component<?> component : List.copyOf(row.keySet())) {
@@ -657,6 +658,12 @@ public final class ReferenceWorld {
                 }
             }
         }
+    }
+
+    /** Whether a despawn of this transaction was called for the entity (and reported) and waits for its segment. */
+    private boolean isBeingDespawned(long id) {
+        Record record = latest.get(id);
+        return doomed.contains(id) || record != null && record.despawning();
     }
 
     /** How many entities target deaths have despawned so far (cascading relationships). */

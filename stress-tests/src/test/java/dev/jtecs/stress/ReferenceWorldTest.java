@@ -275,6 +275,22 @@ class ReferenceWorldTest {
         assertEquals(0, model.aliveCount());
     }
 
+    @Test
+    void aCascadeLeavesAnEntityWhoseDespawnIsStagedInALaterSegmentToThatDespawn() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, CHILD_OF.to(1));
+        model.spawn(3, CHILD_OF.to(2));
+        model.commit();
+        model.events().clear();
+        model.despawn(1);
+        model.batchSet(having(MARKED), HEALTH); // what follows publishes after 1's cascade has run
+        model.despawn(2); // reported now; 1's cascade reaches it first
+        assertNull(model.commit());
+        assertEquals(List.of("OnDespawn 1", "OnDespawn 2", "OnDespawn 3"), model.events(), "each once");
+        assertEquals(0, model.aliveCount());
+    }
+
     // ---------------------------------------------------------------- maintenance
 
     @Test
