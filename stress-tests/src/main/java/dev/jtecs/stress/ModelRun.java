@@ -60,7 +60,10 @@ public final class ModelRun {
     private final boolean relational;
     private long cascadesChecked;
     private long edgeCalls;
-    /** Edges given to the world in legal calls: the world allocates their pairs (an unmet pair's removal is a no-op). */
+    /**
+     * Edges given to the world in legal calls, less those a {@code compact()} forgot: the world allocates their
+     * pairs (an unmet pair's removal is a no-op).
+     */
     private final Set<RelationshipValue> met = new HashSet<>();
     private final List<String> events = new ArrayList<>();
     private final Set<String> expectDirty = new HashSet<>();
@@ -407,6 +410,7 @@ public final class ModelRun {
         if (random.nextInt(5) == 0) {
             note("compact");
             world.compact(); // a quiet world: must change nothing observable
+            met.removeIf(edge -> !model.isAlive(edge.target())); // it forgets the pairs of dead targets
         }
         compareAll(world);
         if (!instant && step < operations) {
@@ -618,10 +622,12 @@ public final class ModelRun {
         return queries;
     }
 
-    /** Whether the world has met this edge's pair (an edge given in a call). */
+    /**
+     * Whether the world surely knows this edge's pair: given in a call, and not forgotten by a {@code compact()}
+     * since (which forgets the pairs of dead targets, even of an id that a restoration later brings back).
+     */
     boolean met(RelationshipValue edge) {
-        // compact() may forget pairs to dead targets: only a live target's pair is surely still known
-        return met.contains(edge) && model.isAlive(edge.target());
+        return met.contains(edge);
     }
 
     void meet(RelationshipValue edge) {
