@@ -33,9 +33,12 @@ import java.util.SplittableRandom;
  * written since the last check must read dirty, in an archetype the world's dirty queue lists). Some commits
  * also {@code compact()} the quiet world before the comparison. The batch calls are driven by
  * {@link ModelBatchCalls} and {@link ModelRestores}; every key they try to restore must resolve through
- * {@code byKey} to the entity the model gives it. The seed picks the instant path or the staged path. Illegal
- * operations (dead, stale or malformed ids; {@code spawnAt} of a live id; bad batch arguments; {@code EntityKey}
- * in a bulk call that refuses it) are issued on purpose and must throw without changing anything. Some
+ * {@code byKey} to the entity the model gives it. Three runs in four also add and remove relationship edges
+ * (in single and batch calls; targets die, cascades despawn subtrees), compare every live entity's edges, and
+ * check the relationship reads of {@link ModelRelations}. The seed picks the instant path or the staged path.
+ * Illegal operations (dead, stale or malformed ids; {@code spawnAt} of a live id; bad batch arguments;
+ * {@code EntityKey} in a bulk call that refuses it) are issued on purpose and must throw without changing
+ * anything. Some
  * publications fail on purpose (a throwing callback, a bad restored key): the world must fail exactly when the
  * reference does, keep what the reference keeps, and go on working.
  *
@@ -45,10 +48,11 @@ import java.util.SplittableRandom;
 public final class ModelRun {
     private static final int LOG_TAIL = Integer.getInteger("jtecs.modelLogTail", 40);
     /**
-     * Relationship edges in three runs in four; off until the open mismatches are settled (see
-     * {@code -Djtecs.modelRelations=true}).
+     * Relationship edges in three runs in four; {@code -Djtecs.modelRelations=false} leaves them out (to tell
+     * whether a mismatch needs them).
      */
-    private static final boolean RELATIONS = Boolean.getBoolean("jtecs.modelRelations");
+    private static final boolean RELATIONS =
+            Boolean.parseBoolean(System.getProperty("jtecs.modelRelations", "true"));
 
     private final long seed;
     private final int operations;
@@ -183,20 +187,10 @@ public final class ModelRun {
         }
     }
 
-    /**
-     * Known core bug, left out unless {@code -Djtecs.modelExclusiveOnBatchMembers=true}: an exclusive edge set on
-     * a spawn-batch member before its placement does not replace the edge the batch gives it.
-     */
-    private static final boolean EXCLUSIVE_ON_BATCH_MEMBERS =
-            Boolean.getBoolean("jtecs.modelExclusiveOnBatchMembers");
-
     private void setEdge(World world) {
         long id = pickId();
         RelationshipValue edge = randomEdge();
         edgeCalls++;
-        if (!EXCLUSIVE_ON_BATCH_MEMBERS && edge.relationship().isExclusive() && model.isUnplacedBatchMember(id)) {
-            return;
-        }
         if (!model.isKnownLiveOrReserved(edge.target())) {
             note("set " + Entity.toString(id) + " " + edge + " (dead target: expect rejection)");
             expectRejection(world, () -> world.set(id, edge));

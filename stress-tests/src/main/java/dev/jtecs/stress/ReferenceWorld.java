@@ -179,13 +179,6 @@ public final class ReferenceWorld {
         return committed.containsKey(id) || reserved.contains(id);
     }
 
-    /** Whether the id is a member of a spawn batch of this transaction, not published yet. */
-    public boolean isUnplacedBatchMember(long id) {
-        Record record = latest.get(id);
-        return reserved.contains(id) && !committed.containsKey(id)
-                && (record == null || record.state != State.SPAWN && record.state != State.CANCELLED);
-    }
-
     /** Registers an observer of {@code OnDespawn} at the entity's address (cleared by its despawn). */
     public void observe(long id) {
         observed.merge(id, 1, Integer::sum);
