@@ -629,17 +629,18 @@ public final class ReferenceWorld {
      * reported at the call, and like every later call for it, a cascade does nothing.
      */
     private void dropEdgesToDead() {
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (long id : List.copyOf(committed.keySet())) {
-                Map<Component<?>, Object> row = committed.get(id);
-                if (row == null || isBeingDespawned(id)) {
-                    continue;
+        List<Long> holders = new ArrayList<>();
+        do {
+            holders.clear();
+            for (Map.Entry<Long, Map<Component<?>, Object>> entity : committed.entrySet()) {
+                if (holdsEdgeToDead(entity.getValue()) && !isBeingDespawned(entity.getKey())) {
+                    holders.add(entity.getKey()); // runs after every segment: copy only the rows that change
                 }
+            }
+            for (long id : holders) {
+                Map<Component<?>, Object> row = committed.get(id);
                 for (Component<?> component : List.copyOf(row.keySet())) {
                     if (component instanceof TargetSelector edge && !committed.containsKey(edge.target())) {
-                        changed = true;
                         if (edge.relationship().isCascadeDelete()) {
                             committed.remove(id);
                             despawned(id);
@@ -650,7 +651,16 @@ public final class ReferenceWorld {
                     }
                 }
             }
+        } while (!holders.isEmpty());
+    }
+
+    private boolean holdsEdgeToDead(Map<Component<?>, Object> row) {
+        for (Component<?> component : row.keySet()) {
+            if (component instanceof TargetSelector edge && !committed.containsKey(edge.target())) {
+                return true;
+            }
         }
+        return false;
     }
 
     /** Whether a despawn of this transaction was called for the entity (and reported) and waits for its segment. */
