@@ -234,6 +234,15 @@ final class Relations {
         if (pairs.isEmpty() || pairs.targeting(id).isEmpty()) {
             return;
         }
+        noteDeadTarget(id);
+    }
+
+    private void noteDeadTarget(long id) {
+        for (int i = 0; i < deadTargetCount; i++) {
+            if (deadTargets[i] == id) {
+                return;
+            }
+        }
         if (deadTargetCount == deadTargets.length) {
             deadTargets = java.util.Arrays.copyOf(deadTargets, deadTargetCount * 2);
         }
@@ -271,7 +280,9 @@ final class Relations {
 
     /**
      * Rows just placed in an archetype with pairs: an edge whose target died earlier in this publication (or
-     * whose staged target was cancelled) is removed in the next wave, so no edge outlives its target.
+     * whose staged target was cancelled) must not outlive it. The target is settled with the others once this
+     * segment has applied its moves ({@link #settleDeadTargets}), so the placed rows are treated as if they had
+     * been sources when it died: a row re-targeted later in the same segment is spared, as a published one is.
      */
     void dropEdgesToDead(Table table, int fromRow, int toRow) {
         for (int p = table.componentCount() - 1; p >= 0; p--) {
@@ -279,16 +290,8 @@ final class Relations {
                 break; // pairs sort last
             }
             byte state = index.stateOf(pair.target());
-            if (state == EntityIndex.ALIVE || state == EntityIndex.RESERVED) {
-                continue;
-            }
-            for (int row = fromRow; row < toRow; row++) {
-                long source = table.entityAt(row);
-                if (pair.relationship().isCascadeDelete()) {
-                    despawnSource(source);
-                } else {
-                    staging.remove(source, Entity.slot(source), pair);
-                }
+            if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                noteDeadTarget(pair.target());
             }
         }
     }

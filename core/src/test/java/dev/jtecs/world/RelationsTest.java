@@ -579,6 +579,24 @@ class RelationsTest {
     }
 
     @Test
+    void aBatchMemberReTargetedInTheSegmentThatPlacesItIsSparedByItsDeadParentsCascade() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        world.defer();
+        BatchIds ids = world.batchSpawn(2, List.of(childOf.to(p1)));
+        world.despawn(p1);
+        world.set(ids.get(0), childOf.to(p2)); // applies once the batch is placed, before p1's death is settled
+        world.commit();
+        assertTrue(world.isAlive(ids.get(0)), "re-targeted in call order, as a published child would be");
+        assertEquals(List.of(p2), targets(ids.get(0), childOf));
+        assertFalse(world.isAlive(ids.get(1)), "still a child of the dead parent: taken by its cascade");
+        assertEquals(List.of(p1, ids.get(1)), despawned);
+    }
+
+    @Test
     void anExclusiveEdgeSetOnABatchMemberBeforePlacementReplacesTheBatchsEdge() {
         long p1 = world.spawn();
         long p2 = world.spawn();
