@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -493,18 +494,23 @@ public final class ReferenceWorld {
         for (Segment segment : segments) {
             failure = publish(segment);
             if (failure == null) {
-                dropEdgesToDead(); // the world settles a dead target's edges once its segment has published
+                settleDeadTargets(); // the world settles a dead target's edges once its segment has published
             }
             if (failure == null && segment.boundary != null) {
                 failure = run(segment.boundary);
                 if (failure == null) {
-                    dropEdgesToDead();
+                    settleDeadTargets();
                 }
             }
             if (failure != null) {
                 break;
             }
         }
+        if (failure == null) {
+            applySettlement();
+        }
+        settledDespawns.clear(); // after a failure: staged in a wave that is discarded (their events stand)
+        settledRemovals.clear();
         if (failure != null) {
             for (long id : reserved) {
                 if (!committed.containsKey(id)) {
@@ -622,11 +628,69 @@ public final class ReferenceWorld {
     }
 
     /**
-     * After a publication no live entity holds an edge to a dead one (a target despawned or a staged spawn
-     * cancelled, whatever the staging order): the edge is removed, or for a cascading relationship its source
-     * is despawned (reported once), until nothing changes. An entity already being despawned (its despawn
-     * staged in a later segment, or a pending batch despawn selected it) is left to that despawn: it was
-     * reported at the call, and like every later call for it, a cascade does nothing.
+     * Once a segment (or its query batch) has published, the sources of edges to dead targets (despawned, or
+     * staged spawns cancelled, whatever the staging order) are found where the segment left them; what happens
+     * to them is staged as a further wave, after every segment and query batch of this publication, so those
+     * still see the edges (a batch adding an edge of the same relationship adds no requirements). A cascading
+     * edge's source is despawned, reported now, and its subtree through cascading edges with it; another edge
+     * is removed. An entity already being despawned (its despawn staged in a later segment, or a pending batch
+     * despawn selected it) is left to that despawn: it was reported at the call, and like every later call for
+     * it, a cascade does nothing.
+     */
+    private void settleDeadTargets() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Map.Entry<Long, Map<Component<?>, Object>> entity : committed.entrySet()) {
+                long id = entity.getKey();
+                if (settledDespawns.contains(id) || isBeingDespawned(id)) {
+                    continue;
+                }
+                for (Component<?> component : entity.getValue().keySet()) {
+                    if (!(component instanceof TargetSelector edge)) {
+                        continue;
+                    }
+                    boolean dead = !committed.containsKey(edge.target());
+                    if (edge.relationship().isCascadeDelete() && (dead || settledDespawns.contains(edge.target()))) {
+                        settledDespawns.add(id);
+                        despawned(id);
+                        cascades++;
+                        changed = true;
+                        break;
+                    }
+                    if (dead) {
+                        settledRemovals.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(edge);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Entities a settlement despawns, and edges it removes, in the further wave of this publication. */
+    private final Set<Long> settledDespawns = new LinkedHashSet<>();
+    private final Map<Long, Set<TargetSelector>> settledRemovals = new LinkedHashMap<>();
+
+    /**
+     * The further waves of a publication: what the settlements staged, then, as the entities it despawns die,
+     * their own sources' edges, until nothing changes.
+     */
+    private void applySettlement() {
+        for (long id : settledDespawns) {
+            committed.remove(id);
+        }
+        for (Map.Entry<Long, Set<TargetSelector>> removal : settledRemovals.entrySet()) {
+            Map<Component<?>, Object> row = committed.get(removal.getKey());
+            for (TargetSelector edge : row == null ? Set.<TargetSelector>of() : removal.getValue()) {
+                ReferenceRows.removeFrom(row, edge);
+            }
+        }
+        dropEdgesToDead();
+    }
+
+    /**
+     * No live entity holds an edge to a dead one: the edge is removed, or for a cascading relationship its
+     * source is despawned (reported once), until nothing changes (the waves after the first, where no query
+     * batch runs between the finding and the change).
      */
     private void dropEdgesToDead() {
         List<Long> holders = new ArrayList<>();

@@ -362,6 +362,22 @@ class ReferenceWorldTest {
     }
 
     @Test
+    void aDeadTargetsEdgeGoesInAFurtherWaveAfterThePublicationsQueryBatches() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.spawn(3, FOLLOWS.to(1));
+        model.commit();
+        model.remove(3, MARKED); // a requirement of Follows' first edge
+        model.commit();
+        model.despawn(1);
+        model.batchSet(having(LEVEL), FOLLOWS.to(2)); // runs while 3 still holds Follows(1)
+        assertNull(model.commit());
+        assertEquals(List.of(2L), targets(model, 3, FOLLOWS), "the dead target's edge went after the batch");
+        assertFalse(model.has(3, MARKED), "the batch's edge was not a first edge: no requirements");
+    }
+
+    @Test
     void despawningAParentDespawnsItsSubtreeInCallOrderReportingEachOnce() {
         ReferenceWorld model = new ReferenceWorld();
         model.spawn(1);
