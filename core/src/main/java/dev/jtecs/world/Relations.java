@@ -275,7 +275,30 @@ final class Relations {
                 }
             }
         }
+        for (int i = 0; i < deadTargetCount; i++) { // what was staged publishes in a later wave, or is discarded
+            if (settledCount == settled.length) {
+                settled = java.util.Arrays.copyOf(settled, settledCount * 2);
+            }
+            settled[settledCount++] = deadTargets[i];
+        }
         deadTargetCount = 0;
+    }
+
+    private long[] settled = new long[16];
+    private int settledCount;
+
+    /**
+     * The outermost publication ended. When it failed, the despawns and removals its settlements staged for
+     * later waves were discarded with them: those targets are settled again by the next publication, so no edge
+     * outlives its target.
+     */
+    void publicationEnded(boolean published) {
+        if (!published) {
+            for (int i = 0; i < settledCount; i++) {
+                noteDeadTarget(settled[i]);
+            }
+        }
+        settledCount = 0;
     }
 
     /**

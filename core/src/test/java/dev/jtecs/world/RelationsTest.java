@@ -423,6 +423,27 @@ class RelationsTest {
     }
 
     @Test
+    void aFailureLaterInTheWaveLeavesTheDeadTargetToTheNextPublication() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        long parent = world.spawn();
+        long child = world.spawn(childOf.to(parent), MARK);
+        long fan = world.spawn(FOLLOWS.to(parent), MARK);
+        world.defer();
+        world.despawn(parent); // settled once its segment has published; the cascade waits for a further wave...
+        world.batchSet(marked, LOYALTY, (archetype, fromRow, toRow) -> {
+            throw new IllegalStateException("boom"); // ...which this failure discards
+        });
+        assertThrows(IllegalStateException.class, world::commit);
+        assertFalse(world.isAlive(parent), "published before the failure");
+        assertTrue(world.isAlive(child), "its cascade was discarded with the failed publication");
+        world.spawn(); // the next publication settles the dead parent again
+        assertFalse(world.isAlive(child), "no edge outlives its target: " + dump());
+        assertTrue(world.isAlive(fan));
+        assertFalse(world.has(fan, FOLLOWS));
+    }
+
+    @Test
     void noEdgeOutlivesItsTargetWhateverTheStagingOrder() {
         long t1 = world.spawn();
         long f1 = world.spawn();
