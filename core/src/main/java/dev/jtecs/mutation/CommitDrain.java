@@ -441,6 +441,7 @@ public final class CommitDrain {
         if (!index.isAlive(id)) {
             if (index.stateOf(id) == EntityIndex.RESERVED) {
                 index.free(slot); // a member of a spawn batch not placed yet: it never gets a row
+                transaction.undoom(slot); // its despawn's mark: the slot must come back unmarked
                 despawned.accept(id);
             }
             transaction.setState(record, TxState.COMMITTED);
@@ -586,12 +587,14 @@ public final class CommitDrain {
         Component<?>[] components = new Component<?>[entries];
         int[] entryPositions = new int[entries];
         int i = 0;
+        int placed = 0; // entries the table holds: a marker whose last pair staging dropped is normalized away
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             components[i] = transaction.entryComponent(e);
             entryPositions[i] = target.position(components[i].id());
+            placed += entryPositions[i] >= 0 ? 1 : 0;
             i++;
         }
-        int defaults = target.componentCount() - entries;
+        int defaults = target.componentCount() - placed;
         int[] defaultPositions = new int[defaults];
         Input[] defaultInputs = new Input[defaults];
         int k = 0;

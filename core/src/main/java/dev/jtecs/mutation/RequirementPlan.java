@@ -19,7 +19,9 @@ import java.util.List;
  * component's requirements in declaration order, adding every required component the set lacks at that
  * moment. The first requirement to add a component supplies its value; explicit inputs are written
  * after requirement values, so they win; a component already present keeps its value; expansion visits each
- * component once per addition, so it always ends.
+ * component once per addition, so it always ends. An edge of an exclusive relationship evicts the other edges of
+ * that relationship the set holds at that point, whoever put them there (the row, or a query batch published
+ * after the call that staged the edge), so the last edge set wins.
  *
  * <p>Reused by the drain: the arrays grow once and are then cleared per use, so planning allocates nothing.
  */
@@ -52,7 +54,13 @@ final class RequirementPlan {
                 if (component instanceof BaseRelationship<?> relationship) {
                     signature.removeEdgesOf(relationship, null); // remove(id, REL): every edge, also unforeseen ones
                 }
-            } else if (signature.add(component)) {
+                continue;
+            }
+            if (component instanceof PairComponent pair && pair.relationship().isExclusive()) {
+                // the last edge set wins, also over edges staging could not see (one a pending query batch adds)
+                signature.removeEdgesOf(pair.relationship(), pair);
+            }
+            if (signature.add(component)) {
                 if (batch == queue.length) {
                     queue = Arrays.copyOf(queue, batch * 2);
                 }

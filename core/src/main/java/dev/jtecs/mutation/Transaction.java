@@ -42,7 +42,8 @@ public final class Transaction {
     private boolean sealedBatchCancels;
     // records below this handle (and at or above sealedEnd) precede a batch boundary: closed to further staging
     private int closedBefore;
-    // slots whose entity a staged batchDespawn selected (bit per slot)
+    // slots whose entity is being despawned in this transaction (bit per slot): a staged batchDespawn selected
+    // it, a despawn is staged for it, or a cascade despawned it; unlike records, marks stay findable while draining
     private long[] doomed = new long[16];
 
     private Component<?>[] entryComponents = new Component<?>[128];
@@ -240,7 +241,7 @@ public final class Transaction {
 
     // ---------------------------------------------------------------- doomed entities
 
-    /** Marks an alive entity's slot as selected by a staged batch despawn. */
+    /** Marks a slot whose entity is being despawned (selected by a batch despawn, or its despawn staged). */
     public void doom(int slot) {
         int word = slot >>> 6;
         if (word >= doomed.length) {

@@ -296,6 +296,11 @@ final class Relations implements SparseWriteQueue.Sink {
     }
 
     private void noteDeadTarget(long id) {
+        for (int i = 0; i < deadTargetCount; i++) {
+            if (deadTargets[i] == id) {
+                return;
+            }
+        }
         if (deadTargetCount == deadTargets.length) {
             deadTargets = java.util.Arrays.copyOf(deadTargets, deadTargetCount * 2);
         }
@@ -335,12 +340,37 @@ final class Relations implements SparseWriteQueue.Sink {
                 }
             }
         }
+        for (int i = 0; i < deadTargetCount; i++) { // what was staged publishes in a later wave, or is discarded
+            if (settledCount == settled.length) {
+                settled = java.util.Arrays.copyOf(settled, settledCount * 2);
+            }
+            settled[settledCount++] = deadTargets[i];
+        }
         deadTargetCount = 0;
+    }
+
+    private long[] settled = new long[16];
+    private int settledCount;
+
+    /**
+     * The outermost publication ended. When it failed, the despawns and removals its settlements staged for
+     * later waves were discarded with them: those targets are settled again by the next publication, so no edge
+     * outlives its target.
+     */
+    void publicationEnded(boolean published) {
+        if (!published) {
+            for (int i = 0; i < settledCount; i++) {
+                noteDeadTarget(settled[i]);
+            }
+        }
+        settledCount = 0;
     }
 
     /**
      * Rows just placed in an archetype with pairs: an edge whose target died earlier in this publication (or
-     * whose staged target was cancelled) is removed in the next wave, so no edge outlives its target.
+     * whose staged target was cancelled) must not outlive it. The target is settled with the others once this
+     * segment has applied its moves ({@link #settleDeadTargets}), so the placed rows are treated as if they had
+     * been sources when it died: a row re-targeted later in the same segment is spared, as a published one is.
      */
     void dropEdgesToDead(Table table, int fromRow, int toRow) {
         for (int p = table.componentCount() - 1; p >= 0; p--) {
@@ -348,16 +378,8 @@ final class Relations implements SparseWriteQueue.Sink {
                 break; // pairs sort last
             }
             byte state = index.stateOf(pair.target());
-            if (state == EntityIndex.ALIVE || state == EntityIndex.RESERVED) {
-                continue;
-            }
-            for (int row = fromRow; row < toRow; row++) {
-                long source = table.entityAt(row);
-                if (pair.relationship().isCascadeDelete()) {
-                    despawnSource(source);
-                } else {
-                    staging.remove(source, Entity.slot(source), pair);
-                }
+            if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                noteDeadTarget(pair.target());
             }
         }
     }

@@ -439,6 +439,10 @@ final class Staging {
      * Stages a despawn. Returns what the entity was before ({@link TxState#COMMITTED} when published,
      * {@link TxState#STAGED_SPAWN} when not published yet, {@link TxState#STAGED_MUTATE}), or {@code null} when
      * the call does nothing (already despawning), so the caller knows whether to deliver {@code OnDespawn}.
+     *
+     * <p>A staged removal also marks the slot: once the drain seals the record it can no longer be found by slot,
+     * and a cascade that reaches the entity before the record's segment publishes (its parent died in an
+     * earlier segment) must see that it is already being despawned.
      */
     TxState despawn(long id, int slot) {
         boolean alive = index.isAlive(id);
@@ -452,6 +456,7 @@ final class Staging {
                 case STAGED_SPAWN -> transaction.cancelInto(record, TxState.CANCELLED_SPAWN);
                 case STAGED_MUTATE -> {
                     transaction.cancelInto(record, TxState.STAGED_DESPAWN);
+                    transaction.doom(slot);
                     if (!index.isAlive(id) && index.batchArchetype(slot) >= 0) {
                         transaction.noteBatchCancel();
                     }
@@ -466,6 +471,7 @@ final class Staging {
             return null;
         }
         transaction.begin(id, slot, TxState.STAGED_DESPAWN);
+        transaction.doom(slot);
         if (!alive) {
             if (index.batchArchetype(slot) >= 0) {
                 transaction.noteBatchCancel(); // a spawn-batch member: the batch skips it

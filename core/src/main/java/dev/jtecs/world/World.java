@@ -757,9 +757,12 @@ public final class World implements AutoCloseable {
 
     private void publish() {
         scopeDepth++; // the drain is a scope while it runs callbacks
+        boolean published = false;
         try {
             drain.drain();
+            published = true;
         } finally {
+            relations.publicationEnded(published);
             if (scopeDepth > holdDepth) {
                 scopeDepth--; // clamped: an unwind() from a callback may already have reset the depth
             }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
 import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
 class CommitDrainTest {
     static final ScalarComponent.OfInt N = Components.scalar("test.drain.N", 0);
     static final TagComponent T = Components.tag("test.drain.T");
+    static final Relationship MANY = Relationships.register("test.drain.Many");
     static final AtomicInteger FACTORY_CALLS = new AtomicInteger();
 
     record Fragile(int n) {}
@@ -104,6 +107,18 @@ class CommitDrainTest {
         assertEquals(table, tableOf(a));
         assertEquals(structural, table.dirty().structuralCount(), "no row moved");
         assertEquals(2, table.readValue(table.position(N.id()), 0));
+    }
+
+    @Test
+    void aStagedSpawnKeepsNoMarkerWhoseLastEdgeItsStagingDropped() {
+        long a = stageSpawn(N.of(7), MANY); // spawn(REL.to(t)), then remove(REL.to(t)): the pair went, the marker stays
+        long b = stageSpawn(N.of(8), T);
+        drain.drain();
+        assertTrue(index.isAlive(a) && index.isAlive(b));
+        Table table = tableOf(a);
+        assertFalse(table.has(MANY.id()), "a marker stays only while an edge does");
+        assertEquals(1, table.componentCount());
+        assertEquals(7, table.readValue(table.position(N.id()), index.rowOf(Entity.slot(a))));
     }
 
     @Test

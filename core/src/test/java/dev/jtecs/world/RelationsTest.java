@@ -128,6 +128,21 @@ class RelationsTest {
     }
 
     @Test
+    void aStagedSpawnWhoseOnlyEdgeIsRemovedInTheSameScopeSpawnsWithoutIt() {
+        long t = world.spawn();
+        world.defer();
+        long plain = world.spawn(PARENT.to(t));
+        world.remove(plain, PARENT.to(t));
+        long marked = world.spawn(MARK, PARENT.to(t));
+        world.remove(marked, PARENT.targeting(t));
+        world.commit();
+        assertTrue(world.isAlive(plain) && world.isAlive(marked), dump());
+        assertFalse(world.has(plain, PARENT));
+        assertFalse(world.has(marked, PARENT));
+        assertTrue(world.has(marked, MARK));
+    }
+
+    @Test
     void queriesMatchAnyEdgeThroughTheRelationship() {
         long a = world.spawn();
         long b = world.spawn();
@@ -361,6 +376,76 @@ class RelationsTest {
     }
 
     @Test
+    void aCascadeLeavesAnEntityAPendingBatchDespawnSelectedToThatBatch() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        for (boolean lazy : new boolean[] {false, true}) {
+            long root = world.spawn(LOYALTY);
+            long child = world.spawn(childOf.to(root));
+            long selected = world.spawn(childOf.to(child), MARK);
+            long leaf = world.spawn(childOf.to(selected));
+            despawned.clear();
+            world.defer();
+            if (lazy) { // nothing staged before: the batches claim whole archetypes, copying no ids
+                world.batchDespawn(world.newQuery(QueryDescriptor.builder().include(LOYALTY).temp().build()));
+            } else { // a record staged before: the batch copies its members and marks them
+                world.despawn(root);
+            }
+            world.batchDespawn(marked); // selects and reports `selected` now; root's cascade reaches it first
+            assertEquals(List.of(root, selected), despawned);
+            world.commit();
+            assertEquals(List.of(root, selected, child, leaf), despawned, "lazy=" + lazy + ": each once");
+            assertEquals(0, world.entityCount(), dump());
+        }
+    }
+
+    @Test
+    void aCascadeLeavesAnEntityWhoseDespawnIsStagedLaterInCallOrderToThatDespawn() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        long root = world.spawn();
+        long child = world.spawn(childOf.to(root));
+        long grandchild = world.spawn(childOf.to(child));
+        long parent = world.spawn();
+        world.defer();
+        world.despawn(root);
+        long staged = world.spawn(childOf.to(parent)); // not alive at the call below
+        world.despawn(parent);
+        world.batchSet(marked, LOYALTY.of(1)); // a query batch: what follows publishes after the cascades ran
+        world.despawn(child); // reported now; root's cascade reaches it first
+        world.despawn(staged); // reported now; parent's death reaches it first, as it is placed
+        assertEquals(List.of(root, parent, child, staged), despawned);
+        world.commit();
+        assertEquals(List.of(root, parent, child, staged, grandchild), despawned, "each once");
+        assertEquals(0, world.entityCount(), dump());
+    }
+
+    @Test
+    void aFailureLaterInTheWaveLeavesTheDeadTargetToTheNextPublication() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        long parent = world.spawn();
+        long child = world.spawn(childOf.to(parent), MARK);
+        long fan = world.spawn(FOLLOWS.to(parent), MARK);
+        world.defer();
+        world.despawn(parent); // settled once its segment has published; the cascade waits for a further wave...
+        world.batchSet(marked, LOYALTY, (archetype, fromRow, toRow) -> {
+            throw new IllegalStateException("boom"); // ...which this failure discards
+        });
+        assertThrows(IllegalStateException.class, world::commit);
+        assertFalse(world.isAlive(parent), "published before the failure");
+        assertTrue(world.isAlive(child), "its cascade was discarded with the failed publication");
+        world.spawn(); // the next publication settles the dead parent again
+        assertFalse(world.isAlive(child), "no edge outlives its target: " + dump());
+        assertTrue(world.isAlive(fan));
+        assertFalse(world.has(fan, FOLLOWS));
+    }
+
+    @Test
     void noEdgeOutlivesItsTargetWhateverTheStagingOrder() {
         long t1 = world.spawn();
         long f1 = world.spawn();
@@ -517,6 +602,24 @@ class RelationsTest {
     }
 
     @Test
+    void aBatchMemberReTargetedInTheSegmentThatPlacesItIsSparedByItsDeadParentsCascade() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        world.defer();
+        BatchIds ids = world.batchSpawn(2, List.of(childOf.to(p1)));
+        world.despawn(p1);
+        world.set(ids.get(0), childOf.to(p2)); // applies once the batch is placed, before p1's death is settled
+        world.commit();
+        assertTrue(world.isAlive(ids.get(0)), "re-targeted in call order, as a published child would be");
+        assertEquals(List.of(p2), targets(ids.get(0), childOf));
+        assertFalse(world.isAlive(ids.get(1)), "still a child of the dead parent: taken by its cascade");
+        assertEquals(List.of(p1, ids.get(1)), despawned);
+    }
+
+    @Test
     void anExclusiveEdgeSetOnABatchMemberBeforePlacementReplacesTheBatchsEdge() {
         long p1 = world.spawn();
         long p2 = world.spawn();
@@ -530,6 +633,18 @@ class RelationsTest {
         world.remove(f, FOLLOWS);
         world.commit();
         assertFalse(world.has(f, FOLLOWS), "removing every edge of a batch member before placement");
+    }
+
+    @Test
+    void anExclusiveEdgeSetAfterAPendingBatchSetOfAnotherReplacesIt() {
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        long e = world.spawn(MARK);
+        world.defer();
+        world.batchSet(world.newQuery(QueryDescriptor.builder().include(MARK).build()), PARENT.to(p1));
+        world.set(e, PARENT.to(p2)); // staged after the batch, whose edge it cannot see yet
+        world.commit();
+        assertEquals(List.of(p2), targets(e, PARENT), "the last edge set wins: " + dump());
     }
 
     @Test

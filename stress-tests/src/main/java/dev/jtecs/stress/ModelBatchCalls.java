@@ -111,7 +111,9 @@ final class ModelBatchCalls {
             return;
         }
         world.batchSpawnAt(ids, inputs, initializer(rewritten));
-        run.meetAll(inputs);
+        if (ids.length > 0) {
+            run.meetAll(inputs); // an empty array does nothing: the world meets no pair
+        }
         run.model().batchSpawnAt(ids, inputs, new ReferenceWorld.Init(rewritten == null ? List.of() : rewritten,
                 null, false));
         run.settle();

@@ -33,9 +33,12 @@ import java.util.SplittableRandom;
  * written since the last check must read dirty, in an archetype the world's dirty queue lists). Some commits
  * also {@code compact()} the quiet world before the comparison. The batch calls are driven by
  * {@link ModelBatchCalls} and {@link ModelRestores}; every key they try to restore must resolve through
- * {@code byKey} to the entity the model gives it. The seed picks the instant path or the staged path. Illegal
- * operations (dead, stale or malformed ids; {@code spawnAt} of a live id; bad batch arguments; {@code EntityKey}
- * in a bulk call that refuses it) are issued on purpose and must throw without changing anything. Some
+ * {@code byKey} to the entity the model gives it. Three runs in four also add and remove relationship edges
+ * (in single and batch calls; targets die, cascades despawn subtrees), compare every live entity's edges, and
+ * check the relationship reads of {@link ModelRelations}. The seed picks the instant path or the staged path.
+ * Illegal operations (dead, stale or malformed ids; {@code spawnAt} of a live id; bad batch arguments;
+ * {@code EntityKey} in a bulk call that refuses it) are issued on purpose and must throw without changing
+ * anything. Some
  * publications fail on purpose (a throwing callback, a bad restored key): the world must fail exactly when the
  * reference does, keep what the reference keeps, and go on working.
  *
@@ -43,12 +46,13 @@ import java.util.SplittableRandom;
  * {@code new ModelRun(seed, ops).run()} replays it exactly.
  */
 public final class ModelRun {
-    private static final int LOG_TAIL = 40;
+    private static final int LOG_TAIL = Integer.getInteger("jtecs.modelLogTail", 40);
     /**
-     * Relationship edges in three runs in four; off until the open mismatches are settled (see
-     * {@code -Djtecs.modelRelations=true}).
+     * Relationship edges in three runs in four; {@code -Djtecs.modelRelations=false} leaves them out (to tell
+     * whether a mismatch needs them).
      */
-    private static final boolean RELATIONS = Boolean.getBoolean("jtecs.modelRelations");
+    private static final boolean RELATIONS =
+            Boolean.parseBoolean(System.getProperty("jtecs.modelRelations", "true"));
 
     private final long seed;
     private final int operations;
@@ -60,7 +64,10 @@ public final class ModelRun {
     private final boolean relational;
     private long cascadesChecked;
     private long edgeCalls;
-    /** Edges given to the world in legal calls: the world allocates their pairs (an unmet pair's removal is a no-op). */
+    /**
+     * Edges given to the world in legal calls, less those a {@code compact()} forgot: the world allocates their
+     * pairs (an unmet pair's removal is a no-op).
+     */
     private final Set<RelationshipValue> met = new HashSet<>();
     private final List<String> events = new ArrayList<>();
     private final Set<String> expectDirty = new HashSet<>();
@@ -180,20 +187,10 @@ public final class ModelRun {
         }
     }
 
-    /**
-     * Known core bug, left out unless {@code -Djtecs.modelExclusiveOnBatchMembers=true}: an exclusive edge set on
-     * a spawn-batch member before its placement does not replace the edge the batch gives it.
-     */
-    private static final boolean EXCLUSIVE_ON_BATCH_MEMBERS =
-            Boolean.getBoolean("jtecs.modelExclusiveOnBatchMembers");
-
     private void setEdge(World world) {
         long id = pickId();
         RelationshipValue edge = randomEdge();
         edgeCalls++;
-        if (!EXCLUSIVE_ON_BATCH_MEMBERS && edge.relationship().isExclusive() && model.isUnplacedBatchMember(id)) {
-            return;
-        }
         if (!model.isKnownLiveOrReserved(edge.target())) {
             note("set " + Entity.toString(id) + " " + edge + " (dead target: expect rejection)");
             expectRejection(world, () -> world.set(id, edge));
@@ -352,8 +349,12 @@ public final class ModelRun {
     /** Checks that the world's publication failed exactly when the reference's did. */
     private void published(RuntimeException thrown, String failure) {
         if ((thrown == null) != (failure == null)) {
-            fail("publication: world " + (thrown == null ? "succeeded" : "threw " + thrown) + ", model "
-                    + (failure == null ? "succeeds" : "fails: " + failure));
+            ModelMismatch mismatch = mismatch("publication: world " + (thrown == null ? "succeeded" : "threw "
+                    + thrown) + ", model " + (failure == null ? "succeeds" : "fails: " + failure));
+            if (thrown != null) {
+                mismatch.initCause(thrown); // where the world threw
+            }
+            throw mismatch;
         }
         if (model.cascades() != cascadesChecked) {
             cascadesChecked = model.cascades();
@@ -403,6 +404,7 @@ public final class ModelRun {
         if (random.nextInt(5) == 0) {
             note("compact");
             world.compact(); // a quiet world: must change nothing observable
+            met.removeIf(edge -> !model.isAlive(edge.target())); // it forgets the pairs of dead targets
         }
         compareAll(world);
         if (!instant && step < operations) {
@@ -614,10 +616,12 @@ public final class ModelRun {
         return queries;
     }
 
-    /** Whether the world has met this edge's pair (an edge given in a call). */
+    /**
+     * Whether the world surely knows this edge's pair: given in a call, and not forgotten by a {@code compact()}
+     * since (which forgets the pairs of dead targets, even of an id that a restoration later brings back).
+     */
     boolean met(RelationshipValue edge) {
-        // compact() may forget pairs to dead targets: only a live target's pair is surely still known
-        return met.contains(edge) && model.isAlive(edge.target());
+        return met.contains(edge);
     }
 
     void meet(RelationshipValue edge) {
@@ -662,7 +666,11 @@ public final class ModelRun {
     }
 
     void fail(String message) {
-        throw new ModelMismatch(seed, step, message, List.copyOf(log));
+        throw mismatch(message);
+    }
+
+    private ModelMismatch mismatch(String message) {
+        return new ModelMismatch(seed, step, message, List.copyOf(log));
     }
 
     static String describe(Input... inputs) {

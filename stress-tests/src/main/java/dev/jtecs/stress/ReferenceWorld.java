@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -179,13 +180,6 @@ public final class ReferenceWorld {
         return committed.containsKey(id) || reserved.contains(id);
     }
 
-    /** Whether the id is a member of a spawn batch of this transaction, not published yet. */
-    public boolean isUnplacedBatchMember(long id) {
-        Record record = latest.get(id);
-        return reserved.contains(id) && !committed.containsKey(id)
-                && (record == null || record.state != State.SPAWN && record.state != State.CANCELLED);
-    }
-
     /** Registers an observer of {@code OnDespawn} at the entity's address (cleared by its despawn). */
     public void observe(long id) {
         observed.merge(id, 1, Integer::sum);
@@ -289,7 +283,7 @@ public final class ReferenceWorld {
         Relationship relationship = (Relationship) value.relationship();
         TargetSelector edge = relationship.targeting(value.target());
         if (relationship.isExclusive()) {
-            List<TargetSelector> others = knownEdges(record, earlier, relationship);
+            List<TargetSelector> others = knownEdges(record.id, record, earlier, relationship);
             others.remove(edge);
             unstage(record, others);
         }
@@ -314,9 +308,9 @@ public final class ReferenceWorld {
             earlier = record;
             record = null;
         }
-        List<TargetSelector> edges = knownEdges(record, earlier, relationship);
+        List<TargetSelector> edges = knownEdges(id, record, earlier, relationship);
         if (record == null) {
-            Map<Component<?>, Object> row = committed.get(id);
+            Map<Component<?>, Object> row = committedOrPlanned(id);
             if (edges.isEmpty() && segments.size() == 1 && (row == null || !row.containsKey(relationship))) {
                 return; // nothing to remove
             }
@@ -333,11 +327,13 @@ public final class ReferenceWorld {
         }
     }
 
-    /** The distinct edges of a relationship the entity holds committed or staged (in {@code record}, {@code earlier}). */
-    private List<TargetSelector> knownEdges(Record record, Record earlier, Relationship relationship) {
+    /**
+     * The distinct edges of a relationship the entity holds (committed, or planned by its pending spawn batch) or
+     * has staged (in {@code record}, {@code earlier}; either may be {@code null}).
+     */
+    private List<TargetSelector> knownEdges(long id, Record record, Record earlier, Relationship relationship) {
         List<TargetSelector> edges = new ArrayList<>();
-        long id = record != null ? record.id : earlier != null ? earlier.id : 0;
-        Map<Component<?>, Object> row = committed.get(id);
+        Map<Component<?>, Object> row = committedOrPlanned(id);
         if (row != null) {
             for (Component<?> component : row.keySet()) {
                 if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
@@ -357,6 +353,27 @@ public final class ReferenceWorld {
             }
         }
         return edges;
+    }
+
+    /**
+     * The row an entity holds as far as staging can see: its committed row, or, for a member of a spawn batch of
+     * this transaction not placed yet, the row that batch places (its edges do not depend on the initializer).
+     */
+    private Map<Component<?>, Object> committedOrPlanned(long id) {
+        Map<Component<?>, Object> row = committed.get(id);
+        if (row != null || !reserved.contains(id)) {
+            return row;
+        }
+        for (Segment segment : segments) {
+            for (SpawnBatch batch : segment.batches) {
+                for (long member : batch.ids()) {
+                    if (member == id) {
+                        return batch.row();
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private static void unstage(Record record, List<TargetSelector> edges) {
@@ -477,18 +494,23 @@ public final class ReferenceWorld {
         for (Segment segment : segments) {
             failure = publish(segment);
             if (failure == null) {
-                dropEdgesToDead(); // the world settles a dead target's edges once its segment has published
+                settleDeadTargets(); // the world settles a dead target's edges once its segment has published
             }
             if (failure == null && segment.boundary != null) {
                 failure = run(segment.boundary);
                 if (failure == null) {
-                    dropEdgesToDead();
+                    settleDeadTargets();
                 }
             }
             if (failure != null) {
                 break;
             }
         }
+        if (failure == null) {
+            applySettlement();
+        }
+        settledDespawns.clear(); // after a failure: staged in a wave that is discarded (their events stand)
+        settledRemovals.clear();
         if (failure != null) {
             for (long id : reserved) {
                 if (!committed.containsKey(id)) {
@@ -606,22 +628,83 @@ public final class ReferenceWorld {
     }
 
     /**
-     * After a publication no live entity holds an edge to a dead one (a target despawned or a staged spawn
-     * cancelled, whatever the staging order): the edge is removed, or for a cascading relationship its source
-     * is despawned (reported once), until nothing changes.
+     * Once a segment (or its query batch) has published, the sources of edges to dead targets (despawned, or
+     * staged spawns cancelled, whatever the staging order) are found where the segment left them; what happens
+     * to them is staged as a further wave, after every segment and query batch of this publication, so those
+     * still see the edges (a batch adding an edge of the same relationship adds no requirements). A cascading
+     * edge's source is despawned, reported now, and its subtree through cascading edges with it; another edge
+     * is removed. An entity already being despawned (its despawn staged in a later segment, or a pending batch
+     * despawn selected it) is left to that despawn: it was reported at the call, and like every later call for
+     * it, a cascade does nothing.
      */
-    private void dropEdgesToDead() {
+    private void settleDeadTargets() {
         boolean changed = true;
         while (changed) {
             changed = false;
-            for (long id : List.copyOf(committed.keySet())) {
-                Map<Component<?>, Object> row = committed.get(id);
-                if (row == null) {
+            for (Map.Entry<Long, Map<Component<?>, Object>> entity : committed.entrySet()) {
+                long id = entity.getKey();
+                if (settledDespawns.contains(id) || isBeingDespawned(id)) {
                     continue;
                 }
+                for (Component<?> component : entity.getValue().keySet()) {
+                    if (!(component instanceof TargetSelector edge)) {
+                        continue;
+                    }
+                    boolean dead = !committed.containsKey(edge.target());
+                    if (edge.relationship().isCascadeDelete() && (dead || settledDespawns.contains(edge.target()))) {
+                        settledDespawns.add(id);
+                        despawned(id);
+                        cascades++;
+                        changed = true;
+                        break;
+                    }
+                    if (dead) {
+                        settledRemovals.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(edge);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Entities a settlement despawns, and edges it removes, in the further wave of this publication. */
+    private final Set<Long> settledDespawns = new LinkedHashSet<>();
+    private final Map<Long, Set<TargetSelector>> settledRemovals = new LinkedHashMap<>();
+
+    /**
+     * The further waves of a publication: what the settlements staged, then, as the entities it despawns die,
+     * their own sources' edges, until nothing changes.
+     */
+    private void applySettlement() {
+        for (long id : settledDespawns) {
+            committed.remove(id);
+        }
+        for (Map.Entry<Long, Set<TargetSelector>> removal : settledRemovals.entrySet()) {
+            Map<Component<?>, Object> row = committed.get(removal.getKey());
+            for (TargetSelector edge : row == null ? Set.<TargetSelector>of() : removal.getValue()) {
+                ReferenceRows.removeFrom(row, edge);
+            }
+        }
+        dropEdgesToDead();
+    }
+
+    /**
+     * No live entity holds an edge to a dead one: the edge is removed, or for a cascading relationship its
+     * source is despawned (reported once), until nothing changes (the waves after the first, where no query
+     * batch runs between the finding and the change).
+     */
+    private void dropEdgesToDead() {
+        List<Long> holders = new ArrayList<>();
+        do {
+            holders.clear();
+            for (Map.Entry<Long, Map<Component<?>, Object>> entity : committed.entrySet()) {
+                if (holdsEdgeToDead(entity.getValue()) && !isBeingDespawned(entity.getKey())) {
+                    holders.add(entity.getKey()); // runs after every segment: copy only the rows that change
+                }
+            }
+            for (long id : holders) {
+                Map<Component<?>, Object> row = committed.get(id);
                 for (Component<?> component : List.copyOf(row.keySet())) {
                     if (component instanceof TargetSelector edge && !committed.containsKey(edge.target())) {
-                        changed = true;
                         if (edge.relationship().isCascadeDelete()) {
                             committed.remove(id);
                             despawned(id);
@@ -632,7 +715,22 @@ public final class ReferenceWorld {
                     }
                 }
             }
+        } while (!holders.isEmpty());
+    }
+
+    private boolean holdsEdgeToDead(Map<Component<?>, Object> row) {
+        for (Component<?> component : row.keySet()) {
+            if (component instanceof TargetSelector edge && !committed.containsKey(edge.target())) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    /** Whether a despawn of this transaction was called for the entity (and reported) and waits for its segment. */
+    private boolean isBeingDespawned(long id) {
+        Record record = latest.get(id);
+        return doomed.contains(id) || record != null && record.despawning();
     }
 
     /** How many entities target deaths have despawned so far (cascading relationships). */

@@ -9,7 +9,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Runs many seeded random streams of single and batch calls, commits and clears against the reference model.
  *
- * <p>Replay one seed with {@code -Djtecs.seed=<seed>}; widen the sweep with {@code -Djtecs.modelSeeds=<n>}.
+ * <p>Replay one seed with {@code -Djtecs.seed=<seed>} (and see more of its history with
+ * {@code -Djtecs.modelLogTail=<n>}, 40 operations by default); widen the sweep with {@code -Djtecs.modelSeeds=<n>}
+ * and move it with {@code -Djtecs.modelBaseSeed=<base>}.
  */
 class ModelRunTest {
     private static final int OPERATIONS = 400;

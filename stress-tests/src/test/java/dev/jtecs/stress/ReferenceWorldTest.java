@@ -1,10 +1,13 @@
 package dev.jtecs.stress;
 
+import static dev.jtecs.stress.ModelComponents.CHILD_OF;
 import static dev.jtecs.stress.ModelComponents.ELITE;
+import static dev.jtecs.stress.ModelComponents.FOLLOWS;
 import static dev.jtecs.stress.ModelComponents.HEALTH;
 import static dev.jtecs.stress.ModelComponents.KEY;
 import static dev.jtecs.stress.ModelComponents.KEYED;
 import static dev.jtecs.stress.ModelComponents.LABEL;
+import static dev.jtecs.stress.ModelComponents.LEADS;
 import static dev.jtecs.stress.ModelComponents.LEVEL;
 import static dev.jtecs.stress.ModelComponents.MARKED;
 import static dev.jtecs.stress.ModelComponents.MOVER;
@@ -17,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Component;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.stress.ReferenceWorld.Init;
 import dev.jtecs.stress.ModelComponents.Label;
 import dev.jtecs.stress.ModelComponents.Position;
@@ -254,6 +258,182 @@ class ReferenceWorldTest {
         assertEquals(4, model.events().size(), "selected entities ignore later calls");
         assertTrue(model.isAlive(2), "alive until publication");
         model.commit();
+        assertEquals(0, model.aliveCount());
+    }
+
+    // ---------------------------------------------------------------- relationships
+
+    private static List<Long> targets(ReferenceWorld model, long id, Relationship relationship) {
+        return ReferenceRows.targets(model.row(id), relationship);
+    }
+
+    @Test
+    void anExclusiveEdgeReplacesTheEdgeBeforeItWhereverTheyMeet() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.spawn(3);
+        model.spawn(4, LEADS.to(1), LEADS.to(2));
+        model.spawn(5, MARKED);
+        model.commit();
+        assertEquals(List.of(2L), targets(model, 4, LEADS), "within one spawn the last edge wins");
+        model.set(4, LEADS.to(3));
+        model.commit();
+        assertEquals(List.of(3L), targets(model, 4, LEADS), "set on a published entity");
+        model.set(4, LEADS.to(1));
+        model.set(4, LEADS.to(2));
+        model.commit();
+        assertEquals(List.of(2L), targets(model, 4, LEADS), "staged sets of one transaction");
+        model.batchSet(having(MARKED), LEADS.to(1));
+        model.set(5, LEADS.to(3)); // after the batch, whose edge this call cannot see yet
+        model.commit();
+        assertEquals(List.of(3L), targets(model, 5, LEADS), "the last edge set wins over a pending batch's");
+        assertEquals(LEADS.to(3), model.get(5, LEADS), "the marker reads the only edge");
+        model.batchSet(having(MARKED), LEADS.to(2));
+        model.commit();
+        assertEquals(List.of(2L), targets(model, 5, LEADS), "a batch set replaces too");
+    }
+
+    @Test
+    void removingTheRelationshipTakesEveryEdgeAndRemovingAnEdgeOnlyThatOne() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.spawn(3, FOLLOWS.to(1), FOLLOWS.to(2));
+        model.commit();
+        assertEquals(3, model.get(3, LEVEL), "the first edge brings the relationship's requirements");
+        model.remove(3, FOLLOWS.targeting(1)); // one edge
+        model.commit();
+        assertEquals(List.of(2L), targets(model, 3, FOLLOWS));
+        assertEquals(FOLLOWS.to(2), model.get(3, FOLLOWS), "the marker stays with the edge left");
+        model.remove(3, FOLLOWS.targeting(2)); // the last edge takes the marker with it
+        model.commit();
+        assertFalse(model.has(3, FOLLOWS));
+        assertTrue(model.has(3, MARKED), "requirements stay");
+        model.set(3, FOLLOWS.to(1));
+        model.set(3, FOLLOWS.to(2));
+        model.commit();
+        model.remove(3, FOLLOWS); // the relationship: every edge and the marker
+        model.commit();
+        assertEquals(List.of(), targets(model, 3, FOLLOWS));
+        assertFalse(model.has(3, FOLLOWS));
+        model.batchSet(having(MARKED), FOLLOWS.to(2));
+        model.remove(3, FOLLOWS); // after the batch: takes the edge it adds too
+        model.commit();
+        assertFalse(model.has(3, FOLLOWS.targeting(2)));
+    }
+
+    @Test
+    void anUnplacedBatchMembersEdgesAreTheBatchsPlannedOnes() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.commit();
+        model.batchSpawn(new long[] {3, 4}, List.of(FOLLOWS.to(1), FOLLOWS.to(2), LEADS.to(1)), List.of());
+        model.remove(3, FOLLOWS); // the edges the batch will give it
+        model.set(4, LEADS.to(2)); // exclusive: replaces the batch's edge
+        model.commit();
+        assertFalse(model.has(3, FOLLOWS));
+        assertEquals(List.of(1L), targets(model, 3, LEADS));
+        assertEquals(List.of(1L, 2L), targets(model, 4, FOLLOWS));
+        assertEquals(List.of(2L), targets(model, 4, LEADS));
+    }
+
+    @Test
+    void aDeadTargetsEdgesGoAndTheirSourcesStay() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.spawn(3, FOLLOWS.to(1), FOLLOWS.to(2), LEADS.to(1));
+        model.spawn(4);
+        model.commit();
+        model.despawn(1);
+        model.set(4, FOLLOWS.to(1)); // 1 is still alive at the call
+        model.spawn(5);
+        model.set(4, LEADS.to(5));
+        model.despawn(5); // a staged spawn cancelled: 5 never lives
+        assertNull(model.commit());
+        assertTrue(model.isAlive(3) && model.isAlive(4), "not cascading: the sources stay");
+        assertEquals(List.of(2L), targets(model, 3, FOLLOWS), "only the dead target's edge goes");
+        assertFalse(model.has(3, LEADS), "and with the last edge, the marker");
+        assertFalse(model.has(4, FOLLOWS), "an edge staged after its target's despawn does not survive");
+        assertFalse(model.has(4, LEADS), "nor one to a spawn that never happened");
+        assertEquals(0, model.cascades());
+    }
+
+    @Test
+    void aDeadTargetsEdgeGoesInAFurtherWaveAfterThePublicationsQueryBatches() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.spawn(3, FOLLOWS.to(1));
+        model.commit();
+        model.remove(3, MARKED); // a requirement of Follows' first edge
+        model.commit();
+        model.despawn(1);
+        model.batchSet(having(LEVEL), FOLLOWS.to(2)); // runs while 3 still holds Follows(1)
+        assertNull(model.commit());
+        assertEquals(List.of(2L), targets(model, 3, FOLLOWS), "the dead target's edge went after the batch");
+        assertFalse(model.has(3, MARKED), "the batch's edge was not a first edge: no requirements");
+    }
+
+    @Test
+    void despawningAParentDespawnsItsSubtreeInCallOrderReportingEachOnce() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, CHILD_OF.to(1));
+        model.spawn(3, CHILD_OF.to(2));
+        model.spawn(4, CHILD_OF.to(3));
+        model.spawn(5, CHILD_OF.to(1));
+        model.spawn(6, CHILD_OF.to(1));
+        model.spawn(7);
+        model.spawn(8, FOLLOWS.to(3));
+        model.commit();
+        model.events().clear();
+        model.set(5, CHILD_OF.to(7)); // re-parented before the despawn: spared
+        model.despawn(1);
+        model.batchSet(having(MARKED), HEALTH);
+        model.remove(6, CHILD_OF); // detached after it, across a query batch: too late
+        assertNull(model.commit());
+        List<String> events = new java.util.ArrayList<>(model.events());
+        events.sort(null);
+        assertEquals(List.of("OnDespawn 1", "OnDespawn 2", "OnDespawn 3", "OnDespawn 4", "OnDespawn 6"), events);
+        assertEquals(4, model.cascades());
+        assertEquals(List.of(7L), targets(model, 5, CHILD_OF));
+        assertTrue(model.isAlive(8), "a non-cascading edge into the subtree only goes");
+        assertFalse(model.has(8, FOLLOWS));
+    }
+
+    @Test
+    void aCascadeLeavesAnEntityAPendingBatchDespawnSelectedToThatBatch() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, CHILD_OF.to(1));
+        model.spawn(3, MARKED, CHILD_OF.to(2));
+        model.spawn(4, CHILD_OF.to(3));
+        model.commit();
+        model.events().clear();
+        model.despawn(1); // publishes before the batch: its cascade takes 2, then reaches 3...
+        model.batchDespawn(having(MARKED)); // ...which this batch selected and reported at the call
+        assertNull(model.commit());
+        assertEquals(List.of("OnDespawn 1", "OnDespawn 3", "OnDespawn 2", "OnDespawn 4"), model.events(),
+                "each entity reported once: 3 by its batch, 4 when the batch has despawned its parent");
+        assertEquals(0, model.aliveCount());
+    }
+
+    @Test
+    void aCascadeLeavesAnEntityWhoseDespawnIsStagedInALaterSegmentToThatDespawn() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, CHILD_OF.to(1));
+        model.spawn(3, CHILD_OF.to(2));
+        model.commit();
+        model.events().clear();
+        model.despawn(1);
+        model.batchSet(having(MARKED), HEALTH); // what follows publishes after 1's cascade has run
+        model.despawn(2); // reported now; 1's cascade reaches it first
+        assertNull(model.commit());
+        assertEquals(List.of("OnDespawn 1", "OnDespawn 2", "OnDespawn 3"), model.events(), "each once");
         assertEquals(0, model.aliveCount());
     }
 
