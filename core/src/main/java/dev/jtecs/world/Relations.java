@@ -296,11 +296,17 @@ final class Relations implements SparseWriteQueue.Sink {
     }
 
     private void noteDeadTarget(long id) {
-        for (int i = 0; i < deadTargetCount; i++) {
-            if (deadTargets[i] == id) {
-                return;
-            }
+        int slot = Entity.slot(id);
+        if (slot >= notedStamps.length) {
+            int capacity = Math.max(slot + 1, notedStamps.length * 2);
+            notedStamps = java.util.Arrays.copyOf(notedStamps, capacity);
+            notedIds = java.util.Arrays.copyOf(notedIds, capacity);
         }
+        if (notedStamps[slot] == notedEpoch && notedIds[slot] == id) {
+            return; // noted already for this settlement (each placed range with an edge to it notes it again)
+        }
+        notedStamps[slot] = notedEpoch;
+        notedIds[slot] = id;
         if (deadTargetCount == deadTargets.length) {
             deadTargets = java.util.Arrays.copyOf(deadTargets, deadTargetCount * 2);
         }
@@ -309,6 +315,18 @@ final class Relations implements SparseWriteQueue.Sink {
 
     private long[] deadTargets = new long[16];
     private int deadTargetCount;
+    // per slot: the settlement (epoch) that noted the id there, so noting is O(1) and never twice per settlement
+    private int[] notedStamps = new int[64];
+    private long[] notedIds = new long[64];
+    private int notedEpoch = 1;
+
+    /** Starts a new settlement: every target counts as not noted again. */
+    private void nextNoteEpoch() {
+        if (++notedEpoch == Integer.MAX_VALUE) {
+            java.util.Arrays.fill(notedStamps, 0);
+            notedEpoch = 1;
+        }
+    }
 
     /**
      * After a segment published its moves: the edges still pointing at targets that died in it are handled,
@@ -347,6 +365,7 @@ final class Relations implements SparseWriteQueue.Sink {
             settled[settledCount++] = deadTargets[i];
         }
         deadTargetCount = 0;
+        nextNoteEpoch();
     }
 
     private long[] settled = new long[16];
@@ -359,6 +378,7 @@ final class Relations implements SparseWriteQueue.Sink {
      */
     void publicationEnded(boolean published) {
         if (!published) {
+            nextNoteEpoch();
             for (int i = 0; i < settledCount; i++) {
                 noteDeadTarget(settled[i]);
             }
