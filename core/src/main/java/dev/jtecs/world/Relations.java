@@ -76,7 +76,9 @@ final class Relations implements SparseWriteQueue.Sink {
         idleStack = null;
         try {
             stack.newVisit();
-            stack.markSeen(Entity.slot(root));
+            if (index.isAlive(root)) { // a dead root (a sparse edge kept its id) must not hide its slot's new entity
+                stack.markSeen(Entity.slot(root));
+            }
             int top = stack.pushChildren(relationship, root, 0, 0);
             while (top > 0) {
                 top--;

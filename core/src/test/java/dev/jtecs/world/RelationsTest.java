@@ -830,6 +830,18 @@ class RelationsTest {
         }
 
         @Test
+        void traversingFromADeadTargetVisitsTheNewEntityInItsSlot() {
+            long old = world.spawn();
+            long watcher = world.spawn(LIKES.to(old));
+            world.despawn(old); // the sparse edge keeps the dead id
+            long recycled = world.spawn(LIKES.to(watcher)); // old's slot, one generation up
+            assertEquals(Entity.slot(old), Entity.slot(recycled));
+            List<Long> visits = new ArrayList<>();
+            world.traverse(old, LIKES, (entity, depth) -> visits.add(entity));
+            assertEquals(List.of(watcher, recycled), visits, "only the root is skipped, not its slot");
+        }
+
+        @Test
         void anEdgeReplacedInTheSameFlushDoesNotCascadeFromItsDeadTarget() {
             long dying = world.spawn();
             long keeper = world.spawn();
