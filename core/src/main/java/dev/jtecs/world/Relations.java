@@ -76,7 +76,9 @@ final class Relations implements SparseWriteQueue.Sink {
         idleStack = null;
         try {
             stack.newVisit();
-            stack.markSeen(Entity.slot(root));
+            if (index.isAlive(root)) { // a dead root (a sparse edge kept its id) must not hide its slot's new entity
+                stack.markSeen(Entity.slot(root));
+            }
             int top = stack.pushChildren(relationship, root, 0, 0);
             while (top > 0) {
                 top--;
@@ -334,6 +336,7 @@ final class Relations implements SparseWriteQueue.Sink {
      * spared. Cascading sources are despawned (whole subtrees, staged now), other edges removed.
      */
     void settleDeadTargets() {
+        settleLandedOnDead();
         for (int i = 0; i < deadTargetCount; i++) {
             long id = deadTargets[i];
             if (!sparse.isEmpty()) {
@@ -456,12 +459,52 @@ final class Relations implements SparseWriteQueue.Sink {
         if (changed) {
             touch(entity, relationship);
         }
-        if (op == SparseWriteQueue.ADD && relationship.isCascadeDelete()) {
-            byte state = index.stateOf(target);
-            if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
-                despawnSource(entity); // its target died before the edge landed: the cascade reaches it too
+        if (op == SparseWriteQueue.ADD && relationship.isCascadeDelete() && !isLiveTarget(target)) {
+            // its target died before the edge landed; a later write of the same flush may still re-target it,
+            // so the cascade is decided where the flush (or batch) leaves the store: settleLandedOnDead
+            landedOnDead.add(entity);
+        }
+    }
+
+    private boolean isLiveTarget(long target) {
+        byte state = index.stateOf(target);
+        return state == EntityIndex.ALIVE || state == EntityIndex.RESERVED;
+    }
+
+    /** Sources whose cascading sparse edge landed on a dead target in the current flush or batch. */
+    private final java.util.Set<Long> landedOnDead = new java.util.LinkedHashSet<>();
+
+    /**
+     * After a flush or a batch: a source still holding a cascading sparse edge to a dead target goes the way of
+     * that target, as a dense source placed with such an edge does. One re-targeted or detached by a later write
+     * of the same step keeps its new state.
+     */
+    private void settleLandedOnDead() {
+        if (landedOnDead.isEmpty()) {
+            return;
+        }
+        Long[] sources = landedOnDead.toArray(new Long[0]);
+        landedOnDead.clear();
+        for (long source : sources) {
+            if (!index.isAlive(source)) {
+                continue;
+            }
+            for (BaseRelationship<?> relationship : sparse.relationships()) {
+                if (relationship.isCascadeDelete() && holdsDeadTarget(relationship, source)) {
+                    despawnSource(source);
+                    break;
+                }
             }
         }
+    }
+
+    private boolean holdsDeadTarget(BaseRelationship<?> relationship, long source) {
+        for (long target : sparse.targets(relationship, source)) {
+            if (!isLiveTarget(target)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void touch(long entity, BaseRelationship<?> relationship) {

@@ -830,6 +830,39 @@ class RelationsTest {
         }
 
         @Test
+        void traversingFromADeadTargetVisitsTheNewEntityInItsSlot() {
+            long old = world.spawn();
+            long watcher = world.spawn(LIKES.to(old));
+            world.despawn(old); // the sparse edge keeps the dead id
+            long recycled = world.spawn(LIKES.to(watcher)); // old's slot, one generation up
+            assertEquals(Entity.slot(old), Entity.slot(recycled));
+            List<Long> visits = new ArrayList<>();
+            world.traverse(old, LIKES, (entity, depth) -> visits.add(entity));
+            assertEquals(List.of(watcher, recycled), visits, "only the root is skipped, not its slot");
+        }
+
+        @Test
+        void anEdgeReplacedInTheSameFlushDoesNotCascadeFromItsDeadTarget() {
+            long dying = world.spawn();
+            long keeper = world.spawn();
+            world.defer();
+            world.despawn(dying);
+            long spawned = world.spawn(HOLDS.to(dying), HOLDS.to(keeper)); // exclusive: the last edge wins
+            long moved = world.spawn();
+            world.commit();
+            world.defer();
+            long gone = world.spawn();
+            world.despawn(gone);
+            world.set(moved, HOLDS.to(gone)); // gone is still staged when this is called...
+            world.set(moved, HOLDS.to(keeper)); // ...and a later call re-targets moved
+            world.commit();
+            assertTrue(world.isAlive(spawned), "the edge to the dead target never outlived its spawn call");
+            assertEquals(List.of(keeper), targets(spawned, HOLDS));
+            assertTrue(world.isAlive(moved), "re-targeted before the flush: the cascade does not reach it");
+            assertEquals(List.of(keeper), targets(moved, HOLDS));
+        }
+
+        @Test
         void aDespawnCancelsStagedWritesAndARecycledSlotStartsWithoutEdges() {
             long target = world.spawn();
             long e = world.spawn(LIKES.to(target));

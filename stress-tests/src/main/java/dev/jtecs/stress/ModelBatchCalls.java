@@ -1,5 +1,6 @@
 package dev.jtecs.stress;
 
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.Relationship;
@@ -180,7 +181,7 @@ final class ModelBatchCalls {
                 model.batchSet(query.rule(), edge);
             }
             case 1 -> {
-                Relationship relationship = (Relationship) edge.relationship(); // the model uses target-only ones
+                BaseRelationship<?> relationship = edge.relationship();
                 run.note("batchRemove " + query.name() + " " + relationship.name());
                 world.batchRemove(query.query(), relationship);
                 model.batchRemove(query.rule(), relationship);
@@ -191,7 +192,7 @@ final class ModelBatchCalls {
                 }
                 run.note("batchRemove " + query.name() + " " + edge);
                 world.batchRemove(query.query(), edge);
-                model.batchRemove(query.rule(), edge.relationship().targeting(edge.target()));
+                model.batchRemoveEdge(query.rule(), edge);
             }
         }
         run.check(world.hasPendingChanges() != run.isInstant(), "a query batch is staged exactly on the staged path");

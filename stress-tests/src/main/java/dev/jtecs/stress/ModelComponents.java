@@ -9,7 +9,10 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipDefinition;
+import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.StorageKind;
@@ -34,6 +37,12 @@ public final class ModelComponents {
 
     /** A managed value with reference fields. */
     public record Label(String text, List<String> tags) {}
+
+    /** A dense edge's payload of primitives only: stored natively, one column per field of each pair. */
+    public record Spring(long target, float stiffness, int coils) {}
+
+    /** A sparse edge's payload: kept in the edge store beside its target. */
+    public record Loan(long target, int amount) {}
 
     public static final NativeComponent<Position> POSITION =
             Components.registerNative(Position.class, o -> o.name("stress.Position"));
@@ -76,8 +85,23 @@ public final class ModelComponents {
             Relationships.register("stress.Leads", o -> o.exclusive().reverseIndex());
     /** The builtin hierarchy: exclusive, reverse-indexed, and despawning a parent despawns its subtree. */
     public static final Relationship CHILD_OF = ChildOf.COMPONENT;
+    /** A dense payload relationship, natively stored, reverse-indexed: setting a held target replaces its payload. */
+    public static final RelationshipDefinition<Spring> SPRING =
+            Relationships.register(Spring.class, o -> o.name("stress.Spring").reverseIndex());
+    /** A sparse relationship, many edges, reverse-indexed: its edges keep a dead target's id. */
+    public static final Relationship WATCHES =
+            Relationships.register("stress.Watches", o -> o.sparse().reverseIndex());
+    /** A sparse hierarchy: exclusive, reverse-indexed and cascading, like {@code ChildOf} in the edge store. */
+    public static final Relationship HELD_BY = Relationships.register("stress.HeldBy",
+            o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
+    /** A sparse payload relationship, many edges, reverse-indexed. */
+    public static final RelationshipDefinition<Loan> LOAN =
+            Relationships.register(Loan.class, o -> o.name("stress.Loan").sparse().reverseIndex());
+    /** The relationships stored in signatures, in a fixed order. */
+    public static final List<BaseRelationship<?>> DENSE = List.of(FOLLOWS, LEADS, CHILD_OF, SPRING);
     /** The relationships of the model, in a fixed order (not in {@link #ALL}: edges need a target). */
-    public static final List<Relationship> RELATIONSHIPS = List.of(FOLLOWS, LEADS, CHILD_OF);
+    public static final List<BaseRelationship<?>> RELATIONSHIPS =
+            List.of(FOLLOWS, LEADS, CHILD_OF, SPRING, WATCHES, HELD_BY, LOAN);
 
     /** Every palette component, in a fixed order. */
     public static final List<Component<?>> ALL = List.of(POSITION, STATS, VELOCITY, LABEL, MARKED, HEALTH, NAME,
@@ -94,6 +118,21 @@ public final class ModelComponents {
     }
 
     private ModelComponents() {}
+
+    /**
+     * An edge of a relationship to {@code target}: a payload relationship's carries a random record, or, one time
+     * in four, the zero payload of {@code to(target)}.
+     */
+    public static RelationshipValue edge(BaseRelationship<?> relationship, long target, SplittableRandom random) {
+        if (relationship == SPRING && random.nextInt(4) != 0) {
+            return SPRING.of(new Spring(target, random.nextInt(8) / 2f, random.nextInt(4)));
+        }
+        if (relationship == LOAN && random.nextInt(4) != 0) {
+            return LOAN.of(new Loan(target, random.nextInt(1, 6)));
+        }
+        return relationship instanceof Relationship plain ? plain.to(target)
+                : ((RelationshipDefinition<?>) relationship).to(target);
+    }
 
     /** A random input for a component: its definition (default value) one time in four, else a fresh value. */
     public static Input randomInput(Component<?> component, SplittableRandom random) {

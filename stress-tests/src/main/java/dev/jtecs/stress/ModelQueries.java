@@ -59,6 +59,9 @@ final class ModelQueries {
         add(world, List.of(), List.of(), List.of(), false); // everything not disabled
         add(world, List.of(FOLLOWS), List.of(), List.of(), false); // any edge of a relationship
         add(world, List.of(), List.of(LEADS, CHILD_OF), List.of(FOLLOWS), true);
+        // sparse markers match like components: any edge in the store, whatever its target
+        add(world, List.of(ModelComponents.WATCHES), List.of(), List.of(ModelComponents.HELD_BY), false);
+        add(world, List.of(), List.of(ModelComponents.LOAN, ModelComponents.SPRING), List.of(), false);
     }
 
     /** A query to select a batch's entities. */

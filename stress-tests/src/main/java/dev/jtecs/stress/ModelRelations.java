@@ -1,12 +1,9 @@
 package dev.jtecs.stress;
 
-import static dev.jtecs.stress.ModelComponents.CHILD_OF;
 import static dev.jtecs.stress.ModelComponents.FOLLOWS;
-import static dev.jtecs.stress.ModelComponents.LEADS;
 
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
-import dev.jtecs.component.Relationship;
-import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.query.Query;
@@ -22,8 +19,9 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The relationship reads of a model run, compared after a commit from one root: {@code relationshipSources}
- * (ascending), {@code traverse} (depth first, children ascending, each entity once, root excluded),
+ * The relationship reads of a model run, compared after a commit from one root, for dense and sparse
+ * relationships alike: {@code relationshipSources}
+ * (ascending, a sparse edge's dead target included), {@code traverse} (depth first, children ascending, each entity once, root excluded),
  * {@code walkUp} (first edge upward; a cycle or a walk past the depth limit raises), and a temporary query on
  * {@code REL.targeting(root)}. The reference answers each one by scanning its rows.
  */
@@ -34,24 +32,27 @@ final class ModelRelations {
 
     static void compare(World world, ReferenceWorld model, long root, Consumer<String> fail) {
         Map<Long, Map<Component<?>, Object>> rows = model.rows();
-        for (Relationship relationship : List.of(LEADS, CHILD_OF)) {
+        for (BaseRelationship<?> relationship : ModelComponents.RELATIONSHIPS) {
+            if (!relationship.hasReverseIndex()) {
+                continue;
+            }
             List<Long> sources = boxed(world.relationshipSources(relationship, root));
-            List<Long> expected = sourcesOf(rows, relationship, root);
+            List<Long> expected = model.sources(relationship, root);
             if (!sources.equals(expected)) {
                 fail.accept("relationshipSources(" + relationship.name() + ", " + Entity.toString(root) + ") world="
                         + sources + " model=" + expected);
             }
             List<String> visits = new ArrayList<>();
             world.traverse(root, relationship, (entity, depth) -> visits.add(entity + "@" + depth));
-            List<String> wanted = traverse(rows, relationship, root);
+            List<String> wanted = traverse(model, relationship, root);
             if (!visits.equals(wanted)) {
                 fail.accept("traverse(" + Entity.toString(root) + ", " + relationship.name() + ") world=" + visits
                         + " model=" + wanted);
             }
         }
-        for (Relationship relationship : List.of(FOLLOWS, LEADS, CHILD_OF)) {
+        for (BaseRelationship<?> relationship : ModelComponents.RELATIONSHIPS) {
             String walked = walkUp(world, relationship, root);
-            String wanted = walkUp(rows, relationship, root);
+            String wanted = walkUp(model, relationship, root);
             if (!walked.equals(wanted)) {
                 fail.accept("walkUp(" + Entity.toString(root) + ", " + relationship.name() + ") world=" + walked
                         + " model=" + wanted);
@@ -78,30 +79,16 @@ final class ModelRelations {
         }
     }
 
-    private static List<Long> sourcesOf(Map<Long, Map<Component<?>, Object>> rows, Relationship relationship,
-            long target) {
-        TargetSelector edge = relationship.targeting(target);
-        List<Long> sources = new ArrayList<>();
-        for (Map.Entry<Long, Map<Component<?>, Object>> entity : rows.entrySet()) {
-            if (entity.getValue().containsKey(edge)) {
-                sources.add(entity.getKey());
-            }
-        }
-        sources.sort(null);
-        return sources;
-    }
-
-    private static List<String> traverse(Map<Long, Map<Component<?>, Object>> rows, Relationship relationship,
-            long root) {
+    private static List<String> traverse(ReferenceWorld model, BaseRelationship<?> relationship, long root) {
         List<String> visits = new ArrayList<>();
         Set<Long> seen = new HashSet<>(List.of(root));
         Deque<long[]> stack = new ArrayDeque<>();
-        pushChildren(stack, sourcesOf(rows, relationship, root), 0);
+        pushChildren(stack, model.sources(relationship, root), 0);
         while (!stack.isEmpty()) {
             long[] next = stack.pop();
             if (seen.add(next[0])) {
                 visits.add(next[0] + "@" + next[1]);
-                pushChildren(stack, sourcesOf(rows, relationship, next[0]), next[1] + 1);
+                pushChildren(stack, model.sources(relationship, next[0]), next[1] + 1);
             }
         }
         return visits;
@@ -113,7 +100,7 @@ final class ModelRelations {
         }
     }
 
-    private static String walkUp(World world, Relationship relationship, long id) {
+    private static String walkUp(World world, BaseRelationship<?> relationship, long id) {
         List<String> seen = new ArrayList<>();
         try {
             world.walkUp(id, relationship, (ancestor, depth) -> seen.add(ancestor + "@" + depth), WALK_DEPTH);
@@ -123,22 +110,22 @@ final class ModelRelations {
         return seen.toString();
     }
 
-    private static String walkUp(Map<Long, Map<Component<?>, Object>> rows, Relationship relationship, long id) {
+    private static String walkUp(ReferenceWorld model, BaseRelationship<?> relationship, long id) {
         List<String> seen = new ArrayList<>();
         Set<Long> visited = new HashSet<>(List.of(id));
         long current = id;
         for (int depth = 1; ; depth++) {
-            Map<Component<?>, Object> row = rows.get(current);
-            Object first = row == null ? null : row.get(relationship);
-            if (!(first instanceof RelationshipValue edge)) {
+            List<Long> targets = model.targets(current, relationship); // a dead entity holds none
+            if (targets.isEmpty()) {
                 break;
             }
-            if (!visited.add(edge.target()) || depth > WALK_DEPTH) {
+            long target = targets.get(0);
+            if (!visited.add(target) || depth > WALK_DEPTH) {
                 seen.add("raised");
                 break;
             }
-            seen.add(edge.target() + "@" + depth);
-            current = edge.target();
+            seen.add(target + "@" + depth);
+            current = target;
         }
         return seen.toString();
     }

@@ -1,5 +1,6 @@
 package dev.jtecs.stress;
 
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
@@ -63,12 +64,13 @@ public final class ModelRun {
     private final boolean instant;
     private final boolean relational;
     private long cascadesChecked;
+    private long sparseEdgesCompared;
     private long edgeCalls;
     /**
      * Edges given to the world in legal calls, less those a {@code compact()} forgot: the world allocates their
      * pairs (an unmet pair's removal is a no-op).
      */
-    private final Set<RelationshipValue> met = new HashSet<>();
+    private final Set<List<Object>> met = new HashSet<>(); // (relationship, target): payloads play no part
     private final List<String> events = new ArrayList<>();
     private final Set<String> expectDirty = new HashSet<>();
     private final ModelBatchCalls batches = new ModelBatchCalls(this);
@@ -128,6 +130,11 @@ public final class ModelRun {
     /** How many single calls with an edge or a relationship (set, remove) the run made. */
     public long edgeCalls() {
         return edgeCalls;
+    }
+
+    /** How many sparse edges the run compared (an edge counts at each comparison). */
+    public long sparseEdgesCompared() {
+        return sparseEdgesCompared;
     }
 
     /** How many entities despawned because a cascading target died. */
@@ -197,7 +204,7 @@ public final class ModelRun {
             return;
         }
         if (model.isKnownLiveOrReserved(id)) {
-            met.add(edge);
+            meet(edge);
         }
         mutate(world, "set " + Entity.toString(id) + " " + edge, id, () -> world.set(id, edge),
                 () -> model.set(id, edge));
@@ -207,7 +214,7 @@ public final class ModelRun {
         long id = pickId();
         edgeCalls++;
         if (random.nextBoolean()) {
-            Relationship relationship = pickRelationship();
+            BaseRelationship<?> relationship = pickRelationship();
             mutate(world, "remove " + Entity.toString(id) + " " + relationship.name(), id,
                     () -> world.remove(id, relationship), () -> model.remove(id, relationship));
         } else {
@@ -219,7 +226,7 @@ public final class ModelRun {
             mutate(world, "remove " + Entity.toString(id) + " " + edge, id, () -> world.remove(id, edge),
                     () -> {
                         if (known) {
-                            model.remove(id, edge.relationship().targeting(edge.target()));
+                            model.removeEdge(id, edge);
                         }
                     });
         }
@@ -229,10 +236,10 @@ public final class ModelRun {
     RelationshipValue randomEdge() {
         long target = random.nextInt(30) == 0 ? Entity.pack(random.nextInt(1, 5000) + 200_000, 0)
                 : seen.get(random.nextInt(seen.size()));
-        return pickRelationship().to(target);
+        return ModelComponents.edge(pickRelationship(), target, random);
     }
 
-    Relationship pickRelationship() {
+    BaseRelationship<?> pickRelationship() {
         return ModelComponents.RELATIONSHIPS.get(random.nextInt(ModelComponents.RELATIONSHIPS.size()));
     }
 
@@ -404,7 +411,7 @@ public final class ModelRun {
         if (random.nextInt(5) == 0) {
             note("compact");
             world.compact(); // a quiet world: must change nothing observable
-            met.removeIf(edge -> !model.isAlive(edge.target())); // it forgets the pairs of dead targets
+            met.removeIf(edge -> !model.isAlive((Long) edge.get(1))); // it forgets the pairs of dead targets
         }
         compareAll(world);
         if (!instant && step < operations) {
@@ -554,6 +561,10 @@ public final class ModelRun {
         }
         for (Component<?> component : ModelComponents.COMPARED) {
             Object expected = row == null ? null : row.get(component);
+            if (component instanceof BaseRelationship<?> sparse && sparse.isSparse()) { // get reads the store
+                List<Object> edges = model.edges(id, sparse);
+                expected = edges.isEmpty() ? null : edges.get(0);
+            }
             boolean present = expected != null || (row != null && row.containsKey(component));
             Object actual = world.get(id, component);
             if (!Objects.equals(expected, actual)) { // messages are built only on failure: this runs millions of times
@@ -565,10 +576,13 @@ public final class ModelRun {
             }
         }
         if (relational && row != null) {
-            for (Relationship relationship : ModelComponents.RELATIONSHIPS) {
-                List<Long> targets = new ArrayList<>();
-                world.forEachRelationship(id, relationship, edge -> targets.add(edge.target()));
-                List<Long> expected = ReferenceRows.targets(row, relationship);
+            for (BaseRelationship<?> relationship : ModelComponents.RELATIONSHIPS) {
+                List<Object> targets = new ArrayList<>();
+                world.forEachRelationship(id, relationship, targets::add); // records with their payloads
+                List<Object> expected = model.edges(id, relationship);
+                if (relationship.isSparse()) {
+                    sparseEdgesCompared += expected.size();
+                }
                 if (!targets.equals(expected)) {
                     fail("forEachRelationship(" + Entity.toString(id) + ", " + relationship.name() + ") world="
                             + targets + " model=" + expected);
@@ -621,18 +635,22 @@ public final class ModelRun {
      * since (which forgets the pairs of dead targets, even of an id that a restoration later brings back).
      */
     boolean met(RelationshipValue edge) {
-        return met.contains(edge);
+        return edge.relationship().isSparse() || met.contains(pair(edge)); // sparse edges make no pair
     }
 
     void meet(RelationshipValue edge) {
-        met.add(edge);
+        met.add(pair(edge));
+    }
+
+    private static List<Object> pair(RelationshipValue edge) {
+        return List.of(edge.relationship(), edge.target());
     }
 
     /** Records the edges among inputs a call accepted. */
     void meetAll(Iterable<? extends Input> inputs) {
         for (Input input : inputs) {
             if (input instanceof RelationshipValue edge) {
-                met.add(edge);
+                meet(edge);
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.jtecs.stress;
 
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
@@ -84,7 +85,7 @@ final class ReferenceRows {
      */
     private static void addEdge(Set<Component<?>> present, Map<Component<?>, Object> required,
             List<Component<?>> run, TargetSelector edge) {
-        Relationship relationship = (Relationship) edge.relationship();
+        BaseRelationship<?> relationship = edge.relationship();
         if (relationship.isExclusive()) {
             for (TargetSelector other : edgesOf(present, relationship)) {
                 if (!other.equals(edge)) {
@@ -107,15 +108,15 @@ final class ReferenceRows {
         if (present.remove(component)) {
             required.remove(component); // a later run may bring it back, with its own value
         }
-        if (component instanceof Relationship relationship) {
+        if (component instanceof BaseRelationship<?> relationship) {
             present.removeAll(edgesOf(present, relationship));
-        } else if (component instanceof TargetSelector edge && edgesOf(present, (Relationship) edge.relationship()).isEmpty()) {
+        } else if (component instanceof TargetSelector edge && edgesOf(present, edge.relationship()).isEmpty()) {
             present.remove(edge.relationship());
             required.remove(edge.relationship());
         }
     }
 
-    private static List<TargetSelector> edgesOf(Set<Component<?>> present, Relationship relationship) {
+    private static List<TargetSelector> edgesOf(Set<Component<?>> present, BaseRelationship<?> relationship) {
         List<TargetSelector> edges = new ArrayList<>();
         for (Component<?> component : present) {
             if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
@@ -126,30 +127,41 @@ final class ReferenceRows {
     }
 
     /**
-     * Sets every relationship marker of a row to its first edge in ascending target order (what {@code get}
-     * reads), and drops the markers with no edge left; returns the row.
+     * Sets every dense relationship marker of a row to its first edge in ascending target order (what {@code get}
+     * reads), and drops the dense markers with no edge left; returns the row. A sparse marker is left as it is:
+     * its edges are in the reference's store, not in the row.
      */
     static Map<Component<?>, Object> normalize(Map<Component<?>, Object> row) {
-        Map<Relationship, Long> first = null;
+        Map<BaseRelationship<?>, TargetSelector> first = null;
         for (Component<?> component : row.keySet()) {
             if (component instanceof TargetSelector edge) {
                 first = first == null ? new HashMap<>() : first;
-                first.merge((Relationship) edge.relationship(), edge.target(), Math::min);
+                first.merge(edge.relationship(), edge, (a, b) -> a.target() <= b.target() ? a : b);
             }
         }
-        for (Relationship relationship : ModelComponents.RELATIONSHIPS) {
-            Long target = first == null ? null : first.get(relationship);
-            if (target == null) {
+        for (BaseRelationship<?> relationship : ModelComponents.DENSE) {
+            TargetSelector edge = first == null ? null : first.get(relationship);
+            if (edge == null) {
                 row.remove(relationship);
             } else {
-                row.put(relationship, relationship.to(target));
+                row.put(relationship, reported(relationship, edge.target(), row.get(edge)));
             }
         }
         return row;
     }
 
-    /** The targets of a row's edges of one relationship, ascending. */
-    static List<Long> targets(Map<Component<?>, Object> row, Relationship relationship) {
+    /** What an edge input stores: its payload record, or {@code TRUE} for a target-only edge. */
+    static Object stored(RelationshipValue value) {
+        return value.payload() == null ? Boolean.TRUE : value.payload();
+    }
+
+    /** What reads report for an edge: the payload record, or a {@code RelationshipValue} for a target-only one. */
+    static Object reported(BaseRelationship<?> relationship, long target, Object stored) {
+        return relationship.payloadType() == null ? new RelationshipValue((Relationship) relationship, target) : stored;
+    }
+
+    /** The targets of a row's (dense) edges of one relationship, ascending. */
+    static List<Long> targets(Map<Component<?>, Object> row, BaseRelationship<?> relationship) {
         List<Long> targets = new ArrayList<>();
         for (Component<?> component : row.keySet()) {
             if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
@@ -160,15 +172,24 @@ final class ReferenceRows {
         return targets;
     }
 
+    /** What {@code forEachRelationship} reports for a row's dense edges of one relationship, by ascending target. */
+    static List<Object> edges(Map<Component<?>, Object> row, BaseRelationship<?> relationship) {
+        List<Object> edges = new ArrayList<>();
+        for (long target : targets(row, relationship)) {
+            edges.add(reported(relationship, target, row.get(relationship.targeting(target))));
+        }
+        return edges;
+    }
+
     /** A query batch's {@code batchSet(query, edge)} on one row: the edge, exclusive replacing, marker, requirements. */
     static void addEdge(Map<Component<?>, Object> row, RelationshipValue value) {
-        Relationship relationship = (Relationship) value.relationship();
+        BaseRelationship<?> relationship = value.relationship();
         TargetSelector edge = relationship.targeting(value.target());
         if (relationship.isExclusive()) {
             row.keySet().removeIf(c -> c instanceof TargetSelector other && other.relationship() == relationship
                     && !other.equals(edge));
         }
-        row.put(edge, Boolean.TRUE);
+        row.put(edge, stored(value)); // a held target's payload is replaced
         if (!row.containsKey(relationship)) {
             add(row, relationship, value);
         }
@@ -178,10 +199,10 @@ final class ReferenceRows {
     /** Removes a component from a row: a relationship with all its edges, an edge (selector) with the marker if last. */
     static void removeFrom(Map<Component<?>, Object> row, Component<?> component) {
         row.remove(component);
-        if (component instanceof Relationship relationship) {
+        if (component instanceof BaseRelationship<?> relationship) {
             row.keySet().removeIf(c -> c instanceof TargetSelector edge && edge.relationship() == relationship);
         }
-        if (component instanceof Relationship || component instanceof TargetSelector) {
+        if (component instanceof BaseRelationship<?> || component instanceof TargetSelector) {
             normalize(row);
         }
     }
@@ -194,13 +215,18 @@ final class ReferenceRows {
     static Map<Component<?>, Object> batchRow(List<? extends Input> inputs) {
         Map<Component<?>, Input> chosen = new LinkedHashMap<>();
         for (Input input : inputs) {
+            if (input instanceof RelationshipValue value && value.relationship().isSparse()) {
+                chosen.put(value.relationship(), value); // the marker only: the edge goes to the store
+                continue;
+            }
             if (input instanceof RelationshipValue value) { // an edge keyed by its selector; the marker joins
-                Relationship relationship = (Relationship) value.relationship();
+                BaseRelationship<?> relationship = value.relationship();
                 if (relationship.isExclusive()) {
                     chosen.keySet().removeIf(c -> c instanceof TargetSelector other
                             && other.relationship() == relationship);
                 }
-                chosen.put(relationship.targeting(value.target()), value);
+                TargetSelector edge = relationship.targeting(value.target());
+                chosen.put(edge, value);
                 chosen.put(relationship, value);
                 continue;
             }
@@ -215,7 +241,7 @@ final class ReferenceRows {
             if (input == null) {
                 row.put(component, required.get(component));
             } else if (input instanceof RelationshipValue) {
-                row.put(component, component instanceof TargetSelector ? Boolean.TRUE : input);
+                row.put(component, component instanceof TargetSelector ? stored((RelationshipValue) input) : input);
             } else if (input instanceof ComponentValue<?> value) {
                 row.put(component, value.value());
             } else {

@@ -2,6 +2,7 @@ package dev.jtecs.stress;
 
 import static dev.jtecs.stress.ReferenceRows.REMOVED;
 
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.Relationship;
@@ -15,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.LongFunction;
 import java.util.function.Predicate;
 
@@ -46,7 +48,12 @@ import java.util.function.Predicate;
 public final class ReferenceWorld {
     private enum State { SPAWN, MUTATE, DESPAWN, CANCELLED }
 
-    private enum Kind { SET, REWRITE, REMOVE, DESPAWN }
+    private enum Kind { SET, REWRITE, REMOVE, REMOVE_EDGE, DESPAWN }
+
+    private enum SparseOp { ADD, REMOVE, REMOVE_ALL }
+
+    /** A sparse edge write queued in call order; {@code stored} is the payload, or {@code TRUE}. */
+    private record SparseWrite(long id, SparseOp op, BaseRelationship<?> relationship, long target, Object stored) {}
 
     /** One entity's staged work inside one segment: a state and the staged entries (values or removals). */
     private static final class Record {
@@ -83,7 +90,8 @@ public final class ReferenceWorld {
      * Reserved ids placed together with one row shape; {@code restoring} for {@code batchSpawnAt} and
      * {@code batchSpawnAtRaw}, which are placed after the {@code batchSpawn} batches of their segment.
      */
-    private record SpawnBatch(long[] ids, Map<Component<?>, Object> row, Init init, boolean restoring) {
+    private record SpawnBatch(long[] ids, Map<Component<?>, Object> row, Init init, boolean restoring,
+            List<RelationshipValue> sparse) {
         Map<Component<?>, Object> rowOf(long id) {
             Map<Component<?>, Object> placed = new LinkedHashMap<>(row);
             for (Component<?> component : init.rewritten()) {
@@ -109,8 +117,14 @@ public final class ReferenceWorld {
     private static final class Segment {
         final Map<Long, Record> records = new LinkedHashMap<>();
         final List<SpawnBatch> batches = new ArrayList<>();
+        final List<SparseWrite> writes = new ArrayList<>();
         QueryBatch boundary;
     }
+
+    /** The sparse edge store: entity, relationship, target to payload ({@code TRUE} for a target-only edge). */
+    private final Map<Long, Map<BaseRelationship<?>, TreeMap<Long, Object>>> store = new HashMap<>();
+    /** The (entity, relationship) pairs whose sparse edges changed in the current wave. */
+    private final Map<Long, Set<BaseRelationship<?>>> touched = new LinkedHashMap<>();
 
     private final Map<Long, Map<Component<?>, Object>> committed = new LinkedHashMap<>();
     private final List<Segment> segments = new ArrayList<>(List.of(new Segment()));
@@ -129,7 +143,10 @@ public final class ReferenceWorld {
         reserved.add(id);
         Record record = begin(id, State.SPAWN);
         for (Input input : inputs) {
-            if (input instanceof RelationshipValue edge) {
+            if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+                record.entries.put(edge.relationship(), edge); // the marker moves with the row...
+                queue(id, SparseOp.ADD, edge); // ...the edge lands at the segment's flush
+            } else if (input instanceof RelationshipValue edge) {
                 stageEdge(record, null, edge);
             } else {
                 record.entries.put(input.component(), ReferenceRows.valueOf(input));
@@ -162,7 +179,22 @@ public final class ReferenceWorld {
         for (long id : ids) {
             reserved.add(id);
         }
-        open().batches.add(new SpawnBatch(ids.clone(), ReferenceRows.batchRow(inputs), init, restoring));
+        open().batches.add(new SpawnBatch(ids.clone(), ReferenceRows.batchRow(inputs), init, restoring,
+                sparseEdgesOf(inputs)));
+    }
+
+    /** A spawn batch's sparse edges, each written for every member: per target the last input, exclusive the last. */
+    private static List<RelationshipValue> sparseEdgesOf(List<? extends Input> inputs) {
+        Map<List<Object>, RelationshipValue> edges = new LinkedHashMap<>();
+        for (Input input : inputs) {
+            if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+                if (edge.relationship().isExclusive()) {
+                    edges.keySet().removeIf(key -> key.get(0) == edge.relationship());
+                }
+                edges.put(List.of(edge.relationship(), edge.target()), edge);
+            }
+        }
+        return List.copyOf(edges.values());
     }
 
     /** The live entity whose committed row holds {@code key}, or 0. */
@@ -188,40 +220,51 @@ public final class ReferenceWorld {
     // ---------------------------------------------------------------- set, remove, despawn
 
     public void set(long id, Input input) {
-        if (input instanceof RelationshipValue edge) {
+        if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+            setSparse(id, edge);
+        } else if (input instanceof RelationshipValue edge) {
             setEdge(id, edge);
-            return;
+        } else {
+            setValue(id, input.component(), ReferenceRows.valueOf(input));
         }
+    }
+
+    private void setValue(long id, Component<?> component, Object value) {
         if (doomed.contains(id)) {
             return; // a staged batch despawn selected it
         }
-        Object value = ReferenceRows.valueOf(input);
         Record record = latest.get(id);
         if (record != null && isClosed(record)) {
             if (!record.despawning()) {
-                begin(id, State.MUTATE).entries.put(input.component(), value);
+                begin(id, State.MUTATE).entries.put(component, value);
             }
             return;
         }
         if (record == null) {
             Map<Component<?>, Object> row = committed.get(id);
-            if (row != null && segments.size() == 1 && row.containsKey(input.component())) {
-                row.put(input.component(), value); // write-through: no query batch to overtake
+            if (row != null && segments.size() == 1 && row.containsKey(component)) {
+                row.put(component, value); // write-through: no query batch to overtake
                 return;
             }
             record = begin(id, State.MUTATE);
         }
         if (record.state == State.SPAWN || record.state == State.MUTATE) {
-            record.entries.put(input.component(), value);
+            record.entries.put(component, value);
         }
     }
 
     /** {@code remove(id, component)}; a relationship removes every edge, a selector ({@code REL.targeting(t)}) one. */
     public void remove(long id, Component<?> component) {
-        if (component instanceof Relationship relationship) {
+        if (component instanceof BaseRelationship<?> relationship && relationship.isSparse()) {
+            removeAllSparse(id, relationship);
+        } else if (component instanceof BaseRelationship<?> relationship) {
             removeEdges(id, relationship);
-            return;
+        } else {
+            removeComponent(id, component);
         }
+    }
+
+    private void removeComponent(long id, Component<?> component) {
         if (doomed.contains(id)) {
             return;
         }
@@ -270,6 +313,8 @@ public final class ReferenceWorld {
         } else if (record == null) {
             Map<Component<?>, Object> row = committed.get(id);
             if (row != null && segments.size() == 1 && row.containsKey(edge)) {
+                row.put(edge, ReferenceRows.stored(value)); // held: a payload is written through, else nothing
+                ReferenceRows.normalize(row);
                 return;
             }
             record = begin(id, State.MUTATE);
@@ -280,14 +325,14 @@ public final class ReferenceWorld {
     }
 
     private void stageEdge(Record record, Record earlier, RelationshipValue value) {
-        Relationship relationship = (Relationship) value.relationship();
+        BaseRelationship<?> relationship = value.relationship();
         TargetSelector edge = relationship.targeting(value.target());
         if (relationship.isExclusive()) {
             List<TargetSelector> others = knownEdges(record.id, record, earlier, relationship);
             others.remove(edge);
             unstage(record, others);
         }
-        record.entries.put(edge, Boolean.TRUE);
+        record.entries.put(edge, ReferenceRows.stored(value));
         record.entries.put(relationship, value);
     }
 
@@ -295,7 +340,7 @@ public final class ReferenceWorld {
      * {@code remove(id, REL)}: stages the removal of every edge the entity is known to hold and of the marker.
      * After a query batch it stages the removal even when none is known (the batch may add edges).
      */
-    private void removeEdges(long id, Relationship relationship) {
+    private void removeEdges(long id, BaseRelationship<?> relationship) {
         if (doomed.contains(id)) {
             return;
         }
@@ -331,7 +376,8 @@ public final class ReferenceWorld {
      * The distinct edges of a relationship the entity holds (committed, or planned by its pending spawn batch) or
      * has staged (in {@code record}, {@code earlier}; either may be {@code null}).
      */
-    private List<TargetSelector> knownEdges(long id, Record record, Record earlier, Relationship relationship) {
+    private List<TargetSelector> knownEdges(long id, Record record, Record earlier,
+            BaseRelationship<?> relationship) {
         List<TargetSelector> edges = new ArrayList<>();
         Map<Component<?>, Object> row = committedOrPlanned(id);
         if (row != null) {
@@ -384,6 +430,133 @@ public final class ReferenceWorld {
                 record.entries.put(edge, REMOVED);
             }
         }
+    }
+
+    // ---------------------------------------------------------------- sparse edges
+
+    /**
+     * {@code set(id, SPARSE.to(t))}: the write is queued for the segment's flush; the marker is staged like a
+     * component, unless the published entity carries it and nothing structural is pending for it (then only the
+     * write is queued, and later sets still write through).
+     */
+    private void setSparse(long id, RelationshipValue value) {
+        Record record = latest.get(id);
+        if (doomed.contains(id) || record != null && record.despawning()) {
+            return;
+        }
+        Map<Component<?>, Object> row = committed.get(id);
+        if (record != null || row == null || segments.size() > 1 || !row.containsKey(value.relationship())) {
+            setValue(id, value.relationship(), value);
+        }
+        queue(id, SparseOp.ADD, value);
+    }
+
+    /** {@code remove(id, SPARSE)}: the marker's removal is staged, and a write removing every edge queued. */
+    private void removeAllSparse(long id, BaseRelationship<?> relationship) {
+        Record record = latest.get(id);
+        if (doomed.contains(id) || record != null && record.despawning()) {
+            return;
+        }
+        removeComponent(id, relationship);
+        open().writes.add(new SparseWrite(id, SparseOp.REMOVE_ALL, relationship, 0, null));
+    }
+
+    /**
+     * {@code remove(id, REL.to(t))}: for a dense relationship the edge's selector, for a sparse one a queued
+     * removal (the marker follows at the end of the wave). The payload plays no part.
+     */
+    public void removeEdge(long id, RelationshipValue value) {
+        if (!value.relationship().isSparse()) {
+            remove(id, value.relationship().targeting(value.target()));
+            return;
+        }
+        Record record = latest.get(id);
+        if (doomed.contains(id) || record != null && record.despawning()) {
+            return;
+        }
+        queue(id, SparseOp.REMOVE, value);
+    }
+
+    private void queue(long id, SparseOp op, RelationshipValue value) {
+        open().writes.add(new SparseWrite(id, op, value.relationship(), value.target(), ReferenceRows.stored(value)));
+    }
+
+    /** Applies the queued writes of a segment, in call order, to the entities still alive. */
+    private void flush(Segment segment) {
+        for (SparseWrite write : segment.writes) {
+            if (committed.containsKey(write.id())) {
+                write(write.id(), write.op(), write.relationship(), write.target(), write.stored());
+            }
+        }
+    }
+
+    /** One write to the store (an exclusive relationship's edge replaces the others); records a change. */
+    private void write(long id, SparseOp op, BaseRelationship<?> relationship, long target, Object stored) {
+        Map<Long, Object> edges = store.computeIfAbsent(id, k -> new HashMap<>())
+                .computeIfAbsent(relationship, k -> new TreeMap<>());
+        boolean changed = switch (op) {
+            case ADD -> {
+                boolean others = relationship.isExclusive() && edges.keySet().removeIf(t -> t != target);
+                yield !stored.equals(edges.put(target, stored)) || others;
+            }
+            case REMOVE -> edges.remove(target) != null;
+            case REMOVE_ALL -> {
+                boolean any = !edges.isEmpty();
+                edges.clear();
+                yield any;
+            }
+        };
+        if (changed) {
+            touched.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(relationship);
+        }
+    }
+
+    /**
+     * The end of a wave: each entity whose sparse edges changed carries the marker exactly while it holds an
+     * edge; where they disagree, the next wave adds the marker (with its requirements) or removes it.
+     */
+    private void correctMarkers() {
+        for (Map.Entry<Long, Set<BaseRelationship<?>>> entity : touched.entrySet()) {
+            Map<Component<?>, Object> row = committed.get(entity.getKey());
+            for (BaseRelationship<?> relationship : row == null ? Set.<BaseRelationship<?>>of() : entity.getValue()) {
+                boolean holds = !sparseEdges(entity.getKey(), relationship).isEmpty();
+                if (holds && !row.containsKey(relationship)) {
+                    ReferenceRows.add(row, relationship, null);
+                } else if (!holds && row.containsKey(relationship)) {
+                    row.remove(relationship);
+                }
+            }
+        }
+        touched.clear();
+    }
+
+    /** A despawned entity's edges leave the store (a recycled id starts without edges). */
+    private void dropDeadSources() {
+        store.keySet().retainAll(committed.keySet());
+    }
+
+    private Map<Long, Object> sparseEdges(long id, BaseRelationship<?> relationship) {
+        Map<BaseRelationship<?>, TreeMap<Long, Object>> edges = store.get(id);
+        TreeMap<Long, Object> targets = edges == null ? null : edges.get(relationship);
+        return targets == null ? Map.of() : targets;
+    }
+
+    /** Whether a live entity holds a cascading sparse edge to a dead target, or to one a settlement despawns. */
+    private boolean holdsCascadingToDead(long id, Set<Long> dying) {
+        Map<BaseRelationship<?>, TreeMap<Long, Object>> edges = store.get(id);
+        if (edges == null) {
+            return false;
+        }
+        for (Map.Entry<BaseRelationship<?>, TreeMap<Long, Object>> entry : edges.entrySet()) {
+            if (entry.getKey().isCascadeDelete()) {
+                for (long target : entry.getValue().keySet()) {
+                    if (!committed.containsKey(target) || dying.contains(target)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     public void despawn(long id) {
@@ -444,6 +617,14 @@ public final class ReferenceWorld {
         return boundary(Kind.REMOVE, select(rule), component, null);
     }
 
+    /** {@code batchRemove(query, REL.to(t))}: one edge (the target only; a sparse marker follows at wave end). */
+    public List<Long> batchRemoveEdge(Predicate<Map<Component<?>, Object>> rule, RelationshipValue edge) {
+        if (!edge.relationship().isSparse()) {
+            return batchRemove(rule, edge.relationship().targeting(edge.target()));
+        }
+        return boundary(Kind.REMOVE_EDGE, select(rule), edge.relationship(), edge);
+    }
+
     /**
      * {@code batchDespawn(query)}: each selected entity not already being despawned gets its events now and
      * ignores later set, remove and despawn calls of this transaction. Returns the ids it despawns.
@@ -478,6 +659,8 @@ public final class ReferenceWorld {
     /** {@code clearEntities()}: every entity and all staged work gone, entity-address observers dropped. */
     public void clear() {
         committed.clear();
+        store.clear();
+        touched.clear();
         forgetTransaction();
         observed.clear();
     }
@@ -507,8 +690,11 @@ public final class ReferenceWorld {
             }
         }
         if (failure == null) {
+            correctMarkers(); // staged at the end of the wave, like the settlement: both land in the next
             applySettlement();
         }
+        touched.clear();
+        dropDeadSources();
         settledDespawns.clear(); // after a failure: staged in a wave that is discarded (their events stand)
         settledRemovals.clear();
         if (failure != null) {
@@ -547,6 +733,7 @@ public final class ReferenceWorld {
                 committed.put(record.id, ReferenceRows.replay(row, record.entries));
             }
         }
+        flush(segment); // after the moves, before the segment's query batch
         return null;
     }
 
@@ -580,6 +767,9 @@ public final class ReferenceWorld {
         }
         for (long id : placed) {
             committed.put(id, batch.rowOf(id));
+            for (RelationshipValue edge : batch.sparse()) { // written as the rows are placed
+                write(id, SparseOp.ADD, edge.relationship(), edge.target(), ReferenceRows.stored(edge));
+            }
         }
         return null;
     }
@@ -602,9 +792,23 @@ public final class ReferenceWorld {
             }
             switch (batch.kind()) {
                 case DESPAWN -> committed.remove(id);
-                case REMOVE -> ReferenceRows.removeFrom(row, component);
+                case REMOVE -> {
+                    ReferenceRows.removeFrom(row, component);
+                    if (component instanceof BaseRelationship<?> relationship && relationship.isSparse()) {
+                        write(id, SparseOp.REMOVE_ALL, relationship, 0, null);
+                    }
+                }
+                case REMOVE_EDGE -> {
+                    RelationshipValue edge = (RelationshipValue) batch.value();
+                    write(id, SparseOp.REMOVE, edge.relationship(), edge.target(), null);
+                }
                 case SET -> {
-                    if (batch.value() instanceof RelationshipValue edge) {
+                    if (batch.value() instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+                        if (!row.containsKey(edge.relationship())) {
+                            ReferenceRows.add(row, edge.relationship(), edge); // only those lacking it move
+                        }
+                        write(id, SparseOp.ADD, edge.relationship(), edge.target(), ReferenceRows.stored(edge));
+                    } else if (batch.value() instanceof RelationshipValue edge) {
                         ReferenceRows.addEdge(row, edge);
                     } else if (row.containsKey(component)) {
                         row.put(component, batch.value());
@@ -662,6 +866,12 @@ public final class ReferenceWorld {
                         settledRemovals.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(edge);
                     }
                 }
+                if (!settledDespawns.contains(id) && holdsCascadingToDead(id, settledDespawns)) {
+                    settledDespawns.add(id);
+                    despawned(id);
+                    cascades++;
+                    changed = true;
+                }
             }
         }
     }
@@ -697,12 +907,19 @@ public final class ReferenceWorld {
         do {
             holders.clear();
             for (Map.Entry<Long, Map<Component<?>, Object>> entity : committed.entrySet()) {
-                if (holdsEdgeToDead(entity.getValue()) && !isBeingDespawned(entity.getKey())) {
+                if ((holdsEdgeToDead(entity.getValue()) || holdsCascadingToDead(entity.getKey(), Set.of()))
+                        && !isBeingDespawned(entity.getKey())) {
                     holders.add(entity.getKey()); // runs after every segment: copy only the rows that change
                 }
             }
             for (long id : holders) {
                 Map<Component<?>, Object> row = committed.get(id);
+                if (holdsCascadingToDead(id, Set.of())) {
+                    committed.remove(id);
+                    despawned(id);
+                    cascades++;
+                    continue;
+                }
                 for (Component<?> component : List.copyOf(row.keySet())) {
                     if (component instanceof TargetSelector edge && !committed.containsKey(edge.target())) {
                         if (edge.relationship().isCascadeDelete()) {
@@ -784,6 +1001,47 @@ public final class ReferenceWorld {
         return committed;
     }
 
+    /**
+     * What {@code forEachRelationship} reports for a live entity, by ascending target: payload records, or
+     * {@code RelationshipValue}s for a target-only relationship; dense edges from the row, sparse ones from the store.
+     */
+    public List<Object> edges(long id, BaseRelationship<?> relationship) {
+        Map<Component<?>, Object> row = committed.get(id);
+        if (row == null) {
+            return List.of();
+        }
+        if (!relationship.isSparse()) {
+            return ReferenceRows.edges(row, relationship);
+        }
+        List<Object> edges = new ArrayList<>();
+        for (Map.Entry<Long, Object> edge : sparseEdges(id, relationship).entrySet()) {
+            edges.add(ReferenceRows.reported(relationship, edge.getKey(), edge.getValue()));
+        }
+        return edges;
+    }
+
+    /** The targets of a live entity's edges of a relationship, ascending. */
+    public List<Long> targets(long id, BaseRelationship<?> relationship) {
+        Map<Component<?>, Object> row = committed.get(id);
+        if (row == null) {
+            return List.of();
+        }
+        return relationship.isSparse() ? new ArrayList<>(sparseEdges(id, relationship).keySet())
+                : ReferenceRows.targets(row, relationship);
+    }
+
+    /** The live entities holding an edge of the relationship to {@code target}, ascending (dead targets too). */
+    public List<Long> sources(BaseRelationship<?> relationship, long target) {
+        List<Long> sources = new ArrayList<>();
+        for (long id : committed.keySet()) {
+            if (targets(id, relationship).contains(target)) {
+                sources.add(id);
+            }
+        }
+        sources.sort(null);
+        return sources;
+    }
+
     public int aliveCount() {
         return committed.size();
     }
@@ -793,7 +1051,8 @@ public final class ReferenceWorld {
     }
 
     public boolean hasPending() {
-        return segments.size() > 1 || !open().records.isEmpty() || !open().batches.isEmpty();
+        return segments.size() > 1 || !open().records.isEmpty() || !open().batches.isEmpty()
+                || !open().writes.isEmpty();
     }
 
     // ---------------------------------------------------------------- internals

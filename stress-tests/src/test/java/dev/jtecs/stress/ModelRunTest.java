@@ -30,6 +30,8 @@ class ModelRunTest {
         long rejected = 0;
         long batchCalls = 0;
         long failures = 0;
+        long sparseEdges = 0;
+        long cascades = 0;
         int instant = 0;
         for (int i = 0; i < seeds; i++) {
             long seed = seedSource.nextLong();
@@ -38,15 +40,19 @@ class ModelRunTest {
             rejected += run.rejected();
             batchCalls += run.batchCalls();
             failures += run.failedPublications();
+            sparseEdges += run.sparseEdgesCompared();
+            cascades += run.cascades();
             instant += run.instant() ? 1 : 0;
         }
         System.out.printf("model runs: %d seeds from base %d (%d instant path, %d staged path), %d commits "
-                + "compared, %d batch calls, %d illegal calls rejected, %d publications failed as predicted%n",
-                seeds, base, instant, seeds - instant, commits, batchCalls, rejected, failures);
+                + "compared, %d batch calls, %d illegal calls rejected, %d publications failed as predicted, "
+                + "%d sparse edges compared, %d cascade despawns%n",
+                seeds, base, instant, seeds - instant, commits, batchCalls, rejected, failures, sparseEdges, cascades);
         assertTrue(commits >= seeds, "every run ends with a compared commit");
         assertTrue(rejected > 0, "the stream must include illegal calls");
         assertTrue(batchCalls > 0, "the stream must include batch calls");
         assertTrue(failures > 0, "the stream must include publications that fail");
+        assertTrue(sparseEdges > 0, "the stream must include sparse edges");
         assertTrue(instant > 0 && instant < seeds, "both paths must be exercised");
     }
 

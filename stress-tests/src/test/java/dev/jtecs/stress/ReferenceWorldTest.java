@@ -3,16 +3,20 @@ package dev.jtecs.stress;
 import static dev.jtecs.stress.ModelComponents.CHILD_OF;
 import static dev.jtecs.stress.ModelComponents.ELITE;
 import static dev.jtecs.stress.ModelComponents.FOLLOWS;
+import static dev.jtecs.stress.ModelComponents.HELD_BY;
 import static dev.jtecs.stress.ModelComponents.HEALTH;
 import static dev.jtecs.stress.ModelComponents.KEY;
 import static dev.jtecs.stress.ModelComponents.KEYED;
 import static dev.jtecs.stress.ModelComponents.LABEL;
 import static dev.jtecs.stress.ModelComponents.LEADS;
 import static dev.jtecs.stress.ModelComponents.LEVEL;
+import static dev.jtecs.stress.ModelComponents.LOAN;
 import static dev.jtecs.stress.ModelComponents.MARKED;
 import static dev.jtecs.stress.ModelComponents.MOVER;
 import static dev.jtecs.stress.ModelComponents.POSITION;
+import static dev.jtecs.stress.ModelComponents.SPRING;
 import static dev.jtecs.stress.ModelComponents.VELOCITY;
+import static dev.jtecs.stress.ModelComponents.WATCHES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -23,7 +27,9 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.stress.ReferenceWorld.Init;
 import dev.jtecs.stress.ModelComponents.Label;
+import dev.jtecs.stress.ModelComponents.Loan;
 import dev.jtecs.stress.ModelComponents.Position;
+import dev.jtecs.stress.ModelComponents.Spring;
 import dev.jtecs.stress.ModelComponents.Velocity;
 import java.util.List;
 import java.util.Map;
@@ -536,5 +542,179 @@ class ReferenceWorldTest {
         model.despawn(3);
         assertNull(model.commit());
         assertEquals(2, model.holderOf("boss"));
+    }
+
+    // ---------------------------------------------------------------- sparse and payload relationships
+
+    @Test
+    void sparseEdgesLiveInTheStoreAndTheMarkerInTheRow() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.spawn(3, WATCHES.to(2), WATCHES.to(1));
+        model.commit();
+        assertEquals(List.of(1L, 2L), model.targets(3, WATCHES), "ascending target order");
+        assertTrue(model.has(3, WATCHES), "the marker");
+        assertFalse(model.row(3).containsKey(FOLLOWS), "no selector stands for a sparse edge in the row");
+        assertEquals(List.of(3L), model.sources(WATCHES, 1));
+    }
+
+    @Test
+    void aSparseWriteStagedBeforeABatchIsRemovedByItAndOneAfterItStays() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.spawn(3, MARKED, WATCHES.to(1));
+        model.spawn(4, MARKED, WATCHES.to(1));
+        model.commit();
+        model.set(3, WATCHES.to(2)); // flushed before the batch
+        model.batchRemove(having(MARKED), WATCHES);
+        model.set(4, WATCHES.to(2)); // flushed after it
+        assertEquals(List.of(1L), model.targets(4, WATCHES), "published state until the commit");
+        model.commit();
+        assertEquals(List.of(), model.targets(3, WATCHES));
+        assertFalse(model.has(3, WATCHES), "the batch took the marker with the edges");
+        assertEquals(List.of(2L), model.targets(4, WATCHES));
+        assertTrue(model.has(4, WATCHES));
+    }
+
+    @Test
+    void theSparseMarkerLeavesWithTheLastEdgeInTheSameCommit() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, WATCHES.to(1));
+        model.commit();
+        model.removeEdge(2, WATCHES.to(1));
+        model.commit();
+        assertEquals(List.of(), model.targets(2, WATCHES));
+        assertFalse(model.has(2, WATCHES), "corrected in the next wave of the same commit");
+    }
+
+    @Test
+    void aNonCascadingSparseEdgeKeepsItsDeadTarget() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, WATCHES.to(1));
+        model.commit();
+        model.despawn(1);
+        model.commit();
+        assertTrue(model.isAlive(2));
+        assertEquals(List.of(1L), model.targets(2, WATCHES), "the dead id stays");
+        assertEquals(List.of(2L), model.sources(WATCHES, 1), "and is still a source of it");
+    }
+
+    @Test
+    void aCascadingSparseEdgeDespawnsItsSourceEvenWhenItLandsOnADeadTarget() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, HELD_BY.to(1));
+        model.spawn(5);
+        model.commit();
+        model.despawn(1);
+        model.commit();
+        assertFalse(model.isAlive(2), "the subtree goes with its target");
+        model.despawn(5);
+        model.spawn(6, HELD_BY.to(5)); // lands on a target that died earlier in the commit
+        model.commit();
+        assertFalse(model.isAlive(6));
+    }
+
+    @Test
+    void aCascadingSparseEdgeReplacedBeforeTheFlushDoesNotCascade() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.commit();
+        model.despawn(1);
+        model.spawn(3, HELD_BY.to(1), HELD_BY.to(2)); // exclusive: the last edge wins
+        model.commit();
+        assertTrue(model.isAlive(3));
+        assertEquals(List.of(2L), model.targets(3, HELD_BY));
+    }
+
+    @Test
+    void aDespawnDropsQueuedSparseWritesAndTheSourceLeavesTheStore() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, WATCHES.to(1));
+        model.commit();
+        model.set(2, WATCHES.to(1));
+        model.despawn(2);
+        model.commit();
+        assertEquals(List.of(), model.sources(WATCHES, 1), "a dead source leaves the index");
+        model.spawn(2); // the same id again (spawnAt): it starts without edges
+        model.commit();
+        assertFalse(model.has(2, WATCHES));
+        assertEquals(List.of(), model.targets(2, WATCHES));
+    }
+
+    @Test
+    void aSparseEdgeOnAnEntityWithTheMarkerStagesNoMoveAndLeavesWriteThrough() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, WATCHES.to(1), HEALTH.of(5.0));
+        model.commit();
+        model.set(2, WATCHES.to(2)); // only the write is queued
+        model.set(2, HEALTH.of(7.0));
+        assertEquals(7.0, model.get(2, HEALTH), "no structural change is pending: the value writes through");
+        model.commit();
+        assertEquals(List.of(1L, 2L), model.targets(2, WATCHES));
+    }
+
+    @Test
+    void aBatchSpawnWritesItsSparseEdgesForEveryMember() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.commit();
+        model.batchSpawn(new long[] {3, 4}, List.of(HELD_BY.to(1), HELD_BY.to(2), WATCHES.to(1)), List.of());
+        model.commit();
+        assertEquals(List.of(2L), model.targets(4, HELD_BY), "exclusive: the last one given");
+        assertEquals(List.of(1L), model.targets(3, WATCHES));
+        assertEquals(List.of(3L, 4L), model.sources(HELD_BY, 2));
+    }
+
+    @Test
+    void aSparseBatchRemoveOfOneEdgeLeavesTheMarkerToTheNextWave() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.spawn(3, MARKED, WATCHES.to(1));
+        model.spawn(4, MARKED, WATCHES.to(1), WATCHES.to(2));
+        model.commit();
+        model.batchRemoveEdge(having(MARKED), WATCHES.to(1));
+        model.commit();
+        assertFalse(model.has(3, WATCHES), "its last edge went");
+        assertEquals(List.of(2L), model.targets(4, WATCHES));
+        assertTrue(model.has(4, WATCHES));
+    }
+
+    @Test
+    void settingAHeldTargetReplacesTheDensePayloadInPlace() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2, SPRING.of(new Spring(1, 2f, 3)));
+        model.commit();
+        model.set(2, SPRING.of(new Spring(1, 4f, 1))); // written through: the pair is there
+        assertEquals(List.of(new Spring(1, 4f, 1)), model.edges(2, SPRING));
+        assertEquals(new Spring(1, 4f, 1), model.get(2, SPRING), "the marker reads the first edge's record");
+        model.set(2, SPRING.to(1));
+        assertEquals(List.of(new Spring(1, 0f, 0)), model.edges(2, SPRING), "to(target): a zero payload");
+    }
+
+    @Test
+    void settingAHeldTargetReplacesTheSparsePayloadAtTheFlush() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.spawn(1);
+        model.spawn(2);
+        model.spawn(3, LOAN.of(new Loan(2, 5)), LOAN.of(new Loan(1, 3)));
+        model.commit();
+        model.set(3, LOAN.of(new Loan(2, 1)));
+        assertEquals(List.of(new Loan(1, 3), new Loan(2, 5)), model.edges(3, LOAN), "queued until the flush");
+        model.commit();
+        assertEquals(List.of(new Loan(1, 3), new Loan(2, 1)), model.edges(3, LOAN));
+        model.removeEdge(3, LOAN.to(2)); // removal looks at the target only
+        model.commit();
+        assertEquals(List.of(new Loan(1, 3)), model.edges(3, LOAN));
     }
 }
