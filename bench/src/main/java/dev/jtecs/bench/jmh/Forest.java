@@ -23,6 +23,28 @@ final class Forest {
     static final Relationship SPARSE_CHILD_OF = Relationships.register("bench.SparseChildOf",
             o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
 
+    /** Inner-node fan-out of the {@code transforms}-shaped forest. */
+    static final int TRANSFORMS_FAN_OUT = 3;
+    /** Levels of each tree of the {@code transforms}-shaped forest. */
+    static final int TRANSFORMS_LEVELS = 4;
+    /** Entities per tree of the {@code transforms}-shaped forest: 1 + 3 + 9 + 27. */
+    static final int TRANSFORMS_TREE_SIZE = 40;
+
+    /**
+     * The forest of the {@code transforms} workload: {@code entities / 40} complete trees, 4 levels deep with 3
+     * children per inner node.
+     *
+     * @throws IllegalArgumentException when {@code entities} is not a multiple of 40
+     */
+    static Forest transformsShaped(int entities) {
+        if (entities % TRANSFORMS_TREE_SIZE != 0
+                || treeSize(TRANSFORMS_FAN_OUT, TRANSFORMS_LEVELS) != TRANSFORMS_TREE_SIZE) {
+            throw new IllegalArgumentException("entities=" + entities + " is not a multiple of "
+                    + TRANSFORMS_TREE_SIZE);
+        }
+        return complete(entities / TRANSFORMS_TREE_SIZE, TRANSFORMS_FAN_OUT, TRANSFORMS_LEVELS);
+    }
+
     /** The parent relationship a benchmark's {@code storage} parameter names: {@code dense} or {@code sparse}. */
     static Relationship parentOf(String storage) {
         return switch (storage) {

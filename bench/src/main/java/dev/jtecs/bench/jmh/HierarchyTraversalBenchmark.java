@@ -56,9 +56,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
 @State(Scope.Thread)
 public class HierarchyTraversalBenchmark {
-    static final int FAN_OUT = 3;
-    static final int LEVELS = 4;
-    static final int TREE_SIZE = 40; // 1 + 3 + 9 + 27
+    static final int FAN_OUT = Forest.TRANSFORMS_FAN_OUT;
+    static final int LEVELS = Forest.TRANSFORMS_LEVELS;
+    static final int TREE_SIZE = Forest.TRANSFORMS_TREE_SIZE;
 
     @Param({"10000", "100000"})
     public int entities;
@@ -90,10 +90,7 @@ public class HierarchyTraversalBenchmark {
 
     /** Builds the forest, and the world when {@code selected} measures jtecs ({@link EngineUnderTest}). */
     void setUp(String selected) {
-        if (entities % TREE_SIZE != 0 || Forest.treeSize(FAN_OUT, LEVELS) != TREE_SIZE) {
-            throw new IllegalArgumentException("entities=" + entities + " is not a multiple of " + TREE_SIZE);
-        }
-        forest = Forest.complete(entities / TREE_SIZE, FAN_OUT, LEVELS);
+        forest = Forest.transformsShaped(entities);
         plainRoots = forest.roots();
         plainLeaves = forest.leaves();
         stack = new int[entities];

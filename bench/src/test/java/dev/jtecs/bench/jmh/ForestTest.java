@@ -1,0 +1,41 @@
+package dev.jtecs.bench.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.world.World;
+import org.junit.jupiter.api.Test;
+
+class ForestTest {
+    @Test
+    void theTransformsShapedForestHoldsCompleteTreesOfForty() {
+        Forest forest = Forest.transformsShaped(120);
+        assertEquals(3, forest.roots().length);
+        assertEquals(3 * 27, forest.leaves().length);
+        assertEquals(120, forest.parent.length);
+        assertThrows(IllegalArgumentException.class, () -> Forest.transformsShaped(100), "not a multiple of 40");
+    }
+
+    @Test
+    void theStorageParameterNamesDenseChildOfOrItsSparseTwin() {
+        assertSame(ChildOf.COMPONENT, Forest.parentOf("dense"));
+        assertTrue(Forest.parentOf("sparse").isSparse());
+        assertTrue(Forest.parentOf("sparse").isCascadeDelete());
+        assertThrows(IllegalArgumentException.class, () -> Forest.parentOf("columnar"));
+    }
+
+    @Test
+    void aSparseForestInAWorldHasTheSameShape() {
+        Forest forest = Forest.transformsShaped(40);
+        try (World world = World.create()) {
+            long[] ids = forest.spawnInto(world, Forest.parentOf("sparse"));
+            assertEquals(40, world.entityCount());
+            assertEquals(3, world.relationshipSources(Forest.SPARSE_CHILD_OF, ids[0]).length);
+            assertFalse(world.has(ids[0], Forest.SPARSE_CHILD_OF), "the root has no parent");
+        }
+    }
+}
