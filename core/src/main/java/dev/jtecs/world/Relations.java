@@ -499,8 +499,9 @@ final class Relations implements SparseWriteQueue.Sink {
     }
 
     private boolean holdsDeadTarget(BaseRelationship<?> relationship, long source) {
-        for (long target : sparse.targets(relationship, source)) {
-            if (!isLiveTarget(target)) {
+        int count = sparse.count(relationship, source);
+        for (int i = 0; i < count; i++) {
+            if (!isLiveTarget(sparse.targetAt(relationship, source, i))) {
                 return true;
             }
         }

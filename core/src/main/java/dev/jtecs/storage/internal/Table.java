@@ -803,18 +803,6 @@ public final class Table {
 
     SparseEdges sparse; // the registry's store of sparse edges (null for a table made outside a registry)
 
-    /**
-     * The targets of the edges of a relationship held by the entity at {@code row}, ascending: the signature's
-     * pairs for a dense relationship (a shared array, do not modify), the edge store's for a sparse one (a fresh
-     * array).
-     */
-    public long[] targetsOf(BaseRelationship<?> relationship, int row) {
-        if (!relationship.isSparse()) {
-            return targetsOf(relationship);
-        }
-        return sparse == null ? NO_TARGETS : sparse.targets(relationship, entityAt(row));
-    }
-
     /** Receives one edge: its target and its payload record ({@code null} for a target-only relationship). */
     @FunctionalInterface
     public interface EdgeVisitor {
