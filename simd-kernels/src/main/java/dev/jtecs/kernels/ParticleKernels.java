@@ -9,13 +9,16 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Particle kernels over native float columns: integration ({@code pos += vel * dt}) and lifetime countdown with
- * expiry detection. Each vector kernel has a scalar twin ({@code ...Scalar}) that is its specification.
+ * Particle kernels over native float columns, vector implementations: integration ({@code pos += vel * dt}),
+ * acceleration (gravity), scaling (damping), bounds wrap and clamp, and lifetime countdown with expiry detection.
+ * Each has a scalar twin in {@link ScalarParticles} (or {@code ...Scalar} here) that is its specification.
  *
- * <p>Contract: every segment is a jtecs column (64-byte aligned, capacity a multiple of 64 rows), so the vector
- * loops run unmasked to {@code count} rounded up to the lane count; the rows they touch past {@code count} are
- * padding that nothing else observes. Element-wise results agree bit for bit with the scalar twins (same
- * operations, same order, no fused multiply-add on either side).
+ * <p>Contract: every segment is a jtecs column (64-byte aligned, capacity a multiple of 64 rows). The
+ * unconditional kernels (integrate, accelerate, scale) run unmasked to {@code count} rounded up to the lane
+ * count; the rows they touch past {@code count} are padding that nothing else observes. The conditional kernels
+ * (wrap, clamp) report whether a row changed, so padding must not take part: they run whole vectors below
+ * {@code count} and finish with the scalar twin. Element-wise results agree bit for bit with the scalar twins
+ * (same operations, same order, no fused multiply-add on either side).
  */
 public final class ParticleKernels {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
@@ -55,10 +58,76 @@ public final class ParticleKernels {
     /** Scalar twin of {@link #integrate2d}. */
     public static void integrate2dScalar(MemorySegment x, MemorySegment y, MemorySegment vx, MemorySegment vy,
             int count, float dt) {
-        for (int row = 0; row < count; row++) {
-            x.setAtIndex(FLOAT, row, x.getAtIndex(FLOAT, row) + vx.getAtIndex(FLOAT, row) * dt);
-            y.setAtIndex(FLOAT, row, y.getAtIndex(FLOAT, row) + vy.getAtIndex(FLOAT, row) * dt);
+        ScalarParticles.integrate2d(x, y, vx, vy, 0, count, dt);
+    }
+
+    /** {@code v += a * dt} for rows {@code [0, count)} (twin: {@link ScalarParticles#accelerate}). */
+    public static void accelerate(MemorySegment v, int count, float a, float dt) {
+        checkPadded(v, count);
+        float dv = a * dt; // rounded once, as the twin does
+        long bound = (long) paddedCount(count) * Float.BYTES;
+        long step = (long) F.length() * Float.BYTES;
+        for (long offset = 0; offset < bound; offset += step) {
+            FloatVector.fromMemorySegment(F, v, offset, ORDER).add(dv).intoMemorySegment(v, offset, ORDER);
         }
+    }
+
+    /** {@code v *= factor} for rows {@code [0, count)} (twin: {@link ScalarParticles#scale}). */
+    public static void scale(MemorySegment v, int count, float factor) {
+        checkPadded(v, count);
+        long bound = (long) paddedCount(count) * Float.BYTES;
+        long step = (long) F.length() * Float.BYTES;
+        for (long offset = 0; offset < bound; offset += step) {
+            FloatVector.fromMemorySegment(F, v, offset, ORDER).mul(factor).intoMemorySegment(v, offset, ORDER);
+        }
+    }
+
+    /**
+     * Wraps rows {@code [0, count)} once into {@code [min, max)} (twin: {@link ScalarParticles#wrap}); a vector is
+     * stored only when one of its lanes changes.
+     *
+     * @return whether any row changed
+     */
+    public static boolean wrap(MemorySegment c, int count, float min, float max) {
+        checkCount(c, count);
+        float width = max - min;
+        int body = count - count % F.length();
+        boolean changed = false;
+        for (long offset = 0, end = (long) body * Float.BYTES; offset < end; offset += F.vectorByteSize()) {
+            FloatVector value = FloatVector.fromMemorySegment(F, c, offset, ORDER);
+            VectorMask<Float> low = value.compare(VectorOperators.LT, min);
+            VectorMask<Float> high = value.compare(VectorOperators.GE, max);
+            FloatVector wrapped = value.blend(value.add(width), low).blend(value.sub(width), high);
+            // an out-of-bounds lane may still keep its value (an infinity, or too large to move by width)
+            if (low.or(high).and(wrapped.compare(VectorOperators.NE, value)).anyTrue()) {
+                wrapped.intoMemorySegment(c, offset, ORDER);
+                changed = true;
+            }
+        }
+        return ScalarParticles.wrap(c, body, count, min, max) | changed;
+    }
+
+    /**
+     * Clamps rows {@code [0, count)} into {@code [min, max]} (twin: {@link ScalarParticles#clamp}); a vector is
+     * stored only when one of its lanes is out of bounds. Blends on comparisons rather than {@code min}/{@code max}
+     * lanewise operations, which would turn {@code -0.0} into {@code 0.0} where the twin keeps it.
+     *
+     * @return whether any row changed
+     */
+    public static boolean clamp(MemorySegment c, int count, float min, float max) {
+        checkCount(c, count);
+        int body = count - count % F.length();
+        boolean changed = false;
+        for (long offset = 0, end = (long) body * Float.BYTES; offset < end; offset += F.vectorByteSize()) {
+            FloatVector value = FloatVector.fromMemorySegment(F, c, offset, ORDER);
+            VectorMask<Float> low = value.compare(VectorOperators.LT, min);
+            VectorMask<Float> high = value.compare(VectorOperators.GT, max);
+            if (low.or(high).anyTrue()) {
+                value.blend(min, low).blend(max, high).intoMemorySegment(c, offset, ORDER);
+                changed = true;
+            }
+        }
+        return ScalarParticles.clamp(c, body, count, min, max) | changed;
     }
 
     /**
@@ -123,9 +192,21 @@ public final class ParticleKernels {
             for (int i = 0; i < 20_000; i++) {
                 integrate2d(a, b, c, d, rows, 0f);
                 countdown(a, rows, (i & 1) == 0 ? 1f : -1f, expired);
+                accelerate(b, rows, 0f, 0f);
+                scale(c, rows, 1f);
+                float shift = (i & 1) == 0 ? 0.5f : -0.5f; // both outcomes of the conditional kernels
+                wrap(d, rows, -1f + shift, 1f + shift);
+                clamp(d, rows, -1f + shift, 1f + shift);
             }
         }
         warm = true;
+    }
+
+    private static void checkCount(MemorySegment segment, int count) {
+        if (count < 0 || (long) count * Float.BYTES > segment.byteSize()) {
+            throw new IllegalArgumentException("count=" + count + " outside 0.." + segment.byteSize() / Float.BYTES
+                    + " (segment byteSize=" + segment.byteSize() + ")");
+        }
     }
 
     private static void checkPadded(MemorySegment segment, int count) {
