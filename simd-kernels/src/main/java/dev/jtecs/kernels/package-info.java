@@ -1,6 +1,19 @@
 /**
  * SIMD kernels: system kernels that run across whole columns with {@code jdk.incubator.vector}, each paired with
  * a scalar twin that is its specification and its tail loop, and a runner that marks dirty exactly the columns a
- * kernel wrote. Filled by the simd-kernels issue; this module holds nothing else.
+ * kernel wrote.
+ *
+ * <pre>
+ *   KernelProvider ──(once: module readable? C2 on? -Djtecs.kernels)──► ParticleOps: vector | SCALAR
+ *   MotionKernels.integrate2d(ops, X, Y, DX, DY) ──► ColumnKernel { KernelColumns: writes, reads, WritePolicy }
+ *   KernelRunner.run(query, kernel, dt):
+ *       for each archetype with rows: segments of its columns ──► kernel.run(segments, count, dt)
+ *                                     ──► markComponentDirty(each written component)   [ALWAYS, or if changed]
+ * </pre>
+ *
+ * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,
+ * NaN payloads aside where arithmetic produces them; species are {@code static final}; unconditional kernels may
+ * write the padding rows of a column, conditional ones never touch them (a change they report is a real row's);
+ * a kernel's run allocates nothing and never marks dirty state itself.
  */
 package dev.jtecs.kernels;

@@ -1,0 +1,53 @@
+package dev.jtecs.kernels;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class KernelProviderTest {
+    private static final String C2 = "mixed mode, sharing";
+
+    @Test
+    void vectorWhenTheModuleIsReadableAndC2IsOn() {
+        assertEquals(KernelMode.VECTOR, KernelProvider.decide(null, true, C2).mode());
+        assertEquals(KernelMode.VECTOR, KernelProvider.decide("auto", true, C2).mode());
+    }
+
+    @Test
+    void propertyForcesScalar() {
+        KernelProvider.Choice choice = KernelProvider.decide(" Scalar ", true, C2);
+        assertEquals(KernelMode.SCALAR, choice.mode());
+        assertTrue(choice.reason().contains("-Djtecs.kernels=scalar"), choice.reason());
+    }
+
+    @Test
+    void scalarWithAReasonWhenTheModuleIsMissingOrC2IsOff() {
+        KernelProvider.Choice missing = KernelProvider.decide(null, false, C2);
+        assertEquals(KernelMode.SCALAR, missing.mode());
+        assertTrue(missing.reason().contains("jdk.incubator.vector"), missing.reason());
+        KernelProvider.Choice interpreted = KernelProvider.decide(null, true, "interpreted mode, sharing");
+        assertEquals(KernelMode.SCALAR, interpreted.mode());
+        assertTrue(interpreted.reason().contains("-Xint"), interpreted.reason());
+        KernelProvider.Choice client = KernelProvider.decide(null, true, "mixed mode, emulated-client, sharing");
+        assertEquals(KernelMode.SCALAR, client.mode());
+        assertTrue(client.reason().contains("C2"), client.reason());
+    }
+
+    @Test
+    void unknownPropertyValueIsNamedAndIgnored() {
+        KernelProvider.Choice choice = KernelProvider.decide("simd", true, C2);
+        assertEquals(KernelMode.VECTOR, choice.mode());
+        assertTrue(choice.reason().contains("jtecs.kernels=simd"), choice.reason());
+    }
+
+    @Test
+    void thisJvmFollowsTheDecisionAndKeepsOneInstance() {
+        KernelMode expected = KernelProvider.decide(System.getProperty(KernelProvider.PROPERTY), true,
+                System.getProperty("java.vm.info", "")).mode(); // tests always run with the module added
+        assertEquals(expected, KernelProvider.mode(), KernelProvider.reason());
+        assertEquals(expected, KernelProvider.particles().mode());
+        assertSame(KernelProvider.particles(), KernelProvider.particles());
+    }
+}
