@@ -3,6 +3,7 @@ package dev.jtecs.kernels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -49,5 +50,31 @@ class KernelProviderTest {
         assertEquals(expected, KernelProvider.mode(), KernelProvider.reason());
         assertEquals(expected, KernelProvider.particles().mode());
         assertSame(KernelProvider.particles(), KernelProvider.particles());
+    }
+
+    /**
+     * The build runs this module's suite twice (simd-kernels/pom.xml): once as configured, where a JVM with C2
+     * and the module must run vector, and once with {@code -Djtecs.kernels=scalar}, which must run scalar. Each
+     * execution names what it expects in {@code jtecs.test.expectedKernels}; an IDE run sets nothing and skips.
+     */
+    @Test
+    void eachBuildExecutionRunsTheImplementationItAsksFor() {
+        String expected = System.getProperty("jtecs.test.expectedKernels");
+        assumeTrue(expected != null, "not run by the Maven build");
+        switch (expected) {
+            case "scalar" -> {
+                assertEquals("scalar", System.getProperty(KernelProvider.PROPERTY));
+                assertEquals(KernelMode.SCALAR, KernelProvider.mode(), KernelProvider.reason());
+                assertEquals(KernelMode.SCALAR, KernelProvider.particles().mode());
+            }
+            case "auto" -> {
+                String vmInfo = System.getProperty("java.vm.info", "");
+                boolean c2 = !vmInfo.contains("interpreted mode") && !vmInfo.contains("emulated-client");
+                assumeTrue(c2, "C2 is off here (java.vm.info=" + vmInfo + "): scalar is the right choice");
+                assertEquals(KernelMode.VECTOR, KernelProvider.mode(), KernelProvider.reason());
+                assertEquals(KernelMode.VECTOR, KernelProvider.particles().mode());
+            }
+            default -> throw new AssertionError("jtecs.test.expectedKernels=" + expected + ": use auto or scalar");
+        }
     }
 }

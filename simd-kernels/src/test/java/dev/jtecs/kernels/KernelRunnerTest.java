@@ -210,8 +210,10 @@ class KernelRunnerTest {
                     MotionKernels.gravity(ops, DY, -9.81f), MotionKernels.damping(ops, DX, DY, 0.9f),
                     MotionKernels.wrap(ops, X, -100f, 100f), MotionKernels.clamp(ops, Y, -100f, 100f));
             long best = Long.MAX_VALUE;
-            // vector code allocates until C2 compiles it: warm, then keep the best of several measured rounds
-            for (int round = 0; round < 40 && best > 0; round++) {
+            // vector code allocates until C2 compiles it, which on a busy machine (two cores, a build beside
+            // us) can take seconds of background compilation: keep the best round, for up to 20 seconds
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            for (int round = 0; best > 0 && (round < 40 || System.nanoTime() < deadline); round++) {
                 long before = threads.getThreadAllocatedBytes(thread);
                 for (int i = 0; i < 2_000; i++) {
                     runner.run(movers, kernels.get(i % kernels.size()), 1f / 60f);
