@@ -1,0 +1,174 @@
+package dev.jtecs.docs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.FloatField;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.kernels.ColumnKernel;
+import dev.jtecs.kernels.KernelColumns;
+import dev.jtecs.kernels.KernelMode;
+import dev.jtecs.kernels.KernelProvider;
+import dev.jtecs.kernels.KernelRunner;
+import dev.jtecs.kernels.MotionKernels;
+import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.kernels.WritePolicy;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.world.World;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The examples of {@code docs/kernels.md}. */
+class KernelsGuideTest {
+    record Position(float x, float y) {}
+
+    record Velocity(float dx, float dy) {}
+
+    record Heat(float degrees) {}
+
+    static final NativeComponent<Position> POSITION =
+            Components.registerNative(Position.class, o -> o.name("docs.kernels.Position"));
+    static final NativeComponent<Velocity> VELOCITY =
+            Components.registerNative(Velocity.class, o -> o.name("docs.kernels.Velocity"));
+    static final NativeComponent<Heat> HEAT = Components.registerNative(Heat.class, o -> o.name("docs.kernels.Heat"));
+    static final TagComponent SPARK = Components.tag("docs.kernels.Spark");
+    static final FloatField X = POSITION.floatField("x");
+    static final FloatField Y = POSITION.floatField("y");
+    static final FloatField DX = VELOCITY.floatField("dx");
+    static final FloatField DY = VELOCITY.floatField("dy");
+    static final FloatField DEGREES = HEAT.floatField("degrees");
+
+    @Test
+    void aKernelDeclaresItsColumns() {
+        try (World world = World.create()) {
+            long stove = world.spawn(HEAT.of(new Heat(80f)));
+            Query hot = world.newQuery(QueryDescriptor.builder().include(HEAT).build());
+            // begin-example
+            ParticleOps ops = KernelProvider.particles(); // vector or scalar, chosen once per JVM
+            ColumnKernel cool = new ColumnKernel() {
+                // writes first, then reads; declared once, the same object on every call
+                private final KernelColumns columns =
+                        KernelColumns.of(List.of(DEGREES), List.of(), WritePolicy.ALWAYS);
+
+                @Override
+                public KernelColumns columns() {
+                    return columns;
+                }
+
+                @Override
+                public boolean run(MemorySegment[] segments, int count, float dt) {
+                    // loses half its heat per second, however the second is cut into frames
+                    ops.scale(segments[0], count, MotionKernels.dampingFactor(0.5f, dt));
+                    return true; // ALWAYS kernels may answer anything
+                }
+            };
+            new KernelRunner().run(hot, cool, 1f);
+            assertEquals(40f, world.get(stove, HEAT).degrees());
+            // end-example
+        }
+    }
+
+    @Test
+    void theRunnerMarksExactlyWhatTheKernelWrote() {
+        try (World world = World.create()) {
+            // begin-example
+            Archetype walkers = world.archetypeOf(world.spawn(POSITION, VELOCITY.of(new Velocity(1, 0))));
+            Archetype sparks = world.archetypeOf(world.spawn(POSITION, VELOCITY, SPARK));
+            Archetype statues = world.archetypeOf(world.spawn(POSITION));
+            Query movers = world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
+            world.forEachArchetype(Archetype::clearDirtyComponents);
+
+            int marked = new KernelRunner().run(movers, MotionKernels.integrate2d(X, Y, DX, DY), 0.5f);
+
+            assertEquals(2, marked); // walkers and sparks
+            assertEquals(List.of(POSITION), walkers.dirtyComponents()); // Velocity was only read
+            assertEquals(List.of(POSITION), sparks.dirtyComponents());
+            assertEquals(List.of(), statues.dirtyComponents()); // not matched, not marked
+            assertEquals(0.5f, walkers.get(X).get(0));
+            // end-example
+        }
+    }
+
+    @Test
+    void aConditionalKernelMarksOnlyWhenARowChanged() {
+        try (World world = World.create()) {
+            long inside = world.spawn(POSITION.of(new Position(10, 0)), VELOCITY);
+            Archetype archetype = world.archetypeOf(inside);
+            Query movers = world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
+            world.forEachArchetype(Archetype::clearDirtyComponents);
+            // begin-example
+            KernelRunner runner = new KernelRunner();
+            ColumnKernel fence = MotionKernels.clamp(X, -100f, 100f); // WritePolicy.WHEN_CHANGED
+
+            assertEquals(0, runner.run(movers, fence, 0f)); // every x in bounds: nothing written
+            assertFalse(archetype.isComponentDirty(POSITION));
+
+            world.set(inside, POSITION.of(new Position(250, 0)));
+            world.forEachArchetype(Archetype::clearDirtyComponents);
+            assertEquals(1, runner.run(movers, fence, 0f)); // one row clamped: the column is marked
+            assertTrue(archetype.isComponentDirty(POSITION));
+            assertEquals(100f, world.get(inside, POSITION).x());
+            // end-example
+        }
+    }
+
+    @Test
+    void theScalarTwinIsTheSpecification() {
+        // begin-example
+        try (Arena arena = Arena.ofShared()) {
+            int count = 100;
+            MemorySegment fast = arena.allocate(128L * Float.BYTES, 64); // shaped like a column: 64-row padding
+            MemorySegment slow = arena.allocate(128L * Float.BYTES, 64);
+            for (int row = 0; row < count; row++) {
+                fast.setAtIndex(ValueLayout.JAVA_FLOAT, row, row * 0.1f);
+                slow.setAtIndex(ValueLayout.JAVA_FLOAT, row, row * 0.1f);
+            }
+            KernelProvider.particles().accelerate(fast, count, -9.81f, 1f / 60f);
+            ParticleOps.SCALAR.accelerate(slow, count, -9.81f, 1f / 60f);
+            for (int row = 0; row < count; row++) { // the same bits, whichever implementation ran
+                assertEquals(Float.floatToRawIntBits(slow.getAtIndex(ValueLayout.JAVA_FLOAT, row)),
+                        Float.floatToRawIntBits(fast.getAtIndex(ValueLayout.JAVA_FLOAT, row)));
+            }
+        }
+        // end-example
+    }
+
+    @Test
+    void theProviderSaysWhatItChoseAndWhy() {
+        // begin-example
+        KernelMode mode = KernelProvider.mode(); // decided once, when the class initializes
+        String why = KernelProvider.reason();    // e.g. "forced by -Djtecs.kernels=scalar"
+        assertEquals(mode, KernelProvider.particles().mode());
+        assertFalse(why.isEmpty());
+        // pass SCALAR explicitly to compare against the specification in one JVM
+        ColumnKernel reference = MotionKernels.gravity(ParticleOps.SCALAR, DY, -9.81f);
+        assertTrue(reference.toString().endsWith("/SCALAR"));
+        // end-example
+    }
+
+    @Test
+    void vectorLoopsRunToThePaddedBound() {
+        try (World world = World.create()) {
+            // begin-example
+            for (int i = 0; i < 70; i++) {
+                world.spawn(POSITION, VELOCITY);
+            }
+            Archetype archetype = world.archetypeOf(world.spawn(POSITION, VELOCITY));
+            int count = archetype.count();                         // 71
+            int bound = ParticleKernels.paddedCount(count);        // 71 rounded up to whole vectors
+            assertEquals(0, bound % ParticleKernels.lanes());
+            assertTrue(bound <= archetype.capacityRows());         // 128: columns hold 64-row multiples
+            // end-example
+            assertEquals(71, count);
+        }
+    }
+}
