@@ -24,6 +24,14 @@ public record TTL(double startingTime, double remaining) {
     /** The registered component, named {@code "TTL"}; the default is all zero (expires at the next step). */
     public static final NativeComponent<TTL> COMPONENT = Components.registerNative(TTL.class, o -> o.name("TTL"));
 
+    /**
+     * How close to zero, as a fraction of the step, a lifetime counts as spent: the countdown ends a lifetime
+     * when {@code remaining <= step * SPENT_SLACK} after the subtraction, so one that is a whole number of steps
+     * up to rounding ends in that step rather than one later. Every countdown (the builtin system, the SIMD
+     * kernels) uses this one value.
+     */
+    public static final double SPENT_SLACK = 0x1p-10;
+
     public static final DoubleField STARTING_TIME = COMPONENT.doubleField("startingTime");
     public static final DoubleField REMAINING = COMPONENT.doubleField("remaining");
 

@@ -25,7 +25,7 @@ import java.util.Arrays;
  */
 final class TtlCountdown implements SystemBody {
     /** The fraction of a step below which a lifetime counts as spent: absorbs the rounding of repeated steps. */
-    static final double ROUNDING = 0x1p-10;
+    static final double ROUNDING = TTL.SPENT_SLACK;
 
     private static final QueryDescriptor MATCH = QueryDescriptor.builder().include(TTL.COMPONENT).logic().build();
 

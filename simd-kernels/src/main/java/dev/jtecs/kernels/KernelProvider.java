@@ -9,7 +9,8 @@ import java.util.Locale;
  * C2 every vector is a heap object and the vector kernels run tens of times slower than the scalar ones);
  * otherwise scalar, with the reason logged once at {@code WARNING}. {@code -Djtecs.kernels=scalar} forces the
  * scalar twins (tests, comparisons); {@code auto} or no value lets the checks decide. The choice is made in the
- * class initializer and never changes: {@link #particles()} always returns the same instance.
+ * class initializer and never changes: {@link #particles()} and {@link #lifetimes()} always return the same
+ * instances.
  */
 public final class KernelProvider {
     /** The system property that forces the scalar twins: {@code -Djtecs.kernels=scalar}. */
@@ -21,6 +22,9 @@ public final class KernelProvider {
     private static final ParticleOps PARTICLES = CHOICE.mode() == KernelMode.VECTOR
             ? new VectorParticleOps() // loaded only here, once the module is known to be readable
             : ParticleOps.SCALAR;
+    private static final LifetimeOps LIFETIMES = CHOICE.mode() == KernelMode.VECTOR
+            ? new VectorLifetimeOps()
+            : LifetimeOps.SCALAR;
 
     static {
         if (CHOICE.mode() == KernelMode.SCALAR || CHOICE.reason().contains("ignored unknown")) {
@@ -45,6 +49,11 @@ public final class KernelProvider {
     /** The particle kernels of {@link #mode()}: one instance for the life of the JVM. */
     public static ParticleOps particles() {
         return PARTICLES;
+    }
+
+    /** The lifetime countdown of {@link #mode()}: one instance for the life of the JVM. */
+    public static LifetimeOps lifetimes() {
+        return LIFETIMES;
     }
 
     /** One decision and its reason. */

@@ -9,6 +9,7 @@
  *   KernelRunner.run(query, kernel, dt):
  *       for each archetype with rows: segments of its columns ──► kernel.run(segments, count, dt)
  *                                     ──► markComponentDirty(each written component)   [ALWAYS, or if changed]
+ *   LifetimeCountdown.countDown(query, dt): TTL.remaining -= dt (LifetimeOps) ──► spent ids ──► despawnExpired
  * </pre>
  *
  * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,
