@@ -89,7 +89,7 @@ public final class KernelProvider {
         return new Choice(KernelMode.VECTOR, "jdk.incubator.vector is readable and C2 is on" + unknown);
     }
 
-    private static boolean vectorModuleReadable() {
+    static boolean vectorModuleReadable() {
         return ModuleLayer.boot().findModule("jdk.incubator.vector")
                 .map(KernelProvider.class.getModule()::canRead)
                 .orElse(false);
