@@ -1,0 +1,132 @@
+package dev.jtecs.kernels;
+
+import dev.jtecs.builtin.Transform2D;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.List;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Transform kernels over native float columns, vector implementations, and their {@link ColumnKernel}s: the
+ * {@link Affine2D} matrix of each {@link Transform2D}. The scalar twin, {@link ScalarTransforms}, is the
+ * specification.
+ *
+ * <p>Contract: every segment is a jtecs column (64-byte aligned, capacity a multiple of 64 rows). The kernel is
+ * unconditional, so it runs unmasked to {@code count} rounded up to the lane count; the output rows it writes
+ * past {@code count} are padding that nothing else observes.
+ *
+ * <p>Twin agreement: the products and copies are the twin's operations in the twin's order (no fused
+ * multiply-add), but sine and cosine are the Vector API's lanewise {@code SIN}/{@code COS}, which its
+ * specification allows to differ from {@code Math.sin}/{@code Math.cos} by a small number of ulps (on x86 they
+ * are Intel SVML's float routines, not a rounding of the double result). So {@code m02}/{@code m12} agree bit for
+ * bit and the four rotation-scale entries agree within a few ulps. Measured on AVX-512 with JDK 25: once C2 has
+ * compiled the loop, about 8% of angles get a sine or cosine one ulp away from the twin's, never more; before
+ * that (interpreter, C1) the fallback is {@code Math.sin} per lane and the twins agree exactly.
+ */
+public final class TransformKernels {
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static boolean warm;
+
+    private TransformKernels() {}
+
+    /**
+     * The kernel that writes every {@link Affine2D} field from the Transform2D fields it reads ({@code x, y,
+     * rotation, scaleX, scaleY}); unconditional, so the runner marks Affine2D, and only Affine2D, on every
+     * archetype it ran on.
+     */
+    public static ColumnKernel affine2d(TransformOps ops) {
+        KernelColumns columns = KernelColumns.of(
+                List.of(Affine2D.M00, Affine2D.M01, Affine2D.M02, Affine2D.M10, Affine2D.M11, Affine2D.M12),
+                List.of(Transform2D.X, Transform2D.Y, Transform2D.ROTATION, Transform2D.SCALE_X, Transform2D.SCALE_Y),
+                WritePolicy.ALWAYS);
+        String name = "affine2d/" + ops.mode();
+        return new ColumnKernel() {
+            @Override
+            public KernelColumns columns() {
+                return columns;
+            }
+
+            @Override
+            public boolean run(MemorySegment[] s, int count, float dt) {
+                ops.affine2d(s[6], s[7], s[8], s[9], s[10], s[0], s[1], s[2], s[3], s[4], s[5], count);
+                return true;
+            }
+
+            @Override
+            public String toString() {
+                return name;
+            }
+        };
+    }
+
+    /** {@link #affine2d(TransformOps)} with {@link KernelProvider#transforms()}. */
+    public static ColumnKernel affine2d() {
+        return affine2d(KernelProvider.transforms());
+    }
+
+    /** The {@link Affine2D} of rows {@code [0, count)} (vector; twin: {@link ScalarTransforms#affine2d}). */
+    public static void affine2d(MemorySegment x, MemorySegment y, MemorySegment rotation, MemorySegment scaleX,
+            MemorySegment scaleY, MemorySegment m00, MemorySegment m01, MemorySegment m02, MemorySegment m10,
+            MemorySegment m11, MemorySegment m12, int count) {
+        checkPadded(x, count);
+        checkPadded(y, count);
+        checkPadded(rotation, count);
+        checkPadded(scaleX, count);
+        checkPadded(scaleY, count);
+        checkPadded(m00, count);
+        checkPadded(m01, count);
+        checkPadded(m02, count);
+        checkPadded(m10, count);
+        checkPadded(m11, count);
+        checkPadded(m12, count);
+        long bound = (long) ParticleKernels.paddedCount(count) * Float.BYTES;
+        long step = F.vectorByteSize();
+        for (long offset = 0; offset < bound; offset += step) {
+            FloatVector angle = FloatVector.fromMemorySegment(F, rotation, offset, ORDER);
+            FloatVector c = angle.lanewise(VectorOperators.COS);
+            FloatVector s = angle.lanewise(VectorOperators.SIN);
+            FloatVector sx = FloatVector.fromMemorySegment(F, scaleX, offset, ORDER);
+            FloatVector sy = FloatVector.fromMemorySegment(F, scaleY, offset, ORDER);
+            c.mul(sx).intoMemorySegment(m00, offset, ORDER);
+            s.neg().mul(sy).intoMemorySegment(m01, offset, ORDER);
+            FloatVector.fromMemorySegment(F, x, offset, ORDER).intoMemorySegment(m02, offset, ORDER);
+            s.mul(sx).intoMemorySegment(m10, offset, ORDER);
+            c.mul(sy).intoMemorySegment(m11, offset, ORDER);
+            FloatVector.fromMemorySegment(F, y, offset, ORDER).intoMemorySegment(m12, offset, ORDER);
+        }
+    }
+
+    /**
+     * Runs every kernel of this class on small scratch columns until the JIT has compiled it (with its intrinsic
+     * {@code SIN}/{@code COS}), so the first real frames do not run the much slower per-lane fallback. Idempotent
+     * and cheap after the first call.
+     */
+    public static synchronized void warmUp() {
+        if (warm) {
+            return;
+        }
+        // a shared arena, like every jtecs column: a kernel that also sees confined segments keeps deoptimizing
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+            int rows = 256;
+            MemorySegment[] c = new MemorySegment[11];
+            for (int i = 0; i < c.length; i++) {
+                c[i] = arena.allocate((long) rows * Float.BYTES, 64);
+            }
+            for (int i = 0; i < 20_000; i++) {
+                affine2d(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], rows);
+            }
+        }
+        warm = true;
+    }
+
+    private static void checkPadded(MemorySegment segment, int count) {
+        long needed = (long) ParticleKernels.paddedCount(count) * Float.BYTES;
+        if (count < 0 || segment.byteSize() < needed) {
+            throw new IllegalArgumentException("count=" + count + " needs byteSize>=" + needed
+                    + " (padded to " + F.length() + " lanes), segment byteSize=" + segment.byteSize());
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.jtecs.kernels;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The transform kernels behind one interface: {@link #SCALAR} (the specification, {@link ScalarTransforms}) or
+ * the vector one ({@link TransformKernels}) that {@link KernelProvider#transforms()} picks when the Vector API
+ * pays. Rows are {@code [0, count)} of jtecs columns (64-byte aligned, capacity padded to 64 rows); the kernels
+ * are unconditional and may also write the padding rows of their output columns.
+ */
+public interface TransformOps {
+    /** The scalar twins: the specification, and the implementation where vectors are unavailable or forced off. */
+    TransformOps SCALAR = new ScalarTransformOps();
+
+    /** Which implementation this is. */
+    KernelMode mode();
+
+    /**
+     * The {@link Affine2D} matrix of each row from its Transform2D columns: {@code m00 = c * sx},
+     * {@code m01 = -s * sy}, {@code m02 = x}, {@code m10 = s * sx}, {@code m11 = c * sy}, {@code m12 = y} with
+     * {@code c}, {@code s} the float cosine and sine of {@code rotation}. See {@link ScalarTransforms#affine2d}.
+     */
+    void affine2d(MemorySegment x, MemorySegment y, MemorySegment rotation, MemorySegment scaleX,
+            MemorySegment scaleY, MemorySegment m00, MemorySegment m01, MemorySegment m02, MemorySegment m10,
+            MemorySegment m11, MemorySegment m12, int count);
+}
