@@ -15,4 +15,9 @@ final class ScalarTransformOps implements TransformOps {
             MemorySegment m11, MemorySegment m12, int count) {
         ScalarTransforms.affine2d(x, y, rotation, scaleX, scaleY, m00, m01, m02, m10, m11, m12, 0, count);
     }
+
+    @Override
+    public void model3d(MemorySegment[] columns, int count) {
+        ScalarTransforms.model3d(columns, 0, count);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.jtecs.kernels;
 
 import dev.jtecs.builtin.Transform2D;
+import dev.jtecs.builtin.Transform3D;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -10,14 +11,15 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Transform kernels over native float columns, vector implementations, and their {@link ColumnKernel}s: the
- * {@link Affine2D} matrix of each {@link Transform2D}. The scalar twin, {@link ScalarTransforms}, is the
+ * {@link Affine2D} matrix of each {@link Transform2D} and the {@link Model3D} matrix of each {@link Transform3D}. The scalar twin, {@link ScalarTransforms}, is the
  * specification.
  *
  * <p>Contract: every segment is a jtecs column (64-byte aligned, capacity a multiple of 64 rows). The kernel is
  * unconditional, so it runs unmasked to {@code count} rounded up to the lane count; the output rows it writes
  * past {@code count} are padding that nothing else observes.
  *
- * <p>Twin agreement: the products and copies are the twin's operations in the twin's order (no fused
+ * <p>Twin agreement. {@code model3d} has no transcendental functions and agrees bit for bit with its twin and
+ * with JOML. In {@code affine2d} the products and copies are the twin's operations in the twin's order (no fused
  * multiply-add), but sine and cosine are the Vector API's lanewise {@code SIN}/{@code COS}, which its
  * specification allows to differ from {@code Math.sin}/{@code Math.cos} by a small number of ulps (on x86 they
  * are Intel SVML's float routines, not a rounding of the double result). So {@code m02}/{@code m12} agree bit for
@@ -28,6 +30,7 @@ import jdk.incubator.vector.VectorSpecies;
 public final class TransformKernels {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static final int MODEL3D_COLUMNS = 26;
     private static boolean warm;
 
     private TransformKernels() {}
@@ -65,6 +68,96 @@ public final class TransformKernels {
     /** {@link #affine2d(TransformOps)} with {@link KernelProvider#transforms()}. */
     public static ColumnKernel affine2d() {
         return affine2d(KernelProvider.transforms());
+    }
+
+    /**
+     * The kernel that writes every {@link Model3D} field from every Transform3D field; unconditional, so the
+     * runner marks Model3D, and only Model3D, on every archetype it ran on. Agrees bit for bit with its twin and
+     * with {@code Transform3D.toMatrix} (no transcendental functions: only JOML's products and sums).
+     */
+    public static ColumnKernel model3d(TransformOps ops) {
+        KernelColumns columns = KernelColumns.of(
+                List.of(Model3D.M00, Model3D.M01, Model3D.M02, Model3D.M03, Model3D.M10, Model3D.M11, Model3D.M12,
+                        Model3D.M13, Model3D.M20, Model3D.M21, Model3D.M22, Model3D.M23, Model3D.M30, Model3D.M31,
+                        Model3D.M32, Model3D.M33),
+                List.of(Transform3D.X, Transform3D.Y, Transform3D.Z, Transform3D.ROTATION_X, Transform3D.ROTATION_Y,
+                        Transform3D.ROTATION_Z, Transform3D.ROTATION_W, Transform3D.SCALE_X, Transform3D.SCALE_Y,
+                        Transform3D.SCALE_Z),
+                WritePolicy.ALWAYS);
+        String name = "model3d/" + ops.mode();
+        return new ColumnKernel() {
+            @Override
+            public KernelColumns columns() {
+                return columns;
+            }
+
+            @Override
+            public boolean run(MemorySegment[] s, int count, float dt) {
+                ops.model3d(s, count); // the runner's order is the one model3d takes: writes, then reads
+                return true;
+            }
+
+            @Override
+            public String toString() {
+                return name;
+            }
+        };
+    }
+
+    /** {@link #model3d(TransformOps)} with {@link KernelProvider#transforms()}. */
+    public static ColumnKernel model3d() {
+        return model3d(KernelProvider.transforms());
+    }
+
+    /**
+     * The {@link Model3D} of rows {@code [0, count)}, {@code columns} as in {@link TransformOps#model3d} (vector;
+     * twin: {@link ScalarTransforms#model3d}, the same operations in the same order).
+     */
+    public static void model3d(MemorySegment[] columns, int count) {
+        for (int i = 0; i < MODEL3D_COLUMNS; i++) {
+            checkPadded(columns[i], count);
+        }
+        long bound = (long) ParticleKernels.paddedCount(count) * Float.BYTES;
+        long step = F.vectorByteSize();
+        FloatVector zero = FloatVector.zero(F);
+        FloatVector one = FloatVector.broadcast(F, 1f);
+        for (long offset = 0; offset < bound; offset += step) {
+            FloatVector qx = FloatVector.fromMemorySegment(F, columns[19], offset, ORDER);
+            FloatVector qy = FloatVector.fromMemorySegment(F, columns[20], offset, ORDER);
+            FloatVector qz = FloatVector.fromMemorySegment(F, columns[21], offset, ORDER);
+            FloatVector qw = FloatVector.fromMemorySegment(F, columns[22], offset, ORDER);
+            FloatVector sx = FloatVector.fromMemorySegment(F, columns[23], offset, ORDER);
+            FloatVector sy = FloatVector.fromMemorySegment(F, columns[24], offset, ORDER);
+            FloatVector sz = FloatVector.fromMemorySegment(F, columns[25], offset, ORDER);
+            FloatVector dqx = qx.add(qx);
+            FloatVector dqy = qy.add(qy);
+            FloatVector dqz = qz.add(qz);
+            FloatVector q00 = dqx.mul(qx);
+            FloatVector q11 = dqy.mul(qy);
+            FloatVector q22 = dqz.mul(qz);
+            FloatVector q01 = dqx.mul(qy);
+            FloatVector q02 = dqx.mul(qz);
+            FloatVector q03 = dqx.mul(qw);
+            FloatVector q12 = dqy.mul(qz);
+            FloatVector q13 = dqy.mul(qw);
+            FloatVector q23 = dqz.mul(qw);
+            sx.sub(q11.add(q22).mul(sx)).intoMemorySegment(columns[0], offset, ORDER);
+            q01.add(q23).mul(sx).intoMemorySegment(columns[1], offset, ORDER);
+            q02.sub(q13).mul(sx).intoMemorySegment(columns[2], offset, ORDER);
+            zero.intoMemorySegment(columns[3], offset, ORDER);
+            q01.sub(q23).mul(sy).intoMemorySegment(columns[4], offset, ORDER);
+            sy.sub(q22.add(q00).mul(sy)).intoMemorySegment(columns[5], offset, ORDER);
+            q12.add(q03).mul(sy).intoMemorySegment(columns[6], offset, ORDER);
+            zero.intoMemorySegment(columns[7], offset, ORDER);
+            q02.add(q13).mul(sz).intoMemorySegment(columns[8], offset, ORDER);
+            q12.sub(q03).mul(sz).intoMemorySegment(columns[9], offset, ORDER);
+            sz.sub(q11.add(q00).mul(sz)).intoMemorySegment(columns[10], offset, ORDER);
+            zero.intoMemorySegment(columns[11], offset, ORDER);
+            FloatVector.fromMemorySegment(F, columns[16], offset, ORDER).intoMemorySegment(columns[12], offset, ORDER);
+            FloatVector.fromMemorySegment(F, columns[17], offset, ORDER).intoMemorySegment(columns[13], offset, ORDER);
+            FloatVector.fromMemorySegment(F, columns[18], offset, ORDER).intoMemorySegment(columns[14], offset, ORDER);
+            one.intoMemorySegment(columns[15], offset, ORDER);
+        }
     }
 
     /** The {@link Affine2D} of rows {@code [0, count)} (vector; twin: {@link ScalarTransforms#affine2d}). */
@@ -115,8 +208,13 @@ public final class TransformKernels {
             for (int i = 0; i < c.length; i++) {
                 c[i] = arena.allocate((long) rows * Float.BYTES, 64);
             }
+            MemorySegment[] m = new MemorySegment[MODEL3D_COLUMNS];
+            for (int i = 0; i < m.length; i++) {
+                m[i] = arena.allocate((long) rows * Float.BYTES, 64);
+            }
             for (int i = 0; i < 20_000; i++) {
                 affine2d(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], rows);
+                model3d(m, rows);
             }
         }
         warm = true;

@@ -23,4 +23,14 @@ public interface TransformOps {
     void affine2d(MemorySegment x, MemorySegment y, MemorySegment rotation, MemorySegment scaleX,
             MemorySegment scaleY, MemorySegment m00, MemorySegment m01, MemorySegment m02, MemorySegment m10,
             MemorySegment m11, MemorySegment m12, int count);
+
+    /**
+     * The {@link Model3D} matrix of each row from its Transform3D columns, with JOML's
+     * {@code translationRotateScale} arithmetic (see {@link ScalarTransforms#model3d}).
+     *
+     * @param columns {@code [0, 16)}: the Model3D columns {@code m00 .. m33} in declaration order (written);
+     *     {@code [16, 26)}: the Transform3D columns {@code x, y, z, rotationX, rotationY, rotationZ, rotationW,
+     *     scaleX, scaleY, scaleZ} (read) — the order {@link TransformKernels#model3d(TransformOps)} declares
+     */
+    void model3d(MemorySegment[] columns, int count);
 }

@@ -18,4 +18,9 @@ final class VectorTransformOps implements TransformOps {
             MemorySegment m11, MemorySegment m12, int count) {
         TransformKernels.affine2d(x, y, rotation, scaleX, scaleY, m00, m01, m02, m10, m11, m12, count);
     }
+
+    @Override
+    public void model3d(MemorySegment[] columns, int count) {
+        TransformKernels.model3d(columns, count);
+    }
 }

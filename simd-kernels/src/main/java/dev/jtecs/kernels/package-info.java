@@ -9,11 +9,13 @@
  *   KernelRunner.run(query, kernel, dt):
  *       for each archetype with rows: segments of its columns ──► kernel.run(segments, count, dt)
  *                                     ──► markComponentDirty(each written component)   [ALWAYS, or if changed]
+ *   TransformKernels.affine2d(ops) / model3d(ops): Transform2D ──► Affine2D (2x3), Transform3D ──► Model3D (4x4)
  *   LifetimeCountdown.countDown(query, dt): TTL.remaining -= dt (LifetimeOps) ──► spent ids ──► despawnExpired
  * </pre>
  *
  * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,
- * NaN payloads aside where arithmetic produces them; species are {@code static final}; unconditional kernels may
+ * NaN payloads aside where arithmetic produces them (the one exception: lanewise SIN/COS, within a few ulps, see
+ * {@link dev.jtecs.kernels.TransformKernels}); species are {@code static final}; unconditional kernels may
  * write the padding rows of a column, conditional ones never touch them (a change they report is a real row's);
  * a kernel's run allocates nothing and never marks dirty state itself.
  */

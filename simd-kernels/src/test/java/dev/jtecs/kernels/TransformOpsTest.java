@@ -9,15 +9,15 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The vector {@link TransformOps} against the scalar twins on sizes straddling the lane count and on special
+ * The vector {@link TransformOps} against the scalar twins (and {@code model3d} against JOML) on sizes straddling the lane count and on special
  * values (NaN, -0.0, infinities, huge angles and scales).
  *
  * <p>Not quite bit for bit: the vector kernel takes sine and cosine from the Vector API's lanewise
  * {@code SIN}/{@code COS}, which may differ from {@code (float) Math.sin}/{@code cos} by about an ulp (SVML on
  * x86; other platforms may fall back to {@code Math} and agree exactly). One ulp in {@code c} or {@code s} becomes
  * at most about two ulps in a product with a scale (two is what the compiled path shows on AVX-512), so the
- * rotation-scale entries may differ by
- * {@link #MAX_ULPS}; the translation entries are copies and agree to the raw bit. NaN compares as NaN (arithmetic
+ * rotation-scale entries may differ by {@link #MAX_ULPS}; the translation entries are copies and agree to the raw
+ * bit. {@code model3d} has no sine or cosine and agrees bit for bit with its twin and with JOML. NaN compares as NaN (arithmetic
  * NaN payloads are unspecified), and NaN on one side only fails.
  */
 class TransformOpsTest {
@@ -80,6 +80,60 @@ class TransformOpsTest {
             }
         }
         System.out.println("affine2d twin: worst ulp distance " + worst + " (allowed " + MAX_ULPS + ")");
+    }
+
+    @Test
+    void model3dMatchesTwinAndJomlBitForBit() {
+        model3dTwins(0x3d3dL);
+    }
+
+    @Test
+    void model3dMatchesTwinAndJomlBitForBitOnceCompiled() {
+        TransformKernels.warmUp();
+        model3dTwins(0x3d3eL);
+    }
+
+    /**
+     * Vector and scalar {@code model3d} on the same Transform3D columns, each entry against the other and against
+     * {@code Transform3D.toMatrix} (JOML) per row: bit for bit, NaN as NaN.
+     */
+    private static void model3dTwins(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int count : sizes()) {
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment[] v = new MemorySegment[26];
+                MemorySegment[] s = new MemorySegment[26];
+                for (int c = 0; c < 16; c++) {
+                    v[c] = column(arena, new float[count]);
+                    s[c] = column(arena, new float[count]);
+                }
+                for (int c = 16; c < 26; c++) {
+                    boolean quaternion = c >= 19 && c < 23;
+                    v[c] = column(arena, values(random, count, 0.05, quaternion ? 1f : 1000f));
+                    s[c] = v[c]; // read only
+                }
+                VECTOR.model3d(v, count);
+                SCALAR.model3d(s, count);
+                org.joml.Matrix4f joml = new org.joml.Matrix4f();
+                float[] expected = new float[16];
+                for (int row = 0; row < count; row++) {
+                    float[] in = new float[10];
+                    for (int c = 0; c < 10; c++) {
+                        in[c] = v[16 + c].getAtIndex(ValueLayout.JAVA_FLOAT, row);
+                    }
+                    new dev.jtecs.builtin.Transform3D(in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8],
+                            in[9]).toMatrix(joml).get(expected);
+                    for (int m = 0; m < 16; m++) {
+                        String at = "seed=" + seed + " count=" + count + " row=" + row + " entry=" + m;
+                        float e = expected[m];
+                        assertEquals(Float.floatToIntBits(e),
+                                Float.floatToIntBits(s[m].getAtIndex(ValueLayout.JAVA_FLOAT, row)), "scalar " + at);
+                        assertEquals(Float.floatToIntBits(e),
+                                Float.floatToIntBits(v[m].getAtIndex(ValueLayout.JAVA_FLOAT, row)), "vector " + at);
+                    }
+                }
+            }
+        }
     }
 
     @Test
