@@ -51,6 +51,19 @@ public abstract sealed class BaseRelationship<V> extends BaseComponent<V> permit
         return sparse;
     }
 
+    /**
+     * How one target's edges are stored in a dense pair's columns: {@link StorageKind#TAG} for a target-only
+     * relationship, the payload's storage otherwise.
+     */
+    public StorageKind edgeStorage() {
+        return StorageKind.TAG;
+    }
+
+    /** The column layout of one target's edges in a dense pair: none for a target-only relationship. */
+    public ComponentLayout edgeLayout() {
+        return ComponentLayout.NONE;
+    }
+
     /** The record type an edge carries, or {@code null} for a target-only relationship. */
     public abstract Class<? extends Record> payloadType();
 

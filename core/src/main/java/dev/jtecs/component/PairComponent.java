@@ -52,14 +52,12 @@ public final class PairComponent extends BaseComponent<Object> {
 
     @Override
     public StorageKind storage() {
-        return relationship instanceof RelationshipDefinition<?> definition ? definition.payloadStorage()
-                : StorageKind.TAG;
+        return relationship.edgeStorage();
     }
 
     @Override
     public ComponentLayout layout() {
-        return relationship instanceof RelationshipDefinition<?> definition ? definition.payloadLayout()
-                : ComponentLayout.NONE;
+        return relationship.edgeLayout();
     }
 
     /** {@code TRUE} for a tag pair; a payload pair's record with every field but the target zero. */

@@ -119,6 +119,16 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
     }
 
     @Override
+    public StorageKind edgeStorage() {
+        return payloadStorage;
+    }
+
+    @Override
+    public ComponentLayout edgeLayout() {
+        return payloadLayout;
+    }
+
+    @Override
     public Class<? extends Record> payloadType() {
         return valueType();
     }

@@ -37,14 +37,12 @@ public final class TargetSelector<V> extends BaseComponent<V> implements FieldSo
 
     @Override
     public StorageKind storage() {
-        return relationship instanceof RelationshipDefinition<?> definition ? definition.payloadStorage()
-                : StorageKind.TAG;
+        return relationship.edgeStorage();
     }
 
     @Override
     public ComponentLayout layout() {
-        return relationship instanceof RelationshipDefinition<?> definition ? definition.payloadLayout()
-                : ComponentLayout.NONE;
+        return relationship.edgeLayout();
     }
 
     /**

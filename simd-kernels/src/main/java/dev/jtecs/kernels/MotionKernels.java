@@ -21,7 +21,7 @@ public final class MotionKernels {
     public static ColumnKernel integrate2d(ParticleOps ops, FloatField x, FloatField y, FloatField vx,
             FloatField vy) {
         KernelColumns columns = KernelColumns.of(List.of(x, y), List.of(vx, vy), WritePolicy.ALWAYS);
-        return new Kernel(columns, "integrate2d", ops) {
+        return new NamedKernel(columns, "integrate2d", ops.mode()) {
             @Override
             public boolean run(MemorySegment[] s, int count, float dt) {
                 ops.integrate2d(s[0], s[1], s[2], s[3], count, dt);
@@ -39,7 +39,7 @@ public final class MotionKernels {
     public static ColumnKernel gravity(ParticleOps ops, FloatField vy, float g) {
         requireFinite("g", g);
         KernelColumns columns = KernelColumns.of(List.of(vy), List.of(), WritePolicy.ALWAYS);
-        return new Kernel(columns, "gravity(g=" + g + ")", ops) {
+        return new NamedKernel(columns, "gravity(g=" + g + ")", ops.mode()) {
             @Override
             public boolean run(MemorySegment[] s, int count, float dt) {
                 ops.accelerate(s[0], count, g, dt);
@@ -63,7 +63,7 @@ public final class MotionKernels {
             throw new IllegalArgumentException("retainPerSecond=" + retainPerSecond + " outside [0, 1]");
         }
         KernelColumns columns = KernelColumns.of(List.of(vx, vy), List.of(), WritePolicy.ALWAYS);
-        return new Kernel(columns, "damping(retainPerSecond=" + retainPerSecond + ")", ops) {
+        return new NamedKernel(columns, "damping(retainPerSecond=" + retainPerSecond + ")", ops.mode()) {
             @Override
             public boolean run(MemorySegment[] s, int count, float dt) {
                 float factor = dampingFactor(retainPerSecond, dt);
@@ -93,7 +93,7 @@ public final class MotionKernels {
     public static ColumnKernel wrap(ParticleOps ops, FloatField c, float min, float max) {
         requireBounds(min, max);
         KernelColumns columns = KernelColumns.of(List.of(c), List.of(), WritePolicy.WHEN_CHANGED);
-        return new Kernel(columns, "wrap[" + min + ", " + max + ")", ops) {
+        return new NamedKernel(columns, "wrap[" + min + ", " + max + ")", ops.mode()) {
             @Override
             public boolean run(MemorySegment[] s, int count, float dt) {
                 return ops.wrap(s[0], count, min, max);
@@ -115,7 +115,7 @@ public final class MotionKernels {
     public static ColumnKernel clamp(ParticleOps ops, FloatField c, float min, float max) {
         requireBounds(min, max);
         KernelColumns columns = KernelColumns.of(List.of(c), List.of(), WritePolicy.WHEN_CHANGED);
-        return new Kernel(columns, "clamp[" + min + ", " + max + "]", ops) {
+        return new NamedKernel(columns, "clamp[" + min + ", " + max + "]", ops.mode()) {
             @Override
             public boolean run(MemorySegment[] s, int count, float dt) {
                 return ops.clamp(s[0], count, min, max);
@@ -140,27 +140,6 @@ public final class MotionKernels {
         if (!(min < max) || !Float.isFinite(max - min)) {
             throw new IllegalArgumentException("bounds min=" + min + " max=" + max + " need min < max and a "
                     + "finite width");
-        }
-    }
-
-    /** The shared part of every motion kernel: its columns and a name for messages. */
-    private abstract static class Kernel implements ColumnKernel {
-        private final KernelColumns columns;
-        private final String name;
-
-        Kernel(KernelColumns columns, String name, ParticleOps ops) {
-            this.columns = columns;
-            this.name = name + "/" + ops.mode();
-        }
-
-        @Override
-        public KernelColumns columns() {
-            return columns;
-        }
-
-        @Override
-        public String toString() {
-            return name;
         }
     }
 }

@@ -45,22 +45,11 @@ public final class TransformKernels {
                 List.of(Affine2D.M00, Affine2D.M01, Affine2D.M02, Affine2D.M10, Affine2D.M11, Affine2D.M12),
                 List.of(Transform2D.X, Transform2D.Y, Transform2D.ROTATION, Transform2D.SCALE_X, Transform2D.SCALE_Y),
                 WritePolicy.ALWAYS);
-        String name = "affine2d/" + ops.mode();
-        return new ColumnKernel() {
-            @Override
-            public KernelColumns columns() {
-                return columns;
-            }
-
+        return new NamedKernel(columns, "affine2d", ops.mode()) {
             @Override
             public boolean run(MemorySegment[] s, int count, float dt) {
                 ops.affine2d(s[6], s[7], s[8], s[9], s[10], s[0], s[1], s[2], s[3], s[4], s[5], count);
                 return true;
-            }
-
-            @Override
-            public String toString() {
-                return name;
             }
         };
     }
@@ -84,22 +73,11 @@ public final class TransformKernels {
                         Transform3D.ROTATION_Z, Transform3D.ROTATION_W, Transform3D.SCALE_X, Transform3D.SCALE_Y,
                         Transform3D.SCALE_Z),
                 WritePolicy.ALWAYS);
-        String name = "model3d/" + ops.mode();
-        return new ColumnKernel() {
-            @Override
-            public KernelColumns columns() {
-                return columns;
-            }
-
+        return new NamedKernel(columns, "model3d", ops.mode()) {
             @Override
             public boolean run(MemorySegment[] s, int count, float dt) {
                 ops.model3d(s, count); // the runner's order is the one model3d takes: writes, then reads
                 return true;
-            }
-
-            @Override
-            public String toString() {
-                return name;
             }
         };
     }
