@@ -4,16 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.TTL;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.kernels.ColumnKernel;
 import dev.jtecs.kernels.KernelRunner;
 import dev.jtecs.kernels.Motion3DKernels;
+import dev.jtecs.kernels.OverLifetime;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
+import dev.jtecs.world.WorldConfig;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The particle-effect examples of {@code docs/kernels.md}: 3D motion, values over a lifetime, batch fills. */
@@ -22,16 +26,24 @@ class ParticleKernelsGuideTest {
 
     record Velocity3(float x, float y, float z) {}
 
+    record Glow(float r, float g, float b, float a, float size) {}
+
     static final NativeComponent<Position3> POSITION =
             Components.registerNative(Position3.class, o -> o.name("docs.kernels.Position3"));
     static final NativeComponent<Velocity3> VELOCITY =
             Components.registerNative(Velocity3.class, o -> o.name("docs.kernels.Velocity3"));
+    static final NativeComponent<Glow> GLOW = Components.registerNative(Glow.class, o -> o.name("docs.kernels.Glow"));
     static final FloatField X = POSITION.floatField("x");
     static final FloatField Y = POSITION.floatField("y");
     static final FloatField Z = POSITION.floatField("z");
     static final FloatField VX = VELOCITY.floatField("x");
     static final FloatField VY = VELOCITY.floatField("y");
     static final FloatField VZ = VELOCITY.floatField("z");
+    static final FloatField R = GLOW.floatField("r");
+    static final FloatField G = GLOW.floatField("g");
+    static final FloatField B = GLOW.floatField("b");
+    static final FloatField A = GLOW.floatField("a");
+    static final FloatField SIZE = GLOW.floatField("size");
 
     @Test
     void motionIn3dIsTheSameKernelsPerAxis() {
@@ -57,6 +69,28 @@ class ParticleKernelsGuideTest {
             assertEquals(1, runner.run(falling, box, 0f));
             assertTrue(archetype.isComponentDirty(POSITION));
             assertEquals(new Position3(5, 0, -2.5f), world.get(pebble, POSITION));
+            // end-example
+        }
+    }
+
+    @Test
+    void colourAndSizeFollowTheLifetime() {
+        try (World world = World.create(WorldConfig.defaults().timestep(0.25))) {
+            // begin-example
+            long ember = world.spawn(GLOW, TTL.COMPONENT.of(new TTL(1.0))); // four fixed steps of 0.25
+            Query glowing = world.newQuery(QueryDescriptor.builder().include(GLOW, TTL.COMPONENT).build());
+            float[] hot = {1f, 0.8f, 0.2f, 1f};
+            float[] cold = {0.6f, 0f, 0f, 0f}; // dark red, transparent
+            ColumnKernel fade = OverLifetime.colour(R, G, B, A, hot, cold);
+            ColumnKernel shrink = OverLifetime.size(SIZE, 2f, 0.5f);
+            KernelRunner runner = new KernelRunner();
+
+            world.update(0.5); // two fixed steps: TTL.percentComplete() is 0.5
+            world.forEachArchetype(Archetype::clearDirtyComponents); // forget the countdown's own writes
+            runner.run(glowing, fade, 0f);
+            runner.run(glowing, shrink, 0f);
+            assertEquals(new Glow(0.8f, 0.4f, 0.1f, 0.5f, 1.25f), world.get(ember, GLOW));
+            assertEquals(List.of(GLOW), world.archetypeOf(ember).dirtyComponents()); // TTL was only read
             // end-example
         }
     }

@@ -176,8 +176,8 @@ public final class Motion3DKernels {
     private static KernelColumns conditionalColumns(String kernel, FloatField x, FloatField y, FloatField z) {
         if (x.component() != y.component() || x.component() != z.component()) {
             throw new IllegalArgumentException(kernel + " reports one change for three axes, so x, y, z must be "
-                    + "fields of one component: x=" + x + " of " + x.component().name() + ", y=" + y + " of "
-                    + y.component().name() + ", z=" + z + " of " + z.component().name() + " (use one "
+                    + "fields of one component: x=" + x.name() + " of " + x.component().name() + ", y=" + y.name()
+                    + " of " + y.component().name() + ", z=" + z.name() + " of " + z.component().name() + " (use one "
                     + kernel.substring(0, kernel.length() - 2) + " kernel per axis instead)");
         }
         return KernelColumns.of(List.of(x, y, z), List.of(), WritePolicy.WHEN_CHANGED);

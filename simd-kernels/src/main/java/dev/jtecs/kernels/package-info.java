@@ -12,6 +12,7 @@
  *   TransformKernels.affine2d(ops) / model3d(ops): Transform2D ──► Affine2D (2x3), Transform3D ──► Model3D (4x4)
  *   LifetimeCountdown.countDown(query, dt): TTL.remaining -= dt (LifetimeOps) ──► spent ids ──► despawnExpired
  *   Motion3DKernels.integrate3d / gravity3d / damping3d / wrap3d / clamp3d: the 2D kernels' arithmetic per axis
+ *   OverLifetime.colour / size / lerp: TTL ──► t = (float) percentComplete ──► (1 - t) * start + t * end
  * </pre>
  *
  * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,

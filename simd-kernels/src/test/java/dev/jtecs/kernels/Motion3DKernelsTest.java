@@ -35,7 +35,8 @@ class Motion3DKernelsTest {
             Components.registerNative(Position3.class, o -> o.name("kernels.test.Position3"));
     static final NativeComponent<Velocity3> VELOCITY =
             Components.registerNative(Velocity3.class, o -> o.name("kernels.test.Velocity3"));
-    static final NativeComponent<Depth> DEPTH = Components.registerNative(Depth.class, o -> o.name("kernels.test.Depth"));
+    static final NativeComponent<Depth> DEPTH =
+            Components.registerNative(Depth.class, o -> o.name("kernels.test.Depth"));
     static final ScalarComponent.OfDouble MASS = Components.scalar("kernels.test.Mass3", 1.0);
     static final ScalarComponent.OfDouble CHARGE = Components.scalar("kernels.test.Charge3", 1.0);
     static final FloatField X = POSITION.floatField("x");

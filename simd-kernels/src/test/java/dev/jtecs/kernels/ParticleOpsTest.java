@@ -129,6 +129,15 @@ class ParticleOpsTest {
     }
 
     @Test
+    void integrate3dMatchesTwinBitForBitOnceCompiled() {
+        ParticleKernels.warmUp();
+        assertTwins("integrate3dCompiled", 6, (ops, c, n) -> {
+            ops.integrate3d(c[0], c[1], c[2], c[3], c[4], c[5], n, 1f / 60f);
+            return true;
+        }, 0.1, 100f);
+    }
+
+    @Test
     void integrate3dMovesEachAxisByItsOwnVelocity() {
         for (ParticleOps ops : new ParticleOps[] {VECTOR, SCALAR}) {
             try (Arena arena = Arena.ofShared()) {
