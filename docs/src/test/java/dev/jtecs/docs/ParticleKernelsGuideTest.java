@@ -8,6 +8,7 @@ import dev.jtecs.builtin.TTL;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
+import dev.jtecs.kernels.BatchFill;
 import dev.jtecs.kernels.ColumnKernel;
 import dev.jtecs.kernels.KernelRunner;
 import dev.jtecs.kernels.Motion3DKernels;
@@ -18,6 +19,7 @@ import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** The particle-effect examples of {@code docs/kernels.md}: 3D motion, values over a lifetime, batch fills. */
@@ -91,6 +93,31 @@ class ParticleKernelsGuideTest {
             runner.run(glowing, shrink, 0f);
             assertEquals(new Glow(0.8f, 0.4f, 0.1f, 0.5f, 1.25f), world.get(ember, GLOW));
             assertEquals(List.of(GLOW), world.archetypeOf(ember).dirtyComponents()); // TTL was only read
+            // end-example
+        }
+    }
+
+    @Test
+    void batchFillsSeedNewParticles() {
+        try (World world = World.create()) {
+            // begin-example
+            Function<World, BatchFill> burst = w -> BatchFill.builder()
+                    .range(X, -5f, 0.01f)   // the i-th new entity: x = -5 + (float) i * 0.01
+                    .constant(Y, 1f)
+                    .uniform(VX, -1f, 1f, w.randomStream("game.spray")) // one key drawn per batch
+                    .uniform(VY, 2f, 4f, w.randomStream("game.spray"))
+                    .build();
+            world.seedRandom(7);
+            long[] ids = world.batchSpawn(1000, List.of(POSITION, VELOCITY), burst.apply(world)).toArray();
+
+            assertEquals(new Position3(-5f + 999 * 0.01f, 1f, 0f), world.get(ids[999], POSITION));
+            Velocity3 v = world.get(ids[999], VELOCITY);
+            assertTrue(v.x() >= -1f && v.x() < 1f && v.y() >= 2f && v.y() < 4f && v.z() == 0f);
+            try (World replay = World.create()) { // the same seed and calls: the same values, bit for bit
+                replay.seedRandom(7);
+                long[] again = replay.batchSpawn(1000, List.of(POSITION, VELOCITY), burst.apply(replay)).toArray();
+                assertEquals(v, replay.get(again[999], VELOCITY));
+            }
             // end-example
         }
     }

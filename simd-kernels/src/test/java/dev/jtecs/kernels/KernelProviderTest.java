@@ -54,7 +54,9 @@ class KernelProviderTest {
     @Test
     void everyKernelFamilyRunsTheChosenModeAndKeepsOneInstance() {
         assertEquals(KernelProvider.mode(), KernelProvider.lifetimeLerps().mode());
+        assertEquals(KernelProvider.mode(), KernelProvider.fills().mode());
         assertSame(KernelProvider.lifetimeLerps(), KernelProvider.lifetimeLerps());
+        assertSame(KernelProvider.fills(), KernelProvider.fills());
     }
 
     /**
