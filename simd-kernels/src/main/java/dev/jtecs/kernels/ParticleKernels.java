@@ -61,6 +61,30 @@ public final class ParticleKernels {
         ScalarParticles.integrate2d(x, y, vx, vy, 0, count, dt);
     }
 
+    /**
+     * {@code x += vx * dt; y += vy * dt; z += vz * dt} for rows {@code [0, count)} (vector; twin:
+     * {@link ScalarParticles#integrate3d}).
+     */
+    public static void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx,
+            MemorySegment vy, MemorySegment vz, int count, float dt) {
+        checkPadded(x, count);
+        checkPadded(y, count);
+        checkPadded(z, count);
+        checkPadded(vx, count);
+        checkPadded(vy, count);
+        checkPadded(vz, count);
+        long bound = (long) paddedCount(count) * Float.BYTES;
+        long step = (long) F.length() * Float.BYTES;
+        for (long offset = 0; offset < bound; offset += step) {
+            FloatVector dx = FloatVector.fromMemorySegment(F, vx, offset, ORDER).mul(dt);
+            FloatVector.fromMemorySegment(F, x, offset, ORDER).add(dx).intoMemorySegment(x, offset, ORDER);
+            FloatVector dy = FloatVector.fromMemorySegment(F, vy, offset, ORDER).mul(dt);
+            FloatVector.fromMemorySegment(F, y, offset, ORDER).add(dy).intoMemorySegment(y, offset, ORDER);
+            FloatVector dz = FloatVector.fromMemorySegment(F, vz, offset, ORDER).mul(dt);
+            FloatVector.fromMemorySegment(F, z, offset, ORDER).add(dz).intoMemorySegment(z, offset, ORDER);
+        }
+    }
+
     /** {@code v += a * dt} for rows {@code [0, count)} (twin: {@link ScalarParticles#accelerate}). */
     public static void accelerate(MemorySegment v, int count, float a, float dt) {
         checkPadded(v, count);
@@ -191,6 +215,7 @@ public final class ParticleKernels {
             int[] expired = new int[rows];
             for (int i = 0; i < 20_000; i++) {
                 integrate2d(a, b, c, d, rows, 0f);
+                integrate3d(a, b, c, d, d, d, rows, 0f);
                 countdown(a, rows, (i & 1) == 0 ? 1f : -1f, expired);
                 accelerate(b, rows, 0f, 0f);
                 scale(c, rows, 1f);

@@ -20,6 +20,10 @@ public interface ParticleOps {
     /** {@code x += vx * dt; y += vy * dt}. */
     void integrate2d(MemorySegment x, MemorySegment y, MemorySegment vx, MemorySegment vy, int count, float dt);
 
+    /** {@code x += vx * dt; y += vy * dt; z += vz * dt}; see {@link ScalarParticles#integrate3d}. */
+    void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx, MemorySegment vy,
+            MemorySegment vz, int count, float dt);
+
     /** {@code v += a * dt}, with {@code a * dt} rounded to float once. */
     void accelerate(MemorySegment v, int count, float a, float dt);
 

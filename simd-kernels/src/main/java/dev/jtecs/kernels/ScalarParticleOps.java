@@ -16,6 +16,12 @@ final class ScalarParticleOps implements ParticleOps {
     }
 
     @Override
+    public void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx, MemorySegment vy,
+            MemorySegment vz, int count, float dt) {
+        ScalarParticles.integrate3d(x, y, z, vx, vy, vz, 0, count, dt);
+    }
+
+    @Override
     public void accelerate(MemorySegment v, int count, float a, float dt) {
         ScalarParticles.accelerate(v, 0, count, a, dt);
     }

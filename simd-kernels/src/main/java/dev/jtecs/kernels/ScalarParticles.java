@@ -25,6 +25,19 @@ public final class ScalarParticles {
         }
     }
 
+    /**
+     * {@code x += vx * dt; y += vy * dt; z += vz * dt} for rows {@code [from, to)}: {@link #integrate2d} with a
+     * third axis, each axis on its own (x, then y, then z, per row).
+     */
+    public static void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx,
+            MemorySegment vy, MemorySegment vz, int from, int to, float dt) {
+        for (int row = from; row < to; row++) {
+            x.setAtIndex(FLOAT, row, x.getAtIndex(FLOAT, row) + vx.getAtIndex(FLOAT, row) * dt);
+            y.setAtIndex(FLOAT, row, y.getAtIndex(FLOAT, row) + vy.getAtIndex(FLOAT, row) * dt);
+            z.setAtIndex(FLOAT, row, z.getAtIndex(FLOAT, row) + vz.getAtIndex(FLOAT, row) * dt);
+        }
+    }
+
     /** {@code v += a * dt} for rows {@code [from, to)}; {@code a * dt} is rounded to float once, before the loop. */
     public static void accelerate(MemorySegment v, int from, int to, float a, float dt) {
         float dv = a * dt;

@@ -19,6 +19,12 @@ final class VectorParticleOps implements ParticleOps {
     }
 
     @Override
+    public void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx, MemorySegment vy,
+            MemorySegment vz, int count, float dt) {
+        ParticleKernels.integrate3d(x, y, z, vx, vy, vz, count, dt);
+    }
+
+    @Override
     public void accelerate(MemorySegment v, int count, float a, float dt) {
         ParticleKernels.accelerate(v, count, a, dt);
     }

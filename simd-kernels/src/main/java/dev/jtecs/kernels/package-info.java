@@ -11,12 +11,17 @@
  *                                     ──► markComponentDirty(each written component)   [ALWAYS, or if changed]
  *   TransformKernels.affine2d(ops) / model3d(ops): Transform2D ──► Affine2D (2x3), Transform3D ──► Model3D (4x4)
  *   LifetimeCountdown.countDown(query, dt): TTL.remaining -= dt (LifetimeOps) ──► spent ids ──► despawnExpired
+ *   Motion3DKernels.integrate3d / gravity3d / damping3d / wrap3d / clamp3d: the 2D kernels' arithmetic per axis
+ *   OverLifetime.colour / size / lerp: TTL ──► t = (float) percentComplete ──► (1 - t) * start + t * end
+ *   World.batchSpawn(n, inputs, BatchFill) ──► rows [from, to) ──► FillOps: constant | range | uniform(key, row)
  * </pre>
  *
  * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,
  * NaN payloads aside where arithmetic produces them (the one exception: lanewise SIN/COS, within a few ulps, see
- * {@link dev.jtecs.kernels.TransformKernels}); species are {@code static final}; unconditional kernels may
- * write the padding rows of a column, conditional ones never touch them (a change they report is a real row's);
- * a kernel's run allocates nothing and never marks dirty state itself.
+ * {@link dev.jtecs.kernels.TransformKernels}); species are {@code static final}, and only the preferred species of
+ * each element type appear (a second float species makes the Vector API's shared call sites polymorphic, and every
+ * kernel then allocates); unconditional kernels may write the padding rows of a column, conditional ones never
+ * touch them (a change they report is a real row's), and fills touch no row outside their range; a kernel's run
+ * allocates nothing and never marks dirty state itself.
  */
 package dev.jtecs.kernels;

@@ -51,6 +51,14 @@ class KernelProviderTest {
         assertSame(KernelProvider.particles(), KernelProvider.particles());
     }
 
+    @Test
+    void everyKernelFamilyRunsTheChosenModeAndKeepsOneInstance() {
+        assertEquals(KernelProvider.mode(), KernelProvider.lifetimeLerps().mode());
+        assertEquals(KernelProvider.mode(), KernelProvider.fills().mode());
+        assertSame(KernelProvider.lifetimeLerps(), KernelProvider.lifetimeLerps());
+        assertSame(KernelProvider.fills(), KernelProvider.fills());
+    }
+
     /**
      * The build runs this module's suite twice (simd-kernels/pom.xml): once as configured, where a JVM with C2
      * and the module must run vector, and once with {@code -Djtecs.kernels=scalar}, which must run scalar. Each

@@ -117,6 +117,52 @@ class ParticleOpsTest {
     }
 
     @Test
+    void integrate3dMatchesTwinBitForBit() {
+        assertTwins("integrate3d", 6, (ops, c, n) -> {
+            ops.integrate3d(c[0], c[1], c[2], c[3], c[4], c[5], n, 1f / 60f);
+            return true;
+        }, 0.1, 100f);
+        assertTwins("integrate3dHugeStep", 6, (ops, c, n) -> { // overflow to infinity, inf - inf = NaN
+            ops.integrate3d(c[0], c[1], c[2], c[3], c[4], c[5], n, 1e30f);
+            return true;
+        }, 0.3, 1e10f);
+    }
+
+    @Test
+    void integrate3dMatchesTwinBitForBitOnceCompiled() {
+        ParticleKernels.warmUp();
+        assertTwins("integrate3dCompiled", 6, (ops, c, n) -> {
+            ops.integrate3d(c[0], c[1], c[2], c[3], c[4], c[5], n, 1f / 60f);
+            return true;
+        }, 0.1, 100f);
+    }
+
+    @Test
+    void integrate3dMovesEachAxisByItsOwnVelocity() {
+        for (ParticleOps ops : new ParticleOps[] {VECTOR, SCALAR}) {
+            try (Arena arena = Arena.ofShared()) {
+                SplittableRandom random = new SplittableRandom(77);
+                int count = 1000;
+                float[][] values = new float[6][];
+                MemorySegment[] c = new MemorySegment[6];
+                for (int i = 0; i < 6; i++) {
+                    values[i] = values(random, count, 0.1, 100f);
+                    c[i] = column(arena, values[i]);
+                }
+                ops.integrate3d(c[0], c[1], c[2], c[3], c[4], c[5], count, 0.25f);
+                for (int axis = 0; axis < 3; axis++) {
+                    for (int row = 0; row < count; row++) {
+                        float expected = values[axis][row] + values[axis + 3][row] * 0.25f;
+                        assertEquals(Float.floatToIntBits(expected),
+                                Float.floatToIntBits(c[axis].getAtIndex(ValueLayout.JAVA_FLOAT, row)),
+                                ops.mode() + " axis=" + axis + " row=" + row);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void accelerateMatchesTwinBitForBit() {
         assertTwins("accelerate", 1, (ops, c, n) -> {
             ops.accelerate(c[0], n, -9.81f, 1f / 60f);
