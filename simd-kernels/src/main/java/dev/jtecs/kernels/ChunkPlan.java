@@ -187,6 +187,11 @@ final class ChunkPlan {
         return archetypes[index];
     }
 
+    /** The row count archetype {@code index} was gathered with. */
+    int count(int index) {
+        return counts[index];
+    }
+
     int chunkCount() {
         return chunkCount;
     }
