@@ -11,12 +11,18 @@
  *                                     ──► markComponentDirty(each written component)   [ALWAYS, or if changed]
  *   TransformKernels.affine2d(ops) / model3d(ops): Transform2D ──► Affine2D (2x3), Transform3D ──► Model3D (4x4)
  *   LifetimeCountdown.countDown(query, dt): TTL.remaining -= dt (LifetimeOps) ──► spent ids ──► despawnExpired
+ *   ParallelKernelRunner.run(query, kernel, dt): gather (calling thread) ──► 64-row aligned chunks ──► ForkJoinPool
+ *       workers run the kernel on slices ──► join ──► mark dirty (calling thread)
+ *       [CommandKernel] chunk ChunkCommands ──► rows to ids ──► applied in chunk order in one world scope
+ *   ParallelLifetimeCountdown: the TTL countdown the same way; spent rows merged in chunk order
  * </pre>
  *
  * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,
  * NaN payloads aside where arithmetic produces them (the one exception: lanewise SIN/COS, within a few ulps, see
  * {@link dev.jtecs.kernels.TransformKernels}); species are {@code static final}; unconditional kernels may
  * write the padding rows of a column, conditional ones never touch them (a change they report is a real row's);
- * a kernel's run allocates nothing and never marks dirty state itself.
+ * a kernel's run allocates nothing and never marks dirty state itself. Parallel passes touch the world from the
+ * calling thread only (workers see sliced segments, never an archetype or the world), and give the bytes, dirty
+ * marks and structural results of the single-threaded pass for every thread count.
  */
 package dev.jtecs.kernels;
