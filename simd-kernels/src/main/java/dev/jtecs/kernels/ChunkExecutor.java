@@ -1,5 +1,7 @@
 package dev.jtecs.kernels;
 
+import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
@@ -48,7 +50,7 @@ final class ChunkExecutor implements AutoCloseable {
 
     /** Borrows {@code pool}; {@link #close()} leaves it running. */
     ChunkExecutor(ForkJoinPool pool) {
-        this.pool = java.util.Objects.requireNonNull(pool, "pool");
+        this.pool = Objects.requireNonNull(pool, "pool");
         this.ownsPool = false;
     }
 
@@ -112,7 +114,7 @@ final class ChunkExecutor implements AutoCloseable {
     private void fork(ChunkPlan plan, Body body) {
         int count = Math.min(parallelism(), plan.unitCount());
         if (drainers.length < count) {
-            Drainer[] grown = java.util.Arrays.copyOf(drainers, count);
+            Drainer[] grown = Arrays.copyOf(drainers, count);
             for (int i = drainers.length; i < count; i++) {
                 grown[i] = new Drainer(i);
             }
