@@ -121,7 +121,8 @@ public final class KernelRunner {
         }
     }
 
-    private static MemorySegment segment(Archetype archetype, FieldHandle field) {
+    /** The segment of one column of an archetype (marks nothing); shared with the parallel runner. */
+    static MemorySegment segment(Archetype archetype, FieldHandle field) {
         Column column = switch (field) {
             case FloatField f -> archetype.get(f);
             case IntField f -> archetype.get(f);

@@ -14,6 +14,10 @@
  *   Motion3DKernels.integrate3d / gravity3d / damping3d / wrap3d / clamp3d: the 2D kernels' arithmetic per axis
  *   OverLifetime.colour / size / lerp: TTL ──► t = (float) percentComplete ──► (1 - t) * start + t * end
  *   World.batchSpawn(n, inputs, BatchFill) ──► rows [from, to) ──► FillOps: constant | range | uniform(key, row)
+ *   ParallelKernelRunner.run(query, kernel, dt): gather (calling thread) ──► 64-row aligned chunks ──► ForkJoinPool
+ *       workers run the kernel on slices ──► join ──► mark dirty (calling thread)
+ *       [CommandKernel] chunk ChunkCommands ──► rows to ids ──► applied in chunk order in one world scope
+ *   ParallelLifetimeCountdown: the TTL countdown the same way; spent rows merged in chunk order
  * </pre>
  *
  * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,
@@ -22,6 +26,8 @@
  * each element type appear (a second float species makes the Vector API's shared call sites polymorphic, and every
  * kernel then allocates); unconditional kernels may write the padding rows of a column, conditional ones never
  * touch them (a change they report is a real row's), and fills touch no row outside their range; a kernel's run
- * allocates nothing and never marks dirty state itself.
+ * allocates nothing and never marks dirty state itself. Parallel passes touch the world from the
+ * calling thread only (workers see sliced segments, never an archetype or the world), and give the bytes, dirty
+ * marks and structural results of the single-threaded pass for every thread count.
  */
 package dev.jtecs.kernels;
