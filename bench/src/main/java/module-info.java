@@ -9,6 +9,7 @@ module dev.jtecs.bench {
     requires artemis.odb;
     requires ashley;
 
+    exports dev.jtecs.bench.frame;
     exports dev.jtecs.bench.particles;
     exports dev.jtecs.bench.peers;
     opens dev.jtecs.bench.cli to info.picocli;
