@@ -5,11 +5,19 @@ module dev.jtecs.bench {
     requires jmh.core;
     requires info.picocli;
     requires me.tongfei.progressbar;
+    requires org.knowm.xchart;
+    requires com.fasterxml.jackson.databind;
+    requires java.desktop;
+    requires jdk.management;
     requires dev.dominion.ecs.api;
     requires artemis.odb;
     requires ashley;
 
+    exports dev.jtecs.bench.frame;
     exports dev.jtecs.bench.particles;
+    exports dev.jtecs.bench.report;
+    exports dev.jtecs.bench.transforms;
     exports dev.jtecs.bench.peers;
     opens dev.jtecs.bench.cli to info.picocli;
+    opens dev.jtecs.bench.report to com.fasterxml.jackson.databind;
 }

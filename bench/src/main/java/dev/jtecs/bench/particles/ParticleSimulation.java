@@ -1,129 +1,269 @@
 package dev.jtecs.bench.particles;
 
-import static dev.jtecs.bench.particles.Particles.LIFETIME;
 import static dev.jtecs.bench.particles.Particles.POSITION;
-import static dev.jtecs.bench.particles.Particles.REMAINING;
 import static dev.jtecs.bench.particles.Particles.VELOCITY;
 import static dev.jtecs.bench.particles.Particles.VX;
 import static dev.jtecs.bench.particles.Particles.VY;
 import static dev.jtecs.bench.particles.Particles.X;
 import static dev.jtecs.bench.particles.Particles.Y;
 
+import dev.jtecs.bench.frame.DirtyExtractor;
+import dev.jtecs.bench.frame.FrameWorkload;
+import dev.jtecs.bench.frame.KernelChoice;
+import dev.jtecs.bench.frame.StateChecksum;
+import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.TTL;
+import dev.jtecs.component.FieldHandle;
+import dev.jtecs.component.Input;
+import dev.jtecs.kernels.ColumnKernel;
+import dev.jtecs.kernels.KernelRunner;
+import dev.jtecs.kernels.LifetimeCountdown;
+import dev.jtecs.kernels.MotionKernels;
 import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.schedule.Phases;
+import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.storage.Archetype;
-import dev.jtecs.storage.LongColumn;
+import dev.jtecs.world.BatchCallback;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
-import java.util.Arrays;
-import java.util.SplittableRandom;
-import java.util.function.Consumer;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
 
 /**
- * The first version of the particle workload: spawn N particles, then per frame integrate positions and count
- * lifetimes down with vector kernels, and replace every expired particle (despawn + spawn, one commit).
+ * The {@code particles} workload on jtecs: N particles (Position, Velocity, the builtin {@link TTL}), and a frame
+ * that is one {@code world.update(FIXED_STEP)} running these systems (the rules are {@link ParticleRules}):
  *
- * <p>Deterministic: the same entity count and seed give the same world, frame after frame.
+ * <pre>
+ *   FIXED_UPDATE       particles.Gravity    KernelRunner + MotionKernels.gravity     vy += g * dt
+ *                      particles.Damping    KernelRunner + MotionKernels.damping     v *= pow(retain, dt)
+ *                      particles.Integrate  KernelRunner + MotionKernels.integrate2d pos += v * dt
+ *   FIXED_POST_UPDATE  particles.Lifetimes  LifetimeCountdown: TTL.remaining -= step, spent ids ──► despawn (one scope)
+ *                      particles.Respawn    one batchSpawn of as many particles, columns filled by bulk copies
+ *   RENDER             particles.Extract    DirtyExtractor: dirty x, y, startingTime, remaining ──► output buffer
+ * </pre>
+ *
+ * The builtin {@code jtecs.TTL} system is removed: {@code particles.Lifetimes} is its kernel form, with the same
+ * rule. Spawn values come from {@code world.randomStream(RANDOM_STREAM)} after {@code world.seedRandom(seed)},
+ * through a {@link ParticleEmitter}; the initial population is one {@code batchSpawn} too.
+ *
+ * <p>Invariants: the population stays at N after every frame (a frame respawns exactly what it despawned);
+ * deterministic: the same N, seed and kernels give the same state after every frame, and since the vector
+ * kernels are bit-for-bit twins of the scalar ones, the kernel choice does not change the state either.
+ *
+ * @implNote Per frame, allocation is bounded by the frame, not by N: the batch's id record, the dirty list.
+ *     Scratch arrays (the emitter's, the countdown's) grow to the largest burst and stay.
  */
-public final class ParticleSimulation implements AutoCloseable {
-    /** The fixed frame step, seconds. */
-    public static final float DT = 1f / 60f;
+public final class ParticleSimulation implements FrameWorkload {
+    /** The most particles a simulation takes. */
+    public static final int MAX_ENTITIES = 1 << 26;
+    /** The random stream the particles are drawn from. */
+    public static final String RANDOM_STREAM = "bench.particles.emitter";
 
-    private final World world;
-    private final SplittableRandom random;
+    public static final String GRAVITY = "particles.Gravity";
+    public static final String DAMPING = "particles.Damping";
+    public static final String INTEGRATE = "particles.Integrate";
+    public static final String LIFETIMES = "particles.Lifetimes";
+    public static final String RESPAWN = "particles.Respawn";
+    public static final String EXTRACT = "particles.Extract";
+
+    /** What the extraction step copies: what a renderer draws a particle with. */
+    public static final List<FieldHandle> EXTRACTED = List.of(X, Y, TTL.STARTING_TIME, TTL.REMAINING);
+    /** Every column of a particle, in the order the checksum reads them. */
+    public static final List<FieldHandle> STATE = List.of(X, Y, VX, VY, TTL.STARTING_TIME, TTL.REMAINING);
+
+    private static final List<Input> SIGNATURE = List.of(POSITION, VELOCITY, TTL.COMPONENT);
+    private static final int INITIAL_CHUNK = 1 << 16;
+
     private final int entities;
-    private int[] expiredRows = new int[1024];
-    private long[] expiredIds = new long[1024];
+    private final KernelChoice kernels;
+    private final World world;
+    private final Query particles;
+    private final ParticleEmitter emitter;
+    private final DirtyExtractor extractor;
+    private final KernelRunner runner = new KernelRunner();
+    private final LifetimeCountdown countdown;
+    private final BatchCallback fillInitial = this::fillInitial;
+    private final BatchCallback fillBurst = this::fillBurst;
+    private int burstCursor;
+    private int expiredThisFrame;
     private long spawned;
     private long expired;
-    private final ArchetypeVisitor visitor = new ArchetypeVisitor();
 
-    public ParticleSimulation(int entities, long seed) {
-        if (entities < 1) {
-            throw new IllegalArgumentException("entities=" + entities + " must be at least 1");
+    /**
+     * Builds the world, registers the systems and spawns {@code entities} particles (published on return).
+     *
+     * @throws IllegalArgumentException unless {@code 1 <= entities <= MAX_ENTITIES}
+     * @throws IllegalStateException for {@link KernelChoice#VECTOR} on a JVM without vector kernels
+     */
+    public ParticleSimulation(int entities, int seed, KernelChoice kernels) {
+        if (entities < 1 || entities > MAX_ENTITIES) {
+            throw new IllegalArgumentException("entities=" + entities + " outside 1.." + MAX_ENTITIES);
         }
-        ParticleKernels.warmUp();
+        ParticleOps ops = kernels.particles();
+        this.countdown = new LifetimeCountdown(kernels.lifetimes());
+        if (kernels == KernelChoice.VECTOR) {
+            ParticleKernels.warmUp(); // compile the vector loops before the first measured frame
+        }
         this.entities = entities;
-        this.random = new SplittableRandom(seed);
-        this.world = World.create(WorldConfig.defaults().maxEntities(Math.max(entities * 2, 1024)));
-    }
-
-    public World world() {
-        return world;
-    }
-
-    /** Spawns the initial particles and publishes them. */
-    public void populate() {
-        world.defer();
-        for (int i = 0; i < entities; i++) {
-            spawnParticle();
+        this.kernels = kernels;
+        this.extractor = new DirtyExtractor(EXTRACTED);
+        this.world = World.create(WorldConfig.defaults().maxEntities(entities + Math.max(1024, entities / 8))
+                .timestep(ParticleRules.FIXED_STEP));
+        try {
+            world.seedRandom(seed);
+            this.emitter = new ParticleEmitter(world.randomStream(RANDOM_STREAM));
+            this.particles = world.newQuery(QueryDescriptor.builder()
+                    .include(POSITION, VELOCITY, TTL.COMPONENT).name("particles").build());
+            registerSystems(ops);
+            world.batchSpawn(entities, SIGNATURE, fillInitial); // depth 0: published before it returns
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
-        world.commit();
     }
 
-    private void spawnParticle() {
-        float angle = (float) (random.nextDouble() * Math.PI * 2);
-        float speed = (float) (1 + random.nextDouble() * 9);
-        world.spawn(
-                POSITION.of(new Particles.Position(0f, 0f)),
-                VELOCITY.of(new Particles.Velocity((float) Math.cos(angle) * speed, (float) Math.sin(angle) * speed)),
-                LIFETIME.of(new Particles.Lifetime((float) (0.5 + random.nextDouble() * 9.5))));
-        spawned++;
+    private void registerSystems(ParticleOps ops) {
+        ColumnKernel gravity = MotionKernels.gravity(ops, VY, ParticleRules.GRAVITY);
+        ColumnKernel damping = MotionKernels.damping(ops, VX, VY, ParticleRules.RETAIN_PER_SECOND);
+        ColumnKernel integrate = MotionKernels.integrate2d(ops, X, Y, VX, VY);
+        world.addSystem(SystemConfig.named(GRAVITY).phase(Phases.FIXED_UPDATE)
+                .run((dt, w) -> runner.run(particles, gravity, (float) dt)));
+        world.addSystem(SystemConfig.named(DAMPING).phase(Phases.FIXED_UPDATE).after(GRAVITY)
+                .run((dt, w) -> runner.run(particles, damping, (float) dt)));
+        world.addSystem(SystemConfig.named(INTEGRATE).phase(Phases.FIXED_UPDATE).after(DAMPING)
+                .run((dt, w) -> runner.run(particles, integrate, (float) dt)));
+        world.removeSystem(BuiltinSystems.TTL); // replaced by its kernel form:
+        world.addSystem(SystemConfig.named(LIFETIMES).phase(Phases.FIXED_POST_UPDATE).run((dt, w) -> {
+            countdown.countDown(particles, dt);
+            expiredThisFrame = countdown.despawnExpired(w);
+            expired += expiredThisFrame;
+        }));
+        world.addSystem(SystemConfig.named(RESPAWN).phase(Phases.FIXED_POST_UPDATE).after(LIFETIMES)
+                .run((dt, w) -> respawn(w)));
+        world.addSystem(SystemConfig.named(EXTRACT).phase(Phases.RENDER).run((dt, w) -> extractor.extract(w)));
     }
 
-    /** Runs one frame: integrate, count down, replace expired particles, commit. */
+    /** Spawns as many particles as the countdown despawned, in one burst (published at the phase's barrier). */
+    private void respawn(World w) {
+        int count = expiredThisFrame;
+        expiredThisFrame = 0;
+        if (count == 0) {
+            return;
+        }
+        emitter.burst(count);
+        burstCursor = 0;
+        w.batchSpawn(count, SIGNATURE, fillBurst);
+        spawned += count;
+    }
+
+    private void fillInitial(Archetype archetype, int fromRow, int toRow) {
+        for (int row = fromRow; row < toRow; row += INITIAL_CHUNK) {
+            int n = emitter.initial(Math.min(INITIAL_CHUNK, toRow - row));
+            copyEmitted(archetype, row, 0, n);
+        }
+    }
+
+    private void fillBurst(Archetype archetype, int fromRow, int toRow) {
+        int n = toRow - fromRow;
+        copyEmitted(archetype, fromRow, burstCursor, n);
+        burstCursor += n;
+    }
+
+    /** Copies emitted particles {@code [from, from + n)} into rows {@code [row, row + n)}: one bulk copy per column. */
+    private void copyEmitted(Archetype archetype, int row, int from, int n) {
+        long floatOffset = (long) row * Float.BYTES;
+        long doubleOffset = (long) row * Double.BYTES;
+        ValueLayout.OfFloat f = ValueLayout.JAVA_FLOAT;
+        ValueLayout.OfDouble d = ValueLayout.JAVA_DOUBLE;
+        MemorySegment.copy(emitter.x(), from, archetype.getMut(X).segment(), f, floatOffset, n);
+        MemorySegment.copy(emitter.y(), from, archetype.getMut(Y).segment(), f, floatOffset, n);
+        MemorySegment.copy(emitter.vx(), from, archetype.getMut(VX).segment(), f, floatOffset, n);
+        MemorySegment.copy(emitter.vy(), from, archetype.getMut(VY).segment(), f, floatOffset, n);
+        MemorySegment.copy(emitter.lifetime(), from, archetype.getMut(TTL.STARTING_TIME).segment(),
+                d, doubleOffset, n);
+        MemorySegment.copy(emitter.lifetime(), from, archetype.getMut(TTL.REMAINING).segment(),
+                d, doubleOffset, n);
+    }
+
+    @Override
+    public String name() {
+        return "particles";
+    }
+
+    /** Runs one frame: {@code world.update(FIXED_STEP)}, which is exactly one fixed step. */
+    @Override
     public void frame() {
-        visitor.expiredCount = 0;
-        world.forEachArchetype(visitor);
-        int expiredNow = visitor.expiredCount;
-        world.defer();
-        for (int i = 0; i < expiredNow; i++) {
-            world.despawn(expiredIds[i]);
-            spawnParticle();
-        }
-        expired += expiredNow;
-        world.commit();
+        world.update(ParticleRules.FIXED_STEP);
     }
 
-    public long spawned() {
-        return spawned;
+    /** The particle count the simulation was built with (and keeps). */
+    public int entities() {
+        return entities;
     }
 
-    public long expired() {
-        return expired;
+    public KernelChoice kernels() {
+        return kernels;
     }
 
+    @Override
     public int liveCount() {
         return world.entityCount();
     }
 
     @Override
-    public void close() {
-        world.close();
+    public long spawned() {
+        return spawned;
     }
 
-    /** Runs the kernels on one archetype and gathers the ids of expired rows. */
-    private final class ArchetypeVisitor implements Consumer<Archetype> {
-        int expiredCount;
+    @Override
+    public long expired() {
+        return expired;
+    }
 
-        @Override
-        public void accept(Archetype archetype) {
-            int count = archetype.count();
-            if (count == 0 || !archetype.has(POSITION) || !archetype.has(VELOCITY) || !archetype.has(LIFETIME)) {
-                return;
+    @Override
+    public DirtyExtractor extractor() {
+        return extractor;
+    }
+
+    @Override
+    public long nativeBytes() {
+        return world.nativeBytesReserved() + extractor.bytesReserved();
+    }
+
+    @Override
+    public long checksum() {
+        return StateChecksum.of(world, STATE);
+    }
+
+    /** The world, for tests and tools that look inside; structural changes to it void the invariants. */
+    public World world() {
+        return world;
+    }
+
+    /** Every live particle's state, in canonical order. */
+    public ParticleSnapshot snapshot() {
+        ParticleSnapshot snapshot = new ParticleSnapshot();
+        particles.forEach((archetype, count) -> {
+            var x = archetype.get(X);
+            var y = archetype.get(Y);
+            var vx = archetype.get(VX);
+            var vy = archetype.get(VY);
+            var start = archetype.get(TTL.STARTING_TIME);
+            var left = archetype.get(TTL.REMAINING);
+            for (int row = 0; row < count; row++) {
+                snapshot.add(x.get(row), y.get(row), vx.get(row), vy.get(row), start.get(row), left.get(row));
             }
-            ParticleKernels.integrate2d(archetype.getMut(X).segment(), archetype.getMut(Y).segment(),
-                    archetype.get(VX).segment(), archetype.get(VY).segment(), count, DT);
-            if (expiredRows.length < count) {
-                expiredRows = new int[count];
-            }
-            int n = ParticleKernels.countdown(archetype.getMut(REMAINING).segment(), count, DT, expiredRows);
-            if (expiredIds.length < expiredCount + n) {
-                expiredIds = Arrays.copyOf(expiredIds, Math.max(expiredIds.length * 2, expiredCount + n));
-            }
-            LongColumn ids = archetype.entities();
-            for (int i = 0; i < n; i++) {
-                expiredIds[expiredCount++] = ids.get(expiredRows[i]);
-            }
-        }
+        });
+        return snapshot.sorted();
+    }
+
+    @Override
+    public void close() {
+        extractor.close();
+        world.close();
     }
 }

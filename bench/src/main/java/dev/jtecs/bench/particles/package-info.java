@@ -1,8 +1,16 @@
 /**
- * The particle workload: its components and a deterministic simulation (integrate, count lifetimes down,
- * replace expired particles) shared by the command line and the benchmarks.
+ * The {@code particles} workload: its components, its rules (one set of numbers every implementation follows),
+ * the deterministic emitter of new particles, and the jtecs simulation that the command line
+ * ({@code ./jtecs particles}) and the JMH benchmark ({@code ParticlesBenchmark}) both run.
  *
- * <p>Invariants: the same entity count and seed give the same world after every frame; the live population
- * stays constant.
+ * <pre>
+ *   ParticleEmitter(random stream) ──► batchSpawn initializer (bulk copies) ──► world
+ *   world.update(FIXED_STEP): gravity, damping, integrate (kernels) ─► TTL countdown + despawn ─► respawn burst
+ *                             ─► DirtyExtractor (RENDER) ─► output buffer
+ * </pre>
+ *
+ * <p>Invariants: a simulation keeps its population constant; the same N, seed and kernels give the same state
+ * after every frame; {@link dev.jtecs.bench.particles.ParticleRules} is the single source of the frame's
+ * arithmetic, so other engines that follow it compute the same particles.
  */
 package dev.jtecs.bench.particles;

@@ -85,4 +85,27 @@ public final class PeerComponents {
     public static final class AshleyTag implements com.badlogic.ashley.core.Component {
         public static final AshleyTag INSTANCE = new AshleyTag();
     }
+
+    /** Dominion lifetime (the {@code particles} workload): seconds to live, and the lifetime it started with. */
+    public static final class DominionLifetime {
+        public double startingTime;
+        public double remaining;
+
+        public DominionLifetime(double startingTime, double remaining) {
+            this.startingTime = startingTime;
+            this.remaining = remaining;
+        }
+    }
+
+    /** Artemis-odb lifetime. */
+    public static final class ArtemisLifetime extends com.artemis.Component {
+        public double startingTime;
+        public double remaining;
+    }
+
+    /** Ashley lifetime. */
+    public static final class AshleyLifetime implements com.badlogic.ashley.core.Component {
+        public double startingTime;
+        public double remaining;
+    }
 }

@@ -1,61 +1,82 @@
 package dev.jtecs.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import picocli.CommandLine;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jtecs.bench.frame.KernelChoice;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class ParticlesCommandTest {
-    private static String run(int[] exit, String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-        try {
-            exit[0] = new CommandLine(new JtecsCommand()).execute(args);
-        } finally {
-            System.setOut(original);
-        }
-        return buffer.toString(StandardCharsets.UTF_8);
-    }
-
     @Test
-    void printsASummaryWithTheMeasuredFigures() {
-        int[] exit = new int[1];
-        String out = run(exit, "particles", "--entities", "3000", "--frames", "20", "--no-progress");
-        assertEquals(0, exit[0], out);
-        assertTrue(out.contains("entities                   3,000"), out);
-        assertTrue(out.contains("frames                     20"), out);
-        assertTrue(out.contains("ns per entity per frame"), out);
-        assertTrue(out.contains("frame time p50/p95/p99"), out);
-        assertTrue(out.contains("alive at end               3,000"), out);
-    }
-
-    @Test
-    void percentilesUseTheNearestRank() {
-        long[] sorted = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
-        assertEquals(5, ParticlesCommand.percentile(sorted, 50));
-        assertEquals(10, ParticlesCommand.percentile(sorted, 95));
-        assertEquals(10, ParticlesCommand.percentile(sorted, 99));
-        assertEquals(1, ParticlesCommand.percentile(new long[] {1}, 50));
-    }
-
-    @Test
-    void rejectsNonPositiveCounts() {
-        int[] exit = new int[1];
-        run(exit, "particles", "--entities", "0", "--no-progress");
-        assertEquals(2, exit[0]);
-    }
-
-    @Test
-    void defaultsAreOneMillionEntitiesAndThreeHundredFrames() {
+    void defaultsAreTheIssuesOneMillionParticlesAndSixHundredFrames() {
         ParticlesCommand command = new ParticlesCommand();
         new CommandLine(command).parseArgs();
         assertEquals(1_000_000, command.entities);
-        assertEquals(300, command.frames);
+        assertEquals(600, command.frames);
+        assertEquals(KernelChoice.VECTOR, command.kernels);
         assertEquals(42, command.seed);
+        assertEquals(null, command.report);
+    }
+
+    @Test
+    void aShortRunPrintsTheSummaryTable() {
+        CliRun run = CliRun.of("particles", "--entities", "3000", "--frames", "30", "--no-progress");
+        assertEquals(0, run.exit(), run.toString());
+        for (String row : new String[] {"entities                   3,000", "frames                     30",
+            "frame time p50/p95/p99", "ns per entity per frame", "spawned / expired", "alive at end               3,000",
+            "extracted per frame        4.0 columns, 70.3 KiB", "allocated per frame", "heap in use (peak)",
+            "native memory", "checksum"}) {
+            assertTrue(run.out().contains(row), "missing '" + row + "' in " + run);
+        }
+    }
+
+    @Test
+    void theSameSeedPrintsTheSameChecksumWhicheverKernelsRun() {
+        String vector = CliRun.of("particles", "--entities", "2000", "--frames", "40", "--seed", "7",
+                "--no-progress").checksum();
+        String again = CliRun.of("particles", "--entities", "2000", "--frames", "40", "--seed", "7",
+                "--no-progress").checksum();
+        String scalar = CliRun.of("particles", "--entities", "2000", "--frames", "40", "--seed", "7",
+                "--kernels", "scalar", "--no-progress").checksum();
+        String otherSeed = CliRun.of("particles", "--entities", "2000", "--frames", "40", "--seed", "8",
+                "--no-progress").checksum();
+        assertEquals(vector, again);
+        assertEquals(vector, scalar, "the vector kernels are bit-for-bit twins of the scalar ones");
+        assertNotEquals(vector, otherSeed);
+    }
+
+    @Test
+    void aShortRunWritesAReportThatReadsBack(@TempDir Path tmp) throws Exception {
+        Path folder = tmp.resolve("reports/particles");
+        CliRun run = CliRun.of("particles", "--entities", "1500", "--frames", "25", "--seed", "3",
+                "--kernels", "scalar", "--report", folder.toString(), "--no-progress");
+        assertEquals(0, run.exit(), run.toString());
+        JsonNode json = new ObjectMapper().readTree(folder.resolve("particles.json").toFile());
+        assertEquals("particles", json.get("workload").asText());
+        assertEquals(1500, json.get("options").get("entities").asInt());
+        assertEquals(25, json.get("options").get("frames").asInt());
+        assertEquals("scalar", json.get("options").get("kernels").asText());
+        assertEquals(3, json.get("options").get("seed").asInt());
+        assertEquals(run.checksum(), json.get("checksum").asText());
+        assertEquals(25, json.get("frames").get("nanos").size());
+        assertEquals(25, json.get("summary").get("frames").asInt());
+        assertEquals(1500, json.get("summary").get("entities").asInt());
+        assertEquals(json.get("summary").get("spawned").asLong(), json.get("summary").get("expired").asLong());
+        assertTrue(json.get("summary").get("nativeBytes").asLong() > 1500 * 32, json.toString());
+        BufferedImage chart = ImageIO.read(folder.resolve("particles-frame-times.png").toFile());
+        assertEquals(1200, chart.getWidth());
+        assertEquals(600, chart.getHeight());
+        assertTrue(run.out().contains(folder.resolve("particles.json").toString()), run.toString());
+        assertTrue(Files.list(folder).noneMatch(p -> p.getFileName().toString().startsWith(".jtecs")),
+                "the write check leaves nothing behind");
     }
 }

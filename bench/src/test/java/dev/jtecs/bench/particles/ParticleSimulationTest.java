@@ -1,71 +1,174 @@
 package dev.jtecs.bench.particles;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.bench.frame.KernelChoice;
+import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.TTL;
+import dev.jtecs.component.FieldHandle;
+import dev.jtecs.schedule.SystemInfo;
 import dev.jtecs.storage.Archetype;
-import java.util.ArrayList;
+import dev.jtecs.world.World;
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ParticleSimulationTest {
-    private static List<Float> positions(ParticleSimulation simulation) {
-        List<Float> out = new ArrayList<>();
-        simulation.world().forEachArchetype((Archetype archetype) -> {
-            if (archetype.has(Particles.POSITION)) {
-                for (int row = 0; row < archetype.count(); row++) {
-                    out.add(archetype.get(Particles.X).get(row));
-                    out.add(archetype.get(Particles.Y).get(row));
-                }
+    /** Every particle's state by entity id. */
+    private static Map<Long, double[]> byId(World world) {
+        Map<Long, double[]> out = new HashMap<>();
+        world.forEachArchetype(archetype -> {
+            if (!archetype.has(Particles.POSITION)) {
+                return;
+            }
+            for (int row = 0; row < archetype.count(); row++) {
+                out.put(archetype.entity(row), new double[] {archetype.get(Particles.X).get(row),
+                    archetype.get(Particles.Y).get(row), archetype.get(Particles.VX).get(row),
+                    archetype.get(Particles.VY).get(row), archetype.get(TTL.STARTING_TIME).get(row),
+                    archetype.get(TTL.REMAINING).get(row)});
             }
         });
         return out;
     }
 
     @Test
-    void keepsThePopulationConstantWhileParticlesExpire() {
-        try (ParticleSimulation simulation = new ParticleSimulation(2000, 5)) {
-            simulation.populate();
-            for (int frame = 0; frame < 120; frame++) {
+    void keepsThePopulationAndTurnsOverAboutOnePercentPerFrame() {
+        int n = 20_000;
+        try (ParticleSimulation simulation = new ParticleSimulation(n, 5, KernelChoice.VECTOR)) {
+            long[] perFrame = new long[300];
+            for (int frame = 0; frame < perFrame.length; frame++) {
+                long before = simulation.expired();
                 simulation.frame();
-                assertEquals(2000, simulation.liveCount());
+                perFrame[frame] = simulation.expired() - before;
+                assertEquals(n, simulation.liveCount(), "after frame " + frame);
+                assertEquals(simulation.expired(), simulation.spawned());
             }
-            assertTrue(simulation.expired() > 0, "lifetimes of 0.5..10 s expire within 2 s of frames");
-            assertEquals(2000 + simulation.expired(), simulation.spawned());
+            double mean = java.util.Arrays.stream(perFrame).average().orElse(0) / n;
+            assertTrue(mean > 0.008 && mean < 0.012, "mean turnover " + mean);
+            long firstTen = java.util.Arrays.stream(perFrame, 0, 10).sum();
+            assertTrue(firstTen > 10 * n * 0.006, "turnover starts at once (steady-state lifetimes): " + firstTen);
+            assertEquals(perFrame.length, simulation.world().fixedStepCount(), "one fixed step per frame");
         }
     }
 
     @Test
-    void particlesMoveByVelocityTimesDt() {
-        try (ParticleSimulation simulation = new ParticleSimulation(100, 1)) {
-            simulation.populate();
-            long id = simulation.world().archetypeOf(1L).entity(0);
-            Particles.Velocity v = simulation.world().get(id, Particles.VELOCITY);
+    void oneFrameAppliesTheRulesToEveryParticleThatLives() {
+        try (ParticleSimulation simulation = new ParticleSimulation(5000, 11, KernelChoice.SCALAR)) {
+            for (int warm = 0; warm < 3; warm++) {
+                simulation.frame();
+            }
+            Map<Long, double[]> before = byId(simulation.world());
             simulation.frame();
-            Particles.Position p = simulation.world().get(id, Particles.POSITION);
-            assertEquals(0f + v.x() * ParticleSimulation.DT, p.x());
-            assertEquals(0f + v.y() * ParticleSimulation.DT, p.y());
-        }
-    }
-
-    @Test
-    void sameSeedGivesTheSameWorld() {
-        try (ParticleSimulation a = new ParticleSimulation(500, 42);
-                ParticleSimulation b = new ParticleSimulation(500, 42)) {
-            a.populate();
-            b.populate();
-            for (int frame = 0; frame < 90; frame++) {
-                a.frame();
-                b.frame();
+            Map<Long, double[]> after = byId(simulation.world());
+            int survivors = 0;
+            for (Map.Entry<Long, double[]> e : after.entrySet()) {
+                double[] b = before.get(e.getKey());
+                if (b == null) {
+                    continue; // respawned this frame (its id may be a recycled slot's next generation)
+                }
+                survivors++;
+                float vx = (float) b[2] * ParticleRules.DAMPING_FACTOR;
+                float vy = ((float) b[3] + ParticleRules.GRAVITY_STEP) * ParticleRules.DAMPING_FACTOR;
+                double[] a = e.getValue();
+                assertEquals(vx, (float) a[2]);
+                assertEquals(vy, (float) a[3]);
+                assertEquals((float) b[0] + vx * ParticleRules.DT, (float) a[0]);
+                assertEquals((float) b[1] + vy * ParticleRules.DT, (float) a[1]);
+                assertEquals(b[4], a[4]);
+                assertEquals(b[5] - ParticleRules.FIXED_STEP, a[5]);
+                assertTrue(a[5] > ParticleRules.SPENT_LIMIT, "a spent particle would have been despawned");
             }
-            assertEquals(positions(a), positions(b));
-            assertEquals(a.expired(), b.expired());
+            assertTrue(survivors > 4900 && survivors < 5000, "survivors " + survivors);
         }
     }
 
     @Test
-    void rejectsEmptyPopulations() {
-        assertThrows(IllegalArgumentException.class, () -> new ParticleSimulation(0, 1));
+    void respawnsEachFramesBurstFromOnePoint() {
+        try (ParticleSimulation simulation = new ParticleSimulation(5000, 3, KernelChoice.VECTOR)) {
+            simulation.frame();
+            Map<Long, double[]> before = byId(simulation.world());
+            simulation.frame();
+            long born = byId(simulation.world()).entrySet().stream()
+                    .filter(e -> !before.containsKey(e.getKey()))
+                    .map(e -> e.getValue()[0] + "," + e.getValue()[1]).distinct().count();
+            assertEquals(1, born, "the newborn have not moved yet: all at the burst point");
+            assertEquals(5000, simulation.liveCount());
+        }
+    }
+
+    @Test
+    void theSameSeedGivesTheSameStateAndTheKernelChoiceDoesNotChangeIt() {
+        try (ParticleSimulation vector = new ParticleSimulation(3000, 42, KernelChoice.VECTOR);
+                ParticleSimulation again = new ParticleSimulation(3000, 42, KernelChoice.VECTOR);
+                ParticleSimulation scalar = new ParticleSimulation(3000, 42, KernelChoice.SCALAR);
+                ParticleSimulation other = new ParticleSimulation(3000, 43, KernelChoice.VECTOR)) {
+            for (int frame = 0; frame < 150; frame++) {
+                vector.frame();
+                again.frame();
+                scalar.frame();
+                other.frame();
+            }
+            assertEquals(vector.checksum(), again.checksum());
+            assertEquals(vector.checksum(), scalar.checksum(), "vector kernels are bit-for-bit twins");
+            assertEquals(vector.snapshot(), scalar.snapshot());
+            assertNotEquals(vector.checksum(), other.checksum());
+            assertEquals(vector.expired(), scalar.expired());
+        }
+    }
+
+    @Test
+    void runsItsSystemsInTheWorldsSchedulerInPlaceOfTheBuiltinCountdown() {
+        try (ParticleSimulation simulation = new ParticleSimulation(100, 1, KernelChoice.SCALAR)) {
+            List<String> names = simulation.world().listSystems().stream().map(SystemInfo::name).toList();
+            assertFalse(names.contains(BuiltinSystems.TTL), names.toString());
+            List<String> ours = names.stream().filter(name -> name.startsWith("particles.")).toList();
+            assertEquals(List.of(ParticleSimulation.GRAVITY, ParticleSimulation.DAMPING, ParticleSimulation.INTEGRATE,
+                    ParticleSimulation.LIFETIMES, ParticleSimulation.RESPAWN, ParticleSimulation.EXTRACT), ours);
+        }
+    }
+
+    @Test
+    void extractsPositionAndLifetimeOfEveryParticleEachFrameAndMirrorsThem() {
+        try (ParticleSimulation simulation = new ParticleSimulation(4000, 9, KernelChoice.VECTOR)) {
+            for (int frame = 0; frame < 5; frame++) {
+                simulation.frame();
+                assertEquals(4, simulation.extractor().lastColumns());
+                assertEquals(4000L * 24, simulation.extractor().lastBytes());
+            }
+            simulation.world().forEachArchetype(archetype -> assertMirrored(simulation, archetype));
+            assertTrue(simulation.nativeBytes() > simulation.world().nativeBytesReserved());
+        }
+    }
+
+    private static void assertMirrored(ParticleSimulation simulation, Archetype archetype) {
+        if (!archetype.has(Particles.POSITION) || archetype.count() == 0) {
+            return;
+        }
+        for (FieldHandle field : ParticleSimulation.EXTRACTED) {
+            int count = archetype.count();
+            long bytes = (long) count * field.component().layout().fieldKinds().get(field.field()).byteSize();
+            MemorySegment column = switch (field) {
+                case dev.jtecs.component.FloatField f -> archetype.get(f).segment();
+                case dev.jtecs.component.DoubleField f -> archetype.get(f).segment();
+                default -> throw new AssertionError(field);
+            };
+            assertEquals(-1, simulation.extractor().region(archetype, field, count).mismatch(column.asSlice(0, bytes)),
+                    field.toString());
+        }
+    }
+
+    @Test
+    void rejectsPopulationsOutsideItsRange() {
+        for (int bad : new int[] {0, -1, ParticleSimulation.MAX_ENTITIES + 1}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> new ParticleSimulation(bad, 1, KernelChoice.SCALAR));
+            assertEquals("entities=" + bad + " outside 1.." + ParticleSimulation.MAX_ENTITIES, e.getMessage());
+        }
     }
 }

@@ -1,0 +1,63 @@
+package dev.jtecs.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunReportTest {
+    private static RunReport sample() {
+        FrameLog log = new FrameLog(50);
+        for (int f = 0; f < 50; f++) {
+            log.record(1_000_000 + 10_000L * f, f, 4, 24_000, f % 3, f % 3);
+        }
+        return new RunReport("particles", new RunReport.RunOptions(1000, 50, "vector", 42),
+                new RunReport.RunEnvironment("25", "vm", "os", "arch", 2, 1 << 30, "vector", 16), "00000000deadbeef",
+                12.5, RunSummary.of(log, 1000, 1 << 20, 2 << 20), RunReport.FrameSeries.of(log));
+    }
+
+    @Test
+    void writesAJsonThatReadsBackAndAChartThatDecodes(@TempDir Path tmp) throws IOException {
+        RunReport report = sample();
+        Path folder = tmp.resolve("a/b");
+        report.writeTo(folder);
+        RunReport read = RunReport.read(folder.resolve("particles.json"));
+        assertEquals(report.workload(), read.workload());
+        assertEquals(report.options(), read.options());
+        assertEquals(report.environment(), read.environment());
+        assertEquals(report.checksum(), read.checksum());
+        assertEquals(report.setupMillis(), read.setupMillis());
+        assertEquals(report.summary(), read.summary());
+        assertArrayEquals(report.frames().nanos(), read.frames().nanos());
+        assertArrayEquals(report.frames().extractedColumns(), read.frames().extractedColumns());
+        assertArrayEquals(report.frames().expired(), read.frames().expired());
+        BufferedImage chart = ImageIO.read(folder.resolve("particles-frame-times.png").toFile());
+        assertNotNull(chart);
+        assertEquals(1200, chart.getWidth());
+        assertEquals(600, chart.getHeight());
+        assertTrue(Files.readString(folder.resolve("particles.json")).contains("\"p99Millis\""));
+    }
+
+    @Test
+    void chartsTheFramesAndTheirPercentiles() {
+        var chart = sample().chart();
+        assertEquals(4, chart.getSeriesMap().size());
+        assertTrue(chart.getSeriesMap().keySet().stream().anyMatch(name -> name.startsWith("p99 ")));
+        assertEquals(50, chart.getSeriesMap().get("frame time").getXData().length);
+    }
+
+    @Test
+    void failsOnAFolderItCannotCreate(@TempDir Path tmp) throws IOException {
+        Path file = Files.writeString(tmp.resolve("file"), "x");
+        assertThrows(IOException.class, () -> sample().writeTo(file.resolve("sub")));
+    }
+}
