@@ -1,6 +1,7 @@
 package dev.jtecs.bench.cli;
 
 import dev.jtecs.bench.frame.DirtyExtractor;
+import dev.jtecs.bench.frame.FrameKernels;
 import dev.jtecs.bench.frame.FrameWorkload;
 import dev.jtecs.bench.frame.KernelChoice;
 import dev.jtecs.bench.frame.StateChecksum;
@@ -47,6 +48,11 @@ abstract class FrameJobCommand implements Callable<Integer> {
             description = "the SIMD kernels (vector) or their scalar twins (scalar) (default: ${DEFAULT-VALUE})")
     KernelChoice kernels;
 
+    @Option(names = "--threads", defaultValue = "1", paramLabel = "T", order = 2,
+            description = "threads the kernels run on, 1 to " + FrameKernels.MAX_THREADS
+                    + "; the state does not depend on it (default: ${DEFAULT-VALUE})")
+    int threads;
+
     @Option(names = "--seed", defaultValue = "42", paramLabel = "S", order = 3,
             description = "the world's random seed, a 32-bit integer (default: ${DEFAULT-VALUE})")
     int seed;
@@ -65,21 +71,21 @@ abstract class FrameJobCommand implements Callable<Integer> {
     abstract int maxEntities();
 
     /** Builds and populates the workload. */
-    abstract FrameWorkload create(int entities, int seed, KernelChoice kernels);
+    abstract FrameWorkload create(int entities, int seed, KernelChoice kernels, int threads);
 
     @Override
     public Integer call() throws IOException {
         validate();
         PrintStream out = System.out;
         long setupStart = System.nanoTime();
-        try (FrameWorkload workload = create(entities(), seed, kernels)) {
+        try (FrameWorkload workload = create(entities(), seed, kernels, threads)) {
             double setupMillis = (System.nanoTime() - setupStart) / 1e6;
             FrameLog log = new FrameLog(frames);
             long heapPeak = runFrames(workload, log);
             long checksum = workload.checksum();
             RunSummary summary = RunSummary.of(log, workload.liveCount(), heapPeak, workload.nativeBytes());
             RunReport run = new RunReport(workload.name(),
-                    new RunReport.RunOptions(entities(), frames, kernels.optionValue(), seed), environment(),
+                    new RunReport.RunOptions(entities(), frames, kernels.optionValue(), threads, seed), environment(),
                     StateChecksum.hex(checksum), setupMillis, summary, RunReport.FrameSeries.of(log));
             printSummary(out, run, workload.extractor());
             if (report != null) {
@@ -99,6 +105,9 @@ abstract class FrameJobCommand implements Callable<Integer> {
         if (frames < 1 || frames > MAX_FRAMES) {
             throw usage("--frames must be between 1 and " + String.format(Locale.ROOT, "%,d", MAX_FRAMES) + ", got "
                     + frames);
+        }
+        if (threads < 1 || threads > FrameKernels.MAX_THREADS) {
+            throw usage("--threads must be between 1 and " + FrameKernels.MAX_THREADS + ", got " + threads);
         }
         if (!kernels.isAvailable()) {
             throw usage("--kernels vector: this JVM runs the scalar twins (" + KernelProvider.reason()
@@ -187,6 +196,7 @@ abstract class FrameJobCommand implements Callable<Integer> {
         row(out, "frames", String.format(Locale.ROOT, "%,d", s.frames()));
         row(out, "kernels", run.options().kernels()
                 + (run.environment().floatLanes() > 0 ? " (" + run.environment().floatLanes() + " float lanes)" : ""));
+        row(out, "threads", Integer.toString(run.options().threads()));
         row(out, "seed", Integer.toString(run.options().seed()));
         row(out, "setup", String.format(Locale.ROOT, "%.1f ms", run.setupMillis()));
         row(out, "frame time p50/p95/p99", String.format(Locale.ROOT, "%.3f / %.3f / %.3f ms", s.p50Millis(),

@@ -32,7 +32,7 @@ public final class ParticlesCommand extends FrameJobCommand {
     }
 
     @Override
-    FrameWorkload create(int entities, int seed, KernelChoice kernels) {
-        return new ParticleSimulation(entities, seed, kernels);
+    FrameWorkload create(int entities, int seed, KernelChoice kernels, int threads) {
+        return new ParticleSimulation(entities, seed, kernels, threads);
     }
 }

@@ -31,7 +31,7 @@ public final class TransformsCommand extends FrameJobCommand {
     }
 
     @Override
-    FrameWorkload create(int entities, int seed, KernelChoice kernels) {
-        return new TransformsSimulation(entities, seed, kernels);
+    FrameWorkload create(int entities, int seed, KernelChoice kernels, int threads) {
+        return new TransformsSimulation(entities, seed, kernels, threads);
     }
 }

@@ -8,6 +8,7 @@ import static dev.jtecs.bench.particles.Particles.X;
 import static dev.jtecs.bench.particles.Particles.Y;
 
 import dev.jtecs.bench.frame.DirtyExtractor;
+import dev.jtecs.bench.frame.FrameKernels;
 import dev.jtecs.bench.frame.FrameWorkload;
 import dev.jtecs.bench.frame.KernelChoice;
 import dev.jtecs.bench.frame.StateChecksum;
@@ -16,8 +17,6 @@ import dev.jtecs.builtin.TTL;
 import dev.jtecs.component.FieldHandle;
 import dev.jtecs.component.Input;
 import dev.jtecs.kernels.ColumnKernel;
-import dev.jtecs.kernels.KernelRunner;
-import dev.jtecs.kernels.LifetimeCountdown;
 import dev.jtecs.kernels.MotionKernels;
 import dev.jtecs.kernels.ParticleKernels;
 import dev.jtecs.kernels.ParticleOps;
@@ -38,10 +37,10 @@ import java.util.List;
  * that is one {@code world.update(FIXED_STEP)} running these systems (the rules are {@link ParticleRules}):
  *
  * <pre>
- *   FIXED_UPDATE       particles.Gravity    KernelRunner + MotionKernels.gravity     vy += g * dt
- *                      particles.Damping    KernelRunner + MotionKernels.damping     v *= pow(retain, dt)
- *                      particles.Integrate  KernelRunner + MotionKernels.integrate2d pos += v * dt
- *   FIXED_POST_UPDATE  particles.Lifetimes  LifetimeCountdown: TTL.remaining -= step, spent ids ──► despawn (one scope)
+ *   FIXED_UPDATE       particles.Gravity    FrameKernels + MotionKernels.gravity     vy += g * dt
+ *                      particles.Damping    FrameKernels + MotionKernels.damping     v *= pow(retain, dt)
+ *                      particles.Integrate  FrameKernels + MotionKernels.integrate2d pos += v * dt
+ *   FIXED_POST_UPDATE  particles.Lifetimes  FrameKernels countdown: TTL.remaining -= step, spent ids ──► despawn (one scope)
  *                      particles.Respawn    one batchSpawn of as many particles, columns filled by bulk copies
  *   RENDER             particles.Extract    DirtyExtractor: dirty x, y, startingTime, remaining ──► output buffer
  * </pre>
@@ -84,8 +83,7 @@ public final class ParticleSimulation implements FrameWorkload {
     private final Query particles;
     private final ParticleEmitter emitter;
     private final DirtyExtractor extractor;
-    private final KernelRunner runner = new KernelRunner();
-    private final LifetimeCountdown countdown;
+    private final FrameKernels kernelPasses;
     private final BatchCallback fillInitial = this::fillInitial;
     private final BatchCallback fillBurst = this::fillBurst;
     private int burstCursor;
@@ -100,16 +98,27 @@ public final class ParticleSimulation implements FrameWorkload {
      * @throws IllegalStateException for {@link KernelChoice#VECTOR} on a JVM without vector kernels
      */
     public ParticleSimulation(int entities, int seed, KernelChoice kernels) {
+        this(entities, seed, kernels, 1);
+    }
+
+    /**
+     * Builds the world as {@link #ParticleSimulation(int, int, KernelChoice)} does, running the kernels on
+     * {@code threads} threads ({@link FrameKernels}); the state does not depend on {@code threads}.
+     *
+     * @throws IllegalArgumentException unless {@code 1 <= entities <= MAX_ENTITIES} and
+     *     {@code 1 <= threads <= FrameKernels.MAX_THREADS}
+     */
+    public ParticleSimulation(int entities, int seed, KernelChoice kernels, int threads) {
         if (entities < 1 || entities > MAX_ENTITIES) {
             throw new IllegalArgumentException("entities=" + entities + " outside 1.." + MAX_ENTITIES);
         }
         ParticleOps ops = kernels.particles();
-        this.countdown = new LifetimeCountdown(kernels.lifetimes());
         if (kernels == KernelChoice.VECTOR) {
             ParticleKernels.warmUp(); // compile the vector loops before the first measured frame
         }
         this.entities = entities;
         this.kernels = kernels;
+        this.kernelPasses = new FrameKernels(kernels, threads);
         this.extractor = new DirtyExtractor(EXTRACTED);
         this.world = World.create(WorldConfig.defaults().maxEntities(entities + Math.max(1024, entities / 8))
                 .timestep(ParticleRules.FIXED_STEP));
@@ -131,15 +140,15 @@ public final class ParticleSimulation implements FrameWorkload {
         ColumnKernel damping = MotionKernels.damping(ops, VX, VY, ParticleRules.RETAIN_PER_SECOND);
         ColumnKernel integrate = MotionKernels.integrate2d(ops, X, Y, VX, VY);
         world.addSystem(SystemConfig.named(GRAVITY).phase(Phases.FIXED_UPDATE)
-                .run((dt, w) -> runner.run(particles, gravity, (float) dt)));
+                .run((dt, w) -> kernelPasses.run(particles, gravity, (float) dt)));
         world.addSystem(SystemConfig.named(DAMPING).phase(Phases.FIXED_UPDATE).after(GRAVITY)
-                .run((dt, w) -> runner.run(particles, damping, (float) dt)));
+                .run((dt, w) -> kernelPasses.run(particles, damping, (float) dt)));
         world.addSystem(SystemConfig.named(INTEGRATE).phase(Phases.FIXED_UPDATE).after(DAMPING)
-                .run((dt, w) -> runner.run(particles, integrate, (float) dt)));
+                .run((dt, w) -> kernelPasses.run(particles, integrate, (float) dt)));
         world.removeSystem(BuiltinSystems.TTL); // replaced by its kernel form:
         world.addSystem(SystemConfig.named(LIFETIMES).phase(Phases.FIXED_POST_UPDATE).run((dt, w) -> {
-            countdown.countDown(particles, dt);
-            expiredThisFrame = countdown.despawnExpired(w);
+            kernelPasses.countDown(particles, dt);
+            expiredThisFrame = kernelPasses.despawnExpired(w);
             expired += expiredThisFrame;
         }));
         world.addSystem(SystemConfig.named(RESPAWN).phase(Phases.FIXED_POST_UPDATE).after(LIFETIMES)
@@ -265,5 +274,6 @@ public final class ParticleSimulation implements FrameWorkload {
     public void close() {
         extractor.close();
         world.close();
+        kernelPasses.close();
     }
 }

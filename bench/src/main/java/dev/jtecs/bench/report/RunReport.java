@@ -30,7 +30,7 @@ public record RunReport(String workload, RunOptions options, RunEnvironment envi
         double setupMillis, RunSummary summary, FrameSeries frames) {
 
     /** The options of a run. */
-    public record RunOptions(int entities, int frames, String kernels, int seed) {}
+    public record RunOptions(int entities, int frames, String kernels, int threads, int seed) {}
 
     /**
      * The machine and JVM of a run.

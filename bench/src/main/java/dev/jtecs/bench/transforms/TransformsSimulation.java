@@ -1,6 +1,7 @@
 package dev.jtecs.bench.transforms;
 
 import dev.jtecs.bench.frame.DirtyExtractor;
+import dev.jtecs.bench.frame.FrameKernels;
 import dev.jtecs.bench.frame.FrameWorkload;
 import dev.jtecs.bench.frame.KernelChoice;
 import dev.jtecs.bench.frame.StateChecksum;
@@ -13,7 +14,6 @@ import dev.jtecs.component.FieldHandle;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.kernels.ColumnKernel;
-import dev.jtecs.kernels.KernelRunner;
 import dev.jtecs.kernels.MotionKernels;
 import dev.jtecs.kernels.ParticleKernels;
 import dev.jtecs.query.Query;
@@ -95,7 +95,7 @@ public final class TransformsSimulation implements FrameWorkload {
     private final World world;
     private final DirtyExtractor extractor;
     private final Query roots;
-    private final KernelRunner runner = new KernelRunner();
+    private final FrameKernels kernelPasses;
     private final ColumnKernel integrate;
     private final Xoshiro128 motion;
     private final long[] ids;
@@ -109,6 +109,17 @@ public final class TransformsSimulation implements FrameWorkload {
      * @throws IllegalStateException for {@link KernelChoice#VECTOR} on a JVM without vector kernels
      */
     public TransformsSimulation(int entities, int seed, KernelChoice kernels) {
+        this(entities, seed, kernels, 1);
+    }
+
+    /**
+     * Builds the forest as {@link #TransformsSimulation(int, int, KernelChoice)} does, moving the roots on
+     * {@code threads} threads ({@link FrameKernels}); the state does not depend on {@code threads}.
+     *
+     * @throws IllegalArgumentException unless {@code 1 <= entities <= MAX_ENTITIES} and
+     *     {@code 1 <= threads <= FrameKernels.MAX_THREADS}
+     */
+    public TransformsSimulation(int entities, int seed, KernelChoice kernels, int threads) {
         if (entities < 1 || entities > MAX_ENTITIES) {
             throw new IllegalArgumentException("entities=" + entities + " outside 1.." + MAX_ENTITIES);
         }
@@ -117,6 +128,7 @@ public final class TransformsSimulation implements FrameWorkload {
             ParticleKernels.warmUp();
         }
         this.forest = ForestShape.of(entities, FAN_OUT, LEVELS);
+        this.kernelPasses = new FrameKernels(kernels, threads);
         this.extractor = new DirtyExtractor(EXTRACTED);
         this.world = World.create(WorldConfig.defaults().maxEntities(entities + 1024).timestep(FIXED_STEP));
         try {
@@ -161,7 +173,7 @@ public final class TransformsSimulation implements FrameWorkload {
             MemorySegment.copy(scratchVx, 0, archetype.getMut(VX).segment(), ValueLayout.JAVA_FLOAT, 0, count);
             MemorySegment.copy(scratchVy, 0, archetype.getMut(VY).segment(), ValueLayout.JAVA_FLOAT, 0, count);
         });
-        runner.run(roots, integrate, (float) dt);
+        kernelPasses.run(roots, integrate, (float) dt);
     }
 
     /**
@@ -235,5 +247,6 @@ public final class TransformsSimulation implements FrameWorkload {
     public void close() {
         extractor.close();
         world.close();
+        kernelPasses.close();
     }
 }

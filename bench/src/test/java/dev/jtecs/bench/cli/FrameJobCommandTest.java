@@ -75,7 +75,14 @@ class FrameJobCommandTest {
     }
 
     @Test
+    void rejectsThreadCountsOutsideTheRange() {
+        rejected("--threads must be between 1 and 256, got 0", "--threads", "0");
+        rejected("--threads must be between 1 and 256, got 257", "--threads", "257");
+        rejected("Invalid value for option '--threads'", "--threads", "two");
+    }
+
+    @Test
     void rejectsUnknownOptions() {
-        rejected("Unknown options: '--threads', '4'", "--threads", "4");
+        rejected("Unknown options: '--workers', '4'", "--workers", "4");
     }
 }

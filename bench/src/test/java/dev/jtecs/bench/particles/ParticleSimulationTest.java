@@ -103,6 +103,21 @@ class ParticleSimulationTest {
     }
 
     @Test
+    void theThreadCountDoesNotChangeTheState() {
+        // 70,000 rows: more than four 16,384-row chunks, so three workers really split the columns
+        try (ParticleSimulation one = new ParticleSimulation(70_000, 7, KernelChoice.VECTOR, 1);
+                ParticleSimulation three = new ParticleSimulation(70_000, 7, KernelChoice.VECTOR, 3)) {
+            for (int frame = 0; frame < 40; frame++) {
+                one.frame();
+                three.frame();
+                assertEquals(one.expired(), three.expired(), "frame " + frame);
+            }
+            assertEquals(one.checksum(), three.checksum());
+            assertEquals(one.snapshot(), three.snapshot());
+        }
+    }
+
+    @Test
     void theSameSeedGivesTheSameStateAndTheKernelChoiceDoesNotChangeIt() {
         try (ParticleSimulation vector = new ParticleSimulation(3000, 42, KernelChoice.VECTOR);
                 ParticleSimulation again = new ParticleSimulation(3000, 42, KernelChoice.VECTOR);

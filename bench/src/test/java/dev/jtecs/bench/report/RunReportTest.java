@@ -20,7 +20,7 @@ class RunReportTest {
         for (int f = 0; f < 50; f++) {
             log.record(1_000_000 + 10_000L * f, f, 4, 24_000, f % 3, f % 3);
         }
-        return new RunReport("particles", new RunReport.RunOptions(1000, 50, "vector", 42),
+        return new RunReport("particles", new RunReport.RunOptions(1000, 50, "vector", 2, 42),
                 new RunReport.RunEnvironment("25", "vm", "os", "arch", 2, 1 << 30, "vector", 16), "00000000deadbeef",
                 12.5, RunSummary.of(log, 1000, 1 << 20, 2 << 20), RunReport.FrameSeries.of(log));
     }
