@@ -1,13 +1,14 @@
 package dev.jtecs.bench.jmh;
 
 import static dev.jtecs.bench.particles.Particles.POSITION;
+import static dev.jtecs.bench.particles.Particles.X;
+import static dev.jtecs.bench.particles.Particles.Y;
 
 import com.artemis.ComponentMapper;
 import com.artemis.WorldConfigurationBuilder;
 import com.badlogic.ashley.core.Engine;
 import dev.dominion.ecs.api.Dominion;
 import dev.dominion.ecs.api.Entity;
-import dev.jtecs.bench.particles.Particles;
 import dev.jtecs.bench.peers.PeerComponents.ArtemisPosition;
 import dev.jtecs.bench.peers.PeerComponents.ArtemisTag;
 import dev.jtecs.bench.peers.PeerComponents.AshleyPosition;
@@ -18,6 +19,7 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -77,12 +79,14 @@ public class AddRemoveTagBenchmark {
     void setUp(String selected) {
         if (EngineUnderTest.needs(selected, "jtecs")) {
             world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-            ids = new long[entities];
-            world.defer();
+            float[] coordinates = new float[entities];
             for (int i = 0; i < entities; i++) {
-                ids[i] = world.spawn(POSITION.of(new Particles.Position(i, i)));
+                coordinates[i] = i;
             }
-            world.commit();
+            ids = world.batchSpawn(entities, List.of(POSITION), (archetype, fromRow, toRow) -> {
+                Populations.copy(coordinates, archetype, X, fromRow, toRow);
+                Populations.copy(coordinates, archetype, Y, fromRow, toRow);
+            }).toArray();
         }
         if (EngineUnderTest.needs(selected, "dominion")) {
             dominion = Dominion.create();

@@ -7,9 +7,7 @@ import static dev.jtecs.bench.particles.Particles.VY;
 import static dev.jtecs.bench.particles.Particles.X;
 import static dev.jtecs.bench.particles.Particles.Y;
 
-import dev.jtecs.bench.particles.Particles;
 import dev.jtecs.component.Components;
-import dev.jtecs.component.Input;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.kernels.ColumnKernel;
 import dev.jtecs.kernels.KernelProvider;
@@ -86,18 +84,12 @@ public class IntegrateFragBenchmark {
 
     /** Builds what {@code selected} measures ({@link EngineUnderTest}); {@code "plain"} covers both baselines. */
     void setUp(String selected) {
-        if (EngineUnderTest.needs(selected, "jtecs") || EngineUnderTest.needs(selected, "plain")) {
-            ParticleKernels.warmUp(); // compiled before the first warm-up iteration; the peers need none
+        if (selected.equals("jtecs") || selected.equals("plainSegmentVector")) {
+            ParticleKernels.warmUp(); // the vector kernel, compiled before the first warm-up iteration
         }
         if (EngineUnderTest.needs(selected, "jtecs")) {
             world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-            world.defer();
-            for (int i = 0; i < entities; i++) {
-                Input p = POSITION.of(new Particles.Position(PeerWorlds.x0(i), PeerWorlds.y0(i)));
-                Input v = VELOCITY.of(new Particles.Velocity(PeerWorlds.vx0(i), PeerWorlds.vy0(i)));
-                world.spawn(p, v, TAGS[i % TAGS.length]);
-            }
-            world.commit();
+            Populations.spawnMoving(world, entities, TAGS);
             moving = world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
         }
         if (EngineUnderTest.needs(selected, "plain")) {

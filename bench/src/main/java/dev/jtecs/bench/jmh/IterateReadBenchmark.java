@@ -5,10 +5,10 @@ import static dev.jtecs.bench.particles.Particles.VELOCITY;
 import static dev.jtecs.bench.particles.Particles.VX;
 import static dev.jtecs.bench.particles.Particles.X;
 
-import dev.jtecs.bench.particles.Particles;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.TagComponent;
 import dev.jtecs.kernels.ColumnKernels;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
@@ -16,6 +16,8 @@ import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -95,6 +97,9 @@ public class IterateReadBenchmark {
         if (EngineUnderTest.needs(selected, "jtecs")) {
             setUpJtecs();
         }
+        if (selected.equals("jtecs")) {
+            warmVectorSum();
+        }
         if (EngineUnderTest.needs(selected, "plain")) {
             x = new float[entities];
             vx = new float[entities];
@@ -110,12 +115,7 @@ public class IterateReadBenchmark {
 
     private void setUpJtecs() {
         world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-        world.defer();
-        for (int i = 0; i < entities; i++) {
-            world.spawn(POSITION.of(new Particles.Position(PeerWorlds.x0(i), PeerWorlds.y0(i))),
-                    VELOCITY.of(new Particles.Velocity(PeerWorlds.vx0(i), PeerWorlds.vy0(i))), MASS.of(new Mass(1)));
-        }
-        world.commit();
+        Populations.spawnMoving(world, entities, new TagComponent[0], MASS.of(new Mass(1)));
         QueryDescriptor.Builder descriptor = QueryDescriptor.builder().include(POSITION);
         if (components > 1) {
             descriptor.include(VELOCITY);
@@ -124,6 +124,23 @@ public class IterateReadBenchmark {
             descriptor.include(MASS);
         }
         query = world.newQuery(descriptor.build());
+    }
+
+    /**
+     * Compiles the vector sum before the first warm-up iteration, as {@code ParticleKernels.warmUp} does for the
+     * particle kernels: until C2 has it, every vector is a heap object (hundreds of bytes per call).
+     */
+    private static void warmVectorSum() {
+        try (Arena arena = Arena.ofShared()) { // shared, like every jtecs column
+            MemorySegment scratch = arena.allocate(1024 * Float.BYTES, 64);
+            float sink = 0;
+            for (int i = 0; i < 20_000; i++) {
+                sink += ColumnKernels.sum(scratch, 1024);
+            }
+            if (sink != 0) {
+                throw new AssertionError("a zeroed column sums to " + sink);
+            }
+        }
     }
 
     @TearDown(Level.Trial)

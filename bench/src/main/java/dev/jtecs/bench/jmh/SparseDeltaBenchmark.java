@@ -91,20 +91,7 @@ public class SparseDeltaBenchmark {
                     + " and dirtyArchetypes=" + dirtyArchetypes + " within 1.." + WRITES);
         }
         world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-        long[] ids = new long[entities];
-        world.defer();
-        for (int i = 0; i < entities; i++) {
-            int combo = i % COMBINATIONS;
-            List<Input> inputs = new ArrayList<>();
-            inputs.add(POSITION.of(new Particles.Position(i, -i)));
-            for (int bit = 0; bit < BITS.length; bit++) {
-                if ((combo & (1 << bit)) != 0) {
-                    inputs.add(BITS[bit]);
-                }
-            }
-            ids[i] = world.spawn(inputs.toArray(new Input[0]));
-        }
-        world.commit();
+        long[] ids = spawnCombinations();
         SplittableRandom random = new SplittableRandom(7);
         targets = new long[WRITES];
         for (int w = 0; w < WRITES; w++) {
@@ -118,6 +105,38 @@ public class SparseDeltaBenchmark {
             upload(archetype); // the consumer's first, full upload
         }
         world.clearDirty();
+    }
+
+    /**
+     * Spawns entity {@code i} with Position ({@code i}, {@code -i}) and the tags of combination
+     * {@code i % 256}: one {@code batchSpawn} per combination, columns filled by bulk copies. Returns the ids by
+     * entity index.
+     */
+    private long[] spawnCombinations() {
+        long[] ids = new long[entities];
+        for (int combo = 0; combo < COMBINATIONS; combo++) {
+            int count = (entities - combo + COMBINATIONS - 1) / COMBINATIONS; // combo, combo + 256, ...
+            float[] x = new float[count];
+            float[] y = new float[count];
+            for (int k = 0; k < count; k++) {
+                x[k] = combo + k * COMBINATIONS;
+                y[k] = -x[k];
+            }
+            List<Input> inputs = new ArrayList<>(List.of(POSITION));
+            for (int bit = 0; bit < BITS.length; bit++) {
+                if ((combo & (1 << bit)) != 0) {
+                    inputs.add(BITS[bit]);
+                }
+            }
+            long[] batch = world.batchSpawn(count, inputs, (archetype, fromRow, toRow) -> {
+                Populations.copy(x, archetype, X, fromRow, toRow);
+                Populations.copy(y, archetype, Y, fromRow, toRow);
+            }).toArray();
+            for (int k = 0; k < count; k++) {
+                ids[combo + k * COMBINATIONS] = batch[k];
+            }
+        }
+        return ids;
     }
 
     private void layOutMirror() {

@@ -45,7 +45,7 @@ public final class ResultsChart {
                 .title("jtecs bench (" + info.profile() + "): ns per entity, lower is better. " + info.cpu() + "; "
                         + info.jdk() + "; " + info.vectorLanes() + " float lanes")
                 .xAxisTitle("workload, entities").yAxisTitle("ns per entity (log scale)").build();
-        chart.getStyler().setYAxisLogarithmic(true).setXAxisLabelRotation(60)
+        chart.getStyler().setYAxisLogarithmic(true).setXAxisLabelRotation(90)
                 .setLegendPosition(Styler.LegendPosition.OutsideE).setChartTitleBoxVisible(false);
         chart.getStyler().setAvailableSpaceFill(0.9).setOverlapped(false);
         // Bars start at zero unless told otherwise, which a log axis cannot show: bound it by whole decades.

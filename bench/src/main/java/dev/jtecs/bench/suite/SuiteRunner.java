@@ -62,10 +62,53 @@ public final class SuiteRunner {
             log.printf("%n== [%d/%d] %s: %d benchmarks %s%n", i + 1, workloads.size(), w.name(),
                     w.benchmarkCount(params), params);
             log.flush();
-            Collection<RunResult> runs = new Runner(options(w, profile, params)).run();
+            Collection<RunResult> runs = runWhenJmhIsFree(options(w, profile, params));
             results.addAll(sorted(toResults(w, runs)));
         }
         return results;
+    }
+
+    /**
+     * Runs JMH, waiting while another JMH process on this machine holds its lock ({@code jmh.lock} in the
+     * temporary directory: two benchmark runs at once would disturb each other) for at most
+     * {@link #LOCK_WAIT}; JMH itself would give up at once.
+     */
+    private Collection<RunResult> runWhenJmhIsFree(org.openjdk.jmh.runner.options.Options options)
+            throws RunnerException {
+        long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
+        boolean told = false;
+        while (true) {
+            try {
+                return new Runner(options).run();
+            } catch (RunnerException e) {
+                if (!isLockTaken(e) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                if (!told) {
+                    log.println("another JMH run holds its lock; waiting up to " + LOCK_WAIT.toMinutes()
+                            + " min for it to finish (-Djmh.ignoreLock=true runs anyway, disturbed)");
+                    log.flush();
+                    told = true;
+                }
+                sleep();
+            }
+        }
+    }
+
+    /** How long {@link #run} waits for another JMH run to release the lock, per workload. */
+    static final java.time.Duration LOCK_WAIT = java.time.Duration.ofMinutes(20);
+
+    static boolean isLockTaken(RunnerException e) {
+        return e.getMessage() != null && e.getMessage().contains("Unable to acquire the JMH lock");
+    }
+
+    private static void sleep() throws RunnerException {
+        try {
+            Thread.sleep(5_000);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new RunnerException("interrupted while waiting for the JMH lock", interrupted);
+        }
     }
 
     /** The JMH options for one workload. */

@@ -42,7 +42,7 @@ import java.util.Optional;
  *
  * <p>Entities: every workload divides an operation's time by its {@code entities} parameter. The quick profile
  * narrows {@code spawn_batch} and {@code despawn_batch} to the two default sizes (16,384 and 1,048,576) and
- * keeps every other size and dimension.
+ * {@code iterate_read} to 1 and 3 components (the ends of its range), and keeps every other size and dimension.
  *
  * <p>A new workload joins with one entry in {@link #ALL}; the {@code particles} workload, for example, joins as
  * {@code Workload.of("particles", ParticlesBenchmark.class, Map.of(...method to impl...)).framed()}.
@@ -62,7 +62,8 @@ public final class Workloads {
             Workload.of("integrate", IntegrateBenchmark.class, KERNEL_AND_PEERS),
             Workload.of("integrate_frag", IntegrateFragBenchmark.class, KERNEL_AND_PEERS),
             Workload.of("iterate_read", IterateReadBenchmark.class, impls("jtecs", JTECS, "jtecsScalar", JTECS_SCALAR,
-                    "plainArray", PLAIN_ARRAY, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY)),
+                    "plainArray", PLAIN_ARRAY, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY))
+                    .quick("components", "1", "3"),
             Workload.of("spawn_batch", SpawnBatchBenchmark.class, impls("jtecsBatchConstants", JTECS,
                     "jtecsBatchInitializer", "jtecs-batch-initializer", "jtecsSpawnPerEntity",
                     "jtecs-spawn-per-entity", "jtecsReusedWorld", "jtecs-reused-world", "plainArrayFill", PLAIN_ARRAY,

@@ -1,6 +1,7 @@
 package dev.jtecs.bench.suite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.results.BenchResult;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.Options;
 
 class SuiteRunnerTest {
@@ -29,6 +31,15 @@ class SuiteRunnerTest {
         assertEquals(TimeUnit.NANOSECONDS, o.getTimeUnit().get());
         assertEquals(List.of(Mode.AverageTime), List.copyOf(o.getBenchModes()));
         assertEquals(List.of("1", "16", "100"), List.copyOf(o.getParameter("dirtyArchetypes").get()));
+    }
+
+    @Test
+    void recognizesOnlyJmhsLockRefusal() {
+        assertTrue(SuiteRunner.isLockTaken(new RunnerException("ERROR: Another JMH instance might be running. "
+                + "Unable to acquire the JMH lock (/tmp/jmh.lock), exiting. Use -Djmh.ignoreLock=true to forcefully "
+                + "continue.")));
+        assertFalse(SuiteRunner.isLockTaken(new RunnerException("Benchmark had encountered error")));
+        assertFalse(SuiteRunner.isLockTaken(new RunnerException((String) null)));
     }
 
     @Test
