@@ -21,11 +21,12 @@ import java.time.Duration;
 public record Profile(String name, int forks, int warmupIterations, Duration warmup, int measurementIterations,
         Duration measurement, boolean quickParams) {
     /**
-     * Seconds each fork costs beyond its iterations: starting the JVM, loading the engine and the peers,
-     * building the fixture (a million entities for the large sizes) and tearing it down. Measured on two busy
-     * cores: a quick run of every workload took about this much per fork on top of its iterations.
+     * Seconds each fork costs beyond its iterations on an idle two-core machine: starting the JVM, loading the
+     * engine and the peers, building the fixture (a million entities for the large sizes; Ashley alone takes
+     * seconds there) and tearing it down. An estimate, not a measurement of this machine: a machine busy with
+     * other work stretches every fork (a quick run took 21 minutes at a load average of 14 on two cores).
      */
-    public static final double FORK_OVERHEAD_SECONDS = 2.0;
+    public static final double FORK_OVERHEAD_SECONDS = 2.5;
 
     /** Under ten minutes on two cores: one fork, short iterations, the two default sizes. */
     public static final Profile QUICK =
