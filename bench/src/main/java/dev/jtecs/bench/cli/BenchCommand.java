@@ -45,9 +45,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "one fork, 2 × 200 ms warm-up and 3 × 200 ms measurement per "
-            + "benchmark, the default sizes only: under ten minutes on two cores (default: the full profile, "
-            + "2 forks, 3 × 1 s and 5 × 1 s, every size)")
+    @Option(names = "--quick", description = "one fork, 1 × 800 ms warm-up and 3 × 150 ms measurement per "
+            + "benchmark, fewer sizes: under ten minutes on two idle cores (default: the full profile, 2 forks, "
+            + "3 × 1 s and 5 × 1 s, every size)")
     boolean quick;
 
     @Option(names = "--only", arity = "1..*", split = ",", paramLabel = "WORKLOAD",
@@ -109,23 +109,28 @@ public final class BenchCommand implements Callable<Integer> {
         Duration wall = Duration.ofNanos(System.nanoTime() - startNanos);
         RunInfo info = RunInfo.ofThisMachine(start, plan.profile().name(), plan.profile().forks(),
                 plan.profile().warmupText(), plan.profile().measurementText(), wall);
-        Path json = this.out.resolve("latest.json");
-        Path md = this.out.resolve("latest.md");
-        Path png = this.out.resolve("latest.png");
-        try {
-            ResultsJson.write(results, json);
-            ResultsMarkdown.write(results, info, md);
-            ResultsChart.write(results, info, png);
-        } catch (IOException e) {
-            spec.commandLine().getErr().println("jtecs bench: cannot write the results into " + this.out + ": " + e);
+        if (!write(results, info)) {
             return 1;
         }
         out.println();
         out.print(ResultsMarkdown.toMarkdown(results, info));
-        out.printf(Locale.ROOT, "%nwrote %s, %s and %s (%d results, %s)%n", json, md, png, results.size(),
-                minutes(wall));
+        out.printf(Locale.ROOT, "%nwrote latest.json, latest.md and latest.png into %s (%d results, %s)%n", this.out,
+                results.size(), minutes(wall));
         out.flush();
         return 0;
+    }
+
+    /** Writes the three files; on failure says why on standard error and returns false. */
+    private boolean write(List<BenchResult> results, RunInfo info) {
+        try {
+            ResultsJson.write(results, this.out.resolve("latest.json"));
+            ResultsMarkdown.write(results, info, this.out.resolve("latest.md"));
+            ResultsChart.write(results, info, this.out.resolve("latest.png"));
+            return true;
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("jtecs bench: cannot write the results into " + this.out + ": " + e);
+            return false;
+        }
     }
 
     /** Checks the options against the registry and builds the plan; throws a {@link ParameterException}. */
@@ -196,8 +201,8 @@ public final class BenchCommand implements Callable<Integer> {
                 p.forks() == 1 ? "" : "s", p.warmupText(), p.measurementText());
         for (Workload w : plan.workloads()) {
             Map<String, List<String>> params = w.effectiveParams(p.quickParams(), plan.overrides());
-            out.printf(Locale.ROOT, "  %-22s %3d  %s  %s%n", w.name(), w.benchmarkCount(params), params,
-                    String.join(" ", w.impls().values()));
+            out.printf(Locale.ROOT, "  %-22s %3d  %s%s  %s%n", w.name(), w.benchmarkCount(params), params,
+                    w.perFrame() ? " one frame per operation" : "", String.join(" ", w.impls().values()));
         }
         out.printf(Locale.ROOT, "estimated wall time: about %s (iterations plus about %.1f s per fork to start "
                 + "and build fixtures; a busy machine takes longer)%n", minutes(p.estimate(plan.benchmarks())),

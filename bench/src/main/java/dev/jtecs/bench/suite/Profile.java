@@ -23,14 +23,20 @@ public record Profile(String name, int forks, int warmupIterations, Duration war
     /**
      * Seconds each fork costs beyond its iterations on an idle two-core machine: starting the JVM, loading the
      * engine and the peers, building the fixture (a million entities for the large sizes; Ashley alone takes
-     * seconds there) and tearing it down. An estimate, not a measurement of this machine: a machine busy with
-     * other work stretches every fork (a quick run took 21 minutes at a load average of 14 on two cores).
+     * seconds there), operations longer than an iteration (a million-entity spawn in Ashley takes seconds) and
+     * tearing down. An estimate from CPU time, not a wall-clock measurement of an idle machine: on the shared
+     * two-core machine this was tuned on, a quick run at a load average of about 6 spent about 5 s per fork.
      */
-    public static final double FORK_OVERHEAD_SECONDS = 2.5;
+    public static final double FORK_OVERHEAD_SECONDS = 3.0;
 
-    /** Under ten minutes on two cores: one fork, short iterations, the two default sizes. */
+    /**
+     * Under ten minutes on two idle cores: one fork, one 800 ms warm-up iteration (long enough for the frame-sized
+     * operations to reach compiled code; a second, shorter one would cost the million-entity operations of the
+     * slow peers another whole operation), three 150 ms measurement iterations (the fewest JMH computes an error
+     * from), and the sizes and dimensions each workload keeps for it.
+     */
     public static final Profile QUICK =
-            new Profile("quick", 1, 2, Duration.ofMillis(200), 3, Duration.ofMillis(200), true);
+            new Profile("quick", 1, 1, Duration.ofMillis(800), 3, Duration.ofMillis(150), true);
 
     /** The classes' own settings: two forks, 3 × 1 s warm-up, 5 × 1 s measurement, every declared size. */
     public static final Profile FULL = new Profile("full", 2, 3, Duration.ofSeconds(1), 5, Duration.ofSeconds(1), false);

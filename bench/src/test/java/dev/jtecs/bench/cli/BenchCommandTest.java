@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.results.BenchResult;
 import dev.jtecs.bench.results.ResultsJson;
+import dev.jtecs.bench.suite.Workloads;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -103,7 +104,15 @@ class BenchCommandTest {
         assertTrue(md.contains("| sparse_delta[dirtyArchetypes=1] | 256 | jtecs-full-rescan | "), md);
         BufferedImage png = ImageIO.read(out.resolve("latest.png").toFile());
         assertNotNull(png, "latest.png decodes");
-        assertTrue(o.out().contains("wrote " + out.resolve("latest.json")), o.out());
+        assertTrue(o.out().contains("wrote latest.json, latest.md and latest.png into " + out), o.out());
+    }
+
+    @Test
+    void theHelpListsEveryRegisteredWorkload() {
+        Outcome o = jtecs("bench", "--help");
+        assertEquals(0, o.exit(), o.err());
+        String help = o.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("Workloads: " + String.join(", ", Workloads.names()) + "."), help);
     }
 
     private static List<Path> list(Path dir) {

@@ -13,8 +13,8 @@ class ProfileTest {
     void quickIsOneShortForkOnTheDefaultSizesAndFullIsTheClassSettings() {
         assertEquals(1, Profile.QUICK.forks());
         assertTrue(Profile.QUICK.quickParams());
-        assertEquals("2 × 200 ms", Profile.QUICK.warmupText());
-        assertEquals("3 × 200 ms", Profile.QUICK.measurementText());
+        assertEquals("1 × 800 ms", Profile.QUICK.warmupText());
+        assertEquals("3 × 150 ms", Profile.QUICK.measurementText());
         assertEquals(2, Profile.FULL.forks());
         assertEquals("5 × 1000 ms", Profile.FULL.measurementText());
     }
@@ -28,7 +28,7 @@ class ProfileTest {
 
     @Test
     void estimatesIterationsPlusAForkCost() {
-        double perFork = Profile.FORK_OVERHEAD_SECONDS + 5 * 0.2;
+        double perFork = Profile.FORK_OVERHEAD_SECONDS + 0.8 + 3 * 0.15;
         assertEquals(Math.round(10 * perFork * 1000), Profile.QUICK.estimate(10).toMillis());
         assertEquals(Math.round(3 * 2 * (Profile.FORK_OVERHEAD_SECONDS + 8)) * 1000,
                 Profile.FULL.estimate(3).toMillis());

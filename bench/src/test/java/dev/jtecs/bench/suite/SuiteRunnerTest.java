@@ -25,9 +25,10 @@ class SuiteRunnerTest {
         assertEquals("GCProfiler", o.getProfilers().get(0).getKlass().substring(
                 o.getProfilers().get(0).getKlass().lastIndexOf('.') + 1));
         assertEquals(1, o.getForkCount().get());
-        assertEquals(2, o.getWarmupIterations().get());
+        assertEquals(1, o.getWarmupIterations().get());
+        assertEquals(800, o.getWarmupTime().get().convertTo(TimeUnit.MILLISECONDS));
         assertEquals(3, o.getMeasurementIterations().get());
-        assertEquals(200, o.getMeasurementTime().get().convertTo(TimeUnit.MILLISECONDS));
+        assertEquals(150, o.getMeasurementTime().get().convertTo(TimeUnit.MILLISECONDS));
         assertEquals(TimeUnit.NANOSECONDS, o.getTimeUnit().get());
         assertEquals(List.of(Mode.AverageTime), List.copyOf(o.getBenchModes()));
         assertEquals(List.of("1", "16", "100"), List.copyOf(o.getParameter("dirtyArchetypes").get()));
