@@ -21,10 +21,12 @@ import java.util.Set;
  *
  * <pre>
  * [
- *   {"workload": "integrate", "entities": 1048576, "impl": "jtecs", "ns_per_entity": 0.21, "error": 0.01, "alloc_bytes_per_op": 0.0, "threads": 1},
+ *   {"workload": "integrate", "entities": 1048576, "impl": "jtecs", "ns_per_entity": 0.21, "error": 0.01, ...},
  *   ...
  * ]
  * </pre>
+ *
+ * <p>with {@code "alloc_bytes_per_op"} and {@code "threads"} last, each object on one line.
  *
  * <p>Numbers are written as Java prints them (shortest exact decimal); {@code error} and
  * {@code alloc_bytes_per_op} are {@code null} where JMH could not measure them ({@code NaN} in the model).
@@ -86,7 +88,8 @@ public final class ResultsJson {
     public static List<BenchResult> parse(String json) throws IOException {
         JsonNode root = MAPPER.readTree(json);
         if (root == null || !root.isArray()) {
-            throw new IOException("results must be a JSON array, got " + (root == null ? "nothing" : root.getNodeType()));
+            throw new IOException("results must be a JSON array, got "
+                    + (root == null ? "nothing" : root.getNodeType()));
         }
         List<BenchResult> results = new ArrayList<>();
         for (int i = 0; i < root.size(); i++) {

@@ -5,9 +5,9 @@
  * {@link dev.jtecs.bench.results.ResultsChart}).
  *
  * <pre>
- *   JMH RunResult ──► BenchResult (workload, entities, impl, ns/entity, error, alloc, threads) ─┬─► latest.json
- *                     RunInfo (CPU, JDK, vector width, forks, iterations, date) ───────────────┼─► latest.md
- *                                                                                              └─► latest.png
+ *   JMH RunResult ──► BenchResult (workload, entities, impl, ns/entity, error, ...) ─┬─► latest.json
+ *                     RunInfo (CPU, JDK, vector width, forks, iterations, date) ────┼─► latest.md
+ *                                                                                   └─► latest.png
  * </pre>
  *
  * <p>Invariants: a {@link dev.jtecs.bench.results.BenchResult} is always valid (finite, non-negative figures,

@@ -24,8 +24,9 @@ public record Profile(String name, int forks, int warmupIterations, Duration war
      * Seconds each fork costs beyond its iterations on an idle two-core machine: starting the JVM, loading the
      * engine and the peers, building the fixture (a million entities for the large sizes; Ashley alone takes
      * seconds there), operations longer than an iteration (a million-entity spawn in Ashley takes seconds) and
-     * tearing down. An estimate from CPU time, not a wall-clock measurement of an idle machine: on the shared
-     * two-core machine this was tuned on, a quick run at a load average of about 6 spent about 5 s per fork.
+     * tearing down. An estimate, not a wall-clock measurement of an idle machine: on the shared two-core machine
+     * this was tuned on, quick runs spent 3.6 s per fork at a load average of 5 to 8 (9 min 41 s in all) and
+     * 8.8 s at a load average of 14.
      */
     public static final double FORK_OVERHEAD_SECONDS = 3.0;
 
@@ -39,7 +40,8 @@ public record Profile(String name, int forks, int warmupIterations, Duration war
             new Profile("quick", 1, 1, Duration.ofMillis(800), 3, Duration.ofMillis(150), true);
 
     /** The classes' own settings: two forks, 3 × 1 s warm-up, 5 × 1 s measurement, every declared size. */
-    public static final Profile FULL = new Profile("full", 2, 3, Duration.ofSeconds(1), 5, Duration.ofSeconds(1), false);
+    public static final Profile FULL =
+            new Profile("full", 2, 3, Duration.ofSeconds(1), 5, Duration.ofSeconds(1), false);
 
     public Profile {
         java.util.Objects.requireNonNull(name, "name");

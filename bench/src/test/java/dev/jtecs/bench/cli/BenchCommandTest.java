@@ -99,8 +99,8 @@ class BenchCommandTest {
             assertEquals(1, r.threads());
         }
         String md = Files.readString(out.resolve("latest.md"));
-        assertTrue(md.contains("- profile: custom, 0 forks per benchmark, warm-up 1 × 100 ms, measurement 3 × 100 ms"),
-                md);
+        assertTrue(md.contains("- profile: custom, 0 forks per benchmark, warm-up 1 × 100 ms, "
+                + "measurement 3 × 100 ms"), md);
         assertTrue(md.contains("| sparse_delta[dirtyArchetypes=1] | 256 | jtecs-full-rescan | "), md);
         BufferedImage png = ImageIO.read(out.resolve("latest.png").toFile());
         assertNotNull(png, "latest.png decodes");
