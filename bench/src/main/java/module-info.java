@@ -12,6 +12,9 @@ module dev.jtecs.bench {
     requires dev.dominion.ecs.api;
     requires artemis.odb;
     requires ashley;
+    requires org.knowm.xchart;
+    requires com.fasterxml.jackson.databind;
+    requires java.desktop;
 
     exports dev.jtecs.bench.frame;
     exports dev.jtecs.bench.particles;

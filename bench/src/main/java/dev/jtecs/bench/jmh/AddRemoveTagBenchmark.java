@@ -1,13 +1,14 @@
 package dev.jtecs.bench.jmh;
 
 import static dev.jtecs.bench.particles.Particles.POSITION;
+import static dev.jtecs.bench.particles.Particles.X;
+import static dev.jtecs.bench.particles.Particles.Y;
 
 import com.artemis.ComponentMapper;
 import com.artemis.WorldConfigurationBuilder;
 import com.badlogic.ashley.core.Engine;
 import dev.dominion.ecs.api.Dominion;
 import dev.dominion.ecs.api.Entity;
-import dev.jtecs.bench.particles.Particles;
 import dev.jtecs.bench.peers.PeerComponents.ArtemisPosition;
 import dev.jtecs.bench.peers.PeerComponents.ArtemisTag;
 import dev.jtecs.bench.peers.PeerComponents.AshleyPosition;
@@ -18,6 +19,7 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,6 +34,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * {@code add_remove_tag}: add a tag to N entities one by one, commit, remove it from each, commit. One operation
@@ -41,122 +44,186 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code defer} scope closed by {@code commit}, so each entity moves once per pass; Artemis-odb mapper
  * {@code create}/{@code remove} then {@code process}; Dominion {@code add}/{@code removeType} and Ashley
  * {@code add}/{@code remove}, both immediate). Stateless tags are one shared instance where the engine stores
- * instances (Dominion, Ashley).
+ * instances (Dominion, Ashley). Only the measured engine's world is built ({@link EngineUnderTest}); time is
+ * per operation (ns per entity = time / N).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow",
+    "-Ddominion.show-banner=false", "-Ddominion.logging-level=WARNING"})
 @State(Scope.Thread)
 public class AddRemoveTagBenchmark {
-    private static final TagComponent TAG = Components.tag("bench.AddRemoveTag");
+    static final TagComponent TAG = Components.tag("bench.AddRemoveTag");
 
     @Param({"16384", "1048576"})
     public int entities;
 
-    private World world;
-    private long[] ids;
-    private Dominion dominion;
-    private Entity[] dominionEntities;
-    private com.artemis.World artemis;
-    private ComponentMapper<ArtemisTag> artemisTags;
-    private int[] artemisEntities;
-    private Engine ashley;
-    private com.badlogic.ashley.core.Entity[] ashleyEntities;
+    World world;
+    long[] ids;
+    Dominion dominion;
+    Entity[] dominionEntities;
+    com.artemis.World artemis;
+    ComponentMapper<ArtemisTag> artemisTags;
+    int[] artemisEntities;
+    Engine ashley;
+    com.badlogic.ashley.core.Entity[] ashleyEntities;
 
     @Setup(Level.Trial)
-    public void setUp() {
-        world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-        ids = new long[entities];
-        world.defer();
-        for (int i = 0; i < entities; i++) {
-            ids[i] = world.spawn(POSITION.of(new Particles.Position(i, i)));
-        }
-        world.commit();
+    public void setUp(BenchmarkParams params) {
+        setUp(EngineUnderTest.of(params));
+    }
 
-        dominion = Dominion.create();
-        dominionEntities = new Entity[entities];
-        for (int i = 0; i < entities; i++) {
-            dominionEntities[i] = dominion.createEntity(new DominionPosition(i, i));
+    /** Builds and populates the world of the engine {@code selected} measures ({@link EngineUnderTest}). */
+    void setUp(String selected) {
+        if (EngineUnderTest.needs(selected, "jtecs")) {
+            world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
+            float[] coordinates = new float[entities];
+            for (int i = 0; i < entities; i++) {
+                coordinates[i] = i;
+            }
+            ids = world.batchSpawn(entities, List.of(POSITION), (archetype, fromRow, toRow) -> {
+                Populations.copy(coordinates, archetype, X, fromRow, toRow);
+                Populations.copy(coordinates, archetype, Y, fromRow, toRow);
+            }).toArray();
         }
-
-        artemis = new com.artemis.World(new WorldConfigurationBuilder().build());
-        artemisTags = artemis.getMapper(ArtemisTag.class);
-        ComponentMapper<ArtemisPosition> positions = artemis.getMapper(ArtemisPosition.class);
-        artemisEntities = new int[entities];
-        for (int i = 0; i < entities; i++) {
-            artemisEntities[i] = artemis.create();
-            positions.create(artemisEntities[i]).x = i;
+        if (EngineUnderTest.needs(selected, "dominion")) {
+            dominion = Dominion.create();
+            dominionEntities = new Entity[entities];
+            for (int i = 0; i < entities; i++) {
+                dominionEntities[i] = dominion.createEntity(new DominionPosition(i, i));
+            }
         }
-        artemis.process();
-
-        ashley = new Engine();
-        ashleyEntities = new com.badlogic.ashley.core.Entity[entities];
-        for (int i = 0; i < entities; i++) {
-            ashleyEntities[i] = ashley.createEntity();
-            AshleyPosition position = new AshleyPosition();
-            position.x = i;
-            ashleyEntities[i].add(position);
-            ashley.addEntity(ashleyEntities[i]);
+        if (EngineUnderTest.needs(selected, "artemis")) {
+            artemis = new com.artemis.World(new WorldConfigurationBuilder().build());
+            artemisTags = artemis.getMapper(ArtemisTag.class);
+            ComponentMapper<ArtemisPosition> positions = artemis.getMapper(ArtemisPosition.class);
+            artemisEntities = new int[entities];
+            for (int i = 0; i < entities; i++) {
+                artemisEntities[i] = artemis.create();
+                ArtemisPosition position = positions.create(artemisEntities[i]);
+                position.x = i;
+                position.y = i;
+            }
+            artemis.process();
+        }
+        if (EngineUnderTest.needs(selected, "ashley")) {
+            ashley = new Engine();
+            ashleyEntities = new com.badlogic.ashley.core.Entity[entities];
+            for (int i = 0; i < entities; i++) {
+                ashleyEntities[i] = ashley.createEntity();
+                AshleyPosition position = new AshleyPosition();
+                position.x = i;
+                position.y = i;
+                ashleyEntities[i].add(position);
+                ashley.addEntity(ashleyEntities[i]);
+            }
         }
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        world.close();
-        dominion.close();
-        artemis.dispose();
-        ashley.removeAllEntities();
+        if (world != null) {
+            world.close();
+        }
+        if (dominion != null) {
+            dominion.close();
+        }
+        if (artemis != null) {
+            artemis.dispose();
+        }
+        if (ashley != null) {
+            ashley.removeAllEntities();
+        }
     }
 
     @Benchmark
     public World jtecs() {
+        addJtecs();
+        removeJtecs();
+        return world;
+    }
+
+    /** jtecs: per-entity {@code set} of the tag in one {@code defer} scope; {@code commit} moves each entity once. */
+    void addJtecs() {
         world.defer();
         for (long id : ids) {
             world.set(id, TAG);
         }
         world.commit();
+    }
+
+    void removeJtecs() {
         world.defer();
         for (long id : ids) {
             world.remove(id, TAG);
         }
         world.commit();
-        return world;
     }
 
     @Benchmark
     public Dominion dominion() {
+        addDominion();
+        removeDominion();
+        return dominion;
+    }
+
+    /** Fairness: Dominion's {@code Entity.add} of one shared tag instance, applied at once (its idiom). */
+    void addDominion() {
         for (Entity entity : dominionEntities) {
             entity.add(DominionTag.INSTANCE);
         }
+    }
+
+    /** Fairness: Dominion's {@code removeType}, applied at once. */
+    void removeDominion() {
         for (Entity entity : dominionEntities) {
             entity.removeType(DominionTag.class);
         }
-        return dominion;
     }
 
     @Benchmark
     public com.artemis.World artemis() {
+        addArtemis();
+        removeArtemis();
+        return artemis;
+    }
+
+    /** Fairness: Artemis-odb's mapper {@code create} per entity, published by {@code process} (its barrier). */
+    void addArtemis() {
         for (int entity : artemisEntities) {
             artemisTags.create(entity);
         }
         artemis.process();
+    }
+
+    /** Fairness: Artemis-odb's mapper {@code remove} per entity, then {@code process}. */
+    void removeArtemis() {
         for (int entity : artemisEntities) {
             artemisTags.remove(entity);
         }
         artemis.process();
-        return artemis;
     }
 
     @Benchmark
     public Engine ashley() {
+        addAshley();
+        removeAshley();
+        return ashley;
+    }
+
+    /** Fairness: Ashley's {@code Entity.add} of one shared tag instance, immediate (families update at once). */
+    void addAshley() {
         for (com.badlogic.ashley.core.Entity entity : ashleyEntities) {
             entity.add(AshleyTag.INSTANCE);
         }
+    }
+
+    /** Fairness: Ashley's {@code Entity.remove} by class, immediate. */
+    void removeAshley() {
         for (com.badlogic.ashley.core.Entity entity : ashleyEntities) {
             entity.remove(AshleyTag.class);
         }
-        return ashley;
     }
 }

@@ -7,18 +7,18 @@ import static dev.jtecs.bench.particles.Particles.VY;
 import static dev.jtecs.bench.particles.Particles.X;
 import static dev.jtecs.bench.particles.Particles.Y;
 
-import dev.jtecs.bench.particles.Particles;
-import dev.jtecs.component.Input;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.kernels.ColumnKernel;
+import dev.jtecs.kernels.KernelProvider;
+import dev.jtecs.kernels.KernelRunner;
+import dev.jtecs.kernels.MotionKernels;
 import dev.jtecs.kernels.ParticleKernels;
-import dev.jtecs.storage.Archetype;
-import dev.jtecs.storage.FloatColumn;
+import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -32,81 +32,98 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * {@code integrate}: {@code pos += vel * dt} over N entities with Position and Velocity, one operation = one pass.
+ * {@code integrate}: {@code pos += vel * dt} over N entities with Position and Velocity, one operation = one pass
+ * over all of them. Entity {@code i} starts with the {@link PeerWorlds} values in every implementation, so all
+ * compute the same positions, bit for bit (checked in the test). ns per entity = time / N.
  *
- * <p>Implementations in the same run: jtecs through its archetype columns with a scalar row loop
- * ({@code jtecsScalarColumns}) and with the vector kernel ({@code jtecsVectorKernel}); baselines: a plain
- * {@code float[]} SoA loop and a {@code FloatVector} loop over bare 64-byte-aligned segments; peers: Dominion,
- * Artemis-odb and Ashley (see {@link PeerWorlds}).
+ * <ul>
+ *   <li>{@code jtecs}: a persistent query over (Position, Velocity) and the integrate column kernel of the
+ *       {@link KernelProvider} (the vector kernel where the Vector API pays), run by a {@link KernelRunner},
+ *       which also marks Position dirty on each archetype: the idiomatic system.
+ *   <li>{@code jtecsScalar}: the same query and runner with the kernel's scalar twin ({@link ParticleOps#SCALAR},
+ *       what the provider returns under {@code -Djtecs.kernels=scalar}).
+ *   <li>{@code plainArray}: a plain loop over four {@code float[]} ({@link PlainColumns}).
+ *   <li>{@code plainSegmentVector}: the vector kernel over four bare aligned segments ({@link PlainColumns}).
+ *   <li>{@code dominion}, {@code artemis}, {@code ashley}: each peer's own iteration (fairness notes on each
+ *       loop in {@link PeerWorlds}).
+ * </ul>
+ *
+ * Only the measured implementation's world or arrays are built ({@link EngineUnderTest}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow",
+    "-Ddominion.show-banner=false", "-Ddominion.logging-level=WARNING"})
 @State(Scope.Thread)
 public class IntegrateBenchmark {
-    private static final float DT = 1f / 60f;
+    static final float DT = 1f / 60f;
 
     @Param({"16384", "1048576"})
     public int entities;
 
-    private World world;
-    private final Consumer<Archetype> scalarPass = IntegrateBenchmark::scalarColumns;
-    private final Consumer<Archetype> vectorPass = IntegrateBenchmark::vectorKernel;
-
-    private float[] px;
-    private float[] py;
-    private float[] vx;
-    private float[] vy;
-
-    private Arena arena;
-    private PeerWorlds peers;
-    private MemorySegment sx;
-    private MemorySegment sy;
-    private MemorySegment svx;
-    private MemorySegment svy;
+    World world;
+    private Query moving;
+    private final KernelRunner runner = new KernelRunner();
+    private final ColumnKernel kernel = MotionKernels.integrate2d(KernelProvider.particles(), X, Y, VX, VY);
+    private final ColumnKernel scalarKernel = MotionKernels.integrate2d(ParticleOps.SCALAR, X, Y, VX, VY);
+    PlainColumns plain;
+    PeerWorlds peers;
 
     @Setup(Level.Trial)
-    public void setUp() {
-        world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-        for (int i = 0; i < entities; i++) {
-            Input p = POSITION.of(new Particles.Position(i, -i));
-            Input v = VELOCITY.of(new Particles.Velocity(1 + (i & 7), 2 - (i & 3)));
-            world.spawn(p, v);
+    public void setUp(BenchmarkParams params) {
+        setUp(EngineUnderTest.of(params));
+    }
+
+    /** Builds what {@code selected} measures ({@link EngineUnderTest}); {@code "plain"} covers both baselines. */
+    void setUp(String selected) {
+        if (selected.equals("jtecs") || selected.equals("plainSegmentVector")) {
+            ParticleKernels.warmUp(); // the vector kernel, compiled before the first warm-up iteration
         }
-        world.commit();
-        px = new float[entities];
-        py = new float[entities];
-        vx = new float[entities];
-        vy = new float[entities];
-        arena = Arena.ofShared();
-        long bytes = (long) ParticleKernels.paddedCount(entities) * Float.BYTES;
-        sx = arena.allocate(bytes, 64);
-        sy = arena.allocate(bytes, 64);
-        svx = arena.allocate(bytes, 64);
-        svy = arena.allocate(bytes, 64);
-        for (int i = 0; i < entities; i++) {
-            px[i] = i;
-            py[i] = -i;
-            vx[i] = 1 + (i & 7);
-            vy[i] = 2 - (i & 3);
-            sx.setAtIndex(ValueLayout.JAVA_FLOAT, i, px[i]);
-            sy.setAtIndex(ValueLayout.JAVA_FLOAT, i, py[i]);
-            svx.setAtIndex(ValueLayout.JAVA_FLOAT, i, vx[i]);
-            svy.setAtIndex(ValueLayout.JAVA_FLOAT, i, vy[i]);
+        if (EngineUnderTest.needs(selected, "jtecs")) {
+            world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
+            Populations.spawnMoving(world, entities, new TagComponent[0]);
+            moving = world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
         }
-        peers = new PeerWorlds(entities, 0);
-        ParticleKernels.warmUp();
+        if (EngineUnderTest.needs(selected, "plain")) {
+            plain = new PlainColumns(entities);
+        }
+        peers = new PeerWorlds(entities, 0, selected);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        world.close();
-        arena.close();
+        if (world != null) {
+            world.close();
+        }
+        if (plain != null) {
+            plain.close();
+        }
         peers.close();
+    }
+
+    @Benchmark
+    public void jtecs() {
+        runner.run(moving, kernel, DT);
+    }
+
+    @Benchmark
+    public void jtecsScalar() {
+        runner.run(moving, scalarKernel, DT);
+    }
+
+    @Benchmark
+    public void plainArray() {
+        plain.integrateArrays(DT);
+    }
+
+    @Benchmark
+    public void plainSegmentVector() {
+        plain.integrateSegments(DT);
     }
 
     @Benchmark
@@ -122,57 +139,5 @@ public class IntegrateBenchmark {
     @Benchmark
     public void ashley() {
         peers.integrateAshley(DT);
-    }
-
-    @Benchmark
-    public void jtecsScalarColumns() {
-        world.forEachArchetype(scalarPass);
-    }
-
-    @Benchmark
-    public void jtecsVectorKernel() {
-        world.forEachArchetype(vectorPass);
-    }
-
-    @Benchmark
-    public void plainArray() {
-        float[] x = px;
-        float[] y = py;
-        float[] dx = vx;
-        float[] dy = vy;
-        for (int i = 0; i < x.length; i++) {
-            x[i] += dx[i] * DT;
-            y[i] += dy[i] * DT;
-        }
-    }
-
-    /** The same vector kernel over bare aligned segments: what the loop costs without the ECS around it. */
-    @Benchmark
-    public void plainSegmentVector() {
-        ParticleKernels.integrate2d(sx, sy, svx, svy, entities, DT);
-    }
-
-    private static void scalarColumns(Archetype archetype) {
-        int count = archetype.count();
-        if (count == 0 || !archetype.has(POSITION) || !archetype.has(VELOCITY)) {
-            return;
-        }
-        FloatColumn x = archetype.getMut(X);
-        FloatColumn y = archetype.getMut(Y);
-        FloatColumn dx = archetype.get(VX);
-        FloatColumn dy = archetype.get(VY);
-        for (int row = 0; row < count; row++) {
-            x.set(row, x.get(row) + dx.get(row) * DT);
-            y.set(row, y.get(row) + dy.get(row) * DT);
-        }
-    }
-
-    private static void vectorKernel(Archetype archetype) {
-        int count = archetype.count();
-        if (count == 0 || !archetype.has(POSITION) || !archetype.has(VELOCITY)) {
-            return;
-        }
-        ParticleKernels.integrate2d(archetype.getMut(X).segment(), archetype.getMut(Y).segment(),
-                archetype.get(VX).segment(), archetype.get(VY).segment(), count, DT);
     }
 }

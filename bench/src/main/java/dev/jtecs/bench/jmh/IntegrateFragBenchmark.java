@@ -7,14 +7,16 @@ import static dev.jtecs.bench.particles.Particles.VY;
 import static dev.jtecs.bench.particles.Particles.X;
 import static dev.jtecs.bench.particles.Particles.Y;
 
-import dev.jtecs.bench.particles.Particles;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.kernels.ColumnKernel;
+import dev.jtecs.kernels.KernelProvider;
+import dev.jtecs.kernels.KernelRunner;
+import dev.jtecs.kernels.MotionKernels;
 import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.ParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
-import dev.jtecs.query.QueryVisitor;
-import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.concurrent.TimeUnit;
@@ -31,19 +33,31 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * {@code integrate_frag}: {@code pos += vel * dt} over N entities spread over 26 archetypes (one extra tag each),
- * through a query and the vector kernel, against a plain {@code float[]} loop and the peers doing the same.
+ * {@code integrate_frag}: {@code pos += vel * dt} over N entities spread over 26 archetypes: every entity has
+ * Position and Velocity and one of 26 tags ({@code i % 26}), so each archetype holds N / 26 rows. One operation =
+ * one pass over all of them; ns per entity = time / N. What fragmentation costs is the ratio of each
+ * implementation here to its own row in {@code integrate}.
+ *
+ * <p>The implementations are those of {@link IntegrateBenchmark}: jtecs runs one query and the integrate column
+ * kernel per archetype ({@code jtecs}: the provider's kernel, {@code jtecsScalar}: the scalar twin); the plain
+ * baselines ({@code plainArray}, {@code plainSegmentVector}) have no archetypes to split, so they are the
+ * unfragmented floor; the peers get 26 tag types of their own and iterate as in {@code integrate}
+ * ({@link PeerWorlds}: Dominion's composition tables and Artemis-odb's and Ashley's entity lists split or not by
+ * the tag, each peer's own business). Entity {@code i} starts with the same values everywhere (the test checks
+ * that all compute the same positions).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow",
+    "-Ddominion.show-banner=false", "-Ddominion.logging-level=WARNING"})
 @State(Scope.Thread)
 public class IntegrateFragBenchmark {
-    private static final float DT = 1f / 60f;
+    static final float DT = 1f / 60f;
     static final TagComponent[] TAGS = new TagComponent[26];
 
     static {
@@ -55,61 +69,64 @@ public class IntegrateFragBenchmark {
     @Param({"16384", "1048576"})
     public int entities;
 
-    private World world;
+    World world;
     private Query moving;
-    private final QueryVisitor integrate = IntegrateFragBenchmark::integrate;
-    private float[] px;
-    private float[] py;
-    private float[] vx;
-    private float[] vy;
-    private PeerWorlds peers;
+    private final KernelRunner runner = new KernelRunner();
+    private final ColumnKernel kernel = MotionKernels.integrate2d(KernelProvider.particles(), X, Y, VX, VY);
+    private final ColumnKernel scalarKernel = MotionKernels.integrate2d(ParticleOps.SCALAR, X, Y, VX, VY);
+    PlainColumns plain;
+    PeerWorlds peers;
 
     @Setup(Level.Trial)
-    public void setUp() {
-        ParticleKernels.warmUp();
-        world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-        world.defer();
-        for (int i = 0; i < entities; i++) {
-            world.spawn(POSITION.of(new Particles.Position(i, -i)), VELOCITY.of(new Particles.Velocity(1, 2)),
-                    TAGS[i % TAGS.length]);
+    public void setUp(BenchmarkParams params) {
+        setUp(EngineUnderTest.of(params));
+    }
+
+    /** Builds what {@code selected} measures ({@link EngineUnderTest}); {@code "plain"} covers both baselines. */
+    void setUp(String selected) {
+        if (selected.equals("jtecs") || selected.equals("plainSegmentVector")) {
+            ParticleKernels.warmUp(); // the vector kernel, compiled before the first warm-up iteration
         }
-        world.commit();
-        moving = world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
-        px = new float[entities];
-        py = new float[entities];
-        vx = new float[entities];
-        vy = new float[entities];
-        for (int i = 0; i < entities; i++) {
-            px[i] = i;
-            py[i] = -i;
-            vx[i] = 1;
-            vy[i] = 2;
+        if (EngineUnderTest.needs(selected, "jtecs")) {
+            world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
+            Populations.spawnMoving(world, entities, TAGS);
+            moving = world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
         }
-        peers = new PeerWorlds(entities, TAGS.length);
+        if (EngineUnderTest.needs(selected, "plain")) {
+            plain = new PlainColumns(entities);
+        }
+        peers = new PeerWorlds(entities, TAGS.length, selected);
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        world.close();
+        if (world != null) {
+            world.close();
+        }
+        if (plain != null) {
+            plain.close();
+        }
         peers.close();
-    }
-
-    private static void integrate(Archetype archetype, int count) {
-        ParticleKernels.integrate2d(archetype.getMut(X).segment(), archetype.getMut(Y).segment(),
-                archetype.get(VX).segment(), archetype.get(VY).segment(), count, DT);
     }
 
     @Benchmark
     public void jtecs() {
-        moving.forEach(integrate);
+        runner.run(moving, kernel, DT);
+    }
+
+    @Benchmark
+    public void jtecsScalar() {
+        runner.run(moving, scalarKernel, DT);
     }
 
     @Benchmark
     public void plainArray() {
-        for (int i = 0; i < px.length; i++) {
-            px[i] += vx[i] * DT;
-            py[i] += vy[i] * DT;
-        }
+        plain.integrateArrays(DT);
+    }
+
+    @Benchmark
+    public void plainSegmentVector() {
+        plain.integrateSegments(DT);
     }
 
     @Benchmark

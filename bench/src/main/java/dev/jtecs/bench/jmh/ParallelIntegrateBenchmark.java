@@ -34,14 +34,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * {@code integrate} in parallel: {@code pos += vel * dt} over N entities of one archetype through
- * {@link ParallelKernelRunner} with {@code threads} pool workers ({@code parallelRunner}), beside the
- * single-threaded {@link KernelRunner} on the calling thread ({@code kernelRunner}, the reference). One operation
- * is one pass over every entity.
- *
- * <p>{@code kernelRunner} does not use {@code threads}: it runs once per value, and the spread between its two
- * results is a measure of the machine's noise in that run. The runner owns its pool; the calling (JMH) thread
- * only waits while the workers run, so {@code threads} is the number of cores doing the work.
+ * {@code integrate} on more cores: {@code pos += vel * dt} over N entities of one archetype, one operation = one
+ * pass over every entity. {@code threads = 1} is the single-threaded {@link KernelRunner} on the calling thread
+ * (the reference); {@code threads > 1} is {@link ParallelKernelRunner} with that many pool workers. The speedup
+ * is the ratio of the two rows of one run. The runner owns its pool; the calling (JMH) thread only waits while the
+ * workers run, so {@code threads} is the number of cores doing the work.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -61,8 +58,8 @@ public class ParallelIntegrateBenchmark {
     World world;
     Query movers;
     private ColumnKernel integrate;
-    private KernelRunner single;
-    private ParallelKernelRunner parallel;
+    private KernelRunner single; // threads == 1
+    private ParallelKernelRunner parallel; // threads > 1
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -82,24 +79,24 @@ public class ParallelIntegrateBenchmark {
         world.commit();
         movers = world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
         integrate = MotionKernels.integrate2d(X, Y, VX, VY);
-        single = new KernelRunner();
-        parallel = new ParallelKernelRunner(threads);
+        if (threads == 1) {
+            single = new KernelRunner();
+        } else {
+            parallel = new ParallelKernelRunner(threads);
+        }
         ParticleKernels.warmUp();
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        parallel.close();
+        if (parallel != null) {
+            parallel.close();
+        }
         world.close();
     }
 
     @Benchmark
-    public int parallelRunner() {
-        return parallel.run(movers, integrate, DT);
-    }
-
-    @Benchmark
-    public int kernelRunner() {
-        return single.run(movers, integrate, DT);
+    public int jtecs() {
+        return parallel != null ? parallel.run(movers, integrate, DT) : single.run(movers, integrate, DT);
     }
 }

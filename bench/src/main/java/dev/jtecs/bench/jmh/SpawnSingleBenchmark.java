@@ -30,6 +30,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * {@code spawn_single}: N entities created one call at a time with Position and Velocity set to per-entity
@@ -39,43 +40,68 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
  * Ashley: component instances per entity) and publishes the entities by its own barrier (jtecs {@code commit},
- * Artemis {@code process}; Dominion and Ashley apply at once).
+ * Artemis {@code process}; Dominion and Ashley apply at once). Only the measured engine's world is created
+ * ({@link EngineUnderTest}); time is per operation (ns per entity = time / N).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow",
+    "-Ddominion.show-banner=false", "-Ddominion.logging-level=WARNING"})
 @State(Scope.Thread)
 public class SpawnSingleBenchmark {
     @Param({"16384", "1048576"})
     public int entities;
 
-    private World world;
-    private Dominion dominion;
-    private com.artemis.World artemis;
+    World world;
+    Dominion dominion;
+    com.artemis.World artemis;
     private ComponentMapper<ArtemisPosition> artemisPositions;
     private ComponentMapper<ArtemisVelocity> artemisVelocities;
-    private Engine ashley;
+    Engine ashley;
 
     @Setup(Level.Invocation)
-    public void setUp() {
-        world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-        dominion = Dominion.create();
-        artemis = new com.artemis.World(new WorldConfigurationBuilder().build());
-        artemisPositions = artemis.getMapper(ArtemisPosition.class);
-        artemisVelocities = artemis.getMapper(ArtemisVelocity.class);
-        ashley = new Engine();
+    public void setUp(BenchmarkParams params) {
+        setUp(EngineUnderTest.of(params));
+    }
+
+    /** Creates an empty world for the engine {@code selected} measures ({@link EngineUnderTest}). */
+    void setUp(String selected) {
+        if (EngineUnderTest.needs(selected, "jtecs")) {
+            world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
+        }
+        if (EngineUnderTest.needs(selected, "dominion")) {
+            dominion = Dominion.create();
+        }
+        if (EngineUnderTest.needs(selected, "artemis")) {
+            artemis = new com.artemis.World(new WorldConfigurationBuilder().build());
+            artemisPositions = artemis.getMapper(ArtemisPosition.class);
+            artemisVelocities = artemis.getMapper(ArtemisVelocity.class);
+        }
+        if (EngineUnderTest.needs(selected, "ashley")) {
+            ashley = new Engine();
+        }
     }
 
     @TearDown(Level.Invocation)
     public void tearDown() {
-        world.close();
-        dominion.close();
-        artemis.dispose();
-        ashley.removeAllEntities();
+        if (world != null) {
+            world.close();
+            world = null;
+        }
+        if (dominion != null) {
+            dominion.close();
+            dominion = null;
+        }
+        if (artemis != null) {
+            artemis.dispose();
+            artemis = null;
+        }
+        ashley = null; // holds no resources: dropping it is cheaper than removeAllEntities
     }
 
+    /** jtecs: per-entity {@code spawn} with two inputs in one {@code defer} scope, then {@code commit}. */
     @Benchmark
     public World jtecs() {
         world.defer();
@@ -86,6 +112,7 @@ public class SpawnSingleBenchmark {
         return world;
     }
 
+    /** Fairness: Dominion's one-call creation with the component objects, applied at once. */
     @Benchmark
     public Dominion dominion() {
         for (int i = 0; i < entities; i++) {
@@ -94,6 +121,7 @@ public class SpawnSingleBenchmark {
         return dominion;
     }
 
+    /** Fairness: Artemis-odb's {@code create} plus mapper {@code create}s filled in place, then {@code process}. */
     @Benchmark
     public com.artemis.World artemis() {
         for (int i = 0; i < entities; i++) {
@@ -109,6 +137,7 @@ public class SpawnSingleBenchmark {
         return artemis;
     }
 
+    /** Fairness: Ashley's {@code createEntity}, two {@code add}s of fresh components, {@code addEntity}. */
     @Benchmark
     public Engine ashley() {
         for (int i = 0; i < entities; i++) {

@@ -88,7 +88,7 @@ class SpawnBatchBenchmarkTest {
         return new Census(count[0], sum[0]);
     }
 
-    private static Census census(float[][] columns) {
+    static Census census(float[][] columns) {
         double sum = 0;
         for (float[] column : columns) {
             for (float v : column) {
@@ -98,7 +98,7 @@ class SpawnBatchBenchmarkTest {
         return new Census(columns[0].length, sum);
     }
 
-    private static Census census(Dominion dominion) {
+    static Census census(Dominion dominion) {
         int[] count = {0};
         double[] sum = {0};
         dominion.findEntitiesWith(DominionPosition.class, DominionVelocity.class).forEach(r -> {
@@ -108,7 +108,7 @@ class SpawnBatchBenchmarkTest {
         return new Census(count[0], sum[0]);
     }
 
-    private static Census census(com.artemis.World artemis) {
+    static Census census(com.artemis.World artemis) {
         ComponentMapper<ArtemisPosition> positions = artemis.getMapper(ArtemisPosition.class);
         ComponentMapper<ArtemisVelocity> velocities = artemis.getMapper(ArtemisVelocity.class);
         IntBag bag = artemis.getAspectSubscriptionManager()
@@ -121,7 +121,7 @@ class SpawnBatchBenchmarkTest {
         return new Census(bag.size(), sum);
     }
 
-    private static Census census(Engine ashley) {
+    static Census census(Engine ashley) {
         double sum = 0;
         for (Entity e : ashley.getEntities()) {
             AshleyPosition p = e.getComponent(AshleyPosition.class);

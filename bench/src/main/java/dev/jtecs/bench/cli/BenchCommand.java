@@ -1,0 +1,216 @@
+package dev.jtecs.bench.cli;
+
+import dev.jtecs.bench.results.BenchResult;
+import dev.jtecs.bench.results.ResultsChart;
+import dev.jtecs.bench.results.ResultsJson;
+import dev.jtecs.bench.results.ResultsMarkdown;
+import dev.jtecs.bench.results.RunInfo;
+import dev.jtecs.bench.suite.Profile;
+import dev.jtecs.bench.suite.SuiteRunner;
+import dev.jtecs.bench.suite.Workload;
+import dev.jtecs.bench.suite.Workloads;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.openjdk.jmh.runner.RunnerException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code jtecs bench}: runs the workloads of WORKLOADS.md through JMH, every implementation side by side, and
+ * writes {@code latest.json}, {@code latest.md} and {@code latest.png} into the output directory.
+ *
+ * <p>Bad options (an unknown workload, a parameter no selected workload has, a value of the wrong type, a
+ * negative count) are refused before anything runs, with exit code 2; a benchmark that fails stops the run
+ * with exit code 1 and writes no files.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run the benchmark workloads (jtecs beside plain baselines, Dominion, Artemis-odb and Ashley) "
+                + "and write latest.json, latest.md and latest.png.",
+            "Workloads: integrate, integrate_frag, integrate_parallel, iterate_read, spawn_batch, spawn_single, "
+                + "add_remove_tag, move_whole_archetype, despawn_batch, particles, transforms, sparse_delta."})
+public final class BenchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--quick", description = "one fork, 1 × 800 ms warm-up and 3 × 150 ms measurement per "
+            + "benchmark, fewer sizes: under ten minutes on two idle cores (default: the full profile, 2 forks, "
+            + "3 × 1 s and 5 × 1 s, every size)")
+    boolean quick;
+
+    @Option(names = "--only", arity = "1..*", split = ",", paramLabel = "WORKLOAD",
+            description = "run only these workloads (default: all)")
+    List<String> only = new ArrayList<>();
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "${sys:jtecs.root:-.}/bench/results",
+            description = "where the results go (default: ${DEFAULT-VALUE})")
+    Path out;
+
+    @Option(names = {"-p", "--param"}, paramLabel = "NAME=V1,V2", mapFallbackValue = "",
+            description = "JMH @Param values for every selected workload that has the parameter, "
+                    + "such as -p entities=16384")
+    Map<String, String> params = new LinkedHashMap<>();
+
+    @Option(names = "--forks", paramLabel = "N", description = "forks per benchmark (0 runs in this JVM: tests only)")
+    Integer forks;
+
+    @Option(names = "--warmup-iterations", paramLabel = "N", description = "warm-up iterations per fork")
+    Integer warmupIterations;
+
+    @Option(names = "--iterations", paramLabel = "N", description = "measurement iterations per fork")
+    Integer iterations;
+
+    @Option(names = "--time", paramLabel = "MS", description = "length of each iteration, milliseconds")
+    Integer timeMillis;
+
+    @Option(names = "--list", description = "print the plan (workloads, implementations, parameters, estimate) "
+            + "and run nothing")
+    boolean list;
+
+    /** The checked plan of one invocation. */
+    record Plan(List<Workload> workloads, Profile profile, Map<String, List<String>> overrides, int benchmarks) {}
+
+    @Override
+    public Integer call() {
+        Plan plan = plan();
+        PrintWriter out = spec.commandLine().getOut();
+        printPlan(out, plan);
+        out.flush();
+        if (list) {
+            return 0;
+        }
+        try {
+            Files.createDirectories(this.out);
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("jtecs bench: cannot create " + this.out + ": " + e);
+            return 1;
+        }
+        Instant start = Instant.now();
+        long startNanos = System.nanoTime();
+        List<BenchResult> results;
+        try {
+            results = new SuiteRunner(out).run(plan.workloads(), plan.profile(), plan.overrides());
+        } catch (RunnerException e) {
+            spec.commandLine().getErr().println("jtecs bench: the run failed, no results written: " + e.getMessage());
+            return 1;
+        }
+        Duration wall = Duration.ofNanos(System.nanoTime() - startNanos);
+        RunInfo info = RunInfo.ofThisMachine(start, plan.profile().name(), plan.profile().forks(),
+                plan.profile().warmupText(), plan.profile().measurementText(), wall);
+        if (!write(results, info)) {
+            return 1;
+        }
+        out.println();
+        out.print(ResultsMarkdown.toMarkdown(results, info));
+        out.printf(Locale.ROOT, "%nwrote latest.json, latest.md and latest.png into %s (%d results, %s)%n", this.out,
+                results.size(), minutes(wall));
+        out.flush();
+        return 0;
+    }
+
+    /** Writes the three files; on failure says why on standard error and returns false. */
+    private boolean write(List<BenchResult> results, RunInfo info) {
+        try {
+            ResultsJson.write(results, this.out.resolve("latest.json"));
+            ResultsMarkdown.write(results, info, this.out.resolve("latest.md"));
+            ResultsChart.write(results, info, this.out.resolve("latest.png"));
+            return true;
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("jtecs bench: cannot write the results into " + this.out + ": " + e);
+            return false;
+        }
+    }
+
+    /** Checks the options against the registry and builds the plan; throws a {@link ParameterException}. */
+    Plan plan() {
+        List<Workload> workloads;
+        try {
+            workloads = Workloads.select(only);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--only: " + e.getMessage());
+        }
+        Profile profile;
+        try {
+            profile = (quick ? Profile.QUICK : Profile.FULL).with(forks, warmupIterations, iterations,
+                    timeMillis == null ? null : Duration.ofMillis(timeMillis));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--forks, --warmup-iterations, --iterations, --time: "
+                    + e.getMessage());
+        }
+        Map<String, List<String>> overrides = overrides(workloads);
+        int benchmarks = 0;
+        for (Workload w : workloads) {
+            benchmarks += w.benchmarkCount(w.effectiveParams(profile.quickParams(), overrides));
+        }
+        return new Plan(workloads, profile, overrides, benchmarks);
+    }
+
+    private Map<String, List<String>> overrides(List<Workload> workloads) {
+        Map<String, List<String>> overrides = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : params.entrySet()) {
+            String name = e.getKey();
+            List<String> values = e.getValue().isEmpty() ? List.of() : List.of(e.getValue().split(",", -1));
+            if (values.isEmpty() || values.stream().anyMatch(String::isBlank)) {
+                throw new ParameterException(spec.commandLine(), "-p " + name + "='" + e.getValue()
+                        + "': give one or more comma-separated values");
+            }
+            List<Workload> having = workloads.stream().filter(w -> w.hasParam(name)).toList();
+            if (having.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), "-p " + name + ": no selected workload has a "
+                        + "parameter '" + name + "' (selected: " + String.join(", ",
+                        workloads.stream().map(Workload::name).toList()) + ")");
+            }
+            for (Workload w : having) {
+                for (String value : values) {
+                    checkValue(w, name, value);
+                }
+            }
+            overrides.put(name, values);
+        }
+        return overrides;
+    }
+
+    private void checkValue(Workload w, String name, String value) {
+        Class<?> type = w.paramType(name);
+        try {
+            if (type == int.class && Integer.parseInt(value) < 1 || type == long.class && Long.parseLong(value) < 1) {
+                throw new NumberFormatException("not positive");
+            }
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), "-p " + name + "=" + value + ": workload " + w.name()
+                    + " needs a positive " + type.getName());
+        }
+    }
+
+    private static void printPlan(PrintWriter out, Plan plan) {
+        Profile p = plan.profile();
+        out.printf(Locale.ROOT, "jtecs bench, %s profile: %d workloads, %d benchmarks, %d fork%s each, warm-up %s, "
+                + "measurement %s%n", p.name(), plan.workloads().size(), plan.benchmarks(), p.forks(),
+                p.forks() == 1 ? "" : "s", p.warmupText(), p.measurementText());
+        for (Workload w : plan.workloads()) {
+            Map<String, List<String>> params = w.effectiveParams(p.quickParams(), plan.overrides());
+            out.printf(Locale.ROOT, "  %-22s %3d  %s%s  %s%n", w.name(), w.benchmarkCount(params), params,
+                    w.perFrame() ? " one frame per operation" : "", String.join(" ", w.impls().values()));
+        }
+        out.printf(Locale.ROOT, "estimated wall time: about %s (iterations plus about %.1f s per fork to start "
+                + "and build fixtures; a busy machine takes longer)%n", minutes(p.estimate(plan.benchmarks())),
+                Profile.FORK_OVERHEAD_SECONDS);
+    }
+
+    private static String minutes(Duration d) {
+        long s = Math.max(0, d.toSeconds());
+        return s >= 60 ? String.format(Locale.ROOT, "%d min %02d s", s / 60, s % 60) : s + " s";
+    }
+}

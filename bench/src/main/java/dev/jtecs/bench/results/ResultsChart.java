@@ -1,0 +1,84 @@
+package dev.jtecs.bench.results;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * {@code latest.png}: ns per entity of every implementation, one group of bars per workload and size (in the
+ * order the results come), one colour per implementation ({@link Impls#rank} order), on a logarithmic axis so
+ * that a 0.1 ns kernel and a 1 µs peer fit one picture. An implementation a workload does not run leaves a gap.
+ */
+public final class ResultsChart {
+    private static final int MIN_WIDTH = 1200;
+    private static final int PIXELS_PER_BAR = 7;
+    private static final int HEIGHT = 900;
+
+    private ResultsChart() {}
+
+    /** The chart of {@code results} (at least one), titled with the run's machine. */
+    public static CategoryChart chart(List<BenchResult> results, RunInfo info) {
+        if (results.isEmpty()) {
+            throw new IllegalArgumentException("results is empty: nothing to chart");
+        }
+        Set<String> groups = new LinkedHashSet<>();
+        for (BenchResult r : results) {
+            groups.add(group(r));
+        }
+        List<String> impls = results.stream().map(BenchResult::impl).distinct()
+                .sorted(Comparator.comparingInt(Impls::rank).thenComparing(Comparator.naturalOrder())).toList();
+        int width = Math.max(MIN_WIDTH, groups.size() * (impls.size() + 1) * PIXELS_PER_BAR + 300);
+        CategoryChart chart = new CategoryChartBuilder().width(width).height(HEIGHT)
+                .title("jtecs bench (" + info.profile() + "): ns per entity, lower is better. " + info.cpu() + "; "
+                        + info.jdk() + "; " + info.vectorLanes() + " float lanes")
+                .xAxisTitle("workload, entities").yAxisTitle("ns per entity (log scale)").build();
+        chart.getStyler().setYAxisLogarithmic(true).setXAxisLabelRotation(90)
+                .setLegendPosition(Styler.LegendPosition.OutsideE).setChartTitleBoxVisible(false);
+        chart.getStyler().setAvailableSpaceFill(0.9).setOverlapped(false);
+        // Bars start at zero unless told otherwise, which a log axis cannot show: bound it by whole decades.
+        double min = results.stream().mapToDouble(BenchResult::nsPerEntity).filter(v -> v > 0).min().orElse(1);
+        double max = results.stream().mapToDouble(BenchResult::nsPerEntity).max().orElse(1);
+        chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(min))))
+                .setYAxisMax(Math.pow(10, Math.ceil(Math.log10(Math.max(max, min * 10)))));
+        List<String> categories = new ArrayList<>(groups);
+        for (String impl : impls) {
+            Map<String, Double> values = new LinkedHashMap<>();
+            for (String g : categories) {
+                values.put(g, null);
+            }
+            for (BenchResult r : results) {
+                if (r.impl().equals(impl) && r.nsPerEntity() > 0) { // a log axis has no zero
+                    values.put(group(r), r.nsPerEntity());
+                }
+            }
+            chart.addSeries(impl, categories, new ArrayList<>(values.values()));
+        }
+        return chart;
+    }
+
+    private static String group(BenchResult r) {
+        return r.workload() + " " + String.format(Locale.ROOT, "%,d", r.entities());
+    }
+
+    /** Writes the chart as a PNG to {@code file}, replacing it. */
+    public static void write(List<BenchResult> results, RunInfo info, Path file) throws IOException {
+        System.setProperty("java.awt.headless", "true"); // before the first AWT class: no display needed
+        BufferedImage image = BitmapEncoder.getBufferedImage(chart(results, info));
+        if (!ImageIO.write(image, "png", file.toFile())) {
+            throw new IOException("no PNG writer in this JVM for " + file);
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package dev.jtecs.bench.results;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.MinimalPrettyPrinter;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code latest.json}: a JSON array with one object per {@link BenchResult}, keys in this order:
+ *
+ * <pre>
+ * [
+ *   {"workload": "integrate", "entities": 1048576, "impl": "jtecs", "ns_per_entity": 0.21, "error": 0.01, ...},
+ *   ...
+ * ]
+ * </pre>
+ *
+ * <p>with {@code "alloc_bytes_per_op"} and {@code "threads"} last, each object on one line.
+ *
+ * <p>Numbers are written as Java prints them (shortest exact decimal); {@code error} and
+ * {@code alloc_bytes_per_op} are {@code null} where JMH could not measure them ({@code NaN} in the model).
+ * {@link #read} accepts exactly these seven keys.
+ */
+public final class ResultsJson {
+    static final List<String> KEYS =
+            List.of("workload", "entities", "impl", "ns_per_entity", "error", "alloc_bytes_per_op", "threads");
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final ObjectWriter WRITER = MAPPER.writer(new OneObjectPerLine());
+
+    private ResultsJson() {}
+
+    /** The JSON text of {@code results}, in the given order, ending with a newline. */
+    public static String toJson(List<BenchResult> results) {
+        ArrayNode array = MAPPER.createArrayNode();
+        for (BenchResult r : results) {
+            ObjectNode o = array.addObject();
+            o.put("workload", r.workload());
+            o.put("entities", r.entities());
+            o.put("impl", r.impl());
+            o.put("ns_per_entity", r.nsPerEntity());
+            putMeasured(o, "error", r.error());
+            putMeasured(o, "alloc_bytes_per_op", r.allocBytesPerOp());
+            o.put("threads", r.threads());
+        }
+        try {
+            return WRITER.writeValueAsString(array) + "\n";
+        } catch (IOException e) {
+            throw new IllegalStateException("a tree of strings and numbers always serializes", e);
+        }
+    }
+
+    private static void putMeasured(ObjectNode o, String key, double value) {
+        if (Double.isNaN(value)) {
+            o.putNull(key);
+        } else {
+            o.put(key, value);
+        }
+    }
+
+    /** Writes {@code results} to {@code file} (UTF-8), replacing it. */
+    public static void write(List<BenchResult> results, Path file) throws IOException {
+        Files.writeString(file, toJson(results), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Reads a results file back.
+     *
+     * @throws IOException when the file is not JSON, or not an array of objects with exactly the seven keys and
+     *     values of the right kinds (the message names the element and the key)
+     */
+    public static List<BenchResult> read(Path file) throws IOException {
+        return parse(Files.readString(file, StandardCharsets.UTF_8));
+    }
+
+    /** Parses the text of a results file; see {@link #read}. */
+    public static List<BenchResult> parse(String json) throws IOException {
+        JsonNode root = MAPPER.readTree(json);
+        if (root == null || !root.isArray()) {
+            throw new IOException("results must be a JSON array, got "
+                    + (root == null ? "nothing" : root.getNodeType()));
+        }
+        List<BenchResult> results = new ArrayList<>();
+        for (int i = 0; i < root.size(); i++) {
+            results.add(element(root.get(i), i));
+        }
+        return results;
+    }
+
+    private static BenchResult element(JsonNode node, int index) throws IOException {
+        if (!node.isObject()) {
+            throw new IOException("element " + index + " is " + node.getNodeType() + ", not an object");
+        }
+        Set<String> keys = new java.util.LinkedHashSet<>();
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            keys.add(names.next());
+        }
+        if (!keys.equals(new java.util.LinkedHashSet<>(KEYS))) {
+            throw new IOException("element " + index + " has keys " + keys + ", expected " + KEYS);
+        }
+        try {
+            return new BenchResult(text(node, "workload", index), integral(node, "entities", index),
+                    text(node, "impl", index), number(node, "ns_per_entity", index),
+                    measured(node, "error", index), measured(node, "alloc_bytes_per_op", index),
+                    Math.toIntExact(integral(node, "threads", index)));
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new IOException("element " + index + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String text(JsonNode node, String key, int index) throws IOException {
+        JsonNode value = node.get(key);
+        if (!value.isTextual()) {
+            throw new IOException("element " + index + " key " + key + " is " + value + ", not a string");
+        }
+        return value.textValue();
+    }
+
+    private static long integral(JsonNode node, String key, int index) throws IOException {
+        JsonNode value = node.get(key);
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw new IOException("element " + index + " key " + key + " is " + value + ", not an integer");
+        }
+        return value.longValue();
+    }
+
+    private static double number(JsonNode node, String key, int index) throws IOException {
+        JsonNode value = node.get(key);
+        if (!value.isNumber()) {
+            throw new IOException("element " + index + " key " + key + " is " + value + ", not a number");
+        }
+        return value.doubleValue();
+    }
+
+    private static double measured(JsonNode node, String key, int index) throws IOException {
+        return node.get(key).isNull() ? Double.NaN : number(node, key, index);
+    }
+
+    /** Prints the array one object per line, with a space after each colon and comma inside an object. */
+    private static final class OneObjectPerLine extends MinimalPrettyPrinter {
+        @Override
+        public void writeObjectFieldValueSeparator(JsonGenerator g) throws IOException {
+            g.writeRaw(": ");
+        }
+
+        @Override
+        public void writeObjectEntrySeparator(JsonGenerator g) throws IOException {
+            g.writeRaw(", ");
+        }
+
+        @Override
+        public void beforeArrayValues(JsonGenerator g) throws IOException {
+            g.writeRaw("\n  ");
+        }
+
+        @Override
+        public void writeArrayValueSeparator(JsonGenerator g) throws IOException {
+            g.writeRaw(",\n  ");
+        }
+
+        @Override
+        public void writeEndArray(JsonGenerator g, int nrOfValues) throws IOException {
+            g.writeRaw(nrOfValues == 0 ? "]" : "\n]");
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.jtecs.bench.suite;
+
+import static dev.jtecs.bench.results.Impls.ARTEMIS;
+import static dev.jtecs.bench.results.Impls.ASHLEY;
+import static dev.jtecs.bench.results.Impls.DOMINION;
+import static dev.jtecs.bench.results.Impls.JTECS;
+import static dev.jtecs.bench.results.Impls.JTECS_SCALAR;
+import static dev.jtecs.bench.results.Impls.PLAIN_ARRAY;
+import static dev.jtecs.bench.results.Impls.PLAIN_SEGMENT_VECTOR;
+
+import dev.jtecs.bench.jmh.AddRemoveTagBenchmark;
+import dev.jtecs.bench.jmh.DespawnBatchBenchmark;
+import dev.jtecs.bench.jmh.IntegrateBenchmark;
+import dev.jtecs.bench.jmh.IntegrateFragBenchmark;
+import dev.jtecs.bench.jmh.IterateReadBenchmark;
+import dev.jtecs.bench.jmh.MoveWholeArchetypeBenchmark;
+import dev.jtecs.bench.jmh.ParallelIntegrateBenchmark;
+import dev.jtecs.bench.jmh.ParticlesBenchmark;
+import dev.jtecs.bench.jmh.SparseDeltaBenchmark;
+import dev.jtecs.bench.jmh.SpawnBatchBenchmark;
+import dev.jtecs.bench.jmh.SpawnSingleBenchmark;
+import dev.jtecs.bench.jmh.TransformsBenchmark;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The workloads {@code jtecs bench} runs, in the order of WORKLOADS.md, each with the mapping from its benchmark
+ * methods to the results' implementation names.
+ *
+ * <p>Implementation names beyond the standard seven ({@link dev.jtecs.bench.results.Impls#STANDARD}):
+ * <ul>
+ *   <li>{@code spawn_batch}: {@code jtecs} is the idiomatic {@code batchSpawn} with constant inputs;
+ *       {@code jtecs-batch-initializer} spawns from definitions and fills columns in an initializer;
+ *       {@code jtecs-spawn-per-entity} is per-entity {@code spawn} in one scope; {@code jtecs-reused-world} is
+ *       the constants batch into a world emptied by {@code clearEntities} (nothing grows);
+ *       {@code plain-array} fills four existing {@code float[]}s; {@code plain-array-allocate} allocates and
+ *       fills them.
+ *   <li>{@code sparse_delta}: {@code jtecs} re-uploads what is dirty; {@code jtecs-full-rescan}, the baseline,
+ *       re-uploads everything.
+ * </ul>
+ *
+ * <p>Entities: every workload divides an operation's time by its {@code entities} parameter. The quick profile
+ * narrows {@code spawn_batch} and {@code despawn_batch} to the two default sizes (16,384 and 1,048,576) and
+ * {@code iterate_read} to 1 and 3 components (the ends of its range), and keeps every other size and dimension.
+ *
+ * <p>{@code integrate_parallel} (not a WORKLOADS.md row: the kernels issue asks for the parallel speedup) is
+ * {@code integrate} at 4,194,304 entities with {@code threads} 1 (the single-threaded runner) and 2 (the parallel
+ * runner); its {@code threads} parameter becomes the results' {@code threads}. The quick profile runs
+ * {@code particles} at 10,000 particles only: Ashley's removal is a linear search, so its 1,000,000-particle frame
+ * takes tens of seconds.
+ *
+ * <p>A new workload joins with one entry in {@link #ALL}.
+ */
+public final class Workloads {
+    /** The seven standard implementations, for workloads that run all of them. */
+    private static final Map<String, String> KERNEL_AND_PEERS = impls("jtecs", JTECS, "jtecsScalar", JTECS_SCALAR,
+            "plainArray", PLAIN_ARRAY, "plainSegmentVector", PLAIN_SEGMENT_VECTOR, "dominion", DOMINION,
+            "artemis", ARTEMIS, "ashley", ASHLEY);
+    /** jtecs and the three peers. */
+    private static final Map<String, String> PEERS =
+            impls("jtecs", JTECS, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY);
+    private static final String[] DEFAULT_SIZES = {"16384", "1048576"};
+
+    /** Every workload, in the order of WORKLOADS.md. */
+    public static final List<Workload> ALL = List.of(
+            Workload.of("integrate", IntegrateBenchmark.class, KERNEL_AND_PEERS),
+            Workload.of("integrate_frag", IntegrateFragBenchmark.class, KERNEL_AND_PEERS),
+            Workload.of("integrate_parallel", ParallelIntegrateBenchmark.class, impls("jtecs", JTECS)),
+            Workload.of("iterate_read", IterateReadBenchmark.class, impls("jtecs", JTECS, "jtecsScalar", JTECS_SCALAR,
+                    "plainArray", PLAIN_ARRAY, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY))
+                    .quick("components", "1", "3"),
+            Workload.of("spawn_batch", SpawnBatchBenchmark.class, impls("jtecsBatchConstants", JTECS,
+                    "jtecsBatchInitializer", "jtecs-batch-initializer", "jtecsSpawnPerEntity",
+                    "jtecs-spawn-per-entity", "jtecsReusedWorld", "jtecs-reused-world", "plainArrayFill", PLAIN_ARRAY,
+                    "plainArrayAllocateAndFill", "plain-array-allocate", "dominion", DOMINION, "artemis", ARTEMIS,
+                    "ashley", ASHLEY)).quick("entities", DEFAULT_SIZES),
+            Workload.of("spawn_single", SpawnSingleBenchmark.class, PEERS),
+            Workload.of("add_remove_tag", AddRemoveTagBenchmark.class, PEERS),
+            Workload.of("move_whole_archetype", MoveWholeArchetypeBenchmark.class, PEERS),
+            Workload.of("despawn_batch", DespawnBatchBenchmark.class, PEERS).quick("entities", DEFAULT_SIZES),
+            Workload.of("particles", ParticlesBenchmark.class, impls("jtecsFrame", JTECS, "jtecsScalarFrame",
+                    JTECS_SCALAR, "dominionFrame", DOMINION, "artemisFrame", ARTEMIS, "ashleyFrame", ASHLEY))
+                    .framed().quick("entities", "10000"),
+            Workload.of("transforms", TransformsBenchmark.class,
+                    impls("jtecsFrame", JTECS, "plainFrame", PLAIN_ARRAY)).framed(),
+            Workload.of("sparse_delta", SparseDeltaBenchmark.class,
+                    impls("jtecs", JTECS, "jtecsFullRescan", "jtecs-full-rescan")).framed());
+
+    private Workloads() {}
+
+    /** The workload called {@code name}, if any. */
+    public static Optional<Workload> find(String name) {
+        return ALL.stream().filter(w -> w.name().equals(name)).findFirst();
+    }
+
+    /** The names of {@link #ALL}, in order. */
+    public static List<String> names() {
+        return ALL.stream().map(Workload::name).toList();
+    }
+
+    /**
+     * The workloads named in {@code names}, in the order of {@link #ALL}, each once; every workload when
+     * {@code names} is empty.
+     *
+     * @throws IllegalArgumentException naming every unknown name and the known ones
+     */
+    public static List<Workload> select(List<String> names) {
+        if (names.isEmpty()) {
+            return ALL;
+        }
+        List<String> unknown = new ArrayList<>();
+        for (String n : names) {
+            if (find(n).isEmpty()) {
+                unknown.add(n);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown workload" + (unknown.size() == 1 ? " " : "s ")
+                    + String.join(", ", unknown) + "; known: " + String.join(", ", names()));
+        }
+        return ALL.stream().filter(w -> names.contains(w.name())).toList();
+    }
+
+    /** A method-to-impl map in the order given: method, impl, method, impl, ... */
+    static Map<String, String> impls(String... methodThenImpl) {
+        if (methodThenImpl.length % 2 != 0) {
+            throw new IllegalArgumentException("method and impl come in pairs, got " + methodThenImpl.length);
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < methodThenImpl.length; i += 2) {
+            map.put(methodThenImpl[i], methodThenImpl[i + 1]);
+        }
+        return map;
+    }
+}

@@ -1,0 +1,18 @@
+/**
+ * The benchmark suite behind {@code jtecs bench}: which workloads exist ({@link dev.jtecs.bench.suite.Workloads},
+ * one {@link dev.jtecs.bench.suite.Workload} per row of WORKLOADS.md and per JMH class), how long they run
+ * ({@link dev.jtecs.bench.suite.Profile}: quick or full), and the runner that drives JMH and names each result
+ * ({@link dev.jtecs.bench.suite.SuiteRunner}).
+ *
+ * <pre>
+ *   Workloads.select(--only) ──► for each Workload: JMH Runner (include its class, its @Param values,
+ *                                 forks with FORK_JVM_ARGS, -prof gc) ──► RunResults
+ *                                 ──► method ↦ impl, score / entities ──► BenchResult rows
+ * </pre>
+ *
+ * <p>Invariants: every {@code @Benchmark} method of a registered class maps to exactly one implementation name
+ * (checked when the registry loads, so a new method cannot be run unnamed); a result's entity count is the
+ * value of its workload's entities parameter in that run; results come back grouped by workload in registry
+ * order.
+ */
+package dev.jtecs.bench.suite;

@@ -1,0 +1,83 @@
+package dev.jtecs.bench.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.jtecs.bench.jmh.SpawnBatchBenchmarkTest.Census;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every {@code spawn_single} implementation creates the same N entities: Position (i, -i) and Velocity (1, 2),
+ * into a fresh world per operation.
+ */
+class SpawnSingleBenchmarkTest {
+    private static final int N = 700;
+
+    /** Positions and the census (count, sum of x + y + vx + vy) after one operation in a fresh world. */
+    record Outcome(long[] positions, Census census) {}
+
+    private static Outcome run(String method, Function<SpawnSingleBenchmark, Outcome> operation) {
+        SpawnSingleBenchmark bench = new SpawnSingleBenchmark();
+        bench.entities = N;
+        try {
+            bench.setUp(method);
+            return operation.apply(bench);
+        } finally {
+            bench.tearDown();
+        }
+    }
+
+    @Test
+    void everyEngineCreatesTheSameEntities() {
+        float[] x = new float[N];
+        float[] y = new float[N];
+        for (int i = 0; i < N; i++) {
+            x[i] = i;
+            y[i] = -i;
+        }
+        long[] positions = Positions.of(x, y);
+        Census census = new Census(N, N * 3.0);
+        check(positions, census, run("jtecs", b -> {
+            b.jtecs();
+            return new Outcome(Positions.of(b.world), SpawnBatchBenchmarkTest.census(b.world));
+        }), "jtecs");
+        check(positions, census, run("dominion", b -> {
+            b.dominion();
+            return new Outcome(Positions.of(b.dominion), SpawnBatchBenchmarkTest.census(b.dominion));
+        }), "dominion");
+        check(positions, census, run("artemis", b -> {
+            b.artemis();
+            return new Outcome(Positions.of(b.artemis), SpawnBatchBenchmarkTest.census(b.artemis));
+        }), "artemis");
+        check(positions, census, run("ashley", b -> {
+            b.ashley();
+            return new Outcome(Positions.of(b.ashley), SpawnBatchBenchmarkTest.census(b.ashley));
+        }), "ashley");
+    }
+
+    private static void check(long[] positions, Census census, Outcome outcome, String engine) {
+        assertArrayEquals(positions, outcome.positions(), engine + " positions");
+        assertEquals(census, outcome.census(), engine + " census");
+    }
+
+    @Test
+    void eachOperationGetsAFreshWorldOfItsOwnEngineOnly() {
+        SpawnSingleBenchmark bench = new SpawnSingleBenchmark();
+        bench.entities = N;
+        for (int round = 0; round < 2; round++) {
+            bench.setUp("jtecs");
+            try {
+                assertNull(bench.dominion, "no Dominion");
+                assertNull(bench.artemis, "no Artemis-odb");
+                assertNull(bench.ashley, "no Ashley");
+                assertEquals(0, bench.world.entityCount(), "empty before operation " + round);
+                bench.jtecs();
+                assertEquals(N, bench.world.entityCount(), "after operation " + round);
+            } finally {
+                bench.tearDown();
+            }
+        }
+    }
+}

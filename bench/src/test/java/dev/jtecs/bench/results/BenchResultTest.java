@@ -1,0 +1,43 @@
+package dev.jtecs.bench.results;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class BenchResultTest {
+    @Test
+    void anOperationCoversItsEntities() {
+        BenchResult r = new BenchResult("transforms", 100_000, "jtecs", 2.5, 0.1, 16, 1);
+        assertEquals(250_000.0, r.nsPerOp());
+        assertEquals("transforms", r.workloadName());
+        assertEquals("iterate_read",
+                new BenchResult("iterate_read[components=2]", 16, "jtecs", 1, 0, 0, 1).workloadName());
+    }
+
+    @Test
+    void unmeasuredErrorAndAllocationAreNaN() {
+        BenchResult r = new BenchResult("integrate", 16, "jtecs", 0.2, Double.NaN, Double.NaN, 1);
+        assertTrue(Double.isNaN(r.error()));
+        assertTrue(Double.isNaN(r.allocBytesPerOp()));
+    }
+
+    @Test
+    void refusesImpossibleFiguresNamingEveryOperand() {
+        assertRefused(() -> new BenchResult(" ", 16, "jtecs", 0.2, 0, 0, 1), "workload=' '");
+        assertRefused(() -> new BenchResult("integrate", 0, "jtecs", 0.2, 0, 0, 1), "entities=0");
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", Double.NaN, 0, 0, 1), "nsPerEntity=NaN");
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", -1, 0, 0, 1), "nsPerEntity=-1.0");
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, -0.5, 0, 1), "error=-0.5");
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, 0, Double.POSITIVE_INFINITY, 1),
+                "allocBytesPerOp=Infinity");
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, 0, 0, 0), "threads=0");
+        assertRefused(() -> new BenchResult("integrate", 16, "bevy", 1, 0, 0, 1), "impl='bevy'");
+    }
+
+    private static void assertRefused(org.junit.jupiter.api.function.Executable make, String named) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, make);
+        assertTrue(e.getMessage().contains(named), e.getMessage());
+    }
+}

@@ -1,0 +1,48 @@
+package dev.jtecs.bench.results;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.CategoryChart;
+
+class ResultsChartTest {
+    private static final List<BenchResult> RESULTS = List.of(
+            new BenchResult("integrate", 16384, "jtecs", 0.1, 0.01, 0, 1),
+            new BenchResult("integrate", 16384, "ashley", 4.0, 0.2, 0, 1),
+            new BenchResult("sparse_delta[dirtyArchetypes=1]", 100000, "jtecs-full-rescan", 0.5, 0.01, 0, 1),
+            new BenchResult("sparse_delta[dirtyArchetypes=1]", 100000, "jtecs", 0.001, 0.0001, 0, 1));
+
+    @Test
+    void oneSeriesPerImplementationInRankOrderOneGroupPerWorkloadAndSize() {
+        CategoryChart chart = ResultsChart.chart(RESULTS, ResultsMarkdownTest.INFO);
+        assertEquals(List.of("jtecs", "jtecs-full-rescan", "ashley"), List.copyOf(chart.getSeriesMap().keySet()));
+        assertEquals(List.of("integrate 16,384", "sparse_delta[dirtyArchetypes=1] 100,000"),
+                List.copyOf(chart.getSeriesMap().get("jtecs").getXData()));
+        assertTrue(chart.getStyler().isYAxisLogarithmic());
+    }
+
+    @Test
+    void writesAPngThatDecodes(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("latest.png");
+        ResultsChart.write(RESULTS, ResultsMarkdownTest.INFO, file);
+        BufferedImage image = ImageIO.read(file.toFile());
+        assertNotNull(image, "a decodable PNG");
+        assertTrue(image.getWidth() >= 1200 && image.getHeight() == 900, image.getWidth() + "x" + image.getHeight());
+    }
+
+    @Test
+    void refusesNothingToChart() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ResultsChart.chart(List.of(), ResultsMarkdownTest.INFO));
+        assertTrue(e.getMessage().contains("results is empty"), e.getMessage());
+    }
+}

@@ -1,0 +1,67 @@
+package dev.jtecs.bench.results;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultsMarkdownTest {
+    static final RunInfo INFO = new RunInfo(Instant.parse("2025-01-02T03:04:05Z"), "Test CPU, 2 processors",
+            "Test VM 25", 16, "vector (test)", "quick", 1, "2 × 200 ms", "3 × 200 ms", Duration.ofSeconds(485));
+
+    @Test
+    void writesTheHeaderAndOneRowPerResultWithRatiosToJtecs() {
+        List<BenchResult> results = List.of(
+                new BenchResult("integrate", 1048576, "jtecs", 0.21, 0.01, 0.0, 1),
+                new BenchResult("integrate", 1048576, "dominion", 3.5, 0.25, 12.5, 1),
+                new BenchResult("iterate_read[components=2]", 16384, "jtecs-scalar", 1.0E-4, Double.NaN, Double.NaN,
+                        1),
+                new BenchResult("transforms", 100000, "jtecs", 2.5, 0.125, 1234567, 1));
+        assertEquals("""
+                # jtecs benchmark results
+
+                - date: 2025-01-02 03:04:05 UTC
+                - CPU: Test CPU, 2 processors
+                - JDK: Test VM 25
+                - vector width: 16 float lanes (512 bits), kernels vector (test)
+                - profile: quick, 1 fork per benchmark, warm-up 2 × 200 ms, measurement 3 × 200 ms
+                - wall time: 8 min 5 s
+
+                ns/entity is JMH's average time per operation divided by the entities one operation covers; ± is \
+                JMH's 99.9% error; time/op is one operation (one frame for per-frame workloads); alloc is \
+                `gc.alloc.rate.norm`, including any per-invocation fixture; × jtecs is ns/entity over the jtecs row \
+                of the same workload and size (below 1: faster than jtecs).
+
+                | workload | entities | impl | ns/entity ± error | time/op | alloc B/op | threads | × jtecs |
+                |---|---:|---|---:|---:|---:|---:|---:|
+                | integrate | 1,048,576 | jtecs | 0.21 ± 0.01 | 220 µs | 0 | 1 | 1.00 |
+                | integrate | 1,048,576 | dominion | 3.5 ± 0.25 | 3.67 ms | 12.5 | 1 | 16.67 |
+                | iterate_read[components=2] | 16,384 | jtecs-scalar | 0.0001 ± n/a | 1.64 ns | n/a | 1 | — |
+                | transforms | 100,000 | jtecs | 2.5 ± 0.13 | 250 µs | 1,234,567 | 1 | 1.00 |
+                """, ResultsMarkdown.toMarkdown(results, INFO));
+    }
+
+    @Test
+    void roundsToSignificantDigitsWithoutExponents() {
+        assertEquals("1230", ResultsMarkdown.significant(1234.5, 3));
+        assertEquals("0.000123", ResultsMarkdown.significant(1.2345E-4, 3));
+        assertEquals("0", ResultsMarkdown.significant(0, 3));
+        assertEquals("n/a", ResultsMarkdown.significant(Double.NaN, 3));
+        assertEquals("1.5 s", ResultsMarkdown.time(1.5e9));
+        assertEquals("999 ns", ResultsMarkdown.time(999));
+    }
+
+    @Test
+    void writesTheFile(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("latest.md");
+        List<BenchResult> one = List.of(new BenchResult("integrate", 16384, "jtecs", 0.1, 0.01, 0, 1));
+        ResultsMarkdown.write(one, INFO, file);
+        assertEquals(ResultsMarkdown.toMarkdown(one, INFO), Files.readString(file));
+    }
+}
