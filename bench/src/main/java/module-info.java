@@ -1,4 +1,4 @@
-/** JMH benchmarks and the jtecs command line (the main jobs: particles, ...). */
+/** JMH benchmarks and the jtecs command line: the frame jobs (particles, transforms) and {@code bench}. */
 module dev.jtecs.bench {
     requires dev.jtecs.core;
     requires dev.jtecs.kernels;
@@ -12,9 +12,6 @@ module dev.jtecs.bench {
     requires dev.dominion.ecs.api;
     requires artemis.odb;
     requires ashley;
-    requires org.knowm.xchart;
-    requires com.fasterxml.jackson.databind;
-    requires java.desktop;
 
     exports dev.jtecs.bench.frame;
     exports dev.jtecs.bench.particles;
