@@ -43,15 +43,22 @@ import dev.jtecs.storage.internal.NativeMemory;
 import dev.jtecs.storage.internal.PairRegistry;
 import dev.jtecs.storage.internal.Table;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * A world: every entity, archetype and native buffer of one simulation. Single-threaded: one thread at a time
- * calls into a world.
+ * A world: every entity, archetype and native buffer of one simulation. Confined: only its owner thread (the
+ * creating thread, until {@link #transferTo} or {@link #release}/{@link #claim} hands it on) calls into it; every
+ * public method but {@link #owner()}, {@link #config()} and {@link #toString()} throws
+ * {@link WrongThreadException} on any other thread, before anything changes. The scheduler, queries, cursors and
+ * resources of a world check the same. Archetypes and column views do not: kernels on worker threads read (and
+ * write) column segments while the owner waits for them.
  *
  * <p>Scopes and publication: structural changes (spawning, adding or removing components, despawning) are
  * staged in a transaction and published by the commit drain when the outermost scope closes. Outside any scope
@@ -70,6 +77,20 @@ import java.util.function.Consumer;
  * method throws {@link IllegalStateException} once the world is closed.
  */
 public final class World implements AutoCloseable {
+    private static final AtomicLong CREATED = new AtomicLong();
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(World.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The thread allowed to call into this world, {@code null} while released; first, so others may use it. */
+    private Thread owner = Thread.currentThread();
+    private final long serial = CREATED.incrementAndGet();
     private final WorldConfig config;
     private final NativeMemory memory = new NativeMemory();
     private final EntityIndex index;
@@ -85,7 +106,7 @@ public final class World implements AutoCloseable {
     private final Batches batches;
     private final PairRegistry pairs;
     private final Relations relations;
-    private final Resources resources = new Resources();
+    private final Resources resources = new Resources(this);
     private final RandomStreams random = new RandomStreams();
     private final States states = new States(this);
     private final Bundles bundles = new Bundles(this);
@@ -148,16 +169,19 @@ public final class World implements AutoCloseable {
 
     /** Spawns an entity with one component (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a) {
+        checkOpen();
         return spawnOf(Objects.requireNonNull(a, "input"), null, null);
     }
 
     /** Spawns an entity with two components (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a, Input b) {
+        checkOpen();
         return spawnOf(Objects.requireNonNull(a, "input"), Objects.requireNonNull(b, "input"), null);
     }
 
     /** Spawns an entity with three components (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a, Input b, Input c) {
+        checkOpen();
         return spawnOf(Objects.requireNonNull(a, "input"), Objects.requireNonNull(b, "input"),
                 Objects.requireNonNull(c, "input"));
     }
@@ -818,7 +842,7 @@ public final class World implements AutoCloseable {
     public void requireOwnQuery(Query query) {
         checkOpen();
         if (!Objects.requireNonNull(query, "query").belongsTo(queryHost)) {
-            throw new IllegalArgumentException(query + " belongs to another world");
+            throw new IllegalArgumentException(query + " belongs to another world, not " + this);
         }
     }
 
@@ -839,6 +863,11 @@ public final class World implements AutoCloseable {
         @Override
         public void checkOpen() {
             World.this.checkOpen();
+        }
+
+        @Override
+        public void checkThread() {
+            World.this.checkThread();
         }
     }
 
@@ -914,6 +943,7 @@ public final class World implements AutoCloseable {
 
     /** Delivers an event, under its own class, to the observers at an address, synchronously. */
     public <E> void emit(long address, E event) {
+        checkOpen();
         Objects.requireNonNull(event, "event");
         @SuppressWarnings("unchecked")
         Class<E> type = (Class<E>) event.getClass();
@@ -1245,6 +1275,11 @@ public final class World implements AutoCloseable {
         public void barrier() {
             publishUnlessScoped();
         }
+
+        @Override
+        public void checkThread() {
+            World.this.checkThread();
+        }
     }
 
     // ---------------------------------------------------------------- random streams and resources
@@ -1378,9 +1413,13 @@ public final class World implements AutoCloseable {
 
     // ---------------------------------------------------------------- lifetime
 
-    /** Frees all native memory. Idempotent; every later call on this world throws. */
+    /**
+     * Frees all native memory. Idempotent; every later call on this world throws. Only the owner thread may
+     * close a world (column views read on other threads must be finished first).
+     */
     @Override
     public void close() {
+        checkThread();
         if (closed) {
             return;
         }
@@ -1390,13 +1429,115 @@ public final class World implements AutoCloseable {
     }
 
     public boolean isClosed() {
+        checkThread();
         return closed;
     }
 
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("world is closed");
+    // ---------------------------------------------------------------- thread confinement
+
+    /**
+     * The thread allowed to call into this world now: the creating thread until {@link #transferTo} or
+     * {@link #release} hands the world on; {@code null} while it is released. Any thread may ask; from a thread
+     * other than the owner the answer is only as fresh as the synchronization that handed the world over.
+     */
+    public Thread owner() {
+        return owner;
+    }
+
+    /**
+     * Hands this world to another thread: from now on only {@code thread} may call into it, and this thread's
+     * calls throw {@link WrongThreadException}. The hand-off itself does not publish this thread's writes: pass
+     * the world to the new owner through something that does (a queue, a future, {@link Thread#start()}).
+     *
+     * @throws WrongThreadException unless called by the owner
+     * @throws IllegalStateException from a running system or publication callback, or once the world is closed
+     *     (in every case the owner stays)
+     */
+    public void transferTo(Thread thread) {
+        checkOpen();
+        Objects.requireNonNull(thread, "thread");
+        requireHandOffPoint("transferTo");
+        owner = thread;
+    }
+
+    /**
+     * Releases this world: no thread owns it until one calls {@link #claim()}, the hand-off for a pool whose next
+     * worker is not known in advance. Every call but {@code claim()} throws {@link WrongThreadException} while it
+     * is released.
+     *
+     * @throws WrongThreadException unless called by the owner
+     * @throws IllegalStateException from a running system or publication callback, or once the world is closed
+     */
+    public void release() {
+        checkOpen();
+        requireHandOffPoint("release");
+        OWNER.setRelease(this, null);
+    }
+
+    /**
+     * Makes the calling thread the owner of a released world; does nothing when it already owns it. Of two
+     * threads claiming at once, one wins and the other gets the exception.
+     *
+     * @throws WrongThreadException when another thread owns the world (nothing changes)
+     */
+    public void claim() {
+        Thread caller = Thread.currentThread();
+        if (owner == caller) {
+            return;
         }
+        if (!OWNER.compareAndSet(this, (Thread) null, caller)) {
+            throw wrongThread("claim", caller);
+        }
+    }
+
+    /** Hands-off happen between calls, never from code the world is running on this thread. */
+    private void requireHandOffPoint(String operation) {
+        if (holdDepth > 0 || drain.isDraining()) {
+            throw new IllegalStateException(operation + ": " + this + " cannot change threads from a running "
+                    + "system or publication callback (holdDepth=" + holdDepth + " draining="
+                    + drain.isDraining() + ")");
+        }
+    }
+
+    /**
+     * Throws unless the calling thread owns this world: the confinement check of every entry point, and of the
+     * scheduler, queries and resources that reach the world. Cost: one field compare.
+     *
+     * @throws WrongThreadException from any other thread
+     */
+    public void checkThread() {
+        if (Thread.currentThread() != owner) {
+            throw wrongThread(null, Thread.currentThread());
+        }
+    }
+
+    private void checkOpen() {
+        if (Thread.currentThread() != owner || closed) {
+            rejectCall(); // out of line: the hot path is the compare above
+        }
+    }
+
+    private void rejectCall() {
+        checkThread();
+        throw new IllegalStateException(this + " is closed");
+    }
+
+    private WrongThreadException wrongThread(String operation, Thread caller) {
+        Thread current = owner;
+        return new WrongThreadException((operation == null ? "" : operation + ": ") + this + " is confined to "
+                + (current == null ? "no thread (released; call claim() first)" : describe(current))
+                + ", called from " + describe(caller)
+                + "; hand it over with transferTo(thread) or release() and claim()");
+    }
+
+    private static String describe(Thread thread) {
+        return "thread '" + thread.getName() + "' (id " + thread.threadId() + ")";
+    }
+
+    /** {@code world#<n>}: the n-th world this process created. */
+    @Override
+    public String toString() {
+        return "world#" + serial;
     }
 
     private void validateSpawnInputs(Input[] inputs) {
