@@ -342,8 +342,9 @@ final class Batches {
                 return; // no entity of this world ever had it
             }
             component = pair;
-        } else if (component instanceof PairComponent) {
-            throw new IllegalArgumentException("batchRemove: pass REL or REL.targeting(target), not a pair");
+        } else if (component instanceof PairComponent pair) {
+            throw new IllegalArgumentException("batchRemove: pass REL or REL.targeting(target), not the pair "
+                    + pair.name());
         }
         Component<?> chosen = component;
         BatchOp.SparseEdit sparse = component instanceof BaseRelationship<?> relationship && relationship.isSparse()

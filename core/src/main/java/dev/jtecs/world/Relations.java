@@ -196,6 +196,9 @@ final class Relations implements SparseWriteQueue.Sink {
     void walkUp(long id, BaseRelationship<?> relationship, AncestorVisitor visitor, int maxDepth) {
         Objects.requireNonNull(relationship, "relationship");
         Objects.requireNonNull(visitor, "visitor");
+        if (maxDepth < 0) {
+            throw new IllegalArgumentException("walkUp: maxDepth=" + maxDepth + " must not be negative");
+        }
         long[] path = walkPath != null ? walkPath : new long[16]; // a nested walk (from a visitor) gets its own
         walkPath = null;
         try {

@@ -314,6 +314,7 @@ public final class World implements AutoCloseable {
             remove(id, edgeTo(edge.relationship(), edge.target())); // a selector names one edge
             return;
         }
+        requireOwnPair(component, "remove");
         int slot = index.requireLiveOrReserved(id, "remove");
         enterScope();
         boolean ok = false;
@@ -359,7 +360,8 @@ public final class World implements AutoCloseable {
      * has none or is dead, stale or unpublished. {@code get(id, REL)} answers the same.
      */
     public <V> V getFirstRelationship(long id, BaseRelationship<V> relationship) {
-        return get(id, relationship);
+        checkOpen();
+        return get(id, Objects.requireNonNull(relationship, "relationship"));
     }
 
     /**
@@ -426,6 +428,7 @@ public final class World implements AutoCloseable {
      * false.
      *
      * @throws IllegalStateException on a cycle, or when the walk would go deeper than {@code maxDepth}
+     * @throws IllegalArgumentException for a negative {@code maxDepth} (nothing is visited)
      */
     public void walkUp(long id, BaseRelationship<?> relationship, AncestorVisitor visitor, int maxDepth) {
         checkOpen();
@@ -572,7 +575,8 @@ public final class World implements AutoCloseable {
     public void batchRemove(Query query, Component<?> component) {
         checkOpen();
         requireOwnQuery(query);
-        batches.remove(query, Objects.requireNonNull(component, "component"));
+        Objects.requireNonNull(component, "component");
+        batches.remove(query, component);
     }
 
     /**
@@ -927,17 +931,20 @@ public final class World implements AutoCloseable {
     /** Removes an observer (by callback identity); returns whether it was registered. */
     public <E> boolean stopObserving(long address, Class<E> type, Observer<? super E> callback) {
         checkOpen();
+        Objects.requireNonNull(type, "type");
         return observers.stop(address, type, Objects.requireNonNull(callback, "callback"));
     }
 
     /** Removes an observer by its id; returns whether it was registered. */
     public boolean stopObserving(long address, Class<?> type, String id) {
         checkOpen();
+        Objects.requireNonNull(type, "type");
         return observers.stop(address, type, id);
     }
 
     public boolean hasObservers(long address, Class<?> type) {
         checkOpen();
+        Objects.requireNonNull(type, "type");
         return observers.has(address, type);
     }
 
@@ -964,6 +971,19 @@ public final class World implements AutoCloseable {
         observers.clear(address);
     }
 
+    /**
+     * Rejects {@code null}, and a pair this world does not know: pair ids are allocated per world, so another
+     * world's pair (or one that {@link #compact()} forgot) would alias a different edge here.
+     */
+    private void requireOwnPair(Component<?> component, String operation) {
+        Objects.requireNonNull(component, "component");
+        if (component instanceof PairComponent pair && pairs.find(pair.relationship(), pair.target()) != pair) {
+            throw new IllegalArgumentException(operation + ": pair " + pair.name() + " (id " + pair.id()
+                    + ") is not a pair of " + this + ": it belongs to another world, or compact() forgot it; "
+                    + "name edges with " + pair.relationship().name() + ".targeting(target)");
+        }
+    }
+
     private void checkAddress(long address, String operation) {
         if (address != Entity.WORLD) {
             index.requireLiveOrReserved(address, operation);
@@ -981,7 +1001,7 @@ public final class World implements AutoCloseable {
     /** Whether a published entity has the component; {@code false} for dead, stale or unpublished ids. */
     public boolean has(long id, Component<?> component) {
         checkOpen();
-        Objects.requireNonNull(component, "component");
+        requireOwnPair(component, "has");
         if (!index.isAlive(id)) {
             return false;
         }
@@ -994,7 +1014,7 @@ public final class World implements AutoCloseable {
      */
     public <T> T get(long id, Component<T> component) {
         checkOpen();
-        Objects.requireNonNull(component, "component");
+        requireOwnPair(component, "get");
         if (!index.isAlive(id)) {
             return null;
         }
@@ -1015,7 +1035,7 @@ public final class World implements AutoCloseable {
      */
     public void markComponentDirty(long id, Component<?> component) {
         checkOpen();
-        Objects.requireNonNull(component, "component");
+        requireOwnPair(component, "markComponentDirty");
         int slot = index.requireLiveOrReserved(id, "markComponentDirty");
         if (!index.isAlive(id)) {
             return;
@@ -1090,7 +1110,7 @@ public final class World implements AutoCloseable {
     /** Every archetype holding a component, in registry order, empty ones included. */
     public List<Archetype> findArchetypes(Component<?> component) {
         checkOpen();
-        Objects.requireNonNull(component, "component");
+        requireOwnPair(component, "findArchetypes");
         List<Archetype> found = new ArrayList<>();
         int id = component.id();
         if (component instanceof TargetSelector<?> edge) {

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** The relationship machinery ({@link Relations}, and edge staging), driven through the world. */
 class RelationsTest {
@@ -1130,5 +1131,42 @@ class RelationsTest {
             assertThrows(IllegalArgumentException.class, () -> world.spawn(SPRING), "a bare definition");
             assertEquals(before, dump());
         }
+    }
+
+    @Test
+    void anotherWorldsPairIsRefusedWhereItWouldAliasAnEdge() {
+        long parent = world.spawn();
+        long child = world.spawn(PARENT.to(parent));
+        try (World other = World.create()) {
+            long otherParent = other.spawn();
+            long otherChild = other.spawn(FOLLOWS.to(otherParent)); // the other world's first pair
+            PairComponent foreign = (PairComponent) other.archetypeOf(otherChild).components().stream()
+                    .filter(c -> c instanceof PairComponent).findFirst().orElseThrow();
+            PairComponent own = (PairComponent) world.archetypeOf(child).components().stream()
+                    .filter(c -> c instanceof PairComponent).findFirst().orElseThrow();
+            assertEquals(own.id(), foreign.id(), "pair ids are per world: the two alias");
+            String before = dump();
+            for (Executable call : List.<Executable>of(() -> world.remove(child, foreign),
+                    () -> world.has(child, foreign), () -> world.get(child, foreign),
+                    () -> world.markComponentDirty(child, foreign), () -> world.findArchetypes(foreign))) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+                assertTrue(e.getMessage().contains(foreign.name()) && e.getMessage().contains(world.toString()),
+                        e.getMessage());
+            }
+            assertEquals(before, dump());
+            assertEquals(List.of(parent), targets(child, PARENT), "the aliased edge is still there");
+            assertTrue(world.has(child, own), "the world's own pair still answers");
+        }
+    }
+
+    @Test
+    void walkUpRefusesANegativeDepthBeforeVisiting() {
+        long root = world.spawn();
+        long child = world.spawn(PARENT.to(root));
+        List<Long> visited = new ArrayList<>();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> world.walkUp(child, PARENT, (ancestor, depth) -> visited.add(ancestor), -1));
+        assertTrue(e.getMessage().contains("maxDepth=-1"), e.getMessage());
+        assertEquals(List.of(), visited);
     }
 }
