@@ -132,6 +132,7 @@ public final class World implements AutoCloseable {
         drain.onDespawned(relations::despawnedTarget);
         drain.onPlacedWithPairs(relations::dropEdgesToDead);
         drain.onSegmentDone(relations::settleDeadTargets);
+        drain.pendingSettlement(relations::hasUnsettledTargets);
         drain.sparseSink(relations);
         archetypes.onCreate(table -> {
             for (int i = 0; i < queries.size(); i++) {
@@ -460,18 +461,21 @@ public final class World implements AutoCloseable {
     private void despawned(long id, TxState before) {
         boolean atEntity = observers.has(id, OnDespawn.class);
         boolean atWorld = observers.has(Entity.WORLD, OnDespawn.class);
-        if (atEntity || atWorld) {
-            Archetype source = before == TxState.STAGED_SPAWN ? null : archetypeOf(id);
-            OnDespawn event = new OnDespawn(id, source, source == null ? -1 : index.rowOf(Entity.slot(id)),
-                    despawnContext);
-            if (atEntity) {
-                observers.deliver(id, OnDespawn.class, event);
+        try {
+            if (atEntity || atWorld) {
+                Archetype source = before == TxState.STAGED_SPAWN ? null : archetypeOf(id);
+                OnDespawn event = new OnDespawn(id, source, source == null ? -1 : index.rowOf(Entity.slot(id)),
+                        despawnContext);
+                if (atEntity) {
+                    observers.deliver(id, OnDespawn.class, event);
+                }
+                if (atWorld) {
+                    observers.deliver(Entity.WORLD, OnDespawn.class, event);
+                }
             }
-            if (atWorld) {
-                observers.deliver(Entity.WORLD, OnDespawn.class, event);
-            }
+        } finally {
+            observers.clear(id); // even when an observer threw: the despawn stays staged, its entity is going
         }
-        observers.clear(id);
     }
 
     /** What {@link OnDespawn} reads and requests through. */
@@ -582,7 +586,9 @@ public final class World implements AutoCloseable {
     /**
      * Despawns every entity the query matches now, with the usual lifecycle: {@link OnDespawn} at each entity's
      * address and at address 0 during this call (entities stay alive and readable until publication), then
-     * the observers at each address are cleared. Entities already being despawned are skipped.
+     * the observers at each address are cleared. Entities already being despawned are skipped. When an observer
+     * throws, every other member still gets its events, the despawn stays staged (like any call whose observer
+     * throws) and the first exception propagates.
      */
     public void batchDespawn(Query query) {
         checkOpen();
@@ -715,7 +721,9 @@ public final class World implements AutoCloseable {
      * open scope here (an iteration or a {@code defer()} the system opened does). Called from a callback while the
      * drain runs, it joins the active drain (whose next wave publishes the callback's work). If publication fails,
      * rows already published stay, the rest of the staged work is discarded, and the exception propagates; the
-     * world stays usable.
+     * world stays usable. Edges to targets that died in the failed publication, whose settlement (removal, or a
+     * cascade of despawns) was discarded with the rest, are settled by the next publication: that work shows as
+     * pending, and {@link #unwind()} publishes it at once.
      */
     public void commit() {
         checkOpen();
