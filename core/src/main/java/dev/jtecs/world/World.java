@@ -1152,6 +1152,24 @@ public final class World implements AutoCloseable {
         return memory.reservedBytes();
     }
 
+    /**
+     * Native bytes this world holds from the system: the slabs its small buffers are carved from and its large
+     * buffers; at least {@link #nativeBytesReserved()}.
+     */
+    public long nativeFootprintBytes() {
+        checkOpen();
+        return memory.footprintBytes();
+    }
+
+    /**
+     * Native bytes every open world of this process holds from the system, the sum of their
+     * {@link #nativeFootprintBytes()}: closing a world takes its share off at once. Any thread may ask; for
+     * leak checks and monitoring.
+     */
+    public static long nativeBytesHeldByOpenWorlds() {
+        return NativeMemory.heldByAllOpen();
+    }
+
     // ---------------------------------------------------------------- systems and the frame (see Scheduler)
 
     /**
