@@ -44,12 +44,15 @@ import java.util.TreeSet;
 public final class WorldDump {
     private final String world;
     private final SortedMap<Long, String> entities;
+    private final SortedMap<Long, SortedMap<String, String>> values;
     private final List<String> structure;
     private final String text;
 
-    private WorldDump(String world, SortedMap<Long, String> entities, List<String> structure) {
+    private WorldDump(String world, SortedMap<Long, String> entities,
+            SortedMap<Long, SortedMap<String, String>> values, List<String> structure) {
         this.world = world;
         this.entities = Collections.unmodifiableSortedMap(entities);
+        this.values = Collections.unmodifiableSortedMap(values);
         this.structure = List.copyOf(structure);
         StringBuilder sb = new StringBuilder(world).append('\n');
         entities.values().forEach(line -> sb.append(line).append('\n'));
@@ -70,12 +73,17 @@ public final class WorldDump {
         Objects.requireNonNull(world, "world");
         List<Archetype> archetypes = archetypes(world);
         SortedMap<Long, String> entities = new TreeMap<>();
+        SortedMap<Long, SortedMap<String, String>> values = new TreeMap<>();
         TreeSet<Long> targets = new TreeSet<>();
         TreeSet<String> keys = new TreeSet<>(probeKeys);
         for (Archetype archetype : archetypes) {
             for (int row = 0; row < archetype.count(); row++) {
                 long id = archetype.entity(row);
-                entities.put(id, entity(world, archetype, row, id, targets, keys));
+                SortedMap<String, String> components = new TreeMap<>();
+                entities.put(id, entity(world, archetype, row, id, targets, keys, components));
+                if (world.archetypeOf(id) == archetype && world.rowOf(id) == row) {
+                    values.put(id, Collections.unmodifiableSortedMap(components)); // published rows only
+                }
             }
         }
         List<String> structure = new ArrayList<>();
@@ -101,7 +109,7 @@ public final class WorldDump {
         for (int i = 0; i < queries.size(); i++) {
             structure.add(query(i, queries.get(i)));
         }
-        return new WorldDump(counters(world), entities, structure);
+        return new WorldDump(counters(world), entities, values, structure);
     }
 
     /** Every archetype of the world, ascending by id: the union of a plain and a {@code Disabled} query. */
@@ -128,7 +136,7 @@ public final class WorldDump {
     }
 
     private static String entity(World world, Archetype archetype, int row, long id, TreeSet<Long> targets,
-            TreeSet<String> keys) {
+            TreeSet<String> keys, SortedMap<String, String> values) {
         StringBuilder sb = new StringBuilder("entity ").append(Entity.toString(id)).append(" @").append(archetype.id())
                 .append(':').append(row);
         if (world.archetypeOf(id) != archetype || world.rowOf(id) != row) {
@@ -140,6 +148,7 @@ public final class WorldDump {
         for (Component<?> component : components) {
             sb.append(" | ").append(component.name());
             if (component instanceof PairComponent) {
+                values.put(component.name(), "pair");
                 continue; // the pair's edge is listed under its relationship
             }
             if (component instanceof BaseRelationship<?> relationship) {
@@ -147,10 +156,12 @@ public final class WorldDump {
                 world.forEachRelationship(id, relationship, edge -> edges.add(value(edge)));
                 collectTargets(world, id, relationship, targets);
                 sb.append(" -> ").append(edges);
+                values.put(component.name(), edges.toString());
                 continue;
             }
             Object value = world.get(id, component);
             sb.append('=').append(value(value));
+            values.put(component.name(), value(value));
             if (component == EntityKey.COMPONENT && value != null) {
                 keys.add((String) value);
             }
@@ -225,6 +236,15 @@ public final class WorldDump {
     /** Each live entity's line (archetype, row, values, edges) by id, ascending. */
     public SortedMap<Long, String> entities() {
         return entities;
+    }
+
+    /**
+     * Each published entity's components by name, ascending: the rendered value, the edge list of a
+     * relationship, {@code "pair"} for a dense pair; no location, so entities compare across worlds whose rows
+     * differ. A row being placed (taken inside a publication) is left out until its entity resolves to it.
+     */
+    public SortedMap<Long, SortedMap<String, String>> values() {
+        return values;
     }
 
     /** The archetype, dirty-queue, key, reverse-index and query lines. */
