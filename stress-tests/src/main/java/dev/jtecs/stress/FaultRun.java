@@ -64,7 +64,12 @@ import java.util.TreeSet;
  *       (published), never anything else.
  * </ul>
  *
- * <p>Then the run goes on, so the world must keep working. The seed also picks the instant or the staged path.
+ * <p>Then the run goes on, so the world must keep working: every later operation, fault and check runs on the
+ * recovered world. The oracle for "published or discarded" is the engine itself, replayed from the seed without
+ * the one fault, rather than {@link ReferenceWorld}: the reference model predicts failing batch initializers and
+ * writers (which {@link ModelRun} compares), but not where a throwing observer or membership callback cuts a
+ * publication short, nor the settlement that the next publication then runs. The seed also picks the instant or
+ * the staged path.
  * A failure throws {@link ModelMismatch} with the seed and the last operations: {@code new FaultRun(seed,
  * operations).run()} replays it.
  */
