@@ -9,8 +9,6 @@ import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
-import dev.jtecs.event.EntityObserver;
-import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.SignatureBuilder;
 import dev.jtecs.storage.internal.Table;
@@ -214,9 +212,19 @@ public final class CommitDrain {
         }
     };
 
-    /** Whether anything waits for a drain. */
+    /** Whether anything waits for a drain: staged records or sparse writes, or a settlement left over. */
     public boolean hasWork() {
-        return !transaction.isEmpty() || !sparseWrites.isEmpty();
+        return !transaction.isEmpty() || !sparseWrites.isEmpty() || pendingSettlement.getAsBoolean();
+    }
+
+    private java.util.function.BooleanSupplier pendingSettlement = () -> false;
+
+    /**
+     * Attaches what tells whether work outside the transaction waits: the settlement of targets that died in a
+     * publication that then failed. A drain with nothing else staged still runs one wave for it.
+     */
+    public void pendingSettlement(java.util.function.BooleanSupplier pending) {
+        this.pendingSettlement = java.util.Objects.requireNonNull(pending, "pending");
     }
 
     /** Publishes everything staged, wave after wave, until nothing is left. A reentrant call returns at once. */
@@ -252,6 +260,9 @@ public final class CommitDrain {
         int to = transaction.sealedEnd();
         int ops = transaction.sealedOps();
         boolean cancels = transaction.sealedBatchCancels();
+        int segmentStart = from; // the segment being published, for a failure's edge completion
+        int segmentEnd = from;
+        int segmentMark = 0;
         try {
             int segment = from;
             int firstOp = 0;
@@ -261,6 +272,9 @@ public final class CommitDrain {
                     continue;
                 }
                 int end = op == null ? to : op.recordMark;
+                segmentStart = segment;
+                segmentEnd = end;
+                segmentMark = op == null ? Integer.MAX_VALUE : k;
                 runSegment(segment, end, firstOp, k, cancels);
                 sparseWrites.flush(op == null ? Integer.MAX_VALUE : k, index, flushSink);
                 segmentDone.run();
@@ -276,6 +290,7 @@ public final class CommitDrain {
             java.util.Arrays.fill(plannedRelationships, null);
             sparseSink.settle(); // markers follow the edges where the wave left them
         } catch (RuntimeException | Error failure) {
+            completePublishedEdges(failure, segmentStart, segmentEnd, segmentMark);
             releaseUnpublished(from, to);
             releaseOps(ranOps, ops);
             transaction.recycle();
@@ -289,6 +304,34 @@ public final class CommitDrain {
     }
 
     private int ranOps;
+
+    /**
+     * A wave failed part way through a segment: the entities whose records it already published get their
+     * sparse edge writes of that segment now, so a published row never carries a relationship marker without its
+     * edges (or the other way round); the writes of everything not published are discarded with it.
+     */
+    private void completePublishedEdges(Throwable failure, int segmentStart, int segmentEnd, int segmentMark) {
+        int count = 0;
+        int[] published = null;
+        for (int record = segmentStart; record < segmentEnd; record++) {
+            if (transaction.state(record) == TxState.COMMITTED) {
+                if (published == null) {
+                    published = new int[segmentEnd - segmentStart];
+                }
+                published[count++] = transaction.slot(record);
+            }
+        }
+        if (published == null) {
+            return;
+        }
+        int[] slots = Arrays.copyOf(published, count);
+        Arrays.sort(slots);
+        try {
+            sparseWrites.flushPublished(segmentMark, index, flushSink, slot -> Arrays.binarySearch(slots, slot) >= 0);
+        } catch (RuntimeException | Error e) {
+            failure.addSuppressed(e);
+        }
+    }
 
     /** Publishes records {@code [from, to)} and the spawn batches among ops {@code [firstOp, endOp)}. */
     private void runSegment(int from, int to, int firstOp, int endOp, boolean cancels) {
@@ -522,21 +565,7 @@ public final class CommitDrain {
         if (moved != 0) {
             index.relocate(Entity.slot(moved), table.store(), row);
         }
-        EntityObserver[] observers = table.observers();
-        if (observers.length == 0) {
-            return;
-        }
-        Archetype archetype = table.archetype();
-        if (moved != 0) {
-            for (EntityObserver observer : observers) {
-                observer.onEntityMove(archetype, moved, last, row);
-            }
-        }
-        if (table.count() == 0) {
-            for (EntityObserver observer : observers) {
-                observer.onDeactivated(archetype);
-            }
-        }
+        Notifications.swapRemoved(table, moved, last, row);
     }
 
     // ---------------------------------------------------------------- spawn
@@ -753,45 +782,22 @@ public final class CommitDrain {
 
     // ---------------------------------------------------------------- notifications
 
-    /** Tells a table's observers that rows {@code [from, to)} are about to leave (for {@code other}, or die). */
+    /**
+     * Tells a table's observers that rows {@code [from, to)} are about to leave (for {@code other}, or die); when
+     * one throws, the rows stay and the others hear them come back ({@link Notifications#removed}).
+     */
     static void notifyRemoved(Table table, int from, int to, Table other) {
-        EntityObserver[] observers = table.observers();
-        if (observers.length == 0) {
-            return;
-        }
-        Archetype archetype = table.archetype();
-        Archetype otherArchetype = other == null ? null : other.archetype();
-        for (EntityObserver observer : observers) {
-            observer.onEntitiesRemoved(archetype, from, to, otherArchetype);
-        }
+        Notifications.removed(table, from, to, other);
     }
 
     /** Tells a table's observers that rows {@code [from, to)} arrived (activation first when it was empty). */
     static void notifyAdded(Table table, int from, int to, Table other) {
-        EntityObserver[] observers = table.observers();
-        if (observers.length == 0) {
-            return;
-        }
-        Archetype archetype = table.archetype();
-        if (table.count() == to - from) {
-            for (EntityObserver observer : observers) {
-                observer.onActivated(archetype);
-            }
-        }
-        Archetype otherArchetype = other == null ? null : other.archetype();
-        for (EntityObserver observer : observers) {
-            observer.onEntitiesAdded(archetype, from, to, otherArchetype);
-        }
+        Notifications.added(table, from, to, other);
     }
 
     /** Tells a table's observers it became empty, when it did. */
     static void notifyDeactivated(Table table) {
-        if (table.count() != 0) {
-            return;
-        }
-        for (EntityObserver observer : table.observers()) {
-            observer.onDeactivated(table.archetype());
-        }
+        Notifications.deactivated(table);
     }
 
     // ---------------------------------------------------------------- failure

@@ -1,6 +1,7 @@
 package dev.jtecs.mutation;
 
 import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import java.util.Arrays;
 
@@ -89,6 +90,19 @@ public final class SparseWriteQueue {
         while (next < sealedEnd && marks[next] <= limitMark) {
             int i = next++; // advanced first: a failing write is not retried
             if (index.isAlive(entities[i])) {
+                sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
+            }
+        }
+    }
+
+    /**
+     * After a failure: applies, in order, the wave's remaining writes staged before the batch at
+     * {@code limitMark} whose entity is alive and whose slot {@code published} accepts; skips the rest.
+     */
+    void flushPublished(int limitMark, EntityIndex index, Sink sink, java.util.function.IntPredicate published) {
+        while (next < sealedEnd && marks[next] <= limitMark) {
+            int i = next++;
+            if (index.isAlive(entities[i]) && published.test(Entity.slot(entities[i]))) {
                 sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
             }
         }

@@ -13,6 +13,8 @@
  *
  * <p>Invariants: despawns run before spawns in a wave, so spawns reuse freed rows; an entity moves at most once
  * per wave (its whole staged shape is resolved into one destination); a failed publication keeps what was
- * published and discards the rest. Internal to the core module.
+ * published and discards the rest; every entity observer of a table hears every notification about its rows even
+ * when another one throws ({@link dev.jtecs.mutation.Notifications}), so one failing membership callback never
+ * leaves the others out of step. Internal to the core module.
  */
 package dev.jtecs.mutation;

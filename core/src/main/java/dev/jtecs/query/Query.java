@@ -15,7 +15,9 @@ import java.util.Objects;
  * non-empty archetypes only, in ascending group order when grouped (registration order within a group), and is
  * a scope of its world: structural calls made while iterating are staged and published when the iteration ends
  * ({@link #forEach} always ends it, a {@link QueryCursor} ends it when exhausted or closed). Cursors are
- * independent: iterations may nest and interleave.
+ * independent: iterations may nest and interleave. Confined like its world: every method but the descriptor's
+ * accessors throws {@link WrongThreadException} on a thread other than the world's owner; the archetypes it
+ * hands out are not checked, so workers may read their columns.
  *
  * <p>Membership callbacks ({@code onEntitiesAdded}, {@code onEntitiesRemoved}) run inside the commit drain with
  * one contiguous row range per call: added after rows are placed and written (and, when the query is created,
@@ -23,13 +25,17 @@ import java.util.Objects;
  * A move between two matching archetypes is no membership change and calls neither.
  */
 public final class Query {
-    /** What a query needs from its world: the scope that iteration raises. */
+    /** What a query needs from its world: the scope that iteration raises, and the world's checks. */
     public interface Host {
         void enterScope();
 
         void exitScope(boolean publishIfOutermost);
 
+        /** Throws unless the world is open and the calling thread owns it. */
         void checkOpen();
+
+        /** Throws {@link WrongThreadException} unless the calling thread owns the world (closed or not). */
+        void checkThread();
     }
 
     private final Host host;
@@ -65,6 +71,7 @@ public final class Query {
      * whether it was added.
      */
     public boolean consider(Archetype archetype) {
+        host.checkThread();
         if (!descriptor.matches(archetype)) {
             return false;
         }
@@ -93,6 +100,7 @@ public final class Query {
      * matched.
      */
     public boolean forget(Archetype archetype) {
+        host.checkThread();
         int index = -1;
         for (int i = 0; i < matchedCount; i++) {
             if (matched[i] == archetype) {
@@ -137,6 +145,7 @@ public final class Query {
 
     /** Reports the rows of every non-empty matched archetype as added (a new query's initial members). */
     public void announceInitialMembers() {
+        host.checkThread();
         QueryCallback added = descriptor.onEntitiesAdded();
         if (added == null) {
             return;
@@ -151,8 +160,8 @@ public final class Query {
 
     /** Visits every non-empty matching archetype, as one scope of the world. */
     public void forEach(QueryVisitor visitor) {
-        Objects.requireNonNull(visitor, "visitor");
         host.checkOpen();
+        Objects.requireNonNull(visitor, "visitor");
         host.enterScope();
         boolean ok = false;
         try {

@@ -6,7 +6,8 @@ import dev.jtecs.storage.LongColumn;
 /**
  * A step-by-step iteration over a query's non-empty archetypes, and one scope of its world from creation until
  * it is exhausted or closed. Closing is idempotent and safe after {@code World.unwind()}; use
- * try-with-resources when the loop can leave early.
+ * try-with-resources when the loop can leave early. {@link #next()} and {@link #close()} throw
+ * {@link WrongThreadException} on a thread other than the world's owner.
  *
  * <pre>
  * try (QueryCursor c = query.cursor()) {
@@ -35,6 +36,7 @@ public final class QueryCursor implements AutoCloseable {
 
     /** Advances to the next non-empty archetype; returns {@code false} (and closes) when there is none. */
     public boolean next() {
+        host.checkThread();
         if (closed) {
             return false;
         }
@@ -80,6 +82,7 @@ public final class QueryCursor implements AutoCloseable {
     /** Ends the iteration scope (publishing staged work if it was the outermost scope). Idempotent. */
     @Override
     public void close() {
+        host.checkThread();
         if (closed) {
             return;
         }

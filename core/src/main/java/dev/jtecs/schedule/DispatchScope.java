@@ -27,4 +27,10 @@ public interface DispatchScope {
      * is still open or a publication is already running (it picks the work up itself).
      */
     void barrier();
+
+    /**
+     * Throws {@link WrongThreadException} unless the calling thread owns the world; the pipeline checks this at
+     * each of its entry points, so a scheduler reached on another thread changes nothing.
+     */
+    void checkThread();
 }

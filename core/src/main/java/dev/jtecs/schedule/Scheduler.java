@@ -27,6 +27,9 @@ import java.util.stream.IntStream;
  * removed; otherwise {@code commitBefore} barrier, run condition, body when the condition holds, then one
  * barrier if {@code commitAfter} is set or the body or condition called {@code enqueueCommit}.
  *
+ * <p>Confinement: every method throws {@link WrongThreadException} on a thread other than the world's owner
+ * ({@link DispatchScope#checkThread()}), before anything runs or changes.
+ *
  * @implNote A dispatch walks arrays captured at entry and allocates nothing; compiling a schedule allocates,
  *     and happens only after registrations change.
  */
@@ -74,6 +77,7 @@ public final class Scheduler implements Pipeline {
      */
     @Override
     public void update(double dt) {
+        scope.checkThread();
         requireDt("update", dt);
         if (dispatchDepth > 0) {
             throw new IllegalStateException("update: called while systems are running (from " + running
@@ -106,6 +110,7 @@ public final class Scheduler implements Pipeline {
      */
     @Override
     public void run(PhaseSelection selection, double dt) {
+        scope.checkThread();
         Objects.requireNonNull(selection, "selection");
         requireDt("runPhase", dt);
         int[] leaves = phases.leaves(selection);
@@ -208,6 +213,7 @@ public final class Scheduler implements Pipeline {
      */
     @Override
     public String addSystem(SystemConfig config) {
+        scope.checkThread();
         Objects.requireNonNull(config, "config");
         String label = config.name() != null ? config.name() : "<unnamed>";
         if (config.body() == null) {
@@ -232,6 +238,7 @@ public final class Scheduler implements Pipeline {
     /** Unregisters a system; a running dispatch skips it from now on. Returns whether it existed. */
     @Override
     public boolean removeSystem(String name) {
+        scope.checkThread();
         SystemEntry system = systems.remove(Objects.requireNonNull(name, "name"));
         if (system == null) {
             return false;
@@ -244,6 +251,7 @@ public final class Scheduler implements Pipeline {
     /** Turns a system on or off, with effect at once; its place and edges stay. False when it does not exist. */
     @Override
     public boolean setSystemEnabled(String name, boolean enabled) {
+        scope.checkThread();
         SystemEntry system = systems.get(Objects.requireNonNull(name, "name"));
         if (system == null) {
             return false;
@@ -259,6 +267,7 @@ public final class Scheduler implements Pipeline {
      */
     @Override
     public List<SystemInfo> listSystems() {
+        scope.checkThread();
         Schedule schedule = compiled();
         List<SystemInfo> infos = new ArrayList<>(systems.size());
         for (PhaseRegistry.Node node : phases.inPositionOrder()) {
@@ -272,6 +281,7 @@ public final class Scheduler implements Pipeline {
 
     @Override
     public int systemCount() {
+        scope.checkThread();
         return systems.size();
     }
 
@@ -285,6 +295,7 @@ public final class Scheduler implements Pipeline {
      */
     @Override
     public void registerPhase(PhaseDefinition definition) {
+        scope.checkThread();
         Objects.requireNonNull(definition, "definition");
         if (dispatchDepth > 0) {
             throw new IllegalStateException("registerPhase(" + definition.phase() + "): not allowed while systems "
@@ -296,16 +307,19 @@ public final class Scheduler implements Pipeline {
 
     @Override
     public void enablePhase(PhaseSelection selection) {
+        scope.checkThread();
         phases.setEnabled(Objects.requireNonNull(selection, "selection"), true);
     }
 
     @Override
     public void disablePhase(PhaseSelection selection) {
+        scope.checkThread();
         phases.setEnabled(Objects.requireNonNull(selection, "selection"), false);
     }
 
     @Override
     public boolean isPhaseEnabled(Phase phase) {
+        scope.checkThread();
         return phases.isEnabled(Objects.requireNonNull(phase, "phase"));
     }
 
@@ -317,6 +331,7 @@ public final class Scheduler implements Pipeline {
      */
     @Override
     public void enqueueCommit() {
+        scope.checkThread();
         if (running != null) {
             commitRequested = true;
         } else {
@@ -326,21 +341,25 @@ public final class Scheduler implements Pipeline {
 
     @Override
     public FixedTiming fixedTiming() {
+        scope.checkThread();
         return clock.timing();
     }
 
     @Override
     public long fixedStepCount() {
+        scope.checkThread();
         return clock.stepCount();
     }
 
     @Override
     public double fixedTimeDropped() {
+        scope.checkThread();
         return clock.timeDropped();
     }
 
     @Override
     public long fixedStepsDropped() {
+        scope.checkThread();
         return clock.stepsDropped();
     }
 }

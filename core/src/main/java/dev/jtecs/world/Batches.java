@@ -342,8 +342,9 @@ final class Batches {
                 return; // no entity of this world ever had it
             }
             component = pair;
-        } else if (component instanceof PairComponent) {
-            throw new IllegalArgumentException("batchRemove: pass REL or REL.targeting(target), not a pair");
+        } else if (component instanceof PairComponent pair) {
+            throw new IllegalArgumentException("batchRemove: pass REL or REL.targeting(target), not the pair "
+                    + pair.name());
         }
         Component<?> chosen = component;
         BatchOp.SparseEdit sparse = component instanceof BaseRelationship<?> relationship && relationship.isSparse()
@@ -368,6 +369,7 @@ final class Batches {
             long[][] members = op.membersView();
             Table[] tables = capturedTables; // observers may capture again
             int[] counts = capturedCounts;
+            RuntimeException failure = null;
             for (int t = 0; t < members.length; t++) {
                 long[] ids = members[t];
                 if (ids == null) { // not copied: the archetype's rows are the members (stable during this call)
@@ -375,8 +377,19 @@ final class Batches {
                     tables[t].readEntities(0, ids.length, ids, 0);
                 }
                 for (long id : ids) {
-                    world.deliverDespawn(id, TxState.COMMITTED);
+                    try {
+                        world.deliverDespawn(id, TxState.COMMITTED);
+                    } catch (RuntimeException e) { // the batch stays staged: every member still hears its event
+                        if (failure == null) {
+                            failure = e;
+                        } else if (failure != e) {
+                            failure.addSuppressed(e);
+                        }
+                    }
                 }
+            }
+            if (failure != null) {
+                throw failure;
             }
         });
     }

@@ -196,6 +196,9 @@ final class Relations implements SparseWriteQueue.Sink {
     void walkUp(long id, BaseRelationship<?> relationship, AncestorVisitor visitor, int maxDepth) {
         Objects.requireNonNull(relationship, "relationship");
         Objects.requireNonNull(visitor, "visitor");
+        if (maxDepth < 0) {
+            throw new IllegalArgumentException("walkUp: maxDepth=" + maxDepth + " must not be negative");
+        }
         long[] path = walkPath != null ? walkPath : new long[16]; // a nested walk (from a visitor) gets its own
         walkPath = null;
         try {
@@ -317,6 +320,14 @@ final class Relations implements SparseWriteQueue.Sink {
 
     private long[] deadTargets = new long[16];
     private int deadTargetCount;
+
+    /**
+     * Whether targets that died wait for their edges to be settled: a failed publication left them for the next
+     * one, which must run even when nothing else is staged.
+     */
+    boolean hasUnsettledTargets() {
+        return deadTargetCount > 0;
+    }
     // per slot: the settlement (epoch) that noted the id there, so noting is O(1) and never twice per settlement
     private int[] notedStamps = new int[64];
     private long[] notedIds = new long[64];
@@ -362,10 +373,7 @@ final class Relations implements SparseWriteQueue.Sink {
             }
         }
         for (int i = 0; i < deadTargetCount; i++) { // what was staged publishes in a later wave, or is discarded
-            if (settledCount == settled.length) {
-                settled = java.util.Arrays.copyOf(settled, settledCount * 2);
-            }
-            settled[settledCount++] = deadTargets[i];
+            settled(deadTargets[i]);
         }
         deadTargetCount = 0;
         nextNoteEpoch();
@@ -373,6 +381,14 @@ final class Relations implements SparseWriteQueue.Sink {
 
     private long[] settled = new long[16];
     private int settledCount;
+
+    /** Remembers a target whose settlement this publication staged, to settle again should the publication fail. */
+    private void settled(long target) {
+        if (settledCount == settled.length) {
+            settled = java.util.Arrays.copyOf(settled, settledCount * 2);
+        }
+        settled[settledCount++] = target;
+    }
 
     /**
      * The outermost publication ended. When it failed, the despawns and removals its settlements staged for
@@ -491,9 +507,20 @@ final class Relations implements SparseWriteQueue.Sink {
             }
             for (BaseRelationship<?> relationship : sparse.relationships()) {
                 if (relationship.isCascadeDelete() && holdsDeadTarget(relationship, source)) {
-                    despawnSource(source);
+                    settleDeadTargetsOf(relationship, source); // first: should the despawn's observers throw,
+                    despawnSource(source); // the failed publication leaves these targets to the next one
                     break;
                 }
+            }
+        }
+    }
+
+    private void settleDeadTargetsOf(BaseRelationship<?> relationship, long source) {
+        int count = sparse.count(relationship, source);
+        for (int i = 0; i < count; i++) {
+            long target = sparse.targetAt(relationship, source, i);
+            if (!isLiveTarget(target)) {
+                settled(target);
             }
         }
     }

@@ -43,15 +43,22 @@ import dev.jtecs.storage.internal.NativeMemory;
 import dev.jtecs.storage.internal.PairRegistry;
 import dev.jtecs.storage.internal.Table;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * A world: every entity, archetype and native buffer of one simulation. Single-threaded: one thread at a time
- * calls into a world.
+ * A world: every entity, archetype and native buffer of one simulation. Confined: only its owner thread (the
+ * creating thread, until {@link #transferTo} or {@link #release}/{@link #claim} hands it on) calls into it; every
+ * public method but {@link #owner()}, {@link #config()} and {@link #toString()} throws
+ * {@link WrongThreadException} on any other thread, before anything changes. The scheduler, queries, cursors and
+ * resources of a world check the same. Archetypes and column views do not: kernels on worker threads read (and
+ * write) column segments while the owner waits for them.
  *
  * <p>Scopes and publication: structural changes (spawning, adding or removing components, despawning) are
  * staged in a transaction and published by the commit drain when the outermost scope closes. Outside any scope
@@ -70,6 +77,20 @@ import java.util.function.Consumer;
  * method throws {@link IllegalStateException} once the world is closed.
  */
 public final class World implements AutoCloseable {
+    private static final AtomicLong CREATED = new AtomicLong();
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(World.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The thread allowed to call into this world, {@code null} while released; first, so others may use it. */
+    private Thread owner = Thread.currentThread();
+    private final long serial = CREATED.incrementAndGet();
     private final WorldConfig config;
     private final NativeMemory memory = new NativeMemory();
     private final EntityIndex index;
@@ -85,7 +106,7 @@ public final class World implements AutoCloseable {
     private final Batches batches;
     private final PairRegistry pairs;
     private final Relations relations;
-    private final Resources resources = new Resources();
+    private final Resources resources = new Resources(this);
     private final RandomStreams random = new RandomStreams();
     private final States states = new States(this);
     private final Bundles bundles = new Bundles(this);
@@ -111,6 +132,7 @@ public final class World implements AutoCloseable {
         drain.onDespawned(relations::despawnedTarget);
         drain.onPlacedWithPairs(relations::dropEdgesToDead);
         drain.onSegmentDone(relations::settleDeadTargets);
+        drain.pendingSettlement(relations::hasUnsettledTargets);
         drain.sparseSink(relations);
         archetypes.onCreate(table -> {
             for (int i = 0; i < queries.size(); i++) {
@@ -148,16 +170,19 @@ public final class World implements AutoCloseable {
 
     /** Spawns an entity with one component (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a) {
+        checkOpen();
         return spawnOf(Objects.requireNonNull(a, "input"), null, null);
     }
 
     /** Spawns an entity with two components (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a, Input b) {
+        checkOpen();
         return spawnOf(Objects.requireNonNull(a, "input"), Objects.requireNonNull(b, "input"), null);
     }
 
     /** Spawns an entity with three components (no varargs array); see {@link #spawn(Input...)}. */
     public long spawn(Input a, Input b, Input c) {
+        checkOpen();
         return spawnOf(Objects.requireNonNull(a, "input"), Objects.requireNonNull(b, "input"),
                 Objects.requireNonNull(c, "input"));
     }
@@ -290,6 +315,7 @@ public final class World implements AutoCloseable {
             remove(id, edgeTo(edge.relationship(), edge.target())); // a selector names one edge
             return;
         }
+        requireOwnPair(component, "remove");
         int slot = index.requireLiveOrReserved(id, "remove");
         enterScope();
         boolean ok = false;
@@ -335,7 +361,8 @@ public final class World implements AutoCloseable {
      * has none or is dead, stale or unpublished. {@code get(id, REL)} answers the same.
      */
     public <V> V getFirstRelationship(long id, BaseRelationship<V> relationship) {
-        return get(id, relationship);
+        checkOpen();
+        return get(id, Objects.requireNonNull(relationship, "relationship"));
     }
 
     /**
@@ -402,6 +429,7 @@ public final class World implements AutoCloseable {
      * false.
      *
      * @throws IllegalStateException on a cycle, or when the walk would go deeper than {@code maxDepth}
+     * @throws IllegalArgumentException for a negative {@code maxDepth} (nothing is visited)
      */
     public void walkUp(long id, BaseRelationship<?> relationship, AncestorVisitor visitor, int maxDepth) {
         checkOpen();
@@ -433,18 +461,21 @@ public final class World implements AutoCloseable {
     private void despawned(long id, TxState before) {
         boolean atEntity = observers.has(id, OnDespawn.class);
         boolean atWorld = observers.has(Entity.WORLD, OnDespawn.class);
-        if (atEntity || atWorld) {
-            Archetype source = before == TxState.STAGED_SPAWN ? null : archetypeOf(id);
-            OnDespawn event = new OnDespawn(id, source, source == null ? -1 : index.rowOf(Entity.slot(id)),
-                    despawnContext);
-            if (atEntity) {
-                observers.deliver(id, OnDespawn.class, event);
+        try {
+            if (atEntity || atWorld) {
+                Archetype source = before == TxState.STAGED_SPAWN ? null : archetypeOf(id);
+                OnDespawn event = new OnDespawn(id, source, source == null ? -1 : index.rowOf(Entity.slot(id)),
+                        despawnContext);
+                if (atEntity) {
+                    observers.deliver(id, OnDespawn.class, event);
+                }
+                if (atWorld) {
+                    observers.deliver(Entity.WORLD, OnDespawn.class, event);
+                }
             }
-            if (atWorld) {
-                observers.deliver(Entity.WORLD, OnDespawn.class, event);
-            }
+        } finally {
+            observers.clear(id); // even when an observer threw: the despawn stays staged, its entity is going
         }
-        observers.clear(id);
     }
 
     /** What {@link OnDespawn} reads and requests through. */
@@ -548,13 +579,16 @@ public final class World implements AutoCloseable {
     public void batchRemove(Query query, Component<?> component) {
         checkOpen();
         requireOwnQuery(query);
-        batches.remove(query, Objects.requireNonNull(component, "component"));
+        Objects.requireNonNull(component, "component");
+        batches.remove(query, component);
     }
 
     /**
      * Despawns every entity the query matches now, with the usual lifecycle: {@link OnDespawn} at each entity's
      * address and at address 0 during this call (entities stay alive and readable until publication), then
-     * the observers at each address are cleared. Entities already being despawned are skipped.
+     * the observers at each address are cleared. Entities already being despawned are skipped. When an observer
+     * throws, every other member still gets its events, the despawn stays staged (like any call whose observer
+     * throws) and the first exception propagates.
      */
     public void batchDespawn(Query query) {
         checkOpen();
@@ -687,7 +721,9 @@ public final class World implements AutoCloseable {
      * open scope here (an iteration or a {@code defer()} the system opened does). Called from a callback while the
      * drain runs, it joins the active drain (whose next wave publishes the callback's work). If publication fails,
      * rows already published stay, the rest of the staged work is discarded, and the exception propagates; the
-     * world stays usable.
+     * world stays usable. Edges to targets that died in the failed publication, whose settlement (removal, or a
+     * cascade of despawns) was discarded with the rest, are settled by the next publication: that work shows as
+     * pending, and {@link #unwind()} publishes it at once.
      */
     public void commit() {
         checkOpen();
@@ -818,7 +854,7 @@ public final class World implements AutoCloseable {
     public void requireOwnQuery(Query query) {
         checkOpen();
         if (!Objects.requireNonNull(query, "query").belongsTo(queryHost)) {
-            throw new IllegalArgumentException(query + " belongs to another world");
+            throw new IllegalArgumentException(query + " belongs to another world, not " + this);
         }
     }
 
@@ -839,6 +875,11 @@ public final class World implements AutoCloseable {
         @Override
         public void checkOpen() {
             World.this.checkOpen();
+        }
+
+        @Override
+        public void checkThread() {
+            World.this.checkThread();
         }
     }
 
@@ -898,22 +939,26 @@ public final class World implements AutoCloseable {
     /** Removes an observer (by callback identity); returns whether it was registered. */
     public <E> boolean stopObserving(long address, Class<E> type, Observer<? super E> callback) {
         checkOpen();
+        Objects.requireNonNull(type, "type");
         return observers.stop(address, type, Objects.requireNonNull(callback, "callback"));
     }
 
     /** Removes an observer by its id; returns whether it was registered. */
     public boolean stopObserving(long address, Class<?> type, String id) {
         checkOpen();
+        Objects.requireNonNull(type, "type");
         return observers.stop(address, type, id);
     }
 
     public boolean hasObservers(long address, Class<?> type) {
         checkOpen();
+        Objects.requireNonNull(type, "type");
         return observers.has(address, type);
     }
 
     /** Delivers an event, under its own class, to the observers at an address, synchronously. */
     public <E> void emit(long address, E event) {
+        checkOpen();
         Objects.requireNonNull(event, "event");
         @SuppressWarnings("unchecked")
         Class<E> type = (Class<E>) event.getClass();
@@ -934,6 +979,19 @@ public final class World implements AutoCloseable {
         observers.clear(address);
     }
 
+    /**
+     * Rejects {@code null}, and a pair this world does not know: pair ids are allocated per world, so another
+     * world's pair (or one that {@link #compact()} forgot) would alias a different edge here.
+     */
+    private void requireOwnPair(Component<?> component, String operation) {
+        Objects.requireNonNull(component, "component");
+        if (component instanceof PairComponent pair && pairs.find(pair.relationship(), pair.target()) != pair) {
+            throw new IllegalArgumentException(operation + ": pair " + pair.name() + " (id " + pair.id()
+                    + ") is not a pair of " + this + ": it belongs to another world, or compact() forgot it; "
+                    + "name edges with " + pair.relationship().name() + ".targeting(target)");
+        }
+    }
+
     private void checkAddress(long address, String operation) {
         if (address != Entity.WORLD) {
             index.requireLiveOrReserved(address, operation);
@@ -951,7 +1009,7 @@ public final class World implements AutoCloseable {
     /** Whether a published entity has the component; {@code false} for dead, stale or unpublished ids. */
     public boolean has(long id, Component<?> component) {
         checkOpen();
-        Objects.requireNonNull(component, "component");
+        requireOwnPair(component, "has");
         if (!index.isAlive(id)) {
             return false;
         }
@@ -964,7 +1022,7 @@ public final class World implements AutoCloseable {
      */
     public <T> T get(long id, Component<T> component) {
         checkOpen();
-        Objects.requireNonNull(component, "component");
+        requireOwnPair(component, "get");
         if (!index.isAlive(id)) {
             return null;
         }
@@ -985,7 +1043,7 @@ public final class World implements AutoCloseable {
      */
     public void markComponentDirty(long id, Component<?> component) {
         checkOpen();
-        Objects.requireNonNull(component, "component");
+        requireOwnPair(component, "markComponentDirty");
         int slot = index.requireLiveOrReserved(id, "markComponentDirty");
         if (!index.isAlive(id)) {
             return;
@@ -1060,7 +1118,7 @@ public final class World implements AutoCloseable {
     /** Every archetype holding a component, in registry order, empty ones included. */
     public List<Archetype> findArchetypes(Component<?> component) {
         checkOpen();
-        Objects.requireNonNull(component, "component");
+        requireOwnPair(component, "findArchetypes");
         List<Archetype> found = new ArrayList<>();
         int id = component.id();
         if (component instanceof TargetSelector<?> edge) {
@@ -1092,6 +1150,24 @@ public final class World implements AutoCloseable {
     public long nativeBytesReserved() {
         checkOpen();
         return memory.reservedBytes();
+    }
+
+    /**
+     * Native bytes this world holds from the system: the slabs its small buffers are carved from and its large
+     * buffers; at least {@link #nativeBytesReserved()}.
+     */
+    public long nativeFootprintBytes() {
+        checkOpen();
+        return memory.footprintBytes();
+    }
+
+    /**
+     * Native bytes every open world of this process holds from the system, the sum of their
+     * {@link #nativeFootprintBytes()}: closing a world takes its share off at once. Any thread may ask; for
+     * leak checks and monitoring.
+     */
+    public static long nativeBytesHeldByOpenWorlds() {
+        return NativeMemory.heldByAllOpen();
     }
 
     // ---------------------------------------------------------------- systems and the frame (see Scheduler)
@@ -1245,6 +1321,11 @@ public final class World implements AutoCloseable {
         public void barrier() {
             publishUnlessScoped();
         }
+
+        @Override
+        public void checkThread() {
+            World.this.checkThread();
+        }
     }
 
     // ---------------------------------------------------------------- random streams and resources
@@ -1378,9 +1459,13 @@ public final class World implements AutoCloseable {
 
     // ---------------------------------------------------------------- lifetime
 
-    /** Frees all native memory. Idempotent; every later call on this world throws. */
+    /**
+     * Frees all native memory. Idempotent; every later call on this world throws. Only the owner thread may
+     * close a world (column views read on other threads must be finished first).
+     */
     @Override
     public void close() {
+        checkThread();
         if (closed) {
             return;
         }
@@ -1390,13 +1475,115 @@ public final class World implements AutoCloseable {
     }
 
     public boolean isClosed() {
+        checkThread();
         return closed;
     }
 
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("world is closed");
+    // ---------------------------------------------------------------- thread confinement
+
+    /**
+     * The thread allowed to call into this world now: the creating thread until {@link #transferTo} or
+     * {@link #release} hands the world on; {@code null} while it is released. Any thread may ask; from a thread
+     * other than the owner the answer is only as fresh as the synchronization that handed the world over.
+     */
+    public Thread owner() {
+        return owner;
+    }
+
+    /**
+     * Hands this world to another thread: from now on only {@code thread} may call into it, and this thread's
+     * calls throw {@link WrongThreadException}. The hand-off itself does not publish this thread's writes: pass
+     * the world to the new owner through something that does (a queue, a future, {@link Thread#start()}).
+     *
+     * @throws WrongThreadException unless called by the owner
+     * @throws IllegalStateException from a running system or publication callback, or once the world is closed
+     *     (in every case the owner stays)
+     */
+    public void transferTo(Thread thread) {
+        checkOpen();
+        Objects.requireNonNull(thread, "thread");
+        requireHandOffPoint("transferTo");
+        owner = thread;
+    }
+
+    /**
+     * Releases this world: no thread owns it until one calls {@link #claim()}, the hand-off for a pool whose next
+     * worker is not known in advance. Every call but {@code claim()} throws {@link WrongThreadException} while it
+     * is released.
+     *
+     * @throws WrongThreadException unless called by the owner
+     * @throws IllegalStateException from a running system or publication callback, or once the world is closed
+     */
+    public void release() {
+        checkOpen();
+        requireHandOffPoint("release");
+        OWNER.setRelease(this, null);
+    }
+
+    /**
+     * Makes the calling thread the owner of a released world; does nothing when it already owns it. Of two
+     * threads claiming at once, one wins and the other gets the exception.
+     *
+     * @throws WrongThreadException when another thread owns the world (nothing changes)
+     */
+    public void claim() {
+        Thread caller = Thread.currentThread();
+        if (owner == caller) {
+            return;
         }
+        if (!OWNER.compareAndSet(this, (Thread) null, caller)) {
+            throw wrongThread("claim", caller);
+        }
+    }
+
+    /** Hands-off happen between calls, never from code the world is running on this thread. */
+    private void requireHandOffPoint(String operation) {
+        if (holdDepth > 0 || drain.isDraining()) {
+            throw new IllegalStateException(operation + ": " + this + " cannot change threads from a running "
+                    + "system or publication callback (holdDepth=" + holdDepth + " draining="
+                    + drain.isDraining() + ")");
+        }
+    }
+
+    /**
+     * Throws unless the calling thread owns this world: the confinement check of every entry point, and of the
+     * scheduler, queries and resources that reach the world. Cost: one field compare.
+     *
+     * @throws WrongThreadException from any other thread
+     */
+    public void checkThread() {
+        if (Thread.currentThread() != owner) {
+            throw wrongThread(null, Thread.currentThread());
+        }
+    }
+
+    private void checkOpen() {
+        if (Thread.currentThread() != owner || closed) {
+            rejectCall(); // out of line: the hot path is the compare above
+        }
+    }
+
+    private void rejectCall() {
+        checkThread();
+        throw new IllegalStateException(this + " is closed");
+    }
+
+    private WrongThreadException wrongThread(String operation, Thread caller) {
+        Thread current = owner;
+        return new WrongThreadException((operation == null ? "" : operation + ": ") + this + " is confined to "
+                + (current == null ? "no thread (released; call claim() first)" : describe(current))
+                + ", called from " + describe(caller)
+                + "; hand it over with transferTo(thread) or release() and claim()");
+    }
+
+    private static String describe(Thread thread) {
+        return "thread '" + thread.getName() + "' (id " + thread.threadId() + ")";
+    }
+
+    /** {@code world#<n>}: the n-th world this process created. */
+    @Override
+    public String toString() {
+        return "world#" + serial;
     }
 
     private void validateSpawnInputs(Input[] inputs) {

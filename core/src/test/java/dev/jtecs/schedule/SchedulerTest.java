@@ -438,6 +438,11 @@ class SchedulerTest {
             }
             inner.barrier();
         }
+
+        @Override
+        public void checkThread() {
+            inner.checkThread();
+        }
     }
 
     @Test

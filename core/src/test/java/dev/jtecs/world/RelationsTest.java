@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.PairComponent;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** The relationship machinery ({@link Relations}, and edge staging), driven through the world. */
 class RelationsTest {
@@ -368,11 +370,14 @@ class RelationsTest {
         assertThrows(IllegalStateException.class, world::commit);
         assertFalse(world.isAlive(child), "published before the failure");
         assertTrue(world.isAlive(grandchild), "its cascade was discarded with the failed wave");
+        assertTrue(world.hasPendingChanges(), "the settlement of the dead child waits for the next publication");
+        world.defer();
         world.set(grandchild, LOYALTY.of(1)); // writes through: no stale selection mark blocks it
         assertEquals(1, world.get(grandchild, LOYALTY), "no stale mark blocks it");
-        world.despawn(grandchild);
+        world.commit(); // the next publication runs the cascade the failure cut short
         assertFalse(world.isAlive(grandchild));
         assertTrue(world.isAlive(root));
+        assertFalse(world.hasPendingChanges());
     }
 
     @Test
@@ -1130,5 +1135,99 @@ class RelationsTest {
             assertThrows(IllegalArgumentException.class, () -> world.spawn(SPRING), "a bare definition");
             assertEquals(before, dump());
         }
+    }
+
+    @Test
+    void anotherWorldsPairIsRefusedWhereItWouldAliasAnEdge() {
+        long parent = world.spawn();
+        long child = world.spawn(PARENT.to(parent));
+        try (World other = World.create()) {
+            long otherParent = other.spawn();
+            long otherChild = other.spawn(FOLLOWS.to(otherParent)); // the other world's first pair
+            PairComponent foreign = (PairComponent) other.archetypeOf(otherChild).components().stream()
+                    .filter(c -> c instanceof PairComponent).findFirst().orElseThrow();
+            PairComponent own = (PairComponent) world.archetypeOf(child).components().stream()
+                    .filter(c -> c instanceof PairComponent).findFirst().orElseThrow();
+            assertEquals(own.id(), foreign.id(), "pair ids are per world: the two alias");
+            String before = dump();
+            for (Executable call : List.<Executable>of(() -> world.remove(child, foreign),
+                    () -> world.has(child, foreign), () -> world.get(child, foreign),
+                    () -> world.markComponentDirty(child, foreign), () -> world.findArchetypes(foreign))) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+                assertTrue(e.getMessage().contains(foreign.name()) && e.getMessage().contains(world.toString()),
+                        e.getMessage());
+            }
+            assertEquals(before, dump());
+            assertEquals(List.of(parent), targets(child, PARENT), "the aliased edge is still there");
+            assertTrue(world.has(child, own), "the world's own pair still answers");
+        }
+    }
+
+    @Test
+    void walkUpRefusesANegativeDepthBeforeVisiting() {
+        long root = world.spawn();
+        long child = world.spawn(PARENT.to(root));
+        List<Long> visited = new ArrayList<>();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> world.walkUp(child, PARENT, (ancestor, depth) -> visited.add(ancestor), -1));
+        assertTrue(e.getMessage().contains("maxDepth=-1"), e.getMessage());
+        assertEquals(List.of(), visited);
+    }
+
+    static final Relationship WATCH = Relationships.register("test.rel.Watch", o -> o.sparse().reverseIndex());
+    static final Relationship HOLD = Relationships.register("test.rel.Hold",
+            o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
+
+    @Test
+    void aRowPublishedBeforeAFailureKeepsItsSparseEdges() {
+        long target = world.spawn();
+        world.newQuery(QueryDescriptor.builder().include(MARK).onEntitiesAdded((archetype, from, to) -> {
+            throw new IllegalStateException("callback failed");
+        }).build());
+        assertThrows(IllegalStateException.class, () -> world.spawn(MARK, WATCH.to(target)));
+        long[] sources = world.relationshipSources(WATCH, target);
+        assertEquals(1, sources.length, "the published row's edge landed");
+        assertTrue(world.has(sources[0], WATCH), "and its marker agrees");
+        assertEquals(List.of(target), targets(sources[0], WATCH));
+    }
+
+    @Test
+    void aCascadeCutShortByAFailureIsSettledByTheNextPublication() {
+        long parent = world.spawn();
+        long child = world.spawn(ChildOf.COMPONENT.to(parent));
+        boolean[] failing = {true};
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> {
+            if (event.entity() == child && failing[0]) {
+                throw new IllegalStateException("cascade observer failed");
+            }
+        });
+        assertThrows(IllegalStateException.class, () -> world.despawn(parent));
+        assertFalse(world.isAlive(parent));
+        assertTrue(world.isAlive(child), "the cascade was discarded with the failed publication");
+        assertTrue(world.hasPendingChanges(), "its settlement waits for the next publication");
+        failing[0] = false;
+        world.unwind();
+        assertFalse(world.isAlive(child), "unwind() ran it");
+        assertFalse(world.hasPendingChanges());
+    }
+
+    @Test
+    void anEdgeThatLandedOnADeadTargetIsSettledAfterAFailedCascade() {
+        long target = world.spawn();
+        boolean[] failing = {true};
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> {
+            if (event.entity() != target && failing[0]) {
+                throw new IllegalStateException("cascade observer failed");
+            }
+        });
+        world.defer();
+        world.despawn(target);
+        long source = world.spawn(HOLD.to(target)); // its edge lands after its target died in the same wave
+        assertThrows(IllegalStateException.class, world::commit);
+        assertTrue(world.isAlive(source));
+        assertTrue(world.hasPendingChanges());
+        failing[0] = false;
+        world.unwind();
+        assertFalse(world.isAlive(source), "the cascade of a cascading edge to a dead target ran after all");
     }
 }

@@ -261,4 +261,41 @@ class WorldEventsTest {
             log.add("deactivated");
         }
     }
+
+    @Test
+    void aDespawnWhoseObserverThrowsStillDropsTheObserversAtItsAddress() {
+        long id = world.spawn(A);
+        world.observe(id, OnDespawn.class, event -> {
+            throw new IllegalStateException("observer failed");
+        });
+        assertThrows(IllegalStateException.class, () -> world.despawn(id));
+        assertFalse(world.hasObservers(id, OnDespawn.class), "cleared although the observer threw");
+        assertTrue(world.hasPendingChanges(), "the despawn stays staged");
+        world.unwind();
+        assertFalse(world.isAlive(id));
+    }
+
+    @Test
+    void aBatchDespawnDeliversEveryMembersEventsBeforeTheFirstFailurePropagates() {
+        long a = world.spawn(A);
+        long b = world.spawn(A);
+        long c = world.spawn(A);
+        for (long id : new long[] {a, b, c}) {
+            world.observe(id, OnDespawn.class, event -> log.add("despawn " + event.entity()));
+        }
+        world.observe(0, OnDespawn.class, event -> {
+            if (event.entity() == a) {
+                throw new IllegalStateException("world observer failed");
+            }
+        });
+        dev.jtecs.query.Query all = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(A).build());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.batchDespawn(all));
+        assertEquals("world observer failed", e.getMessage());
+        assertEquals(List.of("despawn " + a, "despawn " + b, "despawn " + c), log);
+        for (long id : new long[] {a, b, c}) {
+            assertFalse(world.hasObservers(id, OnDespawn.class));
+        }
+        world.unwind();
+        assertEquals(0, world.entityCount(), "the batch stayed staged; unwind() published it");
+    }
 }

@@ -564,4 +564,17 @@ class WorldTest {
         assertEquals(n / 2, world.entityCount());
         assertEquals(WorldConfig.defaults().maxEntities(1 << 20), world.config());
     }
+
+    @Test
+    void nativeFootprintCoversReservedBytesAndCountsTowardTheProcessTotal() {
+        long withThisWorld = World.nativeBytesHeldByOpenWorlds();
+        long mine = world.nativeFootprintBytes();
+        try (World other = World.create()) {
+            other.batchSpawn(100_000, List.of(POSITION, VELOCITY));
+            assertTrue(other.nativeFootprintBytes() >= other.nativeBytesReserved());
+            assertEquals(withThisWorld + other.nativeFootprintBytes(), World.nativeBytesHeldByOpenWorlds());
+        }
+        assertEquals(withThisWorld, World.nativeBytesHeldByOpenWorlds(), "closing took the other world's share off");
+        assertEquals(mine, world.nativeFootprintBytes());
+    }
 }

@@ -17,6 +17,9 @@ import dev.jtecs.event.EntityObserver;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** The examples of {@code docs/world.md}. */
@@ -483,5 +486,46 @@ class WorldGuideTest {
         assertThrows(IllegalStateException.class, world::commit);
         world.close(); // idempotent
         // end-example
+    }
+
+    @Test
+    void handAWorldToAnotherThread() throws InterruptedException {
+        Thread mainThread = Thread.currentThread();
+        // begin-example
+        try (World world = World.create()) {
+            long id = world.spawn(POSITION);
+            Thread worker = new Thread(() -> {
+                world.set(id, HEALTH.of(50.0)); // the worker owns the world now
+                world.transferTo(mainThread);   // and hands it back when done
+            });
+            world.transferTo(worker); // before start(): start() orders it before the worker's first call
+            assertThrows(WrongThreadException.class, () -> world.isAlive(id)); // not ours any more
+            worker.start();
+            worker.join(); // join() orders the worker's writes before what follows
+            assertEquals(50.0, world.get(id, HEALTH));
+        }
+        // end-example
+    }
+
+    @Test
+    void releaseAndClaimThroughAPool() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (World world = World.create()) {
+            // begin-example
+            world.release(); // nobody owns it: every call but claim() throws
+            Future<Integer> job = pool.submit(() -> {
+                world.claim(); // whichever worker runs the job
+                world.spawn(POSITION);
+                int count = world.entityCount();
+                world.release();
+                return count;
+            });
+            assertEquals(1, job.get()); // the future orders the worker's writes before ours
+            world.claim();
+            assertEquals(1, world.entityCount());
+            // end-example
+        } finally {
+            pool.shutdown();
+        }
     }
 }

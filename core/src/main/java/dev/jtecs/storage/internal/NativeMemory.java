@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The world's native allocator: every off-heap buffer of a world is allocated, freed and accounted here.
@@ -19,7 +20,8 @@ import java.util.Map;
  * sum of the sizes handed out and not yet freed; {@link #close()} frees everything, after which every segment
  * is inaccessible and any access throws {@link IllegalStateException}. A freed small buffer's memory is reused
  * by later allocations of its class while the world lives: views must not outlive the buffers they view
- * (the storage package documents when views go stale).
+ * (the storage package documents when views go stale). {@link #heldByAllOpen()} is the sum of
+ * {@link #footprintBytes()} over every allocator of the process not yet closed: closing returns all of it.
  */
 public final class NativeMemory implements AutoCloseable {
     /** Alignment of every buffer: one cache line, and the widest vector register on AVX-512. */
@@ -28,6 +30,8 @@ public final class NativeMemory implements AutoCloseable {
     public static final long LARGE_BYTES = 256 * 1024;
     private static final long SLAB_BYTES = 1024 * 1024;
     private static final int MIN_CLASS_SHIFT = 6;
+    /** Bytes held from the system by every open allocator: changes per slab or large buffer, never per row. */
+    private static final AtomicLong HELD = new AtomicLong();
 
     private final Arena slabArena = Arena.ofShared();
     @SuppressWarnings("unchecked")
@@ -58,6 +62,7 @@ public final class NativeMemory implements AutoCloseable {
         try {
             MemorySegment segment = arena.allocate(byteSize, ALIGNMENT);
             large.put(segment, arena);
+            HELD.addAndGet(byteSize);
             return segment;
         } catch (RuntimeException | OutOfMemoryError e) {
             arena.close();
@@ -83,6 +88,7 @@ public final class NativeMemory implements AutoCloseable {
         if (slabOffset + blockBytes > slab.byteSize()) {
             slab = slabArena.allocate(SLAB_BYTES, ALIGNMENT);
             slabBytes += SLAB_BYTES;
+            HELD.addAndGet(SLAB_BYTES);
             slabOffset = 0;
         }
         MemorySegment block = slab.asSlice(slabOffset, blockBytes);
@@ -97,6 +103,7 @@ public final class NativeMemory implements AutoCloseable {
         if (arena != null) {
             reservedBytes -= segment.byteSize();
             arena.close();
+            HELD.addAndGet(-segment.byteSize());
             return;
         }
         MemorySegment block = smallBlocks.remove(segment);
@@ -126,6 +133,11 @@ public final class NativeMemory implements AutoCloseable {
         return bytes;
     }
 
+    /** Bytes held from the system by every allocator of this process not yet closed (slabs and large buffers). */
+    public static long heldByAllOpen() {
+        return HELD.get();
+    }
+
     public int liveBuffers() {
         return smallBlocks.size() + large.size();
     }
@@ -145,6 +157,7 @@ public final class NativeMemory implements AutoCloseable {
             return;
         }
         closed = true;
+        HELD.addAndGet(-footprintBytes());
         slabArena.close();
         for (Arena arena : large.values()) {
             arena.close();

@@ -107,4 +107,21 @@ class NativeMemoryTest {
         assertThrows(IllegalStateException.class, () -> memory.allocate(8));
         assertThrows(IllegalStateException.class, () -> memory.free(a));
     }
+
+    @Test
+    void theProcessTotalFollowsEveryOpenAllocatorAndDropsOnClose() {
+        long baseline = NativeMemory.heldByAllOpen();
+        NativeMemory memory = new NativeMemory();
+        memory.allocate(100); // carves a first slab
+        MemorySegment large = memory.allocate(NativeMemory.LARGE_BYTES + 64);
+        assertEquals(baseline + memory.footprintBytes(), NativeMemory.heldByAllOpen());
+        memory.free(large);
+        assertEquals(baseline + memory.footprintBytes(), NativeMemory.heldByAllOpen());
+        memory.allocate(NativeMemory.LARGE_BYTES * 2); // left for close() to return
+        assertEquals(baseline + memory.footprintBytes(), NativeMemory.heldByAllOpen());
+        memory.close();
+        assertEquals(baseline, NativeMemory.heldByAllOpen());
+        memory.close(); // idempotent: nothing is taken off twice
+        assertEquals(baseline, NativeMemory.heldByAllOpen());
+    }
 }

@@ -1,0 +1,847 @@
+package dev.jtecs.stress;
+
+import static dev.jtecs.stress.ModelComponents.CHILD_OF;
+import static dev.jtecs.stress.ModelComponents.FOLLOWS;
+import static dev.jtecs.stress.ModelComponents.HEALTH;
+import static dev.jtecs.stress.ModelComponents.HELD_BY;
+import static dev.jtecs.stress.ModelComponents.KEY;
+import static dev.jtecs.stress.ModelComponents.LEVEL;
+import static dev.jtecs.stress.ModelComponents.MARKED;
+import static dev.jtecs.stress.ModelComponents.POSITION;
+import static dev.jtecs.stress.ModelComponents.WATCHES;
+
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.event.ArchetypeCreated;
+import dev.jtecs.event.OnDespawn;
+import dev.jtecs.event.OnSpawn;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.schedule.Phases;
+import dev.jtecs.schedule.SystemConfig;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.IntColumn;
+import dev.jtecs.world.BatchIds;
+import dev.jtecs.world.World;
+import dev.jtecs.world.WorldConfig;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One seeded fault-injection run: a random stream of structural calls, batches, commits and frames against a
+ * world whose every callback point can throw, with the throw armed by the seed at random operations and random
+ * invocations within them (so it lands in any wave of a publication).
+ *
+ * <p>Callback points: {@code OnSpawn} and {@code OnDespawn} observers (at the world and at entities, cascade
+ * despawns included), query membership callbacks (added and removed), a membership callback that stages more work
+ * (a further wave), batch initializers and batch writers, system bodies, run conditions, a default-value factory,
+ * and {@code ArchetypeCreated} observers. After every fault the run recovers the documented way
+ * ({@code world.unwind()}) and checks:
+ *
+ * <ul>
+ *   <li>the {@link WorldInvariants} (dense rows resolving to their ids, indexes, keys, query membership as the
+ *       engine and as the non-throwing callbacks report it, relationship markers and reverse indexes);
+ *   <li>the facts the fault point implies: rows whose {@code onEntitiesAdded} threw were published and stay;
+ *       rows whose {@code onEntitiesRemoved} threw did not leave; a spawn batch whose initializer threw placed no
+ *       row; a spawn or despawn whose observer threw stays staged and {@code unwind()} publishes it;
+ *   <li>against the same run replayed with this one fault suppressed (the fault-free publication): every entity
+ *       is, component by component, as before the operation (discarded) or as the fault-free run left it
+ *       (published), never anything else.
+ * </ul>
+ *
+ * <p>Then the run goes on, so the world must keep working: every later operation, fault and check runs on the
+ * recovered world. The oracle for "published or discarded" is the engine itself, replayed from the seed without
+ * the one fault, rather than {@link ReferenceWorld}: the reference model predicts failing batch initializers and
+ * writers (which {@link ModelRun} compares), but not where a throwing observer or membership callback cuts a
+ * publication short, nor the settlement that the next publication then runs. The seed also picks the instant or
+ * the staged path.
+ * A failure throws {@link ModelMismatch} with the seed and the last operations: {@code new FaultRun(seed,
+ * operations).run()} replays it.
+ */
+public final class FaultRun {
+    /** The callback points a fault can be injected at. */
+    public enum Point {
+        ON_SPAWN, ON_DESPAWN, ON_DESPAWN_AT_ENTITY, ADDED, REMOVED, REACTIVE, BATCH_INITIALIZER, BATCH_WRITER,
+        SYSTEM_BODY, RUN_CONDITION, DEFAULT_FACTORY, ARCHETYPE_CREATED
+    }
+
+    /** The exception an armed callback throws. */
+    public static final class InjectedFault extends RuntimeException {
+        final Point point;
+
+        InjectedFault(Point point, int step) {
+            super("injected fault at " + point + " in operation #" + step, null, false, false);
+            this.point = point;
+        }
+    }
+
+    /** A managed value whose default factory is a callback point. */
+    public record Fuse(int charge) {}
+
+    private static final ThreadLocal<FaultRun> CURRENT = new ThreadLocal<>();
+    public static final ManagedComponent<Fuse> FUSE = Components.registerManaged(Fuse.class,
+            o -> o.name("stress.fault.Fuse").defaults(() -> {
+                FaultRun run = CURRENT.get();
+                if (run != null) {
+                    run.point(Point.DEFAULT_FACTORY);
+                }
+                return new Fuse(1);
+            }));
+    /** Marks the entities a reactive callback spawned. */
+    public static final Component<?> ECHO = Components.tag("stress.fault.Echo");
+
+    private static final int LOG_TAIL = Integer.getInteger("jtecs.modelLogTail", 40);
+    /** {@code -Djtecs.faultDebugStep=<n>} prints the world after operation n (of the run and of its replay). */
+    private static final int DEBUG_STEP = Integer.getInteger("jtecs.faultDebugStep", -1);
+    private static final List<Class<?>> OBSERVED = List.of(OnDespawn.class);
+
+    private final long seed;
+    private final int operations;
+    private final int suppressedStep;
+    private final SplittableRandom random;
+    private final boolean instant;
+    private final List<Long> seen = new ArrayList<>();
+    private final Set<Long> seenSet = new HashSet<>();
+    private final Deque<String> log = new ArrayDeque<>();
+    private final Map<Point, Integer> fired = new EnumMap<>(Point.class);
+    private final Set<Long> trackedPositions = new TreeSet<>();
+    private final Set<Long> trackedLevels = new TreeSet<>();
+    private World world;
+    private Query positions;
+    private Query levels;
+    private Query marked;
+    private int step;
+    private Point armed;
+    private int countdown;
+    private long spawnedByObserver;
+    private final List<String> facts = new ArrayList<>();
+    private long replays;
+    private long cascadeFaults;
+    private long checks;
+
+    /** A run of {@code operations} operations; the seed picks the path, the operations and the faults. */
+    public FaultRun(long seed, int operations) {
+        this(seed, operations, -1);
+    }
+
+    private FaultRun(long seed, int operations, int suppressedStep) {
+        this.seed = seed;
+        this.operations = operations;
+        this.suppressedStep = suppressedStep;
+        this.random = new SplittableRandom(seed);
+        this.instant = random.nextBoolean();
+    }
+
+    /** Runs the whole stream, checking after every fault and every few operations; returns the faults fired. */
+    public int run() {
+        FaultRun previous = CURRENT.get();
+        CURRENT.set(this);
+        try (World created = World.create(WorldConfig.defaults().maxEntities(1 << 14))) {
+            world = created;
+            install();
+            if (!instant) {
+                world.defer();
+            }
+            for (step = 0; step < operations; step++) {
+                operate();
+                if (step % 16 == 15) {
+                    checkInvariants("periodic check");
+                }
+            }
+            armed = null;
+            world.unwind();
+            checkInvariants("end of run");
+            return fired.values().stream().mapToInt(Integer::intValue).sum();
+        } finally {
+            CURRENT.set(previous);
+        }
+    }
+
+    /** Replays the stream up to and including {@code last}, whose fault is suppressed, then publishes everything. */
+    private WorldDump replayThrough(int last) {
+        FaultRun previous = CURRENT.get();
+        CURRENT.set(this);
+        try (World created = World.create(WorldConfig.defaults().maxEntities(1 << 14))) {
+            world = created;
+            install();
+            if (!instant) {
+                world.defer();
+            }
+            for (step = 0; step <= last; step++) {
+                operate();
+            }
+            armed = null;
+            world.unwind();
+            return dump();
+        } finally {
+            CURRENT.set(previous);
+        }
+    }
+
+    /** How many faults fired at each point. */
+    public Map<Point, Integer> fired() {
+        return fired;
+    }
+
+    public boolean instant() {
+        return instant;
+    }
+
+    /** How many fault-free replays the oracle ran. */
+    public long replays() {
+        return replays;
+    }
+
+    /** How many faults fired in an {@code OnDespawn} observer of a cascade despawn (not the despawned id). */
+    public long cascadeFaults() {
+        return cascadeFaults;
+    }
+
+    /** How many full invariant checks passed. */
+    public long checks() {
+        return checks;
+    }
+
+    // ---------------------------------------------------------------- the world and its callback points
+
+    private void install() {
+        world.observe(Entity.WORLD, ArchetypeCreated.class, event -> point(Point.ARCHETYPE_CREATED));
+        world.observe(Entity.WORLD, OnSpawn.class, event -> {
+            if (firstSpawn == 0) {
+                firstSpawn = event.entity();
+            }
+            spawnedByObserver = event.entity();
+            saw(event.entity());
+            point(Point.ON_SPAWN);
+        });
+        world.observe(Entity.WORLD, OnDespawn.class, event -> {
+            despawning = event.entity();
+            point(Point.ON_DESPAWN);
+        });
+        positions = world.newQuery(QueryDescriptor.builder().name("positions").include(POSITION)
+                .onEntitiesAdded((archetype, from, to) -> track(trackedPositions, archetype, from, to, true))
+                .onEntitiesRemoved((archetype, from, to) -> track(trackedPositions, archetype, from, to, false))
+                .build());
+        world.newQuery(QueryDescriptor.builder().name("faulty").include(HEALTH)
+                .onEntitiesAdded((archetype, from, to) -> faultyMembership(Point.ADDED, archetype, from, to))
+                .onEntitiesRemoved((archetype, from, to) -> faultyMembership(Point.REMOVED, archetype, from, to))
+                .build());
+        levels = world.newQuery(QueryDescriptor.builder().name("levels").include(LEVEL)
+                .onEntitiesAdded((archetype, from, to) -> track(trackedLevels, archetype, from, to, true))
+                .onEntitiesRemoved((archetype, from, to) -> track(trackedLevels, archetype, from, to, false))
+                .build());
+        marked = world.newQuery(QueryDescriptor.builder().name("reactive").include(MARKED).exclude(ECHO)
+                .onEntitiesAdded((archetype, from, to) -> {
+                    for (int row = from; row < to; row++) {
+                        if (archetype.getValue(row, LEVEL) instanceof Integer level && level % 3 == 0) {
+                            world.spawn(ECHO, LEVEL.of(level + 1)); // staged: a further wave of this commit
+                        }
+                    }
+                    point(Point.REACTIVE);
+                }).build());
+        world.addSystem(SystemConfig.named("stress.fault.spawner").phase(Phases.UPDATE).commitAfter()
+                .run((dt, w) -> {
+                    long id = w.spawn(POSITION, HEALTH.of(dt));
+                    saw(id);
+                    point(Point.SYSTEM_BODY);
+                }));
+        world.addSystem(SystemConfig.named("stress.fault.reaper").phase(Phases.POST_UPDATE)
+                .runIf((dt, w, name) -> {
+                    point(Point.RUN_CONDITION);
+                    return true;
+                })
+                .run((dt, w) -> {
+                    for (Archetype archetype : marked.archetypes()) {
+                        if (archetype.count() > 0) {
+                            w.despawn(archetype.entity(0));
+                            return;
+                        }
+                    }
+                }));
+    }
+
+    /** The entity of the last {@code OnDespawn} delivered, and of the first {@code OnSpawn}, in this operation. */
+    private long despawning;
+    private long firstSpawn;
+    /** The operation running, and the entity it names ({@code spawn} and {@code despawn}; else 0). */
+    private String opKind;
+    private long opEntity;
+
+    private void track(Set<Long> members, Archetype archetype, int from, int to, boolean added) {
+        for (int row = from; row < to; row++) {
+            if (added) {
+                members.add(archetype.entity(row));
+            } else {
+                members.remove(archetype.entity(row));
+            }
+        }
+    }
+
+    private void faultyMembership(Point point, Archetype archetype, int from, int to) {
+        if (armed == point && countdown == 1 && step != suppressedStep) {
+            List<Long> rows = new ArrayList<>();
+            for (int row = from; row < to; row++) {
+                rows.add(archetype.entity(row));
+            }
+            facts.add((point == Point.ADDED ? "published " : "stayed ") + archetype.id() + " " + rows);
+        }
+        point(point);
+    }
+
+    /** A callback point: throws when armed for it and its countdown runs out. */
+    void point(Point point) {
+        if (armed != point) {
+            return;
+        }
+        if (--countdown > 0) {
+            return;
+        }
+        armed = null;
+        if (step == suppressedStep) {
+            return; // the replay's fault-free publication
+        }
+        fired.merge(point, 1, Integer::sum);
+        if (suppressedStep < 0) {
+            atFault = dump(); // what was published when the callback failed
+            seenAtFault = seen.size();
+        }
+        throw new InjectedFault(point, step);
+    }
+
+    /** The world as it was when the last fault was thrown, and how many ids had been handed out by then. */
+    private WorldDump atFault;
+    private int seenAtFault;
+
+    /** Points that run only inside a publication: a fault there must leave exactly what was published. */
+    private static final Set<Point> IN_PUBLICATION = Set.of(Point.ADDED, Point.REMOVED, Point.REACTIVE,
+            Point.BATCH_INITIALIZER, Point.BATCH_WRITER);
+
+    private void saw(long id) {
+        if (seenSet.add(id)) {
+            seen.add(id);
+        }
+    }
+
+    // ---------------------------------------------------------------- operations
+
+    private void operate() {
+        int roll = random.nextInt(100);
+        Point point = null;
+        if (random.nextInt(100) < 40) {
+            List<Point> likely = likelyPoints(roll);
+            point = random.nextBoolean() ? likely.get(random.nextInt(likely.size()))
+                    : Point.values()[random.nextInt(Point.values().length)];
+            armed = point;
+            countdown = random.nextInt(1, 4);
+        }
+        facts.clear();
+        spawnedByObserver = 0;
+        despawning = 0;
+        firstSpawn = 0;
+        opKind = "";
+        opEntity = 0;
+        WorldDump before = point != null && suppressedStep < 0 ? dump() : null;
+        try {
+            apply(roll);
+        } catch (InjectedFault fault) {
+            recover(fault, before);
+        }
+        armed = null;
+        if (step == DEBUG_STEP && (suppressedStep < 0 || suppressedStep == step)) {
+            System.out.println((suppressedStep < 0 ? "run" : "fault-free replay") + " after #" + step + ":\n"
+                    + dump().text());
+        }
+    }
+
+    /** The callback points an operation of this roll reaches most often (see {@link #apply}). */
+    private static List<Point> likelyPoints(int roll) {
+        if (roll < 22) {
+            return List.of(Point.ON_SPAWN, Point.ADDED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED);
+        }
+        if (roll < 44) {
+            return List.of(Point.ADDED, Point.REMOVED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED);
+        }
+        if (roll < 56) {
+            return List.of(Point.ON_DESPAWN, Point.ON_DESPAWN_AT_ENTITY, Point.REMOVED);
+        }
+        if (roll < 64) {
+            return List.of(Point.BATCH_INITIALIZER, Point.ADDED, Point.REACTIVE, Point.ARCHETYPE_CREATED);
+        }
+        if (roll < 69) {
+            return List.of(Point.BATCH_WRITER, Point.ADDED, Point.REMOVED);
+        }
+        if (roll < 72) {
+            return List.of(Point.ON_DESPAWN, Point.ON_DESPAWN_AT_ENTITY, Point.REMOVED);
+        }
+        if (roll < 82) {
+            return List.of(Point.SYSTEM_BODY, Point.RUN_CONDITION, Point.ON_SPAWN, Point.ON_DESPAWN, Point.ADDED);
+        }
+        return List.of(Point.ADDED, Point.REMOVED, Point.REACTIVE, Point.ON_DESPAWN, Point.ON_DESPAWN_AT_ENTITY,
+                Point.BATCH_INITIALIZER, Point.BATCH_WRITER, Point.DEFAULT_FACTORY);
+    }
+
+    /** One operation: the roll picks its kind. */
+    private void apply(int roll) {
+        long live = seen.isEmpty() ? 0 : pickLive();
+        if (roll < 22 || live == 0 && roll < 56) {
+            Input[] inputs = randomInputs();
+            note("spawn " + ModelRun.describe(inputs));
+            opKind = "spawn";
+            long id = world.spawn(inputs);
+            note("  -> " + Entity.toString(id));
+            saw(id);
+            maybeObserve(id);
+            return;
+        }
+        if (roll < 36) {
+            long id = live;
+            Input input = randomInput();
+            note("set " + Entity.toString(id) + " " + ModelRun.describe(input));
+            world.set(id, input);
+            return;
+        }
+        if (roll < 44) {
+            long id = live;
+            Component<?> component = pickComponent();
+            note("remove " + Entity.toString(id) + " " + component.name());
+            world.remove(id, component);
+            return;
+        }
+        if (roll < 56) {
+            long id = random.nextBoolean() ? pickParentOrObserved(live) : live;
+            note("despawn " + Entity.toString(id));
+            opKind = "despawn";
+            opEntity = id;
+            world.despawn(id);
+            return;
+        }
+        if (roll < 64) {
+            batchSpawn();
+            return;
+        }
+        if (roll < 69) {
+            note("batchSet levels writer");
+            world.batchSet(levels, LEVEL, (archetype, from, to) -> {
+                IntColumn column = archetype.getMut(LEVEL);
+                for (int row = from; row < to; row++) {
+                    column.set(row, column.get(row) + 1);
+                }
+                point(Point.BATCH_WRITER);
+            });
+            return;
+        }
+        if (roll < 72) {
+            note("batchDespawn reactive");
+            world.batchDespawn(marked);
+            return;
+        }
+        if (roll < 82 && !world.hasPendingChanges()) {
+            // (with work pending, the commit below comes first: each operation then publishes its own work only,
+            // which the fault-free comparison relies on)
+            note("update");
+            world.update(1 / 60.0);
+            return;
+        }
+        note("commit");
+        opKind = "commit";
+        world.commit();
+        if (!instant) {
+            world.defer();
+        }
+    }
+
+    private void batchSpawn() {
+        int count = random.nextInt(1, 12);
+        List<Input> inputs = new ArrayList<>(List.of(LEVEL.of(random.nextInt(9)), POSITION));
+        if (random.nextBoolean()) {
+            inputs.add(MARKED);
+        }
+        if (random.nextInt(3) == 0) {
+            inputs.add(FUSE);
+        }
+        note("batchSpawn " + count + " " + ModelRun.describe(inputs.toArray(new Input[0])));
+        BatchIds ids = world.batchSpawn(count, inputs, (archetype, from, to) -> {
+            IntColumn column = archetype.getMut(LEVEL);
+            for (int row = from; row < to; row++) {
+                column.set(row, row);
+            }
+            if (armed == Point.BATCH_INITIALIZER && countdown == 1 && step != suppressedStep) {
+                List<Long> placed = new ArrayList<>();
+                for (int row = from; row < to; row++) {
+                    placed.add(archetype.entity(row));
+                }
+                facts.add("unplaced " + placed);
+            }
+            point(Point.BATCH_INITIALIZER);
+        });
+        for (long id : ids.toArray()) {
+            saw(id);
+        }
+    }
+
+    /** One spawn in eight gets an {@code OnDespawn} observer at its own address, a callback point too. */
+    private void maybeObserve(long id) {
+        if (random.nextInt(4) == 0) {
+            note("  observe " + Entity.toString(id));
+            world.observe(id, OnDespawn.class, event -> {
+                despawning = event.entity();
+                point(Point.ON_DESPAWN_AT_ENTITY);
+            });
+        }
+    }
+
+    private Input[] randomInputs() {
+        List<Input> inputs = new ArrayList<>();
+        for (int n = random.nextInt(0, 4); n > 0; n--) {
+            inputs.add(randomInput());
+        }
+        return inputs.toArray(new Input[0]);
+    }
+
+    private Input randomInput() {
+        int roll = random.nextInt(20);
+        if (roll == 0) {
+            return FUSE;
+        }
+        if (roll < 6 && !seen.isEmpty()) {
+            long target = pickLive();
+            if (target != 0) {
+                BaseRelationship<?> relationship = List.of(CHILD_OF, FOLLOWS, WATCHES, HELD_BY, CHILD_OF, HELD_BY)
+                        .get(random.nextInt(6));
+                return ModelComponents.edge(relationship, target, random);
+            }
+        }
+        if (roll == 5) {
+            return KEY.of("key-" + random.nextInt(1_000_000)); // unique enough; a clash is a rejection
+        }
+        return ModelComponents.randomInput(pickComponent(), random);
+    }
+
+    private Component<?> pickComponent() {
+        return ModelComponents.ALL.get(random.nextInt(ModelComponents.ALL.size()));
+    }
+
+    /**
+     * A live entity whose despawn reaches more callback points: one with an observer at its address, or the
+     * target of a cascading edge; {@code fallback} when there is none.
+     */
+    private long pickParentOrObserved(long fallback) {
+        int start = random.nextInt(seen.size());
+        for (int i = 0; i < seen.size(); i++) {
+            long id = seen.get((start + i) % seen.size());
+            if (world.isAlive(id) && (world.hasObservers(id, OnDespawn.class)
+                    || world.relationshipSources(CHILD_OF, id).length > 0
+                    || world.relationshipSources(HELD_BY, id).length > 0)) {
+                return id;
+            }
+        }
+        return fallback;
+    }
+
+    /** A seen id that is alive or staged now (so calls on it are legal), else a live row's id. */
+    private long pickLive() {
+        for (int tries = 0; tries < 8; tries++) {
+            long id = seen.get(random.nextInt(seen.size()));
+            if (world.isAlive(id)) {
+                return id;
+            }
+        }
+        for (int i = seen.size() - 1; i >= 0; i--) {
+            if (world.isAlive(seen.get(i))) {
+                return seen.get(i);
+            }
+        }
+        return 0;
+    }
+
+    // ---------------------------------------------------------------- recovery and checks
+
+    private void recover(InjectedFault fault, WorldDump before) {
+        note("  fault: " + fault.getMessage());
+        boolean despawnFault = fault.point == Point.ON_DESPAWN || fault.point == Point.ON_DESPAWN_AT_ENTITY;
+        if (despawnFault && (opKind.equals("despawn") && despawning != opEntity || opKind.equals("commit"))) {
+            cascadeFaults++; // no call despawned this entity: a cascade did, inside the publication
+        }
+        armed = null;
+        // the call's own observers run before anything is published: its work stays staged for unwind()
+        long spawned = fault.point == Point.ON_SPAWN && opKind.equals("spawn") && spawnedByObserver == firstSpawn
+                ? spawnedByObserver : 0;
+        long despawned = despawnFault && opKind.equals("despawn") && despawning == opEntity ? despawning : 0;
+        List<String> pending = List.copyOf(facts);
+        try {
+            world.unwind(); // the documented recovery: closes every scope and publishes what is staged
+        } catch (RuntimeException e) {
+            throw mismatch("unwind() after " + fault.point + " threw " + e, e);
+        }
+        if (suppressedStep < 0) {
+            checkInvariants("after " + fault.point);
+            checkFacts(pending);
+            if (IN_PUBLICATION.contains(fault.point)) {
+                comparePublished(fault.point);
+            } else {
+                compareWithFaultFree(fault.point, before, spawned != 0 ? spawned : despawned);
+            }
+        }
+        if (!instant) {
+            world.defer();
+        }
+    }
+
+    private void checkInvariants(String when) {
+        if (suppressedStep >= 0) {
+            return;
+        }
+        List<WorldInvariants.Tracked> queries = List.of(new WorldInvariants.Tracked(positions, trackedPositions),
+                new WorldInvariants.Tracked(levels, trackedLevels), new WorldInvariants.Tracked(marked, null));
+        List<String> violations = WorldInvariants.check(world, seen, queries, List.of(), OBSERVED);
+        if (!violations.isEmpty()) {
+            throw mismatch(when + ": " + String.join("; ", violations), null);
+        }
+        checks++;
+    }
+
+    /** The facts a membership or initializer fault implies (see {@link #faultyMembership}, {@link #batchSpawn}). */
+    private void checkFacts(List<String> pending) {
+        for (String fact : pending) {
+            String[] parts = fact.split(" ", 2);
+            if (parts[0].equals("unplaced")) {
+                for (long id : parseIds(parts[1])) {
+                    check(!world.isAlive(id), "the batch whose initializer threw placed " + Entity.toString(id));
+                }
+                continue;
+            }
+            String[] rest = parts[1].split(" ", 2);
+            int archetype = Integer.parseInt(rest[0]);
+            for (long id : parseIds(rest[1])) {
+                boolean there = world.isAlive(id) && world.archetypeOf(id).id() == archetype;
+                // a settlement the failed publication left over, re-run by unwind(), may move it or despawn it
+                boolean settled = atFault.values().get(id) != null && heldEdgeToDead(atFault.values().get(id), dump());
+                check(there || settled, fact + ": "
+                        + Entity.toString(id) + (parts[0].equals("published") ? " was published before its "
+                        + "callback threw: it must stay" : " never left, since its removal callback threw")
+                        + " (now " + (world.isAlive(id) ? "in archetype " + world.archetypeOf(id).id() : "dead")
+                        + ")");
+            }
+        }
+    }
+
+    private static List<Long> parseIds(String list) {
+        List<Long> ids = new ArrayList<>();
+        String body = list.substring(1, list.length() - 1).trim();
+        if (!body.isEmpty()) {
+            for (String id : body.split(", ")) {
+                ids.add(Long.parseLong(id));
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * A fault inside a publication: what was published when the callback threw stays, everything else staged was
+     * discarded, so after {@code unwind()} every entity is as it was at the fault, with two exceptions, both
+     * checked against the fault-free run: the sparse edges of rows already published, which their segment had
+     * not flushed yet when the callback ran, and the settlement of targets that died before the fault (edge
+     * removals and cascade despawns), which the failed publication left to the next one, the one unwind() runs.
+     */
+    private void comparePublished(Point point) {
+        WorldDump now = dump();
+        if (now.values().equals(atFault.values())) {
+            return;
+        }
+        WorldDump faultFree = null;
+        Set<Long> ids = new TreeSet<>(now.values().keySet());
+        ids.addAll(atFault.values().keySet());
+        for (long id : ids) {
+            SortedMap<String, String> is = now.values().get(id);
+            SortedMap<String, String> was = atFault.values().get(id);
+            if (java.util.Objects.equals(is, was)) {
+                continue;
+            }
+            if (faultFree == null) {
+                replays++;
+                faultFree = new FaultRun(seed, operations, step).replayThrough(step);
+            }
+            SortedMap<String, String> full = faultFree.values().get(id);
+            String where = "after a fault at " + point + " in a publication, " + Entity.toString(id) + " ";
+            if (is == null) {
+                check(was != null && full == null && heldEdgeToDead(was, now), where + "is dead but was " + was
+                        + " when the callback threw, and no settlement of a dead target explains it (published "
+                        + "work must stay)");
+                continue;
+            }
+            check(was != null, where + "is " + is + " but did not exist when the callback threw (unpublished work "
+                    + "must be discarded)");
+            Set<String> names = new TreeSet<>(is.keySet());
+            names.addAll(was.keySet());
+            for (String name : names) {
+                String value = is.get(name);
+                if (java.util.Objects.equals(value, was.get(name))) {
+                    continue;
+                }
+                boolean asFaultFree = full != null && java.util.Objects.equals(value, full.get(name));
+                boolean settledAway = heldEdgeToDead(was, now) && dropsEdgesOnly(was.get(name), value);
+                check(isRelational(name) && (asFaultFree || settledAway), where
+                        + name + "=" + value + " but at the fault=" + was.get(name) + " and fault-free="
+                        + (full == null ? "dead" : full.get(name)) + " (published work must stay, unpublished work "
+                        + "must be discarded)");
+            }
+        }
+    }
+
+    /**
+     * Whether {@code after} is {@code before} less some edges: absent, or an edge list each of whose edges was
+     * listed before (what settling edges to dead targets does, and nothing more).
+     */
+    private static boolean dropsEdgesOnly(String before, String after) {
+        if (after == null) {
+            return true;
+        }
+        if (before == null || !after.startsWith("[") || !before.startsWith("[")) {
+            return false;
+        }
+        List<String> was = List.of(before.substring(1, before.length() - 1).split(", "));
+        for (String edge : after.substring(1, after.length() - 1).split(", ")) {
+            if (!edge.isEmpty() && !was.contains(edge)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a component name is a relationship's marker or one of its pairs (whose names hold the target). */
+    private static boolean isRelational(String name) {
+        return Components.findByName(name) instanceof BaseRelationship<?> || name.endsWith(")");
+    }
+
+    /** Whether these components held an edge (a pair) to an entity that is not alive in {@code now}. */
+    private static boolean heldEdgeToDead(SortedMap<String, String> components, WorldDump now) {
+        for (String name : components.keySet()) {
+            int open = name.lastIndexOf('(');
+            if (open > 0 && name.endsWith(")")) {
+                String target = name.substring(open + 1, name.length() - 1); // slot#generation
+                boolean alive = now.values().keySet().stream().anyMatch(id -> Entity.toString(id).equals(target));
+                if (!alive) {
+                    return true;
+                }
+            }
+        }
+        for (Map.Entry<String, String> entry : components.entrySet()) { // sparse edges: (target) in the list
+            if (Components.findByName(entry.getKey()) instanceof BaseRelationship<?> r && r.isSparse()
+                    && r.isCascadeDelete() && !entry.getValue().equals("[]")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A fault that may strike outside a publication (an observer of the call itself, a system, a run condition, a
+     * default factory, archetype creation): replays the run with this fault suppressed and compares entity by
+     * entity, component by component: each must be as before the operation, as when the callback threw, or as
+     * the fault-free run left it (work that stayed staged and {@code unwind()} published), never anything else.
+     */
+    private void compareWithFaultFree(Point point, WorldDump before, long staged) {
+        replays++;
+        WorldDump faultFree = new FaultRun(seed, operations, step).replayThrough(step);
+        WorldDump now = dump();
+        WorldDump mid = atFault;
+        // Ids handed out before the fault name the same entities in both runs; later ones need not (the fault-free
+        // run goes on with the call the fault cut short, and allocates ids this run gives to others), so entities
+        // created after the fault are left to the invariants.
+        Set<Long> known = new HashSet<>(seen.subList(0, seenAtFault));
+        if (staged != 0) { // the call's own observer threw: its work stayed staged, and unwind() published it
+            check(java.util.Objects.equals(now.values().get(staged), faultFree.values().get(staged)), "the call "
+                    + "whose observer threw at " + point + " must be published by unwind() as without the fault: "
+                    + Entity.toString(staged) + " is " + now.values().get(staged) + ", fault-free "
+                    + faultFree.values().get(staged));
+        }
+        Set<Long> ids = new TreeSet<>(now.values().keySet());
+        ids.addAll(before.values().keySet());
+        ids.addAll(faultFree.values().keySet());
+        ids.retainAll(known);
+        for (long id : ids) {
+            SortedMap<String, String> was = before.values().get(id);
+            SortedMap<String, String> then = mid.values().get(id);
+            SortedMap<String, String> full = faultFree.values().get(id);
+            SortedMap<String, String> is = now.values().get(id);
+            if (is == null) {
+                check(was == null || then == null || full == null, "after a fault at " + point + ", "
+                        + Entity.toString(id) + " is dead but was alive before, at the fault, and without it");
+                continue;
+            }
+            check(was != null || then != null || full != null, "after a fault at " + point + ", "
+                    + Entity.toString(id) + " is alive but existed neither before, at the fault, nor without it: "
+                    + is);
+            Set<String> components = new LinkedHashSet<>(is.keySet());
+            for (SortedMap<String, String> other : java.util.Arrays.asList(was, then, full)) {
+                if (other != null) {
+                    components.addAll(other.keySet());
+                }
+            }
+            for (String component : components) {
+                String value = is.get(component);
+                boolean legal = false;
+                for (SortedMap<String, String> other : java.util.Arrays.asList(was, then, full)) {
+                    legal |= other != null && java.util.Objects.equals(other.get(component), value);
+                }
+                check(legal, "after a fault at " + point + ", " + Entity.toString(id) + " " + component + "="
+                        + value + " but before=" + (was == null ? "dead" : was.get(component)) + ", at the fault="
+                        + (then == null ? "dead" : then.get(component)) + ", fault-free="
+                        + (full == null ? "dead" : full.get(component)) + "\n  now:        "
+                        + now.entities().get(id) + "\n  fault-free: " + faultFree.entities().get(id));
+            }
+        }
+    }
+
+    private WorldDump dump() {
+        return WorldDump.of(world, List.of(positions, levels, marked), List.of());
+    }
+
+    // ---------------------------------------------------------------- failures
+
+    private void note(String entry) {
+        if (suppressedStep >= 0) {
+            return;
+        }
+        if (log.size() == LOG_TAIL) {
+            log.removeFirst();
+        }
+        log.addLast("#" + step + " " + entry);
+    }
+
+    private void check(boolean condition, String message) {
+        if (!condition) {
+            throw mismatch(message, null);
+        }
+    }
+
+    private ModelMismatch mismatch(String message, Throwable cause) {
+        ModelMismatch mismatch = new ModelMismatch(seed, step, (instant ? "[instant] " : "[staged] ") + message,
+                List.copyOf(log));
+        if (cause != null) {
+            mismatch.initCause(cause);
+        }
+        return mismatch;
+    }
+
+    /** The seed of this run. */
+    public long seed() {
+        return seed;
+    }
+
+}
