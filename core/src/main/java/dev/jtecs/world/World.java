@@ -999,6 +999,20 @@ public final class World implements AutoCloseable {
         table.markDirty(position);
     }
 
+    /**
+     * A counter of structural change: it advances whenever an archetype is created or pruned, rows are placed,
+     * moved or removed, or column buffers are replaced, and never otherwise (value writes, dirty marks and
+     * clears leave it alone). Between two equal readings every archetype holds the same entities at the same
+     * rows, column views and their segments stay valid, and {@link #archetypeOf}/{@link #rowOf} answer the same
+     * for every entity: code that caches a plan built from the world's shape (archetype lists, parent rows,
+     * segments) can compare this one number instead of rebuilding the plan. Only published changes count:
+     * staged work advances it when it is published.
+     */
+    public long structureVersion() {
+        checkOpen();
+        return archetypes.clock().version();
+    }
+
     /** The archetype of a published entity, or {@code null} for dead, stale or unpublished ids. */
     public Archetype archetypeOf(long id) {
         checkOpen();

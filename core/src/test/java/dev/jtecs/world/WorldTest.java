@@ -564,4 +564,53 @@ class WorldTest {
         assertEquals(n / 2, world.entityCount());
         assertEquals(WorldConfig.defaults().maxEntities(1 << 20), world.config());
     }
+
+    @Test
+    void structureVersionAdvancesOnPublishedStructuralChangeOnly() {
+        long start = world.structureVersion();
+        world.defer();
+        long a = world.spawn(POSITION.of(pos(1, 2)));
+        long b = world.spawn(POSITION.of(pos(3, 4)), VELOCITY);
+        assertEquals(start, world.structureVersion(), "staged spawns are not published yet");
+        world.commit();
+        long spawned = world.structureVersion();
+        assertTrue(spawned > start, "published spawns (new archetypes, rows) advance it");
+        Archetype archetype = world.archetypeOf(a);
+        int row = world.rowOf(a);
+
+        world.set(a, POSITION.of(pos(5, 6)));          // a value write
+        archetype.getMut(POSITION.floatField("x"));      // a mark through a view
+        world.markComponentDirty(b, VELOCITY);
+        world.clearDirty();
+        world.update(1 / 60.0);                          // systems over nothing structural
+        assertEquals(spawned, world.structureVersion(), "values, marks, clears and frames leave it alone");
+        assertSame(archetype, world.archetypeOf(a));
+        assertEquals(row, world.rowOf(a));
+
+        world.set(a, VELOCITY);                          // a move to another archetype
+        long moved = world.structureVersion();
+        assertTrue(moved > spawned, "a move advances it");
+        world.despawn(b);
+        assertTrue(world.structureVersion() > moved, "a despawn advances it");
+        long[] crowd = new long[200];
+        for (int i = 0; i < crowd.length; i++) {
+            crowd[i] = world.spawn(HEALTH.of(i));
+        }
+        for (int i = 10; i < crowd.length; i++) {
+            world.despawn(crowd[i]);
+        }
+        long beforeCompact = world.structureVersion();
+        assertEquals(1, world.compact().rebuilt());     // reallocates the shrunken columns
+        assertTrue(world.structureVersion() > beforeCompact, "compaction advances it");
+        long still = world.structureVersion();
+        world.compact();
+        assertEquals(still, world.structureVersion(), "a compaction with nothing to do leaves it alone");
+    }
+
+    @Test
+    void structureVersionOfAClosedWorldThrows() {
+        World other = World.create();
+        other.close();
+        assertThrows(IllegalStateException.class, other::structureVersion);
+    }
 }
