@@ -34,6 +34,7 @@ import dev.jtecs.schedule.PhaseDefinition;
 import dev.jtecs.schedule.PhaseGroup;
 import dev.jtecs.schedule.PhaseSelection;
 import dev.jtecs.schedule.Pipeline;
+import dev.jtecs.schedule.SystemBody;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.schedule.SystemInfo;
 import dev.jtecs.state.StatePolicy;
@@ -1157,6 +1158,19 @@ public final class World implements AutoCloseable {
     public boolean removeSystem(String name) {
         checkOpen();
         return pipeline.removeSystem(name);
+    }
+
+    /**
+     * Gives a registered system a new body and keeps its name, phase, place in the dispatch order, ordering
+     * constraints, run condition, barriers and enabled state, with effect at once; returns false when no system
+     * has this name. This is how a module swaps a builtin system for another implementation without moving it
+     * behind systems registered after it. See {@link Pipeline#replaceSystemBody}.
+     *
+     * @throws UnsupportedOperationException when a custom pipeline cannot swap bodies
+     */
+    public boolean replaceSystemBody(String name, SystemBody body) {
+        checkOpen();
+        return pipeline.replaceSystemBody(name, body);
     }
 
     /** Enables or disables a system, with effect at once; returns false when no system has this name. */
