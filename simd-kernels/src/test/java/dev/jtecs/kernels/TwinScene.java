@@ -219,8 +219,16 @@ final class TwinScene {
                         bits(actual.get(id, RelativeTransform2D.COMPONENT)), at + " RelativeTransform2D");
                 assertEquals(bits(expected.get(id, TTL.COMPONENT)), bits(actual.get(id, TTL.COMPONENT)), at + " TTL");
             }
-            assertEquals(archetypes(expected), archetypes(actual), where + ": archetypes and write counts");
+            assertSameLists(archetypes(expected), archetypes(actual), where + ": archetype id:rows:writes");
         }
+    }
+
+    /** Equal lists, or a failure that names the first entry that differs (not two whole lists). */
+    static void assertSameLists(List<String> expected, List<String> actual, String where) {
+        for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
+            assertEquals(expected.get(i), actual.get(i), where + ", entry " + i);
+        }
+        assertEquals(expected.size(), actual.size(), where + ": sizes");
     }
 
     /** Per archetype: id, rows, and the write counts of Transform2D and TTL where it has them. */
