@@ -9,8 +9,8 @@ import java.util.Locale;
  * C2 every vector is a heap object and the vector kernels run tens of times slower than the scalar ones);
  * otherwise scalar, with the reason logged once at {@code WARNING}. {@code -Djtecs.kernels=scalar} forces the
  * scalar twins (tests, comparisons); {@code auto} or no value lets the checks decide. The choice is made in the
- * class initializer and never changes: {@link #particles()}, {@link #lifetimes()} and {@link #transforms()}
- * always return the same instances.
+ * class initializer and never changes: {@link #particles()}, {@link #lifetimes()}, {@link #transforms()} and
+ * {@link #bounds()} always return the same instances.
  */
 public final class KernelProvider {
     /** The system property that forces the scalar twins: {@code -Djtecs.kernels=scalar}. */
@@ -28,6 +28,9 @@ public final class KernelProvider {
     private static final TransformOps TRANSFORMS = CHOICE.mode() == KernelMode.VECTOR
             ? new VectorTransformOps()
             : TransformOps.SCALAR;
+    private static final BoundsOps BOUNDS = CHOICE.mode() == KernelMode.VECTOR
+            ? new VectorBoundsOps()
+            : BoundsOps.SCALAR;
 
     static {
         if (CHOICE.mode() == KernelMode.SCALAR || CHOICE.reason().contains("ignored unknown")) {
@@ -62,6 +65,11 @@ public final class KernelProvider {
     /** The transform kernels of {@link #mode()}: one instance for the life of the JVM. */
     public static TransformOps transforms() {
         return TRANSFORMS;
+    }
+
+    /** The bounds reduction of {@link #mode()}: one instance for the life of the JVM. */
+    public static BoundsOps bounds() {
+        return BOUNDS;
     }
 
     /** One decision and its reason. */
