@@ -11,6 +11,10 @@
  *                                     ──► markComponentDirty(each written component)   [ALWAYS, or if changed]
  *   TransformKernels.affine2d(ops) / model3d(ops): Transform2D ──► Affine2D (2x3), Transform3D ──► Model3D (4x4)
  *   LifetimeCountdown.countDown(query, dt): TTL.remaining -= dt (LifetimeOps) ──► spent ids ──► despawnExpired
+ *   HierarchyComposer.compose(world): plan (rebuilt when World.structureVersion() moves) ──► per archetype:
+ *       parent pose, (float) cos/sin once ──► TransformOps.compose2d ──changed?──► mark Transform2D
+ *   KernelSystems.install(world): jtecs.TTL ─► LifetimeSystem, jtecs.RelativeTransform2D ─► HierarchyComposer
+ *   BoundsReducer.bounds2d(query, x, y): BoundsOps.minMax per column ──► Bounds2D        (reads only)
  * </pre>
  *
  * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,
