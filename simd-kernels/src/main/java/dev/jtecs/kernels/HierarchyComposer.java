@@ -65,9 +65,7 @@ public final class HierarchyComposer implements SystemBody {
             .include(Transform2D.COMPONENT, RelativeTransform2D.COMPONENT, ChildOf.ANY).build();
     private static final int COLUMNS = TransformOps.COMPOSE2D_COLUMNS;
     private static final int PARENT_COLUMNS = 7;
-    private static final FloatField[] FLOATS_WRITTEN = {Transform2D.X, Transform2D.Y, Transform2D.Z, null,
-        Transform2D.ROTATION, Transform2D.SCALE_X, Transform2D.SCALE_Y};
-    private static final FloatField[] FLOATS_READ = {RelativeTransform2D.X, RelativeTransform2D.Y,
+    private static final FloatField[] OFFSET = {RelativeTransform2D.X, RelativeTransform2D.Y,
         RelativeTransform2D.Z, RelativeTransform2D.ROTATION, RelativeTransform2D.SCALE_X, RelativeTransform2D.SCALE_Y};
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
@@ -332,6 +330,17 @@ public final class HierarchyComposer implements SystemBody {
         return id < stamp.length && stamp[id] == rebuilds ? memberIndex[id] : -1;
     }
 
+    /** The seven Transform2D segments of {@code archetype} into {@code into[at ..]}, in compose2d's order. */
+    private static void transformColumns(Archetype archetype, MemorySegment[] into, int at) {
+        into[at] = archetype.get(Transform2D.X).segment();
+        into[at + 1] = archetype.get(Transform2D.Y).segment();
+        into[at + 2] = archetype.get(Transform2D.Z).segment();
+        into[at + 3] = archetype.get(Transform2D.LAYER).segment();
+        into[at + 4] = archetype.get(Transform2D.ROTATION).segment();
+        into[at + 5] = archetype.get(Transform2D.SCALE_X).segment();
+        into[at + 6] = archetype.get(Transform2D.SCALE_Y).segment();
+    }
+
     /** Member {@code i} as the next step: its row count, its 13 segments, its parent's 7 segments and row. */
     private void appendStep(int i) {
         Archetype archetype = members[i];
@@ -339,20 +348,14 @@ public final class HierarchyComposer implements SystemBody {
         stepArchetype[step] = archetype;
         stepCount[step] = archetype.count();
         int base = step * COLUMNS;
-        for (int k = 0; k < PARENT_COLUMNS; k++) {
-            stepColumns[base + k] = k == 3 ? archetype.get(Transform2D.LAYER).segment()
-                    : archetype.get(FLOATS_WRITTEN[k]).segment();
-        }
-        for (int k = 0; k < FLOATS_READ.length; k++) {
-            stepColumns[base + PARENT_COLUMNS + k] = archetype.get(FLOATS_READ[k]).segment();
+        transformColumns(archetype, stepColumns, base);
+        for (int k = 0; k < OFFSET.length; k++) {
+            stepColumns[base + PARENT_COLUMNS + k] = archetype.get(OFFSET[k]).segment();
         }
         Archetype parent = memberParent[i];
         int p = step * PARENT_COLUMNS;
         if (parent != null && parent.has(Transform2D.COMPONENT)) {
-            for (int k = 0; k < PARENT_COLUMNS; k++) {
-                parentColumns[p + k] = k == 3 ? parent.get(Transform2D.LAYER).segment()
-                        : parent.get(FLOATS_WRITTEN[k]).segment();
-            }
+            transformColumns(parent, parentColumns, p);
             parentRow[step] = memberParentRow[i];
         } else {
             Arrays.fill(parentColumns, p, p + PARENT_COLUMNS, null); // the identity
