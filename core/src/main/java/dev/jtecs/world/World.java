@@ -1014,6 +1014,26 @@ public final class World implements AutoCloseable {
         return archetypes.clock().version();
     }
 
+    /**
+     * The counter of structural change scoped to one component: like {@link #structureVersion()}, but it advances
+     * only when a change touches an archetype whose signature holds {@code component} (created or pruned, rows
+     * placed, moved in or out or removed, buffers replaced). Between two equal readings every archetype holding
+     * the component keeps the same entities at the same rows and valid views, whatever happens elsewhere: a plan
+     * over, say, the archetypes of a hierarchy survives the particles spawning beside it.
+     *
+     * @throws IllegalArgumentException for a relationship pair or selector (no counter of their own: scope by a
+     *     registered component the archetypes also hold)
+     */
+    public long structureVersion(Component<?> component) {
+        checkOpen();
+        Objects.requireNonNull(component, "component");
+        if (component instanceof TargetSelector<?> || component instanceof PairComponent) {
+            throw new IllegalArgumentException("structureVersion(" + component.name() + "): relationship pairs and "
+                    + "selectors have no structure counter; scope by a registered component instead");
+        }
+        return archetypes.clock().version(component.id());
+    }
+
     /** The archetype of a published entity, or {@code null} for dead, stale or unpublished ids. */
     public Archetype archetypeOf(long id) {
         checkOpen();

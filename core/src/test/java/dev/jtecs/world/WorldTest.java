@@ -613,4 +613,32 @@ class WorldTest {
         other.close();
         assertThrows(IllegalStateException.class, other::structureVersion);
     }
+
+    @Test
+    void aComponentsStructureVersionIgnoresArchetypesWithoutIt() {
+        long a = world.spawn(POSITION.of(pos(1, 2)), VELOCITY);
+        long moving = world.structureVersion(VELOCITY);
+        long positions = world.structureVersion(POSITION);
+        for (int i = 0; i < 100; i++) {
+            world.despawn(world.spawn(HEALTH.of(i))); // churn elsewhere, buffers growing included
+        }
+        assertEquals(moving, world.structureVersion(VELOCITY), "no archetype with Velocity changed");
+        assertEquals(positions, world.structureVersion(POSITION));
+        world.set(a, FROZEN);                           // moves a: out of one Velocity archetype, into another
+        assertTrue(world.structureVersion(VELOCITY) > moving);
+        assertTrue(world.structureVersion(POSITION) > positions);
+        long health = world.structureVersion(HEALTH);
+        world.remove(a, FROZEN);
+        assertEquals(health, world.structureVersion(HEALTH));
+    }
+
+    @Test
+    void aStructureVersionOfARelationshipPairIsRefused() {
+        dev.jtecs.component.Relationship likes = dev.jtecs.component.Relationships.register("test.world.Likes");
+        long b = world.spawn();
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> world.structureVersion(likes.targeting(b)));
+        assertTrue(refused.getMessage().contains("structureVersion("), refused.getMessage());
+        assertEquals(0, world.structureVersion(likes), "the relationship itself has a counter, untouched yet");
+    }
 }

@@ -101,7 +101,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
         byStore[table.store()] = null;
         freed.add(new int[] {table.id(), table.store()});
         live--;
-        clock.tick();
+        clock.tick(table.signatureUnsafe());
         table.destroyed();
     }
 

@@ -602,7 +602,7 @@ public final class Table {
 
     private void rebuildViews() {
         storageVersion++;
-        clock.tick();
+        clock.tick(signature);
         entityView = new LongColumn(entitySegment);
         for (int c = 0; c < nativeSegments.length; c++) {
             nativeViews[c] = view(nativeKinds[c], nativeSegments[c]);
@@ -682,7 +682,7 @@ public final class Table {
 
     /** Records a structural change (shorthand for {@code dirty().markStructural()}). */
     public void markStructural() {
-        clock.tick();
+        clock.tick(signature);
         dirty.markStructural();
     }
 

@@ -88,4 +88,33 @@ class StructureClockTest {
         loose.appendRow(1);
         assertEquals(before, version(), "a loose table does not advance the registry's clock");
     }
+
+    @Test
+    void aComponentsCounterAdvancesOnlyForTablesHoldingIt() {
+        Table spots = registry.withAdded(registry.root(), SPOT);
+        Table tags = registry.withAdded(registry.root(), TAG);
+        long spot = registry.clock().version(SPOT.id());
+        long tag = registry.clock().version(TAG.id());
+        tags.appendRow(1);
+        assertEquals(spot, registry.clock().version(SPOT.id()), "a row placed in a table without SPOT");
+        assertTrue(registry.clock().version(TAG.id()) > tag);
+        spots.appendRow(2);
+        assertTrue(registry.clock().version(SPOT.id()) > spot, "a row placed in a table with SPOT");
+        long both = registry.clock().version(SPOT.id());
+        Table spotsAndTags = registry.withAdded(spots, TAG);
+        assertTrue(registry.clock().version(SPOT.id()) > both, "a table holding SPOT created");
+        long beforeMove = registry.clock().version(SPOT.id());
+        spots.moveRowTo(0, spotsAndTags);
+        assertTrue(registry.clock().version(SPOT.id()) > beforeMove, "a move between two SPOT tables");
+    }
+
+    @Test
+    void pairIdsAndNegativeIdsHaveNoCounter() {
+        assertEquals(0, registry.clock().version(12345), "a registered id no table has changed yet");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> registry.clock().version(Components.FIRST_PAIR_ID));
+        IllegalArgumentException negative = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> registry.clock().version(-1));
+        assertTrue(negative.getMessage().contains("componentId=-1"), negative.getMessage());
+    }
 }
