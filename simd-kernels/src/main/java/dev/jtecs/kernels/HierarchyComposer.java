@@ -25,7 +25,10 @@ import java.util.Objects;
  *
  * <pre>
  *   compose(world):
- *     world.structureVersion() changed?  ──yes──► rebuild the plan (below)
+ *     plan stale?  ──yes──► rebuild the plan (below)
+ *       stale: world.structureVersion(RelativeTransform2D) moved (a composed archetype changed shape), or an
+ *              archetype holding a parent that is not composed itself changed shape (structuralCount,
+ *              storageVersion), or some parent was not published yet
  *     for each step of the plan, in order:             parents' steps come before their children's
  *         parent pose ◄── 7 cached parent segments at the cached parent row   (or the identity)
  *         c, s = (float) Math.cos(pr), (float) Math.sin(pr)                  once per archetype
@@ -38,9 +41,11 @@ import java.util.Objects;
  *
  * <p>Why a plan. {@code ChildOf} is dense, so a hierarchy has one archetype per parent, a few rows each, and
  * the builtin system's cost is per archetype: finding the parent, linking the forest and fetching 20 column
- * views, every frame. Those answers change only with the world's structure, which
- * {@link World#structureVersion()} reports in one number: while it stands still, a frame is one pass over a
- * flat array of steps with no lookups at all.
+ * views, every frame. Those answers change only with the shape of the archetypes involved: the composed ones
+ * (all hold {@code RelativeTransform2D}, so {@link World#structureVersion(dev.jtecs.component.Component)} of it
+ * covers them, new ones included) and the few that hold parents without being composed (usually the roots'
+ * archetypes), watched one by one. While none of them changes, a frame is one pass over a flat array of steps
+ * with no lookups at all, however much the rest of the world (particles, say) spawns and despawns.
  *
  * <p>Order and results. The plan is the builtin system's walk, step for step: the members in query order, each
  * archetype whose parent is not a member starting a pre-order walk of the members below it, then the members on
@@ -57,8 +62,8 @@ import java.util.Objects;
  * @implNote After warm-up nothing is allocated: not per entity, not per archetype, not per frame. A rebuild
  *     reuses its arrays and grows them only when the matched archetypes outnumber them; the parent of an
  *     archetype is looked up once per archetype object (signatures never change) and cached by archetype id.
- *     The plan holds raw column segments only between equal readings of {@code structureVersion()}, under
- *     which the world guarantees they stay valid.
+ *     The plan holds raw column segments only while the archetypes they belong to are unchanged, which the
+ *     counters above establish before any segment is touched.
  */
 public final class HierarchyComposer implements SystemBody {
     private static final QueryDescriptor MATCH = QueryDescriptor.builder()
@@ -74,9 +79,17 @@ public final class HierarchyComposer implements SystemBody {
     private final QueryVisitor collector = this::collect;
     private World world;
     private Query query;
-    private long planVersion;
+    private long planVersion;     // structureVersion(RelativeTransform2D) the plan was built under
     private boolean planned;
+    private boolean alwaysStale;  // some parent was not published: nothing watched would tell when it is
     private long rebuilds;
+
+    // The archetypes that hold parents without being composed, and their shape when the plan was built.
+    private int watched;
+    private Archetype[] watchArchetype = new Archetype[4];
+    private long[] watchStructural = new long[4];
+    private long[] watchStorage = new long[4];
+    private long[] watchStamp = new long[16]; // by archetype id: the rebuild that last watched it
 
     // The plan: one step per non-empty matched archetype, in composition order.
     private int steps;
@@ -128,7 +141,7 @@ public final class HierarchyComposer implements SystemBody {
      */
     public int compose(World w) {
         bind(w);
-        if (!planned || w.structureVersion() != planVersion) {
+        if (isStale()) {
             rebuild();
         }
         int marked = 0;
@@ -141,7 +154,24 @@ public final class HierarchyComposer implements SystemBody {
         return marked;
     }
 
-    /** How many times the plan was built: once at the first call, then once per structural change seen. */
+    /** Whether the plan may no longer describe the world (see the class comment). */
+    private boolean isStale() {
+        if (!planned || alwaysStale || world.structureVersion(RelativeTransform2D.COMPONENT) != planVersion) {
+            return true;
+        }
+        for (int i = 0; i < watched; i++) {
+            Archetype archetype = watchArchetype[i];
+            if (archetype.structuralCount() != watchStructural[i] || archetype.storageVersion() != watchStorage[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * How many times the plan was built: once at the first call, then once per change seen to the shape of the
+     * archetypes it depends on.
+     */
     public long planRebuilds() {
         return rebuilds;
     }
@@ -205,6 +235,8 @@ public final class HierarchyComposer implements SystemBody {
             query.forEach(collector); // a scope: if closing it published something, the version tells
         } while (world.structureVersion() != version);
         steps = 0;
+        watched = 0;
+        alwaysStale = false;
         if (memberCount > 0) {
             linkForest();
             for (int i = 0; i < memberCount; i++) {
@@ -223,7 +255,8 @@ public final class HierarchyComposer implements SystemBody {
         Arrays.fill(parentColumns, steps * PARENT_COLUMNS, parentColumns.length, null);
         Arrays.fill(members, 0, memberCount, null);
         Arrays.fill(memberParent, 0, memberCount, null);
-        planVersion = version;
+        Arrays.fill(watchArchetype, watched, watchArchetype.length, null);
+        planVersion = world.structureVersion(RelativeTransform2D.COMPONENT);
         planned = true;
     }
 
@@ -330,6 +363,27 @@ public final class HierarchyComposer implements SystemBody {
         return id < stamp.length && stamp[id] == rebuilds ? memberIndex[id] : -1;
     }
 
+    /** Adds {@code archetype} to the watched ones, once per rebuild, with its shape now. */
+    private void watch(Archetype archetype) {
+        int id = archetype.id();
+        if (id >= watchStamp.length) {
+            watchStamp = Arrays.copyOf(watchStamp, Math.max(id + 1, watchStamp.length * 2));
+        }
+        if (watchStamp[id] == rebuilds) {
+            return; // already watched in this plan
+        }
+        watchStamp[id] = rebuilds;
+        if (watched == watchArchetype.length) {
+            watchArchetype = Arrays.copyOf(watchArchetype, watched * 2);
+            watchStructural = Arrays.copyOf(watchStructural, watched * 2);
+            watchStorage = Arrays.copyOf(watchStorage, watched * 2);
+        }
+        watchArchetype[watched] = archetype;
+        watchStructural[watched] = archetype.structuralCount();
+        watchStorage[watched] = archetype.storageVersion();
+        watched++;
+    }
+
     /** The seven Transform2D segments of {@code archetype} into {@code into[at ..]}, in compose2d's order. */
     private static void transformColumns(Archetype archetype, MemorySegment[] into, int at) {
         into[at] = archetype.get(Transform2D.X).segment();
@@ -354,6 +408,11 @@ public final class HierarchyComposer implements SystemBody {
         }
         Archetype parent = memberParent[i];
         int p = step * PARENT_COLUMNS;
+        if (parent == null) {
+            alwaysStale = true; // its publication would change no archetype the plan watches
+        } else if (parentMember[i] < 0) {
+            watch(parent); // covered by no counter of ours: its rows may move with no RelativeTransform2D around
+        }
         if (parent != null && parent.has(Transform2D.COMPONENT)) {
             transformColumns(parent, parentColumns, p);
             parentRow[step] = memberParentRow[i];

@@ -142,6 +142,63 @@ class HierarchyComposerTest {
     }
 
     @Test
+    void churnOutsideTheHierarchyLeavesThePlanStanding() {
+        try (World world = World.create()) {
+            BuiltinSystems.remove(world);
+            long root = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(5, 0)));
+            long child = world.spawn(ChildOf.COMPONENT.to(root), RelativeTransform2D.COMPONENT.of(ARM));
+            HierarchyComposer composer = new HierarchyComposer();
+            composer.compose(world);
+            for (int frame = 0; frame < 10; frame++) {
+                // particles come and go every frame: with a transform of their own, and without
+                for (int i = 0; i < 30; i++) {
+                    world.spawn(Transform2D.COMPONENT.of(Transform2D.at(i, frame)), TwinScene.MARK);
+                    world.spawn(TwinScene.BARE);
+                }
+                world.set(root, Transform2D.COMPONENT.of(Transform2D.at(5 + frame, 0)));
+                composer.compose(world);
+                assertEquals(Transform2D.at(5 + frame, 0).compose(ARM), world.get(child, Transform2D.COMPONENT));
+            }
+            assertEquals(1, composer.planRebuilds(), "nothing the plan depends on changed shape");
+        }
+    }
+
+    @Test
+    void aParentsRowMovingInAnArchetypeThatIsNotComposedRebuildsThePlan() {
+        try (World world = World.create()) {
+            BuiltinSystems.remove(world);
+            long first = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(1, 0)));
+            long last = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(2, 0)));
+            long child = world.spawn(ChildOf.COMPONENT.to(last), RelativeTransform2D.COMPONENT.of(ARM));
+            HierarchyComposer composer = new HierarchyComposer();
+            composer.compose(world);
+            assertEquals(1, world.rowOf(last));
+            world.despawn(first); // the roots' archetype swaps its last row, the parent, into row 0
+            assertEquals(0, world.rowOf(last));
+            world.set(last, Transform2D.COMPONENT.of(Transform2D.at(7, 0)));
+            composer.compose(world);
+            assertEquals(2, composer.planRebuilds());
+            assertEquals(Transform2D.at(7, 0).compose(ARM), world.get(child, Transform2D.COMPONENT));
+        }
+    }
+
+    @Test
+    void aParentGainingATransformRebuildsThePlan() {
+        try (World world = World.create()) {
+            BuiltinSystems.remove(world);
+            long bare = world.spawn(TwinScene.BARE);
+            long child = world.spawn(ChildOf.COMPONENT.to(bare), RelativeTransform2D.COMPONENT.of(ARM));
+            HierarchyComposer composer = new HierarchyComposer();
+            composer.compose(world);
+            assertEquals(Transform2D.IDENTITY.compose(ARM), world.get(child, Transform2D.COMPONENT));
+            world.set(bare, Transform2D.COMPONENT.of(Transform2D.at(3, 4))); // moves the parent: no offset around
+            composer.compose(world);
+            assertEquals(2, composer.planRebuilds());
+            assertEquals(Transform2D.at(3, 4).compose(ARM), world.get(child, Transform2D.COMPONENT));
+        }
+    }
+
+    @Test
     void aParentWithoutATransformCountsAsTheIdentity() {
         for (TransformOps ops : BOTH) {
             try (World world = World.create()) {
