@@ -265,6 +265,10 @@ class StorageGuideTest {
 
             world.spawn(POSITION, VELOCITY);                  // a row placed: every cached plan is stale
             assertTrue(world.structureVersion() != shape);
+
+            long movers = world.structureVersion(VELOCITY);
+            world.spawn(POSITION);                            // churn where no Velocity lives
+            assertEquals(movers, world.structureVersion(VELOCITY));
             // end-example
         }
     }
