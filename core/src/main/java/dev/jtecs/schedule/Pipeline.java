@@ -26,6 +26,19 @@ public interface Pipeline {
     /** Unregisters a system; returns whether it existed. */
     boolean removeSystem(String name);
 
+    /**
+     * Swaps the body of a registered system and keeps everything else: its name, phase, place in the dispatch
+     * order, ordering constraints, run condition, barriers and enabled state. Returns false when no system has
+     * this name. The default refuses, so a pipeline written before this method existed says so instead of
+     * silently ignoring the call.
+     *
+     * @throws UnsupportedOperationException when this pipeline cannot swap bodies
+     */
+    default boolean replaceSystemBody(String name, SystemBody body) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot replace the body of system "
+                + name);
+    }
+
     /** Turns a system on or off; returns false when no system has this name. */
     boolean setSystemEnabled(String name, boolean enabled);
 

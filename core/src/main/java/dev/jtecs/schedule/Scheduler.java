@@ -248,6 +248,23 @@ public final class Scheduler implements Pipeline {
         return true;
     }
 
+    /**
+     * Swaps a system's body in place, with effect at once (a running dispatch calls the new body when it reaches
+     * the system); name, phase, place, edges, run condition, barriers and enabled state stay, and the schedule is
+     * not recompiled. False when no system has this name (nothing changes).
+     */
+    @Override
+    public boolean replaceSystemBody(String name, SystemBody body) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(body, "body");
+        SystemEntry system = systems.get(name);
+        if (system == null) {
+            return false;
+        }
+        system.body = body;
+        return true;
+    }
+
     /** Turns a system on or off, with effect at once; its place and edges stay. False when it does not exist. */
     @Override
     public boolean setSystemEnabled(String name, boolean enabled) {

@@ -10,7 +10,7 @@ final class SystemEntry {
     final String name;
     final Phase phase;
     final int phaseId;
-    final SystemBody body;
+    SystemBody body; // replaceable in place (Scheduler.replaceSystemBody): the entry keeps its slot and edges
     final RunIf runIf;
     final List<String> before;
     final List<String> after;

@@ -10,7 +10,8 @@
  * </pre>
  *
  * <p>Invariants: a dispatch runs the schedule it captured at its outermost entry; systems added meanwhile wait
- * for the next one, while removals and enable/disable flags act at once. Within a leaf the order is a
+ * for the next one, while removals, enable/disable flags and body swaps ({@code replaceSystemBody}, which keeps
+ * the system's place) act at once. Within a leaf the order is a
  * topological order of the leaf's {@code before}/{@code after} edges, ties going to the earliest registered; a
  * cycle is reported before anything runs. A disabled system or phase evaluates no run condition. Structural work
  * of systems is published only at barriers (phase ends, {@code commitBefore}, {@code commitAfter},

@@ -14,8 +14,9 @@
  * label    [ "a"   | "b"   | "c"   | null  ]   heap column (managed / string scalar)
  * </pre>
  *
- * <p>Invariants: views ({@code FloatColumn} ...) are valid until the archetype's next structural change; rows at
- * or above {@code count} are padding that only kernels touch; every buffer is owned and freed by the world's
- * native allocator.
+ * <p>Invariants: views ({@code FloatColumn} ...) are valid until the archetype's next structural change
+ * ({@code Archetype.storageVersion()} for one archetype, {@code World.structureVersion()} for the whole world
+ * tell when); rows at or above {@code count} are padding that only kernels touch; every buffer is owned and
+ * freed by the world's native allocator.
  */
 package dev.jtecs.storage;

@@ -34,6 +34,7 @@ import dev.jtecs.schedule.PhaseDefinition;
 import dev.jtecs.schedule.PhaseGroup;
 import dev.jtecs.schedule.PhaseSelection;
 import dev.jtecs.schedule.Pipeline;
+import dev.jtecs.schedule.SystemBody;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.schedule.SystemInfo;
 import dev.jtecs.state.StatePolicy;
@@ -1057,6 +1058,40 @@ public final class World implements AutoCloseable {
         table.markDirty(position);
     }
 
+    /**
+     * A counter of structural change: it advances whenever an archetype is created or pruned, rows are placed,
+     * moved or removed, or column buffers are replaced, and never otherwise (value writes, dirty marks and
+     * clears leave it alone). Between two equal readings every archetype holds the same entities at the same
+     * rows, column views and their segments stay valid, and {@link #archetypeOf}/{@link #rowOf} answer the same
+     * for every entity: code that caches a plan built from the world's shape (archetype lists, parent rows,
+     * segments) can compare this one number instead of rebuilding the plan. Only published changes count:
+     * staged work advances it when it is published.
+     */
+    public long structureVersion() {
+        checkOpen();
+        return archetypes.clock().version();
+    }
+
+    /**
+     * The counter of structural change scoped to one component: like {@link #structureVersion()}, but it advances
+     * only when a change touches an archetype whose signature holds {@code component} (created or pruned, rows
+     * placed, moved in or out or removed, buffers replaced). Between two equal readings every archetype holding
+     * the component keeps the same entities at the same rows and valid views, whatever happens elsewhere: a plan
+     * over, say, the archetypes of a hierarchy survives the particles spawning beside it.
+     *
+     * @throws IllegalArgumentException for a relationship pair or selector (no counter of their own: scope by a
+     *     registered component the archetypes also hold)
+     */
+    public long structureVersion(Component<?> component) {
+        checkOpen();
+        Objects.requireNonNull(component, "component");
+        if (component instanceof TargetSelector<?> || component instanceof PairComponent) {
+            throw new IllegalArgumentException("structureVersion(" + component.name() + "): relationship pairs and "
+                    + "selectors have no structure counter; scope by a registered component instead");
+        }
+        return archetypes.clock().version(component.id());
+    }
+
     /** The archetype of a published entity, or {@code null} for dead, stale or unpublished ids. */
     public Archetype archetypeOf(long id) {
         checkOpen();
@@ -1219,6 +1254,19 @@ public final class World implements AutoCloseable {
     public boolean removeSystem(String name) {
         checkOpen();
         return pipeline.removeSystem(name);
+    }
+
+    /**
+     * Gives a registered system a new body and keeps its name, phase, place in the dispatch order, ordering
+     * constraints, run condition, barriers and enabled state, with effect at once; returns false when no system
+     * has this name. This is how a module swaps a builtin system for another implementation without moving it
+     * behind systems registered after it. See {@link Pipeline#replaceSystemBody}.
+     *
+     * @throws UnsupportedOperationException when a custom pipeline cannot swap bodies
+     */
+    public boolean replaceSystemBody(String name, SystemBody body) {
+        checkOpen();
+        return pipeline.replaceSystemBody(name, body);
     }
 
     /** Enables or disables a system, with effect at once; returns false when no system has this name. */

@@ -261,6 +261,54 @@ class SchedulerTest {
     }
 
     @Test
+    void replacingABodyKeepsTheSystemsPlaceEdgesConditionAndState() {
+        add("a", Phases.UPDATE, "b");
+        add("b", Phases.UPDATE);
+        world.addSystem(SystemConfig.named("c").phase(Phases.UPDATE).runIf(RunIf.every(2))
+                .run((dt, w) -> log.add("c")));
+        add("d", Phases.UPDATE);
+        world.setSystemEnabled("b", false);
+        List<SystemInfo> before = world.listSystems();
+
+        assertTrue(world.replaceSystemBody("b", (dt, w) -> log.add("b2")));
+        assertTrue(world.replaceSystemBody("c", (dt, w) -> log.add("c2")));
+        assertEquals(before, world.listSystems(), "same names, phases, order, enabled state, conditions");
+        world.update(1);
+        assertEquals(List.of("a", "d"), takeLog(), "b stays disabled; c keeps its every(2) gate");
+        world.setSystemEnabled("b", true);
+        world.update(1);
+        world.update(1);
+        assertEquals(List.of("b2", "a", "c2", "d", "b2", "a", "d"), takeLog(), "a still follows b");
+    }
+
+    @Test
+    void replacingABodyDuringADispatchTakesEffectWhenTheDispatchReachesIt() {
+        world.addSystem(SystemConfig.named("swapper").phase(Phases.UPDATE)
+                .run((dt, w) -> w.replaceSystemBody("late", (dt2, w2) -> log.add("late2"))));
+        add("late", Phases.UPDATE, "swapper");
+        world.update(0);
+        assertEquals(List.of("late2"), takeLog());
+    }
+
+    @Test
+    void replacingTheBodyOfAnUnknownSystemChangesNothing() {
+        add("a", Phases.UPDATE);
+        assertFalse(world.replaceSystemBody("nope", (dt, w) -> log.add("x")));
+        assertThrows(NullPointerException.class, () -> world.replaceSystemBody("a", null));
+        world.update(0);
+        assertEquals(List.of("a"), takeLog());
+    }
+
+    @Test
+    void aPipelineWithoutBodySwapsRefusesWithItsName() {
+        world = World.create(WorldConfig.defaults().pipelineFactory(RecordingPipeline::new));
+        UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
+                () -> world.replaceSystemBody(BuiltinSystems.TTL, (dt, w) -> { }));
+        assertTrue(refused.getMessage().contains(RecordingPipeline.class.getName()), refused.getMessage());
+        assertTrue(refused.getMessage().contains(BuiltinSystems.TTL), refused.getMessage());
+    }
+
+    @Test
     void disabledSystemsKeepTheirPlaceAndEdges() {
         add("a", Phases.UPDATE, "b");
         add("b", Phases.UPDATE);

@@ -577,4 +577,81 @@ class WorldTest {
         assertEquals(withThisWorld, World.nativeBytesHeldByOpenWorlds(), "closing took the other world's share off");
         assertEquals(mine, world.nativeFootprintBytes());
     }
+
+    @Test
+    void structureVersionAdvancesOnPublishedStructuralChangeOnly() {
+        long start = world.structureVersion();
+        world.defer();
+        long a = world.spawn(POSITION.of(pos(1, 2)));
+        long b = world.spawn(POSITION.of(pos(3, 4)), VELOCITY);
+        assertEquals(start, world.structureVersion(), "staged spawns are not published yet");
+        world.commit();
+        long spawned = world.structureVersion();
+        assertTrue(spawned > start, "published spawns (new archetypes, rows) advance it");
+        Archetype archetype = world.archetypeOf(a);
+        int row = world.rowOf(a);
+
+        world.set(a, POSITION.of(pos(5, 6)));          // a value write
+        archetype.getMut(POSITION.floatField("x"));      // a mark through a view
+        world.markComponentDirty(b, VELOCITY);
+        world.clearDirty();
+        world.update(1 / 60.0);                          // systems over nothing structural
+        assertEquals(spawned, world.structureVersion(), "values, marks, clears and frames leave it alone");
+        assertSame(archetype, world.archetypeOf(a));
+        assertEquals(row, world.rowOf(a));
+
+        world.set(a, VELOCITY);                          // a move to another archetype
+        long moved = world.structureVersion();
+        assertTrue(moved > spawned, "a move advances it");
+        world.despawn(b);
+        assertTrue(world.structureVersion() > moved, "a despawn advances it");
+        long[] crowd = new long[200];
+        for (int i = 0; i < crowd.length; i++) {
+            crowd[i] = world.spawn(HEALTH.of(i));
+        }
+        for (int i = 10; i < crowd.length; i++) {
+            world.despawn(crowd[i]);
+        }
+        long beforeCompact = world.structureVersion();
+        assertEquals(1, world.compact().rebuilt());     // reallocates the shrunken columns
+        assertTrue(world.structureVersion() > beforeCompact, "compaction advances it");
+        long still = world.structureVersion();
+        world.compact();
+        assertEquals(still, world.structureVersion(), "a compaction with nothing to do leaves it alone");
+    }
+
+    @Test
+    void structureVersionOfAClosedWorldThrows() {
+        World other = World.create();
+        other.close();
+        assertThrows(IllegalStateException.class, other::structureVersion);
+    }
+
+    @Test
+    void aComponentsStructureVersionIgnoresArchetypesWithoutIt() {
+        long a = world.spawn(POSITION.of(pos(1, 2)), VELOCITY);
+        long moving = world.structureVersion(VELOCITY);
+        long positions = world.structureVersion(POSITION);
+        for (int i = 0; i < 100; i++) {
+            world.despawn(world.spawn(HEALTH.of(i))); // churn elsewhere, buffers growing included
+        }
+        assertEquals(moving, world.structureVersion(VELOCITY), "no archetype with Velocity changed");
+        assertEquals(positions, world.structureVersion(POSITION));
+        world.set(a, FROZEN);                           // moves a: out of one Velocity archetype, into another
+        assertTrue(world.structureVersion(VELOCITY) > moving);
+        assertTrue(world.structureVersion(POSITION) > positions);
+        long health = world.structureVersion(HEALTH);
+        world.remove(a, FROZEN);
+        assertEquals(health, world.structureVersion(HEALTH));
+    }
+
+    @Test
+    void aStructureVersionOfARelationshipPairIsRefused() {
+        dev.jtecs.component.Relationship likes = dev.jtecs.component.Relationships.register("test.world.Likes");
+        long b = world.spawn();
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> world.structureVersion(likes.targeting(b)));
+        assertTrue(refused.getMessage().contains("structureVersion("), refused.getMessage());
+        assertEquals(0, world.structureVersion(likes), "the relationship itself has a counter, untouched yet");
+    }
 }

@@ -14,6 +14,7 @@ import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.builtin.Transform3D;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.event.OnDespawn;
+import dev.jtecs.kernels.KernelSystems;
 import dev.jtecs.schedule.FixedTiming;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
@@ -192,6 +193,26 @@ class BuiltinsGuideTest {
             assertEquals(List.of(), world.listSystems());
             BuiltinSystems.install(world);                                     // and back
             assertEquals(BuiltinSystems.NAMES, world.listSystems().stream().map(SystemInfo::name).toList());
+            // end-example
+        }
+    }
+
+    @Test
+    void kernelBodiesRunUnderTheSameNames() {
+        try (World world = World.create()) {
+            // begin-example
+            List<SystemInfo> before = world.listSystems();
+            assertEquals(2, KernelSystems.install(world)); // jtecs.TTL and jtecs.RelativeTransform2D
+            assertEquals(before, world.listSystems());    // same names, phases, places
+
+            Transform2D shipPose = new Transform2D(100, 50, 0, 2, 0.7f, 2, 2);
+            long ship = world.spawn(Transform2D.COMPONENT.of(shipPose));
+            RelativeTransform2D mount = RelativeTransform2D.offset(10, 0);
+            long turret = world.spawn(ChildOf.COMPONENT.to(ship), RelativeTransform2D.COMPONENT.of(mount));
+            long spark = world.spawn(TTL.COMPONENT.of(new TTL(1 / 60.0)));
+            world.update(1 / 60.0); // one fixed step
+            assertEquals(shipPose.compose(mount), world.get(turret, Transform2D.COMPONENT)); // the same bits
+            assertFalse(world.isAlive(spark)); // spent in its one step, despawned at the phase barrier
             // end-example
         }
     }

@@ -4,11 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.builtin.RelativeTransform2D;
+import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.kernels.Bounds2D;
+import dev.jtecs.kernels.BoundsReducer;
 import dev.jtecs.kernels.ColumnKernel;
+import dev.jtecs.kernels.HierarchyComposer;
 import dev.jtecs.kernels.KernelColumns;
 import dev.jtecs.kernels.KernelMode;
 import dev.jtecs.kernels.KernelProvider;
@@ -169,6 +176,55 @@ class KernelsGuideTest {
             assertTrue(bound <= archetype.capacityRows());         // 128: columns hold 64-row multiples
             // end-example
             assertEquals(71, count);
+        }
+    }
+
+    @Test
+    void theComposerRebuildsItsPlanOnlyWhenTheShapeChanges() {
+        try (World world = World.create()) {
+            BuiltinSystems.remove(world); // this example drives the composer by hand
+            // begin-example
+            long root = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(10, 0)));
+            long arm = world.spawn(ChildOf.COMPONENT.to(root),
+                    RelativeTransform2D.COMPONENT.of(RelativeTransform2D.offset(2, 0)));
+            HierarchyComposer composer = new HierarchyComposer(); // KernelProvider.transforms()
+
+            assertEquals(1, composer.compose(world));        // archetypes whose Transform2D changed
+            assertEquals(12f, world.get(arm, Transform2D.COMPONENT).x());
+            assertEquals(1, composer.planRebuilds());
+
+            world.set(root, Transform2D.COMPONENT.of(Transform2D.at(20, 0))); // a value: the plan stands
+            composer.compose(world);
+            assertEquals(1, composer.planRebuilds());
+            assertEquals(22f, world.get(arm, Transform2D.COMPONENT).x());
+            assertEquals(0, composer.compose(world));        // nothing moved: nothing marked
+
+            world.spawn(ChildOf.COMPONENT.to(arm), RelativeTransform2D.COMPONENT); // the shape changed
+            composer.compose(world);
+            assertEquals(2, composer.planRebuilds());
+            // end-example
+        }
+    }
+
+    @Test
+    void boundsOverAQueryReadOnly() {
+        try (World world = World.create()) {
+            // begin-example
+            world.spawn(POSITION.of(new Position(10, 4)));
+            world.spawn(POSITION.of(new Position(-3, 0)), SPARK);   // another archetype: counted too
+            world.spawn(POSITION.of(new Position(Float.NaN, 2)));   // NaN x: skipped on x, y still counts
+            Query placed = world.newQuery(QueryDescriptor.builder().include(POSITION).build());
+            world.clearDirty();
+
+            BoundsReducer reducer = new BoundsReducer();              // KernelProvider.bounds()
+            Bounds2D box = reducer.bounds2d(placed, X, Y);
+            assertEquals(new Bounds2D(-3, 0, 10, 4), box);
+            assertEquals(List.of(), world.dirtyArchetypes());         // read only: nothing marked
+
+            Query none = world.newQuery(QueryDescriptor.builder().include(POSITION, HEAT).build());
+            assertEquals(Bounds2D.EMPTY, reducer.bounds2d(none, X, Y)); // +Infinity..-Infinity
+            assertTrue(Bounds2D.EMPTY.isEmpty());
+            // end-example
         }
     }
 }

@@ -252,4 +252,24 @@ class StorageGuideTest {
             assertEquals(0, world.rowOf(b));
         }
     }
+
+    @Test
+    void theWorldCountsStructuralChange() {
+        try (World world = World.create()) {
+            long a = world.spawn(POSITION, VELOCITY);
+            // begin-example
+            long shape = world.structureVersion();
+            world.set(a, POSITION.of(new Position(5, 5)));   // values: the shape stands
+            world.archetypeOf(a).getMut(X);                   // marks: the shape stands
+            assertEquals(shape, world.structureVersion());
+
+            world.spawn(POSITION, VELOCITY);                  // a row placed: every cached plan is stale
+            assertTrue(world.structureVersion() != shape);
+
+            long movers = world.structureVersion(VELOCITY);
+            world.spawn(POSITION);                            // churn where no Velocity lives
+            assertEquals(movers, world.structureVersion(VELOCITY));
+            // end-example
+        }
+    }
 }

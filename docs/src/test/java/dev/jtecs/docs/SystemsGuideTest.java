@@ -458,4 +458,23 @@ class SystemsGuideTest {
             return inner.fixedStepsDropped();
         }
     }
+
+    @Test
+    void replacingABodyKeepsItsPlace() {
+        try (World world = World.create()) {
+            List<String> log = new ArrayList<>();
+            // begin-example
+            world.addSystem(SystemConfig.named("game.Physics").run((dt, w) -> log.add("physics v1")));
+            world.addSystem(SystemConfig.named("game.Camera").run((dt, w) -> log.add("camera")));
+            world.setSystemEnabled("game.Camera", false);
+            List<SystemInfo> before = world.listSystems();
+
+            assertTrue(world.replaceSystemBody("game.Physics", (dt, w) -> log.add("physics v2")));
+            assertEquals(before, world.listSystems()); // same names, phases, order, enabled state
+            world.update(0.1);
+            assertEquals(List.of("physics v2"), log);
+            assertFalse(world.replaceSystemBody("game.Nothing", (dt, w) -> { })); // unknown: nothing changes
+            // end-example
+        }
+    }
 }

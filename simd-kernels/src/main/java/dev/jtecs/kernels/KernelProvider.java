@@ -10,7 +10,7 @@ import java.util.Locale;
  * otherwise scalar, with the reason logged once at {@code WARNING}. {@code -Djtecs.kernels=scalar} forces the
  * scalar twins (tests, comparisons); {@code auto} or no value lets the checks decide. The choice is made in the
  * class initializer and never changes: {@link #particles()}, {@link #lifetimes()}, {@link #transforms()},
- * {@link #lifetimeLerps()} and {@link #fills()} always return the same instances.
+ * {@link #lifetimeLerps()}, {@link #fills()} and {@link #bounds()} always return the same instances.
  */
 public final class KernelProvider {
     /** The system property that forces the scalar twins: {@code -Djtecs.kernels=scalar}. */
@@ -34,6 +34,9 @@ public final class KernelProvider {
     private static final FillOps FILLS = CHOICE.mode() == KernelMode.VECTOR
             ? new VectorFillOps()
             : FillOps.SCALAR;
+    private static final BoundsOps BOUNDS = CHOICE.mode() == KernelMode.VECTOR
+            ? new VectorBoundsOps()
+            : BoundsOps.SCALAR;
 
     static {
         if (CHOICE.mode() == KernelMode.SCALAR || CHOICE.reason().contains("ignored unknown")) {
@@ -78,6 +81,11 @@ public final class KernelProvider {
     /** The fill kernels ({@link BatchFill}) of {@link #mode()}: one instance for the life of the JVM. */
     public static FillOps fills() {
         return FILLS;
+    }
+
+    /** The bounds reduction of {@link #mode()}: one instance for the life of the JVM. */
+    public static BoundsOps bounds() {
+        return BOUNDS;
     }
 
     /** One decision and its reason. */

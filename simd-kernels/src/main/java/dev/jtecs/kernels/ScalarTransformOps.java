@@ -20,4 +20,10 @@ final class ScalarTransformOps implements TransformOps {
     public void model3d(MemorySegment[] columns, int count) {
         ScalarTransforms.model3d(columns, 0, count);
     }
+
+    @Override
+    public boolean compose2d(MemorySegment[] columns, int base, int count, float px, float py, float pz,
+            int layer, float pr, float psx, float psy, float c, float s) {
+        return ScalarTransforms.compose2d(columns, base, 0, count, px, py, pz, layer, pr, psx, psy, c, s);
+    }
 }

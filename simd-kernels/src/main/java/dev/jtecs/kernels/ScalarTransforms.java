@@ -14,6 +14,7 @@ import java.lang.foreign.ValueLayout;
  */
 public final class ScalarTransforms {
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
     private ScalarTransforms() {}
 
@@ -34,6 +35,60 @@ public final class ScalarTransforms {
             m11.setAtIndex(FLOAT, row, c * sy);
             m12.setAtIndex(FLOAT, row, y.getAtIndex(FLOAT, row));
         }
+    }
+
+    /**
+     * Composes rows {@code [from, to)} with their parent's pose: the loop of the builtin composition system,
+     * operation for operation, so the result is bit for bit {@code parent.compose(offset)}:
+     *
+     * <pre>
+     *   lx = psx * rx               ly = psy * ry
+     *   x  = px + (c * lx - s * ly) y  = py + (s * lx + c * ly)
+     *   z  = pz + rz                layer = layer               rotation = pr + rr
+     *   scaleX = psx * rsx          scaleY = psy * rsy
+     * </pre>
+     *
+     * Every row is written; the answer says whether any written bit differs from what was there.
+     * {@code columns} from {@code base} as in {@link TransformOps#compose2d}.
+     */
+    public static boolean compose2d(MemorySegment[] columns, int base, int from, int to, float px, float py,
+            float pz, int layer, float pr, float psx, float psy, float c, float s) {
+        MemorySegment x = columns[base];
+        MemorySegment y = columns[base + 1];
+        MemorySegment z = columns[base + 2];
+        MemorySegment layers = columns[base + 3];
+        MemorySegment r = columns[base + 4];
+        MemorySegment sx = columns[base + 5];
+        MemorySegment sy = columns[base + 6];
+        MemorySegment rx = columns[base + 7];
+        MemorySegment ry = columns[base + 8];
+        MemorySegment rz = columns[base + 9];
+        MemorySegment rr = columns[base + 10];
+        MemorySegment rsx = columns[base + 11];
+        MemorySegment rsy = columns[base + 12];
+        int diff = 0;
+        for (int row = from; row < to; row++) {
+            float lx = psx * rx.getAtIndex(FLOAT, row);
+            float ly = psy * ry.getAtIndex(FLOAT, row);
+            float nx = px + (c * lx - s * ly);
+            float ny = py + (s * lx + c * ly);
+            float nz = pz + rz.getAtIndex(FLOAT, row);
+            float nr = pr + rr.getAtIndex(FLOAT, row);
+            float nsx = psx * rsx.getAtIndex(FLOAT, row);
+            float nsy = psy * rsy.getAtIndex(FLOAT, row);
+            diff |= exchange(x, row, nx) | exchange(y, row, ny) | exchange(z, row, nz)
+                    | layers.getAtIndex(INT, row) ^ layer | exchange(r, row, nr) | exchange(sx, row, nsx)
+                    | exchange(sy, row, nsy);
+            layers.setAtIndex(INT, row, layer);
+        }
+        return diff != 0;
+    }
+
+    /** Writes {@code value} at {@code row}; returns the raw bits that changed. */
+    private static int exchange(MemorySegment column, int row, float value) {
+        int changed = Float.floatToRawIntBits(column.getAtIndex(FLOAT, row)) ^ Float.floatToRawIntBits(value);
+        column.setAtIndex(FLOAT, row, value);
+        return changed;
     }
 
     /**

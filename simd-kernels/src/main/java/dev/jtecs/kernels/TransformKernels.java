@@ -6,21 +6,26 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Transform kernels over native float columns, vector implementations, and their {@link ColumnKernel}s: the
- * {@link Affine2D} matrix of each {@link Transform2D} and the {@link Model3D} matrix of each {@link Transform3D}. The scalar twin, {@link ScalarTransforms}, is the
+ * {@link Affine2D} matrix of each {@link Transform2D}, the {@link Model3D} matrix of each {@link Transform3D}, and
+ * the composition of one archetype's {@code RelativeTransform2D} offsets with its parent's pose
+ * ({@link #compose2d}, which {@link HierarchyComposer} drives). The scalar twin, {@link ScalarTransforms}, is the
  * specification.
  *
- * <p>Contract: every segment is a jtecs column (64-byte aligned, capacity a multiple of 64 rows). The kernel is
- * unconditional, so it runs unmasked to {@code count} rounded up to the lane count; the output rows it writes
- * past {@code count} are padding that nothing else observes.
+ * <p>Contract: every segment is a jtecs column (64-byte aligned, capacity a multiple of 64 rows). Every kernel
+ * runs unmasked to {@code count} rounded up to the lane count. The matrix kernels are unconditional: the output
+ * rows they write past {@code count} are padding that nothing else observes. {@code compose2d} is conditional
+ * (it reports a change) and stores the padding rows' own bits back.
  *
- * <p>Twin agreement. {@code model3d} has no transcendental functions and agrees bit for bit with its twin and
- * with JOML. In {@code affine2d} the products and copies are the twin's operations in the twin's order (no fused
- * multiply-add), but sine and cosine are the Vector API's lanewise {@code SIN}/{@code COS}, which its
+ * <p>Twin agreement. {@code model3d} and {@code compose2d} have no transcendental functions (the caller of
+ * {@code compose2d} takes the parent's sine and cosine once, with {@code Math}) and agree bit for bit with their
+ * twins, and with JOML and {@code Transform2D.compose} respectively. In {@code affine2d} the products and copies
+ * are the twin's operations in the twin's order (no fused multiply-add), but sine and cosine are the Vector API's lanewise {@code SIN}/{@code COS}, which its
  * specification allows to differ from {@code Math.sin}/{@code Math.cos} by a small number of ulps (on x86 they
  * are Intel SVML's float routines, not a rounding of the double result). So {@code m02}/{@code m12} agree bit for
  * bit and the four rotation-scale entries agree within a few ulps. Measured on AVX-512 with JDK 25: once C2 has
@@ -29,6 +34,8 @@ import jdk.incubator.vector.VectorSpecies;
  */
 public final class TransformKernels {
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+    /** Same shape as {@link #F}, so float lanes reinterpret as int lanes one to one. */
+    private static final VectorSpecies<Integer> I = IntVector.SPECIES_PREFERRED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static final int MODEL3D_COLUMNS = 26;
     private static boolean warm;
@@ -171,6 +178,112 @@ public final class TransformKernels {
     }
 
     /**
+     * Composes rows {@code [0, count)} with their parent's pose (vector; twin: {@link ScalarTransforms#compose2d},
+     * the same float operations in the same order, so the same bits). {@code columns} from {@code base} as in
+     * {@link TransformOps#compose2d}; every one must be a jtecs column (padded to 64 rows).
+     *
+     * <p>Conditional, and exact about it without masked memory access: each loop runs whole vectors to the padded
+     * bound, and in each lane compares raw bits, old against new. A lane past {@code count} has its difference
+     * cleared by an arithmetic lane mask ({@code (lane - remaining) >> 31}), so it stores back exactly the bits
+     * that were there and never counts as a change; padding rows come out untouched.
+     *
+     * @implNote One loop per group of output columns, each in its own small method: as one loop over all seven
+     *     outputs the method outgrew C2's inlining budget ({@code NodeCountInliningCutoff}), vector operations
+     *     stayed calls, and every vector became a heap object (about 1 KB and several hundred ns per call).
+     */
+    public static boolean compose2d(MemorySegment[] columns, int base, int count, float px, float py, float pz,
+            int layer, float pr, float psx, float psy, float c, float s) {
+        for (int i = 0; i < TransformOps.COMPOSE2D_COLUMNS; i++) {
+            checkPadded(columns[base + i], count);
+        }
+        long bound = (long) ParticleKernels.paddedCount(count) * Float.BYTES;
+        // non-short-circuit |: every column is written, whatever the others report
+        return composeXy(columns[base], columns[base + 1], columns[base + 7], columns[base + 8], count, bound, px,
+                py, psx, psy, c, s)
+                | addInto(columns[base + 2], columns[base + 9], count, bound, pz)
+                | fillInto(columns[base + 3], count, bound, layer)
+                | addInto(columns[base + 4], columns[base + 10], count, bound, pr)
+                | mulInto(columns[base + 5], columns[base + 11], count, bound, psx)
+                | mulInto(columns[base + 6], columns[base + 12], count, bound, psy);
+    }
+
+    /** {@code lx = psx * rx; ly = psy * ry; x = px + (c * lx - s * ly); y = py + (s * lx + c * ly)}. */
+    private static boolean composeXy(MemorySegment x, MemorySegment y, MemorySegment rx, MemorySegment ry, int count,
+            long bound, float px, float py, float psx, float psy, float c, float s) {
+        FloatVector vpx = FloatVector.broadcast(F, px);
+        FloatVector vpy = FloatVector.broadcast(F, py);
+        FloatVector vpsx = FloatVector.broadcast(F, psx);
+        FloatVector vpsy = FloatVector.broadcast(F, psy);
+        FloatVector vc = FloatVector.broadcast(F, c);
+        FloatVector vs = FloatVector.broadcast(F, s);
+        IntVector lane = IntVector.zero(I).addIndex(1);
+        IntVector diff = IntVector.zero(I);
+        int remaining = count;
+        for (long offset = 0; offset < bound; offset += F.vectorByteSize(), remaining -= F.length()) {
+            IntVector live = lane.sub(remaining).lanewise(VectorOperators.ASHR, 31); // -1 below count, else 0
+            FloatVector lx = vpsx.mul(FloatVector.fromMemorySegment(F, rx, offset, ORDER));
+            FloatVector ly = vpsy.mul(FloatVector.fromMemorySegment(F, ry, offset, ORDER));
+            FloatVector nx = vpx.add(vc.mul(lx).sub(vs.mul(ly)));
+            FloatVector ny = vpy.add(vs.mul(lx).add(vc.mul(ly)));
+            diff = diff.or(exchange(x, offset, nx.reinterpretAsInts(), live))
+                    .or(exchange(y, offset, ny.reinterpretAsInts(), live));
+        }
+        return diff.reduceLanes(VectorOperators.OR) != 0;
+    }
+
+    /** {@code out = p + in} in the live rows. */
+    private static boolean addInto(MemorySegment out, MemorySegment in, int count, long bound, float p) {
+        FloatVector vp = FloatVector.broadcast(F, p);
+        IntVector lane = IntVector.zero(I).addIndex(1);
+        IntVector diff = IntVector.zero(I);
+        int remaining = count;
+        for (long offset = 0; offset < bound; offset += F.vectorByteSize(), remaining -= F.length()) {
+            IntVector live = lane.sub(remaining).lanewise(VectorOperators.ASHR, 31);
+            FloatVector fresh = vp.add(FloatVector.fromMemorySegment(F, in, offset, ORDER));
+            diff = diff.or(exchange(out, offset, fresh.reinterpretAsInts(), live));
+        }
+        return diff.reduceLanes(VectorOperators.OR) != 0;
+    }
+
+    /** {@code out = p * in} in the live rows. */
+    private static boolean mulInto(MemorySegment out, MemorySegment in, int count, long bound, float p) {
+        FloatVector vp = FloatVector.broadcast(F, p);
+        IntVector lane = IntVector.zero(I).addIndex(1);
+        IntVector diff = IntVector.zero(I);
+        int remaining = count;
+        for (long offset = 0; offset < bound; offset += F.vectorByteSize(), remaining -= F.length()) {
+            IntVector live = lane.sub(remaining).lanewise(VectorOperators.ASHR, 31);
+            FloatVector fresh = vp.mul(FloatVector.fromMemorySegment(F, in, offset, ORDER));
+            diff = diff.or(exchange(out, offset, fresh.reinterpretAsInts(), live));
+        }
+        return diff.reduceLanes(VectorOperators.OR) != 0;
+    }
+
+    /** {@code out = value} (an int column) in the live rows. */
+    private static boolean fillInto(MemorySegment out, int count, long bound, int value) {
+        IntVector fresh = IntVector.broadcast(I, value);
+        IntVector lane = IntVector.zero(I).addIndex(1);
+        IntVector diff = IntVector.zero(I);
+        int remaining = count;
+        for (long offset = 0; offset < bound; offset += F.vectorByteSize(), remaining -= F.length()) {
+            IntVector live = lane.sub(remaining).lanewise(VectorOperators.ASHR, 31);
+            diff = diff.or(exchange(out, offset, fresh, live));
+        }
+        return diff.reduceLanes(VectorOperators.OR) != 0;
+    }
+
+    /**
+     * Stores {@code fresh} into the live lanes of one vector of a 32-bit column and the old bits into the others;
+     * returns the bits that changed in live lanes.
+     */
+    private static IntVector exchange(MemorySegment column, long offset, IntVector fresh, IntVector live) {
+        IntVector old = IntVector.fromMemorySegment(I, column, offset, ORDER);
+        IntVector change = old.lanewise(VectorOperators.XOR, fresh).and(live);
+        old.lanewise(VectorOperators.XOR, change).intoMemorySegment(column, offset, ORDER);
+        return change;
+    }
+
+    /**
      * Runs every kernel of this class on small scratch columns until the JIT has compiled it (with its intrinsic
      * {@code SIN}/{@code COS}), so the first real frames do not run the much slower per-lane fallback. Idempotent
      * and cheap after the first call.
@@ -190,9 +303,14 @@ public final class TransformKernels {
             for (int i = 0; i < m.length; i++) {
                 m[i] = arena.allocate((long) rows * Float.BYTES, 64);
             }
+            MemorySegment[] h = new MemorySegment[TransformOps.COMPOSE2D_COLUMNS];
+            for (int i = 0; i < h.length; i++) {
+                h[i] = arena.allocate((long) rows * Float.BYTES, 64);
+            }
             for (int i = 0; i < 20_000; i++) {
                 affine2d(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], rows);
                 model3d(m, rows);
+                compose2d(h, 0, 1 + i % 40, i, 2f, 3f, 4, 0.5f, 1f, 1f, 0.8775826f, 0.47942555f);
             }
         }
         warm = true;

@@ -33,4 +33,23 @@ public interface TransformOps {
      *     scaleX, scaleY, scaleZ} (read) — the order {@link TransformKernels#model3d(TransformOps)} declares
      */
     void model3d(MemorySegment[] columns, int count);
+
+    /** Segments per archetype that {@link #compose2d} reads from {@code columns}, starting at {@code base}. */
+    int COMPOSE2D_COLUMNS = 13;
+
+    /**
+     * Composes rows {@code [0, count)} of one archetype with their parent's world transform, as
+     * {@link dev.jtecs.builtin.Transform2D#compose} defines it (see {@link ScalarTransforms#compose2d}): every
+     * row gets {@code parent.compose(offset)}, with the parent's pose and its {@code c = (float) cos(pr)},
+     * {@code s = (float) sin(pr)} taken once by the caller (ChildOf is dense: every row has that parent).
+     * Padding rows are left exactly as they were.
+     *
+     * @param columns from {@code base}: the Transform2D columns {@code x, y, z, layer, rotation, scaleX, scaleY}
+     *     (written), then the RelativeTransform2D columns {@code x, y, z, rotation, scaleX, scaleY} (read) —
+     *     {@link #COMPOSE2D_COLUMNS} segments
+     * @return whether any bit of a written row changed (compared as raw bits, so {@code -0.0} replacing
+     *     {@code 0.0} is a change and a NaN replaced by the same NaN is not)
+     */
+    boolean compose2d(MemorySegment[] columns, int base, int count, float px, float py, float pz, int layer,
+            float pr, float psx, float psy, float c, float s);
 }

@@ -23,4 +23,10 @@ final class VectorTransformOps implements TransformOps {
     public void model3d(MemorySegment[] columns, int count) {
         TransformKernels.model3d(columns, count);
     }
+
+    @Override
+    public boolean compose2d(MemorySegment[] columns, int base, int count, float px, float py, float pz,
+            int layer, float pr, float psx, float psy, float c, float s) {
+        return TransformKernels.compose2d(columns, base, count, px, py, pz, layer, pr, psx, psy, c, s);
+    }
 }

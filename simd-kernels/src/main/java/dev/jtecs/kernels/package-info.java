@@ -18,6 +18,10 @@
  *       workers run the kernel on slices ──► join ──► mark dirty (calling thread)
  *       [CommandKernel] chunk ChunkCommands ──► rows to ids ──► applied in chunk order in one world scope
  *   ParallelLifetimeCountdown: the TTL countdown the same way; spent rows merged in chunk order
+ *   HierarchyComposer.compose(world): plan (rebuilt when World.structureVersion() moves) ──► per archetype:
+ *       parent pose, (float) cos/sin once ──► TransformOps.compose2d ──changed?──► mark Transform2D
+ *   KernelSystems.install(world): jtecs.TTL ─► LifetimeSystem, jtecs.RelativeTransform2D ─► HierarchyComposer
+ *   BoundsReducer.bounds2d(query, x, y): BoundsOps.minMax per column ──► Bounds2D        (reads only)
  * </pre>
  *
  * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,

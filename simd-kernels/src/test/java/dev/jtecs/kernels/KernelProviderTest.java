@@ -49,6 +49,8 @@ class KernelProviderTest {
         assertEquals(expected, KernelProvider.mode(), KernelProvider.reason());
         assertEquals(expected, KernelProvider.particles().mode());
         assertSame(KernelProvider.particles(), KernelProvider.particles());
+        assertEquals(expected, KernelProvider.bounds().mode());
+        assertSame(KernelProvider.bounds(), KernelProvider.bounds());
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.jtecs.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -134,6 +136,179 @@ class TransformOpsTest {
                 }
             }
         }
+    }
+
+    @Test
+    void compose2dMatchesTwinAndTransform2DComposeBitForBit() {
+        compose2dTwins(0xc0de2dL);
+    }
+
+    @Test
+    void compose2dMatchesTwinAndTransform2DComposeBitForBitOnceCompiled() {
+        TransformKernels.warmUp();
+        compose2dTwins(0xc0de2eL);
+    }
+
+    /**
+     * Vector and scalar {@code compose2d} on the same offsets and the same old transforms, with parents drawn
+     * with specials: every written row against the other twin and against {@code parent.compose(offset)}, bit for
+     * bit (NaN as NaN); padding rows keep their exact bits; both report a change, and a second run over the
+     * result reports none when no row computed a NaN (a NaN's payload is the platform's: which operand's NaN an
+     * operation returns may change once the JIT reorders operands, so a NaN row may read as changed again).
+     */
+    private static void compose2dTwins(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int count : sizes()) {
+            for (int round = 0; round < 4; round++) {
+                try (Arena arena = Arena.ofShared()) {
+                    MemorySegment[] v = new MemorySegment[TransformOps.COMPOSE2D_COLUMNS];
+                    MemorySegment[] s = new MemorySegment[TransformOps.COMPOSE2D_COLUMNS];
+                    for (int c = 0; c < 7; c++) {
+                        float[] old = c == 3 ? ints(random, count) : values(random, count, 0.1, 100f);
+                        v[c] = column(arena, old);
+                        s[c] = column(arena, old);
+                    }
+                    for (int c = 7; c < 13; c++) {
+                        v[c] = column(arena, values(random, count, 0.05, c == 10 ? 3f : 50f));
+                        s[c] = v[c]; // read only
+                    }
+                    float[] pose = values(random, 6, round == 0 ? 0.5 : 0.05, 500f);
+                    int layer = random.nextInt(-5, 5);
+                    float c = (float) Math.cos(pose[3]);
+                    float sn = (float) Math.sin(pose[3]);
+                    String where = "seed=" + seed + " count=" + count + " round=" + round;
+                    boolean vectorChanged = VECTOR.compose2d(v, 0, count, pose[0], pose[1], pose[2], layer, pose[3],
+                            pose[4], pose[5], c, sn);
+                    boolean scalarChanged = SCALAR.compose2d(s, 0, count, pose[0], pose[1], pose[2], layer, pose[3],
+                            pose[4], pose[5], c, sn);
+                    assertEquals(count > 0, vectorChanged, "vector " + where);
+                    assertEquals(count > 0, scalarChanged, "scalar " + where);
+                    boolean nan = false;
+                    dev.jtecs.builtin.Transform2D parent = new dev.jtecs.builtin.Transform2D(pose[0], pose[1],
+                            pose[2], layer, pose[3], pose[4], pose[5]);
+                    for (int row = 0; row < count; row++) {
+                        dev.jtecs.builtin.Transform2D expected = parent.compose(new dev.jtecs.builtin.RelativeTransform2D(
+                                f(v[7], row), f(v[8], row), f(v[9], row), f(v[10], row), f(v[11], row),
+                                f(v[12], row), 0, 0));
+                        float[] want = {expected.x(), expected.y(), expected.z(), Float.intBitsToFloat(layer),
+                            expected.rotation(), expected.scaleX(), expected.scaleY()};
+                        for (int m = 0; m < 7; m++) {
+                            nan |= m != 3 && Float.isNaN(want[m]);
+                            String at = where + " row=" + row + " column=" + m;
+                            int bits = m == 3 ? layer : Float.floatToIntBits(want[m]);
+                            assertEquals(bits, canonicalBits(s[m], row, m), "scalar " + at);
+                            assertEquals(bits, canonicalBits(v[m], row, m), "vector " + at);
+                        }
+                    }
+                    int capacity = (int) (v[0].byteSize() / Float.BYTES);
+                    for (int m = 0; m < 7; m++) {
+                        for (int row = count; row < capacity; row++) {
+                            assertEquals(Float.floatToRawIntBits(PADDING),
+                                    v[m].getAtIndex(ValueLayout.JAVA_INT, row), where + " vector padding " + m);
+                            assertEquals(Float.floatToRawIntBits(PADDING),
+                                    s[m].getAtIndex(ValueLayout.JAVA_INT, row), where + " scalar padding " + m);
+                        }
+                    }
+                    if (nan) {
+                        continue; // which NaN an operation returns may change as the JIT reorders operands
+                    }
+                    assertFalse(VECTOR.compose2d(v, 0, count, pose[0], pose[1], pose[2], layer, pose[3], pose[4],
+                            pose[5], c, sn), "vector again: nothing changes " + where);
+                    assertFalse(SCALAR.compose2d(s, 0, count, pose[0], pose[1], pose[2], layer, pose[3], pose[4],
+                            pose[5], c, sn), "scalar again: nothing changes " + where);
+                }
+            }
+        }
+    }
+
+    /**
+     * The change report is exact to the bit and to the row: a difference in the last row of a partial vector
+     * counts, a difference only in padding does not, and {@code -0.0} replacing {@code 0.0} counts.
+     */
+    @Test
+    void compose2dReportsExactlyTheRowsThatChanged() {
+        int lanes = ParticleKernels.lanes();
+        for (TransformOps ops : new TransformOps[] {VECTOR, SCALAR}) {
+            for (int count : new int[] {1, lanes - 1, lanes + 1, 2 * lanes + 3}) {
+                try (Arena arena = Arena.ofShared()) {
+                    MemorySegment[] cols = new MemorySegment[TransformOps.COMPOSE2D_COLUMNS];
+                    for (int c = 0; c < cols.length; c++) {
+                        cols[c] = column(arena, new float[count]);
+                    }
+                    for (int row = 0; row < count; row++) {
+                        for (int c : new int[] {11, 12}) { // unit relative scales; the old scales are 0
+                            cols[c].setAtIndex(ValueLayout.JAVA_FLOAT, row, 1f);
+                        }
+                    }
+                    String where = ops.mode() + " count=" + count;
+                    assertTrue(ops.compose2d(cols, 0, count, 0f, 0f, 0f, 0, 0f, 1f, 1f, 1f, 0f), where);
+                    assertFalse(ops.compose2d(cols, 0, count, 0f, 0f, 0f, 0, 0f, 1f, 1f, 1f, 0f), where);
+                    cols[9].setAtIndex(ValueLayout.JAVA_FLOAT, count - 1, 0.5f); // z of the last row
+                    assertTrue(ops.compose2d(cols, 0, count, 0f, 0f, 0f, 0, 0f, 1f, 1f, 1f, 0f), "last row " + where);
+                    cols[9].setAtIndex(ValueLayout.JAVA_FLOAT, count, 7f); // padding of a read column
+                    assertFalse(ops.compose2d(cols, 0, count, 0f, 0f, 0f, 0, 0f, 1f, 1f, 1f, 0f), "padding " + where);
+                    assertEquals(PADDING, cols[2].getAtIndex(ValueLayout.JAVA_FLOAT, count), "padding kept " + where);
+                    cols[11].setAtIndex(ValueLayout.JAVA_FLOAT, count - 1, 0f); // scaleX of the last row: 1 to 0
+                    assertTrue(ops.compose2d(cols, 0, count, 0f, 0f, 0f, 0, 0f, 1f, 1f, 1f, 0f), "to 0.0 " + where);
+                    cols[11].setAtIndex(ValueLayout.JAVA_FLOAT, count - 1, -0.0f); // 0.0 to -0.0: only a bit
+                    assertTrue(ops.compose2d(cols, 0, count, 0f, 0f, 0f, 0, 0f, 1f, 1f, 1f, 0f), "-0.0 " + where);
+                    assertEquals(Float.floatToRawIntBits(-0.0f),
+                            cols[5].getAtIndex(ValueLayout.JAVA_INT, count - 1), where);
+                    assertTrue(ops.compose2d(cols, 0, count, 0f, 0f, 0f, 3, 0f, 1f, 1f, 1f, 0f), "layer " + where);
+                    assertEquals(3, cols[3].getAtIndex(ValueLayout.JAVA_INT, count - 1), where);
+                }
+            }
+        }
+    }
+
+    @Test
+    void compose2dReadsItsColumnsFromBase() {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] cols = new MemorySegment[2 * TransformOps.COMPOSE2D_COLUMNS];
+            for (int c = 0; c < cols.length; c++) {
+                cols[c] = column(arena, new float[] {c >= 13 && c % 13 >= 11 ? 2f : 1f});
+            }
+            for (TransformOps ops : new TransformOps[] {VECTOR, SCALAR}) {
+                ops.compose2d(cols, 13, 1, 10f, 20f, 0f, 0, 0f, 1f, 1f, 1f, 0f);
+                assertEquals(11f, cols[13].getAtIndex(ValueLayout.JAVA_FLOAT, 0), ops.mode() + ": x of step 1");
+                assertEquals(2f, cols[18].getAtIndex(ValueLayout.JAVA_FLOAT, 0), ops.mode() + ": scaleX of step 1");
+                assertEquals(1f, cols[0].getAtIndex(ValueLayout.JAVA_FLOAT, 0), ops.mode() + ": step 0 untouched");
+            }
+        }
+    }
+
+    @Test
+    void compose2dRefusesColumnsShorterThanThePaddedCount() {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment[] cols = new MemorySegment[TransformOps.COMPOSE2D_COLUMNS];
+            for (int c = 0; c < cols.length; c++) {
+                cols[c] = column(arena, new float[3]);
+            }
+            cols[12] = arena.allocate(8, 64); // two rows: no room for a vector
+            IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalArgumentException.class,
+                    () -> VECTOR.compose2d(cols, 0, 3, 0f, 0f, 0f, 0, 0f, 1f, 1f, 1f, 0f));
+            assertTrue(refused.getMessage().contains("count=3"), refused.getMessage());
+            assertEquals(0f, cols[0].getAtIndex(ValueLayout.JAVA_FLOAT, 0), "nothing written");
+        }
+    }
+
+    private static float f(MemorySegment column, int row) {
+        return column.getAtIndex(ValueLayout.JAVA_FLOAT, row);
+    }
+
+    /** The bits of a written row: the int of the layer column, NaN-canonical float bits of the others. */
+    private static int canonicalBits(MemorySegment column, int row, int m) {
+        return m == 3 ? column.getAtIndex(ValueLayout.JAVA_INT, row) : Float.floatToIntBits(f(column, row));
+    }
+
+    /** Random layers, stored as the float with their bits (the column is written as ints). */
+    private static float[] ints(SplittableRandom random, int count) {
+        float[] values = new float[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = Float.intBitsToFloat(random.nextInt(-9, 9));
+        }
+        return values;
     }
 
     @Test

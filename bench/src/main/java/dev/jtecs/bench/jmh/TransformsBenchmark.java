@@ -6,6 +6,8 @@ import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
+import dev.jtecs.kernels.KernelSystems;
+import dev.jtecs.kernels.TransformKernels;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.query.QueryVisitor;
@@ -47,6 +49,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       moves the roots through a query and the column views, and the builtin systems doing the rest (the
  *       composition in {@code POST_UPDATE}; the capture and TTL systems run their fixed step over empty
  *       queries). The whole frame is measured: the dispatch, its barriers, clearing dirty bits.
+ *   <li>{@code jtecsKernelFrame}: the same world and frame with {@link KernelSystems#install} applied: the
+ *       composition runs {@link dev.jtecs.kernels.HierarchyComposer} (a plan cached against
+ *       {@code World.structureVersion()}, the {@code compose2d} kernel per archetype) instead of the builtin body.
+ *       Bit for bit the same results (checked in the test).
  *   <li>{@code plainFrame}: the baseline, the same frame over plain {@code float[]}/{@code int[]} arrays with
  *       parent indices ({@link Forest}): move the roots, then for each node in index order (parents before
  *       children) compose its consecutive children, with the parent's cosine and sine taken once, exactly as
@@ -108,6 +114,8 @@ public class TransformsBenchmark {
 
     World world;
     long[] ids;
+    World kernelWorld;
+    long[] kernelIds;
 
     @Setup(Level.Trial)
     public void setUp(BenchmarkParams params) {
@@ -120,11 +128,20 @@ public class TransformsBenchmark {
         roots = forest.roots();
         makeScene(new SplittableRandom(SEED));
         fillArrays();
-        if (EngineUnderTest.needs(selected, "jtecs")) {
+        if (EngineUnderTest.needs(selected, "jtecsFrame")) {
             world = World.create(WorldConfig.defaults().maxEntities(entities + 1).timestep(DT));
             ids = spawnInto(world);
             world.addSystem(SystemConfig.named("bench.MoveRoots").phase(Phases.UPDATE).run(new MoveRoots(world)));
             world.update(0); // compiles the schedule and composes once, outside the measurement; no root moves
+        }
+        if (EngineUnderTest.needs(selected, "jtecsKernel")) {
+            TransformKernels.warmUp(); // the kernels' first frames would otherwise run before C2 compiled them
+            kernelWorld = World.create(WorldConfig.defaults().maxEntities(entities + 1).timestep(DT));
+            KernelSystems.install(kernelWorld);
+            kernelIds = spawnInto(kernelWorld);
+            kernelWorld.addSystem(SystemConfig.named("bench.MoveRoots").phase(Phases.UPDATE)
+                    .run(new MoveRoots(kernelWorld)));
+            kernelWorld.update(0); // builds the composition plan outside the measurement
         }
     }
 
@@ -225,11 +242,19 @@ public class TransformsBenchmark {
         if (world != null) {
             world.close();
         }
+        if (kernelWorld != null) {
+            kernelWorld.close();
+        }
     }
 
     @Benchmark
     public void jtecsFrame() {
         world.update(DT);
+    }
+
+    @Benchmark
+    public void jtecsKernelFrame() {
+        kernelWorld.update(DT);
     }
 
     @Benchmark

@@ -35,10 +35,16 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private int indexedComponents;
     private final SparseEdges sparseEdges = new SparseEdges();
     private final PairRegistry pairs = new PairRegistry();
+    private final StructureClock clock = new StructureClock();
 
     public ArchetypeRegistry(NativeMemory memory) {
         this.memory = memory;
         this.root = findOrCreate(new Component<?>[0]);
+    }
+
+    /** The world's structure counter: every table of this registry advances it (see {@link StructureClock}). */
+    public StructureClock clock() {
+        return clock;
     }
 
     /** The world's pair components (dense relationship edges). */
@@ -95,6 +101,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
         byStore[table.store()] = null;
         freed.add(new int[] {table.id(), table.store()});
         live--;
+        clock.tick(table.signatureUnsafe());
         table.destroyed();
     }
 
@@ -193,7 +200,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
                 ids[i] = exact[i].id();
             }
             int[] reuse = freed.poll();
-            table = new Table(reuse != null ? reuse[0] : tables.size(), exact, memory);
+            table = new Table(reuse != null ? reuse[0] : tables.size(), exact, memory, clock);
             table.sparse = sparseEdges;
             if (reuse != null) {
                 tables.set(reuse[0], table);

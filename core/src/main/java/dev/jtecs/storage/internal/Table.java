@@ -74,6 +74,7 @@ public final class Table {
 
     private final DirtyState dirty;
     private final TableValues values;
+    private final StructureClock clock;
 
     private RowCapture[] captures = NO_CAPTURES;
     private int captureCount;
@@ -88,7 +89,14 @@ public final class Table {
 
     private static final EntityObserver[] NO_OBSERVERS = new EntityObserver[0];
 
+    /** A table with a clock of its own (tests, and tables outside a registry). */
     public Table(int id, Component<?>[] sortedComponents, NativeMemory memory) {
+        this(id, sortedComponents, memory, new StructureClock());
+    }
+
+    /** A table whose structural changes advance {@code clock}, the world's (see {@link StructureClock}). */
+    public Table(int id, Component<?>[] sortedComponents, NativeMemory memory, StructureClock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock, "clock");
         this.id = id;
         this.store = id;
         this.memory = memory;
@@ -594,6 +602,7 @@ public final class Table {
 
     private void rebuildViews() {
         storageVersion++;
+        clock.tick(signature);
         entityView = new LongColumn(entitySegment);
         for (int c = 0; c < nativeSegments.length; c++) {
             nativeViews[c] = view(nativeKinds[c], nativeSegments[c]);
@@ -673,6 +682,7 @@ public final class Table {
 
     /** Records a structural change (shorthand for {@code dirty().markStructural()}). */
     public void markStructural() {
+        clock.tick(signature);
         dirty.markStructural();
     }
 

@@ -1,0 +1,58 @@
+package dev.jtecs.storage.internal;
+
+import dev.jtecs.component.Components;
+import java.util.Arrays;
+
+/**
+ * One world's structure counters: they advance whenever the shape of the world's storage may have changed, so
+ * code that caches a plan built from that shape can check one number per use instead of re-deriving the plan.
+ * There is one counter for the whole world and one per registered component, which advances only for changes
+ * to tables whose signature holds that component.
+ *
+ * <p>A table's change is: the table created or pruned, rows placed, removed or moved (every {@link Table}
+ * structural change: appends, truncations, swap-removes, whole-table moves and exchanges) and column buffers
+ * replaced (growth, rebuild, release). Between two equal readings of the world's counter every table keeps its
+ * rows (the same entities at the same rows), its column views and segments stay valid, and every entity keeps
+ * its table and row; only values may have changed. Between two equal readings of a component's counter the same
+ * holds for every table holding that component.
+ *
+ * <p>Invariants: counters only grow, by at least one per change (a change may advance them more than once).
+ * Pair components (relationship edges, ids from {@link Components#FIRST_PAIR_ID}) have no counter of their own.
+ */
+public final class StructureClock {
+    private long version;
+    private long[] byComponent = new long[64];
+
+    /** The world's counter: equal readings bracket a stretch with no structural change anywhere. */
+    public long version() {
+        return version;
+    }
+
+    /**
+     * The counter of one registered component: equal readings bracket a stretch in which no table holding it
+     * changed structurally. 0 until such a table first changes.
+     *
+     * @throws IllegalArgumentException for a negative id or a pair id
+     */
+    public long version(int componentId) {
+        if (componentId < 0 || componentId >= Components.FIRST_PAIR_ID) {
+            throw new IllegalArgumentException("componentId=" + componentId + ": structure counters exist for "
+                    + "registered components, ids 0.." + (Components.FIRST_PAIR_ID - 1));
+        }
+        return componentId < byComponent.length ? byComponent[componentId] : 0;
+    }
+
+    /** Records a structural change of a table with this (ascending) signature. */
+    void tick(int[] signature) {
+        version++;
+        for (int id : signature) {
+            if (id >= Components.FIRST_PAIR_ID) {
+                break; // pairs sort last
+            }
+            if (id >= byComponent.length) {
+                byComponent = Arrays.copyOf(byComponent, Math.max(id + 1, byComponent.length * 2));
+            }
+            byComponent[id]++;
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.TagComponent;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The registry's structure clock advances on every structural change of its tables (creation, appends,
+ * removals, moves, exchanges, growth, rebuilds, pruning) and on nothing else (value writes, dirty marks, clears).
+ */
+class StructureClockTest {
+    record Spot(float x, float y) {}
+
+    static final NativeComponent<Spot> SPOT = Components.registerNative(Spot.class, o -> o.name("test.clock.Spot"));
+    static final TagComponent TAG = Components.tag("test.clock.Tag");
+
+    private final NativeMemory memory = new NativeMemory();
+    private final ArchetypeRegistry registry = new ArchetypeRegistry(memory);
+
+    @AfterEach
+    void tearDown() {
+        registry.close();
+        memory.close();
+    }
+
+    private long version() {
+        return registry.clock().version();
+    }
+
+    /** Runs {@code change} and checks that the clock moved forward. */
+    private void advances(String what, Runnable change) {
+        long before = version();
+        change.run();
+        assertTrue(version() > before, what + " must advance the clock (stayed at " + before + ")");
+    }
+
+    /** Runs {@code change} and checks that the clock stood still. */
+    private void standsStill(String what, Runnable change) {
+        long before = version();
+        change.run();
+        assertEquals(before, version(), what + " must not advance the clock");
+    }
+
+    @Test
+    void advancesOnEveryStructuralChangeOfItsTables() {
+        Table[] spots = new Table[1];
+        Table[] tagged = new Table[1];
+        advances("creating a table", () -> spots[0] = registry.withAdded(registry.root(), SPOT));
+        advances("creating a second table", () -> tagged[0] = registry.withAdded(spots[0], TAG));
+        Table from = spots[0];
+        Table to = tagged[0];
+        advances("appending a row (and growing)", () -> from.appendRow(1));
+        advances("appending rows", () -> {
+            int first = from.appendRows(3);
+            from.writeConsecutiveEntities(first, 3, 2);
+        });
+        advances("moving a row to another table", () -> from.moveRowTo(0, to));
+        advances("swap-removing a row", () -> from.swapRemove(0));
+        advances("moving every row", () -> from.moveAllTo(to));
+        advances("truncating", () -> to.truncate(2));
+        advances("exchanging buffers into an empty table", () -> registry.exchange(to, from));
+        advances("growing", () -> from.ensureCapacity(1000));
+        advances("rebuilding after shrinkage", from::rebuild);
+        advances("pruning an empty table", () -> registry.prune(to));
+    }
+
+    @Test
+    void standsStillOnValueWritesMarksAndClears() {
+        Table table = registry.withAdded(registry.root(), SPOT);
+        table.appendRow(1);
+        int position = table.position(SPOT.id());
+        standsStill("a value write", () -> table.writeValue(position, 0, new Spot(3, 4)));
+        standsStill("a dirty mark", () -> table.markDirty(position));
+        standsStill("clearing dirty state", registry::clearDirty);
+        standsStill("finding an existing table", () -> registry.withAdded(registry.root(), SPOT));
+        standsStill("growing within capacity", () -> table.ensureCapacity(2));
+    }
+
+    @Test
+    void aTableOutsideARegistryKeepsAClockOfItsOwn() {
+        long before = version();
+        Table loose = new Table(7, new dev.jtecs.component.Component<?>[] {SPOT}, memory);
+        loose.appendRow(1);
+        assertEquals(before, version(), "a loose table does not advance the registry's clock");
+    }
+
+    @Test
+    void aComponentsCounterAdvancesOnlyForTablesHoldingIt() {
+        Table spots = registry.withAdded(registry.root(), SPOT);
+        Table tags = registry.withAdded(registry.root(), TAG);
+        long spot = registry.clock().version(SPOT.id());
+        long tag = registry.clock().version(TAG.id());
+        tags.appendRow(1);
+        assertEquals(spot, registry.clock().version(SPOT.id()), "a row placed in a table without SPOT");
+        assertTrue(registry.clock().version(TAG.id()) > tag);
+        spots.appendRow(2);
+        assertTrue(registry.clock().version(SPOT.id()) > spot, "a row placed in a table with SPOT");
+        long both = registry.clock().version(SPOT.id());
+        Table spotsAndTags = registry.withAdded(spots, TAG);
+        assertTrue(registry.clock().version(SPOT.id()) > both, "a table holding SPOT created");
+        long beforeMove = registry.clock().version(SPOT.id());
+        spots.moveRowTo(0, spotsAndTags);
+        assertTrue(registry.clock().version(SPOT.id()) > beforeMove, "a move between two SPOT tables");
+    }
+
+    @Test
+    void pairIdsAndNegativeIdsHaveNoCounter() {
+        assertEquals(0, registry.clock().version(12345), "a registered id no table has changed yet");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> registry.clock().version(Components.FIRST_PAIR_ID));
+        IllegalArgumentException negative = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> registry.clock().version(-1));
+        assertTrue(negative.getMessage().contains("componentId=-1"), negative.getMessage());
+    }
+}

@@ -1,0 +1,46 @@
+package dev.jtecs.kernels;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The bounds reduction over one native float column, vector implementation; {@link ScalarBounds} is its twin
+ * and specification (NaN skipped, {@code -0.0} below {@code 0.0}).
+ *
+ * <p>Whole vectors below {@code count} run in the vector loop, with one running minimum and one running maximum
+ * vector; NaN lanes are replaced first by the identity of each ({@code +Infinity} for the minimum,
+ * {@code -Infinity} for the maximum) so they change nothing. The rows past the last whole vector go to the twin,
+ * never the padding. {@code FloatVector.min}/{@code max} and their lane reductions follow
+ * {@link Math#min}/{@link Math#max}, a total order on non-NaN floats, so the result is the twin's bit for bit.
+ */
+public final class BoundsKernels {
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+
+    private BoundsKernels() {}
+
+    /** Widens {@code range} over rows {@code [0, count)} (vector body, scalar tail); see {@link BoundsOps#minMax}. */
+    public static void minMax(MemorySegment column, int count, float[] range) {
+        ScalarBounds.check(column, count, range);
+        int body = count - count % F.length();
+        if (body > 0) {
+            FloatVector up = FloatVector.broadcast(F, Float.POSITIVE_INFINITY);
+            FloatVector down = FloatVector.broadcast(F, Float.NEGATIVE_INFINITY);
+            FloatVector min = up;
+            FloatVector max = down;
+            for (long offset = 0, end = (long) body * Float.BYTES; offset < end; offset += F.vectorByteSize()) {
+                FloatVector v = FloatVector.fromMemorySegment(F, column, offset, ORDER);
+                VectorMask<Float> nan = v.test(VectorOperators.IS_NAN);
+                min = min.min(v.blend(up, nan));
+                max = max.max(v.blend(down, nan));
+            }
+            range[0] = Math.min(range[0], min.reduceLanes(VectorOperators.MIN));
+            range[1] = Math.max(range[1], max.reduceLanes(VectorOperators.MAX));
+        }
+        ScalarBounds.minMax(column, body, count, range);
+    }
+}
