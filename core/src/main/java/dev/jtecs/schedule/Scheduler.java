@@ -255,6 +255,7 @@ public final class Scheduler implements Pipeline {
      */
     @Override
     public boolean replaceSystemBody(String name, SystemBody body) {
+        scope.checkThread();
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(body, "body");
         SystemEntry system = systems.get(name);
