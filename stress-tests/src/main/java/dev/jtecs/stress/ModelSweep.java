@@ -1,6 +1,9 @@
 package dev.jtecs.stress;
 
+import java.time.Duration;
 import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Runs model seeds one after another and adds up what they checked: the loop behind the CI model test and the
@@ -28,6 +31,7 @@ public final class ModelSweep {
 
     private final int operations;
     private final boolean relations;
+    private final Supplier<WorldCalls> calls;
     private long seeds;
     private long executed;
     private long commits;
@@ -45,17 +49,23 @@ public final class ModelSweep {
      * edges out of every seed (otherwise three seeds in four have them).
      */
     public ModelSweep(int operations, boolean relations) {
+        this(operations, relations, () -> WorldCalls.DIRECT);
+    }
+
+    /** A sweep whose runs change their worlds through a fresh {@code calls()} each (a façade, in tests). */
+    public ModelSweep(int operations, boolean relations, Supplier<WorldCalls> calls) {
         if (operations < 1) {
             throw new IllegalArgumentException("operations=" + operations + " must be at least 1");
         }
         this.operations = operations;
         this.relations = relations;
+        this.calls = Objects.requireNonNull(calls, "calls");
     }
 
     /** Runs one seed; returns its mismatch (with the script to shrink), or {@code null} when it passed. */
     public ModelMismatch run(long seed) {
         long start = System.nanoTime();
-        ModelRun run = new ModelRun(ModelScript.generate(seed, operations, relations));
+        ModelRun run = new ModelRun(ModelScript.generate(seed, operations, relations), calls.get());
         try {
             commits += run.run();
             return null;
@@ -84,5 +94,10 @@ public final class ModelSweep {
     /** Operations per script. */
     public int operations() {
         return operations;
+    }
+
+    /** Shrinks a mismatch one of this sweep's runs gave, through the same calls. */
+    public ModelShrinker.Result shrink(ModelMismatch mismatch, Duration budget) {
+        return ModelShrinker.shrink(mismatch.script(), mismatch, calls, budget);
     }
 }
