@@ -324,7 +324,7 @@ public sealed interface ModelOp {
         }
 
         String toJava() {
-            return "keys(" + plan + ", " + (input == null ? "null" : ModelSource.constant(input)) + ", " + odd + ", "
+            return "keys(KeyPlan." + plan + ", " + (input == null ? "null" : ModelSource.constant(input)) + ", " + odd + ", "
                     + held + ")";
         }
     }

@@ -106,12 +106,20 @@ public final class ModelSource {
         StringBuilder sb = new StringBuilder("\"");
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c == '"' || c == '\\') {
-                sb.append('\\').append(c);
-            } else if (c >= 0x20 && c < 0x7f) {
-                sb.append(c);
-            } else {
-                sb.append(String.format("\\u%04x", (int) c));
+            switch (c) {
+                case '"', '\\' -> sb.append('\\').append(c);
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c >= 0x20 && c < 0x7f) {
+                        sb.append(c);
+                    } else if (c < 0x20) {
+                        sb.append(String.format("\\%03o", (int) c)); // octal: a unicode escape of a line end would end the line
+                    } else {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    }
+                }
             }
         }
         return sb.append('"').toString();

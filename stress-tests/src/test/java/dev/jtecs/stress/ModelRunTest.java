@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  */
 class ModelRunTest {
     private static final int OPERATIONS = 400;
-    private static final int CI_SEEDS = 1000;
+    private static final int CI_SEEDS = 800;
 
     @Test
     void engineMatchesReferenceModelAcrossManySeeds() {
