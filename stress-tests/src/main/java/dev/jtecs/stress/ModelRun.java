@@ -16,7 +16,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -56,9 +55,7 @@ public final class ModelRun {
     private final ModelScript script;
     private final WorldCalls calls;
     private final ReferenceWorld model = new ReferenceWorld();
-    /** Every id bound to a handle, in binding order (live, staged or dead). */
-    private final List<Long> seen = new ArrayList<>();
-    private final Map<Integer, Long> handles = new HashMap<>();
+    private final ModelBindings bindings = new ModelBindings();
     private final Deque<String> log = new ArrayDeque<>();
     private final boolean instant;
     private final boolean relational;
@@ -326,7 +323,7 @@ public final class ModelRun {
         if (!Entity.isWellFormed(id) || Entity.slot(id) > MAX_ENTITIES) {
             return false;
         }
-        for (long other : seen) {
+        for (long other : bindings.seen()) {
             if (Entity.slot(other) == Entity.slot(id) && model.isKnownLiveOrReserved(other)) {
                 return false;
             }
@@ -371,7 +368,7 @@ public final class ModelRun {
         checkEventsPerEntity(); // the reaping reports in storage order
         expectDirty.clear(); // a frame ends by clearing every dirty mark
         commits++;
-        compareAll(world, lastSeen());
+        compareAll(world, bindings.last());
         if (!instant) {
             calls.defer(world);
         }
@@ -379,56 +376,18 @@ public final class ModelRun {
 
     // ---------------------------------------------------------------- handles
 
-    /** The id a reference names now (see {@link ModelRef}). */
+    /** The id a reference names now (see {@link ModelBindings}). */
     long resolve(ModelRef ref) {
-        return switch (ref) {
-            case ModelRef.Handle h -> handles.getOrDefault(h.handle(), unbound(h.handle()));
-            case ModelRef.Raw raw -> raw.id();
-            case ModelRef.Revive r -> {
-                Long id = handles.get(r.handle());
-                yield id == null ? beyond(1, r.generationStep())
-                        : Entity.pack(Entity.slot(id), Entity.generation(id) + r.generationStep());
-            }
-            case ModelRef.Beyond b -> beyond(b.slotStep(), b.generation());
-            case ModelRef.SlotOf s -> throw new IllegalArgumentException(s.toJava() + " names a slot only in an id array");
-        };
+        return bindings.resolve(ref);
     }
 
-    /** The ids of an array of references: {@link ModelRef.SlotOf} takes the slot of another resolved member. */
     long[] resolveAll(List<ModelRef> refs) {
-        long[] ids = new long[refs.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = refs.get(i) instanceof ModelRef.SlotOf ? 0 : resolve(refs.get(i));
-        }
-        for (int i = 0; i < ids.length; i++) {
-            if (refs.get(i) instanceof ModelRef.SlotOf s) {
-                long other = ids[s.index() % ids.length];
-                ids[i] = Entity.isWellFormed(other) ? Entity.pack(Entity.slot(other), s.generation()) : other;
-            }
-        }
-        return ids;
-    }
-
-    private static long unbound(int handle) {
-        return Entity.pack(ModelRef.UNBOUND_SLOT + handle, 0);
-    }
-
-    private long beyond(int slotStep, int generation) {
-        int maxSlot = 0;
-        for (long id : seen) {
-            maxSlot = Math.max(maxSlot, Entity.slot(id));
-        }
-        return Entity.pack(maxSlot + slotStep, generation);
+        return bindings.resolveAll(refs);
     }
 
     /** Binds a handle to an id the world accepted; the id joins those every comparison checks. */
     void bind(int handle, long id) {
-        handles.put(handle, id);
-        seen.add(id);
-    }
-
-    private long lastSeen() {
-        return seen.isEmpty() ? 0 : seen.get(seen.size() - 1);
+        bindings.bind(handle, id);
     }
 
     // ---------------------------------------------------------------- publication
@@ -496,7 +455,7 @@ public final class ModelRun {
 
     private void commit(boolean compact, ModelRef root) {
         long id = resolve(root);
-        commitChecked(compact, handles.containsValue(id) ? id : lastSeen(), true);
+        commitChecked(compact, bindings.isBound(id) ? id : bindings.last(), true);
     }
 
     /** A commit the run makes on its own (before a call that must publish alone): no compaction. */
@@ -523,7 +482,7 @@ public final class ModelRun {
             calls.compact(world); // a quiet world: must change nothing observable
             met.removeIf(edge -> !model.isAlive((Long) edge.get(1))); // it forgets the pairs of dead targets
         }
-        compareAll(world, root == null ? lastSeen() : root);
+        compareAll(world, root == null ? bindings.last() : root);
         if (!instant && reopen) {
             calls.defer(world);
         }
@@ -597,7 +556,7 @@ public final class ModelRun {
         check(!world.hasPendingChanges(), "pending changes after commit");
         compareSeen(world);
         compareKeys(world);
-        if (relational && !seen.isEmpty()) {
+        if (relational && !bindings.seen().isEmpty()) {
             ModelRelations.compare(world, model, root, this::fail);
         }
         int[] rows = {0};
@@ -635,7 +594,7 @@ public final class ModelRun {
 
     /** Every id ever seen: live ones compared in full, dead ones must read dead. */
     private void compareSeen(World world) {
-        for (long id : seen) {
+        for (long id : bindings.seen()) {
             if (model.isAlive(id)) {
                 compareEntity(world, id);
             } else if (world.isAlive(id)) {
