@@ -352,11 +352,12 @@ public final class ModelRun {
         }
     }
 
-    /** One frame: staged work is committed first, then the systems run on the world and on the reference. */
+    /**
+     * One frame: staged work is committed and everything compared first (the frame clears the dirty marks that
+     * comparison checks), then the systems run on the world and on the reference.
+     */
     private void update() {
-        if (!instant) {
-            commitChecked(false, null, false); // the frame runs outside any scope
-        }
+        commitChecked(false, null, false); // on the staged path this closes the scope: the frame runs outside any
         frames++;
         RuntimeException thrown = null;
         try {
