@@ -16,8 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.world.World;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +50,7 @@ class ModelRunTest {
         int seeds = Integer.getInteger("jtecs.modelSeeds", CI_SEEDS);
         long base = Long.getLong("jtecs.modelBaseSeed", 20261129L);
         SplittableRandom seedSource = new SplittableRandom(base);
+        long cpuStart = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         for (int i = 0; i < seeds; i++) {
             ModelMismatch mismatch = sweep.run(seedSource.nextLong());
             if (mismatch != null) {
@@ -55,7 +58,9 @@ class ModelRunTest {
             }
         }
         ModelSweep.Totals totals = sweep.totals();
-        System.out.println("model runs from base " + base + ": " + totals.summary());
+        double cpuSeconds = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuStart) / 1e9;
+        System.out.printf(Locale.ROOT, "model runs from base %d: %s; %.1f s of CPU%n", base, totals.summary(),
+                cpuSeconds);
         assertEquals(seeds, totals.seeds());
         assertTrue(totals.commits() >= seeds, "every run ends with a compared commit");
         assertTrue(totals.rejected() > 0, "the scripts must include illegal calls");
