@@ -1,7 +1,8 @@
-/** JMH benchmarks and the jtecs command line: the frame jobs (particles, transforms) and {@code bench}. */
+/** JMH benchmarks and the jtecs command line: the frame jobs (particles, transforms), {@code bench} and {@code stress}. */
 module dev.jtecs.bench {
     requires dev.jtecs.core;
     requires dev.jtecs.kernels;
+    requires dev.jtecs.stress;
     requires jmh.core;
     requires info.picocli;
     requires me.tongfei.progressbar;

@@ -423,10 +423,25 @@ final class Relations implements SparseWriteQueue.Sink {
         }
     }
 
-    /** Stages the despawn of every entity below {@code root} through a cascading relationship. */
+    /**
+     * Stages the despawn of every entity below {@code root} through a cascading relationship, and below each of
+     * those through every cascading relationship (a {@code ChildOf} subtree under a sparse holder goes too), so
+     * the whole subtree is staged now and a source detached later in call order is already taken.
+     */
     private void cascade(BaseRelationship<?> relationship, long root) {
         TraversalStack stack = idleStack != null ? idleStack : new TraversalStack();
         idleStack = null;
+        cascadingSparseCount = 0; // gathered once per root: the loop below allocates nothing per entity
+        if (!sparse.isEmpty()) {
+            for (BaseRelationship<?> each : sparse.relationships()) {
+                if (each.isCascadeDelete()) {
+                    if (cascadingSparseCount == cascadingSparse.length) {
+                        cascadingSparse = java.util.Arrays.copyOf(cascadingSparse, cascadingSparseCount * 2);
+                    }
+                    cascadingSparse[cascadingSparseCount++] = each;
+                }
+            }
+        }
         try {
             int top = stack.pushChildren(relationship, root, 0, 0);
             while (top > 0) {
@@ -435,12 +450,30 @@ final class Relations implements SparseWriteQueue.Sink {
                     continue;
                 }
                 if (despawnSource(child)) {
-                    top = stack.pushChildren(relationship, child, 0, top);
+                    top = pushCascadingSources(stack, child, top);
                 }
             }
         } finally {
             idleStack = stack;
         }
+    }
+
+    private BaseRelationship<?>[] cascadingSparse = new BaseRelationship<?>[4];
+    private int cascadingSparseCount;
+
+    /** Pushes the sources of every cascading relationship's edges to {@code target}, sparse then dense. */
+    private int pushCascadingSources(TraversalStack stack, long target, int top) {
+        for (int i = 0; i < cascadingSparseCount; i++) {
+            top = stack.pushChildren(cascadingSparse[i], target, 0, top);
+        }
+        List<PairComponent> targeting = pairs.targeting(target);
+        for (int i = 0; i < targeting.size(); i++) {
+            PairComponent pair = targeting.get(i);
+            if (pair.relationship().isCascadeDelete()) {
+                top = stack.pushChildren(pair.relationship(), target, 0, top);
+            }
+        }
+        return top;
     }
 
     /**

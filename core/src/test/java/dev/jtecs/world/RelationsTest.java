@@ -823,6 +823,26 @@ class RelationsTest {
             assertEquals(List.of(child), targets(bystander, LIKES));
         }
 
+        /** Found by the model sweep (seed 1005713): a sparse cascade went on through ChildOf only a wave later. */
+        @Test
+        void aCascadeFollowsEveryCascadingRelationshipAtOnceSoALaterDetachIsTooLate() {
+            Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+            Query children = world.newQuery(QueryDescriptor.builder().include(childOf).build());
+            long root = world.spawn();
+            long held = world.spawn(HOLDS.to(root)); // sparse, cascading
+            long child = world.spawn(childOf.to(held)); // dense, cascading
+            long grandchild = world.spawn(HOLDS.to(child));
+            List<Long> despawned = new ArrayList<>();
+            world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+            world.defer();
+            world.despawn(root);
+            world.batchRemove(children, childOf); // detaches child after the despawn, across a query batch
+            world.commit();
+            assertEquals(List.of(root, held, child, grandchild), despawned, "the whole subtree, once each");
+            assertFalse(world.isAlive(child), "taken by the cascade before the batch detached it");
+            assertFalse(world.isAlive(grandchild));
+        }
+
         @Test
         void anEdgeToATargetThatDiesBeforeItLandsCascadesToo() {
             long root = world.spawn();

@@ -1,9 +1,7 @@
 package dev.jtecs.stress;
 
-import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
-import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.stress.ModelQueries.ModelQuery;
@@ -14,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.SplittableRandom;
 
 /**
  * The bulk calls of a model run: spawn batches ({@code batchSpawn}, {@code batchSpawnAt}, with or without an
@@ -24,49 +21,61 @@ import java.util.SplittableRandom;
  * change. Initializers and writers are {@link ModelRewrites}, which the reference replays on values.
  */
 final class ModelBatchCalls {
-    /** The width of the roll {@link #apply} takes. */
-    static final int ROLLS = 193;
-
     private final ModelRun run;
-    private final ModelRestores restores;
 
     ModelBatchCalls(ModelRun run) {
         this.run = run;
-        this.restores = new ModelRestores(run);
     }
 
-    /** One bulk call, chosen by {@code roll} in {@code [0, ROLLS)}. */
-    void apply(World world, int roll) {
-        if (roll < 50) {
-            batchSpawn(world);
-        } else if (roll < 80) {
-            batchSpawnAt(world);
-        } else if (roll < 160) {
-            queryBatch(world);
-        } else if (roll >= 163) {
-            restores.apply(world, roll - 163);
-        } else {
-            run.note("clearEntities");
-            world.clearEntities();
-            run.model().clear();
-            run.compareCleared(world);
+    /** Executes {@code op} when it is one of these calls; returns whether it was. */
+    boolean execute(World world, ModelOp op) {
+        switch (op) {
+            case ModelOp.BatchSpawn b -> batchSpawn(world, b);
+            case ModelOp.BatchSpawnAt b -> batchSpawnAt(world, b);
+            case ModelOp.BatchSet b -> batchSet(world, b);
+            case ModelOp.BatchRewrite b -> {
+                ModelQuery query = run.queries().get(b.query());
+                run.calls().batchSet(world, query.query(), b.component(), ModelRewrites.writer(b.component()));
+                expectDirty(run.model().batchRewrite(query.rule(), b.component()), b.component());
+                published(world);
+            }
+            case ModelOp.BatchRemove b -> {
+                ModelQuery query = run.queries().get(b.query());
+                run.calls().batchRemove(world, query.query(), b.component());
+                run.model().batchRemove(query.rule(), b.component());
+                published(world);
+            }
+            case ModelOp.BatchRemoveEdge b -> batchRemoveEdge(world, b);
+            case ModelOp.BatchDespawn b -> {
+                ModelQuery query = run.queries().get(b.query());
+                run.calls().batchDespawn(world, query.query());
+                List<Long> despawned = run.model().batchDespawn(query.rule());
+                run.note("  despawns " + despawned.size());
+                published(world);
+                run.checkEventsPerEntity(); // after publication: on the instant path cascades report with the batch
+            }
+            case ModelOp.ClearEntities c -> {
+                run.calls().clearEntities(world);
+                run.model().clear();
+                run.compareCleared(world);
+            }
+            default -> {
+                return false;
+            }
         }
+        return true;
     }
 
-    private void batchSpawn(World world) {
-        SplittableRandom random = run.random();
-        if (random.nextInt(16) == 0) {
-            int count = -random.nextInt(3);
-            run.note("batchSpawn " + count + " (expect rejection)");
-            run.expectRejection(world, () -> world.batchSpawn(count, List.of(ModelComponents.MARKED)));
+    private void batchSpawn(World world, ModelOp.BatchSpawn op) {
+        int count = op.count();
+        List<Input> inputs = List.of(run.liveInputs(op.inputs()));
+        BatchCallback initializer = initializer(op.init());
+        if (count < 1) {
+            run.note("  count " + count + ": expect rejection");
+            run.expectRejection(world, () -> run.calls().batchSpawn(world, count, inputs, initializer));
             return;
         }
-        int count = random.nextInt(8) == 0 ? random.nextInt(40, 100) : random.nextInt(1, 9);
-        List<Input> inputs = List.of(run.withEdges(run.randomInputs()));
-        List<Component<?>> rewritten = randomRewrites(random);
-        run.note("batchSpawn " + count + " " + ModelRun.describe(inputs.toArray(new Input[0])) + " init="
-                + names(rewritten));
-        BatchIds ids = world.batchSpawn(count, inputs, initializer(rewritten));
+        BatchIds ids = run.calls().batchSpawn(world, count, inputs, initializer);
         run.meetAll(inputs);
         long[] all = ids.toArray();
         run.note("  -> " + ids);
@@ -79,122 +88,83 @@ final class ModelBatchCalls {
             run.check(Entity.isWellFormed(id) && slots.add(Entity.slot(id)) && run.isFree(id),
                     "batchSpawn handed out " + Entity.toString(id) + ", whose slot is in use");
         }
-        run.model().batchSpawn(all, inputs, rewritten == null ? List.of() : rewritten);
+        run.model().batchSpawn(all, inputs, op.init() == null ? List.of() : op.init());
         run.settle();
-        run.seen(all);
-        run.maybeObserve(world, all[random.nextInt(count)]);
+        for (int i = 0; i < count; i++) {
+            run.bind(op.firstHandle() + i, all[i]);
+        }
+        if (op.observe() >= 0 && op.observe() < count) {
+            run.maybeObserve(true, all[op.observe()]);
+        }
         run.check(world.isAlive(all[0]) == run.isInstant(), "a batch is alive at once exactly on the instant path");
     }
 
-    private void batchSpawnAt(World world) {
-        SplittableRandom random = run.random();
-        long[] ids = new long[random.nextInt(6)];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = run.candidateForSpawnAt();
-        }
-        if (ids.length > 0 && random.nextInt(6) == 0) {
-            int k = random.nextInt(ids.length);
-            ids[k] = random.nextBoolean() || ids.length == 1
-                    ? new long[] {0L, -1L, Long.MIN_VALUE, 1L << 32}[random.nextInt(4)] // malformed: slot 0 or negative
-                    : Entity.pack(Entity.slot(ids[(k + 1) % ids.length]), random.nextInt(4)); // a slot twice
-        }
+    private void batchSpawnAt(World world, ModelOp.BatchSpawnAt op) {
+        long[] ids = run.resolveAll(op.ids());
         boolean legal = true;
         Set<Integer> slots = new HashSet<>();
         for (long id : ids) {
-            legal &= Entity.isWellFormed(id) && slots.add(Entity.slot(id)) && run.isFree(id);
+            legal &= run.isFree(id) && slots.add(Entity.slot(id));
         }
-        List<Input> inputs = List.of(run.withEdges(run.randomInputs()));
-        List<Component<?>> rewritten = randomRewrites(random);
-        run.note("batchSpawnAt " + describeIds(ids) + " " + ModelRun.describe(inputs.toArray(new Input[0]))
-                + " init=" + names(rewritten) + (legal ? "" : " (expect rejection)"));
+        List<Input> inputs = List.of(run.liveInputs(op.inputs()));
+        BatchCallback initializer = initializer(op.init());
+        run.note("  ids " + describeIds(ids) + (legal ? "" : ": expect rejection"));
         if (!legal) {
-            run.expectRejection(world, () -> world.batchSpawnAt(ids, inputs, initializer(rewritten)));
+            run.expectRejection(world, () -> run.calls().batchSpawnAt(world, ids, inputs, initializer));
             return;
         }
-        world.batchSpawnAt(ids, inputs, initializer(rewritten));
+        run.calls().batchSpawnAt(world, ids, inputs, initializer);
         if (ids.length > 0) {
             run.meetAll(inputs); // an empty array does nothing: the world meets no pair
         }
-        run.model().batchSpawnAt(ids, inputs, new ReferenceWorld.Init(rewritten == null ? List.of() : rewritten,
+        run.model().batchSpawnAt(ids, inputs, new ReferenceWorld.Init(op.init() == null ? List.of() : op.init(),
                 null, false));
         run.settle();
-        run.seen(ids);
-        if (ids.length > 0) {
-            run.maybeObserve(world, ids[random.nextInt(ids.length)]);
+        for (int i = 0; i < ids.length; i++) {
+            run.bind(op.firstHandle() + i, ids[i]);
+        }
+        if (op.observe() >= 0 && op.observe() < ids.length) {
+            run.maybeObserve(true, ids[op.observe()]);
         }
     }
 
-    private void queryBatch(World world) {
-        SplittableRandom random = run.random();
-        ModelQuery query = run.queries().pick(random);
-        int kind = random.nextInt(10);
+    /** {@code batchSet(query, value)}, or {@code batchSet(query, REL.to(t))} (a dead target is rejected). */
+    private void batchSet(World world, ModelOp.BatchSet op) {
+        ModelQuery query = run.queries().get(op.query());
         ReferenceWorld model = run.model();
-        if (run.isRelational() && random.nextInt(4) == 0) {
-            edgeBatch(world, query);
+        if (op.value() instanceof ModelInput.EdgeTo to) {
+            RelationshipValue edge = to.resolve(run::resolve);
+            if (!model.isKnownLiveOrReserved(edge.target())) {
+                run.note("  dead target " + Entity.toString(edge.target()) + ": expect rejection");
+                run.expectRejection(world, () -> run.calls().batchSet(world, query.query(), edge));
+                return;
+            }
+            run.meet(edge);
+            run.calls().batchSet(world, query.query(), edge);
+            model.batchSet(query.rule(), edge);
+        } else {
+            Input value = ((ModelInput.Given) op.value()).input();
+            run.calls().batchSet(world, query.query(), value);
+            expectDirty(model.batchSet(query.rule(), value), value.component());
+        }
+        published(world);
+    }
+
+    /** {@code batchRemove(query, REL.to(t))}, skipped when the world has no pair for the edge. */
+    private void batchRemoveEdge(World world, ModelOp.BatchRemoveEdge op) {
+        ModelQuery query = run.queries().get(op.query());
+        RelationshipValue edge = op.edge().resolve(run::resolve);
+        if (!run.met(edge)) {
+            run.note("  skipped: an edge the world has no pair for stages nothing");
             return;
         }
-        if (kind < 4) {
-            Input value = ModelComponents.randomInput(run.pickComponent(), random);
-            run.note("batchSet " + query.name() + " " + ModelRun.describe(value));
-            world.batchSet(query.query(), value);
-            expectDirty(model.batchSet(query.rule(), value), value.component());
-        } else if (kind < 6) {
-            Component<?> component = run.pickComponent();
-            run.note("batchSet " + query.name() + " " + component.name() + " with a writer");
-            world.batchSet(query.query(), component, ModelRewrites.writer(component));
-            expectDirty(model.batchRewrite(query.rule(), component), component);
-        } else if (kind < 8) {
-            Component<?> component = run.pickComponent();
-            run.note("batchRemove " + query.name() + " " + component.name());
-            world.batchRemove(query.query(), component);
-            model.batchRemove(query.rule(), component);
-        } else {
-            run.note("batchDespawn " + query.name());
-            world.batchDespawn(query.query());
-            List<Long> despawned = model.batchDespawn(query.rule());
-            run.note("  despawns " + despawned.size());
-        }
-        run.check(world.hasPendingChanges() != run.isInstant(), "a query batch is staged exactly on the staged path");
-        run.settle();
-        if (kind >= 8) {
-            run.checkEventsPerEntity(); // after publication: on the instant path cascades report with the batch
-        }
+        run.calls().batchRemoveEdge(world, query.query(), edge);
+        run.model().batchRemoveEdge(query.rule(), edge);
+        published(world);
     }
 
-    /**
-     * {@code batchSet(query, REL.to(t))} (a dead target is rejected), {@code batchRemove(query, REL)} or
-     * {@code batchRemove(query, REL.to(t))}.
-     */
-    private void edgeBatch(World world, ModelQuery query) {
-        ReferenceWorld model = run.model();
-        RelationshipValue edge = run.randomEdge();
-        switch (run.random().nextInt(3)) {
-            case 0 -> {
-                if (!model.isKnownLiveOrReserved(edge.target())) {
-                    run.note("batchSet " + query.name() + " " + edge + " (dead target: expect rejection)");
-                    run.expectRejection(world, () -> world.batchSet(query.query(), edge));
-                    return;
-                }
-                run.note("batchSet " + query.name() + " " + edge);
-                run.meet(edge);
-                world.batchSet(query.query(), edge);
-                model.batchSet(query.rule(), edge);
-            }
-            case 1 -> {
-                BaseRelationship<?> relationship = edge.relationship();
-                run.note("batchRemove " + query.name() + " " + relationship.name());
-                world.batchRemove(query.query(), relationship);
-                model.batchRemove(query.rule(), relationship);
-            }
-            default -> {
-                if (!run.met(edge)) {
-                    return; // an edge the world has no pair for stages nothing: the model cannot tell
-                }
-                run.note("batchRemove " + query.name() + " " + edge);
-                world.batchRemove(query.query(), edge);
-                model.batchRemoveEdge(query.rule(), edge);
-            }
-        }
+    /** A query batch is staged exactly on the staged path; on the instant path it has published. */
+    private void published(World world) {
         run.check(world.hasPendingChanges() != run.isInstant(), "a query batch is staged exactly on the staged path");
         run.settle();
     }
@@ -205,26 +175,8 @@ final class ModelBatchCalls {
         }
     }
 
-    /** No initializer one time in three; otherwise the components it rewrites (each palette one in three). */
-    static List<Component<?>> randomRewrites(SplittableRandom random) {
-        if (random.nextInt(3) == 0) {
-            return null;
-        }
-        List<Component<?>> rewritten = new ArrayList<>();
-        for (Component<?> component : ModelComponents.ALL) {
-            if (random.nextInt(3) == 0) {
-                rewritten.add(component);
-            }
-        }
-        return rewritten;
-    }
-
     static BatchCallback initializer(List<Component<?>> rewritten) {
         return rewritten == null ? null : ModelRewrites.initializer(rewritten);
-    }
-
-    static String names(List<Component<?>> components) {
-        return components == null ? "none" : components.stream().map(Component::name).toList().toString();
     }
 
     static String describeIds(long[] ids) {

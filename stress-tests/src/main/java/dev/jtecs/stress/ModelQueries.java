@@ -16,20 +16,22 @@ import static dev.jtecs.stress.ModelComponents.VELOCITY;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryCursor;
 import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.storage.LongColumn;
 import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
  * The queries of a model run. Each one keeps the member set its membership callbacks describe; at every commit
- * that set, the query's iteration and its count must equal the entities the model's rule selects. The same
+ * that set, the query's iteration (by visitor and by cursor) and its count must equal the entities the
+ * model's rule selects. The same
  * queries select the entities of query batches.
  *
  * <p>The rule is written from the query's parts, not read back from its descriptor: every {@code include},
@@ -43,6 +45,9 @@ final class ModelQueries {
             return query.descriptor().toString();
         }
     }
+
+    /** How many queries a run has; operations name them by index. */
+    static final int COUNT = 11;
 
     private final Consumer<String> fail;
     private final List<ModelQuery> queries = new ArrayList<>();
@@ -62,11 +67,14 @@ final class ModelQueries {
         // sparse markers match like components: any edge in the store, whatever its target
         add(world, List.of(ModelComponents.WATCHES), List.of(), List.of(ModelComponents.HELD_BY), false);
         add(world, List.of(), List.of(ModelComponents.LOAN, ModelComponents.SPRING), List.of(), false);
+        if (queries.size() != COUNT) {
+            throw new IllegalStateException("queries=" + queries.size() + " COUNT=" + COUNT);
+        }
     }
 
-    /** A query to select a batch's entities. */
-    ModelQuery pick(SplittableRandom random) {
-        return queries.get(random.nextInt(queries.size()));
+    /** The query an operation names by index (modulo {@link #COUNT}). */
+    ModelQuery get(int index) {
+        return queries.get(Math.floorMod(index, queries.size()));
     }
 
     /** Compares each query's callback members, iteration and count with its rule over the model's live rows. */
@@ -84,11 +92,23 @@ final class ModelQueries {
                     iterated.add(archetype.entity(row));
                 }
             });
+            Set<Long> cursored = new HashSet<>();
+            try (QueryCursor cursor = q.query().cursor()) {
+                while (cursor.next()) {
+                    LongColumn entities = cursor.entities();
+                    for (int row = 0; row < cursor.count(); row++) {
+                        cursored.add(entities.get(row));
+                    }
+                }
+            }
             if (!expected.equals(q.members())) {
                 fail.accept("callback members of " + q.name() + " world=" + q.members() + " model=" + expected);
             }
             if (!expected.equals(iterated)) {
                 fail.accept("iteration of " + q.name() + " world=" + iterated + " model=" + expected);
+            }
+            if (!expected.equals(cursored)) {
+                fail.accept("cursor of " + q.name() + " world=" + cursored + " model=" + expected);
             }
             if (q.query().count() != expected.size()) {
                 fail.accept("count of " + q.name() + " world=" + q.query().count() + " model=" + expected.size());

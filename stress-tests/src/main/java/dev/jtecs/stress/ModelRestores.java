@@ -6,6 +6,7 @@ import static dev.jtecs.stress.ModelComponents.KEYED;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.stress.ModelOp.KeyPlan;
 import dev.jtecs.stress.ModelQueries.ModelQuery;
 import dev.jtecs.stress.ReferenceWorld.Init;
 import dev.jtecs.world.BatchCallback;
@@ -18,7 +19,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.function.LongFunction;
 
 /**
@@ -36,124 +36,95 @@ import java.util.function.LongFunction;
  * as it rejects {@code EntityKey} itself ({@code -Djtecs.modelKeyedBatchSet=false} leaves those calls out).
  */
 final class ModelRestores {
-    /** The width of the roll {@link #apply} takes. */
-    static final int ROLLS = 30;
-
-    private static final boolean KEYED_BATCH_SET =
-            Boolean.parseBoolean(System.getProperty("jtecs.modelKeyedBatchSet", "true"));
-
     private final ModelRun run;
 
     ModelRestores(ModelRun run) {
         this.run = run;
     }
 
-    /** One call, chosen by {@code roll} in {@code [0, ROLLS)}. */
-    void apply(World world, int roll) {
-        if (roll < 19 && run.isRelational() && !run.isInstant()) {
+    /** Executes {@code op}, one of these calls. */
+    void execute(World world, ModelOp op) {
+        boolean alone = (op instanceof ModelOp.Restore || op instanceof ModelOp.FailingSpawn)
+                && run.isRelational() && !run.isInstant();
+        if (alone) {
             // a failed wave discards the edge removals and cascades its despawns staged (dangling edges the
             // reference does not predict): in relational runs these batches publish alone
             run.commit(world);
-            applyNow(world, roll);
-            if (world.hasPendingChanges() || run.model().hasPending()) {
-                run.commit(world);
-            }
-            return;
         }
-        applyNow(world, roll);
-    }
-
-    private void applyNow(World world, int roll) {
-        if (roll < 14) {
-            restore(world);
-        } else if (roll < 19) {
-            failingSpawn(world);
-        } else if (roll < 24) {
-            failingWriter(world);
-        } else {
-            keyRejection(world);
+        switch (op) {
+            case ModelOp.Restore r -> restore(world, r);
+            case ModelOp.FailingSpawn f -> failingSpawn(world, f);
+            case ModelOp.FailingWriter f -> failingWriter(world, f);
+            case ModelOp.KeyRejection k -> keyRejection(world, k);
+            default -> throw new IllegalArgumentException("not a model operation the run knows: " + op);
+        }
+        if (alone && (world.hasPendingChanges() || run.model().hasPending())) {
+            run.commit(world);
         }
     }
 
     // ---------------------------------------------------------------- batchSpawnAtRaw
 
-    private void restore(World world) {
-        SplittableRandom random = run.random();
-        long[] ids = legalIds(random.nextInt(1, 6));
-        List<Input> inputs = new ArrayList<>(List.of(run.randomInputs()));
-        List<Component<?>> rewritten = ModelBatchCalls.randomRewrites(random);
+    private void restore(World world, ModelOp.Restore op) {
+        long[] ids = legalIds(op.ids());
+        KeyPlan plan = op.keys().plan();
+        if (plan == KeyPlan.CONSTANT) {
+            ids = new long[] {ids[0]};
+        }
+        List<Input> inputs = new ArrayList<>(op.inputs());
+        List<Component<?>> rewritten = op.init();
         LongFunction<String> keys = null;
-        String plan = "unkeyed";
         boolean rejected = false;
-        if (random.nextInt(4) != 0) {
-            int policy = random.nextInt(10);
-            if (policy == 9 && ids.length == 1) {
-                String key = random.nextBoolean() ? heldKey(random) : null;
-                key = key != null ? key : freshKey(ids[0]);
-                inputs.add(KEY.of(key));
-                run.triedKey(key);
-                rejected = run.model().holderOf(key) != 0; // checked at the call
-                plan = "constant " + key;
-            } else {
-                inputs.add(random.nextBoolean() ? KEY : KEYED);
-                keys = policy == 9 ? null : keyPlan(random, ids, policy);
-                rewritten = policy == 9 ? null : rewritten == null ? List.of() : rewritten;
-                plan = policy == 9 ? "keyed, no initializer" : "keyed, policy " + policy;
-                for (long id : ids) {
-                    run.triedKey(keys == null ? null : keys.apply(id));
-                }
+        if (plan == KeyPlan.CONSTANT) {
+            String key = op.keys().held() >= 0 ? heldKey(op.keys().held()) : null;
+            key = key != null ? key : freshKey(ids[0]);
+            inputs.add(KEY.of(key));
+            run.triedKey(key);
+            rejected = run.model().holderOf(key) != 0; // checked at the call
+        } else if (plan != KeyPlan.NONE) {
+            inputs.add(op.keys().input() == null ? KEY : op.keys().input());
+            keys = plan == KeyPlan.NO_INITIALIZER ? null : keyPlan(plan, ids, op.keys().odd(), op.keys().held());
+            rewritten = plan == KeyPlan.NO_INITIALIZER ? null : rewritten == null ? List.of() : rewritten;
+            for (long id : ids) {
+                run.triedKey(keys == null ? null : keys.apply(id));
             }
         }
-        int count = ids.length;
-        if (random.nextInt(12) == 0) {
-            count = random.nextBoolean() ? -1 : ids.length + 1; // negative, or longer than the array
-            rejected = true;
-        }
+        int count = op.badCount() < 0 ? -1 : op.badCount() > 0 ? ids.length + 1 : ids.length;
+        rejected |= op.badCount() != 0;
         BatchCallback initializer = rewritten == null ? null : ModelRewrites.keyedInitializer(rewritten, keys);
-        run.note("batchSpawnAtRaw " + ModelBatchCalls.describeIds(ids) + " count=" + count + " "
-                + ModelRun.describe(inputs.toArray(new Input[0])) + " init=" + ModelBatchCalls.names(rewritten)
-                + " " + plan + (rejected ? " (expect rejection)" : ""));
-        int n = count;
+        long[] chosen = ids;
+        run.note("  ids " + ModelBatchCalls.describeIds(ids) + " count=" + count + (rejected ? ": expect rejection"
+                : ""));
         if (rejected) {
-            run.expectRejection(world, () -> spawnAtRaw(world, ids, n, inputs, initializer));
+            run.expectRejection(world, () -> spawnAtRaw(world, chosen, count, inputs, initializer));
             return;
         }
-        RuntimeException thrown = call(() -> spawnAtRaw(world, ids, n, inputs, initializer));
+        RuntimeException thrown = call(() -> spawnAtRaw(world, chosen, count, inputs, initializer));
         run.model().batchSpawnAt(ids, inputs, new Init(rewritten == null ? List.of() : rewritten, keys, false));
         run.settle(thrown);
-        run.seen(ids);
-        if (run.model().isKnownLiveOrReserved(ids[0])) {
-            run.maybeObserve(world, ids[0]);
-        }
+        bindAll(op.firstHandle(), ids);
+        run.maybeObserve(op.observe(), ids[0]);
     }
 
     /**
-     * The keys an initializer writes: fresh ones derived from each id (policies 0 to 5), one written twice (6),
-     * one a live entity holds (7), or one not written at all (8), so the publication fails unless the odd
-     * member is cancelled first (or the holder despawned).
+     * The keys an initializer writes: fresh ones derived from each id, one written twice ({@code TWIN}), one a
+     * live entity holds ({@code HELD}), or one not written at all ({@code MISSING}), so the publication fails
+     * unless the odd member is cancelled first (or the holder despawned).
      */
-    private LongFunction<String> keyPlan(SplittableRandom random, long[] ids, int policy) {
-        long odd = ids[random.nextInt(ids.length)];
-        if (policy == 6 && ids.length > 1) {
-            long twin = ids[(indexOf(ids, odd) + 1) % ids.length];
+    private LongFunction<String> keyPlan(KeyPlan plan, long[] ids, int oddIndex, int heldIndex) {
+        long odd = ids[oddIndex % ids.length];
+        if (plan == KeyPlan.TWIN && ids.length > 1) {
+            long twin = ids[(oddIndex % ids.length + 1) % ids.length];
             return id -> freshKey(id == odd ? twin : id);
         }
-        String held = policy == 7 ? heldKey(random) : null;
+        String held = plan == KeyPlan.HELD ? heldKey(heldIndex) : null;
         if (held != null) {
             return id -> id == odd ? held : freshKey(id);
         }
-        if (policy == 8) {
+        if (plan == KeyPlan.MISSING) {
             return id -> id == odd ? null : freshKey(id);
         }
         return ModelRestores::freshKey;
-    }
-
-    private static int indexOf(long[] ids, long id) {
-        int i = 0;
-        while (ids[i] != id) {
-            i++;
-        }
-        return i;
     }
 
     /** A key derived from the id: distinct for distinct ids. */
@@ -161,15 +132,15 @@ final class ModelRestores {
         return "k" + Entity.slot(id) + "." + Entity.generation(id);
     }
 
-    /** The key of a random live keyed entity, or {@code null} when none holds one. */
-    private String heldKey(SplittableRandom random) {
+    /** The key of a live keyed entity ({@code index} modulo how many hold one), or {@code null} when none does. */
+    private String heldKey(int index) {
         List<String> held = new ArrayList<>();
         for (var row : run.model().rows().values()) {
             if (row.get(KEY) instanceof String key) {
                 held.add(key);
             }
         }
-        return held.isEmpty() ? null : held.get(random.nextInt(held.size()));
+        return held.isEmpty() ? null : held.get(index % held.size());
     }
 
     /** Copies the ids into a native array with a live id behind them, calls, and closes the array at once. */
@@ -182,62 +153,61 @@ final class ModelRestores {
             long behind = run.model().aliveCount() > 0 ? run.model().aliveIds().get(0) : 0L;
             array.setAtIndex(ValueLayout.JAVA_LONG, ids.length, behind); // beyond count: must not be read
             MemorySegment passed = count > ids.length ? array.asSlice(0, (long) ids.length * Long.BYTES) : array;
-            world.batchSpawnAtRaw(passed, count, inputs, initializer);
+            run.calls().batchSpawnAtRaw(world, passed, count, inputs, initializer);
         }
     }
 
-    /** Up to {@code n} ids that {@code spawnAt} would accept now, in distinct slots (at least one). */
-    private long[] legalIds(int n) {
+    /**
+     * The ids among the candidates that {@code spawnAt} would accept now, in distinct slots; when none is, one
+     * slot past every slot seen.
+     */
+    private long[] legalIds(List<ModelRef> candidates) {
         List<Long> ids = new ArrayList<>();
         Set<Integer> slots = new HashSet<>();
-        for (int tries = 0; ids.size() < n && tries < 4 * n; tries++) {
-            long id = run.candidateForSpawnAt();
-            if (Entity.isWellFormed(id) && slots.add(Entity.slot(id)) && run.isFree(id)) {
+        for (long id : run.resolveAll(candidates)) {
+            if (run.isFree(id) && slots.add(Entity.slot(id))) {
                 ids.add(id);
             }
         }
-        while (ids.isEmpty()) {
-            long id = run.candidateForSpawnAt();
-            if (Entity.isWellFormed(id) && run.isFree(id)) {
-                ids.add(id);
-            }
+        if (ids.isEmpty()) {
+            ids.add(run.resolve(new ModelRef.Beyond(1, 0)));
         }
         return ids.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private void bindAll(int firstHandle, long[] ids) {
+        for (int i = 0; i < ids.length; i++) {
+            run.bind(firstHandle + i, ids[i]);
+        }
     }
 
     // ---------------------------------------------------------------- failing callbacks
 
     /** A spawn batch whose initializer throws: its rows are taken back and its ids released. */
-    private void failingSpawn(World world) {
-        SplittableRandom random = run.random();
-        List<Input> inputs = List.of(run.randomInputs());
-        List<Component<?>> rewritten = ModelBatchCalls.randomRewrites(random);
-        rewritten = rewritten == null ? List.of() : rewritten;
-        ModelRewrites.Failing initializer = new ModelRewrites.Failing(ModelRewrites.initializer(rewritten), 0);
-        Init init = new Init(rewritten, null, true);
-        int mode = random.nextInt(3);
-        if (mode == 0) {
-            int count = random.nextInt(1, 9);
-            run.note("batchSpawn " + count + " " + ModelRun.describe(inputs.toArray(new Input[0]))
-                    + " with a throwing initializer");
+    private void failingSpawn(World world, ModelOp.FailingSpawn op) {
+        List<Input> inputs = op.inputs();
+        ModelRewrites.Failing initializer = new ModelRewrites.Failing(ModelRewrites.initializer(op.init()), 0);
+        Init init = new Init(op.init(), null, true);
+        if (op.mode() == 0) {
+            int count = Math.max(1, op.count());
             BatchIds[] ids = new BatchIds[1];
-            RuntimeException thrown = call(() -> ids[0] = world.batchSpawn(count, inputs, initializer));
+            RuntimeException thrown = call(() -> ids[0] = run.calls().batchSpawn(world, count, inputs, initializer));
             long[] all = ids[0] != null ? ids[0].toArray()
                     : initializer.failedRows().stream().mapToLong(Long::longValue).toArray();
             run.check(all.length == count, "the failing initializer saw " + all.length + " of " + count + " rows");
             run.model().batchSpawn(all, inputs, init);
             expectFailure(thrown);
-            run.seen(all);
+            bindAll(op.firstHandle(), all);
             return;
         }
-        long[] ids = legalIds(random.nextInt(1, 6));
-        run.note((mode == 1 ? "batchSpawnAt " : "batchSpawnAtRaw ") + ModelBatchCalls.describeIds(ids) + " "
-                + ModelRun.describe(inputs.toArray(new Input[0])) + " with a throwing initializer");
-        RuntimeException thrown = call(mode == 1 ? () -> world.batchSpawnAt(ids, inputs, initializer)
+        long[] ids = legalIds(op.ids());
+        run.note("  ids " + ModelBatchCalls.describeIds(ids));
+        RuntimeException thrown = call(op.mode() == 1
+                ? () -> run.calls().batchSpawnAt(world, ids, inputs, initializer)
                 : () -> spawnAtRaw(world, ids, ids.length, inputs, initializer));
         run.model().batchSpawnAt(ids, inputs, init);
         expectFailure(thrown);
-        run.seen(ids);
+        bindAll(op.firstHandle(), ids);
     }
 
     /**
@@ -245,18 +215,14 @@ final class ModelRestores {
      * is staged is committed first): the calls before it complete, the rows it was given keep the move they
      * were given (a whole archetype that moved stays moved), the rest is untouched.
      */
-    private void failingWriter(World world) {
-        SplittableRandom random = run.random();
-        ModelQuery query = run.queries().pick(random);
-        Component<?> component = run.pickComponent();
-        int failAt = random.nextInt(3);
+    private void failingWriter(World world, ModelOp.FailingWriter op) {
+        ModelQuery query = run.queries().get(op.query());
+        Component<?> component = op.component();
         if (run.model().hasPending() || world.hasPendingChanges()) {
             run.commit(world); // the writer's transaction holds nothing else
         }
-        ModelRewrites.Failing writer = new ModelRewrites.Failing(ModelRewrites.writer(component), failAt);
-        run.note("batchSet " + query.name() + " " + component.name() + " with a writer that throws on call "
-                + failAt);
-        RuntimeException thrown = call(() -> world.batchSet(query.query(), component, writer));
+        ModelRewrites.Failing writer = new ModelRewrites.Failing(ModelRewrites.writer(component), op.failAt());
+        RuntimeException thrown = call(() -> run.calls().batchSet(world, query.query(), component, writer));
         List<Long> selected = run.model().batchRewrite(query.rule(), component, writer);
         if (run.isInstant()) {
             run.settle(thrown);
@@ -270,7 +236,7 @@ final class ModelRestores {
         Set<Long> seen = new HashSet<>(writer.completed());
         seen.addAll(writer.failedRows());
         run.check(selected.containsAll(seen), "the writer was given rows of entities the query did not select");
-        run.check(failAt > 0 || selected.isEmpty() || writer.failed(), "the writer was never called");
+        run.check(op.failAt() > 0 || selected.isEmpty() || writer.failed(), "the writer was never called");
     }
 
     /** On the instant path the call itself failed at publication, with the callback's own exception. */
@@ -284,42 +250,21 @@ final class ModelRestores {
     // ---------------------------------------------------------------- EntityKey in bulk calls
 
     /** {@code EntityKey}, named or required, in a bulk call other than a restoration from a raw array. */
-    private void keyRejection(World world) {
-        SplittableRandom random = run.random();
-        Component<?> keyed = random.nextBoolean() ? KEY : KEYED;
-        List<Input> inputs = new ArrayList<>(List.of(run.randomInputs()));
-        inputs.add(random.nextInt(inputs.size() + 1), keyed);
-        ModelQuery query = run.queries().pick(random);
+    private void keyRejection(World world, ModelOp.KeyRejection op) {
+        List<Input> inputs = op.inputs();
+        ModelQuery query = run.queries().get(op.query());
         BatchCallback nothing = (archetype, fromRow, toRow) -> { };
-        switch (random.nextInt(KEYED_BATCH_SET ? 6 : 4)) {
-            case 0 -> {
-                int count = random.nextInt(1, 5);
-                run.note("batchSpawn " + count + " " + ModelRun.describe(inputs.toArray(new Input[0]))
-                        + " (expect rejection: EntityKey)");
-                run.expectRejection(world, () -> world.batchSpawn(count, inputs, null));
-            }
+        WorldCalls calls = run.calls();
+        switch (op.call()) {
+            case 0 -> run.expectRejection(world, () -> calls.batchSpawn(world, Math.max(1, op.count()), inputs, null));
             case 1 -> {
-                long[] ids = legalIds(random.nextInt(1, 4));
-                run.note("batchSpawnAt " + ModelBatchCalls.describeIds(ids) + " "
-                        + ModelRun.describe(inputs.toArray(new Input[0])) + " (expect rejection: EntityKey)");
-                run.expectRejection(world, () -> world.batchSpawnAt(ids, inputs, nothing));
+                long[] ids = legalIds(op.ids());
+                run.expectRejection(world, () -> calls.batchSpawnAt(world, ids, inputs, nothing));
             }
-            case 2 -> {
-                run.note("batchSet " + query.name() + " Key(boss) (expect rejection)");
-                run.expectRejection(world, () -> world.batchSet(query.query(), KEY.of("boss")));
-            }
-            case 3 -> {
-                run.note("batchSet " + query.name() + " Key with a writer (expect rejection)");
-                run.expectRejection(world, () -> world.batchSet(query.query(), KEY, nothing));
-            }
-            case 4 -> {
-                run.note("batchSet " + query.name() + " Keyed (expect rejection: requires EntityKey)");
-                run.expectRejection(world, () -> world.batchSet(query.query(), KEYED));
-            }
-            default -> {
-                run.note("batchSet " + query.name() + " Keyed with a writer (expect rejection: requires EntityKey)");
-                run.expectRejection(world, () -> world.batchSet(query.query(), KEYED, nothing));
-            }
+            case 2 -> run.expectRejection(world, () -> calls.batchSet(world, query.query(), KEY.of("boss")));
+            case 3 -> run.expectRejection(world, () -> calls.batchSet(world, query.query(), KEY, nothing));
+            case 4 -> run.expectRejection(world, () -> calls.batchSet(world, query.query(), KEYED));
+            default -> run.expectRejection(world, () -> calls.batchSet(world, query.query(), KEYED, nothing));
         }
     }
 

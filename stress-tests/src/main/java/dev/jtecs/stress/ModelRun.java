@@ -4,12 +4,12 @@ import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
-import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.storage.Archetype;
+import dev.jtecs.stress.ModelInput.EdgeTo;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.ArrayDeque;
@@ -21,45 +21,41 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.SplittableRandom;
 
 /**
- * One seeded random operation stream run against a {@link World} and a {@link ReferenceWorld} side by side.
+ * Executes a {@link ModelScript} against a {@link World} and a {@link ReferenceWorld} side by side.
  *
  * <p>After every operation the touched entity and the lifecycle event logs ({@code OnSpawn}, {@code OnDespawn}
  * at address 0 and at observed entities) are compared; after every commit the whole world is: liveness of every
  * id ever seen, every palette component's value, the entity count, and the storage invariants (each archetype
  * row's entity resolves back to that archetype and row), the queries of {@link ModelQueries} (the members their
- * callbacks reported, their iteration and counts against the model's rule), and dirty marks (every value
- * written since the last check must read dirty, in an archetype the world's dirty queue lists). Some commits
- * also {@code compact()} the quiet world before the comparison. The batch calls are driven by
- * {@link ModelBatchCalls} and {@link ModelRestores}; every key they try to restore must resolve through
- * {@code byKey} to the entity the model gives it. Three runs in four also add and remove relationship edges
- * (in single and batch calls; targets die, cascades despawn subtrees), compare every live entity's edges, and
- * check the relationship reads of {@link ModelRelations}. The seed picks the instant path or the staged path.
- * Illegal operations (dead, stale or malformed ids; {@code spawnAt} of a live id; bad batch arguments;
- * {@code EntityKey} in a bulk call that refuses it) are issued on purpose and must throw without changing
- * anything. Some
- * publications fail on purpose (a throwing callback, a bad restored key): the world must fail exactly when the
- * reference does, keep what the reference keeps, and go on working.
+ * callbacks reported, their iteration by visitor and by cursor, and counts against the model's rule), and dirty
+ * marks (every value written since the last check must read dirty, in an archetype the world's dirty queue
+ * lists). A {@code commit(true, ...)} also {@code compact()}s the quiet world before the comparison. The batch
+ * calls are executed by {@link ModelBatchCalls} and {@link ModelRestores}; every key they try to restore must
+ * resolve through {@code byKey} to the entity the model gives it. In a relational script every live entity's
+ * edges are compared too, with the relationship reads of {@link ModelRelations} from the commit's root. Frames
+ * run the systems of {@link ModelSystems}, and spawn rules stage more work from an {@code OnSpawn} observer.
  *
- * <p>A mismatch throws {@link ModelMismatch} naming the seed, the operation index and the last operations, so
- * {@code new ModelRun(seed, ops).run()} replays it exactly.
+ * <p>Legality is decided here, from the reference's state when the operation executes: calls naming dead,
+ * stale or malformed ids, {@code spawnAt} of a live id, bad batch arguments and {@code EntityKey} in a bulk
+ * call that refuses it must throw without changing anything. A spawn's edge to a target that is dead at
+ * execution is left out of its inputs (rejected edges are exercised by {@code set}). Some publications fail on
+ * purpose (a throwing callback, a bad restored key): the world must fail exactly when the reference does, keep
+ * what the reference keeps, and go on working.
+ *
+ * <p>A mismatch throws {@link ModelMismatch} naming the seed, the operation index, the last operations and the
+ * script, so {@code new ModelRun(script).run()} replays it exactly and {@link ModelShrinker} can shrink it.
  */
 public final class ModelRun {
     private static final int LOG_TAIL = Integer.getInteger("jtecs.modelLogTail", 40);
-    /**
-     * Relationship edges in three runs in four; {@code -Djtecs.modelRelations=false} leaves them out (to tell
-     * whether a mismatch needs them).
-     */
-    private static final boolean RELATIONS =
-            Boolean.parseBoolean(System.getProperty("jtecs.modelRelations", "true"));
+    /** Entities a run's world can hold: far more than a script spawns, far fewer than never-used ids name. */
+    static final int MAX_ENTITIES = 1 << 16;
 
-    private final long seed;
-    private final int operations;
-    private final SplittableRandom random;
+    private final ModelScript script;
+    private final WorldCalls calls;
     private final ReferenceWorld model = new ReferenceWorld();
-    private final List<Long> seen = new ArrayList<>();
+    private final ModelBindings bindings = new ModelBindings();
     private final Deque<String> log = new ArrayDeque<>();
     private final boolean instant;
     private final boolean relational;
@@ -74,47 +70,73 @@ public final class ModelRun {
     private final List<String> events = new ArrayList<>();
     private final Set<String> expectDirty = new HashSet<>();
     private final ModelBatchCalls batches = new ModelBatchCalls(this);
+    private final ModelRestores restores = new ModelRestores(this);
     private ModelQueries queries;
+    private ModelSystems systems;
+    private World world;
     private int eventsChecked;
     private int step;
+    private int executed;
     private long commits;
     private long rejected;
     private long batchCalls;
     private long failedPublications;
+    private long frames;
     private final Set<String> triedKeys = new HashSet<>();
 
-    /**
-     * A run whose seed also picks the mode: the instant path (no scope open, every structural call publishes
-     * at once) or the staged path (one {@code defer()} scope per transaction, closed by the commit operations).
-     */
+    /** The run of a seed's script ({@link ModelScript#generate(long, int)}). */
     public ModelRun(long seed, int operations) {
-        this.seed = seed;
-        this.operations = operations;
-        this.random = new SplittableRandom(seed);
-        this.instant = random.nextBoolean();
-        this.relational = random.nextInt(4) != 0 && RELATIONS;
+        this(ModelScript.generate(seed, operations));
     }
 
-    /** Runs the whole stream; returns how many commits it checked. */
+    public ModelRun(ModelScript script) {
+        this(script, WorldCalls.DIRECT);
+    }
+
+    /** A run whose calls that change the world go through {@code calls} (a façade, in tests of the harness). */
+    public ModelRun(ModelScript script, WorldCalls calls) {
+        this.script = Objects.requireNonNull(script, "script");
+        this.calls = Objects.requireNonNull(calls, "calls");
+        this.instant = script.instant();
+        this.relational = script.relational();
+    }
+
+    /**
+     * Executes every operation, then commits and compares a last time; returns how many commits it compared.
+     *
+     * @throws ModelMismatch where the world and the reference disagree, or the world threw unexpectedly
+     */
     public long run() {
-        try (World world = World.create(WorldConfig.defaults().maxEntities(1 << 16))) {
+        try (World created = World.create(WorldConfig.defaults().maxEntities(MAX_ENTITIES))) {
+            world = created;
             world.observe(0, OnSpawn.class, event -> events.add("OnSpawn " + event.entity()));
             world.observe(0, OnDespawn.class, event -> events.add("OnDespawn " + event.entity()));
             queries = new ModelQueries(world, this::fail);
+            systems = new ModelSystems(world);
             if (!instant) {
-                world.defer();
+                calls.defer(world);
             }
-            for (step = 0; step < operations; step++) {
-                apply(world);
-                if (instant && (step % 25 == 24)) {
-                    commits++; // every call published: compare the whole world now and then
-                    compareAll(world);
-                }
+            List<ModelOp> ops = script.ops();
+            for (step = 0; step < ops.size(); step++) {
+                executeChecked(ops.get(step));
                 checkEvents();
+                executed++;
             }
-            commit(world);
+            note("commit (end of script)");
+            try {
+                commitChecked(false, null, false);
+            } catch (RuntimeException e) {
+                throw unexpected(e);
+            }
+        } finally {
+            world = null;
         }
         return commits;
+    }
+
+    /** The script this run executes. */
+    public ModelScript script() {
+        return script;
     }
 
     /** Whether this run used the instant path. */
@@ -122,9 +144,19 @@ public final class ModelRun {
         return instant;
     }
 
-    /** Whether this run added relationship edges (three runs in four). */
+    /** Whether this run compared relationship edges. */
     public boolean relational() {
         return relational;
+    }
+
+    /** How many of the script's operations the run executed (all of them unless one failed). */
+    public int executed() {
+        return executed;
+    }
+
+    /** How many commits (and frames) the run compared in full, the closing one included. */
+    public long commits() {
+        return commits;
     }
 
     /** How many single calls with an edge or a relationship (set, remove) the run made. */
@@ -146,7 +178,7 @@ public final class ModelRun {
         return rejected;
     }
 
-    /** How many batch calls (spawn batches, query batches, clears) the run made. */
+    /** How many batch calls (spawn batches, query batches, clears, restorations) the run made. */
     public long batchCalls() {
         return batchCalls;
     }
@@ -156,158 +188,142 @@ public final class ModelRun {
         return failedPublications;
     }
 
-    private void apply(World world) {
-        int roll = random.nextInt(1000);
-        if (roll < 200 || seen.isEmpty()) {
-            spawn(world);
-        } else if (roll < 380 && relational && random.nextInt(3) == 0) {
-            setEdge(world);
-        } else if (roll < 510 && roll >= 380 && relational && random.nextInt(3) == 0) {
-            removeEdges(world);
-        } else if (roll < 380) {
-            long id = pickId();
-            Input input = ModelComponents.randomInput(pickComponent(), random);
-            mutate(world, "set " + Entity.toString(id) + " " + describe(input), id,
-                    () -> world.set(id, input), () -> {
-                        model.set(id, input);
-                        expectDirty(id, input.component());
-                    });
-        } else if (roll < 510) {
-            long id = pickId();
-            Component<?> component = pickComponent();
-            mutate(world, "remove " + Entity.toString(id) + " " + component.name(), id,
-                    () -> world.remove(id, component), () -> model.remove(id, component));
-        } else if (roll < 610) {
-            long id = pickId();
-            mutate(world, "despawn " + Entity.toString(id), id, () -> world.despawn(id), () -> model.despawn(id));
-        } else if (roll < 670) {
-            spawnAt(world);
-        } else if (roll < 670 + ModelBatchCalls.ROLLS) {
-            batchCalls++;
-            batches.apply(world, roll - 670);
-        } else if (roll < 970) {
-            commit(world);
-        } else {
-            long id = random.nextInt(3) == 0 ? random.nextLong() : pickId();
-            note("read " + id);
-            compareEntity(world, id);
+    /** How many frames ({@code world.update}) the run ran. */
+    public long frames() {
+        return frames;
+    }
+
+    // ---------------------------------------------------------------- execution
+
+    private void executeChecked(ModelOp op) {
+        try {
+            execute(op);
+        } catch (RuntimeException e) {
+            throw unexpected(e);
         }
     }
 
-    private void setEdge(World world) {
-        long id = pickId();
-        RelationshipValue edge = randomEdge();
-        edgeCalls++;
-        if (!model.isKnownLiveOrReserved(edge.target())) {
-            note("set " + Entity.toString(id) + " " + edge + " (dead target: expect rejection)");
-            expectRejection(world, () -> world.set(id, edge));
+    private void execute(ModelOp op) {
+        note(op.toJava());
+        switch (op) {
+            case ModelOp.Spawn s -> spawn(s);
+            case ModelOp.SpawnAt s -> spawnAt(s);
+            case ModelOp.SetInput s -> set(s);
+            case ModelOp.Remove r -> {
+                long id = resolve(r.id());
+                if (r.component() instanceof BaseRelationship<?>) {
+                    edgeCalls++;
+                }
+                mutate(id, () -> calls.remove(world, id, r.component()), () -> model.remove(id, r.component()));
+            }
+            case ModelOp.RemoveEdge r -> removeEdge(r);
+            case ModelOp.Despawn d -> {
+                long id = resolve(d.id());
+                mutate(id, () -> calls.despawn(world, id), () -> model.despawn(id));
+            }
+            case ModelOp.Read r -> {
+                long id = resolve(r.id());
+                note("  reads " + Entity.toString(id));
+                compareEntity(world, id);
+            }
+            case ModelOp.Commit c -> commit(c.compact(), c.root());
+            case ModelOp.ObserveSpawns o -> systems.observeSpawns(world, o);
+            case ModelOp.Update u -> update();
+            default -> {
+                batchCalls++;
+                if (!batches.execute(world, op)) {
+                    restores.execute(world, op);
+                }
+            }
+        }
+    }
+
+    private void set(ModelOp.SetInput op) {
+        long id = resolve(op.id());
+        if (op.input() instanceof EdgeTo to) {
+            edgeCalls++;
+            RelationshipValue edge = to.resolve(this::resolve);
+            if (!model.isKnownLiveOrReserved(edge.target())) {
+                note("  dead target " + Entity.toString(edge.target()) + ": expect rejection");
+                expectRejection(world, () -> calls.set(world, id, edge));
+                return;
+            }
+            if (model.isKnownLiveOrReserved(id)) {
+                meet(edge);
+            }
+            mutate(id, () -> calls.set(world, id, edge), () -> model.set(id, edge));
             return;
         }
-        if (model.isKnownLiveOrReserved(id)) {
-            meet(edge);
-        }
-        mutate(world, "set " + Entity.toString(id) + " " + edge, id, () -> world.set(id, edge),
-                () -> model.set(id, edge));
+        Input input = ((ModelInput.Given) op.input()).input();
+        mutate(id, () -> calls.set(world, id, input), () -> {
+            model.set(id, input);
+            expectDirty(id, input.component());
+        });
     }
 
-    private void removeEdges(World world) {
-        long id = pickId();
+    private void removeEdge(ModelOp.RemoveEdge op) {
+        long id = resolve(op.id());
         edgeCalls++;
-        if (random.nextBoolean()) {
-            BaseRelationship<?> relationship = pickRelationship();
-            mutate(world, "remove " + Entity.toString(id) + " " + relationship.name(), id,
-                    () -> world.remove(id, relationship), () -> model.remove(id, relationship));
-        } else {
-            RelationshipValue edge = randomEdge(); // the target may be dead: removing names an edge, checks none
-            if (!met(edge)) {
-                return; // removing an edge the world has no pair for stages nothing: the model cannot tell
-            }
-            boolean known = true;
-            mutate(world, "remove " + Entity.toString(id) + " " + edge, id, () -> world.remove(id, edge),
-                    () -> {
-                        if (known) {
-                            model.removeEdge(id, edge);
-                        }
-                    });
+        RelationshipValue edge = op.edge().resolve(this::resolve); // the target may be dead: removing checks none
+        if (!met(edge)) {
+            note("  skipped: the world never met this pair, so removing it stages nothing");
+            return;
         }
+        mutate(id, () -> calls.removeEdge(world, id, edge), () -> model.removeEdge(id, edge));
     }
 
-    /** An edge of a random relationship to a seen id (live, staged or dead), sometimes one never used. */
-    RelationshipValue randomEdge() {
-        long target = random.nextInt(30) == 0 ? Entity.pack(random.nextInt(1, 5000) + 200_000, 0)
-                : seen.get(random.nextInt(seen.size()));
-        return ModelComponents.edge(pickRelationship(), target, random);
+    private void spawn(ModelOp.Spawn op) {
+        Input[] inputs = liveInputs(op.inputs());
+        long id = calls.spawn(world, inputs);
+        spawned(op.handle(), id, inputs, op.observe());
     }
 
-    BaseRelationship<?> pickRelationship() {
-        return ModelComponents.RELATIONSHIPS.get(random.nextInt(ModelComponents.RELATIONSHIPS.size()));
-    }
-
-    /** In a relational run, one input list in three also gets one to three edges to live or staged targets. */
-    Input[] withEdges(Input[] inputs) {
-        if (!relational || seen.isEmpty() || random.nextInt(3) != 0) {
-            return inputs;
+    private void spawnAt(ModelOp.SpawnAt op) {
+        Input[] inputs = liveInputs(op.inputs());
+        long id = resolve(op.id());
+        if (!isFree(id)) {
+            note("  " + Entity.toString(id) + " is in use: expect rejection");
+            expectRejection(world, () -> calls.spawnAt(world, id, inputs));
+            return;
         }
-        List<Input> all = new ArrayList<>(List.of(inputs));
-        for (int n = random.nextInt(1, 4); n > 0; n--) {
-            RelationshipValue edge = randomEdge();
-            if (model.isKnownLiveOrReserved(edge.target())) {
-                all.add(random.nextInt(all.size() + 1), edge);
-            }
-        }
-        return all.toArray(new Input[0]);
+        calls.spawnAt(world, id, inputs);
+        spawned(op.handle(), id, inputs, op.observe());
     }
 
-    private void spawn(World world) {
-        Input[] inputs = withEdges(randomInputs());
-        long id = world.spawn(inputs);
+    /** What follows a single spawn the world accepted: the reference, the spawn rules, the handle, an observer. */
+    private void spawned(int handle, long id, Input[] inputs, boolean observe) {
         meetAll(List.of(inputs));
-        note("spawn -> " + Entity.toString(id) + " " + describe(inputs));
+        note("  -> " + Entity.toString(id));
         model.spawn(id, inputs);
+        for (Input value : systems.applyRules(id, model)) {
+            note("  a spawn rule sets " + describe(value));
+            expectDirty(id, value.component());
+        }
         settle();
-        seen.add(id);
-        maybeObserve(world, id);
-        check(world.isAlive(id) == instant, "a spawn is alive at once exactly on the instant path: "
-                + Entity.toString(id));
+        bind(handle, id);
+        maybeObserve(observe, id);
+        check(world.isAlive(id) == model.isAlive(id), "a spawn is alive at once exactly on the instant path "
+                + "(unless a spawn rule cancelled it): " + Entity.toString(id));
     }
 
-    private void spawnAt(World world) {
-        Input[] inputs = withEdges(randomInputs());
-        long id = candidateForSpawnAt();
-        boolean legal = isFree(id);
-        note("spawnAt " + Entity.toString(id) + " " + describe(inputs) + (legal ? "" : " (expect rejection)"));
-        if (legal) {
-            world.spawnAt(id, inputs);
-            meetAll(List.of(inputs));
-            model.spawn(id, inputs);
-            settle();
-            seen.add(id);
-            maybeObserve(world, id);
-        } else {
-            expectRejection(world, () -> world.spawnAt(id, inputs));
+    /** The inputs of a spawn, edges resolved, those whose target is dead at execution left out. */
+    Input[] liveInputs(List<ModelInput> inputs) {
+        List<Input> live = new ArrayList<>(inputs.size());
+        for (ModelInput input : inputs) {
+            Input resolved = input.resolve(this::resolve);
+            if (!(resolved instanceof RelationshipValue edge) || model.isKnownLiveOrReserved(edge.target())) {
+                live.add(resolved);
+            }
         }
+        return live.toArray(new Input[0]);
     }
 
-    /** A slot used before (with a generation past its last one), a live id, or a slot beyond any used so far. */
-    long candidateForSpawnAt() {
-        int choice = random.nextInt(3);
-        if (choice == 0 && !seen.isEmpty()) {
-            long old = seen.get(random.nextInt(seen.size()));
-            return Entity.pack(Entity.slot(old), Entity.generation(old) + random.nextInt(1, 3));
-        }
-        if (choice == 1 && !seen.isEmpty()) {
-            return seen.get(random.nextInt(seen.size()));
-        }
-        int maxSlot = 0;
-        for (long id : seen) {
-            maxSlot = Math.max(maxSlot, Entity.slot(id));
-        }
-        return Entity.pack(maxSlot + random.nextInt(1, 6), random.nextInt(3));
-    }
-
-    /** Whether {@code spawnAt(id)} is legal: no live or reserved entity holds the id's slot. */
+    /** Whether {@code spawnAt(id)} is legal: well formed, and no live or reserved entity holds the id's slot. */
     boolean isFree(long id) {
-        for (long other : seen) {
+        if (!Entity.isWellFormed(id) || Entity.slot(id) > MAX_ENTITIES) {
+            return false;
+        }
+        for (long other : bindings.seen()) {
             if (Entity.slot(other) == Entity.slot(id) && model.isKnownLiveOrReserved(other)) {
                 return false;
             }
@@ -315,26 +331,67 @@ public final class ModelRun {
         return !model.isKnownLiveOrReserved(id);
     }
 
-    /** One spawn in ten also gets an {@code OnDespawn} observer at its own address. */
-    void maybeObserve(World world, long id) {
-        if (random.nextInt(10) == 0) {
-            note("observe " + Entity.toString(id));
+    /** An {@code OnDespawn} observer at a live or staged entity's own address, when the operation asks. */
+    void maybeObserve(boolean observe, long id) {
+        if (observe && model.isKnownLiveOrReserved(id)) {
+            note("  observe " + Entity.toString(id));
             world.observe(id, OnDespawn.class, event -> events.add("OnDespawn@ " + event.entity()));
             model.observe(id);
         }
     }
 
-    private void mutate(World world, String description, long id, Runnable onWorld, Runnable onModel) {
-        note(description);
+    private void mutate(long id, Runnable onWorld, Runnable onModel) {
         if (model.isKnownLiveOrReserved(id)) {
             onWorld.run();
             onModel.run();
             settle();
             compareEntity(world, id);
         } else {
+            note("  " + Entity.toString(id) + " is not live: expect rejection");
             expectRejection(world, onWorld);
         }
     }
+
+    /**
+     * One frame: staged work is committed and everything compared first (the frame clears the dirty marks that
+     * comparison checks), then the systems run on the world and on the reference.
+     */
+    private void update() {
+        commitChecked(false, null, false); // on the staged path this closes the scope: the frame runs outside any
+        frames++;
+        RuntimeException thrown = null;
+        try {
+            calls.update(world, ModelSystems.DT);
+        } catch (RuntimeException e) {
+            thrown = e;
+        }
+        published(thrown, ModelSystems.update(model));
+        checkEventsPerEntity(); // the reaping reports in storage order
+        expectDirty.clear(); // a frame ends by clearing every dirty mark
+        commits++;
+        compareAll(world, bindings.last());
+        if (!instant) {
+            calls.defer(world);
+        }
+    }
+
+    // ---------------------------------------------------------------- handles
+
+    /** The id a reference names now (see {@link ModelBindings}). */
+    long resolve(ModelRef ref) {
+        return bindings.resolve(ref);
+    }
+
+    long[] resolveAll(List<ModelRef> refs) {
+        return bindings.resolveAll(refs);
+    }
+
+    /** Binds a handle to an id the world accepted; the id joins those every comparison checks. */
+    void bind(int handle, long id) {
+        bindings.bind(handle, id);
+    }
+
+    // ---------------------------------------------------------------- publication
 
     /** On the instant path every call is published before it returns: the model publishes too. */
     void settle() {
@@ -397,25 +454,38 @@ public final class ModelRun {
         fail("expected the world to reject the call");
     }
 
-    /** Closes the transaction (staged path) and compares everything; one commit in five also compacts first. */
+    private void commit(boolean compact, ModelRef root) {
+        long id = resolve(root);
+        commitChecked(compact, bindings.isBound(id) ? id : bindings.last(), true);
+    }
+
+    /** A commit the run makes on its own (before a call that must publish alone): no compaction. */
     void commit(World world) {
         note("commit");
+        commitChecked(false, null, true);
+    }
+
+    /**
+     * Closes the transaction (staged path) and compares everything from {@code root} ({@code null}: the last id
+     * seen); {@code compact} compacts the quiet world first; {@code reopen} opens the next scope (staged path).
+     */
+    private void commitChecked(boolean compact, Long root, boolean reopen) {
         RuntimeException thrown = null;
         try {
-            world.commit();
+            calls.commit(world);
         } catch (RuntimeException e) {
             thrown = e;
         }
         published(thrown, model.commit());
         commits++;
-        if (random.nextInt(5) == 0) {
-            note("compact");
-            world.compact(); // a quiet world: must change nothing observable
+        if (compact) {
+            note("  compact");
+            calls.compact(world); // a quiet world: must change nothing observable
             met.removeIf(edge -> !model.isAlive((Long) edge.get(1))); // it forgets the pairs of dead targets
         }
-        compareAll(world);
-        if (!instant && step < operations) {
-            world.defer();
+        compareAll(world, root == null ? bindings.last() : root);
+        if (!instant && reopen) {
+            calls.defer(world);
         }
     }
 
@@ -479,7 +549,7 @@ public final class ModelRun {
         expectDirty.add(id + "|" + component.name());
     }
 
-    private void compareAll(World world) {
+    private void compareAll(World world, long root) {
         queries.compare(model.rows());
         compareDirty(world);
         check(world.entityCount() == model.aliveCount(),
@@ -487,8 +557,8 @@ public final class ModelRun {
         check(!world.hasPendingChanges(), "pending changes after commit");
         compareSeen(world);
         compareKeys(world);
-        if (relational && !seen.isEmpty()) {
-            ModelRelations.compare(world, model, seen.get(random.nextInt(seen.size())), this::fail);
+        if (relational && !bindings.seen().isEmpty()) {
+            ModelRelations.compare(world, model, root, this::fail);
         }
         int[] rows = {0};
         world.forEachArchetype(archetype -> rows[0] += checkArchetype(world, archetype));
@@ -525,7 +595,7 @@ public final class ModelRun {
 
     /** Every id ever seen: live ones compared in full, dead ones must read dead. */
     private void compareSeen(World world) {
-        for (long id : seen) {
+        for (long id : bindings.seen()) {
             if (model.isAlive(id)) {
                 compareEntity(world, id);
             } else if (world.isAlive(id)) {
@@ -591,36 +661,7 @@ public final class ModelRun {
         }
     }
 
-    // ---------------------------------------------------------------- random choices and logging
-
-    Input[] randomInputs() {
-        int n = random.nextInt(0, 5);
-        Input[] inputs = new Input[n];
-        for (int i = 0; i < n; i++) {
-            inputs[i] = ModelComponents.randomInput(pickComponent(), random);
-        }
-        return inputs;
-    }
-
-    Component<?> pickComponent() {
-        return ModelComponents.ALL.get(random.nextInt(ModelComponents.ALL.size()));
-    }
-
-    /** Mostly ids seen before (live, staged or dead); sometimes malformed or never-used ids. */
-    private long pickId() {
-        int roll = random.nextInt(20);
-        if (roll == 0) {
-            return random.nextInt(3) - 1L; // 0, -1 or 1
-        }
-        if (roll == 1) {
-            return Entity.pack(random.nextInt(1, 5000) + 200_000, 0);
-        }
-        return seen.get(random.nextInt(seen.size()));
-    }
-
-    SplittableRandom random() {
-        return random;
-    }
+    // ---------------------------------------------------------------- state shared with the bulk calls
 
     ReferenceWorld model() {
         return model;
@@ -628,6 +669,10 @@ public final class ModelRun {
 
     ModelQueries queries() {
         return queries;
+    }
+
+    WorldCalls calls() {
+        return calls;
     }
 
     /**
@@ -663,12 +708,7 @@ public final class ModelRun {
         return instant;
     }
 
-    /** Records ids the world handed out (or accepted), so later operations pick them. */
-    void seen(long[] ids) {
-        for (long id : ids) {
-            seen.add(id);
-        }
-    }
+    // ---------------------------------------------------------------- logging and failing
 
     void note(String entry) {
         if (log.size() == LOG_TAIL) {
@@ -688,7 +728,14 @@ public final class ModelRun {
     }
 
     private ModelMismatch mismatch(String message) {
-        return new ModelMismatch(seed, step, message, List.copyOf(log));
+        return new ModelMismatch(script, step, message, List.copyOf(log));
+    }
+
+    /** The world threw where the reference expected nothing: a mismatch that carries the world's exception. */
+    private ModelMismatch unexpected(RuntimeException thrown) {
+        ModelMismatch mismatch = mismatch("the world threw " + thrown);
+        mismatch.initCause(thrown);
+        return mismatch;
     }
 
     static String describe(Input... inputs) {

@@ -131,6 +131,8 @@ public final class ReferenceWorld {
     private final Map<Long, Record> latest = new HashMap<>();
     private final Set<Long> reserved = new HashSet<>();
     private final Set<Long> doomed = new HashSet<>();
+    /** Cancelled spawns whose segment published: freed as despawned entities are, not released by a failure. */
+    private final Set<Long> freedCancels = new HashSet<>();
     /** Observers of {@code OnDespawn} per entity address: registrations add up, a despawn clears them. */
     private final Map<Long, Integer> observed = new HashMap<>();
     private final List<String> events = new ArrayList<>();
@@ -699,7 +701,7 @@ public final class ReferenceWorld {
         settledRemovals.clear();
         if (failure != null) {
             for (long id : reserved) {
-                if (!committed.containsKey(id)) {
+                if (!committed.containsKey(id) && !freedCancels.contains(id)) {
                     observed.remove(id); // released unpublished: the world drops its observers
                 }
             }
@@ -712,6 +714,8 @@ public final class ReferenceWorld {
         for (Record record : segment.records.values()) {
             if (record.state == State.DESPAWN) {
                 committed.remove(record.id);
+            } else if (record.state == State.CANCELLED) {
+                freedCancels.add(record.id); // freed with the segment's despawns, even if a later step fails
             }
         }
         for (boolean restoring : new boolean[] {false, true}) {
@@ -963,6 +967,7 @@ public final class ReferenceWorld {
         latest.clear();
         reserved.clear();
         doomed.clear();
+        freedCancels.clear();
     }
 
     // ---------------------------------------------------------------- reads

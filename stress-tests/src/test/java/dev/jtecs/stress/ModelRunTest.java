@@ -1,66 +1,139 @@
 package dev.jtecs.stress;
 
+import static dev.jtecs.stress.ModelComponents.HEALTH;
+import static dev.jtecs.stress.ModelComponents.LEVEL;
+import static dev.jtecs.stress.ModelComponents.MARKED;
+import static dev.jtecs.stress.ModelComponents.SCORE;
+import static dev.jtecs.stress.ModelOp.commit;
+import static dev.jtecs.stress.ModelOp.despawn;
+import static dev.jtecs.stress.ModelOp.h;
+import static dev.jtecs.stress.ModelOp.observeSpawns;
+import static dev.jtecs.stress.ModelOp.read;
+import static dev.jtecs.stress.ModelOp.spawn;
+import static dev.jtecs.stress.ModelOp.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.world.World;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs many seeded random streams of single and batch calls, commits and clears against the reference model.
+ * Runs many seeded random scripts of single and batch calls, commits, frames and clears against the reference
+ * model: the bounded sweep every build runs ({@value #CI_SEEDS} seeds); {@code ./jtecs stress} is the long one.
  *
  * <p>Replay one seed with {@code -Djtecs.seed=<seed>} (and see more of its history with
  * {@code -Djtecs.modelLogTail=<n>}, 40 operations by default); widen the sweep with {@code -Djtecs.modelSeeds=<n>}
- * and move it with {@code -Djtecs.modelBaseSeed=<base>}.
+ * and move it with {@code -Djtecs.modelBaseSeed=<base>}. A mismatch is shrunk (for up to
+ * {@code -Djtecs.shrinkSeconds}, 60 by default) and printed as a JUnit test to paste into this folder.
  */
 class ModelRunTest {
     private static final int OPERATIONS = 400;
+    private static final int CI_SEEDS = 800;
 
     @Test
     void engineMatchesReferenceModelAcrossManySeeds() {
+        ModelSweep sweep = new ModelSweep(OPERATIONS, ModelGenerator.RELATIONS);
         String replay = System.getProperty("jtecs.seed");
         if (replay != null) {
-            new ModelRun(Long.parseLong(replay), OPERATIONS).run();
+            ModelMismatch mismatch = sweep.run(Long.parseLong(replay));
+            if (mismatch != null) {
+                throw shrunk(mismatch);
+            }
             return;
         }
-        int seeds = Integer.getInteger("jtecs.modelSeeds", 2000);
+        int seeds = Integer.getInteger("jtecs.modelSeeds", CI_SEEDS);
         long base = Long.getLong("jtecs.modelBaseSeed", 20261129L);
         SplittableRandom seedSource = new SplittableRandom(base);
-        long commits = 0;
-        long rejected = 0;
-        long batchCalls = 0;
-        long failures = 0;
-        long sparseEdges = 0;
-        long cascades = 0;
-        int instant = 0;
+        long cpuStart = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         for (int i = 0; i < seeds; i++) {
-            long seed = seedSource.nextLong();
-            ModelRun run = new ModelRun(seed, OPERATIONS);
-            commits += run.run();
-            rejected += run.rejected();
-            batchCalls += run.batchCalls();
-            failures += run.failedPublications();
-            sparseEdges += run.sparseEdgesCompared();
-            cascades += run.cascades();
-            instant += run.instant() ? 1 : 0;
+            ModelMismatch mismatch = sweep.run(seedSource.nextLong());
+            if (mismatch != null) {
+                throw shrunk(mismatch);
+            }
         }
-        System.out.printf("model runs: %d seeds from base %d (%d instant path, %d staged path), %d commits "
-                + "compared, %d batch calls, %d illegal calls rejected, %d publications failed as predicted, "
-                + "%d sparse edges compared, %d cascade despawns%n",
-                seeds, base, instant, seeds - instant, commits, batchCalls, rejected, failures, sparseEdges, cascades);
-        assertTrue(commits >= seeds, "every run ends with a compared commit");
-        assertTrue(rejected > 0, "the stream must include illegal calls");
-        assertTrue(batchCalls > 0, "the stream must include batch calls");
-        assertTrue(failures > 0, "the stream must include publications that fail");
-        assertTrue(sparseEdges > 0, "the stream must include sparse edges");
-        assertTrue(instant > 0 && instant < seeds, "both paths must be exercised");
+        ModelSweep.Totals totals = sweep.totals();
+        double cpuSeconds = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuStart) / 1e9;
+        System.out.printf(Locale.ROOT, "model runs from base %d: %s; %.1f s of CPU%n", base, totals.summary(),
+                cpuSeconds);
+        assertEquals(seeds, totals.seeds());
+        assertTrue(totals.commits() >= seeds, "every run ends with a compared commit");
+        assertTrue(totals.rejected() > 0, "the scripts must include illegal calls");
+        assertTrue(totals.batchCalls() > 0, "the scripts must include batch calls");
+        assertTrue(totals.failedPublications() > 0, "the scripts must include publications that fail");
+        assertTrue(totals.frames() > 0, "the scripts must include frames");
+        assertTrue(!ModelGenerator.RELATIONS || totals.sparseEdges() > 0, "the scripts must include sparse edges");
+        assertTrue(totals.instantSeeds() > 0 && totals.instantSeeds() < seeds, "both paths must be exercised");
+    }
+
+    /** Shrinks a mismatch, prints the JUnit source, and returns the error that fails the test. */
+    private static AssertionError shrunk(ModelMismatch mismatch) {
+        ModelShrinker.Result result = ModelShrinker.shrink(mismatch,
+                Duration.ofSeconds(Long.getLong("jtecs.shrinkSeconds", 60)));
+        String source = result.junit();
+        System.out.println(source);
+        return new AssertionError(mismatch.getMessage() + "\n\nshrunk to " + result.shrunk().ops().size()
+                + " operations (" + result.executions() + " runs); paste as stress-tests/src/test/java/dev/jtecs/"
+                + "stress/" + ModelSource.className(mismatch.seed()) + ".java:\n" + source, mismatch);
     }
 
     @Test
     void sameSeedReplaysTheSameRun() {
         ModelRun first = new ModelRun(7, OPERATIONS);
         ModelRun second = new ModelRun(7, OPERATIONS);
+        assertEquals(first.script(), second.script());
         assertEquals(first.run(), second.run());
         assertEquals(first.rejected(), second.rejected());
+        assertEquals(first.executed(), second.executed());
+    }
+
+    @Test
+    void aScriptEndsWithACommitAndComparesIt() {
+        ModelScript script = new ModelScript(1, false, false, List.of(spawn(0, false, HEALTH.of(40.0)),
+                read(h(0))));
+        ModelRun run = new ModelRun(script);
+        assertEquals(1, run.run());
+        assertEquals(2, run.executed());
+    }
+
+    @Test
+    void framesRunTheSystemsOnTheWorldAndTheReference() {
+        ModelScript script = new ModelScript(2, false, false, List.of(
+                spawn(0, false, LEVEL.of(4), HEALTH.of(10.0)), // reaped by the first frame
+                spawn(1, false, LEVEL.of(7), HEALTH.of(90.0)),
+                update(), read(h(0)), read(h(1)), update(), commit(false, h(1))));
+        ModelRun run = new ModelRun(script);
+        run.run();
+        assertEquals(2, run.frames());
+    }
+
+    @Test
+    void spawnRulesStageWorkFromAnObserver() {
+        // slots 1, 2, 3, ...: every 2nd slot gets Score 9, every 3rd is despawned by the second rule
+        ModelScript script = new ModelScript(3, true, false, List.of(observeSpawns(2, SCORE.of(9L)),
+                observeSpawns(3, null), spawn(0, false, MARKED), spawn(1, false), spawn(2, false, SCORE.of(1L)),
+                despawn(h(0)), commit(false, h(1))));
+        new ModelRun(script).run();
+    }
+
+    @Test
+    void aMismatchNamesTheSeedTheOperationAndTheScript() {
+        ModelScript script = new ModelScript(4, true, false, List.of(spawn(0, false, MARKED), despawn(h(0))));
+        WorldCalls forgetful = new WorldCalls() {
+            @Override
+            public void despawn(World world, long id) {
+                // forgets to forward
+            }
+        };
+        ModelMismatch mismatch = assertThrows(ModelMismatch.class, () -> new ModelRun(script, forgetful).run());
+        assertEquals(4, mismatch.seed());
+        assertEquals(1, mismatch.step());
+        assertEquals(script, mismatch.script());
+        assertTrue(mismatch.getMessage().contains("despawn(h(0))"), mismatch.getMessage());
     }
 }

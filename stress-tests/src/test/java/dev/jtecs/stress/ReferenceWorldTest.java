@@ -474,6 +474,25 @@ class ReferenceWorldTest {
 
     // ---------------------------------------------------------------- failed publications and keys
 
+    /** Found by the model sweep (seed 1010084): an observer added at a spawn cancelled in a failed transaction. */
+    @Test
+    void aFailedPublicationReleasesUnpublishedIdsButACancelledSpawnWasFreedAsADespawn() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.batchSpawnAt(new long[] {5}, List.of(MARKED), new Init(List.of(), null, true)); // fails at placement
+        model.spawn(1, MARKED);
+        model.despawn(1); // cancelled: freed with the segment's despawns, ahead of the failing batch
+        model.observe(1); // an observer at the dead address: it stays, as at any dead id
+        model.spawn(2, MARKED);
+        model.observe(2); // reserved, never published: released by the failure, with its observers
+        assertNotNull(model.commit());
+        model.batchSpawnAt(new long[] {1, 2}, List.of(MARKED), Init.NONE); // the same ids, restored
+        assertNull(model.commit());
+        model.despawn(1);
+        model.despawn(2);
+        assertEquals(List.of("OnSpawn 1", "OnDespawn 1", "OnSpawn 2", "OnDespawn@ 1", "OnDespawn 1", "OnDespawn 2"),
+                model.events());
+    }
+
     @Test
     void aThrowingInitializerKeepsDespawnsAndBatchSpawnsPlacedAheadOfItAndDiscardsTheRest() {
         ReferenceWorld model = new ReferenceWorld();

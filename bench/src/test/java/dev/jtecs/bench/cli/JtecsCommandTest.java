@@ -14,6 +14,7 @@ class JtecsCommandTest {
         CommandLine cli = new CommandLine(new JtecsCommand());
         assertTrue(cli.getSubcommands().containsKey("particles"));
         assertTrue(cli.getSubcommands().containsKey("transforms"));
+        assertTrue(cli.getSubcommands().containsKey("stress"));
         StringWriter err = new StringWriter();
         cli.setErr(new PrintWriter(err));
         assertEquals(2, cli.execute("no-such-job"));

@@ -1,0 +1,99 @@
+package dev.jtecs.stress;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.query.Query;
+import dev.jtecs.world.BatchCallback;
+import dev.jtecs.world.BatchIds;
+import dev.jtecs.world.World;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * The calls that change a world, as a model run makes them: one method per call, each forwarding to the world
+ * by default. Reads and comparisons go to the world directly, so a decorated {@code WorldCalls} is a façade
+ * that can misbehave the way an engine bug would (drop a despawn, write one row too few) while the run
+ * observes the world as it really is; tests of the harness use that to prove it notices.
+ */
+public interface WorldCalls {
+    /** Forwards every call unchanged. */
+    WorldCalls DIRECT = new WorldCalls() {};
+
+    default long spawn(World world, Input... inputs) {
+        return world.spawn(inputs);
+    }
+
+    default void spawnAt(World world, long id, Input... inputs) {
+        world.spawnAt(id, inputs);
+    }
+
+    default void set(World world, long id, Input input) {
+        world.set(id, input);
+    }
+
+    default void remove(World world, long id, Component<?> component) {
+        world.remove(id, component);
+    }
+
+    default void removeEdge(World world, long id, RelationshipValue edge) {
+        world.remove(id, edge);
+    }
+
+    default void despawn(World world, long id) {
+        world.despawn(id);
+    }
+
+    default BatchIds batchSpawn(World world, int count, List<? extends Input> inputs, BatchCallback initializer) {
+        return world.batchSpawn(count, inputs, initializer);
+    }
+
+    default void batchSpawnAt(World world, long[] ids, List<? extends Input> inputs, BatchCallback initializer) {
+        world.batchSpawnAt(ids, inputs, initializer);
+    }
+
+    default void batchSpawnAtRaw(World world, MemorySegment ids, int count, List<? extends Input> inputs,
+            BatchCallback initializer) {
+        world.batchSpawnAtRaw(ids, count, inputs, initializer);
+    }
+
+    default void batchSet(World world, Query query, Input value) {
+        world.batchSet(query, value);
+    }
+
+    default void batchSet(World world, Query query, Component<?> component, BatchCallback writer) {
+        world.batchSet(query, component, writer);
+    }
+
+    default void batchRemove(World world, Query query, Component<?> component) {
+        world.batchRemove(query, component);
+    }
+
+    default void batchRemoveEdge(World world, Query query, RelationshipValue edge) {
+        world.batchRemove(query, edge);
+    }
+
+    default void batchDespawn(World world, Query query) {
+        world.batchDespawn(query);
+    }
+
+    default void clearEntities(World world) {
+        world.clearEntities();
+    }
+
+    default void defer(World world) {
+        world.defer();
+    }
+
+    default void commit(World world) {
+        world.commit();
+    }
+
+    default void compact(World world) {
+        world.compact();
+    }
+
+    default void update(World world, double dt) {
+        world.update(dt);
+    }
+}

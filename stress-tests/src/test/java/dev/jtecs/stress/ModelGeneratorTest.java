@@ -1,0 +1,60 @@
+package dev.jtecs.stress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ModelGeneratorTest {
+    @Test
+    void aHundredSeedsDrawEveryKindOfOperation() {
+        Set<Class<?>> kinds = new HashSet<>();
+        for (long seed = 0; seed < 100; seed++) {
+            ModelScript.generate(seed, 400).ops().forEach(op -> kinds.add(op.getClass()));
+        }
+        assertEquals(Set.of(ModelOp.class.getPermittedSubclasses()), kinds);
+    }
+
+    @Test
+    void theInstantPathComparesEveryTwentyFiveOperations() {
+        for (long seed = 0; seed < 10; seed++) {
+            ModelScript script = ModelScript.generate(seed, 100);
+            int expected = script.instant() ? 100 + 100 / ModelGenerator.INSTANT_CHECK_EVERY : 100;
+            assertEquals(expected, script.ops().size(), "seed " + seed);
+            if (script.instant()) {
+                assertInstanceOf(ModelOp.Commit.class, script.ops().get(ModelGenerator.INSTANT_CHECK_EVERY));
+            }
+        }
+    }
+
+    @Test
+    void spawningOperationsBindDisjointHandlesInOrder() {
+        List<ModelOp> ops = ModelScript.generate(5, 400).ops();
+        int next = 0;
+        for (ModelOp op : ops) {
+            int width = ModelHandles.width(op);
+            if (width > 0 && !(op instanceof ModelOp.BatchSpawn b && b.count() < 1)) {
+                assertEquals(next, ModelHandles.first(op), op.toJava());
+                next += width;
+            }
+        }
+        assertTrue(next > 50, "handles=" + next);
+    }
+
+    @Test
+    void bothPathsAndBothRelationModesAreDrawn() {
+        int instant = 0;
+        int relational = 0;
+        for (long seed = 0; seed < 40; seed++) {
+            ModelScript script = ModelScript.generate(seed, 1);
+            instant += script.instant() ? 1 : 0;
+            relational += script.relational() ? 1 : 0;
+        }
+        assertTrue(instant > 5 && instant < 35, "instant=" + instant);
+        assertTrue(relational > 15 && relational < 40, "relational=" + relational);
+    }
+}
