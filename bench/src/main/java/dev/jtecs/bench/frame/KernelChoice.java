@@ -4,6 +4,7 @@ import dev.jtecs.kernels.KernelMode;
 import dev.jtecs.kernels.KernelProvider;
 import dev.jtecs.kernels.LifetimeOps;
 import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.kernels.TransformOps;
 import java.util.Locale;
 
 /**
@@ -47,6 +48,12 @@ public enum KernelChoice {
     public ParticleOps particles() {
         requireAvailable();
         return this == SCALAR ? ParticleOps.SCALAR : KernelProvider.particles();
+    }
+
+    /** The transform kernels (affine matrices, hierarchy composition) of this choice. */
+    public TransformOps transforms() {
+        requireAvailable();
+        return this == SCALAR ? TransformOps.SCALAR : KernelProvider.transforms();
     }
 
     /** The lifetime countdown of this choice. */

@@ -38,6 +38,8 @@ import java.util.Optional;
  *       the constants batch into a world emptied by {@code clearEntities} (nothing grows);
  *       {@code plain-array} fills four existing {@code float[]}s; {@code plain-array-allocate} allocates and
  *       fills them.
+ *   <li>{@code transforms}: {@code jtecs} composes with the kernels ({@code KernelSystems}, the
+ *       {@code HierarchyComposer}); {@code jtecs-builtin-system} with the builtin system's scalar body.
  *   <li>{@code sparse_delta}: {@code jtecs} re-uploads what is dirty; {@code jtecs-full-rescan}, the baseline,
  *       re-uploads everything.
  * </ul>
@@ -85,7 +87,8 @@ public final class Workloads {
                     JTECS_SCALAR, "dominionFrame", DOMINION, "artemisFrame", ARTEMIS, "ashleyFrame", ASHLEY))
                     .framed().quick("entities", "10000"),
             Workload.of("transforms", TransformsBenchmark.class,
-                    impls("jtecsFrame", JTECS, "plainFrame", PLAIN_ARRAY)).framed(),
+                    impls("jtecsKernelFrame", JTECS, "jtecsFrame", "jtecs-builtin-system",
+                    "plainFrame", PLAIN_ARRAY)).framed(),
             Workload.of("sparse_delta", SparseDeltaBenchmark.class,
                     impls("jtecs", JTECS, "jtecsFullRescan", "jtecs-full-rescan")).framed());
 

@@ -2,6 +2,7 @@ package dev.jtecs.bench.transforms;
 
 import dev.jtecs.bench.frame.DirtyExtractor;
 import dev.jtecs.bench.frame.FrameKernels;
+import dev.jtecs.kernels.HierarchyComposer;
 import dev.jtecs.bench.frame.FrameWorkload;
 import dev.jtecs.bench.frame.KernelChoice;
 import dev.jtecs.bench.frame.StateChecksum;
@@ -37,7 +38,7 @@ import java.util.List;
  *
  * <pre>
  *   UPDATE       transforms.MoveRoots   fresh random velocities (bulk copies) ──► integrate2d kernel on the roots
- *   POST_UPDATE  composition()          world transforms composed parent first (today the builtin system)
+ *   POST_UPDATE  composition(kernels)   world transforms composed parent first (HierarchyComposer kernels)
  *   RENDER       transforms.Extract     DirtyExtractor: dirty Transform2D columns ──► output buffer
  * </pre>
  *
@@ -138,7 +139,7 @@ public final class TransformsSimulation implements FrameWorkload {
                     .exclude(ChildOf.ANY).name("transforms.roots").build());
             this.ids = new ForestSpawner(forest, world.randomStream(SCENE_STREAM)).spawn(world, ROOT_MOTION);
             world.addSystem(SystemConfig.named(MOVE_ROOTS).phase(Phases.UPDATE).run((dt, w) -> moveRoots(dt)));
-            installComposition(world);
+            installComposition(world, kernels);
             world.addSystem(SystemConfig.named(EXTRACT).phase(Phases.RENDER).run((dt, w) -> extractor.extract(w)));
         } catch (RuntimeException e) {
             close();
@@ -152,14 +153,14 @@ public final class TransformsSimulation implements FrameWorkload {
      * every entity with {@code RelativeTransform2D} and a {@code ChildOf} parent gets
      * {@code parent.compose(offset)}, parents first, in {@code POST_UPDATE}.
      */
-    static SystemConfig composition() {
-        return BuiltinSystems.relativeTransforms();
+    static SystemConfig composition(KernelChoice kernels) {
+        return BuiltinSystems.relativeTransforms().run(new HierarchyComposer(kernels.transforms()));
     }
 
-    /** Replaces whatever composes transforms in {@code world} by {@link #composition()}. */
-    private static void installComposition(World world) {
+    /** Replaces whatever composes transforms in {@code world} by {@link #composition}. */
+    private static void installComposition(World world, KernelChoice kernels) {
         world.removeSystem(BuiltinSystems.RELATIVE_TRANSFORMS);
-        world.addSystem(composition());
+        world.addSystem(composition(kernels));
     }
 
     /** Draws every root a fresh velocity (bulk copies into its columns), then integrates the roots by kernel. */

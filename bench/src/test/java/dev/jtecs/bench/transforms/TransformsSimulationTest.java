@@ -95,7 +95,7 @@ class TransformsSimulationTest {
 
     @Test
     void composesThroughOneSwappableSystem() {
-        assertEquals(BuiltinSystems.RELATIVE_TRANSFORMS, TransformsSimulation.composition().name());
+        assertEquals(BuiltinSystems.RELATIVE_TRANSFORMS, TransformsSimulation.composition(KernelChoice.SCALAR).name());
         try (TransformsSimulation simulation = new TransformsSimulation(40, 1, KernelChoice.SCALAR)) {
             List<String> names = simulation.world().listSystems().stream().map(SystemInfo::name).toList();
             assertEquals(1, names.stream().filter(BuiltinSystems.RELATIVE_TRANSFORMS::equals).count(), names.toString());
