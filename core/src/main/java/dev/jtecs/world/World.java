@@ -79,6 +79,8 @@ public final class World implements AutoCloseable {
     private final KeyIndex keys = new KeyIndex(this::currentKey);
     private final Staging staging;
     private final ObserverRegistry observers = new ObserverRegistry();
+    private final ObserverRegistry.Presence spawnObservers = observers.presence(OnSpawn.class);
+    private final ObserverRegistry.Presence despawnObservers = observers.presence(OnDespawn.class);
     private final OnDespawn.Context despawnContext = new DespawnContext();
     private final List<Query> queries = new ArrayList<>();
     private final Query.Host queryHost = new QueryHost();
@@ -253,7 +255,7 @@ public final class World implements AutoCloseable {
     }
 
     private void spawned(long id) {
-        if (observers.has(Entity.WORLD, OnSpawn.class)) {
+        if (spawnObservers.atWorld()) {
             observers.deliver(Entity.WORLD, OnSpawn.class, new OnSpawn(id));
         }
     }
@@ -431,8 +433,8 @@ public final class World implements AutoCloseable {
     }
 
     private void despawned(long id, TxState before) {
-        boolean atEntity = observers.has(id, OnDespawn.class);
-        boolean atWorld = observers.has(Entity.WORLD, OnDespawn.class);
+        boolean atEntity = despawnObservers.at(id);
+        boolean atWorld = despawnObservers.atWorld();
         if (atEntity || atWorld) {
             Archetype source = before == TxState.STAGED_SPAWN ? null : archetypeOf(id);
             OnDespawn event = new OnDespawn(id, source, source == null ? -1 : index.rowOf(Entity.slot(id)),
