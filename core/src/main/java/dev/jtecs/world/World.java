@@ -1045,12 +1045,27 @@ public final class World implements AutoCloseable {
     public List<Archetype> dirtyArchetypes() {
         checkOpen();
         List<Archetype> dirty = new ArrayList<>();
-        for (Table table : archetypes.dirtyQueue()) {
-            if (table.dirty().anyDirty()) {
-                dirty.add(table.archetype());
-            }
-        }
+        archetypes.forEachDirty(dirty::add);
         return dirty;
+    }
+
+    /**
+     * Visits the archetypes {@link #dirtyArchetypes()} lists, in the same order, without building a list: the
+     * allocation-free form for per-frame consumers. Each archetype is checked as the visit reaches it (one cleared
+     * by an earlier step of the visit is skipped); archetypes that turn dirty during the visit are not visited.
+     * The visit is a scope, as {@link #forEachArchetype} is.
+     */
+    public void forEachDirtyArchetype(Consumer<Archetype> action) {
+        checkOpen();
+        Objects.requireNonNull(action, "action");
+        enterScope();
+        boolean ok = false;
+        try {
+            archetypes.forEachDirty(action);
+            ok = true;
+        } finally {
+            exitScope(ok);
+        }
     }
 
     /** Clears every archetype's dirty bits, structural flag and row residue (write counts survive). */
