@@ -106,7 +106,7 @@ public final class World implements AutoCloseable {
         this.pairs = archetypes.pairs();
         this.drain = new CommitDrain(index, archetypes, transaction);
         this.staging = new Staging(index, archetypes, transaction, keys, pairs, drain.sparseWrites());
-        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs);
+        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs, states);
         drain.keyClaims(batches::claimKeyRows);
         drain.onReleased(observers::clear); // an id never published keeps no observers
         this.relations = new Relations(this, index, archetypes, transaction, staging, pairs);
@@ -486,7 +486,22 @@ public final class World implements AutoCloseable {
      */
     public BatchIds batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer) {
         checkOpen();
-        return batches.spawn(count, states.withActiveTag(batchInputs(inputs)), initializer);
+        return batches.spawn(count, inputs, initializer);
+    }
+
+    /**
+     * {@link #batchSpawn(int, List, BatchCallback)} writing the reserved ids, in batch order, into the caller's
+     * {@code ids[offset, offset + count)} instead of returning them: once warm (the same inputs list again, the
+     * world's buffers grown), a call allocates nothing per entity, so a burst spawned every frame makes no garbage.
+     * Same staging, publication and failures; the ids are usable at once.
+     *
+     * @throws IllegalArgumentException also when {@code ids} cannot hold {@code count} ids from {@code offset};
+     *     nothing is reserved or written then
+     */
+    public void batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer, long[] ids,
+            int offset) {
+        checkOpen();
+        batches.spawnInto(count, inputs, initializer, ids, offset);
     }
 
     /**
@@ -630,7 +645,7 @@ public final class World implements AutoCloseable {
         return stats;
     }
 
-    private Input[] batchInputs(List<? extends Input> inputs) {
+    Input[] batchInputs(List<? extends Input> inputs) {
         Objects.requireNonNull(inputs, "inputs");
         Input[] array = new Input[inputs.size()];
         for (int i = 0; i < array.length; i++) {

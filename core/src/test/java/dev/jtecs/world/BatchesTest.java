@@ -278,6 +278,132 @@ class BatchesTest {
     // ---------------------------------------------------------------- batchSpawnAt / raw
 
     @Test
+    void batchSpawnIntoABufferWritesTheSameIdsTheReturningFormGives() {
+        try (World other = World.create()) {
+            for (World w : new World[] {world, other}) { // recycled slots: the ids do not line up
+                long a = w.spawn(MARK);
+                long b = w.spawn(MARK);
+                w.despawn(b);
+                w.despawn(a);
+            }
+            long[] buffer = new long[8];
+            buffer[0] = -1;
+            world.batchSpawn(5, List.of(POS, VEL), null, buffer, 2);
+            BatchIds expected = other.batchSpawn(5, List.of(POS, VEL), null);
+            assertFalse(expected.isContiguous());
+            assertEquals(-1, buffer[0], "nothing written before the offset");
+            assertArrayEquals(expected.toArray(), java.util.Arrays.copyOfRange(buffer, 2, 7));
+            world.batchSpawn(3, List.of(POS, VEL), null, buffer, 0); // fresh slots: consecutive
+            BatchIds consecutive = other.batchSpawn(3, List.of(POS, VEL), null);
+            assertTrue(consecutive.isContiguous());
+            assertArrayEquals(consecutive.toArray(), java.util.Arrays.copyOf(buffer, 3));
+            for (long id : java.util.Arrays.copyOf(buffer, 7)) {
+                assertTrue(world.isAlive(id));
+            }
+            assertEquals(8, world.entityCount());
+        }
+    }
+
+    @Test
+    void batchSpawnIntoABufferStagesLikeTheReturningForm() {
+        List<String> seen = new ArrayList<>();
+        long[] ids = new long[4];
+        world.defer();
+        world.batchSpawn(4, List.of(POS), (archetype, from, to) -> {
+            seen.add("init " + from + ".." + to);
+            FloatColumn x = archetype.getMut(PX);
+            for (int row = from; row < to; row++) {
+                x.set(row, 1f);
+            }
+        }, ids, 0);
+        assertFalse(world.isAlive(ids[0]), "reserved, published at commit");
+        world.set(ids[1], POS.of(new Pos(9, 9)));     // the ids are usable at once
+        world.despawn(ids[3]);
+        world.commit();
+        assertEquals(List.of("init 0..3"), seen);
+        assertEquals(new Pos(1, 0), world.get(ids[0], POS));
+        assertEquals(new Pos(9, 9), world.get(ids[1], POS));
+        assertFalse(world.isAlive(ids[3]));
+        assertEquals(3, world.entityCount());
+    }
+
+    @Test
+    void batchSpawnIntoABufferRejectsBadInputAndChangesNothing() {
+        world.spawn(POS);
+        String before = dump();
+        int archetypes = world.archetypeCount();
+        long[] ids = new long[4];
+        assertThrows(NullPointerException.class, () -> world.batchSpawn(2, List.of(VEL, MARK), null, null, 0));
+        IllegalArgumentException small = assertThrows(IllegalArgumentException.class,
+                () -> world.batchSpawn(3, List.of(VEL, MARK), null, ids, 2));
+        assertEquals("batchSpawn: ids.length=4 from offset=2 cannot hold count=3 ids", small.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(1, List.of(VEL, MARK), null, ids, -1));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(1, List.of(VEL, MARK), null, ids, 5));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(0, List.of(VEL, MARK), null, ids, 0));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(2, List.of(KEYED), null, ids, 0));
+        assertThrows(NullPointerException.class, () -> world.batchSpawn(2, null, null, ids, 0));
+        assertEquals(before, dump());
+        assertEquals(archetypes, world.archetypeCount(), "no archetype was created for a refused call");
+        assertArrayEquals(new long[4], ids, "nothing written");
+        assertFalse(world.hasPendingChanges());
+    }
+
+    @Test
+    void aReusedInputListFollowsTheActiveStateAndRecheckedEdgeTargets() {
+        List<dev.jtecs.component.Input> inputs = List.of(POS);
+        long[] ids = new long[1];
+        world.batchSpawn(1, inputs, null, ids, 0);
+        TagComponent menu = world.createState("test.batch.menu", dev.jtecs.state.StatePolicy.pauseOnBlur());
+        world.pushState("test.batch.menu");
+        world.batchSpawn(1, inputs, null, ids, 0);
+        assertTrue(world.has(ids[0], menu), "the active state's tag joins the signature");
+        world.popState();
+        world.batchSpawn(1, inputs, null, ids, 0);
+        assertFalse(world.has(ids[0], menu));
+
+        long target = world.spawn(MARK);
+        List<dev.jtecs.component.Input> edge = List.of(dev.jtecs.builtin.ChildOf.COMPONENT.to(target));
+        world.batchSpawn(1, edge, null, ids, 0);
+        world.despawn(target);
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(1, edge, null, ids, 0),
+                "an edge's target is checked at every call");
+    }
+
+    @Test
+    void aBurstSpawnedIntoABufferAllocatesNothingPerEntity() {
+        long small = burstBytesPerCall(1_000);
+        long large = burstBytesPerCall(20_000);
+        assertTrue(small < 512 && large < 512, "one scattered batchSpawn into a buffer allocated " + small
+                + " bytes for 1,000 entities and " + large + " for 20,000 (quietest window, per call)");
+    }
+
+    /** Heap bytes one batchSpawn of {@code n} recycled (scattered) ids into a buffer allocates, once warm. */
+    private static long burstBytesPerCall(int n) {
+        try (World world = World.create()) {
+            List<dev.jtecs.component.Input> inputs = List.of(POS, VEL);
+            Query all = world.newQuery(QueryDescriptor.builder().include(POS).build());
+            long[] ids = new long[n];
+            world.batchSpawn(n, inputs, null, ids, 0);
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long best = Long.MAX_VALUE;
+            for (int round = 0; round < 40; round++) {
+                world.defer();
+                for (int i = n - 1; i >= 0; i -= 2) {
+                    world.despawn(ids[i]); // every other slot: the free list does not form one run
+                }
+                world.commit();
+                world.batchDespawn(all);
+                long before = threads.getCurrentThreadAllocatedBytes();
+                world.batchSpawn(n, inputs, null, ids, 0);
+                best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - before);
+                assertEquals(n, world.entityCount());
+            }
+            return best;
+        }
+    }
+
+    @Test
     void batchSpawnAtRestoresExactIds() {
         long[] ids = {Entity.pack(5, 3), Entity.pack(2, 0), Entity.pack(9, 7)};
         world.batchSpawnAt(ids, List.of(POS.of(new Pos(1, 1))), null);
