@@ -46,11 +46,15 @@ final class Batches {
     private final ObserverRegistry observers;
     private final dev.jtecs.storage.internal.PairRegistry pairs;
     private final States states;
+    private final Staging staging;
+    private long[] listedSlots = new long[0]; // a bulk despawn's duplicate check: one bit per slot, cleared after
 
     Batches(World world, EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, CommitDrain drain,
-            KeyIndex keys, ObserverRegistry observers, dev.jtecs.storage.internal.PairRegistry pairs, States states) {
+            KeyIndex keys, ObserverRegistry observers, dev.jtecs.storage.internal.PairRegistry pairs, States states,
+            Staging staging) {
         this.pairs = pairs;
         this.states = states;
+        this.staging = staging;
         this.world = world;
         this.index = index;
         this.archetypes = archetypes;
@@ -380,6 +384,74 @@ final class Batches {
         for (int row = fromRow; row < toRow; row++) {
             // staged, not committed: the rows publish after this; the drain's reconcile confirms the claims
             keys.stageClaim((String) table.readValue(position, row), table.entityAt(row));
+        }
+    }
+
+    // ---------------------------------------------------------------- despawning a list of ids
+
+    /**
+     * Despawns {@code ids[from, to)} in one scope, each exactly as {@code despawn(id)} would in that order (events
+     * during the call, staged despawn records, the same publication), after checking every id: a dead, stale or
+     * malformed id, or one listed twice, throws before anything is staged or delivered.
+     *
+     * @return how many of them this call began despawning (the others were being despawned already)
+     */
+    int despawn(long[] ids, int from, int to) {
+        Objects.requireNonNull(ids, "ids");
+        if (from < 0 || from > to || to > ids.length) {
+            throw new IndexOutOfBoundsException("despawn: from=" + from + " to=" + to + " outside ids.length="
+                    + ids.length);
+        }
+        checkDespawnable(ids, from, to);
+        world.enterScope();
+        boolean ok = false;
+        try {
+            int began = 0;
+            for (int i = from; i < to; i++) {
+                long id = ids[i];
+                byte state = index.stateOf(id);
+                if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                    continue; // an observer of an earlier id despawned it and published (unwind): it is gone
+                }
+                TxState before = staging.despawn(id, Entity.slot(id));
+                if (before != null) {
+                    world.deliverDespawn(id, before);
+                    began++;
+                }
+            }
+            ok = true;
+            return began;
+        } finally {
+            world.exitScope(ok);
+        }
+    }
+
+    /** Checks that every id of the range is alive or reserved and listed once; changes nothing. */
+    private void checkDespawnable(long[] ids, int from, int to) {
+        int words = (index.highWater() + 63) >>> 6;
+        if (listedSlots.length < words) {
+            listedSlots = new long[Math.max(words, listedSlots.length * 2)];
+        }
+        int i = from;
+        try {
+            for (; i < to; i++) {
+                long id = ids[i];
+                byte state = index.stateOf(id);
+                if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                    throw new IllegalArgumentException(index.describeDead(id, "despawn ids[" + i + "]"));
+                }
+                int slot = Entity.slot(id);
+                if ((listedSlots[slot >>> 6] & 1L << slot) != 0) {
+                    throw new IllegalArgumentException("despawn ids[" + i + "]: entity " + Entity.toString(id)
+                            + " is listed twice in ids[" + from + ", " + to + ")");
+                }
+                listedSlots[slot >>> 6] |= 1L << slot;
+            }
+        } finally {
+            for (int k = from; k < i; k++) { // only slots of checked (valid) ids were marked
+                int slot = Entity.slot(ids[k]);
+                listedSlots[slot >>> 6] &= ~(1L << slot);
+            }
         }
     }
 

@@ -106,7 +106,8 @@ public final class World implements AutoCloseable {
         this.pairs = archetypes.pairs();
         this.drain = new CommitDrain(index, archetypes, transaction);
         this.staging = new Staging(index, archetypes, transaction, keys, pairs, drain.sparseWrites());
-        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs, states);
+        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs, states,
+                staging);
         drain.keyClaims(batches::claimKeyRows);
         drain.onReleased(observers::clear); // an id never published keeps no observers
         this.relations = new Relations(this, index, archetypes, transaction, staging, pairs);
@@ -430,6 +431,22 @@ public final class World implements AutoCloseable {
         } finally {
             exitScope(ok);
         }
+    }
+
+    /**
+     * Despawns the entities {@code ids[from, to)}: the same as {@link #despawn(long)} for each, in that order and in
+     * one scope (events delivered during the call, publication when the outermost scope closes), after every id
+     * was checked. Ids already being despawned are skipped, as {@code despawn(id)} skips them, and so are ids that
+     * the events of earlier ones despawned; the array is only read during the call.
+     *
+     * @return how many of them this call began despawning
+     * @throws IllegalArgumentException for a dead, stale or malformed id, or an id listed twice; nothing is
+     *     staged or delivered then
+     * @throws IndexOutOfBoundsException unless {@code 0 <= from <= to <= ids.length}
+     */
+    public int despawn(long[] ids, int from, int to) {
+        checkOpen();
+        return batches.despawn(ids, from, to);
     }
 
     private void despawned(long id, TxState before) {
