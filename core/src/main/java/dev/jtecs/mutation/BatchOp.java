@@ -11,7 +11,8 @@ import java.util.Objects;
  * One staged batch operation: a compact descriptor in place of per-entity records.
  *
  * <p>Spawn batches ({@link Kind#SPAWN}, {@link Kind#SPAWN_AT}) hold their destination table, their ids (a first id
- * when consecutive, else an array) and the column writes planned at the call. Query
+ * when consecutive, else a range of an array: their own, or the transaction's id pool) and the column writes
+ * planned at the call. Query
  * batches ({@link Kind#SET}, {@link Kind#REMOVE}, {@link Kind#DESPAWN}) hold, per archetype the query matched at
  * the call, the ids of its rows then and its structural count then: when the count is unchanged at publication
  * the archetype still holds exactly those rows, and the whole-archetype path applies.
@@ -35,6 +36,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     final int count;
     final long firstId;
     final long[] ids;
+    final int idsFrom; // the batch's ids are ids[idsFrom, idsFrom + count)
     final BatchCallback callback;
     final int[] positions;
     final Input[] inputs;
@@ -53,7 +55,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     // sparse relationship edges the batch edits on each entity it places or changes (null: none)
     SparseEdit sparse;
 
-    private BatchOp(Kind kind, Table table, int count, long firstId, long[] ids,
+    private BatchOp(Kind kind, Table table, int count, long firstId, long[] ids, int idsFrom,
             BatchCallback callback, int[] positions, Input[] inputs, byte[] modes, boolean keyed, Table[] tables,
             long[][] members, long[] structuralCounts, int[] counts, Component<?> component, Input value,
             Transaction transaction) {
@@ -62,6 +64,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
         this.count = count;
         this.firstId = firstId;
         this.ids = ids;
+        this.idsFrom = idsFrom;
         this.callback = callback;
         this.positions = positions;
         this.inputs = inputs;
@@ -81,7 +84,16 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
      */
     public static BatchOp spawn(Kind kind, SpawnPlan plan, int count, long firstId, long[] ids,
             BatchCallback callback) {
-        return new BatchOp(kind, plan.table(), count, firstId, ids, callback, plan.positions(),
+        return spawn(kind, plan, count, firstId, ids, 0, callback);
+    }
+
+    /**
+     * A spawn batch whose explicit ids are {@code ids[idsFrom, idsFrom + count)} (a range of a shared pool, which
+     * nobody writes while the batch is staged); consecutive from {@code firstId} when {@code ids} is {@code null}.
+     */
+    public static BatchOp spawn(Kind kind, SpawnPlan plan, int count, long firstId, long[] ids, int idsFrom,
+            BatchCallback callback) {
+        return new BatchOp(kind, plan.table(), count, firstId, ids, idsFrom, callback, plan.positions(),
                 plan.inputs(), plan.modes(), plan.keyed(), null, null, null, null, null, null, null);
     }
 
@@ -92,7 +104,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
      */
     public static BatchOp query(Kind kind, Table[] tables, long[][] members, long[] structuralCounts, int[] counts,
             Component<?> component, Input value, BatchCallback writer, Transaction transaction) {
-        BatchOp op = new BatchOp(kind, null, 0, 0, null, writer, null, null, null, false, tables, members,
+        BatchOp op = new BatchOp(kind, null, 0, 0, null, 0, writer, null, null, null, false, tables, members,
                 structuralCounts, counts, component, value, transaction);
         for (int t = 0; t < tables.length; t++) {
             if (members[t] == null) {
@@ -158,9 +170,31 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     /** The id of entity {@code i} of a spawn batch. */
     long idAt(int i) {
         if (ids != null) {
-            return ids[i];
+            return ids[idsFrom + i];
         }
         return firstId + i;
+    }
+
+    /** Whether a spawn batch's ids are consecutive: entity {@code i} is {@link #firstId()} {@code + i}. */
+    public boolean hasConsecutiveIds() {
+        return ids == null;
+    }
+
+    /** The first id of a spawn batch. */
+    public long firstId() {
+        return ids == null ? firstId : ids[idsFrom];
+    }
+
+    /** Writes a spawn batch's ids, in batch order, into {@code out[offset, offset + count)}; returns {@code out}. */
+    public long[] copyIds(long[] out, int offset) {
+        if (ids != null) {
+            System.arraycopy(ids, idsFrom, out, offset, count);
+        } else {
+            for (int i = 0; i < count; i++) {
+                out[offset + i] = firstId + i;
+            }
+        }
+        return out;
     }
 
     /**

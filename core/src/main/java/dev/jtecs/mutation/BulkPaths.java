@@ -73,7 +73,7 @@ final class BulkPaths {
             if (survivors != null) {
                 table.writeEntities(from, survivors, 0, n);
             } else if (op.ids != null) {
-                table.writeEntities(from, op.ids, 0, n);
+                table.writeEntities(from, op.ids, op.idsFrom, n);
             } else {
                 table.writeConsecutiveEntities(from, n, op.firstId);
             }

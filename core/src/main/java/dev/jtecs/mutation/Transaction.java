@@ -46,6 +46,10 @@ public final class Transaction {
     // it, a despawn is staged for it, or a cascade despawned it; unlike records, marks stay findable while draining
     private long[] doomed = new long[16];
 
+    // explicit ids of spawn batches, one range per batch; reused once no batch operation is left
+    private long[] batchIds = new long[0];
+    private int batchIdCount;
+
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
     private int[] entryNext = new int[128];
@@ -210,6 +214,26 @@ public final class Transaction {
         }
     }
 
+    /**
+     * Reserves {@code count} longs of the id pool for one spawn batch's explicit ids and returns where they start
+     * in {@link #batchIds()} (read the array after this call: the pool may have grown). Growth copies into a new
+     * array, and ranges handed out are never written again, so a batch may keep the array it was given. The pool
+     * is reused from the start once no batch operation is left, so a steady state of batches allocates nothing.
+     */
+    public int reserveBatchIds(int count) {
+        if (count > batchIds.length - batchIdCount) {
+            batchIds = Arrays.copyOf(batchIds, Math.max(batchIdCount + count, batchIds.length * 2));
+        }
+        int from = batchIdCount;
+        batchIdCount += count;
+        return from;
+    }
+
+    /** The id pool {@link #reserveBatchIds} hands out ranges of. */
+    public long[] batchIds() {
+        return batchIds;
+    }
+
     /** Notes that a member of a spawn batch was despawned before placement (the batch must skip it). */
     public void noteBatchCancel() {
         batchCancels++;
@@ -341,6 +365,9 @@ public final class Transaction {
         size = next;
         if (sealedOps > 0) {
             ops.subList(0, sealedOps).clear();
+        }
+        if (ops.isEmpty()) {
+            batchIdCount = 0; // no batch reads its range any more
         }
         for (int k = 0; k < ops.size(); k++) {
             ops.get(k).recordMark -= sealedEnd;

@@ -7,6 +7,7 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TagComponent;
 import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
@@ -26,6 +27,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -43,10 +45,16 @@ final class Batches {
     private final KeyIndex keys;
     private final ObserverRegistry observers;
     private final dev.jtecs.storage.internal.PairRegistry pairs;
+    private final States states;
+    private final Staging staging;
+    private long[] listedSlots = new long[0]; // a bulk despawn's duplicate check: one bit per slot, cleared after
 
     Batches(World world, EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, CommitDrain drain,
-            KeyIndex keys, ObserverRegistry observers, dev.jtecs.storage.internal.PairRegistry pairs) {
+            KeyIndex keys, ObserverRegistry observers, dev.jtecs.storage.internal.PairRegistry pairs, States states,
+            Staging staging) {
         this.pairs = pairs;
+        this.states = states;
+        this.staging = staging;
         this.world = world;
         this.index = index;
         this.archetypes = archetypes;
@@ -147,9 +155,86 @@ final class Batches {
         }
     }
 
-    BatchIds spawn(int count, Input[] inputs, BatchCallback initializer) {
-        BatchOp.SparseEdit sparse = sparseEdgesOf(inputs);
-        inputs = expandEdges("batchSpawn", inputs);
+    /**
+     * A spawn batch's signature as planned at the call: the caller's inputs (the cache key; {@code null} when the
+     * plan must not be reused), the state tag it was planned under, the drain's column plan and the sparse edges
+     * every entity gets.
+     */
+    private record Planned(Input[] given, TagComponent stateTag, BatchOp.SpawnPlan plan, BatchOp.SparseEdit sparse) {
+        boolean matches(List<? extends Input> inputs, TagComponent tag, ArchetypeRegistry archetypes) {
+            if (tag != stateTag || inputs.size() != given.length
+                    || archetypes.get(plan.table().id()) != plan.table()) {
+                return false;
+            }
+            for (int i = 0; i < given.length; i++) {
+                if (inputs.get(i) != given[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private Planned lastPlanned;
+
+    BatchIds spawn(int count, List<? extends Input> inputs, BatchCallback initializer) {
+        Planned planned = plan(count, inputs);
+        world.enterScope();
+        boolean ok = false;
+        try {
+            BatchOp op = stageSpawn(count, planned, initializer);
+            BatchIds ids = op.hasConsecutiveIds() ? new BatchIds(op.firstId(), count, null)
+                    : new BatchIds(0, count, op.copyIds(new long[count], 0));
+            ok = true;
+            return ids;
+        } finally {
+            world.exitScope(ok);
+        }
+    }
+
+    /** {@link #spawn} writing the ids into {@code out[offset, offset + count)} instead of returning them. */
+    void spawnInto(int count, List<? extends Input> inputs, BatchCallback initializer, long[] out, int offset) {
+        Objects.requireNonNull(out, "ids");
+        if (offset < 0 || offset > out.length || count > out.length - offset) {
+            throw new IllegalArgumentException("batchSpawn: ids.length=" + out.length + " from offset=" + offset
+                    + " cannot hold count=" + count + " ids");
+        }
+        Planned planned = plan(count, inputs);
+        world.enterScope();
+        boolean ok = false;
+        try {
+            stageSpawn(count, planned, initializer).copyIds(out, offset);
+            ok = true;
+        } finally {
+            world.exitScope(ok);
+        }
+    }
+
+    /**
+     * Validates and plans a spawn batch (nothing is reserved). The last plan is reused when the same inputs (by
+     * identity, none of them an edge) come again under the same state tag and its archetype is still registered:
+     * a batch spawned every frame plans once.
+     */
+    private Planned plan(int count, List<? extends Input> inputs) {
+        Objects.requireNonNull(inputs, "inputs");
+        TagComponent stateTag = states.activeTag();
+        Planned planned = lastPlanned;
+        if (planned == null || !planned.matches(inputs, stateTag, archetypes)) {
+            Input[] given = world.batchInputs(inputs);
+            Input[] tagged = states.withActiveTag(given);
+            BatchOp.SparseEdit sparse = sparseEdgesOf(tagged);
+            Input[] expanded = expandEdges("batchSpawn", tagged);
+            checkSpawnCount(count); // before planning: a refused call creates no archetype
+            BatchOp.SpawnPlan plan = drain.planSpawn(expanded, false);
+            planned = new Planned(hasEdge(given) ? null : given, stateTag, plan, withRequired(sparse, plan));
+            lastPlanned = planned.given() != null ? planned : null;
+            return planned;
+        }
+        checkSpawnCount(count);
+        return planned;
+    }
+
+    private void checkSpawnCount(int count) {
         if (count < 1) {
             throw new IllegalArgumentException("batchSpawn: count must be at least 1, was " + count);
         }
@@ -157,23 +242,38 @@ final class Batches {
             throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
                     + index.maxEntities() + ", " + index.available() + " ids left)");
         }
-        BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
-        BatchIds[] result = new BatchIds[1];
-        world.inScope(() -> {
-            long[] ids = null;
-            long first = index.allocateConsecutive(count, plan.table().id());
-            if (first == 0) {
-                ids = new long[count];
-                first = index.allocateScattered(count, plan.table().id(), ids);
-                if (first != 0) {
-                    ids = null; // recycled slots that happen to line up
-                }
+    }
+
+    private static boolean hasEdge(Input[] inputs) {
+        for (Input input : inputs) {
+            if (input instanceof RelationshipValue) {
+                return true; // its target is checked at every call, and its pair may be pruned
             }
-            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, initializer)
-                    .withSparse(withRequired(sparse, plan)));
-            result[0] = new BatchIds(first, count, ids);
-        });
-        return result[0];
+        }
+        return false;
+    }
+
+    /**
+     * Reserves the batch's ids (one consecutive run when the free slots allow, else a range of the transaction's
+     * id pool) and stages the batch; inside a scope.
+     */
+    private BatchOp stageSpawn(int count, Planned planned, BatchCallback initializer) {
+        BatchOp.SpawnPlan plan = planned.plan();
+        long[] ids = null;
+        int idsFrom = 0;
+        long first = index.allocateConsecutive(count, plan.table().id());
+        if (first == 0) {
+            idsFrom = transaction.reserveBatchIds(count);
+            ids = transaction.batchIds();
+            first = index.allocateScattered(count, plan.table().id(), ids, idsFrom);
+            if (first != 0) {
+                ids = null; // recycled slots that happen to line up
+            }
+        }
+        BatchOp op = BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, idsFrom, initializer)
+                .withSparse(planned.sparse());
+        transaction.addOp(op);
+        return op;
     }
 
     void spawnAt(long[] ids, Input[] inputs, BatchCallback initializer) {
@@ -284,6 +384,74 @@ final class Batches {
         for (int row = fromRow; row < toRow; row++) {
             // staged, not committed: the rows publish after this; the drain's reconcile confirms the claims
             keys.stageClaim((String) table.readValue(position, row), table.entityAt(row));
+        }
+    }
+
+    // ---------------------------------------------------------------- despawning a list of ids
+
+    /**
+     * Despawns {@code ids[from, to)} in one scope, each exactly as {@code despawn(id)} would in that order (events
+     * during the call, staged despawn records, the same publication), after checking every id: a dead, stale or
+     * malformed id, or one listed twice, throws before anything is staged or delivered.
+     *
+     * @return how many of them this call began despawning (the others were being despawned already)
+     */
+    int despawn(long[] ids, int from, int to) {
+        Objects.requireNonNull(ids, "ids");
+        if (from < 0 || from > to || to > ids.length) {
+            throw new IndexOutOfBoundsException("despawn: from=" + from + " to=" + to + " outside ids.length="
+                    + ids.length);
+        }
+        checkDespawnable(ids, from, to);
+        world.enterScope();
+        boolean ok = false;
+        try {
+            int began = 0;
+            for (int i = from; i < to; i++) {
+                long id = ids[i];
+                byte state = index.stateOf(id);
+                if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                    continue; // an observer of an earlier id despawned it and published (unwind): it is gone
+                }
+                TxState before = staging.despawn(id, Entity.slot(id));
+                if (before != null) {
+                    world.deliverDespawn(id, before);
+                    began++;
+                }
+            }
+            ok = true;
+            return began;
+        } finally {
+            world.exitScope(ok);
+        }
+    }
+
+    /** Checks that every id of the range is alive or reserved and listed once; changes nothing. */
+    private void checkDespawnable(long[] ids, int from, int to) {
+        int words = (index.highWater() + 63) >>> 6;
+        if (listedSlots.length < words) {
+            listedSlots = new long[Math.max(words, listedSlots.length * 2)];
+        }
+        int i = from;
+        try {
+            for (; i < to; i++) {
+                long id = ids[i];
+                byte state = index.stateOf(id);
+                if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                    throw new IllegalArgumentException(index.describeDead(id, "despawn ids[" + i + "]"));
+                }
+                int slot = Entity.slot(id);
+                if ((listedSlots[slot >>> 6] & 1L << slot) != 0) {
+                    throw new IllegalArgumentException("despawn ids[" + i + "]: entity " + Entity.toString(id)
+                            + " is listed twice in ids[" + from + ", " + to + ")");
+                }
+                listedSlots[slot >>> 6] |= 1L << slot;
+            }
+        } finally {
+            for (int k = from; k < i; k++) { // only slots of checked (valid) ids were marked
+                int slot = Entity.slot(ids[k]);
+                listedSlots[slot >>> 6] &= ~(1L << slot);
+            }
         }
     }
 

@@ -101,6 +101,8 @@ public final class World implements AutoCloseable {
     private final KeyIndex keys = new KeyIndex(this::currentKey);
     private final Staging staging;
     private final ObserverRegistry observers = new ObserverRegistry();
+    private final ObserverRegistry.Presence spawnObservers = observers.presence(OnSpawn.class);
+    private final ObserverRegistry.Presence despawnObservers = observers.presence(OnDespawn.class);
     private final OnDespawn.Context despawnContext = new DespawnContext();
     private final List<Query> queries = new ArrayList<>();
     private final Query.Host queryHost = new QueryHost();
@@ -126,7 +128,8 @@ public final class World implements AutoCloseable {
         this.pairs = archetypes.pairs();
         this.drain = new CommitDrain(index, archetypes, transaction);
         this.staging = new Staging(index, archetypes, transaction, keys, pairs, drain.sparseWrites());
-        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs);
+        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs, states,
+                staging);
         drain.keyClaims(batches::claimKeyRows);
         drain.onReleased(observers::clear); // an id never published keeps no observers
         this.relations = new Relations(this, index, archetypes, transaction, staging, pairs);
@@ -279,7 +282,7 @@ public final class World implements AutoCloseable {
     }
 
     private void spawned(long id) {
-        if (observers.has(Entity.WORLD, OnSpawn.class)) {
+        if (spawnObservers.atWorld()) {
             observers.deliver(Entity.WORLD, OnSpawn.class, new OnSpawn(id));
         }
     }
@@ -459,9 +462,25 @@ public final class World implements AutoCloseable {
         }
     }
 
+    /**
+     * Despawns the entities {@code ids[from, to)}: the same as {@link #despawn(long)} for each, in that order and in
+     * one scope (events delivered during the call, publication when the outermost scope closes), after every id
+     * was checked. Ids already being despawned are skipped, as {@code despawn(id)} skips them, and so are ids that
+     * the events of earlier ones despawned; the array is only read during the call.
+     *
+     * @return how many of them this call began despawning
+     * @throws IllegalArgumentException for a dead, stale or malformed id, or an id listed twice; nothing is
+     *     staged or delivered then
+     * @throws IndexOutOfBoundsException unless {@code 0 <= from <= to <= ids.length}
+     */
+    public int despawn(long[] ids, int from, int to) {
+        checkOpen();
+        return batches.despawn(ids, from, to);
+    }
+
     private void despawned(long id, TxState before) {
-        boolean atEntity = observers.has(id, OnDespawn.class);
-        boolean atWorld = observers.has(Entity.WORLD, OnDespawn.class);
+        boolean atEntity = despawnObservers.at(id);
+        boolean atWorld = despawnObservers.atWorld();
         try {
             if (atEntity || atWorld) {
                 Archetype source = before == TxState.STAGED_SPAWN ? null : archetypeOf(id);
@@ -516,7 +535,22 @@ public final class World implements AutoCloseable {
      */
     public BatchIds batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer) {
         checkOpen();
-        return batches.spawn(count, states.withActiveTag(batchInputs(inputs)), initializer);
+        return batches.spawn(count, inputs, initializer);
+    }
+
+    /**
+     * {@link #batchSpawn(int, List, BatchCallback)} writing the reserved ids, in batch order, into the caller's
+     * {@code ids[offset, offset + count)} instead of returning them: once warm (the same inputs list again, the
+     * world's buffers grown), a call allocates nothing per entity, so a burst spawned every frame makes no garbage.
+     * Same staging, publication and failures; the ids are usable at once.
+     *
+     * @throws IllegalArgumentException also when {@code ids} cannot hold {@code count} ids from {@code offset};
+     *     nothing is reserved or written then
+     */
+    public void batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer, long[] ids,
+            int offset) {
+        checkOpen();
+        batches.spawnInto(count, inputs, initializer, ids, offset);
     }
 
     /**
@@ -663,7 +697,7 @@ public final class World implements AutoCloseable {
         return stats;
     }
 
-    private Input[] batchInputs(List<? extends Input> inputs) {
+    Input[] batchInputs(List<? extends Input> inputs) {
         Objects.requireNonNull(inputs, "inputs");
         Input[] array = new Input[inputs.size()];
         for (int i = 0; i < array.length; i++) {
@@ -1136,12 +1170,27 @@ public final class World implements AutoCloseable {
     public List<Archetype> dirtyArchetypes() {
         checkOpen();
         List<Archetype> dirty = new ArrayList<>();
-        for (Table table : archetypes.dirtyQueue()) {
-            if (table.dirty().anyDirty()) {
-                dirty.add(table.archetype());
-            }
-        }
+        archetypes.forEachDirty(dirty::add);
         return dirty;
+    }
+
+    /**
+     * Visits the archetypes {@link #dirtyArchetypes()} lists, in the same order, without building a list: the
+     * allocation-free form for per-frame consumers. Each archetype is checked as the visit reaches it (one cleared
+     * by an earlier step of the visit is skipped); archetypes that turn dirty during the visit are not visited.
+     * The visit is a scope, as {@link #forEachArchetype} is.
+     */
+    public void forEachDirtyArchetype(Consumer<Archetype> action) {
+        checkOpen();
+        Objects.requireNonNull(action, "action");
+        enterScope();
+        boolean ok = false;
+        try {
+            archetypes.forEachDirty(action);
+            ok = true;
+        } finally {
+            exitScope(ok);
+        }
     }
 
     /** Clears every archetype's dirty bits, structural flag and row residue (write counts survive). */

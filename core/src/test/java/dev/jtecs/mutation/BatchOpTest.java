@@ -30,6 +30,23 @@ class BatchOpTest {
     }
 
     @Test
+    void aSpawnBatchReadsItsIdsFromARangeOfASharedArray() {
+        long[] pool = {1, 2, 7, 3, 9};
+        BatchOp op = BatchOp.spawn(BatchOp.Kind.SPAWN, plan(), 2, 0, pool, 2, null);
+        assertFalse(op.hasConsecutiveIds());
+        assertEquals(7, op.firstId());
+        assertEquals(3, op.idAt(1));
+        long[] out = new long[4];
+        op.copyIds(out, 1);
+        assertEquals(java.util.List.of(0L, 7L, 3L, 0L), java.util.Arrays.stream(out).boxed().toList());
+        BatchOp consecutive = BatchOp.spawn(BatchOp.Kind.SPAWN, plan(), 3, 10, null, null);
+        assertTrue(consecutive.hasConsecutiveIds());
+        assertEquals(10, consecutive.firstId());
+        assertEquals(java.util.List.of(10L, 11L, 12L),
+                java.util.Arrays.stream(consecutive.copyIds(new long[3], 0)).boxed().toList());
+    }
+
+    @Test
     void queryBatchesAreBoundaries() {
         for (BatchOp.Kind kind : new BatchOp.Kind[] {BatchOp.Kind.SET, BatchOp.Kind.REMOVE, BatchOp.Kind.DESPAWN}) {
             BatchOp op = BatchOp.query(kind, new Table[0], new long[0][], new long[0], new int[0], T, null, null,

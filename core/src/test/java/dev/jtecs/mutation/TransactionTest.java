@@ -177,6 +177,29 @@ class TransactionTest {
     }
 
     @Test
+    void theBatchIdPoolHandsOutRangesKeepsThemThroughGrowthAndRestartsOnceNoOperationIsLeft() {
+        Transaction tx = new Transaction();
+        int a = tx.reserveBatchIds(3);
+        long[] first = tx.batchIds();
+        first[a] = 11;
+        first[a + 2] = 13;
+        int b = tx.reserveBatchIds(1000); // grows: a new array
+        assertEquals(a + 3, b);
+        assertTrue(tx.batchIds() != first);
+        assertEquals(13, first[a + 2], "the old array still holds the first range");
+        assertEquals(13, tx.batchIds()[a + 2], "and so does the new one");
+        tx.addOp(boundary());
+        tx.seal();
+        assertEquals(b + 1000, tx.reserveBatchIds(1), "a range staged while the wave drains comes after");
+        tx.addOp(boundary());
+        tx.recycle();
+        assertEquals(b + 1001, tx.reserveBatchIds(1), "an operation is left: ranges are not reused yet");
+        tx.seal();
+        tx.recycle();
+        assertEquals(0, tx.reserveBatchIds(5), "no operation left: the pool starts over");
+    }
+
+    @Test
     void doomMarksAreKeptPerSlotAndBatchCancelsPerWave() {
         Transaction tx = new Transaction();
         assertFalse(tx.isDoomed(5));

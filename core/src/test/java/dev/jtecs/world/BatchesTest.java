@@ -278,6 +278,132 @@ class BatchesTest {
     // ---------------------------------------------------------------- batchSpawnAt / raw
 
     @Test
+    void batchSpawnIntoABufferWritesTheSameIdsTheReturningFormGives() {
+        try (World other = World.create()) {
+            for (World w : new World[] {world, other}) { // recycled slots: the ids do not line up
+                long a = w.spawn(MARK);
+                long b = w.spawn(MARK);
+                w.despawn(b);
+                w.despawn(a);
+            }
+            long[] buffer = new long[8];
+            buffer[0] = -1;
+            world.batchSpawn(5, List.of(POS, VEL), null, buffer, 2);
+            BatchIds expected = other.batchSpawn(5, List.of(POS, VEL), null);
+            assertFalse(expected.isContiguous());
+            assertEquals(-1, buffer[0], "nothing written before the offset");
+            assertArrayEquals(expected.toArray(), java.util.Arrays.copyOfRange(buffer, 2, 7));
+            world.batchSpawn(3, List.of(POS, VEL), null, buffer, 0); // fresh slots: consecutive
+            BatchIds consecutive = other.batchSpawn(3, List.of(POS, VEL), null);
+            assertTrue(consecutive.isContiguous());
+            assertArrayEquals(consecutive.toArray(), java.util.Arrays.copyOf(buffer, 3));
+            for (long id : java.util.Arrays.copyOf(buffer, 7)) {
+                assertTrue(world.isAlive(id));
+            }
+            assertEquals(8, world.entityCount());
+        }
+    }
+
+    @Test
+    void batchSpawnIntoABufferStagesLikeTheReturningForm() {
+        List<String> seen = new ArrayList<>();
+        long[] ids = new long[4];
+        world.defer();
+        world.batchSpawn(4, List.of(POS), (archetype, from, to) -> {
+            seen.add("init " + from + ".." + to);
+            FloatColumn x = archetype.getMut(PX);
+            for (int row = from; row < to; row++) {
+                x.set(row, 1f);
+            }
+        }, ids, 0);
+        assertFalse(world.isAlive(ids[0]), "reserved, published at commit");
+        world.set(ids[1], POS.of(new Pos(9, 9)));     // the ids are usable at once
+        world.despawn(ids[3]);
+        world.commit();
+        assertEquals(List.of("init 0..3"), seen);
+        assertEquals(new Pos(1, 0), world.get(ids[0], POS));
+        assertEquals(new Pos(9, 9), world.get(ids[1], POS));
+        assertFalse(world.isAlive(ids[3]));
+        assertEquals(3, world.entityCount());
+    }
+
+    @Test
+    void batchSpawnIntoABufferRejectsBadInputAndChangesNothing() {
+        world.spawn(POS);
+        String before = dump();
+        int archetypes = world.archetypeCount();
+        long[] ids = new long[4];
+        assertThrows(NullPointerException.class, () -> world.batchSpawn(2, List.of(VEL, MARK), null, null, 0));
+        IllegalArgumentException small = assertThrows(IllegalArgumentException.class,
+                () -> world.batchSpawn(3, List.of(VEL, MARK), null, ids, 2));
+        assertEquals("batchSpawn: ids.length=4 from offset=2 cannot hold count=3 ids", small.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(1, List.of(VEL, MARK), null, ids, -1));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(1, List.of(VEL, MARK), null, ids, 5));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(0, List.of(VEL, MARK), null, ids, 0));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(2, List.of(KEYED), null, ids, 0));
+        assertThrows(NullPointerException.class, () -> world.batchSpawn(2, null, null, ids, 0));
+        assertEquals(before, dump());
+        assertEquals(archetypes, world.archetypeCount(), "no archetype was created for a refused call");
+        assertArrayEquals(new long[4], ids, "nothing written");
+        assertFalse(world.hasPendingChanges());
+    }
+
+    @Test
+    void aReusedInputListFollowsTheActiveStateAndRecheckedEdgeTargets() {
+        List<dev.jtecs.component.Input> inputs = List.of(POS);
+        long[] ids = new long[1];
+        world.batchSpawn(1, inputs, null, ids, 0);
+        TagComponent menu = world.createState("test.batch.menu", dev.jtecs.state.StatePolicy.pauseOnBlur());
+        world.pushState("test.batch.menu");
+        world.batchSpawn(1, inputs, null, ids, 0);
+        assertTrue(world.has(ids[0], menu), "the active state's tag joins the signature");
+        world.popState();
+        world.batchSpawn(1, inputs, null, ids, 0);
+        assertFalse(world.has(ids[0], menu));
+
+        long target = world.spawn(MARK);
+        List<dev.jtecs.component.Input> edge = List.of(dev.jtecs.builtin.ChildOf.COMPONENT.to(target));
+        world.batchSpawn(1, edge, null, ids, 0);
+        world.despawn(target);
+        assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(1, edge, null, ids, 0),
+                "an edge's target is checked at every call");
+    }
+
+    @Test
+    void aBurstSpawnedIntoABufferAllocatesNothingPerEntity() {
+        long small = burstBytesPerCall(1_000);
+        long large = burstBytesPerCall(20_000);
+        assertTrue(small < 512 && large < 512, "one scattered batchSpawn into a buffer allocated " + small
+                + " bytes for 1,000 entities and " + large + " for 20,000 (quietest window, per call)");
+    }
+
+    /** Heap bytes one batchSpawn of {@code n} recycled (scattered) ids into a buffer allocates, once warm. */
+    private static long burstBytesPerCall(int n) {
+        try (World world = World.create()) {
+            List<dev.jtecs.component.Input> inputs = List.of(POS, VEL);
+            Query all = world.newQuery(QueryDescriptor.builder().include(POS).build());
+            long[] ids = new long[n];
+            world.batchSpawn(n, inputs, null, ids, 0);
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long best = Long.MAX_VALUE;
+            for (int round = 0; round < 40; round++) {
+                world.defer();
+                for (int i = n - 1; i >= 0; i -= 2) {
+                    world.despawn(ids[i]); // every other slot: the free list does not form one run
+                }
+                world.commit();
+                world.batchDespawn(all);
+                long before = threads.getCurrentThreadAllocatedBytes();
+                world.batchSpawn(n, inputs, null, ids, 0);
+                best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - before);
+                assertEquals(n, world.entityCount());
+            }
+            return best;
+        }
+    }
+
+    @Test
     void batchSpawnAtRestoresExactIds() {
         long[] ids = {Entity.pack(5, 3), Entity.pack(2, 0), Entity.pack(9, 7)};
         world.batchSpawnAt(ids, List.of(POS.of(new Pos(1, 1))), null);
@@ -362,6 +488,230 @@ class BatchesTest {
     }
 
     // ---------------------------------------------------------------- batchSet / batchRemove
+
+    // ---------------------------------------------------------------- despawn(ids, from, to)
+
+    /**
+     * Random worlds (three archetypes, ChildOf trees, observers at address 0 and at some entities, one of which
+     * despawns another entity) where a range of ids is despawned in one call, beside a twin that despawns the same
+     * ids one by one in one scope: the same state (every id, row and value), the same events in the same order,
+     * the same membership callbacks and dirty residue. Replay a seed with {@code -Djtecs.seed=...}.
+     */
+    @Test
+    void despawningARangeEqualsDespawningEachIdInOneScope() {
+        Long replay = Long.getLong("jtecs.seed");
+        int observerDespawns = 0;
+        int cascades = 0;
+        for (long seed : replay != null ? new long[] {replay} : new long[] {1, 2, 3, 4, 5, System.nanoTime()}) {
+            System.out.println("BatchesTest.despawningARangeEqualsDespawningEachIdInOneScope seed=" + seed);
+            try (World bulk = World.create(); World single = World.create()) {
+                List<String> bulkLog = new ArrayList<>();
+                List<String> singleLog = new ArrayList<>();
+                long[] bulkIds = despawnScene(bulk, seed, bulkLog);
+                long[] singleIds = despawnScene(single, seed, singleLog);
+                assertArrayEquals(bulkIds, singleIds, "seed=" + seed);
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed ^ 0x5DEECE66DL);
+                long[] chosen = chooseDespawns(bulk, bulkIds, random);
+                int from = 1;
+                int to = chosen.length - 1;
+                for (int i = from; i < to; i++) {
+                    cascades += bulk.relationshipSources(dev.jtecs.builtin.ChildOf.COMPONENT, chosen[i]).length;
+                }
+
+                bulk.defer();
+                bulk.despawn(chosen[0]);        // already being despawned when the range comes
+                int began = bulk.despawn(chosen, from, to);
+                bulk.commit();
+
+                single.defer();
+                single.despawn(chosen[0]);
+                int singleBegan = 0;
+                for (int i = from; i < to; i++) {
+                    boolean already = isDespawning(chosen[i], singleLog);
+                    single.despawn(chosen[i]);
+                    singleBegan += already ? 0 : 1;
+                }
+                single.commit();
+
+                assertEquals(singleLog, bulkLog, "seed=" + seed);
+                assertEquals(dumpOf(single), dumpOf(bulk), "seed=" + seed);
+                assertEquals(residueOf(single), residueOf(bulk), "seed=" + seed);
+                for (long id : bulkIds) {
+                    assertEquals(single.rowOf(id), bulk.rowOf(id), "seed=" + seed + " id=" + Entity.toString(id));
+                }
+                assertEquals(singleBegan, began, "seed=" + seed);
+                observerDespawns += bulkLog.stream().anyMatch(line -> line.startsWith("entity OnDespawn")) ? 1 : 0;
+            }
+        }
+        assertTrue(replay != null || observerDespawns > 0 && cascades > 0, "the scenes must exercise observers "
+                + "that despawn (" + observerDespawns + ") and parents whose children cascade (" + cascades + ")");
+    }
+
+    /** Whether the log shows an OnDespawn of {@code id} already (the single-call twin's way to count). */
+    private static boolean isDespawning(long id, List<String> log) {
+        String prefix = "world OnDespawn " + Entity.toString(id) + " ";
+        return log.stream().anyMatch(line -> line.startsWith(prefix));
+    }
+
+    /** Builds the same random scene in any world: ids spawned, observers and membership callbacks logging. */
+    private static long[] despawnScene(World world, long seed, List<String> log) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        int n = 60 + random.nextInt(60);
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            int shape = random.nextInt(4);
+            if (shape == 3 && i > 0) { // a child of an earlier entity: despawned with it (cascade)
+                ids[i] = world.spawn(POS.of(new Pos(i, -i)), dev.jtecs.builtin.ChildOf.COMPONENT.to(ids[random.nextInt(i)]));
+            } else {
+                ids[i] = shape == 0 ? world.spawn(POS.of(new Pos(i, i)))
+                        : shape == 1 ? world.spawn(POS.of(new Pos(i, 0)), VEL.of(new Vel(0, i)))
+                        : world.spawn(MARK, HP.of(i));
+            }
+        }
+        world.observe(Entity.WORLD, OnDespawn.class, e -> log.add("world OnDespawn " + Entity.toString(e.entity())
+                + " row=" + e.row()));
+        for (int k = 0; k < 5; k++) {
+            long watched = ids[random.nextInt(n)];
+            long other = ids[random.nextInt(n)];
+            world.observe(watched, OnDespawn.class, e -> {
+                log.add("entity OnDespawn " + Entity.toString(e.entity()));
+                if (world.isAlive(other)) {
+                    world.despawn(other); // a despawn requested by an observer
+                }
+            });
+        }
+        world.newQuery(QueryDescriptor.builder().include(POS).onEntitiesRemoved((archetype, fromRow, toRow) ->
+                log.add("removed " + archetype.id() + " " + fromRow + ".." + toRow)).build());
+        world.clearDirty();
+        return ids;
+    }
+
+    /** A random subset of the scene's ids in random order (duplicate-free). */
+    private static long[] chooseDespawns(World world, long[] ids, java.util.SplittableRandom random) {
+        java.util.Set<Long> chosen = new java.util.LinkedHashSet<>();
+        for (long id : ids) {
+            if (random.nextInt(3) == 0) {
+                chosen.add(id);
+            }
+        }
+        for (int i = 0; chosen.size() < 3; i++) {
+            chosen.add(ids[i]);
+        }
+        List<Long> pool = new ArrayList<>(chosen);
+        java.util.Collections.shuffle(pool, new java.util.Random(random.nextLong()));
+        return pool.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Every live entity's archetype, row and values, by id. */
+    private static String dumpOf(World world) {
+        TreeMap<Long, String> rows = new TreeMap<>();
+        world.forEachArchetype(archetype -> {
+            for (int row = 0; row < archetype.count(); row++) {
+                StringBuilder sb = new StringBuilder().append(archetype.id()).append('@').append(row).append(' ');
+                for (Component<?> c : archetype.components()) {
+                    sb.append(c.name()).append('=').append(archetype.getValue(row, c)).append(' ');
+                }
+                rows.put(archetype.entity(row), sb.toString());
+            }
+        });
+        return rows + " alive=" + world.entityCount();
+    }
+
+    /** The dirty archetypes with their row residue. */
+    private static String residueOf(World world) {
+        StringBuilder sb = new StringBuilder();
+        for (Archetype archetype : world.dirtyArchetypes()) {
+            sb.append(archetype.id()).append(" added=").append(archetype.structuralAdded()).append(" touched=")
+                    .append(java.util.Arrays.toString(archetype.structuralTouched())).append(" count=")
+                    .append(archetype.structuralCount()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void despawningARangeRejectsBadIdsAndChangesNothing() {
+        BatchIds ids = world.batchSpawn(5, List.of(POS));
+        long dead = world.spawn(MARK);
+        world.despawn(dead);
+        List<Long> events = new ArrayList<>();
+        world.observe(Entity.WORLD, OnDespawn.class, e -> events.add(e.entity()));
+        String before = dump();
+        long[] withDead = {ids.get(0), ids.get(1), dead, ids.get(2)};
+        IllegalArgumentException stale = assertThrows(IllegalArgumentException.class,
+                () -> world.despawn(withDead, 0, 4));
+        assertTrue(stale.getMessage().startsWith("despawn ids[2]: entity " + Entity.toString(dead)
+                + " is dead or stale"), stale.getMessage());
+        long[] twice = {ids.get(3), ids.get(1), ids.get(3)};
+        IllegalArgumentException duplicate = assertThrows(IllegalArgumentException.class,
+                () -> world.despawn(twice, 0, 3));
+        assertEquals("despawn ids[2]: entity " + Entity.toString(ids.get(3)) + " is listed twice in ids[0, 3)",
+                duplicate.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> world.despawn(new long[] {ids.get(0), -5}, 0, 2));
+        assertThrows(IllegalArgumentException.class, () -> world.despawn(new long[] {Entity.WORLD}, 0, 1));
+        assertThrows(NullPointerException.class, () -> world.despawn(null, 0, 0));
+        IndexOutOfBoundsException range = assertThrows(IndexOutOfBoundsException.class,
+                () -> world.despawn(new long[3], 2, 4));
+        assertEquals("despawn: from=2 to=4 outside ids.length=3", range.getMessage());
+        assertThrows(IndexOutOfBoundsException.class, () -> world.despawn(new long[3], -1, 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> world.despawn(new long[3], 2, 1));
+        assertEquals(before, dump());
+        assertEquals(List.of(), events, "nothing delivered");
+        assertFalse(world.hasPendingChanges());
+        assertEquals(2, world.despawn(twice, 0, 2), "the refused calls left no mark: a valid range still works");
+        assertEquals(3, world.entityCount());
+    }
+
+    @Test
+    void despawningARangeSkipsOnlyWhatIsOutsideTheRangeOrAlreadyBeingDespawned() {
+        long[] ids = new long[6];
+        world.batchSpawn(6, List.of(POS), null, ids, 0);
+        assertEquals(0, world.despawn(ids, 3, 3), "an empty range");
+        world.defer();
+        world.despawn(ids[2]);
+        long staged = world.spawn(MARK);        // reserved: a range may cancel staged spawns too
+        long[] list = {ids[1], ids[2], staged, ids[4]};
+        assertEquals(3, world.despawn(list, 0, 4), "ids[2] was being despawned already");
+        world.commit();
+        assertTrue(world.isAlive(ids[0]) && world.isAlive(ids[3]) && world.isAlive(ids[5]));
+        assertFalse(world.isAlive(staged));
+        assertEquals(3, world.entityCount());
+    }
+
+    @Test
+    void despawningARangeAllocatesNothingPerEntity() {
+        long small = rangeDespawnBytes(1_000);
+        long large = rangeDespawnBytes(20_000);
+        assertTrue(small < 256 && large < 256, "despawn(ids, 0, n) allocated " + small + " bytes for 1,000 ids and "
+                + large + " for 20,000 (quietest window)");
+    }
+
+    /** Heap bytes one despawn of {@code n} listed ids allocates (publication included), once warm. */
+    private static long rangeDespawnBytes(int n) {
+        try (World world = World.create()) {
+            List<dev.jtecs.component.Input> inputs = List.of(POS, VEL);
+            world.newQuery(QueryDescriptor.builder().include(POS).build());
+            long[] ids = new long[2 * n];
+            long[] odd = new long[n];
+            world.batchSpawn(2 * n, inputs, null, ids, 0);
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long best = Long.MAX_VALUE;
+            for (int round = 0; round < 40; round++) {
+                for (int i = 0; i < n; i++) {
+                    odd[i] = ids[2 * i + 1];
+                }
+                long before = threads.getCurrentThreadAllocatedBytes();
+                world.despawn(odd, 0, n);
+                best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - before);
+                assertEquals(n, world.entityCount());
+                world.batchSpawn(n, inputs, null, odd, 0); // refill the freed slots
+                for (int i = 0; i < n; i++) {
+                    ids[2 * i + 1] = odd[i];
+                }
+            }
+            return best;
+        }
+    }
 
     @Test
     void batchSetAddsAComponentToAWholeArchetypeByExchangingBuffers() {

@@ -3,12 +3,14 @@ package dev.jtecs.world;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.storage.Archetype;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,67 @@ class WorldDirtyTest {
         assertEquals(List.of(), world.dirtyArchetypes());
         assertFalse(snapshot.get(0).anyComponentDirty());
         assertEquals(1, snapshot.get(0).writeCount(MP), "counts survive clearing");
+    }
+
+    @Test
+    void forEachDirtyArchetypeVisitsWhatDirtyArchetypesListsInTheSameOrder() {
+        long a = world.spawn(HP);
+        long b = world.spawn(MP);
+        long c = world.spawn(T);
+        world.clearDirty();
+        world.set(b, MP.of(5));
+        world.despawn(a);
+        world.set(c, HP.of(2)); // a move: T's archetype loses a row, {HP, T} gains one
+        List<Archetype> visited = new ArrayList<>();
+        world.forEachDirtyArchetype(visited::add);
+        assertEquals(world.dirtyArchetypes(), visited);
+        assertEquals(4, visited.size());
+        assertThrows(NullPointerException.class, () -> world.forEachDirtyArchetype(null));
+    }
+
+    @Test
+    void forEachDirtyArchetypeChecksEachArchetypeWhenItGetsThereAndIsAScope() {
+        long a = world.spawn(HP);
+        long b = world.spawn(MP);
+        long quiet = world.spawn(T);
+        world.clearDirty();
+        world.set(a, HP.of(3));
+        world.set(b, MP.of(3));
+        Archetype first = world.archetypeOf(a);
+        Archetype second = world.archetypeOf(b);
+        List<Archetype> visited = new ArrayList<>();
+        world.forEachDirtyArchetype(archetype -> {
+            visited.add(archetype);
+            second.clearDirtyComponents();           // cleared before the visit reaches it: skipped
+            world.archetypeOf(quiet).markComponentDirty(T); // turns dirty during the visit: not visited
+            world.despawn(a);                        // staged until the visit ends
+            assertTrue(world.isAlive(a));
+        });
+        assertEquals(List.of(first), visited);
+        assertFalse(world.isAlive(a), "published when the visit ended");
+        assertTrue(world.dirtyArchetypes().contains(world.archetypeOf(quiet)));
+    }
+
+    @Test
+    void forEachDirtyArchetypeAllocatesNothingOnceWarm() {
+        for (int i = 0; i < 100; i++) {
+            world.spawn(i % 2 == 0 ? HP.of(i) : MP.of(i));
+        }
+        world.spawn(T);
+        int[] visits = new int[1];
+        java.util.function.Consumer<Archetype> count = archetype -> visits[0]++;
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long best = Long.MAX_VALUE;
+        for (int window = 0; window < 20 && best > 0; window++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 10_000; i++) {
+                world.forEachDirtyArchetype(count);
+            }
+            best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - before);
+        }
+        assertEquals(0, best, "10,000 visits of 3 dirty archetypes, quietest window");
+        assertTrue(visits[0] > 0);
     }
 
     @Test

@@ -12,6 +12,7 @@ import dev.jtecs.builtin.Disabled;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
+import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
@@ -179,6 +180,29 @@ class BulkGuideTest {
                 assertTrue(world.isAlive(id));
             }
             // end-example
+        }
+    }
+
+    @Test
+    void idsIntoABufferYouKeep() {
+        try (World world = World.create()) {
+            world.batchSpawn(1000, List.of(POSITION));
+            // begin-example
+            List<Input> burst = List.of(POSITION, VELOCITY.of(new Velocity(0, 1))); // kept: planned once
+            long[] ids = new long[64];                                             // kept: refilled each time
+            world.batchSpawn(50, burst, null, ids, 0);
+            for (int frame = 0; frame < 3; frame++) {
+                long first = ids[0];
+                world.despawn(ids, 0, 50);                 // this frame's expired particles...
+                world.batchSpawn(50, burst, null, ids, 0); // ...and the burst that replaces them
+                assertFalse(world.isAlive(first));
+                assertEquals(new Velocity(0, 1), world.get(ids[49], VELOCITY));
+            }
+            assertEquals(1050, world.entityCount());
+            assertThrows(IllegalArgumentException.class, // 64 - 20 < 50: refused, nothing reserved
+                    () -> world.batchSpawn(50, burst, null, ids, 20));
+            // end-example
+            assertEquals(1050, world.entityCount());
         }
     }
 
@@ -415,6 +439,32 @@ class BulkGuideTest {
     }
 
     // ---------------------------------------------------------------- maintenance
+
+    @Test
+    void despawnAListOfIds() {
+        try (World world = World.create()) {
+            // begin-example
+            long[] ids = new long[5];
+            world.batchSpawn(5, List.of(POSITION), null, ids, 0);
+            List<Long> seen = new ArrayList<>();
+            world.observe(Entity.WORLD, OnDespawn.class, event -> seen.add(event.entity()));
+
+            long[] bad = {ids[0], ids[3], ids[0]};  // ids[0] twice
+            IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                    () -> world.despawn(bad, 0, 3));
+            assertTrue(twice.getMessage().startsWith("despawn ids[2]: entity"));
+            assertEquals(List.of(), seen);          // checked first: nothing delivered, nothing staged
+
+            world.defer();
+            world.despawn(ids[3]);
+            assertEquals(2, world.despawn(ids, 1, 4)); // ids[3] was being despawned already
+            assertTrue(world.isAlive(ids[1]));         // staged, like despawn(id)
+            world.commit();
+            assertEquals(List.of(ids[3], ids[1], ids[2]), seen); // one OnDespawn each, in list order
+            assertEquals(2, world.entityCount());
+            // end-example
+        }
+    }
 
     @Test
     void compactShrinksStorageOnAQuietWorld() {

@@ -19,6 +19,7 @@ import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The examples of {@code docs/queries.md}. */
@@ -176,6 +177,29 @@ class QueriesGuideTest {
             assertEquals(0, dirty.get(1).count());    // emptied archetypes are reported too
             world.clearDirty();
             assertEquals(List.of(), world.dirtyArchetypes());
+            // end-example
+        }
+    }
+
+    @Test
+    void visitTheDirtyQueueEveryFrame() {
+        try (World world = World.create()) {
+            long a = world.spawn(POSITION);
+            long b = world.spawn(VELOCITY);
+            world.clearDirty();
+            // begin-example
+            List<Archetype> uploaded = new ArrayList<>();
+            Consumer<Archetype> upload = archetype -> {      // made once, reused every frame
+                uploaded.add(archetype);                       // (a renderer would copy dirty columns here)
+                archetype.clearDirtyComponents();
+            };
+            world.set(b, VELOCITY.of(new Velocity(1, 1)));
+            world.despawn(a);
+            world.forEachDirtyArchetype(upload);              // the same archetypes, same order, no list
+            assertEquals(2, uploaded.size());
+            assertTrue(uploaded.get(0).has(VELOCITY));
+            world.forEachDirtyArchetype(upload);              // each cleared itself: nothing is dirty now
+            assertEquals(2, uploaded.size());
             // end-example
         }
     }

@@ -18,7 +18,7 @@ import java.util.Objects;
  *   countDown(query, dt): for each archetype with rows
  *       remaining segment ──► LifetimeOps.countdown ──► expired rows [r0 &lt; r1 &lt; ...] ──► entities()[r] ──► ids
  *       markComponentDirty(TTL)                          (every row was written)
- *   despawnExpired(world): defer; despawn(id) for each collected id; commit     (one publication)
+ *   despawnExpired(world): defer; world.despawn(ids, 0, alive); commit         (one check, one publication)
  * </pre>
  *
  * <p>Not a {@link ColumnKernel}: the step is a {@code double} (the fixed timestep, as the builtin system takes
@@ -83,20 +83,35 @@ public final class LifetimeCountdown {
      * @return how many despawns it staged
      */
     public int despawnExpired(World world) {
-        int staged = 0;
-        world.defer();
+        Objects.requireNonNull(world, "world");
         try {
-            for (int i = 0; i < expiredCount; i++) {
-                if (world.isAlive(expired[i])) { // another system may have despawned it since the pass
-                    world.despawn(expired[i]);
-                    staged++;
-                }
-            }
+            return despawnAlive(world, expired, expiredCount);
         } finally {
             expiredCount = 0;
+        }
+    }
+
+    /**
+     * Despawns the entities of {@code ids[0, count)} that are still alive (another system may have despawned some
+     * since the pass) with one {@link World#despawn(long[], int, int)} in one {@code defer()}/{@code commit()}
+     * scope; compacts the live ones to the front of {@code ids}.
+     *
+     * @return how many were alive and passed on
+     */
+    static int despawnAlive(World world, long[] ids, int count) {
+        int alive = 0;
+        for (int i = 0; i < count; i++) {
+            if (world.isAlive(ids[i])) {
+                ids[alive++] = ids[i];
+            }
+        }
+        world.defer();
+        try {
+            world.despawn(ids, 0, alive);
+        } finally {
             world.commit();
         }
-        return staged;
+        return alive;
     }
 
     private void visit(Archetype archetype, int count) {

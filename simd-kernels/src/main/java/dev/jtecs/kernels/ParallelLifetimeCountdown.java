@@ -18,7 +18,8 @@ import java.util.concurrent.ForkJoinPool;
  *       calling thread:     markComponentDirty(TTL) on every archetype with rows
  *                           merge: chunk 0, 1, 2, ... rows ──► ids   (= the single-threaded list: archetype order,
  *                                                                       then row order)
- *   despawnExpired(world):  apply the chunk requests in chunk order in one scope; entities no longer alive skipped
+ *   despawnExpired(world):  the merged list, entities no longer alive skipped, in one world.despawn(ids, 0, n) in
+ *                           one scope (the chunk requests, in chunk order, are exactly that list)
  * </pre>
  *
  * <p>The step is a {@code double}, as for the single-threaded countdown. Chunking follows
@@ -148,7 +149,7 @@ public final class ParallelLifetimeCountdown implements AutoCloseable {
             return 0;
         }
         try {
-            return CommandMerge.apply(world, plan);
+            return LifetimeCountdown.despawnAlive(world, expired, expiredCount);
         } finally {
             expiredCount = 0;
             for (int c = 0; c < plan.chunkCount(); c++) {

@@ -94,6 +94,35 @@ class LifetimeCountdownTest {
     }
 
     @Test
+    void despawnsTheStillAliveInOneCallHeldByAnEnclosingScope() {
+        try (World world = World.create()) {
+            List<Long> soon = new ArrayList<>();
+            List<Long> order = new ArrayList<>();
+            for (int i = 0; i < 1_000; i++) {
+                long id = world.spawn(TTL.COMPONENT.of(new TTL(i % 2 == 0 ? 0.001 : 5)));
+                if (i % 2 == 0) {
+                    soon.add(id);
+                }
+            }
+            world.observe(0, dev.jtecs.event.OnDespawn.class, event -> order.add(event.entity()));
+            LifetimeCountdown countdown = new LifetimeCountdown(LifetimeOps.SCALAR);
+            assertEquals(500, countdown.countDown(lifetimes(world), STEP));
+            world.despawn(soon.get(7)); // another system got there first
+            order.clear();
+            world.defer();
+            assertEquals(499, countdown.despawnExpired(world));
+            assertTrue(world.isAlive(soon.get(0)), "held back by the enclosing scope");
+            world.commit();
+            List<Long> expected = new ArrayList<>(soon);
+            expected.remove(7);
+            assertEquals(expected, order, "despawned in the pass's order");
+            assertTrue(soon.stream().noneMatch(world::isAlive));
+            assertEquals(500, world.entityCount());
+            assertEquals(0, countdown.despawnExpired(world), "the list was cleared");
+        }
+    }
+
+    @Test
     void refusesAQueryWithoutTtlAndAnInfiniteStep() {
         try (World world = World.create()) {
             LifetimeCountdown countdown = new LifetimeCountdown();

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The consumer side of dirty tracking, as a renderer would run it once per frame: copies what changed in a set
@@ -21,7 +22,7 @@ import java.util.Objects;
  * {@code r} mirrors archetype row {@code r}.
  *
  * <pre>
- *   extract(world): for each archetype of world.dirtyArchetypes() holding every extracted component
+ *   extract(world): for each archetype world.forEachDirtyArchetype visits, holding every extracted component
  *     component dirty?  no ──► skip its fields
  *                       yes ─► written since last time (writeCount moved), new region, or residue overflowed?
  *                                yes ──► copy rows [0, count) of each of its fields       (one bulk copy each)
@@ -35,8 +36,8 @@ import java.util.Objects;
  * It sees only what turned dirty after it was created and before dirty state is next cleared by someone else
  * ({@code world.update} clears at the end of every frame): run it as a system of the frame, late.
  *
- * @implNote Not thread-safe. Per frame it allocates the world's dirty-archetype list and, on the residue path,
- *     one small array per archetype; nothing per row. Column segments are looked up once per archetype and
+ * @implNote Not thread-safe. Per frame it allocates nothing but, on the residue path, one small array per
+ *     archetype; nothing per row (the dirty archetypes are visited, not listed). Column segments are looked up once per archetype and
  *     storage version ({@link Archetype#storageVersion()}) and kept: with many small archetypes (one per parent
  *     in a hierarchy) the lookups, not the copies, would dominate. The buffer grows by doubling; abandoned regions are not
  *     reclaimed (a bench tool: archetypes here only grow).
@@ -69,6 +70,7 @@ public final class DirtyExtractor implements AutoCloseable {
     private long totalColumns;
     private long totalBytes;
     private boolean closed;
+    private final Consumer<Archetype> visitor = this::visit;
 
     /**
      * An extractor of these fields (at least one; each at most once).
@@ -127,10 +129,7 @@ public final class DirtyExtractor implements AutoCloseable {
         lastColumns = 0;
         lastBytes = 0;
         lastArchetypes = 0;
-        List<Archetype> dirty = world.dirtyArchetypes();
-        for (int i = 0; i < dirty.size(); i++) {
-            visit(dirty.get(i));
-        }
+        world.forEachDirtyArchetype(visitor);
         totalColumns += lastColumns;
         totalBytes += lastBytes;
         return lastColumns;

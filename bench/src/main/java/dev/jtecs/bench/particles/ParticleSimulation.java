@@ -41,7 +41,8 @@ import java.util.List;
  *                      particles.Damping    FrameKernels + MotionKernels.damping     v *= pow(retain, dt)
  *                      particles.Integrate  FrameKernels + MotionKernels.integrate2d pos += v * dt
  *   FIXED_POST_UPDATE  particles.Lifetimes  FrameKernels countdown: TTL.remaining -= step, spent ids ──► despawn (one scope)
- *                      particles.Respawn    one batchSpawn of as many particles, columns filled by bulk copies
+ *                      particles.Respawn    one batchSpawn of as many particles (ids into a kept buffer), columns
+ *                                           filled by bulk copies
  *   RENDER             particles.Extract    DirtyExtractor: dirty x, y, startingTime, remaining ──► output buffer
  * </pre>
  *
@@ -53,8 +54,10 @@ import java.util.List;
  * deterministic: the same N, seed and kernels give the same state after every frame, and since the vector
  * kernels are bit-for-bit twins of the scalar ones, the kernel choice does not change the state either.
  *
- * @implNote Per frame, allocation is bounded by the frame, not by N: the batch's id record, the dirty list.
- *     Scratch arrays (the emitter's, the countdown's) grow to the largest burst and stay.
+ * @implNote A warm frame allocates next to nothing (a few hundred bytes: the burst's batch descriptor), whatever
+ *     N: the burst's ids go into a buffer the simulation keeps, the countdown despawns its list in one bulk call,
+ *     and the extraction visits the dirty archetypes without listing them. Scratch arrays (the emitter's, the
+ *     countdown's, the id buffer) grow to the largest burst and stay.
  */
 public final class ParticleSimulation implements FrameWorkload {
     /** The most particles a simulation takes. */
@@ -86,6 +89,7 @@ public final class ParticleSimulation implements FrameWorkload {
     private final FrameKernels kernelPasses;
     private final BatchCallback fillInitial = this::fillInitial;
     private final BatchCallback fillBurst = this::fillBurst;
+    private long[] burstIds = new long[0]; // the ids of the last burst, refilled by every batchSpawn
     private int burstCursor;
     private int expiredThisFrame;
     private long spawned;
@@ -165,7 +169,10 @@ public final class ParticleSimulation implements FrameWorkload {
         }
         emitter.burst(count);
         burstCursor = 0;
-        w.batchSpawn(count, SIGNATURE, fillBurst);
+        if (burstIds.length < count) {
+            burstIds = new long[Math.max(count, burstIds.length * 2)];
+        }
+        w.batchSpawn(count, SIGNATURE, fillBurst, burstIds, 0);
         spawned += count;
     }
 

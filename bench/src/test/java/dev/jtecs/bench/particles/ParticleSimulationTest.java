@@ -178,6 +178,35 @@ class ParticleSimulationTest {
         }
     }
 
+    /**
+     * A warm frame allocates next to nothing, whatever the turnover: at 100,000 particles about 1,000 die and are
+     * respawned each frame, so any per-entity garbage (an id array, a list of dirty archetypes per frame) would
+     * cost kilobytes. The bound is the quietest of several windows (JIT deoptimizations can allocate now and
+     * then), averaged over the window's frames.
+     */
+    @Test
+    void aWarmFrameAllocatesLessThanOneKibibyte() {
+        try (ParticleSimulation simulation = new ParticleSimulation(100_000, 9, KernelChoice.VECTOR)) {
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            for (int frame = 0; frame < 300; frame++) {
+                simulation.frame();
+            }
+            int framesPerWindow = 50;
+            double best = Double.MAX_VALUE;
+            for (int window = 0; window < 20 && best >= 256; window++) {
+                long expiredBefore = simulation.expired();
+                long before = threads.getCurrentThreadAllocatedBytes();
+                for (int frame = 0; frame < framesPerWindow; frame++) {
+                    simulation.frame();
+                }
+                best = Math.min(best, (threads.getCurrentThreadAllocatedBytes() - before) / (double) framesPerWindow);
+                assertTrue(simulation.expired() - expiredBefore > 500 * framesPerWindow, "turnover ran");
+            }
+            assertTrue(best < 1024, "a warm frame allocated " + best + " bytes on average");
+        }
+    }
+
     @Test
     void rejectsPopulationsOutsideItsRange() {
         for (int bad : new int[] {0, -1, ParticleSimulation.MAX_ENTITIES + 1}) {

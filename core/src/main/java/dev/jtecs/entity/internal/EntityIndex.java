@@ -163,13 +163,18 @@ public final class EntityIndex {
         return allocateScattered(count, archetype, out);
     }
 
+    /** {@link #allocateScattered(int, int, long[], int)} writing from {@code out[0]}. */
+    public long allocateScattered(int count, int archetype, long[] out) {
+        return allocateScattered(count, archetype, out, 0);
+    }
+
     /**
      * Reserves {@code count} ids one slot at a time (after {@link #allocateConsecutive} found no run), writing
-     * them to {@code out}; returns the first id when they happen to line up, else 0.
+     * them to {@code out[outOffset, outOffset + count)}; returns the first id when they happen to line up, else 0.
      *
      * @throws IllegalStateException when fewer than {@code count} slots are left; nothing is reserved then
      */
-    public long allocateScattered(int count, int archetype, long[] out) {
+    public long allocateScattered(int count, int archetype, long[] out, int outOffset) {
         if (count > available()) {
             throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
                     + maxEntities + ", " + available() + " slots left)");
@@ -184,7 +189,7 @@ public final class EntityIndex {
             } else if (id != firstId + i) {
                 lined = false;
             }
-            out[i] = id;
+            out[outOffset + i] = id;
         }
         return lined ? firstId : 0;
     }

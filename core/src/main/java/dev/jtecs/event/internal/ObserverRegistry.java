@@ -14,7 +14,9 @@ import java.util.Objects;
  * (address, type).
  *
  * @implNote {@link #has} on an address nobody observes costs one hash lookup; {@link #observedEntityAddresses}
- *     lets the world skip even that for entity addresses in the common case of no entity observers.
+ *     lets the world skip even that for entity addresses in the common case of no entity observers, and a
+ *     {@link Presence} answers for one event type with a field comparison until the registrations change, so
+ *     per-entity paths (a despawn, a spawn) pay no lookup at all.
  */
 public final class ObserverRegistry {
     private static final Registration[] NONE = new Registration[0];
@@ -22,6 +24,7 @@ public final class ObserverRegistry {
     private final Map<Long, Map<Class<?>, Registration[]>> byAddress = new HashMap<>();
     private int count;
     private int entityAddresses;
+    private long version; // moves on every registration added or removed
 
     /** One registration: the callback, an optional id, and whether it fires once. */
     private record Registration(Observer<?> callback, String id, boolean once) {}
@@ -55,6 +58,7 @@ public final class ObserverRegistry {
         next[current.length] = new Registration(callback, id, once);
         byType.put(type, next);
         count++;
+        version++;
     }
 
     /** Removes the registrations of a callback (by identity); returns whether any was removed. */
@@ -86,6 +90,7 @@ public final class ObserverRegistry {
             return false;
         }
         count -= current.length - n;
+        version++;
         if (n == 0) {
             byType.remove(type);
             if (byType.isEmpty()) {
@@ -141,6 +146,7 @@ public final class ObserverRegistry {
         System.arraycopy(current, 0, next, 0, index);
         System.arraycopy(current, index + 1, next, index, current.length - index - 1);
         count--;
+        version++;
         if (next.length == 0) {
             byType.remove(type);
             if (byType.isEmpty()) {
@@ -164,6 +170,7 @@ public final class ObserverRegistry {
         for (Registration[] registrations : byType.values()) {
             count -= registrations.length;
         }
+        version++;
         dropAddress(address);
     }
 
@@ -195,5 +202,40 @@ public final class ObserverRegistry {
     /** The number of entity addresses (not 0) with at least one registration. */
     public int observedEntityAddresses() {
         return entityAddresses;
+    }
+
+    /** A cached view of who observes one event type; see {@link Presence}. */
+    public Presence presence(Class<?> type) {
+        return new Presence(Objects.requireNonNull(type, "type"));
+    }
+
+    /**
+     * Whether anything observes one event type, answered from a cache that stays valid until any registration of
+     * the registry is added or removed (observing, stopping, a once-observer firing, clearing an address).
+     * Invariant: {@link #atWorld()} equals {@code has(0, type)} and {@link #at} equals {@code has(address, type)}
+     * at every moment.
+     */
+    public final class Presence {
+        private final Class<?> type;
+        private long seen = -1;
+        private boolean atWorld;
+
+        private Presence(Class<?> type) {
+            this.type = type;
+        }
+
+        /** Whether anything observes the type at address 0; a field comparison while nothing changed. */
+        public boolean atWorld() {
+            if (seen != version) {
+                atWorld = has(0, type);
+                seen = version;
+            }
+            return atWorld;
+        }
+
+        /** Whether anything observes the type at {@code address}; no lookup while no entity address is observed. */
+        public boolean at(long address) {
+            return address == 0 ? atWorld() : entityAddresses > 0 && has(address, type);
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.jtecs.storage.internal;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
+import dev.jtecs.storage.Archetype;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -230,6 +231,20 @@ public final class ArchetypeRegistry implements AutoCloseable {
     /** The tables that turned dirty since the last {@link #clearDirty()}, in first-dirtied order. */
     public List<Table> dirtyQueue() {
         return dirtyQueue;
+    }
+
+    /**
+     * Visits the archetypes of the dirty queue that are dirty when the visit reaches them, in first-dirtied order.
+     * Tables queued during the visit are not visited; a queue emptied during the visit ends it.
+     */
+    public void forEachDirty(Consumer<Archetype> action) {
+        int count = dirtyQueue.size();
+        for (int i = 0; i < count && i < dirtyQueue.size(); i++) { // indexed: per frame, no iterator
+            Table table = dirtyQueue.get(i);
+            if (table.dirty().anyDirty()) {
+                action.accept(table.archetype());
+            }
+        }
     }
 
     /** Clears every table's dirty state and empties the queue. */

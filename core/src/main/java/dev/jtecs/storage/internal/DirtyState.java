@@ -7,12 +7,13 @@ import java.util.function.Consumer;
 /**
  * One table's dirty tracking: a bit per component for value writes, one structural flag for placements, moves
  * and swap-removes, and the bounded row residue since the last clear (the appended suffix and up to
- * {@link #TOUCHED_LIMIT} rows that swap-removes overwrote). Write counts and the structural count survive
+ * {@link TouchedRows#LIMIT} rows that swap-removes overwrote). Write counts and the structural count survive
  * clearing; the table reports each first dirtying after a clear to the world's dirty queue.
+ *
+ * @implNote Every mark, including the residue kept on a swap-remove, is O(1) amortized: a despawn costs the same
+ *     whatever the residue holds (see {@link TouchedRows}).
  */
 public final class DirtyState {
-    private static final int TOUCHED_LIMIT = 64;
-
     private final Table table;
     private final long[] bits;
     private final long[] writeCounts;
@@ -24,9 +25,7 @@ public final class DirtyState {
     private Consumer<Table> listener = table -> { };
     private long residueFrom;
     private int addedFrom;
-    private final int[] touched = new int[TOUCHED_LIMIT];
-    private int touchedCount;
-    private boolean touchedAll;
+    private final TouchedRows touched = new TouchedRows();
 
     DirtyState(Table table, int components) {
         this.table = table;
@@ -83,38 +82,23 @@ public final class DirtyState {
     void appended(int firstRow) {
         if (firstRow < addedFrom) {
             addedFrom = firstRow;
+            touched.dropFrom(firstRow); // (holds none there: rows held are below every count since they came)
         }
     }
 
     /** A swap-remove overwrote {@code row} with the last row. */
     void overwrote(int row) {
-        if (row >= addedFrom || touchedAll) {
-            return; // inside the appended suffix, or already beyond the bound
+        if (row < addedFrom) { // inside the appended suffix the row is new anyway
+            touched.add(row);
         }
-        for (int i = 0; i < touchedCount; i++) {
-            if (touched[i] == row) {
-                return;
-            }
-        }
-        if (touchedCount == TOUCHED_LIMIT) {
-            touchedAll = true;
-            return;
-        }
-        touched[touchedCount++] = row;
     }
 
     /** The table now holds {@code count} rows after removals. */
     void shrunk(int count) {
         if (addedFrom > count) {
             addedFrom = count;
+            touched.dropFrom(count); // rows past the end no longer exist: nothing to re-read there
         }
-        int kept = 0;
-        for (int i = 0; i < touchedCount; i++) {
-            if (touched[i] < count) {
-                touched[kept++] = touched[i]; // rows past the end no longer exist: nothing to re-read there
-            }
-        }
-        touchedCount = kept;
     }
 
     // ---------------------------------------------------------------- readers
@@ -125,7 +109,7 @@ public final class DirtyState {
      * the bound. When false the consumer must refresh everything.
      */
     public boolean structuralDescribed(long previousCount) {
-        return !touchedAll && previousCount >= residueFrom && previousCount <= structuralCount;
+        return !touched.overflowed() && previousCount >= residueFrom && previousCount <= structuralCount;
     }
 
     /** The first row appended since the last clear: rows {@code [structuralAdded(), count)} are new. */
@@ -135,9 +119,7 @@ public final class DirtyState {
 
     /** The rows below {@link #structuralAdded()} that swap-removes overwrote since the last clear, ascending. */
     public int[] structuralTouched() {
-        int[] rows = Arrays.copyOf(touched, touchedCount);
-        Arrays.sort(rows);
-        return rows;
+        return touched.sorted();
     }
 
     /** Counts value writes of one column into {@link #valueCount()} from now on. */
@@ -176,8 +158,7 @@ public final class DirtyState {
         structural = false;
         residueFrom = structuralCount;
         addedFrom = table.count();
-        touchedCount = 0;
-        touchedAll = false;
+        touched.clear();
     }
 
     public long structuralCount() {

@@ -83,4 +83,33 @@ class ObserverRegistryTest {
         assertThrows(NullPointerException.class, () -> registry.observe(0, Ping.class, null, null, false));
         assertThrows(NullPointerException.class, () -> registry.stop(0, Ping.class, (String) null));
     }
+
+    @Test
+    void aPresenceFollowsEveryKindOfRegistrationChange() {
+        ObserverRegistry.Presence pings = registry.presence(Ping.class);
+        Observer<Ping> callback = p -> log.add("ping");
+        assertFalse(pings.atWorld());
+        assertFalse(pings.at(7));
+        registry.observe(0, Ping.class, callback, "w", false);
+        assertTrue(pings.atWorld(), "observe");
+        registry.observe(0, Pong.class, (Observer<Pong>) p -> { }, null, false);
+        assertTrue(pings.atWorld(), "another type changes nothing");
+        assertTrue(registry.stop(0, Ping.class, "w"));
+        assertFalse(pings.atWorld(), "stop by id");
+        registry.observe(0, Ping.class, callback, null, true);
+        assertTrue(pings.atWorld());
+        registry.deliver(0, Ping.class, new Ping(1));
+        assertFalse(pings.atWorld(), "a once-observer fired");
+        registry.observe(0, Ping.class, callback, null, false);
+        assertTrue(pings.atWorld());
+        registry.clear(0);
+        assertFalse(pings.atWorld(), "clear");
+        registry.observe(7, Ping.class, callback, null, false);
+        assertTrue(pings.at(7));
+        assertFalse(pings.at(8));
+        assertFalse(pings.atWorld());
+        registry.clearEntityAddresses();
+        assertFalse(pings.at(7), "entity addresses cleared");
+        assertThrows(NullPointerException.class, () -> registry.presence(null));
+    }
 }

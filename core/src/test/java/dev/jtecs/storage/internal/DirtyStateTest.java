@@ -94,4 +94,44 @@ class DirtyStateTest {
         assertArrayEquals(new int[0], table.dirty().structuralTouched());
         assertEquals(0, table.dirty().structuralAdded());
     }
+
+    @Test
+    void residueOverflowsAfterSixtyFourDistinctRowsAndRepeatsDoNotCount() {
+        Table table = table(FLAG);
+        int first = table.appendRows(1000);
+        table.writeConsecutiveEntities(first, 1000, 1);
+        table.dirty().clear();
+        long seen = table.dirty().structuralCount();
+        for (int i = 0; i < 200; i++) {
+            table.swapRemove(5); // the same hole, refilled from the end each time
+        }
+        assertArrayEquals(new int[] {5}, table.dirty().structuralTouched());
+        assertTrue(table.dirty().structuralDescribed(seen), "one row, however often");
+        for (int row = 10; row < 10 + 63; row++) {
+            table.swapRemove(row);
+        }
+        assertEquals(64, table.dirty().structuralTouched().length);
+        assertTrue(table.dirty().structuralDescribed(seen));
+        table.swapRemove(100);
+        assertFalse(table.dirty().structuralDescribed(seen), "the 65th distinct row is beyond the bound");
+        table.dirty().clear();
+        assertTrue(table.dirty().structuralDescribed(table.dirty().structuralCount()));
+        assertArrayEquals(new int[0], table.dirty().structuralTouched());
+    }
+
+    @Test
+    void rowsTruncatedAwayFreeRoomInTheResidue() {
+        Table table = table(FLAG);
+        int first = table.appendRows(300);
+        table.writeConsecutiveEntities(first, 300, 1);
+        table.dirty().clear();
+        long seen = table.dirty().structuralCount();
+        for (int row = 100; row < 164; row++) {
+            table.swapRemove(row); // 64 distinct rows: the bound is reached
+        }
+        table.truncate(100);         // every one of them is gone
+        table.swapRemove(7);         // so this one fits
+        assertArrayEquals(new int[] {7}, table.dirty().structuralTouched());
+        assertTrue(table.dirty().structuralDescribed(seen));
+    }
 }

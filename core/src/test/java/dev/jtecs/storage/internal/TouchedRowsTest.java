@@ -1,0 +1,109 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class TouchedRowsTest {
+    @Test
+    void holdsEachRowOnceAndSortsThem() {
+        TouchedRows rows = new TouchedRows();
+        rows.add(9);
+        rows.add(2);
+        rows.add(9);
+        rows.add(5);
+        assertArrayEquals(new int[] {2, 5, 9}, rows.sorted());
+        assertEquals(3, rows.size());
+    }
+
+    @Test
+    void dropFromRemovesRowsAtOrAboveTheBound() {
+        TouchedRows rows = new TouchedRows();
+        for (int row : new int[] {40, 3, 17, 25, 8}) {
+            rows.add(row);
+        }
+        rows.dropFrom(100);
+        assertEquals(5, rows.size(), "nothing at or above 100");
+        rows.dropFrom(17);
+        assertArrayEquals(new int[] {3, 8}, rows.sorted());
+        rows.add(8);
+        rows.add(16);
+        assertArrayEquals(new int[] {3, 8, 16}, rows.sorted(), "a dropped row's slot does not hide 16");
+    }
+
+    @Test
+    void overflowsOnTheSixtyFifthDistinctRowOnly() {
+        TouchedRows rows = new TouchedRows();
+        for (int row = 0; row < TouchedRows.LIMIT; row++) {
+            rows.add(row * 3);
+        }
+        rows.add(0);
+        assertFalse(rows.overflowed(), "a repeated row is not a new one");
+        rows.dropFrom(189); // frees room: 63 rows are held
+        rows.add(1);
+        assertFalse(rows.overflowed());
+        rows.add(2);
+        assertTrue(rows.overflowed());
+        rows.clear();
+        assertFalse(rows.overflowed());
+        assertEquals(0, rows.size());
+        rows.add(7);
+        assertArrayEquals(new int[] {7}, rows.sorted());
+    }
+
+    /**
+     * Random adds and shrinks against the list it replaces: a plain list of at most 64 rows, deduplicated by a
+     * scan on every add and filtered by a scan on every shrink. Replay a seed with {@code -Djtecs.seed=...}.
+     */
+    @Test
+    void agreesWithAFilteredListUnderRandomAddsAndShrinks() {
+        Long replay = Long.getLong("jtecs.seed");
+        for (long seed : replay != null ? new long[] {replay} : new long[] {1, 2, 3, System.nanoTime()}) {
+            System.out.println("TouchedRowsTest.agreesWithAFilteredListUnderRandomAddsAndShrinks seed=" + seed);
+            agreesWithAFilteredList(seed);
+        }
+    }
+
+    private static void agreesWithAFilteredList(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < 200; round++) {
+            TouchedRows rows = new TouchedRows();
+            List<Integer> model = new ArrayList<>();
+            boolean modelOverflowed = false;
+            int bound = 1 + random.nextInt(400);
+            for (int step = 0; step < 2000; step++) {
+                int op = random.nextInt(10);
+                if (op < 7 && bound > 0) {
+                    int row = random.nextInt(bound);
+                    rows.add(row);
+                    if (!modelOverflowed && !model.contains(row)) {
+                        if (model.size() == TouchedRows.LIMIT) {
+                            modelOverflowed = true;
+                        } else {
+                            model.add(row);
+                        }
+                    }
+                } else if (op < 9) {
+                    bound = Math.max(0, bound - 1 - random.nextInt(8));
+                    rows.dropFrom(bound);
+                    int b = bound;
+                    model.removeIf(row -> row >= b);
+                } else if (random.nextInt(20) == 0) {
+                    rows.clear();
+                    model.clear();
+                    modelOverflowed = false;
+                    bound = 1 + random.nextInt(400);
+                }
+                assertEquals(modelOverflowed, rows.overflowed(), "seed=" + seed + " round=" + round + " step=" + step);
+                assertArrayEquals(model.stream().mapToInt(Integer::intValue).sorted().toArray(), rows.sorted(),
+                        "seed=" + seed + " round=" + round + " step=" + step);
+            }
+        }
+    }
+}
