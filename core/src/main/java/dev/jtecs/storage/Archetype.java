@@ -128,6 +128,15 @@ public final class Archetype {
         return (ByteColumn) nativeColumn(field, true);
     }
 
+    /**
+     * The column of one native field of any primitive type, read only (marks nothing); {@code null} when the
+     * archetype lacks the component. For code that handles fields generically (kernel runners, extractors); typed
+     * code uses the typed {@code get} overloads.
+     */
+    public Column column(FieldHandle field) {
+        return nativeColumn(Objects.requireNonNull(field, "field"), false);
+    }
+
     /** The boolean column of one native field, read only; {@code null} when the archetype lacks the component. */
     public BooleanColumn get(BooleanField field) {
         return (BooleanColumn) nativeColumn(field, false);

@@ -88,6 +88,19 @@ class ArchetypeTest {
     }
 
     @Test
+    void columnByAnyFieldHandleIsTheTypedReadViewAndMarksNothing() {
+        archetype.clearDirtyComponents();
+        dev.jtecs.component.FieldHandle handle = Y;
+        assertEquals(archetype.get(Y).segment().address(), archetype.column(handle).segment().address());
+        assertFalse(archetype.anyComponentDirty(), "a read view marks nothing");
+        dev.jtecs.component.NativeComponent<Absent> absent = Components.registerNative(Absent.class);
+        assertNull(archetype.column(absent.floatField("v")), "a component the archetype lacks has no column");
+        assertThrows(NullPointerException.class, () -> archetype.column(null));
+    }
+
+    record Absent(float v) {}
+
+    @Test
     void getMutMarksOnlyThatColumn() {
         archetype.clearDirtyComponents();
         assertFalse(archetype.anyComponentDirty());

@@ -1,14 +1,6 @@
 package dev.jtecs.kernels;
 
-import dev.jtecs.component.BooleanField;
-import dev.jtecs.component.ByteField;
-import dev.jtecs.component.CharField;
-import dev.jtecs.component.DoubleField;
 import dev.jtecs.component.FieldHandle;
-import dev.jtecs.component.FloatField;
-import dev.jtecs.component.IntField;
-import dev.jtecs.component.LongField;
-import dev.jtecs.component.ShortField;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.storage.Archetype;
@@ -123,16 +115,7 @@ public final class KernelRunner {
 
     /** The segment of one column of an archetype (marks nothing); shared with the parallel runner. */
     static MemorySegment segment(Archetype archetype, FieldHandle field) {
-        Column column = switch (field) {
-            case FloatField f -> archetype.get(f);
-            case IntField f -> archetype.get(f);
-            case DoubleField f -> archetype.get(f);
-            case LongField f -> archetype.get(f);
-            case ShortField f -> archetype.get(f);
-            case CharField f -> archetype.get(f);
-            case ByteField f -> archetype.get(f);
-            case BooleanField f -> archetype.get(f);
-        };
+        Column column = archetype.column(field);
         if (column == null) {
             throw new IllegalArgumentException("archetype " + archetype + " has no column " + field.name() + " of "
                     + field.component().name());

@@ -1,14 +1,6 @@
 package dev.jtecs.bench.frame;
 
-import dev.jtecs.component.BooleanField;
-import dev.jtecs.component.ByteField;
-import dev.jtecs.component.CharField;
-import dev.jtecs.component.DoubleField;
 import dev.jtecs.component.FieldHandle;
-import dev.jtecs.component.FloatField;
-import dev.jtecs.component.IntField;
-import dev.jtecs.component.LongField;
-import dev.jtecs.component.ShortField;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.Column;
 import java.lang.foreign.MemorySegment;
@@ -19,16 +11,7 @@ final class Columns {
 
     /** The read view of {@code field}'s column in {@code archetype} (marks nothing), or {@code null} if absent. */
     static Column read(Archetype archetype, FieldHandle field) {
-        return switch (field) {
-            case FloatField f -> archetype.get(f);
-            case IntField f -> archetype.get(f);
-            case DoubleField f -> archetype.get(f);
-            case LongField f -> archetype.get(f);
-            case ShortField f -> archetype.get(f);
-            case CharField f -> archetype.get(f);
-            case ByteField f -> archetype.get(f);
-            case BooleanField f -> archetype.get(f);
-        };
+        return archetype.column(field);
     }
 
     /** The segment of {@code field}'s column in {@code archetype}, which must hold the field's component. */
