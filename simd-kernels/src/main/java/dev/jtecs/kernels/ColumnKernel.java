@@ -7,7 +7,8 @@ import java.lang.foreign.MemorySegment;
  * one archetype at a time, given those columns' segments and the row count. {@link KernelRunner} walks a query
  * and does the dirty marking; a kernel never marks anything itself.
  *
- * <p>{@code run} must not keep the segments, must not allocate, and must not make structural changes.
+ * <p>{@code run} must not keep the segments or the array that holds them, must not write into that array (the
+ * runner hands the same array back on later calls), must not allocate, and must not make structural changes.
  */
 public interface ColumnKernel {
     /** The columns, in the order {@link #run} receives their segments; the same object on every call. */

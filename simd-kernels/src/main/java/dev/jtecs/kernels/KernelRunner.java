@@ -6,30 +6,46 @@ import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.Column;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
  * Runs a {@link ColumnKernel} over the archetypes of a query and marks dirty exactly what it wrote.
  *
- * <p>For each non-empty matching archetype the runner fetches the kernel's column segments with
- * {@code Archetype.get} (which marks nothing), calls the kernel once with the archetype's row count, and then
- * marks each distinct written component with {@code Archetype.markComponentDirty}: always for
+ * <p>For each non-empty matching archetype the runner hands the kernel the archetype's column segments and row
+ * count, and then marks each distinct written component with {@code Archetype.markComponentDirty}: always for
  * {@link WritePolicy#ALWAYS} kernels, only when the kernel reported a change for {@link WritePolicy#WHEN_CHANGED}
  * ones. Empty archetypes are skipped and never marked. Read-only columns are never marked.
  *
  * <pre>
- *   query.forEach ──► archetype (count &gt; 0) ──► segments[] ──► kernel.run(segments, count, dt)
- *                                                                   │ changed?
- *                              markComponentDirty(written) ◄────────┘ (ALWAYS: yes)
+ *   query.forEach ──► archetype (count &gt; 0) ──► binding k ──► kernel.run(segments, count, dt)
+ *                      (same archetype and storage version? reuse : look up)         │ changed?
+ *                                     markComponentDirty(written) ◄──────────────────┘ (ALWAYS: yes)
  * </pre>
  *
- * <p>The iteration is the query's own scope, so structural calls made meanwhile are staged. A runner holds one
- * scratch array and is not thread-safe: use one per thread. After warm-up a run allocates nothing.
+ * <p><b>Bindings.</b> Looking up a kernel's columns costs tens of nanoseconds per archetype, which is what a pass
+ * over many small archetypes spends besides the arithmetic. So the runner remembers, for each of the last
+ * {@link #REMEMBERED_KERNELS} kernels it ran, the segments it handed over at each position of the iteration,
+ * with the archetype and its {@code Archetype.storageVersion()}. A visit reuses the binding at its position only
+ * when both are the same: the version moves whenever an archetype's buffers are replaced (growth, shrinking, a
+ * whole-archetype exchange, closing), so a reused segment is always one the archetype still holds, and a
+ * changed layout costs one lookup per archetype that changed. The kernel receives the binding's own array: it
+ * must neither keep nor modify it.
+ *
+ * <p>The iteration is the query's own scope, so structural calls made meanwhile are staged. A runner is not
+ * thread-safe: use one per thread. Once each remembered kernel has seen a layout, a run allocates nothing.
  */
 public final class KernelRunner {
-    private MemorySegment[] segments = new MemorySegment[8];
+    /** How many kernels a runner keeps bindings for; running one more forgets the least recently bound. */
+    public static final int REMEMBERED_KERNELS = 8;
+
+    private final Plan[] plans = new Plan[REMEMBERED_KERNELS];
+    private int nextPlan;
+    private MemorySegment[] scratch = new MemorySegment[8];
     private final QueryVisitor visitor = this::visit;
     private ColumnKernel kernel;
+    private Plan plan;
+    private int position;
     private float dt;
     private int marked;
 
@@ -43,16 +59,15 @@ public final class KernelRunner {
      */
     public int run(Query query, ColumnKernel kernel, float dt) {
         Objects.requireNonNull(query, "query");
-        KernelColumns columns = kernel.columns();
-        for (int i = 0; i < columns.size(); i++) {
-            FieldHandle field = columns.column(i);
-            if (!query.descriptor().include().contains(field.component())) {
-                throw new IllegalArgumentException("query " + query.descriptor() + " does not include "
-                        + field.component().name() + ", whose column " + field.name() + " the kernel " + kernel
-                        + " touches");
-            }
+        Objects.requireNonNull(kernel, "kernel");
+        Plan bound = plan(kernel.columns());
+        if (bound.checkedQuery != query) {
+            requireIncluded(query, kernel);
+            bound.checkedQuery = query;
         }
         begin(kernel, dt);
+        plan = bound;
+        position = 0;
         try {
             query.forEach(visitor);
             return marked;
@@ -62,29 +77,63 @@ public final class KernelRunner {
     }
 
     /**
-     * Runs {@code kernel} over one archetype, which must hold every column the kernel touches.
+     * Runs {@code kernel} over one archetype, which must hold every column the kernel touches. The columns are
+     * looked up afresh (no binding is kept).
      *
      * @return whether the written columns were marked dirty
      * @throws IllegalArgumentException when the archetype lacks a column
      */
     public boolean run(Archetype archetype, ColumnKernel kernel, float dt) {
         Objects.requireNonNull(archetype, "archetype");
+        Objects.requireNonNull(kernel, "kernel");
         begin(kernel, dt);
         try {
-            visit(archetype, archetype.count());
+            int count = archetype.count();
+            if (count > 0) {
+                KernelColumns columns = kernel.columns();
+                if (scratch.length < columns.size()) {
+                    scratch = new MemorySegment[columns.size()];
+                }
+                for (int i = 0; i < columns.size(); i++) {
+                    scratch[i] = segment(archetype, columns.column(i));
+                }
+                mark(archetype, kernel.run(scratch, count, dt));
+            }
             return marked > 0;
         } finally {
+            Arrays.fill(scratch, null); // keep no view of a buffer a later structural change may free
             end();
         }
     }
 
+    private static void requireIncluded(Query query, ColumnKernel kernel) {
+        KernelColumns columns = kernel.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            FieldHandle field = columns.column(i);
+            if (!query.descriptor().include().contains(field.component())) {
+                throw new IllegalArgumentException("query " + query.descriptor() + " does not include "
+                        + field.component().name() + ", whose column " + field.name() + " the kernel " + kernel
+                        + " touches");
+            }
+        }
+    }
+
+    /** The bindings of {@code columns}: remembered, or replacing the least recently created ones. */
+    private Plan plan(KernelColumns columns) {
+        for (Plan candidate : plans) {
+            if (candidate != null && candidate.columns == columns) {
+                return candidate;
+            }
+        }
+        Plan created = new Plan(columns);
+        plans[nextPlan] = created;
+        nextPlan = (nextPlan + 1) % REMEMBERED_KERNELS;
+        return created;
+    }
+
     private void begin(ColumnKernel kernel, float dt) {
-        Objects.requireNonNull(kernel, "kernel");
         if (this.kernel != null) {
             throw new IllegalStateException("runner is already running " + this.kernel + "; cannot start " + kernel);
-        }
-        if (segments.length < kernel.columns().size()) {
-            segments = new MemorySegment[kernel.columns().size()];
         }
         this.kernel = kernel;
         this.dt = dt;
@@ -92,19 +141,17 @@ public final class KernelRunner {
     }
 
     private void end() {
-        java.util.Arrays.fill(segments, null); // keep no view of a buffer a later structural change may free
         kernel = null;
+        plan = null;
     }
 
     private void visit(Archetype archetype, int count) {
-        if (count == 0) {
-            return;
-        }
+        MemorySegment[] segments = plan.bind(position++, archetype);
+        mark(archetype, kernel.run(segments, count, dt));
+    }
+
+    private void mark(Archetype archetype, boolean changed) {
         KernelColumns columns = kernel.columns();
-        for (int i = 0; i < columns.size(); i++) {
-            segments[i] = segment(archetype, columns.column(i));
-        }
-        boolean changed = kernel.run(segments, count, dt);
         if (changed || columns.policy() == WritePolicy.ALWAYS) {
             for (int c = 0; c < columns.writtenComponentCount(); c++) {
                 archetype.markComponentDirty(columns.writtenComponent(c));
@@ -121,5 +168,50 @@ public final class KernelRunner {
                     + field.component().name());
         }
         return column.segment();
+    }
+
+    /**
+     * The segments one kernel's columns were bound to at each position of the last iterations: binding {@code k}
+     * holds archetype {@code k}'s segments as of its storage version {@code versions[k]}.
+     */
+    private static final class Plan {
+        final KernelColumns columns;
+        /** The last query checked to include every column (a query's descriptor never changes). */
+        Query checkedQuery;
+        private Archetype[] archetypes = new Archetype[8];
+        private long[] versions = new long[8];
+        private MemorySegment[][] segments = new MemorySegment[8][];
+
+        Plan(KernelColumns columns) {
+            this.columns = columns;
+        }
+
+        /** The segments of {@code archetype} for the visit at iteration position {@code k}. */
+        MemorySegment[] bind(int k, Archetype archetype) {
+            if (k < archetypes.length && archetypes[k] == archetype && versions[k] == archetype.storageVersion()) {
+                return segments[k];
+            }
+            return rebind(k, archetype);
+        }
+
+        private MemorySegment[] rebind(int k, Archetype archetype) {
+            if (k >= archetypes.length) {
+                int grown = Math.max(k + 1, archetypes.length * 2);
+                archetypes = Arrays.copyOf(archetypes, grown);
+                versions = Arrays.copyOf(versions, grown);
+                segments = Arrays.copyOf(segments, grown);
+            }
+            archetypes[k] = null; // unusable until complete: a lookup below may throw
+            MemorySegment[] bound = segments[k];
+            if (bound == null) {
+                bound = segments[k] = new MemorySegment[columns.size()];
+            }
+            for (int c = 0; c < bound.length; c++) {
+                bound[c] = segment(archetype, columns.column(c));
+            }
+            versions[k] = archetype.storageVersion();
+            archetypes[k] = archetype;
+            return bound;
+        }
     }
 }

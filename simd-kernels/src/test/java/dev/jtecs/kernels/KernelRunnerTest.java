@@ -224,6 +224,137 @@ class KernelRunnerTest {
         }
     }
 
+    /**
+     * A runner kept across structural changes (growth, shrinking, whole-archetype exchanges, new and emptied
+     * archetypes, more kernels than it remembers) computes and marks exactly what a fresh runner does: two worlds
+     * see the same seeded operations, one with a kept runner, the other with a new runner for every run.
+     */
+    @Test
+    void aKeptRunnerMatchesAFreshOneAcrossStructuralChanges() {
+        long seed = Long.getLong("jtecs.test.seed", System.nanoTime());
+        System.out.println("KernelRunnerTest.aKeptRunnerMatchesAFreshOneAcrossStructuralChanges seed=" + seed
+                + " (replay: -Djtecs.test.seed=" + seed + ")");
+        ScalarComponent.OfDouble[] tags = {MASS, CHARGE};
+        try (World kept = World.create(); World fresh = World.create()) {
+            World[] worlds = {kept, fresh};
+            Query[] queries = new Query[2];
+            Query[] heavyQueries = new Query[2];
+            for (int w = 0; w < 2; w++) {
+                queries[w] = worlds[w].newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
+                heavyQueries[w] = worlds[w].newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY, MASS)
+                        .build());
+            }
+            KernelRunner runner = new KernelRunner();
+            List<ColumnKernel> kernels = new java.util.ArrayList<>();
+            for (int k = 0; k < KernelRunner.REMEMBERED_KERNELS + 2; k++) { // more than it remembers
+                kernels.add(k % 2 == 0 ? MotionKernels.integrate2d(X, Y, DX, DY)
+                        : MotionKernels.clamp(X, -50f - k, 50f + k));
+            }
+            java.util.Random random = new java.util.Random(seed);
+            for (int step = 0; step < 300; step++) {
+                int op = random.nextInt(6);
+                int amount = 1 + random.nextInt(random.nextBoolean() ? 8 : 300);
+                float value = random.nextInt(200) - 100;
+                int tag = random.nextInt(3);
+                int which = random.nextInt(2);
+                for (int w = 0; w < 2; w++) {
+                    World world = worlds[w];
+                    switch (op) {
+                        case 0, 1 -> { // spawn: growth, and new archetypes
+                            for (int i = 0; i < amount; i++) {
+                                if (tag == 2) {
+                                    world.spawn(POSITION.of(new Position(value + i, -value)),
+                                            VELOCITY.of(new Velocity(i % 7, 1)));
+                                } else {
+                                    world.spawn(POSITION.of(new Position(value + i, -value)),
+                                            VELOCITY.of(new Velocity(i % 7, 1)), tags[tag].of(1.0));
+                                }
+                            }
+                        }
+                        case 2 -> { // despawn the first rows of some archetype
+                            List<Archetype> found = world.findArchetypes(POSITION);
+                            if (!found.isEmpty()) {
+                                Archetype victim = found.get(Math.floorMod((int) value, found.size()));
+                                int rows = Math.min(amount, victim.count());
+                                long[] ids = new long[rows];
+                                for (int r = 0; r < rows; r++) {
+                                    ids[r] = victim.entity(r);
+                                }
+                                for (long id : ids) {
+                                    world.despawn(id);
+                                }
+                            }
+                        }
+                        case 3 -> world.compact(); // shrinks buffers, prunes empty archetypes
+                        case 4 -> { // a whole archetype changes its signature: buffers exchanged or bulk-copied
+                            if (which == 0) {
+                                world.batchSet(heavyQueries[w], CHARGE.of(2.0));
+                            } else {
+                                world.batchRemove(heavyQueries[w], MASS);
+                            }
+                        }
+                        default -> world.batchDespawn(heavyQueries[w]);
+                    }
+                }
+                int k = random.nextInt(kernels.size());
+                float dt = 0.25f;
+                int keptMarked = runner.run(queries[0], kernels.get(k), dt);
+                int freshMarked = new KernelRunner().run(queries[1], kernels.get(k), dt);
+                assertEquals(freshMarked, keptMarked, "seed=" + seed + " step=" + step + ": archetypes marked");
+                assertEquals(state(fresh), state(kept), "seed=" + seed + " step=" + step + ": values and marks");
+            }
+        }
+    }
+
+    /** Every entity's archetype signature, position and Position dirty flag, in id order. */
+    private static String state(World world) {
+        java.util.TreeMap<Long, String> rows = new java.util.TreeMap<>();
+        world.forEachArchetype((java.util.function.Consumer<Archetype>) archetype -> {
+            if (!archetype.has(POSITION)) {
+                return;
+            }
+            for (int row = 0; row < archetype.count(); row++) {
+                rows.put(archetype.entity(row), java.util.Arrays.toString(archetype.signature()) + " "
+                        + Float.floatToRawIntBits(archetype.get(X).get(row)) + " "
+                        + Float.floatToRawIntBits(archetype.get(Y).get(row)) + " "
+                        + archetype.isComponentDirty(POSITION));
+            }
+            archetype.clearDirtyComponents();
+        });
+        return rows.toString();
+    }
+
+    @Test
+    void aKernelThatFailsLeavesTheRunnerUsable() {
+        KernelRunner runner = new KernelRunner();
+        ColumnKernel integrate = MotionKernels.integrate2d(X, Y, DX, DY);
+        assertEquals(2, runner.run(movers, integrate, 1f));
+        int[] calls = {0};
+        ColumnKernel failing = new ColumnKernel() {
+            @Override
+            public KernelColumns columns() {
+                return integrate.columns(); // shares the bindings of integrate
+            }
+
+            @Override
+            public boolean run(MemorySegment[] segments, int count, float dt) {
+                if (++calls[0] == 2) {
+                    throw new IllegalStateException("boom");
+                }
+                return true;
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> runner.run(movers, failing, 1f));
+        for (int i = 0; i < 500; i++) { // plain grows: its buffers are replaced
+            world.spawn(POSITION.of(new Position(1000, 1000)), VELOCITY.of(new Velocity(1, 1)));
+        }
+        clearAll();
+        assertEquals(2, runner.run(movers, integrate, 1f));
+        assertEquals(1001f, plain.get(X).get(plain.count() - 1), "the grown archetype's new rows moved");
+        assertEquals(3f + 2f, plain.get(X).get(3), "the first run and this one (the failed run moved nothing)");
+        assertDirty(plain, true, false, "after the failure");
+    }
+
     @Test
     void readColumnsAreNeverMarkedEvenWhenTheyShareNoComponentWithWrites() {
         ColumnKernel kernel = MotionKernels.integrate2d(X, Y, DX, DY);
