@@ -44,7 +44,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * <p>The implementations are those of {@link IntegrateBenchmark}: jtecs runs one query and the integrate column
  * kernel per archetype ({@code jtecs}: the provider's kernel, {@code jtecsScalar}: the scalar twin); the plain
  * baselines ({@code plainArray}, {@code plainSegmentVector}) have no archetypes to split, so they are the
- * unfragmented floor; the peers get 26 tag types of their own and iterate as in {@code integrate}
+ * unfragmented floor; {@code plainSegmentVectorPerArchetype} runs the same vector loop once per group over 26 bare
+ * segment groups, the floor of any engine that keeps the groups apart ({@link FragmentedColumns}); the peers get 26 tag types of their own and iterate as in {@code integrate}
  * ({@link PeerWorlds}: Dominion's composition tables and Artemis-odb's and Ashley's entity lists split or not by
  * the tag, each peer's own business). Entity {@code i} starts with the same values everywhere (the test checks
  * that all compute the same positions).
@@ -75,6 +76,7 @@ public class IntegrateFragBenchmark {
     private final ColumnKernel kernel = MotionKernels.integrate2d(KernelProvider.particles(), X, Y, VX, VY);
     private final ColumnKernel scalarKernel = MotionKernels.integrate2d(ParticleOps.SCALAR, X, Y, VX, VY);
     PlainColumns plain;
+    FragmentedColumns fragments;
     PeerWorlds peers;
 
     @Setup(Level.Trial)
@@ -84,7 +86,7 @@ public class IntegrateFragBenchmark {
 
     /** Builds what {@code selected} measures ({@link EngineUnderTest}); {@code "plain"} covers both baselines. */
     void setUp(String selected) {
-        if (selected.equals("jtecs") || selected.equals("plainSegmentVector")) {
+        if (selected.equals("jtecs") || selected.startsWith("plainSegmentVector")) {
             ParticleKernels.warmUp(); // the vector kernel, compiled before the first warm-up iteration
         }
         if (EngineUnderTest.needs(selected, "jtecs")) {
@@ -92,7 +94,11 @@ public class IntegrateFragBenchmark {
             Populations.spawnMoving(world, entities, TAGS);
             moving = world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
         }
-        if (EngineUnderTest.needs(selected, "plain")) {
+        boolean all = selected.equals(EngineUnderTest.ALL);
+        if (all || selected.equals("plainSegmentVectorPerArchetype")) {
+            fragments = new FragmentedColumns(entities, TAGS.length);
+        }
+        if (all || EngineUnderTest.needs(selected, "plain") && fragments == null) {
             plain = new PlainColumns(entities);
         }
         peers = new PeerWorlds(entities, TAGS.length, selected);
@@ -105,6 +111,9 @@ public class IntegrateFragBenchmark {
         }
         if (plain != null) {
             plain.close();
+        }
+        if (fragments != null) {
+            fragments.close();
         }
         peers.close();
     }
@@ -127,6 +136,12 @@ public class IntegrateFragBenchmark {
     @Benchmark
     public void plainSegmentVector() {
         plain.integrateSegments(DT);
+    }
+
+    /** The same vector loop over 26 bare segment groups: the fragmented floor ({@link FragmentedColumns}). */
+    @Benchmark
+    public void plainSegmentVectorPerArchetype() {
+        fragments.integrate(DT);
     }
 
     @Benchmark

@@ -38,6 +38,9 @@ import java.util.Optional;
  *       the constants batch into a world emptied by {@code clearEntities} (nothing grows);
  *       {@code plain-array} fills four existing {@code float[]}s; {@code plain-array-allocate} allocates and
  *       fills them.
+ *   <li>{@code integrate_frag}: {@code plain-segment-vector-per-archetype} runs the plain vector loop once per
+ *       group over 26 bare segment groups, the fragmented floor; {@code plain-segment-vector} stays the
+ *       unfragmented one.
  *   <li>{@code transforms}: {@code jtecs} composes with the kernels ({@code KernelSystems}, the
  *       {@code HierarchyComposer}); {@code jtecs-builtin-system} with the builtin system's scalar body.
  *   <li>{@code sparse_delta}: {@code jtecs} re-uploads what is dirty; {@code jtecs-full-rescan}, the baseline,
@@ -69,7 +72,7 @@ public final class Workloads {
     /** Every workload, in the order of WORKLOADS.md. */
     public static final List<Workload> ALL = List.of(
             Workload.of("integrate", IntegrateBenchmark.class, KERNEL_AND_PEERS),
-            Workload.of("integrate_frag", IntegrateFragBenchmark.class, KERNEL_AND_PEERS),
+            Workload.of("integrate_frag", IntegrateFragBenchmark.class, withPerArchetypeFloor()),
             Workload.of("integrate_parallel", ParallelIntegrateBenchmark.class, impls("jtecs", JTECS)),
             Workload.of("iterate_read", IterateReadBenchmark.class, impls("jtecs", JTECS, "jtecsScalar", JTECS_SCALAR,
                     "plainArray", PLAIN_ARRAY, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY))
@@ -128,6 +131,13 @@ public final class Workloads {
     }
 
     /** A method-to-impl map in the order given: method, impl, method, impl, ... */
+    /** The seven, and {@code plain-segment-vector-per-archetype}: the plain loop over the same 26 groups. */
+    private static Map<String, String> withPerArchetypeFloor() {
+        Map<String, String> map = new LinkedHashMap<>(KERNEL_AND_PEERS);
+        map.put("plainSegmentVectorPerArchetype", "plain-segment-vector-per-archetype");
+        return map;
+    }
+
     static Map<String, String> impls(String... methodThenImpl) {
         if (methodThenImpl.length % 2 != 0) {
             throw new IllegalArgumentException("method and impl come in pairs, got " + methodThenImpl.length);

@@ -42,6 +42,9 @@ class IntegrateFragBenchmarkTest {
                 b -> Positions.of(b.plain.x, b.plain.y)), "plainArray");
         assertArrayEquals(expected, run("plainSegmentVector", IntegrateFragBenchmark::plainSegmentVector,
                 b -> Positions.of(b.plain.sx, b.plain.sy, N)), "plainSegmentVector");
+        assertArrayEquals(expected, run("plainSegmentVectorPerArchetype",
+                IntegrateFragBenchmark::plainSegmentVectorPerArchetype, b -> Positions.of(b.fragments)),
+                "plainSegmentVectorPerArchetype");
         assertArrayEquals(expected, run("dominion", IntegrateFragBenchmark::dominion,
                 b -> Positions.of(b.peers.dominion)), "dominion");
         assertArrayEquals(expected, run("artemis", IntegrateFragBenchmark::artemis,
@@ -64,6 +67,25 @@ class IntegrateFragBenchmarkTest {
     }
 
     @Test
+    void thePerArchetypeBaselineKeepsTheJtecsGroups() {
+        IntegrateFragBenchmark bench = new IntegrateFragBenchmark();
+        bench.entities = N;
+        bench.setUp("plainSegmentVectorPerArchetype");
+        try {
+            assertEquals(null, bench.plain, "only the fragments are built");
+            assertEquals(IntegrateFragBenchmark.TAGS.length, bench.fragments.segments.length);
+            int total = 0;
+            for (int g = 0; g < bench.fragments.counts.length; g++) {
+                assertEquals((N - g + 25) / 26, bench.fragments.counts[g], "group " + g + " holds i % 26 == g");
+                total += bench.fragments.counts[g];
+            }
+            assertEquals(N, total);
+        } finally {
+            bench.tearDown();
+        }
+    }
+
+    @Test
     void onlyTheMeasuredImplementationIsBuilt() {
         IntegrateFragBenchmark bench = new IntegrateFragBenchmark();
         bench.entities = N;
@@ -71,6 +93,7 @@ class IntegrateFragBenchmarkTest {
         try {
             assertEquals(null, bench.world, "no jtecs world");
             assertEquals(null, bench.plain, "no plain columns");
+            assertEquals(null, bench.fragments, "no fragmented plain columns");
             assertEquals(null, bench.peers.dominion, "no Dominion");
             assertEquals(null, bench.peers.ashley, "no Ashley");
             assertEquals(N, bench.peers.artemis.getAspectSubscriptionManager()

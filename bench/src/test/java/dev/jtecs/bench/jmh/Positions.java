@@ -65,6 +65,22 @@ final class Positions {
         return sorted(pairs, count);
     }
 
+    static long[] of(FragmentedColumns fragments) {
+        int total = 0;
+        for (int count : fragments.counts) {
+            total += count;
+        }
+        long[] pairs = new long[total];
+        int at = 0;
+        for (int g = 0; g < fragments.counts.length; g++) {
+            for (int i = 0; i < fragments.counts[g]; i++) {
+                pairs[at++] = pair(fragments.segments[g][0].getAtIndex(ValueLayout.JAVA_FLOAT, i),
+                        fragments.segments[g][1].getAtIndex(ValueLayout.JAVA_FLOAT, i));
+            }
+        }
+        return sorted(pairs, total);
+    }
+
     static long[] of(Dominion dominion) {
         long[][] pairs = {new long[16]};
         int[] count = {0};
