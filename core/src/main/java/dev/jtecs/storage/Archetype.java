@@ -389,6 +389,27 @@ public final class Archetype {
         table.markDirty(requirePosition(component));
     }
 
+    /**
+     * Where {@code component} sits in this archetype's signature: the position {@link #markDirtyAt} takes, the
+     * same for the archetype's whole life (a signature never changes); -1 when the archetype lacks it.
+     */
+    public int positionOf(Component<?> component) {
+        Objects.requireNonNull(component, "component");
+        int position = table.position(component.id());
+        return position >= 0 ? position : -1;
+    }
+
+    /**
+     * {@link #markComponentDirty} for the component at {@code position} (from {@link #positionOf}): for code that
+     * marks the same components of the same archetypes pass after pass, such as a kernel runner, and keeps the
+     * positions instead of looking each component up again.
+     *
+     * @throws IndexOutOfBoundsException unless {@code 0 <= position < components().size()}
+     */
+    public void markDirtyAt(int position) {
+        table.markDirty(Objects.checkIndex(position, table.componentCount()));
+    }
+
     public void markAllComponentsDirty() {
         table.dirty().markAllDirty();
     }

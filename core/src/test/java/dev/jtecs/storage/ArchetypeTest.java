@@ -153,6 +153,24 @@ class ArchetypeTest {
     }
 
     @Test
+    void markDirtyAtMarksTheComponentAtAPositionFromPositionOf() {
+        archetype.clearDirtyComponents();
+        int hp = archetype.positionOf(HP);
+        assertEquals(-1, archetype.positionOf(SCORE), "absent");
+        assertEquals(HP, archetype.components().get(hp));
+        long writes = archetype.writeCount(HP);
+        archetype.markDirtyAt(hp);
+        assertEquals(java.util.List.of(HP), archetype.dirtyComponents());
+        assertEquals(writes + 1, archetype.writeCount(HP), "a mark like markComponentDirty's");
+        for (int bad : new int[] {-1, archetype.components().size()}) {
+            assertThrows(IndexOutOfBoundsException.class, () -> archetype.markDirtyAt(bad));
+        }
+        assertEquals(java.util.List.of(HP), archetype.dirtyComponents(), "rejected positions mark nothing");
+        assertEquals(writes + 1, archetype.writeCount(HP));
+        assertThrows(NullPointerException.class, () -> archetype.positionOf(null));
+    }
+
+    @Test
     void setWritesOneRowAndRejectsAbsentComponentsOrRows() {
         archetype.set(1, POS.of(new Pos(7, 8)));
         assertEquals(new Pos(7, 8), world.get(b, POS));

@@ -13,24 +13,25 @@ import java.util.Objects;
  * Runs a {@link ColumnKernel} over the archetypes of a query and marks dirty exactly what it wrote.
  *
  * <p>For each non-empty matching archetype the runner hands the kernel the archetype's column segments and row
- * count, and then marks each distinct written component with {@code Archetype.markComponentDirty}: always for
+ * count, and then marks each distinct written component dirty ({@code Archetype.markDirtyAt}): always for
  * {@link WritePolicy#ALWAYS} kernels, only when the kernel reported a change for {@link WritePolicy#WHEN_CHANGED}
  * ones. Empty archetypes are skipped and never marked. Read-only columns are never marked.
  *
  * <pre>
  *   query.forEach ──► archetype (count &gt; 0) ──► binding k ──► kernel.run(segments, count, dt)
  *                      (same archetype and storage version? reuse : look up)         │ changed?
- *                                     markComponentDirty(written) ◄──────────────────┘ (ALWAYS: yes)
+ *                                            markDirtyAt(written) ◄──────────────────┘ (ALWAYS: yes)
  * </pre>
  *
- * <p><b>Bindings.</b> Looking up a kernel's columns costs tens of nanoseconds per archetype, which is what a pass
- * over many small archetypes spends besides the arithmetic. So the runner remembers, for each of the last
- * {@link #REMEMBERED_KERNELS} kernels it ran, the segments it handed over at each position of the iteration,
- * with the archetype and its {@code Archetype.storageVersion()}. A visit reuses the binding at its position only
- * when both are the same: the version moves whenever an archetype's buffers are replaced (growth, shrinking, a
- * whole-archetype exchange, closing), so a reused segment is always one the archetype still holds, and a
- * changed layout costs one lookup per archetype that changed. The kernel receives the binding's own array: it
- * must neither keep nor modify it.
+ * <p><b>Bindings.</b> Looking up a kernel's columns and written components costs tens of nanoseconds per
+ * archetype, which is what a pass over many small archetypes spends besides the arithmetic. So the runner
+ * remembers, for each of the last {@link #REMEMBERED_KERNELS} kernels it ran, what it handed over at each position
+ * of the iteration: the archetype, its {@code Archetype.storageVersion()}, the segments, and the signature
+ * positions of the written components. A visit reuses the binding at its position only when the archetype and
+ * its storage version are the same. The version moves whenever an archetype's buffers are replaced (growth,
+ * shrinking, a whole-archetype exchange, closing), so a reused segment is always one the archetype still holds;
+ * positions never change for an archetype. A changed layout costs one lookup per archetype that changed. The
+ * kernel receives the binding's own array: it must neither keep nor modify it.
  *
  * <p>The iteration is the query's own scope, so structural calls made meanwhile are staged. A runner is not
  * thread-safe: use one per thread. Once each remembered kernel has seen a layout, a run allocates nothing.
@@ -146,8 +147,17 @@ public final class KernelRunner {
     }
 
     private void visit(Archetype archetype, int count) {
-        MemorySegment[] segments = plan.bind(position++, archetype);
-        mark(archetype, kernel.run(segments, count, dt));
+        int k = position++;
+        Plan bound = plan;
+        MemorySegment[] segments = bound.bind(k, archetype);
+        KernelColumns columns = bound.columns;
+        if (kernel.run(segments, count, dt) || columns.policy() == WritePolicy.ALWAYS) {
+            int[] written = bound.positions[k];
+            for (int c = 0; c < written.length; c++) {
+                archetype.markDirtyAt(written[c]);
+            }
+            marked++;
+        }
     }
 
     private void mark(Archetype archetype, boolean changed) {
@@ -172,7 +182,8 @@ public final class KernelRunner {
 
     /**
      * The segments one kernel's columns were bound to at each position of the last iterations: binding {@code k}
-     * holds archetype {@code k}'s segments as of its storage version {@code versions[k]}.
+     * holds archetype {@code k}'s segments as of its storage version {@code versions[k]}, and the signature
+     * positions of the components the kernel writes, which never change for an archetype.
      */
     private static final class Plan {
         final KernelColumns columns;
@@ -181,6 +192,7 @@ public final class KernelRunner {
         private Archetype[] archetypes = new Archetype[8];
         private long[] versions = new long[8];
         private MemorySegment[][] segments = new MemorySegment[8][];
+        int[][] positions = new int[8][];
 
         Plan(KernelColumns columns) {
             this.columns = columns;
@@ -200,6 +212,7 @@ public final class KernelRunner {
                 archetypes = Arrays.copyOf(archetypes, grown);
                 versions = Arrays.copyOf(versions, grown);
                 segments = Arrays.copyOf(segments, grown);
+                positions = Arrays.copyOf(positions, grown);
             }
             archetypes[k] = null; // unusable until complete: a lookup below may throw
             MemorySegment[] bound = segments[k];
@@ -208,6 +221,13 @@ public final class KernelRunner {
             }
             for (int c = 0; c < bound.length; c++) {
                 bound[c] = segment(archetype, columns.column(c));
+            }
+            int[] written = positions[k];
+            if (written == null) {
+                written = positions[k] = new int[columns.writtenComponentCount()];
+            }
+            for (int c = 0; c < written.length; c++) {
+                written[c] = archetype.positionOf(columns.writtenComponent(c)); // present: its column was found
             }
             versions[k] = archetype.storageVersion();
             archetypes[k] = archetype;
