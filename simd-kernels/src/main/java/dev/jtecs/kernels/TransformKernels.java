@@ -22,6 +22,12 @@ import jdk.incubator.vector.VectorSpecies;
  * rows they write past {@code count} are padding that nothing else observes. {@code compose2d} is conditional
  * (it reports a change) and stores the padding rows' own bits back.
  *
+ * <p>Shape. Each loop holds only arithmetic; entries that are copies or constants are written by bulk copies
+ * ({@code MemorySegment.copy}) and small fill loops. When a loop also carried those stores, C2 could run out of
+ * its inlining budget near the loop's end in a JVM whose profiles many other kernels had shaped: the last
+ * stores stayed calls, and the vectors they took were allocated on the heap, 240 bytes per {@code model3d}
+ * call (found with a JFR allocation profile of the whole test suite in one JVM).
+ *
  * <p>Twin agreement. {@code model3d} and {@code compose2d} have no transcendental functions (the caller of
  * {@code compose2d} takes the parent's sine and cosine once, with {@code Math}) and agree bit for bit with their
  * twins, and with JOML and {@code Transform2D.compose} respectively. In {@code affine2d} the products and copies
@@ -103,10 +109,19 @@ public final class TransformKernels {
             checkPadded(columns[i], count);
         }
         long bound = (long) ParticleKernels.paddedCount(count) * Float.BYTES;
-        long step = F.vectorByteSize();
-        FloatVector zero = FloatVector.zero(F);
-        FloatVector one = FloatVector.broadcast(F, 1f);
-        for (long offset = 0; offset < bound; offset += step) {
+        rotationScale(columns, bound);
+        MemorySegment.copy(columns[16], 0, columns[12], 0, bound); // the translation: copied as it is
+        MemorySegment.copy(columns[17], 0, columns[13], 0, bound);
+        MemorySegment.copy(columns[18], 0, columns[14], 0, bound);
+        fill(columns[3], bound, 0f);
+        fill(columns[7], bound, 0f);
+        fill(columns[11], bound, 0f);
+        fill(columns[15], bound, 1f);
+    }
+
+    /** The nine rotation-scale entries of {@link #model3d}: the only part with arithmetic. */
+    private static void rotationScale(MemorySegment[] columns, long bound) {
+        for (long offset = 0; offset < bound; offset += F.vectorByteSize()) {
             FloatVector qx = FloatVector.fromMemorySegment(F, columns[19], offset, ORDER);
             FloatVector qy = FloatVector.fromMemorySegment(F, columns[20], offset, ORDER);
             FloatVector qz = FloatVector.fromMemorySegment(F, columns[21], offset, ORDER);
@@ -129,19 +144,20 @@ public final class TransformKernels {
             sx.sub(q11.add(q22).mul(sx)).intoMemorySegment(columns[0], offset, ORDER);
             q01.add(q23).mul(sx).intoMemorySegment(columns[1], offset, ORDER);
             q02.sub(q13).mul(sx).intoMemorySegment(columns[2], offset, ORDER);
-            zero.intoMemorySegment(columns[3], offset, ORDER);
             q01.sub(q23).mul(sy).intoMemorySegment(columns[4], offset, ORDER);
             sy.sub(q22.add(q00).mul(sy)).intoMemorySegment(columns[5], offset, ORDER);
             q12.add(q03).mul(sy).intoMemorySegment(columns[6], offset, ORDER);
-            zero.intoMemorySegment(columns[7], offset, ORDER);
             q02.add(q13).mul(sz).intoMemorySegment(columns[8], offset, ORDER);
             q12.sub(q03).mul(sz).intoMemorySegment(columns[9], offset, ORDER);
             sz.sub(q11.add(q00).mul(sz)).intoMemorySegment(columns[10], offset, ORDER);
-            zero.intoMemorySegment(columns[11], offset, ORDER);
-            FloatVector.fromMemorySegment(F, columns[16], offset, ORDER).intoMemorySegment(columns[12], offset, ORDER);
-            FloatVector.fromMemorySegment(F, columns[17], offset, ORDER).intoMemorySegment(columns[13], offset, ORDER);
-            FloatVector.fromMemorySegment(F, columns[18], offset, ORDER).intoMemorySegment(columns[14], offset, ORDER);
-            one.intoMemorySegment(columns[15], offset, ORDER);
+        }
+    }
+
+    /** {@code value} into the first {@code bound} bytes of a float column. */
+    private static void fill(MemorySegment column, long bound, float value) {
+        FloatVector constant = FloatVector.broadcast(F, value);
+        for (long offset = 0; offset < bound; offset += F.vectorByteSize()) {
+            constant.intoMemorySegment(column, offset, ORDER);
         }
     }
 
@@ -170,11 +186,11 @@ public final class TransformKernels {
             FloatVector sy = FloatVector.fromMemorySegment(F, scaleY, offset, ORDER);
             c.mul(sx).intoMemorySegment(m00, offset, ORDER);
             s.neg().mul(sy).intoMemorySegment(m01, offset, ORDER);
-            FloatVector.fromMemorySegment(F, x, offset, ORDER).intoMemorySegment(m02, offset, ORDER);
             s.mul(sx).intoMemorySegment(m10, offset, ORDER);
             c.mul(sy).intoMemorySegment(m11, offset, ORDER);
-            FloatVector.fromMemorySegment(F, y, offset, ORDER).intoMemorySegment(m12, offset, ORDER);
         }
+        MemorySegment.copy(x, 0, m02, 0, bound); // the translation: copied as it is
+        MemorySegment.copy(y, 0, m12, 0, bound);
     }
 
     /**
