@@ -15,9 +15,14 @@ import java.util.function.Consumer;
  */
 public final class DirtyState {
     private final Table table;
-    private final long[] bits;
-    private final long[] writeCounts;
-    private final boolean[] valueTracked;
+    /**
+     * Everything a value mark touches, in one array (one or two cache lines for a typical archetype, which a
+     * pass over many small archetypes reaches cold): {@code [0, words)} the dirty bits,
+     * {@code [words, words + components)} the write counts, then {@code words} words of tracked-column bits.
+     */
+    private final long[] marks;
+    private final int words;
+    private final int components;
     private boolean structural;
     private long structuralCount;
     private long valueCount;
@@ -29,9 +34,9 @@ public final class DirtyState {
 
     DirtyState(Table table, int components) {
         this.table = table;
-        bits = new long[(components + 63) >>> 6];
-        writeCounts = new long[components];
-        valueTracked = new boolean[components];
+        this.words = (components + 63) >>> 6;
+        this.components = components;
+        marks = new long[words + components + words];
     }
 
     // ---------------------------------------------------------------- marks
@@ -45,16 +50,19 @@ public final class DirtyState {
 
     /** Records a value write of the component at {@code position}. */
     public void markDirty(int position) {
-        bits[position >>> 6] |= 1L << position;
-        writeCounts[position]++;
-        if (valueTracked[position]) {
+        Objects.checkIndex(position, components); // the array is shared: a stray position must not land elsewhere
+        long[] m = marks;
+        long bit = 1L << position;
+        m[position >>> 6] |= bit;
+        m[words + position]++;
+        if ((m[words + components + (position >>> 6)] & bit) != 0) {
             valueCount++;
         }
         enqueue();
     }
 
     public void markAllDirty() {
-        for (int p = 0; p < writeCounts.length; p++) {
+        for (int p = 0; p < components; p++) {
             markDirty(p);
         }
     }
@@ -124,7 +132,8 @@ public final class DirtyState {
 
     /** Counts value writes of one column into {@link #valueCount()} from now on. */
     public void trackValueCount(int position) {
-        valueTracked[position] = true;
+        Objects.checkIndex(position, components);
+        marks[words + components + (position >>> 6)] |= 1L << position;
     }
 
     /** Value writes (not structural ones) declared on tracked columns; survives clearing. */
@@ -133,15 +142,16 @@ public final class DirtyState {
     }
 
     public boolean isDirty(int position) {
-        return structural || (bits[position >>> 6] & (1L << position)) != 0;
+        Objects.checkIndex(position, components);
+        return structural || (marks[position >>> 6] & (1L << position)) != 0;
     }
 
     public boolean anyDirty() {
         if (structural) {
             return true;
         }
-        for (long word : bits) {
-            if (word != 0) {
+        for (int w = 0; w < words; w++) {
+            if (marks[w] != 0) {
                 return true;
             }
         }
@@ -154,7 +164,7 @@ public final class DirtyState {
 
     /** Clears the bits and the structural flag, and starts a new row-residue window; counts survive. */
     public void clear() {
-        Arrays.fill(bits, 0L);
+        Arrays.fill(marks, 0, words, 0L);
         structural = false;
         residueFrom = structuralCount;
         addedFrom = table.count();
@@ -166,6 +176,7 @@ public final class DirtyState {
     }
 
     public long writeCount(int position) {
-        return writeCounts[position];
+        Objects.checkIndex(position, components);
+        return marks[words + position];
     }
 }

@@ -78,6 +78,56 @@ class DirtyStateTest {
         assertFalse(table.dirty().isDirty(68));
     }
 
+    /**
+     * Bits, write counts and tracked columns share one array: with 70 components (two words each way) every
+     * position keeps its own bit, count and tracking, whatever is marked around it.
+     */
+    @Test
+    void bitsCountsAndTrackingStayApartAcrossWords() {
+        Component<?>[] tags = new Component<?>[70];
+        for (int i = 0; i < tags.length; i++) {
+            tags[i] = Components.tag("test.table.Packed" + i);
+        }
+        Table table = new Table(4, TableTest.sortedOf(tags), memory);
+        DirtyState dirty = table.dirty();
+        dirty.trackValueCount(0);
+        dirty.trackValueCount(69);
+        int[] marked = {0, 1, 63, 64, 69, 69};
+        for (int position : marked) {
+            dirty.markDirty(position);
+        }
+        for (int p = 0; p < 70; p++) {
+            int position = p;
+            long expected = Arrays.stream(marked).filter(m -> m == position).count();
+            assertEquals(expected, dirty.writeCount(p), "write count of " + p);
+            assertEquals(expected > 0, dirty.isDirty(p), "bit of " + p);
+        }
+        assertEquals(3, dirty.valueCount(), "tracked 0 once and 69 twice; 1, 63 and 64 are not tracked");
+        dirty.clear();
+        assertFalse(dirty.anyDirty());
+        assertEquals(2, dirty.writeCount(69), "counts survive clearing");
+        dirty.markDirty(69);
+        assertEquals(4, dirty.valueCount(), "tracking survives clearing");
+    }
+
+    @Test
+    void positionsOutsideTheSignatureAreRefusedAndChangeNothing() {
+        Table table = table(VEC, COUNT);
+        DirtyState dirty = table.dirty();
+        dirty.trackValueCount(1);
+        for (int bad : new int[] {-1, 2, 3, 64}) {
+            assertThrows(IndexOutOfBoundsException.class, () -> dirty.markDirty(bad), "mark " + bad);
+            assertThrows(IndexOutOfBoundsException.class, () -> dirty.trackValueCount(bad), "track " + bad);
+            assertThrows(IndexOutOfBoundsException.class, () -> dirty.writeCount(bad), "count " + bad);
+            assertThrows(IndexOutOfBoundsException.class, () -> dirty.isDirty(bad), "bit " + bad);
+        }
+        assertEquals(0, dirty.writeCount(0));
+        assertEquals(0, dirty.writeCount(1));
+        assertEquals(0, dirty.valueCount());
+        dirty.markDirty(0);
+        assertEquals(0, dirty.valueCount(), "position 0 was never tracked, whatever the refused calls hit");
+    }
+
 
     @Test
     void touchedRowsPastTheEndAreDroppedWhenTheTableShrinks() {
