@@ -44,6 +44,8 @@ public final class Query {
     private int[] groups = new int[8];
     private int matchedCount;
     private int[] order = new int[8];
+    /** By archetype id: 1 + the archetype's index in {@code matched}, or 0; so joining and lookups are O(1). */
+    private int[] slotById = new int[8];
     private final EntityObserver membership;
 
     /** Creates a query over a world; worlds call this from {@code newQuery}. */
@@ -72,13 +74,8 @@ public final class Query {
      */
     public boolean consider(Archetype archetype) {
         host.checkThread();
-        if (!descriptor.matches(archetype)) {
+        if (!descriptor.matches(archetype) || indexOf(archetype) >= 0) {
             return false;
-        }
-        for (int i = 0; i < matchedCount; i++) {
-            if (matched[i] == archetype) {
-                return false;
-            }
         }
         if (matchedCount == matched.length) {
             matched = Arrays.copyOf(matched, matchedCount * 2);
@@ -87,6 +84,11 @@ public final class Query {
         }
         int index = matchedCount++;
         matched[index] = archetype;
+        int id = archetype.id();
+        if (id >= slotById.length) {
+            slotById = Arrays.copyOf(slotById, Math.max(id + 1, slotById.length * 2));
+        }
+        slotById[id] = index + 1;
         groups[index] = descriptor.groupBy() == null ? 0 : descriptor.groupBy().applyAsInt(archetype);
         insertIntoOrder(index);
         if (membership != null) {
@@ -101,13 +103,7 @@ public final class Query {
      */
     public boolean forget(Archetype archetype) {
         host.checkThread();
-        int index = -1;
-        for (int i = 0; i < matchedCount; i++) {
-            if (matched[i] == archetype) {
-                index = i;
-                break;
-            }
-        }
+        int index = indexOf(archetype);
         if (index < 0) {
             return false;
         }
@@ -115,6 +111,10 @@ public final class Query {
         System.arraycopy(groups, index + 1, groups, index, matchedCount - index - 1);
         matchedCount--;
         matched[matchedCount] = null;
+        slotById[archetype.id()] = 0;
+        for (int i = index; i < matchedCount; i++) {
+            slotById[matched[i].id()] = i + 1;
+        }
         for (int i = 0; i < matchedCount; i++) {
             order[i] = i;
         }
@@ -131,6 +131,13 @@ public final class Query {
             archetype.removeEntityObserver(membership);
         }
         return true;
+    }
+
+    /** The index of {@code archetype} in {@code matched}, or -1 (an id may belong to a pruned archetype). */
+    private int indexOf(Archetype archetype) {
+        int id = archetype.id();
+        int slot = id < slotById.length ? slotById[id] : 0;
+        return slot > 0 && matched[slot - 1] == archetype ? slot - 1 : -1;
     }
 
     /** Keeps {@code order} sorted by (group, registration index). */
@@ -222,10 +229,9 @@ public final class Query {
      */
     public int getGroup(Archetype archetype) {
         host.checkOpen();
-        for (int i = 0; i < matchedCount; i++) {
-            if (matched[i] == archetype) {
-                return groups[i];
-            }
+        int index = indexOf(Objects.requireNonNull(archetype, "archetype"));
+        if (index >= 0) {
+            return groups[index];
         }
         throw new IllegalArgumentException("archetype " + archetype + " is not matched by " + descriptor);
     }

@@ -98,6 +98,49 @@ class QueryTest {
         assertThrows(IllegalArgumentException.class, () -> query.getGroup(stranger));
     }
 
+    /**
+     * Pruned archetypes leave the query, the survivors keep their order, and archetypes created afterwards (which
+     * take the pruned ids) join once each, findable by group like the rest.
+     */
+    @Test
+    void prunedArchetypesLeaveAndArchetypesReusingTheirIdsJoinOnce() {
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP)
+                .groupBy(archetype -> archetype.has(BOSS) ? 1 : 0).build());
+        world.spawn(HP);
+        long[] parents = new long[6];
+        for (int i = 0; i < parents.length; i++) {
+            parents[i] = world.spawn(ENEMY);
+            world.spawn(HP, dev.jtecs.builtin.ChildOf.COMPONENT.to(parents[i])); // one archetype per parent
+        }
+        List<Archetype> before = query.archetypes();
+        assertEquals(7, before.size());
+        world.despawn(parents[1]); // cascades to its child: the child's archetype empties, its edge is dead
+        world.despawn(parents[4]);
+        world.commit();
+        world.compact();
+        List<Archetype> survivors = new ArrayList<>(before);
+        survivors.remove(5);
+        survivors.remove(2);
+        assertEquals(survivors, query.archetypes(), "pruned archetypes leave; the rest keep their order");
+        List<Archetype> joined = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            long parent = world.spawn(ENEMY);
+            joined.add(world.archetypeOf(world.spawn(HP, BOSS, dev.jtecs.builtin.ChildOf.COMPONENT.to(parent))));
+        }
+        List<Integer> ids = joined.stream().map(Archetype::id).toList();
+        assertTrue(ids.contains(before.get(2).id()) || ids.contains(before.get(5).id()), "a pruned id is reused");
+        List<Archetype> expected = new ArrayList<>(survivors);
+        expected.addAll(joined);
+        assertEquals(expected, query.archetypes(), "each new archetype joins once, after the survivors");
+        for (Archetype archetype : expected) {
+            assertEquals(archetype.has(BOSS) ? 1 : 0, query.getGroup(archetype));
+            assertFalse(query.consider(archetype), "already a member");
+        }
+        assertEquals(expected.size(), visitCounts(query).size(), "every member visited once");
+        assertThrows(IllegalArgumentException.class, () -> query.getGroup(before.get(2)), "a pruned archetype");
+        assertEquals(expected, query.archetypes(), "the refused lookups changed nothing");
+    }
+
     @Test
     void iterationIsAScopeThatPublishesWhenItEnds() {
         long id = world.spawn(HP);
