@@ -26,6 +26,12 @@ class HierarchyOrderTest {
         return new HierarchyOrder(world, world.newQuery(descriptor));
     }
 
+    /** A child of a fresh root that has a transform and no parent (so it is no member). */
+    private static long childOfANewRoot(World world) {
+        long root = world.spawn(Transform2D.COMPONENT);
+        return world.spawn(ChildOf.COMPONENT.to(root));
+    }
+
     private static List<Archetype> steps(HierarchyOrder order) {
         List<Archetype> steps = new ArrayList<>();
         for (int k = 0; k < order.size(); k++) {
@@ -192,8 +198,7 @@ class HierarchyOrderTest {
     void emptyArchetypesAreNotSteps() {
         try (World world = World.create()) {
             HierarchyOrder order = orderOf(world, CHILDREN);
-            long root = world.spawn(Transform2D.COMPONENT);
-            long child = world.spawn(ChildOf.COMPONENT.to(root));
+            long child = childOfANewRoot(world);
             assertEquals(1, order.gather());
             world.despawn(child);
             assertEquals(0, order.gather());
@@ -353,8 +358,7 @@ class HierarchyOrderTest {
     void clearEmptiesTheOrderAndTheNextGatherRebuildsIt() {
         try (World world = World.create()) {
             HierarchyOrder order = orderOf(world, CHILDREN);
-            long root = world.spawn(Transform2D.COMPONENT);
-            long a = world.spawn(ChildOf.COMPONENT.to(root));
+            long a = childOfANewRoot(world);
             world.spawn(ChildOf.COMPONENT.to(a));
             order.gather();
             List<Archetype> before = steps(order);
@@ -370,8 +374,7 @@ class HierarchyOrderTest {
     void aQueryOfAnotherWorldIsRejectedAndNothingChanges() {
         try (World world = World.create(); World other = World.create()) {
             Query foreign = other.newQuery(CHILDREN);
-            long root = other.spawn(Transform2D.COMPONENT);
-            other.spawn(ChildOf.COMPONENT.to(root));
+            childOfANewRoot(other);
             long version = world.structureVersion();
             long otherVersion = other.structureVersion();
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -403,6 +406,7 @@ class HierarchyOrderTest {
         try (World world = World.create()) {
             long root = world.spawn(Transform2D.COMPONENT);
             long child = world.spawn(ChildOf.COMPONENT.to(root));
+            childOfANewRoot(world); // another parent's child: not matched
             HierarchyOrder order = orderOf(world, QueryDescriptor.builder()
                     .include(ChildOf.COMPONENT.targeting(root)).build());
             assertEquals(1, order.gather());
@@ -425,8 +429,7 @@ class HierarchyOrderTest {
     void aGatherOnAClosedWorldThrowsAndKeepsTheLastSteps() {
         World world = World.create();
         HierarchyOrder order = orderOf(world, CHILDREN);
-        long root = world.spawn(Transform2D.COMPONENT);
-        long child = world.spawn(ChildOf.COMPONENT.to(root));
+        long child = childOfANewRoot(world);
         Archetype archetype = world.archetypeOf(child);
         order.gather();
         world.close();
@@ -440,8 +443,7 @@ class HierarchyOrderTest {
     void aStepOutOfRangeIsRejected() {
         try (World world = World.create()) {
             HierarchyOrder order = orderOf(world, CHILDREN);
-            long root = world.spawn(Transform2D.COMPONENT);
-            long child = world.spawn(ChildOf.COMPONENT.to(root));
+            long child = childOfANewRoot(world);
             order.gather();
             assertSame(world.archetypeOf(child), order.archetype(0));
             IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> order.parentRow(1));
