@@ -1,15 +1,11 @@
 package dev.jtecs.builtin;
 
-import dev.jtecs.component.RelationshipValue;
-import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
-import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.schedule.SystemBody;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.storage.IntColumn;
 import dev.jtecs.world.World;
-import java.util.Arrays;
 
 /**
  * The body of {@link BuiltinSystems#RELATIVE_TRANSFORMS}: for every entity with {@link Transform2D},
@@ -25,172 +21,44 @@ import java.util.Arrays;
  * walks heap metadata that a forest of tens of thousands of archetypes keeps out of cache (measured: about
  * 65 ns per view at 32,500 archetypes, against a few for the arithmetic).
  *
- * <p>Order. The matched archetypes form a forest: an archetype's parent is the archetype holding its rows'
- * parent, when that one is matched too. Each run links that forest (a counting sort of members by parent) and
- * walks it in pre-order, so an archetype is composed only after the one holding its parent. Archetypes whose
- * parent is not matched (a root, or an entity with no offset or no transform) start the walk. Archetypes on a {@code ChildOf} cycle, which nothing forbids and no root reaches,
- * are walked afterwards from wherever the cycle is first met; their results mean nothing, but the run ends.
+ * <p>Order. Each run gathers a {@link HierarchyOrder} over the matched archetypes and composes its steps in
+ * order, so an archetype is composed only after the one holding its parent. Archetypes whose parent is not
+ * matched (a root, or an entity with no offset or no transform) start the walk; archetypes on a {@code ChildOf}
+ * cycle, which nothing forbids and no root reaches, are walked afterwards; their results mean nothing, but the
+ * run ends.
  *
  * <p>A parent without {@code Transform2D} (or not yet published) counts as {@link Transform2D#IDENTITY}.
  * {@code Transform2D} is marked dirty only in archetypes where some value changed, bit for bit, so a still
  * hierarchy leaves it clean.
  *
- * @implNote No allocation per entity or per archetype in steady state: the member, forest and order arrays are
- *     kept between runs and grow with the number of matched archetypes. The parent of an archetype is looked up
- *     once per archetype object (signatures never change) and cached by archetype id.
+ * @implNote No allocation per entity or per archetype in steady state: the order keeps its arrays between runs
+ *     and its cache of each archetype's parent (see {@link HierarchyOrder}).
  */
 final class RelativeTransformComposer implements SystemBody {
     private static final QueryDescriptor MATCH = QueryDescriptor.builder()
             .include(Transform2D.COMPONENT, RelativeTransform2D.COMPONENT, ChildOf.ANY).build();
 
     private World world;
-    private Query query;
-    private final QueryVisitor collector = this::collect;
-
-    // Per matched archetype of this run, by member index.
-    private Archetype[] members = new Archetype[16];
-    private Archetype[] parentArchetype = new Archetype[16];
-    private int[] parentRow = new int[16];
-    private int[] parentMember = new int[16]; // the parent archetype's member index, or -1
-    private int[] childStart = new int[17];   // children of member m: childList[childStart[m] .. childStart[m + 1])
-    private int[] childList = new int[16];
-    private int[] stack = new int[16];
-    private boolean[] walked = new boolean[16];
-    private int memberCount;
-
-    // Per archetype id: this run's member index (valid when stamp == run), the cached parent and its owner.
-    private int[] stamp = new int[16];
-    private int[] memberIndex = new int[16];
-    private Archetype[] parentOwner = new Archetype[16];
-    private long[] parentId = new long[16];
-    private int run;
+    private HierarchyOrder order;
 
     @Override
     public void run(double dt, World w) {
-        Query q = queryFor(w);
-        run++;
-        memberCount = 0;
-        q.forEach(collector);
-        if (memberCount == 0) {
-            return;
-        }
-        linkForest();
-        for (int i = 0; i < memberCount; i++) {
-            if (parentMember[i] < 0) {
-                walk(i);
-            }
-        }
-        for (int i = 0; i < memberCount; i++) {
-            if (!walked[i]) { // on a cycle: no root reaches it
-                walk(i);
-            }
+        HierarchyOrder steps = orderFor(w);
+        int n = steps.gather();
+        for (int k = 0; k < n; k++) {
+            compose(steps.archetype(k), steps.parentArchetype(k), steps.parentRow(k));
         }
     }
 
-    private Query queryFor(World w) {
+    private HierarchyOrder orderFor(World w) {
         if (world == null) {
+            order = new HierarchyOrder(w, w.newQuery(MATCH));
             world = w;
-            query = w.newQuery(MATCH);
         } else if (world != w) {
             throw new IllegalStateException(BuiltinSystems.RELATIVE_TRANSFORMS + " serves the world it first ran "
                     + "in; register BuiltinSystems.relativeTransforms() afresh for another world");
         }
-        return query;
-    }
-
-    private void collect(Archetype archetype, int count) {
-        if (memberCount == members.length) {
-            int n = memberCount * 2;
-            members = Arrays.copyOf(members, n);
-            parentArchetype = Arrays.copyOf(parentArchetype, n);
-            parentRow = Arrays.copyOf(parentRow, n);
-            parentMember = Arrays.copyOf(parentMember, n);
-            childStart = Arrays.copyOf(childStart, n + 1);
-            childList = Arrays.copyOf(childList, n);
-            stack = Arrays.copyOf(stack, n);
-            walked = Arrays.copyOf(walked, n);
-        }
-        int id = archetype.id();
-        if (id >= stamp.length) {
-            int n = Math.max(id + 1, stamp.length * 2);
-            stamp = Arrays.copyOf(stamp, n);
-            memberIndex = Arrays.copyOf(memberIndex, n);
-            parentOwner = Arrays.copyOf(parentOwner, n);
-            parentId = Arrays.copyOf(parentId, n);
-        }
-        stamp[id] = run;
-        memberIndex[id] = memberCount;
-        walked[memberCount] = false;
-        members[memberCount++] = archetype;
-    }
-
-    /** Finds each member's parent archetype and row, and lists each member's child members (a counting sort). */
-    private void linkForest() {
-        int n = memberCount;
-        Arrays.fill(childStart, 0, n + 1, 0);
-        for (int i = 0; i < n; i++) {
-            int p = findParent(i);
-            parentMember[i] = p;
-            if (p >= 0) {
-                childStart[p + 1]++;
-            }
-        }
-        for (int m = 0; m < n; m++) {
-            childStart[m + 1] += childStart[m]; // now the start of each list
-        }
-        for (int i = 0; i < n; i++) {
-            int p = parentMember[i];
-            if (p >= 0) {
-                childList[childStart[p]++] = i; // advances each start to its list's end
-            }
-        }
-        System.arraycopy(childStart, 0, childStart, 1, n); // ends back to starts, one slot on
-        childStart[0] = 0;
-    }
-
-    /** Composes member {@code start} and every member below it, each parent before its children. */
-    private void walk(int start) {
-        int top = 0;
-        stack[top++] = start;
-        walked[start] = true;
-        while (top > 0) {
-            int i = stack[--top];
-            compose(members[i], parentArchetype[i], parentRow[i]);
-            for (int k = childStart[i + 1] - 1; k >= childStart[i]; k--) { // pushed last first: popped in order
-                int child = childList[k];
-                if (!walked[child]) {
-                    walked[child] = true;
-                    stack[top++] = child;
-                }
-            }
-        }
-    }
-
-    /** The parent every row of a matched archetype has (ChildOf is dense: it is in the signature). */
-    private long parentOf(Archetype archetype) {
-        int id = archetype.id();
-        if (parentOwner[id] != archetype) { // first sight of this archetype (or of a reused id)
-            RelationshipValue edge = archetype.getFirstRelationship(ChildOf.COMPONENT, 0);
-            parentOwner[id] = archetype;
-            parentId[id] = edge.target();
-        }
-        return parentId[id];
-    }
-
-    /**
-     * Records where member {@code i}'s parent lives (archetype and row; no archetype when it is not published)
-     * and returns the member index of that archetype when it is matched too, else -1.
-     */
-    private int findParent(int i) {
-        long parent = parentOf(members[i]);
-        Archetype owner = world.archetypeOf(parent);
-        parentArchetype[i] = owner;
-        if (owner == null) {
-            return -1;
-        }
-        parentRow[i] = world.rowOf(parent);
-        int id = owner.id();
-        return id < stamp.length && stamp[id] == run ? memberIndex[id] : -1;
+        return order;
     }
 
     /** Writes {@code parent.compose(offset)} into every row of {@code child}; see {@link Transform2D#compose}. */

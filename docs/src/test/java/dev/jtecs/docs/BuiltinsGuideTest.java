@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.builtin.BuiltinSystems;
 import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.builtin.HierarchyOrder;
+import dev.jtecs.builtin.Name;
 import dev.jtecs.builtin.Paused;
 import dev.jtecs.builtin.PreviousTransform2D;
 import dev.jtecs.builtin.RelativeTransform2D;
@@ -15,6 +17,8 @@ import dev.jtecs.builtin.Transform3D;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.kernels.KernelSystems;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.schedule.FixedTiming;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
@@ -96,6 +100,27 @@ class BuiltinsGuideTest {
             world.update(1 / 60.0);
             world.update(1 / 60.0);
             assertEquals(List.of(11f, 12f), drawnAt); // never a frame behind its ship
+            // end-example
+        }
+    }
+
+    @Test
+    void aHierarchyOrderListsParentsFirst() {
+        try (World world = World.create()) {
+            // begin-example
+            long ship = world.spawn(Transform2D.COMPONENT);
+            long turret = world.spawn(ChildOf.COMPONENT.to(ship), Name.COMPONENT.of("turret"));
+            long barrel = world.spawn(ChildOf.COMPONENT.to(turret));
+            Query children = world.newQuery(QueryDescriptor.builder().include(ChildOf.ANY).build());
+            HierarchyOrder order = new HierarchyOrder(world, children);
+
+            assertEquals(2, order.gather());
+            assertEquals(world.archetypeOf(turret), order.archetype(0));     // its parent, the ship, is no step
+            assertEquals(world.archetypeOf(ship), order.parentArchetype(0));
+            assertFalse(order.parentIsMember(0));
+            assertEquals(world.archetypeOf(barrel), order.archetype(1));     // after the turret's archetype
+            assertEquals(world.rowOf(turret), order.parentRow(1));
+            assertTrue(order.parentIsMember(1));
             // end-example
         }
     }

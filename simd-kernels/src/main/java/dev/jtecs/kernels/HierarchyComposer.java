@@ -2,13 +2,11 @@ package dev.jtecs.kernels;
 
 import dev.jtecs.builtin.BuiltinSystems;
 import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.builtin.HierarchyOrder;
 import dev.jtecs.builtin.RelativeTransform2D;
 import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.component.FloatField;
-import dev.jtecs.component.RelationshipValue;
-import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
-import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.schedule.SystemBody;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
@@ -34,9 +32,9 @@ import java.util.Objects;
  *         c, s = (float) Math.cos(pr), (float) Math.sin(pr)                  once per archetype
  *         TransformOps.compose2d(13 cached segments, count, pose, c, s)  ──changed?──► mark Transform2D
  *
- *   rebuild: query (Transform2D, RelativeTransform2D, ChildOf.ANY) ──► members ──► parent of each (one per
- *            archetype: ChildOf is dense) ──► forest of members ──► pre-order walk ──► steps: archetype,
- *            row count, its 13 column segments, its parent's 7 segments and row
+ *   rebuild: HierarchyOrder.gather over the query (Transform2D, RelativeTransform2D, ChildOf.ANY), repeated
+ *            until world.structureVersion() holds still ──► for each of its steps: archetype, row count, its
+ *            13 column segments, its parent's 7 segments and row
  * </pre>
  *
  * <p>Why a plan. {@code ChildOf} is dense, so a hierarchy has one archetype per parent, a few rows each, and
@@ -47,9 +45,9 @@ import java.util.Objects;
  * archetypes), watched one by one. While none of them changes, a frame is one pass over a flat array of steps
  * with no lookups at all, however much the rest of the world (particles, say) spawns and despawns.
  *
- * <p>Order and results. The plan is the builtin system's walk, step for step: the members in query order, each
- * archetype whose parent is not a member starting a pre-order walk of the members below it, then the members on
- * {@code ChildOf} cycles (which no root reaches) walked from wherever a cycle is first met. Every step computes
+ * <p>Order and results. The plan is the builtin system's walk, step for step: both take the steps of a
+ * {@link HierarchyOrder} over the same query (parents first, members on {@code ChildOf} cycles after every
+ * root's walk). Every step computes
  * what the builtin system computes for that archetype, with the same {@code Math} calls for the parent's sine
  * and cosine and the same float operations per row ({@link TransformOps#compose2d}), so even a cycle's
  * meaningless values agree. A parent that is not published, or has no {@code Transform2D}, counts as
@@ -60,8 +58,10 @@ import java.util.Objects;
  * <p>Serves the world it first runs in (another world throws) and is not thread-safe.
  *
  * @implNote After warm-up nothing is allocated: not per entity, not per archetype, not per frame. A rebuild
- *     reuses its arrays and grows them only when the matched archetypes outnumber them; the parent of an
- *     archetype is looked up once per archetype object (signatures never change) and cached by archetype id.
+ *     reuses its arrays (and its {@link HierarchyOrder}'s) and grows them only when the matched archetypes
+ *     outnumber them; the order looks the parent of an archetype up once per archetype object and caches it by
+ *     archetype id, and is cleared after each rebuild, so that apart from that cache only the plan holds the
+ *     archetypes it composes.
  *     The plan holds raw column segments only while the archetypes they belong to are unchanged, which the
  *     counters above establish before any segment is touched.
  */
@@ -76,9 +76,8 @@ public final class HierarchyComposer implements SystemBody {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
 
     private final TransformOps ops;
-    private final QueryVisitor collector = this::collect;
     private World world;
-    private Query query;
+    private HierarchyOrder order;
     private long planVersion;     // structureVersion(RelativeTransform2D) the plan was built under
     private boolean planned;
     private boolean alwaysStale;  // some parent was not published: nothing watched would tell when it is
@@ -98,23 +97,6 @@ public final class HierarchyComposer implements SystemBody {
     private MemorySegment[] stepColumns = new MemorySegment[16 * COLUMNS];
     private MemorySegment[] parentColumns = new MemorySegment[16 * PARENT_COLUMNS]; // null: identity parent
     private int[] parentRow = new int[16];
-
-    // Linking scratch, per member (query order) of one rebuild.
-    private Archetype[] members = new Archetype[16];
-    private Archetype[] memberParent = new Archetype[16];
-    private int[] memberParentRow = new int[16];
-    private int[] parentMember = new int[16]; // the parent archetype's member index, or -1
-    private int[] childStart = new int[17];   // children of member m: childList[childStart[m] .. childStart[m + 1])
-    private int[] childList = new int[16];
-    private int[] stack = new int[16];
-    private boolean[] walked = new boolean[16];
-    private int memberCount;
-
-    // Per archetype id: this rebuild's member index (valid when stamp == rebuilds), the cached parent and owner.
-    private long[] stamp = new long[16];
-    private int[] memberIndex = new int[16];
-    private Archetype[] parentOwner = new Archetype[16];
-    private long[] parentId = new long[16];
 
     /** A composer running {@code ops} ({@link TransformOps#SCALAR} or the provider's). */
     public HierarchyComposer(TransformOps ops) {
@@ -189,8 +171,8 @@ public final class HierarchyComposer implements SystemBody {
     private void bind(World w) {
         Objects.requireNonNull(w, "world");
         if (world == null) {
+            order = new HierarchyOrder(w, w.newQuery(MATCH));
             world = w;
-            query = w.newQuery(MATCH);
         } else if (world != w) {
             throw new IllegalStateException(this + " serves the world it first ran in; make another for a "
                     + "second world");
@@ -231,136 +213,33 @@ public final class HierarchyComposer implements SystemBody {
         do {
             version = world.structureVersion();
             rebuilds++;
-            memberCount = 0;
-            query.forEach(collector); // a scope: if closing it published something, the version tells
+            order.gather(); // a scope: if closing it published something, the version tells
         } while (world.structureVersion() != version);
+        int n = order.size();
+        if (n > stepArchetype.length) {
+            growSteps(Math.max(n, stepArchetype.length * 2));
+        }
         steps = 0;
         watched = 0;
         alwaysStale = false;
-        if (memberCount > 0) {
-            linkForest();
-            for (int i = 0; i < memberCount; i++) {
-                if (parentMember[i] < 0) {
-                    walk(i);
-                }
-            }
-            for (int i = 0; i < memberCount; i++) {
-                if (!walked[i]) { // on a cycle: no root reaches it
-                    walk(i);
-                }
-            }
+        for (int k = 0; k < n; k++) {
+            appendStep(k);
         }
+        order.clear(); // the plan holds what it needs
         Arrays.fill(stepArchetype, steps, stepArchetype.length, null); // keep nothing of an older, larger plan
         Arrays.fill(stepColumns, steps * COLUMNS, stepColumns.length, null);
         Arrays.fill(parentColumns, steps * PARENT_COLUMNS, parentColumns.length, null);
-        Arrays.fill(members, 0, memberCount, null);
-        Arrays.fill(memberParent, 0, memberCount, null);
         Arrays.fill(watchArchetype, watched, watchArchetype.length, null);
         planVersion = world.structureVersion(RelativeTransform2D.COMPONENT);
         planned = true;
     }
 
-    private void collect(Archetype archetype, int count) {
-        if (memberCount == members.length) {
-            growMembers(memberCount * 2);
-        }
-        int id = archetype.id();
-        if (id >= stamp.length) {
-            int n = Math.max(id + 1, stamp.length * 2);
-            stamp = Arrays.copyOf(stamp, n);
-            memberIndex = Arrays.copyOf(memberIndex, n);
-            parentOwner = Arrays.copyOf(parentOwner, n);
-            parentId = Arrays.copyOf(parentId, n);
-        }
-        stamp[id] = rebuilds;
-        memberIndex[id] = memberCount;
-        walked[memberCount] = false;
-        members[memberCount++] = archetype;
-    }
-
-    private void growMembers(int n) {
-        members = Arrays.copyOf(members, n);
-        memberParent = Arrays.copyOf(memberParent, n);
-        memberParentRow = Arrays.copyOf(memberParentRow, n);
-        parentMember = Arrays.copyOf(parentMember, n);
-        childStart = Arrays.copyOf(childStart, n + 1);
-        childList = Arrays.copyOf(childList, n);
-        stack = Arrays.copyOf(stack, n);
-        walked = Arrays.copyOf(walked, n);
+    private void growSteps(int n) {
         stepArchetype = Arrays.copyOf(stepArchetype, n);
         stepCount = Arrays.copyOf(stepCount, n);
         stepColumns = Arrays.copyOf(stepColumns, n * COLUMNS);
         parentColumns = Arrays.copyOf(parentColumns, n * PARENT_COLUMNS);
         parentRow = Arrays.copyOf(parentRow, n);
-    }
-
-    /** Finds each member's parent archetype and row, and lists each member's child members (a counting sort). */
-    private void linkForest() {
-        int n = memberCount;
-        Arrays.fill(childStart, 0, n + 1, 0);
-        for (int i = 0; i < n; i++) {
-            int p = findParent(i);
-            parentMember[i] = p;
-            if (p >= 0) {
-                childStart[p + 1]++;
-            }
-        }
-        for (int m = 0; m < n; m++) {
-            childStart[m + 1] += childStart[m]; // now the start of each list
-        }
-        for (int i = 0; i < n; i++) {
-            int p = parentMember[i];
-            if (p >= 0) {
-                childList[childStart[p]++] = i; // advances each start to its list's end
-            }
-        }
-        System.arraycopy(childStart, 0, childStart, 1, n); // ends back to starts, one slot on
-        childStart[0] = 0;
-    }
-
-    /** Appends member {@code start} and every member below it to the plan, each parent before its children. */
-    private void walk(int start) {
-        int top = 0;
-        stack[top++] = start;
-        walked[start] = true;
-        while (top > 0) {
-            int i = stack[--top];
-            appendStep(i);
-            for (int k = childStart[i + 1] - 1; k >= childStart[i]; k--) { // pushed last first: popped in order
-                int child = childList[k];
-                if (!walked[child]) {
-                    walked[child] = true;
-                    stack[top++] = child;
-                }
-            }
-        }
-    }
-
-    /** The parent every row of a matched archetype has (ChildOf is dense: it is in the signature). */
-    private long parentOf(Archetype archetype) {
-        int id = archetype.id();
-        if (parentOwner[id] != archetype) { // first sight of this archetype (or of a reused id)
-            RelationshipValue edge = archetype.getFirstRelationship(ChildOf.COMPONENT, 0);
-            parentOwner[id] = archetype;
-            parentId[id] = edge.target();
-        }
-        return parentId[id];
-    }
-
-    /**
-     * Records where member {@code i}'s parent lives (archetype and row; no archetype when it is not published)
-     * and returns the member index of that archetype when it is matched too, else -1.
-     */
-    private int findParent(int i) {
-        long parent = parentOf(members[i]);
-        Archetype owner = world.archetypeOf(parent);
-        memberParent[i] = owner;
-        if (owner == null) {
-            return -1;
-        }
-        memberParentRow[i] = world.rowOf(parent);
-        int id = owner.id();
-        return id < stamp.length && stamp[id] == rebuilds ? memberIndex[id] : -1;
     }
 
     /** Adds {@code archetype} to the watched ones, once per rebuild, with its shape now. */
@@ -395,27 +274,27 @@ public final class HierarchyComposer implements SystemBody {
         into[at + 6] = archetype.get(Transform2D.SCALE_Y).segment();
     }
 
-    /** Member {@code i} as the next step: its row count, its 13 segments, its parent's 7 segments and row. */
-    private void appendStep(int i) {
-        Archetype archetype = members[i];
+    /** The order's step {@code k} as the plan's next step: its row count, 13 segments, parent's 7 and row. */
+    private void appendStep(int k) {
+        Archetype archetype = order.archetype(k);
         int step = steps++;
         stepArchetype[step] = archetype;
-        stepCount[step] = archetype.count();
+        stepCount[step] = order.rowCount(k);
         int base = step * COLUMNS;
         transformColumns(archetype, stepColumns, base);
-        for (int k = 0; k < OFFSET.length; k++) {
-            stepColumns[base + PARENT_COLUMNS + k] = archetype.get(OFFSET[k]).segment();
+        for (int c = 0; c < OFFSET.length; c++) {
+            stepColumns[base + PARENT_COLUMNS + c] = archetype.get(OFFSET[c]).segment();
         }
-        Archetype parent = memberParent[i];
+        Archetype parent = order.parentArchetype(k);
         int p = step * PARENT_COLUMNS;
         if (parent == null) {
             alwaysStale = true; // its publication would change no archetype the plan watches
-        } else if (parentMember[i] < 0) {
+        } else if (!order.parentIsMember(k)) {
             watch(parent); // covered by no counter of ours: its rows may move with no RelativeTransform2D around
         }
         if (parent != null && parent.has(Transform2D.COMPONENT)) {
             transformColumns(parent, parentColumns, p);
-            parentRow[step] = memberParentRow[i];
+            parentRow[step] = order.parentRow(k);
         } else {
             Arrays.fill(parentColumns, p, p + PARENT_COLUMNS, null); // the identity
             parentRow[step] = -1;
