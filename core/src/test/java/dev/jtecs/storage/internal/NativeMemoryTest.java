@@ -52,9 +52,50 @@ class NativeMemoryTest {
             MemorySegment segment = memory.allocate(big);
             assertEquals(0, segment.address() % NativeMemory.ALIGNMENT);
             assertTrue(memory.footprintBytes() >= big);
+            assertTrue(memory.footprintBytes() < big + 4096, "at most 63 spare lines ahead of it");
             memory.free(segment);
+            assertEquals(0, memory.footprintBytes(), "its arena returned everything");
             assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_BYTE, 0));
             assertEquals(0, memory.reservedBytes());
+        }
+    }
+
+    /**
+     * Buffers allocated one after another start on different cache lines of a page (their addresses differ in
+     * bits 6 to 11), so a loop over several columns never meets 4K aliasing: blocks of one class carved back to
+     * back from a slab, and large buffers that each get an arena of their own.
+     */
+    @Test
+    void successiveBuffersStartOnDifferentLinesOfAPage() {
+        try (NativeMemory memory = new NativeMemory()) {
+            memory.allocate(64); // a slab to carve from
+            for (long size : new long[] {NativeMemory.STAGGER_FROM_BYTES, 2560, 4096, 65_536, NativeMemory.LARGE_BYTES,
+                NativeMemory.LARGE_BYTES + 1, 4L << 20}) {
+                boolean large = size > NativeMemory.LARGE_BYTES;
+                // the blocks one fresh slab yields in a row (a run may straddle two slabs: take half)
+                int buffers = large ? 64 : (int) Math.min(64, (1 << 20) / (2 * Long.highestOneBit(2 * size - 1)));
+                java.util.Set<Long> lines = new java.util.HashSet<>();
+                for (int i = 0; i < buffers; i++) {
+                    MemorySegment segment = memory.allocate(size);
+                    assertEquals(0, segment.address() % NativeMemory.ALIGNMENT, "size " + size);
+                    assertEquals(size, segment.byteSize());
+                    lines.add(segment.address() % 4096);
+                }
+                assertTrue(lines.size() >= buffers - 1, lines.size() + " distinct offsets in a page for " + buffers
+                        + " buffers of " + size + " bytes (one may repeat where a run crosses into a new slab)");
+            }
+        }
+    }
+
+    @Test
+    void aSlabHoldsFourStaggeredBlocksOfTheLargestSmallClass() {
+        try (NativeMemory memory = new NativeMemory()) {
+            memory.allocate(NativeMemory.LARGE_BYTES);
+            long oneSlab = memory.footprintBytes();
+            for (int i = 1; i < 4; i++) {
+                memory.allocate(NativeMemory.LARGE_BYTES);
+            }
+            assertEquals(oneSlab, memory.footprintBytes(), "the spare lines fit beside four 256 KiB blocks");
         }
     }
 
