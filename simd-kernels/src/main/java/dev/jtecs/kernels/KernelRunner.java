@@ -150,14 +150,21 @@ public final class KernelRunner {
         int k = position++;
         Plan bound = plan;
         MemorySegment[] segments = bound.bind(k, archetype);
-        KernelColumns columns = bound.columns;
-        if (kernel.run(segments, count, dt) || columns.policy() == WritePolicy.ALWAYS) {
-            int[] written = bound.positions[k];
-            for (int c = 0; c < written.length; c++) {
-                archetype.markDirtyAt(written[c]);
-            }
-            marked++;
+        if (bound.columns.policy() == WritePolicy.ALWAYS) {
+            // marked first: the chain of loads a mark needs (archetype, table, dirty state) then overlaps the
+            // kernel's loop instead of stalling after it, and a kernel that throws leaves its columns marked
+            markWritten(archetype, bound.positions[k]);
+            kernel.run(segments, count, dt);
+        } else if (kernel.run(segments, count, dt)) {
+            markWritten(archetype, bound.positions[k]);
         }
+    }
+
+    private void markWritten(Archetype archetype, int[] written) {
+        for (int c = 0; c < written.length; c++) {
+            archetype.markDirtyAt(written[c]);
+        }
+        marked++;
     }
 
     private void mark(Archetype archetype, boolean changed) {

@@ -344,7 +344,12 @@ class KernelRunnerTest {
                 return true;
             }
         };
+        clearAll();
         assertThrows(IllegalStateException.class, () -> runner.run(movers, failing, 1f));
+        // ALWAYS kernels are marked as they start on an archetype: the one the failing call began is marked too
+        assertDirty(plain, true, false, "the first archetype, which the kernel completed");
+        assertDirty(heavy, true, false, "the second, on which it threw (it may have written part of it)");
+        assertUntouched("the failed run");
         for (int i = 0; i < 500; i++) { // plain grows: its buffers are replaced
             world.spawn(POSITION.of(new Position(1000, 1000)), VELOCITY.of(new Velocity(1, 1)));
         }
