@@ -63,7 +63,7 @@ public final class KernelRunner {
         Objects.requireNonNull(kernel, "kernel");
         Plan bound = plan(kernel.columns());
         if (bound.checkedQuery != query) {
-            requireIncluded(query, kernel);
+            requireIncluded(query, kernel.columns(), kernel);
             bound.checkedQuery = query;
         }
         begin(kernel, dt);
@@ -107,8 +107,11 @@ public final class KernelRunner {
         }
     }
 
-    private static void requireIncluded(Query query, ColumnKernel kernel) {
-        KernelColumns columns = kernel.columns();
+    /**
+     * Throws unless {@code query} includes the component of every column in {@code columns}; shared with the
+     * parallel runner. {@code kernel} names the kernel in the message.
+     */
+    static void requireIncluded(Query query, KernelColumns columns, Object kernel) {
         for (int i = 0; i < columns.size(); i++) {
             FieldHandle field = columns.column(i);
             if (!query.descriptor().include().contains(field.component())) {

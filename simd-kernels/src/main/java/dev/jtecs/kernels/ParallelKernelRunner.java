@@ -1,6 +1,5 @@
 package dev.jtecs.kernels;
 
-import dev.jtecs.component.FieldHandle;
 import dev.jtecs.query.Query;
 import dev.jtecs.world.World;
 import java.util.Objects;
@@ -179,14 +178,7 @@ public final class ParallelKernelRunner implements AutoCloseable {
         if (executor.isClosed()) {
             throw new IllegalStateException("runner is closed; cannot run " + kernel);
         }
-        for (int i = 0; i < columns.size(); i++) {
-            FieldHandle field = columns.column(i);
-            if (!query.descriptor().include().contains(field.component())) {
-                throw new IllegalArgumentException("query " + query.descriptor() + " does not include "
-                        + field.component().name() + ", whose column " + field.name() + " the kernel " + kernel
-                        + " touches");
-            }
-        }
+        KernelRunner.requireIncluded(query, columns, kernel);
         running = true;
     }
 
