@@ -407,7 +407,7 @@ public final class Archetype {
      * @throws IndexOutOfBoundsException unless {@code 0 <= position < components().size()}
      */
     public void markDirtyAt(int position) {
-        table.markDirty(Objects.checkIndex(position, table.componentCount()));
+        table.markDirty(position); // the dirty state checks the position
     }
 
     public void markAllComponentsDirty() {

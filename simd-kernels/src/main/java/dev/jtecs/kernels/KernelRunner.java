@@ -60,16 +60,15 @@ public final class KernelRunner {
      */
     public int run(Query query, ColumnKernel kernel, float dt) {
         Objects.requireNonNull(query, "query");
-        Objects.requireNonNull(kernel, "kernel");
-        Plan bound = plan(kernel.columns());
-        if (bound.checkedQuery != query) {
-            requireIncluded(query, kernel.columns(), kernel);
-            bound.checkedQuery = query;
-        }
         begin(kernel, dt);
-        plan = bound;
-        position = 0;
         try {
+            Plan bound = plan(kernel.columns());
+            if (bound.checkedQuery != query) {
+                requireIncluded(query, kernel.columns(), kernel);
+                bound.checkedQuery = query;
+            }
+            plan = bound;
+            position = 0;
             query.forEach(visitor);
             return marked;
         } finally {
@@ -86,7 +85,6 @@ public final class KernelRunner {
      */
     public boolean run(Archetype archetype, ColumnKernel kernel, float dt) {
         Objects.requireNonNull(archetype, "archetype");
-        Objects.requireNonNull(kernel, "kernel");
         begin(kernel, dt);
         try {
             int count = archetype.count();
@@ -98,7 +96,7 @@ public final class KernelRunner {
                 for (int i = 0; i < columns.size(); i++) {
                     scratch[i] = segment(archetype, columns.column(i));
                 }
-                mark(archetype, kernel.run(scratch, count, dt));
+                runOn(archetype, scratch, count, null);
             }
             return marked > 0;
         } finally {
@@ -136,6 +134,7 @@ public final class KernelRunner {
     }
 
     private void begin(ColumnKernel kernel, float dt) {
+        Objects.requireNonNull(kernel, "kernel");
         if (this.kernel != null) {
             throw new IllegalStateException("runner is already running " + this.kernel + "; cannot start " + kernel);
         }
@@ -151,33 +150,37 @@ public final class KernelRunner {
 
     private void visit(Archetype archetype, int count) {
         int k = position++;
-        Plan bound = plan;
-        MemorySegment[] segments = bound.bind(k, archetype);
-        if (bound.columns.policy() == WritePolicy.ALWAYS) {
-            // marked first: the chain of loads a mark needs (archetype, table, dirty state) then overlaps the
-            // kernel's loop instead of stalling after it, and a kernel that throws leaves its columns marked
-            markWritten(archetype, bound.positions[k]);
+        runOn(archetype, plan.bind(k, archetype), count, plan.positions[k]);
+    }
+
+    /**
+     * Runs the kernel over one archetype and marks what it wrote: an unconditional kernel's columns first (the
+     * chain of loads a mark needs, archetype, table, dirty state, then overlaps the kernel's loop instead of
+     * stalling after it, and a kernel that throws leaves its columns marked), a conditional kernel's after it,
+     * when it reports a change. {@code written} holds the written components' positions, or is null to look
+     * them up.
+     */
+    private void runOn(Archetype archetype, MemorySegment[] segments, int count, int[] written) {
+        if (kernel.columns().policy() == WritePolicy.ALWAYS) {
+            markWritten(archetype, written);
             kernel.run(segments, count, dt);
         } else if (kernel.run(segments, count, dt)) {
-            markWritten(archetype, bound.positions[k]);
+            markWritten(archetype, written);
         }
     }
 
     private void markWritten(Archetype archetype, int[] written) {
-        for (int c = 0; c < written.length; c++) {
-            archetype.markDirtyAt(written[c]);
-        }
-        marked++;
-    }
-
-    private void mark(Archetype archetype, boolean changed) {
-        KernelColumns columns = kernel.columns();
-        if (changed || columns.policy() == WritePolicy.ALWAYS) {
+        if (written != null) {
+            for (int c = 0; c < written.length; c++) {
+                archetype.markDirtyAt(written[c]);
+            }
+        } else {
+            KernelColumns columns = kernel.columns();
             for (int c = 0; c < columns.writtenComponentCount(); c++) {
                 archetype.markComponentDirty(columns.writtenComponent(c));
             }
-            marked++;
         }
+        marked++;
     }
 
     /** The segment of one column of an archetype (marks nothing); shared with the parallel runner. */

@@ -27,15 +27,8 @@ final class FragmentedColumns implements AutoCloseable {
         segments = new MemorySegment[used][];
         counts = new int[used];
         for (int g = 0; g < used; g++) {
-            int rows = (count - g + groups - 1) / groups; // entities g, g + groups, g + 2 * groups, ...
-            float[][] values = new float[4][rows];
-            for (int k = 0; k < rows; k++) {
-                int i = g + k * groups;
-                values[0][k] = PeerWorlds.x0(i);
-                values[1][k] = PeerWorlds.y0(i);
-                values[2][k] = PeerWorlds.vx0(i);
-                values[3][k] = PeerWorlds.vy0(i);
-            }
+            float[][] values = Populations.groupStart(count, groups, g); // the jtecs fixture's groups
+            int rows = values[0].length;
             segments[g] = new MemorySegment[4];
             for (int c = 0; c < 4; c++) {
                 long bytes = (long) ParticleKernels.paddedCount(rows) * Float.BYTES;

@@ -45,8 +45,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * kernel per archetype ({@code jtecs}: the provider's kernel, {@code jtecsScalar}: the scalar twin); the plain
  * baselines ({@code plainArray}, {@code plainSegmentVector}) have no archetypes to split, so they are the
  * unfragmented floor; {@code plainSegmentVectorPerArchetype} runs the same vector loop once per group over 26 bare
- * segment groups, the floor of any engine that keeps the groups apart ({@link FragmentedColumns}); the peers get 26 tag types of their own and iterate as in {@code integrate}
- * ({@link PeerWorlds}: Dominion's composition tables and Artemis-odb's and Ashley's entity lists split or not by
+ * segment groups, the floor of any engine that keeps the groups apart ({@link FragmentedColumns}); the peers get
+ * 26 tag types of their own and iterate as in {@code integrate} ({@link PeerWorlds}: Dominion's composition tables and Artemis-odb's and Ashley's entity lists split or not by
  * the tag, each peer's own business). Entity {@code i} starts with the same values everywhere (the test checks
  * that all compute the same positions).
  */

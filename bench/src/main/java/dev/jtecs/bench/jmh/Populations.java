@@ -37,15 +37,8 @@ final class Populations {
         int groups = Math.max(1, tags.length);
         long[] ids = new long[n];
         for (int g = 0; g < Math.min(groups, n); g++) {
-            int count = (n - g + groups - 1) / groups; // entities g, g + groups, g + 2 * groups, ...
-            float[][] values = new float[4][count];
-            for (int k = 0; k < count; k++) {
-                int i = g + k * groups;
-                values[0][k] = PeerWorlds.x0(i);
-                values[1][k] = PeerWorlds.y0(i);
-                values[2][k] = PeerWorlds.vx0(i);
-                values[3][k] = PeerWorlds.vy0(i);
-            }
+            float[][] values = groupStart(n, groups, g);
+            int count = values[0].length;
             List<Input> inputs = new ArrayList<>(List.of(POSITION, VELOCITY));
             inputs.addAll(List.of(constants));
             if (tags.length > 0) {
@@ -62,6 +55,23 @@ final class Populations {
             }
         }
         return ids;
+    }
+
+    /**
+     * The start values (x, y, vx, vy) of group {@code g} when entities {@code 0..n-1} are dealt into
+     * {@code groups} groups: entities {@code g, g + groups, g + 2 * groups, ...}, in that order.
+     */
+    static float[][] groupStart(int n, int groups, int g) {
+        int count = (n - g + groups - 1) / groups;
+        float[][] values = new float[4][count];
+        for (int k = 0; k < count; k++) {
+            int i = g + k * groups;
+            values[0][k] = PeerWorlds.x0(i);
+            values[1][k] = PeerWorlds.y0(i);
+            values[2][k] = PeerWorlds.vx0(i);
+            values[3][k] = PeerWorlds.vy0(i);
+        }
+        return values;
     }
 
     /** Copies {@code values[0 .. toRow - fromRow)} into rows {@code [fromRow, toRow)} of a float column. */

@@ -130,7 +130,6 @@ public final class Workloads {
         return ALL.stream().filter(w -> names.contains(w.name())).toList();
     }
 
-    /** A method-to-impl map in the order given: method, impl, method, impl, ... */
     /** The seven, and {@code plain-segment-vector-per-archetype}: the plain loop over the same 26 groups. */
     private static Map<String, String> withPerArchetypeFloor() {
         Map<String, String> map = new LinkedHashMap<>(KERNEL_AND_PEERS);
@@ -138,6 +137,7 @@ public final class Workloads {
         return map;
     }
 
+    /** A method-to-impl map in the order given: method, impl, method, impl, ... */
     static Map<String, String> impls(String... methodThenImpl) {
         if (methodThenImpl.length % 2 != 0) {
             throw new IllegalArgumentException("method and impl come in pairs, got " + methodThenImpl.length);
