@@ -11,6 +11,7 @@ module dev.jtecs.core {
     exports dev.jtecs.world;
     exports dev.jtecs.event;
     exports dev.jtecs.builtin;
+    exports dev.jtecs.builtin.systems;
     exports dev.jtecs.query;
     exports dev.jtecs.schedule;
     exports dev.jtecs.state;

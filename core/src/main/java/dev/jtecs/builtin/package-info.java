@@ -6,14 +6,14 @@
  *   <li>Identity: {@link dev.jtecs.builtin.EntityKey} (unique, indexed names), {@link dev.jtecs.builtin.Name}
  *       (free labels).
  *   <li>State tags: {@link dev.jtecs.builtin.Disabled}, {@link dev.jtecs.builtin.Paused}.
- *   <li>Hierarchy: {@link dev.jtecs.builtin.ChildOf}, and {@link dev.jtecs.builtin.HierarchyOrder}, the parents-first
+ *   <li>Hierarchy: {@link dev.jtecs.builtin.ChildOf}, and {@link dev.jtecs.builtin.systems.HierarchyOrder}, the parents-first
  *       walk of a hierarchy's archetypes that composition follows.
  *   <li>Placement: {@link dev.jtecs.builtin.Transform2D}, {@link dev.jtecs.builtin.RelativeTransform2D},
  *       {@link dev.jtecs.builtin.PreviousTransform2D}, {@link dev.jtecs.builtin.Transform3D} (JOML math).
  *   <li>Lifetime: {@link dev.jtecs.builtin.TTL}.
  * </ul>
  *
- * <p>{@link dev.jtecs.builtin.BuiltinSystems} registers three systems in every new world:
+ * <p>{@link dev.jtecs.builtin.systems.BuiltinSystems} registers three systems in every new world:
  *
  * <pre>
  *   per fixed step:  FIXED_PRE_UPDATE   SnapshotTransforms  Transform2D ──copy──► PreviousTransform2D

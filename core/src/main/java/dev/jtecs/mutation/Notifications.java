@@ -1,6 +1,6 @@
 package dev.jtecs.mutation;
 
-import dev.jtecs.event.EntityObserver;
+import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.Table;
 

@@ -1,6 +1,6 @@
 package dev.jtecs.query;
 
-import dev.jtecs.event.EntityObserver;
+import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.storage.Archetype;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -19,7 +19,6 @@ import dev.jtecs.component.TargetSelector;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.ShortField;
-import dev.jtecs.event.EntityObserver;
 import dev.jtecs.storage.internal.Table;
 import java.util.ArrayList;
 import java.util.List;

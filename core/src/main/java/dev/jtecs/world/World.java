@@ -1,6 +1,6 @@
 package dev.jtecs.world;
 
-import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;

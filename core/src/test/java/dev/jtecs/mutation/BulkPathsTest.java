@@ -137,7 +137,7 @@ class BulkPathsTest {
         drain.drain();
         Table table = tableOf(first);
         List<String> events = new ArrayList<>();
-        table.addObserver(new dev.jtecs.event.EntityObserver() {
+        table.addObserver(new dev.jtecs.storage.EntityObserver() {
             @Override
             public void onEntitiesRemoved(dev.jtecs.storage.Archetype a, int from, int to,
                     dev.jtecs.storage.Archetype other) {

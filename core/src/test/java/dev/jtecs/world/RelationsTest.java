@@ -522,7 +522,7 @@ class RelationsTest {
         Archetype survivor = world.archetypeOf(f2);
         int survivorId = survivor.id();
         List<String> events = new ArrayList<>();
-        dying.addEntityObserver(new dev.jtecs.event.EntityObserver() {
+        dying.addEntityObserver(new dev.jtecs.storage.EntityObserver() {
             @Override
             public void onArchetypeDestroyed(Archetype archetype) {
                 events.add("destroyed " + archetype.id());

@@ -11,7 +11,7 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.event.ArchetypeCreated;
-import dev.jtecs.event.EntityObserver;
+import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.mutation.CommitDrain;
 import dev.jtecs.storage.Archetype;

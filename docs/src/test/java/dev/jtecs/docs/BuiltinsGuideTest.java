@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.ChildOf;
-import dev.jtecs.builtin.HierarchyOrder;
+import dev.jtecs.builtin.systems.HierarchyOrder;
 import dev.jtecs.builtin.Name;
 import dev.jtecs.builtin.Paused;
 import dev.jtecs.builtin.PreviousTransform2D;

@@ -13,7 +13,7 @@ import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.event.ArchetypeCreated;
-import dev.jtecs.event.EntityObserver;
+import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;

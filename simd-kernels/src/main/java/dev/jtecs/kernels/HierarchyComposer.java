@@ -1,8 +1,8 @@
 package dev.jtecs.kernels;
 
-import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.ChildOf;
-import dev.jtecs.builtin.HierarchyOrder;
+import dev.jtecs.builtin.systems.HierarchyOrder;
 import dev.jtecs.builtin.RelativeTransform2D;
 import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.component.FloatField;

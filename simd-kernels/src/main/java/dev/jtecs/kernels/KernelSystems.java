@@ -1,6 +1,6 @@
 package dev.jtecs.kernels;
 
-import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.world.World;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.jtecs.kernels;
 
-import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.TTL;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;

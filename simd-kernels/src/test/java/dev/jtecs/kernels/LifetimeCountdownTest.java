@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.Paused;
 import dev.jtecs.builtin.TTL;
 import dev.jtecs.component.Components;

@@ -1,6 +1,6 @@
 package dev.jtecs.bench.jmh;
 
-import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.RunIf;
 import dev.jtecs.schedule.SystemBody;

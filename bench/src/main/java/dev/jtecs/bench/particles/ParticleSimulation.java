@@ -12,7 +12,7 @@ import dev.jtecs.bench.frame.FrameKernels;
 import dev.jtecs.bench.frame.FrameWorkload;
 import dev.jtecs.bench.frame.KernelChoice;
 import dev.jtecs.bench.frame.StateChecksum;
-import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.TTL;
 import dev.jtecs.component.FieldHandle;
 import dev.jtecs.component.Input;

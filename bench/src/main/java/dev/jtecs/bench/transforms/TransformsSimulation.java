@@ -6,7 +6,7 @@ import dev.jtecs.kernels.HierarchyComposer;
 import dev.jtecs.bench.frame.FrameWorkload;
 import dev.jtecs.bench.frame.KernelChoice;
 import dev.jtecs.bench.frame.StateChecksum;
-import dev.jtecs.builtin.BuiltinSystems;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.builtin.RelativeTransform2D;
 import dev.jtecs.builtin.Transform2D;

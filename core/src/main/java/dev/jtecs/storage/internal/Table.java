@@ -11,7 +11,7 @@ import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.PrimitiveKind;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.RecordCodec;
-import dev.jtecs.event.EntityObserver;
+import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.BooleanColumn;
 import dev.jtecs.storage.ByteColumn;

@@ -1,4 +1,4 @@
-package dev.jtecs.builtin;
+package dev.jtecs.builtin.systems;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import dev.jtecs.builtin.RelativeTransform2D;
+import dev.jtecs.builtin.Transform2D;
+import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.builtin.Name;
 
 class RelativeTransformComposerTest {
     private static final Transform2D ROOT = new Transform2D(100, 50, 1, 3, 0.5f, 2, 3);

@@ -1,6 +1,5 @@
-package dev.jtecs.event;
+package dev.jtecs.storage;
 
-import dev.jtecs.storage.Archetype;
 
 /**
  * Row and lifetime notifications of one archetype, registered with {@code Archetype.addEntityObserver}. Every

@@ -1,4 +1,4 @@
-package dev.jtecs.builtin;
+package dev.jtecs.builtin.systems;
 
 import dev.jtecs.component.FloatField;
 import dev.jtecs.query.Query;
@@ -8,6 +8,8 @@ import dev.jtecs.schedule.SystemBody;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import java.lang.foreign.MemorySegment;
+import dev.jtecs.builtin.PreviousTransform2D;
+import dev.jtecs.builtin.Transform2D;
 
 /**
  * The body of {@link BuiltinSystems#SNAPSHOT_TRANSFORMS}: for every entity with {@link PreviousTransform2D}

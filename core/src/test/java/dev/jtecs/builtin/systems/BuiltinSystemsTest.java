@@ -1,4 +1,4 @@
-package dev.jtecs.builtin;
+package dev.jtecs.builtin.systems;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +13,9 @@ import dev.jtecs.world.WorldConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import dev.jtecs.builtin.PreviousTransform2D;
+import dev.jtecs.builtin.TTL;
+import dev.jtecs.builtin.Transform2D;
 
 class BuiltinSystemsTest {
     @Test

@@ -1,4 +1,4 @@
-package dev.jtecs.builtin;
+package dev.jtecs.builtin.systems;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,6 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.builtin.Name;
+import dev.jtecs.builtin.PreviousTransform2D;
+import dev.jtecs.builtin.RelativeTransform2D;
+import dev.jtecs.builtin.Transform2D;
+import dev.jtecs.builtin.Transform3D;
 
 class HierarchyOrderTest {
     private static final QueryDescriptor CHILDREN = QueryDescriptor.builder().include(ChildOf.ANY).build();

@@ -1,4 +1,4 @@
-package dev.jtecs.builtin;
+package dev.jtecs.builtin.systems;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.RelationshipValue;
@@ -9,6 +9,7 @@ import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import java.util.Arrays;
 import java.util.Objects;
+import dev.jtecs.builtin.ChildOf;
 
 /**
  * The parents-first order of the archetypes a hierarchy query matches: a list of steps, one per non-empty

@@ -1,4 +1,4 @@
-package dev.jtecs.builtin;
+package dev.jtecs.builtin.systems;
 
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
@@ -9,6 +9,7 @@ import dev.jtecs.storage.DoubleColumn;
 import dev.jtecs.storage.LongColumn;
 import dev.jtecs.world.World;
 import java.util.Arrays;
+import dev.jtecs.builtin.TTL;
 
 /**
  * The body of {@link BuiltinSystems#TTL}: takes {@code dt} (the fixed timestep) off every {@link TTL}'s

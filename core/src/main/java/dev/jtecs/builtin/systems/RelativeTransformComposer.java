@@ -1,4 +1,4 @@
-package dev.jtecs.builtin;
+package dev.jtecs.builtin.systems;
 
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.schedule.SystemBody;
@@ -6,6 +6,9 @@ import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.storage.IntColumn;
 import dev.jtecs.world.World;
+import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.builtin.RelativeTransform2D;
+import dev.jtecs.builtin.Transform2D;
 
 /**
  * The body of {@link BuiltinSystems#RELATIVE_TRANSFORMS}: for every entity with {@link Transform2D},

@@ -1,4 +1,4 @@
-package dev.jtecs.builtin;
+package dev.jtecs.builtin.systems;
 
 import java.lang.management.ManagementFactory;
 
