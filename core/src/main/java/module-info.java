@@ -8,6 +8,8 @@ module dev.jtecs.core {
     exports dev.jtecs.entity;
     exports dev.jtecs.component;
     exports dev.jtecs.storage;
+    exports dev.jtecs.mutation;
+    exports dev.jtecs.relation;
     exports dev.jtecs.world;
     exports dev.jtecs.event;
     exports dev.jtecs.builtin;

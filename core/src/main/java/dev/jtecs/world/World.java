@@ -20,11 +20,11 @@ import dev.jtecs.event.Observer;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.event.internal.ObserverRegistry;
-import dev.jtecs.mutation.CommitDrain;
+import dev.jtecs.mutation.internal.CommitDrain;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
-import dev.jtecs.mutation.Transaction;
-import dev.jtecs.mutation.TxState;
+import dev.jtecs.mutation.internal.Transaction;
+import dev.jtecs.mutation.internal.TxState;
 import dev.jtecs.random.RandomStreams;
 import dev.jtecs.random.Xoshiro128;
 import dev.jtecs.schedule.DispatchScope;
@@ -52,6 +52,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import dev.jtecs.relation.AncestorVisitor;
+import dev.jtecs.mutation.BatchCallback;
+import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.mutation.internal.MutationModel;
+import dev.jtecs.mutation.internal.Scopes;
+import dev.jtecs.relation.TraversalVisitor;
+import dev.jtecs.relation.internal.Relations;
 
 /**
  * A world: every entity, archetype and native buffer of one simulation. Confined: only its owner thread (the
@@ -96,29 +103,22 @@ public final class World implements AutoCloseable {
     private final NativeMemory memory = new NativeMemory();
     private final EntityIndex index;
     private final ArchetypeRegistry archetypes;
-    private final Transaction transaction = new Transaction();
-    private final CommitDrain drain;
-    private final KeyIndex keys = new KeyIndex(this::currentKey);
-    private final Staging staging;
     private final ObserverRegistry observers = new ObserverRegistry();
-    private final ObserverRegistry.Presence spawnObservers = observers.presence(OnSpawn.class);
-    private final ObserverRegistry.Presence despawnObservers = observers.presence(OnDespawn.class);
     private final OnDespawn.Context despawnContext = new DespawnContext();
     private final List<Query> queries = new ArrayList<>();
     private final Query.Host queryHost = new QueryHost();
-    private final Batches batches;
     private final PairRegistry pairs;
     private final Relations relations;
+    private final MutationModel mutations;
+    private final Scopes scopes;
+    private final CommitDrain drain;
+    private final Compaction compaction;
     private final Resources resources = new Resources(this);
     private final RandomStreams random = new RandomStreams();
     private final States states = new States(this);
     private final Bundles bundles = new Bundles(this);
     private final Pipeline pipeline;
     private double nominalFrameTime;
-    private boolean reportingDespawns;
-    private int scopeDepth;
-    private int deferDepth;
-    private int holdDepth; // scopes held by running dispatches; counted in scopeDepth and deferDepth too
     private boolean closed;
 
     private World(WorldConfig config) {
@@ -126,18 +126,13 @@ public final class World implements AutoCloseable {
         this.index = new EntityIndex(config.maxEntities());
         this.archetypes = new ArchetypeRegistry(memory);
         this.pairs = archetypes.pairs();
-        this.drain = new CommitDrain(index, archetypes, transaction);
-        this.staging = new Staging(index, archetypes, transaction, keys, pairs, drain.sparseWrites());
-        this.batches = new Batches(this, index, archetypes, transaction, drain, keys, observers, pairs, states,
-                staging);
-        drain.keyClaims(batches::claimKeyRows);
-        drain.onReleased(observers::clear); // an id never published keeps no observers
-        this.relations = new Relations(this, index, archetypes, transaction, staging, pairs);
-        drain.onDespawned(relations::despawnedTarget);
-        drain.onPlacedWithPairs(relations::dropEdgesToDead);
-        drain.onSegmentDone(relations::settleDeadTargets);
-        drain.pendingSettlement(relations::hasUnsettledTargets);
-        drain.sparseSink(relations);
+        this.relations = new Relations(index, archetypes);
+        this.mutations = new MutationModel(index, archetypes, observers, states::activeTag, despawnContext,
+                relations);
+        relations.bind(mutations); // the relationship layer stages its settlements through the model
+        this.scopes = mutations.scopes();
+        this.drain = mutations.drain();
+        this.compaction = new Compaction(index, archetypes);
         archetypes.onCreate(table -> {
             for (int i = 0; i < queries.size(); i++) {
                 queries.get(i).consider(table.archetype());
@@ -191,42 +186,9 @@ public final class World implements AutoCloseable {
                 Objects.requireNonNull(c, "input"));
     }
 
-    /** The fixed-arity spawns: up to three inputs, {@code null} where absent, so no array is allocated. */
     private long spawnOf(Input a, Input b, Input c) {
         checkOpen();
-        if (a != null) {
-            validateSpawnInput(a);
-        }
-        if (b != null) {
-            validateSpawnInput(b);
-        }
-        if (c != null) {
-            validateSpawnInput(c);
-        }
-        enterScope();
-        boolean ok = false;
-        try {
-            long id = index.allocate();
-            int record = staging.beginSpawn(id);
-            if (a != null) {
-                staging.stageSpawnInput(record, a);
-            }
-            if (b != null) {
-                staging.stageSpawnInput(record, b);
-            }
-            if (c != null) {
-                staging.stageSpawnInput(record, c);
-            }
-            TagComponent stateTag = states.activeTag(); // a spawn path: tagged with the active state
-            if (stateTag != null) {
-                staging.stageSpawnInput(record, stateTag);
-            }
-            spawned(id);
-            ok = true;
-            return id;
-        } finally {
-            exitScope(ok);
-        }
+        return mutations.spawn(a, b, c);
     }
 
     /**
@@ -237,17 +199,7 @@ public final class World implements AutoCloseable {
      */
     public long spawn(Input... inputs) {
         checkOpen();
-        validateSpawnInputs(inputs);
-        enterScope();
-        boolean ok = false;
-        try {
-            long id = index.allocate();
-            stageSpawn(id, inputs, states.activeTag());
-            ok = true;
-            return id;
-        } finally {
-            exitScope(ok);
-        }
+        return mutations.spawn(inputs);
     }
 
     /**
@@ -258,33 +210,7 @@ public final class World implements AutoCloseable {
      */
     public void spawnAt(long id, Input... inputs) {
         checkOpen();
-        validateSpawnInputs(inputs);
-        enterScope();
-        boolean ok = false;
-        try {
-            index.reserveAt(id);
-            stageSpawn(id, inputs, null); // restoration: no state tag
-            ok = true;
-        } finally {
-            exitScope(ok);
-        }
-    }
-
-    private void stageSpawn(long id, Input[] inputs, TagComponent stateTag) {
-        int record = staging.beginSpawn(id);
-        for (Input input : inputs) {
-            staging.stageSpawnInput(record, input);
-        }
-        if (stateTag != null) {
-            staging.stageSpawnInput(record, stateTag);
-        }
-        spawned(id);
-    }
-
-    private void spawned(long id) {
-        if (spawnObservers.atWorld()) {
-            observers.deliver(Entity.WORLD, OnSpawn.class, new OnSpawn(id));
-        }
+        mutations.spawnAt(id, inputs);
     }
 
     // ---------------------------------------------------------------- set, remove, despawn
@@ -296,39 +222,13 @@ public final class World implements AutoCloseable {
      */
     public void set(long id, Input input) {
         checkOpen();
-        validateInput(input);
-        int slot = index.requireLiveOrReserved(id, "set");
-        if (input.component() == EntityKey.COMPONENT) {
-            keys.checkClaim(Staging.keyOf(input), id);
-        }
-        enterScope();
-        boolean ok = false;
-        try {
-            staging.set(id, slot, input);
-            ok = true;
-        } finally {
-            exitScope(ok);
-        }
+        mutations.set(id, input);
     }
 
     /** Removes a component; does nothing when the entity lacks it or is staged for despawn. */
     public void remove(long id, Component<?> component) {
         checkOpen();
-        Objects.requireNonNull(component, "component");
-        if (component instanceof TargetSelector<?> edge) {
-            remove(id, edgeTo(edge.relationship(), edge.target())); // a selector names one edge
-            return;
-        }
-        requireOwnPair(component, "remove");
-        int slot = index.requireLiveOrReserved(id, "remove");
-        enterScope();
-        boolean ok = false;
-        try {
-            staging.remove(id, slot, component);
-            ok = true;
-        } finally {
-            exitScope(ok);
-        }
+        mutations.remove(id, component, this);
     }
 
     /**
@@ -337,27 +237,7 @@ public final class World implements AutoCloseable {
      */
     public void remove(long id, RelationshipValue edge) {
         checkOpen();
-        Objects.requireNonNull(edge, "edge");
-        int slot = index.requireLiveOrReserved(id, "remove");
-        PairComponent pair = null;
-        if (!edge.relationship().isSparse()) {
-            pair = pairs.find(edge.relationship(), edge.target());
-            if (pair == null) {
-                return; // no entity of this world ever had the edge
-            }
-        }
-        enterScope();
-        boolean ok = false;
-        try {
-            if (pair == null) {
-                staging.removeSparse(id, slot, edge);
-            } else {
-                staging.remove(id, slot, pair);
-            }
-            ok = true;
-        } finally {
-            exitScope(ok);
-        }
+        mutations.remove(id, edge);
     }
 
     /**
@@ -383,12 +263,6 @@ public final class World implements AutoCloseable {
         int slot = Entity.slot(id);
         archetypes.ofStore(index.storeOf(slot)).forEachEdge(relationship, index.rowOf(slot),
                 (target, payload) -> action.accept(relationship.edgeValue(target, payload)));
-    }
-
-    /** An edge of {@code relationship} to {@code target} (for removals: only its relationship and target count). */
-    private static RelationshipValue edgeTo(BaseRelationship<?> relationship, long target) {
-        return relationship instanceof RelationshipDefinition<?> definition ? definition.to(target)
-                : ((Relationship) relationship).to(target);
     }
 
     /** The default depth limit of {@link #walkUp}. */
@@ -448,18 +322,7 @@ public final class World implements AutoCloseable {
      */
     public void despawn(long id) {
         checkOpen();
-        int slot = index.requireLiveOrReserved(id, "despawn");
-        enterScope();
-        boolean ok = false;
-        try {
-            TxState before = staging.despawn(id, slot);
-            if (before != null) {
-                despawned(id, before);
-            }
-            ok = true;
-        } finally {
-            exitScope(ok);
-        }
+        mutations.despawn(id);
     }
 
     /**
@@ -475,27 +338,7 @@ public final class World implements AutoCloseable {
      */
     public int despawn(long[] ids, int from, int to) {
         checkOpen();
-        return batches.despawn(ids, from, to);
-    }
-
-    private void despawned(long id, TxState before) {
-        boolean atEntity = despawnObservers.at(id);
-        boolean atWorld = despawnObservers.atWorld();
-        try {
-            if (atEntity || atWorld) {
-                Archetype source = before == TxState.STAGED_SPAWN ? null : archetypeOf(id);
-                OnDespawn event = new OnDespawn(id, source, source == null ? -1 : index.rowOf(Entity.slot(id)),
-                        despawnContext);
-                if (atEntity) {
-                    observers.deliver(id, OnDespawn.class, event);
-                }
-                if (atWorld) {
-                    observers.deliver(Entity.WORLD, OnDespawn.class, event);
-                }
-            }
-        } finally {
-            observers.clear(id); // even when an observer threw: the despawn stays staged, its entity is going
-        }
+        return mutations.despawn(ids, from, to);
     }
 
     /** What {@link OnDespawn} reads and requests through. */
@@ -535,7 +378,7 @@ public final class World implements AutoCloseable {
      */
     public BatchIds batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer) {
         checkOpen();
-        return batches.spawn(count, inputs, initializer);
+        return mutations.batchSpawn(count, inputs, initializer);
     }
 
     /**
@@ -550,7 +393,7 @@ public final class World implements AutoCloseable {
     public void batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer, long[] ids,
             int offset) {
         checkOpen();
-        batches.spawnInto(count, inputs, initializer, ids, offset);
+        mutations.batchSpawn(count, inputs, initializer, ids, offset);
     }
 
     /**
@@ -562,7 +405,7 @@ public final class World implements AutoCloseable {
      */
     public void batchSpawnAt(long[] ids, List<? extends Input> inputs, BatchCallback initializer) {
         checkOpen();
-        batches.spawnAt(Objects.requireNonNull(ids, "ids"), batchInputs(inputs), initializer);
+        mutations.batchSpawnAt(ids, inputs, initializer);
     }
 
     /**
@@ -578,7 +421,7 @@ public final class World implements AutoCloseable {
     public void batchSpawnAtRaw(MemorySegment ids, int count, List<? extends Input> inputs,
             BatchCallback initializer) {
         checkOpen();
-        batches.spawnAtRaw(Objects.requireNonNull(ids, "ids"), count, batchInputs(inputs), initializer);
+        mutations.batchSpawnAtRaw(ids, count, inputs, initializer);
     }
 
     /**
@@ -591,8 +434,7 @@ public final class World implements AutoCloseable {
     public void batchSet(Query query, Input value) {
         checkOpen();
         requireOwnQuery(query);
-        validateInput(value);
-        batches.set(query, value.component(), value, null);
+        mutations.batchSet(query, value);
     }
 
     /**
@@ -606,16 +448,14 @@ public final class World implements AutoCloseable {
     public void batchSet(Query query, Component<?> component, BatchCallback writer) {
         checkOpen();
         requireOwnQuery(query);
-        Objects.requireNonNull(component, "component");
-        batches.set(query, component, null, Objects.requireNonNull(writer, "writer"));
+        mutations.batchSet(query, component, writer);
     }
 
     /** Removes a component from every entity the query matches now. */
     public void batchRemove(Query query, Component<?> component) {
         checkOpen();
         requireOwnQuery(query);
-        Objects.requireNonNull(component, "component");
-        batches.remove(query, component);
+        mutations.batchRemove(query, component);
     }
 
     /**
@@ -628,7 +468,7 @@ public final class World implements AutoCloseable {
     public void batchDespawn(Query query) {
         checkOpen();
         requireOwnQuery(query);
-        batches.despawn(query);
+        mutations.batchDespawn(query);
     }
 
     /**
@@ -642,14 +482,14 @@ public final class World implements AutoCloseable {
      */
     public CompactResult compact() {
         checkOpen();
-        if (drain.isDraining() || scopeDepth > 0) {
+        if (drain.isDraining() || scopes.depth() > 0) {
             throw new IllegalStateException("compact: not allowed inside a scope or during publication (depth="
-                    + scopeDepth + ")");
+                    + scopes.depth() + ")");
         }
         if (drain.hasWork()) {
             throw new IllegalStateException("compact: the world has unpublished work; commit first");
         }
-        CompactResult result = batches.compact(archetype -> {
+        CompactResult result = compaction.run(archetype -> {
             for (Query query : queries) {
                 query.forget(archetype); // releases its entry (and group entry) in persistent queries
             }
@@ -670,17 +510,7 @@ public final class World implements AutoCloseable {
      */
     public void clearEntities() {
         checkOpen();
-        if (drain.isDraining() || scopeDepth != deferDepth) {
-            throw new IllegalStateException("clearEntities: not allowed during publication or iteration");
-        }
-        enterScope();
-        boolean ok = false;
-        try {
-            batches.clear();
-            ok = true;
-        } finally {
-            exitScope(ok);
-        }
+        mutations.clearEntities();
     }
 
     /** Fills {@code fill} (or a new record when {@code null}) with the world's current counts; returns it. */
@@ -697,45 +527,12 @@ public final class World implements AutoCloseable {
         return stats;
     }
 
-    Input[] batchInputs(List<? extends Input> inputs) {
-        Objects.requireNonNull(inputs, "inputs");
-        Input[] array = new Input[inputs.size()];
-        for (int i = 0; i < array.length; i++) {
-            array[i] = Objects.requireNonNull(inputs.get(i), "input");
-            if (array[i] instanceof RelationshipValue) {
-                validateInput(array[i]); // the target must be live or staged
-            }
-        }
-        return array;
-    }
-
     /** Removes one edge from every entity the query matches now; see {@link #batchRemove(Query, Component)}. */
     public void batchRemove(Query query, RelationshipValue edge) {
         checkOpen();
         Objects.requireNonNull(edge, "edge");
-        if (edge.relationship().isSparse()) {
-            requireOwnQuery(query);
-            batches.removeSparseEdge(query, edge);
-            return;
-        }
-        batchRemove(query, edge.relationship().targeting(edge.target()));
-    }
-
-    /** Runs a batch call as one scope (published on exit when outermost). */
-    void inScope(Runnable body) {
-        enterScope();
-        boolean ok = false;
-        try {
-            body.run();
-            ok = true;
-        } finally {
-            exitScope(ok);
-        }
-    }
-
-    /** Delivers a despawn's events; shared by {@link #despawn} and batch despawns. */
-    void deliverDespawn(long id, TxState before) {
-        despawned(id, before);
+        requireOwnQuery(query);
+        mutations.batchRemove(query, edge);
     }
 
     // ---------------------------------------------------------------- scopes and publication
@@ -746,8 +543,7 @@ public final class World implements AutoCloseable {
      */
     public void defer() {
         checkOpen();
-        scopeDepth++;
-        deferDepth++;
+        scopes.defer();
     }
 
     /**
@@ -762,13 +558,7 @@ public final class World implements AutoCloseable {
      */
     public void commit() {
         checkOpen();
-        if (deferDepth > holdDepth) {
-            deferDepth--;
-            scopeDepth--;
-        }
-        if (scopeDepth == holdDepth && !drain.isDraining()) {
-            publish(); // inside a running system too: only the dispatch's own hold is still open
-        }
+        scopes.commit(); // inside a running system too: only the dispatch's own hold stays open
     }
 
     /**
@@ -778,17 +568,13 @@ public final class World implements AutoCloseable {
      */
     public void unwind() {
         checkOpen();
-        scopeDepth = holdDepth; // a running dispatch keeps its hold
-        deferDepth = holdDepth;
-        if (!drain.isDraining()) {
-            publish();
-        }
+        scopes.unwind(); // a running dispatch keeps its hold
     }
 
     /** How many scopes are open (0: structural calls publish at once). */
     public int scopeDepth() {
         checkOpen();
-        return scopeDepth;
+        return scopes.depth();
     }
 
     /** Whether anything is staged and not yet published. */
@@ -797,56 +583,14 @@ public final class World implements AutoCloseable {
         return drain.hasWork();
     }
 
-    /** Opens an implicit scope (a structural call, an iteration, a batch). */
-    void enterScope() {
-        scopeDepth++;
+    /** Runs {@code body} as one implicit scope (state transitions). */
+    void inScope(Runnable body) {
+        scopes.run(body);
     }
 
-    /**
-     * Closes an implicit scope, clamping at zero (at the dispatch's hold while systems run). When it was the
-     * outermost and the call succeeded, publishes; after a failure the staged work waits for the next publication
-     * or {@link #unwind()}.
-     */
-    void exitScope(boolean publishIfOutermost) {
-        if (scopeDepth > holdDepth) {
-            scopeDepth--; // clamped: a dispatch's hold outlives scopes an unwind() already closed
-        }
-        if (scopeDepth == 0 && publishIfOutermost && !closed && !drain.isDraining() && drain.hasWork()) {
-            publish(); // (a callback that closed the world leaves nothing to publish)
-        }
-    }
-
-    /**
-     * Publishes pending work unless a scope other than a running dispatch's hold is open or the drain runs: a
-     * barrier, as between two systems.
-     */
+    /** A barrier: publishes pending work unless a scope other than a running dispatch's hold is open. */
     void publishUnlessScoped() {
-        if (!closed && scopeDepth == holdDepth && !drain.isDraining() && drain.hasWork()) {
-            publish();
-        }
-    }
-
-    private void publish() {
-        scopeDepth++; // the drain is a scope while it runs callbacks
-        boolean published = false;
-        try {
-            drain.drain();
-            published = true;
-        } finally {
-            relations.publicationEnded(published);
-            if (scopeDepth > holdDepth) {
-                scopeDepth--; // clamped: an unwind() from a callback may already have reset the depth
-            }
-            if (keys.hasPending()) {
-                // only the claims this drain staged, never every key; after a failure too: claims of rows that
-                // were published stand, claims of discarded ones lapse (their entity does not hold the key)
-                keys.reconcile();
-            }
-        }
-    }
-
-    private String currentKey(long id) {
-        return index.isAlive(id) ? get(id, EntityKey.COMPONENT) : null;
+        scopes.barrier();
     }
 
     // ---------------------------------------------------------------- queries
@@ -869,14 +613,7 @@ public final class World implements AutoCloseable {
             queries.add(query);
         }
         if (descriptor.onEntitiesAdded() != null) {
-            enterScope();
-            boolean ok = false;
-            try {
-                query.announceInitialMembers();
-                ok = true;
-            } finally {
-                exitScope(ok);
-            }
+            scopes.run(query::announceInitialMembers);
         }
         return query;
     }
@@ -897,13 +634,13 @@ public final class World implements AutoCloseable {
     private final class QueryHost implements Query.Host {
         @Override
         public void enterScope() {
-            World.this.enterScope();
+            scopes.enter();
         }
 
         @Override
         public void exitScope(boolean publishIfOutermost) {
             if (!closed) {
-                World.this.exitScope(publishIfOutermost);
+                scopes.exit(publishIfOutermost);
             }
         }
 
@@ -923,9 +660,7 @@ public final class World implements AutoCloseable {
     /** The live entity holding an {@code EntityKey}, or 0 when none does. */
     public long byKey(String key) {
         checkOpen();
-        Objects.requireNonNull(key, "key");
-        long holder = keys.holder(key);
-        return holder != 0 && index.isAlive(holder) ? holder : 0;
+        return mutations.byKey(key);
     }
 
     /**
@@ -1014,17 +749,8 @@ public final class World implements AutoCloseable {
         observers.clear(address);
     }
 
-    /**
-     * Rejects {@code null}, and a pair this world does not know: pair ids are allocated per world, so another
-     * world's pair (or one that {@link #compact()} forgot) would alias a different edge here.
-     */
     private void requireOwnPair(Component<?> component, String operation) {
-        Objects.requireNonNull(component, "component");
-        if (component instanceof PairComponent pair && pairs.find(pair.relationship(), pair.target()) != pair) {
-            throw new IllegalArgumentException(operation + ": pair " + pair.name() + " (id " + pair.id()
-                    + ") is not a pair of " + this + ": it belongs to another world, or compact() forgot it; "
-                    + "name edges with " + pair.relationship().name() + ".targeting(target)");
-        }
+        mutations.checks().ownPair(component, operation, this);
     }
 
     private void checkAddress(long address, String operation) {
@@ -1146,7 +872,7 @@ public final class World implements AutoCloseable {
     public void forEachArchetype(Consumer<Archetype> action) {
         checkOpen();
         Objects.requireNonNull(action, "action");
-        enterScope();
+        scopes.enter(); // not Scopes.run: a capturing lambda per visit would allocate
         boolean ok = false;
         try {
             int count = archetypes.size();
@@ -1158,7 +884,7 @@ public final class World implements AutoCloseable {
             }
             ok = true;
         } finally {
-            exitScope(ok);
+            scopes.exit(ok);
         }
     }
 
@@ -1183,13 +909,13 @@ public final class World implements AutoCloseable {
     public void forEachDirtyArchetype(Consumer<Archetype> action) {
         checkOpen();
         Objects.requireNonNull(action, "action");
-        enterScope();
+        scopes.enter(); // not Scopes.run: a per-frame consumer must allocate nothing
         boolean ok = false;
         try {
             archetypes.forEachDirty(action);
             ok = true;
         } finally {
-            exitScope(ok);
+            scopes.exit(ok);
         }
     }
 
@@ -1400,23 +1126,17 @@ public final class World implements AutoCloseable {
 
         @Override
         public void hold() {
-            holdDepth++;
-            deferDepth++;
-            scopeDepth++;
+            scopes.hold();
         }
 
         @Override
         public void release(boolean publish) {
-            if (holdDepth > 0) {
-                holdDepth--;
-                deferDepth--;
-            }
-            exitScope(publish);
+            scopes.release(publish);
         }
 
         @Override
         public void barrier() {
-            publishUnlessScoped();
+            scopes.barrier();
         }
 
         @Override
@@ -1567,6 +1287,7 @@ public final class World implements AutoCloseable {
             return;
         }
         closed = true;
+        scopes.close();
         archetypes.close();
         memory.close();
     }
@@ -1635,9 +1356,9 @@ public final class World implements AutoCloseable {
 
     /** Hands-off happen between calls, never from code the world is running on this thread. */
     private void requireHandOffPoint(String operation) {
-        if (holdDepth > 0 || drain.isDraining()) {
+        if (scopes.isHeld() || drain.isDraining()) {
             throw new IllegalStateException(operation + ": " + this + " cannot change threads from a running "
-                    + "system or publication callback (holdDepth=" + holdDepth + " draining="
+                    + "system or publication callback (held=" + scopes.isHeld() + " draining="
                     + drain.isDraining() + ")");
         }
     }
@@ -1683,54 +1404,4 @@ public final class World implements AutoCloseable {
         return "world#" + serial;
     }
 
-    private void validateSpawnInputs(Input[] inputs) {
-        Objects.requireNonNull(inputs, "inputs");
-        for (Input input : inputs) {
-            validateSpawnInput(input);
-        }
-    }
-
-    /** A spawn input: a valid input, and a key that no other entity holds or has claimed. */
-    private void validateSpawnInput(Input input) {
-        validateInput(input);
-        if (input.component() == EntityKey.COMPONENT) {
-            keys.checkClaim(Staging.keyOf(input), 0);
-        }
-    }
-
-    private void validateInput(Input input) {
-        Objects.requireNonNull(input, "input");
-        if (input instanceof ManagedComponent<?> managed && !managed.hasDefault()) {
-            throw new IllegalArgumentException("component " + managed.name()
-                    + " has no default value; pass a constructed value (" + managed.name() + ".of(...))");
-        }
-        if (input instanceof BaseRelationship<?> relationship) {
-            throw new IllegalArgumentException("relationship " + relationship.name() + " is not an input: pass "
-                    + relationship.name() + ".to(target)");
-        }
-        if (input instanceof TargetSelector<?> selector) {
-            throw new IllegalArgumentException("selector " + selector.name() + " is a query term, not an input: "
-                    + "pass " + selector.relationship().name() + ".to(target)");
-        }
-        if (input instanceof PairComponent pair) {
-            throw new IllegalArgumentException("pair " + pair.name() + " belongs to the world: pass "
-                    + pair.relationship().name() + ".to(target)");
-        }
-        if (input instanceof ComponentValue<?> value && (value.component() instanceof BaseRelationship<?>
-                || value.component() instanceof TargetSelector<?> || value.component() instanceof PairComponent)) {
-            throw new IllegalArgumentException("an edge is not a component value: pass "
-                    + value.component().name() + ".of(record) or .to(target)");
-        }
-        if (input instanceof RelationshipValue edge) {
-            if (!reportingDespawns) {
-                drain.reportWholeDespawns(true); // from now on whole-archetype despawns report their ids
-                reportingDespawns = true;
-            }
-            byte state = index.stateOf(edge.target());
-            if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
-                throw new IllegalArgumentException(index.describeDead(edge.target(), "relationship target of "
-                        + edge.relationship().name()));
-            }
-        }
-    }
 }

@@ -39,6 +39,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import dev.jtecs.mutation.BatchIds;
 
 /** States through the world: creation, the stack, spawn paths, policy effects, events and their timing. */
 class StatesTest {

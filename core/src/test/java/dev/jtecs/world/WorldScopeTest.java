@@ -13,7 +13,7 @@ import dev.jtecs.component.TagComponent;
 import dev.jtecs.event.ArchetypeCreated;
 import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.event.OnSpawn;
-import dev.jtecs.mutation.CommitDrain;
+import dev.jtecs.mutation.internal.CommitDrain;
 import dev.jtecs.storage.Archetype;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -82,14 +82,17 @@ class WorldScopeTest {
 
     @Test
     void unwindClosesEveryScopeAndPublishesAndLaterClosesClamp() {
+        world.spawn(A);
         world.defer();
         world.defer();
-        world.enterScope(); // an iteration scope left open by an exception
+        dev.jtecs.query.QueryCursor cursor = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(A)
+                .build()).cursor(); // an iteration scope left open by an exception
+        assertEquals(3, world.scopeDepth());
         long id = world.spawn(A);
         world.unwind();
         assertEquals(0, world.scopeDepth());
         assertTrue(world.isAlive(id));
-        world.exitScope(true); // the iterator closes late: clamps at zero
+        cursor.close(); // the iterator closes late: clamps at zero
         assertEquals(0, world.scopeDepth());
         world.commit();
         assertEquals(0, world.scopeDepth());

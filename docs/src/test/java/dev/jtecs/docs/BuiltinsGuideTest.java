@@ -24,7 +24,7 @@ import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.schedule.SystemInfo;
 import dev.jtecs.storage.FloatColumn;
-import dev.jtecs.world.BatchIds;
+import dev.jtecs.mutation.BatchIds;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.ArrayList;

@@ -26,7 +26,7 @@ import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.DoubleColumn;
 import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.storage.ObjectColumn;
-import dev.jtecs.world.BatchIds;
+import dev.jtecs.mutation.BatchIds;
 import dev.jtecs.world.CompactResult;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;

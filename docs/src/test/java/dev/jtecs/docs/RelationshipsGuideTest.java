@@ -27,7 +27,7 @@ import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.ObjectColumn;
-import dev.jtecs.world.BatchIds;
+import dev.jtecs.mutation.BatchIds;
 import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.jtecs.kernels;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.random.Xoshiro128;
 import dev.jtecs.storage.Archetype;
-import dev.jtecs.world.BatchCallback;
+import dev.jtecs.mutation.BatchCallback;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

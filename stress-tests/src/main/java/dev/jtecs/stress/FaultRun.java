@@ -25,7 +25,7 @@ import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.IntColumn;
-import dev.jtecs.world.BatchIds;
+import dev.jtecs.mutation.BatchIds;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.ArrayDeque;

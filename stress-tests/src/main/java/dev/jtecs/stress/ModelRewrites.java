@@ -27,7 +27,7 @@ import dev.jtecs.stress.ModelComponents.Label;
 import dev.jtecs.stress.ModelComponents.Position;
 import dev.jtecs.stress.ModelComponents.Stats;
 import dev.jtecs.stress.ModelComponents.Velocity;
-import dev.jtecs.world.BatchCallback;
+import dev.jtecs.mutation.BatchCallback;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -15,7 +15,7 @@ import dev.jtecs.entity.Entity;
 import dev.jtecs.query.Query;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.stress.ModelComponents.Position;
-import dev.jtecs.world.BatchCallback;
+import dev.jtecs.mutation.BatchCallback;
 import dev.jtecs.world.World;
 import java.nio.file.Path;
 import java.time.Duration;

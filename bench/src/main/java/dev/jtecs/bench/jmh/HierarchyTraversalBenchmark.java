@@ -1,8 +1,8 @@
 package dev.jtecs.bench.jmh;
 
 import dev.jtecs.component.Relationship;
-import dev.jtecs.world.AncestorVisitor;
-import dev.jtecs.world.TraversalVisitor;
+import dev.jtecs.relation.AncestorVisitor;
+import dev.jtecs.relation.TraversalVisitor;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.concurrent.TimeUnit;

@@ -22,7 +22,7 @@ import dev.jtecs.bench.peers.PeerComponents.AshleyVelocity;
 import dev.jtecs.bench.peers.PeerComponents.DominionPosition;
 import dev.jtecs.bench.peers.PeerComponents.DominionVelocity;
 import dev.jtecs.component.Input;
-import dev.jtecs.world.BatchCallback;
+import dev.jtecs.mutation.BatchCallback;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.lang.foreign.MemorySegment;

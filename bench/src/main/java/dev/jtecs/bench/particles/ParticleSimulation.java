@@ -25,7 +25,7 @@ import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.storage.Archetype;
-import dev.jtecs.world.BatchCallback;
+import dev.jtecs.mutation.BatchCallback;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.lang.foreign.MemorySegment;

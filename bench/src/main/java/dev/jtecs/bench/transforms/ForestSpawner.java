@@ -8,7 +8,7 @@ import dev.jtecs.component.IntField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.random.Xoshiro128;
 import dev.jtecs.storage.Archetype;
-import dev.jtecs.world.BatchIds;
+import dev.jtecs.mutation.BatchIds;
 import dev.jtecs.world.World;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

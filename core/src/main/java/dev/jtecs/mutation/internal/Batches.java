@@ -1,0 +1,634 @@
+package dev.jtecs.mutation.internal;
+
+import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.component.TargetSelector;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import java.util.function.Supplier;
+import dev.jtecs.event.OnDespawn;
+import dev.jtecs.event.internal.ObserverRegistry;
+import dev.jtecs.query.Query;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.Table;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import dev.jtecs.mutation.BatchCallback;
+import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.storage.internal.PairRegistry;
+
+/**
+ * The world's bulk calls: validation and capture at the call, descriptors for the drain. Everything here is
+ * checked before anything is reserved or staged, so a rejected call changes nothing.
+ */
+final class Batches {
+    private static final int CHUNK = 4096;
+
+    private final EntityIndex index;
+    private final ArchetypeRegistry archetypes;
+    private final Transaction transaction;
+    private final CommitDrain drain;
+    private final KeyIndex keys;
+    private final PairRegistry pairs;
+    private final Staging staging;
+    private final Scopes scopes;
+    private final LifecycleEvents lifecycle;
+    private final InputChecks checks;
+    private final Supplier<TagComponent> stateTag;
+    private long[] listedSlots = new long[0]; // a bulk despawn's duplicate check: one bit per slot, cleared after
+
+    Batches(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, CommitDrain drain,
+            KeyIndex keys, PairRegistry pairs, Staging staging, Scopes scopes, LifecycleEvents lifecycle,
+            InputChecks checks, Supplier<TagComponent> stateTag) {
+        this.index = index;
+        this.archetypes = archetypes;
+        this.transaction = transaction;
+        this.drain = drain;
+        this.keys = keys;
+        this.pairs = pairs;
+        this.staging = staging;
+        this.scopes = scopes;
+        this.lifecycle = lifecycle;
+        this.checks = checks;
+        this.stateTag = stateTag;
+    }
+
+    // ---------------------------------------------------------------- spawn batches
+
+    /**
+     * Turns edges into what they add (the pair, then the relationship marker; for an exclusive relationship only
+     * the last edge given counts) and refuses what is not an input in a batch: a bare relationship, a pair, a
+     * selector.
+     */
+    private Input[] expandEdges(String operation, Input[] inputs) {
+        java.util.List<Input> expanded = new java.util.ArrayList<>(inputs.length + 2);
+        for (int i = 0; i < inputs.length; i++) {
+            Input input = inputs[i];
+            refuseRelationship(operation, input);
+            if (input instanceof RelationshipValue edge) {
+                if (edge.relationship().isExclusive() && laterEdgeOf(inputs, i, edge.relationship())) {
+                    continue;
+                }
+                if (edge.relationship().isSparse()) { // the marker; the edge goes to the store at placement
+                    expanded.add(edge.relationship());
+                    continue;
+                }
+                PairComponent pair = pairs.pair(edge.relationship(), edge.target());
+                expanded.add(Staging.pairInput(pair, edge));
+                expanded.add(edge.relationship());
+            } else {
+                expanded.add(input);
+            }
+        }
+        return expanded.toArray(Input[]::new);
+    }
+
+    /** The sparse edges among a spawn batch's inputs (an exclusive relationship's last one), or {@code null}. */
+    private static BatchOp.SparseEdit sparseEdgesOf(Input[] inputs) {
+        java.util.List<RelationshipValue> edges = new java.util.ArrayList<>();
+        for (int i = 0; i < inputs.length; i++) {
+            if (inputs[i] instanceof RelationshipValue edge && edge.relationship().isSparse()
+                    && !(edge.relationship().isExclusive() && laterEdgeOf(inputs, i, edge.relationship()))) {
+                edges.add(edge);
+            }
+        }
+        return edges.isEmpty() ? null : edit(SparseWriteQueue.ADD, edges.toArray(RelationshipValue[]::new));
+    }
+
+    /** The spawn edit with the sparse edges that requirements bring appended. */
+    private static BatchOp.SparseEdit withRequired(BatchOp.SparseEdit explicit, BatchOp.SpawnPlan plan) {
+        RelationshipValue[] required = plan.sparseRequired();
+        if (required.length == 0) {
+            return explicit;
+        }
+        if (explicit == null) {
+            return edit(SparseWriteQueue.ADD, required);
+        }
+        int n = explicit.targets().length;
+        BaseRelationship<?>[] relationships = java.util.Arrays.copyOf(explicit.relationships(), n + required.length);
+        long[] targets = java.util.Arrays.copyOf(explicit.targets(), n + required.length);
+        Object[] payloads = java.util.Arrays.copyOf(explicit.payloads(), n + required.length);
+        for (int i = 0; i < required.length; i++) {
+            relationships[n + i] = required[i].relationship();
+            targets[n + i] = required[i].target();
+            payloads[n + i] = required[i].payload();
+        }
+        return new BatchOp.SparseEdit(SparseWriteQueue.ADD, relationships, targets, payloads);
+    }
+
+    private static BatchOp.SparseEdit edit(byte op, RelationshipValue... edges) {
+        BaseRelationship<?>[] relationships = new BaseRelationship<?>[edges.length];
+        long[] targets = new long[edges.length];
+        Object[] payloads = new Object[edges.length];
+        for (int i = 0; i < edges.length; i++) {
+            relationships[i] = edges[i].relationship();
+            targets[i] = edges[i].target();
+            payloads[i] = op == SparseWriteQueue.ADD ? edges[i].payload() : null;
+        }
+        return new BatchOp.SparseEdit(op, relationships, targets, payloads);
+    }
+
+    private static boolean laterEdgeOf(Input[] inputs, int from, BaseRelationship<?> relationship) {
+        for (int j = from + 1; j < inputs.length; j++) {
+            if (inputs[j] instanceof RelationshipValue later && later.relationship() == relationship) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void refuseRelationship(String operation, Input input) {
+        if (input instanceof BaseRelationship<?> || input instanceof PairComponent || input instanceof TargetSelector<?>) {
+            throw new IllegalArgumentException(operation + ": " + input + " is not an edge: pass "
+                    + "RELATIONSHIP.to(target)");
+        }
+    }
+
+    /**
+     * A spawn batch's signature as planned at the call: the caller's inputs (the cache key; {@code null} when the
+     * plan must not be reused), the state tag it was planned under, the drain's column plan and the sparse edges
+     * every entity gets.
+     */
+    private record Planned(Input[] given, TagComponent stateTag, BatchOp.SpawnPlan plan, BatchOp.SparseEdit sparse) {
+        boolean matches(List<? extends Input> inputs, TagComponent tag, ArchetypeRegistry archetypes) {
+            if (tag != stateTag || inputs.size() != given.length
+                    || archetypes.get(plan.table().id()) != plan.table()) {
+                return false;
+            }
+            for (int i = 0; i < given.length; i++) {
+                if (inputs.get(i) != given[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private Planned lastPlanned;
+
+    BatchIds spawn(int count, List<? extends Input> inputs, BatchCallback initializer) {
+        Planned planned = plan(count, inputs);
+        scopes.enter();
+        boolean ok = false;
+        try {
+            BatchOp op = stageSpawn(count, planned, initializer);
+            BatchIds ids = op.hasConsecutiveIds() ? new BatchIds(op.firstId(), count, null)
+                    : new BatchIds(0, count, op.copyIds(new long[count], 0));
+            ok = true;
+            return ids;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    /** {@link #spawn} writing the ids into {@code out[offset, offset + count)} instead of returning them. */
+    void spawnInto(int count, List<? extends Input> inputs, BatchCallback initializer, long[] out, int offset) {
+        Objects.requireNonNull(out, "ids");
+        if (offset < 0 || offset > out.length || count > out.length - offset) {
+            throw new IllegalArgumentException("batchSpawn: ids.length=" + out.length + " from offset=" + offset
+                    + " cannot hold count=" + count + " ids");
+        }
+        Planned planned = plan(count, inputs);
+        scopes.enter();
+        boolean ok = false;
+        try {
+            stageSpawn(count, planned, initializer).copyIds(out, offset);
+            ok = true;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    /**
+     * Validates and plans a spawn batch (nothing is reserved). The last plan is reused when the same inputs (by
+     * identity, none of them an edge) come again under the same state tag and its archetype is still registered:
+     * a batch spawned every frame plans once.
+     */
+    private Planned plan(int count, List<? extends Input> inputs) {
+        Objects.requireNonNull(inputs, "inputs");
+        TagComponent tag = stateTag.get();
+        Planned planned = lastPlanned;
+        if (planned == null || !planned.matches(inputs, tag, archetypes)) {
+            Input[] given = checks.batchInputs(inputs);
+            Input[] tagged = withTag(given, tag);
+            BatchOp.SparseEdit sparse = sparseEdgesOf(tagged);
+            Input[] expanded = expandEdges("batchSpawn", tagged);
+            checkSpawnCount(count); // before planning: a refused call creates no archetype
+            BatchOp.SpawnPlan plan = drain.planSpawn(expanded, false);
+            planned = new Planned(hasEdge(given) ? null : given, tag, plan, withRequired(sparse, plan));
+            lastPlanned = planned.given() != null ? planned : null;
+            return planned;
+        }
+        checkSpawnCount(count);
+        return planned;
+    }
+
+    private void checkSpawnCount(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("batchSpawn: count must be at least 1, was " + count);
+        }
+        if (count > index.available()) {
+            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
+                    + index.maxEntities() + ", " + index.available() + " ids left)");
+        }
+    }
+
+    /** {@code inputs} with {@code tag} appended, unless it is {@code null} or the inputs name it already. */
+    private static Input[] withTag(Input[] inputs, TagComponent tag) {
+        if (tag == null) {
+            return inputs;
+        }
+        for (Input input : inputs) {
+            if (input.component() == tag) {
+                return inputs;
+            }
+        }
+        Input[] tagged = java.util.Arrays.copyOf(inputs, inputs.length + 1);
+        tagged[inputs.length] = tag;
+        return tagged;
+    }
+
+    private static boolean hasEdge(Input[] inputs) {
+        for (Input input : inputs) {
+            if (input instanceof RelationshipValue) {
+                return true; // its target is checked at every call, and its pair may be pruned
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Reserves the batch's ids (one consecutive run when the free slots allow, else a range of the transaction's
+     * id pool) and stages the batch; inside a scope.
+     */
+    private BatchOp stageSpawn(int count, Planned planned, BatchCallback initializer) {
+        BatchOp.SpawnPlan plan = planned.plan();
+        long[] ids = null;
+        int idsFrom = 0;
+        long first = index.allocateConsecutive(count, plan.table().id());
+        if (first == 0) {
+            idsFrom = transaction.reserveBatchIds(count);
+            ids = transaction.batchIds();
+            first = index.allocateScattered(count, plan.table().id(), ids, idsFrom);
+            if (first != 0) {
+                ids = null; // recycled slots that happen to line up
+            }
+        }
+        BatchOp op = BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, idsFrom, initializer)
+                .withSparse(planned.sparse());
+        transaction.addOp(op);
+        return op;
+    }
+
+    void spawnAt(long[] ids, Input[] inputs, BatchCallback initializer) {
+        BatchOp.SparseEdit sparse = sparseEdgesOf(inputs);
+        inputs = expandEdges("batchSpawnAt", inputs);
+        BitSet seen = new BitSet();
+        for (long id : ids) {
+            checkRestorable(id, seen, "batchSpawnAt");
+        }
+        if (ids.length == 0) {
+            return;
+        }
+        BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
+        long[] copy = ids.clone();
+        scopes.run(() -> {
+            reserveAll(copy, plan.table());
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, initializer)
+                    .withSparse(withRequired(sparse, plan)));
+        });
+    }
+
+    void spawnAtRaw(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer) {
+        BatchOp.SparseEdit sparse = sparseEdgesOf(inputs);
+        inputs = expandEdges("batchSpawnAtRaw", inputs);
+        if (count < 0) {
+            throw new IllegalArgumentException("batchSpawnAtRaw: count must not be negative, was " + count);
+        }
+        if (ids.byteSize() < (long) count * Long.BYTES) {
+            throw new IllegalArgumentException("batchSpawnAtRaw: the array holds " + ids.byteSize() / Long.BYTES
+                    + " ids, fewer than count=" + count);
+        }
+        BitSet seen = new BitSet();
+        long[] chunk = new long[Math.min(Math.max(count, 1), CHUNK)];
+        for (int done = 0; done < count; done += chunk.length) {
+            int n = Math.min(chunk.length, count - done);
+            MemorySegment.copy(ids, ValueLayout.JAVA_LONG, (long) done * Long.BYTES, chunk, 0, n);
+            for (int i = 0; i < n; i++) {
+                checkRestorable(chunk[i], seen, "batchSpawnAtRaw");
+            }
+        }
+        if (count == 0) {
+            return;
+        }
+        for (Input input : inputs) {
+            if (input.component() == EntityKey.COMPONENT && input instanceof ComponentValue<?> value) {
+                if (count > 1) {
+                    throw new IllegalArgumentException("batchSpawnAtRaw: one EntityKey value cannot be claimed by "
+                            + count + " entities; pass EntityKey.COMPONENT and write keys in the initializer");
+                }
+                keys.checkClaim((String) value.value(), 0);
+            }
+        }
+        BatchOp.SpawnPlan plan = drain.planSpawn(inputs, true);
+        long[] copy = new long[count];
+        MemorySegment.copy(ids, ValueLayout.JAVA_LONG, 0, copy, 0, count);
+        Input[] planned = inputs;
+        scopes.run(() -> {
+            reserveAll(copy, plan.table());
+            for (Input input : planned) {
+                if (input.component() == EntityKey.COMPONENT && input instanceof ComponentValue<?> value) {
+                    keys.stageClaim((String) value.value(), copy[0]); // count is 1 here: checked above
+                }
+            }
+            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, copy, initializer)
+                    .withSparse(withRequired(sparse, plan)));
+        });
+    }
+
+    /** Reserves restoration ids (checked already) for a batch bound for {@code table}. */
+    private void reserveAll(long[] ids, Table table) {
+        for (long id : ids) {
+            index.reserveAt(id);
+            index.stampBatch(Entity.slot(id), table.id());
+        }
+    }
+
+    private void checkRestorable(long id, BitSet seen, String operation) {
+        index.checkReservable(id, operation);
+        int slot = Entity.slot(id);
+        if (seen.get(slot)) {
+            throw new IllegalArgumentException(operation + ": slot " + slot + " appears twice (id "
+                    + Entity.toString(id) + ")");
+        }
+        seen.set(slot);
+    }
+
+    // ---------------------------------------------------------------- despawning a list of ids
+
+    /**
+     * Despawns {@code ids[from, to)} in one scope, each exactly as {@code despawn(id)} would in that order (events
+     * during the call, staged despawn records, the same publication), after checking every id: a dead, stale or
+     * malformed id, or one listed twice, throws before anything is staged or delivered.
+     *
+     * @return how many of them this call began despawning (the others were being despawned already)
+     */
+    int despawn(long[] ids, int from, int to) {
+        Objects.requireNonNull(ids, "ids");
+        if (from < 0 || from > to || to > ids.length) {
+            throw new IndexOutOfBoundsException("despawn: from=" + from + " to=" + to + " outside ids.length="
+                    + ids.length);
+        }
+        checkDespawnable(ids, from, to);
+        scopes.enter();
+        boolean ok = false;
+        try {
+            int began = 0;
+            for (int i = from; i < to; i++) {
+                long id = ids[i];
+                byte state = index.stateOf(id);
+                if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                    continue; // an observer of an earlier id despawned it and published (unwind): it is gone
+                }
+                TxState before = staging.despawn(id, Entity.slot(id));
+                if (before != null) {
+                    lifecycle.despawned(id, before);
+                    began++;
+                }
+            }
+            ok = true;
+            return began;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    /** Checks that every id of the range is alive or reserved and listed once; changes nothing. */
+    private void checkDespawnable(long[] ids, int from, int to) {
+        int words = (index.highWater() + 63) >>> 6;
+        if (listedSlots.length < words) {
+            listedSlots = new long[Math.max(words, listedSlots.length * 2)];
+        }
+        int i = from;
+        try {
+            for (; i < to; i++) {
+                long id = ids[i];
+                byte state = index.stateOf(id);
+                if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                    throw new IllegalArgumentException(index.describeDead(id, "despawn ids[" + i + "]"));
+                }
+                int slot = Entity.slot(id);
+                if ((listedSlots[slot >>> 6] & 1L << slot) != 0) {
+                    throw new IllegalArgumentException("despawn ids[" + i + "]: entity " + Entity.toString(id)
+                            + " is listed twice in ids[" + from + ", " + to + ")");
+                }
+                listedSlots[slot >>> 6] |= 1L << slot;
+            }
+        } finally {
+            for (int k = from; k < i; k++) { // only slots of checked (valid) ids were marked
+                int slot = Entity.slot(ids[k]);
+                listedSlots[slot >>> 6] &= ~(1L << slot);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- query batches
+
+    void set(Query query, Component<?> component, Input value, BatchCallback writer) {
+        BatchOp.SparseEdit sparse = null;
+        if (value instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+            component = edge.relationship(); // the marker; each member's edge goes to the store
+            value = edge.relationship();
+            sparse = edit(SparseWriteQueue.ADD, edge);
+        } else if (value instanceof RelationshipValue edge) { // constant mode takes edges: the pair stands for it
+            PairComponent pair = pairs.pair(edge.relationship(), edge.target());
+            component = pair;
+            value = Staging.pairInput(pair, edge);
+        } else if (writer != null && (component instanceof BaseRelationship<?> || component instanceof PairComponent
+                || component instanceof TargetSelector<?>)) {
+            throw new IllegalArgumentException("batchSet: a writer cannot set relationship " + component
+                    + ": pass an edge value, batchSet(query, REL.to(target))");
+        } else {
+            refuseRelationship("batchSet", value != null ? value : component);
+        }
+        Component<?> chosen = component;
+        Input chosenValue = value;
+        if (bringsKey(component)) {
+            throw new IllegalArgumentException("batchSet: EntityKey cannot be set in bulk (directly or through "
+                    + "requirements of " + component.name() + "): one value cannot be claimed by several entities");
+        }
+        BatchOp.SparseEdit chosenEdit = sparse;
+        scopes.run(() -> capture(query, BatchOp.Kind.SET, chosen, chosenValue, writer).withSparse(chosenEdit));
+    }
+
+    /** Whether adding {@code component} adds {@code EntityKey}: itself, or anywhere in its requirement closure. */
+    private static boolean bringsKey(Component<?> component) {
+        java.util.ArrayDeque<Component<?>> queue = new java.util.ArrayDeque<>();
+        Set<Component<?>> seen = new HashSet<>();
+        queue.add(component);
+        while (!queue.isEmpty()) {
+            Component<?> next = queue.poll();
+            if (next == EntityKey.COMPONENT) {
+                return true;
+            }
+            if (seen.add(next)) {
+                for (Input required : next.requires()) {
+                    queue.add(required.component());
+                }
+            }
+        }
+        return false;
+    }
+
+    void remove(Query query, Component<?> component) {
+        if (component instanceof TargetSelector<?> edge) { // one edge
+            PairComponent pair = pairs.find(edge.relationship(), edge.target());
+            if (pair == null) {
+                return; // no entity of this world ever had it
+            }
+            component = pair;
+        } else if (component instanceof PairComponent pair) {
+            throw new IllegalArgumentException("batchRemove: pass REL or REL.targeting(target), not the pair "
+                    + pair.name());
+        }
+        Component<?> chosen = component;
+        BatchOp.SparseEdit sparse = component instanceof BaseRelationship<?> relationship && relationship.isSparse()
+                ? BatchOp.SparseEdit.of(SparseWriteQueue.REMOVE_ALL, relationship, 0, null)
+                : null;
+        scopes.run(() -> capture(query, BatchOp.Kind.REMOVE, chosen, null, null).withSparse(sparse));
+    }
+
+    /** Removes one sparse edge from every member; a member left without edges loses the marker afterwards. */
+    void removeSparseEdge(Query query, RelationshipValue edge) {
+        scopes.run(() -> capture(query, BatchOp.Kind.REMOVE, edge.relationship(), null, null)
+                .withSparse(edit(SparseWriteQueue.REMOVE, edge)));
+    }
+
+    void despawn(Query query) {
+        scopes.run(() -> {
+            BatchOp op = capture(query, BatchOp.Kind.DESPAWN, null, null, null);
+            if (!lifecycle.anyDespawnObserver()) {
+                return;
+            }
+            long[][] members = op.membersView();
+            Table[] tables = capturedTables; // observers may capture again
+            int[] counts = capturedCounts;
+            RuntimeException failure = null;
+            for (int t = 0; t < members.length; t++) {
+                long[] ids = members[t];
+                if (ids == null) { // not copied: the archetype's rows are the members (stable during this call)
+                    ids = new long[counts[t]];
+                    tables[t].readEntities(0, ids.length, ids, 0);
+                }
+                for (long id : ids) {
+                    try {
+                        lifecycle.despawned(id, TxState.COMMITTED);
+                    } catch (RuntimeException e) { // the batch stays staged: every member still hears its event
+                        if (failure == null) {
+                            failure = e;
+                        } else if (failure != e) {
+                            failure.addSuppressed(e);
+                        }
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        });
+    }
+
+    private Table[] capturedTables;
+    private int[] capturedCounts;
+
+    /**
+     * Captures the query's committed members now, per non-empty archetype, and stages the op. The ids are not
+     * copied (the archetype hands them over before its rows first change); only a despawn that must skip
+     * entities already being despawned copies and filters them at once.
+     */
+    private BatchOp capture(Query query, BatchOp.Kind kind, Component<?> component, Input value,
+            BatchCallback writer) {
+        List<Archetype> matched = query.archetypes();
+        int nonEmpty = 0;
+        for (Archetype archetype : matched) {
+            if (archetype.count() > 0) {
+                nonEmpty++;
+            }
+        }
+        Table[] tables = new Table[nonEmpty];
+        long[][] members = new long[nonEmpty][];
+        long[] structural = new long[nonEmpty];
+        int[] counts = new int[nonEmpty];
+        boolean filter = kind == BatchOp.Kind.DESPAWN && (transaction.openRecords() > 0 || transaction.anyDoomed());
+        int t = 0;
+        for (Archetype archetype : matched) {
+            if (archetype.count() == 0) {
+                continue;
+            }
+            Table table = archetypes.get(archetype.id());
+            tables[t] = table;
+            structural[t] = table.dirty().structuralCount();
+            counts[t] = table.count();
+            if (kind == BatchOp.Kind.DESPAWN && table.hasPendingDespawn()) {
+                members[t] = new long[0]; // an earlier batch despawn already claimed every row
+            } else if (filter) {
+                long[] ids = new long[table.count()];
+                table.readEntities(0, ids.length, ids, 0);
+                members[t] = selectAndDoom(ids);
+            }
+            t++;
+        }
+        capturedTables = tables;
+        capturedCounts = counts;
+        BatchOp op = BatchOp.query(kind, tables, members, structural, counts, component, value, writer, transaction);
+        transaction.addOp(op);
+        return op;
+    }
+
+    /** Drops members already being despawned and marks the rest as selected by this despawn. */
+    private long[] selectAndDoom(long[] ids) {
+        int kept = 0;
+        for (long id : ids) {
+            int slot = Entity.slot(id);
+            if (transaction.isDoomed(slot) || isDespawning(slot)) {
+                continue;
+            }
+            transaction.doom(slot);
+            ids[kept++] = id;
+        }
+        return kept == ids.length ? ids : java.util.Arrays.copyOf(ids, kept);
+    }
+
+    private boolean isDespawning(int slot) {
+        int record = transaction.find(slot);
+        if (record < 0) {
+            return false;
+        }
+        TxState state = transaction.state(record);
+        return state == TxState.STAGED_DESPAWN || state == TxState.CANCELLED_SPAWN;
+    }
+
+    // ---------------------------------------------------------------- clearing
+
+    /** Drops every entity and everything staged (the caller checked it may). */
+    void clear() {
+        drain.clearAll();
+        keys.dropPending();
+        index.clear();
+        lifecycle.clearEntityAddresses();
+        keys.clear();
+        archetypes.sparseEdges().clear();
+    }
+}

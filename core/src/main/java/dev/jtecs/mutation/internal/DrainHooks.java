@@ -1,0 +1,59 @@
+package dev.jtecs.mutation.internal;
+
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.storage.internal.Table;
+
+/**
+ * What the commit drain tells the layer above it (the relationship machinery) while it publishes, passed to the
+ * drain once, at construction. The drain knows rows and slots; what an edge to a dead target means, where sparse
+ * edges live and how a cascade spreads is the hook's business.
+ *
+ * <p>Call order within one publication ({@link CommitDrain#publish()}), for each wave and each segment of it:
+ *
+ * <pre>
+ *   publish ─┬─ wave ─┬─ segment: despawns ── despawned(id) per entity whose row and slot are gone
+ *            │        │           spawns, moves ── placedWithPairs(table, from, to) before observers hear of rows
+ *            │        │           sparse flush ── applySparse(...) per staged write, then settleSparse()
+ *            │        │           ── segmentDone()
+ *            │        ├─ query batch ── applySparse(...) per edited member ── segmentDone()
+ *            │        └─ wave end ── settleSparse()
+ *            │   (the next wave runs while pendingSettlement() or staged work says so)
+ *            └─ publicationEnded(published), also after a failure
+ * </pre>
+ *
+ * <p>Hooks may stage work (removals, despawns); it publishes in a later wave of the same publication. A hook that
+ * throws fails the publication like any callback: what was published stays, the rest is discarded.
+ */
+public interface DrainHooks {
+    /** Hooks that do nothing: a world without relationships, and tests of the drain alone. */
+    DrainHooks NONE = new DrainHooks() { };
+
+    /** A publication despawned {@code id}: its row is gone and its slot free. */
+    default void despawned(long id) {}
+
+    /** Rows {@code [fromRow, toRow)} were placed in {@code table}, whose signature holds relationship pairs. */
+    default void placedWithPairs(Table table, int fromRow, int toRow) {}
+
+    /**
+     * One sparse edge write reaches a live entity: flushed from the staged queue, or applied by a batch to a
+     * member it placed or changed ({@link SparseWriteQueue#ADD}, {@link SparseWriteQueue#REMOVE} or
+     * {@link SparseWriteQueue#REMOVE_ALL}).
+     */
+    default void applySparse(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
+        throw new IllegalStateException("no sparse edge store attached");
+    }
+
+    /** A flush or a batch has applied its sparse writes: relationship markers follow the edges now. */
+    default void settleSparse() {}
+
+    /** A segment of a wave (or a query batch) has published everything it holds. */
+    default void segmentDone() {}
+
+    /** Whether work outside the transaction waits: a drain with nothing staged still runs a wave for it. */
+    default boolean pendingSettlement() {
+        return false;
+    }
+
+    /** The outermost publication ended; {@code published} is false when it failed. */
+    default void publicationEnded(boolean published) {}
+}

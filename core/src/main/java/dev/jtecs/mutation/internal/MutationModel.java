@@ -1,0 +1,346 @@
+package dev.jtecs.mutation.internal;
+
+import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.RelationshipDefinition;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.component.TargetSelector;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.event.OnDespawn;
+import dev.jtecs.event.internal.ObserverRegistry;
+import dev.jtecs.mutation.BatchCallback;
+import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.query.Query;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.PairRegistry;
+import dev.jtecs.storage.internal.Table;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The mutation model of one world: every structural call, from the call (checks, scope, staging, events) to its
+ * publication by the drain. The world's facade checks the thread and delegates here.
+ *
+ * <pre>
+ *   call ──► InputChecks ──► Scopes.enter ──► Staging (per entity) | Batches (bulk) ──► LifecycleEvents
+ *        ──► Scopes.exit ──(outermost)──► CommitDrain.publish ──► waves ──► DrainHooks (relationships)
+ * </pre>
+ *
+ * <p>Invariants: a call rejected by a check stages nothing and delivers nothing; every call is one scope, so
+ * outside any scope it is published before it returns; the transaction, the sparse write queue and the key
+ * claims are only changed here and by the drain.
+ */
+public final class MutationModel {
+    private final EntityIndex index;
+    private final ArchetypeRegistry archetypes;
+    private final PairRegistry pairs;
+    private final Transaction transaction = new Transaction();
+    private final SparseWriteQueue sparseWrites = new SparseWriteQueue();
+    private final KeyIndex keys;
+    private final Staging staging;
+    private final LifecycleEvents lifecycle;
+    private final CommitDrain drain;
+    private final Scopes scopes;
+    private final InputChecks checks;
+    private final Batches batches;
+    private final Supplier<TagComponent> stateTag;
+
+    /**
+     * @param stateTag the tag spawn paths add (the active state's), or {@code null} while no state is active
+     * @param despawnContext what {@link OnDespawn} reads committed values and requests despawns through
+     * @param hooks the relationship layer's part in publication
+     */
+    public MutationModel(EntityIndex index, ArchetypeRegistry archetypes, ObserverRegistry observers,
+            Supplier<TagComponent> stateTag, OnDespawn.Context despawnContext, DrainHooks hooks) {
+        this.index = index;
+        this.archetypes = archetypes;
+        this.pairs = archetypes.pairs();
+        this.stateTag = stateTag;
+        this.keys = new KeyIndex(this::currentKey);
+        this.staging = new Staging(index, archetypes, transaction, keys, pairs, sparseWrites);
+        this.lifecycle = new LifecycleEvents(index, archetypes, observers, despawnContext);
+        this.drain = new CommitDrain(index, archetypes, transaction, sparseWrites, keys, lifecycle, hooks);
+        this.scopes = new Scopes(drain);
+        this.checks = new InputChecks(index, pairs, keys, drain);
+        this.batches = new Batches(index, archetypes, transaction, drain, keys, pairs, staging, scopes, lifecycle,
+                checks, stateTag);
+    }
+
+    public Scopes scopes() {
+        return scopes;
+    }
+
+    public CommitDrain drain() {
+        return drain;
+    }
+
+    public Staging staging() {
+        return staging;
+    }
+
+    public Transaction transaction() {
+        return transaction;
+    }
+
+    public LifecycleEvents lifecycle() {
+        return lifecycle;
+    }
+
+    public InputChecks checks() {
+        return checks;
+    }
+
+    /** The key a live entity holds now, or {@code null} when it is dead or has none. */
+    private String currentKey(long id) {
+        if (!index.isAlive(id)) {
+            return null;
+        }
+        int slot = Entity.slot(id);
+        Table table = archetypes.ofStore(index.storeOf(slot));
+        int position = table.position(EntityKey.COMPONENT.id());
+        return position < 0 ? null : (String) table.readValue(position, index.rowOf(slot));
+    }
+
+    /** The live entity holding an {@code EntityKey}, or 0 when none does. */
+    public long byKey(String key) {
+        Objects.requireNonNull(key, "key");
+        long holder = keys.holder(key);
+        return holder != 0 && index.isAlive(holder) ? holder : 0;
+    }
+
+    // ---------------------------------------------------------------- spawning
+
+    /** The fixed-arity spawns: up to three inputs, {@code null} where absent, so no array is allocated. */
+    public long spawn(Input a, Input b, Input c) {
+        if (a != null) {
+            checks.spawnInput(a);
+        }
+        if (b != null) {
+            checks.spawnInput(b);
+        }
+        if (c != null) {
+            checks.spawnInput(c);
+        }
+        scopes.enter();
+        boolean ok = false;
+        try {
+            long id = index.allocate();
+            int record = staging.beginSpawn(id);
+            if (a != null) {
+                staging.stageSpawnInput(record, a);
+            }
+            if (b != null) {
+                staging.stageSpawnInput(record, b);
+            }
+            if (c != null) {
+                staging.stageSpawnInput(record, c);
+            }
+            TagComponent tag = stateTag.get(); // a spawn path: tagged with the active state
+            if (tag != null) {
+                staging.stageSpawnInput(record, tag);
+            }
+            lifecycle.spawned(id);
+            ok = true;
+            return id;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    /** A spawn of any number of inputs (the last input of a component wins), tagged with the active state. */
+    public long spawn(Input[] inputs) {
+        checks.spawnInputs(inputs);
+        scopes.enter();
+        boolean ok = false;
+        try {
+            long id = index.allocate();
+            stageSpawn(id, inputs, stateTag.get());
+            ok = true;
+            return id;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    /** Restoration: a spawn with a caller-chosen id, and no state tag. */
+    public void spawnAt(long id, Input[] inputs) {
+        checks.spawnInputs(inputs);
+        scopes.enter();
+        boolean ok = false;
+        try {
+            index.reserveAt(id);
+            stageSpawn(id, inputs, null);
+            ok = true;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    private void stageSpawn(long id, Input[] inputs, TagComponent tag) {
+        int record = staging.beginSpawn(id);
+        for (Input input : inputs) {
+            staging.stageSpawnInput(record, input);
+        }
+        if (tag != null) {
+            staging.stageSpawnInput(record, tag);
+        }
+        lifecycle.spawned(id);
+    }
+
+    // ---------------------------------------------------------------- set, remove, despawn
+
+    public void set(long id, Input input) {
+        checks.input(input);
+        int slot = index.requireLiveOrReserved(id, "set");
+        if (input.component() == EntityKey.COMPONENT) {
+            keys.checkClaim(Staging.keyOf(input), id);
+        }
+        scopes.enter();
+        boolean ok = false;
+        try {
+            staging.set(id, slot, input);
+            ok = true;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    /** Removes a component, or every edge of a relationship; a selector names one edge. */
+    public void remove(long id, Component<?> component, Object owner) {
+        Objects.requireNonNull(component, "component");
+        if (component instanceof TargetSelector<?> edge) {
+            remove(id, edgeTo(edge.relationship(), edge.target()));
+            return;
+        }
+        checks.ownPair(component, "remove", owner);
+        int slot = index.requireLiveOrReserved(id, "remove");
+        scopes.enter();
+        boolean ok = false;
+        try {
+            staging.remove(id, slot, component);
+            ok = true;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    /** Removes one edge; does nothing when no entity of this world ever had it. */
+    public void remove(long id, RelationshipValue edge) {
+        Objects.requireNonNull(edge, "edge");
+        int slot = index.requireLiveOrReserved(id, "remove");
+        PairComponent pair = null;
+        if (!edge.relationship().isSparse()) {
+            pair = pairs.find(edge.relationship(), edge.target());
+            if (pair == null) {
+                return;
+            }
+        }
+        scopes.enter();
+        boolean ok = false;
+        try {
+            if (pair == null) {
+                staging.removeSparse(id, slot, edge);
+            } else {
+                staging.remove(id, slot, pair);
+            }
+            ok = true;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    /** An edge of {@code relationship} to {@code target} (for removals: only its relationship and target count). */
+    private static RelationshipValue edgeTo(BaseRelationship<?> relationship, long target) {
+        return relationship instanceof RelationshipDefinition<?> definition ? definition.to(target)
+                : ((Relationship) relationship).to(target);
+    }
+
+    public void despawn(long id) {
+        int slot = index.requireLiveOrReserved(id, "despawn");
+        scopes.enter();
+        boolean ok = false;
+        try {
+            TxState before = staging.despawn(id, slot);
+            if (before != null) {
+                lifecycle.despawned(id, before);
+            }
+            ok = true;
+        } finally {
+            scopes.exit(ok);
+        }
+    }
+
+    public int despawn(long[] ids, int from, int to) {
+        return batches.despawn(ids, from, to);
+    }
+
+    // ---------------------------------------------------------------- bulk paths
+
+    public BatchIds batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer) {
+        return batches.spawn(count, inputs, initializer);
+    }
+
+    public void batchSpawn(int count, List<? extends Input> inputs, BatchCallback initializer, long[] ids,
+            int offset) {
+        batches.spawnInto(count, inputs, initializer, ids, offset);
+    }
+
+    public void batchSpawnAt(long[] ids, List<? extends Input> inputs, BatchCallback initializer) {
+        batches.spawnAt(Objects.requireNonNull(ids, "ids"), checks.batchInputs(inputs), initializer);
+    }
+
+    public void batchSpawnAtRaw(MemorySegment ids, int count, List<? extends Input> inputs,
+            BatchCallback initializer) {
+        batches.spawnAtRaw(Objects.requireNonNull(ids, "ids"), count, checks.batchInputs(inputs), initializer);
+    }
+
+    public void batchSet(Query query, Input value) {
+        checks.input(value);
+        batches.set(query, value.component(), value, null);
+    }
+
+    public void batchSet(Query query, Component<?> component, BatchCallback writer) {
+        Objects.requireNonNull(component, "component");
+        batches.set(query, component, null, Objects.requireNonNull(writer, "writer"));
+    }
+
+    public void batchRemove(Query query, Component<?> component) {
+        Objects.requireNonNull(component, "component");
+        batches.remove(query, component);
+    }
+
+    /** Removes one edge from every member; a dense edge is its pair, a sparse one edits the store. */
+    public void batchRemove(Query query, RelationshipValue edge) {
+        Objects.requireNonNull(edge, "edge");
+        if (edge.relationship().isSparse()) {
+            batches.removeSparseEdge(query, edge);
+            return;
+        }
+        batchRemove(query, edge.relationship().targeting(edge.target()));
+    }
+
+    public void batchDespawn(Query query) {
+        batches.despawn(query);
+    }
+
+    /**
+     * Removes every entity and every staged change, inside one scope (membership callbacks see the rows leave);
+     * the world's archetypes, queries and observers at address 0 stay.
+     *
+     * @throws IllegalStateException during publication or inside an iteration
+     */
+    public void clearEntities() {
+        if (drain.isDraining() || !scopes.onlyDeferred()) {
+            throw new IllegalStateException("clearEntities: not allowed during publication or iteration");
+        }
+        scopes.run(batches::clear);
+    }
+}

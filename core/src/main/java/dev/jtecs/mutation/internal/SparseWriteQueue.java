@@ -1,0 +1,135 @@
+package dev.jtecs.mutation.internal;
+
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import java.util.Arrays;
+
+/**
+ * Sparse relationship edge writes staged in call order, flushed to the world's edge store as the last phase of
+ * each segment of a wave (after the segment's despawns, spawns and moves, before the query batch that ends it),
+ * so they keep their order relative to batch calls. A write is dropped when, at flush time, its entity is not
+ * alive with the same generation: a despawn cancels it, and a recycled slot never revives a previous entity's
+ * write. Writes staged while a wave runs belong to the next wave, like the records staged then. Nothing here
+ * allocates per write once the arrays have grown.
+ */
+public final class SparseWriteQueue {
+    /** Adds one edge (an exclusive relationship drops the others). */
+    public static final byte ADD = 0;
+    /** Removes one edge. */
+    public static final byte REMOVE = 1;
+    /** Removes every edge of the relationship. */
+    public static final byte REMOVE_ALL = 2;
+    /**
+     * Adds a required edge, if the drain planned that requirement for the entity in this wave (its requirer
+     * arrived and it held no edge of the relationship); queued where the requirer's call was made.
+     */
+    public static final byte REQUIRE = 3;
+
+    /** Where flushed writes go: the world's edge store. */
+    public interface Sink {
+        /** Applies one write to an entity that is alive. */
+        void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload);
+
+        /** Called once at the end of each wave: the store is where the wave's calls left it. */
+        void settle();
+    }
+
+    private long[] entities = new long[16];
+    private byte[] ops = new byte[16];
+    private BaseRelationship<?>[] relationships = new BaseRelationship<?>[16];
+    private long[] targets = new long[16];
+    private Object[] payloads = new Object[16];
+    private int[] marks = new int[16];
+    private int size;
+    private int next; // the first sealed write not flushed yet
+    private int sealedEnd; // writes [0, sealedEnd) belong to the wave being drained
+
+    /**
+     * Stages a write for {@code entity}, after {@code mark} query batches of the open transaction: it flushes
+     * before the batch at that position runs.
+     */
+    public void stage(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload,
+            int mark) {
+        if (size == entities.length) {
+            int capacity = size * 2;
+            entities = Arrays.copyOf(entities, capacity);
+            ops = Arrays.copyOf(ops, capacity);
+            relationships = Arrays.copyOf(relationships, capacity);
+            targets = Arrays.copyOf(targets, capacity);
+            payloads = Arrays.copyOf(payloads, capacity);
+            marks = Arrays.copyOf(marks, capacity);
+        }
+        entities[size] = entity;
+        ops[size] = op;
+        relationships[size] = relationship;
+        targets[size] = target;
+        payloads[size] = payload;
+        marks[size++] = mark;
+    }
+
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Starts a wave: the writes staged so far are the wave's; later ones wait for the next. */
+    void seal() {
+        sealedEnd = size;
+        next = 0;
+    }
+
+    /**
+     * Applies, in order, the wave's writes staged before the batch at {@code limitMark} (all of them for
+     * {@link Integer#MAX_VALUE}) whose entity is alive.
+     */
+    void flush(int limitMark, EntityIndex index, Sink sink) {
+        while (next < sealedEnd && marks[next] <= limitMark) {
+            int i = next++; // advanced first: a failing write is not retried
+            if (index.isAlive(entities[i])) {
+                sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
+            }
+        }
+    }
+
+    /**
+     * After a failure: applies, in order, the wave's remaining writes staged before the batch at
+     * {@code limitMark} whose entity is alive and whose slot {@code published} accepts; skips the rest.
+     */
+    void flushPublished(int limitMark, EntityIndex index, Sink sink, java.util.function.IntPredicate published) {
+        while (next < sealedEnd && marks[next] <= limitMark) {
+            int i = next++;
+            if (index.isAlive(entities[i]) && published.test(Entity.slot(entities[i]))) {
+                sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
+            }
+        }
+    }
+
+    /** Ends a wave: its writes go, the writes staged meanwhile move to the front. */
+    void recycle() {
+        int rest = size - sealedEnd;
+        System.arraycopy(entities, sealedEnd, entities, 0, rest);
+        System.arraycopy(ops, sealedEnd, ops, 0, rest);
+        System.arraycopy(relationships, sealedEnd, relationships, 0, rest);
+        System.arraycopy(targets, sealedEnd, targets, 0, rest);
+        System.arraycopy(payloads, sealedEnd, payloads, 0, rest);
+        System.arraycopy(marks, sealedEnd, marks, 0, rest);
+        Arrays.fill(relationships, rest, size, null);
+        Arrays.fill(payloads, rest, size, null);
+        size = rest;
+        sealedEnd = 0;
+        next = 0;
+    }
+
+    /** Drops every staged write. */
+    void clear() {
+        Arrays.fill(relationships, 0, size, null);
+        Arrays.fill(payloads, 0, size, null);
+        size = 0;
+        sealedEnd = 0;
+        next = 0;
+    }
+}

@@ -1,0 +1,491 @@
+package dev.jtecs.mutation.internal;
+
+import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.PairRegistry;
+import dev.jtecs.storage.internal.Table;
+
+/**
+ * The per-entity transaction table of the mutation model: what {@code set}, {@code remove} and {@code despawn}
+ * do to an entity in each transaction state. Callers have validated ids and inputs; nothing here throws for bad
+ * input.
+ *
+ * <pre>
+ *   state \ call    set                        remove                    despawn
+ *   committed       write through, or stage    stage a move if present   stage removal (events first)
+ *   staged spawn    update the staged shape    drop from the shape       cancel placement
+ *   staged mutate   restage the value          restage the removal       cancel the move, stage removal
+ *   staged despawn  nothing                    nothing                   nothing
+ * </pre>
+ */
+public final class Staging {
+    private final EntityIndex index;
+    private final ArchetypeRegistry archetypes;
+    private final Transaction transaction;
+    private final KeyIndex keys;
+
+    private final PairRegistry pairs;
+    private final SparseWriteQueue sparseWrites;
+
+    Staging(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, KeyIndex keys,
+            PairRegistry pairs, SparseWriteQueue sparseWrites) {
+        this.pairs = pairs;
+        this.sparseWrites = sparseWrites;
+        this.index = index;
+        this.archetypes = archetypes;
+        this.transaction = transaction;
+        this.keys = keys;
+    }
+
+    /** Opens the record of a spawn whose id is already reserved. */
+    int beginSpawn(long id) {
+        return transaction.begin(id, Entity.slot(id), TxState.STAGED_SPAWN);
+    }
+
+    /** Adds one input to a staged spawn (last one wins per component). */
+    void stageSpawnInput(int record, Input input) {
+        if (input instanceof RelationshipValue edge) {
+            if (edge.relationship().isSparse()) {
+                putAdding(record, edge.relationship(), edge.relationship());
+                stageSparse(transaction.id(record), SparseWriteQueue.ADD, edge.relationship(), edge.target(),
+                        edge.payload());
+            } else {
+                stageEdge(record, -1, edge);
+            }
+            return;
+        }
+        putAdding(record, input.component(), input);
+        stageKeyClaim(transaction.id(record), input);
+    }
+
+    void set(long id, int slot, Input input) {
+        if (input instanceof RelationshipValue edge) {
+            if (edge.relationship().isSparse()) {
+                setSparse(id, slot, edge);
+            } else {
+                setEdge(id, slot, edge);
+            }
+            return;
+        }
+        setComponent(id, slot, input);
+    }
+
+    /** {@code set} for a component value (or a sparse relationship's marker). */
+    private void setComponent(long id, int slot, Input input) {
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return; // a staged batch despawn selected it
+        }
+        int record = transaction.find(slot);
+        if (record >= 0 && transaction.isClosed(record)) {
+            if (isDespawning(transaction.state(record))) {
+                return;
+            }
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE); // after the batch boundary
+        } else if (record < 0) {
+            if (alive && !transaction.hasOpenBoundary()) {
+                Table table = archetypes.ofStore(index.storeOf(slot));
+                int position = table.position(input.component().id());
+                if (position >= 0) {
+                    writeThrough(id, table, position, index.rowOf(slot), input);
+                    return;
+                }
+            }
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
+        }
+        TxState state = transaction.state(record);
+        if (state == TxState.STAGED_SPAWN || state == TxState.STAGED_MUTATE) {
+            putAdding(record, input.component(), input);
+            stageKeyClaim(id, input);
+        }
+    }
+
+    // ---------------------------------------------------------------- relationship edges
+
+    /**
+     * Adds a sparse edge: the edge is queued for the store (flushed after the segment's moves) and the marker is
+     * staged unless the published entity already carries it and nothing structural is pending for it.
+     */
+    private void setSparse(long id, int slot, RelationshipValue edge) {
+        BaseRelationship<?> relationship = edge.relationship();
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        if (record >= 0 && isDespawning(transaction.state(record))) {
+            return;
+        }
+        if (record < 0 && alive && !transaction.hasOpenBoundary()
+                && archetypes.ofStore(index.storeOf(slot)).has(relationship.id())) {
+            stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target(), edge.payload());
+            return;
+        }
+        setComponent(id, slot, relationship);
+        stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target(), edge.payload());
+    }
+
+    /** Removes one sparse edge; the marker goes when the store is left without edges (see Relations). */
+    void removeSparse(long id, int slot, RelationshipValue edge) {
+        if (index.isAlive(id) && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        if (record >= 0 && isDespawning(transaction.state(record))) {
+            return;
+        }
+        stageSparse(id, SparseWriteQueue.REMOVE, edge.relationship(), edge.target(), null);
+    }
+
+    /** Removes every sparse edge of a relationship, and its marker. */
+    private void removeAllSparse(long id, int slot, BaseRelationship<?> relationship) {
+        if (index.isAlive(id) && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        if (record >= 0 && isDespawning(transaction.state(record))) {
+            return;
+        }
+        removeComponent(id, slot, relationship);
+        stageSparse(id, SparseWriteQueue.REMOVE_ALL, relationship, 0, null);
+    }
+
+    /**
+     * Stages a sparse relationship marker on its own, without an edge write: the store's edges and the marker
+     * disagree after a flush (the last edge went, or an edge arrived while the marker was being removed).
+     */
+    public void correctSparseMarker(long id, int slot, BaseRelationship<?> relationship, boolean present) {
+        int record = transaction.find(slot);
+        if (record >= 0 && !transaction.isClosed(record) && transaction.findEntry(record, relationship) >= 0) {
+            return; // a later call decides the marker, and its edge write follows
+        }
+        if (present) {
+            setComponent(id, slot, relationship);
+        } else {
+            removeComponent(id, slot, relationship);
+        }
+    }
+
+    /**
+     * Stages an addition; when the component's requirements bring sparse edges, each is queued as a
+     * {@link SparseWriteQueue#REQUIRE} at this point of the call order, applied at the flush only if the drain's
+     * plan added the requirement (the component arrived and the entity held no edge of that relationship).
+     */
+    private void putAdding(int record, Component<?> component, Input input) {
+        transaction.put(record, component, input);
+        RelationshipValue[] required = sparseRequirements(component);
+        for (RelationshipValue edge : required) {
+            stageSparse(transaction.id(record), SparseWriteQueue.REQUIRE, edge.relationship(), edge.target(),
+                    edge.payload());
+        }
+    }
+
+    private final java.util.Map<Component<?>, RelationshipValue[]> sparseRequired = new java.util.IdentityHashMap<>();
+    private static final RelationshipValue[] NO_EDGES = new RelationshipValue[0];
+
+    /** The sparse edges in a component's requirement closure (cached per component). */
+    private RelationshipValue[] sparseRequirements(Component<?> component) {
+        if (component.requires().isEmpty()) {
+            return NO_EDGES;
+        }
+        RelationshipValue[] cached = sparseRequired.get(component);
+        if (cached == null) {
+            java.util.List<RelationshipValue> found = new java.util.ArrayList<>();
+            java.util.Set<Component<?>> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            java.util.ArrayDeque<Component<?>> queue = new java.util.ArrayDeque<>(java.util.List.of(component));
+            while (!queue.isEmpty()) {
+                Component<?> next = queue.poll();
+                if (!seen.add(next)) {
+                    continue;
+                }
+                for (Input input : next.requires()) {
+                    if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+                        found.add(edge);
+                    }
+                    queue.add(input.component());
+                }
+            }
+            cached = found.toArray(NO_EDGES);
+            sparseRequired.put(component, cached);
+        }
+        return cached;
+    }
+
+    private void stageSparse(long id, byte op, BaseRelationship<?> relationship, long target, Object payload) {
+        sparseWrites.stage(id, op, relationship, target, payload, transaction.openOps());
+    }
+
+    /** Adds an edge: its pair component and the relationship marker (exclusive: other edges go). */
+    private void setEdge(long id, int slot, RelationshipValue edge) {
+        PairComponent pair = pairs.pair(edge.relationship(), edge.target());
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        int earlier = -1;
+        if (record >= 0 && transaction.isClosed(record)) {
+            if (isDespawning(transaction.state(record))) {
+                return;
+            }
+            earlier = record;
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
+        } else if (record < 0) {
+            Table table = alive && !transaction.hasOpenBoundary() ? archetypes.ofStore(index.storeOf(slot)) : null;
+            if (table != null && table.has(pair.id())) { // the edge exists (exclusive: it is then the only one)
+                if (edge.payload() != null) { // a payload edge to the same target: the new payload replaces it
+                    writeThrough(id, table, table.position(pair.id()), index.rowOf(slot), pairInput(pair, edge));
+                }
+                return;
+            }
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
+        }
+        TxState state = transaction.state(record);
+        if (state == TxState.STAGED_SPAWN || state == TxState.STAGED_MUTATE) {
+            if (edge.relationship().isExclusive()) {
+                dropOtherEdges(slot, record, earlier, edge.relationship(), pair);
+            }
+            stageEdge(record, earlier, edge);
+        }
+    }
+
+    /** Puts an edge's pair and marker into a record (a spawn's exclusive edges replace each other here). */
+    private void stageEdge(int record, int earlier, RelationshipValue edge) {
+        BaseRelationship<?> relationship = edge.relationship();
+        PairComponent pair = pairs.pair(relationship, edge.target());
+        if (relationship.isExclusive() && transaction.state(record) == TxState.STAGED_SPAWN) {
+            dropOtherEdges(-1, record, earlier, relationship, pair);
+        }
+        transaction.put(record, pair, pairInput(pair, edge));
+        putAdding(record, relationship, relationship);
+    }
+
+    /** What a dense edge writes into its pair: nothing for a tag pair, the payload record otherwise. */
+    static Input pairInput(PairComponent pair, RelationshipValue edge) {
+        return edge.payload() == null ? pair : new ComponentValue<>(pair, edge.payload());
+    }
+
+    /** Stages the removal of every edge of {@code relationship} other than {@code keep} (committed or staged). */
+    private void dropOtherEdges(int slot, int record, int earlier, BaseRelationship<?> relationship, PairComponent keep) {
+        java.util.List<PairComponent> others = new java.util.ArrayList<>();
+        collectEdges(slot, record, earlier, relationship, others);
+        others.remove(keep);
+        unstage(record, others);
+    }
+
+    /** Removes every edge of a relationship, and its marker. */
+    private void removeEdges(long id, int slot, BaseRelationship<?> relationship) {
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        int earlier = -1;
+        if (record >= 0 && transaction.isClosed(record)) {
+            if (isDespawning(transaction.state(record))) {
+                return;
+            }
+            earlier = record;
+            record = -1;
+        }
+        java.util.List<PairComponent> edges = new java.util.ArrayList<>();
+        collectEdges(slot, record, earlier, relationship, edges);
+        if (record < 0) {
+            if (edges.isEmpty() && !transaction.hasOpenBoundary()
+                    && (!alive || !archetypes.ofStore(index.storeOf(slot)).has(relationship.id()))) {
+                return; // nothing to remove (and no pending batch that could add an edge first)
+            }
+            record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
+        }
+        TxState state = transaction.state(record);
+        if (state != TxState.STAGED_SPAWN && state != TxState.STAGED_MUTATE) {
+            return;
+        }
+        unstage(record, edges);
+        if (state == TxState.STAGED_SPAWN) {
+            transaction.drop(record, relationship);
+        } else {
+            transaction.put(record, relationship, null);
+        }
+    }
+
+    /**
+     * Collects the distinct pairs of a relationship the entity holds (published, or planned by its spawn batch)
+     * or has staged in {@code record} or the closed {@code earlier} record (either may be -1).
+     */
+    private void collectEdges(int slot, int record, int earlier, BaseRelationship<?> relationship,
+            java.util.List<PairComponent> into) {
+        Table table = slot < 0 ? null : committedOrPlanned(slot);
+        if (table != null) {
+            for (int p = 0; p < table.componentCount(); p++) {
+                if (table.componentAt(p) instanceof PairComponent pair && pair.relationship() == relationship) {
+                    into.add(pair);
+                }
+            }
+        }
+        for (int r : new int[] {earlier, record}) {
+            if (r < 0) {
+                continue;
+            }
+            for (int e = transaction.firstEntry(r); e >= 0; e = transaction.nextEntry(e)) {
+                if (transaction.entryComponent(e) instanceof PairComponent pair && pair.relationship() == relationship
+                        && transaction.entryInput(e) != null && !into.contains(pair)) {
+                    into.add(pair);
+                }
+            }
+        }
+    }
+
+    /**
+     * The table whose edges an entity holds as far as staging can see: its archetype when published, the
+     * archetype its spawn batch will place it in when it is a batch member not placed yet, else {@code null}.
+     */
+    private Table committedOrPlanned(int slot) {
+        long id = Entity.pack(slot, index.generationOf(slot));
+        if (index.isAlive(id)) {
+            return archetypes.ofStore(index.storeOf(slot));
+        }
+        int planned = index.batchArchetype(slot);
+        return planned >= 0 ? archetypes.get(planned) : null;
+    }
+
+    private void unstage(int record, java.util.List<PairComponent> pairsToRemove) {
+        boolean spawn = transaction.state(record) == TxState.STAGED_SPAWN;
+        for (PairComponent pair : pairsToRemove) {
+            if (spawn) {
+                transaction.drop(record, pair);
+            } else {
+                transaction.put(record, pair, null);
+            }
+        }
+    }
+
+    /**
+     * Whether a staged batch despawn selected an alive entity: by mark, or by claiming every row of its
+     * archetype (a capture not copied yet).
+     */
+    public boolean isDoomed(int slot) {
+        return transaction.isDoomed(slot) || archetypes.ofStore(index.storeOf(slot)).hasPendingDespawn();
+    }
+
+    private static boolean isDespawning(TxState state) {
+        return state == TxState.STAGED_DESPAWN || state == TxState.CANCELLED_SPAWN;
+    }
+
+    private void writeThrough(long id, Table table, int position, int row, Input input) {
+        if (input.component() == EntityKey.COMPONENT) {
+            String previous = (String) table.readValue(position, row);
+            table.writeInput(position, row, input);
+            keys.commitNow(keyOf(input), previous, id);
+        } else {
+            table.writeInput(position, row, input);
+        }
+        table.markDirty(position);
+    }
+
+    public void remove(long id, int slot, Component<?> component) {
+        if (component instanceof BaseRelationship<?> relationship) {
+            if (relationship.isSparse()) {
+                removeAllSparse(id, slot, relationship);
+            } else {
+                removeEdges(id, slot, relationship);
+            }
+            return;
+        }
+        removeComponent(id, slot, component);
+    }
+
+    /** {@code remove} for a component (or a sparse relationship's marker). */
+    private void removeComponent(long id, int slot, Component<?> component) {
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return;
+        }
+        int record = transaction.find(slot);
+        if (record >= 0 && transaction.isClosed(record)) {
+            if (!isDespawning(transaction.state(record))) {
+                transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
+            }
+            return;
+        }
+        if (record < 0) {
+            // not published yet (a spawn-batch member, or a spawn the drain is publishing), or a pending batch
+            // may add the component before this removal applies: stage it; otherwise only if it is there now
+            if (!alive || transaction.hasOpenBoundary()
+                    || archetypes.ofStore(index.storeOf(slot)).has(component.id())) {
+                transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
+            }
+            return;
+        }
+        switch (transaction.state(record)) {
+            case STAGED_SPAWN -> transaction.drop(record, component);
+            case STAGED_MUTATE -> transaction.put(record, component, null);
+            default -> { }
+        }
+    }
+
+    /**
+     * Stages a despawn. Returns what the entity was before ({@link TxState#COMMITTED} when published,
+     * {@link TxState#STAGED_SPAWN} when not published yet, {@link TxState#STAGED_MUTATE}), or {@code null} when
+     * the call does nothing (already despawning), so the caller knows whether to deliver {@code OnDespawn}.
+     *
+     * <p>A staged removal also marks the slot: once the drain seals the record it can no longer be found by slot,
+     * and a cascade that reaches the entity before the record's segment publishes (its parent died in an
+     * earlier segment) must see that it is already being despawned.
+     */
+    public TxState despawn(long id, int slot) {
+        boolean alive = index.isAlive(id);
+        if (alive && isDoomed(slot)) {
+            return null; // a staged batch despawn selected it and reported it already
+        }
+        int record = transaction.find(slot);
+        if (record >= 0 && !transaction.isClosed(record)) {
+            TxState state = transaction.state(record);
+            switch (state) {
+                case STAGED_SPAWN -> transaction.cancelInto(record, TxState.CANCELLED_SPAWN);
+                case STAGED_MUTATE -> {
+                    transaction.cancelInto(record, TxState.STAGED_DESPAWN);
+                    transaction.doom(slot);
+                    if (!index.isAlive(id) && index.batchArchetype(slot) >= 0) {
+                        transaction.noteBatchCancel();
+                    }
+                }
+                default -> {
+                    return null;
+                }
+            }
+            return state;
+        }
+        if (record >= 0 && isDespawning(transaction.state(record))) {
+            return null;
+        }
+        transaction.begin(id, slot, TxState.STAGED_DESPAWN);
+        transaction.doom(slot);
+        if (!alive) {
+            if (index.batchArchetype(slot) >= 0) {
+                transaction.noteBatchCancel(); // a spawn-batch member: the batch skips it
+            }
+            return TxState.STAGED_SPAWN;
+        }
+        return TxState.COMMITTED;
+    }
+
+    private void stageKeyClaim(long id, Input input) {
+        if (input.component() == EntityKey.COMPONENT) {
+            keys.stageClaim(keyOf(input), id);
+        }
+    }
+
+    /** The key an input claims: its value ({@code EntityKey.COMPONENT} alone means the empty key). */
+    static String keyOf(Input input) {
+        return input instanceof ComponentValue<?> value ? (String) value.value() : "";
+    }
+}

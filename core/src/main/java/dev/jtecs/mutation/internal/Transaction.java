@@ -1,0 +1,380 @@
+package dev.jtecs.mutation.internal;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Input;
+import java.util.Arrays;
+
+/**
+ * The staged work of the open transaction, stored flat: one record per entity (id, slot, state) and, per record,
+ * a linked list of entries (component, last staged input; a {@code null} input stages a removal).
+ *
+ * <p>Records are plain {@code int} handles into parallel arrays, so staging a million spawns creates no objects
+ * beyond the amortized growth of a few arrays, and a steady state of stage/commit allocates nothing.
+ *
+ * <p>Invariants: a slot has at most one open record ({@code recordBySlot[slot]} is its handle + 1, or 0); entry
+ * lists keep first-staging order and hold each component at most once; records handed to the drain by
+ * {@link #seal()} can no longer be found by slot, so work staged while the drain runs opens fresh records (the
+ * next wave).
+ *
+ * <pre>
+ *   record r:  id[r]  slot[r]  state[r]  head[r] ─► entry e0 ─► e3 ─► -1
+ *   entry e:   component[e]  input[e]  next[e]
+ * </pre>
+ */
+public final class Transaction {
+    private int[] recordBySlot = new int[1024];
+
+    // records of the open wave: [0, size); records of the sealed wave: [sealedStart, sealedEnd)
+    private long[] ids = new long[64];
+    private int[] slots = new int[64];
+    private TxState[] states = new TxState[64];
+    private int[] heads = new int[64];
+    private int[] tails = new int[64];
+    private int size;
+    private int sealedStart;
+    private int sealedEnd;
+
+    // batch operations in call order; those of the sealed wave are [0, sealedOps)
+    private final java.util.ArrayList<BatchOp> ops = new java.util.ArrayList<>();
+    private int sealedOps;
+    private int openBoundaries;
+    private int batchCancels;
+    private boolean sealedBatchCancels;
+    // records below this handle (and at or above sealedEnd) precede a batch boundary: closed to further staging
+    private int closedBefore;
+    // slots whose entity is being despawned in this transaction (bit per slot): a staged batchDespawn selected
+    // it, a despawn is staged for it, or a cascade despawned it; unlike records, marks stay findable while draining
+    private long[] doomed = new long[16];
+
+    // explicit ids of spawn batches, one range per batch; reused once no batch operation is left
+    private long[] batchIds = new long[0];
+    private int batchIdCount;
+
+    private Component<?>[] entryComponents = new Component<?>[128];
+    private Input[] entryInputs = new Input[128];
+    private int[] entryNext = new int[128];
+    private int entryCount;
+
+    /** The open record of a slot, or -1 when the slot has nothing staged. */
+    public int find(int slot) {
+        return slot < recordBySlot.length ? recordBySlot[slot] - 1 : -1;
+    }
+
+    /**
+     * Whether a record precedes a batch boundary of the open wave: its work publishes before that batch
+     * operation runs, so later calls for its slot open a new record instead of changing it.
+     */
+    public boolean isClosed(int record) {
+        return record < closedBefore;
+    }
+
+    /** Opens a record for a slot that has none (or only a closed one); returns its handle. */
+    public int begin(long id, int slot, TxState state) {
+        if (slot >= recordBySlot.length) {
+            recordBySlot = Arrays.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
+        }
+        if (recordBySlot[slot] != 0 && !isClosed(recordBySlot[slot] - 1)) {
+            throw new IllegalStateException("slot " + slot + " already has staged work");
+        }
+        if (size == ids.length) {
+            int capacity = ids.length * 2;
+            ids = Arrays.copyOf(ids, capacity);
+            slots = Arrays.copyOf(slots, capacity);
+            states = Arrays.copyOf(states, capacity);
+            heads = Arrays.copyOf(heads, capacity);
+            tails = Arrays.copyOf(tails, capacity);
+        }
+        int record = size++;
+        ids[record] = id;
+        slots[record] = slot;
+        states[record] = state;
+        heads[record] = -1;
+        tails[record] = -1;
+        recordBySlot[slot] = record + 1;
+        return record;
+    }
+
+    public long id(int record) {
+        return ids[record];
+    }
+
+    public int slot(int record) {
+        return slots[record];
+    }
+
+    public TxState state(int record) {
+        return states[record];
+    }
+
+    public void setState(int record, TxState state) {
+        states[record] = state;
+    }
+
+    // ---------------------------------------------------------------- entries
+
+    /** The first entry of a record, or -1. */
+    public int firstEntry(int record) {
+        return heads[record];
+    }
+
+    /** The entry after {@code entry}, or -1. */
+    public int nextEntry(int entry) {
+        return entryNext[entry];
+    }
+
+    public Component<?> entryComponent(int entry) {
+        return entryComponents[entry];
+    }
+
+    /** The staged input of an entry, or {@code null} when it stages a removal. */
+    public Input entryInput(int entry) {
+        return entryInputs[entry];
+    }
+
+    /** The entry of a component in a record, or -1. */
+    public int findEntry(int record, Component<?> component) {
+        for (int e = heads[record]; e >= 0; e = entryNext[e]) {
+            if (entryComponents[e] == component) {
+                return e;
+            }
+        }
+        return -1;
+    }
+
+    /** Stages a write ({@code input}) or a removal ({@code null}) of one component; the last one wins. */
+    public void put(int record, Component<?> component, Input input) {
+        int existing = findEntry(record, component);
+        if (existing >= 0) {
+            entryInputs[existing] = input;
+            return;
+        }
+        if (entryCount == entryComponents.length) {
+            int capacity = entryCount * 2;
+            entryComponents = Arrays.copyOf(entryComponents, capacity);
+            entryInputs = Arrays.copyOf(entryInputs, capacity);
+            entryNext = Arrays.copyOf(entryNext, capacity);
+        }
+        int entry = entryCount++;
+        entryComponents[entry] = component;
+        entryInputs[entry] = input;
+        entryNext[entry] = -1;
+        if (tails[record] < 0) {
+            heads[record] = entry;
+        } else {
+            entryNext[tails[record]] = entry;
+        }
+        tails[record] = entry;
+    }
+
+    /** Removes a component from a staged spawn's shape. */
+    public void drop(int record, Component<?> component) {
+        int previous = -1;
+        for (int e = heads[record]; e >= 0; previous = e, e = entryNext[e]) {
+            if (entryComponents[e] == component) {
+                if (previous < 0) {
+                    heads[record] = entryNext[e];
+                } else {
+                    entryNext[previous] = entryNext[e];
+                }
+                if (tails[record] == e) {
+                    tails[record] = previous;
+                }
+                entryComponents[e] = null;
+                entryInputs[e] = null;
+                return;
+            }
+        }
+    }
+
+    /** Moves a record to a new state, forgetting its staged entries (a despawn cancels them). */
+    public void cancelInto(int record, TxState state) {
+        for (int e = heads[record]; e >= 0; e = entryNext[e]) {
+            entryComponents[e] = null;
+            entryInputs[e] = null;
+        }
+        heads[record] = -1;
+        tails[record] = -1;
+        states[record] = state;
+    }
+
+    // ---------------------------------------------------------------- waves
+
+    // ---------------------------------------------------------------- batch operations
+
+    /**
+     * Appends a batch operation after every record staged so far. A boundary operation (batch set, remove or
+     * despawn) closes those records: they publish before it runs, and work staged afterwards publishes after it.
+     */
+    public void addOp(BatchOp op) {
+        op.recordMark = size;
+        ops.add(op);
+        if (op.isBoundary()) {
+            openBoundaries++;
+            closedBefore = size;
+        }
+    }
+
+    /**
+     * Reserves {@code count} longs of the id pool for one spawn batch's explicit ids and returns where they start
+     * in {@link #batchIds()} (read the array after this call: the pool may have grown). Growth copies into a new
+     * array, and ranges handed out are never written again, so a batch may keep the array it was given. The pool
+     * is reused from the start once no batch operation is left, so a steady state of batches allocates nothing.
+     */
+    public int reserveBatchIds(int count) {
+        if (count > batchIds.length - batchIdCount) {
+            batchIds = Arrays.copyOf(batchIds, Math.max(batchIdCount + count, batchIds.length * 2));
+        }
+        int from = batchIdCount;
+        batchIdCount += count;
+        return from;
+    }
+
+    /** The id pool {@link #reserveBatchIds} hands out ranges of. */
+    public long[] batchIds() {
+        return batchIds;
+    }
+
+    /** Notes that a member of a spawn batch was despawned before placement (the batch must skip it). */
+    public void noteBatchCancel() {
+        batchCancels++;
+    }
+
+    /** Whether any spawn-batch member of the sealed wave was cancelled (placement then checks each id). */
+    public boolean sealedBatchCancels() {
+        return sealedBatchCancels;
+    }
+
+    /** Whether the open wave holds a batch set, remove or despawn (write-through would overtake it). */
+    public boolean hasOpenBoundary() {
+        return openBoundaries > 0;
+    }
+
+    /** The batch operations staged since the last seal (what a sparse write staged now comes after). */
+    public int openOps() {
+        return ops.size() - sealedOps;
+    }
+
+    /** The batch operations of the sealed wave, in call order. */
+    public int sealedOps() {
+        return sealedOps;
+    }
+
+    public BatchOp op(int index) {
+        return ops.get(index);
+    }
+
+    // ---------------------------------------------------------------- doomed entities
+
+    /** Marks a slot whose entity is being despawned (selected by a batch despawn, or its despawn staged). */
+    public void doom(int slot) {
+        int word = slot >>> 6;
+        if (word >= doomed.length) {
+            doomed = Arrays.copyOf(doomed, Math.max(word + 1, doomed.length * 2));
+        }
+        if ((doomed[word] & (1L << slot)) == 0) {
+            doomed[word] |= 1L << slot;
+            doomedCount++;
+        }
+    }
+
+    /** Drops every selection mark (the world cleared its entities). */
+    public void undoomAll() {
+        Arrays.fill(doomed, 0L);
+        doomedCount = 0;
+    }
+
+    /** Whether any slot carries a selection mark. */
+    public boolean anyDoomed() {
+        return doomedCount > 0;
+    }
+
+    private int doomedCount;
+
+    public boolean isDoomed(int slot) {
+        int word = slot >>> 6;
+        return word < doomed.length && (doomed[word] & (1L << slot)) != 0;
+    }
+
+    public void undoom(int slot) {
+        int word = slot >>> 6;
+        if (word < doomed.length && (doomed[word] & (1L << slot)) != 0) {
+            doomed[word] &= ~(1L << slot);
+            doomedCount--;
+        }
+    }
+
+    /** Whether the open wave has no records and no batch operations. */
+    public boolean isEmpty() {
+        return size == sealedEnd && ops.size() == sealedOps;
+    }
+
+    /** The number of records in the open wave. */
+    public int openRecords() {
+        return size - sealedEnd;
+    }
+
+    /**
+     * Hands the open wave to the drain: its records stay readable as handles {@code [sealedStart(), sealedEnd())}
+     * until {@link #recycle()}, but are no longer found by slot. Later staging opens a new wave.
+     */
+    public void seal() {
+        if (sealedEnd != sealedStart || sealedOps != 0) {
+            throw new IllegalStateException("a sealed wave of " + (sealedEnd - sealedStart) + " records is draining");
+        }
+        sealedStart = 0;
+        sealedEnd = size;
+        for (int r = sealedStart; r < sealedEnd; r++) {
+            recordBySlot[slots[r]] = 0;
+        }
+        sealedOps = ops.size();
+        openBoundaries = 0;
+        sealedBatchCancels = batchCancels > 0;
+        batchCancels = 0;
+        closedBefore = 0;
+    }
+
+    public int sealedStart() {
+        return sealedStart;
+    }
+
+    public int sealedEnd() {
+        return sealedEnd;
+    }
+
+    /**
+     * Ends the drained wave. Records staged meanwhile (the next wave) move to the front; entry storage is reused
+     * once no record is open.
+     */
+    public void recycle() {
+        int next = size - sealedEnd;
+        if (next == 0) {
+            Arrays.fill(entryComponents, 0, entryCount, null);
+            Arrays.fill(entryInputs, 0, entryCount, null);
+            entryCount = 0;
+        } else {
+            System.arraycopy(ids, sealedEnd, ids, 0, next);
+            System.arraycopy(slots, sealedEnd, slots, 0, next);
+            System.arraycopy(states, sealedEnd, states, 0, next);
+            System.arraycopy(heads, sealedEnd, heads, 0, next);
+            System.arraycopy(tails, sealedEnd, tails, 0, next);
+            for (int r = 0; r < next; r++) {
+                recordBySlot[slots[r]] = r + 1;
+            }
+        }
+        Arrays.fill(states, next, size, null);
+        size = next;
+        if (sealedOps > 0) {
+            ops.subList(0, sealedOps).clear();
+        }
+        if (ops.isEmpty()) {
+            batchIdCount = 0; // no batch reads its range any more
+        }
+        for (int k = 0; k < ops.size(); k++) {
+            ops.get(k).recordMark -= sealedEnd;
+        }
+        closedBefore = Math.max(0, closedBefore - sealedEnd);
+        sealedOps = 0;
+        sealedStart = 0;
+        sealedEnd = 0;
+    }
+}

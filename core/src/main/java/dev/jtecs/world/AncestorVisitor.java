@@ -1,7 +1,0 @@
-package dev.jtecs.world;
-
-/** Receives each ancestor {@code walkUp} reaches (the direct parent at depth 1); returns whether to go on. */
-@FunctionalInterface
-public interface AncestorVisitor {
-    boolean visit(long ancestor, int depth);
-}

@@ -1,0 +1,166 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.NativeMemory;
+import dev.jtecs.storage.internal.Table;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The drain's bulk paths driven directly: placement, whole-archetype and per-entity query batches. */
+class BulkPathsTest {
+    static final ScalarComponent.OfInt N = Components.scalar("test.bulk.N", 4);
+    static final TagComponent T = Components.tag("test.bulk.T");
+    static final TagComponent U = Components.tag("test.bulk.U", o -> o.requires(N.of(9)));
+
+    private final NativeMemory memory = new NativeMemory();
+    private final EntityIndex index = new EntityIndex(1000);
+    private final ArchetypeRegistry registry = new ArchetypeRegistry(memory);
+    private final Transaction tx = new Transaction();
+    private final SparseWriteQueue sparse = new SparseWriteQueue();
+    private final CommitDrain drain = drainWith(DrainHooks.NONE);
+
+    private CommitDrain drainWith(DrainHooks hooks) {
+        return new CommitDrain(index, registry, tx, sparse, new KeyIndex(id -> null),
+                new LifecycleEvents(index, registry, new dev.jtecs.event.internal.ObserverRegistry(), null), hooks);
+    }
+
+    @AfterEach
+    void tearDown() {
+        registry.close();
+        memory.close();
+    }
+
+    private long spawnBatch(int count, Input... inputs) {
+        BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
+        long first = index.allocateBatch(count, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, null, null));
+        return first;
+    }
+
+    private Table tableOf(long id) {
+        return registry.ofStore(index.storeOf(Entity.slot(id)));
+    }
+
+    /** A lazy capture of every row of {@code table}, as the world makes it. */
+    private BatchOp capture(BatchOp.Kind kind, Table table, dev.jtecs.component.Component<?> component,
+            Input value) {
+        return BatchOp.query(kind, new Table[] {table}, new long[][] {null}, new long[] {table.dirty().structuralCount()},
+                new int[] {table.count()}, component, value, null, tx);
+    }
+
+    @Test
+    void aLazyCaptureIsCopiedJustBeforeItsTableFirstChanges() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table table = tableOf(first);
+        BatchOp op = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        assertTrue(table.hasPendingDespawn());
+        assertEquals(null, op.membersView()[0]);
+        long late = spawnBatch(1, T);
+        drain.drain(); // the append copies the three captured ids first
+        assertFalse(table.hasPendingDespawn());
+        assertEquals(3, op.membersView()[0].length);
+        assertTrue(tx.isDoomed(Entity.slot(first)), "a copied despawn capture marks its members");
+        assertFalse(tx.isDoomed(Entity.slot(late)));
+        tx.addOp(op);
+        drain.drain();
+        assertFalse(index.isAlive(first + 2));
+        assertTrue(index.isAlive(late), "the later member was not selected");
+    }
+
+    @Test
+    void aCleanSpawnBatchIsPlacedAsOneRangeWithPlannedValues() {
+        long first = spawnBatch(100, N.of(2), U);
+        drain.drain();
+        Table table = tableOf(first);
+        assertEquals(100, table.count());
+        assertEquals(2, table.readValue(table.position(N.id()), 99), "the explicit input beats the requirement");
+        for (int i = 0; i < 100; i++) {
+            assertEquals(i, index.rowOf(Entity.slot(first + i)));
+            assertEquals(first + i, table.entityAt(i));
+        }
+    }
+
+    @Test
+    void cancelledMembersAreSkippedAndTheRestKeepBatchOrder() {
+        long first = spawnBatch(4, T);
+        int record = tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN);
+        assertEquals(0, record);
+        tx.noteBatchCancel();
+        drain.drain();
+        Table table = tableOf(first);
+        assertEquals(3, table.count());
+        assertEquals(first + 2, table.entityAt(1));
+        assertFalse(index.isAlive(first + 1));
+    }
+
+    @Test
+    void aWholeArchetypeSetIntoAnEmptyArchetypeExchangesStores() {
+        long first = spawnBatch(10, T);
+        drain.drain();
+        Table source = tableOf(first);
+        int sourceStore = source.store();
+        tx.addOp(capture(BatchOp.Kind.SET, source, U, U));
+        drain.drain();
+        Table target = tableOf(first);
+        assertTrue(target.has(U.id()));
+        assertEquals(sourceStore, target.store(), "the rows' block changed owner; no entity was relocated");
+        assertEquals(9, target.readValue(target.position(N.id()), 5), "requirements filled in bulk");
+        assertEquals(0, source.count());
+    }
+
+    @Test
+    void aChangedArchetypeFallsBackToEachCapturedMember() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table source = tableOf(first);
+        BatchOp op = capture(BatchOp.Kind.REMOVE, source, T, null);
+        int r = tx.begin(first, Entity.slot(first), TxState.STAGED_DESPAWN);
+        assertEquals(0, r);
+        tx.addOp(op); // the despawn precedes the batch, which then finds a changed archetype
+        drain.drain();
+        assertFalse(index.isAlive(first));
+        assertSame(registry.root(), tableOf(first + 1));
+        assertSame(registry.root(), tableOf(first + 2));
+    }
+
+    @Test
+    void aWholeArchetypeDespawnTruncatesOnceAndFreesEverySlot() {
+        long first = spawnBatch(50, T);
+        drain.drain();
+        Table table = tableOf(first);
+        List<String> events = new ArrayList<>();
+        table.addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(dev.jtecs.storage.Archetype a, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                events.add("removed " + from + ".." + to);
+            }
+
+            @Override
+            public void onDeactivated(dev.jtecs.storage.Archetype a) {
+                events.add("deactivated");
+            }
+        });
+        BatchOp op = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        tx.addOp(op);
+        drain.drain();
+        assertEquals(0, table.count());
+        assertEquals(0, index.aliveCount());
+        assertEquals(List.of("removed 0..50", "deactivated"), events);
+        assertFalse(tx.isDoomed(Entity.slot(first)), "selection marks are cleared as entities die");
+    }
+}

@@ -1,0 +1,87 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class KeyIndexTest {
+    /** The keys live entities hold: absent means dead or keyless. */
+    private final Map<Long, String> held = new HashMap<>();
+    private int lookups;
+    private final KeyIndex keys = new KeyIndex(id -> {
+        lookups++;
+        return held.get(id);
+    });
+
+    @Test
+    void stagedClaimsBecomeCommittedWhenTheEntityHoldsTheKey() {
+        keys.checkClaim("a", 1);
+        keys.stageClaim("a", 1);
+        assertTrue(keys.hasPending());
+        assertThrows(IllegalArgumentException.class, () -> keys.checkClaim("a", 2));
+        keys.checkClaim("a", 1);
+        held.put(1L, "a");
+        keys.reconcile();
+        assertEquals(1, keys.holder("a"));
+    }
+
+    @Test
+    void abandonedClaimsAndStaleEntriesCountForNothing() {
+        keys.stageClaim("a", 1);
+        keys.stageClaim("b", 2);
+        held.put(1L, "a");
+        keys.reconcile();
+        assertEquals(0, keys.holder("b"), "entity 2 never held b");
+        held.remove(1L); // entity 1 died
+        assertEquals(0, keys.holder("a"));
+        keys.checkClaim("a", 3);
+        assertEquals(0, keys.size(), "the stale entry was dropped when met");
+    }
+
+    @Test
+    void liveHoldersBlockClaimsAndDeadOrRekeyedOnesDoNot() {
+        held.put(7L, "k");
+        keys.commitNow("k", null, 7);
+        assertThrows(IllegalArgumentException.class, () -> keys.checkClaim("k", 8));
+        keys.checkClaim("k", 7);
+        held.put(7L, "other"); // a staged set gave 7 another key
+        keys.checkClaim("k", 8);
+        assertThrows(IllegalArgumentException.class, () -> keys.checkClaim("", 9));
+    }
+
+    @Test
+    void commitNowReleasesThePreviousKey() {
+        held.put(3L, "new");
+        keys.commitNow("old", null, 3);
+        keys.commitNow("new", "old", 3);
+        assertEquals(0, keys.holder("old"));
+        assertEquals(3, keys.holder("new"));
+        keys.stageClaim("x", 4);
+        keys.dropPending();
+        keys.checkClaim("x", 5);
+    }
+
+    @Test
+    void reconcilingLooksOnlyAtStagedClaimsAndTheMapStaysBounded() {
+        for (long id = 1; id <= 10_000; id++) {
+            held.put(id, "k" + id);
+            keys.commitNow("k" + id, null, id);
+        }
+        lookups = 0;
+        keys.stageClaim("k1", 1);
+        keys.reconcile();
+        assertEquals(1, lookups, "one claim, one lookup: not a walk over 10,000 keys");
+        for (long id = 1; id <= 10_000; id++) {
+            held.remove(id); // every holder dies without the index hearing of it
+        }
+        for (long id = 20_001; id <= 40_000; id++) {
+            held.put(id, "n" + id);
+            keys.commitNow("n" + id, null, id);
+        }
+        assertTrue(keys.size() < 2 * 20_000 + 64, "sweeps keep the map near the live keys: " + keys.size());
+    }
+}

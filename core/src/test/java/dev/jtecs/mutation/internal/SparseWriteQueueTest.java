@@ -1,0 +1,129 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SparseWriteQueueTest {
+    private static final Relationship LIKES = Relationships.register("test.queue.Likes", o -> o.sparse());
+
+    private final EntityIndex index = new EntityIndex(100);
+    private final SparseWriteQueue queue = new SparseWriteQueue();
+    private final List<String> log = new ArrayList<>();
+    private int settles;
+
+    private final SparseWriteQueue.Sink sink = new SparseWriteQueue.Sink() {
+        @Override
+        public void apply(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship, long target,
+                    Object payload) {
+            log.add(Entity.slot(entity) + ":" + op + ":" + target);
+        }
+
+        @Override
+        public void settle() {
+            settles++;
+        }
+    };
+
+    private long alive() {
+        long id = index.allocate();
+        index.publish(Entity.slot(id), 0, 0);
+        return id;
+    }
+
+    @Test
+    void aFlushAppliesTheWavesWritesInCallOrderForLiveEntities() {
+        long a = alive();
+        long b = alive();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 7, null, 0);
+        queue.stage(b, SparseWriteQueue.REMOVE, LIKES, 8, null, 0);
+        queue.stage(a, SparseWriteQueue.REMOVE_ALL, LIKES, 0, null, 0);
+        assertEquals(3, queue.size());
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(Entity.slot(a) + ":0:7", Entity.slot(b) + ":1:8", Entity.slot(a) + ":2:0"), log);
+        assertEquals(0, settles, "settling is the drain's, once per wave");
+        queue.recycle();
+        assertTrue(queue.isEmpty());
+    }
+
+    @Test
+    void writesFlushOnlyUpToTheQueryBatchTheyPrecede() {
+        long a = alive();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 0); // before batch #0
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, null, 1); // after batch #0, before batch #1
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 3, null, 2); // after batch #1
+        queue.seal();
+        queue.flush(0, index, sink);
+        assertEquals(1, log.size());
+        queue.flush(0, index, sink);
+        assertEquals(1, log.size(), "nothing more before batch #0");
+        queue.flush(1, index, sink);
+        assertEquals(2, log.size());
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(3, log.size());
+    }
+
+    @Test
+    void aDespawnCancelsAndARecycledSlotNeverRevivesAWrite() {
+        long old = alive();
+        queue.stage(old, SparseWriteQueue.ADD, LIKES, 5, null, 0);
+        index.free(Entity.slot(old));
+        long recycled = alive();
+        assertEquals(Entity.slot(old), Entity.slot(recycled));
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(), log);
+        assertEquals(0, settles);
+    }
+
+    @Test
+    void writesStagedWhileAWaveDrainsWaitForTheNextWave() {
+        long a = alive();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 0);
+        queue.seal();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, null, 0); // staged by a callback during the wave
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(Entity.slot(a) + ":0:1"), log);
+        queue.recycle();
+        assertEquals(1, queue.size());
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(Entity.slot(a) + ":0:1", Entity.slot(a) + ":0:2"), log);
+    }
+
+    @Test
+    void aFailingWriteIsNotRetriedAndClearDropsEverything() {
+        long a = alive();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 0);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, null, 0);
+        queue.seal();
+        SparseWriteQueue.Sink failing = new SparseWriteQueue.Sink() {
+            @Override
+            public void apply(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship, long target,
+                    Object payload) {
+                throw new IllegalStateException("boom " + target);
+            }
+
+            @Override
+            public void settle() {
+            }
+        };
+        assertThrows(IllegalStateException.class, () -> queue.flush(Integer.MAX_VALUE, index, failing));
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(Entity.slot(a) + ":0:2"), log, "the failed write is skipped, the rest continue");
+        queue.clear();
+        assertTrue(queue.isEmpty());
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(1, log.size());
+    }
+}

@@ -1,0 +1,222 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TransactionTest {
+    static final TagComponent A = Components.tag("test.tx.A");
+    static final TagComponent B = Components.tag("test.tx.B");
+    static final ScalarComponent.OfInt N = Components.scalar("test.tx.N", 0);
+
+    private static List<Object> entries(Transaction tx, int record) {
+        List<Object> out = new ArrayList<>();
+        for (int e = tx.firstEntry(record); e >= 0; e = tx.nextEntry(e)) {
+            out.add(tx.entryComponent(e));
+            out.add(tx.entryInput(e));
+        }
+        return out;
+    }
+
+    @Test
+    void oneRecordPerSlotFoundBySlot() {
+        Transaction tx = new Transaction();
+        assertEquals(-1, tx.find(5));
+        int r = tx.begin(5, 5, TxState.STAGED_SPAWN);
+        assertEquals(r, tx.find(5));
+        assertEquals(5, tx.id(r));
+        assertEquals(5, tx.slot(r));
+        assertEquals(TxState.STAGED_SPAWN, tx.state(r));
+        assertThrows(IllegalStateException.class, () -> tx.begin(5, 5, TxState.STAGED_MUTATE));
+        assertEquals(-1, tx.find(100_000));
+        int far = tx.begin(100_000, 100_000, TxState.STAGED_DESPAWN);
+        assertEquals(far, tx.find(100_000));
+        assertEquals(2, tx.openRecords());
+    }
+
+    @Test
+    void lastWriteWinsAndFirstStagingOrderIsKept() {
+        Transaction tx = new Transaction();
+        int r = tx.begin(1, 1, TxState.STAGED_MUTATE);
+        tx.put(r, A, A);
+        tx.put(r, N, N.of(1));
+        tx.put(r, A, null);
+        tx.put(r, N, N.of(2));
+        assertEquals(java.util.Arrays.asList(A, null, N, N.of(2)), entries(tx, r));
+        assertTrue(tx.findEntry(r, N) >= 0);
+        assertEquals(-1, tx.findEntry(r, B));
+    }
+
+    @Test
+    void dropUnlinksAnyEntry() {
+        Transaction tx = new Transaction();
+        int r = tx.begin(1, 1, TxState.STAGED_SPAWN);
+        tx.put(r, A, A);
+        tx.put(r, B, B);
+        tx.put(r, N, N);
+        tx.drop(r, B);
+        assertEquals(List.of(A, A, N, N), entries(tx, r));
+        tx.drop(r, N);
+        tx.put(r, B, B);
+        assertEquals(List.of(A, A, B, B), entries(tx, r));
+        tx.drop(r, A);
+        tx.drop(r, B);
+        assertEquals(List.of(), entries(tx, r));
+        tx.drop(r, B);
+        tx.put(r, N, N);
+        assertEquals(List.of(N, N), entries(tx, r));
+    }
+
+    @Test
+    void cancelIntoForgetsEntries() {
+        Transaction tx = new Transaction();
+        int r = tx.begin(1, 1, TxState.STAGED_SPAWN);
+        tx.put(r, A, A);
+        tx.cancelInto(r, TxState.CANCELLED_SPAWN);
+        assertEquals(TxState.CANCELLED_SPAWN, tx.state(r));
+        assertEquals(-1, tx.firstEntry(r));
+    }
+
+    @Test
+    void sealHandsTheWaveOverAndLaterStagingOpensTheNextWave() {
+        Transaction tx = new Transaction();
+        int r = tx.begin(1, 1, TxState.STAGED_SPAWN);
+        tx.put(r, A, A);
+        tx.seal();
+        assertTrue(tx.isEmpty());
+        assertEquals(-1, tx.find(1), "sealed records are no longer found by slot");
+        assertEquals(0, tx.sealedStart());
+        assertEquals(1, tx.sealedEnd());
+        assertSame(A, tx.entryComponent(tx.firstEntry(r)));
+        int next = tx.begin(1, 1, TxState.STAGED_MUTATE); // the same slot again, in the next wave
+        tx.put(next, N, N.of(3));
+        assertThrows(IllegalStateException.class, tx::seal);
+        tx.recycle();
+        assertEquals(1, tx.openRecords());
+        int moved = tx.find(1);
+        assertEquals(0, moved);
+        assertEquals(TxState.STAGED_MUTATE, tx.state(moved));
+        assertEquals(List.of(N, N.of(3)), entries(tx, moved));
+        tx.seal();
+        tx.recycle();
+        assertTrue(tx.isEmpty());
+        assertEquals(-1, tx.find(1));
+    }
+
+    @Test
+    void growsPastInitialCapacities() {
+        Transaction tx = new Transaction();
+        for (int slot = 1; slot <= 5000; slot++) {
+            int r = tx.begin(slot, slot, TxState.STAGED_SPAWN);
+            tx.put(r, A, A);
+            tx.put(r, N, N.of(slot));
+        }
+        assertEquals(5000, tx.openRecords());
+        int r = tx.find(4321);
+        assertEquals(N.of(4321), tx.entryInput(tx.findEntry(r, N)));
+        tx.seal();
+        tx.recycle();
+        assertNull(tx.state(0));
+    }
+
+    private static BatchOp boundary() {
+        return BatchOp.query(BatchOp.Kind.REMOVE, new dev.jtecs.storage.internal.Table[0], new long[0][],
+                new long[0], new int[0], A, null, null, new Transaction());
+    }
+
+    @Test
+    void aBoundaryOperationClosesEarlierRecordsAndLaterCallsOpenNewOnes() {
+        Transaction tx = new Transaction();
+        int early = tx.begin(1, 1, TxState.STAGED_MUTATE);
+        assertFalse(tx.hasOpenBoundary());
+        BatchOp op = boundary();
+        tx.addOp(op);
+        assertTrue(op.isBoundary());
+        assertTrue(tx.hasOpenBoundary());
+        assertTrue(tx.isClosed(early));
+        assertEquals(early, tx.find(1), "still found, but closed");
+        int late = tx.begin(1, 1, TxState.STAGED_MUTATE);
+        assertFalse(tx.isClosed(late));
+        assertEquals(late, tx.find(1));
+        assertThrows(IllegalStateException.class, () -> tx.begin(1, 1, TxState.STAGED_MUTATE));
+        assertFalse(tx.isEmpty());
+    }
+
+    @Test
+    void sealHandsOperationsToTheDrainAndRecycleKeepsTheNextWaves() {
+        Transaction tx = new Transaction();
+        tx.begin(1, 1, TxState.STAGED_MUTATE);
+        tx.addOp(boundary());
+        tx.seal();
+        assertEquals(1, tx.sealedOps());
+        assertFalse(tx.hasOpenBoundary());
+        assertTrue(tx.isEmpty(), "nothing open once sealed");
+        tx.begin(2, 2, TxState.STAGED_MUTATE);
+        BatchOp next = boundary();
+        tx.addOp(next);
+        assertTrue(tx.isClosed(tx.find(2)));
+        tx.recycle();
+        assertEquals(0, tx.sealedOps());
+        assertSame(next, tx.op(0));
+        assertEquals(0, tx.find(2), "the next wave moved to the front");
+        assertTrue(tx.isClosed(0), "and stays closed behind its boundary");
+        tx.seal();
+        assertEquals(1, tx.sealedOps());
+        tx.recycle();
+        assertTrue(tx.isEmpty());
+    }
+
+    @Test
+    void theBatchIdPoolHandsOutRangesKeepsThemThroughGrowthAndRestartsOnceNoOperationIsLeft() {
+        Transaction tx = new Transaction();
+        int a = tx.reserveBatchIds(3);
+        long[] first = tx.batchIds();
+        first[a] = 11;
+        first[a + 2] = 13;
+        int b = tx.reserveBatchIds(1000); // grows: a new array
+        assertEquals(a + 3, b);
+        assertTrue(tx.batchIds() != first);
+        assertEquals(13, first[a + 2], "the old array still holds the first range");
+        assertEquals(13, tx.batchIds()[a + 2], "and so does the new one");
+        tx.addOp(boundary());
+        tx.seal();
+        assertEquals(b + 1000, tx.reserveBatchIds(1), "a range staged while the wave drains comes after");
+        tx.addOp(boundary());
+        tx.recycle();
+        assertEquals(b + 1001, tx.reserveBatchIds(1), "an operation is left: ranges are not reused yet");
+        tx.seal();
+        tx.recycle();
+        assertEquals(0, tx.reserveBatchIds(5), "no operation left: the pool starts over");
+    }
+
+    @Test
+    void doomMarksAreKeptPerSlotAndBatchCancelsPerWave() {
+        Transaction tx = new Transaction();
+        assertFalse(tx.isDoomed(5));
+        tx.doom(5);
+        tx.doom(70_000);
+        assertTrue(tx.isDoomed(5));
+        assertTrue(tx.isDoomed(70_000));
+        assertFalse(tx.isDoomed(6));
+        tx.undoom(5);
+        assertFalse(tx.isDoomed(5));
+        tx.undoom(1 << 30);
+        tx.noteBatchCancel();
+        tx.seal();
+        assertTrue(tx.sealedBatchCancels());
+        tx.recycle();
+        tx.seal();
+        assertFalse(tx.sealedBatchCancels());
+        tx.recycle();
+    }
+}
