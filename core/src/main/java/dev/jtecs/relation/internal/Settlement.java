@@ -1,0 +1,331 @@
+package dev.jtecs.relation.internal;
+
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.mutation.internal.LifecycleEvents;
+import dev.jtecs.mutation.internal.Staging;
+import dev.jtecs.mutation.internal.Transaction;
+import dev.jtecs.mutation.internal.TxState;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.PairRegistry;
+import dev.jtecs.storage.internal.SparseEdges;
+import dev.jtecs.storage.internal.Table;
+import java.util.List;
+
+/**
+ * What a dying target does to the edges pointing at it: a publication notes each target that died with edges to
+ * it ({@link #despawnedTarget}, {@link #dropEdgesToDead}); once the target's segment has applied its moves,
+ * {@link #settleDeadTargets} despawns the sources of cascading edges (whole subtrees, staged for the next wave of
+ * the same commit) and removes the other edges, reading rows where the segment left them, so a source re-targeted
+ * or detached earlier in call order is spared.
+ *
+ * <pre>
+ *   despawn(target) ──► note target ──(segment done)──► cascading: stage despawn of every source subtree
+ *                                                      otherwise: stage removal of the edge (REL, target)
+ *   failed publication ──► the settlements it staged were discarded ──► noted again for the next one
+ * </pre>
+ *
+ * <p>Invariants: a target is noted at most once per settlement (per-slot stamps, O(1)); no edge outlives its target
+ * across publications, failed ones included; the cascade allocates nothing per entity.
+ */
+final class Settlement {
+    private final EntityIndex index;
+    private final ArchetypeRegistry archetypes;
+    private final PairRegistry pairs;
+    private final SparseEdges sparse;
+    private final Transaction transaction;
+    private final Staging staging;
+    private final LifecycleEvents lifecycle;
+    private TraversalStack idleStack;
+
+    Settlement(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Staging staging,
+            LifecycleEvents lifecycle) {
+        this.index = index;
+        this.archetypes = archetypes;
+        this.pairs = archetypes.pairs();
+        this.sparse = archetypes.sparseEdges();
+        this.transaction = transaction;
+        this.staging = staging;
+        this.lifecycle = lifecycle;
+        this.idleStack = new TraversalStack(archetypes);
+    }
+
+    /**
+     * A publication despawned {@code id}: when edges point at it, it is noted; once its segment has published
+     * its moves, {@link #settleDeadTargets} despawns the sources of cascading edges (whole subtrees, in the next
+     * wave of the same commit) and removes the other edges.
+     */
+    void despawnedTarget(long id) {
+        if (!sparse.isEmpty()) {
+            sparse.removeSource(id); // its own sparse edges go with it; the slot's next entity starts without
+            if (cascadingSparseSources(id)) {
+                noteDeadTarget(id);
+                return;
+            }
+        }
+        if (pairs.isEmpty() || pairs.targeting(id).isEmpty()) {
+            return;
+        }
+        noteDeadTarget(id);
+    }
+
+    private boolean cascadingSparseSources(long target) {
+        for (BaseRelationship<?> relationship : sparse.relationships()) {
+            if (relationship.isCascadeDelete() && sparse.sourceCount(relationship, target) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void noteDeadTarget(long id) {
+        int slot = Entity.slot(id);
+        if (slot >= notedStamps.length) {
+            int capacity = Math.max(slot + 1, notedStamps.length * 2);
+            notedStamps = java.util.Arrays.copyOf(notedStamps, capacity);
+            notedIds = java.util.Arrays.copyOf(notedIds, capacity);
+        }
+        if (notedStamps[slot] == notedEpoch && notedIds[slot] == id) {
+            return; // noted already for this settlement (each placed range with an edge to it notes it again)
+        }
+        notedStamps[slot] = notedEpoch;
+        notedIds[slot] = id;
+        if (deadTargetCount == deadTargets.length) {
+            deadTargets = java.util.Arrays.copyOf(deadTargets, deadTargetCount * 2);
+        }
+        deadTargets[deadTargetCount++] = id;
+    }
+
+    private long[] deadTargets = new long[16];
+    private int deadTargetCount;
+
+    /**
+     * Whether targets that died wait for their edges to be settled: a failed publication left them for the next
+     * one, which must run even when nothing else is staged.
+     */
+    boolean hasUnsettledTargets() {
+        return deadTargetCount > 0;
+    }
+    // per slot: the settlement (epoch) that noted the id there, so noting is O(1) and never twice per settlement
+    private int[] notedStamps = new int[64];
+    private long[] notedIds = new long[64];
+    private int notedEpoch = 1;
+
+    /** Starts a new settlement: every target counts as not noted again. */
+    private void nextNoteEpoch() {
+        if (++notedEpoch == Integer.MAX_VALUE) {
+            java.util.Arrays.fill(notedStamps, 0);
+            notedEpoch = 1;
+        }
+    }
+
+    /**
+     * After a segment published its moves: the edges still pointing at targets that died in it are handled,
+     * reading rows where the segment left them, so a source re-targeted or detached earlier in call order is
+     * spared. Cascading sources are despawned (whole subtrees, staged now), other edges removed.
+     */
+    void settleDeadTargets() {
+        settleLandedOnDead();
+        for (int i = 0; i < deadTargetCount; i++) {
+            long id = deadTargets[i];
+            if (!sparse.isEmpty()) {
+                for (BaseRelationship<?> relationship : sparse.relationships()) {
+                    if (relationship.isCascadeDelete()) {
+                        cascade(relationship, id); // non-cascading sparse edges keep the dead id
+                    }
+                }
+            }
+            for (PairComponent pair : List.copyOf(pairs.targeting(id))) {
+                if (pair.relationship().isCascadeDelete()) {
+                    cascade(pair.relationship(), id);
+                    continue;
+                }
+                for (Table table : archetypes.withComponent(pair.id())) {
+                    for (int row = 0; row < table.count(); row++) {
+                        long source = table.entityAt(row);
+                        if (index.isAlive(source)) {
+                            staging.remove(source, Entity.slot(source), pair);
+                        }
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < deadTargetCount; i++) { // what was staged publishes in a later wave, or is discarded
+            settled(deadTargets[i]);
+        }
+        deadTargetCount = 0;
+        nextNoteEpoch();
+    }
+
+    private long[] settled = new long[16];
+    private int settledCount;
+
+    /** Remembers a target whose settlement this publication staged, to settle again should the publication fail. */
+    private void settled(long target) {
+        if (settledCount == settled.length) {
+            settled = java.util.Arrays.copyOf(settled, settledCount * 2);
+        }
+        settled[settledCount++] = target;
+    }
+
+    /**
+     * The outermost publication ended. When it failed, the despawns and removals its settlements staged for
+     * later waves were discarded with them: those targets are settled again by the next publication, so no edge
+     * outlives its target.
+     */
+    void publicationEnded(boolean published) {
+        if (!published) {
+            nextNoteEpoch();
+            for (int i = 0; i < settledCount; i++) {
+                noteDeadTarget(settled[i]);
+            }
+        }
+        settledCount = 0;
+    }
+
+    /**
+     * Rows just placed in an archetype with pairs: an edge whose target died earlier in this publication (or
+     * whose staged target was cancelled) must not outlive it. The target is settled with the others once this
+     * segment has applied its moves ({@link #settleDeadTargets}), so the placed rows are treated as if they had
+     * been sources when it died: a row re-targeted later in the same segment is spared, as a published one is.
+     */
+    void dropEdgesToDead(Table table, int fromRow, int toRow) {
+        for (int p = table.componentCount() - 1; p >= 0; p--) {
+            if (!(table.componentAt(p) instanceof PairComponent pair)) {
+                break; // pairs sort last
+            }
+            byte state = index.stateOf(pair.target());
+            if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+                noteDeadTarget(pair.target());
+            }
+        }
+    }
+
+    /**
+     * Stages the despawn of every entity below {@code root} through a cascading relationship, and below each of
+     * those through every cascading relationship (a {@code ChildOf} subtree under a sparse holder goes too), so
+     * the whole subtree is staged now and a source detached later in call order is already taken.
+     */
+    private void cascade(BaseRelationship<?> relationship, long root) {
+        TraversalStack stack = idleStack != null ? idleStack : new TraversalStack(archetypes);
+        idleStack = null;
+        cascadingSparseCount = 0; // gathered once per root: the loop below allocates nothing per entity
+        if (!sparse.isEmpty()) {
+            for (BaseRelationship<?> each : sparse.relationships()) {
+                if (each.isCascadeDelete()) {
+                    if (cascadingSparseCount == cascadingSparse.length) {
+                        cascadingSparse = java.util.Arrays.copyOf(cascadingSparse, cascadingSparseCount * 2);
+                    }
+                    cascadingSparse[cascadingSparseCount++] = each;
+                }
+            }
+        }
+        try {
+            int top = stack.pushChildren(relationship, root, 0, 0);
+            while (top > 0) {
+                long child = stack.entities[--top];
+                if (!index.isAlive(child)) {
+                    continue;
+                }
+                if (despawnSource(child)) {
+                    top = pushCascadingSources(stack, child, top);
+                }
+            }
+        } finally {
+            idleStack = stack;
+        }
+    }
+
+    private BaseRelationship<?>[] cascadingSparse = new BaseRelationship<?>[4];
+    private int cascadingSparseCount;
+
+    /** Pushes the sources of every cascading relationship's edges to {@code target}, sparse then dense. */
+    private int pushCascadingSources(TraversalStack stack, long target, int top) {
+        for (int i = 0; i < cascadingSparseCount; i++) {
+            top = stack.pushChildren(cascadingSparse[i], target, 0, top);
+        }
+        List<PairComponent> targeting = pairs.targeting(target);
+        for (int i = 0; i < targeting.size(); i++) {
+            PairComponent pair = targeting.get(i);
+            if (pair.relationship().isCascadeDelete()) {
+                top = stack.pushChildren(pair.relationship(), target, 0, top);
+            }
+        }
+        return top;
+    }
+
+    /**
+     * Stages the despawn of a cascading edge's source and reports it; returns whether it was staged (not already
+     * being despawned). The source is marked like a batch despawn's selection: while its despawn waits in a wave
+     * being drained, later calls (a cascade reaching it again among them) leave it alone.
+     */
+    private boolean despawnSource(long source) {
+        TxState before = staging.despawn(source, Entity.slot(source));
+        if (before == null) {
+            return false;
+        }
+        transaction.doom(Entity.slot(source));
+        lifecycle.despawned(source, before);
+        return true;
+    }
+
+    boolean isLiveTarget(long target) {
+        byte state = index.stateOf(target);
+        return state == EntityIndex.ALIVE || state == EntityIndex.RESERVED;
+    }
+
+    /** Sources whose cascading sparse edge landed on a dead target in the current flush or batch. */
+    private final java.util.Set<Long> landedOnDead = new java.util.LinkedHashSet<>();
+
+    /**
+     * After a flush or a batch: a source still holding a cascading sparse edge to a dead target goes the way of
+     * that target, as a dense source placed with such an edge does. One re-targeted or detached by a later write
+     * of the same step keeps its new state.
+     */
+    private void settleLandedOnDead() {
+        if (landedOnDead.isEmpty()) {
+            return;
+        }
+        Long[] sources = landedOnDead.toArray(new Long[0]);
+        landedOnDead.clear();
+        for (long source : sources) {
+            if (!index.isAlive(source)) {
+                continue;
+            }
+            for (BaseRelationship<?> relationship : sparse.relationships()) {
+                if (relationship.isCascadeDelete() && holdsDeadTarget(relationship, source)) {
+                    settleDeadTargetsOf(relationship, source); // first: should the despawn's observers throw,
+                    despawnSource(source); // the failed publication leaves these targets to the next one
+                    break;
+                }
+            }
+        }
+    }
+
+    private void settleDeadTargetsOf(BaseRelationship<?> relationship, long source) {
+        int count = sparse.count(relationship, source);
+        for (int i = 0; i < count; i++) {
+            long target = sparse.targetAt(relationship, source, i);
+            if (!isLiveTarget(target)) {
+                settled(target);
+            }
+        }
+    }
+
+    private boolean holdsDeadTarget(BaseRelationship<?> relationship, long source) {
+        int count = sparse.count(relationship, source);
+        for (int i = 0; i < count; i++) {
+            if (!isLiveTarget(sparse.targetAt(relationship, source, i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A cascading sparse edge of {@code source} landed on a dead target in the current flush or batch. */
+    void noteLandedOnDead(long source) {
+        landedOnDead.add(source);
+    }
+}

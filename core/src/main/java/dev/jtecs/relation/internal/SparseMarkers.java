@@ -1,0 +1,83 @@
+package dev.jtecs.relation.internal;
+
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.mutation.internal.SparseWriteQueue;
+import dev.jtecs.mutation.internal.Staging;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.SparseEdges;
+
+/**
+ * The sink of sparse edge writes: each flushed or batch write edits the world's {@link SparseEdges} store, and
+ * after every flush each entity whose edges changed is brought back in step with its relationship marker (the
+ * marker stays exactly while the entity holds an edge of that relationship).
+ */
+final class SparseMarkers {
+    private final EntityIndex index;
+    private final ArchetypeRegistry archetypes;
+    private final SparseEdges sparse;
+    private final Staging staging;
+    private final Settlement settlement;
+
+    SparseMarkers(EntityIndex index, ArchetypeRegistry archetypes, Staging staging, Settlement settlement) {
+        this.index = index;
+        this.archetypes = archetypes;
+        this.sparse = archetypes.sparseEdges();
+        this.staging = staging;
+        this.settlement = settlement;
+    }
+
+    private long[] touchedEntities = new long[16];
+    private BaseRelationship<?>[] touchedRelationships = new BaseRelationship<?>[16];
+    private int touchedCount;
+
+    /** Applies one flushed (or batch) sparse edge write to a live entity. */
+    void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
+        boolean changed = switch (op) {
+            case SparseWriteQueue.ADD -> sparse.add(relationship, entity, target, payload);
+            case SparseWriteQueue.REMOVE -> sparse.remove(relationship, entity, target);
+            default -> sparse.removeAll(relationship, entity);
+        };
+        if (changed) {
+            touch(entity, relationship);
+        }
+        if (op == SparseWriteQueue.ADD && relationship.isCascadeDelete() && !settlement.isLiveTarget(target)) {
+            // its target died before the edge landed; a later write of the same flush may still re-target it,
+            // so the cascade is decided where the flush (or batch) leaves the store: settleLandedOnDead
+            settlement.noteLandedOnDead(entity);
+        }
+    }
+
+    private void touch(long entity, BaseRelationship<?> relationship) {
+        if (touchedCount == touchedEntities.length) {
+            touchedEntities = java.util.Arrays.copyOf(touchedEntities, touchedCount * 2);
+            touchedRelationships = java.util.Arrays.copyOf(touchedRelationships, touchedCount * 2);
+        }
+        touchedEntities[touchedCount] = entity;
+        touchedRelationships[touchedCount++] = relationship;
+    }
+
+    /**
+     * After a flush or a batch: each entity whose sparse edges changed carries the relationship marker exactly
+     * while it holds an edge. Where they disagree (its last edge was removed, or an edge landed while the marker
+     * was being removed) the marker change is staged for the next wave, unless a later call already stages it.
+     */
+    void settle() {
+        for (int i = 0; i < touchedCount; i++) {
+            long entity = touchedEntities[i];
+            BaseRelationship<?> relationship = touchedRelationships[i];
+            touchedRelationships[i] = null;
+            if (!index.isAlive(entity)) {
+                continue;
+            }
+            int slot = Entity.slot(entity);
+            boolean marked = archetypes.ofStore(index.storeOf(slot)).has(relationship.id());
+            boolean holds = sparse.count(relationship, entity) > 0;
+            if (marked != holds && !staging.isDoomed(slot)) {
+                staging.correctSparseMarker(entity, slot, relationship, holds);
+            }
+        }
+        touchedCount = 0;
+    }
+}
