@@ -24,7 +24,6 @@ import dev.jtecs.entity.Entity;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
-import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.world.World;
 import java.lang.foreign.MemorySegment;

@@ -5,7 +5,6 @@ import static dev.jtecs.stress.ModelComponents.FOLLOWS;
 import static dev.jtecs.stress.ModelComponents.HEALTH;
 import static dev.jtecs.stress.ModelComponents.KEY;
 import static dev.jtecs.stress.ModelComponents.LEVEL;
-import static dev.jtecs.stress.ModelComponents.MARKED;
 import static dev.jtecs.stress.ModelComponents.POSITION;
 
 import dev.jtecs.component.BaseRelationship;
@@ -22,7 +21,6 @@ import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.schedule.Phase;
 import dev.jtecs.schedule.PhaseDefinition;
 import dev.jtecs.schedule.PhaseSelection;
-import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.state.StatePolicy;
 import dev.jtecs.storage.Archetype;

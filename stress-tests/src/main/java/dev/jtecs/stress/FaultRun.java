@@ -39,7 +39,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**

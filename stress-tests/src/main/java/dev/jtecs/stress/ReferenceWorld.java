@@ -5,7 +5,6 @@ import static dev.jtecs.stress.ReferenceRows.REMOVED;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
-import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TargetSelector;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package dev.jtecs.bench.jmh;
 
-import static dev.jtecs.bench.jmh.MoveWholeArchetypeBenchmark.RESIDENTS;
 import static dev.jtecs.bench.jmh.MoveWholeArchetypeBenchmark.RESIDENT_X;
 import static dev.jtecs.bench.jmh.MoveWholeArchetypeBenchmark.TAG;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -12,8 +12,6 @@ import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import java.util.function.Supplier;
-import dev.jtecs.event.OnDespawn;
-import dev.jtecs.event.internal.ObserverRegistry;
 import dev.jtecs.query.Query;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;

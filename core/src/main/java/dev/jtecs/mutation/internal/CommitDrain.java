@@ -1,16 +1,11 @@
 package dev.jtecs.mutation.internal;
 
 import dev.jtecs.builtin.EntityKey;
-import dev.jtecs.component.Component;
-import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
-import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
-import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
-import dev.jtecs.storage.internal.SignatureBuilder;
 import dev.jtecs.storage.internal.Table;
 import java.util.Arrays;
 
@@ -42,15 +37,13 @@ public final class CommitDrain {
     private final KeyIndex keys;
     private final LifecycleEvents lifecycle;
     private final DrainHooks hooks;
-    private final SignatureBuilder signature = new SignatureBuilder();
     private final RequirementPlan requirements;
+    private final RequiredEdges requiredEdges = new RequiredEdges();
+    private final SpawnPlacement spawns;
+    private final MovePlacement moves;
     private final BulkPaths bulk;
     private boolean draining;
-    private SpawnShape lastShape;
     private Table[] reserved = new Table[16];
-    private Table[] moveTargets = new Table[64];
-    private boolean[] replan = new boolean[64];
-    private int waveStart;
     private int[] reservedRows = new int[16];
     private int[] reservationOf = new int[16];
 
@@ -69,7 +62,11 @@ public final class CommitDrain {
         this.lifecycle = lifecycle;
         this.hooks = java.util.Objects.requireNonNull(hooks, "hooks");
         this.requirements = new RequirementPlan(registry.pairs());
-        this.callPlan = new RequirementPlan(registry.pairs());
+        Destinations destinations = new Destinations(registry, transaction, requirements);
+        this.spawns = new SpawnPlacement(this, index, registry, transaction, requirements, destinations,
+                requiredEdges);
+        this.moves = new MovePlacement(this, index, registry, transaction, requirements, destinations,
+                requiredEdges);
         this.bulk = new BulkPaths(this, index, registry, transaction, requirements, keys);
     }
 
@@ -80,56 +77,8 @@ public final class CommitDrain {
      * @throws IllegalArgumentException when the signature holds {@code EntityKey} and {@code allowKey} is false
      */
     public BatchOp.SpawnPlan planSpawn(Input[] inputs, boolean allowKey) {
-        Component<?>[] components = new Component<?>[inputs.length];
-        Input[] chosen = new Input[inputs.length];
-        int n = 0;
-        for (Input input : inputs) {
-            int k = 0;
-            while (k < n && components[k] != input.component()) {
-                k++;
-            }
-            components[k] = input.component();
-            chosen[k] = input;
-            n = Math.max(n, k + 1);
-        }
-        callSignature.clear();
-        callPlan.planAdditions(components, n, callSignature);
-        if (!allowKey && callSignature.contains(EntityKey.COMPONENT)) {
-            throw new IllegalArgumentException("a batch spawn cannot include EntityKey (directly or through "
-                    + "requirements): one shared value cannot claim distinct keys; set keys one by one");
-        }
-        Table table = callSignature.resolve(registry);
-        java.util.List<RelationshipValue> sparseRequired = new java.util.ArrayList<>(0);
-        for (int i = 0; i < callPlan.size(); i++) {
-            if (callPlan.inputAt(i) instanceof RelationshipValue edge && edge.relationship().isSparse()) {
-                sparseRequired.add(edge);
-            }
-        }
-        int[] positions = new int[table.componentCount()];
-        Input[] values = new Input[positions.length];
-        byte[] modes = new byte[positions.length];
-        for (int p = 0; p < positions.length; p++) {
-            Component<?> component = table.componentAt(p);
-            positions[p] = p;
-            int k = 0;
-            while (k < n && components[k] != component) {
-                k++;
-            }
-            if (k < n) {
-                values[p] = chosen[k];
-                modes[p] = chosen[k] instanceof ComponentValue<?> ? BatchOp.VALUE : BulkPaths.initialMode(component);
-            } else {
-                Input required = callPlan.inputFor(component);
-                values[p] = required;
-                modes[p] = required instanceof ComponentValue<?> ? BatchOp.SHARED : BatchOp.DEFAULT;
-            }
-        }
-        return new BatchOp.SpawnPlan(table, positions, values, modes, table.has(EntityKey.COMPONENT.id()),
-                sparseRequired.toArray(RelationshipValue[]::new));
+        return spawns.planBatch(inputs, allowKey);
     }
-
-    private final RequirementPlan callPlan;
-    private final SignatureBuilder callSignature = new SignatureBuilder();
 
     public boolean isDraining() {
         return draining;
@@ -145,40 +94,13 @@ public final class CommitDrain {
         }
     }
 
-    // requirements the current wave's plans added as sparse edges: (entity, relationship), consumed by REQUIRE
-    private long[] plannedEntities = new long[8];
-    private BaseRelationship<?>[] plannedRelationships = new BaseRelationship<?>[8];
-    private int plannedCount;
-
-    private void planRequiredEdge(long entity, BaseRelationship<?> relationship) {
-        if (plannedCount == plannedEntities.length) {
-            plannedEntities = java.util.Arrays.copyOf(plannedEntities, plannedCount * 2);
-            plannedRelationships = java.util.Arrays.copyOf(plannedRelationships, plannedCount * 2);
-        }
-        plannedEntities[plannedCount] = entity;
-        plannedRelationships[plannedCount++] = relationship;
-    }
-
-    /** Whether the plan added this requirement; consumes it (one required edge per relationship arrives). */
-    private boolean consumeRequiredEdge(long entity, BaseRelationship<?> relationship) {
-        for (int i = 0; i < plannedCount; i++) {
-            if (plannedEntities[i] == entity && plannedRelationships[i] == relationship) {
-                plannedEntities[i] = plannedEntities[--plannedCount];
-                plannedRelationships[i] = plannedRelationships[plannedCount];
-                plannedRelationships[plannedCount] = null;
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** What the queue flushes into: required edges pass only when planned, the rest goes to the store. */
     private final SparseWriteQueue.Sink flushSink = new SparseWriteQueue.Sink() {
         @Override
         public void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
             if (op != SparseWriteQueue.REQUIRE) {
                 hooks.applySparse(entity, op, relationship, target, payload);
-            } else if (consumeRequiredEdge(entity, relationship)) {
+            } else if (requiredEdges.consume(entity, relationship)) {
                 hooks.applySparse(entity, SparseWriteQueue.ADD, relationship, target, payload);
             }
         }
@@ -271,8 +193,7 @@ public final class CommitDrain {
                 segment = end;
                 firstOp = k + 1;
             }
-            plannedCount = 0; // a requirement whose REQUIRE did not come is not ours to add
-            java.util.Arrays.fill(plannedRelationships, null);
+            requiredEdges.clear(); // a requirement whose REQUIRE did not come is not ours to add
             hooks.settleSparse(); // markers follow the edges where the wave left them
         } catch (RuntimeException | Error failure) {
             completePublishedEdges(failure, segmentStart, segmentEnd, segmentMark);
@@ -362,11 +283,7 @@ public final class CommitDrain {
      * while the wave's callbacks run and no entity moves twice.
      */
     private void resolveAndReserve(int from, int to, int firstOp, int endOp) {
-        waveStart = from;
-        if (moveTargets.length < to - from) {
-            moveTargets = new Table[Math.max(to - from, moveTargets.length * 2)];
-            replan = new boolean[moveTargets.length];
-        }
+        moves.startSegment(from, to);
         int distinct = 0;
         try {
             for (int record = from; record < to; record++) {
@@ -374,16 +291,14 @@ public final class CommitDrain {
                 Table table;
                 int delta;
                 if (state == TxState.STAGED_SPAWN) {
-                    table = shapeOf(record).table;
+                    table = spawns.shapeOf(record).table();
                     delta = 1;
                 } else if (state == TxState.STAGED_MUTATE) {
                     Table current = currentTable(record);
                     if (current == null) {
                         continue; // the entity died before this segment: the record lapses in move()
                     }
-                    table = resolveTarget(record, current);
-                    moveTargets[record - from] = table;
-                    replan[record - from] = requirements.size() > 0;
+                    table = moves.plan(record, current);
                     delta = 1;
                 } else if (state == TxState.STAGED_DESPAWN && index.isAlive(transaction.id(record))) {
                     table = registry.ofStore(index.storeOf(transaction.slot(record)));
@@ -455,9 +370,9 @@ public final class CommitDrain {
             index.free(transaction.slot(record));
             hooks.despawned(transaction.id(record)); // edges staged to it must not outlive it
         } else if (phase == 1 && state == TxState.STAGED_SPAWN) {
-            spawn(record);
+            spawns.spawn(record);
         } else if (phase == 2 && state == TxState.STAGED_MUTATE) {
-            move(record);
+            moves.move(record);
         }
     }
 
@@ -523,218 +438,6 @@ public final class CommitDrain {
         Notifications.swapRemoved(table, moved, last, row);
     }
 
-    // ---------------------------------------------------------------- spawn
-
-    private void spawn(int record) {
-        SpawnShape shape = shapeOf(record);
-        Table target = shape.table;
-        int row = target.appendRow(transaction.id(record));
-        try {
-            for (int k = 0; k < shape.defaultPositions.length; k++) {
-                Input input = shape.defaultInputs[k];
-                target.writeInput(shape.defaultPositions[k], row, input);
-                if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) { // a required edge
-                    planRequiredEdge(transaction.id(record), edge.relationship()); // lands with its REQUIRE
-                }
-            }
-            int i = 0;
-            for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-                int position = shape.entryPositions[i++];
-                if (position >= 0) { // negative: a relationship marker its pairs' removal dropped
-                    target.writeInput(position, row, transaction.entryInput(e));
-                }
-            }
-        } catch (RuntimeException | Error e) {
-            target.swapRemove(row);
-            throw e;
-        }
-        index.publish(transaction.slot(record), target.store(), row);
-        transaction.setState(record, TxState.COMMITTED);
-        placed(target, row, row + 1, null);
-    }
-
-    /**
-     * The resolved shape of a staged spawn: consecutive spawns with the same component sequence (the common
-     * case) reuse the last one, so placing a row costs no signature work.
-     */
-    private SpawnShape shapeOf(int record) {
-        SpawnShape cached = lastShape;
-        if (cached != null && cached.matches(transaction, record)) {
-            return cached;
-        }
-        Table root = registry.root();
-        Table target = resolveTarget(record, root);
-        int entries = 0;
-        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            entries++;
-        }
-        Component<?>[] components = new Component<?>[entries];
-        int[] entryPositions = new int[entries];
-        int i = 0;
-        int placed = 0; // entries the table holds: a marker whose last pair staging dropped is normalized away
-        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            components[i] = transaction.entryComponent(e);
-            entryPositions[i] = target.position(components[i].id());
-            placed += entryPositions[i] >= 0 ? 1 : 0;
-            i++;
-        }
-        int defaults = target.componentCount() - placed;
-        int[] defaultPositions = new int[defaults];
-        Input[] defaultInputs = new Input[defaults];
-        int k = 0;
-        for (int position = 0; position < target.componentCount(); position++) {
-            Component<?> component = target.componentAt(position);
-            if (transaction.findEntry(record, component) < 0) {
-                Input required = requirements.inputFor(component);
-                defaultPositions[k] = position;
-                defaultInputs[k++] = required != null ? required : component;
-            }
-        }
-        lastShape = new SpawnShape(components, target, entryPositions, defaultPositions, defaultInputs);
-        return lastShape;
-    }
-
-    /** A spawn's component sequence resolved to its table and column positions. */
-    private record SpawnShape(Component<?>[] components, Table table, int[] entryPositions, int[] defaultPositions,
-            Input[] defaultInputs) {
-        boolean matches(Transaction transaction, int record) {
-            int i = 0;
-            for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-                if (i == components.length || components[i++] != transaction.entryComponent(e)) {
-                    return false;
-                }
-            }
-            return i == components.length;
-        }
-    }
-
-    // ---------------------------------------------------------------- move
-
-    private void move(int record) {
-        int slot = transaction.slot(record);
-        if (!index.isAlive(transaction.id(record))) {
-            moveTargets[record - waveStart] = null;
-            transaction.setState(record, TxState.COMMITTED); // its entity died in an earlier segment
-            return;
-        }
-        Table current = registry.ofStore(index.storeOf(slot));
-        int row = index.rowOf(slot);
-        Table target = moveTargets[record - waveStart];
-        moveTargets[record - waveStart] = null;
-        if (replan[record - waveStart]) {
-            resolveTarget(record, current); // plans the requirement inputs written below
-        } else {
-            requirements.reset();
-        }
-        if (target == current) {
-            writeInPlace(record, current, row);
-            transaction.setState(record, TxState.COMMITTED);
-            return;
-        }
-        notifyRemoved(current, row, row + 1, target);
-        int destinationRow = current.moveRowTo(row, target);
-        try {
-            writeMovedRow(record, target, destinationRow, current.missingPositionsFor(target));
-        } catch (RuntimeException | Error e) {
-            target.swapRemove(destinationRow);
-            notifyAdded(current, row, row + 1, target); // it never left: undo the removal report
-            throw e;
-        }
-        index.relocate(slot, target.store(), destinationRow);
-        transaction.setState(record, TxState.COMMITTED);
-        removeRow(index, current, row);
-        placed(target, destinationRow, destinationRow + 1, current);
-    }
-
-    /** Writes the planned requirement values (a later staged value of the same component overwrites it). */
-    private void writeRequirements(Table target, int row) {
-        for (int i = 0; i < requirements.size(); i++) {
-            int position = target.position(requirements.componentAt(i).id());
-            Input input = requirements.inputAt(i);
-            target.writeInput(position, row, input);
-            target.markDirty(position);
-            if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) {
-                planRequiredEdge(target.entityAt(row), edge.relationship()); // lands with its REQUIRE
-            }
-        }
-    }
-
-    /** Net signature unchanged: write the staged values where the row already is. */
-    private void writeInPlace(int record, Table table, int row) {
-        writeRequirements(table, row);
-        writeEntries(record, table, row);
-    }
-
-    /** Writes a record's staged values into its row (entries the final signature dropped are skipped). */
-    private void writeEntries(int record, Table table, int row) {
-        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            Input input = transaction.entryInput(e);
-            if (input != null) {
-                int position = table.position(transaction.entryComponent(e).id());
-                if (position >= 0) {
-                    table.writeInput(position, row, input);
-                    table.markDirty(position);
-                }
-            }
-        }
-    }
-
-    /**
-     * Writes a moved row: defaults where a new component has no staged value, the values of components that
-     * requirements (re-)added, then the staged values.
-     */
-    private void writeMovedRow(int record, Table target, int row, int[] missing) {
-        for (int position : missing) {
-            Component<?> component = target.componentAt(position);
-            int entry = transaction.findEntry(record, component);
-            if ((entry < 0 || transaction.entryInput(entry) == null) && requirements.inputFor(component) == null) {
-                target.writeInput(position, row, component);
-            }
-        }
-        writeRequirements(target, row);
-        writeEntries(record, target, row);
-    }
-
-    /**
-     * The table a record's row ends in: its staged entries replayed on {@code before}, requirements included
-     * (planned into {@link #requirements}), exactly as the same calls made one at a time would end. A lone
-     * change without requirements follows the cached graph edge; anything else is assembled in a scratch
-     * signature and looked up once, so no intermediate archetype is ever created.
-     */
-    private Table resolveTarget(int record, Table before) {
-        int first = transaction.firstEntry(record);
-        if (first >= 0 && transaction.nextEntry(first) < 0 && !isRelational(transaction.entryComponent(first))) {
-            Component<?> component = transaction.entryComponent(first);
-            if (transaction.entryInput(first) == null) {
-                requirements.reset();
-                return registry.withRemoved(before, component);
-            }
-            if (component.requires().isEmpty() || before.has(component.id())) {
-                requirements.reset();
-                return registry.withAdded(before, component);
-            }
-        }
-        signature.loadFrom(before);
-        requirements.plan(transaction, record, signature);
-        if (touchesRelationships(record)) {
-            signature.normalizeRelationships(); // a relationship marker stays exactly while one of its pairs does
-        }
-        return signature.resolve(registry);
-    }
-
-    private static boolean isRelational(Component<?> component) {
-        return component instanceof PairComponent || component instanceof BaseRelationship<?>;
-    }
-
-    private boolean touchesRelationships(int record) {
-        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            if (isRelational(transaction.entryComponent(e))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     // ---------------------------------------------------------------- notifications
 
     /**
@@ -797,8 +500,7 @@ public final class CommitDrain {
     /** Drops everything still staged (used when a commit fails or gives up, and by clearing). */
     public void discardStaged() {
         sparseWrites.clear();
-        plannedCount = 0;
-        java.util.Arrays.fill(plannedRelationships, null);
+        requiredEdges.clear();
         if (transaction.isEmpty()) {
             return;
         }

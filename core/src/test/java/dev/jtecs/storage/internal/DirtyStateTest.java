@@ -3,8 +3,6 @@ package dev.jtecs.storage.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,9 +12,6 @@ import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
-import dev.jtecs.storage.FloatColumn;
-import dev.jtecs.storage.ObjectColumn;
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Comparator;
 import org.junit.jupiter.api.AfterEach;

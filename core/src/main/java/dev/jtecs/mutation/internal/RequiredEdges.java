@@ -1,0 +1,45 @@
+package dev.jtecs.mutation.internal;
+
+import dev.jtecs.component.BaseRelationship;
+import java.util.Arrays;
+
+/**
+ * The sparse edges that requirements added to entities placed or moved in the current wave: (entity,
+ * relationship) pairs. A staged {@link SparseWriteQueue#REQUIRE} write lands only when its pair was planned here,
+ * and consumes it: one required edge per relationship arrives, and a requirement the plan did not add (the entity
+ * held an edge of that relationship already) is dropped.
+ */
+final class RequiredEdges {
+    private long[] entities = new long[8];
+    private BaseRelationship<?>[] relationships = new BaseRelationship<?>[8];
+    private int count;
+
+    /** A placement added {@code relationship}'s required edge to {@code entity}. */
+    void plan(long entity, BaseRelationship<?> relationship) {
+        if (count == entities.length) {
+            entities = Arrays.copyOf(entities, count * 2);
+            relationships = Arrays.copyOf(relationships, count * 2);
+        }
+        entities[count] = entity;
+        relationships[count++] = relationship;
+    }
+
+    /** Whether the plan added this requirement; consumes it. */
+    boolean consume(long entity, BaseRelationship<?> relationship) {
+        for (int i = 0; i < count; i++) {
+            if (entities[i] == entity && relationships[i] == relationship) {
+                entities[i] = entities[--count];
+                relationships[i] = relationships[count];
+                relationships[count] = null;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Forgets every planned edge (the wave ended, or its work was discarded). */
+    void clear() {
+        count = 0;
+        Arrays.fill(relationships, null);
+    }
+}

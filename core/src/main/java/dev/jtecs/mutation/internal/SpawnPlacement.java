@@ -1,0 +1,187 @@
+package dev.jtecs.mutation.internal;
+
+import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.SignatureBuilder;
+import dev.jtecs.storage.internal.Table;
+
+/**
+ * Places staged single spawns, and plans spawn batches at the call. A single spawn's component sequence is
+ * resolved to its table and column positions once and reused while consecutive spawns repeat it (the common
+ * case), so placing a row costs no signature work: append the row, write requirement defaults, then the staged
+ * values, publish the id.
+ *
+ * <pre>
+ *   spawn(record): shapeOf ──(same sequence as the last?)──► cached SpawnShape | Destinations.resolve(root)
+ *                  ──► appendRow ─► defaults and requirements ─► staged values ─► publish id ─► placed
+ * </pre>
+ *
+ * <p>A write that throws removes the appended row again: the spawn is not published and the drain discards it.
+ */
+final class SpawnPlacement {
+    private final CommitDrain drain;
+    private final EntityIndex index;
+    private final ArchetypeRegistry registry;
+    private final Transaction transaction;
+    private final RequirementPlan requirements;
+    private final Destinations destinations;
+    private final RequiredEdges requiredEdges;
+    private final RequirementPlan callPlan;
+    private final SignatureBuilder callSignature = new SignatureBuilder();
+    private SpawnShape lastShape;
+
+    SpawnPlacement(CommitDrain drain, EntityIndex index, ArchetypeRegistry registry, Transaction transaction,
+            RequirementPlan requirements, Destinations destinations, RequiredEdges requiredEdges) {
+        this.drain = drain;
+        this.index = index;
+        this.registry = registry;
+        this.transaction = transaction;
+        this.requirements = requirements;
+        this.destinations = destinations;
+        this.requiredEdges = requiredEdges;
+        this.callPlan = new RequirementPlan(registry.pairs());
+    }
+
+    /**
+     * Plans a spawn batch at the call: the destination table of {@code inputs} (distinct components, the last
+     * input of a component winning) with their requirements, and how each of its columns is written.
+     *
+     * @throws IllegalArgumentException when the signature holds {@code EntityKey} and {@code allowKey} is false
+     */
+    BatchOp.SpawnPlan planBatch(Input[] inputs, boolean allowKey) {
+        Component<?>[] components = new Component<?>[inputs.length];
+        Input[] chosen = new Input[inputs.length];
+        int n = 0;
+        for (Input input : inputs) {
+            int k = 0;
+            while (k < n && components[k] != input.component()) {
+                k++;
+            }
+            components[k] = input.component();
+            chosen[k] = input;
+            n = Math.max(n, k + 1);
+        }
+        callSignature.clear();
+        callPlan.planAdditions(components, n, callSignature);
+        if (!allowKey && callSignature.contains(EntityKey.COMPONENT)) {
+            throw new IllegalArgumentException("a batch spawn cannot include EntityKey (directly or through "
+                    + "requirements): one shared value cannot claim distinct keys; set keys one by one");
+        }
+        Table table = callSignature.resolve(registry);
+        java.util.List<RelationshipValue> sparseRequired = new java.util.ArrayList<>(0);
+        for (int i = 0; i < callPlan.size(); i++) {
+            if (callPlan.inputAt(i) instanceof RelationshipValue edge && edge.relationship().isSparse()) {
+                sparseRequired.add(edge);
+            }
+        }
+        int[] positions = new int[table.componentCount()];
+        Input[] values = new Input[positions.length];
+        byte[] modes = new byte[positions.length];
+        for (int p = 0; p < positions.length; p++) {
+            Component<?> component = table.componentAt(p);
+            positions[p] = p;
+            int k = 0;
+            while (k < n && components[k] != component) {
+                k++;
+            }
+            if (k < n) {
+                values[p] = chosen[k];
+                modes[p] = chosen[k] instanceof ComponentValue<?> ? BatchOp.VALUE : BulkPaths.initialMode(component);
+            } else {
+                Input required = callPlan.inputFor(component);
+                values[p] = required;
+                modes[p] = required instanceof ComponentValue<?> ? BatchOp.SHARED : BatchOp.DEFAULT;
+            }
+        }
+        return new BatchOp.SpawnPlan(table, positions, values, modes, table.has(EntityKey.COMPONENT.id()),
+                sparseRequired.toArray(RelationshipValue[]::new));
+    }
+
+    void spawn(int record) {
+        SpawnShape shape = shapeOf(record);
+        Table target = shape.table;
+        int row = target.appendRow(transaction.id(record));
+        try {
+            for (int k = 0; k < shape.defaultPositions.length; k++) {
+                Input input = shape.defaultInputs[k];
+                target.writeInput(shape.defaultPositions[k], row, input);
+                if (input instanceof RelationshipValue edge && edge.relationship().isSparse()) { // a required edge
+                    requiredEdges.plan(transaction.id(record), edge.relationship()); // lands with its REQUIRE
+                }
+            }
+            int i = 0;
+            for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
+                int position = shape.entryPositions[i++];
+                if (position >= 0) { // negative: a relationship marker its pairs' removal dropped
+                    target.writeInput(position, row, transaction.entryInput(e));
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            target.swapRemove(row);
+            throw e;
+        }
+        index.publish(transaction.slot(record), target.store(), row);
+        transaction.setState(record, TxState.COMMITTED);
+        drain.placed(target, row, row + 1, null);
+    }
+
+    /**
+     * The resolved shape of a staged spawn: consecutive spawns with the same component sequence (the common
+     * case) reuse the last one, so placing a row costs no signature work.
+     */
+    SpawnShape shapeOf(int record) {
+        SpawnShape cached = lastShape;
+        if (cached != null && cached.matches(transaction, record)) {
+            return cached;
+        }
+        Table root = registry.root();
+        Table target = destinations.resolve(record, root);
+        int entries = 0;
+        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
+            entries++;
+        }
+        Component<?>[] components = new Component<?>[entries];
+        int[] entryPositions = new int[entries];
+        int i = 0;
+        int placed = 0; // entries the table holds: a marker whose last pair staging dropped is normalized away
+        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
+            components[i] = transaction.entryComponent(e);
+            entryPositions[i] = target.position(components[i].id());
+            placed += entryPositions[i] >= 0 ? 1 : 0;
+            i++;
+        }
+        int defaults = target.componentCount() - placed;
+        int[] defaultPositions = new int[defaults];
+        Input[] defaultInputs = new Input[defaults];
+        int k = 0;
+        for (int position = 0; position < target.componentCount(); position++) {
+            Component<?> component = target.componentAt(position);
+            if (transaction.findEntry(record, component) < 0) {
+                Input required = requirements.inputFor(component);
+                defaultPositions[k] = position;
+                defaultInputs[k++] = required != null ? required : component;
+            }
+        }
+        lastShape = new SpawnShape(components, target, entryPositions, defaultPositions, defaultInputs);
+        return lastShape;
+    }
+
+    /** A spawn's component sequence resolved to its table and column positions. */
+    record SpawnShape(Component<?>[] components, Table table, int[] entryPositions, int[] defaultPositions,
+            Input[] defaultInputs) {
+        boolean matches(Transaction transaction, int record) {
+            int i = 0;
+            for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
+                if (i == components.length || components[i++] != transaction.entryComponent(e)) {
+                    return false;
+                }
+            }
+            return i == components.length;
+        }
+    }
+}
