@@ -15,79 +15,24 @@ import dev.jtecs.storage.LongColumn;
  * }
  * </pre>
  */
-public final class QueryCursor implements AutoCloseable {
-    private final Query query;
-    private final Query.Host host;
-    private final boolean oneGroup;
-    private final int group;
-    private final int limit;
-    private int position = -1;
-    private Archetype current;
-    private boolean closed;
-
-    QueryCursor(Query query, Query.Host host, boolean oneGroup, int group) {
-        this.query = query;
-        this.host = host;
-        this.oneGroup = oneGroup;
-        this.group = group;
-        this.limit = query.matchedCount();
-        host.enterScope();
-    }
-
+public interface QueryCursor extends AutoCloseable {
     /** Advances to the next non-empty archetype; returns {@code false} (and closes) when there is none. */
-    public boolean next() {
-        host.checkThread();
-        if (closed) {
-            return false;
-        }
-        while (++position < limit) {
-            if (oneGroup && query.groupAt(position) != group) {
-                continue;
-            }
-            Archetype candidate = query.matchedAt(position);
-            if (candidate.count() > 0) {
-                current = candidate;
-                return true;
-            }
-        }
-        current = null;
-        close();
-        return false;
-    }
+    boolean next();
 
-    /** The current archetype. */
-    public Archetype archetype() {
-        requireCurrent();
-        return current;
-    }
+    /**
+     * The current archetype.
+     *
+     * @throws IllegalStateException before the first {@link #next()} or once closed
+     */
+    Archetype archetype();
 
     /** The current archetype's row count. */
-    public int count() {
-        requireCurrent();
-        return current.count();
-    }
+    int count();
 
-    /** The current archetype's entity column. */
-    public LongColumn entities() {
-        requireCurrent();
-        return current.entities();
-    }
-
-    private void requireCurrent() {
-        if (current == null) {
-            throw new IllegalStateException(closed ? "cursor is closed" : "call next() first");
-        }
-    }
+    /** The current archetype's entity column (read-only). */
+    LongColumn entities();
 
     /** Ends the iteration scope (publishing staged work if it was the outermost scope). Idempotent. */
     @Override
-    public void close() {
-        host.checkThread();
-        if (closed) {
-            return;
-        }
-        closed = true;
-        current = null;
-        host.exitScope(true);
-    }
+    void close();
 }

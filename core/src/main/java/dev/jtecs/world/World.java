@@ -19,6 +19,8 @@ import dev.jtecs.event.internal.ObserverRegistry;
 import dev.jtecs.mutation.internal.CommitDrain;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.query.internal.QueryHost;
+import dev.jtecs.query.internal.WorldQuery;
 import dev.jtecs.random.RandomStreams;
 import dev.jtecs.random.Xoshiro128;
 import dev.jtecs.schedule.DispatchScope;
@@ -99,8 +101,8 @@ public final class World implements AutoCloseable {
     private final ArchetypeRegistry archetypes;
     private final ObserverRegistry observers = new ObserverRegistry();
     private final OnDespawn.Context despawnContext = new DespawnContext();
-    private final List<Query> queries = new ArrayList<>();
-    private final Query.Host queryHost = new QueryHost();
+    private final List<WorldQuery> queries = new ArrayList<>();
+    private final QueryHost queryHost = new Host();
     private final PairRegistry pairs;
     private final Relations relations;
     private final MutationModel mutations;
@@ -484,7 +486,7 @@ public final class World implements AutoCloseable {
             throw new IllegalStateException("compact: the world has unpublished work; commit first");
         }
         CompactResult result = compaction.run(archetype -> {
-            for (Query query : queries) {
+            for (WorldQuery query : queries) {
                 query.forget(archetype); // releases its entry (and group entry) in persistent queries
             }
         });
@@ -596,7 +598,7 @@ public final class World implements AutoCloseable {
      */
     public Query newQuery(QueryDescriptor descriptor) {
         checkOpen();
-        Query query = new Query(queryHost, Objects.requireNonNull(descriptor, "descriptor"));
+        WorldQuery query = new WorldQuery(queryHost, Objects.requireNonNull(descriptor, "descriptor"));
         for (int i = 0; i < archetypes.size(); i++) {
             Table table = archetypes.get(i);
             if (table != null) {
@@ -619,13 +621,13 @@ public final class World implements AutoCloseable {
      */
     public void requireOwnQuery(Query query) {
         checkOpen();
-        if (!Objects.requireNonNull(query, "query").belongsTo(queryHost)) {
+        if (!(Objects.requireNonNull(query, "query") instanceof WorldQuery own && own.belongsTo(queryHost))) {
             throw new IllegalArgumentException(query + " belongs to another world, not " + this);
         }
     }
 
     /** Iteration scopes for queries. */
-    private final class QueryHost implements Query.Host {
+    private final class Host implements QueryHost {
         @Override
         public void enterScope() {
             scopes.enter();

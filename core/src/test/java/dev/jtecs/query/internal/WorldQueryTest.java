@@ -1,4 +1,4 @@
-package dev.jtecs.query;
+package dev.jtecs.query.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,8 +18,11 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryCursor;
+import dev.jtecs.query.QueryDescriptor;
 
-class QueryTest {
+class WorldQueryTest {
     static final ScalarComponent.OfInt HP = Components.scalar("test.query.Hp", 10);
     static final TagComponent ENEMY = Components.tag("test.query.Enemy");
     static final TagComponent BOSS = Components.tag("test.query.Boss");
@@ -134,7 +137,7 @@ class QueryTest {
         assertEquals(expected, query.archetypes(), "each new archetype joins once, after the survivors");
         for (Archetype archetype : expected) {
             assertEquals(archetype.has(BOSS) ? 1 : 0, query.getGroup(archetype));
-            assertFalse(query.consider(archetype), "already a member");
+            assertFalse(((WorldQuery) query).consider(archetype), "already a member");
         }
         assertEquals(expected.size(), visitCounts(query).size(), "every member visited once");
         assertThrows(IllegalArgumentException.class, () -> query.getGroup(before.get(2)), "a pruned archetype");

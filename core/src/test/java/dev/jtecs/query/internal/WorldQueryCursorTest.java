@@ -1,4 +1,4 @@
-package dev.jtecs.query;
+package dev.jtecs.query.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,8 +15,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryCursor;
+import dev.jtecs.query.QueryDescriptor;
 
-class QueryCursorTest {
+class WorldQueryCursorTest {
     static final ScalarComponent.OfInt V = Components.scalar("test.cursor.V", 0);
     static final TagComponent[] BITS = new TagComponent[6];
 

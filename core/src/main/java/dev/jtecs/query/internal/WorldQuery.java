@@ -1,0 +1,301 @@
+package dev.jtecs.query.internal;
+
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryCallback;
+import dev.jtecs.query.QueryCursor;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.query.QueryVisitor;
+import dev.jtecs.storage.EntityObserver;
+import dev.jtecs.storage.Archetype;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The world's implementation of {@link Query}: the matched archetypes in registration order, their groups, an
+ * iteration order sorted by (group, registration), and a lookup by archetype id, so joining, leaving and
+ * {@code getGroup} are O(1) per archetype and iteration allocates nothing.
+ *
+ * <pre>
+ *   world registers an archetype ──► consider: matches? ──► matched[i], groups[i], slotById[id] = i + 1
+ *                                                         └─► order (stable insertion by group)
+ *   compact prunes one          ──► forget: matched shifts down, slotById and order rebuilt
+ * </pre>
+ *
+ * <p>The engine hooks ({@link #consider}, {@link #forget}, {@link #announceInitialMembers}) are the world's; they
+ * are not part of the {@link Query} API.
+ */
+public final class WorldQuery implements Query {
+    private final QueryHost host;
+    private final QueryDescriptor descriptor;
+    private Archetype[] matched = new Archetype[8];
+    private int[] groups = new int[8];
+    private int matchedCount;
+    private int[] order = new int[8];
+    /** By archetype id: 1 + the archetype's index in {@code matched}, or 0; so joining and lookups are O(1). */
+    private int[] slotById = new int[8];
+    private final EntityObserver membership;
+
+    /** Creates a query over a world; worlds call this from {@code newQuery}. */
+    public WorldQuery(QueryHost host, QueryDescriptor descriptor) {
+        this.host = Objects.requireNonNull(host, "host");
+        this.descriptor = Objects.requireNonNull(descriptor, "descriptor");
+        this.membership = descriptor.onEntitiesAdded() != null || descriptor.onEntitiesRemoved() != null
+                ? new Membership() : null;
+    }
+
+    @Override
+    public QueryDescriptor descriptor() {
+        return descriptor;
+    }
+
+    @Override
+    public String name() {
+        return descriptor.name();
+    }
+
+    @Override
+    public boolean isTemporary() {
+        return descriptor.isTemporary();
+    }
+
+    /**
+     * Adds an archetype when it matches (worlds call this for every archetype, existing and new). Returns
+     * whether it was added.
+     */
+    public boolean consider(Archetype archetype) {
+        host.checkThread();
+        if (!descriptor.matches(archetype) || indexOf(archetype) >= 0) {
+            return false;
+        }
+        if (matchedCount == matched.length) {
+            matched = Arrays.copyOf(matched, matchedCount * 2);
+            groups = Arrays.copyOf(groups, matchedCount * 2);
+            order = Arrays.copyOf(order, matchedCount * 2);
+        }
+        int index = matchedCount++;
+        matched[index] = archetype;
+        int id = archetype.id();
+        if (id >= slotById.length) {
+            slotById = Arrays.copyOf(slotById, Math.max(id + 1, slotById.length * 2));
+        }
+        slotById[id] = index + 1;
+        groups[index] = descriptor.groupBy() == null ? 0 : descriptor.groupBy().applyAsInt(archetype);
+        insertIntoOrder(index);
+        if (membership != null) {
+            archetype.addEntityObserver(membership);
+        }
+        return true;
+    }
+
+    /**
+     * Drops an archetype the world pruned (its membership observer goes with it). Returns whether it was
+     * matched.
+     */
+    public boolean forget(Archetype archetype) {
+        host.checkThread();
+        int index = indexOf(archetype);
+        if (index < 0) {
+            return false;
+        }
+        System.arraycopy(matched, index + 1, matched, index, matchedCount - index - 1);
+        System.arraycopy(groups, index + 1, groups, index, matchedCount - index - 1);
+        matchedCount--;
+        matched[matchedCount] = null;
+        slotById[archetype.id()] = 0;
+        for (int i = index; i < matchedCount; i++) {
+            slotById[matched[i].id()] = i + 1;
+        }
+        for (int i = 0; i < matchedCount; i++) {
+            order[i] = i;
+        }
+        for (int i = 1; i < matchedCount; i++) { // insertion sort by (group, registration index): stable
+            int current = order[i];
+            int j = i;
+            while (j > 0 && groups[order[j - 1]] > groups[current]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = current;
+        }
+        if (membership != null) {
+            archetype.removeEntityObserver(membership);
+        }
+        return true;
+    }
+
+    /** The index of {@code archetype} in {@code matched}, or -1 (an id may belong to a pruned archetype). */
+    private int indexOf(Archetype archetype) {
+        int id = archetype.id();
+        int slot = id < slotById.length ? slotById[id] : 0;
+        return slot > 0 && matched[slot - 1] == archetype ? slot - 1 : -1;
+    }
+
+    /** Keeps {@code order} sorted by (group, registration index). */
+    private void insertIntoOrder(int index) {
+        int position = index;
+        while (position > 0 && groups[order[position - 1]] > groups[index]) {
+            order[position] = order[position - 1];
+            position--;
+        }
+        order[position] = index;
+    }
+
+    /** Reports the rows of every non-empty matched archetype as added (a new query's initial members). */
+    public void announceInitialMembers() {
+        host.checkThread();
+        QueryCallback added = descriptor.onEntitiesAdded();
+        if (added == null) {
+            return;
+        }
+        for (int i = 0; i < matchedCount; i++) {
+            Archetype archetype = matched[order[i]];
+            if (archetype.count() > 0) {
+                added.onRows(archetype, 0, archetype.count());
+            }
+        }
+    }
+
+    /** Visits every non-empty matching archetype, as one scope of the world. */
+    @Override
+    public void forEach(QueryVisitor visitor) {
+        host.checkOpen();
+        Objects.requireNonNull(visitor, "visitor");
+        host.enterScope();
+        boolean ok = false;
+        try {
+            int count = matchedCount;
+            for (int i = 0; i < count; i++) {
+                Archetype archetype = matched[order[i]];
+                int rows = archetype.count();
+                if (rows > 0) {
+                    visitor.visit(archetype, rows);
+                }
+            }
+            ok = true;
+        } finally {
+            host.exitScope(ok);
+        }
+    }
+
+    /** A cursor over every non-empty matching archetype; close it (try-with-resources) if you leave early. */
+    @Override
+    public QueryCursor cursor() {
+        host.checkOpen();
+        return new WorldQueryCursor(this, host, false, 0);
+    }
+
+    /** A cursor over one group's non-empty archetypes. */
+    @Override
+    public QueryCursor group(int group) {
+        host.checkOpen();
+        return new WorldQueryCursor(this, host, true, group);
+    }
+
+    /** The number of entities in every matching archetype. */
+    @Override
+    public int count() {
+        host.checkOpen();
+        int total = 0;
+        for (int i = 0; i < matchedCount; i++) {
+            total += matched[i].count();
+        }
+        return total;
+    }
+
+    /** The distinct group ids of the matching archetypes, ascending. */
+    @Override
+    public int[] groups() {
+        host.checkOpen();
+        int[] distinct = new int[matchedCount];
+        int n = 0;
+        for (int i = 0; i < matchedCount; i++) {
+            int group = groups[order[i]];
+            if (n == 0 || distinct[n - 1] != group) {
+                distinct[n++] = group;
+            }
+        }
+        return Arrays.copyOf(distinct, n);
+    }
+
+    /**
+     * The group of a matching archetype.
+     *
+     * @throws IllegalArgumentException when the query does not match the archetype
+     */
+    @Override
+    public int getGroup(Archetype archetype) {
+        host.checkOpen();
+        int index = indexOf(Objects.requireNonNull(archetype, "archetype"));
+        if (index >= 0) {
+            return groups[index];
+        }
+        throw new IllegalArgumentException("archetype " + archetype + " is not matched by " + descriptor);
+    }
+
+    /** The number of entities in one group. */
+    @Override
+    public int getGroupCount(int group) {
+        host.checkOpen();
+        int total = 0;
+        for (int i = 0; i < matchedCount; i++) {
+            if (groups[i] == group) {
+                total += matched[i].count();
+            }
+        }
+        return total;
+    }
+
+    /** The matching archetypes, empty ones included, in iteration order. */
+    @Override
+    public List<Archetype> archetypes() {
+        host.checkOpen();
+        List<Archetype> list = new ArrayList<>(matchedCount);
+        for (int i = 0; i < matchedCount; i++) {
+            list.add(matched[order[i]]);
+        }
+        return List.copyOf(list);
+    }
+
+    /** Whether this query belongs to the world behind {@code host}. */
+    public boolean belongsTo(QueryHost candidate) {
+        return host == candidate;
+    }
+
+    int matchedCount() {
+        return matchedCount;
+    }
+
+    Archetype matchedAt(int orderIndex) {
+        return matched[order[orderIndex]];
+    }
+
+    int groupAt(int orderIndex) {
+        return groups[order[orderIndex]];
+    }
+
+    @Override
+    public String toString() {
+        return descriptor + " matching " + matchedCount + " archetypes";
+    }
+
+    /** Forwards archetype row notifications that change this query's membership. */
+    private final class Membership implements EntityObserver {
+        @Override
+        public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+            QueryCallback added = descriptor.onEntitiesAdded();
+            if (added != null && (other == null || !descriptor.matches(other))) {
+                added.onRows(archetype, fromRow, toRow);
+            }
+        }
+
+        @Override
+        public void onEntitiesRemoved(Archetype archetype, int fromRow, int toRow, Archetype other) {
+            QueryCallback removed = descriptor.onEntitiesRemoved();
+            if (removed != null && (other == null || !descriptor.matches(other))) {
+                removed.onRows(archetype, fromRow, toRow);
+            }
+        }
+    }
+}
