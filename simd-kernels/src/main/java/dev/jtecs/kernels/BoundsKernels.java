@@ -8,7 +8,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The bounds reduction over one native float column, vector implementation; {@link ScalarBounds} is its twin
+ * The bounds reduction over one native float column, vector implementation; {@link ScalarBoundsOps} is its twin
  * and specification (NaN skipped, {@code -0.0} below {@code 0.0}).
  *
  * <p>Whole vectors below {@code count} run in the vector loop, with one running minimum and one running maximum
@@ -25,7 +25,7 @@ public final class BoundsKernels {
 
     /** Widens {@code range} over rows {@code [0, count)} (vector body, scalar tail); see {@link BoundsOps#minMax}. */
     public static void minMax(MemorySegment column, int count, float[] range) {
-        ScalarBounds.check(column, count, range);
+        ScalarBoundsOps.check(column, count, range);
         int body = count - count % F.length();
         if (body > 0) {
             FloatVector up = FloatVector.broadcast(F, Float.POSITIVE_INFINITY);
@@ -41,6 +41,6 @@ public final class BoundsKernels {
             range[0] = Math.min(range[0], min.reduceLanes(VectorOperators.MIN));
             range[1] = Math.max(range[1], max.reduceLanes(VectorOperators.MAX));
         }
-        ScalarBounds.minMax(column, body, count, range);
+        ScalarBoundsOps.minMax(column, body, count, range);
     }
 }

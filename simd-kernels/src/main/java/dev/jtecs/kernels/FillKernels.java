@@ -8,7 +8,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The fill kernels over a row range of a native float column, vector implementations (twins: {@link ScalarFills}).
+ * The fill kernels over a row range of a native float column, vector implementations (twins: {@link ScalarFillOps}).
  *
  * <p>A fill's range is arbitrary (the new rows of a batch start wherever the archetype ended) and the rows around
  * it belong to entities, so unlike the per-archetype kernels these may not run into padding: the scalar twin
@@ -30,49 +30,49 @@ public final class FillKernels {
         return F.length();
     }
 
-    /** {@link ScalarFills#constant} (vector body; twin head and tail). */
+    /** {@link ScalarFillOps#constant} (vector body; twin head and tail). */
     public static void constant(MemorySegment column, int fromRow, int toRow, float value) {
-        ScalarFills.checkRows(column, fromRow, toRow);
+        ScalarFillOps.checkRows(column, fromRow, toRow);
         int body = bodyStart(fromRow, toRow);
         int end = bodyEnd(body, toRow);
-        ScalarFills.constant(column, fromRow, body, value);
+        ScalarFillOps.constantRows(column, fromRow, body, value);
         FloatVector broadcast = FloatVector.broadcast(F, value);
         for (int row = body; row < end; row += F.length()) {
             broadcast.intoMemorySegment(column, (long) row * Float.BYTES, ORDER);
         }
-        ScalarFills.constant(column, end, toRow, value);
+        ScalarFillOps.constantRows(column, end, toRow, value);
     }
 
-    /** {@link ScalarFills#range} (vector body; twin head and tail). */
+    /** {@link ScalarFillOps#range} (vector body; twin head and tail). */
     public static void range(MemorySegment column, int fromRow, int toRow, int firstIndex, float start, float step) {
-        ScalarFills.checkRows(column, fromRow, toRow);
-        ScalarFills.checkRange(fromRow, toRow, firstIndex, start, step);
+        ScalarFillOps.checkRows(column, fromRow, toRow);
+        ScalarFillOps.checkRange(fromRow, toRow, firstIndex, start, step);
         int body = bodyStart(fromRow, toRow);
         int end = bodyEnd(body, toRow);
-        ScalarFills.range(column, fromRow, body, firstIndex, start, step);
+        ScalarFillOps.rangeRows(column, fromRow, body, firstIndex, start, step);
         IntVector iota = IntVector.zero(I).addIndex(1);
         int shift = firstIndex - fromRow; // index of a row = row + shift; no overflow, checked above
         for (int row = body; row < end; row += F.length()) {
             FloatVector index = (FloatVector) iota.add(row + shift).convert(VectorOperators.I2F, 0);
             index.mul(step).add(start).intoMemorySegment(column, (long) row * Float.BYTES, ORDER);
         }
-        ScalarFills.range(column, end, toRow, firstIndex + (end - fromRow), start, step);
+        ScalarFillOps.rangeRows(column, end, toRow, firstIndex + (end - fromRow), start, step);
     }
 
-    /** {@link ScalarFills#uniform} (vector body; twin head and tail). */
+    /** {@link ScalarFillOps#uniform} (vector body; twin head and tail). */
     public static void uniform(MemorySegment column, int fromRow, int toRow, long key, float lo, float hi) {
-        ScalarFills.checkRows(column, fromRow, toRow);
-        ScalarFills.checkUniform(lo, hi);
+        ScalarFillOps.checkRows(column, fromRow, toRow);
+        ScalarFillOps.checkUniform(lo, hi);
         int body = bodyStart(fromRow, toRow);
         int end = bodyEnd(body, toRow);
-        ScalarFills.uniform(column, fromRow, body, key, lo, hi);
+        ScalarFillOps.uniformRows(column, fromRow, body, key, lo, hi);
         float width = hi - lo;
         float below = Math.nextDown(hi);
         int low = (int) key;
         int high = (int) (key >>> 32);
         IntVector iota = IntVector.zero(I).addIndex(1);
         for (int row = body; row < end; row += F.length()) {
-            IntVector x = iota.add(row).mul(ScalarFills.GOLDEN).add(low);
+            IntVector x = iota.add(row).mul(ScalarFillOps.GOLDEN).add(low);
             x = lowbias32(lowbias32(x).lanewise(VectorOperators.XOR, high));
             FloatVector u = ((FloatVector) x.lanewise(VectorOperators.LSHR, 8).convert(VectorOperators.I2F, 0))
                     .mul(0x1.0p-24f);
@@ -80,7 +80,7 @@ public final class FillKernels {
             value.blend(below, value.compare(VectorOperators.GE, hi))
                     .intoMemorySegment(column, (long) row * Float.BYTES, ORDER);
         }
-        ScalarFills.uniform(column, end, toRow, key, lo, hi);
+        ScalarFillOps.uniformRows(column, end, toRow, key, lo, hi);
     }
 
     /**
@@ -107,8 +107,8 @@ public final class FillKernels {
     }
 
     private static IntVector lowbias32(IntVector x) {
-        x = x.lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.LSHR, 16)).mul(ScalarFills.MIX_1);
-        x = x.lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.LSHR, 15)).mul(ScalarFills.MIX_2);
+        x = x.lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.LSHR, 16)).mul(ScalarFillOps.MIX_1);
+        x = x.lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.LSHR, 15)).mul(ScalarFillOps.MIX_2);
         return x.lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.LSHR, 16));
     }
 

@@ -8,7 +8,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The lifetime countdown over a native {@code double} column, vector implementation (twin:
- * {@link ScalarLifetimes#countdown}). The subtraction is unconditional, so it runs unmasked to the padded bound
+ * {@link ScalarLifetimeOps#countdown}). The subtraction is unconditional, so it runs unmasked to the padded bound
  * (jtecs columns hold a multiple of 64 rows); the expiry compare yields a lane mask, and only lanes below
  * {@code count} are listed, so the padding never shows in the result.
  */

@@ -9,7 +9,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The lifetime interpolation over native columns, vector implementation (twin: {@link ScalarLifetimeLerps#lerp}):
+ * The lifetime interpolation over native columns, vector implementation (twin: {@link ScalarLifetimeLerpOps#lerp}):
  * reads {@code TTL}'s two double columns, writes float output channels.
  *
  * <p>Mixed widths. A step covers one float vector of rows ({@code F}, the preferred species), which is two double
@@ -43,7 +43,7 @@ public final class LifetimeLerpKernels {
     public static void lerp(MemorySegment[] columns, float[] from, float[] to, int count) {
         int lanes = F.length();
         int bound = count < 0 ? count : (count + lanes - 1) / lanes * lanes;
-        ScalarLifetimeLerps.check(columns, from, to, count, bound);
+        ScalarLifetimeLerpOps.check(columns, from, to, count, bound);
         int channels = from.length;
         MemorySegment startingTime = columns[channels];
         MemorySegment remaining = columns[channels + 1];

@@ -16,7 +16,7 @@ public interface LifetimeOps {
 
     /**
      * {@code remaining -= dt} for rows {@code [0, count)}; the rows whose result is {@code <= spentLimit} go to
-     * {@code expiredRows} in ascending order, from index 0. See {@link ScalarLifetimes#countdown}.
+     * {@code expiredRows} in ascending order, from index 0. See {@link ScalarLifetimeOps#countdown}.
      *
      * @return how many rows expired
      */

@@ -11,7 +11,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Particle kernels over native float columns, vector implementations: integration ({@code pos += vel * dt}),
  * acceleration (gravity), scaling (damping), bounds wrap and clamp, and lifetime countdown with expiry detection.
- * Each has a scalar twin in {@link ScalarParticles} (or {@code ...Scalar} here) that is its specification.
+ * Each has a scalar twin in {@link ScalarParticleOps} (or {@code ...Scalar} here) that is its specification.
  *
  * <p>Contract: every segment is a jtecs column (64-byte aligned, capacity a multiple of 64 rows). The
  * unconditional kernels (integrate, accelerate, scale) run unmasked to {@code count} rounded up to the lane
@@ -58,12 +58,12 @@ public final class ParticleKernels {
     /** Scalar twin of {@link #integrate2d}. */
     public static void integrate2dScalar(MemorySegment x, MemorySegment y, MemorySegment vx, MemorySegment vy,
             int count, float dt) {
-        ScalarParticles.integrate2d(x, y, vx, vy, 0, count, dt);
+        ScalarParticleOps.integrate2d(x, y, vx, vy, 0, count, dt);
     }
 
     /**
      * {@code x += vx * dt; y += vy * dt; z += vz * dt} for rows {@code [0, count)} (vector; twin:
-     * {@link ScalarParticles#integrate3d}).
+     * {@link ScalarParticleOps#integrate3d}).
      */
     public static void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx,
             MemorySegment vy, MemorySegment vz, int count, float dt) {
@@ -85,7 +85,7 @@ public final class ParticleKernels {
         }
     }
 
-    /** {@code v += a * dt} for rows {@code [0, count)} (twin: {@link ScalarParticles#accelerate}). */
+    /** {@code v += a * dt} for rows {@code [0, count)} (twin: {@link ScalarParticleOps#accelerate}). */
     public static void accelerate(MemorySegment v, int count, float a, float dt) {
         checkPadded(v, count);
         float dv = a * dt; // rounded once, as the twin does
@@ -96,7 +96,7 @@ public final class ParticleKernels {
         }
     }
 
-    /** {@code v *= factor} for rows {@code [0, count)} (twin: {@link ScalarParticles#scale}). */
+    /** {@code v *= factor} for rows {@code [0, count)} (twin: {@link ScalarParticleOps#scale}). */
     public static void scale(MemorySegment v, int count, float factor) {
         checkPadded(v, count);
         long bound = (long) paddedCount(count) * Float.BYTES;
@@ -107,7 +107,7 @@ public final class ParticleKernels {
     }
 
     /**
-     * Wraps rows {@code [0, count)} once into {@code [min, max)} (twin: {@link ScalarParticles#wrap}); a vector is
+     * Wraps rows {@code [0, count)} once into {@code [min, max)} (twin: {@link ScalarParticleOps#wrap}); a vector is
      * stored only when one of its lanes changes.
      *
      * @return whether any row changed
@@ -128,11 +128,11 @@ public final class ParticleKernels {
                 changed = true;
             }
         }
-        return ScalarParticles.wrap(c, body, count, min, max) | changed;
+        return ScalarParticleOps.wrap(c, body, count, min, max) | changed;
     }
 
     /**
-     * Clamps rows {@code [0, count)} into {@code [min, max]} (twin: {@link ScalarParticles#clamp}); a vector is
+     * Clamps rows {@code [0, count)} into {@code [min, max]} (twin: {@link ScalarParticleOps#clamp}); a vector is
      * stored only when one of its lanes is out of bounds. Blends on comparisons rather than {@code min}/{@code max}
      * lanewise operations, which would turn {@code -0.0} into {@code 0.0} where the twin keeps it.
      *
@@ -151,7 +151,7 @@ public final class ParticleKernels {
                 changed = true;
             }
         }
-        return ScalarParticles.clamp(c, body, count, min, max) | changed;
+        return ScalarParticleOps.clamp(c, body, count, min, max) | changed;
     }
 
     /**

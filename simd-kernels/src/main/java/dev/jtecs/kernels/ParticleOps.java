@@ -20,7 +20,7 @@ public interface ParticleOps {
     /** {@code x += vx * dt; y += vy * dt}. */
     void integrate2d(MemorySegment x, MemorySegment y, MemorySegment vx, MemorySegment vy, int count, float dt);
 
-    /** {@code x += vx * dt; y += vy * dt; z += vz * dt}; see {@link ScalarParticles#integrate3d}. */
+    /** {@code x += vx * dt; y += vy * dt; z += vz * dt}; see {@link ScalarParticleOps#integrate3d}. */
     void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx, MemorySegment vy,
             MemorySegment vz, int count, float dt);
 
@@ -30,9 +30,9 @@ public interface ParticleOps {
     /** {@code v *= factor}. */
     void scale(MemorySegment v, int count, float factor);
 
-    /** Wraps once into {@code [min, max)}; see {@link ScalarParticles#wrap}. Returns whether any row changed. */
+    /** Wraps once into {@code [min, max)}; see {@link ScalarParticleOps#wrap}. Returns whether any row changed. */
     boolean wrap(MemorySegment c, int count, float min, float max);
 
-    /** Clamps into {@code [min, max]}; see {@link ScalarParticles#clamp}. Returns whether any row changed. */
+    /** Clamps into {@code [min, max]}; see {@link ScalarParticleOps#clamp}. Returns whether any row changed. */
     boolean clamp(MemorySegment c, int count, float min, float max);
 }

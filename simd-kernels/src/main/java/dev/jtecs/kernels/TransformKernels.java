@@ -14,7 +14,7 @@ import jdk.incubator.vector.VectorSpecies;
  * Transform kernels over native float columns, vector implementations, and their {@link ColumnKernel}s: the
  * {@link Affine2D} matrix of each {@link Transform2D}, the {@link Model3D} matrix of each {@link Transform3D}, and
  * the composition of one archetype's {@code RelativeTransform2D} offsets with its parent's pose
- * ({@link #compose2d}, which {@link HierarchyComposer} drives). The scalar twin, {@link ScalarTransforms}, is the
+ * ({@link #compose2d}, which {@link HierarchyComposer} drives). The scalar twin, {@link ScalarTransformOps}, is the
  * specification.
  *
  * <p>Contract: every segment is a jtecs column (64-byte aligned, capacity a multiple of 64 rows). Every kernel
@@ -102,7 +102,7 @@ public final class TransformKernels {
 
     /**
      * The {@link Model3D} of rows {@code [0, count)}, {@code columns} as in {@link TransformOps#model3d} (vector;
-     * twin: {@link ScalarTransforms#model3d}, the same operations in the same order).
+     * twin: {@link ScalarTransformOps#model3d}, the same operations in the same order).
      */
     public static void model3d(MemorySegment[] columns, int count) {
         for (int i = 0; i < MODEL3D_COLUMNS; i++) {
@@ -161,7 +161,7 @@ public final class TransformKernels {
         }
     }
 
-    /** The {@link Affine2D} of rows {@code [0, count)} (vector; twin: {@link ScalarTransforms#affine2d}). */
+    /** The {@link Affine2D} of rows {@code [0, count)} (vector; twin: {@link ScalarTransformOps#affine2d}). */
     public static void affine2d(MemorySegment x, MemorySegment y, MemorySegment rotation, MemorySegment scaleX,
             MemorySegment scaleY, MemorySegment m00, MemorySegment m01, MemorySegment m02, MemorySegment m10,
             MemorySegment m11, MemorySegment m12, int count) {
@@ -194,7 +194,7 @@ public final class TransformKernels {
     }
 
     /**
-     * Composes rows {@code [0, count)} with their parent's pose (vector; twin: {@link ScalarTransforms#compose2d},
+     * Composes rows {@code [0, count)} with their parent's pose (vector; twin: {@link ScalarTransformOps#compose2d},
      * the same float operations in the same order, so the same bits). {@code columns} from {@code base} as in
      * {@link TransformOps#compose2d}; every one must be a jtecs column (padded to 64 rows).
      *

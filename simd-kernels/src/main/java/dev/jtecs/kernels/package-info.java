@@ -24,7 +24,7 @@
  *   BoundsReducer.bounds2d(query, x, y): BoundsOps.minMax per column ──► Bounds2D        (reads only)
  * </pre>
  *
- * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticles}) bit for bit,
+ * <p>Invariants: vector kernels agree with their twins ({@link dev.jtecs.kernels.ScalarParticleOps}) bit for bit,
  * NaN payloads aside where arithmetic produces them (the one exception: lanewise SIN/COS, within a few ulps, see
  * {@link dev.jtecs.kernels.TransformKernels}); species are {@code static final}, and only the preferred species of
  * each element type appear (a second float species makes the Vector API's shared call sites polymorphic, and every

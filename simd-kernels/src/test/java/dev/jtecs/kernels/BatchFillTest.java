@@ -76,8 +76,8 @@ class BatchFillTest {
                     String where = ops.mode() + " row " + row;
                     assertEquals(2f, archetype.get(SIZE).get(row), where);
                     assertEquals(-10f + (float) i * 0.5f, archetype.get(X).get(row), where);
-                    assertEquals(ScalarFills.uniform(vxKey, row, -1f, 1f), archetype.get(VX).get(row), where);
-                    assertEquals(ScalarFills.uniform(vyKey, row, 0f, 10f), archetype.get(VY).get(row), where);
+                    assertEquals(ScalarFillOps.uniform(vxKey, row, -1f, 1f), archetype.get(VX).get(row), where);
+                    assertEquals(ScalarFillOps.uniform(vyKey, row, 0f, 10f), archetype.get(VY).get(row), where);
                 }
             }
         }

@@ -161,12 +161,12 @@ class FillOpsTest {
     @Test
     void uniformIsPinnedForEveryRelease() {
         // the generator is part of what a seed reproduces: these values must never change
-        assertEquals(0xAE6F80F1, ScalarFills.bits(0L, 1));
-        assertEquals(0xE0C361F9, ScalarFills.bits(1L, 37));
-        assertEquals(0x92D99920, ScalarFills.bits(-1L, 4099));
-        assertEquals(0x70F57538, ScalarFills.bits(0x5EED1234_9E3779B9L, Integer.MAX_VALUE));
-        assertEquals(0xCC4B4124, ScalarFills.bits(Long.MIN_VALUE, 0));
-        assertEquals(1052533480, Float.floatToIntBits(ScalarFills.uniform(0x5EED1234_9E3779B9L, 37, -1f, 1f)));
+        assertEquals(0xAE6F80F1, ScalarFillOps.bits(0L, 1));
+        assertEquals(0xE0C361F9, ScalarFillOps.bits(1L, 37));
+        assertEquals(0x92D99920, ScalarFillOps.bits(-1L, 4099));
+        assertEquals(0x70F57538, ScalarFillOps.bits(0x5EED1234_9E3779B9L, Integer.MAX_VALUE));
+        assertEquals(0xCC4B4124, ScalarFillOps.bits(Long.MIN_VALUE, 0));
+        assertEquals(1052533480, Float.floatToIntBits(ScalarFillOps.uniform(0x5EED1234_9E3779B9L, 37, -1f, 1f)));
         for (FillOps ops : BOTH) {
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment c = column(arena, 64);
@@ -190,7 +190,7 @@ class FillOpsTest {
                 for (int row = 0; row < 4096; row++) {
                     float value = c.getAtIndex(ValueLayout.JAVA_FLOAT, row);
                     assertTrue(value >= -3f && value < 5f, ops.mode() + " row " + row + ": " + value);
-                    assertEquals(ScalarFills.uniform(10L, row, -3f, 5f), value, ops.mode() + " row " + row);
+                    assertEquals(ScalarFillOps.uniform(10L, row, -3f, 5f), value, ops.mode() + " row " + row);
                 }
             }
         }
@@ -238,7 +238,7 @@ class FillOpsTest {
             assertTrue(chi2 < 140, report);                      // mean 63, sigma 11.2
             int[] bits = new int[n];
             for (int row = 0; row < n; row++) {
-                bits[row] = ScalarFills.bits(0xC0FFEEL, row);
+                bits[row] = ScalarFillOps.bits(0xC0FFEEL, row);
             }
             Arrays.sort(bits);
             for (int i = 1; i < n; i++) {

@@ -68,7 +68,7 @@ class LifetimeKernelsTest {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment remaining = column(arena, new double[] {0.5, 0.25, Double.NaN, 0.0, 1.0 + 1e-9});
             int[] rows = new int[5];
-            int n = ScalarLifetimes.countdown(remaining, 0, 5, 0.25, 0.0, rows, 0);
+            int n = ScalarLifetimeOps.countdown(remaining, 0, 5, 0.25, 0.0, rows, 0);
             assertArrayEquals(new int[] {1, 3}, Arrays.copyOf(rows, n)); // NaN never expires
             assertEquals(0.25, remaining.getAtIndex(ValueLayout.JAVA_DOUBLE, 0));
             assertEquals(-0.25, remaining.getAtIndex(ValueLayout.JAVA_DOUBLE, 3));

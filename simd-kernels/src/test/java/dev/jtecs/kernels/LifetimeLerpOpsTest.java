@@ -120,7 +120,7 @@ class LifetimeLerpOpsTest {
         for (double start : SPECIALS) {
             for (double left : SPECIALS) {
                 assertEquals(Double.doubleToLongBits(new TTL(start, left).percentComplete()),
-                        Double.doubleToLongBits(ScalarLifetimeLerps.percentComplete(start, left)),
+                        Double.doubleToLongBits(ScalarLifetimeLerpOps.percentComplete(start, left)),
                         "startingTime=" + start + " remaining=" + left);
             }
         }
@@ -129,7 +129,7 @@ class LifetimeLerpOpsTest {
         for (int i = 0; i < 100_000; i++) {
             double start = random.nextDouble(-1, 10);
             double left = random.nextDouble(-2, 12);
-            assertEquals(new TTL(start, left).percentComplete(), ScalarLifetimeLerps.percentComplete(start, left),
+            assertEquals(new TTL(start, left).percentComplete(), ScalarLifetimeLerpOps.percentComplete(start, left),
                     "seed=" + seed + " i=" + i);
         }
     }

@@ -224,21 +224,21 @@ class ParticleOpsTest {
     void specificationOnKnownValues() {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment c = column(arena, new float[] {-1.5f, 1f, 0.5f, -0.0f, Float.NaN});
-            assertTrue(ScalarParticles.wrap(c, 0, 5, -1f, 1f));
+            assertTrue(ScalarParticleOps.wrap(c, 0, 5, -1f, 1f));
             assertEquals(0.5f, c.getAtIndex(ValueLayout.JAVA_FLOAT, 0));
             assertEquals(-1f, c.getAtIndex(ValueLayout.JAVA_FLOAT, 1)); // max is exclusive
             assertEquals(0.5f, c.getAtIndex(ValueLayout.JAVA_FLOAT, 2));
             MemorySegment d = column(arena, new float[] {-3f, 3f, -0.0f, Float.NaN});
-            assertTrue(ScalarParticles.clamp(d, 0, 4, 0f, 2f));
+            assertTrue(ScalarParticleOps.clamp(d, 0, 4, 0f, 2f));
             assertEquals(0f, d.getAtIndex(ValueLayout.JAVA_FLOAT, 0));
             assertEquals(2f, d.getAtIndex(ValueLayout.JAVA_FLOAT, 1));
             assertEquals(Float.floatToRawIntBits(-0.0f),
                     Float.floatToRawIntBits(d.getAtIndex(ValueLayout.JAVA_FLOAT, 2)));
             assertTrue(Float.isNaN(d.getAtIndex(ValueLayout.JAVA_FLOAT, 3)));
             MemorySegment v = column(arena, new float[] {1f});
-            ScalarParticles.accelerate(v, 0, 1, -10f, 0.5f);
+            ScalarParticleOps.accelerate(v, 0, 1, -10f, 0.5f);
             assertEquals(-4f, v.getAtIndex(ValueLayout.JAVA_FLOAT, 0));
-            ScalarParticles.scale(v, 0, 1, 0.5f);
+            ScalarParticleOps.scale(v, 0, 1, 0.5f);
             assertEquals(-2f, v.getAtIndex(ValueLayout.JAVA_FLOAT, 0));
         }
     }
