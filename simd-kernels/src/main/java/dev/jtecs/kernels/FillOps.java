@@ -4,10 +4,10 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The fill kernels behind one interface: {@link #SCALAR} (the specification, {@link ScalarFillOps}) or the vector one
- * ({@link FillKernels}) that {@link KernelProvider#fills()} picks when the Vector API pays. They write rows
- * {@code [fromRow, toRow)} of a native float column, an arbitrary range such as the new rows of a batch spawn, and
- * touch no row outside it (the rows before it belong to live entities). {@link BatchFill} builds batch callbacks
- * from them.
+ * ({@link dev.jtecs.kernels.vector.VectorFillOps}) that {@link KernelProvider#fills()} picks when the Vector API
+ * pays. They write rows {@code [fromRow, toRow)} of a native float column, an arbitrary range such as the new rows
+ * of a batch spawn, and touch no row outside it (the rows before it belong to live entities). {@link BatchFill}
+ * builds batch callbacks from them.
  *
  * <p>Every value is a function of the arguments and the row alone, never of how the range is cut: filling
  * {@code [a, c)} in one call or as {@code [a, b)} then {@code [b, c)} (with the range's index carried over) gives

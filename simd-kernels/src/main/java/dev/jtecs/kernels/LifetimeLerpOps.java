@@ -4,9 +4,10 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The lifetime interpolation behind one interface: {@link #SCALAR} (the specification, {@link ScalarLifetimeLerpOps})
- * or the vector one ({@link LifetimeLerpKernels}) that {@link KernelProvider#lifetimeLerps()} picks when the Vector
- * API pays. Rows are {@code [0, count)} of jtecs columns (64-byte aligned, capacity padded to 64 rows); the kernel
- * is unconditional and may also write the padding rows of its output columns.
+ * or the vector one ({@link dev.jtecs.kernels.vector.VectorLifetimeLerpOps}) that
+ * {@link KernelProvider#lifetimeLerps()} picks when the Vector API pays. Rows are {@code [0, count)} of jtecs
+ * columns (64-byte aligned, capacity padded to 64 rows); the kernel is unconditional and may also write the padding
+ * rows of its output columns.
  */
 public interface LifetimeLerpOps {
     /** The scalar twin: the specification, and the implementation where vectors are unavailable or forced off. */

@@ -3,8 +3,9 @@ package dev.jtecs.kernels;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The lifetime countdown behind one interface: {@link #SCALAR} (the specification) or the vector one that
- * {@link KernelProvider#lifetimes()} picks when the Vector API pays. {@code remaining} is a jtecs {@code double}
+ * The lifetime countdown behind one interface: {@link #SCALAR} (the specification, {@link ScalarLifetimeOps}) or
+ * the vector one ({@link dev.jtecs.kernels.vector.VectorLifetimeOps}) that {@link KernelProvider#lifetimes()} picks
+ * when the Vector API pays. {@code remaining} is a jtecs {@code double}
  * column (64-byte aligned, capacity padded to 64 rows); the vector implementation may write its padding rows.
  */
 public interface LifetimeOps {

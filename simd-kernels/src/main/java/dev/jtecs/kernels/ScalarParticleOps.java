@@ -55,6 +55,20 @@ public final class ScalarParticleOps implements ParticleOps {
         return clamp(c, 0, count, min, max);
     }
 
+    /** {@code remaining -= dt} for rows {@code [0, count)}, listing the rows that reach zero or below, ascending. */
+    @Override
+    public int countdown(MemorySegment remaining, int count, float dt, int[] expiredRows) {
+        int expired = 0;
+        for (int row = 0; row < count; row++) {
+            float left = remaining.getAtIndex(FLOAT, row) - dt;
+            remaining.setAtIndex(FLOAT, row, left);
+            if (left <= 0f) {
+                expiredRows[expired++] = row;
+            }
+        }
+        return expired;
+    }
+
     /** {@code x += vx * dt; y += vy * dt} for rows {@code [from, to)}. */
     public static void integrate2d(MemorySegment x, MemorySegment y, MemorySegment vx, MemorySegment vy,
             int from, int to, float dt) {

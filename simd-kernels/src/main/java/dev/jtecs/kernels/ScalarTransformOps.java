@@ -11,7 +11,7 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Sine and cosine are {@code (float) Math.sin(rotation)} and {@code (float) Math.cos(rotation)}, as
  * {@link dev.jtecs.builtin.Transform2D#compose} computes them. The vector twin's lanewise {@code SIN}/{@code COS}
- * may differ by an ulp or so (see {@code dev.jtecs.kernels.vector.VectorTransformOps}); everything else is the same
+ * may differ by an ulp or so (see {@link dev.jtecs.kernels.vector.VectorTransformOps}); everything else is the same
  * operations in the same order, no fused multiply-add.
  */
 public final class ScalarTransformOps implements TransformOps {

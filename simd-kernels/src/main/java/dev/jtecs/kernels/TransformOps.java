@@ -4,9 +4,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The transform kernels behind one interface: {@link #SCALAR} (the specification, {@link ScalarTransformOps}) or
- * the vector one ({@link TransformKernels}) that {@link KernelProvider#transforms()} picks when the Vector API
- * pays. Rows are {@code [0, count)} of jtecs columns (64-byte aligned, capacity padded to 64 rows); the kernels
- * are unconditional and may also write the padding rows of their output columns.
+ * the vector one ({@link dev.jtecs.kernels.vector.VectorTransformOps}) that {@link KernelProvider#transforms()}
+ * picks when the Vector API pays. Rows are {@code [0, count)} of jtecs columns (64-byte aligned, capacity padded to
+ * 64 rows); the kernels are unconditional and may also write the padding rows of their output columns.
  */
 public interface TransformOps {
     /** The scalar twins: the specification, and the implementation where vectors are unavailable or forced off. */

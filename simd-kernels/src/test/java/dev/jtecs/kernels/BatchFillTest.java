@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
+import dev.jtecs.kernels.vector.VectorFillOps;
 import dev.jtecs.random.Xoshiro128;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
@@ -37,7 +38,7 @@ class BatchFillTest {
     static final FloatField VY = PARTICLE.floatField("vy");
     static final FloatField SIZE = PARTICLE.floatField("size");
     static final FloatField SHADE = TINT.floatField("shade");
-    static final FillOps[] BOTH = {new VectorFillOps(), FillOps.SCALAR};
+    static final FillOps[] BOTH = {VectorFillOps.INSTANCE, FillOps.SCALAR};
 
     private static BatchFill spray(FillOps ops, World world) {
         Xoshiro128 stream = world.randomStream("test.spray");

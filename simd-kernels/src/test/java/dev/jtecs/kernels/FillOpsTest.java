@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.kernels.vector.VectorFillOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -19,18 +20,18 @@ import org.junit.jupiter.api.function.Executable;
  * depend on how a range is cut; the random fill's pinned values and distribution; refused arguments.
  */
 class FillOpsTest {
-    private static final FillOps VECTOR = new VectorFillOps();
+    private static final FillOps VECTOR = VectorFillOps.INSTANCE;
     private static final FillOps SCALAR = FillOps.SCALAR;
     private static final FillOps[] BOTH = {VECTOR, SCALAR};
     private static final float SENTINEL = Float.intBitsToFloat(0x7fc0a5a5); // a NaN payload, kept exact
 
     private static int[] sizes() {
-        int lanes = FillKernels.lanes();
+        int lanes = VectorFillOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, 1000, 4099};
     }
 
     private static int[] starts() {
-        int lanes = FillKernels.lanes();
+        int lanes = VectorFillOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 3, 37};
     }
 
@@ -124,8 +125,8 @@ class FillOpsTest {
 
     @Test
     void twinsAgreeOnceCompiled() {
-        FillKernels.warmUp();
-        FillKernels.warmUp(); // idempotent
+        VectorFillOps.warmUp();
+        VectorFillOps.warmUp(); // idempotent
         assertTwins("rangeCompiled", (ops, c, from, to) -> ops.range(c, from, to, 77, 1f, 0.25f));
         assertTwins("uniformCompiled", (ops, c, from, to) -> ops.uniform(c, from, to, 0x1234_5678_9abcL, 3f, 7f));
         assertTwins("constantCompiled", (ops, c, from, to) -> ops.constant(c, from, to, 1.5f));

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.FloatField;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.Test;
  * failures by chunk order without marking anything, and allocates nothing per pass once warm.
  */
 class ParallelKernelRunnerTest {
-    private static final ParticleOps[] BOTH = {new VectorParticleOps(), ParticleOps.SCALAR};
+    private static final ParticleOps[] BOTH = {VectorParticleOps.INSTANCE, ParticleOps.SCALAR};
     private static final int MAX_THREADS = 8;
 
     /** A kernel that pauses at random before running {@code inner}, so chunks finish in a random order. */

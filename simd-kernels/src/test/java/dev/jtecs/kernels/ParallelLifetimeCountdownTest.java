@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.builtin.BuiltinSystems;
 import dev.jtecs.builtin.TTL;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.kernels.vector.VectorLifetimeOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
 class ParallelLifetimeCountdownTest {
     private static final double STEP = 1.0 / 60;
     private static final int[] SIZES = {1, 63, 65, 3_000, 20_000, 9_001};
-    private static final LifetimeOps[] BOTH = {new VectorLifetimeOps(), LifetimeOps.SCALAR};
+    private static final LifetimeOps[] BOTH = {VectorLifetimeOps.INSTANCE, LifetimeOps.SCALAR};
 
     /** {@code ops} after a random pause, so chunks finish in a random order. */
     private static LifetimeOps jittered(LifetimeOps ops) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * NaN. Conditional kernels do no arithmetic on the lanes they keep, so they must keep even NaN payloads exactly.
  */
 class ParticleOpsTest {
-    private static final ParticleOps VECTOR = new VectorParticleOps();
+    private static final ParticleOps VECTOR = VectorParticleOps.INSTANCE;
     private static final ParticleOps SCALAR = ParticleOps.SCALAR;
     private static final float[] SPECIALS = {Float.NaN, Float.intBitsToFloat(0x7fc00123), -0.0f, 0.0f,
         Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE,
@@ -28,7 +29,7 @@ class ParticleOpsTest {
     private static final float PADDING = 12345.5f; // out of every bound the tests use
 
     private static int[] sizes() {
-        int lanes = ParticleKernels.lanes();
+        int lanes = VectorParticleOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, 1000, 4099};
     }
 
@@ -130,7 +131,7 @@ class ParticleOpsTest {
 
     @Test
     void integrate3dMatchesTwinBitForBitOnceCompiled() {
-        ParticleKernels.warmUp();
+        VectorParticleOps.warmUp();
         assertTwins("integrate3dCompiled", 6, (ops, c, n) -> {
             ops.integrate3d(c[0], c[1], c[2], c[3], c[4], c[5], n, 1f / 60f);
             return true;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.jtecs.kernels.vector.VectorLifetimeOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -12,14 +13,14 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** The vector countdown against its scalar twin: the same bits, the same expired rows in the same order. */
-class LifetimeKernelsTest {
-    private static final LifetimeOps VECTOR = new VectorLifetimeOps();
+class LifetimeOpsTest {
+    private static final LifetimeOps VECTOR = VectorLifetimeOps.INSTANCE;
     private static final double[] SPECIALS = {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY,
         Double.NEGATIVE_INFINITY, Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, 1e300, 1.0 / 60};
     private static final double PADDING = -12345.5; // would expire if the padding were listed
 
     private static int[] sizes() {
-        int lanes = LifetimeKernels.lanes();
+        int lanes = VectorLifetimeOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, 1000, 4099};
     }
 
@@ -79,7 +80,7 @@ class LifetimeKernelsTest {
     void shortSegmentsAndListsAreRefused() {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment tight = arena.allocate(3L * Double.BYTES, 64);
-            if (LifetimeKernels.lanes() > 3) {
+            if (VectorLifetimeOps.lanes() > 3) {
                 assertThrows(IllegalArgumentException.class, () -> VECTOR.countdown(tight, 3, 1, 0, new int[3]));
             }
             MemorySegment column = column(arena, new double[4]);

@@ -1,10 +1,11 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.vector;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.kernels.ParticleOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -13,12 +14,12 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** Vector kernels agree bit for bit with their scalar twins, on sizes straddling the lane count. */
-class ParticleKernelsTest {
+class VectorParticleOpsTest {
     private static final float[] SPECIALS = {Float.NaN, -0.0f, 0.0f, Float.POSITIVE_INFINITY,
         Float.NEGATIVE_INFINITY, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, 1e30f, -1e-30f};
 
     private static int[] sizes() {
-        int lanes = ParticleKernels.lanes();
+        int lanes = VectorParticleOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, 1000, 4099};
     }
 
@@ -62,8 +63,8 @@ class ParticleKernelsTest {
                 MemorySegment sclY = column(arena, y);
                 MemorySegment vx1 = column(arena, vx);
                 MemorySegment vy1 = column(arena, vy);
-                ParticleKernels.integrate2d(vecX, vecY, vx1, vy1, count, 1f / 60f);
-                ParticleKernels.integrate2dScalar(sclX, sclY, vx1, vy1, count, 1f / 60f);
+                VectorParticleOps.INSTANCE.integrate2d(vecX, vecY, vx1, vy1, count, 1f / 60f);
+                ParticleOps.SCALAR.integrate2d(sclX, sclY, vx1, vy1, count, 1f / 60f);
                 assertBitsEqual(read(sclX, count), read(vecX, count), "x seed=" + seed + " count=" + count);
                 assertBitsEqual(read(sclY, count), read(vecY, count), "y seed=" + seed + " count=" + count);
             }
@@ -77,7 +78,7 @@ class ParticleKernelsTest {
             MemorySegment y = column(arena, new float[] {0, 0});
             MemorySegment vx = column(arena, new float[] {10, -20});
             MemorySegment vy = column(arena, new float[] {5, 5});
-            ParticleKernels.integrate2dScalar(x, y, vx, vy, 2, 0.5f);
+            ParticleOps.SCALAR.integrate2d(x, y, vx, vy, 2, 0.5f);
             assertArrayEquals(new float[] {6, -8}, read(x, 2));
             assertArrayEquals(new float[] {2.5f, 2.5f}, read(y, 2));
         }
@@ -102,8 +103,8 @@ class ParticleKernelsTest {
                 }
                 int[] vectorRows = new int[count + 1];
                 int[] scalarRows = new int[count + 1];
-                int nv = ParticleKernels.countdown(vector, count, 0.05f, vectorRows);
-                int ns = ParticleKernels.countdownScalar(scalar, count, 0.05f, scalarRows);
+                int nv = VectorParticleOps.INSTANCE.countdown(vector, count, 0.05f, vectorRows);
+                int ns = ParticleOps.SCALAR.countdown(scalar, count, 0.05f, scalarRows);
                 assertEquals(ns, nv, "seed=" + seed + " count=" + count);
                 assertArrayEquals(Arrays.copyOf(scalarRows, ns), Arrays.copyOf(vectorRows, nv));
                 assertBitsEqual(read(scalar, count), read(vector, count), "seed=" + seed + " count=" + count);
@@ -120,33 +121,33 @@ class ParticleKernelsTest {
             MemorySegment tight = arena.allocate(Float.BYTES * 3L, 64);
             MemorySegment ok = arena.allocate(Float.BYTES * 64L, 64);
             assertThrows(IllegalArgumentException.class,
-                    () -> ParticleKernels.integrate2d(tight, ok, ok, ok, 3, 1f));
+                    () -> VectorParticleOps.INSTANCE.integrate2d(tight, ok, ok, ok, 3, 1f));
             assertThrows(IllegalArgumentException.class,
-                    () -> ParticleKernels.integrate2d(ok, ok, ok, ok, -1, 1f));
+                    () -> VectorParticleOps.INSTANCE.integrate2d(ok, ok, ok, ok, -1, 1f));
             assertThrows(IllegalArgumentException.class,
-                    () -> ParticleKernels.countdown(tight, 3, 1f, new int[3]));
+                    () -> VectorParticleOps.INSTANCE.countdown(tight, 3, 1f, new int[3]));
         }
     }
 
     @Test
     void warmUpIsIdempotentAndLeavesKernelsCorrect() {
-        ParticleKernels.warmUp();
-        ParticleKernels.warmUp();
+        VectorParticleOps.warmUp();
+        VectorParticleOps.warmUp();
         try (Arena arena = Arena.ofShared()) {
             MemorySegment x = column(arena, new float[] {1});
             MemorySegment v = column(arena, new float[] {2});
-            ParticleKernels.integrate2d(x, x, v, v, 1, 0.5f);
+            VectorParticleOps.INSTANCE.integrate2d(x, x, v, v, 1, 0.5f);
             assertEquals(3f, read(x, 1)[0]);
         }
     }
 
     @Test
     void paddedCountRoundsUpToWholeVectors() {
-        int lanes = ParticleKernels.lanes();
-        assertEquals(0, ParticleKernels.paddedCount(0));
-        assertEquals(lanes, ParticleKernels.paddedCount(1));
-        assertEquals(lanes, ParticleKernels.paddedCount(lanes));
-        assertEquals(2 * lanes, ParticleKernels.paddedCount(lanes + 1));
+        int lanes = VectorParticleOps.lanes();
+        assertEquals(0, VectorParticleOps.paddedCount(0));
+        assertEquals(lanes, VectorParticleOps.paddedCount(1));
+        assertEquals(lanes, VectorParticleOps.paddedCount(lanes));
+        assertEquals(2 * lanes, VectorParticleOps.paddedCount(lanes + 1));
         assertTrue(64 % lanes == 0, "64-row column padding covers every lane count");
     }
 

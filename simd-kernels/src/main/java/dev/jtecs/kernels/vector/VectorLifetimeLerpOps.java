@@ -1,5 +1,8 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.vector;
 
+import dev.jtecs.kernels.KernelMode;
+import dev.jtecs.kernels.LifetimeLerpOps;
+import dev.jtecs.kernels.ScalarLifetimeLerpOps;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
@@ -9,8 +12,9 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The lifetime interpolation over native columns, vector implementation (twin: {@link ScalarLifetimeLerpOps#lerp}):
- * reads {@code TTL}'s two double columns, writes float output channels.
+ * {@link LifetimeLerpOps} by the Vector API: the lifetime interpolation over native columns (twin:
+ * {@link ScalarLifetimeLerpOps}, {@link LifetimeLerpOps#SCALAR}); reads {@code TTL}'s two double columns, writes
+ * float output channels.
  *
  * <p>Mixed widths. A step covers one float vector of rows ({@code F}, the preferred species), which is two double
  * vectors ({@code D}, the preferred species, half as many lanes). The progress of each half is computed in double
@@ -26,13 +30,20 @@ import jdk.incubator.vector.VectorSpecies;
  * rounded up to the float lane count (jtecs columns hold a multiple of 64 rows), reading TTL padding and writing
  * output padding, neither of which any entity observes.
  */
-public final class LifetimeLerpKernels {
+public final class VectorLifetimeLerpOps implements LifetimeLerpOps {
+    /** The vector lifetime interpolation. */
+    public static final VectorLifetimeLerpOps INSTANCE = new VectorLifetimeLerpOps();
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static boolean warm;
 
-    private LifetimeLerpKernels() {}
+    private VectorLifetimeLerpOps() {}
+
+    @Override
+    public KernelMode mode() {
+        return KernelMode.VECTOR;
+    }
 
     /** The rows of one step: the float lane count of the preferred species (two double vectors). */
     public static int lanes() {
@@ -40,7 +51,8 @@ public final class LifetimeLerpKernels {
     }
 
     /** The interpolation of rows {@code [0, count)}, columns as {@link LifetimeLerpOps#lerp} takes them (vector). */
-    public static void lerp(MemorySegment[] columns, float[] from, float[] to, int count) {
+    @Override
+    public void lerp(MemorySegment[] columns, float[] from, float[] to, int count) {
         int lanes = F.length();
         int bound = count < 0 ? count : (count + lanes - 1) / lanes * lanes;
         ScalarLifetimeLerpOps.check(columns, from, to, count, bound);
@@ -94,8 +106,8 @@ public final class LifetimeLerpKernels {
             float[] four = {1f, 1f, 1f, 1f};
             float[] one = {1f};
             for (int i = 0; i < 20_000; i++) {
-                lerp(columns, four, four, rows);
-                lerp(single, one, one, rows);
+                INSTANCE.lerp(columns, four, four, rows);
+                INSTANCE.lerp(single, one, one, rows);
             }
         }
         warm = true;

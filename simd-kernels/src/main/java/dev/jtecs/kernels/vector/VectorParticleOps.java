@@ -1,7 +1,9 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.vector;
 
+import dev.jtecs.kernels.KernelMode;
+import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.kernels.ScalarParticleOps;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
@@ -9,9 +11,12 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Particle kernels over native float columns, vector implementations: integration ({@code pos += vel * dt}),
- * acceleration (gravity), scaling (damping), bounds wrap and clamp, and lifetime countdown with expiry detection.
- * Each has a scalar twin in {@link ScalarParticleOps} (or {@code ...Scalar} here) that is its specification.
+ * {@link ParticleOps} by the Vector API: the particle kernels over native float columns, integration
+ * ({@code pos += vel * dt}), acceleration (gravity), scaling (damping), bounds wrap and clamp, and a countdown with
+ * expiry detection. Each has its scalar twin, its specification, in {@link ScalarParticleOps}
+ * ({@link ParticleOps#SCALAR}). {@link #INSTANCE} is the one instance; {@code KernelProvider.particles()} returns it
+ * once it has found {@code jdk.incubator.vector} readable and C2 on, and initializing this class elsewhere fails
+ * where that module is absent.
  *
  * <p>Contract: every segment is a jtecs column (64-byte aligned, capacity a multiple of 64 rows). The
  * unconditional kernels (integrate, accelerate, scale) run unmasked to {@code count} rounded up to the lane
@@ -20,13 +25,19 @@ import jdk.incubator.vector.VectorSpecies;
  * {@code count} and finish with the scalar twin. Element-wise results agree bit for bit with the scalar twins
  * (same operations, same order, no fused multiply-add on either side).
  */
-public final class ParticleKernels {
+public final class VectorParticleOps implements ParticleOps {
+    /** The vector particle kernels. */
+    public static final VectorParticleOps INSTANCE = new VectorParticleOps();
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
-    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static boolean warm;
 
-    private ParticleKernels() {}
+    private VectorParticleOps() {}
+
+    @Override
+    public KernelMode mode() {
+        return KernelMode.VECTOR;
+    }
 
     /** The float lane count of the preferred species. */
     public static int lanes() {
@@ -39,7 +50,8 @@ public final class ParticleKernels {
     }
 
     /** {@code x += vx * dt; y += vy * dt} for rows {@code [0, count)} (vector). */
-    public static void integrate2d(MemorySegment x, MemorySegment y, MemorySegment vx, MemorySegment vy,
+    @Override
+    public void integrate2d(MemorySegment x, MemorySegment y, MemorySegment vx, MemorySegment vy,
             int count, float dt) {
         checkPadded(x, count);
         checkPadded(y, count);
@@ -55,17 +67,12 @@ public final class ParticleKernels {
         }
     }
 
-    /** Scalar twin of {@link #integrate2d}. */
-    public static void integrate2dScalar(MemorySegment x, MemorySegment y, MemorySegment vx, MemorySegment vy,
-            int count, float dt) {
-        ScalarParticleOps.integrate2d(x, y, vx, vy, 0, count, dt);
-    }
-
     /**
      * {@code x += vx * dt; y += vy * dt; z += vz * dt} for rows {@code [0, count)} (vector; twin:
      * {@link ScalarParticleOps#integrate3d}).
      */
-    public static void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx,
+    @Override
+    public void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx,
             MemorySegment vy, MemorySegment vz, int count, float dt) {
         checkPadded(x, count);
         checkPadded(y, count);
@@ -86,7 +93,8 @@ public final class ParticleKernels {
     }
 
     /** {@code v += a * dt} for rows {@code [0, count)} (twin: {@link ScalarParticleOps#accelerate}). */
-    public static void accelerate(MemorySegment v, int count, float a, float dt) {
+    @Override
+    public void accelerate(MemorySegment v, int count, float a, float dt) {
         checkPadded(v, count);
         float dv = a * dt; // rounded once, as the twin does
         long bound = (long) paddedCount(count) * Float.BYTES;
@@ -97,7 +105,8 @@ public final class ParticleKernels {
     }
 
     /** {@code v *= factor} for rows {@code [0, count)} (twin: {@link ScalarParticleOps#scale}). */
-    public static void scale(MemorySegment v, int count, float factor) {
+    @Override
+    public void scale(MemorySegment v, int count, float factor) {
         checkPadded(v, count);
         long bound = (long) paddedCount(count) * Float.BYTES;
         long step = (long) F.length() * Float.BYTES;
@@ -112,7 +121,8 @@ public final class ParticleKernels {
      *
      * @return whether any row changed
      */
-    public static boolean wrap(MemorySegment c, int count, float min, float max) {
+    @Override
+    public boolean wrap(MemorySegment c, int count, float min, float max) {
         checkCount(c, count);
         float width = max - min;
         int body = count - count % F.length();
@@ -138,7 +148,8 @@ public final class ParticleKernels {
      *
      * @return whether any row changed
      */
-    public static boolean clamp(MemorySegment c, int count, float min, float max) {
+    @Override
+    public boolean clamp(MemorySegment c, int count, float min, float max) {
         checkCount(c, count);
         int body = count - count % F.length();
         boolean changed = false;
@@ -156,11 +167,12 @@ public final class ParticleKernels {
 
     /**
      * {@code remaining -= dt} for rows {@code [0, count)}, writing the rows that reach zero or below into
-     * {@code expiredRows} (ascending).
+     * {@code expiredRows} (ascending); twin: {@link ScalarParticleOps#countdown}.
      *
      * @return how many rows expired
      */
-    public static int countdown(MemorySegment remaining, int count, float dt, int[] expiredRows) {
+    @Override
+    public int countdown(MemorySegment remaining, int count, float dt, int[] expiredRows) {
         checkPadded(remaining, count);
         int expired = 0;
         int lanes = F.length();
@@ -178,19 +190,6 @@ public final class ParticleKernels {
                         expiredRows[expired++] = row + lane;
                     }
                 }
-            }
-        }
-        return expired;
-    }
-
-    /** Scalar twin of {@link #countdown}. */
-    public static int countdownScalar(MemorySegment remaining, int count, float dt, int[] expiredRows) {
-        int expired = 0;
-        for (int row = 0; row < count; row++) {
-            float left = remaining.getAtIndex(FLOAT, row) - dt;
-            remaining.setAtIndex(FLOAT, row, left);
-            if (left <= 0f) {
-                expiredRows[expired++] = row;
             }
         }
         return expired;
@@ -214,14 +213,14 @@ public final class ParticleKernels {
             MemorySegment d = arena.allocate((long) rows * Float.BYTES, 64);
             int[] expired = new int[rows];
             for (int i = 0; i < 20_000; i++) {
-                integrate2d(a, b, c, d, rows, 0f);
-                integrate3d(a, b, c, d, d, d, rows, 0f);
-                countdown(a, rows, (i & 1) == 0 ? 1f : -1f, expired);
-                accelerate(b, rows, 0f, 0f);
-                scale(c, rows, 1f);
+                INSTANCE.integrate2d(a, b, c, d, rows, 0f);
+                INSTANCE.integrate3d(a, b, c, d, d, d, rows, 0f);
+                INSTANCE.countdown(a, rows, (i & 1) == 0 ? 1f : -1f, expired);
+                INSTANCE.accelerate(b, rows, 0f, 0f);
+                INSTANCE.scale(c, rows, 1f);
                 float shift = (i & 1) == 0 ? 0.5f : -0.5f; // both outcomes of the conditional kernels
-                wrap(d, rows, -1f + shift, 1f + shift);
-                clamp(d, rows, -1f + shift, 1f + shift);
+                INSTANCE.wrap(d, rows, -1f + shift, 1f + shift);
+                INSTANCE.clamp(d, rows, -1f + shift, 1f + shift);
             }
         }
         warm = true;

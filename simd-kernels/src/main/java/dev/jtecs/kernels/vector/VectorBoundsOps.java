@@ -1,5 +1,8 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.vector;
 
+import dev.jtecs.kernels.BoundsOps;
+import dev.jtecs.kernels.KernelMode;
+import dev.jtecs.kernels.ScalarBoundsOps;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
@@ -8,8 +11,8 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The bounds reduction over one native float column, vector implementation; {@link ScalarBoundsOps} is its twin
- * and specification (NaN skipped, {@code -0.0} below {@code 0.0}).
+ * {@link BoundsOps} by the Vector API: the bounds reduction over one native float column. {@link ScalarBoundsOps}
+ * ({@link BoundsOps#SCALAR}) is its twin and specification (NaN skipped, {@code -0.0} below {@code 0.0}).
  *
  * <p>Whole vectors below {@code count} run in the vector loop, with one running minimum and one running maximum
  * vector; NaN lanes are replaced first by the identity of each ({@code +Infinity} for the minimum,
@@ -17,14 +20,22 @@ import jdk.incubator.vector.VectorSpecies;
  * never the padding. {@code FloatVector.min}/{@code max} and their lane reductions follow
  * {@link Math#min}/{@link Math#max}, a total order on non-NaN floats, so the result is the twin's bit for bit.
  */
-public final class BoundsKernels {
+public final class VectorBoundsOps implements BoundsOps {
+    /** The vector bounds reduction. */
+    public static final VectorBoundsOps INSTANCE = new VectorBoundsOps();
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
-    private BoundsKernels() {}
+    private VectorBoundsOps() {}
+
+    @Override
+    public KernelMode mode() {
+        return KernelMode.VECTOR;
+    }
 
     /** Widens {@code range} over rows {@code [0, count)} (vector body, scalar tail); see {@link BoundsOps#minMax}. */
-    public static void minMax(MemorySegment column, int count, float[] range) {
+    @Override
+    public void minMax(MemorySegment column, int count, float[] range) {
         ScalarBoundsOps.check(column, count, range);
         int body = count - count % F.length();
         if (body > 0) {

@@ -1,5 +1,8 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.vector;
 
+import dev.jtecs.kernels.KernelMode;
+import dev.jtecs.kernels.LifetimeOps;
+import dev.jtecs.kernels.ScalarLifetimeOps;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
@@ -7,16 +10,23 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The lifetime countdown over a native {@code double} column, vector implementation (twin:
- * {@link ScalarLifetimeOps#countdown}). The subtraction is unconditional, so it runs unmasked to the padded bound
- * (jtecs columns hold a multiple of 64 rows); the expiry compare yields a lane mask, and only lanes below
- * {@code count} are listed, so the padding never shows in the result.
+ * {@link LifetimeOps} by the Vector API: the lifetime countdown over a native {@code double} column (twin:
+ * {@link ScalarLifetimeOps}, {@link LifetimeOps#SCALAR}). The subtraction is unconditional, so it runs unmasked to
+ * the padded bound (jtecs columns hold a multiple of 64 rows); the expiry compare yields a lane mask, and only lanes
+ * below {@code count} are listed, so the padding never shows in the result.
  */
-public final class LifetimeKernels {
+public final class VectorLifetimeOps implements LifetimeOps {
+    /** The vector lifetime countdown. */
+    public static final VectorLifetimeOps INSTANCE = new VectorLifetimeOps();
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
 
-    private LifetimeKernels() {}
+    private VectorLifetimeOps() {}
+
+    @Override
+    public KernelMode mode() {
+        return KernelMode.VECTOR;
+    }
 
     /** The double lane count of the preferred species. */
     public static int lanes() {
@@ -31,7 +41,8 @@ public final class LifetimeKernels {
      * @throws IllegalArgumentException when the segment is shorter than {@code count} rounded up to whole
      *     vectors, or {@code expiredRows} shorter than {@code count}
      */
-    public static int countdown(MemorySegment remaining, int count, double dt, double spentLimit,
+    @Override
+    public int countdown(MemorySegment remaining, int count, double dt, double spentLimit,
             int[] expiredRows) {
         check(remaining, count, expiredRows);
         int lanes = D.length();

@@ -1,5 +1,8 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.vector;
 
+import dev.jtecs.kernels.FillOps;
+import dev.jtecs.kernels.KernelMode;
+import dev.jtecs.kernels.ScalarFillOps;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
@@ -8,7 +11,8 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The fill kernels over a row range of a native float column, vector implementations (twins: {@link ScalarFillOps}).
+ * {@link FillOps} by the Vector API: the fill kernels over a row range of a native float column (twins:
+ * {@link ScalarFillOps}, {@link FillOps#SCALAR}).
  *
  * <p>A fill's range is arbitrary (the new rows of a batch start wherever the archetype ended) and the rows around
  * it belong to entities, so unlike the per-archetype kernels these may not run into padding: the scalar twin
@@ -17,21 +21,29 @@ import jdk.incubator.vector.VectorSpecies;
  * species' shape (so the same lane count); {@code I2F} converts them exactly as the twin's {@code (float)} cast
  * does. Every lane's value depends on its row alone, so the head/body/tail split leaves no trace in the result.
  */
-public final class FillKernels {
+public final class VectorFillOps implements FillOps {
+    /** The vector fills. */
+    public static final VectorFillOps INSTANCE = new VectorFillOps();
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> I = F.withLanes(int.class);
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static boolean warm;
 
-    private FillKernels() {}
+    private VectorFillOps() {}
+
+    @Override
+    public KernelMode mode() {
+        return KernelMode.VECTOR;
+    }
 
     /** The lane count: floats of the preferred species, and as many ints. */
     public static int lanes() {
         return F.length();
     }
 
-    /** {@link ScalarFillOps#constant} (vector body; twin head and tail). */
-    public static void constant(MemorySegment column, int fromRow, int toRow, float value) {
+    /** {@link ScalarFillOps#constantRows}, checked (vector body; twin head and tail). */
+    @Override
+    public void constant(MemorySegment column, int fromRow, int toRow, float value) {
         ScalarFillOps.checkRows(column, fromRow, toRow);
         int body = bodyStart(fromRow, toRow);
         int end = bodyEnd(body, toRow);
@@ -43,8 +55,9 @@ public final class FillKernels {
         ScalarFillOps.constantRows(column, end, toRow, value);
     }
 
-    /** {@link ScalarFillOps#range} (vector body; twin head and tail). */
-    public static void range(MemorySegment column, int fromRow, int toRow, int firstIndex, float start, float step) {
+    /** {@link ScalarFillOps#rangeRows}, checked (vector body; twin head and tail). */
+    @Override
+    public void range(MemorySegment column, int fromRow, int toRow, int firstIndex, float start, float step) {
         ScalarFillOps.checkRows(column, fromRow, toRow);
         ScalarFillOps.checkRange(fromRow, toRow, firstIndex, start, step);
         int body = bodyStart(fromRow, toRow);
@@ -59,8 +72,9 @@ public final class FillKernels {
         ScalarFillOps.rangeRows(column, end, toRow, firstIndex + (end - fromRow), start, step);
     }
 
-    /** {@link ScalarFillOps#uniform} (vector body; twin head and tail). */
-    public static void uniform(MemorySegment column, int fromRow, int toRow, long key, float lo, float hi) {
+    /** {@link ScalarFillOps#uniformRows}, checked (vector body; twin head and tail). */
+    @Override
+    public void uniform(MemorySegment column, int fromRow, int toRow, long key, float lo, float hi) {
         ScalarFillOps.checkRows(column, fromRow, toRow);
         ScalarFillOps.checkUniform(lo, hi);
         int body = bodyStart(fromRow, toRow);
@@ -98,9 +112,9 @@ public final class FillKernels {
             MemorySegment column = arena.allocate((long) rows * Float.BYTES, 64);
             for (int i = 0; i < 20_000; i++) {
                 int from = i % 7;
-                constant(column, from, rows - from, 1f);
-                range(column, from, rows - from, i, 0f, 1f);
-                uniform(column, from, rows - from, i, 0f, 1f);
+                INSTANCE.constant(column, from, rows - from, 1f);
+                INSTANCE.range(column, from, rows - from, i, 0f, 1f);
+                INSTANCE.uniform(column, from, rows - from, i, 0f, 1f);
             }
         }
         warm = true;
