@@ -6,5 +6,6 @@ module dev.jtecs.kernels {
     requires dev.jtecs.core;
     requires jdk.incubator.vector;
     exports dev.jtecs.kernels;
+    exports dev.jtecs.kernels.parallel;
     exports dev.jtecs.kernels.vector;
 }

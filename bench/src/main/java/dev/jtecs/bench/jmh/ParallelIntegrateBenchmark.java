@@ -10,7 +10,7 @@ import static dev.jtecs.bench.particles.Particles.Y;
 import dev.jtecs.kernels.ColumnKernel;
 import dev.jtecs.kernels.KernelRunner;
 import dev.jtecs.kernels.MotionKernels;
-import dev.jtecs.kernels.ParallelKernelRunner;
+import dev.jtecs.kernels.parallel.ParallelKernelRunner;
 import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;

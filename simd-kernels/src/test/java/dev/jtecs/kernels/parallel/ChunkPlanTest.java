@@ -1,11 +1,11 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
-import static dev.jtecs.kernels.ParallelWorlds.DX;
-import static dev.jtecs.kernels.ParallelWorlds.DY;
-import static dev.jtecs.kernels.ParallelWorlds.POSITION;
-import static dev.jtecs.kernels.ParallelWorlds.VELOCITY;
-import static dev.jtecs.kernels.ParallelWorlds.X;
-import static dev.jtecs.kernels.ParallelWorlds.Y;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.DX;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.DY;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.POSITION;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.VELOCITY;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.X;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.Y;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.entity.Entity;
 import dev.jtecs.event.OnSpawn;
+import dev.jtecs.kernels.KernelColumns;
+import dev.jtecs.kernels.WritePolicy;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -86,7 +88,7 @@ class ChunkPlanTest {
                 ChunkPlan.Chunk chunk = plan.chunk(c);
                 Archetype archetype = archetypes.get(chunk.archetype);
                 for (int k = 0; k < INTEGRATE.size(); k++) {
-                    MemorySegment column = KernelRunner.segment(archetype, INTEGRATE.column(k));
+                    MemorySegment column = INTEGRATE.segment(archetype, k);
                     MemorySegment slice = chunk.segments[k];
                     assertEquals(0, slice.address() % 64, "chunk " + c);
                     assertEquals(column.address() + chunk.firstRow * (long) Float.BYTES, slice.address());
@@ -118,7 +120,7 @@ class ChunkPlanTest {
             plan.gather(movers, INTEGRATE);
             plan.cut(2, 64);
             assertNotSame(first, plan.chunk(0).segments[0]);
-            assertEquals(KernelRunner.segment(movers.archetypes().get(0), X).address(),
+            assertEquals(INTEGRATE.segment(movers.archetypes().get(0), INTEGRATE.writes().indexOf(X)).address(),
                     plan.chunk(0).segments[0].address());
         }
     }

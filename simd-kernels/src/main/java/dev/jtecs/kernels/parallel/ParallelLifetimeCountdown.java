@@ -1,6 +1,11 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
 import dev.jtecs.builtin.TTL;
+import dev.jtecs.kernels.KernelColumns;
+import dev.jtecs.kernels.KernelProvider;
+import dev.jtecs.kernels.LifetimeCountdown;
+import dev.jtecs.kernels.LifetimeOps;
+import dev.jtecs.kernels.WritePolicy;
 import dev.jtecs.query.Query;
 import dev.jtecs.world.World;
 import java.util.Arrays;

@@ -1,5 +1,8 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
+import dev.jtecs.kernels.ColumnKernel;
+import dev.jtecs.kernels.KernelColumns;
+import dev.jtecs.kernels.WritePolicy;
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -1,4 +1,4 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
 import dev.jtecs.world.World;
 

@@ -1,4 +1,4 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.builtin.BuiltinSystems;
 import dev.jtecs.builtin.TTL;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.kernels.KernelMode;
+import dev.jtecs.kernels.LifetimeCountdown;
+import dev.jtecs.kernels.LifetimeOps;
 import dev.jtecs.kernels.vector.VectorLifetimeOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;

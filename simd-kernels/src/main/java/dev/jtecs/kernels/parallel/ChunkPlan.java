@@ -1,6 +1,7 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
 import dev.jtecs.component.FieldHandle;
+import dev.jtecs.kernels.KernelColumns;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.storage.Archetype;
@@ -44,7 +45,7 @@ final class ChunkPlan {
 
     private int columns;
     private int[] elementBytes = new int[4];
-    private FieldHandle[] fields = new FieldHandle[4];
+    private KernelColumns kernelColumns;
     private Archetype[] archetypes = new Archetype[8];
     private int[] counts = new int[8];
     private long[] versions = new long[8];
@@ -81,14 +82,13 @@ final class ChunkPlan {
 
     /** Starts a pass over {@code kernelColumns}: forgets the previous pass's archetypes. */
     void begin(KernelColumns kernelColumns) {
+        this.kernelColumns = kernelColumns;
         columns = kernelColumns.size();
-        if (fields.length < columns) {
-            fields = new FieldHandle[columns];
+        if (elementBytes.length < columns) {
             elementBytes = new int[columns];
         }
         for (int c = 0; c < columns; c++) {
             FieldHandle field = kernelColumns.column(c);
-            fields[c] = field;
             elementBytes[c] = field.component().layout().fieldKinds().get(field.field()).byteSize();
         }
         archetypeCount = 0;
@@ -113,7 +113,7 @@ final class ChunkPlan {
             sources = Arrays.copyOf(sources, Math.max((archetypeCount + 1) * columns, sources.length * 2));
         }
         for (int c = 0; c < columns; c++) {
-            sources[archetypeCount * columns + c] = KernelRunner.segment(archetype, fields[c]);
+            sources[archetypeCount * columns + c] = kernelColumns.segment(archetype, c);
         }
         archetypes[archetypeCount] = archetype;
         counts[archetypeCount] = count;

@@ -1,5 +1,9 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
+import dev.jtecs.kernels.ColumnKernel;
+import dev.jtecs.kernels.KernelColumns;
+import dev.jtecs.kernels.KernelRunner;
+import dev.jtecs.kernels.WritePolicy;
 import dev.jtecs.query.Query;
 import dev.jtecs.world.World;
 import java.util.Objects;
@@ -178,7 +182,7 @@ public final class ParallelKernelRunner implements AutoCloseable {
         if (executor.isClosed()) {
             throw new IllegalStateException("runner is closed; cannot run " + kernel);
         }
-        KernelRunner.requireIncluded(query, columns, kernel);
+        columns.requireIncluded(query, kernel);
         running = true;
     }
 

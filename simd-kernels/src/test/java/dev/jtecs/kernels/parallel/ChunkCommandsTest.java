@@ -1,10 +1,10 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
-import static dev.jtecs.kernels.ParallelWorlds.CHARGE;
-import static dev.jtecs.kernels.ParallelWorlds.COLD;
-import static dev.jtecs.kernels.ParallelWorlds.HOT;
-import static dev.jtecs.kernels.ParallelWorlds.LEVEL;
-import static dev.jtecs.kernels.ParallelWorlds.TICKS;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.CHARGE;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.COLD;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.HOT;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.LEVEL;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.TICKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

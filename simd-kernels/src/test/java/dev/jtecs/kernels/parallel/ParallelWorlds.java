@@ -1,4 +1,4 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;

@@ -1,4 +1,4 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.kernels.KernelColumns;
+import dev.jtecs.kernels.WritePolicy;
 import dev.jtecs.query.Query;
 import dev.jtecs.world.World;
 import java.io.IOException;

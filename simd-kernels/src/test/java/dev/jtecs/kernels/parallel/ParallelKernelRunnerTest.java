@@ -1,18 +1,25 @@
-package dev.jtecs.kernels;
+package dev.jtecs.kernels.parallel;
 
-import static dev.jtecs.kernels.ParallelWorlds.DX;
-import static dev.jtecs.kernels.ParallelWorlds.DY;
-import static dev.jtecs.kernels.ParallelWorlds.POSITION;
-import static dev.jtecs.kernels.ParallelWorlds.SIZES;
-import static dev.jtecs.kernels.ParallelWorlds.VELOCITY;
-import static dev.jtecs.kernels.ParallelWorlds.X;
-import static dev.jtecs.kernels.ParallelWorlds.Y;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.DX;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.DY;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.POSITION;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.SIZES;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.VELOCITY;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.X;
+import static dev.jtecs.kernels.parallel.ParallelWorlds.Y;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.FloatField;
+import dev.jtecs.kernels.ColumnKernel;
+import dev.jtecs.kernels.KernelColumns;
+import dev.jtecs.kernels.KernelProvider;
+import dev.jtecs.kernels.KernelRunner;
+import dev.jtecs.kernels.MotionKernels;
+import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.kernels.WritePolicy;
 import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
