@@ -1,6 +1,11 @@
-/** Vector API kernels over jtecs columns, each with a scalar twin. The only module that reads jdk.incubator.vector. */
+/**
+ * Vector API kernels over jtecs columns, each with a scalar twin. The only module that reads jdk.incubator.vector,
+ * and in it only {@code dev.jtecs.kernels.vector} uses it.
+ */
 module dev.jtecs.kernels {
     requires dev.jtecs.core;
     requires jdk.incubator.vector;
     exports dev.jtecs.kernels;
+    exports dev.jtecs.kernels.parallel;
+    exports dev.jtecs.kernels.vector;
 }

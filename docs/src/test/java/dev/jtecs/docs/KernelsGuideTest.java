@@ -21,9 +21,9 @@ import dev.jtecs.kernels.KernelMode;
 import dev.jtecs.kernels.KernelProvider;
 import dev.jtecs.kernels.KernelRunner;
 import dev.jtecs.kernels.MotionKernels;
-import dev.jtecs.kernels.ParticleKernels;
 import dev.jtecs.kernels.ParticleOps;
 import dev.jtecs.kernels.WritePolicy;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -171,8 +171,8 @@ class KernelsGuideTest {
             }
             Archetype archetype = world.archetypeOf(world.spawn(POSITION, VELOCITY));
             int count = archetype.count();                         // 71
-            int bound = ParticleKernels.paddedCount(count);        // 71 rounded up to whole vectors
-            assertEquals(0, bound % ParticleKernels.lanes());
+            int bound = VectorParticleOps.paddedCount(count);      // 71 rounded up to whole vectors
+            assertEquals(0, bound % VectorParticleOps.lanes());
             assertTrue(bound <= archetype.capacityRows());         // 128: columns hold 64-row multiples
             // end-example
             assertEquals(71, count);

@@ -21,13 +21,13 @@ import java.util.Objects;
  *       SIZE[from..to) = 2f
  *       X[from + i]    = 0f + (float) i * 0.5f               i = 0 .. to - from - 1
  *       key            = spray.nextLong()                    one draw per uniform field per call
- *       VX[row]        = ScalarFills.uniform(key, row, -1f, 1f)    row: the archetype row itself
+ *       VX[row]        = ScalarFillOps.uniform(key, row, -1f, 1f)  row: the archetype row itself
  * </pre>
  *
  * <p>Determinism: the values depend only on the declared arguments, the rows, and the streams' states, never on
  * the implementation that runs (vector or scalar) or on how a range is cut, so the same world seed and the same
  * operations give the same columns byte for byte. A uniform fill draws its key from its stream once per call and
- * keys the counter-based generator of {@link ScalarFills} with it and the absolute row number; a later batch draws
+ * keys the counter-based generator of {@link ScalarFillOps} with it and the absolute row number; a later batch draws
  * a fresh key, so batches never repeat each other's values even where they land on the same rows.
  *
  * <p>A call allocates nothing per entity (a column view per field); it is not thread-safe, like the world that

@@ -3,8 +3,9 @@ package dev.jtecs.kernels;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The bounds reduction behind one interface: {@link #SCALAR} (the specification, {@link ScalarBounds}) or the
- * vector one ({@link BoundsKernels}) that {@link KernelProvider#bounds()} picks when the Vector API pays.
+ * The bounds reduction behind one interface: {@link #SCALAR} (the specification, {@link ScalarBoundsOps}) or the
+ * vector one ({@link dev.jtecs.kernels.vector.VectorBoundsOps}) that {@link KernelProvider#bounds()} picks when the
+ * Vector API pays.
  *
  * <p>A reduction reads rows {@code [0, count)} only, never the padding past them (a leftover value there would
  * enter the result), so it takes any native segment of at least {@code count} floats. Minimum and maximum are

@@ -19,7 +19,7 @@ import java.util.Objects;
  *                          ──► Bounds2D(xRange[0], yRange[0], xRange[1], yRange[1])
  * </pre>
  *
- * <p>Policy ({@link ScalarBounds}): each axis on its own, NaN skipped, {@code -0.0} below {@code 0.0}; no rows
+ * <p>Policy ({@link ScalarBoundsOps}): each axis on its own, NaN skipped, {@code -0.0} below {@code 0.0}; no rows
  * at all (or only NaN on an axis) leave that axis empty, {@code +Infinity .. -Infinity}, so an empty query
  * answers {@link Bounds2D#EMPTY}. The iteration is the query's own scope. Holds scratch and is not thread-safe;
  * a reduction allocates only its result.

@@ -3,6 +3,10 @@ package dev.jtecs.kernels;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.FieldHandle;
 import dev.jtecs.component.TargetSelector;
+import dev.jtecs.query.Query;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.Column;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +20,11 @@ import java.util.Objects;
  *
  * <p>Invariants: at least one written column; no column twice; no relationship selector (its column has no
  * component id of its own to mark).
+ *
+ * <p>It also answers what every runner asks of a declaration ({@link KernelRunner} and the parallel runners alike):
+ * whether a query includes every column ({@link #requireIncluded}), each column's segment in an archetype
+ * ({@link #segment}), and the distinct components to mark once the kernel has written
+ * ({@link #writtenComponentCount()}, {@link #writtenComponent(int)}).
  */
 public final class KernelColumns {
     private final List<FieldHandle> writes;
@@ -84,13 +93,45 @@ public final class KernelColumns {
     }
 
     /** How many distinct components the written columns belong to. */
-    int writtenComponentCount() {
+    public int writtenComponentCount() {
         return writtenComponents.length;
     }
 
     /** The {@code index}-th distinct written component, in order of first appearance in {@link #writes()}. */
-    Component<?> writtenComponent(int index) {
+    public Component<?> writtenComponent(int index) {
         return writtenComponents[index];
+    }
+
+    /**
+     * Throws unless {@code query} includes the component of every column. {@code kernel} names the kernel in the
+     * message.
+     *
+     * @throws IllegalArgumentException naming the first column whose component the query does not include
+     */
+    public void requireIncluded(Query query, Object kernel) {
+        for (int i = 0; i < size(); i++) {
+            FieldHandle field = column(i);
+            if (!query.descriptor().include().contains(field.component())) {
+                throw new IllegalArgumentException("query " + query.descriptor() + " does not include "
+                        + field.component().name() + ", whose column " + field.name() + " the kernel " + kernel
+                        + " touches");
+            }
+        }
+    }
+
+    /**
+     * The segment of column {@code index} in {@code archetype} ({@code Archetype.column}: marks nothing).
+     *
+     * @throws IllegalArgumentException when the archetype has no such column
+     */
+    public MemorySegment segment(Archetype archetype, int index) {
+        FieldHandle field = column(index);
+        Column column = archetype.column(field);
+        if (column == null) {
+            throw new IllegalArgumentException("archetype " + archetype + " has no column " + field.name() + " of "
+                    + field.component().name());
+        }
+        return column.segment();
     }
 
     @Override

@@ -10,33 +10,32 @@ import java.util.Locale;
  * otherwise scalar, with the reason logged once at {@code WARNING}. {@code -Djtecs.kernels=scalar} forces the
  * scalar twins (tests, comparisons); {@code auto} or no value lets the checks decide. The choice is made in the
  * class initializer and never changes: {@link #particles()}, {@link #lifetimes()}, {@link #transforms()},
- * {@link #lifetimeLerps()}, {@link #fills()} and {@link #bounds()} always return the same instances.
+ * {@link #lifetimeLerps()}, {@link #fills()}, {@link #bounds()} and {@link #sums()} always return the same
+ * instances.
+ *
+ * <p>The scalar twins are the ops interfaces' {@code SCALAR} constants. The vector twins live in
+ * {@code dev.jtecs.kernels.vector}, which this package never names in code: {@link #vectorTwin} finds each one by
+ * the naming convention ({@code ParticleOps} → {@code dev.jtecs.kernels.vector.VectorParticleOps.INSTANCE}), and
+ * only once vector is chosen. So no class of this package can load vector code by accident in a JVM where
+ * {@code jdk.incubator.vector} is missing, and the vector package can implement this one's interfaces without a
+ * package cycle (the module's architecture test holds both).
  */
 public final class KernelProvider {
     /** The system property that forces the scalar twins: {@code -Djtecs.kernels=scalar}. */
     public static final String PROPERTY = "jtecs.kernels";
+    /** The package of the vector twins. */
+    static final String VECTOR_PACKAGE = "dev.jtecs.kernels.vector";
 
     private static final System.Logger LOG = System.getLogger(KernelProvider.class.getName());
     private static final Choice CHOICE = decide(System.getProperty(PROPERTY), vectorModuleReadable(),
             System.getProperty("java.vm.info", ""));
-    private static final ParticleOps PARTICLES = CHOICE.mode() == KernelMode.VECTOR
-            ? new VectorParticleOps() // loaded only here, once the module is known to be readable
-            : ParticleOps.SCALAR;
-    private static final LifetimeOps LIFETIMES = CHOICE.mode() == KernelMode.VECTOR
-            ? new VectorLifetimeOps()
-            : LifetimeOps.SCALAR;
-    private static final TransformOps TRANSFORMS = CHOICE.mode() == KernelMode.VECTOR
-            ? new VectorTransformOps()
-            : TransformOps.SCALAR;
-    private static final LifetimeLerpOps LIFETIME_LERPS = CHOICE.mode() == KernelMode.VECTOR
-            ? new VectorLifetimeLerpOps()
-            : LifetimeLerpOps.SCALAR;
-    private static final FillOps FILLS = CHOICE.mode() == KernelMode.VECTOR
-            ? new VectorFillOps()
-            : FillOps.SCALAR;
-    private static final BoundsOps BOUNDS = CHOICE.mode() == KernelMode.VECTOR
-            ? new VectorBoundsOps()
-            : BoundsOps.SCALAR;
+    private static final ParticleOps PARTICLES = choose(ParticleOps.class, ParticleOps.SCALAR);
+    private static final LifetimeOps LIFETIMES = choose(LifetimeOps.class, LifetimeOps.SCALAR);
+    private static final TransformOps TRANSFORMS = choose(TransformOps.class, TransformOps.SCALAR);
+    private static final LifetimeLerpOps LIFETIME_LERPS = choose(LifetimeLerpOps.class, LifetimeLerpOps.SCALAR);
+    private static final FillOps FILLS = choose(FillOps.class, FillOps.SCALAR);
+    private static final BoundsOps BOUNDS = choose(BoundsOps.class, BoundsOps.SCALAR);
+    private static final SumOps SUMS = choose(SumOps.class, SumOps.SCALAR);
 
     static {
         if (CHOICE.mode() == KernelMode.SCALAR || CHOICE.reason().contains("ignored unknown")) {
@@ -86,6 +85,33 @@ public final class KernelProvider {
     /** The bounds reduction of {@link #mode()}: one instance for the life of the JVM. */
     public static BoundsOps bounds() {
         return BOUNDS;
+    }
+
+    /** The column sum of {@link #mode()}: one instance for the life of the JVM. */
+    public static SumOps sums() {
+        return SUMS;
+    }
+
+    /** {@code scalar} or, when the choice is vector, the vector twin of {@code ops}. */
+    private static <T> T choose(Class<T> ops, T scalar) {
+        return CHOICE.mode() == KernelMode.VECTOR ? vectorTwin(ops) : scalar; // loaded only here, once readable
+    }
+
+    /**
+     * The vector twin of the ops interface {@code ops}: the {@code INSTANCE} of
+     * {@code dev.jtecs.kernels.vector.Vector<ops' simple name>}, loaded and initialized by name.
+     *
+     * @throws IllegalStateException when there is no such class or field, or it holds no {@code ops}
+     */
+    static <T> T vectorTwin(Class<T> ops) {
+        String name = VECTOR_PACKAGE + ".Vector" + ops.getSimpleName();
+        try {
+            Class<?> twin = Class.forName(name, true, KernelProvider.class.getClassLoader());
+            return ops.cast(twin.getField("INSTANCE").get(null));
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalStateException("the vector twin of " + ops.getName() + " should be " + name
+                    + ".INSTANCE", e);
+        }
     }
 
     /** One decision and its reason. */

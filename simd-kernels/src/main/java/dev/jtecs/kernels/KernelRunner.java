@@ -1,10 +1,8 @@
 package dev.jtecs.kernels;
 
-import dev.jtecs.component.FieldHandle;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.storage.Archetype;
-import dev.jtecs.storage.Column;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Objects;
@@ -64,7 +62,7 @@ public final class KernelRunner {
         try {
             Plan bound = plan(kernel.columns());
             if (bound.checkedQuery != query) {
-                requireIncluded(query, kernel.columns(), kernel);
+                kernel.columns().requireIncluded(query, kernel);
                 bound.checkedQuery = query;
             }
             plan = bound;
@@ -94,7 +92,7 @@ public final class KernelRunner {
                     scratch = new MemorySegment[columns.size()];
                 }
                 for (int i = 0; i < columns.size(); i++) {
-                    scratch[i] = segment(archetype, columns.column(i));
+                    scratch[i] = columns.segment(archetype, i);
                 }
                 runOn(archetype, scratch, count, null);
             }
@@ -102,21 +100,6 @@ public final class KernelRunner {
         } finally {
             Arrays.fill(scratch, null); // keep no view of a buffer a later structural change may free
             end();
-        }
-    }
-
-    /**
-     * Throws unless {@code query} includes the component of every column in {@code columns}; shared with the
-     * parallel runner. {@code kernel} names the kernel in the message.
-     */
-    static void requireIncluded(Query query, KernelColumns columns, Object kernel) {
-        for (int i = 0; i < columns.size(); i++) {
-            FieldHandle field = columns.column(i);
-            if (!query.descriptor().include().contains(field.component())) {
-                throw new IllegalArgumentException("query " + query.descriptor() + " does not include "
-                        + field.component().name() + ", whose column " + field.name() + " the kernel " + kernel
-                        + " touches");
-            }
         }
     }
 
@@ -183,16 +166,6 @@ public final class KernelRunner {
         marked++;
     }
 
-    /** The segment of one column of an archetype (marks nothing); shared with the parallel runner. */
-    static MemorySegment segment(Archetype archetype, FieldHandle field) {
-        Column column = archetype.column(field);
-        if (column == null) {
-            throw new IllegalArgumentException("archetype " + archetype + " has no column " + field.name() + " of "
-                    + field.component().name());
-        }
-        return column.segment();
-    }
-
     /**
      * The segments one kernel's columns were bound to at each position of the last iterations: binding {@code k}
      * holds archetype {@code k}'s segments as of its storage version {@code versions[k]}, and the signature
@@ -233,7 +206,7 @@ public final class KernelRunner {
                 bound = segments[k] = new MemorySegment[columns.size()];
             }
             for (int c = 0; c < bound.length; c++) {
-                bound[c] = segment(archetype, columns.column(c));
+                bound[c] = columns.segment(archetype, c);
             }
             int[] written = positions[k];
             if (written == null) {

@@ -94,11 +94,12 @@ public final class LifetimeCountdown {
     /**
      * Despawns the entities of {@code ids[0, count)} that are still alive (another system may have despawned some
      * since the pass) with one {@link World#despawn(long[], int, int)} in one {@code defer()}/{@code commit()}
-     * scope; compacts the live ones to the front of {@code ids}.
+     * scope; compacts the live ones to the front of {@code ids}. What {@link #despawnExpired} and the parallel
+     * countdown's do with the ids they collected.
      *
      * @return how many were alive and passed on
      */
-    static int despawnAlive(World world, long[] ids, int count) {
+    public static int despawnAlive(World world, long[] ids, int count) {
         int alive = 0;
         for (int i = 0; i < count; i++) {
             if (world.isAlive(ids[i])) {

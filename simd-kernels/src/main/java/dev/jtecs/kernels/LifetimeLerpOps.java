@@ -3,10 +3,11 @@ package dev.jtecs.kernels;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The lifetime interpolation behind one interface: {@link #SCALAR} (the specification, {@link ScalarLifetimeLerps})
- * or the vector one ({@link LifetimeLerpKernels}) that {@link KernelProvider#lifetimeLerps()} picks when the Vector
- * API pays. Rows are {@code [0, count)} of jtecs columns (64-byte aligned, capacity padded to 64 rows); the kernel
- * is unconditional and may also write the padding rows of its output columns.
+ * The lifetime interpolation behind one interface: {@link #SCALAR} (the specification, {@link ScalarLifetimeLerpOps})
+ * or the vector one ({@link dev.jtecs.kernels.vector.VectorLifetimeLerpOps}) that
+ * {@link KernelProvider#lifetimeLerps()} picks when the Vector API pays. Rows are {@code [0, count)} of jtecs
+ * columns (64-byte aligned, capacity padded to 64 rows); the kernel is unconditional and may also write the padding
+ * rows of its output columns.
  */
 public interface LifetimeLerpOps {
     /** The scalar twin: the specification, and the implementation where vectors are unavailable or forced off. */
@@ -17,7 +18,7 @@ public interface LifetimeLerpOps {
 
     /**
      * Writes each output channel {@code c} of each row as {@code (1 - t) * from[c] + t * to[c]}, with {@code t} the
-     * row's {@code TTL.percentComplete()} rounded to float. See {@link ScalarLifetimeLerps#lerp}.
+     * row's {@code TTL.percentComplete()} rounded to float. See {@link ScalarLifetimeLerpOps#lerp}.
      *
      * @param columns {@code [0, n)}: the float output columns (written), {@code n = from.length}; {@code n}: the
      *     double {@code TTL.startingTime} column, {@code n + 1}: the double {@code TTL.remaining} column (read) — the

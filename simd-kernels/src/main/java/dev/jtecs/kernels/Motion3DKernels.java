@@ -108,7 +108,7 @@ public final class Motion3DKernels {
     }
 
     /**
-     * Wraps each axis once into its interval, {@code [minX, maxX)} and so on (see {@link ScalarParticles#wrap});
+     * Wraps each axis once into its interval, {@code [minX, maxX)} and so on (see {@link ScalarParticleOps#wrap});
      * conditional: marks the component only on archetypes where a row of some axis changed.
      *
      * @throws IllegalArgumentException unless x, y and z are fields of one component and every axis has finite
@@ -141,7 +141,7 @@ public final class Motion3DKernels {
     }
 
     /**
-     * Clamps each axis into its interval, {@code [minX, maxX]} and so on (see {@link ScalarParticles#clamp});
+     * Clamps each axis into its interval, {@code [minX, maxX]} and so on (see {@link ScalarParticleOps#clamp});
      * conditional: marks the component only on archetypes where a row of some axis was out of bounds.
      *
      * @throws IllegalArgumentException unless x, y and z are fields of one component and every axis has finite

@@ -85,7 +85,7 @@ public final class MotionKernels {
     }
 
     /**
-     * Wraps one coordinate once into {@code [min, max)} (see {@link ScalarParticles#wrap}); conditional: marks
+     * Wraps one coordinate once into {@code [min, max)} (see {@link ScalarParticleOps#wrap}); conditional: marks
      * the column only on archetypes where a row changed.
      *
      * @throws IllegalArgumentException unless both bounds are finite and {@code min < max}
@@ -107,7 +107,7 @@ public final class MotionKernels {
     }
 
     /**
-     * Clamps one coordinate into {@code [min, max]} (see {@link ScalarParticles#clamp}); conditional: marks the
+     * Clamps one coordinate into {@code [min, max]} (see {@link ScalarParticleOps#clamp}); conditional: marks the
      * column only on archetypes where a row was out of bounds.
      *
      * @throws IllegalArgumentException unless both bounds are finite and {@code min < max}

@@ -12,7 +12,7 @@ import java.util.Objects;
  * a size that shrinks. Each reads {@code TTL.startingTime} and {@code TTL.remaining}, takes the row's
  * {@link TTL#percentComplete()} as {@code t}, and writes every target field as the linear interpolation from its
  * start value (at {@code t = 0}, a fresh lifetime) to its end value (at {@code t = 1}, spent); see
- * {@link ScalarLifetimeLerps} for the arithmetic, which gives exactly the end values at both ends.
+ * {@link ScalarLifetimeLerpOps} for the arithmetic, which gives exactly the end values at both ends.
  *
  * <p>The targets are any {@link FloatField}s, of any components (a {@code Colour}'s {@code r, g, b, a}, a
  * {@code Sprite}'s {@code size}). The kernels are unconditional ({@link WritePolicy#ALWAYS}): on every archetype

@@ -4,8 +4,9 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The particle kernels behind one interface, so a column kernel is written once and runs either implementation:
- * {@link #SCALAR} (the specification) or the vector one that {@link KernelProvider#particles()} picks when the
- * Vector API pays. Rows are {@code [0, count)} of jtecs columns (64-byte aligned, capacity padded to 64 rows).
+ * {@link #SCALAR} (the specification, {@link ScalarParticleOps}) or the vector one
+ * ({@link dev.jtecs.kernels.vector.VectorParticleOps}) that {@link KernelProvider#particles()} picks when the Vector
+ * API pays. Rows are {@code [0, count)} of jtecs columns (64-byte aligned, capacity padded to 64 rows).
  *
  * <p>Unconditional kernels may also write the padding rows past {@code count}; conditional ones never touch them
  * and return whether a row changed.
@@ -20,7 +21,7 @@ public interface ParticleOps {
     /** {@code x += vx * dt; y += vy * dt}. */
     void integrate2d(MemorySegment x, MemorySegment y, MemorySegment vx, MemorySegment vy, int count, float dt);
 
-    /** {@code x += vx * dt; y += vy * dt; z += vz * dt}; see {@link ScalarParticles#integrate3d}. */
+    /** {@code x += vx * dt; y += vy * dt; z += vz * dt}; see {@link ScalarParticleOps#integrate3d}. */
     void integrate3d(MemorySegment x, MemorySegment y, MemorySegment z, MemorySegment vx, MemorySegment vy,
             MemorySegment vz, int count, float dt);
 
@@ -30,9 +31,18 @@ public interface ParticleOps {
     /** {@code v *= factor}. */
     void scale(MemorySegment v, int count, float factor);
 
-    /** Wraps once into {@code [min, max)}; see {@link ScalarParticles#wrap}. Returns whether any row changed. */
+    /** Wraps once into {@code [min, max)}; see {@link ScalarParticleOps#wrap}. Returns whether any row changed. */
     boolean wrap(MemorySegment c, int count, float min, float max);
 
-    /** Clamps into {@code [min, max]}; see {@link ScalarParticles#clamp}. Returns whether any row changed. */
+    /** Clamps into {@code [min, max]}; see {@link ScalarParticleOps#clamp}. Returns whether any row changed. */
     boolean clamp(MemorySegment c, int count, float min, float max);
+
+    /**
+     * {@code remaining -= dt} over a float column, listing the rows whose result is {@code <= 0} in
+     * {@code expiredRows} (ascending, from index 0); unconditional, so the vector one may also write the padding
+     * rows (and never lists them). See {@link ScalarParticleOps#countdown}.
+     *
+     * @return how many rows expired
+     */
+    int countdown(MemorySegment remaining, int count, float dt, int[] expiredRows);
 }

@@ -1,9 +1,20 @@
 package dev.jtecs.kernels;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
-/** {@link LifetimeOps} by the scalar twin; loads without {@code jdk.incubator.vector}. */
-final class ScalarLifetimeOps implements LifetimeOps {
+/**
+ * {@link LifetimeOps} by the scalar twin of the lifetime countdown over a native {@code double} column
+ * ({@code TTL.remaining}): the specification the vector twin matches bit for bit, and the rule the builtin TTL
+ * system follows. The interface method checks its arguments and runs rows {@code [0, count)} with the static
+ * {@link #countdown(MemorySegment, int, int, double, double, int[], int)}. Never touches
+ * {@code jdk.incubator.vector}. {@link LifetimeOps#SCALAR} is its one instance.
+ */
+public final class ScalarLifetimeOps implements LifetimeOps {
+    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE;
+
+    ScalarLifetimeOps() {}
+
     @Override
     public KernelMode mode() {
         return KernelMode.SCALAR;
@@ -15,6 +26,24 @@ final class ScalarLifetimeOps implements LifetimeOps {
             throw new IllegalArgumentException("count=" + count + " byteSize=" + remaining.byteSize()
                     + " expiredRows.length=" + expiredRows.length);
         }
-        return ScalarLifetimes.countdown(remaining, 0, count, dt, spentLimit, expiredRows, 0);
+        return countdown(remaining, 0, count, dt, spentLimit, expiredRows, 0);
+    }
+
+    /**
+     * For rows {@code [from, to)}: {@code remaining -= dt}, and a row whose result is {@code <= spentLimit} is
+     * appended to {@code expiredRows} at index {@code expired} onward, in ascending order. NaN never expires.
+     *
+     * @return {@code expired} plus the number of rows appended
+     */
+    public static int countdown(MemorySegment remaining, int from, int to, double dt, double spentLimit,
+            int[] expiredRows, int expired) {
+        for (int row = from; row < to; row++) {
+            double left = remaining.getAtIndex(DOUBLE, row) - dt;
+            remaining.setAtIndex(DOUBLE, row, left);
+            if (left <= spentLimit) {
+                expiredRows[expired++] = row;
+            }
+        }
+        return expired;
     }
 }

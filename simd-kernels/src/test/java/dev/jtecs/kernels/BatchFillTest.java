@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
+import dev.jtecs.kernels.vector.VectorFillOps;
 import dev.jtecs.random.Xoshiro128;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
@@ -37,7 +38,7 @@ class BatchFillTest {
     static final FloatField VY = PARTICLE.floatField("vy");
     static final FloatField SIZE = PARTICLE.floatField("size");
     static final FloatField SHADE = TINT.floatField("shade");
-    static final FillOps[] BOTH = {new VectorFillOps(), FillOps.SCALAR};
+    static final FillOps[] BOTH = {VectorFillOps.INSTANCE, FillOps.SCALAR};
 
     private static BatchFill spray(FillOps ops, World world) {
         Xoshiro128 stream = world.randomStream("test.spray");
@@ -76,8 +77,8 @@ class BatchFillTest {
                     String where = ops.mode() + " row " + row;
                     assertEquals(2f, archetype.get(SIZE).get(row), where);
                     assertEquals(-10f + (float) i * 0.5f, archetype.get(X).get(row), where);
-                    assertEquals(ScalarFills.uniform(vxKey, row, -1f, 1f), archetype.get(VX).get(row), where);
-                    assertEquals(ScalarFills.uniform(vyKey, row, 0f, 10f), archetype.get(VY).get(row), where);
+                    assertEquals(ScalarFillOps.uniform(vxKey, row, -1f, 1f), archetype.get(VX).get(row), where);
+                    assertEquals(ScalarFillOps.uniform(vyKey, row, 0f, 10f), archetype.get(VY).get(row), where);
                 }
             }
         }

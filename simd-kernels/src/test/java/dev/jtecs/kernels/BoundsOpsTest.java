@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.jtecs.kernels.vector.VectorBoundsOps;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -16,14 +18,14 @@ import org.junit.jupiter.api.Test;
  * empty range, the padding never read, and bad arguments refused with nothing changed.
  */
 class BoundsOpsTest {
-    private static final BoundsOps VECTOR = new VectorBoundsOps();
+    private static final BoundsOps VECTOR = VectorBoundsOps.INSTANCE;
     private static final BoundsOps SCALAR = BoundsOps.SCALAR;
     private static final float[] SPECIALS = {Float.NaN, -0.0f, 0.0f, Float.POSITIVE_INFINITY,
         Float.NEGATIVE_INFINITY, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, -Float.MIN_VALUE, 1e30f,
         -1e30f};
 
     private static int[] sizes() {
-        int lanes = ParticleKernels.lanes();
+        int lanes = VectorParticleOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, 1000, 4099};
     }
 
@@ -80,14 +82,14 @@ class BoundsOpsTest {
             for (int i = 0; i < 50_000; i++) {
                 range[0] = Float.POSITIVE_INFINITY;
                 range[1] = Float.NEGATIVE_INFINITY;
-                BoundsKernels.minMax(column, 1 + i % 256, range);
+                VectorBoundsOps.INSTANCE.minMax(column, 1 + i % 256, range);
             }
         }
     }
 
     @Test
     void nanIsSkippedNegativeZeroIsBelowZeroAndNothingIsEmpty() {
-        int lanes = ParticleKernels.lanes();
+        int lanes = VectorParticleOps.lanes();
         for (BoundsOps ops : new BoundsOps[] {VECTOR, SCALAR}) {
             try (Arena arena = Arena.ofShared()) {
                 float[] values = new float[2 * lanes + 3];

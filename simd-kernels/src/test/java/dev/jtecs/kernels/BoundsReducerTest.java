@@ -8,6 +8,7 @@ import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.builtin.Transform3D;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.NativeComponent;
+import dev.jtecs.kernels.vector.VectorBoundsOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.world.World;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * (no dirty bit, no write count), and both implementations give the same boxes.
  */
 class BoundsReducerTest {
-    static final BoundsOps[] BOTH = {new VectorBoundsOps(), BoundsOps.SCALAR};
+    static final BoundsOps[] BOTH = {VectorBoundsOps.INSTANCE, BoundsOps.SCALAR};
 
     record Spot(float x, float y, float z) {}
 

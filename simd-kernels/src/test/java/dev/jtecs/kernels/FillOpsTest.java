@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.kernels.vector.VectorFillOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -19,18 +20,18 @@ import org.junit.jupiter.api.function.Executable;
  * depend on how a range is cut; the random fill's pinned values and distribution; refused arguments.
  */
 class FillOpsTest {
-    private static final FillOps VECTOR = new VectorFillOps();
+    private static final FillOps VECTOR = VectorFillOps.INSTANCE;
     private static final FillOps SCALAR = FillOps.SCALAR;
     private static final FillOps[] BOTH = {VECTOR, SCALAR};
     private static final float SENTINEL = Float.intBitsToFloat(0x7fc0a5a5); // a NaN payload, kept exact
 
     private static int[] sizes() {
-        int lanes = FillKernels.lanes();
+        int lanes = VectorFillOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, 1000, 4099};
     }
 
     private static int[] starts() {
-        int lanes = FillKernels.lanes();
+        int lanes = VectorFillOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 3, 37};
     }
 
@@ -124,8 +125,8 @@ class FillOpsTest {
 
     @Test
     void twinsAgreeOnceCompiled() {
-        FillKernels.warmUp();
-        FillKernels.warmUp(); // idempotent
+        VectorFillOps.warmUp();
+        VectorFillOps.warmUp(); // idempotent
         assertTwins("rangeCompiled", (ops, c, from, to) -> ops.range(c, from, to, 77, 1f, 0.25f));
         assertTwins("uniformCompiled", (ops, c, from, to) -> ops.uniform(c, from, to, 0x1234_5678_9abcL, 3f, 7f));
         assertTwins("constantCompiled", (ops, c, from, to) -> ops.constant(c, from, to, 1.5f));
@@ -161,12 +162,12 @@ class FillOpsTest {
     @Test
     void uniformIsPinnedForEveryRelease() {
         // the generator is part of what a seed reproduces: these values must never change
-        assertEquals(0xAE6F80F1, ScalarFills.bits(0L, 1));
-        assertEquals(0xE0C361F9, ScalarFills.bits(1L, 37));
-        assertEquals(0x92D99920, ScalarFills.bits(-1L, 4099));
-        assertEquals(0x70F57538, ScalarFills.bits(0x5EED1234_9E3779B9L, Integer.MAX_VALUE));
-        assertEquals(0xCC4B4124, ScalarFills.bits(Long.MIN_VALUE, 0));
-        assertEquals(1052533480, Float.floatToIntBits(ScalarFills.uniform(0x5EED1234_9E3779B9L, 37, -1f, 1f)));
+        assertEquals(0xAE6F80F1, ScalarFillOps.bits(0L, 1));
+        assertEquals(0xE0C361F9, ScalarFillOps.bits(1L, 37));
+        assertEquals(0x92D99920, ScalarFillOps.bits(-1L, 4099));
+        assertEquals(0x70F57538, ScalarFillOps.bits(0x5EED1234_9E3779B9L, Integer.MAX_VALUE));
+        assertEquals(0xCC4B4124, ScalarFillOps.bits(Long.MIN_VALUE, 0));
+        assertEquals(1052533480, Float.floatToIntBits(ScalarFillOps.uniform(0x5EED1234_9E3779B9L, 37, -1f, 1f)));
         for (FillOps ops : BOTH) {
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment c = column(arena, 64);
@@ -190,7 +191,7 @@ class FillOpsTest {
                 for (int row = 0; row < 4096; row++) {
                     float value = c.getAtIndex(ValueLayout.JAVA_FLOAT, row);
                     assertTrue(value >= -3f && value < 5f, ops.mode() + " row " + row + ": " + value);
-                    assertEquals(ScalarFills.uniform(10L, row, -3f, 5f), value, ops.mode() + " row " + row);
+                    assertEquals(ScalarFillOps.uniform(10L, row, -3f, 5f), value, ops.mode() + " row " + row);
                 }
             }
         }
@@ -238,7 +239,7 @@ class FillOpsTest {
             assertTrue(chi2 < 140, report);                      // mean 63, sigma 11.2
             int[] bits = new int[n];
             for (int row = 0; row < n; row++) {
-                bits[row] = ScalarFills.bits(0xC0FFEEL, row);
+                bits[row] = ScalarFillOps.bits(0xC0FFEEL, row);
             }
             Arrays.sort(bits);
             for (int i = 1; i < n; i++) {

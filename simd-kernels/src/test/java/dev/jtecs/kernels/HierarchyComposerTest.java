@@ -9,6 +9,7 @@ import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.builtin.RelativeTransform2D;
 import dev.jtecs.builtin.Transform2D;
+import dev.jtecs.kernels.vector.VectorTransformOps;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.world.World;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * them; a frame allocates nothing once warm.
  */
 class HierarchyComposerTest {
-    static final TransformOps[] BOTH = {new VectorTransformOps(), TransformOps.SCALAR};
+    static final TransformOps[] BOTH = {VectorTransformOps.INSTANCE, TransformOps.SCALAR};
     static final RelativeTransform2D ARM = new RelativeTransform2D(10, 0, 1, 0.5f, 2, 1, 0, 0);
     static final RelativeTransform2D HAND = new RelativeTransform2D(3, -2, 0, -0.25f, 0.5f, 0.5f, 0, 0);
 

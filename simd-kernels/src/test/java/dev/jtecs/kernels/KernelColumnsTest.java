@@ -8,7 +8,12 @@ import static dev.jtecs.kernels.KernelRunnerTest.X;
 import static dev.jtecs.kernels.KernelRunnerTest.Y;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.world.World;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +32,24 @@ class KernelColumnsTest {
         assertEquals(2, columns.writtenComponentCount());
         assertEquals(VELOCITY, columns.writtenComponent(0));
         assertEquals(POSITION, columns.writtenComponent(1));
+    }
+
+    @Test
+    void requiresEveryColumnInTheQueryAndFindsEachColumnsSegmentInAnArchetype() {
+        KernelColumns columns = KernelColumns.of(List.of(X), List.of(DX), WritePolicy.ALWAYS);
+        try (World world = World.create()) {
+            Archetype walker = world.archetypeOf(world.spawn(POSITION, VELOCITY));
+            Archetype statue = world.archetypeOf(world.spawn(POSITION));
+            columns.requireIncluded(world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build()), "k");
+            Query positions = world.newQuery(QueryDescriptor.builder().include(POSITION).build());
+            IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                    () -> columns.requireIncluded(positions, "k"));
+            assertTrue(missing.getMessage().contains("the kernel k touches"), missing.getMessage());
+            assertEquals(walker.get(X).segment().address(), columns.segment(walker, 0).address());
+            assertEquals(walker.get(DX).segment().address(), columns.segment(walker, 1).address());
+            assertEquals(statue.get(X).segment().address(), columns.segment(statue, 0).address());
+            assertThrows(IllegalArgumentException.class, () -> columns.segment(statue, 1));
+        }
     }
 
     @Test

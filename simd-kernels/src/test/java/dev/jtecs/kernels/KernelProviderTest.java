@@ -2,8 +2,16 @@ package dev.jtecs.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.kernels.vector.VectorBoundsOps;
+import dev.jtecs.kernels.vector.VectorFillOps;
+import dev.jtecs.kernels.vector.VectorLifetimeLerpOps;
+import dev.jtecs.kernels.vector.VectorLifetimeOps;
+import dev.jtecs.kernels.vector.VectorParticleOps;
+import dev.jtecs.kernels.vector.VectorSumOps;
+import dev.jtecs.kernels.vector.VectorTransformOps;
 import org.junit.jupiter.api.Test;
 
 class KernelProviderTest {
@@ -59,6 +67,24 @@ class KernelProviderTest {
         assertEquals(KernelProvider.mode(), KernelProvider.fills().mode());
         assertSame(KernelProvider.lifetimeLerps(), KernelProvider.lifetimeLerps());
         assertSame(KernelProvider.fills(), KernelProvider.fills());
+        assertEquals(KernelProvider.mode(), KernelProvider.sums().mode());
+        assertSame(KernelProvider.sums(), KernelProvider.sums());
+    }
+
+    /** Checked in every run, the forced-scalar one too: the lookup the provider makes once it has chosen vector. */
+    @Test
+    void everyVectorTwinIsFoundByTheNamingConvention() {
+        assertSame(VectorParticleOps.INSTANCE, KernelProvider.vectorTwin(ParticleOps.class));
+        assertSame(VectorLifetimeOps.INSTANCE, KernelProvider.vectorTwin(LifetimeOps.class));
+        assertSame(VectorTransformOps.INSTANCE, KernelProvider.vectorTwin(TransformOps.class));
+        assertSame(VectorLifetimeLerpOps.INSTANCE, KernelProvider.vectorTwin(LifetimeLerpOps.class));
+        assertSame(VectorFillOps.INSTANCE, KernelProvider.vectorTwin(FillOps.class));
+        assertSame(VectorBoundsOps.INSTANCE, KernelProvider.vectorTwin(BoundsOps.class));
+        assertSame(VectorSumOps.INSTANCE, KernelProvider.vectorTwin(SumOps.class));
+        IllegalStateException none = assertThrows(IllegalStateException.class,
+                () -> KernelProvider.vectorTwin(ColumnKernel.class));
+        assertTrue(none.getMessage().contains("dev.jtecs.kernels.vector.VectorColumnKernel.INSTANCE"),
+                none.getMessage());
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -40,7 +41,7 @@ class KernelRunnerTest {
     static final FloatField Y = POSITION.floatField("y");
     static final FloatField DX = VELOCITY.floatField("dx");
     static final FloatField DY = VELOCITY.floatField("dy");
-    static final ParticleOps[] BOTH = {new VectorParticleOps(), ParticleOps.SCALAR};
+    static final ParticleOps[] BOTH = {VectorParticleOps.INSTANCE, ParticleOps.SCALAR};
 
     private World world;
     private Query movers;

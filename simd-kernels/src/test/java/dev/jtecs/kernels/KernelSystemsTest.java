@@ -8,6 +8,8 @@ import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.builtin.RelativeTransform2D;
 import dev.jtecs.builtin.Transform2D;
+import dev.jtecs.kernels.vector.VectorLifetimeOps;
+import dev.jtecs.kernels.vector.VectorTransformOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.schedule.Phases;
@@ -33,8 +35,8 @@ class KernelSystemsTest {
 
     @Test
     void aKernelWorldStaysBitForBitTheBuiltinWorldOverManyFrames() {
-        LifetimeOps[] lifetimes = {new VectorLifetimeOps(), LifetimeOps.SCALAR};
-        TransformOps[] transforms = {new VectorTransformOps(), TransformOps.SCALAR};
+        LifetimeOps[] lifetimes = {VectorLifetimeOps.INSTANCE, LifetimeOps.SCALAR};
+        TransformOps[] transforms = {VectorTransformOps.INSTANCE, TransformOps.SCALAR};
         for (int impl = 0; impl < 2; impl++) {
             for (long seed : new long[] {11, 0xabcdefL, 0x7F4A7C15L}) {
                 String run = lifetimes[impl].mode() + " seed=" + seed;

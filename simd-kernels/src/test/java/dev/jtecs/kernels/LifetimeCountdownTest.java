@@ -10,6 +10,7 @@ import dev.jtecs.builtin.Paused;
 import dev.jtecs.builtin.TTL;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.kernels.vector.VectorLifetimeOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class LifetimeCountdownTest {
     static final TagComponent EMBER = Components.tag("kernels.test.Ember");
-    static final LifetimeOps[] BOTH = {new VectorLifetimeOps(), LifetimeOps.SCALAR};
+    static final LifetimeOps[] BOTH = {VectorLifetimeOps.INSTANCE, LifetimeOps.SCALAR};
     static final double STEP = 1.0 / 60;
 
     private static Query lifetimes(World world) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.builtin.TTL;
+import dev.jtecs.kernels.vector.VectorLifetimeLerpOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * values), and with one, three and four channels; the twin's progress is TTL's own {@code percentComplete}.
  */
 class LifetimeLerpOpsTest {
-    private static final LifetimeLerpOps VECTOR = new VectorLifetimeLerpOps();
+    private static final LifetimeLerpOps VECTOR = VectorLifetimeLerpOps.INSTANCE;
     private static final LifetimeLerpOps SCALAR = LifetimeLerpOps.SCALAR;
     private static final double[] SPECIALS = {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY,
         Double.NEGATIVE_INFINITY, Double.MAX_VALUE, -Double.MAX_VALUE, Double.MIN_VALUE, 1e300, -1e-300, 1.0 / 60, 1.0,
@@ -25,7 +26,7 @@ class LifetimeLerpOpsTest {
     private static final float OUT_PADDING = -777.25f;
 
     private static int[] sizes() {
-        int lanes = LifetimeLerpKernels.lanes();
+        int lanes = VectorLifetimeLerpOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, 1000, 4099};
     }
 
@@ -109,8 +110,8 @@ class LifetimeLerpOpsTest {
     /** The same comparison once C2 has compiled the kernel (blends, D2F and all as intrinsics). */
     @Test
     void lerpMatchesTwinBitForBitOnceCompiled() {
-        LifetimeLerpKernels.warmUp();
-        LifetimeLerpKernels.warmUp(); // idempotent
+        VectorLifetimeLerpOps.warmUp();
+        VectorLifetimeLerpOps.warmUp(); // idempotent
         assertTwins("sizeCompiled", new float[] {4f}, new float[] {0.5f});
         assertTwins("rgbaCompiled", new float[] {1f, 1f, 1f, 1f}, new float[] {1f, 0.25f, 0f, 0f});
     }
@@ -120,7 +121,7 @@ class LifetimeLerpOpsTest {
         for (double start : SPECIALS) {
             for (double left : SPECIALS) {
                 assertEquals(Double.doubleToLongBits(new TTL(start, left).percentComplete()),
-                        Double.doubleToLongBits(ScalarLifetimeLerps.percentComplete(start, left)),
+                        Double.doubleToLongBits(ScalarLifetimeLerpOps.percentComplete(start, left)),
                         "startingTime=" + start + " remaining=" + left);
             }
         }
@@ -129,7 +130,7 @@ class LifetimeLerpOpsTest {
         for (int i = 0; i < 100_000; i++) {
             double start = random.nextDouble(-1, 10);
             double left = random.nextDouble(-2, 12);
-            assertEquals(new TTL(start, left).percentComplete(), ScalarLifetimeLerps.percentComplete(start, left),
+            assertEquals(new TTL(start, left).percentComplete(), ScalarLifetimeLerpOps.percentComplete(start, left),
                     "seed=" + seed + " i=" + i);
         }
     }

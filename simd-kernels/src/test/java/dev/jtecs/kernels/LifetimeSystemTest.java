@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.TTL;
+import dev.jtecs.kernels.vector.VectorLifetimeOps;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.world.World;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * implementations.
  */
 class LifetimeSystemTest {
-    static final LifetimeOps[] BOTH = {new VectorLifetimeOps(), LifetimeOps.SCALAR};
+    static final LifetimeOps[] BOTH = {VectorLifetimeOps.INSTANCE, LifetimeOps.SCALAR};
     static final double STEP = 1.0 / 60;
 
     @Test

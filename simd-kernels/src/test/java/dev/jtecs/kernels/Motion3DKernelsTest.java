@@ -9,6 +9,7 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -46,7 +47,7 @@ class Motion3DKernelsTest {
     static final FloatField DY = VELOCITY.floatField("dy");
     static final FloatField DZ = VELOCITY.floatField("dz");
     static final FloatField DEPTH_Z = DEPTH.floatField("z");
-    static final ParticleOps[] BOTH = {new VectorParticleOps(), ParticleOps.SCALAR};
+    static final ParticleOps[] BOTH = {VectorParticleOps.INSTANCE, ParticleOps.SCALAR};
 
     private World world;
     private Query movers;

@@ -10,6 +10,7 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.kernels.vector.VectorLifetimeLerpOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -41,7 +42,7 @@ class OverLifetimeTest {
     static final FloatField B = COLOUR.floatField("b");
     static final FloatField A = COLOUR.floatField("a");
     static final FloatField SIZE = SPRITE.floatField("size");
-    static final LifetimeLerpOps[] BOTH = {new VectorLifetimeLerpOps(), LifetimeLerpOps.SCALAR};
+    static final LifetimeLerpOps[] BOTH = {VectorLifetimeLerpOps.INSTANCE, LifetimeLerpOps.SCALAR};
     static final float[] WHITE = {1f, 1f, 1f, 1f};
     static final float[] CLEAR_RED = {1f, 0f, 0f, 0f};
 

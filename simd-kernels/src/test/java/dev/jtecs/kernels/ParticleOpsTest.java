@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * NaN. Conditional kernels do no arithmetic on the lanes they keep, so they must keep even NaN payloads exactly.
  */
 class ParticleOpsTest {
-    private static final ParticleOps VECTOR = new VectorParticleOps();
+    private static final ParticleOps VECTOR = VectorParticleOps.INSTANCE;
     private static final ParticleOps SCALAR = ParticleOps.SCALAR;
     private static final float[] SPECIALS = {Float.NaN, Float.intBitsToFloat(0x7fc00123), -0.0f, 0.0f,
         Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE,
@@ -28,7 +29,7 @@ class ParticleOpsTest {
     private static final float PADDING = 12345.5f; // out of every bound the tests use
 
     private static int[] sizes() {
-        int lanes = ParticleKernels.lanes();
+        int lanes = VectorParticleOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, 1000, 4099};
     }
 
@@ -130,7 +131,7 @@ class ParticleOpsTest {
 
     @Test
     void integrate3dMatchesTwinBitForBitOnceCompiled() {
-        ParticleKernels.warmUp();
+        VectorParticleOps.warmUp();
         assertTwins("integrate3dCompiled", 6, (ops, c, n) -> {
             ops.integrate3d(c[0], c[1], c[2], c[3], c[4], c[5], n, 1f / 60f);
             return true;
@@ -224,21 +225,21 @@ class ParticleOpsTest {
     void specificationOnKnownValues() {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment c = column(arena, new float[] {-1.5f, 1f, 0.5f, -0.0f, Float.NaN});
-            assertTrue(ScalarParticles.wrap(c, 0, 5, -1f, 1f));
+            assertTrue(ScalarParticleOps.wrap(c, 0, 5, -1f, 1f));
             assertEquals(0.5f, c.getAtIndex(ValueLayout.JAVA_FLOAT, 0));
             assertEquals(-1f, c.getAtIndex(ValueLayout.JAVA_FLOAT, 1)); // max is exclusive
             assertEquals(0.5f, c.getAtIndex(ValueLayout.JAVA_FLOAT, 2));
             MemorySegment d = column(arena, new float[] {-3f, 3f, -0.0f, Float.NaN});
-            assertTrue(ScalarParticles.clamp(d, 0, 4, 0f, 2f));
+            assertTrue(ScalarParticleOps.clamp(d, 0, 4, 0f, 2f));
             assertEquals(0f, d.getAtIndex(ValueLayout.JAVA_FLOAT, 0));
             assertEquals(2f, d.getAtIndex(ValueLayout.JAVA_FLOAT, 1));
             assertEquals(Float.floatToRawIntBits(-0.0f),
                     Float.floatToRawIntBits(d.getAtIndex(ValueLayout.JAVA_FLOAT, 2)));
             assertTrue(Float.isNaN(d.getAtIndex(ValueLayout.JAVA_FLOAT, 3)));
             MemorySegment v = column(arena, new float[] {1f});
-            ScalarParticles.accelerate(v, 0, 1, -10f, 0.5f);
+            ScalarParticleOps.accelerate(v, 0, 1, -10f, 0.5f);
             assertEquals(-4f, v.getAtIndex(ValueLayout.JAVA_FLOAT, 0));
-            ScalarParticles.scale(v, 0, 1, 0.5f);
+            ScalarParticleOps.scale(v, 0, 1, 0.5f);
             assertEquals(-2f, v.getAtIndex(ValueLayout.JAVA_FLOAT, 0));
         }
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.builtin.Transform3D;
 import dev.jtecs.component.FloatField;
+import dev.jtecs.kernels.vector.VectorTransformOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * on exactly the archetypes it ran on, and writes each entity's matrix from its transform. Runs both as vector and as scalar.
  */
 class TransformKernelsTest {
-    static final TransformOps[] BOTH = {new VectorTransformOps(), TransformOps.SCALAR};
+    static final TransformOps[] BOTH = {VectorTransformOps.INSTANCE, TransformOps.SCALAR};
 
     private World world;
     private Query placed;

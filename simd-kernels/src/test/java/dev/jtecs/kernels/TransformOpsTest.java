@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.kernels.vector.VectorParticleOps;
+import dev.jtecs.kernels.vector.VectorTransformOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class TransformOpsTest {
     /** The largest ulp distance allowed between twin rotation-scale entries (see the class comment). */
     static final int MAX_ULPS = 3;
-    private static final TransformOps VECTOR = new VectorTransformOps();
+    private static final TransformOps VECTOR = VectorTransformOps.INSTANCE;
     private static final TransformOps SCALAR = TransformOps.SCALAR;
     private static final float[] SPECIALS = {Float.NaN, -0.0f, 0.0f, Float.POSITIVE_INFINITY,
         Float.NEGATIVE_INFINITY, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE, 1e30f, -1e30f, -1e-30f,
@@ -33,7 +35,7 @@ class TransformOpsTest {
     private static final float PADDING = 12345.5f;
 
     private static int[] sizes() {
-        int lanes = ParticleKernels.lanes();
+        int lanes = VectorParticleOps.lanes();
         return new int[] {0, 1, lanes - 1, lanes, lanes + 1, 2 * lanes + 3, 1000, 4099};
     }
 
@@ -45,8 +47,8 @@ class TransformOpsTest {
     /** The same comparison once C2 has compiled the kernel: only then do the intrinsic SIN/COS run. */
     @Test
     void affine2dMatchesTwinWithinUlpsOnceCompiled() {
-        TransformKernels.warmUp();
-        TransformKernels.warmUp(); // idempotent
+        VectorTransformOps.warmUp();
+        VectorTransformOps.warmUp(); // idempotent
         assertTwins(0x7a2eL);
     }
 
@@ -91,7 +93,7 @@ class TransformOpsTest {
 
     @Test
     void model3dMatchesTwinAndJomlBitForBitOnceCompiled() {
-        TransformKernels.warmUp();
+        VectorTransformOps.warmUp();
         model3dTwins(0x3d3eL);
     }
 
@@ -145,7 +147,7 @@ class TransformOpsTest {
 
     @Test
     void compose2dMatchesTwinAndTransform2DComposeBitForBitOnceCompiled() {
-        TransformKernels.warmUp();
+        VectorTransformOps.warmUp();
         compose2dTwins(0xc0de2eL);
     }
 
@@ -227,7 +229,7 @@ class TransformOpsTest {
      */
     @Test
     void compose2dReportsExactlyTheRowsThatChanged() {
-        int lanes = ParticleKernels.lanes();
+        int lanes = VectorParticleOps.lanes();
         for (TransformOps ops : new TransformOps[] {VECTOR, SCALAR}) {
             for (int count : new int[] {1, lanes - 1, lanes + 1, 2 * lanes + 3}) {
                 try (Arena arena = Arena.ofShared()) {

@@ -9,7 +9,7 @@ import dev.jtecs.bench.report.FrameLog;
 import dev.jtecs.bench.report.RunReport;
 import dev.jtecs.bench.report.RunSummary;
 import dev.jtecs.kernels.KernelProvider;
-import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -185,7 +185,7 @@ abstract class FrameJobCommand implements Callable<Integer> {
                 System.getProperty("os.name") + " " + System.getProperty("os.version"), System.getProperty("os.arch"),
                 Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory(),
                 kernels.optionValue() + " (provider: " + KernelProvider.mode() + ", " + KernelProvider.reason() + ")",
-                vector ? ParticleKernels.lanes() : 0);
+                vector ? VectorParticleOps.lanes() : 0);
     }
 
     private void printSummary(PrintStream out, RunReport run, DirtyExtractor extractor) {

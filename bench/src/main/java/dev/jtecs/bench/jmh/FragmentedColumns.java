@@ -1,6 +1,6 @@
 package dev.jtecs.bench.jmh;
 
-import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -16,7 +16,7 @@ import java.lang.foreign.ValueLayout;
  * per group over four fresh streams).
  */
 final class FragmentedColumns implements AutoCloseable {
-    private final Arena arena = Arena.ofShared(); // shared, like every jtecs column (see ParticleKernels.warmUp)
+    private final Arena arena = Arena.ofShared(); // shared, like every jtecs column (see VectorParticleOps.warmUp)
     /** {@code segments[g]} = x, y, vx, vy of group {@code g}. */
     final MemorySegment[][] segments;
     final int[] counts;
@@ -31,7 +31,7 @@ final class FragmentedColumns implements AutoCloseable {
             int rows = values[0].length;
             segments[g] = new MemorySegment[4];
             for (int c = 0; c < 4; c++) {
-                long bytes = (long) ParticleKernels.paddedCount(rows) * Float.BYTES;
+                long bytes = (long) VectorParticleOps.paddedCount(rows) * Float.BYTES;
                 segments[g][c] = arena.allocate(bytes, 64); // zeroed: the padding lanes stay finite
                 MemorySegment.copy(values[c], 0, segments[g][c], ValueLayout.JAVA_FLOAT, 0, rows);
             }
@@ -43,7 +43,7 @@ final class FragmentedColumns implements AutoCloseable {
     void integrate(float dt) {
         for (int g = 0; g < segments.length; g++) {
             MemorySegment[] s = segments[g];
-            ParticleKernels.integrate2d(s[0], s[1], s[2], s[3], counts[g], dt);
+            VectorParticleOps.INSTANCE.integrate2d(s[0], s[1], s[2], s[3], counts[g], dt);
         }
     }
 

@@ -12,8 +12,8 @@ import dev.jtecs.kernels.ColumnKernel;
 import dev.jtecs.kernels.KernelProvider;
 import dev.jtecs.kernels.KernelRunner;
 import dev.jtecs.kernels.MotionKernels;
-import dev.jtecs.kernels.ParticleKernels;
 import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.world.World;
@@ -82,7 +82,7 @@ public class IntegrateBenchmark {
     /** Builds what {@code selected} measures ({@link EngineUnderTest}); {@code "plain"} covers both baselines. */
     void setUp(String selected) {
         if (selected.equals("jtecs") || selected.equals("plainSegmentVector")) {
-            ParticleKernels.warmUp(); // the vector kernel, compiled before the first warm-up iteration
+            VectorParticleOps.warmUp(); // the vector kernel, compiled before the first warm-up iteration
         }
         if (EngineUnderTest.needs(selected, "jtecs")) {
             world = World.create(WorldConfig.defaults().maxEntities(entities + 1));

@@ -9,7 +9,8 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.TagComponent;
-import dev.jtecs.kernels.ColumnKernels;
+import dev.jtecs.kernels.SumOps;
+import dev.jtecs.kernels.vector.VectorSumOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.query.QueryVisitor;
@@ -42,8 +43,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *
  * <ul>
  *   <li>{@code jtecs}: a query over the summed components and the vector sum kernel
- *       ({@link ColumnKernels#sum}) per column and archetype.
- *   <li>{@code jtecsScalar}: the same with its scalar twin ({@link ColumnKernels#sumScalar}).
+ *       ({@link VectorSumOps#sum}) per column and archetype.
+ *   <li>{@code jtecsScalar}: the same with its scalar twin ({@link SumOps#SCALAR}).
  *   <li>{@code plainArray}: plain loops over {@code float[]}s, which the JIT cannot vectorize (float addition is
  *       not associative, so it keeps the sequential order): the ratio to it measures the kernel as much as the
  *       storage, and {@code jtecsScalar} against it measures the storage alone.
@@ -127,7 +128,7 @@ public class IterateReadBenchmark {
     }
 
     /**
-     * Compiles the vector sum before the first warm-up iteration, as {@code ParticleKernels.warmUp} does for the
+     * Compiles the vector sum before the first warm-up iteration, as {@code VectorParticleOps.warmUp} does for the
      * particle kernels: until C2 has it, every vector is a heap object (hundreds of bytes per call).
      */
     private static void warmVectorSum() {
@@ -135,7 +136,7 @@ public class IterateReadBenchmark {
             MemorySegment scratch = arena.allocate(1024 * Float.BYTES, 64);
             float sink = 0;
             for (int i = 0; i < 20_000; i++) {
-                sink += ColumnKernels.sum(scratch, 1024);
+                sink += VectorSumOps.INSTANCE.sum(scratch, 1024);
             }
             if (sink != 0) {
                 throw new AssertionError("a zeroed column sums to " + sink);
@@ -152,23 +153,23 @@ public class IterateReadBenchmark {
     }
 
     private void read(Archetype archetype, int count) {
-        float sum = ColumnKernels.sum(archetype.get(X).segment(), count);
+        float sum = VectorSumOps.INSTANCE.sum(archetype.get(X).segment(), count);
         if (components > 1) {
-            sum += ColumnKernels.sum(archetype.get(VX).segment(), count);
+            sum += VectorSumOps.INSTANCE.sum(archetype.get(VX).segment(), count);
         }
         if (components > 2) {
-            sum += ColumnKernels.sum(archetype.get(M).segment(), count);
+            sum += VectorSumOps.INSTANCE.sum(archetype.get(M).segment(), count);
         }
         accumulator += sum;
     }
 
     private void readScalar(Archetype archetype, int count) {
-        float sum = ColumnKernels.sumScalar(archetype.get(X).segment(), count);
+        float sum = SumOps.SCALAR.sum(archetype.get(X).segment(), count);
         if (components > 1) {
-            sum += ColumnKernels.sumScalar(archetype.get(VX).segment(), count);
+            sum += SumOps.SCALAR.sum(archetype.get(VX).segment(), count);
         }
         if (components > 2) {
-            sum += ColumnKernels.sumScalar(archetype.get(M).segment(), count);
+            sum += SumOps.SCALAR.sum(archetype.get(M).segment(), count);
         }
         accumulator += sum;
     }

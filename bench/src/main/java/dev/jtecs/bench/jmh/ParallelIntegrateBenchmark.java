@@ -10,8 +10,8 @@ import static dev.jtecs.bench.particles.Particles.Y;
 import dev.jtecs.kernels.ColumnKernel;
 import dev.jtecs.kernels.KernelRunner;
 import dev.jtecs.kernels.MotionKernels;
-import dev.jtecs.kernels.ParallelKernelRunner;
-import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.parallel.ParallelKernelRunner;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.FloatColumn;
@@ -84,7 +84,7 @@ public class ParallelIntegrateBenchmark {
         } else {
             parallel = new ParallelKernelRunner(threads);
         }
-        ParticleKernels.warmUp();
+        VectorParticleOps.warmUp();
     }
 
     @TearDown(Level.Trial)

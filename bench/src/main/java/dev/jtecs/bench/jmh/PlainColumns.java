@@ -1,6 +1,6 @@
 package dev.jtecs.bench.jmh;
 
-import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -20,7 +20,7 @@ final class PlainColumns implements AutoCloseable {
     final float[] y;
     final float[] vx;
     final float[] vy;
-    private final Arena arena = Arena.ofShared(); // shared, like every jtecs column (see ParticleKernels.warmUp)
+    private final Arena arena = Arena.ofShared(); // shared, like every jtecs column (see VectorParticleOps.warmUp)
     final MemorySegment sx;
     final MemorySegment sy;
     final MemorySegment svx;
@@ -47,7 +47,7 @@ final class PlainColumns implements AutoCloseable {
     }
 
     private MemorySegment segmentOf(float[] values) {
-        long bytes = (long) ParticleKernels.paddedCount(count) * Float.BYTES;
+        long bytes = (long) VectorParticleOps.paddedCount(count) * Float.BYTES;
         MemorySegment segment = arena.allocate(bytes, 64); // zeroed: the padding lanes stay finite
         MemorySegment.copy(values, 0, segment, ValueLayout.JAVA_FLOAT, 0, count);
         return segment;
@@ -67,7 +67,7 @@ final class PlainColumns implements AutoCloseable {
 
     /** The same over the bare segments, with the jtecs vector kernel. */
     void integrateSegments(float dt) {
-        ParticleKernels.integrate2d(sx, sy, svx, svy, count, dt);
+        VectorParticleOps.INSTANCE.integrate2d(sx, sy, svx, svy, count, dt);
     }
 
     @Override

@@ -7,7 +7,7 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.kernels.KernelSystems;
-import dev.jtecs.kernels.TransformKernels;
+import dev.jtecs.kernels.vector.VectorTransformOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.query.QueryVisitor;
@@ -135,7 +135,7 @@ public class TransformsBenchmark {
             world.update(0); // compiles the schedule and composes once, outside the measurement; no root moves
         }
         if (EngineUnderTest.needs(selected, "jtecsKernel")) {
-            TransformKernels.warmUp(); // the kernels' first frames would otherwise run before C2 compiled them
+            VectorTransformOps.warmUp(); // the kernels' first frames would otherwise run before C2 compiled them
             kernelWorld = World.create(WorldConfig.defaults().maxEntities(entities + 1).timestep(DT));
             KernelSystems.install(kernelWorld);
             kernelIds = spawnInto(kernelWorld);

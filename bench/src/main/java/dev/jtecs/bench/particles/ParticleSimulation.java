@@ -18,8 +18,8 @@ import dev.jtecs.component.FieldHandle;
 import dev.jtecs.component.Input;
 import dev.jtecs.kernels.ColumnKernel;
 import dev.jtecs.kernels.MotionKernels;
-import dev.jtecs.kernels.ParticleKernels;
 import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.schedule.Phases;
@@ -118,7 +118,7 @@ public final class ParticleSimulation implements FrameWorkload {
         }
         ParticleOps ops = kernels.particles();
         if (kernels == KernelChoice.VECTOR) {
-            ParticleKernels.warmUp(); // compile the vector loops before the first measured frame
+            VectorParticleOps.warmUp(); // compile the vector loops before the first measured frame
         }
         this.entities = entities;
         this.kernels = kernels;

@@ -1,7 +1,7 @@
 package dev.jtecs.bench.results;
 
 import dev.jtecs.kernels.KernelProvider;
-import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +47,7 @@ public record RunInfo(Instant date, String cpu, String jdk, int vectorLanes, Str
                 + System.getProperty("java.vm.vendor") + ")";
         String kernels = KernelProvider.mode().name().toLowerCase(java.util.Locale.ROOT) + " ("
                 + KernelProvider.reason() + ")";
-        return new RunInfo(date, cpu, jdk, ParticleKernels.lanes(), kernels, profile, forks, warmup, measurement,
+        return new RunInfo(date, cpu, jdk, VectorParticleOps.lanes(), kernels, profile, forks, warmup, measurement,
                 wallTime);
     }
 

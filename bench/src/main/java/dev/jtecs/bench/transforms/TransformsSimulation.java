@@ -2,7 +2,6 @@ package dev.jtecs.bench.transforms;
 
 import dev.jtecs.bench.frame.DirtyExtractor;
 import dev.jtecs.bench.frame.FrameKernels;
-import dev.jtecs.kernels.HierarchyComposer;
 import dev.jtecs.bench.frame.FrameWorkload;
 import dev.jtecs.bench.frame.KernelChoice;
 import dev.jtecs.bench.frame.StateChecksum;
@@ -15,8 +14,9 @@ import dev.jtecs.component.FieldHandle;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.kernels.ColumnKernel;
+import dev.jtecs.kernels.HierarchyComposer;
 import dev.jtecs.kernels.MotionKernels;
-import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.random.Xoshiro128;
@@ -126,7 +126,7 @@ public final class TransformsSimulation implements FrameWorkload {
         }
         this.integrate = MotionKernels.integrate2d(kernels.particles(), Transform2D.X, Transform2D.Y, VX, VY);
         if (kernels == KernelChoice.VECTOR) {
-            ParticleKernels.warmUp();
+            VectorParticleOps.warmUp();
         }
         this.forest = ForestShape.of(entities, FAN_OUT, LEVELS);
         this.kernelPasses = new FrameKernels(kernels, threads);

@@ -3,7 +3,7 @@ package dev.jtecs.bench.jmh;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class PlainColumnsTest {
     @Test
     void arraysAndSegmentsStartEqualAndIntegrateIdentically() {
-        int n = ParticleKernels.lanes() * 3 + 5;
+        int n = VectorParticleOps.lanes() * 3 + 5;
         try (PlainColumns plain = new PlainColumns(n)) {
             assertEquals(PeerWorlds.vx0(n - 1), plain.svx.getAtIndex(ValueLayout.JAVA_FLOAT, n - 1));
             assertEquals(0f, plain.sx.getAtIndex(ValueLayout.JAVA_FLOAT, n), "padding starts zeroed");

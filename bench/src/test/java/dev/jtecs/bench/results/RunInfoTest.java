@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.jtecs.kernels.ParticleKernels;
+import dev.jtecs.kernels.vector.VectorParticleOps;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
@@ -15,7 +15,7 @@ class RunInfoTest {
         Instant start = Instant.parse("2025-01-02T03:04:05Z");
         RunInfo info = RunInfo.ofThisMachine(start, "quick", 1, "2 × 200 ms", "3 × 200 ms", Duration.ZERO);
         assertEquals(start, info.date());
-        assertEquals(ParticleKernels.lanes(), info.vectorLanes());
+        assertEquals(VectorParticleOps.lanes(), info.vectorLanes());
         assertTrue(info.cpu().endsWith(Runtime.getRuntime().availableProcessors() + " processors"), info.cpu());
         assertTrue(info.jdk().contains(System.getProperty("java.runtime.version")), info.jdk());
         assertTrue(info.kernels().startsWith("vector") || info.kernels().startsWith("scalar"), info.kernels());
