@@ -119,7 +119,7 @@ final class BulkPaths {
     }
 
     /** Writes one planned column into rows {@code [from, to)}. */
-    private static void write(Table table, int position, int from, int to, Input input, byte mode) {
+    static void write(Table table, int position, int from, int to, Input input, byte mode) {
         Component<?> component = table.componentAt(position);
         switch (mode) {
             case BatchOp.ZERO -> table.values().zeroRows(position, from, to);
