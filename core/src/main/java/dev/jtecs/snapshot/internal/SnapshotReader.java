@@ -621,6 +621,9 @@ final class SnapshotReader {
     private Object decode(Component<?> definition, SnapshotCodec<Object> codec, Class<?> type, Object tree,
             String where) {
         Object value;
+        if (tree == null && WriterStorage.heap(definition) && !(definition instanceof ScalarComponent<?>)) {
+            return null; // an empty managed slot
+        }
         if (codec != null) {
             try {
                 value = codec.load(tree, host.facade());

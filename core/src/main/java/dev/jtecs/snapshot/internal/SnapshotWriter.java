@@ -146,8 +146,8 @@ final class SnapshotWriter {
     private static Object encode(Component<?> definition, SnapshotCodec<Object> codec, Object value, long entity) {
         String where = "saveSnapshot: entity " + dev.jtecs.entity.Entity.toString(entity) + ", component "
                 + definition.name();
-        if (codec == null) {
-            return Codecs.encodeManaged(value);
+        if (codec == null || value == null) {
+            return Codecs.encodeManaged(value); // an empty managed slot stays empty: no codec sees null
         }
         Object saved;
         try {
