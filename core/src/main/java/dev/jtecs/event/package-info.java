@@ -1,6 +1,7 @@
 /**
  * Events and observers: callbacks registered at an address (an entity id, or 0 for the world) for one event
- * type, and per-archetype entity observers.
+ * type. (Per-archetype row notifications are {@code storage.EntityObserver}s: they observe a table, not an
+ * address.)
  *
  * <pre>
  *   world.observe(address, OnDespawn.class, e -> ...)      address = entity id, or 0 for the world

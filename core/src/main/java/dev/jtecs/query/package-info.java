@@ -1,9 +1,10 @@
 /**
  * Queries: descriptors (include / include-any / exclude, state filters, groups, membership callbacks) and
- * iteration over the archetypes that match them.
+ * iteration over the archetypes that match them. {@link dev.jtecs.query.Query} and
+ * {@link dev.jtecs.query.QueryCursor} are interfaces; the world's implementation is in {@code query.internal}.
  *
  * <pre>
- *   World ──ArchetypeCreated──► every persistent Query.consider(archetype) ──► matched list (group order)
+ *   World ──ArchetypeCreated──► every persistent query considers it ──► matched list (group order)
  *   query.forEach / cursor ──► scope on ──► visit non-empty archetypes ──► scope off (publishes staged work)
  *   drain ──EntityObserver──► Membership ──(other archetype does not match)──► onEntitiesAdded / Removed
  * </pre>

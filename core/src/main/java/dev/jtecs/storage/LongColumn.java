@@ -5,32 +5,68 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * A view of one off-heap {@code long} column: rows {@code [0, capacityRows)} of a 64-byte-aligned segment.
+ * A view of one off-heap {@code long} column: rows {@code [0, capacityRows)} of a 64-byte-aligned segment. An
+ * archetype's entity-id column is such a view, read-only: entities change rows only through the world.
  *
  * <p>A view stays valid until the archetype's next structural change (growth replaces the buffer); take views
  * inside the loop that uses them. Rows at or above the archetype's count are padding: kernels may read and
- * write them, nothing else observes them.
+ * write them, nothing else observes them. With {@link ViewChecks#ENABLED} every access of an archetype's view
+ * checks both rules and throws instead of touching a recycled buffer.
  */
 public final class LongColumn implements Column {
     private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG;
 
     private final MemorySegment segment;
+    private final Archetype owner;
+    private final long version;
+    private final boolean readOnly;
 
-    /** A view of {@code segment}; its size must be a multiple of long's size. */
+    /** A detached view of {@code segment} (no archetype, never checked); its size must be a multiple of 8. */
     public LongColumn(MemorySegment segment) {
-        this.segment = Column.checkSegment(segment, LAYOUT.byteSize());
+        this(segment, null, false);
+    }
+
+    /**
+     * A view of one column of {@code owner} at its current {@link Archetype#storageVersion()}; {@code readOnly}
+     * refuses {@link #set} and hands out a read-only {@link #segment()}.
+     */
+    public LongColumn(MemorySegment segment, Archetype owner, boolean readOnly) {
+        MemorySegment checked = Column.checkSegment(segment, LAYOUT.byteSize());
+        this.segment = readOnly ? checked.asReadOnly() : checked;
+        this.owner = owner;
+        this.version = owner == null ? 0 : owner.storageVersion();
+        this.readOnly = readOnly;
     }
 
     public long get(int row) {
+        if (ViewChecks.ENABLED) {
+            ViewChecks.row(this, owner, version, row);
+        }
         return segment.getAtIndex(LAYOUT, row);
     }
 
+    /** @throws UnsupportedOperationException on a read-only view (an archetype's entity column) */
     public void set(int row, long value) {
+        if (readOnly) {
+            throw new UnsupportedOperationException("the entity column of " + owner + " is read-only: entities "
+                    + "change rows only through World calls");
+        }
+        if (ViewChecks.ENABLED) {
+            ViewChecks.row(this, owner, version, row);
+        }
         segment.setAtIndex(LAYOUT, row, value);
+    }
+
+    /** Whether {@link #set} and writes through {@link #segment()} are refused. */
+    public boolean isReadOnly() {
+        return readOnly;
     }
 
     @Override
     public MemorySegment segment() {
+        if (ViewChecks.ENABLED) {
+            ViewChecks.current(this, owner, version);
+        }
         return segment;
     }
 
@@ -42,5 +78,15 @@ public final class LongColumn implements Column {
     @Override
     public PrimitiveKind kind() {
         return PrimitiveKind.LONG;
+    }
+
+    @Override
+    public Archetype owner() {
+        return owner;
+    }
+
+    @Override
+    public long storageVersion() {
+        return version;
     }
 }

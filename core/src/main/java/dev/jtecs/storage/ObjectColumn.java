@@ -13,19 +13,31 @@ public final class ObjectColumn<T> {
     private final Object[] array;
     private final Class<T> type;
     private final boolean readOnly;
+    private final Archetype owner;
+    private final long version;
 
+    /** A detached view of a caller's array (no archetype, never checked). */
     public ObjectColumn(Object[] array, Class<T> type) {
-        this(array, type, false);
+        this(array, type, false, null);
     }
 
-    /** A view whose {@link #set} throws when {@code readOnly} (columns whose writes must go through the world). */
-    public ObjectColumn(Object[] array, Class<T> type, boolean readOnly) {
+    /**
+     * A view of one column of {@code owner} (or a detached one when {@code null}) at its current
+     * {@link Archetype#storageVersion()}, whose {@link #set} throws when {@code readOnly} (columns whose writes
+     * must go through the world).
+     */
+    public ObjectColumn(Object[] array, Class<T> type, boolean readOnly, Archetype owner) {
         this.array = Objects.requireNonNull(array, "array");
         this.type = Objects.requireNonNull(type, "type");
         this.readOnly = readOnly;
+        this.owner = owner;
+        this.version = owner == null ? 0 : owner.storageVersion();
     }
 
     public T get(int row) {
+        if (ViewChecks.ENABLED) {
+            ViewChecks.row(this, owner, version, row);
+        }
         return type.cast(array[row]);
     }
 
@@ -33,6 +45,9 @@ public final class ObjectColumn<T> {
     public void set(int row, T value) {
         if (readOnly) {
             throw new UnsupportedOperationException("this column is read-only: its values change through World.set");
+        }
+        if (ViewChecks.ENABLED) {
+            ViewChecks.row(this, owner, version, row);
         }
         array[row] = type.cast(Objects.requireNonNull(value, "value"));
     }
@@ -47,5 +62,10 @@ public final class ObjectColumn<T> {
 
     public Class<T> type() {
         return type;
+    }
+
+    /** The archetype this view belongs to, or {@code null} for a detached view. */
+    public Archetype owner() {
+        return owner;
     }
 }

@@ -9,28 +9,47 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>A view stays valid until the archetype's next structural change (growth replaces the buffer); take views
  * inside the loop that uses them. Rows at or above the archetype's count are padding: kernels may read and
- * write them, nothing else observes them.
+ * write them, nothing else observes them. With {@link ViewChecks#ENABLED} every access of an archetype's view
+ * checks both rules and throws instead of touching a recycled buffer.
  */
 public final class ShortColumn implements Column {
     private static final ValueLayout.OfShort LAYOUT = ValueLayout.JAVA_SHORT;
 
     private final MemorySegment segment;
+    private final Archetype owner;
+    private final long version;
 
-    /** A view of {@code segment}; its size must be a multiple of short's size. */
+    /** A detached view of {@code segment} (no archetype, never checked); its size: a multiple of short's. */
     public ShortColumn(MemorySegment segment) {
+        this(segment, null);
+    }
+
+    /** A view of one column of {@code owner} at its current {@link Archetype#storageVersion()}. */
+    public ShortColumn(MemorySegment segment, Archetype owner) {
         this.segment = Column.checkSegment(segment, LAYOUT.byteSize());
+        this.owner = owner;
+        this.version = owner == null ? 0 : owner.storageVersion();
     }
 
     public short get(int row) {
+        if (ViewChecks.ENABLED) {
+            ViewChecks.row(this, owner, version, row);
+        }
         return segment.getAtIndex(LAYOUT, row);
     }
 
     public void set(int row, short value) {
+        if (ViewChecks.ENABLED) {
+            ViewChecks.row(this, owner, version, row);
+        }
         segment.setAtIndex(LAYOUT, row, value);
     }
 
     @Override
     public MemorySegment segment() {
+        if (ViewChecks.ENABLED) {
+            ViewChecks.current(this, owner, version);
+        }
         return segment;
     }
 
@@ -42,5 +61,15 @@ public final class ShortColumn implements Column {
     @Override
     public PrimitiveKind kind() {
         return PrimitiveKind.SHORT;
+    }
+
+    @Override
+    public Archetype owner() {
+        return owner;
+    }
+
+    @Override
+    public long storageVersion() {
+        return version;
     }
 }

@@ -16,7 +16,10 @@
  *
  * <p>Invariants: views ({@code FloatColumn} ...) are valid until the archetype's next structural change
  * ({@code Archetype.storageVersion()} for one archetype, {@code World.structureVersion()} for the whole world
- * tell when); rows at or above {@code count} are padding that only kernels touch; every buffer is owned and
- * freed by the world's native allocator.
+ * tell when; with {@code -Djtecs.checkViews=true}, {@link dev.jtecs.storage.ViewChecks}, a stale view or a row
+ * at or above the count throws); rows at or above {@code count} are padding that only kernels touch, through
+ * segments; the entity column is read-only; every buffer is owned and freed by the world's native allocator, and
+ * this package (with its internals) is the only one of the core that touches {@code java.lang.foreign}.
+ * {@link dev.jtecs.storage.EntityObserver}s hear what happens to an archetype's rows.
  */
 package dev.jtecs.storage;

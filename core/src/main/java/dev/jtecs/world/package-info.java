@@ -1,17 +1,25 @@
 /**
- * The world: the owner of entities, archetypes and native memory, and the entry point of every operation.
+ * The world: the owner of entities, archetypes and native memory, and the facade every operation enters by. The
+ * facade checks the calling thread and the arguments it owns, then delegates: structural calls to the mutation
+ * model, reads to the entity index and the archetype registry, relationship reads and walks to the relation
+ * layer, systems to the scheduler.
  *
  * <pre>
- *   World ─┬─ EntityIndex        slot → generation, state, archetype, row
- *          ├─ ArchetypeRegistry  signature → Table (columns), add/remove edges, move plans
- *          ├─ Transaction        staged work, one record per entity
- *          ├─ CommitDrain        publishes staged work in waves
- *          ├─ States             created states, the stack; spawn paths add the top state's tag
- *          ├─ Bundles            named spawn shapes (required and defaulted components)
+ *   World ─┬─ MutationModel      scopes, staging, batches, keys, the commit drain     (mutation.internal)
+ *          ├─ Relations          reverse index, walks; the drain's hooks               (relation.internal)
+ *          ├─ EntityIndex        slot → generation, state, archetype, row              (entity.internal)
+ *          ├─ ArchetypeRegistry  signature → Table (columns), add/remove edges, move plans (storage.internal)
+ *          ├─ WorldQuery list    persistent queries, told of every new archetype       (query.internal)
+ *          ├─ ObserverRegistry   observers by address and event type                   (event.internal)
+ *          ├─ Pipeline           the scheduler (schedule), with the builtin systems installed
+ *          ├─ States, Bundles, Resources, Compaction
  *          └─ NativeMemory       every off-heap buffer; freed by close()
  * </pre>
  *
- * <p>Invariants: every published entity resolves to exactly one row, whose entity column holds its id; reads see
- * only published state; a closed world rejects every call.
+ * <p>The world, the scheduler ({@code schedule}), state policies ({@code state}) and the builtin systems
+ * ({@code builtin.systems}) form one layer, the top of the core: a system body receives the world, and the world
+ * hands out scheduler types and installs the builtin systems. Invariants: only the owner thread enters; every
+ * published entity resolves to exactly one row, whose entity column holds its id; reads see only published state;
+ * a closed world rejects every call.
  */
 package dev.jtecs.world;

@@ -7,7 +7,7 @@ import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.schedule.SystemBody;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
-import java.lang.foreign.MemorySegment;
+import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.builtin.PreviousTransform2D;
 import dev.jtecs.builtin.Transform2D;
 
@@ -17,7 +17,7 @@ import dev.jtecs.builtin.Transform2D;
  * previous pose. Paused entities are included, since they are still drawn; disabled ones are not.
  *
  * @implNote One bulk comparison and, when the bytes differ, one bulk copy per column and archetype
- *     ({@link MemorySegment#mismatch} and {@link MemorySegment#copy} over the column segments): no loop over
+ *     ({@link FloatColumn#sameRows} and {@link FloatColumn#copyRowsTo}, over the column segments): no loop over
  *     rows here, no allocation. {@code PreviousTransform2D} is marked dirty only where a column changed.
  */
 final class PreviousTransformCapture implements SystemBody {
@@ -51,13 +51,12 @@ final class PreviousTransformCapture implements SystemBody {
 
     /** Copies rows {@code [0, count)} of one float column into another when they differ; true if they did. */
     private static boolean copy(Archetype archetype, FloatField from, FloatField to, int count) {
-        MemorySegment source = archetype.get(from).segment();
-        MemorySegment target = archetype.get(to).segment(); // written below, marked by the caller
-        long bytes = (long) count * Float.BYTES;
-        if (MemorySegment.mismatch(source, 0, bytes, target, 0, bytes) < 0) {
+        FloatColumn source = archetype.get(from);
+        FloatColumn target = archetype.get(to); // written below, marked by the caller
+        if (source.sameRows(target, count)) {
             return false;
         }
-        MemorySegment.copy(source, 0, target, 0, bytes);
+        source.copyRowsTo(target, count);
         return true;
     }
 }

@@ -15,9 +15,9 @@ import java.util.function.Supplier;
 import dev.jtecs.query.Query;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.SegmentReads;
 import dev.jtecs.storage.internal.Table;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
@@ -315,15 +315,15 @@ final class Batches {
         if (count < 0) {
             throw new IllegalArgumentException("batchSpawnAtRaw: count must not be negative, was " + count);
         }
-        if (ids.byteSize() < (long) count * Long.BYTES) {
-            throw new IllegalArgumentException("batchSpawnAtRaw: the array holds " + ids.byteSize() / Long.BYTES
+        if (SegmentReads.longCount(ids) < count) {
+            throw new IllegalArgumentException("batchSpawnAtRaw: the array holds " + SegmentReads.longCount(ids)
                     + " ids, fewer than count=" + count);
         }
         BitSet seen = new BitSet();
         long[] chunk = new long[Math.min(Math.max(count, 1), CHUNK)];
         for (int done = 0; done < count; done += chunk.length) {
             int n = Math.min(chunk.length, count - done);
-            MemorySegment.copy(ids, ValueLayout.JAVA_LONG, (long) done * Long.BYTES, chunk, 0, n);
+            SegmentReads.longs(ids, done, chunk, 0, n);
             for (int i = 0; i < n; i++) {
                 checkRestorable(chunk[i], seen, "batchSpawnAtRaw");
             }
@@ -342,7 +342,7 @@ final class Batches {
         }
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, true);
         long[] copy = new long[count];
-        MemorySegment.copy(ids, ValueLayout.JAVA_LONG, 0, copy, 0, count);
+        SegmentReads.longs(ids, 0, copy, 0, count);
         Input[] planned = inputs;
         scopes.run(() -> {
             reserveAll(copy, plan.table());

@@ -95,21 +95,15 @@ public final class CommitDrain {
     }
 
     /** What the queue flushes into: required edges pass only when planned, the rest goes to the store. */
-    private final SparseWriteQueue.Sink flushSink = new SparseWriteQueue.Sink() {
-        @Override
-        public void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
-            if (op != SparseWriteQueue.REQUIRE) {
-                hooks.applySparse(entity, op, relationship, target, payload);
-            } else if (requiredEdges.consume(entity, relationship)) {
-                hooks.applySparse(entity, SparseWriteQueue.ADD, relationship, target, payload);
-            }
-        }
+    private final SparseWriteQueue.Sink flushSink = this::flushOne;
 
-        @Override
-        public void settle() {
-            hooks.settleSparse();
+    private void flushOne(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
+        if (op != SparseWriteQueue.REQUIRE) {
+            hooks.applySparse(entity, op, relationship, target, payload);
+        } else if (requiredEdges.consume(entity, relationship)) {
+            hooks.applySparse(entity, SparseWriteQueue.ADD, relationship, target, payload);
         }
-    };
+    }
 
     /** Whether anything waits for a drain: staged records or sparse writes, or a settlement left over. */
     public boolean hasWork() {

@@ -13,10 +13,10 @@ import dev.jtecs.storage.internal.Table;
  * <pre>
  *   publish ─┬─ wave ─┬─ segment: despawns ── despawned(id) per entity whose row and slot are gone
  *            │        │           spawns, moves ── placedWithPairs(table, from, to) before observers hear of rows
- *            │        │           sparse flush ── applySparse(...) per staged write, then settleSparse()
+ *            │        │           sparse flush ── applySparse(...) per staged write of a live entity
  *            │        │           ── segmentDone()
  *            │        ├─ query batch ── applySparse(...) per edited member ── segmentDone()
- *            │        └─ wave end ── settleSparse()
+ *            │        └─ wave end ── settleSparse(), once
  *            │   (the next wave runs while pendingSettlement() or staged work says so)
  *            └─ publicationEnded(published), also after a failure
  * </pre>
@@ -43,7 +43,7 @@ public interface DrainHooks {
         throw new IllegalStateException("no sparse edge store attached");
     }
 
-    /** A flush or a batch has applied its sparse writes: relationship markers follow the edges now. */
+    /** The wave has applied all its sparse writes (flushes and batches): relationship markers follow the edges now. */
     default void settleSparse() {}
 
     /** A segment of a wave (or a query batch) has published everything it holds. */

@@ -26,13 +26,11 @@ public final class SparseWriteQueue {
      */
     public static final byte REQUIRE = 3;
 
-    /** Where flushed writes go: the world's edge store. */
+    /** Where flushed writes go (the drain forwards them to its hooks, and so to the world's edge store). */
+    @FunctionalInterface
     public interface Sink {
         /** Applies one write to an entity that is alive. */
         void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload);
-
-        /** Called once at the end of each wave: the store is where the wave's calls left it. */
-        void settle();
     }
 
     private long[] entities = new long[16];

@@ -9,8 +9,8 @@ import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.SparseEdges;
 
 /**
- * The sink of sparse edge writes: each flushed or batch write edits the world's {@link SparseEdges} store, and
- * after every flush each entity whose edges changed is brought back in step with its relationship marker (the
+ * The sink of sparse edge writes: each flushed or batch write edits the world's {@link SparseEdges} store, and at
+ * the end of each wave every entity whose edges changed is brought back in step with its relationship marker (the
  * marker stays exactly while the entity holds an edge of that relationship).
  */
 final class SparseMarkers {
@@ -59,7 +59,7 @@ final class SparseMarkers {
     }
 
     /**
-     * After a flush or a batch: each entity whose sparse edges changed carries the relationship marker exactly
+     * At the end of a wave: each entity whose sparse edges changed carries the relationship marker exactly
      * while it holds an edge. Where they disagree (its last edge was removed, or an edge landed while the marker
      * was being removed) the marker change is staged for the next wave, unless a later call already stages it.
      */

@@ -64,7 +64,7 @@ public final class Table {
     private final Object[][] heapArrays;
     private final ObjectColumn<?>[] heapViews;
     private MemorySegment entitySegment = MemorySegment.NULL;
-    private LongColumn entityView = new LongColumn(MemorySegment.NULL);
+    private LongColumn entityView;
     private int count;
     private int capacityRows;
     private int store;
@@ -136,11 +136,11 @@ public final class Table {
         heapArrays = new Object[heaps][];
         Arrays.fill(heapArrays, new Object[0]);
         heapViews = new ObjectColumn<?>[heaps];
+        archetype = new Archetype(this); // before the views, which name their archetype
         rebuildViews();
         dirty = new DirtyState(this, n);
         values = new TableValues(components, nativeStart, nativeCount, heapIndex, codecs, nativeKinds, nativeSegments,
                 heapArrays);
-        archetype = new Archetype(this);
     }
 
     // ---------------------------------------------------------------- identity and shape
@@ -607,9 +607,9 @@ public final class Table {
     private void rebuildViews() {
         storageVersion++;
         clock.tick(signature);
-        entityView = new LongColumn(entitySegment);
+        entityView = new LongColumn(entitySegment, archetype, true); // ids change only through the world
         for (int c = 0; c < nativeSegments.length; c++) {
-            nativeViews[c] = view(nativeKinds[c], nativeSegments[c]);
+            nativeViews[c] = view(nativeKinds[c], nativeSegments[c], archetype);
         }
         for (int p = 0; p < components.length; p++) {
             if (heapIndex[p] >= 0) {
@@ -619,21 +619,21 @@ public final class Table {
                         : components[p] instanceof PairComponent;
                 Class<?> type = components[p] instanceof PairComponent pair ? pair.payloadType()
                         : components[p].valueType();
-                heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], type, readOnly);
+                heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], type, readOnly, archetype);
             }
         }
     }
 
-    private static Column view(PrimitiveKind kind, MemorySegment segment) {
+    private static Column view(PrimitiveKind kind, MemorySegment segment, Archetype owner) {
         return switch (kind) {
-            case BYTE -> new ByteColumn(segment);
-            case BOOLEAN -> new BooleanColumn(segment);
-            case SHORT -> new ShortColumn(segment);
-            case CHAR -> new CharColumn(segment);
-            case INT -> new IntColumn(segment);
-            case FLOAT -> new FloatColumn(segment);
-            case LONG -> new LongColumn(segment);
-            case DOUBLE -> new DoubleColumn(segment);
+            case BYTE -> new ByteColumn(segment, owner);
+            case BOOLEAN -> new BooleanColumn(segment, owner);
+            case SHORT -> new ShortColumn(segment, owner);
+            case CHAR -> new CharColumn(segment, owner);
+            case INT -> new IntColumn(segment, owner);
+            case FLOAT -> new FloatColumn(segment, owner);
+            case LONG -> new LongColumn(segment, owner, false);
+            case DOUBLE -> new DoubleColumn(segment, owner);
         };
     }
 

@@ -35,7 +35,6 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import dev.jtecs.mutation.BatchIds;
-import dev.jtecs.world.CompactResult;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import dev.jtecs.world.WorldStats;
@@ -978,36 +977,6 @@ class BatchesTest {
     // ---------------------------------------------------------------- maintenance
 
     @Test
-    void compactRebuildsStorageThatLostMostRowsAndKeepsValues() {
-        BatchIds ids = world.batchSpawn(10_000, List.of(POS.of(new Pos(1, 2))));
-        world.batchSpawn(100, List.of(VEL));
-        Query positions = query(POS);
-        world.batchDespawn(positions);
-        long keep = world.spawn(POS.of(new Pos(5, 6)));
-        Archetype archetype = world.archetypeOf(keep);
-        long reservedBefore = world.nativeBytesReserved();
-        CompactResult result = world.compact();
-        assertEquals(new CompactResult(0, 1), result);
-        assertTrue(world.nativeBytesReserved() < reservedBefore);
-        assertEquals(Archetypes.ROW_PADDING, archetype.capacityRows());
-        assertEquals(new Pos(5, 6), world.get(keep, POS));
-        assertFalse(world.isAlive(ids.first()));
-        assertEquals(new CompactResult(0, 0), world.compact(), "nothing left to rebuild");
-    }
-
-    @Test
-    void compactRefusesPendingWorkScopesAndPublication() {
-        world.defer();
-        world.spawn(POS);
-        assertThrows(IllegalStateException.class, world::compact);
-        world.commit();
-        world.forEachArchetype(a -> assertThrows(IllegalStateException.class, world::compact));
-        world.newQuery(QueryDescriptor.builder().include(POS).onEntitiesAdded((a, f, t) ->
-                assertThrows(IllegalStateException.class, world::compact)).build());
-        world.spawn(POS);
-    }
-
-    @Test
     void clearEntitiesKeepsQueriesAndWorldObserversAndInvalidatesIds() {
         BatchIds ids = world.batchSpawn(5, List.of(POS));
         long keyed = world.spawn(EntityKey.COMPONENT.of("boss"));
@@ -1229,10 +1198,5 @@ class BatchesTest {
         world.spawnAt(id, MARK);
         world.despawn(id);
         assertTrue(events.isEmpty(), "the restored id starts without the old observer");
-    }
-
-    /** Table padding, re-exported for the assertion above. */
-    private static final class Archetypes {
-        static final int ROW_PADDING = dev.jtecs.storage.internal.Table.ROW_PADDING;
     }
 }

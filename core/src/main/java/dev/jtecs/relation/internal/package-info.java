@@ -1,0 +1,20 @@
+/**
+ * The relationship machinery of one world above the mutation model: {@link dev.jtecs.relation.internal.Relations}
+ * answers the world's reads and walks, and is the commit drain's {@code DrainHooks}, so publication tells it what
+ * happened to rows and edges and it stages what must follow.
+ *
+ * <pre>
+ *   reads   World ─► Relations ─┬─ ReverseIndex   target ─► sources (dense: rows of the pair's archetypes;
+ *                               │                                     sparse: the edge store's reverse index)
+ *                               └─ Traversal      traverse (depth first, ascending ids), walkUp (first edges)
+ *   drain   despawned(id), placedWithPairs(rows) ─► Settlement: note dead targets
+ *           segmentDone() ─► Settlement: cascading sources ─► staged despawns; others ─► staged edge removals
+ *           applySparse(...), settleSparse() ─► SparseMarkers: edit the store, keep each marker in step
+ *           publicationEnded(false) ─► Settlement: targets whose settlement was discarded are noted again
+ * </pre>
+ *
+ * <p>Invariants: no edge outlives its target across publications, failed ones included; a relationship marker is
+ * on an entity exactly while it holds an edge of that relationship; settlements read rows where the segment left
+ * them, so a source re-targeted earlier in call order is spared. Internal to the core module.
+ */
+package dev.jtecs.relation.internal;

@@ -1,0 +1,112 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.EntityObserver;
+import dev.jtecs.storage.internal.Table;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Publishing the staged changes of committed entities: planned once, moved once, or written in place. */
+class MovePlacementTest {
+    static final ScalarComponent.OfInt HP = Components.scalar("test.moveplace.Hp", 3);
+    static final TagComponent A = Components.tag("test.moveplace.A");
+
+    static final class Cursed {
+        Cursed() {
+            throw new IllegalStateException("constructor failed");
+        }
+    }
+
+    static final ManagedComponent<Cursed> CURSED = Components.registerManaged(Cursed.class,
+            o -> o.name("test.moveplace.Cursed").defaults(Cursed::new));
+
+    private final DrainFixture fixture = new DrainFixture();
+    private final RequirementPlan requirements = new RequirementPlan(fixture.registry.pairs());
+    private final MovePlacement moves = new MovePlacement(fixture.drain, fixture.index, fixture.registry, fixture.tx,
+            requirements, new Destinations(fixture.registry, fixture.tx, requirements), new RequiredEdges());
+
+    @AfterEach
+    void tearDown() {
+        fixture.close();
+    }
+
+    /** A published entity with {@code HP = 1}. */
+    private long published() {
+        long id = fixture.stageSpawn(HP.of(1));
+        fixture.drain.drain();
+        return id;
+    }
+
+    private int stageChange(long id, dev.jtecs.component.Component<?> component, dev.jtecs.component.Input input) {
+        int record = fixture.tx.begin(id, Entity.slot(id), TxState.STAGED_MUTATE);
+        fixture.tx.put(record, component, input);
+        fixture.tx.seal();
+        return record;
+    }
+
+    @Test
+    void anUnchangedSignatureIsWrittenInPlace() {
+        long id = published();
+        Table before = fixture.tableOf(id);
+        int record = stageChange(id, HP, HP.of(7));
+        moves.startSegment(record, record + 1);
+        assertSame(before, moves.plan(record, before));
+        moves.move(record);
+        assertSame(before, fixture.tableOf(id));
+        assertEquals(7, before.readValue(before.position(HP.id()), fixture.index.rowOf(Entity.slot(id))));
+        assertTrue(before.dirty().isDirty(before.position(HP.id())), "the write is marked");
+    }
+
+    @Test
+    void aChangedSignatureMovesTheRowWithItsValues() {
+        long id = published();
+        Table before = fixture.tableOf(id);
+        int record = stageChange(id, A, A);
+        moves.startSegment(record, record + 1);
+        Table after = moves.plan(record, before);
+        after.ensureCapacity(1);
+        moves.move(record);
+        assertSame(after, fixture.tableOf(id));
+        assertEquals(0, before.count());
+        assertEquals(1, after.readValue(after.position(HP.id()), fixture.index.rowOf(Entity.slot(id))), "kept");
+    }
+
+    @Test
+    void aWriteThatThrowsLeavesTheEntityWhereItWasAndItsObserversHearItBack() {
+        long id = published();
+        Table before = fixture.tableOf(id);
+        List<String> heard = new ArrayList<>();
+        before.addObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add("added back");
+            }
+
+            @Override
+            public void onEntitiesRemoved(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add("removed");
+            }
+        });
+        int record = stageChange(id, CURSED, CURSED);
+        moves.startSegment(record, record + 1);
+        Table after = moves.plan(record, before);
+        after.ensureCapacity(1);
+        assertThrows(IllegalStateException.class, () -> moves.move(record));
+        assertSame(before, fixture.tableOf(id));
+        assertEquals(1, before.count());
+        assertEquals(0, after.count(), "the copied row went again");
+        assertEquals(List.of("removed", "added back"), heard);
+    }
+}

@@ -1,0 +1,303 @@
+package dev.jtecs.relation.internal;
+
+import static dev.jtecs.relation.internal.RelationFixtures.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.world.World;
+
+/** What a dying target does to its edges ({@link Settlement}): removal, cascades, and what failed publications leave to the next one; driven through the world. */
+class SettlementTest {
+    private final World world = World.create();
+
+    @AfterEach
+    void close() {
+        world.close();
+    }
+
+    private List<Long> targets(long id, Relationship relationship) {
+        return RelationFixtures.targets(world, id, relationship);
+    }
+
+    private String dump() {
+        return RelationFixtures.dump(world);
+    }
+
+    @Test
+    void despawningATargetRemovesTheEdgesPointingAtIt() {
+        long leader = world.spawn();
+        long other = world.spawn();
+        long f1 = world.spawn(FOLLOWS.to(leader));
+        long f2 = world.spawn(FOLLOWS.to(leader), FOLLOWS.to(other));
+        long child = world.spawn(PARENT.to(leader));
+        world.despawn(leader);
+        assertTrue(world.isAlive(f1), "sources survive (no cascade)");
+        assertFalse(world.has(f1, FOLLOWS));
+        assertEquals(List.of(other), targets(f2, FOLLOWS));
+        assertFalse(world.has(child, PARENT));
+        Query all = world.newQuery(QueryDescriptor.builder().include(FOLLOWS).temp().build());
+        assertEquals(1, all.count());
+    }
+
+    @Test
+    void aTargetDespawnedInAWholeArchetypeDespawnAlsoLosesItsIncomingEdges() {
+        BatchIds leaders = world.batchSpawn(3, List.of(MARK));
+        long f = world.spawn(FOLLOWS.to(leaders.get(1)));
+        world.batchDespawn(world.newQuery(QueryDescriptor.builder().include(MARK).build()));
+        assertFalse(world.has(f, FOLLOWS));
+    }
+
+    @Test
+    void cascadeDeleteRequiresExclusiveAndReverseIndex() {
+        assertThrows(IllegalArgumentException.class,
+                () -> Relationships.register("test.rel.BadCascade", o -> o.cascadeDelete().exclusive()));
+        assertThrows(IllegalArgumentException.class,
+                () -> Relationships.register("test.rel.BadCascade2", o -> o.cascadeDelete().reverseIndex()));
+        assertTrue(dev.jtecs.builtin.ChildOf.COMPONENT.isCascadeDelete());
+        assertTrue(dev.jtecs.builtin.ChildOf.COMPONENT.isExclusive());
+        assertTrue(dev.jtecs.builtin.ChildOf.COMPONENT.hasReverseIndex());
+    }
+
+    @Test
+    void despawningAParentDespawnsItsSubtreeInTheSameCommit() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long root = world.spawn();
+        long a = world.spawn(childOf.to(root));
+        long b = world.spawn(childOf.to(root));
+        long a1 = world.spawn(childOf.to(a), MARK);
+        long deep = a1;
+        for (int level = 0; level < 100; level++) { // deeper than the drain's wave limit
+            deep = world.spawn(childOf.to(deep));
+        }
+        long bystander = world.spawn(FOLLOWS.to(a));
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        world.despawn(root);
+        assertFalse(world.isAlive(a));
+        assertFalse(world.isAlive(b));
+        assertFalse(world.isAlive(a1));
+        assertFalse(world.isAlive(deep));
+        assertEquals(104, despawned.size(), "root, a, b, a1 and the 100-deep chain, each reported once");
+        assertTrue(world.isAlive(bystander), "a non-cascading edge is only removed");
+        assertFalse(world.has(bystander, FOLLOWS));
+        assertEquals(1, world.entityCount(), "only the bystander is left");
+    }
+
+    @Test
+    void aFailedCommitLeavesACascadedSubtreeAliveAndUsable() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long root = world.spawn();
+        long child = world.spawn(childOf.to(root));
+        long grandchild = world.spawn(childOf.to(child), LOYALTY.of(0));
+        world.newQuery(QueryDescriptor.builder().include(MARK).onEntitiesAdded((a, f, t) -> {
+            throw new IllegalStateException("boom");
+        }).build());
+        world.defer();
+        world.despawn(child); // cascades to grandchild in the next wave...
+        world.spawn(MARK);    // ...whose failure discards it
+        assertThrows(IllegalStateException.class, world::commit);
+        assertFalse(world.isAlive(child), "published before the failure");
+        assertTrue(world.isAlive(grandchild), "its cascade was discarded with the failed wave");
+        assertTrue(world.hasPendingChanges(), "the settlement of the dead child waits for the next publication");
+        world.defer();
+        world.set(grandchild, LOYALTY.of(1)); // writes through: no stale selection mark blocks it
+        assertEquals(1, world.get(grandchild, LOYALTY), "no stale mark blocks it");
+        world.commit(); // the next publication runs the cascade the failure cut short
+        assertFalse(world.isAlive(grandchild));
+        assertTrue(world.isAlive(root));
+        assertFalse(world.hasPendingChanges());
+    }
+
+    @Test
+    void aCascadeLeavesAnEntityAPendingBatchDespawnSelectedToThatBatch() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        for (boolean lazy : new boolean[] {false, true}) {
+            long root = world.spawn(LOYALTY);
+            long child = world.spawn(childOf.to(root));
+            long selected = world.spawn(childOf.to(child), MARK);
+            long leaf = world.spawn(childOf.to(selected));
+            despawned.clear();
+            world.defer();
+            if (lazy) { // nothing staged before: the batches claim whole archetypes, copying no ids
+                world.batchDespawn(world.newQuery(QueryDescriptor.builder().include(LOYALTY).temp().build()));
+            } else { // a record staged before: the batch copies its members and marks them
+                world.despawn(root);
+            }
+            world.batchDespawn(marked); // selects and reports `selected` now; root's cascade reaches it first
+            assertEquals(List.of(root, selected), despawned);
+            world.commit();
+            assertEquals(List.of(root, selected, child, leaf), despawned, "lazy=" + lazy + ": each once");
+            assertEquals(0, world.entityCount(), dump());
+        }
+    }
+
+    @Test
+    void aCascadeLeavesAnEntityWhoseDespawnIsStagedLaterInCallOrderToThatDespawn() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        long root = world.spawn();
+        long child = world.spawn(childOf.to(root));
+        long grandchild = world.spawn(childOf.to(child));
+        long parent = world.spawn();
+        world.defer();
+        world.despawn(root);
+        long staged = world.spawn(childOf.to(parent)); // not alive at the call below
+        world.despawn(parent);
+        world.batchSet(marked, LOYALTY.of(1)); // a query batch: what follows publishes after the cascades ran
+        world.despawn(child); // reported now; root's cascade reaches it first
+        world.despawn(staged); // reported now; parent's death reaches it first, as it is placed
+        assertEquals(List.of(root, parent, child, staged), despawned);
+        world.commit();
+        assertEquals(List.of(root, parent, child, staged, grandchild), despawned, "each once");
+        assertEquals(0, world.entityCount(), dump());
+    }
+
+    @Test
+    void aFailureLaterInTheWaveLeavesTheDeadTargetToTheNextPublication() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        long parent = world.spawn();
+        long child = world.spawn(childOf.to(parent), MARK);
+        long fan = world.spawn(FOLLOWS.to(parent), MARK);
+        world.defer();
+        world.despawn(parent); // settled once its segment has published; the cascade waits for a further wave...
+        world.batchSet(marked, LOYALTY, (archetype, fromRow, toRow) -> {
+            throw new IllegalStateException("boom"); // ...which this failure discards
+        });
+        assertThrows(IllegalStateException.class, world::commit);
+        assertFalse(world.isAlive(parent), "published before the failure");
+        assertTrue(world.isAlive(child), "its cascade was discarded with the failed publication");
+        world.spawn(); // the next publication settles the dead parent again
+        assertFalse(world.isAlive(child), "no edge outlives its target: " + dump());
+        assertTrue(world.isAlive(fan));
+        assertFalse(world.has(fan, FOLLOWS));
+    }
+
+    @Test
+    void noEdgeOutlivesItsTargetWhateverTheStagingOrder() {
+        long t1 = world.spawn();
+        long f1 = world.spawn();
+        world.defer();
+        world.despawn(t1);
+        world.set(f1, FOLLOWS.to(t1)); // t1 is still alive at the call
+        world.commit();
+        assertFalse(world.has(f1, FOLLOWS), "edge set after the target's despawn in the same scope");
+
+        long t2 = world.spawn();
+        world.defer();
+        world.despawn(t2);
+        long f2 = world.spawn(FOLLOWS.to(t2));
+        world.commit();
+        assertTrue(world.isAlive(f2));
+        assertFalse(world.has(f2, FOLLOWS), "spawned with an edge to a dying target");
+
+        long f3 = world.spawn();
+        world.defer();
+        long t3 = world.spawn();
+        world.set(f3, FOLLOWS.to(t3));
+        world.despawn(t3); // a cancelled staged spawn
+        world.commit();
+        assertFalse(world.has(f3, FOLLOWS), "edge to a spawn that never happened");
+
+        long p = world.spawn();
+        world.defer();
+        world.despawn(p);
+        long orphan = world.spawn(dev.jtecs.builtin.ChildOf.COMPONENT.to(p));
+        world.commit();
+        assertFalse(world.isAlive(orphan), "a cascading edge to a dead parent takes the child with it");
+    }
+
+    @Test
+    void aChildReparentedOrDetachedEarlierInCallOrderIsSparedByItsOldParentsCascade() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        long moved = world.spawn(childOf.to(p1));
+        long detached = world.spawn(childOf.to(p1));
+        long stays = world.spawn(childOf.to(p1));
+        world.defer();
+        world.set(moved, childOf.to(p2));
+        world.remove(detached, childOf);
+        world.despawn(p1);
+        world.commit();
+        assertTrue(world.isAlive(moved));
+        assertEquals(List.of(p2), targets(moved, childOf));
+        assertTrue(world.isAlive(detached));
+        assertFalse(world.isAlive(stays));
+    }
+
+    @Test
+    void aBatchMemberReTargetedInTheSegmentThatPlacesItIsSparedByItsDeadParentsCascade() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        world.defer();
+        BatchIds ids = world.batchSpawn(2, List.of(childOf.to(p1)));
+        world.despawn(p1);
+        world.set(ids.get(0), childOf.to(p2)); // applies once the batch is placed, before p1's death is settled
+        world.commit();
+        assertTrue(world.isAlive(ids.get(0)), "re-targeted in call order, as a published child would be");
+        assertEquals(List.of(p2), targets(ids.get(0), childOf));
+        assertFalse(world.isAlive(ids.get(1)), "still a child of the dead parent: taken by its cascade");
+        assertEquals(List.of(p1, ids.get(1)), despawned);
+    }
+
+    @Test
+    void aCascadeCutShortByAFailureIsSettledByTheNextPublication() {
+        long parent = world.spawn();
+        long child = world.spawn(ChildOf.COMPONENT.to(parent));
+        boolean[] failing = {true};
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> {
+            if (event.entity() == child && failing[0]) {
+                throw new IllegalStateException("cascade observer failed");
+            }
+        });
+        assertThrows(IllegalStateException.class, () -> world.despawn(parent));
+        assertFalse(world.isAlive(parent));
+        assertTrue(world.isAlive(child), "the cascade was discarded with the failed publication");
+        assertTrue(world.hasPendingChanges(), "its settlement waits for the next publication");
+        failing[0] = false;
+        world.unwind();
+        assertFalse(world.isAlive(child), "unwind() ran it");
+        assertFalse(world.hasPendingChanges());
+    }
+
+    @Test
+    void anEdgeThatLandedOnADeadTargetIsSettledAfterAFailedCascade() {
+        long target = world.spawn();
+        boolean[] failing = {true};
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> {
+            if (event.entity() != target && failing[0]) {
+                throw new IllegalStateException("cascade observer failed");
+            }
+        });
+        world.defer();
+        world.despawn(target);
+        long source = world.spawn(HOLD.to(target)); // its edge lands after its target died in the same wave
+        assertThrows(IllegalStateException.class, world::commit);
+        assertTrue(world.isAlive(source));
+        assertTrue(world.hasPendingChanges());
+        failing[0] = false;
+        world.unwind();
+        assertFalse(world.isAlive(source), "the cascade of a cascading edge to a dead target ran after all");
+    }
+}

@@ -1,0 +1,354 @@
+package dev.jtecs.relation.internal;
+
+import static dev.jtecs.relation.internal.RelationFixtures.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.storage.Archetype;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.world.World;
+
+/** Sparse edges and their markers ({@link SparseMarkers} and the edge store), driven through the world. */
+class SparseMarkersTest {
+    private final World world = World.create();
+
+    @AfterEach
+    void close() {
+        world.close();
+    }
+
+    private List<Long> targets(long id, Relationship relationship) {
+        return RelationFixtures.targets(world, id, relationship);
+    }
+
+    private String dump() {
+        return RelationFixtures.dump(world);
+    }
+
+    @Test
+    void edgesAreKeptInTargetOrderWithoutAnArchetypePerTargetSet() {
+        long a = world.spawn();
+        long b = world.spawn();
+        long c = world.spawn();
+        long e = world.spawn(LIKES.to(c), LIKES.to(a));
+        long f = world.spawn(LIKES.to(b));
+        assertTrue(world.has(e, LIKES));
+        assertEquals(List.of(a, c), targets(e, LIKES));
+        assertEquals(LIKES.to(a), world.get(e, LIKES));
+        assertEquals(LIKES.to(a), world.getFirstRelationship(e, LIKES));
+        assertEquals(world.archetypeOf(e), world.archetypeOf(f), "one archetype whatever the targets");
+        int archetypes = world.archetypeCount();
+        world.set(e, LIKES.to(b));
+        world.set(e, LIKES.to(c)); // already there
+        assertEquals(List.of(a, b, c), targets(e, LIKES));
+        assertEquals(archetypes, world.archetypeCount(), "adding edges creates no archetype");
+        Archetype archetype = world.archetypeOf(e);
+        assertEquals(LIKES.to(a), archetype.getFirstRelationship(LIKES, world.rowOf(e)));
+        List<Long> rowTargets = new ArrayList<>();
+        archetype.forEachRelationship(LIKES, world.rowOf(e), edge -> rowTargets.add(edge.target()));
+        assertEquals(List.of(a, b, c), rowTargets);
+        assertEquals(LIKES.to(b), archetype.getFirstRelationship(LIKES, world.rowOf(f)));
+    }
+
+    @Test
+    void anExclusiveSparseRelationshipKeepsTheLastEdge() {
+        long p1 = world.spawn();
+        long p2 = world.spawn();
+        long p3 = world.spawn();
+        long e = world.spawn(OWNER.to(p1), OWNER.to(p2));
+        assertEquals(List.of(p2), targets(e, OWNER));
+        world.set(e, OWNER.to(p3));
+        assertEquals(List.of(p3), targets(e, OWNER));
+        assertEquals(List.of(e), java.util.Arrays.stream(world.relationshipSources(OWNER, p3)).boxed().toList());
+        assertEquals(0, world.relationshipSources(OWNER, p2).length, "the reverse index unlinked the old edge");
+    }
+
+    @Test
+    void theMarkerGoesWithTheLastEdgeAndRemovingTheRelationshipRemovesAll() {
+        long a = world.spawn();
+        long b = world.spawn();
+        long e = world.spawn(LIKES.to(a), LIKES.to(b), MARK);
+        world.remove(e, LIKES.to(a));
+        assertEquals(List.of(b), targets(e, LIKES));
+        assertTrue(world.has(e, LIKES));
+        world.remove(e, LIKES.to(b));
+        assertFalse(world.has(e, LIKES), "no edge left: no marker");
+        assertNull(world.get(e, LIKES));
+        world.set(e, LIKES.to(a));
+        world.set(e, LIKES.to(b));
+        world.remove(e, LIKES);
+        assertFalse(world.has(e, LIKES));
+        assertEquals(List.of(), targets(e, LIKES));
+        assertEquals(0, world.relationshipSources(LIKES, a).length);
+        world.defer();
+        world.set(e, LIKES.to(a));
+        world.remove(e, LIKES.to(a));
+        world.commit();
+        assertFalse(world.has(e, LIKES), "added and removed in one commit: nothing left");
+        world.defer();
+        world.remove(e, LIKES);
+        world.set(e, LIKES.to(b));
+        world.commit();
+        assertEquals(List.of(b), targets(e, LIKES), "call order decides");
+        assertTrue(world.has(e, LIKES));
+        assertTrue(world.has(e, MARK));
+    }
+
+    @Test
+    void queriesMatchTheMarker() {
+        long a = world.spawn();
+        long e = world.spawn(LIKES.to(a));
+        world.spawn(MARK);
+        Query likers = world.newQuery(QueryDescriptor.builder().include(LIKES).build());
+        assertEquals(List.of(e), ids(likers));
+        world.remove(e, LIKES.to(a));
+        assertEquals(List.of(), ids(likers));
+    }
+
+    private List<Long> ids(Query query) {
+        List<Long> out = new ArrayList<>();
+        for (Archetype archetype : query.archetypes()) {
+            for (int row = 0; row < archetype.count(); row++) {
+                out.add(archetype.entity(row));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aDeadTargetStaysUntilRemovedUnlessTheRelationshipCascades() {
+        long target = world.spawn();
+        long e = world.spawn(LIKES.to(target));
+        world.despawn(target);
+        assertEquals(List.of(target), targets(e, LIKES), "a sparse edge keeps the dead target's id");
+        assertFalse(world.isAlive(target));
+        assertEquals(List.of(e), java.util.Arrays.stream(world.relationshipSources(LIKES, target)).boxed()
+                .toList());
+        world.remove(e, LIKES.to(target));
+        assertFalse(world.has(e, LIKES));
+
+        long root = world.spawn();
+        long child = world.spawn(HOLDS.to(root));
+        long grandchild = world.spawn(HOLDS.to(child), MARK);
+        long bystander = world.spawn(LIKES.to(child));
+        world.despawn(root);
+        assertFalse(world.isAlive(child));
+        assertFalse(world.isAlive(grandchild), "the cascade is recursive");
+        assertTrue(world.isAlive(bystander));
+        assertEquals(List.of(child), targets(bystander, LIKES));
+    }
+
+    /** Found by the model sweep (seed 1005713): a sparse cascade went on through ChildOf only a wave later. */
+    @Test
+    void aCascadeFollowsEveryCascadingRelationshipAtOnceSoALaterDetachIsTooLate() {
+        Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        Query children = world.newQuery(QueryDescriptor.builder().include(childOf).build());
+        long root = world.spawn();
+        long held = world.spawn(HOLDS.to(root)); // sparse, cascading
+        long child = world.spawn(childOf.to(held)); // dense, cascading
+        long grandchild = world.spawn(HOLDS.to(child));
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        world.defer();
+        world.despawn(root);
+        world.batchRemove(children, childOf); // detaches child after the despawn, across a query batch
+        world.commit();
+        assertEquals(List.of(root, held, child, grandchild), despawned, "the whole subtree, once each");
+        assertFalse(world.isAlive(child), "taken by the cascade before the batch detached it");
+        assertFalse(world.isAlive(grandchild));
+    }
+
+    @Test
+    void anEdgeToATargetThatDiesBeforeItLandsCascadesToo() {
+        long root = world.spawn();
+        world.defer();
+        long child = world.spawn(HOLDS.to(root));
+        world.despawn(root);
+        world.commit();
+        assertFalse(world.isAlive(child), "the edge landed on a dead target of a cascading relationship");
+        assertFalse(world.isAlive(root));
+    }
+
+    @Test
+    void traversingFromADeadTargetVisitsTheNewEntityInItsSlot() {
+        long old = world.spawn();
+        long watcher = world.spawn(LIKES.to(old));
+        world.despawn(old); // the sparse edge keeps the dead id
+        long recycled = world.spawn(LIKES.to(watcher)); // old's slot, one generation up
+        assertEquals(Entity.slot(old), Entity.slot(recycled));
+        List<Long> visits = new ArrayList<>();
+        world.traverse(old, LIKES, (entity, depth) -> visits.add(entity));
+        assertEquals(List.of(watcher, recycled), visits, "only the root is skipped, not its slot");
+    }
+
+    @Test
+    void anEdgeReplacedInTheSameFlushDoesNotCascadeFromItsDeadTarget() {
+        long dying = world.spawn();
+        long keeper = world.spawn();
+        world.defer();
+        world.despawn(dying);
+        long spawned = world.spawn(HOLDS.to(dying), HOLDS.to(keeper)); // exclusive: the last edge wins
+        long moved = world.spawn();
+        world.commit();
+        world.defer();
+        long gone = world.spawn();
+        world.despawn(gone);
+        world.set(moved, HOLDS.to(gone)); // gone is still staged when this is called...
+        world.set(moved, HOLDS.to(keeper)); // ...and a later call re-targets moved
+        world.commit();
+        assertTrue(world.isAlive(spawned), "the edge to the dead target never outlived its spawn call");
+        assertEquals(List.of(keeper), targets(spawned, HOLDS));
+        assertTrue(world.isAlive(moved), "re-targeted before the flush: the cascade does not reach it");
+        assertEquals(List.of(keeper), targets(moved, HOLDS));
+    }
+
+    @Test
+    void aDespawnCancelsStagedWritesAndARecycledSlotStartsWithoutEdges() {
+        long target = world.spawn();
+        long e = world.spawn(LIKES.to(target));
+        world.defer();
+        world.set(e, LIKES.to(world.spawn()));
+        world.despawn(e);
+        world.commit();
+        assertFalse(world.isAlive(e));
+        long reused = world.spawn();
+        assertEquals(Entity.slot(e), Entity.slot(reused), "the slot is recycled");
+        assertEquals(List.of(), targets(reused, LIKES));
+        assertFalse(world.has(reused, LIKES));
+        assertEquals(0, world.relationshipSources(LIKES, target).length, "the dead source left the index");
+        world.set(reused, LIKES.to(target));
+        assertEquals(List.of(target), targets(reused, LIKES));
+    }
+
+    @Test
+    void traversalAndWalkUpFollowSparseEdges() {
+        long root = world.spawn();
+        long a = world.spawn(OWNER.to(root));
+        long b = world.spawn(OWNER.to(root));
+        long a1 = world.spawn(OWNER.to(a));
+        List<String> visits = new ArrayList<>();
+        world.traverse(root, OWNER, (entity, depth) -> visits.add(entity + "@" + depth));
+        assertEquals(List.of(a + "@0", a1 + "@1", b + "@0"), visits);
+        List<String> up = new ArrayList<>();
+        world.walkUp(a1, OWNER, (ancestor, depth) -> up.add(ancestor + "@" + depth));
+        assertEquals(List.of(a + "@1", root + "@2"), up);
+        List<Long> sources = new ArrayList<>();
+        world.targets(root, OWNER, sources::add);
+        assertEquals(List.of(a, b), sources);
+    }
+
+    @Test
+    void targetingIsRejectedForSparseRelationships() {
+        long a = world.spawn();
+        long e = world.spawn(LIKES.to(a));
+        String before = dump();
+        assertThrows(IllegalArgumentException.class, () -> LIKES.targeting(a));
+        assertEquals(before, dump());
+    }
+
+    @Test
+    void batchesTakeSparseEdgesInCallOrder() {
+        long a = world.spawn();
+        long b = world.spawn();
+        BatchIds ids = world.batchSpawn(3, List.of(LIKES.to(a), MARK), null);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(List.of(a), targets(ids.get(i), LIKES));
+        }
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        world.batchSet(marked, LIKES.to(b));
+        assertEquals(List.of(a, b), targets(ids.get(1), LIKES));
+        world.batchRemove(marked, LIKES.to(a));
+        assertEquals(List.of(b), targets(ids.get(2), LIKES));
+        assertTrue(world.has(ids.get(2), LIKES));
+        world.batchRemove(marked, LIKES.to(b));
+        assertFalse(world.has(ids.get(0), LIKES), "the last edge went: so did the marker");
+        world.batchSet(marked, LIKES.to(a));
+        world.batchRemove(marked, LIKES);
+        assertFalse(world.has(ids.get(0), LIKES));
+        assertEquals(0, world.relationshipSources(LIKES, a).length);
+
+        world.defer();
+        world.set(ids.get(0), LIKES.to(a));
+        world.batchRemove(marked, LIKES);
+        world.set(ids.get(1), LIKES.to(b));
+        world.commit();
+        assertEquals(List.of(), targets(ids.get(0), LIKES), "the batch came after the set");
+        assertEquals(List.of(b), targets(ids.get(1), LIKES), "and before this one");
+        assertTrue(world.has(ids.get(1), LIKES));
+        assertFalse(world.has(ids.get(0), LIKES));
+    }
+
+    @Test
+    void anEdgeABatchAddsAfterTheLastEdgeWentKeepsTheMarker() {
+        long p0 = world.spawn();
+        long hq = world.spawn();
+        long q = world.spawn(LIKES.to(p0), MARK);
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        world.defer();
+        world.remove(q, LIKES.to(p0));
+        world.batchSet(marked, LIKES.to(hq));
+        world.commit();
+        assertEquals(List.of(hq), targets(q, LIKES));
+        assertTrue(world.has(q, LIKES), "the marker follows the edges where the wave left them");
+    }
+
+    @Test
+    void aRequiredSparseEdgeLandsInCallOrderWithStagedRemovals() {
+        world.spawnAt(ANCHOR);
+        long p0 = world.spawn();
+        long e = world.spawn(OWNER.to(p0));
+        world.defer();
+        world.remove(e, OWNER);
+        world.set(e, OWNED);
+        world.commit();
+        assertEquals(List.of(ANCHOR), targets(e, OWNER), "removed, then required: the required edge stays");
+        assertTrue(world.has(e, OWNER));
+        world.defer();
+        world.remove(e, OWNED);
+        world.remove(e, OWNER);
+        world.set(e, OWNED);
+        world.remove(e, OWNER.to(ANCHOR));
+        world.commit();
+        assertEquals(List.of(), targets(e, OWNER), "required, then removed: gone, as for a dense edge");
+        assertFalse(world.has(e, OWNER));
+        long f = world.spawn(OWNER.to(p0));
+        world.set(f, OWNED);
+        assertEquals(List.of(p0), targets(f, OWNER), "an existing edge wins");
+    }
+
+    @Test
+    void clearingEntitiesDropsSparseEdges() {
+        long a = world.spawn();
+        world.spawn(LIKES.to(a));
+        world.clearEntities();
+        long fresh = world.spawn();
+        long other = world.spawn();
+        assertEquals(0, world.relationshipSources(LIKES, a).length);
+        assertEquals(List.of(), targets(fresh, LIKES));
+        assertEquals(List.of(), targets(other, LIKES));
+    }
+
+    @Test
+    void aRowPublishedBeforeAFailureKeepsItsSparseEdges() {
+        long target = world.spawn();
+        world.newQuery(QueryDescriptor.builder().include(MARK).onEntitiesAdded((archetype, from, to) -> {
+            throw new IllegalStateException("callback failed");
+        }).build());
+        assertThrows(IllegalStateException.class, () -> world.spawn(MARK, WATCH.to(target)));
+        long[] sources = world.relationshipSources(WATCH, target);
+        assertEquals(1, sources.length, "the published row's edge landed");
+        assertTrue(world.has(sources[0], WATCH), "and its marker agrees");
+        assertEquals(List.of(target), targets(sources[0], WATCH));
+    }
+}

@@ -1,0 +1,114 @@
+package dev.jtecs.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.FloatField;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.world.World;
+import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ViewChecksTest {
+    record Pos(float x, float y) {}
+
+    record Label(String text) {}
+
+    static final NativeComponent<Pos> POS = Components.register(Pos.class);
+    static final FloatField X = POS.floatField("x");
+    static final ManagedComponent<Label> LABEL = Components.registerManaged(Label.class,
+            o -> o.defaults(() -> new Label("")));
+
+    private final World world = World.create();
+
+    @AfterEach
+    void tearDown() {
+        world.close();
+    }
+
+    private Archetype archetypeWithRows(int rows) {
+        long first = world.spawn(POS.of(new Pos(1, 2)), LABEL.of(new Label("a")));
+        for (int i = 1; i < rows; i++) {
+            world.spawn(POS.of(new Pos(i, 0)), LABEL.of(new Label("b")));
+        }
+        return world.archetypeOf(first);
+    }
+
+    @Test
+    void theTestSuitesRunChecked() {
+        assertTrue(ViewChecks.ENABLED, "surefire's argLine sets -Djtecs.checkViews=true for every module");
+    }
+
+    @Test
+    void aViewKeptAcrossGrowthThrowsNamingTheViewItsArchetypeAndBothVersions() {
+        Archetype archetype = archetypeWithRows(1);
+        FloatColumn stale = archetype.get(X);
+        long takenAt = archetype.storageVersion();
+        world.defer();
+        for (int i = 0; i < 64; i++) {
+            world.spawn(POS, LABEL);
+        }
+        world.commit(); // 65 rows: every column grows
+        IllegalStateException read = assertThrows(IllegalStateException.class, () -> stale.get(0));
+        assertTrue(read.getMessage().contains("stale FloatColumn view of " + archetype), read.getMessage());
+        assertTrue(read.getMessage().contains("version " + takenAt), read.getMessage());
+        assertTrue(read.getMessage().contains("at version " + archetype.storageVersion()), read.getMessage());
+        assertThrows(IllegalStateException.class, () -> stale.set(0, 5f), "writes too");
+        assertThrows(IllegalStateException.class, stale::segment, "and the segment a kernel would take");
+        assertEquals(1f, archetype.get(X).get(0), "a fresh view works, and nothing was written");
+    }
+
+    @Test
+    void aStaleObjectColumnThrowsToo() {
+        Archetype archetype = archetypeWithRows(1);
+        ObjectColumn<Label> stale = archetype.get(LABEL);
+        world.defer();
+        for (int i = 0; i < 64; i++) {
+            world.spawn(POS, LABEL);
+        }
+        world.commit();
+        assertThrows(IllegalStateException.class, () -> stale.get(0));
+        assertThrows(IllegalStateException.class, () -> stale.set(0, new Label("x")));
+    }
+
+    @Test
+    void rowsOutsideTheCountAreRefusedThroughViews() {
+        Archetype archetype = archetypeWithRows(3);
+        FloatColumn x = archetype.getMut(X);
+        IndexOutOfBoundsException past = assertThrows(IndexOutOfBoundsException.class, () -> x.set(3, 9f));
+        assertTrue(past.getMessage().contains("row=3 outside [0, count=3)"), past.getMessage());
+        assertThrows(IndexOutOfBoundsException.class, () -> x.get(-1));
+        assertThrows(IndexOutOfBoundsException.class, () -> archetype.get(LABEL).get(3));
+        assertEquals(64, x.capacityRows(), "the padding is still there for kernels, through the segment");
+        x.segment().setAtIndex(ValueLayout.JAVA_FLOAT, 63, 1f);
+    }
+
+    @Test
+    void theEntityColumnIsReadOnly() {
+        Archetype archetype = archetypeWithRows(2);
+        LongColumn entities = archetype.entities();
+        assertTrue(entities.isReadOnly());
+        UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
+                () -> entities.set(0, 99));
+        assertTrue(refused.getMessage().contains("read-only"), refused.getMessage());
+        assertTrue(entities.segment().isReadOnly(), "kernels read ids through a read-only segment");
+        assertThrows(RuntimeException.class, () -> entities.segment().setAtIndex(ValueLayout.JAVA_LONG, 0, 99L));
+        assertEquals(2, world.entityCount());
+        assertEquals(archetype, world.archetypeOf(entities.get(0)), "nothing changed");
+    }
+
+    @Test
+    void detachedViewsAreNeverChecked() {
+        try (Arena arena = Arena.ofConfined()) {
+            FloatColumn detached = new FloatColumn(arena.allocate(64 * Float.BYTES, 64));
+            detached.set(63, 2f); // no archetype, no count: the caller owns the bounds
+            assertEquals(2f, detached.get(63));
+            assertEquals(null, detached.owner());
+        }
+    }
+}
