@@ -1236,7 +1236,7 @@ public final class World implements AutoCloseable {
     /** Loads the bytes of a binary snapshot. */
     public SnapshotPrelude loadSnapshot(byte[] binary) {
         checkOpen();
-        return snapshots.loadBinary(MemorySegment.ofArray(Objects.requireNonNull(binary, "snapshot")));
+        return snapshots.loadBytes(binary);
     }
 
     /**

@@ -181,7 +181,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     /** The id of entity {@code i} of a spawn batch. */
     long idAt(int i) {
         if (idSegment != null) {
-            return idSegment.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, i);
+            return dev.jtecs.storage.internal.SegmentReads.longAt(idSegment, i);
         }
         if (ids != null) {
             return ids[idsFrom + i];
@@ -202,8 +202,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     /** Writes a spawn batch's ids, in batch order, into {@code out[offset, offset + count)}; returns {@code out}. */
     public long[] copyIds(long[] out, int offset) {
         if (idSegment != null) {
-            java.lang.foreign.MemorySegment.copy(idSegment, java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED, 0,
-                    out, offset, count);
+            dev.jtecs.storage.internal.SegmentReads.longs(idSegment, 0, out, offset, count);
         } else if (ids != null) {
             System.arraycopy(ids, idsFrom, out, offset, count);
         } else {

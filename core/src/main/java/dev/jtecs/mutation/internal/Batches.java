@@ -375,8 +375,7 @@ final class Batches {
             int tableId = plans[b].table().id();
             for (int done = 0; done < batch.count(); done += chunk.length) {
                 int n = Math.min(chunk.length, batch.count() - done);
-                MemorySegment.copy(batch.ids(), ValueLayout.JAVA_LONG_UNALIGNED, (long) done * Long.BYTES, chunk, 0,
-                        n);
+                SegmentReads.longs(batch.ids(), done, chunk, 0, n);
                 for (int i = 0; i < n; i++) {
                     index.reserveAt(chunk[i]);
                     index.stampBatch(Entity.slot(chunk[i]), tableId);

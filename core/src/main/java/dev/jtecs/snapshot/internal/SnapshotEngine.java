@@ -292,6 +292,11 @@ public final class SnapshotEngine {
         }
     }
 
+    /** Loads the bytes of a binary snapshot held in a heap array. */
+    public SnapshotPrelude loadBytes(byte[] bytes) {
+        return loadBinary(MemorySegment.ofArray(Objects.requireNonNull(bytes, "snapshot")));
+    }
+
     /** Loads a binary snapshot file, memory-mapped (read in place, no heap copy), unmapped before returning. */
     public SnapshotPrelude loadFile(Path path) {
         Objects.requireNonNull(path, "path");
