@@ -120,6 +120,7 @@ class SnapshotReaderFuzzTest {
             long length = segment.get(le64, at + 8);
             long payload = at + Binary.SECTION;
             if (length < 0 || length > bytes.length - payload) {
+                segment.set(le, at + 20, Binary.crc(crc, segment, at, 20)); // a hostile length, checksummed
                 break;
             }
             segment.set(le, at + 16, Binary.crc(crc, segment, payload, length));

@@ -139,7 +139,10 @@ class SnapshotReaderTest {
             long mine = world.spawn(COUNT.of(99));
             Map<String, Consumer<Map<String, Object>>> cases = new LinkedHashMap<>();
             cases.put("version 7", t -> t.put("version", 7));
-            cases.put("entityCount says 1", t -> t.put("entityCount", 1));
+            cases.put("entityCount says 3", t -> {
+                t.put("nextEntityId", 10);
+                t.put("entityCount", 3);
+            });
             cases.put("archetypeCount says 1", t -> t.put("archetypeCount", 1));
             cases.put("duplicate id", t -> {
                 List<Object> frames = (List<Object>) t.get("archetypes");
@@ -204,7 +207,7 @@ class SnapshotReaderTest {
             MemorySegment.ofArray(hostile).set(le64, Binary.HEADER + 8, 1L << 40);
             cases.put("hostile or truncated length", SnapshotReaderFuzzTest.repairChecksums(prefixed(hostile), 1));
             byte[] flipped = good.clone();
-            flipped[good.length - 2] ^= 0x40;
+            flipped[Binary.HEADER + Binary.SECTION + 3] ^= 0x40; // inside the metadata block
             cases.put("checksum mismatch", flipped);
             for (Map.Entry<String, byte[]> bad : cases.entrySet()) {
                 InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
