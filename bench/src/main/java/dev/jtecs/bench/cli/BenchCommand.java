@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
         description = {"Run the benchmark workloads (jtecs beside plain baselines, Dominion, Artemis-odb and Ashley) "
                 + "and write latest.json, latest.md and latest.png.",
             "Workloads: integrate, integrate_frag, integrate_parallel, iterate_read, spawn_batch, spawn_single, "
-                + "add_remove_tag, move_whole_archetype, despawn_batch, particles, transforms, sparse_delta."})
+                + "add_remove_tag, move_whole_archetype, despawn_batch, particles, transforms, sparse_delta, "
+                + "snapshot_save, snapshot_load."})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -11,6 +11,7 @@ import static dev.jtecs.bench.results.Impls.PLAIN_SEGMENT_VECTOR;
 import dev.jtecs.bench.jmh.AddRemoveTagBenchmark;
 import dev.jtecs.bench.jmh.DespawnBatchBenchmark;
 import dev.jtecs.bench.jmh.IntegrateBenchmark;
+import dev.jtecs.bench.jmh.SnapshotBenchmark;
 import dev.jtecs.bench.jmh.IntegrateFragBenchmark;
 import dev.jtecs.bench.jmh.IterateReadBenchmark;
 import dev.jtecs.bench.jmh.MoveWholeArchetypeBenchmark;
@@ -68,6 +69,9 @@ public final class Workloads {
     private static final Map<String, String> PEERS =
             impls("jtecs", JTECS, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY);
     private static final String[] DEFAULT_SIZES = {"16384", "1048576"};
+    /** A snapshot workload's forms: binary into a buffer, binary through a file, the bare copy, the table. */
+    private static final Map<String, String> SNAPSHOT_FORMS = impls("jtecsBinaryBuffer", JTECS, "jtecsBinaryFile",
+            "jtecs-file", "plainSegmentCopy", "plain-segment-copy", "jtecsTable", "jtecs-table");
 
     /** Every workload, in the order of WORKLOADS.md. */
     public static final List<Workload> ALL = List.of(
@@ -93,7 +97,9 @@ public final class Workloads {
                     impls("jtecsKernelFrame", JTECS, "jtecsFrame", "jtecs-builtin-system",
                     "plainFrame", PLAIN_ARRAY)).framed(),
             Workload.of("sparse_delta", SparseDeltaBenchmark.class,
-                    impls("jtecs", JTECS, "jtecsFullRescan", "jtecs-full-rescan")).framed());
+                    impls("jtecs", JTECS, "jtecsFullRescan", "jtecs-full-rescan")).framed(),
+            Workload.of("snapshot_save", SnapshotBenchmark.Save.class, SNAPSHOT_FORMS),
+            Workload.of("snapshot_load", SnapshotBenchmark.Load.class, SNAPSHOT_FORMS));
 
     private Workloads() {}
 

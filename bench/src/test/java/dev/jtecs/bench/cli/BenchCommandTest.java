@@ -73,7 +73,7 @@ class BenchCommandTest {
     void listPrintsThePlanAndRunsNothing(@TempDir Path dir) {
         Outcome o = jtecs("bench", "--quick", "--list", "--out", dir.resolve("results").toString());
         assertEquals(0, o.exit(), o.err());
-        assertTrue(o.out().startsWith("jtecs bench, quick profile: 12 workloads, "), o.out());
+        assertTrue(o.out().startsWith("jtecs bench, quick profile: 14 workloads, "), o.out());
         assertTrue(o.out().contains("sparse_delta"), o.out());
         assertTrue(o.out().contains("jtecs jtecs-scalar plain-array plain-segment-vector dominion artemis ashley"),
                 o.out());

@@ -14,7 +14,7 @@ class WorkloadsTest {
         // particles joins with its own entry once its benchmark class exists
         assertEquals(List.of("integrate", "integrate_frag", "integrate_parallel", "iterate_read", "spawn_batch",
                 "spawn_single", "add_remove_tag", "move_whole_archetype", "despawn_batch", "particles", "transforms",
-                "sparse_delta"),
+                "sparse_delta", "snapshot_save", "snapshot_load"),
                 Workloads.names());
     }
 

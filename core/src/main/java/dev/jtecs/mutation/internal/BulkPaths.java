@@ -64,6 +64,8 @@ final class BulkPaths {
         try {
             if (survivors != null) {
                 table.writeEntities(from, survivors, 0, n);
+            } else if (op.idSegment != null) {
+                table.writeEntities(from, op.idSegment, n);
             } else if (op.ids != null) {
                 table.writeEntities(from, op.ids, op.idsFrom, n);
             } else {
@@ -85,7 +87,9 @@ final class BulkPaths {
             if (op.keyed) {
                 keys.claimRows(table, from, to);
             }
-            if (survivors == null && op.ids == null) {
+            if (survivors == null && op.idSegment != null) {
+                publishRows(table, from, n);
+            } else if (survivors == null && op.ids == null) {
                 index.publishRange(Entity.slot(op.firstId), n, table.store(), from);
             } else {
                 for (int i = 0; i < n; i++) {
@@ -103,6 +107,19 @@ final class BulkPaths {
             drain.sparseRows(op.sparse, table, from, to);
         }
         drain.placed(table, from, to, null);
+    }
+
+    private final long[] chunk = new long[4096];
+
+    /** Publishes the ids just written into rows {@code [from, from + n)}, read back in chunks (no per-row get). */
+    private void publishRows(Table table, int from, int n) {
+        for (int done = 0; done < n; done += chunk.length) {
+            int len = Math.min(chunk.length, n - done);
+            table.readEntities(from + done, len, chunk, 0);
+            for (int i = 0; i < len; i++) {
+                index.publish(Entity.slot(chunk[i]), table.store(), from + done + i);
+            }
+        }
     }
 
     /** The ids of a batch still reserved (not cancelled by a despawn), in batch order. */
