@@ -51,6 +51,7 @@ import java.util.function.Consumer;
 import dev.jtecs.relation.AncestorVisitor;
 import dev.jtecs.mutation.BatchCallback;
 import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.mutation.internal.MutationModel;
 import dev.jtecs.mutation.internal.Scopes;
 import dev.jtecs.relation.TraversalVisitor;
@@ -399,6 +400,21 @@ public final class World implements AutoCloseable {
             int offset) {
         checkOpen();
         mutations.batchSpawn(count, inputs, initializer, ids, offset);
+    }
+
+    /**
+     * A spawn queue for entities of one shape: the inputs, their requirements and, at each spawn, the active
+     * state's tag. The typed per-entity spawn path: {@link SpawnQueue#spawn()} returns an id at once like
+     * {@link #spawn(Input...)}, and its {@code set} calls write the new entity's values straight into its staged
+     * row, so spawning allocates nothing per entity; the entities a transaction queues are placed together, one bulk
+     * copy per column. See {@link SpawnQueue}.
+     *
+     * @throws IllegalArgumentException for null inputs, {@code EntityKey} in the shape (directly or through
+     *     requirements), a bare relationship, pair or selector, or an edge to a dead target
+     */
+    public SpawnQueue spawnQueue(List<? extends Input> inputs) {
+        checkOpen();
+        return mutations.spawnQueue(inputs, this::checkOpen);
     }
 
     /**

@@ -33,10 +33,14 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
 
     // spawn batches
     final Table table;
-    final int count;
-    final long firstId;
-    final long[] ids;
-    final int idsFrom; // the batch's ids are ids[idsFrom, idsFrom + count)
+    int count; // grows while a spawn queue appends to its open batch
+    long firstId;
+    long[] ids;
+    int idsFrom; // the batch's ids are ids[idsFrom, idsFrom + count)
+    // a spawn queue's batch: its native columns come from these staged rows [stagedFrom, stagedFrom + count)
+    dev.jtecs.storage.internal.StagedRows staged;
+    int stagedFrom;
+    boolean done; // placed, or released by a failed or discarded publication
     java.lang.foreign.MemorySegment idSegment; // a restoration's ids: count native longs, read at publication
     final BatchCallback callback;
     final int[] positions;
@@ -113,6 +117,35 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
             }
         }
         return op;
+    }
+
+    /**
+     * An empty spawn batch of a spawn queue: members join one by one ({@link #addQueued}); its native columns are
+     * copied from {@code staged} rows starting at {@code stagedFrom}, its other columns written as planned.
+     */
+    static BatchOp queued(SpawnPlan plan, dev.jtecs.storage.internal.StagedRows staged, int stagedFrom,
+            int idsFrom) {
+        BatchOp op = spawn(Kind.SPAWN, plan, 0, 0, null, idsFrom, null);
+        op.staged = staged;
+        op.stagedFrom = stagedFrom;
+        return op;
+    }
+
+    /**
+     * Adds a queued member whose id the queue has already written at {@code pool[idsFrom + count]} (the queue
+     * writes every member's id there, and passes its current array: it may have grown). Ids stay implicit while
+     * they are consecutive packed ids; the first one that is not makes the batch read them from the pool.
+     */
+    void addQueued(long id, long[] pool) {
+        if (count == 0) {
+            firstId = id;
+        } else if (ids == null && id != firstId + count) {
+            ids = pool;
+        }
+        if (ids != null) {
+            ids = pool;
+        }
+        count++;
     }
 
     /** Attaches the sparse edge edit applied to each entity this batch places or changes; returns this op. */

@@ -159,7 +159,7 @@ final class Batches {
      * plan must not be reused), the state tag it was planned under, the drain's column plan and the sparse edges
      * every entity gets.
      */
-    private record Planned(Input[] given, TagComponent stateTag, BatchOp.SpawnPlan plan, BatchOp.SparseEdit sparse) {
+    record Planned(Input[] given, TagComponent stateTag, BatchOp.SpawnPlan plan, BatchOp.SparseEdit sparse) {
         boolean matches(List<? extends Input> inputs, TagComponent tag, ArchetypeRegistry archetypes) {
             if (tag != stateTag || inputs.size() != given.length
                     || archetypes.get(plan.table().id()) != plan.table()) {
@@ -231,6 +231,20 @@ final class Batches {
         }
         checkSpawnCount(count);
         return planned;
+    }
+
+    /**
+     * Plans a spawn queue's shape under the state tag {@code tag}: the inputs (checked already) with the tag, their
+     * edges expanded and their requirements, as a batch is planned (nothing is reserved).
+     *
+     * @throws IllegalArgumentException for {@code EntityKey} in the shape, directly or through requirements
+     */
+    Planned planQueue(Input[] given, TagComponent tag) {
+        Input[] tagged = withTag(given, tag);
+        BatchOp.SparseEdit sparse = sparseEdgesOf(tagged);
+        Input[] expanded = expandEdges("spawnQueue", tagged);
+        BatchOp.SpawnPlan plan = drain.planSpawn(expanded, false);
+        return new Planned(given, tag, plan, withRequired(sparse, plan));
     }
 
     private void checkSpawnCount(int count) {

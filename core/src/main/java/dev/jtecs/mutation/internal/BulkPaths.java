@@ -56,6 +56,7 @@ final class BulkPaths {
             n = survivors.length;
         }
         if (n == 0) {
+            op.done = true;
             return;
         }
         int from = table.appendRows(n);
@@ -72,7 +73,18 @@ final class BulkPaths {
                 table.writeConsecutiveEntities(from, n, op.firstId);
             }
             for (int k = 0; k < op.positions.length; k++) {
-                write(table, op.positions[k], from, to, op.inputs[k], op.modes[k]);
+                if (op.staged == null || table.nativeColumnCount(op.positions[k]) == 0) {
+                    write(table, op.positions[k], from, to, op.inputs[k], op.modes[k]);
+                }
+            }
+            if (op.staged != null) { // a spawn queue's batch: native columns come from the staged rows
+                if (survivors == null) {
+                    op.staged.copyInto(from, op.stagedFrom, n);
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        op.staged.copyInto(from + i, op.stagedFrom + survivorMembers[i], 1);
+                    }
+                }
             }
             if (op.callback != null) {
                 if (op.keyed) {
@@ -103,6 +115,7 @@ final class BulkPaths {
                 table.truncate(from);
             }
         }
+        op.done = true;
         if (op.sparse != null) {
             drain.sparseRows(op.sparse, table, from, to);
         }
@@ -125,15 +138,21 @@ final class BulkPaths {
     /** The ids of a batch still reserved (not cancelled by a despawn), in batch order. */
     private long[] survivors(BatchOp op) {
         long[] kept = new long[op.count];
+        if (survivorMembers.length < op.count) {
+            survivorMembers = new int[op.count];
+        }
         int n = 0;
         for (int i = 0; i < op.count; i++) {
             long id = op.idAt(i);
             if (index.stateOf(id) == EntityIndex.RESERVED && index.batchArchetype(Entity.slot(id)) == op.table.id()) {
+                survivorMembers[n] = i; // which member it is: a queue's staged row
                 kept[n++] = id; // still reserved for this batch (not cancelled, not revived by a spawnAt)
             }
         }
         return n == kept.length ? kept : java.util.Arrays.copyOf(kept, n);
     }
+
+    private int[] survivorMembers = new int[0];
 
     /** Writes one planned column into rows {@code [from, to)}. */
     static void write(Table table, int position, int from, int to, Input input, byte mode) {
@@ -168,6 +187,7 @@ final class BulkPaths {
 
     /** Frees the slots of a spawn batch that were never placed (a failed or discarded commit). */
     void releaseSpawn(BatchOp op) {
+        op.done = true;
         for (int i = 0; i < op.count; i++) {
             long id = op.idAt(i);
             if (index.stateOf(id) == EntityIndex.RESERVED) {

@@ -16,6 +16,7 @@ import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.internal.ObserverRegistry;
 import dev.jtecs.mutation.BatchCallback;
 import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.query.Query;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.PairRegistry;
@@ -280,6 +281,19 @@ public final class MutationModel {
 
     public int despawn(long[] ids, int from, int to) {
         return batches.despawn(ids, from, to);
+    }
+
+    /**
+     * A spawn queue of this shape (see {@link SpawnQueue}); {@code openCheck} is the world's confinement check,
+     * run by every call of the queue.
+     *
+     * @throws IllegalArgumentException for null inputs, {@code EntityKey} in the shape, a bare relationship, pair
+     *     or selector, or an edge to a dead target
+     */
+    public SpawnQueue spawnQueue(List<? extends Input> inputs, Runnable openCheck) {
+        Input[] given = checks.batchInputs(inputs);
+        return new QueuedSpawns(index, archetypes, transaction, scopes, lifecycle, checks, batches, stateTag,
+                openCheck, given);
     }
 
     // ---------------------------------------------------------------- bulk paths

@@ -259,6 +259,14 @@ public final class Transaction {
         return sealedOps;
     }
 
+    /**
+     * Whether {@code op} is the last batch operation of the open wave: work staged now still comes after it in
+     * call order, so a spawn queue may add members to it.
+     */
+    boolean isLastOpenOp(BatchOp op) {
+        return ops.size() > sealedOps && ops.get(ops.size() - 1) == op;
+    }
+
     public BatchOp op(int index) {
         return ops.get(index);
     }

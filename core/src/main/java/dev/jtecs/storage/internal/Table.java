@@ -231,6 +231,16 @@ public final class Table {
         return heapIndex[position];
     }
 
+    /** The number of native columns, every component's together. */
+    int nativeColumns() {
+        return nativeSegments.length;
+    }
+
+    /** The buffer of native column {@code column} (placement only: views are what user code gets). */
+    MemorySegment nativeSegment(int column) {
+        return nativeSegments[column];
+    }
+
     PrimitiveKind nativeKind(int column) {
         return nativeKinds[column];
     }
@@ -297,7 +307,7 @@ public final class Table {
 
     /** Writes consecutive ids {@code firstId, firstId + 1, ...} into rows {@code [from, from + n)}. */
     public void writeConsecutiveEntities(int from, int n, long firstId) {
-        long[] chunk = new long[Math.min(n, 4096)];
+        long[] chunk = ID_SCRATCH.get(); // one per thread: a placement every frame allocates nothing
         for (int done = 0; done < n; done += chunk.length) {
             int len = Math.min(chunk.length, n - done);
             long base = firstId + done;
@@ -307,6 +317,8 @@ public final class Table {
             MemorySegment.copy(chunk, 0, entitySegment, ENTITY, (long) (from + done) * Long.BYTES, len);
         }
     }
+
+    private static final ThreadLocal<long[]> ID_SCRATCH = ThreadLocal.withInitial(() -> new long[1024]);
 
     /** Writes {@code ids[offset, offset + n)} into rows {@code [from, from + n)}. */
     public void writeEntities(int from, long[] ids, int offset, int n) {

@@ -6,22 +6,23 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.jtecs.component.Component;
-import dev.jtecs.component.Input;
-import dev.jtecs.query.Query;
-import dev.jtecs.query.QueryDescriptor;
-import dev.jtecs.storage.Archetype;
-import dev.jtecs.world.World;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
 import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.builtin.Name;
 import dev.jtecs.builtin.PreviousTransform2D;
 import dev.jtecs.builtin.RelativeTransform2D;
 import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.builtin.Transform3D;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Input;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.testing.Allocations;
+import dev.jtecs.world.World;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 class HierarchyOrderTest {
     private static final QueryDescriptor CHILDREN = QueryDescriptor.builder().include(ChildOf.ANY).build();

@@ -3,17 +3,18 @@ package dev.jtecs.builtin.systems;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.Disabled;
+import dev.jtecs.builtin.Paused;
+import dev.jtecs.builtin.PreviousTransform2D;
+import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
+import dev.jtecs.testing.Allocations;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import dev.jtecs.builtin.PreviousTransform2D;
-import dev.jtecs.builtin.Transform2D;
-import dev.jtecs.builtin.Disabled;
-import dev.jtecs.builtin.Paused;
 
 class PreviousTransformCaptureTest {
     /** A fixed-step mover: x += 1 each step. */

@@ -4,17 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.builtin.Name;
+import dev.jtecs.builtin.RelativeTransform2D;
+import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
+import dev.jtecs.testing.Allocations;
 import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import dev.jtecs.builtin.RelativeTransform2D;
-import dev.jtecs.builtin.Transform2D;
-import dev.jtecs.builtin.ChildOf;
-import dev.jtecs.builtin.Name;
 
 class RelativeTransformComposerTest {
     private static final Transform2D ROOT = new Transform2D(100, 50, 1, 3, 0.5f, 2, 3);

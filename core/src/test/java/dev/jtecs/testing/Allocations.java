@@ -1,9 +1,9 @@
-package dev.jtecs.builtin.systems;
+package dev.jtecs.testing;
 
 import java.lang.management.ManagementFactory;
 
 /** Measures what this thread allocates while a world runs frames. */
-final class Allocations {
+public final class Allocations {
     private Allocations() {}
 
     /**
@@ -13,7 +13,7 @@ final class Allocations {
      * falls back to the interpreter (seen here: a few hundred bytes in windows 2 to 5, none with C1 alone), so
      * a steady state is one window that allocates nothing.
      */
-    static long quietestWindow(Runnable frame, int warmFrames, int framesPerWindow, int windows) {
+    public static long quietestWindow(Runnable frame, int warmFrames, int framesPerWindow, int windows) {
         for (int i = 0; i < warmFrames; i++) {
             frame.run();
         }

@@ -1,0 +1,78 @@
+package dev.jtecs.mutation;
+
+import dev.jtecs.component.BooleanField;
+import dev.jtecs.component.ByteField;
+import dev.jtecs.component.CharField;
+import dev.jtecs.component.DoubleField;
+import dev.jtecs.component.FloatField;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.IntField;
+import dev.jtecs.component.LongField;
+import dev.jtecs.component.ShortField;
+import java.util.List;
+
+/**
+ * A spawn queue: one entity shape (components, constant values, requirements, the active state's tag), spawned
+ * one entity at a time with the values written straight into the entity's staged row, no record and no input
+ * object per entity. Worlds make them ({@code World.spawnQueue}); a queue serves its world only, on its owner
+ * thread.
+ *
+ * <pre>
+ * SpawnQueue particles = world.spawnQueue(List.of(POSITION, VELOCITY));   // once
+ * world.defer();
+ * for (int i = 0; i &lt; n; i++) {
+ *     long id = particles.spawn();                                   // the id at once, OnSpawn delivered
+ *     particles.set(X, x[i]).set(Y, y[i]).set(VX, vx[i]).set(VY, vy[i]); // the row of the last spawn
+ * }
+ * world.commit(); // the queued rows are placed as one range: one bulk copy per column
+ * </pre>
+ *
+ * <p>Each {@link #spawn()} is a spawn path like {@code World.spawn}: it reserves and returns an id at once,
+ * delivers {@code OnSpawn} during the call, adds the active state's tag, is its own scope (so outside any scope
+ * it publishes before it returns), and its entity stays staged until its scope closes. The entities of a
+ * transaction queued back to back are placed together with the spawn batches of their segment, before the
+ * per-entity spawns, as the reference places its bundle queues. A spawned row starts with the queue's constant
+ * values and every other native field at its component's default, and the {@code set} calls overwrite fields of
+ * the entity the last {@code spawn()} returned: while it is staged they write its staged row, once it is
+ * published they write its row in its archetype (marking the column dirty). Like a batch initializer, those
+ * writes are the entity's initial values: other staged calls on its id ({@code World.set}, {@code remove},
+ * {@code despawn}, from an {@code OnSpawn} observer too) apply after them.
+ *
+ * <p>Calls made with a field of a component the shape lacks, or on another thread, throw before anything
+ * changes.
+ *
+ * @implNote A warm spawn allocates nothing (the staged rows and the queue's id buffer grow geometrically and are
+ *     reused once their batch is placed), unless a native component of the shape has a default factory, which
+ *     runs per entity.
+ */
+public interface SpawnQueue {
+    /**
+     * Spawns one entity of the queue's shape and returns its id.
+     *
+     * @throws IllegalStateException when the world is full (nothing is reserved)
+     * @throws IllegalArgumentException when an edge of the shape targets an entity that is no longer alive
+     */
+    long spawn();
+
+    /** The inputs the queue was made with, in order (the shape before requirements and the state tag). */
+    List<Input> inputs();
+
+    /** The id the last {@link #spawn()} returned, 0 before the first. */
+    long last();
+
+    SpawnQueue set(FloatField field, float value);
+
+    SpawnQueue set(IntField field, int value);
+
+    SpawnQueue set(LongField field, long value);
+
+    SpawnQueue set(DoubleField field, double value);
+
+    SpawnQueue set(ShortField field, short value);
+
+    SpawnQueue set(ByteField field, byte value);
+
+    SpawnQueue set(CharField field, char value);
+
+    SpawnQueue set(BooleanField field, boolean value);
+}

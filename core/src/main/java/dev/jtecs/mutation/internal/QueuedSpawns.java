@@ -1,0 +1,325 @@
+package dev.jtecs.mutation.internal;
+
+import dev.jtecs.component.BooleanField;
+import dev.jtecs.component.ByteField;
+import dev.jtecs.component.CharField;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.DoubleField;
+import dev.jtecs.component.FieldHandle;
+import dev.jtecs.component.FloatField;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.IntField;
+import dev.jtecs.component.LongField;
+import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.ShortField;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.component.TargetSelector;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.mutation.SpawnQueue;
+import dev.jtecs.storage.BooleanColumn;
+import dev.jtecs.storage.ByteColumn;
+import dev.jtecs.storage.CharColumn;
+import dev.jtecs.storage.Column;
+import dev.jtecs.storage.DoubleColumn;
+import dev.jtecs.storage.FloatColumn;
+import dev.jtecs.storage.IntColumn;
+import dev.jtecs.storage.LongColumn;
+import dev.jtecs.storage.ShortColumn;
+import dev.jtecs.storage.internal.ArchetypeRegistry;
+import dev.jtecs.storage.internal.StagedRows;
+import dev.jtecs.storage.internal.Table;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The world's {@link SpawnQueue}: a planned shape, its staged rows, and the open spawn batch that queued entities
+ * join while no other batch operation follows it in the transaction.
+ *
+ * <pre>
+ *   spawn(): room first (rows, id buffer) ─► staged row (constants, defaults) ─► id reserved and stamped for
+ *            the shape's archetype ─► joins the open batch (or opens one) ─► OnSpawn ─► scope closes
+ *   set(field, v): the last spawn's staged row, or its live row once published
+ *   drain: the batch places its rows as a range; native columns copied from the staged rows
+ * </pre>
+ *
+ * <p>Invariants: the staged rows and the id buffer are reset only when the queue's last batch is done (placed or
+ * released), so a batch being placed never reads rows a later spawn overwrote; a queued entity is a spawn-batch
+ * member to the rest of the model (stamped with its archetype), so later calls on its id apply after placement.
+ */
+final class QueuedSpawns implements SpawnQueue {
+    private final EntityIndex index;
+    private final ArchetypeRegistry archetypes;
+    private final Transaction transaction;
+    private final Scopes scopes;
+    private final LifecycleEvents lifecycle;
+    private final InputChecks checks;
+    private final Batches batches;
+    private final Supplier<TagComponent> stateTag;
+    private final Runnable openCheck;
+    private final Input[] given;
+    private final List<Input> inputs;
+    private final boolean hasEdges;
+    private Batches.Planned planned;
+    private Table table;
+    private StagedRows rows;
+    private BatchOp open;
+    private long[] ids = new long[64];
+    private int idCount;
+    private long cursorId;
+    private int cursorRow;
+    private BatchOp cursorOp;
+    private FieldHandle[] cachedFields = new FieldHandle[8];
+    private int[] cachedColumns = new int[8];
+    private int cached;
+
+    QueuedSpawns(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Scopes scopes,
+            LifecycleEvents lifecycle, InputChecks checks, Batches batches, Supplier<TagComponent> stateTag,
+            Runnable openCheck, Input[] given) {
+        this.index = index;
+        this.archetypes = archetypes;
+        this.transaction = transaction;
+        this.scopes = scopes;
+        this.lifecycle = lifecycle;
+        this.checks = checks;
+        this.batches = batches;
+        this.stateTag = stateTag;
+        this.openCheck = openCheck;
+        this.given = given;
+        this.inputs = List.of(given);
+        boolean edges = false;
+        for (Input input : given) {
+            edges |= input instanceof RelationshipValue;
+        }
+        this.hasEdges = edges;
+        replan(stateTag.get());
+    }
+
+    private void replan(TagComponent tag) {
+        Batches.Planned next = batches.planQueue(given, tag);
+        planned = next;
+        if (table != next.plan().table()) {
+            table = next.plan().table();
+            rows = StagedRows.of(table, next.plan().inputs());
+            open = null;
+            cached = 0;
+            Arrays.fill(cachedFields, null);
+        }
+    }
+
+    @Override
+    public List<Input> inputs() {
+        return inputs;
+    }
+
+    @Override
+    public long last() {
+        openCheck.run();
+        return cursorId;
+    }
+
+    @Override
+    public long spawn() {
+        openCheck.run();
+        TagComponent tag = stateTag.get();
+        boolean pending = open != null && !open.done;
+        if (tag != planned.stateTag() || archetypes.get(table.id()) != table) {
+            if (pending) { // the pending batch keeps its rows and ids; the new shape stages apart
+                ids = new long[ids.length];
+            }
+            replan(tag);
+            open = null;
+            pending = false;
+        }
+        boolean join = pending && transaction.isLastOpenOp(open);
+        if (!join && hasEdges) {
+            for (Input input : given) {
+                if (input instanceof RelationshipValue) {
+                    checks.input(input); // its target may have died since the queue last opened a batch
+                }
+            }
+        }
+        if (!pending) {
+            rows.reset(); // every batch of this queue is done: its rows and ids are free
+            idCount = 0;
+        }
+        rows.ensureRoom(); // room first: nothing below allocates
+        if (idCount == ids.length) {
+            ids = Arrays.copyOf(ids, ids.length * 2);
+        }
+        BatchOp op = join ? open : BatchOp.queued(planned.plan(), rows, rows.size(), idCount)
+                .withSparse(planned.sparse());
+        int row = rows.append(); // a default factory may throw: nothing has changed then
+        long id;
+        try {
+            id = index.allocate();
+        } catch (RuntimeException | Error e) {
+            rows.dropLast();
+            throw e;
+        }
+        index.stampBatch(Entity.slot(id), table.id());
+        ids[idCount++] = id;
+        scopes.enter();
+        boolean ok = false;
+        try {
+            if (!join) {
+                transaction.addOp(op);
+                open = op;
+            }
+            op.addQueued(id, ids);
+            cursorId = id;
+            cursorRow = row;
+            cursorOp = op;
+            lifecycle.spawned(id);
+            ok = true;
+        } finally {
+            cursorId = id; // an OnSpawn observer may have spawned through this queue meanwhile
+            cursorRow = row;
+            cursorOp = op;
+            scopes.exit(ok);
+        }
+        return id;
+    }
+
+    /** Whether the last spawn's entity still waits in its staged row. */
+    private boolean staged() {
+        if (cursorOp == null) {
+            throw new IllegalStateException("spawn queue of " + inputs + ": call spawn() before set");
+        }
+        return !cursorOp.done && index.stateOf(cursorId) == EntityIndex.RESERVED;
+    }
+
+    /** The staged column of a field of the shape. */
+    private int column(FieldHandle field) {
+        for (int i = 0; i < cached; i++) {
+            if (cachedFields[i] == field) {
+                return cachedColumns[i];
+            }
+        }
+        int column = rows.column(position(table, field), field.field());
+        if (cached == cachedFields.length) {
+            cached = 0; // a shape with many fields: start over rather than grow
+        }
+        cachedFields[cached] = field;
+        cachedColumns[cached++] = column;
+        return column;
+    }
+
+    /** The position of a field's component in {@code in}. */
+    private int position(Table in, FieldHandle field) {
+        Component<?> component = field.component();
+        int position = component instanceof TargetSelector<?> selector
+                ? in.pairPosition(selector.relationship(), selector.target()) : in.position(component.id());
+        if (position < 0) {
+            throw new IllegalArgumentException("spawn queue of " + inputs + ": " + Entity.toString(cursorId)
+                    + " has no component " + component.name() + " (field " + field.name() + ")");
+        }
+        return position;
+    }
+
+    /** The live column of a published entity's field, marked dirty; the entity's row is {@link #liveRow}. */
+    private Column live(FieldHandle field) {
+        int slot = index.requireLiveOrReserved(cursorId, "set");
+        Table current = archetypes.ofStore(index.storeOf(slot));
+        int position = position(current, field);
+        current.markDirty(position);
+        liveRow = index.rowOf(slot);
+        return current.nativeColumn(position, field.field());
+    }
+
+    private int liveRow;
+
+    @Override
+    public SpawnQueue set(FloatField field, float value) {
+        openCheck.run();
+        if (staged()) {
+            rows.setFloat(column(field), cursorRow, value);
+        } else {
+            ((FloatColumn) live(field)).set(liveRow, value);
+        }
+        return this;
+    }
+
+    @Override
+    public SpawnQueue set(IntField field, int value) {
+        openCheck.run();
+        if (staged()) {
+            rows.setInt(column(field), cursorRow, value);
+        } else {
+            ((IntColumn) live(field)).set(liveRow, value);
+        }
+        return this;
+    }
+
+    @Override
+    public SpawnQueue set(LongField field, long value) {
+        openCheck.run();
+        if (staged()) {
+            rows.setLong(column(field), cursorRow, value);
+        } else {
+            ((LongColumn) live(field)).set(liveRow, value);
+        }
+        return this;
+    }
+
+    @Override
+    public SpawnQueue set(DoubleField field, double value) {
+        openCheck.run();
+        if (staged()) {
+            rows.setDouble(column(field), cursorRow, value);
+        } else {
+            ((DoubleColumn) live(field)).set(liveRow, value);
+        }
+        return this;
+    }
+
+    @Override
+    public SpawnQueue set(ShortField field, short value) {
+        openCheck.run();
+        if (staged()) {
+            rows.setShort(column(field), cursorRow, value);
+        } else {
+            ((ShortColumn) live(field)).set(liveRow, value);
+        }
+        return this;
+    }
+
+    @Override
+    public SpawnQueue set(ByteField field, byte value) {
+        openCheck.run();
+        if (staged()) {
+            rows.setByte(column(field), cursorRow, value);
+        } else {
+            ((ByteColumn) live(field)).set(liveRow, value);
+        }
+        return this;
+    }
+
+    @Override
+    public SpawnQueue set(CharField field, char value) {
+        openCheck.run();
+        if (staged()) {
+            rows.setChar(column(field), cursorRow, value);
+        } else {
+            ((CharColumn) live(field)).set(liveRow, value);
+        }
+        return this;
+    }
+
+    @Override
+    public SpawnQueue set(BooleanField field, boolean value) {
+        openCheck.run();
+        if (staged()) {
+            rows.setBoolean(column(field), cursorRow, value);
+        } else {
+            ((BooleanColumn) live(field)).set(liveRow, value);
+        }
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return "SpawnQueue" + inputs;
+    }
+}

@@ -1,0 +1,253 @@
+package dev.jtecs.storage.internal;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.PrimitiveKind;
+import dev.jtecs.component.StorageKind;
+import dev.jtecs.component.internal.RecordCodec;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Rows staged for one table before they are placed: one heap byte buffer per native column of the table, in the
+ * machine's byte order, so a spawn queue writes an entity's values straight into its staged row and the drain
+ * places a whole run of rows with one bulk copy per column.
+ *
+ * <pre>
+ *   column c:  [ row 0 | row 1 | ... | row size-1 | room ]   kind(c).byteSize() bytes a row
+ *   append() ─► a row holding each column's initial value (the shape's constant, or the default)
+ *   copyInto(table, tableRow, stagedRow, n) ─► MemorySegment.copy per column
+ * </pre>
+ *
+ * <p>Invariants: rows {@code [0, size)} are written; {@link #ensureRoom} is the only call that allocates, so a
+ * caller that makes room first can append without failing (a default factory aside: a component registered with
+ * one has it called per row, and a throwing factory leaves the size unchanged).
+ */
+public final class StagedRows {
+    private static final VarHandle SHORT = view(short[].class);
+    private static final VarHandle CHAR = view(char[].class);
+    private static final VarHandle INT = view(int[].class);
+    private static final VarHandle FLOAT = view(float[].class);
+    private static final VarHandle LONG = view(long[].class);
+    private static final VarHandle DOUBLE = view(double[].class);
+
+    private static VarHandle view(Class<?> arrayType) {
+        return MethodHandles.byteArrayViewVarHandle(arrayType, ByteOrder.nativeOrder());
+    }
+
+    private final Table table;
+    private final PrimitiveKind[] kinds;
+    private final int[] sizes;
+    private final long[] initialBits; // per column: the bits every new row starts with
+    private final int[] factoryPositions; // positions whose default is a factory, called per row
+    private final byte[][] columns;
+    private int size;
+    private int capacity;
+
+    private StagedRows(Table table, long[] initialBits, int[] factoryPositions) {
+        this.table = table;
+        int n = table.nativeColumns();
+        this.kinds = new PrimitiveKind[n];
+        this.sizes = new int[n];
+        for (int c = 0; c < n; c++) {
+            kinds[c] = table.nativeKind(c);
+            sizes[c] = kinds[c].byteSize();
+        }
+        this.initialBits = initialBits;
+        this.factoryPositions = factoryPositions;
+        this.columns = new byte[n][0];
+    }
+
+    /**
+     * Staged rows for {@code table}, whose native columns start as {@code inputs[position]} says: a constructed
+     * value's fields, or the component's default (zero bits without a factory, the factory's value per row with
+     * one). {@code inputs} is indexed by signature position, as a spawn plan holds them.
+     */
+    public static StagedRows of(Table table, Input[] inputs) {
+        long[] bits = new long[table.nativeColumns()];
+        int[] factories = new int[table.componentCount()];
+        int factoryCount = 0;
+        for (int p = 0; p < table.componentCount(); p++) {
+            if (table.nativeCountAt(p) == 0) {
+                continue;
+            }
+            Input input = inputs[p];
+            Component<?> component = table.componentAt(p);
+            if (input instanceof ComponentValue<?> value) {
+                encode(table, p, value.value(), bits);
+            } else if (component instanceof NativeComponent<?> nc && nc.hasDefaultFactory()) {
+                factories[factoryCount++] = p;
+            } else if (component.storage() == StorageKind.SCALAR) {
+                encode(table, p, component.newDefault(), bits);
+            } // else: a native definition without factory, zero bits
+        }
+        return new StagedRows(table, bits, Arrays.copyOf(factories, factoryCount));
+    }
+
+    /** Writes the columns of the component at {@code position} holding {@code value} into {@code bits}. */
+    private static void encode(Table table, int position, Object value, long[] bits) {
+        int start = table.nativeStartAt(position);
+        if (table.componentAt(position).storage() == StorageKind.SCALAR) {
+            bits[start] = bitsOf(table.nativeKind(start), value);
+            return;
+        }
+        RecordCodec codec = RecordCodec.of(value.getClass());
+        for (int f = 0; f < table.nativeCountAt(position); f++) {
+            bits[start + f] = switch (codec.kind(f)) {
+                case BYTE -> codec.getByte(value, f);
+                case BOOLEAN -> codec.getBoolean(value, f) ? 1 : 0;
+                case SHORT -> codec.getShort(value, f);
+                case CHAR -> codec.getChar(value, f);
+                case INT -> codec.getInt(value, f);
+                case FLOAT -> Float.floatToRawIntBits(codec.getFloat(value, f));
+                case LONG -> codec.getLong(value, f);
+                case DOUBLE -> Double.doubleToRawLongBits(codec.getDouble(value, f));
+            };
+        }
+    }
+
+    private static long bitsOf(PrimitiveKind kind, Object boxed) {
+        return switch (kind) {
+            case BYTE -> (Byte) boxed;
+            case BOOLEAN -> (Boolean) boxed ? 1 : 0;
+            case SHORT -> (Short) boxed;
+            case CHAR -> (Character) boxed;
+            case INT -> (Integer) boxed;
+            case FLOAT -> Float.floatToRawIntBits((Float) boxed);
+            case LONG -> (Long) boxed;
+            case DOUBLE -> Double.doubleToRawLongBits((Double) boxed);
+        };
+    }
+
+    public Table table() {
+        return table;
+    }
+
+    /** The rows staged so far. */
+    public int size() {
+        return size;
+    }
+
+    /** Forgets every staged row (their batch was placed or discarded); the buffers stay for the next rows. */
+    public void reset() {
+        size = 0;
+    }
+
+    /** Makes room for one more row: the one call here that allocates (geometric growth). */
+    public void ensureRoom() {
+        if (size < capacity) {
+            return;
+        }
+        int grown = Math.max(64, capacity * 2);
+        for (int c = 0; c < columns.length; c++) {
+            columns[c] = Arrays.copyOf(columns[c], grown * sizes[c]);
+        }
+        capacity = grown;
+    }
+
+    /**
+     * Appends a row holding every column's initial value and returns it; {@link #ensureRoom} must have made room.
+     * A default factory that throws leaves the rows as they were.
+     */
+    public int append() {
+        int row = size;
+        for (int c = 0; c < columns.length; c++) {
+            putBits(c, row, initialBits[c]);
+        }
+        for (int position : factoryPositions) {
+            Object value = table.componentAt(position).newDefault(); // user code: may throw, nothing appended yet
+            long[] bits = new long[columns.length];
+            encode(table, position, value, bits);
+            int start = table.nativeStartAt(position);
+            for (int f = 0; f < table.nativeCountAt(position); f++) {
+                putBits(start + f, row, bits[start + f]);
+            }
+        }
+        size = row + 1;
+        return row;
+    }
+
+    /** Drops the last row (its entity could not be reserved after all). */
+    public void dropLast() {
+        size--;
+    }
+
+    private void putBits(int column, int row, long bits) {
+        byte[] a = columns[column];
+        int at = row * sizes[column];
+        switch (sizes[column]) {
+            case 1 -> a[at] = (byte) bits;
+            case 2 -> SHORT.set(a, at, (short) bits);
+            case 4 -> INT.set(a, at, (int) bits);
+            default -> LONG.set(a, at, bits);
+        }
+    }
+
+    /** The native column of field {@code field} of the component at {@code position}. */
+    public int column(int position, int field) {
+        return table.nativeStartAt(position) + field;
+    }
+
+    public PrimitiveKind kind(int column) {
+        return kinds[column];
+    }
+
+    public void setByte(int column, int row, byte value) {
+        columns[column][row] = value;
+    }
+
+    public void setBoolean(int column, int row, boolean value) {
+        columns[column][row] = (byte) (value ? 1 : 0);
+    }
+
+    public void setShort(int column, int row, short value) {
+        SHORT.set(columns[column], row * 2, value);
+    }
+
+    public void setChar(int column, int row, char value) {
+        CHAR.set(columns[column], row * 2, value);
+    }
+
+    public void setInt(int column, int row, int value) {
+        INT.set(columns[column], row * 4, value);
+    }
+
+    public void setFloat(int column, int row, float value) {
+        FLOAT.set(columns[column], row * 4, value);
+    }
+
+    public void setLong(int column, int row, long value) {
+        LONG.set(columns[column], row * 8, value);
+    }
+
+    public void setDouble(int column, int row, double value) {
+        DOUBLE.set(columns[column], row * 8, value);
+    }
+
+    /** Reads one staged value back (tests, and write-through decisions), as raw bits. */
+    public long bits(int column, int row) {
+        byte[] a = columns[column];
+        int at = row * sizes[column];
+        return switch (sizes[column]) {
+            case 1 -> a[at];
+            case 2 -> (short) SHORT.get(a, at);
+            case 4 -> (int) INT.get(a, at);
+            default -> (long) LONG.get(a, at);
+        };
+    }
+
+    /** Copies staged rows {@code [stagedRow, stagedRow + n)} into table rows from {@code tableRow}: one copy a column. */
+    public void copyInto(int tableRow, int stagedRow, int n) {
+        for (int c = 0; c < columns.length; c++) {
+            int bytes = sizes[c];
+            MemorySegment.copy(columns[c], stagedRow * bytes, table.nativeSegment(c), ValueLayout.JAVA_BYTE,
+                    (long) tableRow * bytes, n * bytes);
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.FloatField;
+import dev.jtecs.component.IntField;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.event.OnSpawn;
+import dev.jtecs.mutation.SpawnQueue;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.state.StatePolicy;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.testing.Allocations;
+import dev.jtecs.world.World;
+import dev.jtecs.world.WorldConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The typed per-entity spawn path: values written straight into staged rows, placed as one range. */
+class QueuedSpawnsTest {
+    record Pos(float x, float y) {}
+
+    record Vel(float x, float y) {}
+
+    record Counter(int n) {}
+
+    static final java.util.concurrent.atomic.AtomicInteger COUNTED = new java.util.concurrent.atomic.AtomicInteger();
+    static final NativeComponent<Pos> POS = Components.registerNative(Pos.class, o -> o.name("test.queue.Pos"));
+    static final NativeComponent<Vel> VEL = Components.registerNative(Vel.class, o -> o.name("test.queue.Vel"));
+    static final NativeComponent<Counter> COUNTER = Components.registerNative(Counter.class,
+            o -> o.name("test.queue.Counter").defaults(() -> new Counter(COUNTED.incrementAndGet())));
+    static final FloatField X = POS.floatField("x");
+    static final FloatField Y = POS.floatField("y");
+    static final FloatField VX = VEL.floatField("x");
+    static final IntField N = COUNTER.intField("n");
+    static final ScalarComponent.OfInt HP = Components.scalar("test.queue.Hp", 3);
+    static final TagComponent ARMED = Components.tag("test.queue.Armed", o -> o.requires(HP.of(9)));
+    static final TagComponent MARK = Components.tag("test.queue.Mark");
+
+    private final World world = World.create();
+
+    @AfterEach
+    void tearDown() {
+        world.close();
+    }
+
+    @Test
+    void queuedEntitiesGetTheirIdsAtOnceAndArePlacedWithTheirValuesAtTheCommit() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, VEL.of(new Vel(7, 8)), ARMED));
+        world.defer();
+        long[] ids = new long[100];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = queue.spawn();
+            queue.set(X, i).set(Y, -i);
+            assertFalse(world.isAlive(ids[i]), "staged until the commit");
+        }
+        assertEquals(ids[99], queue.last());
+        world.commit();
+        Archetype archetype = world.archetypeOf(ids[0]);
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(new Pos(i, -i), world.get(ids[i], POS), "the written fields");
+            assertEquals(new Vel(7, 8), world.get(ids[i], VEL), "the shape's constant");
+            assertEquals(9, world.get(ids[i], HP), "ARMED's requirement");
+            assertEquals(archetype, world.archetypeOf(ids[i]), "one archetype, one range");
+            assertEquals(i, world.rowOf(ids[i]));
+        }
+        assertTrue(archetype.isComponentDirty(POS), "placement is structural");
+    }
+
+    @Test
+    void anUnwrittenFieldKeepsItsDefaultAndAFactoryRunsPerEntity() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, COUNTER));
+        int before = COUNTED.get();
+        long a = queue.spawn();
+        long b = queue.spawn();
+        assertEquals(new Pos(0, 0), world.get(a, POS));
+        assertEquals(new Counter(before + 1), world.get(a, COUNTER));
+        assertEquals(new Counter(before + 2), world.get(b, COUNTER));
+    }
+
+    @Test
+    void eachSpawnIsASpawnPathWithItsEventAndTheActiveStatesTag() {
+        List<Long> spawned = new ArrayList<>();
+        world.observe(0, OnSpawn.class, event -> spawned.add(event.entity()));
+        TagComponent game = world.createState("game", StatePolicy.pauseOnBlur());
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        world.defer();
+        long plain = queue.spawn();
+        world.pushState("game");
+        long tagged = queue.spawn(); // the tag changed: a new shape, staged apart
+        world.commit();
+        assertEquals(List.of(plain, tagged), spawned);
+        assertFalse(world.has(plain, game));
+        assertTrue(world.has(tagged, game));
+    }
+
+    @Test
+    void outsideAnyScopeASpawnPublishesAndSetWritesTheLiveRow() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        long id = queue.spawn();
+        assertTrue(world.isAlive(id), "the instant path");
+        world.clearDirty();
+        queue.set(X, 5);
+        assertEquals(new Pos(5, 0), world.get(id, POS));
+        assertTrue(world.archetypeOf(id).isComponentDirty(POS), "a live write marks the column");
+    }
+
+    @Test
+    void laterCallsOnAQueuedIdApplyAfterItsValuesAndADespawnedOneGetsNoRow() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        world.defer();
+        long first = queue.spawn();
+        queue.set(X, 1);
+        long doomed = queue.spawn();
+        queue.set(X, 2);
+        long third = queue.spawn();
+        queue.set(X, 3);
+        world.set(first, POS.of(new Pos(10, 10))); // staged after the queue's initial values
+        world.set(third, MARK);
+        world.despawn(doomed);
+        world.commit();
+        assertEquals(new Pos(10, 10), world.get(first, POS));
+        assertFalse(world.isAlive(doomed));
+        assertEquals(new Pos(3, 0), world.get(third, POS), "the survivor keeps its own staged row");
+        assertTrue(world.has(third, MARK));
+        assertEquals(2, world.entityCount());
+    }
+
+    @Test
+    void aQueryBatchBetweenTwoSpawnsSplitsThemInCallOrder() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        Query positioned = world.newQuery(QueryDescriptor.builder().include(POS).build());
+        long settled = world.spawn(POS);
+        world.defer();
+        long before = queue.spawn();
+        world.batchSet(positioned, MARK); // selects the committed members at the call: only settled
+        long after = queue.spawn();
+        world.commit();
+        assertTrue(world.has(settled, MARK));
+        assertFalse(world.has(before, MARK), "not a member when the batch was called");
+        assertFalse(world.has(after, MARK));
+        assertTrue(world.isAlive(before) && world.isAlive(after));
+    }
+
+    @Test
+    void badCallsThrowBeforeAnythingChanges() {
+        assertThrows(IllegalArgumentException.class, () -> world.spawnQueue(List.of(EntityKey.COMPONENT)));
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        assertThrows(IllegalStateException.class, () -> queue.set(X, 1), "nothing spawned yet");
+        world.defer();
+        long id = queue.spawn();
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> queue.set(VX, 1));
+        assertTrue(missing.getMessage().contains("has no component test.queue.Vel"), missing.getMessage());
+        world.commit();
+        assertEquals(new Pos(0, 0), world.get(id, POS));
+        assertNull(world.get(id, VEL));
+    }
+
+    @Test
+    void aFullWorldRefusesASpawnAndTheQueueStaysUsable() {
+        try (World small = World.create(WorldConfig.defaults().maxEntities(2))) {
+            SpawnQueue queue = small.spawnQueue(List.of(POS));
+            small.defer();
+            long a = queue.spawn();
+            queue.set(X, 1);
+            queue.spawn();
+            assertThrows(IllegalStateException.class, queue::spawn);
+            queue.set(X, 2); // still the last spawned entity's row
+            small.commit();
+            assertEquals(2, small.entityCount());
+            assertEquals(new Pos(1, 0), small.get(a, POS));
+        }
+    }
+
+    @Test
+    void anotherThreadIsRefused() throws InterruptedException, ExecutionException {
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        Throwable thrown = CompletableFuture.supplyAsync(() -> {
+            try {
+                queue.spawn();
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        }).get();
+        assertTrue(thrown instanceof WrongThreadException, String.valueOf(thrown));
+        assertEquals(0, world.entityCount());
+    }
+
+    @Test
+    void consecutiveTransactionsReuseTheStagedRowsAndAllocateNothingPerEntity() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, VEL));
+        long[] ids = new long[2_000];
+        Runnable frame = () -> {
+            world.defer();
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = queue.spawn();
+                queue.set(X, i).set(Y, -i).set(VX, 1);
+            }
+            world.commit();
+            world.despawn(ids, 0, ids.length);
+        };
+        long bytes = Allocations.quietestWindow(frame, 200, 10, 20);
+        assertTrue(bytes < 10 * 2_000, "10 frames of 2,000 spawns allocated " + bytes + " B: not per entity");
+        assertEquals(0, world.entityCount());
+        long id = queue.spawn();
+        assertNotEquals(0, id);
+    }
+}
