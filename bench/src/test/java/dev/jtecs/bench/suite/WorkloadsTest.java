@@ -32,6 +32,15 @@ class WorkloadsTest {
     }
 
     @Test
+    void selectsFromAnotherRegistry() {
+        assertEquals(List.of(FailingBenchmark.WORKLOAD),
+                Workloads.select(List.of(FailingBenchmark.WORKLOAD), List.of("failing_probe")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Workloads.select(List.of(FailingBenchmark.WORKLOAD), List.of("integrate")));
+        assertEquals("unknown workload integrate; known: failing_probe", e.getMessage());
+    }
+
+    @Test
     void perFrameWorkloadsAreMarked() {
         assertEquals(List.of("particles", "transforms", "sparse_delta"),
                 Workloads.ALL.stream().filter(Workload::perFrame).map(Workload::name).toList());
