@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
         description = {"Run the benchmark workloads (jtecs beside plain baselines, Dominion, Artemis-odb and Ashley) "
                 + "and write latest.json, latest.md and latest.png.",
             "Workloads: integrate, integrate_frag, integrate_parallel, iterate_read, spawn_batch, spawn_single, "
-                + "add_remove_tag, move_whole_archetype, despawn_batch, particles, transforms, sparse_delta.",
+                + "add_remove_tag, move_whole_archetype, despawn_batch, particles, transforms, sparse_delta, "
+                + "set_existing, set_new, remove, despawn_single, reparent.",
             "A benchmark that fails costs only its own row: the others are written, the failed ones marked."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:every benchmark ran; results written",
@@ -76,7 +77,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     @Option(names = "--quick", description = "one fork, 1 × 800 ms warm-up and 3 × 150 ms measurement per "
-            + "benchmark, fewer sizes: under ten minutes on two idle cores (default: the full profile, 2 forks, "
+            + "benchmark, fewer sizes: a first look (--list prints its estimate; default: the full profile, 2 forks, "
             + "3 × 1 s and 5 × 1 s, every size)")
     boolean quick;
 
@@ -105,8 +106,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--time", paramLabel = "MS", description = "length of each iteration, milliseconds")
     Integer timeMillis;
 
-    @Option(names = "--list", description = "print the plan (workloads, implementations, parameters, estimate) "
-            + "and run nothing")
+    @Option(names = "--list", description = "print the plan (each workload's benchmarks, estimate, parameters "
+            + "and implementations, then the total estimate) and run nothing")
     boolean list;
 
     /** The checked plan of one invocation. */
@@ -250,8 +251,9 @@ public final class BenchCommand implements Callable<Integer> {
                 p.forks() == 1 ? "" : "s", p.warmupText(), p.measurementText());
         for (Workload w : plan.workloads()) {
             Map<String, List<String>> params = w.effectiveParams(p.quickParams(), plan.overrides());
-            out.printf(Locale.ROOT, "  %-22s %3d  %s%s  %s%n", w.name(), w.benchmarkCount(params), params,
-                    w.perFrame() ? " one frame per operation" : "", String.join(" ", w.impls().values()));
+            int count = w.benchmarkCount(params);
+            out.printf(Locale.ROOT, "  %-22s %3d  %9s  %s%s  %s%n", w.name(), count, minutes(p.estimate(count)),
+                    params, w.perFrame() ? " one frame per operation" : "", String.join(" ", w.impls().values()));
         }
         out.printf(Locale.ROOT, "estimated wall time: about %s (iterations plus about %.1f s per fork to start "
                 + "and build fixtures; a busy machine takes longer)%n", minutes(p.estimate(plan.benchmarks())),

@@ -4,18 +4,24 @@ import static dev.jtecs.bench.results.Impls.ARTEMIS;
 import static dev.jtecs.bench.results.Impls.ASHLEY;
 import static dev.jtecs.bench.results.Impls.DOMINION;
 import static dev.jtecs.bench.results.Impls.JTECS;
+import static dev.jtecs.bench.results.Impls.JTECS_INSTANT;
 import static dev.jtecs.bench.results.Impls.JTECS_SCALAR;
 import static dev.jtecs.bench.results.Impls.PLAIN_ARRAY;
 import static dev.jtecs.bench.results.Impls.PLAIN_SEGMENT_VECTOR;
 
 import dev.jtecs.bench.jmh.AddRemoveTagBenchmark;
 import dev.jtecs.bench.jmh.DespawnBatchBenchmark;
+import dev.jtecs.bench.jmh.DespawnSingleBenchmark;
 import dev.jtecs.bench.jmh.IntegrateBenchmark;
 import dev.jtecs.bench.jmh.IntegrateFragBenchmark;
 import dev.jtecs.bench.jmh.IterateReadBenchmark;
 import dev.jtecs.bench.jmh.MoveWholeArchetypeBenchmark;
 import dev.jtecs.bench.jmh.ParallelIntegrateBenchmark;
 import dev.jtecs.bench.jmh.ParticlesBenchmark;
+import dev.jtecs.bench.jmh.RemoveBenchmark;
+import dev.jtecs.bench.jmh.ReparentBenchmark;
+import dev.jtecs.bench.jmh.SetExistingBenchmark;
+import dev.jtecs.bench.jmh.SetNewBenchmark;
 import dev.jtecs.bench.jmh.SparseDeltaBenchmark;
 import dev.jtecs.bench.jmh.SpawnBatchBenchmark;
 import dev.jtecs.bench.jmh.SpawnSingleBenchmark;
@@ -45,6 +51,12 @@ import java.util.Optional;
  *       {@code HierarchyComposer}); {@code jtecs-builtin-system} with the builtin system's scalar body.
  *   <li>{@code sparse_delta}: {@code jtecs} re-uploads what is dirty; {@code jtecs-full-rescan}, the baseline,
  *       re-uploads everything.
+ *   <li>the per-entity workloads ({@code spawn_single}, {@code add_remove_tag}, {@code set_existing},
+ *       {@code set_new}, {@code remove}, {@code despawn_single}, {@code reparent}): {@code jtecs} is the staged
+ *       path (the calls inside one {@code defer} scope, published by {@code commit}); {@code jtecs-instant} the
+ *       instant path (the same calls outside any scope, each published before it returns).
+ *   <li>{@code reparent}: {@code plain-array} writes an {@code int[]} of parent indices; no peer has
+ *       relationships.
  * </ul>
  *
  * <p>Entities: every workload divides an operation's time by its {@code entities} parameter. The quick profile
@@ -67,6 +79,9 @@ public final class Workloads {
     /** jtecs and the three peers. */
     private static final Map<String, String> PEERS =
             impls("jtecs", JTECS, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY);
+    /** jtecs on its staged and its instant path, and the three peers: the per-entity workloads. */
+    private static final Map<String, String> BOTH_PATHS_AND_PEERS = impls("jtecs", JTECS, "jtecsInstant",
+            JTECS_INSTANT, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY);
     private static final String[] DEFAULT_SIZES = {"16384", "1048576"};
 
     /** Every workload, in the order of WORKLOADS.md. */
@@ -82,8 +97,8 @@ public final class Workloads {
                     "jtecs-spawn-per-entity", "jtecsReusedWorld", "jtecs-reused-world", "plainArrayFill", PLAIN_ARRAY,
                     "plainArrayAllocateAndFill", "plain-array-allocate", "dominion", DOMINION, "artemis", ARTEMIS,
                     "ashley", ASHLEY)).quick("entities", DEFAULT_SIZES),
-            Workload.of("spawn_single", SpawnSingleBenchmark.class, PEERS),
-            Workload.of("add_remove_tag", AddRemoveTagBenchmark.class, PEERS),
+            Workload.of("spawn_single", SpawnSingleBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("add_remove_tag", AddRemoveTagBenchmark.class, BOTH_PATHS_AND_PEERS),
             Workload.of("move_whole_archetype", MoveWholeArchetypeBenchmark.class, PEERS),
             Workload.of("despawn_batch", DespawnBatchBenchmark.class, PEERS).quick("entities", DEFAULT_SIZES),
             Workload.of("particles", ParticlesBenchmark.class, impls("jtecsFrame", JTECS, "jtecsScalarFrame",
@@ -93,7 +108,13 @@ public final class Workloads {
                     impls("jtecsKernelFrame", JTECS, "jtecsFrame", "jtecs-builtin-system",
                     "plainFrame", PLAIN_ARRAY)).framed(),
             Workload.of("sparse_delta", SparseDeltaBenchmark.class,
-                    impls("jtecs", JTECS, "jtecsFullRescan", "jtecs-full-rescan")).framed());
+                    impls("jtecs", JTECS, "jtecsFullRescan", "jtecs-full-rescan")).framed(),
+            Workload.of("set_existing", SetExistingBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("set_new", SetNewBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("remove", RemoveBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("despawn_single", DespawnSingleBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("reparent", ReparentBenchmark.class,
+                    impls("jtecs", JTECS, "jtecsInstant", JTECS_INSTANT, "plainArray", PLAIN_ARRAY)));
 
     private Workloads() {}
 
