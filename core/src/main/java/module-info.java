@@ -18,4 +18,5 @@ module dev.jtecs.core {
     exports dev.jtecs.schedule;
     exports dev.jtecs.state;
     exports dev.jtecs.random;
+    exports dev.jtecs.snapshot;
 }

@@ -20,6 +20,7 @@ public abstract sealed class BaseComponent<T> implements Component<T>
     private final Supplier<? extends T> defaults;
     private final List<Input> requires;
     private final boolean explicitOptions;
+    private final SnapshotCodec<T> codec;
 
     BaseComponent(int id, Class<T> valueType, ComponentOptions<T> options, String defaultName) {
         this.id = id;
@@ -28,7 +29,8 @@ public abstract sealed class BaseComponent<T> implements Component<T>
         this.transient_ = options.isTransient();
         this.defaults = options.defaults();
         this.requires = List.copyOf(options.requires());
-        this.explicitOptions = options.defaults() != null || !options.requires().isEmpty();
+        this.codec = options.codec(this.name);
+        this.explicitOptions = options.defaults() != null || !options.requires().isEmpty() || options.hasCodec();
     }
 
     public final int id() {
@@ -49,6 +51,14 @@ public abstract sealed class BaseComponent<T> implements Component<T>
 
     public final List<Input> requires() {
         return requires;
+    }
+
+    /**
+     * The custom snapshot codec registered with {@code save} and {@code load} or {@code deserialize}, or
+     * {@code null} when snapshots use the automatic codec (see the snapshot guide).
+     */
+    public final SnapshotCodec<T> snapshotCodec() {
+        return codec;
     }
 
     final Supplier<? extends T> defaults() {

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -17,6 +19,10 @@ public final class ComponentOptions<T> {
     private boolean transient_;
     private Supplier<? extends T> defaults;
     private final List<Input> requires = new ArrayList<>();
+    private Function<? super T, ?> save;
+    private Function<Object, ? extends T> load;
+    private BiFunction<Object, Object, ? extends T> deserialize;
+    private Class<?> worldType;
 
     ComponentOptions() {}
 
@@ -62,6 +68,65 @@ public final class ComponentOptions<T> {
         return this;
     }
 
+    /**
+     * A custom snapshot encoder: turns a value into a detached tree of {@code null}, booleans, numbers, strings,
+     * lists and string-keyed maps. Pair it with {@link #load} or {@link #deserialize} (checked at registration).
+     * A custom codec replaces the automatic one and turns off the binary format's raw column copy for this
+     * component in both directions, so the codec always runs.
+     */
+    public ComponentOptions<T> save(Function<? super T, ?> encoder) {
+        this.save = Objects.requireNonNull(encoder, "encoder");
+        return this;
+    }
+
+    /** The decoder of {@link #save}'s trees; excludes {@link #deserialize}. */
+    public ComponentOptions<T> load(Function<Object, ? extends T> decoder) {
+        this.load = Objects.requireNonNull(decoder, "decoder");
+        return this;
+    }
+
+    /**
+     * A world-aware decoder of {@link #save}'s trees; excludes {@link #load}. It receives the destination world
+     * (as {@code worldType}, normally {@code World.class}) before the load changes anything, so it sees the world's
+     * definitions, resources and streams, not the entities being loaded.
+     */
+    @SuppressWarnings("unchecked")
+    public <W> ComponentOptions<T> deserialize(Class<W> worldType,
+            BiFunction<? super W, Object, ? extends T> decoder) {
+        this.worldType = Objects.requireNonNull(worldType, "worldType");
+        this.deserialize = (BiFunction<Object, Object, ? extends T>) (BiFunction<?, Object, ? extends T>)
+                Objects.requireNonNull(decoder, "decoder");
+        return this;
+    }
+
+    /**
+     * The custom codec, or {@code null} for none.
+     *
+     * @throws IllegalArgumentException when only half of a codec is given, or both {@code load} and
+     *     {@code deserialize}
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    SnapshotCodec<T> codec(String component) {
+        if (load != null && deserialize != null) {
+            throw new IllegalArgumentException("component " + component + ": snapshot codecs are incomplete or "
+                    + "ambiguous: give load or deserialize, not both");
+        }
+        boolean decoder = load != null || deserialize != null;
+        if (save == null && !decoder) {
+            return null;
+        }
+        if (save == null || !decoder) {
+            throw new IllegalArgumentException("component " + component + ": snapshot codecs are incomplete: "
+                    + (save == null ? "load/deserialize needs a save encoder" : "save needs a load or deserialize "
+                    + "decoder"));
+        }
+        return new SnapshotCodec(component, save, load, deserialize, worldType);
+    }
+
+    boolean hasCodec() {
+        return save != null || load != null || deserialize != null;
+    }
+
     String name() {
         return name;
     }
@@ -81,6 +146,6 @@ public final class ComponentOptions<T> {
     @Override
     public String toString() {
         return "ComponentOptions[name=" + name + ", transient=" + transient_ + ", defaults=" + (defaults != null)
-                + ", requires=" + Arrays.toString(requires.toArray()) + "]";
+                + ", requires=" + Arrays.toString(requires.toArray()) + ", codec=" + hasCodec() + "]";
     }
 }

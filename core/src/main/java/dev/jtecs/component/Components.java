@@ -96,6 +96,9 @@ public final class Components {
         if (opts.defaults() != null) {
             throw new IllegalArgumentException("tag " + name + " stores no value and takes no defaults factory");
         }
+        if (opts.hasCodec()) {
+            throw new IllegalArgumentException("tag " + name + " stores no value and takes no snapshot codec");
+        }
         String pinned = pinnedName(name, opts);
         return add(id -> new TagComponent(id, pinned, opts), TagComponent.class);
     }
@@ -154,6 +157,10 @@ public final class Components {
 
     /** Registers a target-only relationship (see {@link Relationships}). */
     static Relationship registerRelationship(String name, RelationshipOptions options) {
+        if (options.componentOptions().hasCodec()) {
+            throw new IllegalArgumentException("relationship " + name + " carries no payload and takes no snapshot "
+                    + "codec");
+        }
         String pinned = pinnedName(name, options.componentOptions());
         return sameOptions(add(id -> new Relationship(id, pinned, options), Relationship.class), options);
     }

@@ -67,6 +67,28 @@ public final class RelationshipOptions {
         return this;
     }
 
+    /** A custom snapshot encoder of a payload relationship's edge records; see {@link ComponentOptions#save}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public RelationshipOptions save(java.util.function.Function<? super Record, ?> encoder) {
+        ((ComponentOptions) options).save(encoder);
+        return this;
+    }
+
+    /** The decoder of {@link #save}'s trees into edge records; see {@link ComponentOptions#load}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public RelationshipOptions load(java.util.function.Function<Object, ? extends Record> decoder) {
+        ((ComponentOptions) options).load(decoder);
+        return this;
+    }
+
+    /** A world-aware decoder of edge records; see {@link ComponentOptions#deserialize}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public <W> RelationshipOptions deserialize(Class<W> worldType,
+            java.util.function.BiFunction<? super W, Object, ? extends Record> decoder) {
+        ((ComponentOptions) options).deserialize(worldType, (java.util.function.BiFunction) decoder);
+        return this;
+    }
+
     boolean isExclusive() {
         return exclusive;
     }

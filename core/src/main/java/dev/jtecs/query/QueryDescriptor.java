@@ -37,6 +37,7 @@ public final class QueryDescriptor {
     private final TargetSelector[] includeEdges;
     private final TargetSelector[] anyEdges;
     private final TargetSelector[] excludeEdges;
+    private final int[] explicitExcludeIds;
 
     private QueryDescriptor(Builder b) {
         include = List.copyOf(b.include);
@@ -61,6 +62,7 @@ public final class QueryDescriptor {
         includeEdges = edges(include);
         anyEdges = edges(includeAny);
         excludeEdges = edges(exclude);
+        explicitExcludeIds = ids(b.exclude);
         for (Component<?> c : include) {
             if (exclude.contains(c)) {
                 throw new IllegalArgumentException("component " + c.name() + " is both included and excluded");
@@ -85,6 +87,46 @@ public final class QueryDescriptor {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * Whether an archetype's signature satisfies this descriptor's own lists, without the implicit
+     * {@code Disabled} and {@code Paused} exclusions (snapshot filters select this way).
+     */
+    public boolean matchesWithoutStateExclusions(Archetype archetype) {
+        for (int id : explicitExcludeIds) {
+            if (archetype.hasId(id)) {
+                return false;
+            }
+        }
+        for (int id : includeIds) {
+            if (!archetype.hasId(id)) {
+                return false;
+            }
+        }
+        for (TargetSelector<?> edge : includeEdges) {
+            if (!archetype.has(edge)) {
+                return false;
+            }
+        }
+        if (anyIds.length + anyEdges.length > 0) {
+            boolean any = false;
+            for (int id : anyIds) {
+                any |= archetype.hasId(id);
+            }
+            for (TargetSelector<?> edge : anyEdges) {
+                any |= archetype.has(edge);
+            }
+            if (!any) {
+                return false;
+            }
+        }
+        for (TargetSelector<?> edge : excludeEdges) {
+            if (archetype.has(edge)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether an archetype's signature satisfies this descriptor. */

@@ -33,6 +33,7 @@ public final class RandomStreams {
 
     private final Map<String, Xoshiro128> streams = new LinkedHashMap<>();
     private int seed;
+    private boolean persistent;
 
     /** Streams derived from {@link #DEFAULT_SEED}. */
     public RandomStreams() {
@@ -49,6 +50,7 @@ public final class RandomStreams {
      * @throws IllegalArgumentException when the name is empty
      */
     public Xoshiro128 stream(String name) {
+        persistent = true;
         Xoshiro128 stream = streams.get(Objects.requireNonNull(name, "name"));
         if (stream == null) {
             if (name.isEmpty()) {
@@ -62,10 +64,53 @@ public final class RandomStreams {
 
     /** Restarts every existing stream from the new seed, in place; later streams derive from it too. */
     public void reseed(int seed) {
+        persistent = true;
         this.seed = seed;
         for (Map.Entry<String, Xoshiro128> entry : streams.entrySet()) {
             entry.getValue().reseed(streamKey(seed, entry.getKey()));
         }
+    }
+
+    /**
+     * Whether snapshots carry these streams: from the first {@link #stream} or {@link #reseed} call on (or a
+     * {@link #restore}); until then a snapshot leaves random state out, and loading it changes nothing here.
+     */
+    public boolean isPersistent() {
+        return persistent;
+    }
+
+    /**
+     * Restores saved random state (a snapshot load): the seed, then every saved stream's four state words, in
+     * place for streams already requested (callers keep their generators) and as new streams otherwise; streams
+     * requested here but absent from the save restart from the restored seed. The caller has checked the
+     * names (non-empty) and that each state has four words, not all zero.
+     */
+    public void restore(int seed, Map<String, int[]> saved) {
+        persistent = true;
+        this.seed = seed;
+        for (Map.Entry<String, Xoshiro128> entry : streams.entrySet()) {
+            if (!saved.containsKey(entry.getKey())) {
+                entry.getValue().reseed(streamKey(seed, entry.getKey()));
+            }
+        }
+        for (Map.Entry<String, int[]> entry : saved.entrySet()) {
+            int[] state = entry.getValue();
+            Xoshiro128 stream = streams.get(entry.getKey());
+            if (stream == null) {
+                streams.put(entry.getKey(), Xoshiro128.ofState(state[0], state[1], state[2], state[3]));
+            } else {
+                stream.setState(state[0], state[1], state[2], state[3]);
+            }
+        }
+    }
+
+    /** The current state words of every stream, by name in creation order (fresh arrays: no live view). */
+    public Map<String, int[]> states() {
+        Map<String, int[]> out = new LinkedHashMap<>();
+        for (Map.Entry<String, Xoshiro128> entry : streams.entrySet()) {
+            out.put(entry.getKey(), entry.getValue().state());
+        }
+        return out;
     }
 
     /** The current seed. */

@@ -69,6 +69,14 @@ final class FixedClock {
         return new FixedTiming(timestep, accumulator, maxSteps, overload, stepCount, timeDropped, stepsDropped);
     }
 
+    /** Sets the remainder (snapshot restore). */
+    void restoreAccumulator(double seconds) {
+        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+            throw new IllegalArgumentException("fixed accumulator=" + seconds + " must be finite and not negative");
+        }
+        accumulator = seconds;
+    }
+
     double accumulator() {
         return accumulator;
     }

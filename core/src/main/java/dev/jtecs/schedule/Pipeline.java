@@ -51,6 +51,26 @@ public interface Pipeline {
     /** Registers a custom phase or phase tree. */
     void registerPhase(PhaseDefinition definition);
 
+    /**
+     * The registered leaf phases in registry position order: what snapshots record the enabled flags of. The
+     * default refuses, so a custom pipeline that does not support snapshots says so when one is saved or loaded.
+     *
+     * @throws UnsupportedOperationException when this pipeline cannot take part in snapshots
+     */
+    default List<Phase> leafPhases() {
+        throw new UnsupportedOperationException(getClass().getName() + " does not list its phases for snapshots");
+    }
+
+    /**
+     * Sets the fixed-step remainder, the accumulated time not yet spent in a fixed step (snapshot restore).
+     *
+     * @throws IllegalArgumentException unless {@code seconds} is finite and not negative
+     * @throws UnsupportedOperationException when this pipeline cannot take part in snapshots
+     */
+    default void restoreFixedAccumulator(double seconds) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot restore its fixed-step remainder");
+    }
+
     /** Enables every leaf of a selection. */
     void enablePhase(PhaseSelection selection);
 

@@ -324,6 +324,24 @@ public final class Scheduler implements Pipeline {
     }
 
     @Override
+    public List<Phase> leafPhases() {
+        scope.checkThread();
+        List<Phase> leaves = new ArrayList<>();
+        for (PhaseRegistry.Node node : phases.inPositionOrder()) {
+            if (node.isLeaf()) {
+                leaves.add(node.phase());
+            }
+        }
+        return List.copyOf(leaves);
+    }
+
+    @Override
+    public void restoreFixedAccumulator(double seconds) {
+        scope.checkThread();
+        clock.restoreAccumulator(seconds);
+    }
+
+    @Override
     public void enablePhase(PhaseSelection selection) {
         scope.checkThread();
         phases.setEnabled(Objects.requireNonNull(selection, "selection"), true);

@@ -131,6 +131,27 @@ final class States {
         }
     }
 
+    /** Whether a state of this name was created here. */
+    boolean has(String name) {
+        return created.containsKey(name);
+    }
+
+    /**
+     * Replaces the stack with these created states, bottom first (a snapshot load): no policy runs and no event
+     * is delivered, since the loaded entities already carry what the transitions did to them.
+     */
+    void restore(List<String> names) {
+        checkIdle("loadSnapshot");
+        List<State> restored = new ArrayList<>(names.size());
+        for (String name : names) {
+            restored.add(require(name, "loadSnapshot"));
+        }
+        stack.clear();
+        stack.addAll(restored);
+        State top = top();
+        activeTag = top == null ? null : top.tag();
+    }
+
     /** The active state's name, or {@code null} while the stack is empty. */
     String peek() {
         State top = top();

@@ -55,6 +55,13 @@ import dev.jtecs.mutation.internal.MutationModel;
 import dev.jtecs.mutation.internal.Scopes;
 import dev.jtecs.relation.TraversalVisitor;
 import dev.jtecs.relation.internal.Relations;
+import dev.jtecs.snapshot.Snapshot;
+import dev.jtecs.snapshot.SnapshotHandler;
+import dev.jtecs.snapshot.SnapshotOptions;
+import dev.jtecs.snapshot.SnapshotPrelude;
+import dev.jtecs.snapshot.internal.SnapshotEngine;
+import dev.jtecs.snapshot.internal.SnapshotHost;
+import java.nio.file.Path;
 
 /**
  * A world: every entity, archetype and native buffer of one simulation. Confined: only its owner thread (the
@@ -114,6 +121,7 @@ public final class World implements AutoCloseable {
     private final States states = new States(this);
     private final Bundles bundles = new Bundles(this);
     private final Pipeline pipeline;
+    private final SnapshotEngine snapshots;
     private double nominalFrameTime;
     private boolean closed;
 
@@ -138,6 +146,7 @@ public final class World implements AutoCloseable {
             }
         });
         this.nominalFrameTime = config.nominalFrameTime();
+        this.snapshots = new SnapshotEngine(index, archetypes, mutations, observers, random, new SnapshotSide());
         this.pipeline = Objects.requireNonNull(config.pipelineFactory().create(this, new Dispatches()),
                 "pipelineFactory returned null");
         BuiltinSystems.install(this); // last: the systems need a complete world
@@ -1170,6 +1179,167 @@ public final class World implements AutoCloseable {
     public Resources resources() {
         checkOpen();
         return resources;
+    }
+
+    // ---------------------------------------------------------------- snapshots
+
+    /** {@link #saveSnapshot(SnapshotOptions)} with {@link SnapshotOptions#defaults()}: a table snapshot. */
+    public Snapshot saveSnapshot() {
+        return saveSnapshot(SnapshotOptions.defaults());
+    }
+
+    /**
+     * Saves the committed entities and the world's durable metadata (entity index, random streams, state stack,
+     * the pipeline's fixed-step remainder and phase flags, custom data) as a table or binary snapshot; see
+     * {@code docs/snapshots.md}. Pending work is published first. Handlers run, then {@link
+     * dev.jtecs.snapshot.OnSnapshotSave} is delivered, then the entities are read. The world itself is not
+     * changed by a save.
+     *
+     * @throws IllegalStateException during publication, from a running system, inside a scope, or from a
+     *     snapshot event or handler
+     * @throws IllegalArgumentException for invalid options, a repeated or reserved data key, a value that is not a
+     *     detached tree, or a component whose values no codec can encode
+     * @throws java.io.UncheckedIOException when the file cannot be written (an earlier file stays)
+     */
+    public Snapshot saveSnapshot(SnapshotOptions options) {
+        checkOpen();
+        return snapshots.save(Objects.requireNonNull(options, "options"));
+    }
+
+    /**
+     * Replaces every entity with a snapshot's and restores its metadata, keeping registered components, systems,
+     * queries, resources, bundles, observers at address 0 and handlers. The snapshot is decoded and checked in
+     * full first: a bad one throws {@link dev.jtecs.snapshot.InvalidSnapshotException} and changes nothing.
+     * Queries see the old rows leave and the loaded rows arrive through their membership callbacks; observers at
+     * entity addresses are dropped; no {@code OnSpawn} is delivered. Column views taken before are stale.
+     *
+     * @throws IllegalStateException during publication, from a running system, inside a scope, or from a
+     *     snapshot event or handler
+     */
+    public SnapshotPrelude loadSnapshot(Snapshot snapshot) {
+        checkOpen();
+        return snapshots.load(snapshot);
+    }
+
+    /** Loads a table snapshot: a save's {@link Snapshot#table()}, or its JSON read back into maps and lists. */
+    public SnapshotPrelude loadSnapshot(Map<String, ?> table) {
+        checkOpen();
+        return snapshots.loadTable(table);
+    }
+
+    /** Loads the bytes of a binary snapshot (heap or native); the segment is only read during the call. */
+    public SnapshotPrelude loadSnapshot(MemorySegment binary) {
+        checkOpen();
+        return snapshots.loadBinary(binary);
+    }
+
+    /** Loads the bytes of a binary snapshot. */
+    public SnapshotPrelude loadSnapshot(byte[] binary) {
+        checkOpen();
+        return snapshots.loadBytes(binary);
+    }
+
+    /**
+     * Loads a binary snapshot file: memory-mapped and read in place (no heap copy of its bytes), unmapped before
+     * this returns.
+     *
+     * @throws java.io.UncheckedIOException when the file cannot be read
+     */
+    public SnapshotPrelude loadSnapshot(Path file) {
+        checkOpen();
+        return snapshots.loadFile(file);
+    }
+
+    /**
+     * Registers a named snapshot handler: its value is saved under its name and handed back on load.
+     *
+     * @throws IllegalArgumentException for an empty or reserved name ({@link Snapshot#RANDOM_KEY}), or a name
+     *     another handler has
+     */
+    public void addSnapshotHandler(SnapshotHandler<? super World> handler) {
+        checkOpen();
+        snapshots.addHandler(handler);
+    }
+
+    /** The names of the registered snapshot handlers, in registration order. */
+    public List<String> snapshotHandlerNames() {
+        checkOpen();
+        return snapshots.handlerNames();
+    }
+
+    /** What snapshots need from the world layer. */
+    private final class SnapshotSide implements SnapshotHost {
+        @Override
+        public Object facade() {
+            return World.this;
+        }
+
+        @Override
+        public void checkQuiet(String operation) {
+            if (drain.isDraining() || scopes.isHeld()) {
+                throw new IllegalStateException(operation + ": not allowed during publication or while systems run "
+                        + "(draining=" + drain.isDraining() + ", dispatch=" + scopes.isHeld() + ")");
+            }
+            if (scopes.depth() > 0) {
+                throw new IllegalStateException(operation + ": not allowed inside a scope (depth=" + scopes.depth()
+                        + "); commit or unwind first");
+            }
+        }
+
+        @Override
+        public void publishPending() {
+            if (drain.hasWork()) {
+                scopes.unwind();
+            }
+        }
+
+        @Override
+        public List<String> states() {
+            return states.list();
+        }
+
+        @Override
+        public boolean hasState(String name) {
+            return states.has(name);
+        }
+
+        @Override
+        public void restoreStates(List<String> stack) {
+            states.restore(stack);
+        }
+
+        @Override
+        public List<String> leafPhases() {
+            List<String> names = new ArrayList<>();
+            for (Phase phase : pipeline.leafPhases()) {
+                names.add(phase.name());
+            }
+            return names;
+        }
+
+        @Override
+        public boolean isPhaseEnabled(String leaf) {
+            return pipeline.isPhaseEnabled(Phase.of(leaf));
+        }
+
+        @Override
+        public void setPhaseEnabled(String leaf, boolean enabled) {
+            if (enabled) {
+                pipeline.enablePhase(Phase.of(leaf));
+            } else {
+                pipeline.disablePhase(Phase.of(leaf));
+            }
+        }
+
+        @Override
+        public double fixedAccumulator() {
+            return pipeline.fixedTiming().accumulator();
+        }
+
+        @Override
+        public void restoreFixedAccumulator(double seconds) {
+            pipeline.restoreFixedAccumulator(seconds);
+        }
     }
 
     // ---------------------------------------------------------------- states and bundles

@@ -50,8 +50,23 @@ public final class ModelComponents {
             Components.registerNative(Stats.class, o -> o.name("stress.Stats"));
     public static final NativeComponent<Velocity> VELOCITY = Components.registerNative(Velocity.class,
             o -> o.name("stress.Velocity").defaults(() -> new Velocity(1f, -1f)));
-    public static final ManagedComponent<Label> LABEL =
-            Components.registerManaged(Label.class, o -> o.name("stress.Label"));
+    /** A managed value whose list needs a custom snapshot codec (the automatic one takes flat records only). */
+    public static final ManagedComponent<Label> LABEL = Components.registerManaged(Label.class,
+            o -> o.name("stress.Label").save(ModelComponents::saveLabel).load(ModelComponents::loadLabel));
+
+    private static Object saveLabel(Label label) {
+        java.util.Map<String, Object> saved = new java.util.LinkedHashMap<>();
+        saved.put("text", label.text());
+        saved.put("tags", label.tags());
+        return saved;
+    }
+
+    private static Label loadLabel(Object saved) {
+        java.util.Map<?, ?> map = (java.util.Map<?, ?>) saved;
+        List<?> tags = (List<?>) map.get("tags");
+        return new Label((String) map.get("text"), tags == null ? null
+                : tags.stream().map(String.class::cast).toList());
+    }
     public static final TagComponent MARKED = Components.tag("stress.Marked");
     public static final ScalarComponent.OfDouble HEALTH = Components.scalar("stress.Health", 100.0);
     public static final ScalarComponent.OfString NAME = Components.scalar("stress.Name", "nobody");

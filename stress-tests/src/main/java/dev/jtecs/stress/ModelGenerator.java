@@ -85,8 +85,10 @@ final class ModelGenerator {
             ops.add(new ModelOp.SpawnAt(handles++, candidateForSpawnAt(), observe(), inputs));
         } else if (roll < 863) {
             bulk(roll - 670);
-        } else if (roll < 970) {
+        } else if (roll < 958) {
             ops.add(new ModelOp.Commit(random.nextInt(5) == 0, root()));
+        } else if (roll < 970) {
+            ops.add(new ModelOp.SaveLoad(random.nextInt(ModelSnapshots.MODES), root()));
         } else if (roll < 1000) {
             ops.add(new ModelOp.Read(random.nextInt(3) == 0 ? new ModelRef.Raw(random.nextLong()) : pickId()));
         } else if (roll < 1020) {

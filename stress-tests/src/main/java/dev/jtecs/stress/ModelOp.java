@@ -160,6 +160,30 @@ public sealed interface ModelOp {
         }
     }
 
+    /**
+     * Commits, then saves the quiet world and loads the snapshot back into it ({@code mode}: 0 the table tree,
+     * 1 the table as JSON reads it back, 2 binary into a reused buffer, 3 binary through a file); the run checks
+     * that nothing observable changed and that saving again gives the same snapshot.
+     */
+    record SaveLoad(int mode, ModelRef root) implements ModelOp {
+        public SaveLoad {
+            Objects.requireNonNull(root, "root");
+            if (mode < 0 || mode >= ModelSnapshots.MODES) {
+                throw new IllegalArgumentException("mode=" + mode + " outside 0.." + (ModelSnapshots.MODES - 1));
+            }
+        }
+
+        @Override
+        public String toJava() {
+            return "saveLoad(" + mode + ", " + root.toJava() + ")";
+        }
+
+        @Override
+        public List<ModelOp> simpler() {
+            return mode == 0 ? List.of(new Commit(false, root)) : List.of(new SaveLoad(0, root));
+        }
+    }
+
     // ---------------------------------------------------------------- bulk calls
 
     /**
@@ -515,6 +539,10 @@ public sealed interface ModelOp {
 
     static Commit commit(boolean compact, ModelRef root) {
         return new Commit(compact, root);
+    }
+
+    static SaveLoad saveLoad(int mode, ModelRef root) {
+        return new SaveLoad(mode, root);
     }
 
     static BatchSpawn batchSpawn(int firstHandle, int count, List<Component<?>> init, int observe,

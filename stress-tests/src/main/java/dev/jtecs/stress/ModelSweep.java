@@ -13,7 +13,8 @@ import java.util.function.Supplier;
 public final class ModelSweep {
     /** What the seeds run so far checked, with the time spent running them. */
     public record Totals(long seeds, long operations, long commits, long batchCalls, long rejected,
-            long failedPublications, long sparseEdges, long cascades, long frames, long instantSeeds, long nanos) {
+            long failedPublications, long sparseEdges, long cascades, long frames, long snapshots, long instantSeeds,
+            long nanos) {
         /** Operations executed per second of run time. */
         public double operationsPerSecond() {
             return nanos == 0 ? 0 : operations * 1e9 / nanos;
@@ -23,9 +24,10 @@ public final class ModelSweep {
         public String summary() {
             return String.format(Locale.ROOT, "%,d seeds (%,d instant path, %,d staged path), %,d operations, "
                     + "%,d commits compared, %,d batch calls, %,d illegal calls rejected, %,d publications failed "
-                    + "as predicted, %,d frames, %,d sparse edges compared, %,d cascade despawns; %,.0f ops/s",
+                    + "as predicted, %,d frames, %,d sparse edges compared, %,d cascade despawns, %,d snapshot round "
+                    + "trips; %,.0f ops/s",
                     seeds, instantSeeds, seeds - instantSeeds, operations, commits, batchCalls, rejected,
-                    failedPublications, frames, sparseEdges, cascades, operationsPerSecond());
+                    failedPublications, frames, sparseEdges, cascades, snapshots, operationsPerSecond());
         }
     }
 
@@ -41,6 +43,7 @@ public final class ModelSweep {
     private long sparseEdges;
     private long cascades;
     private long frames;
+    private long snapshots;
     private long instantSeeds;
     private long nanos;
 
@@ -81,6 +84,7 @@ public final class ModelSweep {
             sparseEdges += run.sparseEdgesCompared();
             cascades += run.cascades();
             frames += run.frames();
+            snapshots += run.snapshotsChecked();
             instantSeeds += run.instant() ? 1 : 0;
         }
     }
@@ -88,7 +92,7 @@ public final class ModelSweep {
     /** The totals so far. */
     public Totals totals() {
         return new Totals(seeds, executed, commits, batchCalls, rejected, failedPublications, sparseEdges, cascades,
-                frames, instantSeeds, nanos);
+                frames, snapshots, instantSeeds, nanos);
     }
 
     /** Operations per script. */

@@ -251,6 +251,43 @@ final class ReferenceRows {
         return normalize(row);
     }
 
+    /**
+     * A row as a snapshot load restores it: the saved components are the inputs of a {@code spawnAt}, so their
+     * requirements expand again (breadth first in input order: components by name, then the dense relationship
+     * markers by name, then the sparse ones) and add what the row lacks, with the requirement's value.
+     */
+    static Map<Component<?>, Object> restored(Map<Component<?>, Object> row) {
+        List<Component<?>> order = new ArrayList<>();
+        List<Component<?>> dense = new ArrayList<>();
+        List<Component<?>> sparse = new ArrayList<>();
+        for (Component<?> component : row.keySet()) {
+            if (component instanceof TargetSelector) {
+                continue;
+            }
+            if (component instanceof BaseRelationship<?> relationship) {
+                (relationship.isSparse() ? sparse : dense).add(component);
+            } else {
+                order.add(component);
+            }
+        }
+        java.util.Comparator<Component<?>> byName = java.util.Comparator.comparing(Component::name);
+        order.sort(byName);
+        dense.sort(byName);
+        sparse.sort(byName);
+        order.addAll(dense);
+        order.addAll(sparse);
+        Set<Component<?>> present = new LinkedHashSet<>(row.keySet());
+        Map<Component<?>, Object> required = new HashMap<>();
+        expand(order, present, required);
+        Map<Component<?>, Object> out = new LinkedHashMap<>(row);
+        for (Component<?> component : present) {
+            if (!out.containsKey(component)) {
+                out.put(component, required.get(component));
+            }
+        }
+        return normalize(out);
+    }
+
     /** Adds a component the row lacks, with {@code value}, and the requirements it brings with theirs. */
     static void add(Map<Component<?>, Object> row, Component<?> component, Object value) {
         Set<Component<?>> present = new LinkedHashSet<>(row.keySet());

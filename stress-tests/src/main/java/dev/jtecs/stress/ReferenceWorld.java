@@ -657,6 +657,18 @@ public final class ReferenceWorld {
 
     // ---------------------------------------------------------------- maintenance
 
+    /**
+     * A snapshot load of a quiet world into itself: the same entities come back, each row with the requirements
+     * of its components reapplied where it lacks them (a load follows {@code spawnAt}), and the observers at
+     * entity addresses are dropped.
+     */
+    public void restoreFromSnapshot() {
+        observed.clear();
+        for (Map.Entry<Long, Map<Component<?>, Object>> entity : committed.entrySet()) {
+            entity.setValue(ReferenceRows.restored(entity.getValue()));
+        }
+    }
+
     /** {@code clearEntities()}: every entity and all staged work gone, entity-address observers dropped. */
     public void clear() {
         committed.clear();

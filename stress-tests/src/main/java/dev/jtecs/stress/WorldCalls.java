@@ -96,4 +96,19 @@ public interface WorldCalls {
     default void update(World world, double dt) {
         world.update(dt);
     }
+
+    default dev.jtecs.snapshot.Snapshot saveSnapshot(World world, dev.jtecs.snapshot.SnapshotOptions options) {
+        return world.saveSnapshot(options);
+    }
+
+    /** Loads a table (a map), binary bytes (a segment) or a file (a path). */
+    @SuppressWarnings("unchecked")
+    default void loadSnapshot(World world, Object snapshot) {
+        switch (snapshot) {
+            case java.util.Map<?, ?> table -> world.loadSnapshot((java.util.Map<String, ?>) table);
+            case MemorySegment bytes -> world.loadSnapshot(bytes);
+            case java.nio.file.Path file -> world.loadSnapshot(file);
+            default -> world.loadSnapshot((dev.jtecs.snapshot.Snapshot) snapshot);
+        }
+    }
 }

@@ -88,6 +88,7 @@ abstract class FrameJobCommand implements Callable<Integer> {
                     new RunReport.RunOptions(entities(), frames, kernels.optionValue(), threads, seed), environment(),
                     StateChecksum.hex(checksum), setupMillis, summary, RunReport.FrameSeries.of(log));
             printSummary(out, run, workload.extractor());
+            finish(workload, out);
             if (report != null) {
                 run.writeTo(report);
                 row(out, "report", report.resolve(run.jsonName()) + ", " + report.resolve(run.chartName()));
@@ -116,6 +117,15 @@ abstract class FrameJobCommand implements Callable<Integer> {
         if (report != null) {
             checkReportFolder(report);
         }
+        validateMore();
+    }
+
+    /** Checks a subcommand's own options; a bad one throws {@link #usage}. */
+    void validateMore() {
+    }
+
+    /** Runs after the summary is printed (a subcommand's extra output, such as a saved file). */
+    void finish(FrameWorkload workload, PrintStream out) {
     }
 
     /** The report folder must be a directory we can create and write a file in. */
@@ -132,7 +142,7 @@ abstract class FrameJobCommand implements Callable<Integer> {
         }
     }
 
-    private ParameterException usage(String message) {
+    ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
     }
 

@@ -31,8 +31,40 @@ public final class ParticlesCommand extends FrameJobCommand {
         return ParticleSimulation.MAX_ENTITIES;
     }
 
+    @Option(names = "--load", paramLabel = "FILE", order = 6,
+            description = "start from a world saved with --save instead of spawning (--entities sizes the world "
+                    + "and must cover the saved particles)")
+    java.nio.file.Path load;
+
+    @Option(names = "--save", paramLabel = "FILE", order = 7,
+            description = "save the world after the last frame as a binary snapshot")
+    java.nio.file.Path save;
+
     @Override
     FrameWorkload create(int entities, int seed, KernelChoice kernels, int threads) {
-        return new ParticleSimulation(entities, seed, kernels, threads);
+        return new ParticleSimulation(entities, seed, kernels, threads, load);
+    }
+
+    @Override
+    void validateMore() {
+        if (load != null && !java.nio.file.Files.isRegularFile(load)) {
+            throw usage("--load " + load + " is not a file");
+        }
+        if (save != null && (java.nio.file.Files.isDirectory(save) || save.toAbsolutePath().getParent() == null
+                || !java.nio.file.Files.isDirectory(save.toAbsolutePath().getParent()))) {
+            throw usage("--save " + save + " must name a file in an existing directory");
+        }
+    }
+
+    @Override
+    void finish(FrameWorkload workload, java.io.PrintStream out) {
+        if (save != null) {
+            dev.jtecs.snapshot.Snapshot saved = ((ParticleSimulation) workload).save(save, null);
+            row(out, "saved", save + String.format(java.util.Locale.ROOT, " (%,d particles, %,d bytes)",
+                    saved.entityCount(), saved.buffer().byteSize()));
+        }
+        if (load != null) {
+            row(out, "loaded", load.toString());
+        }
     }
 }

@@ -113,6 +113,19 @@ public final class ParticleSimulation implements FrameWorkload {
      *     {@code 1 <= threads <= FrameKernels.MAX_THREADS}
      */
     public ParticleSimulation(int entities, int seed, KernelChoice kernels, int threads) {
+        this(entities, seed, kernels, threads, null);
+    }
+
+    /**
+     * Builds the world as {@link #ParticleSimulation(int, int, KernelChoice, int)} does, but when {@code load} is
+     * given starts from that saved world (a binary snapshot, see {@link #save}) instead of spawning: its
+     * particles, ids, random stream and fixed-step remainder, so the frames that follow are those that followed
+     * the save. {@code entities} sizes the world and must be at least the saved particle count.
+     *
+     * @throws dev.jtecs.snapshot.InvalidSnapshotException when the file is not a particles snapshot this world
+     *     can hold
+     */
+    public ParticleSimulation(int entities, int seed, KernelChoice kernels, int threads, java.nio.file.Path load) {
         if (entities < 1 || entities > MAX_ENTITIES) {
             throw new IllegalArgumentException("entities=" + entities + " outside 1.." + MAX_ENTITIES);
         }
@@ -132,7 +145,11 @@ public final class ParticleSimulation implements FrameWorkload {
             this.particles = world.newQuery(QueryDescriptor.builder()
                     .include(POSITION, VELOCITY, TTL.COMPONENT).name("particles").build());
             registerSystems(ops);
-            world.batchSpawn(entities, SIGNATURE, fillInitial); // depth 0: published before it returns
+            if (load == null) {
+                world.batchSpawn(entities, SIGNATURE, fillInitial); // depth 0: published before it returns
+            } else {
+                world.loadSnapshot(load); // restores the emitter's stream in place too
+            }
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -253,6 +270,15 @@ public final class ParticleSimulation implements FrameWorkload {
     @Override
     public long checksum() {
         return StateChecksum.of(world, STATE);
+    }
+
+    /**
+     * Saves the world as a binary snapshot into {@code file} (through a reused buffer when given): what
+     * {@code --load} starts from. The same frames give the same bytes, whatever the kernels and threads.
+     */
+    public dev.jtecs.snapshot.Snapshot save(java.nio.file.Path file, dev.jtecs.snapshot.SnapshotBuffer buffer) {
+        dev.jtecs.snapshot.SnapshotOptions options = dev.jtecs.snapshot.SnapshotOptions.binary().path(file);
+        return world.saveSnapshot(buffer == null ? options : options.buffer(buffer));
     }
 
     /** The world, for tests and tools that look inside; structural changes to it void the invariants. */

@@ -22,6 +22,7 @@ import dev.jtecs.bench.jmh.RemoveBenchmark;
 import dev.jtecs.bench.jmh.ReparentBenchmark;
 import dev.jtecs.bench.jmh.SetExistingBenchmark;
 import dev.jtecs.bench.jmh.SetNewBenchmark;
+import dev.jtecs.bench.jmh.SnapshotBenchmark;
 import dev.jtecs.bench.jmh.SparseDeltaBenchmark;
 import dev.jtecs.bench.jmh.SpawnBatchBenchmark;
 import dev.jtecs.bench.jmh.SpawnSingleBenchmark;
@@ -83,6 +84,9 @@ public final class Workloads {
     private static final Map<String, String> BOTH_PATHS_AND_PEERS = impls("jtecs", JTECS, "jtecsInstant",
             JTECS_INSTANT, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY);
     private static final String[] DEFAULT_SIZES = {"16384", "1048576"};
+    /** A snapshot workload's forms: binary into a buffer, binary through a file, the bare copy, the table. */
+    private static final Map<String, String> SNAPSHOT_FORMS = impls("jtecsBinaryBuffer", JTECS, "jtecsBinaryFile",
+            "jtecs-file", "plainSegmentCopy", "plain-segment-copy", "jtecsTable", "jtecs-table");
 
     /** Every workload, in the order of WORKLOADS.md. */
     public static final List<Workload> ALL = List.of(
@@ -114,7 +118,9 @@ public final class Workloads {
             Workload.of("remove", RemoveBenchmark.class, BOTH_PATHS_AND_PEERS),
             Workload.of("despawn_single", DespawnSingleBenchmark.class, BOTH_PATHS_AND_PEERS),
             Workload.of("reparent", ReparentBenchmark.class,
-                    impls("jtecs", JTECS, "jtecsInstant", JTECS_INSTANT, "plainArray", PLAIN_ARRAY)));
+                    impls("jtecs", JTECS, "jtecsInstant", JTECS_INSTANT, "plainArray", PLAIN_ARRAY)),
+            Workload.of("snapshot_save", SnapshotBenchmark.Save.class, SNAPSHOT_FORMS),
+            Workload.of("snapshot_load", SnapshotBenchmark.Load.class, SNAPSHOT_FORMS));
 
     private Workloads() {}
 

@@ -28,6 +28,19 @@ class ParticlesCommandTest {
     }
 
     @Test
+    void saveThenLoadContinuesTheRun(@TempDir Path tmp) {
+        Path file = tmp.resolve("world.snapshot");
+        String whole = CliRun.of("particles", "--entities", "2000", "--frames", "40", "--seed", "3",
+                "--no-progress").checksum();
+        CliRun first = CliRun.of("particles", "--entities", "2000", "--frames", "20", "--seed", "3",
+                "--save", file.toString(), "--no-progress");
+        assertTrue(first.out().contains("saved"), first.out());
+        String resumed = CliRun.of("particles", "--entities", "2000", "--frames", "20", "--seed", "3",
+                "--load", file.toString(), "--no-progress").checksum();
+        assertEquals(whole, resumed);
+    }
+
+    @Test
     void aShortRunPrintsTheSummaryTable() {
         CliRun run = CliRun.of("particles", "--entities", "3000", "--frames", "30", "--no-progress");
         assertEquals(0, run.exit(), run.toString());

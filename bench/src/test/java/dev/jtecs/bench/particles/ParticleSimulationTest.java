@@ -38,6 +38,52 @@ class ParticleSimulationTest {
     }
 
     @Test
+    void savedAfterTheSameFramesTheSnapshotIsByteIdenticalForEveryKernelAndThreadCount(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        byte[] reference = null;
+        for (KernelChoice kernels : List.of(KernelChoice.SCALAR, KernelChoice.VECTOR)) {
+            for (int threads : new int[] {1, 2, 3}) {
+                java.nio.file.Path file = dir.resolve(kernels + "-" + threads + ".snapshot");
+                try (ParticleSimulation simulation = new ParticleSimulation(12_000, 9, kernels, threads)) {
+                    for (int frame = 0; frame < 25; frame++) {
+                        simulation.frame();
+                    }
+                    simulation.save(file, null);
+                }
+                byte[] bytes = java.nio.file.Files.readAllBytes(file);
+                if (reference == null) {
+                    reference = bytes;
+                } else {
+                    org.junit.jupiter.api.Assertions.assertArrayEquals(reference, bytes, kernels + " on " + threads
+                            + " threads");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRunStartedFromASavedWorldContinuesItExactly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path file = dir.resolve("particles.snapshot");
+        long uninterrupted;
+        try (ParticleSimulation simulation = new ParticleSimulation(10_000, 4, KernelChoice.VECTOR)) {
+            for (int frame = 0; frame < 60; frame++) {
+                if (frame == 30) {
+                    simulation.save(file, null);
+                }
+                simulation.frame();
+            }
+            uninterrupted = simulation.checksum();
+        }
+        try (ParticleSimulation resumed = new ParticleSimulation(10_000, 4, KernelChoice.SCALAR, 2, file)) {
+            assertEquals(10_000, resumed.liveCount());
+            for (int frame = 30; frame < 60; frame++) {
+                resumed.frame();
+            }
+            assertEquals(uninterrupted, resumed.checksum(), "the same particles, ids, lifetimes and random draws");
+        }
+    }
+
+    @Test
     void keepsThePopulationAndTurnsOverAboutOnePercentPerFrame() {
         int n = 20_000;
         try (ParticleSimulation simulation = new ParticleSimulation(n, 5, KernelChoice.VECTOR)) {

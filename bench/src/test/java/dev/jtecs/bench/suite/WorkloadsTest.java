@@ -13,7 +13,8 @@ class WorkloadsTest {
     void holdsTheWorkloadsOfTheTableInItsOrder() {
         assertEquals(List.of("integrate", "integrate_frag", "integrate_parallel", "iterate_read", "spawn_batch",
                 "spawn_single", "add_remove_tag", "move_whole_archetype", "despawn_batch", "particles", "transforms",
-                "sparse_delta", "set_existing", "set_new", "remove", "despawn_single", "reparent"),
+                "sparse_delta", "set_existing", "set_new", "remove", "despawn_single", "reparent",
+                "snapshot_save", "snapshot_load"),
                 Workloads.names());
     }
 

@@ -454,6 +454,69 @@ public final class EntityIndex {
         freePos = Arrays.copyOf(freePos, capacity);
     }
 
+    // ---------------------------------------------------------------- snapshots
+
+    /** The state of a slot below {@link #highWater()} ({@link #FREE} for slot 0 and slots past it). */
+    public byte slotState(int slot) {
+        return slot <= 0 || slot >= highWater ? FREE : state[slot];
+    }
+
+    /** The number of slots on the free stack. */
+    public int freeCount() {
+        return freeCount;
+    }
+
+    /** The free stack, bottom first (the last one is the next slot {@link #allocate} reuses); a fresh copy. */
+    public int[] freeStack() {
+        return Arrays.copyOf(freeStack, freeCount);
+    }
+
+    /**
+     * Lays out an empty index for a restoration (a snapshot load), after {@link #clear()} and before the restored
+     * ids are reserved with {@link #reserveAt}: slots {@code [1, highWater)} that are neither free nor restored
+     * become retired, the free slots get their saved generations and stack order (bottom first), and the slots to
+     * be restored sit on top of the stack, so reserving them leaves the saved order below untouched. Slots from
+     * {@code highWater} on are fresh again (generation 0). The caller has checked that the slots are distinct,
+     * in {@code [1, highWater)} and {@code highWater <= maxEntities + 1}.
+     *
+     * @throws IllegalStateException unless every slot is free (nothing alive or reserved)
+     */
+    public void prepareRestore(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots) {
+        if (aliveCount != 0) {
+            throw new IllegalStateException("prepareRestore: " + aliveCount + " entities are alive");
+        }
+        int top = Math.max(highWater, newHighWater);
+        ensureSlots(top);
+        for (int slot = 1; slot < top; slot++) {
+            if (state[slot] == RESERVED) {
+                throw new IllegalStateException("prepareRestore: slot " + slot + " is reserved");
+            }
+            freePos[slot] = -1;
+            row[slot] = -1;
+            if (slot < newHighWater) {
+                state[slot] = RETIRED;
+                generation[slot] = Entity.MAX_GENERATION;
+            } else {
+                state[slot] = FREE;
+                generation[slot] = 0;
+            }
+        }
+        highWater = newHighWater;
+        freeCount = 0;
+        int needed = freeSlots.length + restoredSlots.length;
+        if (freeStack.length < needed) {
+            freeStack = new int[Math.max(needed, 64)];
+        }
+        for (int i = 0; i < freeSlots.length; i++) {
+            generation[freeSlots[i]] = freeGenerations[i];
+            pushFree(freeSlots[i]);
+        }
+        for (int slot : restoredSlots) {
+            generation[slot] = 0;
+            pushFree(slot);
+        }
+    }
+
     public static String stateName(byte s) {
         return switch (s) {
             case FREE -> "free";

@@ -37,6 +37,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     final long firstId;
     final long[] ids;
     final int idsFrom; // the batch's ids are ids[idsFrom, idsFrom + count)
+    java.lang.foreign.MemorySegment idSegment; // a restoration's ids: count native longs, read at publication
     final BatchCallback callback;
     final int[] positions;
     final Input[] inputs;
@@ -167,8 +168,21 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
         return kind == Kind.SET || kind == Kind.REMOVE || kind == Kind.DESPAWN;
     }
 
+    /**
+     * A restoration batch whose ids are the first {@code count} longs (native byte order) of {@code ids}, read at
+     * publication: nothing per entity is copied at the call.
+     */
+    static BatchOp restore(SpawnPlan plan, java.lang.foreign.MemorySegment ids, int count, BatchCallback callback) {
+        BatchOp op = spawn(Kind.SPAWN_AT, plan, count, 0, null, 0, callback);
+        op.idSegment = ids;
+        return op;
+    }
+
     /** The id of entity {@code i} of a spawn batch. */
     long idAt(int i) {
+        if (idSegment != null) {
+            return dev.jtecs.storage.internal.SegmentReads.longAt(idSegment, i);
+        }
         if (ids != null) {
             return ids[idsFrom + i];
         }
@@ -177,17 +191,19 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
 
     /** Whether a spawn batch's ids are consecutive: entity {@code i} is {@link #firstId()} {@code + i}. */
     public boolean hasConsecutiveIds() {
-        return ids == null;
+        return ids == null && idSegment == null;
     }
 
     /** The first id of a spawn batch. */
     public long firstId() {
-        return ids == null ? firstId : ids[idsFrom];
+        return idSegment != null ? idAt(0) : ids == null ? firstId : ids[idsFrom];
     }
 
     /** Writes a spawn batch's ids, in batch order, into {@code out[offset, offset + count)}; returns {@code out}. */
     public long[] copyIds(long[] out, int offset) {
-        if (ids != null) {
+        if (idSegment != null) {
+            dev.jtecs.storage.internal.SegmentReads.longs(idSegment, 0, out, offset, count);
+        } else if (ids != null) {
             System.arraycopy(ids, idsFrom, out, offset, count);
         } else {
             for (int i = 0; i < count; i++) {

@@ -356,6 +356,61 @@ final class Batches {
         });
     }
 
+    /**
+     * A whole-world restoration, inside the caller's scope: clears every entity (as {@link #clear}), lays the entity
+     * index out ({@link EntityIndex#prepareRestore}), plans every batch (requirements expand as for
+     * {@code spawnAt}), reserves its ids and stages it. The caller has checked every id and input.
+     */
+    void restore(int highWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
+            MutationModel.RestoreBatch[] restored) {
+        clear();
+        index.prepareRestore(highWater, freeSlots, freeGenerations, restoredSlots);
+        BatchOp.SpawnPlan[] plans = new BatchOp.SpawnPlan[restored.length];
+        for (int b = 0; b < restored.length; b++) {
+            plans[b] = drain.planSpawn(restorationInputs(restored[b].inputs()), true);
+        }
+        long[] chunk = new long[CHUNK];
+        for (int b = 0; b < restored.length; b++) {
+            MutationModel.RestoreBatch batch = restored[b];
+            int tableId = plans[b].table().id();
+            for (int done = 0; done < batch.count(); done += chunk.length) {
+                int n = Math.min(chunk.length, batch.count() - done);
+                SegmentReads.longs(batch.ids(), done, chunk, 0, n);
+                for (int i = 0; i < n; i++) {
+                    index.reserveAt(chunk[i]);
+                    index.stampBatch(Entity.slot(chunk[i]), tableId);
+                }
+            }
+            transaction.addOp(BatchOp.restore(plans[b], batch.ids(), batch.count(), batch.initializer())
+                    .withSparse(withRequired(null, plans[b])));
+        }
+    }
+
+    /**
+     * A restoration's inputs as a batch takes them: edges expanded into pairs and markers, and a bare sparse
+     * relationship kept as its marker (the batch initializer writes each entity's sparse edges).
+     */
+    private Input[] restorationInputs(Input[] inputs) {
+        java.util.List<Input> others = new java.util.ArrayList<>(inputs.length);
+        java.util.List<Input> markers = new java.util.ArrayList<>();
+        for (Input input : inputs) {
+            if (input instanceof BaseRelationship<?> relationship && relationship.isSparse()) {
+                markers.add(relationship);
+            } else {
+                others.add(input);
+            }
+        }
+        Input[] expanded = expandEdges("loadSnapshot", others.toArray(Input[]::new));
+        if (markers.isEmpty()) {
+            return expanded;
+        }
+        Input[] all = java.util.Arrays.copyOf(expanded, expanded.length + markers.size());
+        for (int i = 0; i < markers.size(); i++) {
+            all[expanded.length + i] = markers.get(i);
+        }
+        return all;
+    }
+
     /** Reserves restoration ids (checked already) for a batch bound for {@code table}. */
     private void reserveAll(long[] ids, Table table) {
         for (long id : ids) {

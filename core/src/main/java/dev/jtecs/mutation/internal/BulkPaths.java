@@ -64,6 +64,8 @@ final class BulkPaths {
         try {
             if (survivors != null) {
                 table.writeEntities(from, survivors, 0, n);
+            } else if (op.idSegment != null) {
+                table.writeEntities(from, op.idSegment, n);
             } else if (op.ids != null) {
                 table.writeEntities(from, op.ids, op.idsFrom, n);
             } else {
@@ -85,7 +87,9 @@ final class BulkPaths {
             if (op.keyed) {
                 keys.claimRows(table, from, to);
             }
-            if (survivors == null && op.ids == null) {
+            if (survivors == null && op.idSegment != null) {
+                publishRows(table, from, n);
+            } else if (survivors == null && op.ids == null) {
                 index.publishRange(Entity.slot(op.firstId), n, table.store(), from);
             } else {
                 for (int i = 0; i < n; i++) {
@@ -105,6 +109,19 @@ final class BulkPaths {
         drain.placed(table, from, to, null);
     }
 
+    private final long[] chunk = new long[4096];
+
+    /** Publishes the ids just written into rows {@code [from, from + n)}, read back in chunks (no per-row get). */
+    private void publishRows(Table table, int from, int n) {
+        for (int done = 0; done < n; done += chunk.length) {
+            int len = Math.min(chunk.length, n - done);
+            table.readEntities(from + done, len, chunk, 0);
+            for (int i = 0; i < len; i++) {
+                index.publish(Entity.slot(chunk[i]), table.store(), from + done + i);
+            }
+        }
+    }
+
     /** The ids of a batch still reserved (not cancelled by a despawn), in batch order. */
     private long[] survivors(BatchOp op) {
         long[] kept = new long[op.count];
@@ -119,7 +136,7 @@ final class BulkPaths {
     }
 
     /** Writes one planned column into rows {@code [from, to)}. */
-    private static void write(Table table, int position, int from, int to, Input input, byte mode) {
+    static void write(Table table, int position, int from, int to, Input input, byte mode) {
         Component<?> component = table.componentAt(position);
         switch (mode) {
             case BatchOp.ZERO -> table.values().zeroRows(position, from, to);

@@ -248,11 +248,10 @@ public final class CommitDrain {
                 }
             }
         }
-        for (int phase = 1; phase < 3; phase++) {
-            for (int record = from; record < to; record++) {
-                publish(record, phase);
-            }
+        for (int record = from; record < to; record++) {
+            publish(record, 1);
         }
+        moves.moveAll(from, to);
     }
 
     private static final BatchOp.Kind[] SPAWN_ORDER = {BatchOp.Kind.SPAWN, BatchOp.Kind.SPAWN_AT};
@@ -365,8 +364,6 @@ public final class CommitDrain {
             hooks.despawned(transaction.id(record)); // edges staged to it must not outlive it
         } else if (phase == 1 && state == TxState.STAGED_SPAWN) {
             spawns.spawn(record);
-        } else if (phase == 2 && state == TxState.STAGED_MUTATE) {
-            moves.move(record);
         }
     }
 

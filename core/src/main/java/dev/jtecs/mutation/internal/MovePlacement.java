@@ -1,7 +1,10 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
@@ -30,8 +33,11 @@ final class MovePlacement {
     private final Destinations destinations;
     private final RequiredEdges requiredEdges;
     private Table[] moveTargets = new Table[64];
+    private Table[] moveSources = new Table[64];
     private boolean[] replan = new boolean[64];
     private int waveStart;
+    private Component<?>[] runComponents = new Component<?>[8]; // the first record's entries, for a run
+    private int[] runPositions = new int[8];
 
     MovePlacement(CommitDrain drain, EntityIndex index, ArchetypeRegistry registry, Transaction transaction,
             RequirementPlan requirements, Destinations destinations, RequiredEdges requiredEdges) {
@@ -49,6 +55,7 @@ final class MovePlacement {
         waveStart = from;
         if (moveTargets.length < to - from) {
             moveTargets = new Table[Math.max(to - from, moveTargets.length * 2)];
+            moveSources = new Table[moveTargets.length];
             replan = new boolean[moveTargets.length];
         }
     }
@@ -57,14 +64,193 @@ final class MovePlacement {
     Table plan(int record, Table current) {
         Table table = destinations.resolve(record, current);
         moveTargets[record - waveStart] = table;
+        moveSources[record - waveStart] = current;
         replan[record - waveStart] = requirements.size() > 0;
         return table;
+    }
+
+    /**
+     * Publishes the moves of records {@code [from, to)}, in record order. A run of consecutive records that takes
+     * every row of one table to one other table, where nobody observes either table and no write can fail, moves
+     * as a whole (a buffer exchange into an empty destination, one bulk copy per column into a populated one);
+     * every other record moves alone. The end state is the same either way.
+     */
+    void moveAll(int from, int to) {
+        int record = from;
+        while (record < to) {
+            if (transaction.state(record) != TxState.STAGED_MUTATE) {
+                record++;
+                continue;
+            }
+            int end = wholeRunEnd(record, to);
+            if (end > record) {
+                moveWhole(record, end);
+                record = end;
+            } else {
+                move(record++);
+            }
+        }
+    }
+
+    /**
+     * The end of the run of records starting at {@code first} that moves every row of its source to one
+     * destination, or {@code first} when there is none: the records are consecutive, planned without
+     * requirements, their entities alive in the source, their entries the same components (tags, scalars, native
+     * values, none a relationship), and the two tables unobserved; no write of the run can throw.
+     */
+    private int wholeRunEnd(int first, int to) {
+        int at = first - waveStart;
+        Table source = moveSources[at];
+        Table target = moveTargets[at];
+        if (target == null || target == source || replan[at] || source.count() == 0 || source.observers().length > 0
+                || target.observers().length > 0 || !cannotFail(first, target, source)) {
+            return first;
+        }
+        int entries = loadRunEntries(first, target);
+        if (entries < 0) {
+            return first;
+        }
+        int end = first;
+        int rows = source.count();
+        while (end < to && end - first < rows) {
+            int k = end - waveStart;
+            if (transaction.state(end) != TxState.STAGED_MUTATE || moveSources[k] != source
+                    || moveTargets[k] != target || replan[k] || !sameEntries(end, entries)) {
+                break;
+            }
+            int slot = transaction.slot(end);
+            if (!index.isAlive(transaction.id(end)) || index.storeOf(slot) != source.store()) {
+                break;
+            }
+            end++;
+        }
+        return end - first == rows ? end : first; // only when the run is the whole table
+    }
+
+    /** Whether defaults the move writes (components the source lacks) cannot call a throwing factory. */
+    private static boolean cannotFail(int record, Table target, Table source) {
+        for (int position : source.missingPositionsFor(target)) {
+            if (!defaultCannotFail(target.componentAt(position))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean defaultCannotFail(Component<?> component) {
+        return switch (component.storage()) {
+            case TAG, SCALAR -> true;
+            case NATIVE -> component instanceof dev.jtecs.component.NativeComponent<?> nc && !nc.hasDefaultFactory();
+            case MANAGED -> false;
+        };
+    }
+
+    /**
+     * Caches the first record's entries (components and their positions in {@code target}) for the run; returns
+     * their number, or -1 when one is a relationship or a definition whose default may throw.
+     */
+    private int loadRunEntries(int record, Table target) {
+        int n = 0;
+        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
+            Component<?> component = transaction.entryComponent(e);
+            Input input = transaction.entryInput(e);
+            if (component instanceof PairComponent || component instanceof BaseRelationship<?>
+                    || input == component && !defaultCannotFail(component)) {
+                return -1;
+            }
+            if (n == runComponents.length) {
+                runComponents = java.util.Arrays.copyOf(runComponents, n * 2);
+                runPositions = java.util.Arrays.copyOf(runPositions, n * 2);
+            }
+            runComponents[n] = component;
+            runPositions[n++] = input == null ? -1 : target.position(component.id());
+        }
+        return n;
+    }
+
+    /**
+     * Whether a record stages the run's entries: the same components, in the same order, added or removed alike
+     * (whether a definition's default may throw depends on the component only, so the first record decided it).
+     */
+    private boolean sameEntries(int record, int entries) {
+        int i = 0;
+        for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
+            Input input = transaction.entryInput(e);
+            if (i == entries || transaction.entryComponent(e) != runComponents[i]
+                    || (input == null) != (runPositions[i] < 0)) { // (the first record's check covers defaults)
+                return false;
+            }
+            i++;
+        }
+        return i == entries;
+    }
+
+    /** Moves every row of the run's source into its target at once, then writes each record's staged values. */
+    private void moveWhole(int first, int end) {
+        Table source = moveSources[first - waveStart];
+        Table target = moveTargets[first - waveStart];
+        int n = end - first;
+        int[] missing;
+        int base;
+        if (target.count() == 0) {
+            missing = registry.exchange(source, target); // the stores swap: no entity needs relocating
+            base = 0;
+        } else {
+            missing = source.missingPositionsFor(target);
+            base = source.moveAllTo(target);
+            relocateRange(target, base, n);
+        }
+        for (int position : missing) {
+            BulkPaths.write(target, position, base, base + n, target.componentAt(position), BatchOp.DEFAULT);
+        }
+        int entries = loadRunEntries(first, target);
+        for (int record = first; record < end; record++) {
+            int row = index.rowOf(transaction.slot(record));
+            int i = 0;
+            for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e), i++) {
+                Input input = transaction.entryInput(e);
+                int position = runPositions[i];
+                if (input != null && position >= 0 && runComponents[i].storage() != StorageKind.TAG) {
+                    target.writeInput(position, row, input);
+                }
+            }
+            moveTargets[record - waveStart] = null;
+            moveSources[record - waveStart] = null;
+            transaction.setState(record, TxState.COMMITTED);
+        }
+        for (int i = 0; i < entries; i++) {
+            if (runPositions[i] >= 0) {
+                target.markDirty(runPositions[i]); // once for the run, as each record would have
+            }
+            runComponents[i] = null;
+        }
+        drain.placed(target, base, base + n, source);
+    }
+
+    /** Points the index at rows {@code [base, base + n)} of {@code table}, read in bulk. */
+    private void relocateRange(Table table, int base, int n) {
+        long[] chunk = scratch(n);
+        for (int done = 0; done < n; done += chunk.length) {
+            int len = Math.min(chunk.length, n - done);
+            table.readEntities(base + done, len, chunk, 0);
+            index.relocateRange(chunk, len, table.store(), base + done);
+        }
+    }
+
+    private long[] scratch = new long[0];
+
+    private long[] scratch(int n) {
+        if (scratch.length < Math.min(n, 4096)) {
+            scratch = new long[Math.min(n, 4096)];
+        }
+        return scratch;
     }
 
     void move(int record) {
         int slot = transaction.slot(record);
         if (!index.isAlive(transaction.id(record))) {
             moveTargets[record - waveStart] = null;
+            moveSources[record - waveStart] = null;
             transaction.setState(record, TxState.COMMITTED); // its entity died in an earlier segment
             return;
         }
@@ -72,6 +258,7 @@ final class MovePlacement {
         int row = index.rowOf(slot);
         Table target = moveTargets[record - waveStart];
         moveTargets[record - waveStart] = null;
+        moveSources[record - waveStart] = null;
         if (replan[record - waveStart]) {
             destinations.resolve(record, current); // plans the requirement inputs written below
         } else {

@@ -332,6 +332,31 @@ public final class MutationModel {
     }
 
     /**
+     * One batch of a whole-world restoration: the first {@code count} ids (native byte order) of {@code ids}, read
+     * at publication, placed with one signature ({@code inputs}, requirements expanded as for {@code spawnAt})
+     * and written by {@code initializer} before any membership callback sees the rows.
+     */
+    public record RestoreBatch(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer) {}
+
+    /**
+     * Replaces every entity (a snapshot load): in one scope, clears the world as {@link #clearEntities} does,
+     * lays out the entity index ({@code highWater}, the free stack bottom first with its generations), reserves
+     * every batch's ids and stages the batches; publication follows when the scope closes (membership callbacks
+     * see the old rows leave and the new ones arrive). The caller has validated everything: ids well formed,
+     * distinct, below {@code highWater}; free slots distinct and disjoint from them; dense edge targets among the
+     * restored ids; keys distinct.
+     *
+     * @throws IllegalStateException during publication or inside a scope
+     */
+    public void restore(int highWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
+            RestoreBatch[] restored) {
+        if (drain.isDraining() || scopes.depth() > 0) {
+            throw new IllegalStateException("restore: not allowed during publication or inside a scope");
+        }
+        scopes.run(() -> batches.restore(highWater, freeSlots, freeGenerations, restoredSlots, restored));
+    }
+
+    /**
      * Removes every entity and every staged change, inside one scope (membership callbacks see the rows leave);
      * the world's archetypes, queries and observers at address 0 stay.
      *

@@ -23,4 +23,9 @@ public final class SegmentReads {
     public static void longs(MemorySegment segment, long fromIndex, long[] into, int offset, int count) {
         MemorySegment.copy(segment, ValueLayout.JAVA_LONG_UNALIGNED, fromIndex * Long.BYTES, into, offset, count);
     }
+
+    /** The {@code long} at element {@code index} of {@code segment} (native byte order, unaligned allowed). */
+    public static long longAt(MemorySegment segment, long index) {
+        return segment.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, index);
+    }
 }

@@ -16,15 +16,23 @@ import java.util.Arrays;
  * its table and row; only values may have changed. Between two equal readings of a component's counter the same
  * holds for every table holding that component.
  *
- * <p>Invariants: counters only grow, by at least one per change (a change may advance them more than once).
- * Pair components (relationship edges, ids from {@link Components#FIRST_PAIR_ID}) have no counter of their own.
+ * <p>Invariants: counters only grow; two readings of a counter differ whenever a change it covers happened between
+ * them. Pair components (relationship edges, ids from {@link Components#FIRST_PAIR_ID}) have no counter of their
+ * own.
+ *
+ * @implNote A run of changes to one table that nobody reads in between advances the counters once: a commit that
+ *     moves a thousand rows one by one into one table pays one pass over its signature, not a thousand. Any
+ *     reading ends the run, so the next change advances the counters again.
  */
 public final class StructureClock {
     private long version;
     private long[] byComponent = new long[64];
+    private int[] lastTicked; // the signature of the last change, while nobody has read since
+    private boolean read = true;
 
     /** The world's counter: equal readings bracket a stretch with no structural change anywhere. */
     public long version() {
+        read = true;
         return version;
     }
 
@@ -39,11 +47,17 @@ public final class StructureClock {
             throw new IllegalArgumentException("componentId=" + componentId + ": structure counters exist for "
                     + "registered components, ids 0.." + (Components.FIRST_PAIR_ID - 1));
         }
+        read = true;
         return componentId < byComponent.length ? byComponent[componentId] : 0;
     }
 
     /** Records a structural change of a table with this (ascending) signature. */
     void tick(int[] signature) {
+        if (!read && lastTicked == signature) {
+            return; // the same table changed again and no reader saw the counters in between
+        }
+        read = false;
+        lastTicked = signature;
         version++;
         for (int id : signature) {
             if (id >= Components.FIRST_PAIR_ID) {

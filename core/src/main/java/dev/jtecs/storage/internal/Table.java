@@ -194,9 +194,25 @@ public final class Table {
         return signature;
     }
 
-    /** The position of a component id in the signature, or a negative number when absent. */
+    /**
+     * The position of a component id in the signature, or a negative number when absent (as
+     * {@link Arrays#binarySearch(int[], int)} answers).
+     *
+     * @implNote Short signatures, the common case, are scanned: a few compares that inline at every per-entity
+     *     call site, where the library search did not.
+     */
     public int position(int componentId) {
-        return Arrays.binarySearch(signature, componentId);
+        int[] ids = signature;
+        if (ids.length > 8) {
+            return Arrays.binarySearch(ids, componentId);
+        }
+        for (int p = 0; p < ids.length; p++) {
+            int id = ids[p];
+            if (id >= componentId) {
+                return id == componentId ? p : -p - 1;
+            }
+        }
+        return -ids.length - 1;
     }
 
     public boolean has(int componentId) {
@@ -295,6 +311,11 @@ public final class Table {
     /** Writes {@code ids[offset, offset + n)} into rows {@code [from, from + n)}. */
     public void writeEntities(int from, long[] ids, int offset, int n) {
         MemorySegment.copy(ids, offset, entitySegment, ENTITY, (long) from * Long.BYTES, n);
+    }
+
+    /** Writes the first {@code n} longs (native byte order) of {@code ids} into rows {@code [from, from + n)}. */
+    public void writeEntities(int from, MemorySegment ids, int n) {
+        MemorySegment.copy(ids, 0, entitySegment, (long) from * Long.BYTES, (long) n * Long.BYTES);
     }
 
     /** Copies rows {@code [from, from + n)} of the entity column into {@code out[offset...]}. */
@@ -648,6 +669,91 @@ public final class Table {
         count = 0;
         capacityRows = 0;
         rebuildViews();
+    }
+
+    // ---------------------------------------------------------------- bulk export and import (snapshots)
+
+    /** The number of native columns of the component at {@code position}. */
+    public int nativeColumnCount(int position) {
+        return nativeCount[position];
+    }
+
+    /** The kind of native column {@code field} of the component at {@code position}. */
+    public PrimitiveKind nativeKindAt(int position, int field) {
+        return nativeKinds[nativeStart[position] + field];
+    }
+
+    /** Whether the component at {@code position} has a heap column. */
+    public boolean hasHeapColumn(int position) {
+        return heapIndex[position] >= 0;
+    }
+
+    /** The little-endian layout of a kind as it lies in portable byte streams (snapshots). */
+    public static ValueLayout portableLayout(PrimitiveKind kind) {
+        return switch (kind) {
+            case BYTE, BOOLEAN -> ValueLayout.JAVA_BYTE;
+            case SHORT -> ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+            case CHAR -> ValueLayout.JAVA_CHAR_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+            case INT -> ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+            case FLOAT -> ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+            case LONG -> ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+            case DOUBLE -> ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+        };
+    }
+
+    private static ValueLayout nativeLayout(PrimitiveKind kind) {
+        return switch (kind) {
+            case BYTE, BOOLEAN -> ValueLayout.JAVA_BYTE;
+            case SHORT -> ValueLayout.JAVA_SHORT_UNALIGNED;
+            case CHAR -> ValueLayout.JAVA_CHAR_UNALIGNED;
+            case INT -> ValueLayout.JAVA_INT_UNALIGNED;
+            case FLOAT -> ValueLayout.JAVA_FLOAT_UNALIGNED;
+            case LONG -> ValueLayout.JAVA_LONG_UNALIGNED;
+            case DOUBLE -> ValueLayout.JAVA_DOUBLE_UNALIGNED;
+        };
+    }
+
+    /**
+     * Copies rows {@code [from, from + n)} of native column {@code field} of the component at {@code position}
+     * into {@code dst} at {@code dstOffset}, little-endian: one bulk copy (a plain memory copy on little-endian
+     * machines).
+     */
+    public void exportColumn(int position, int field, int from, int n, MemorySegment dst, long dstOffset) {
+        PrimitiveKind kind = nativeKinds[nativeStart[position] + field];
+        MemorySegment.copy(nativeSegments[nativeStart[position] + field], nativeLayout(kind),
+                (long) from * kind.byteSize(), dst, portableLayout(kind), dstOffset, n);
+    }
+
+    /**
+     * Copies {@code n} little-endian elements of {@code src} from {@code srcOffset} into rows
+     * {@code [from, from + n)} of native column {@code field} of the component at {@code position}: one bulk copy.
+     * Marks nothing: the rows are being placed.
+     */
+    public void importColumn(int position, int field, int from, int n, MemorySegment src, long srcOffset) {
+        PrimitiveKind kind = nativeKinds[nativeStart[position] + field];
+        MemorySegment.copy(src, portableLayout(kind), srcOffset, nativeSegments[nativeStart[position] + field],
+                nativeLayout(kind), (long) from * kind.byteSize(), n);
+    }
+
+    /** Fills rows {@code [from, to)} of one native column with one boxed value (a migrated field's default). */
+    public void fillColumn(int position, int field, int from, int to, Object boxed) {
+        values.fillColumn(nativeStart[position] + field, from, to, boxed);
+    }
+
+    /** Copies rows {@code [from, from + n)} of the entity column into {@code dst} at {@code dstOffset}, LE. */
+    public void exportEntities(int from, int n, MemorySegment dst, long dstOffset) {
+        MemorySegment.copy(entitySegment, ENTITY, (long) from * Long.BYTES, dst,
+                portableLayout(PrimitiveKind.LONG), dstOffset, n);
+    }
+
+    /** The heap value of the component at {@code position} in {@code row} (a managed value or a string). */
+    public Object heapValue(int position, int row) {
+        return heapArrays[heapIndex[position]][row];
+    }
+
+    /** Stores a heap value of the component at {@code position} in {@code row}; marks nothing. */
+    public void writeHeapValue(int position, int row, Object value) {
+        heapArrays[heapIndex[position]][row] = value;
     }
 
     // ---------------------------------------------------------------- values

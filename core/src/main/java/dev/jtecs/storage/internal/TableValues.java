@@ -210,6 +210,15 @@ public final class TableValues {
         }
     }
 
+    /** Fills rows {@code [from, to)} of one native column with one boxed value (written once, then replicated). */
+    void fillColumn(int column, int from, int to, Object boxed) {
+        if (from >= to) {
+            return;
+        }
+        writeBoxed(column, from, boxed);
+        replicate(nativeSegments[column], nativeKinds[column].byteSize(), from, to);
+    }
+
     /** Stores one value per row into a heap column (per-entity copies of a managed constant, for example). */
     public void writeHeap(int position, int row, Object value) {
         heapArrays[heapIndex[position]][row] = value;

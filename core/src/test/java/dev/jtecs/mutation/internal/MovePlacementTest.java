@@ -109,4 +109,79 @@ class MovePlacementTest {
         assertEquals(0, after.count(), "the copied row went again");
         assertEquals(List.of("removed", "added back"), heard);
     }
+
+    /** Publishes {@code n} entities with {@code HP = i}, each then staged to gain {@code A} (and a new HP value). */
+    private long[] stageAllGainingA(int n, boolean withValues) {
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = fixture.stageSpawn(HP.of(i));
+        }
+        fixture.drain.drain();
+        for (int i = 0; i < n; i++) {
+            int record = fixture.tx.begin(ids[i], Entity.slot(ids[i]), TxState.STAGED_MUTATE);
+            fixture.tx.put(record, A, A);
+            if (withValues) {
+                fixture.tx.put(record, HP, HP.of(100 + i));
+            }
+        }
+        return ids;
+    }
+
+    private int hp(long id) {
+        Table table = fixture.tableOf(id);
+        return (Integer) table.readValue(table.position(HP.id()), fixture.index.rowOf(Entity.slot(id)));
+    }
+
+    @Test
+    void aRunTakingEveryRowOfATableMovesItWholeAndWritesEachRecordsValues() {
+        long[] ids = stageAllGainingA(200, true);
+        Table source = fixture.tableOf(ids[0]);
+        int sourceStore = source.store();
+        fixture.drain.drain();
+        Table target = fixture.tableOf(ids[0]);
+        assertTrue(target.has(A.id()));
+        assertEquals(0, source.count());
+        assertEquals(200, target.count());
+        assertEquals(sourceStore, target.store(), "an empty destination took the source's buffers");
+        for (int i = 0; i < ids.length; i++) {
+            assertSame(target, fixture.tableOf(ids[i]));
+            assertEquals(100 + i, hp(ids[i]), "each record's own value");
+        }
+        assertTrue(target.dirty().isDirty(target.position(HP.id())));
+        assertTrue(target.dirty().isStructurallyDirty());
+    }
+
+    @Test
+    void aRunIntoAPopulatedTableCopiesEachColumnOnceAndRelocatesEveryEntity() {
+        long settled = fixture.stageSpawn(HP.of(-1), A);
+        fixture.drain.drain();
+        long[] ids = stageAllGainingA(100, false);
+        fixture.drain.drain();
+        Table target = fixture.tableOf(settled);
+        assertEquals(101, target.count());
+        for (int i = 0; i < ids.length; i++) {
+            assertSame(target, fixture.tableOf(ids[i]));
+            assertEquals(i, hp(ids[i]), "the moved value");
+            assertEquals(ids[i], target.entityAt(fixture.index.rowOf(Entity.slot(ids[i]))), "the index agrees");
+        }
+        assertEquals(-1, hp(settled));
+    }
+
+    @Test
+    void anObservedTableMovesRecordByRecordToTheSameEnd() {
+        long[] observed = stageAllGainingA(10, false);
+        Table source = fixture.tableOf(observed[0]);
+        List<String> heard = new ArrayList<>();
+        source.addObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add((toRow - fromRow) + " row");
+            }
+        });
+        fixture.drain.drain();
+        assertEquals(10, heard.size(), "one notification per row: the run path is not taken under observation");
+        for (long id : observed) {
+            assertTrue(fixture.tableOf(id).has(A.id()));
+        }
+    }
 }

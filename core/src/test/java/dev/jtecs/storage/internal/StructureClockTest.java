@@ -117,4 +117,25 @@ class StructureClockTest {
                 IllegalArgumentException.class, () -> registry.clock().version(-1));
         assertTrue(negative.getMessage().contains("componentId=-1"), negative.getMessage());
     }
+
+    @Test
+    void unreadChangesToOneTableAdvanceOnceAndAReadingEndsTheRun() {
+        StructureClock clock = new StructureClock();
+        int[] a = {SPOT.id()};
+        int[] b = {TAG.id()};
+        long start = clock.version();
+        clock.tick(a);
+        clock.tick(a);
+        clock.tick(a);
+        long afterRun = clock.version();
+        assertEquals(start + 1, afterRun, "three unread changes of one table: one advance");
+        clock.tick(a);
+        assertTrue(clock.version() > afterRun, "a reading ends the run: the next change advances again");
+        long beforeOther = clock.version(TAG.id());
+        clock.tick(a);
+        clock.tick(b);
+        clock.tick(a);
+        assertTrue(clock.version(TAG.id()) > beforeOther, "another table's change always advances");
+        assertEquals(clock.version(), clock.version(), "reading changes nothing");
+    }
 }

@@ -301,4 +301,24 @@ class TableTest {
         assertTrue(table.heapColumn(key).isReadOnly());
         assertEquals("k", table.readValue(key, 0));
     }
+
+    @Test
+    void positionAnswersAsABinarySearchForShortAndLongSignatures() {
+        dev.jtecs.component.Component<?>[] tags = new dev.jtecs.component.Component<?>[12];
+        for (int i = 0; i < tags.length; i++) {
+            tags[i] = dev.jtecs.component.Components.tag("test.table.Position" + i);
+        }
+        for (int size : new int[] {0, 1, 2, 5, 8, 9, 12}) {
+            dev.jtecs.component.Component<?>[] sorted = java.util.Arrays.copyOf(tags, size);
+            java.util.Arrays.sort(sorted, java.util.Comparator.comparingInt(dev.jtecs.component.Component::id));
+            Table table = new Table(99, sorted, memory);
+            int[] signature = table.signature();
+            int lowest = size == 0 ? 1 : signature[0] - 2;
+            int highest = size == 0 ? 3 : signature[size - 1] + 2;
+            for (int id = lowest; id <= highest; id++) {
+                assertEquals(java.util.Arrays.binarySearch(signature, id), table.position(id), "size " + size + " id " + id);
+            }
+            table.release();
+        }
+    }
 }

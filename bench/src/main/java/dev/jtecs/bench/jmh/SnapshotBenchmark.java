@@ -1,0 +1,184 @@
+package dev.jtecs.bench.jmh;
+
+import dev.jtecs.bench.frame.KernelChoice;
+import dev.jtecs.bench.particles.ParticleSimulation;
+import dev.jtecs.snapshot.Snapshot;
+import dev.jtecs.snapshot.SnapshotBuffer;
+import dev.jtecs.snapshot.SnapshotOptions;
+import dev.jtecs.world.World;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * {@code snapshot_save} and {@code snapshot_load}: the particles world (N particles with {@code Position},
+ * {@code Velocity} and {@code TTL}, after 30 frames) saved and loaded in the binary form, into a reused
+ * {@link SnapshotBuffer} and through a file, beside a plain {@code MemorySegment.copy} of the same bytes (the
+ * bandwidth floor: GB/s of a form = its {@link #bytes} / time per operation), and in the table form (entities per
+ * second = N / time). One operation is one save or one load of the whole world.
+ *
+ * <p>Fairness: the copy moves exactly the snapshot's bytes between two native segments allocated once, so it is
+ * what a save or load could cost if it did nothing but move memory; a binary save also checksums every block and
+ * a load checks every block's checksum before it copies.
+ */
+public class SnapshotBenchmark {
+    private SnapshotBenchmark() {
+    }
+
+    /** What both workloads share: the saved world and a destination of the same shape. */
+    @State(Scope.Thread)
+    public abstract static class Worlds {
+        @Param({"1048576"})
+        public int entities;
+
+        ParticleSimulation source;
+        SnapshotBuffer buffer;
+        Snapshot binary;
+        Map<String, Object> table;
+        Path file;
+        Arena arena;
+        MemorySegment copyTarget;
+
+        void build() {
+            source = new ParticleSimulation(entities, 42, KernelChoice.SCALAR);
+            for (int frame = 0; frame < 30; frame++) {
+                source.frame();
+            }
+            buffer = new SnapshotBuffer();
+            try {
+                file = Files.createTempFile("jtecs-snapshot-bench", ".snapshot");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            binary = source.world().saveSnapshot(SnapshotOptions.binary().buffer(buffer).path(file));
+            table = source.world().saveSnapshot().table();
+            arena = Arena.ofConfined();
+            copyTarget = arena.allocate(binary.buffer().byteSize(), 64);
+        }
+
+        void close() {
+            arena.close();
+            buffer.close();
+            source.close();
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** The binary snapshot's size: GB/s = bytes / time per operation. */
+        public long bytes() {
+            return binary.buffer().byteSize();
+        }
+    }
+
+    /** {@code snapshot_save}: binary into a reused buffer, binary to a file, the plain copy, and the table form. */
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 3, time = 1)
+    @Measurement(iterations = 5, time = 1)
+    @Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
+        "--sun-misc-unsafe-memory-access=allow"})
+    @State(Scope.Thread)
+    public static class Save extends Worlds {
+        SnapshotBuffer saveBuffer;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            build();
+            saveBuffer = new SnapshotBuffer();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            saveBuffer.close();
+            close();
+        }
+
+        @Benchmark
+        public Snapshot jtecsBinaryBuffer() {
+            return source.world().saveSnapshot(SnapshotOptions.binary().buffer(saveBuffer));
+        }
+
+        @Benchmark
+        public Snapshot jtecsBinaryFile() {
+            return source.world().saveSnapshot(SnapshotOptions.binary().buffer(saveBuffer).path(file));
+        }
+
+        @Benchmark
+        public MemorySegment plainSegmentCopy() {
+            MemorySegment.copy(binary.buffer(), 0, copyTarget, 0, binary.buffer().byteSize());
+            return copyTarget;
+        }
+
+        @Benchmark
+        public Snapshot jtecsTable() {
+            return source.world().saveSnapshot(SnapshotOptions.table());
+        }
+    }
+
+    /** {@code snapshot_load}: binary from the buffer, binary from the mapped file, the plain copy, the table form. */
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 3, time = 1)
+    @Measurement(iterations = 5, time = 1)
+    @Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
+        "--sun-misc-unsafe-memory-access=allow"})
+    @State(Scope.Thread)
+    public static class Load extends Worlds {
+        World destination;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            build();
+            destination = World.create(source.world().config());
+            destination.loadSnapshot(binary); // sized and warm before the first measured load
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            destination.close();
+            close();
+        }
+
+        @Benchmark
+        public int jtecsBinaryBuffer() {
+            return destination.loadSnapshot(binary).archetypeCount();
+        }
+
+        @Benchmark
+        public int jtecsBinaryFile() {
+            return destination.loadSnapshot(file).archetypeCount();
+        }
+
+        @Benchmark
+        public MemorySegment plainSegmentCopy() {
+            MemorySegment.copy(binary.buffer(), 0, copyTarget, 0, binary.buffer().byteSize());
+            return copyTarget;
+        }
+
+        @Benchmark
+        public int jtecsTable() {
+            return destination.loadSnapshot(table).archetypeCount();
+        }
+    }
+}
