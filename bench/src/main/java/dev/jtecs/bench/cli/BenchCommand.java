@@ -32,22 +32,52 @@ import picocli.CommandLine.Spec;
  * {@code jtecs bench}: runs the workloads of WORKLOADS.md through JMH, every implementation side by side, and
  * writes {@code latest.json}, {@code latest.md} and {@code latest.png} into the output directory.
  *
- * <p>Bad options (an unknown workload, a parameter no selected workload has, a value of the wrong type, a
- * negative count) are refused before anything runs, with exit code 2; a benchmark that fails stops the run
- * with exit code 1 and writes no files.
+ * <p>Exit codes: {@value #ALL_RAN} when every benchmark ran; {@value #SOME_FAILED} when some benchmark failed
+ * (it threw, or JMH returned no result for it): the run goes on, every other result is written, and the failed
+ * ones are marked ({@code FAILED} rows in {@code latest.md}, {@code "failed": true} objects in
+ * {@code latest.json}, left out of {@code latest.png}); 2 for bad options (an unknown workload, a parameter no
+ * selected workload has, a value of the wrong type, a negative count), refused before anything runs;
+ * {@value #RUN_FAILED} when the run itself could not go on (JMH refused to run, or the results could not be
+ * written).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the benchmark workloads (jtecs beside plain baselines, Dominion, Artemis-odb and Ashley) "
                 + "and write latest.json, latest.md and latest.png.",
             "Workloads: integrate, integrate_frag, integrate_parallel, iterate_read, spawn_batch, spawn_single, "
                 + "add_remove_tag, move_whole_archetype, despawn_batch, particles, transforms, sparse_delta, "
-                + "snapshot_save, snapshot_load."})
+                + "set_existing, set_new, remove, despawn_single, reparent, snapshot_save, snapshot_load.",
+            "A benchmark that fails costs only its own row: the others are written, the failed ones marked."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:every benchmark ran; results written",
+            "3:some benchmark failed; the other results written, the failed ones marked",
+            "2:bad options; nothing ran",
+            "1:the run could not go on (JMH refused to run, or the results could not be written)"})
 public final class BenchCommand implements Callable<Integer> {
+    /** Every benchmark ran and the results are written. */
+    static final int ALL_RAN = 0;
+    /** The run could not go on: JMH refused to run, or the results could not be written. */
+    static final int RUN_FAILED = 1;
+    /** Some benchmark failed; the other results are written and the failed ones marked. */
+    static final int SOME_FAILED = 3;
+
     @Spec
     CommandSpec spec;
 
+    /** The workloads {@code --only} selects from: {@link Workloads#ALL}, or a test's own. */
+    private final List<Workload> registry;
+
+    /** The command over every registered workload. */
+    public BenchCommand() {
+        this(Workloads.ALL);
+    }
+
+    /** The command over {@code registry} instead (tests). */
+    BenchCommand(List<Workload> registry) {
+        this.registry = List.copyOf(registry);
+    }
+
     @Option(names = "--quick", description = "one fork, 1 × 800 ms warm-up and 3 × 150 ms measurement per "
-            + "benchmark, fewer sizes: under ten minutes on two idle cores (default: the full profile, 2 forks, "
+            + "benchmark, fewer sizes: a first look (--list prints its estimate; default: the full profile, 2 forks, "
             + "3 × 1 s and 5 × 1 s, every size)")
     boolean quick;
 
@@ -76,8 +106,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--time", paramLabel = "MS", description = "length of each iteration, milliseconds")
     Integer timeMillis;
 
-    @Option(names = "--list", description = "print the plan (workloads, implementations, parameters, estimate) "
-            + "and run nothing")
+    @Option(names = "--list", description = "print the plan (each workload's benchmarks, estimate, parameters "
+            + "and implementations, then the total estimate) and run nothing")
     boolean list;
 
     /** The checked plan of one invocation. */
@@ -90,13 +120,13 @@ public final class BenchCommand implements Callable<Integer> {
         printPlan(out, plan);
         out.flush();
         if (list) {
-            return 0;
+            return ALL_RAN;
         }
         try {
             Files.createDirectories(this.out);
         } catch (IOException e) {
             spec.commandLine().getErr().println("jtecs bench: cannot create " + this.out + ": " + e);
-            return 1;
+            return RUN_FAILED;
         }
         Instant start = Instant.now();
         long startNanos = System.nanoTime();
@@ -105,28 +135,47 @@ public final class BenchCommand implements Callable<Integer> {
             results = new SuiteRunner(out).run(plan.workloads(), plan.profile(), plan.overrides());
         } catch (RunnerException e) {
             spec.commandLine().getErr().println("jtecs bench: the run failed, no results written: " + e.getMessage());
-            return 1;
+            return RUN_FAILED;
         }
         Duration wall = Duration.ofNanos(System.nanoTime() - startNanos);
         RunInfo info = RunInfo.ofThisMachine(start, plan.profile().name(), plan.profile().forks(),
                 plan.profile().warmupText(), plan.profile().measurementText(), wall);
         if (!write(results, info)) {
-            return 1;
+            return RUN_FAILED;
         }
+        List<BenchResult> failed = results.stream().filter(BenchResult::isFailed).toList();
         out.println();
         out.print(ResultsMarkdown.toMarkdown(results, info));
-        out.printf(Locale.ROOT, "%nwrote latest.json, latest.md and latest.png into %s (%d results, %s)%n", this.out,
-                results.size(), minutes(wall));
+        out.printf(Locale.ROOT, "%nwrote latest.json, latest.md%s into %s (%d results%s, %s)%n",
+                ResultsChart.hasFigures(results) ? " and latest.png" : "", this.out, results.size(),
+                failed.isEmpty() ? "" : ", " + failed.size() + " failed", minutes(wall));
         out.flush();
-        return 0;
+        if (failed.isEmpty()) {
+            return ALL_RAN;
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        err.printf(Locale.ROOT, "jtecs bench: %d of %d benchmarks failed (FAILED in latest.md, \"failed\": true in "
+                + "latest.json); the other results stand:%n", failed.size(), results.size());
+        for (BenchResult r : failed) {
+            err.printf(Locale.ROOT, "  %s %,d %s: %s%n", r.workload(), r.entities(), r.impl(), r.failure());
+        }
+        err.flush();
+        return SOME_FAILED;
     }
 
-    /** Writes the three files; on failure says why on standard error and returns false. */
+    /**
+     * Writes the three files (the chart only when some row has figures: a stale one is removed then); on failure
+     * says why on standard error and returns false.
+     */
     private boolean write(List<BenchResult> results, RunInfo info) {
         try {
             ResultsJson.write(results, this.out.resolve("latest.json"));
             ResultsMarkdown.write(results, info, this.out.resolve("latest.md"));
-            ResultsChart.write(results, info, this.out.resolve("latest.png"));
+            if (ResultsChart.hasFigures(results)) {
+                ResultsChart.write(results, info, this.out.resolve("latest.png"));
+            } else {
+                Files.deleteIfExists(this.out.resolve("latest.png")); // it would show another run
+            }
             return true;
         } catch (IOException e) {
             spec.commandLine().getErr().println("jtecs bench: cannot write the results into " + this.out + ": " + e);
@@ -138,7 +187,7 @@ public final class BenchCommand implements Callable<Integer> {
     Plan plan() {
         List<Workload> workloads;
         try {
-            workloads = Workloads.select(only);
+            workloads = Workloads.select(registry, only);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--only: " + e.getMessage());
         }
@@ -202,8 +251,9 @@ public final class BenchCommand implements Callable<Integer> {
                 p.forks() == 1 ? "" : "s", p.warmupText(), p.measurementText());
         for (Workload w : plan.workloads()) {
             Map<String, List<String>> params = w.effectiveParams(p.quickParams(), plan.overrides());
-            out.printf(Locale.ROOT, "  %-22s %3d  %s%s  %s%n", w.name(), w.benchmarkCount(params), params,
-                    w.perFrame() ? " one frame per operation" : "", String.join(" ", w.impls().values()));
+            int count = w.benchmarkCount(params);
+            out.printf(Locale.ROOT, "  %-22s %3d  %9s  %s%s  %s%n", w.name(), count, minutes(p.estimate(count)),
+                    params, w.perFrame() ? " one frame per operation" : "", String.join(" ", w.impls().values()));
         }
         out.printf(Locale.ROOT, "estimated wall time: about %s (iterations plus about %.1f s per fork to start "
                 + "and build fixtures; a busy machine takes longer)%n", minutes(p.estimate(plan.benchmarks())),

@@ -3,14 +3,16 @@ package dev.jtecs.bench.results;
 import java.util.Objects;
 
 /**
- * One row of the results: one implementation of one workload at one size, as {@code latest.json} holds it.
+ * One row of the results: one implementation of one workload at one size, as {@code latest.json} holds it:
+ * either measured, or failed (the benchmark threw, or JMH returned no result for it).
  *
  * <p>Invariants: {@code workload} and {@code impl} are non-blank ({@code impl} passes {@link Impls#check});
  * {@code entities >= 1} is how many entities one operation covers, so the time of one operation (one pass, one
- * frame, one batch) is {@code nsPerEntity * entities}; {@code nsPerEntity} is finite and non-negative;
- * {@code error} (JMH's 99.9% half-interval, in ns per entity) and {@code allocBytesPerOp} (the GC profiler's
- * {@code gc.alloc.rate.norm}) are non-negative or {@code NaN} where JMH could not say (one measurement
- * iteration, no profiler); {@code threads >= 1}.
+ * frame, one batch) is {@code nsPerEntity * entities}; {@code threads >= 1}. A measured row has
+ * {@code failure == null}, a finite non-negative {@code nsPerEntity}, and an {@code error} (JMH's 99.9%
+ * half-interval, in ns per entity) and {@code allocBytesPerOp} (the GC profiler's {@code gc.alloc.rate.norm})
+ * that are non-negative or {@code NaN} where JMH could not say (one measurement iteration, no profiler). A failed
+ * row has a non-blank one-line {@code failure} and {@code NaN} for all three figures.
  *
  * @param workload the workload name of WORKLOADS.md, with any dimension besides the entity count appended as
  *     {@code [name=value,...]} (such as {@code iterate_read[components=2]})
@@ -20,23 +22,45 @@ import java.util.Objects;
  * @param error the JMH error of {@code nsPerEntity}, nanoseconds per entity
  * @param allocBytesPerOp bytes allocated per operation
  * @param threads benchmark threads
+ * @param failure why the benchmark has no figures (the first line of its exception, or what JMH said), or
+ *     {@code null} for a measured row
  */
 public record BenchResult(String workload, long entities, String impl, double nsPerEntity, double error,
-        double allocBytesPerOp, int threads) {
+        double allocBytesPerOp, int threads, String failure) {
     public BenchResult {
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(impl, "impl");
-        if (workload.isBlank() || entities < 1 || !(nsPerEntity >= 0) || Double.isInfinite(nsPerEntity)
-                || error < 0 || Double.isInfinite(error) || allocBytesPerOp < 0 || Double.isInfinite(allocBytesPerOp)
-                || threads < 1) {
+        boolean measured = failure == null;
+        boolean figures = measured
+                ? nsPerEntity >= 0 && !Double.isInfinite(nsPerEntity) && !(error < 0) && !Double.isInfinite(error)
+                        && !(allocBytesPerOp < 0) && !Double.isInfinite(allocBytesPerOp)
+                : Double.isNaN(nsPerEntity) && Double.isNaN(error) && Double.isNaN(allocBytesPerOp)
+                        && !failure.isBlank() && failure.indexOf('\n') < 0 && failure.indexOf('\r') < 0;
+        if (workload.isBlank() || entities < 1 || !figures || threads < 1) {
             throw new IllegalArgumentException("invalid result: workload='" + workload + "' entities=" + entities
                     + " impl=" + impl + " nsPerEntity=" + nsPerEntity + " error=" + error + " allocBytesPerOp="
-                    + allocBytesPerOp + " threads=" + threads);
+                    + allocBytesPerOp + " threads=" + threads + (measured ? "" : " failure='" + failure + "'"));
         }
         Impls.check(impl);
     }
 
-    /** The average time of one operation (a pass, a frame, a batch), nanoseconds. */
+    /** A measured row. */
+    public BenchResult(String workload, long entities, String impl, double nsPerEntity, double error,
+            double allocBytesPerOp, int threads) {
+        this(workload, entities, impl, nsPerEntity, error, allocBytesPerOp, threads, null);
+    }
+
+    /** A failed row: no figures, and why ({@code failure}, one line). */
+    public static BenchResult failed(String workload, long entities, String impl, int threads, String failure) {
+        return new BenchResult(workload, entities, impl, Double.NaN, Double.NaN, Double.NaN, threads, failure);
+    }
+
+    /** Whether this row failed (it has no figures). */
+    public boolean isFailed() {
+        return failure != null;
+    }
+
+    /** The average time of one operation (a pass, a frame, a batch), nanoseconds; {@code NaN} when failed. */
     public double nsPerOp() {
         return nsPerEntity * entities;
     }

@@ -15,6 +15,11 @@ public final class Impls {
     public static final String JTECS = "jtecs";
     /** The engine with its kernels' scalar twins. */
     public static final String JTECS_SCALAR = "jtecs-scalar";
+    /**
+     * The engine's instant path: the same per-entity calls as {@link #JTECS} outside any {@code defer} scope, each
+     * published before it returns (the per-entity workloads, where the staged and the instant path differ).
+     */
+    public static final String JTECS_INSTANT = "jtecs-instant";
     /** A plain {@code float[]} struct-of-arrays loop. */
     public static final String PLAIN_ARRAY = "plain-array";
     /** A {@code FloatVector} loop over bare aligned {@code MemorySegment}s. */

@@ -20,7 +20,8 @@ import org.knowm.xchart.style.Styler;
 /**
  * {@code latest.png}: ns per entity of every implementation, one group of bars per workload and size (in the
  * order the results come), one colour per implementation ({@link Impls#rank} order), on a logarithmic axis so
- * that a 0.1 ns kernel and a 1 µs peer fit one picture. An implementation a workload does not run leaves a gap.
+ * that a 0.1 ns kernel and a 1 µs peer fit one picture. An implementation a workload does not run leaves a gap,
+ * and so does a failed row ({@link BenchResult#isFailed}: it has no figure; the table names it).
  */
 public final class ResultsChart {
     private static final int MIN_WIDTH = 1200;
@@ -29,13 +30,23 @@ public final class ResultsChart {
 
     private ResultsChart() {}
 
-    /** The chart of {@code results} (at least one), titled with the run's machine. */
-    public static CategoryChart chart(List<BenchResult> results, RunInfo info) {
-        if (results.isEmpty()) {
-            throw new IllegalArgumentException("results is empty: nothing to chart");
+    /** Whether {@code results} hold at least one measured row: what {@link #chart} needs. */
+    public static boolean hasFigures(List<BenchResult> results) {
+        return results.stream().anyMatch(r -> !r.isFailed());
+    }
+
+    /**
+     * The chart of {@code results} (at least one measured), titled with the run's machine; failed rows keep their
+     * workload's group on the axis and leave their bar out.
+     */
+    public static CategoryChart chart(List<BenchResult> all, RunInfo info) {
+        if (!hasFigures(all)) {
+            throw new IllegalArgumentException("results hold no measured row (" + all.size()
+                    + " failed or none): nothing to chart");
         }
+        List<BenchResult> results = all.stream().filter(r -> !r.isFailed()).toList();
         Set<String> groups = new LinkedHashSet<>();
-        for (BenchResult r : results) {
+        for (BenchResult r : all) {
             groups.add(group(r));
         }
         List<String> impls = results.stream().map(BenchResult::impl).distinct()

@@ -22,7 +22,9 @@ import java.util.Map;
  * than jtecs; {@code —} where that workload has no jtecs row).
  *
  * <p>Figures print with three significant digits (errors with two); what JMH could not measure prints as
- * {@code n/a}.
+ * {@code n/a}. A failed row ({@link BenchResult#isFailed}) keeps its place in the table with {@code FAILED:} and
+ * its one-line reason in the ns/entity column and {@code —} for every figure, and the header counts the failed
+ * rows.
  */
 public final class ResultsMarkdown {
     private static final DateTimeFormatter DATE =
@@ -42,7 +44,13 @@ public final class ResultsMarkdown {
         md.append("- profile: ").append(info.profile()).append(", ").append(info.forks())
                 .append(info.forks() == 1 ? " fork" : " forks").append(" per benchmark, warm-up ")
                 .append(info.warmup()).append(", measurement ").append(info.measurement()).append('\n');
-        md.append("- wall time: ").append(duration(info.wallTime())).append("\n\n");
+        md.append("- wall time: ").append(duration(info.wallTime())).append('\n');
+        long failed = results.stream().filter(BenchResult::isFailed).count();
+        if (failed > 0) {
+            md.append("- failed: ").append(failed).append(" of ").append(results.size())
+                    .append(" benchmarks (marked FAILED below; they have no figures)\n");
+        }
+        md.append('\n');
         md.append("ns/entity is JMH's average time per operation divided by the entities one operation covers; ± is "
                 + "JMH's 99.9% error; time/op is one operation (one frame for per-frame workloads); alloc is "
                 + "`gc.alloc.rate.norm`, including any per-invocation fixture; × jtecs is ns/entity over the jtecs "
@@ -51,11 +59,20 @@ public final class ResultsMarkdown {
         md.append("|---|---:|---|---:|---:|---:|---:|---:|\n");
         Map<String, Double> jtecs = new HashMap<>();
         for (BenchResult r : results) {
-            if (r.impl().equals(Impls.JTECS)) {
+            if (r.impl().equals(Impls.JTECS) && !r.isFailed()) {
                 jtecs.put(r.workload() + "\u0000" + r.entities(), r.nsPerEntity());
             }
         }
         for (BenchResult r : results) {
+            if (r.isFailed()) {
+                md.append("| ").append(r.workload())
+                        .append(" | ").append(String.format(Locale.ROOT, "%,d", r.entities()))
+                        .append(" | ").append(r.impl())
+                        .append(" | FAILED: ").append(cell(r.failure()))
+                        .append(" | — | — | ").append(r.threads())
+                        .append(" | — |\n");
+                continue;
+            }
             Double reference = jtecs.get(r.workload() + "\u0000" + r.entities());
             md.append("| ").append(r.workload())
                     .append(" | ").append(String.format(Locale.ROOT, "%,d", r.entities()))
@@ -69,6 +86,11 @@ public final class ResultsMarkdown {
                     .append(" |\n");
         }
         return md.toString();
+    }
+
+    /** {@code text} safe inside a table cell: pipes escaped, backticks (which would open code spans) made apostrophes. */
+    static String cell(String text) {
+        return text.replace("|", "\\|").replace("`", "'");
     }
 
     /** Writes the Markdown to {@code file} (UTF-8), replacing it. */

@@ -21,20 +21,27 @@ import java.time.Duration;
 public record Profile(String name, int forks, int warmupIterations, Duration warmup, int measurementIterations,
         Duration measurement, boolean quickParams) {
     /**
-     * Seconds each fork costs beyond its iterations on an idle two-core machine: starting the JVM, loading the
-     * engine and the peers, building the fixture (a million entities for the large sizes; Ashley alone takes
-     * seconds there), operations longer than an iteration (a million-entity spawn in Ashley takes seconds) and
-     * tearing down. An estimate, not a wall-clock measurement of an idle machine: on the shared two-core machine
-     * this was tuned on, quick runs spent 3.6 s per fork at a load average of 5 to 8 (9 min 41 s in all) and
-     * 8.8 s at a load average of 14.
+     * Seconds each fork costs beyond its iterations, on average over the suite's benchmarks: starting the JVM,
+     * loading the engine and the peers, building the fixture (a million entities for the large sizes; Ashley
+     * alone takes seconds there), operations longer than an iteration (a million-entity spawn in Ashley takes
+     * seconds), untimed per-invocation fixtures (a restore or refill between operations: at most about one
+     * operation each) and tearing down. An average, not a model of each fork: a 16K fork costs well under it, a
+     * million-entity Ashley fork far over it, and the estimate holds only as long as the suite keeps that mix.
+     * The per-entity workloads of issue 19 ({@code set_existing}, {@code set_new}, {@code remove},
+     * {@code despawn_single}, {@code reparent}) are of the same kind as those it was tuned on: cheap forks at
+     * 16K, a million-entity population per fork at 1M, per-invocation fixtures like {@code despawn_batch}'s; the
+     * one new kind of fixture, {@code reparent}'s 65,536 parent archetypes at 1M, took seconds to build (so do
+     * Ashley's million entities). Tuned on the shared two-core machine: quick runs spent 3.6 s per fork at a load
+     * average of 5 to 8 and 8.8 s at 14; the one quiet quick run recorded (129 benchmarks, before issue 19) took
+     * 5 min 50 s where this estimated about 9 minutes, about 1.5 s per fork.
      */
     public static final double FORK_OVERHEAD_SECONDS = 3.0;
 
     /**
-     * Under ten minutes on two idle cores: one fork, one 800 ms warm-up iteration (long enough for the frame-sized
-     * operations to reach compiled code; a second, shorter one would cost the million-entity operations of the
-     * slow peers another whole operation), three 150 ms measurement iterations (the fewest JMH computes an error
-     * from), and the sizes and dimensions each workload keeps for it.
+     * A first look, meant to stay under ten minutes on two idle cores (WORKLOADS.md): one fork, one 800 ms warm-up
+     * iteration (long enough for the frame-sized operations to reach compiled code; a second, shorter one would
+     * cost the million-entity operations of the slow peers another whole operation), three 150 ms measurement
+     * iterations (the fewest JMH computes an error from), and the sizes and dimensions each workload keeps for it.
      */
     public static final Profile QUICK =
             new Profile("quick", 1, 1, Duration.ofMillis(800), 3, Duration.ofMillis(150), true);

@@ -17,9 +17,11 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * Runs workloads through JMH's {@link Runner}, one JMH invocation per workload (each with its own parameter
@@ -29,6 +31,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@link #FORK_JVM_ARGS}; each benchmark class's own {@code jvmArgsAppend} still follows them. Scores are taken
  * in nanoseconds per operation and divided by the workload's entity count; the GC profiler's
  * {@code gc.alloc.rate.norm} becomes the allocation per operation.
+ *
+ * <p>A failing benchmark costs only its own row: JMH runs with {@code shouldFailOnError(false)}, so it goes on
+ * to the next benchmark, and the runner compares the benchmarks it asked for (every method of the workload
+ * with every combination of its parameter values) with the results JMH returned. Each one missing, or reported
+ * failed in JMH's output ({@link JmhFailures}) even though some fork returned figures, becomes a failed row
+ * ({@link BenchResult#failed}) carrying the first line of its exception, or {@value #NO_RESULT} when JMH said
+ * nothing more.
  */
 public final class SuiteRunner {
     /** The JVM options every fork gets: the Vector API, native access, and no Unsafe warning. */
@@ -37,6 +46,9 @@ public final class SuiteRunner {
 
     /** The secondary result of JMH's GC profiler that is the bytes allocated per operation. */
     static final String ALLOC_NORM = "gc.alloc.rate.norm";
+
+    /** The reason of a failed row when JMH returned no result and printed no failure for it. */
+    static final String NO_RESULT = "no result (JMH returned none and reported no exception; see its output)";
 
     private final PrintWriter log;
 
@@ -47,11 +59,13 @@ public final class SuiteRunner {
 
     /**
      * Runs {@code workloads} with {@code profile}; {@code overrides} replace parameter values where a workload
-     * has that parameter.
+     * has that parameter. A benchmark that throws, or for which JMH returns nothing, comes back as a failed row
+     * and the run goes on.
      *
-     * @return every result, workload by workload in the given order, then by workload label, entities and
-     *     implementation
-     * @throws RunnerException when JMH fails or a benchmark throws
+     * @return every row, measured or failed, workload by workload in the given order, then by workload label,
+     *     entities and implementation
+     * @throws RunnerException when JMH itself cannot run (it finds no benchmark, or another run holds its lock
+     *     for longer than {@link #LOCK_WAIT})
      */
     public List<BenchResult> run(List<Workload> workloads, Profile profile, Map<String, List<String>> overrides)
             throws RunnerException {
@@ -62,8 +76,20 @@ public final class SuiteRunner {
             log.printf("%n== [%d/%d] %s: %d benchmarks %s%n", i + 1, workloads.size(), w.name(),
                     w.benchmarkCount(params), params);
             log.flush();
-            Collection<RunResult> runs = runWhenJmhIsFree(options(w, profile, params));
-            results.addAll(sorted(toResults(w, runs)));
+            JmhFailures failures =
+                    new JmhFailures(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.NORMAL));
+            Collection<RunResult> runs = runWhenJmhIsFree(options(w, profile, params), failures);
+            List<BenchResult> rows = sorted(toResults(w, params, runs, failures.reasons()));
+            List<BenchResult> failed = rows.stream().filter(BenchResult::isFailed).toList();
+            if (!failed.isEmpty()) {
+                log.printf("== %s: %d of %d benchmarks failed; the others stand:%n", w.name(), failed.size(),
+                        rows.size());
+                for (BenchResult r : failed) {
+                    log.printf("   %s %,d %s: %s%n", r.workload(), r.entities(), r.impl(), r.failure());
+                }
+                log.flush();
+            }
+            results.addAll(rows);
         }
         return results;
     }
@@ -73,13 +99,13 @@ public final class SuiteRunner {
      * temporary directory: two benchmark runs at once would disturb each other) for at most
      * {@link #LOCK_WAIT}; JMH itself would give up at once.
      */
-    private Collection<RunResult> runWhenJmhIsFree(org.openjdk.jmh.runner.options.Options options)
-            throws RunnerException {
+    private Collection<RunResult> runWhenJmhIsFree(org.openjdk.jmh.runner.options.Options options,
+            JmhFailures output) throws RunnerException {
         long deadline = System.nanoTime() + LOCK_WAIT.toNanos();
         boolean told = false;
         while (true) {
             try {
-                return new Runner(options).run();
+                return new Runner(options, output).run();
             } catch (RunnerException e) {
                 if (!isLockTaken(e) || System.nanoTime() > deadline) {
                     throw e;
@@ -126,38 +152,99 @@ public final class SuiteRunner {
                 .threads(1)
                 .addProfiler(GCProfiler.class)
                 .jvmArgs(FORK_JVM_ARGS.toArray(String[]::new))
-                .shouldFailOnError(true);
+                .shouldFailOnError(false); // a failing benchmark costs its own row only: see toResults
         params.forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
         return options.build();
     }
 
-    /** One {@link BenchResult} per JMH result of workload {@code w}. */
-    static List<BenchResult> toResults(Workload w, Collection<RunResult> runs) {
+    /**
+     * One row per benchmark of workload {@code w} run with {@code params}: each method with each combination of
+     * the parameter values. A JMH result becomes a measured row, unless {@code reasons} (by
+     * {@link JmhFailures#key}) says that benchmark failed; a benchmark JMH returned nothing for becomes a failed
+     * row with its reason, or {@link #NO_RESULT}.
+     */
+    static List<BenchResult> toResults(Workload w, Map<String, List<String>> params, Collection<RunResult> runs,
+            Map<String, String> reasons) {
         List<BenchResult> results = new ArrayList<>();
+        java.util.Set<String> returned = new java.util.HashSet<>();
         for (RunResult run : runs) {
-            BenchmarkParams p = run.getParams();
-            String benchmark = p.getBenchmark();
-            String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
-            String impl = w.impls().get(method);
-            if (impl == null) {
-                throw new IllegalStateException("workload " + w.name() + ": no impl for benchmark " + benchmark);
+            String key = JmhFailures.key(run.getParams());
+            returned.add(key);
+            String reason = reasons.get(key);
+            results.add(reason == null ? measured(w, run) : failed(w, method(run.getParams().getBenchmark()),
+                    values(run.getParams()), reason));
+        }
+        for (String method : w.impls().keySet()) {
+            for (Map<String, String> combination : combinations(params)) {
+                String key = JmhFailures.key(w.benchmark().getName() + "." + method, combination);
+                if (!returned.contains(key)) {
+                    results.add(failed(w, method, combination, reasons.getOrDefault(key, NO_RESULT)));
+                }
             }
-            Map<String, String> params = new TreeMap<>();
-            for (String key : p.getParamsKeys()) {
-                params.put(key, p.getParam(key));
-            }
-            long entities = Long.parseLong(params.get(w.entitiesParam()));
-            Result<?> primary = run.getPrimaryResult();
-            if (!primary.getScoreUnit().equals("ns/op")) {
-                throw new IllegalStateException(benchmark + " scored in " + primary.getScoreUnit() + ", not ns/op");
-            }
-            Result<?> alloc = run.getSecondaryResults().get(ALLOC_NORM);
-            results.add(new BenchResult(w.label(params), entities, impl, primary.getScore() / entities,
-                    primary.getScoreError() / entities, alloc == null ? Double.NaN : alloc.getScore(),
-                    params.containsKey(Workload.THREADS_PARAM)
-                            ? Integer.parseInt(params.get(Workload.THREADS_PARAM)) : p.getThreads()));
         }
         return results;
+    }
+
+    /** Every combination of one value per parameter, in declaration order of the values; one empty map if none. */
+    static List<Map<String, String>> combinations(Map<String, List<String>> params) {
+        List<Map<String, String>> combinations = new ArrayList<>(List.of(Map.of()));
+        for (Map.Entry<String, List<String>> p : new TreeMap<>(params).entrySet()) {
+            List<Map<String, String>> next = new ArrayList<>();
+            for (Map<String, String> partial : combinations) {
+                for (String value : p.getValue()) {
+                    Map<String, String> combination = new TreeMap<>(partial);
+                    combination.put(p.getKey(), value);
+                    next.add(combination);
+                }
+            }
+            combinations = next;
+        }
+        return combinations;
+    }
+
+    private static String method(String benchmark) {
+        return benchmark.substring(benchmark.lastIndexOf('.') + 1);
+    }
+
+    private static Map<String, String> values(BenchmarkParams p) {
+        Map<String, String> params = new TreeMap<>();
+        for (String key : p.getParamsKeys()) {
+            params.put(key, p.getParam(key));
+        }
+        return params;
+    }
+
+    private static String impl(Workload w, String method) {
+        String impl = w.impls().get(method);
+        if (impl == null) {
+            throw new IllegalStateException("workload " + w.name() + ": no impl for benchmark method " + method);
+        }
+        return impl;
+    }
+
+    private static int threads(Map<String, String> params, int fallback) {
+        return params.containsKey(Workload.THREADS_PARAM) ? Integer.parseInt(params.get(Workload.THREADS_PARAM))
+                : fallback;
+    }
+
+    private static BenchResult failed(Workload w, String method, Map<String, String> params, String reason) {
+        return BenchResult.failed(w.label(params), Long.parseLong(params.get(w.entitiesParam())), impl(w, method),
+                threads(params, 1), reason);
+    }
+
+    private static BenchResult measured(Workload w, RunResult run) {
+        BenchmarkParams p = run.getParams();
+        String benchmark = p.getBenchmark();
+        Map<String, String> params = values(p);
+        long entities = Long.parseLong(params.get(w.entitiesParam()));
+        Result<?> primary = run.getPrimaryResult();
+        if (!primary.getScoreUnit().equals("ns/op")) {
+            throw new IllegalStateException(benchmark + " scored in " + primary.getScoreUnit() + ", not ns/op");
+        }
+        Result<?> alloc = run.getSecondaryResults().get(ALLOC_NORM);
+        return new BenchResult(w.label(params), entities, impl(w, method(benchmark)), primary.getScore() / entities,
+                primary.getScoreError() / entities, alloc == null ? Double.NaN : alloc.getScore(),
+                threads(params, p.getThreads()));
     }
 
     /** Results ordered by workload label (first seen first), entities, then {@link Impls#rank}. */

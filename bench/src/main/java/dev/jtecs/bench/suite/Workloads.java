@@ -4,19 +4,25 @@ import static dev.jtecs.bench.results.Impls.ARTEMIS;
 import static dev.jtecs.bench.results.Impls.ASHLEY;
 import static dev.jtecs.bench.results.Impls.DOMINION;
 import static dev.jtecs.bench.results.Impls.JTECS;
+import static dev.jtecs.bench.results.Impls.JTECS_INSTANT;
 import static dev.jtecs.bench.results.Impls.JTECS_SCALAR;
 import static dev.jtecs.bench.results.Impls.PLAIN_ARRAY;
 import static dev.jtecs.bench.results.Impls.PLAIN_SEGMENT_VECTOR;
 
 import dev.jtecs.bench.jmh.AddRemoveTagBenchmark;
 import dev.jtecs.bench.jmh.DespawnBatchBenchmark;
+import dev.jtecs.bench.jmh.DespawnSingleBenchmark;
 import dev.jtecs.bench.jmh.IntegrateBenchmark;
-import dev.jtecs.bench.jmh.SnapshotBenchmark;
 import dev.jtecs.bench.jmh.IntegrateFragBenchmark;
 import dev.jtecs.bench.jmh.IterateReadBenchmark;
 import dev.jtecs.bench.jmh.MoveWholeArchetypeBenchmark;
 import dev.jtecs.bench.jmh.ParallelIntegrateBenchmark;
 import dev.jtecs.bench.jmh.ParticlesBenchmark;
+import dev.jtecs.bench.jmh.RemoveBenchmark;
+import dev.jtecs.bench.jmh.ReparentBenchmark;
+import dev.jtecs.bench.jmh.SetExistingBenchmark;
+import dev.jtecs.bench.jmh.SetNewBenchmark;
+import dev.jtecs.bench.jmh.SnapshotBenchmark;
 import dev.jtecs.bench.jmh.SparseDeltaBenchmark;
 import dev.jtecs.bench.jmh.SpawnBatchBenchmark;
 import dev.jtecs.bench.jmh.SpawnSingleBenchmark;
@@ -46,6 +52,12 @@ import java.util.Optional;
  *       {@code HierarchyComposer}); {@code jtecs-builtin-system} with the builtin system's scalar body.
  *   <li>{@code sparse_delta}: {@code jtecs} re-uploads what is dirty; {@code jtecs-full-rescan}, the baseline,
  *       re-uploads everything.
+ *   <li>the per-entity workloads ({@code spawn_single}, {@code add_remove_tag}, {@code set_existing},
+ *       {@code set_new}, {@code remove}, {@code despawn_single}, {@code reparent}): {@code jtecs} is the staged
+ *       path (the calls inside one {@code defer} scope, published by {@code commit}); {@code jtecs-instant} the
+ *       instant path (the same calls outside any scope, each published before it returns).
+ *   <li>{@code reparent}: {@code plain-array} writes an {@code int[]} of parent indices; no peer has
+ *       relationships.
  * </ul>
  *
  * <p>Entities: every workload divides an operation's time by its {@code entities} parameter. The quick profile
@@ -68,6 +80,9 @@ public final class Workloads {
     /** jtecs and the three peers. */
     private static final Map<String, String> PEERS =
             impls("jtecs", JTECS, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY);
+    /** jtecs on its staged and its instant path, and the three peers: the per-entity workloads. */
+    private static final Map<String, String> BOTH_PATHS_AND_PEERS = impls("jtecs", JTECS, "jtecsInstant",
+            JTECS_INSTANT, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY);
     private static final String[] DEFAULT_SIZES = {"16384", "1048576"};
     /** A snapshot workload's forms: binary into a buffer, binary through a file, the bare copy, the table. */
     private static final Map<String, String> SNAPSHOT_FORMS = impls("jtecsBinaryBuffer", JTECS, "jtecsBinaryFile",
@@ -86,8 +101,8 @@ public final class Workloads {
                     "jtecs-spawn-per-entity", "jtecsReusedWorld", "jtecs-reused-world", "plainArrayFill", PLAIN_ARRAY,
                     "plainArrayAllocateAndFill", "plain-array-allocate", "dominion", DOMINION, "artemis", ARTEMIS,
                     "ashley", ASHLEY)).quick("entities", DEFAULT_SIZES),
-            Workload.of("spawn_single", SpawnSingleBenchmark.class, PEERS),
-            Workload.of("add_remove_tag", AddRemoveTagBenchmark.class, PEERS),
+            Workload.of("spawn_single", SpawnSingleBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("add_remove_tag", AddRemoveTagBenchmark.class, BOTH_PATHS_AND_PEERS),
             Workload.of("move_whole_archetype", MoveWholeArchetypeBenchmark.class, PEERS),
             Workload.of("despawn_batch", DespawnBatchBenchmark.class, PEERS).quick("entities", DEFAULT_SIZES),
             Workload.of("particles", ParticlesBenchmark.class, impls("jtecsFrame", JTECS, "jtecsScalarFrame",
@@ -98,6 +113,12 @@ public final class Workloads {
                     "plainFrame", PLAIN_ARRAY)).framed(),
             Workload.of("sparse_delta", SparseDeltaBenchmark.class,
                     impls("jtecs", JTECS, "jtecsFullRescan", "jtecs-full-rescan")).framed(),
+            Workload.of("set_existing", SetExistingBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("set_new", SetNewBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("remove", RemoveBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("despawn_single", DespawnSingleBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("reparent", ReparentBenchmark.class,
+                    impls("jtecs", JTECS, "jtecsInstant", JTECS_INSTANT, "plainArray", PLAIN_ARRAY)),
             Workload.of("snapshot_save", SnapshotBenchmark.Save.class, SNAPSHOT_FORMS),
             Workload.of("snapshot_load", SnapshotBenchmark.Load.class, SNAPSHOT_FORMS));
 
@@ -120,20 +141,29 @@ public final class Workloads {
      * @throws IllegalArgumentException naming every unknown name and the known ones
      */
     public static List<Workload> select(List<String> names) {
+        return select(ALL, names);
+    }
+
+    /**
+     * {@link #select(List)} from another registry than {@link #ALL} (tests run the real command over workloads of
+     * their own, such as one that fails on purpose).
+     */
+    public static List<Workload> select(List<Workload> registry, List<String> names) {
         if (names.isEmpty()) {
-            return ALL;
+            return registry;
         }
+        List<String> known = registry.stream().map(Workload::name).toList();
         List<String> unknown = new ArrayList<>();
         for (String n : names) {
-            if (find(n).isEmpty()) {
+            if (!known.contains(n)) {
                 unknown.add(n);
             }
         }
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown workload" + (unknown.size() == 1 ? " " : "s ")
-                    + String.join(", ", unknown) + "; known: " + String.join(", ", names()));
+                    + String.join(", ", unknown) + "; known: " + String.join(", ", known));
         }
-        return ALL.stream().filter(w -> names.contains(w.name())).toList();
+        return registry.stream().filter(w -> names.contains(w.name())).toList();
     }
 
     /** The seven, and {@code plain-segment-vector-per-archetype}: the plain loop over the same 26 groups. */

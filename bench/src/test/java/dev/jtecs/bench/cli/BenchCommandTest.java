@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.results.BenchResult;
 import dev.jtecs.bench.results.ResultsJson;
+import dev.jtecs.bench.suite.FailingBenchmark;
 import dev.jtecs.bench.suite.Workloads;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -73,7 +74,8 @@ class BenchCommandTest {
     void listPrintsThePlanAndRunsNothing(@TempDir Path dir) {
         Outcome o = jtecs("bench", "--quick", "--list", "--out", dir.resolve("results").toString());
         assertEquals(0, o.exit(), o.err());
-        assertTrue(o.out().startsWith("jtecs bench, quick profile: 14 workloads, "), o.out());
+        assertTrue(o.out().startsWith("jtecs bench, quick profile: " + Workloads.ALL.size() + " workloads, "),
+                o.out());
         assertTrue(o.out().contains("sparse_delta"), o.out());
         assertTrue(o.out().contains("jtecs jtecs-scalar plain-array plain-segment-vector dominion artemis ashley"),
                 o.out());
@@ -105,6 +107,43 @@ class BenchCommandTest {
         BufferedImage png = ImageIO.read(out.resolve("latest.png").toFile());
         assertNotNull(png, "latest.png decodes");
         assertTrue(o.out().contains("wrote latest.json, latest.md and latest.png into " + out), o.out());
+    }
+
+    @Test
+    void aFailingBenchmarkIsMarkedTheOthersAreWrittenAndTheExitCodeSaysSo(@TempDir Path dir) throws IOException {
+        System.setProperty("jmh.ignoreLock", "true"); // other builds on this machine may hold JMH's lock
+        Path out = dir.resolve("results");
+        CommandLine cli = new CommandLine(new BenchCommand(List.of(FailingBenchmark.WORKLOAD)));
+        StringWriter stdout = new StringWriter();
+        StringWriter stderr = new StringWriter();
+        cli.setOut(new PrintWriter(stdout, true));
+        cli.setErr(new PrintWriter(stderr, true));
+        int exit = cli.execute("--forks", "0", "--warmup-iterations", "0", "--iterations", "1", "--time", "10",
+                "--out", out.toString());
+        assertEquals(BenchCommand.SOME_FAILED, exit, stderr.toString());
+        assertEquals(3, exit, "the documented code");
+        List<BenchResult> results = ResultsJson.read(out.resolve("latest.json"));
+        assertEquals(List.of(false, false, false, true), results.stream().map(BenchResult::isFailed).toList());
+        String reason = "java.lang.IllegalStateException: " + FailingBenchmark.MESSAGE;
+        assertEquals(reason, results.get(3).failure());
+        assertTrue(Files.readString(out.resolve("latest.json")).contains("\"failed\": true, \"failure\": \""
+                + reason + "\""));
+        String md = Files.readString(out.resolve("latest.md"));
+        assertTrue(md.contains("| failing_probe | 2 | plain-array | FAILED: " + reason + " | — | — | 1 | — |"), md);
+        assertTrue(md.contains("- failed: 1 of 4 benchmarks"), md);
+        assertNotNull(ImageIO.read(out.resolve("latest.png").toFile()), "the chart of the three that ran");
+        assertTrue(stderr.toString().contains("jtecs bench: 1 of 4 benchmarks failed"), stderr.toString());
+        assertTrue(stderr.toString().contains("failing_probe 2 plain-array: " + reason), stderr.toString());
+        assertTrue(stdout.toString().contains("(4 results, 1 failed, "), stdout.toString());
+    }
+
+    @Test
+    void theHelpListsTheExitCodes() {
+        Outcome o = jtecs("bench", "--help");
+        String help = o.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("Exit codes: 0 every benchmark ran; results written 3 some benchmark failed; the "
+                + "other results written, the failed ones marked 2 bad options; nothing ran 1 the run could not go "
+                + "on"), help);
     }
 
     @Test

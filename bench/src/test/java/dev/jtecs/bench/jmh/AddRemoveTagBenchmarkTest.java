@@ -27,6 +27,10 @@ class AddRemoveTagBenchmarkTest {
         check(new Engine("jtecs", AddRemoveTagBenchmark::addJtecs, AddRemoveTagBenchmark::removeJtecs,
                 b -> b.world.findArchetypes(AddRemoveTagBenchmark.TAG).stream().mapToInt(Archetype::count).sum(),
                 b -> Positions.of(b.world)));
+        check(new Engine("jtecsInstant", AddRemoveTagBenchmark::addJtecsInstant,
+                AddRemoveTagBenchmark::removeJtecsInstant,
+                b -> b.world.findArchetypes(AddRemoveTagBenchmark.TAG).stream().mapToInt(Archetype::count).sum(),
+                b -> Positions.of(b.world)));
         check(new Engine("dominion", AddRemoveTagBenchmark::addDominion, AddRemoveTagBenchmark::removeDominion,
                 b -> {
                     int[] count = {0};

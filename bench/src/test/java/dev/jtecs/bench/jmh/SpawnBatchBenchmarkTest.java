@@ -1,6 +1,7 @@
 package dev.jtecs.bench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import com.artemis.Aspect;
 import com.artemis.ComponentMapper;
@@ -38,6 +39,7 @@ class SpawnBatchBenchmarkTest {
             return variant.apply(bench);
         } finally {
             bench.closeWorlds();
+            bench.closeReused();
         }
     }
 
@@ -65,6 +67,29 @@ class SpawnBatchBenchmarkTest {
             for (int round = 0; round < 3; round++) {
                 bench.prepareReused();
                 assertEquals(new Census(N, N * PER_ENTITY), census(bench.jtecsReusedWorld()), "round " + round);
+            }
+        } finally {
+            bench.closeReused();
+        }
+    }
+
+    @Test
+    void dominionKeepsOneWorldForTheTrialEmptiedBeforeEachOperation() {
+        SpawnBatchBenchmark bench = new SpawnBatchBenchmark();
+        bench.entities = 2;
+        bench.allocateArrays();
+        try {
+            bench.createWorlds("dominion");
+            Dominion first = bench.dominion;
+            // More operations than Dominion's static registry has slots: a world per operation would throw.
+            for (int operation = 0; operation < DominionReuse.REGISTRY_SLOTS + 100; operation++) {
+                if (operation > 0) {
+                    bench.createWorlds("dominion");
+                }
+                assertSame(first, bench.dominion, "the trial's world, operation " + operation);
+                assertEquals(new Census(0, 0), census(bench.dominion), "empty, operation " + operation);
+                assertEquals(new Census(2, 2 * PER_ENTITY), census(bench.dominion()), "operation " + operation);
+                bench.closeWorlds();
             }
         } finally {
             bench.closeReused();

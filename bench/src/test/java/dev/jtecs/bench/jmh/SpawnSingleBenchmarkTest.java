@@ -3,14 +3,17 @@ package dev.jtecs.bench.jmh;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.dominion.ecs.api.Dominion;
 import dev.jtecs.bench.jmh.SpawnBatchBenchmarkTest.Census;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every {@code spawn_single} implementation creates the same N entities: Position (i, -i) and Velocity (1, 2),
- * into a fresh world per operation.
+ * into an empty world per operation (a fresh one; Dominion's own, emptied). A new method (the typed spawn path)
+ * joins {@link #everyEngineCreatesTheSameEntities} with one {@code check} line.
  */
 class SpawnSingleBenchmarkTest {
     private static final int N = 700;
@@ -26,6 +29,7 @@ class SpawnSingleBenchmarkTest {
             return operation.apply(bench);
         } finally {
             bench.tearDown();
+            bench.closeTrial();
         }
     }
 
@@ -43,6 +47,11 @@ class SpawnSingleBenchmarkTest {
             b.jtecs();
             return new Outcome(Positions.of(b.world), SpawnBatchBenchmarkTest.census(b.world));
         }), "jtecs");
+        check(positions, census, run("jtecsInstant", b -> {
+            b.jtecsInstant();
+            assertEquals(0, b.world.scopeDepth(), "no scope left open");
+            return new Outcome(Positions.of(b.world), SpawnBatchBenchmarkTest.census(b.world));
+        }), "jtecsInstant");
         check(positions, census, run("dominion", b -> {
             b.dominion();
             return new Outcome(Positions.of(b.dominion), SpawnBatchBenchmarkTest.census(b.dominion));
@@ -79,5 +88,30 @@ class SpawnSingleBenchmarkTest {
                 bench.tearDown();
             }
         }
+        bench.closeTrial();
+    }
+
+    @Test
+    void dominionKeepsOneWorldForTheTrialEmptiedBeforeEachOperation() {
+        SpawnSingleBenchmark bench = new SpawnSingleBenchmark();
+        bench.entities = 3;
+        try {
+            bench.setUp("dominion");
+            Dominion first = bench.dominion;
+            // More operations than Dominion's static registry has slots: a world per operation would throw.
+            for (int operation = 0; operation < DominionReuse.REGISTRY_SLOTS + 100; operation++) {
+                if (operation > 0) {
+                    bench.setUp("dominion");
+                }
+                assertSame(first, bench.dominion, "the trial's world, operation " + operation);
+                assertEquals(0, SpawnBatchBenchmarkTest.census(bench.dominion).count(), "empty, operation " + operation);
+                bench.dominion();
+                assertEquals(3, SpawnBatchBenchmarkTest.census(bench.dominion).count(), "after operation " + operation);
+                bench.tearDown();
+            }
+        } finally {
+            bench.closeTrial();
+        }
+        assertNull(bench.dominion, "closed with the trial");
     }
 }

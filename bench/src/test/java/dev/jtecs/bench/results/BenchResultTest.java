@@ -1,6 +1,8 @@
 package dev.jtecs.bench.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +23,27 @@ class BenchResultTest {
         BenchResult r = new BenchResult("integrate", 16, "jtecs", 0.2, Double.NaN, Double.NaN, 1);
         assertTrue(Double.isNaN(r.error()));
         assertTrue(Double.isNaN(r.allocBytesPerOp()));
+    }
+
+    @Test
+    void aFailedRowHasNoFiguresAndOneLineOfWhy() {
+        BenchResult r = BenchResult.failed("spawn_single", 16384, "dominion", 1,
+                "java.lang.ArrayIndexOutOfBoundsException: Index 1024 out of bounds for length 1024");
+        assertTrue(r.isFailed());
+        assertTrue(Double.isNaN(r.nsPerEntity()) && Double.isNaN(r.error()) && Double.isNaN(r.allocBytesPerOp()));
+        assertTrue(Double.isNaN(r.nsPerOp()));
+        assertFalse(new BenchResult("integrate", 16, "jtecs", 0.2, 0, 0, 1).isFailed());
+        assertNull(new BenchResult("integrate", 16, "jtecs", 0.2, 0, 0, 1).failure());
+    }
+
+    @Test
+    void refusesAFailedRowWithFiguresOrWithoutAReason() {
+        assertRefused(() -> BenchResult.failed("integrate", 16, "jtecs", 1, " "), "failure=' '");
+        assertRefused(() -> BenchResult.failed("integrate", 16, "jtecs", 1, "two\nlines"), "failure='two");
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, Double.NaN, Double.NaN, 1, "why"),
+                "nsPerEntity=1.0");
+        assertRefused(() -> BenchResult.failed("integrate", 0, "jtecs", 1, "why"), "entities=0");
+        assertRefused(() -> BenchResult.failed("integrate", 16, "bevy", 1, "why"), "impl='bevy'");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.jtecs.bench.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,9 +41,24 @@ class ResultsChartTest {
     }
 
     @Test
+    void failedRowsLeaveTheirBarOutAndKeepTheirGroup() {
+        List<BenchResult> results = new java.util.ArrayList<>(RESULTS);
+        results.add(BenchResult.failed("integrate", 16384, "dominion", 1, "why"));
+        results.add(BenchResult.failed("spawn_single", 16384, "dominion", 1, "why"));
+        CategoryChart chart = ResultsChart.chart(results, ResultsMarkdownTest.INFO);
+        assertEquals(List.of("jtecs", "jtecs-full-rescan", "ashley"), List.copyOf(chart.getSeriesMap().keySet()));
+        assertEquals(List.of("integrate 16,384", "sparse_delta[dirtyArchetypes=1] 100,000", "spawn_single 16,384"),
+                List.copyOf(chart.getSeriesMap().get("jtecs").getXData()));
+        assertTrue(ResultsChart.hasFigures(results));
+    }
+
+    @Test
     void refusesNothingToChart() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ResultsChart.chart(List.of(), ResultsMarkdownTest.INFO));
-        assertTrue(e.getMessage().contains("results is empty"), e.getMessage());
+        assertTrue(e.getMessage().contains("hold no measured row"), e.getMessage());
+        List<BenchResult> allFailed = List.of(BenchResult.failed("integrate", 16, "jtecs", 1, "why"));
+        assertFalse(ResultsChart.hasFigures(allFailed));
+        assertThrows(IllegalArgumentException.class, () -> ResultsChart.chart(allFailed, ResultsMarkdownTest.INFO));
     }
 }

@@ -31,6 +31,35 @@ class ResultsJsonTest {
                 """, ResultsJson.toJson(RESULTS));
     }
 
+    static final BenchResult FAILED = BenchResult.failed("spawn_single", 16384, "dominion", 1,
+            "java.lang.ArrayIndexOutOfBoundsException: Index 1024 out of bounds for length 1024");
+
+    @Test
+    void aFailedRowKeepsTheSevenKeysWithNullFiguresThenSaysItFailedAndWhy() {
+        assertEquals("""
+                [
+                  {"workload": "spawn_single", "entities": 16384, "impl": "dominion", "ns_per_entity": null, \
+                "error": null, "alloc_bytes_per_op": null, "threads": 1, "failed": true, \
+                "failure": "java.lang.ArrayIndexOutOfBoundsException: Index 1024 out of bounds for length 1024"}
+                ]
+                """, ResultsJson.toJson(List.of(FAILED)));
+    }
+
+    @Test
+    void readsBackFailedRowsBesideMeasuredOnes() throws IOException {
+        List<BenchResult> mixed = List.of(RESULTS.get(0), FAILED, RESULTS.get(1));
+        assertEquals(mixed, ResultsJson.parse(ResultsJson.toJson(mixed)));
+    }
+
+    @Test
+    void refusesAFailedRowThatIsNotMarkedTrueOrKeepsAFigure() {
+        String failed = ResultsJson.toJson(List.of(FAILED));
+        assertRefused(failed.replace("\"failed\": true", "\"failed\": false"), "element 0 key failed is false");
+        assertRefused(failed.replace("\"ns_per_entity\": null", "\"ns_per_entity\": 1.5"),
+                "element 0 failed but key ns_per_entity is 1.5");
+        assertRefused(failed.replace(", \"failed\": true", ""), "element 0 has keys");
+    }
+
     @Test
     void anEmptyRunIsAnEmptyArray() {
         assertEquals("[]\n", ResultsJson.toJson(List.of()));

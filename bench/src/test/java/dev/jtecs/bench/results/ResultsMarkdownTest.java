@@ -1,6 +1,8 @@
 package dev.jtecs.bench.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -45,6 +47,25 @@ class ResultsMarkdownTest {
                 | iterate_read[components=2] | 16,384 | jtecs-scalar | 0.0001 ± n/a | 1.64 ns | n/a | 1 | — |
                 | transforms | 100,000 | jtecs | 2.5 ± 0.13 | 250 µs | 1,234,567 | 1 | 1.00 |
                 """, ResultsMarkdown.toMarkdown(results, INFO));
+    }
+
+    @Test
+    void aFailedRowIsMarkedInItsPlaceAndCountedInTheHeader() {
+        List<BenchResult> results = List.of(
+                new BenchResult("spawn_single", 16384, "jtecs", 100, 1, 264, 1),
+                BenchResult.failed("spawn_single", 16384, "dominion", 1, "java.lang.X: a | b `c`"),
+                BenchResult.failed("add_remove_tag", 16384, "jtecs", 1, "no result"),
+                new BenchResult("add_remove_tag", 16384, "artemis", 25, 1, 0, 1));
+        String md = ResultsMarkdown.toMarkdown(results, INFO);
+        assertTrue(md.contains("- wall time: 8 min 5 s\n- failed: 2 of 4 benchmarks (marked FAILED below; they "
+                + "have no figures)\n\n"), md);
+        assertTrue(md.contains("""
+                | spawn_single | 16,384 | jtecs | 100 ± 1 | 1.64 ms | 264 | 1 | 1.00 |
+                | spawn_single | 16,384 | dominion | FAILED: java.lang.X: a \\| b 'c' | — | — | 1 | — |
+                | add_remove_tag | 16,384 | jtecs | FAILED: no result | — | — | 1 | — |
+                | add_remove_tag | 16,384 | artemis | 25 ± 1 | 410 µs | 0 | 1 | — |
+                """), md);
+        assertFalse(ResultsMarkdown.toMarkdown(results.subList(0, 1), INFO).contains("- failed:"));
     }
 
     @Test

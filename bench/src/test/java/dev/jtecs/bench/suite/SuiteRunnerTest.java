@@ -35,6 +35,71 @@ class SuiteRunnerTest {
     }
 
     @Test
+    void aFailingBenchmarkCostsOnlyItsOwnRowInThisJvm() throws RunnerException {
+        List<BenchResult> rows = runFailingProbe(0, Map.of());
+        assertEquals(List.of("failing_probe 1 jtecs", "failing_probe 1 plain-array", "failing_probe 2 jtecs",
+                "failing_probe 2 plain-array"), rows.stream().map(r -> r.workload() + " " + r.entities() + " "
+                + r.impl()).toList());
+        for (BenchResult r : rows.subList(0, 3)) {
+            assertFalse(r.isFailed(), r.toString());
+            assertTrue(r.nsPerEntity() > 0 && r.allocBytesPerOp() >= 0, r.toString());
+        }
+        assertEquals(BenchResult.failed("failing_probe", 2, "plain-array", 1,
+                "java.lang.IllegalStateException: " + FailingBenchmark.MESSAGE), rows.get(3));
+    }
+
+    @Test
+    void aFailureInAForkIsRelayedAndTheRunGoesOn() throws RunnerException {
+        List<BenchResult> rows = runFailingProbe(1, Map.of("entities", List.of("2")));
+        assertEquals(2, rows.size(), rows.toString());
+        assertFalse(rows.get(0).isFailed(), rows.get(0).toString());
+        assertEquals("jtecs", rows.get(0).impl());
+        assertEquals("java.lang.IllegalStateException: " + FailingBenchmark.MESSAGE, rows.get(1).failure());
+    }
+
+    private static List<BenchResult> runFailingProbe(int forks, Map<String, List<String>> overrides)
+            throws RunnerException {
+        System.setProperty("jmh.ignoreLock", "true"); // other builds on this machine may hold JMH's lock
+        java.io.StringWriter log = new java.io.StringWriter();
+        List<BenchResult> rows = new SuiteRunner(new java.io.PrintWriter(log, true)).run(
+                List.of(FailingBenchmark.WORKLOAD), new Profile("custom", forks, 0, java.time.Duration.ofMillis(1), 1,
+                        java.time.Duration.ofMillis(10), false), overrides);
+        assertTrue(log.toString().contains("== failing_probe: 1 of " + rows.size() + " benchmarks failed; the "
+                + "others stand:"), log.toString());
+        return rows;
+    }
+
+    @Test
+    void everyExpectedBenchmarkJmhReturnedNothingForIsAFailedRow() {
+        Workload w = FailingBenchmark.WORKLOAD;
+        Map<String, List<String>> params = Map.of("entities", List.of("1", "2"));
+        String failedKey = JmhFailures.key(FailingBenchmark.class.getName() + ".plainArray", Map.of("entities", "2"));
+        List<BenchResult> rows = SuiteRunner.sorted(SuiteRunner.toResults(w, params, List.of(),
+                Map.of(failedKey, "java.lang.IllegalStateException: boom")));
+        assertEquals(List.of(
+                BenchResult.failed("failing_probe", 1, "jtecs", 1, SuiteRunner.NO_RESULT),
+                BenchResult.failed("failing_probe", 1, "plain-array", 1, SuiteRunner.NO_RESULT),
+                BenchResult.failed("failing_probe", 2, "jtecs", 1, SuiteRunner.NO_RESULT),
+                BenchResult.failed("failing_probe", 2, "plain-array", 1, "java.lang.IllegalStateException: boom")),
+                rows);
+    }
+
+    @Test
+    void combinationsCoverEveryValueOfEveryParameter() {
+        assertEquals(List.of(Map.of("a", "1", "b", "x"), Map.of("a", "1", "b", "y"), Map.of("a", "2", "b", "x"),
+                Map.of("a", "2", "b", "y")),
+                SuiteRunner.combinations(Map.of("b", List.of("x", "y"), "a", List.of("1", "2"))));
+        assertEquals(List.of(Map.of()), SuiteRunner.combinations(Map.of()));
+    }
+
+    @Test
+    void jmhGoesOnAfterAFailure() {
+        Workload w = Workloads.find("spawn_single").orElseThrow();
+        assertFalse(SuiteRunner.options(w, Profile.FULL, w.effectiveParams(false, Map.of())).shouldFailOnError()
+                .get());
+    }
+
+    @Test
     void recognizesOnlyJmhsLockRefusal() {
         assertTrue(SuiteRunner.isLockTaken(new RunnerException("ERROR: Another JMH instance might be running. "
                 + "Unable to acquire the JMH lock (/tmp/jmh.lock), exiting. Use -Djmh.ignoreLock=true to forcefully "

@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 class WorkloadsTest {
     @Test
     void holdsTheWorkloadsOfTheTableInItsOrder() {
-        // particles joins with its own entry once its benchmark class exists
         assertEquals(List.of("integrate", "integrate_frag", "integrate_parallel", "iterate_read", "spawn_batch",
                 "spawn_single", "add_remove_tag", "move_whole_archetype", "despawn_batch", "particles", "transforms",
-                "sparse_delta", "snapshot_save", "snapshot_load"),
+                "sparse_delta", "set_existing", "set_new", "remove", "despawn_single", "reparent",
+                "snapshot_save", "snapshot_load"),
                 Workloads.names());
     }
 
@@ -29,6 +29,32 @@ class WorkloadsTest {
                     Impls.ARTEMIS, Impls.ASHLEY)), w.name() + " " + w.impls());
         }
         assertTrue(Workloads.find("integrate").orElseThrow().impls().containsValue(Impls.PLAIN_SEGMENT_VECTOR));
+    }
+
+    @Test
+    void everyPerEntityWorkloadMeasuresBothJtecsPaths() {
+        for (String name : List.of("spawn_single", "add_remove_tag", "set_existing", "set_new", "remove",
+                "despawn_single", "reparent")) {
+            Workload w = Workloads.find(name).orElseThrow();
+            assertEquals(Impls.JTECS, w.impls().get("jtecs"), name);
+            assertEquals(Impls.JTECS_INSTANT, w.impls().get("jtecsInstant"), name);
+        }
+        for (String name : List.of("spawn_single", "add_remove_tag", "set_existing", "set_new", "remove",
+                "despawn_single")) {
+            assertTrue(Workloads.find(name).orElseThrow().impls().values().containsAll(List.of(Impls.DOMINION,
+                    Impls.ARTEMIS, Impls.ASHLEY)), name);
+        }
+        assertEquals(List.of(Impls.JTECS, Impls.JTECS_INSTANT, Impls.PLAIN_ARRAY),
+                List.copyOf(Workloads.find("reparent").orElseThrow().impls().values()), "no peer has relationships");
+    }
+
+    @Test
+    void selectsFromAnotherRegistry() {
+        assertEquals(List.of(FailingBenchmark.WORKLOAD),
+                Workloads.select(List.of(FailingBenchmark.WORKLOAD), List.of("failing_probe")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Workloads.select(List.of(FailingBenchmark.WORKLOAD), List.of("integrate")));
+        assertEquals("unknown workload integrate; known: failing_probe", e.getMessage());
     }
 
     @Test

@@ -1,0 +1,194 @@
+package dev.jtecs.bench.jmh;
+
+import static dev.jtecs.bench.particles.Particles.POSITION;
+import static dev.jtecs.bench.particles.Particles.X;
+import static dev.jtecs.bench.particles.Particles.Y;
+
+import dev.jtecs.builtin.ChildOf;
+import dev.jtecs.storage.FloatColumn;
+import dev.jtecs.world.World;
+import dev.jtecs.world.WorldConfig;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * {@code reparent}: change the exclusive {@code ChildOf} target of N children, one call per child, then commit.
+ * One operation = the N reparentings and their publication; time is per operation (ns per entity = time / N).
+ *
+ * <p>Shape: P = ceil(N / {@value #CHILDREN_PER_PARENT}) parents (Position only) and N children (Position
+ * ({@code i}, {@code -i}) and {@code ChildOf}); child {@code i}'s home is parent {@code i / }{@value
+ * #CHILDREN_PER_PARENT}, so every parent has {@value #CHILDREN_PER_PARENT} children (the last one possibly
+ * fewer) at every N, and only the number of parents grows with N. Each operation first flips a shift {@code s}
+ * between 1 and 0 and moves child {@code i} to parent {@code (home + s) mod P}: the first operation moves every
+ * child from its parent p to p + 1 (the last parent's to the first), the next one moves them back. Every
+ * operation is one change of target per child, so all do the same work and no fixture runs between them.
+ * {@code ChildOf} is dense: each (ChildOf, parent) pair is a component of its own, so the children of one parent
+ * form one archetype (P of them) and each reparenting moves a child's row, its Position with it, into the next
+ * parent's archetype, and updates the reverse index (the children of a parent).
+ *
+ * <ul>
+ *   <li>{@code jtecs}: {@code world.set(child, ChildOf.COMPONENT.to(parent))} per child in one {@code defer}
+ *       scope closed by {@code commit} (the staged path; exclusive, so the new edge replaces the old one).
+ *   <li>{@code jtecsInstant} ({@code jtecs-instant}): the same calls outside any scope, each published before
+ *       it returns.
+ *   <li>{@code plainArray} ({@code plain-array}): the baseline, an {@code int[]} of parent indices written with
+ *       the same targets: the floor of any representation (no reverse index, nothing moves).
+ * </ul>
+ *
+ * No peer engine runs here: Dominion, Artemis-odb and Ashley have no relationships, and a parent field in a
+ * component would be {@code plain-array} with more steps.
+ *
+ * <p>Goal (ours: issue 19 asks for one per new workload in the spirit of its own): each jtecs path at most 1.5x
+ * its own {@code set_new} per entity at the same size (both move one row with its Position; a reparenting also
+ * replaces an edge and updates the reverse index), cost flat in N (1M per entity within 1.3x of 16K per entity,
+ * here also across 64 times more parent archetypes), 0 B per entity beyond the edge value the call is handed.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
+@State(Scope.Thread)
+public class ReparentBenchmark {
+    /** Children per parent at home (the last parent may have fewer). */
+    static final int CHILDREN_PER_PARENT = 16;
+
+    /** The number of children: the entities one operation reparents. */
+    @Param({"16384", "1048576"})
+    public int entities;
+
+    /** P, the number of parents. */
+    int parents;
+    /** The shift of the last operation: 0 at the start (every child at home), then 1, 0, 1, ... */
+    int shift;
+
+    World world;
+    long[] parentIds;
+    long[] children;
+    int[] parentOf;
+
+    @Setup(Level.Trial)
+    public void setUp(BenchmarkParams params) {
+        setUp(EngineUnderTest.of(params));
+    }
+
+    /** Builds the start state: the plain arrays, and the world when {@code selected} measures jtecs. */
+    void setUp(String selected) {
+        parents = (entities + CHILDREN_PER_PARENT - 1) / CHILDREN_PER_PARENT;
+        if (parents < 2) {
+            throw new IllegalArgumentException("reparent needs at least " + (CHILDREN_PER_PARENT + 1)
+                    + " children (two parents), got entities=" + entities);
+        }
+        shift = 0;
+        if (selected.equals(EngineUnderTest.ALL) || selected.startsWith("plain")) {
+            parentOf = new int[entities];
+            for (int i = 0; i < entities; i++) {
+                parentOf[i] = home(i);
+            }
+        }
+        if (EngineUnderTest.needs(selected, "jtecs")) {
+            world = World.create(WorldConfig.defaults().maxEntities(entities + parents + 1));
+            spawnJtecs();
+        }
+    }
+
+    /** Child {@code i}'s parent index before the first operation. */
+    static int home(int i) {
+        return i / CHILDREN_PER_PARENT;
+    }
+
+    /**
+     * The parents (one batch), then each parent's children (one batch per parent, the initializer writing their
+     * positions), all in one scope: one publication.
+     */
+    private void spawnJtecs() {
+        world.defer();
+        parentIds = world.batchSpawn(parents, List.of(POSITION)).toArray();
+        children = new long[entities];
+        for (int p = 0; p < parents; p++) {
+            int first = p * CHILDREN_PER_PARENT;
+            int count = Math.min(CHILDREN_PER_PARENT, entities - first);
+            long[] batch = world.batchSpawn(count, List.of(POSITION, ChildOf.COMPONENT.to(parentIds[p])),
+                    (archetype, fromRow, toRow) -> {
+                        FloatColumn x = archetype.getMut(X);
+                        FloatColumn y = archetype.getMut(Y);
+                        for (int row = fromRow, i = first; row < toRow; row++, i++) {
+                            x.set(row, PeerWorlds.x0(i)); // fixture only: sixteen rows
+                            y.set(row, PeerWorlds.y0(i));
+                        }
+                    }).toArray();
+            System.arraycopy(batch, 0, children, first, count);
+        }
+        world.commit();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        if (world != null) {
+            world.close();
+        }
+    }
+
+    /** The next operation's shift: 1 after 0, 0 after 1. */
+    private int flip() {
+        shift = 1 - shift;
+        return shift;
+    }
+
+    /** jtecs, staged: per-child {@code set} of the new {@code ChildOf} edge in one {@code defer} scope, then commit. */
+    @Benchmark
+    public World jtecs() {
+        int s = flip();
+        long[] children = this.children;
+        long[] parentIds = this.parentIds;
+        int parents = this.parents;
+        world.defer();
+        for (int i = 0; i < children.length; i++) {
+            int q = home(i) + s;
+            world.set(children[i], ChildOf.COMPONENT.to(parentIds[q == parents ? 0 : q]));
+        }
+        world.commit();
+        return world;
+    }
+
+    /** jtecs, instant: the same calls outside any scope; each reparenting is published before it returns. */
+    @Benchmark
+    public World jtecsInstant() {
+        int s = flip();
+        long[] children = this.children;
+        long[] parentIds = this.parentIds;
+        int parents = this.parents;
+        for (int i = 0; i < children.length; i++) {
+            int q = home(i) + s;
+            world.set(children[i], ChildOf.COMPONENT.to(parentIds[q == parents ? 0 : q]));
+        }
+        return world;
+    }
+
+    /** The baseline: the same targets written into an array of parent indices. */
+    @Benchmark
+    public int[] plainArray() {
+        int s = flip();
+        int[] parentOf = this.parentOf;
+        int parents = this.parents;
+        for (int i = 0; i < parentOf.length; i++) {
+            int q = home(i) + s;
+            parentOf[i] = q == parents ? 0 : q;
+        }
+        return parentOf;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.jtecs.bench.jmh;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every {@code set_new} implementation gives the same N entities the same Velocity (entity i's own), keeping
+ * their positions, and the untimed restore takes it off again, so repeated operations do the same work.
+ */
+class SetNewBenchmarkTest {
+    private static final int N = 500;
+
+    /** One engine's operation, its census of entities with Velocity, and how its positions are read. */
+    record Engine(String method, Consumer<SetNewBenchmark> operation, Function<SetNewBenchmark, Velocities> census,
+            Function<SetNewBenchmark, long[]> positions) {}
+
+    @Test
+    void everyEngineAddsTheSameVelocitiesAndIsRestored() {
+        check(new Engine("jtecs", SetNewBenchmark::jtecs, b -> Velocities.of(b.world), b -> Positions.of(b.world)));
+        check(new Engine("jtecsInstant", SetNewBenchmark::jtecsInstant, b -> Velocities.of(b.world),
+                b -> Positions.of(b.world)));
+        check(new Engine("dominion", SetNewBenchmark::dominion, b -> Velocities.of(b.dominion),
+                b -> Positions.of(b.dominion)));
+        check(new Engine("artemis", SetNewBenchmark::artemis, b -> Velocities.of(b.artemis),
+                b -> Positions.of(b.artemis)));
+        check(new Engine("ashley", SetNewBenchmark::ashley, b -> Velocities.of(b.ashley),
+                b -> Positions.of(b.ashley)));
+    }
+
+    private static void check(Engine engine) {
+        SetNewBenchmark bench = new SetNewBenchmark();
+        bench.entities = N;
+        bench.setUp(engine.method());
+        try {
+            long[] start = engine.positions().apply(bench);
+            assertEquals(N, start.length, engine.method() + " population");
+            for (int round = 0; round < 3; round++) {
+                bench.restore();
+                assertEquals(new Velocities(0, 0), engine.census().apply(bench), engine.method() + " before " + round);
+                engine.operation().accept(bench);
+                assertEquals(Velocities.expected(N), engine.census().apply(bench), engine.method() + " after " + round);
+                assertArrayEquals(start, engine.positions().apply(bench), engine.method() + " positions " + round);
+            }
+        } finally {
+            bench.tearDown();
+        }
+    }
+}
