@@ -27,6 +27,7 @@ import dev.jtecs.storage.DoubleColumn;
 import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.storage.ObjectColumn;
 import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.world.CompactResult;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
@@ -530,6 +531,26 @@ class BulkGuideTest {
             assertEquals(world.archetypeCount(), stats.archetypes());
             assertEquals(3, stats.components()); // Position, Velocity and Frozen appear in archetypes
             assertEquals(world.nativeBytesReserved(), stats.nativeBytes());
+            // end-example
+        }
+    }
+
+    @Test
+    void aSpawnQueueWritesEachEntitysValuesIntoItsStagedRow() {
+        try (World world = World.create()) {
+            float[] xs = {1, 2, 3};
+            // begin-example
+            SpawnQueue shots = world.spawnQueue(List.of(POSITION, VELOCITY.of(new Velocity(0, 5)))); // once
+            long[] ids = new long[xs.length];
+            world.defer();
+            for (int i = 0; i < xs.length; i++) {
+                ids[i] = shots.spawn(); // an id at once, OnSpawn delivered, the active state's tag added
+                shots.set(X, xs[i]); // the last spawned entity's staged row: no record, no input object
+            }
+            assertFalse(world.isAlive(ids[0])); // staged, like any spawn in a scope
+            world.commit(); // one range in one archetype: one bulk copy per column
+            assertEquals(new Position(2, 0), world.get(ids[1], POSITION)); // y kept its default
+            assertEquals(new Velocity(0, 5), world.get(ids[1], VELOCITY)); // the shape's constant
             // end-example
         }
     }

@@ -2,6 +2,10 @@ package dev.jtecs.bench.jmh;
 
 import static dev.jtecs.bench.particles.Particles.POSITION;
 import static dev.jtecs.bench.particles.Particles.VELOCITY;
+import static dev.jtecs.bench.particles.Particles.VX;
+import static dev.jtecs.bench.particles.Particles.VY;
+import static dev.jtecs.bench.particles.Particles.X;
+import static dev.jtecs.bench.particles.Particles.Y;
 
 import com.artemis.ComponentMapper;
 import com.artemis.WorldConfigurationBuilder;
@@ -14,8 +18,10 @@ import dev.jtecs.bench.peers.PeerComponents.AshleyPosition;
 import dev.jtecs.bench.peers.PeerComponents.AshleyVelocity;
 import dev.jtecs.bench.peers.PeerComponents.DominionPosition;
 import dev.jtecs.bench.peers.PeerComponents.DominionVelocity;
+import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,10 +51,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *
  * <p>Goal (issue 19): {@code jtecs} at most 0.5x the fastest Java peer at both sizes, with 0 B per entity
  * ({@code gc.alloc.rate.norm} / N) on a typed spawn path a user reaches naturally; cost flat in N (1M per entity
- * within 1.3x of 16K per entity). Hook for that typed path: it joins as one more method here ({@code jtecsTyped},
- * impl {@code jtecs-typed}, staged like {@link #jtecs}), one entry in {@code Workloads}, and one line in
- * {@code SpawnSingleBenchmarkTest}, which checks that every method creates the same entities; {@link #jtecs}
- * stays the record-wrapping call so the two show side by side.
+ * within 1.3x of 16K per entity). That typed path is {@link #jtecsTyped}
+ * ({@code jtecs-typed}): a {@code SpawnQueue} whose {@code set} calls write each entity's values into its staged
+ * row; {@link #jtecs} stays the record-wrapping call so the two show side by side.
  *
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
@@ -72,6 +77,7 @@ public class SpawnSingleBenchmark {
     public int entities;
 
     World world;
+    SpawnQueue queue;
     Dominion dominion;
     private final DominionReuse dominionReuse = new DominionReuse();
     com.artemis.World artemis;
@@ -91,6 +97,7 @@ public class SpawnSingleBenchmark {
     void setUp(String selected) {
         if (EngineUnderTest.needs(selected, "jtecs")) {
             world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
+            queue = world.spawnQueue(List.of(POSITION, VELOCITY));
         }
         if (EngineUnderTest.needs(selected, "dominion")) {
             dominion = dominionReuse.empty();
@@ -131,6 +138,22 @@ public class SpawnSingleBenchmark {
         world.defer();
         for (int i = 0; i < entities; i++) {
             world.spawn(POSITION.of(new Particles.Position(i, -i)), VELOCITY.of(new Particles.Velocity(1, 2)));
+        }
+        world.commit();
+        return world;
+    }
+
+    /**
+     * jtecs, typed: the same N entities through a {@code SpawnQueue} (made once per world, untimed), each spawn's
+     * four floats written straight into its staged row, in one {@code defer} scope closed by {@code commit}: no
+     * record and no input per entity.
+     */
+    @Benchmark
+    public World jtecsTyped() {
+        world.defer();
+        for (int i = 0; i < entities; i++) {
+            queue.spawn();
+            queue.set(X, i).set(Y, -i).set(VX, 1).set(VY, 2);
         }
         world.commit();
         return world;

@@ -47,6 +47,10 @@ class SpawnSingleBenchmarkTest {
             b.jtecs();
             return new Outcome(Positions.of(b.world), SpawnBatchBenchmarkTest.census(b.world));
         }), "jtecs");
+        check(positions, census, run("jtecsTyped", b -> {
+            b.jtecsTyped();
+            return new Outcome(Positions.of(b.world), SpawnBatchBenchmarkTest.census(b.world));
+        }), "jtecsTyped");
         check(positions, census, run("jtecsInstant", b -> {
             b.jtecsInstant();
             assertEquals(0, b.world.scopeDepth(), "no scope left open");
