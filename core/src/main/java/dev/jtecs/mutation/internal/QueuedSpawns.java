@@ -73,6 +73,7 @@ final class QueuedSpawns implements SpawnQueue {
     private FieldHandle[] cachedFields = new FieldHandle[8];
     private int[] cachedColumns = new int[8];
     private int cached;
+    private int nextGuess;
 
     QueuedSpawns(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Scopes scopes,
             LifecycleEvents lifecycle, InputChecks checks, Batches batches, Supplier<TagComponent> stateTag,
@@ -104,6 +105,7 @@ final class QueuedSpawns implements SpawnQueue {
             rows = StagedRows.of(table, next.plan().inputs());
             open = null;
             cached = 0;
+            nextGuess = 0;
             Arrays.fill(cachedFields, null);
         }
     }
@@ -124,7 +126,7 @@ final class QueuedSpawns implements SpawnQueue {
         openCheck.run();
         TagComponent tag = stateTag.get();
         boolean pending = open != null && !open.done;
-        if (tag != planned.stateTag() || archetypes.get(table.id()) != table) {
+        if (tag != planned.stateTag() || table.isPruned()) {
             if (pending) { // the pending batch keeps its rows and ids; the new shape stages apart
                 ids = new long[ids.length];
             }
@@ -182,18 +184,27 @@ final class QueuedSpawns implements SpawnQueue {
         return id;
     }
 
-    /** Whether the last spawn's entity still waits in its staged row. */
+    /**
+     * Whether the last spawn's entity still waits in its staged row: its batch is not done (a member despawned
+     * meanwhile keeps its staged row, which its batch skips, so writing it is harmless).
+     */
     private boolean staged() {
         if (cursorOp == null) {
             throw new IllegalStateException("spawn queue of " + inputs + ": call spawn() before set");
         }
-        return !cursorOp.done && index.stateOf(cursorId) == EntityIndex.RESERVED;
+        return !cursorOp.done;
     }
 
     /** The staged column of a field of the shape. */
     private int column(FieldHandle field) {
+        int guess = nextGuess; // fields are usually set in the same order for every entity: try the next one first
+        if (guess < cached && cachedFields[guess] == field) {
+            nextGuess = guess + 1 == cached ? 0 : guess + 1;
+            return cachedColumns[guess];
+        }
         for (int i = 0; i < cached; i++) {
             if (cachedFields[i] == field) {
+                nextGuess = i + 1 == cached ? 0 : i + 1;
                 return cachedColumns[i];
             }
         }
@@ -203,6 +214,7 @@ final class QueuedSpawns implements SpawnQueue {
         }
         cachedFields[cached] = field;
         cachedColumns[cached++] = column;
+        nextGuess = 0;
         return column;
     }
 

@@ -9,14 +9,11 @@ import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.RecordCodec;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Rows staged for one table before they are placed: one heap byte buffer per native column of the table, in the
- * machine's byte order, so a spawn queue writes an entity's values straight into its staged row and the drain
+ * Rows staged for one table before they are placed: one heap array per native column of the table (of the
+ * column's element width: floats held as their int bits, doubles as long bits), so a spawn queue writes an entity's values straight into its staged row and the drain
  * places a whole run of rows with one bulk copy per column.
  *
  * <pre>
@@ -25,28 +22,23 @@ import java.util.Arrays;
  *   copyInto(table, tableRow, stagedRow, n) ─► MemorySegment.copy per column
  * </pre>
  *
- * <p>Invariants: rows {@code [0, size)} are written; {@link #ensureRoom} is the only call that allocates, so a
+ * <p>Invariants: rows {@code [0, size)} are written and every byte past them is zero; {@link #ensureRoom} is the
+ * only call that allocates, so a
  * caller that makes room first can append without failing (a default factory aside: a component registered with
  * one has it called per row, and a throwing factory leaves the size unchanged).
  */
 public final class StagedRows {
-    private static final VarHandle SHORT = view(short[].class);
-    private static final VarHandle CHAR = view(char[].class);
-    private static final VarHandle INT = view(int[].class);
-    private static final VarHandle FLOAT = view(float[].class);
-    private static final VarHandle LONG = view(long[].class);
-    private static final VarHandle DOUBLE = view(double[].class);
-
-    private static VarHandle view(Class<?> arrayType) {
-        return MethodHandles.byteArrayViewVarHandle(arrayType, ByteOrder.nativeOrder());
-    }
-
     private final Table table;
     private final PrimitiveKind[] kinds;
     private final int[] sizes;
     private final long[] initialBits; // per column: the bits every new row starts with
+    private final int[] nonZeroColumns; // the columns whose initial bits are not zero: written per row
     private final int[] factoryPositions; // positions whose default is a factory, called per row
-    private final byte[][] columns;
+    // one array per column, by element width: int[] holds int and float bits, long[] long and double bits
+    private final byte[][] bytes;
+    private final short[][] shorts;
+    private final int[][] ints;
+    private final long[][] longs;
     private int size;
     private int capacity;
 
@@ -60,8 +52,27 @@ public final class StagedRows {
             sizes[c] = kinds[c].byteSize();
         }
         this.initialBits = initialBits;
+        int nonZero = 0;
+        int[] columnsToWrite = new int[n];
+        for (int c = 0; c < n; c++) {
+            if (initialBits[c] != 0) {
+                columnsToWrite[nonZero++] = c;
+            }
+        }
+        this.nonZeroColumns = Arrays.copyOf(columnsToWrite, nonZero);
         this.factoryPositions = factoryPositions;
-        this.columns = new byte[n][0];
+        this.bytes = new byte[n][];
+        this.shorts = new short[n][];
+        this.ints = new int[n][];
+        this.longs = new long[n][];
+        for (int c = 0; c < n; c++) {
+            switch (sizes[c]) {
+                case 1 -> bytes[c] = new byte[0];
+                case 2 -> shorts[c] = new short[0];
+                case 4 -> ints[c] = new int[0];
+                default -> longs[c] = new long[0];
+            }
+        }
     }
 
     /**
@@ -134,9 +145,24 @@ public final class StagedRows {
         return size;
     }
 
-    /** Forgets every staged row (their batch was placed or discarded); the buffers stay for the next rows. */
+    /**
+     * Forgets every staged row (their batch was placed or discarded); the buffers stay for the next rows, zeroed
+     * in bulk so a column that starts at zero bits needs no write per row.
+     */
     public void reset() {
+        for (int c = 0; c < sizes.length; c++) {
+            clear(c, 0, size);
+        }
         size = 0;
+    }
+
+    private void clear(int c, int from, int to) {
+        switch (sizes[c]) {
+            case 1 -> Arrays.fill(bytes[c], from, to, (byte) 0);
+            case 2 -> Arrays.fill(shorts[c], from, to, (short) 0);
+            case 4 -> Arrays.fill(ints[c], from, to, 0);
+            default -> Arrays.fill(longs[c], from, to, 0L);
+        }
     }
 
     /** Makes room for one more row: the one call here that allocates (geometric growth). */
@@ -145,8 +171,13 @@ public final class StagedRows {
             return;
         }
         int grown = Math.max(64, capacity * 2);
-        for (int c = 0; c < columns.length; c++) {
-            columns[c] = Arrays.copyOf(columns[c], grown * sizes[c]);
+        for (int c = 0; c < sizes.length; c++) {
+            switch (sizes[c]) {
+                case 1 -> bytes[c] = Arrays.copyOf(bytes[c], grown);
+                case 2 -> shorts[c] = Arrays.copyOf(shorts[c], grown);
+                case 4 -> ints[c] = Arrays.copyOf(ints[c], grown);
+                default -> longs[c] = Arrays.copyOf(longs[c], grown);
+            }
         }
         capacity = grown;
     }
@@ -157,12 +188,12 @@ public final class StagedRows {
      */
     public int append() {
         int row = size;
-        for (int c = 0; c < columns.length; c++) {
+        for (int c : nonZeroColumns) { // the others are zero already: fresh or reset buffers
             putBits(c, row, initialBits[c]);
         }
         for (int position : factoryPositions) {
             Object value = table.componentAt(position).newDefault(); // user code: may throw, nothing appended yet
-            long[] bits = new long[columns.length];
+            long[] bits = new long[sizes.length];
             encode(table, position, value, bits);
             int start = table.nativeStartAt(position);
             for (int f = 0; f < table.nativeCountAt(position); f++) {
@@ -176,16 +207,17 @@ public final class StagedRows {
     /** Drops the last row (its entity could not be reserved after all). */
     public void dropLast() {
         size--;
+        for (int c = 0; c < sizes.length; c++) {
+            clear(c, size, size + 1);
+        }
     }
 
     private void putBits(int column, int row, long bits) {
-        byte[] a = columns[column];
-        int at = row * sizes[column];
         switch (sizes[column]) {
-            case 1 -> a[at] = (byte) bits;
-            case 2 -> SHORT.set(a, at, (short) bits);
-            case 4 -> INT.set(a, at, (int) bits);
-            default -> LONG.set(a, at, bits);
+            case 1 -> bytes[column][row] = (byte) bits;
+            case 2 -> shorts[column][row] = (short) bits;
+            case 4 -> ints[column][row] = (int) bits;
+            default -> longs[column][row] = bits;
         }
     }
 
@@ -199,55 +231,58 @@ public final class StagedRows {
     }
 
     public void setByte(int column, int row, byte value) {
-        columns[column][row] = value;
+        bytes[column][row] = value;
     }
 
     public void setBoolean(int column, int row, boolean value) {
-        columns[column][row] = (byte) (value ? 1 : 0);
+        bytes[column][row] = (byte) (value ? 1 : 0);
     }
 
     public void setShort(int column, int row, short value) {
-        SHORT.set(columns[column], row * 2, value);
+        shorts[column][row] = value;
     }
 
     public void setChar(int column, int row, char value) {
-        CHAR.set(columns[column], row * 2, value);
+        shorts[column][row] = (short) value;
     }
 
     public void setInt(int column, int row, int value) {
-        INT.set(columns[column], row * 4, value);
+        ints[column][row] = value;
     }
 
     public void setFloat(int column, int row, float value) {
-        FLOAT.set(columns[column], row * 4, value);
+        ints[column][row] = Float.floatToRawIntBits(value);
     }
 
     public void setLong(int column, int row, long value) {
-        LONG.set(columns[column], row * 8, value);
+        longs[column][row] = value;
     }
 
     public void setDouble(int column, int row, double value) {
-        DOUBLE.set(columns[column], row * 8, value);
+        longs[column][row] = Double.doubleToRawLongBits(value);
     }
 
-    /** Reads one staged value back (tests, and write-through decisions), as raw bits. */
+    /** Reads one staged value back (tests), as raw bits. */
     public long bits(int column, int row) {
-        byte[] a = columns[column];
-        int at = row * sizes[column];
         return switch (sizes[column]) {
-            case 1 -> a[at];
-            case 2 -> (short) SHORT.get(a, at);
-            case 4 -> (int) INT.get(a, at);
-            default -> (long) LONG.get(a, at);
+            case 1 -> bytes[column][row];
+            case 2 -> shorts[column][row];
+            case 4 -> ints[column][row];
+            default -> longs[column][row];
         };
     }
 
     /** Copies staged rows {@code [stagedRow, stagedRow + n)} into table rows from {@code tableRow}: one copy a column. */
     public void copyInto(int tableRow, int stagedRow, int n) {
-        for (int c = 0; c < columns.length; c++) {
-            int bytes = sizes[c];
-            MemorySegment.copy(columns[c], stagedRow * bytes, table.nativeSegment(c), ValueLayout.JAVA_BYTE,
-                    (long) tableRow * bytes, n * bytes);
+        for (int c = 0; c < sizes.length; c++) {
+            MemorySegment target = table.nativeSegment(c);
+            long at = (long) tableRow * sizes[c];
+            switch (sizes[c]) {
+                case 1 -> MemorySegment.copy(bytes[c], stagedRow, target, ValueLayout.JAVA_BYTE, at, n);
+                case 2 -> MemorySegment.copy(shorts[c], stagedRow, target, ValueLayout.JAVA_SHORT, at, n);
+                case 4 -> MemorySegment.copy(ints[c], stagedRow, target, ValueLayout.JAVA_INT, at, n);
+                default -> MemorySegment.copy(longs[c], stagedRow, target, ValueLayout.JAVA_LONG, at, n);
+            }
         }
     }
 }

@@ -1041,8 +1041,16 @@ public final class Table {
         lastPlan = null;
     }
 
+    /** Whether the registry pruned this table (compaction): nothing may place rows in it any more. */
+    public boolean isPruned() {
+        return pruned;
+    }
+
+    private boolean pruned;
+
     /** Tells this table's observers it is gone, then drops them. */
     void destroyed() {
+        pruned = true;
         for (EntityObserver observer : observers) {
             observer.onArchetypeDestroyed(archetype);
         }
