@@ -39,6 +39,7 @@ public final class CommitDrain {
     private final DrainHooks hooks;
     private final RequirementPlan requirements;
     private final RequiredEdges requiredEdges = new RequiredEdges();
+    private final Destinations destinations;
     private final SpawnPlacement spawns;
     private final MovePlacement moves;
     private final BulkPaths bulk;
@@ -62,7 +63,7 @@ public final class CommitDrain {
         this.lifecycle = lifecycle;
         this.hooks = java.util.Objects.requireNonNull(hooks, "hooks");
         this.requirements = new RequirementPlan(registry.pairs());
-        Destinations destinations = new Destinations(registry, transaction, requirements);
+        this.destinations = new Destinations(registry, transaction, requirements);
         this.spawns = new SpawnPlacement(this, index, registry, transaction, requirements, destinations,
                 requiredEdges);
         this.moves = new MovePlacement(this, index, registry, transaction, requirements, destinations,
@@ -134,6 +135,7 @@ public final class CommitDrain {
             return; // a commit requested from a callback joins the active drain
         }
         draining = true;
+        destinations.forget(); // tables may have been pruned since the last drain
         try {
             int waves = 0;
             while (hasWork()) {

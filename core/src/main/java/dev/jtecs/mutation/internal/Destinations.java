@@ -17,6 +17,11 @@ final class Destinations {
     private final Transaction transaction;
     private final RequirementPlan requirements;
     private final SignatureBuilder signature = new SignatureBuilder();
+    // the last lone change resolved by the graph: records of a run (one tag on many entities) repeat it
+    private Component<?> lastComponent;
+    private Table lastBefore;
+    private boolean lastRemoval;
+    private Table lastTarget;
 
     Destinations(ArchetypeRegistry registry, Transaction transaction, RequirementPlan requirements) {
         this.registry = registry;
@@ -32,15 +37,28 @@ final class Destinations {
      */
     Table resolve(int record, Table before) {
         int first = transaction.firstEntry(record);
-        if (first >= 0 && transaction.nextEntry(first) < 0 && !isRelational(transaction.entryComponent(first))) {
+        if (first >= 0 && transaction.nextEntry(first) < 0) {
             Component<?> component = transaction.entryComponent(first);
-            if (transaction.entryInput(first) == null) {
-                requirements.reset();
-                return registry.withRemoved(before, component);
+            boolean removal = transaction.entryInput(first) == null;
+            if (component == lastComponent && before == lastBefore && removal == lastRemoval) {
+                requirements.reset(); // the same lone change from the same table as the record before: a run
+                return lastTarget;
             }
-            if (component.requires().isEmpty() || before.has(component.id())) {
-                requirements.reset();
-                return registry.withAdded(before, component);
+            if (!isRelational(component)) {
+                Table target = null;
+                if (removal) {
+                    target = registry.withRemoved(before, component);
+                } else if (component.requires().isEmpty() || before.has(component.id())) {
+                    target = registry.withAdded(before, component);
+                }
+                if (target != null) {
+                    requirements.reset();
+                    lastComponent = component;
+                    lastBefore = before;
+                    lastRemoval = removal;
+                    lastTarget = target;
+                    return target;
+                }
             }
         }
         signature.loadFrom(before);
@@ -49,6 +67,13 @@ final class Destinations {
             signature.normalizeRelationships(); // a relationship marker stays exactly while one of its pairs does
         }
         return signature.resolve(registry);
+    }
+
+    /** Forgets the remembered change: its tables may be pruned (compaction) or their edges dropped. */
+    void forget() {
+        lastComponent = null;
+        lastBefore = null;
+        lastTarget = null;
     }
 
     private static boolean isRelational(Component<?> component) {
