@@ -19,4 +19,6 @@ module dev.jtecs.core {
     exports dev.jtecs.state;
     exports dev.jtecs.random;
     exports dev.jtecs.snapshot;
+    // the allocation fault switch (AllocationFaults), for the fault-injection runs of the stress suite only
+    exports dev.jtecs.entity.internal to dev.jtecs.stress;
 }

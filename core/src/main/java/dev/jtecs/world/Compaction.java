@@ -5,6 +5,11 @@ import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.Table;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -20,25 +25,62 @@ final class Compaction {
         this.archetypes = archetypes;
     }
 
-    /** Runs the pass; {@code beforePrune} hears of each archetype before it is pruned. */
-    CompactResult run(Consumer<Archetype> beforePrune) {
-        int pruned = 0;
+    /**
+     * Runs the pass; {@code beforePrune} hears of the archetypes about to be pruned, all at once. Every archetype
+     * is visited even when one fails: a rebuild whose allocation fails keeps its old buffers (and is tried again
+     * next time), an {@code onArchetypeDestroyed} observer that throws does not keep any archetype from being
+     * pruned and freed. The first failure is rethrown after the pass (later ones suppressed).
+     */
+    CompactResult run(Consumer<Set<Archetype>> beforePrune) {
+        List<Table> prunable = new ArrayList<>();
         int rebuilt = 0;
+        Throwable failure = null;
         for (int i = 0; i < archetypes.size(); i++) {
             Table table = archetypes.get(i);
             if (table == null) {
                 continue;
             }
             if (table.count() == 0 && hasDeadTarget(table)) {
-                beforePrune.accept(table.archetype());
-                archetypes.prune(table);
-                pruned++;
-            } else if (table.capacityRows() > Table.ROW_PADDING && table.count() < table.highWater() / 4
-                    && table.rebuild()) {
-                rebuilt++;
+                prunable.add(table);
+            } else if (table.capacityRows() > Table.ROW_PADDING && table.count() < table.highWater() / 4) {
+                try {
+                    if (table.rebuild()) {
+                        rebuilt++;
+                    }
+                } catch (RuntimeException | Error e) {
+                    failure = fold(failure, e);
+                }
             }
         }
-        return new CompactResult(pruned, rebuilt);
+        if (!prunable.isEmpty()) {
+            Set<Archetype> pruned = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Table table : prunable) {
+                pruned.add(table.archetype());
+            }
+            beforePrune.accept(pruned);
+            try {
+                archetypes.pruneAll(prunable);
+            } catch (RuntimeException | Error e) {
+                failure = fold(failure, e);
+            }
+        }
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (failure != null) {
+            throw (Error) failure;
+        }
+        return new CompactResult(prunable.size(), rebuilt);
+    }
+
+    private static Throwable fold(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        if (first != next) {
+            first.addSuppressed(next);
+        }
+        return first;
     }
 
     /** Whether a table's signature holds an edge to an entity that is no longer alive. */

@@ -497,7 +497,10 @@ public final class World implements AutoCloseable {
      * (their entity observers hear {@code onArchetypeDestroyed}, persistent queries drop them, and their ids are
      * reused by the next archetypes created; survivors keep theirs), and reallocates the storage of archetypes
      * that hold far fewer rows than their high-water mark (under a quarter of it) at the smallest padded
-     * capacity. Views are invalid afterwards.
+     * capacity. Views are invalid afterwards. The pass always completes: an {@code onArchetypeDestroyed}
+     * observer that throws, or a reallocation that fails for want of memory (that archetype keeps its buffers and
+     * is shrunk by a later pass), does not stop it; the first such exception is rethrown once every archetype was
+     * dealt with.
      *
      * @throws IllegalStateException inside a scope, during publication, or with unpublished work
      */
@@ -510,15 +513,17 @@ public final class World implements AutoCloseable {
         if (drain.hasWork()) {
             throw new IllegalStateException("compact: the world has unpublished work; commit first");
         }
-        CompactResult result = compaction.run(archetype -> {
-            for (WorldQuery query : queries) {
-                query.forget(archetype); // releases its entry (and group entry) in persistent queries
+        try {
+            return compaction.run(pruned -> {
+                for (WorldQuery query : queries) {
+                    query.forgetAll(pruned); // releases their entries (and group entries) in persistent queries
+                }
+            });
+        } finally {
+            if (!pairs.isEmpty()) { // pairs of dead targets that no archetype holds any more are forgotten too
+                pairs.forgetDead(index::isAlive, id -> !archetypes.withComponent(id).isEmpty());
             }
-        });
-        if (!pairs.isEmpty()) { // pairs of dead targets that no archetype holds any more are forgotten too
-            pairs.forgetDead(index::isAlive, id -> !archetypes.withComponent(id).isEmpty());
         }
-        return result;
     }
 
     /**

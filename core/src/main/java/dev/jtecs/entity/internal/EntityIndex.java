@@ -131,8 +131,8 @@ public final class EntityIndex {
                 throw new IllegalStateException("world is full: maxEntities=" + maxEntities
                         + " entities are alive or reserved");
             }
+            ensureSlots(highWater + 1); // grows (and may fail) before anything changes
             slot = highWater++;
-            ensureSlots(slot + 1);
             freePos[slot] = -1;
         }
         state[slot] = RESERVED;
@@ -179,6 +179,8 @@ public final class EntityIndex {
             throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
                     + maxEntities + ", " + available() + " slots left)");
         }
+        // every fresh slot the loop takes is grown for first: a failed growth reserves nothing
+        ensureSlots((int) Math.min((long) maxEntities + 1, (long) highWater + Math.max(0, count - freeCount)));
         boolean lined = true;
         long firstId = 0;
         for (int i = 0; i < count; i++) {
@@ -332,6 +334,7 @@ public final class EntityIndex {
             removeFromFreeStack(slot);
         } else {
             ensureSlots(slot + 1);
+            ensureFree(slot - highWater); // the skipped slots' room first: the loop below allocates nothing
             for (int skipped = highWater; skipped < slot; skipped++) {
                 pushFree(skipped);
             }
@@ -381,7 +384,7 @@ public final class EntityIndex {
      */
     public void freeAll(long[] ids, int n) {
         if (freeStack.length < freeCount + n) {
-            freeStack = Arrays.copyOf(freeStack, Math.max(freeCount + n, freeStack.length * 2));
+            freeStack = Growth.copyOf(freeStack, Math.max(freeCount + n, freeStack.length * 2));
         }
         for (int i = n - 1; i >= 0; i--) {
             int slot = Entity.slot(ids[i]);
@@ -412,10 +415,14 @@ public final class EntityIndex {
     public void free(int slot) {
         byte s = state[slot];
         assert s == ALIVE || s == RESERVED : "slot " + slot + " is " + stateName(s);
+        boolean retires = generation[slot] == Entity.MAX_GENERATION;
+        if (!retires) {
+            ensureFree(1); // before the slot changes: a failed growth leaves it as it was
+        }
         if (s == ALIVE) {
             aliveCount--;
         }
-        if (generation[slot] == Entity.MAX_GENERATION) {
+        if (retires) {
             state[slot] = RETIRED;
             return;
         }
@@ -424,10 +431,15 @@ public final class EntityIndex {
         pushFree(slot);
     }
 
-    private void pushFree(int slot) {
-        if (freeCount == freeStack.length) {
-            freeStack = Arrays.copyOf(freeStack, freeStack.length * 2);
+    /** Room on the free stack for {@code n} more slots. */
+    private void ensureFree(int n) {
+        if (freeCount + n > freeStack.length) {
+            freeStack = Growth.copyOf(freeStack, Math.max(freeCount + n, freeStack.length * 2));
         }
+    }
+
+    private void pushFree(int slot) {
+        ensureFree(1);
         freePos[slot] = freeCount;
         freeStack[freeCount++] = slot;
         state[slot] = FREE;
@@ -447,11 +459,17 @@ public final class EntityIndex {
             return;
         }
         int capacity = (int) Math.min((long) maxEntities + 1, Math.max(needed, (long) generation.length * 2));
-        generation = Arrays.copyOf(generation, capacity);
-        state = Arrays.copyOf(state, capacity);
-        tableId = Arrays.copyOf(tableId, capacity);
-        row = Arrays.copyOf(row, capacity);
-        freePos = Arrays.copyOf(freePos, capacity);
+        // all five first, then assign: a failed growth leaves the arrays as they were, of one length
+        int[] grownGeneration = Growth.copyOf(generation, capacity);
+        byte[] grownState = Growth.copyOf(state, capacity);
+        int[] grownTable = Growth.copyOf(tableId, capacity);
+        int[] grownRow = Growth.copyOf(row, capacity);
+        int[] grownFreePos = Growth.copyOf(freePos, capacity);
+        generation = grownGeneration;
+        state = grownState;
+        tableId = grownTable;
+        row = grownRow;
+        freePos = grownFreePos;
     }
 
     // ---------------------------------------------------------------- snapshots

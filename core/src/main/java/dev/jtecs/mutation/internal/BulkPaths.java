@@ -378,11 +378,25 @@ final class BulkPaths {
             }
             return;
         }
-        CommitDrain.notifyRemoved(table, 0, n, target);
+        // what the move allocates comes first: a failed allocation throws before any observer hears of a move
+        Table.Exchange prepared = null;
+        if (target.count() == 0) {
+            prepared = table.prepareExchange(target);
+        } else {
+            target.ensureCapacity(target.count() + n);
+        }
+        try {
+            CommitDrain.notifyRemoved(table, 0, n, target);
+        } catch (RuntimeException | Error e) {
+            if (prepared != null) {
+                prepared.free();
+            }
+            throw e;
+        }
         int from;
         int[] missing;
-        if (target.count() == 0) {
-            missing = registry.exchange(table, target);
+        if (prepared != null) {
+            missing = registry.exchange(table, target, prepared);
             from = 0;
         } else {
             missing = table.missingPositionsFor(target);

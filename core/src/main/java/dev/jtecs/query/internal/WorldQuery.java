@@ -125,6 +125,46 @@ public final class WorldQuery implements Query {
         return true;
     }
 
+    /**
+     * Drops every archetype of {@code pruned} this query matched (compaction prunes many at once): one pass over
+     * the matched list and one sort of the iteration order, whatever the number dropped. Returns how many it
+     * matched.
+     */
+    public int forgetAll(java.util.Set<Archetype> pruned) {
+        host.checkThread();
+        int kept = 0;
+        int dropped = 0;
+        for (int i = 0; i < matchedCount; i++) {
+            Archetype archetype = matched[i];
+            if (pruned.contains(archetype)) {
+                slotById[archetype.id()] = 0;
+                if (membership != null) {
+                    archetype.removeEntityObserver(membership);
+                }
+                dropped++;
+                continue;
+            }
+            matched[kept] = archetype;
+            groups[kept] = groups[i];
+            slotById[archetype.id()] = kept + 1;
+            kept++;
+        }
+        if (dropped == 0) {
+            return 0;
+        }
+        java.util.Arrays.fill(matched, kept, matchedCount, null);
+        matchedCount = kept;
+        long[] keys = new long[kept]; // (group, registration index): a sort of these is the stable order
+        for (int i = 0; i < kept; i++) {
+            keys[i] = ((long) groups[i] << 32) + i;
+        }
+        java.util.Arrays.sort(keys);
+        for (int i = 0; i < kept; i++) {
+            order[i] = (int) keys[i]; // the low half is the index, whatever the group's sign
+        }
+        return dropped;
+    }
+
     /** The index of {@code archetype} in {@code matched}, or -1 (an id may belong to a pruned archetype). */
     private int indexOf(Archetype archetype) {
         int id = archetype.id();

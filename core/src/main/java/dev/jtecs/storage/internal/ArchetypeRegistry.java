@@ -32,7 +32,8 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private final List<Table> dirtyQueue = new ArrayList<>();
     // the component index: tables by component id, without boxing (registered ids, then pair ids)
     private final ArrayList<List<Table>> byComponent = new ArrayList<>();
-    private final ArrayList<List<Table>> byPair = new ArrayList<>();
+    // pair ids are never reused, so pairs are keyed, and a pair's entry goes when its last table is pruned
+    private final LongMap<List<Table>> byPair = new LongMap<>();
     private int indexedComponents;
     private final SparseEdges sparseEdges = new SparseEdges();
     private final PairRegistry pairs = new PairRegistry();
@@ -85,25 +86,79 @@ public final class ArchetypeRegistry implements AutoCloseable {
      * @throws IllegalStateException when the table holds rows
      */
     public void prune(Table table) {
-        if (table.count() != 0 || table == root) {
-            throw new IllegalStateException("cannot prune " + table + ": only empty, non-root tables");
+        pruneAll(List.of(table));
+    }
+
+    /**
+     * Prunes several empty tables at once (compaction), in time linear in the tables and index entries touched,
+     * whatever the number pruned: each component index list, the dirty queue and the other tables' move plans
+     * are swept once. Every table is unregistered and its buffers freed before its observers hear
+     * {@code onArchetypeDestroyed}; an observer that throws does not stop the others, nor the pruning of the
+     * rest, and the first exception is rethrown at the end (later ones suppressed).
+     *
+     * @throws IllegalStateException when one of them holds rows or is the root (nothing is pruned then)
+     */
+    public void pruneAll(java.util.Collection<Table> prunable) {
+        java.util.Set<Table> set = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Table table : prunable) {
+            if (table.count() != 0 || table == root || table.isPruned()) {
+                throw new IllegalStateException("cannot prune " + table + ": only empty, live, non-root tables");
+            }
+            set.add(table);
         }
-        int[] ids = table.signature();
-        bySignature.remove(new Signature(ids));
-        for (int id : ids) {
-            List<Table> holders = holders(id, false);
-            if (holders != null && holders.remove(table) && holders.isEmpty()) {
-                indexedComponents--;
+        if (set.isEmpty()) {
+            return;
+        }
+        java.util.Set<Integer> touched = new java.util.HashSet<>();
+        for (Table table : set) {
+            bySignature.remove(new Signature(table.signatureUnsafe()));
+            for (int id : table.signatureUnsafe()) {
+                touched.add(id);
             }
         }
-        dirtyQueue.remove(table);
-        table.detach(tables);
-        tables.set(table.id(), null);
-        byStore[table.store()] = null;
-        freed.add(new int[] {table.id(), table.store()});
-        live--;
-        clock.tick(table.signatureUnsafe());
-        table.destroyed();
+        for (int id : touched) {
+            List<Table> holders = holders(id, false);
+            if (holders != null && holders.removeIf(set::contains) && holders.isEmpty()) {
+                indexedComponents--;
+                if (id >= Components.FIRST_PAIR_ID) {
+                    byPair.remove(id); // nothing holds the pair any more: its entry goes (ids are not reused)
+                }
+            }
+        }
+        dirtyQueue.removeIf(set::contains);
+        for (Table table : set) {
+            table.detachEdges();
+        }
+        for (Table other : tables) {
+            if (other != null && !set.contains(other)) {
+                other.forgetPlansTo(set);
+            }
+        }
+        for (Table table : set) {
+            tables.set(table.id(), null);
+            byStore[table.store()] = null;
+            freed.add(new int[] {table.id(), table.store()});
+            live--;
+            clock.tick(table.signatureUnsafe());
+        }
+        Throwable failure = null;
+        for (Table table : set) {
+            try {
+                table.destroyed();
+            } catch (RuntimeException | Error e) {
+                if (failure == null) {
+                    failure = e;
+                } else if (failure != e) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (failure != null) {
+            throw (Error) failure;
+        }
     }
 
     /** The table that owns a storage block now (see {@link Table#store()}). */
@@ -116,7 +171,12 @@ public final class ArchetypeRegistry implements AutoCloseable {
      * blocks (see {@link Table#exchangeInto}); returns the destination positions left to write.
      */
     public int[] exchange(Table source, Table destination) {
-        int[] missing = source.exchangeInto(destination);
+        return exchange(source, destination, source.prepareExchange(destination));
+    }
+
+    /** {@link #exchange(Table, Table)} with the buffers {@link Table#prepareExchange} allocated: allocates nothing. */
+    public int[] exchange(Table source, Table destination, Table.Exchange prepared) {
+        int[] missing = source.exchangeInto(destination, prepared);
         byStore[source.store()] = source;
         byStore[destination.store()] = destination;
         return missing;
@@ -273,23 +333,34 @@ public final class ArchetypeRegistry implements AutoCloseable {
         if (componentId < 0) {
             return null;
         }
-        boolean pair = componentId >= Components.FIRST_PAIR_ID;
-        ArrayList<List<Table>> lists = pair ? byPair : byComponent;
-        int slot = pair ? componentId - Components.FIRST_PAIR_ID : componentId;
-        if (slot >= lists.size()) {
+        if (componentId >= Components.FIRST_PAIR_ID) {
+            List<Table> holders = byPair.get(componentId);
+            if (holders == null && create) {
+                holders = new ArrayList<>(2);
+                byPair.put(componentId, holders);
+            }
+            return holders;
+        }
+        int slot = componentId;
+        if (slot >= byComponent.size()) {
             if (!create) {
                 return null;
             }
-            while (lists.size() <= slot) {
-                lists.add(null);
+            while (byComponent.size() <= slot) {
+                byComponent.add(null);
             }
         }
-        List<Table> holders = lists.get(slot);
+        List<Table> holders = byComponent.get(slot);
         if (holders == null && create) {
             holders = new ArrayList<>(2);
-            lists.set(slot, holders);
+            byComponent.set(slot, holders);
         }
         return holders;
+    }
+
+    /** The number of pairs the component index holds an entry for (each held by at least one table). */
+    public int indexedPairs() {
+        return byPair.size();
     }
 
     /** Frees every table's columns. */

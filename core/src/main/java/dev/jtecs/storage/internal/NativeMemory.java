@@ -1,5 +1,6 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.AllocationFaults;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
@@ -69,6 +70,7 @@ public final class NativeMemory implements AutoCloseable {
         if (byteSize <= 0) {
             throw new IllegalArgumentException("byteSize=" + byteSize + " must be positive");
         }
+        AllocationFaults.beforeNative(byteSize); // a test's injected exhaustion, before anything changes
         MemorySegment segment = byteSize > LARGE_BYTES ? allocateLarge(byteSize) : allocateSmall(byteSize);
         reservedBytes += byteSize;
         totalAllocations++;

@@ -1,6 +1,8 @@
 package dev.jtecs.storage.internal;
 
 import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.entity.internal.AllocationFaults;
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentLayout;
 import dev.jtecs.component.Input;
@@ -460,32 +462,104 @@ public final class Table {
      * @return the destination positions left for the caller to write
      */
     public int[] exchangeInto(Table destination) {
+        return exchangeInto(destination, prepareExchange(destination));
+    }
+
+    /**
+     * The buffers an exchange into {@code destination} needs beyond what this table hands over: the columns only
+     * the destination has, allocated now, before either table changes. A failed allocation frees what it took and
+     * rethrows; a preparation that is not used must be {@linkplain Exchange#free freed}.
+     */
+    public Exchange prepareExchange(Table destination) {
         if (destination.count != 0) {
             throw new IllegalStateException("exchangeInto needs an empty destination, found " + destination);
+        }
+        MovePlan plan = movePlanTo(destination);
+        int rows = capacityRows;
+        MemorySegment[] taken = new MemorySegment[destination.nativeSegments.length];
+        Object[][] takenHeap = new Object[destination.heapArrays.length][];
+        boolean[] shared = new boolean[taken.length];
+        boolean[] sharedHeap = new boolean[takenHeap.length];
+        for (int i = 0; i < plan.nativeSource.length; i++) {
+            shared[plan.nativeDestination[i]] = true;
+        }
+        for (int i = 0; i < plan.heapSource.length; i++) {
+            sharedHeap[plan.heapDestination[i]] = true;
+        }
+        try {
+            for (int c = 0; c < taken.length; c++) {
+                if (!shared[c]) {
+                    taken[c] = rows == 0 ? MemorySegment.NULL
+                            : memory.allocate(destination.nativeKinds[c].byteSize() * rows);
+                }
+            }
+            for (int h = 0; h < takenHeap.length; h++) {
+                if (!sharedHeap[h]) {
+                    AllocationFaults.beforeHeapGrowth(rows);
+                    takenHeap[h] = new Object[rows];
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            freeAll(MemorySegment.NULL, taken);
+            throw e;
+        }
+        return new Exchange(this, destination, rows, taken, takenHeap);
+    }
+
+    /**
+     * What {@link #prepareExchange} allocated for one exchange: valid while neither table changes shape or
+     * capacity.
+     */
+    public static final class Exchange {
+        private final Table source;
+        private final Table destination;
+        private final int rows;
+        private MemorySegment[] taken;
+        private final Object[][] takenHeap;
+
+        private Exchange(Table source, Table destination, int rows, MemorySegment[] taken, Object[][] takenHeap) {
+            this.source = source;
+            this.destination = destination;
+            this.rows = rows;
+            this.taken = taken;
+            this.takenHeap = takenHeap;
+        }
+
+        /** Frees the buffers of a preparation that will not be used. Idempotent. */
+        public void free() {
+            if (taken != null) {
+                source.freeAll(MemorySegment.NULL, taken);
+                taken = null;
+            }
+        }
+    }
+
+    /** {@link #exchangeInto(Table)} with buffers already prepared for it; allocates nothing. */
+    public int[] exchangeInto(Table destination, Exchange prepared) {
+        if (prepared.source != this || prepared.destination != destination || prepared.taken == null
+                || prepared.rows != capacityRows || destination.count != 0) {
+            throw new IllegalStateException("exchange prepared for " + prepared.source + " -> " + prepared.destination
+                    + " does not fit " + this + " -> " + destination);
         }
         preStructural();
         destination.preStructural();
         MovePlan plan = movePlanTo(destination);
         int rows = capacityRows;
-        MemorySegment[] taken = new MemorySegment[destination.nativeSegments.length];
+        MemorySegment[] taken = prepared.taken;
+        Object[][] takenHeap = prepared.takenHeap;
+        prepared.taken = null; // consumed
+        // nothing below allocates
         for (int i = 0; i < plan.nativeSource.length; i++) {
             taken[plan.nativeDestination[i]] = nativeSegments[plan.nativeSource[i]];
             nativeSegments[plan.nativeSource[i]] = MemorySegment.NULL;
         }
-        Object[][] takenHeap = new Object[destination.heapArrays.length][];
         for (int i = 0; i < plan.heapSource.length; i++) {
             takenHeap[plan.heapDestination[i]] = heapArrays[plan.heapSource[i]];
             heapArrays[plan.heapSource[i]] = EMPTY;
         }
         destination.releaseBuffers();
-        for (int c = 0; c < taken.length; c++) {
-            destination.nativeSegments[c] = taken[c] != null ? taken[c]
-                    : rows == 0 ? MemorySegment.NULL
-                    : memory.allocate(destination.nativeKinds[c].byteSize() * rows);
-        }
-        for (int h = 0; h < takenHeap.length; h++) {
-            destination.heapArrays[h] = takenHeap[h] != null ? takenHeap[h] : new Object[rows];
-        }
+        System.arraycopy(taken, 0, destination.nativeSegments, 0, taken.length);
+        System.arraycopy(takenHeap, 0, destination.heapArrays, 0, takenHeap.length);
         destination.entitySegment = entitySegment;
         destination.capacityRows = rows;
         destination.count = count;
@@ -557,22 +631,16 @@ public final class Table {
      */
     public boolean rebuild() {
         int wanted = count == 0 ? 0 : (count + ROW_PADDING - 1) / ROW_PADDING * ROW_PADDING;
-        highWater = count;
         if (wanted >= capacityRows) {
+            highWater = count;
             return false;
         }
         if (wanted == 0) {
             releaseBuffers();
         } else {
-            entitySegment = regrow(entitySegment, ENTITY.byteSize(), wanted);
-            for (int c = 0; c < nativeSegments.length; c++) {
-                nativeSegments[c] = regrow(nativeSegments[c], nativeKinds[c].byteSize(), wanted);
-            }
-            for (int h = 0; h < heapArrays.length; h++) {
-                heapArrays[h] = Arrays.copyOf(heapArrays[h], wanted);
-            }
-            capacityRows = wanted;
+            replaceStorage(wanted); // throws before anything changes when an allocation fails
         }
+        highWater = count; // only once the shrink happened: a failed one is tried again by the next compaction
         rebuildViews();
         return true;
     }
@@ -599,20 +667,55 @@ public final class Table {
             throw new IllegalStateException("archetype " + id + " cannot grow to rows=" + rows);
         }
         int newCapacity = (int) padded;
-        entitySegment = regrow(entitySegment, ENTITY.byteSize(), newCapacity);
-        for (int c = 0; c < nativeSegments.length; c++) {
-            nativeSegments[c] = regrow(nativeSegments[c], nativeKinds[c].byteSize(), newCapacity);
-        }
-        for (int h = 0; h < heapArrays.length; h++) {
-            heapArrays[h] = Arrays.copyOf(heapArrays[h], newCapacity);
-        }
-        capacityRows = newCapacity;
+        replaceStorage(newCapacity);
         rebuildViews();
     }
 
-    /** A buffer of {@code newCapacity} elements holding the first {@code count} of {@code old} (freed). */
-    private MemorySegment regrow(MemorySegment old, long elementBytes, int newCapacity) {
-        MemorySegment grown = memory.allocate(elementBytes * newCapacity);
+    /**
+     * Moves the rows into buffers of {@code newCapacity} rows: every new buffer and heap array is allocated first,
+     * and only when all of them exist are the rows copied, the old buffers freed and the new ones installed. An
+     * allocation that fails frees what was allocated and rethrows, leaving the table's buffers, views and
+     * storage version as they were (no view is left on a freed block). The caller rebuilds the views.
+     */
+    private void replaceStorage(int newCapacity) {
+        MemorySegment[] fresh = new MemorySegment[nativeSegments.length];
+        Object[][] freshHeap = new Object[heapArrays.length][];
+        MemorySegment freshEntities = MemorySegment.NULL;
+        try {
+            freshEntities = memory.allocate(ENTITY.byteSize() * newCapacity);
+            for (int c = 0; c < fresh.length; c++) {
+                fresh[c] = memory.allocate(nativeKinds[c].byteSize() * newCapacity);
+            }
+            for (int h = 0; h < freshHeap.length; h++) {
+                freshHeap[h] = Growth.copyOf(heapArrays[h], newCapacity);
+            }
+        } catch (RuntimeException | Error e) {
+            freeAll(freshEntities, fresh);
+            throw e;
+        }
+        // nothing below allocates
+        entitySegment = moveRows(entitySegment, freshEntities, ENTITY.byteSize());
+        for (int c = 0; c < fresh.length; c++) {
+            nativeSegments[c] = moveRows(nativeSegments[c], fresh[c], nativeKinds[c].byteSize());
+        }
+        System.arraycopy(freshHeap, 0, heapArrays, 0, freshHeap.length);
+        capacityRows = newCapacity;
+    }
+
+    /** Frees the buffers of a preparation that failed part way ({@code NULL} and {@code null} are skipped). */
+    private void freeAll(MemorySegment entities, MemorySegment[] columns) {
+        if (entities.byteSize() > 0) {
+            memory.free(entities);
+        }
+        for (MemorySegment segment : columns) {
+            if (segment != null && segment.byteSize() > 0) {
+                memory.free(segment);
+            }
+        }
+    }
+
+    /** Copies the first {@code count} rows of {@code old} into {@code grown}, frees {@code old}, returns grown. */
+    private MemorySegment moveRows(MemorySegment old, MemorySegment grown, long elementBytes) {
         if (count > 0) {
             MemorySegment.copy(old, 0, grown, 0, elementBytes * count);
         }
@@ -1017,11 +1120,8 @@ public final class Table {
         removeEdges.put(componentId, target);
     }
 
-    /**
-     * Forgets this table in its graph neighbours and theirs in it (the registry prunes it): edges and move plans
-     * pointing at it go, so nothing reaches it any more.
-     */
-    void detach(java.util.Collection<Table> allTables) {
+    /** Drops this table's graph edges, from both ends, and its own move plans (pruning). */
+    void detachEdges() {
         java.util.Set<Table> neighbours = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         addEdges.forEachValue(neighbours::add);
         removeEdges.forEachValue(neighbours::add);
@@ -1029,16 +1129,18 @@ public final class Table {
             neighbour.addEdges.removeValue(this);
             neighbour.removeEdges.removeValue(this);
         }
-        for (Table other : allTables) {
-            if (other != null) {
-                other.movePlans.remove(this);
-                if (other.lastPlan != null && other.lastPlan.destination == this) {
-                    other.lastPlan = null;
-                }
-            }
-        }
         movePlans.clear();
         lastPlan = null;
+    }
+
+    /** Drops the move plans this table keeps towards any of {@code pruned}. */
+    void forgetPlansTo(java.util.Set<Table> pruned) {
+        if (!movePlans.isEmpty()) {
+            movePlans.keySet().removeIf(pruned::contains);
+        }
+        if (lastPlan != null && pruned.contains(lastPlan.destination)) {
+            lastPlan = null;
+        }
     }
 
     /** Whether the registry pruned this table (compaction): nothing may place rows in it any more. */
@@ -1048,14 +1150,31 @@ public final class Table {
 
     private boolean pruned;
 
-    /** Tells this table's observers it is gone, then drops them. */
+    /**
+     * Frees this table's buffers, then tells its observers it is gone (and drops them): an observer that throws
+     * neither leaks the buffers nor keeps the others from hearing it; the first exception is rethrown after all
+     * of them heard it.
+     */
     void destroyed() {
         pruned = true;
-        for (EntityObserver observer : observers) {
-            observer.onArchetypeDestroyed(archetype);
-        }
+        EntityObserver[] heard = observers;
         observers = NO_OBSERVERS;
         release();
+        RuntimeException failure = null;
+        for (EntityObserver observer : heard) {
+            try {
+                observer.onArchetypeDestroyed(archetype);
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     @Override

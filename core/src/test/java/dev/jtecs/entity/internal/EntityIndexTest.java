@@ -235,4 +235,120 @@ class EntityIndexTest {
         assertEquals(Entity.pack(3, 1), index.allocate());
         assertEquals(Entity.pack(4, 0), index.allocate());
     }
+
+    // ---------------------------------------------------------------- heap exhaustion (issue 18)
+
+    /** Every slot's state, generation, store and row, and the free stack: what a failed growth must not change. */
+    private static String state(EntityIndex index) {
+        StringBuilder sb = new StringBuilder("highWater=" + index.highWater() + " alive=" + index.aliveCount()
+                + " free=" + java.util.Arrays.toString(index.freeStack()) + "\n");
+        for (int slot = 1; slot < index.highWater(); slot++) {
+            sb.append(slot).append(':').append(index.slotState(slot)).append('/').append(index.generationOf(slot));
+            if (index.slotState(slot) == EntityIndex.ALIVE) {
+                sb.append('@').append(index.storeOf(slot)).append(',').append(index.rowOf(slot));
+            }
+            sb.append(' ');
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void heapOomWhileTheIndexGrowsLeavesItsArraysInStep() { // issue 18, defect 7
+        // the five slot arrays grow one after the other: fail each of them, then the free stack's growth
+        for (int k = 1; k <= 5; k++) {
+            EntityIndex index = new EntityIndex(1 << 20);
+            long[] ids = new long[1024];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = index.allocate();
+                index.publish(Entity.slot(ids[i]), 1, i);
+            }
+            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+            try {
+                // 1,024 slots fill the arrays' first capacity (slot 0 is never used): the next one grows them
+                assertThrows(OutOfMemoryError.class, () -> {
+                    for (int i = 0; i < 4096; i++) {
+                        index.publish(Entity.slot(index.allocate()), 2, i);
+                    }
+                }, "fault " + k);
+            } finally {
+                AllocationFaults.disarm();
+            }
+            long fresh = index.allocate(); // the world goes on: the next spawn works and every old id reads as before
+            index.publish(Entity.slot(fresh), 3, 0);
+            assertTrue(index.isAlive(fresh));
+            for (int i = 0; i < ids.length; i++) {
+                assertTrue(index.isAlive(ids[i]));
+                assertEquals(i, index.rowOf(Entity.slot(ids[i])));
+            }
+            index.free(Entity.slot(fresh));
+            assertFalse(index.isAlive(fresh));
+        }
+    }
+
+    @Test
+    void heapOomWhileTheFreeStackGrowsLosesNoSlot() { // issue 18, defect 7 (the free stack)
+        EntityIndex index = new EntityIndex(1 << 20);
+        long[] ids = new long[3000];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = index.allocate();
+            index.publish(Entity.slot(ids[i]), 1, i);
+        }
+        String before = null;
+        int freed = 0;
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            for (; freed < ids.length; freed++) {
+                before = state(index);
+                index.free(Entity.slot(ids[freed]));
+            }
+        } catch (OutOfMemoryError expected) {
+            assertEquals(before, state(index), "the failed free changed nothing");
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertTrue(freed < ids.length, "the free stack grew at least once");
+        index.free(Entity.slot(ids[freed])); // the retry frees it
+        for (int i = freed + 1; i < ids.length; i++) {
+            index.free(Entity.slot(ids[i]));
+        }
+        assertEquals(0, index.aliveCount());
+        assertEquals(ids.length, index.freeCount(), "every slot is on the free stack once");
+        Set<Integer> slots = new HashSet<>();
+        for (int slot : index.freeStack()) {
+            assertTrue(slots.add(slot));
+        }
+        for (int i = 0; i < ids.length; i++) { // and each comes back, once
+            assertTrue(slots.remove(Entity.slot(index.allocate())));
+        }
+        assertTrue(slots.isEmpty());
+    }
+
+    @Test
+    void heapOomWhileAScatteredBatchReservesLeavesNothingReserved() { // issue 18, defect 7 (batches)
+        EntityIndex index = new EntityIndex(1 << 20);
+        long[] ids = new long[600];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = index.allocate();
+            index.publish(Entity.slot(ids[i]), 1, i);
+        }
+        for (int i = 0; i < ids.length; i += 2) {
+            index.free(Entity.slot(ids[i])); // 300 recycled slots, not one run
+        }
+        String before = state(index);
+        long[] out = new long[2000];
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> index.allocateBatch(2000, 5, out));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(before, state(index));
+        assertEquals(0, index.allocateBatch(2000, 5, out), "the retry reserves them, scattered");
+        assertEquals(601 + 1700, index.highWater(), "300 recycled slots and 1,700 fresh ones");
+        Set<Long> distinct = new HashSet<>();
+        for (long id : out) {
+            assertEquals(EntityIndex.RESERVED, index.stateOf(id));
+            assertTrue(distinct.add(id));
+        }
+    }
 }

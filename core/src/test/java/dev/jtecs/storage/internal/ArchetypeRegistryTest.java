@@ -92,4 +92,49 @@ class ArchetypeRegistryTest {
         assertEquals(List.of(b, ab), registry.withComponent(B.id()).stream()
                 .sorted(java.util.Comparator.comparingInt(Table::id)).toList());
     }
+
+    static final dev.jtecs.component.Relationship LIKES = dev.jtecs.component.Relationships.register(
+            "test.registry.Likes", o -> { });
+
+    @Test
+    void denseRelationshipChurnKeepsNoIndexEntryPerPairEverSeen() { // issue 18, defect 8
+        // pair ids are never reused: an entry kept per pair ever indexed grew the heap by ~52 B a pair for good
+        long target = 1;
+        for (int round = 0; round < 50; round++) {
+            List<Table> tables = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                tables.add(registry.withAdded(registry.withAdded(registry.root(), A),
+                        registry.pairs().pair(LIKES, target++)));
+            }
+            assertEquals(100, registry.indexedPairs(), "round " + round);
+            registry.pruneAll(tables);
+            assertEquals(0, registry.indexedPairs(), "round " + round + ": no entry outlives its tables");
+            assertEquals(1, registry.componentCount(), "only A is still indexed");
+        }
+    }
+
+    @Test
+    void pruningSeveralTablesAtOnceDetachesEachAndRefusesAPopulatedOne() {
+        Table a = registry.withAdded(registry.root(), A);
+        Table ab = registry.withAdded(a, B);
+        Table b = registry.withAdded(registry.root(), B);
+        a.missingPositionsFor(ab); // plans towards pruned tables go too
+        b.missingPositionsFor(ab);
+        int row = b.appendRows(1);
+        b.writeConsecutiveEntities(row, 1, 1);
+        int before = registry.count();
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> registry.pruneAll(List.of(ab, b)));
+        assertEquals(before, registry.count(), "a refused batch prunes nothing");
+        org.junit.jupiter.api.Assertions.assertFalse(ab.isPruned());
+        registry.pruneAll(List.of(ab, a));
+        assertEquals(before - 2, registry.count());
+        org.junit.jupiter.api.Assertions.assertTrue(ab.isPruned() && a.isPruned());
+        assertEquals(List.of(b), registry.withComponent(B.id()));
+        assertEquals(List.of(), registry.withComponent(A.id()));
+        org.junit.jupiter.api.Assertions.assertNull(b.addEdge(A.id()), "no edge leads to a pruned table");
+        Table again = registry.withAdded(b, A);
+        org.junit.jupiter.api.Assertions.assertNotSame(ab, again);
+        assertEquals(2, again.componentCount());
+    }
 }

@@ -13,6 +13,7 @@ import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.storage.ObjectColumn;
 import java.lang.foreign.MemorySegment;
@@ -320,5 +321,136 @@ class TableTest {
             }
             table.release();
         }
+    }
+
+    // ---------------------------------------------------------------- allocation failures (issue 18)
+
+    /** A table of VEC (two float columns) and BLOB (a heap column) holding {@code n} rows, entity ids 1000+i. */
+    private Table filled(int n) {
+        Table table = table(VEC, BLOB);
+        for (int i = 0; i < n; i++) {
+            int row = table.appendRow(1000 + i);
+            table.writeValue(table.position(VEC.id()), row, new Vec(i, -i));
+            table.writeValue(table.position(BLOB.id()), row, new Blob("b" + i));
+        }
+        return table;
+    }
+
+    private static void assertRows(Table table, int n) {
+        assertEquals(n, table.count());
+        for (int i = 0; i < n; i++) {
+            assertEquals(1000 + i, table.entityAt(i));
+            assertEquals(new Vec(i, -i), table.readValue(table.position(VEC.id()), i));
+            assertEquals(new Blob("b" + i), table.readValue(table.position(BLOB.id()), i));
+        }
+    }
+
+    @Test
+    void nativeOomPartWayThroughEnsureCapacityLeavesTheViewsOnLiveBuffers() { // issue 18, defect 1
+        // the growth allocates the entity column, then x, then y: fail each in turn, and the heap column's growth
+        for (int k = 1; k <= 4; k++) {
+            Table table = filled(Table.ROW_PADDING); // full: the next row grows every column
+            int vec = table.position(VEC.id());
+            FloatColumn x = (FloatColumn) table.nativeColumn(vec, 0);
+            long version = table.storageVersion();
+            int capacity = table.capacityRows();
+            long reserved = memory.reservedBytes();
+            int buffers = memory.liveBuffers();
+            if (k <= 3) {
+                AllocationFaults.failAt(AllocationFaults.Kind.NATIVE, k);
+            } else {
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+            }
+            try {
+                assertThrows(OutOfMemoryError.class, () -> table.appendRow(5), "fault " + k);
+            } finally {
+                AllocationFaults.disarm();
+            }
+            assertEquals(version, table.storageVersion(), "fault " + k + ": the buffers were not replaced");
+            assertEquals(capacity, table.capacityRows());
+            assertEquals(reserved, memory.reservedBytes(), "fault " + k + ": what was allocated was freed");
+            assertEquals(buffers, memory.liveBuffers());
+            assertRows(table, Table.ROW_PADDING);
+            // the view kept from before still writes the table's own column, not a block someone else now holds
+            MemorySegment other = memory.allocate(x.segment().byteSize()); // the size class a freed column had
+            other.fill((byte) 0x7f);
+            x.set(3, 42f);
+            assertEquals(new Vec(42, -3), table.readValue(vec, 3));
+            assertEquals(0x7f7f7f7f, other.get(java.lang.foreign.ValueLayout.JAVA_INT, 12), "fault " + k);
+            memory.free(other);
+            x.set(3, 3f);
+            table.appendRow(5); // and the retry grows
+            assertTrue(table.capacityRows() > capacity);
+            assertEquals(Table.ROW_PADDING + 1, table.count());
+            table.swapRemove(Table.ROW_PADDING);
+            assertRows(table, Table.ROW_PADDING);
+            table.release();
+        }
+    }
+
+    @Test
+    void nativeOomDuringAWholeArchetypeExchangeLeavesTheSourceIntact() { // issue 18, defect 6
+        Table source = filled(100);
+        Table destination = new Table(2, sortedOf(VEC, BLOB, COUNT), memory); // COUNT's column is allocated
+        long sourceVersion = source.storageVersion();
+        long reserved = memory.reservedBytes();
+        AllocationFaults.failAt(AllocationFaults.Kind.NATIVE, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> source.exchangeInto(destination));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(sourceVersion, source.storageVersion());
+        assertEquals(reserved, memory.reservedBytes(), "nothing leaked, nothing freed");
+        assertEquals(0, destination.count());
+        assertRows(source, 100);
+        int[] missing = source.exchangeInto(destination); // the retry moves everything
+        assertEquals(1, missing.length);
+        assertEquals(0, source.count());
+        assertEquals(100, destination.count());
+        for (int i = 0; i < 100; i++) {
+            assertEquals(new Vec(i, -i), destination.readValue(destination.position(VEC.id()), i));
+            assertEquals(new Blob("b" + i), destination.readValue(destination.position(BLOB.id()), i));
+        }
+    }
+
+    @Test
+    void aPreparedExchangeThatIsNotUsedIsFreedAndAStaleOneIsRefused() {
+        Table source = filled(10);
+        Table destination = new Table(2, sortedOf(VEC, BLOB, COUNT), memory);
+        long reserved = memory.reservedBytes();
+        Table.Exchange prepared = source.prepareExchange(destination);
+        assertTrue(memory.reservedBytes() > reserved, "COUNT's column is allocated up front");
+        prepared.free();
+        prepared.free();
+        assertEquals(reserved, memory.reservedBytes());
+        assertThrows(IllegalStateException.class, () -> source.exchangeInto(destination, prepared));
+        Table.Exchange early = source.prepareExchange(destination);
+        for (int i = 10; i < Table.ROW_PADDING + 1; i++) { // the source grows: the preparation no longer fits
+            source.appendRow(1000 + i);
+        }
+        assertThrows(IllegalStateException.class, () -> source.exchangeInto(destination, early));
+        early.free();
+        assertEquals(Table.ROW_PADDING + 1, source.count());
+    }
+
+    @Test
+    void aFailedShrinkKeepsItsHighWaterSoTheNextCompactionTriesAgain() { // issue 18: compact() forgot the shrink
+        Table table = filled(1000);
+        table.truncate(10);
+        int capacity = table.capacityRows();
+        AllocationFaults.failAt(AllocationFaults.Kind.NATIVE, 2);
+        try {
+            assertThrows(OutOfMemoryError.class, table::rebuild);
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(1000, table.highWater(), "the shrink did not happen: it is still owed");
+        assertEquals(capacity, table.capacityRows());
+        assertRows(table, 10);
+        assertTrue(table.rebuild());
+        assertEquals(Table.ROW_PADDING, table.capacityRows());
+        assertEquals(10, table.highWater());
+        assertRows(table, 10);
     }
 }

@@ -1,0 +1,37 @@
+package dev.jtecs.entity.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class GrowthTest {
+    @AfterEach
+    void disarm() {
+        AllocationFaults.disarm();
+    }
+
+    @Test
+    void everyOverloadCopiesAndPads() {
+        assertArrayEquals(new int[] {1, 2, 0}, Growth.copyOf(new int[] {1, 2}, 3));
+        assertArrayEquals(new long[] {1, 0}, Growth.copyOf(new long[] {1}, 2));
+        assertArrayEquals(new byte[] {1, 0}, Growth.copyOf(new byte[] {1}, 2));
+        assertArrayEquals(new short[] {1, 0}, Growth.copyOf(new short[] {1}, 2));
+        assertArrayEquals(new char[] {'a', 0}, Growth.copyOf(new char[] {'a'}, 2));
+        assertArrayEquals(new boolean[] {true, false}, Growth.copyOf(new boolean[] {true}, 2));
+        assertArrayEquals(new float[] {1, 0}, Growth.copyOf(new float[] {1}, 2));
+        assertArrayEquals(new double[] {1, 0}, Growth.copyOf(new double[] {1}, 2));
+        assertArrayEquals(new String[] {"a", null}, Growth.copyOf(new String[] {"a"}, 2));
+    }
+
+    @Test
+    void eachGrowthIsAnAllocationTheFaultsCount() {
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 2);
+        int[] grown = Growth.copyOf(new int[4], 8);
+        assertEquals(8, grown.length);
+        assertThrows(OutOfMemoryError.class, () -> Growth.copyOf(grown, 16));
+        assertEquals(2, AllocationFaults.seen(AllocationFaults.Kind.HEAP));
+    }
+}
