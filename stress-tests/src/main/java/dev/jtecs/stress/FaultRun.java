@@ -16,6 +16,7 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.event.ArchetypeCreated;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
@@ -76,7 +77,11 @@ public final class FaultRun {
     /** The callback points a fault can be injected at. */
     public enum Point {
         ON_SPAWN, ON_DESPAWN, ON_DESPAWN_AT_ENTITY, ADDED, REMOVED, REACTIVE, BATCH_INITIALIZER, BATCH_WRITER,
-        SYSTEM_BODY, RUN_CONDITION, DEFAULT_FACTORY, ARCHETYPE_CREATED
+        SYSTEM_BODY, RUN_CONDITION, DEFAULT_FACTORY, ARCHETYPE_CREATED,
+        /** The k-th native buffer the operation allocates fails ({@link AllocationFaults}). */
+        NATIVE_ALLOCATION,
+        /** The k-th growth of one of the engine's heap arrays during the operation fails. */
+        HEAP_GROWTH
     }
 
     /** The exception an armed callback throws. */
@@ -211,6 +216,13 @@ public final class FaultRun {
         return cascadeFaults;
     }
 
+    /** How many faults were armed (an armed fault fires only when its operation reaches the point). */
+    public long armed() {
+        return armedCount;
+    }
+
+    private long armedCount;
+
     /** How many full invariant checks passed. */
     public long checks() {
         return checks;
@@ -342,11 +354,18 @@ public final class FaultRun {
         int roll = random.nextInt(100);
         Point point = null;
         if (random.nextInt(100) < 40) {
-            List<Point> likely = likelyPoints(roll);
-            point = random.nextBoolean() ? likely.get(random.nextInt(likely.size()))
-                    : Point.values()[random.nextInt(Point.values().length)];
+            if (random.nextInt(4) == 0) { // one fault in four: the engine's own allocation
+                point = random.nextBoolean() ? Point.NATIVE_ALLOCATION : Point.HEAP_GROWTH;
+            } else {
+                List<Point> likely = likelyPoints(roll);
+                point = random.nextBoolean() ? likely.get(random.nextInt(likely.size()))
+                        : CALLBACK_POINTS.get(random.nextInt(CALLBACK_POINTS.size()));
+            }
             armed = point;
             countdown = random.nextInt(1, 4);
+            if (suppressedStep < 0) {
+                armedCount++;
+            }
         }
         facts.clear();
         spawnedByObserver = 0;
@@ -355,10 +374,35 @@ public final class FaultRun {
         opKind = "";
         opEntity = 0;
         WorldDump before = point != null && suppressedStep < 0 ? dump() : null;
+        AllocationFaults.Kind allocation = point == Point.NATIVE_ALLOCATION ? AllocationFaults.Kind.NATIVE
+                : point == Point.HEAP_GROWTH ? AllocationFaults.Kind.HEAP : null;
+        if (allocation != null) {
+            armed = null; // not a callback point: the engine's own allocation throws
+            int k = random.nextInt(1, 9);
+            if (step != suppressedStep) {
+                AllocationFaults.failAt(allocation, k);
+            }
+        }
         try {
             apply(roll);
         } catch (InjectedFault fault) {
+            AllocationFaults.disarm();
             recover(fault, before);
+        } catch (OutOfMemoryError oom) {
+            AllocationFaults.disarm();
+            if (allocation == null || oom.getMessage() == null || !oom.getMessage().startsWith("injected ")) {
+                throw oom;
+            }
+            fired.merge(point, 1, Integer::sum);
+            if (suppressedStep < 0) {
+                atFault = dump(); // what the failed operation left, before the recovery
+                seenAtFault = seen.size();
+            }
+            recover(new InjectedFault(point, step), before);
+        } finally {
+            if (allocation != null) {
+                AllocationFaults.disarm();
+            }
         }
         armed = null;
         if (step == DEBUG_STEP && (suppressedStep < 0 || suppressedStep == step)) {
@@ -368,6 +412,10 @@ public final class FaultRun {
     }
 
     /** The callback points an operation of this roll reaches most often (see {@link #apply}). */
+    /** The points where user code runs (the rest are the engine's allocations). */
+    private static final List<Point> CALLBACK_POINTS = java.util.Arrays.stream(Point.values())
+            .filter(p -> p != Point.NATIVE_ALLOCATION && p != Point.HEAP_GROWTH).toList();
+
     private static List<Point> likelyPoints(int roll) {
         if (roll < 22) {
             return List.of(Point.ON_SPAWN, Point.ADDED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED);

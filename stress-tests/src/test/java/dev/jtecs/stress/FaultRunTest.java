@@ -9,8 +9,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs seeded fault-injection streams: every callback point throws at random waves, and after each recovery the
- * world must be consistent, hold exactly published-or-discarded work, and keep working.
+ * Runs seeded fault-injection streams: every callback point throws at random waves, and the engine's own native
+ * allocations and heap-array growths fail at a random k-th allocation of an operation; after each recovery the world
+ * must be consistent, hold exactly published-or-discarded work, and keep working.
  *
  * <p>Replay one seed with {@code -Djtecs.faultSeed=<seed>}; widen the sweep with {@code -Djtecs.faultSeeds=<n>}
  * and move it with {@code -Djtecs.faultBaseSeed=<base>}.
@@ -33,6 +34,7 @@ class FaultRunTest {
         long replays = 0;
         long cascades = 0;
         long checks = 0;
+        long armed = 0;
         int instant = 0;
         for (int i = 0; i < seeds; i++) {
             long seed = seedSource.nextLong();
@@ -47,11 +49,13 @@ class FaultRunTest {
             replays += run.replays();
             cascades += run.cascadeFaults();
             checks += run.checks();
+            armed += run.armed();
             instant += run.instant() ? 1 : 0;
         }
-        System.out.printf("fault runs: %d seeds from base %d (%d instant path), faults fired %s, %d cascade despawn "
-                + "faults, %d fault-free replays compared, %d invariant checks%n", seeds, base, instant, fired,
-                cascades, replays, checks);
+        int injected = fired.values().stream().mapToInt(Integer::intValue).sum();
+        System.out.printf("fault runs: %d seeds from base %d (%d instant path), %d faults armed, %d injected %s, %d "
+                + "cascade despawn faults, %d fault-free replays compared, %d invariant checks, 0 violations%n",
+                seeds, base, instant, armed, injected, fired, cascades, replays, checks);
         for (FaultRun.Point point : FaultRun.Point.values()) {
             assertTrue(fired.getOrDefault(point, 0) > 0, "no fault fired at " + point);
         }

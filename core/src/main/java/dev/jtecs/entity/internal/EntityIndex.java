@@ -431,6 +431,14 @@ public final class EntityIndex {
         pushFree(slot);
     }
 
+    /**
+     * Makes room on the free stack for {@code n} more slots, so freeing that many allocates nothing (a caller
+     * whose observers hear of a despawn before the ids are freed grows it first).
+     */
+    public void reserveFree(int n) {
+        ensureFree(n);
+    }
+
     /** Room on the free stack for {@code n} more slots. */
     private void ensureFree(int n) {
         if (freeCount + n > freeStack.length) {

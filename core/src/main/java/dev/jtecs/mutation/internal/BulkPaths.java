@@ -263,6 +263,8 @@ final class BulkPaths {
             members = new long[n]; // the listener needs each id: copy them while the rows exist
             table.readEntities(0, n, members, 0);
         }
+        long[] chunk = members == null ? scratch(n) : null;
+        index.reserveFree(n); // what freeing the ids allocates comes before any observer hears of the despawn
         CommitDrain.notifyRemoved(table, 0, n, null);
         table.settleCaptures(); // other batches copy (and may mark) these rows now, before their marks go
         if (members != null) {
@@ -271,7 +273,6 @@ final class BulkPaths {
             }
             index.freeAll(members, n);
         } else {
-            long[] chunk = scratch(n);
             for (int end = n; end > 0; end -= chunk.length) { // last rows first: see EntityIndex.freeAll
                 int len = Math.min(chunk.length, end);
                 table.readEntities(end - len, len, chunk, 0);

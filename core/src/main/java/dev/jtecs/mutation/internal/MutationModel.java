@@ -358,7 +358,9 @@ public final class MutationModel {
      * every batch's ids and stages the batches; publication follows when the scope closes (membership callbacks
      * see the old rows leave and the new ones arrive). The caller has validated everything: ids well formed,
      * distinct, below {@code highWater}; free slots distinct and disjoint from them; dense edge targets among the
-     * restored ids; keys distinct.
+     * restored ids; keys distinct. When the restoration fails part way all the same (an allocation the machine
+     * cannot make, a callback that throws), the world is cleared again, so it holds no entity rather than some of
+     * the snapshot's, and the exception propagates.
      *
      * @throws IllegalStateException during publication or inside a scope
      */
@@ -367,7 +369,18 @@ public final class MutationModel {
         if (drain.isDraining() || scopes.depth() > 0) {
             throw new IllegalStateException("restore: not allowed during publication or inside a scope");
         }
-        scopes.run(() -> batches.restore(highWater, freeSlots, freeGenerations, restoredSlots, restored));
+        try {
+            scopes.run(() -> batches.restore(highWater, freeSlots, freeGenerations, restoredSlots, restored));
+        } catch (RuntimeException | Error e) {
+            // the old entities are gone and the new ones did not all arrive (an allocation or a callback failed):
+            // the world is left empty rather than half loaded
+            try {
+                scopes.run(batches::clear);
+            } catch (RuntimeException | Error again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
     }
 
     /**
