@@ -9,9 +9,11 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.mutation.internal.CommitDrain;
 import dev.jtecs.mutation.internal.DrainHooks;
 import dev.jtecs.relation.internal.Relations;
+import dev.jtecs.schedule.Scheduler;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.NativeMemory;
 import dev.jtecs.storage.internal.Table;
@@ -63,10 +65,24 @@ class CoreArchitectureRulesTest {
     }
 
     @Test
+    void aWorldClassNamingTheBuiltinSystemsBreaksTheLayers() throws ClassNotFoundException {
+        assertHoldsThenFails(CoreArchitectureTest.LAYERS, "InstallsBuiltinsFixture",
+                Class.forName("dev.jtecs.world.InstallsBuiltinsFixture"), World.class,
+                Class.forName("dev.jtecs.world.BuiltinSystemsLink"), BuiltinSystems.class);
+    }
+
+    @Test
+    void aWorldClassNamingTheBuiltinSystemsIsACycle() throws ClassNotFoundException {
+        assertHoldsThenFails(CoreArchitectureTest.NO_NEW_PACKAGE_CYCLES, "Cycle detected",
+                Class.forName("dev.jtecs.world.InstallsBuiltinsFixture"), World.class,
+                Class.forName("dev.jtecs.world.BuiltinSystemsLink"), BuiltinSystems.class);
+    }
+
+    /** The cycles the rule lists stay allowed; the builtin systems naming the world is no cycle at all. */
+    @Test
     void theDocumentedCyclesStayAllowed() {
         CoreArchitectureTest.NO_NEW_PACKAGE_CYCLES.check(new ClassFileImporter().importClasses(Archetype.class,
-                Table.class, World.class, dev.jtecs.schedule.Scheduler.class,
-                dev.jtecs.builtin.systems.BuiltinSystems.class));
+                Table.class, World.class, Scheduler.class, BuiltinSystems.class));
     }
 
     /** {@code rule} holds on {@code others} and fails once {@code fixture} joins them, naming {@code expected}. */

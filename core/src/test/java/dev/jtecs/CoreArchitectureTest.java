@@ -1,7 +1,6 @@
 package dev.jtecs;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -28,12 +27,14 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
  *   mutation                       scopes, staging, the drain, bulk paths
  *   relation                       reverse index, traversal, settlement, sparse markers
  *   snapshot                       save and load                                (and may touch segments)
- *   world                          world, schedule, state, builtin.systems: the facade and what it installs
+ *   world                          world, schedule, state: the facade and its scheduler
+ *   builtin systems                builtin.systems: the systems every world carries
  * </pre>
  *
- * <p>The world layer is four packages that reference each other by design: a system body receives the
- * {@code World}, and the {@code World} hands out the scheduler's types and installs the builtin systems. Nothing
- * below it names any of them.
+ * <p>The world layer is three packages that reference each other by design: a system body receives the
+ * {@code World}, and the {@code World} hands out the scheduler's types. The builtin systems are ordinary systems
+ * above it: they name the world, and the world installs them by a class name it looks up, never naming their
+ * package. Nothing below a layer names it.
  */
 @AnalyzeClasses(packages = "dev.jtecs", importOptions = ImportOption.DoNotIncludeTests.class)
 public class CoreArchitectureTest {
@@ -48,6 +49,7 @@ public class CoreArchitectureTest {
     static final String RELATION = "Relation";
     static final String SNAPSHOT = "Snapshot";
     static final String WORLD = "World";
+    static final String BUILTIN_SYSTEMS = "Builtin systems";
 
     @ArchTest
     public static final ArchRule LAYERS = layeredArchitecture()
@@ -63,8 +65,8 @@ public class CoreArchitectureTest {
             .layer(MUTATION).definedBy("dev.jtecs.mutation..")
             .layer(RELATION).definedBy("dev.jtecs.relation..")
             .layer(SNAPSHOT).definedBy("dev.jtecs.snapshot..")
-            .layer(WORLD).definedBy("dev.jtecs.world..", "dev.jtecs.schedule..", "dev.jtecs.state..",
-                    "dev.jtecs.builtin.systems..")
+            .layer(WORLD).definedBy("dev.jtecs.world..", "dev.jtecs.schedule..", "dev.jtecs.state..")
+            .layer(BUILTIN_SYSTEMS).definedBy("dev.jtecs.builtin.systems..")
             .whereLayer(ENTITY).mayNotAccessAnyLayer()
             .whereLayer(RANDOM).mayNotAccessAnyLayer()
             .whereLayer(COMPONENT).mayOnlyAccessLayers(ENTITY)
@@ -76,6 +78,8 @@ public class CoreArchitectureTest {
             .whereLayer(RELATION).mayOnlyAccessLayers(ENTITY, COMPONENT, BUILTIN, STORAGE, EVENT, QUERY, MUTATION)
             .whereLayer(SNAPSHOT).mayOnlyAccessLayers(ENTITY, RANDOM, COMPONENT, BUILTIN, STORAGE, EVENT, QUERY,
                     MUTATION, RELATION)
+            .whereLayer(WORLD).mayOnlyAccessLayers(ENTITY, RANDOM, COMPONENT, BUILTIN, STORAGE, EVENT, QUERY,
+                    MUTATION, RELATION, SNAPSHOT)
             .ensureAllClassesAreContainedInArchitectureIgnoring(resideInAPackage("java.."))
             .because("each package builds on the ones below it and nothing reaches up: a change to the facade "
                     + "cannot break storage, and the drain cannot call the world");
@@ -96,7 +100,7 @@ public class CoreArchitectureTest {
     /**
      * No cycle between packages, except the documented ones: an API package and its {@code .internal} package
      * (the public type wraps or hands out the internal one), and the world layer's facade naming the scheduler
-     * and the builtin systems it installs.
+     * whose systems receive it.
      */
     @ArchTest
     public static final ArchRule NO_NEW_PACKAGE_CYCLES = slices().assignedFrom(new SliceAssignment() {
@@ -114,6 +118,5 @@ public class CoreArchitectureTest {
             .ignoreDependency(resideInAPackage("dev.jtecs.storage"), resideInAPackage("dev.jtecs.storage.internal"))
             .ignoreDependency(resideInAPackage("dev.jtecs.component"),
                     resideInAPackage("dev.jtecs.component.internal"))
-            .ignoreDependency(resideInAPackage("dev.jtecs.world"),
-                    resideInAnyPackage("dev.jtecs.schedule", "dev.jtecs.builtin.systems"));
+            .ignoreDependency(resideInAPackage("dev.jtecs.world"), resideInAPackage("dev.jtecs.schedule"));
 }

@@ -12,7 +12,7 @@
  * </ul>
  *
  * <p>Invariants: these are components only (names persisted across releases, layouts fixed); the behaviour a
- * world gives some of them lives in {@code dev.jtecs.builtin.systems}, in the world layer, so storage, queries and the
- * mutation model may use these types without reaching the world.
+ * world gives some of them lives in {@code dev.jtecs.builtin.systems}, the top layer of the core, so storage,
+ * queries and the mutation model may use these types without reaching the world.
  */
 package dev.jtecs.builtin;

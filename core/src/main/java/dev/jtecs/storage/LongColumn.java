@@ -20,6 +20,7 @@ public final class LongColumn implements Column {
     private final Archetype owner;
     private final long version;
     private final boolean readOnly;
+    private final String label;
 
     /** A detached view of {@code segment} (no archetype, never checked); its size must be a multiple of 8. */
     public LongColumn(MemorySegment segment) {
@@ -31,16 +32,25 @@ public final class LongColumn implements Column {
      * refuses {@link #set} and hands out a read-only {@link #segment()}.
      */
     public LongColumn(MemorySegment segment, Archetype owner, boolean readOnly) {
+        this(segment, owner, readOnly, null);
+    }
+
+    /**
+     * {@link #LongColumn(MemorySegment, Archetype, boolean)} with the column's {@code label} (the component and
+     * field it holds, or what else the column is), which the checked mode names.
+     */
+    public LongColumn(MemorySegment segment, Archetype owner, boolean readOnly, String label) {
         MemorySegment checked = Column.checkSegment(segment, LAYOUT.byteSize());
         this.segment = readOnly ? checked.asReadOnly() : checked;
         this.owner = owner;
         this.version = owner == null ? 0 : owner.storageVersion();
         this.readOnly = readOnly;
+        this.label = label;
     }
 
     public long get(int row) {
         if (ViewChecks.ENABLED) {
-            ViewChecks.row(this, owner, version, row);
+            ViewChecks.row(this, label, owner, version, row);
         }
         return segment.getAtIndex(LAYOUT, row);
     }
@@ -52,7 +62,7 @@ public final class LongColumn implements Column {
                     + "change rows only through World calls");
         }
         if (ViewChecks.ENABLED) {
-            ViewChecks.row(this, owner, version, row);
+            ViewChecks.row(this, label, owner, version, row);
         }
         segment.setAtIndex(LAYOUT, row, value);
     }
@@ -65,7 +75,7 @@ public final class LongColumn implements Column {
     @Override
     public MemorySegment segment() {
         if (ViewChecks.ENABLED) {
-            ViewChecks.current(this, owner, version);
+            ViewChecks.current(this, label, owner, version);
         }
         return segment;
     }

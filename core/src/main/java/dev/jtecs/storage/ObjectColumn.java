@@ -15,6 +15,7 @@ public final class ObjectColumn<T> {
     private final boolean readOnly;
     private final Archetype owner;
     private final long version;
+    private final String label;
 
     /** A detached view of a caller's array (no archetype, never checked). */
     public ObjectColumn(Object[] array, Class<T> type) {
@@ -27,16 +28,25 @@ public final class ObjectColumn<T> {
      * must go through the world).
      */
     public ObjectColumn(Object[] array, Class<T> type, boolean readOnly, Archetype owner) {
+        this(array, type, readOnly, owner, null);
+    }
+
+    /**
+     * {@link #ObjectColumn(Object[], Class, boolean, Archetype)} with the column's {@code label} (the component
+     * it holds), which the checked mode names.
+     */
+    public ObjectColumn(Object[] array, Class<T> type, boolean readOnly, Archetype owner, String label) {
         this.array = Objects.requireNonNull(array, "array");
         this.type = Objects.requireNonNull(type, "type");
         this.readOnly = readOnly;
         this.owner = owner;
         this.version = owner == null ? 0 : owner.storageVersion();
+        this.label = label;
     }
 
     public T get(int row) {
         if (ViewChecks.ENABLED) {
-            ViewChecks.row(this, owner, version, row);
+            ViewChecks.row(this, label, owner, version, row);
         }
         return type.cast(array[row]);
     }
@@ -47,7 +57,7 @@ public final class ObjectColumn<T> {
             throw new UnsupportedOperationException("this column is read-only: its values change through World.set");
         }
         if (ViewChecks.ENABLED) {
-            ViewChecks.row(this, owner, version, row);
+            ViewChecks.row(this, label, owner, version, row);
         }
         array[row] = type.cast(Objects.requireNonNull(value, "value"));
     }

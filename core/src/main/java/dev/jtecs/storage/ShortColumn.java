@@ -18,29 +18,39 @@ public final class ShortColumn implements Column {
     private final MemorySegment segment;
     private final Archetype owner;
     private final long version;
+    private final String label;
 
     /** A detached view of {@code segment} (no archetype, never checked); its size: a multiple of short's. */
     public ShortColumn(MemorySegment segment) {
         this(segment, null);
     }
 
-    /** A view of one column of {@code owner} at its current {@link Archetype#storageVersion()}. */
+    /** A view of one column of {@code owner} at its current {@link Archetype#storageVersion()}, unlabelled. */
     public ShortColumn(MemorySegment segment, Archetype owner) {
+        this(segment, owner, null);
+    }
+
+    /**
+     * A view of the column {@code label} of {@code owner} (the component and field it holds, as
+     * {@code Position.x}) at its current {@link Archetype#storageVersion()}; the checked mode names the label.
+     */
+    public ShortColumn(MemorySegment segment, Archetype owner, String label) {
         this.segment = Column.checkSegment(segment, LAYOUT.byteSize());
         this.owner = owner;
         this.version = owner == null ? 0 : owner.storageVersion();
+        this.label = label;
     }
 
     public short get(int row) {
         if (ViewChecks.ENABLED) {
-            ViewChecks.row(this, owner, version, row);
+            ViewChecks.row(this, label, owner, version, row);
         }
         return segment.getAtIndex(LAYOUT, row);
     }
 
     public void set(int row, short value) {
         if (ViewChecks.ENABLED) {
-            ViewChecks.row(this, owner, version, row);
+            ViewChecks.row(this, label, owner, version, row);
         }
         segment.setAtIndex(LAYOUT, row, value);
     }
@@ -48,7 +58,7 @@ public final class ShortColumn implements Column {
     @Override
     public MemorySegment segment() {
         if (ViewChecks.ENABLED) {
-            ViewChecks.current(this, owner, version);
+            ViewChecks.current(this, label, owner, version);
         }
         return segment;
     }

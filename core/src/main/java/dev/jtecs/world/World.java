@@ -1,6 +1,5 @@
 package dev.jtecs.world;
 
-import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
@@ -150,7 +149,7 @@ public final class World implements AutoCloseable {
         this.snapshots = new SnapshotEngine(index, archetypes, mutations, observers, random, new SnapshotSide());
         this.pipeline = Objects.requireNonNull(config.pipelineFactory().create(this, new Dispatches()),
                 "pipelineFactory returned null");
-        BuiltinSystems.install(this); // last: the systems need a complete world
+        BuiltinSystemsLink.install(this); // last: the systems need a complete world
     }
 
     /** A world with {@link WorldConfig#defaults()}. */

@@ -11,15 +11,16 @@
  *          ├─ ArchetypeRegistry  signature → Table (columns), add/remove edges, move plans (storage.internal)
  *          ├─ WorldQuery list    persistent queries, told of every new archetype       (query.internal)
  *          ├─ ObserverRegistry   observers by address and event type                   (event.internal)
- *          ├─ Pipeline           the scheduler (schedule), with the builtin systems installed
+ *          ├─ Pipeline           the scheduler (schedule); BuiltinSystemsLink installs the builtin systems
  *          ├─ States, Bundles, Resources, Compaction
  *          └─ NativeMemory       every off-heap buffer; freed by close()
  * </pre>
  *
- * <p>The world, the scheduler ({@code schedule}), state policies ({@code state}) and the builtin systems
- * ({@code builtin.systems}) form one layer, the top of the core: a system body receives the world, and the world
- * hands out scheduler types and installs the builtin systems. Invariants: only the owner thread enters; every
- * published entity resolves to exactly one row, whose entity column holds its id; reads see only published state;
- * a closed world rejects every call.
+ * <p>The world, the scheduler ({@code schedule}) and state policies ({@code state}) form one layer: a system
+ * body receives the world, and the world hands out scheduler types. The builtin systems ({@code builtin.systems})
+ * sit above it and name the world; the world never names them, and installs them by a class name it looks up
+ * once ({@code BuiltinSystemsLink}). Invariants: only the owner thread enters; every published entity resolves
+ * to exactly one row, whose entity column holds its id; reads see only published state; a closed world rejects
+ * every call.
  */
 package dev.jtecs.world;

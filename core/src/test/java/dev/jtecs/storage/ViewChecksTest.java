@@ -8,6 +8,9 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.world.CompactResult;
 import dev.jtecs.world.World;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
@@ -21,6 +24,8 @@ class ViewChecksTest {
 
     static final NativeComponent<Pos> POS = Components.register(Pos.class);
     static final FloatField X = POS.floatField("x");
+    static final FloatField Y = POS.floatField("y");
+    static final TagComponent MARKED = Components.tag("test.viewChecks.Marked");
     static final ManagedComponent<Label> LABEL = Components.registerManaged(Label.class,
             o -> o.defaults(() -> new Label("")));
 
@@ -55,12 +60,80 @@ class ViewChecksTest {
         }
         world.commit(); // 65 rows: every column grows
         IllegalStateException read = assertThrows(IllegalStateException.class, () -> stale.get(0));
-        assertTrue(read.getMessage().contains("stale FloatColumn view of " + archetype), read.getMessage());
+        assertTrue(read.getMessage().contains("stale FloatColumn view of " + POS.name() + ".x in " + archetype),
+                read.getMessage());
         assertTrue(read.getMessage().contains("version " + takenAt), read.getMessage());
         assertTrue(read.getMessage().contains("at version " + archetype.storageVersion()), read.getMessage());
         assertThrows(IllegalStateException.class, () -> stale.set(0, 5f), "writes too");
         assertThrows(IllegalStateException.class, stale::segment, "and the segment a kernel would take");
         assertEquals(1f, archetype.get(X).get(0), "a fresh view works, and nothing was written");
+    }
+
+    @Test
+    void twoStaleColumnsOfOneTypeAreToldApartByComponentAndField() {
+        Archetype archetype = archetypeWithRows(1);
+        FloatColumn x = archetype.get(X);
+        FloatColumn y = archetype.get(Y);
+        ObjectColumn<Label> label = archetype.get(LABEL);
+        growPast64Rows();
+        String xMessage = assertThrows(IllegalStateException.class, () -> x.get(0)).getMessage();
+        String yMessage = assertThrows(IllegalStateException.class, () -> y.set(0, 1f)).getMessage();
+        String labelMessage = assertThrows(IllegalStateException.class, () -> label.get(0)).getMessage();
+        assertTrue(xMessage.contains("FloatColumn view of " + POS.name() + ".x in "), xMessage);
+        assertTrue(yMessage.contains("FloatColumn view of " + POS.name() + ".y in "), yMessage);
+        assertTrue(labelMessage.contains("ObjectColumn view of " + LABEL.name() + " in "), labelMessage);
+    }
+
+    @Test
+    void anOutOfRangeRowNamesTheColumnToo() {
+        Archetype archetype = archetypeWithRows(2);
+        String y = assertThrows(IndexOutOfBoundsException.class, () -> archetype.get(Y).get(2)).getMessage();
+        assertTrue(y.contains("row=2 outside [0, count=2) of FloatColumn view of " + POS.name() + ".y in "), y);
+        String ids = assertThrows(IndexOutOfBoundsException.class, () -> archetype.entities().get(2)).getMessage();
+        assertTrue(ids.contains("LongColumn view of entity ids in "), ids);
+    }
+
+    @Test
+    void aViewKeptAcrossAWholeArchetypeExchangeThrows() {
+        long id = world.spawn(POS.of(new Pos(7, 8)), LABEL.of(new Label("a")), MARKED);
+        Archetype marked = world.archetypeOf(id);
+        FloatColumn stale = marked.get(X);
+        assertEquals(7f, stale.get(0), "fresh before the exchange");
+        // every row leaves for the empty [Pos, Label] archetype, which takes the buffers themselves
+        world.batchRemove(world.newQuery(QueryDescriptor.builder().include(MARKED).build()), MARKED);
+        Archetype unmarked = world.archetypeOf(id);
+        IllegalStateException read = assertThrows(IllegalStateException.class, () -> stale.get(0));
+        assertTrue(read.getMessage().contains("stale FloatColumn view of " + POS.name() + ".x in " + marked),
+                read.getMessage());
+        assertThrows(IllegalStateException.class, () -> stale.set(0, -1f), "no write into the buffer it lost");
+        assertEquals(7f, unmarked.get(X).get(world.rowOf(id)), "the buffer's new owner keeps its value");
+    }
+
+    @Test
+    void aViewKeptAcrossCompactionThrows() {
+        Archetype archetype = archetypeWithRows(256);
+        long kept = archetype.entities().get(0);
+        long[] others = new long[255];
+        for (int i = 0; i < others.length; i++) {
+            others[i] = archetype.entities().get(i + 1);
+        }
+        world.despawn(others, 0, others.length); // rows leave, the buffers stay: views taken now are fresh
+        FloatColumn stale = archetype.get(X);
+        assertEquals(1f, stale.get(0));
+        assertEquals(new CompactResult(0, 1), world.compact()); // 1 row of a 256-row high water: reallocated
+        IllegalStateException read = assertThrows(IllegalStateException.class, () -> stale.get(0));
+        assertTrue(read.getMessage().contains("stale FloatColumn view of " + POS.name() + ".x in " + archetype),
+                read.getMessage());
+        assertEquals(1f, archetype.get(X).get(world.rowOf(kept)), "a fresh view reads the rebuilt column");
+    }
+
+    /** Spawns 64 more rows into the {@code [Pos, Label]} archetype in one commit: its columns grow. */
+    private void growPast64Rows() {
+        world.defer();
+        for (int i = 0; i < 64; i++) {
+            world.spawn(POS, LABEL);
+        }
+        world.commit();
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.jtecs.bench.suite.Profile;
 import dev.jtecs.bench.suite.SuiteRunner;
 import dev.jtecs.bench.suite.Workload;
 import dev.jtecs.bench.suite.Workloads;
+import dev.jtecs.storage.ViewChecks;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -31,12 +32,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code jtecs bench}: runs the workloads of WORKLOADS.md through JMH, every implementation side by side, and
  * writes {@code latest.json}, {@code latest.md} and {@code latest.png} into the output directory.
+ * {@code --check-views} runs the forks with jtecs' checked view mode on, and the results say so.
  *
  * <p>Exit codes: {@value #ALL_RAN} when every benchmark ran; {@value #SOME_FAILED} when some benchmark failed
  * (it threw, or JMH returned no result for it): the run goes on, every other result is written, and the failed
  * ones are marked ({@code FAILED} rows in {@code latest.md}, {@code "failed": true} objects in
  * {@code latest.json}, left out of {@code latest.png}); 2 for bad options (an unknown workload, a parameter no
- * selected workload has, a value of the wrong type, a negative count), refused before anything runs;
+ * selected workload has, a value of the wrong type, a negative count, {@code --check-views} with no fork in a JVM
+ * whose checks are off), refused before anything runs;
  * {@value #RUN_FAILED} when the run itself could not go on (JMH refused to run, or the results could not be
  * written).
  */
@@ -106,12 +109,21 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--time", paramLabel = "MS", description = "length of each iteration, milliseconds")
     Integer timeMillis;
 
+    @Option(names = "--check-views", description = "run every fork with jtecs' checked view mode on "
+            + "(-Djtecs.checkViews=true), to measure what the checks cost; latest.json and latest.md say so "
+            + "(default: off, as a shipped game runs)")
+    boolean checkViews;
+
     @Option(names = "--list", description = "print the plan (each workload's benchmarks, estimate, parameters "
             + "and implementations, then the total estimate) and run nothing")
     boolean list;
 
-    /** The checked plan of one invocation. */
-    record Plan(List<Workload> workloads, Profile profile, Map<String, List<String>> overrides, int benchmarks) {}
+    /**
+     * The checked plan of one invocation; {@code checkedViews}: whether the benchmarks will run with the view checks
+     * on ({@link SuiteRunner#viewsChecked}).
+     */
+    record Plan(List<Workload> workloads, Profile profile, Map<String, List<String>> overrides, int benchmarks,
+            boolean checkedViews) {}
 
     @Override
     public Integer call() {
@@ -132,14 +144,14 @@ public final class BenchCommand implements Callable<Integer> {
         long startNanos = System.nanoTime();
         List<BenchResult> results;
         try {
-            results = new SuiteRunner(out).run(plan.workloads(), plan.profile(), plan.overrides());
+            results = new SuiteRunner(out, checkViews).run(plan.workloads(), plan.profile(), plan.overrides());
         } catch (RunnerException e) {
             spec.commandLine().getErr().println("jtecs bench: the run failed, no results written: " + e.getMessage());
             return RUN_FAILED;
         }
         Duration wall = Duration.ofNanos(System.nanoTime() - startNanos);
         RunInfo info = RunInfo.ofThisMachine(start, plan.profile().name(), plan.profile().forks(),
-                plan.profile().warmupText(), plan.profile().measurementText(), wall);
+                plan.profile().warmupText(), plan.profile().measurementText(), wall, plan.checkedViews());
         if (!write(results, info)) {
             return RUN_FAILED;
         }
@@ -199,12 +211,30 @@ public final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--forks, --warmup-iterations, --iterations, --time: "
                     + e.getMessage());
         }
+        String refusal = checkViewsRefusal(checkViews, profile.forks(), ViewChecks.ENABLED);
+        if (refusal != null) {
+            throw new ParameterException(spec.commandLine(), refusal);
+        }
         Map<String, List<String>> overrides = overrides(workloads);
         int benchmarks = 0;
         for (Workload w : workloads) {
             benchmarks += w.benchmarkCount(w.effectiveParams(profile.quickParams(), overrides));
         }
-        return new Plan(workloads, profile, overrides, benchmarks);
+        return new Plan(workloads, profile, overrides, benchmarks, SuiteRunner.viewsChecked(profile, checkViews));
+    }
+
+    /**
+     * Why {@code --check-views} cannot be honoured, or {@code null}: with no fork the benchmarks run in this JVM,
+     * whose checks were fixed when it started ({@code checkedHere}), so asking for them there is refused unless
+     * they are on already.
+     */
+    static String checkViewsRefusal(boolean checkViews, int forks, boolean checkedHere) {
+        if (!checkViews || forks > 0 || checkedHere) {
+            return null;
+        }
+        return "--check-views with --forks 0: the benchmarks would run in this JVM, whose view checks are off and "
+                + "fixed since it started; give one or more forks, or start this JVM with "
+                + SuiteRunner.CHECK_VIEWS_ARG;
     }
 
     private Map<String, List<String>> overrides(List<Workload> workloads) {
@@ -249,6 +279,9 @@ public final class BenchCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "jtecs bench, %s profile: %d workloads, %d benchmarks, %d fork%s each, warm-up %s, "
                 + "measurement %s%n", p.name(), plan.workloads().size(), plan.benchmarks(), p.forks(),
                 p.forks() == 1 ? "" : "s", p.warmupText(), p.measurementText());
+        if (plan.checkedViews()) {
+            out.println("view checks on (" + SuiteRunner.CHECK_VIEWS_ARG + "): the figures include their cost");
+        }
         for (Workload w : plan.workloads()) {
             Map<String, List<String>> params = w.effectiveParams(p.quickParams(), plan.overrides());
             int count = w.benchmarkCount(params);

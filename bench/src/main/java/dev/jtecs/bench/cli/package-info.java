@@ -6,7 +6,8 @@
  *   ./jtecs transforms [same options]
  *        JtecsCommand ──► ParticlesCommand | TransformsCommand (FrameJobCommand: options, loop, summary, report)
  *                              ──► ParticleSimulation | TransformsSimulation (FrameWorkload)
- *   ./jtecs bench [--quick] [--only W...]  ──► BenchCommand  ──► SuiteRunner (JMH) ──► results JSON / MD / PNG
+ *   ./jtecs bench [--quick] [--only W...] [--check-views]
+ *                                          ──► BenchCommand  ──► SuiteRunner (JMH) ──► results JSON / MD / PNG
  *   ./jtecs stress --minutes N --seed S    ──► StressCommand ──► ModelSweep (stress-tests)
  * </pre>
  *

@@ -24,9 +24,11 @@ import java.util.Objects;
  * @param threads benchmark threads
  * @param failure why the benchmark has no figures (the first line of its exception, or what JMH said), or
  *     {@code null} for a measured row
+ * @param checkedViews whether the benchmark ran with jtecs' checked view mode on ({@code -Djtecs.checkViews=true},
+ *     {@code jtecs bench --check-views}): its figures then include the cost of the checks
  */
 public record BenchResult(String workload, long entities, String impl, double nsPerEntity, double error,
-        double allocBytesPerOp, int threads, String failure) {
+        double allocBytesPerOp, int threads, String failure, boolean checkedViews) {
     public BenchResult {
         Objects.requireNonNull(workload, "workload");
         Objects.requireNonNull(impl, "impl");
@@ -44,15 +46,22 @@ public record BenchResult(String workload, long entities, String impl, double ns
         Impls.check(impl);
     }
 
-    /** A measured row. */
+    /** A measured row, run with the view checks off. */
     public BenchResult(String workload, long entities, String impl, double nsPerEntity, double error,
             double allocBytesPerOp, int threads) {
-        this(workload, entities, impl, nsPerEntity, error, allocBytesPerOp, threads, null);
+        this(workload, entities, impl, nsPerEntity, error, allocBytesPerOp, threads, null, false);
     }
 
     /** A failed row: no figures, and why ({@code failure}, one line). */
     public static BenchResult failed(String workload, long entities, String impl, int threads, String failure) {
-        return new BenchResult(workload, entities, impl, Double.NaN, Double.NaN, Double.NaN, threads, failure);
+        return new BenchResult(workload, entities, impl, Double.NaN, Double.NaN, Double.NaN, threads, failure,
+                false);
+    }
+
+    /** This row, marked as run with the view checks on ({@code true}) or off. */
+    public BenchResult withCheckedViews(boolean checked) {
+        return new BenchResult(workload, entities, impl, nsPerEntity, error, allocBytesPerOp, threads, failure,
+                checked);
     }
 
     /** Whether this row failed (it has no figures). */

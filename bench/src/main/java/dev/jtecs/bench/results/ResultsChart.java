@@ -54,7 +54,8 @@ public final class ResultsChart {
         int width = Math.max(MIN_WIDTH, groups.size() * (impls.size() + 1) * PIXELS_PER_BAR + 300);
         CategoryChart chart = new CategoryChartBuilder().width(width).height(HEIGHT)
                 .title("jtecs bench (" + info.profile() + "): ns per entity, lower is better. " + info.cpu() + "; "
-                        + info.jdk() + "; " + info.vectorLanes() + " float lanes")
+                        + info.jdk() + "; " + info.vectorLanes() + " float lanes"
+                        + (info.checkedViews() ? "; view checks on" : ""))
                 .xAxisTitle("workload, entities").yAxisTitle("ns per entity (log scale)").build();
         chart.getStyler().setYAxisLogarithmic(true).setXAxisLabelRotation(90)
                 .setLegendPosition(Styler.LegendPosition.OutsideE).setChartTitleBoxVisible(false);

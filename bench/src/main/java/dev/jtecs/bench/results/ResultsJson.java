@@ -31,7 +31,9 @@ import java.util.Set;
  * <p>with {@code "alloc_bytes_per_op"} and {@code "threads"} last, each object on one line. A measured row has
  * exactly these seven keys. A failed row ({@link BenchResult#isFailed}) has the same seven, its three figures
  * {@code null}, then {@code "failed": true} and {@code "failure"}: the first line of the benchmark's exception,
- * or what JMH said instead.
+ * or what JMH said instead. A row that ran with the checked view mode on ({@link BenchResult#checkedViews},
+ * {@code jtecs bench --check-views}) ends with one more key, {@code "checked_views": true}; other rows never
+ * carry it, so the rows of an unchecked run are as they always were.
  *
  * <p>Numbers are written as Java prints them (shortest exact decimal); {@code error} and
  * {@code alloc_bytes_per_op} are {@code null} where JMH could not measure them ({@code NaN} in the model).
@@ -43,6 +45,8 @@ public final class ResultsJson {
     /** The keys of a failed row: {@link #KEYS}, then these two. */
     static final List<String> FAILED_KEYS = java.util.stream.Stream.concat(KEYS.stream(),
             java.util.stream.Stream.of("failed", "failure")).toList();
+    /** The key that ends a row measured with the view checks on. */
+    static final String CHECKED_VIEWS = "checked_views";
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final ObjectWriter WRITER = MAPPER.writer(new OneObjectPerLine());
@@ -64,6 +68,9 @@ public final class ResultsJson {
             if (r.isFailed()) {
                 o.put("failed", true);
                 o.put("failure", r.failure());
+            }
+            if (r.checkedViews()) {
+                o.put(CHECKED_VIEWS, true);
             }
         }
         try {
@@ -90,7 +97,8 @@ public final class ResultsJson {
      * Reads a results file back.
      *
      * @throws IOException when the file is not JSON, or not an array of objects with exactly the seven keys (or
-     *     the nine of a failed row) and values of the right kinds (the message names the element and the key)
+     *     the nine of a failed row), each optionally followed by {@code "checked_views": true}, and values of the
+     *     right kinds (the message names the element and the key)
      */
     public static List<BenchResult> read(Path file) throws IOException {
         return parse(Files.readString(file, StandardCharsets.UTF_8));
@@ -118,10 +126,20 @@ public final class ResultsJson {
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             keys.add(names.next());
         }
+        boolean checkedViews = keys.remove(CHECKED_VIEWS);
+        if (checkedViews && (!node.get(CHECKED_VIEWS).isBoolean() || !node.get(CHECKED_VIEWS).booleanValue())) {
+            throw new IOException("element " + index + " key " + CHECKED_VIEWS + " is " + node.get(CHECKED_VIEWS)
+                    + ", not true (rows run unchecked leave the key out)");
+        }
+        return element(node, index, keys).withCheckedViews(checkedViews);
+    }
+
+    /** The row of {@code node}, whose keys other than {@value #CHECKED_VIEWS} are {@code keys}. */
+    private static BenchResult element(JsonNode node, int index, Set<String> keys) throws IOException {
         boolean failed = keys.equals(new java.util.LinkedHashSet<>(FAILED_KEYS));
         if (!failed && !keys.equals(new java.util.LinkedHashSet<>(KEYS))) {
             throw new IOException("element " + index + " has keys " + keys + ", expected " + KEYS + " or, failed, "
-                    + FAILED_KEYS);
+                    + FAILED_KEYS + " (either may end with " + CHECKED_VIEWS + ")");
         }
         try {
             if (failed) {

@@ -44,6 +44,9 @@ public final class ResultsMarkdown {
         md.append("- profile: ").append(info.profile()).append(", ").append(info.forks())
                 .append(info.forks() == 1 ? " fork" : " forks").append(" per benchmark, warm-up ")
                 .append(info.warmup()).append(", measurement ").append(info.measurement()).append('\n');
+        md.append("- view checks: ").append(info.checkedViews()
+                ? "on (-Djtecs.checkViews=true: the figures include the checked view mode's cost)" : "off")
+                .append('\n');
         md.append("- wall time: ").append(duration(info.wallTime())).append('\n');
         long failed = results.stream().filter(BenchResult::isFailed).count();
         if (failed > 0) {

@@ -23,9 +23,11 @@ import java.util.Optional;
  * @param warmup warm-up iterations and their length, such as {@code 2 × 200 ms}
  * @param measurement measurement iterations and their length
  * @param wallTime how long the whole run took
+ * @param checkedViews whether the benchmarks ran with jtecs' checked view mode on ({@code --check-views}, or a
+ *     run in this JVM started with {@code -Djtecs.checkViews=true}): the figures then include its cost
  */
 public record RunInfo(Instant date, String cpu, String jdk, int vectorLanes, String kernels, String profile,
-        int forks, String warmup, String measurement, Duration wallTime) {
+        int forks, String warmup, String measurement, Duration wallTime, boolean checkedViews) {
     public RunInfo {
         Objects.requireNonNull(date, "date");
         Objects.requireNonNull(cpu, "cpu");
@@ -39,7 +41,7 @@ public record RunInfo(Instant date, String cpu, String jdk, int vectorLanes, Str
 
     /** This machine and JVM, for a run with the given profile that started at {@code date}. */
     public static RunInfo ofThisMachine(Instant date, String profile, int forks, String warmup, String measurement,
-            Duration wallTime) {
+            Duration wallTime, boolean checkedViews) {
         Runtime runtime = Runtime.getRuntime();
         String cpu = cpuModel().orElse(System.getProperty("os.arch")) + ", " + runtime.availableProcessors()
                 + " processors";
@@ -48,7 +50,7 @@ public record RunInfo(Instant date, String cpu, String jdk, int vectorLanes, Str
         String kernels = KernelProvider.mode().name().toLowerCase(java.util.Locale.ROOT) + " ("
                 + KernelProvider.reason() + ")";
         return new RunInfo(date, cpu, jdk, VectorParticleOps.lanes(), kernels, profile, forks, warmup, measurement,
-                wallTime);
+                wallTime, checkedViews);
     }
 
     /** The first {@code model name} of {@code /proc/cpuinfo}, where there is one (Linux). */
@@ -69,6 +71,7 @@ public record RunInfo(Instant date, String cpu, String jdk, int vectorLanes, Str
 
     /** The same information with another wall time (known only once the run has ended). */
     public RunInfo withWallTime(Duration elapsed) {
-        return new RunInfo(date, cpu, jdk, vectorLanes, kernels, profile, forks, warmup, measurement, elapsed);
+        return new RunInfo(date, cpu, jdk, vectorLanes, kernels, profile, forks, warmup, measurement, elapsed,
+                checkedViews);
     }
 }

@@ -6,7 +6,8 @@
  *
  * <pre>
  *   JMH RunResult ──► BenchResult (workload, entities, impl, ns/entity, error, ...) ─┬─► latest.json
- *                     RunInfo (CPU, JDK, vector width, forks, iterations, date) ────┼─► latest.md
+ *                     RunInfo (CPU, JDK, vector width, forks, iterations, date,     │
+ *                              view checks) ────────────────────────────────────────┼─► latest.md
  *                                                                                   └─► latest.png
  * </pre>
  *

@@ -2,6 +2,7 @@ package dev.jtecs.bench.suite;
 
 import dev.jtecs.bench.results.BenchResult;
 import dev.jtecs.bench.results.Impls;
+import dev.jtecs.storage.ViewChecks;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,7 +29,10 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * values), with the GC profiler on, and turns every JMH result into a {@link BenchResult}.
  *
  * <p>Forks run the JVM that runs this, on its class path (the shaded {@code jtecs.jar}), with
- * {@link #FORK_JVM_ARGS}; each benchmark class's own {@code jvmArgsAppend} still follows them. Scores are taken
+ * {@link #FORK_JVM_ARGS}, then {@link #CHECK_VIEWS_ARG} when the runner was asked to check views; each benchmark
+ * class's own {@code jvmArgsAppend} still follows them. Every row records whether its benchmark ran checked
+ * ({@link BenchResult#checkedViews}): with forks, whether they got the switch; with no fork (tests), whether this
+ * JVM has the checks on. Scores are taken
  * in nanoseconds per operation and divided by the workload's entity count; the GC profiler's
  * {@code gc.alloc.rate.norm} becomes the allocation per operation.
  *
@@ -44,6 +48,9 @@ public final class SuiteRunner {
     public static final List<String> FORK_JVM_ARGS = List.of("--add-modules", "jdk.incubator.vector",
             "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow");
 
+    /** The option that turns jtecs' checked view mode on in a fork ({@code jtecs bench --check-views}). */
+    public static final String CHECK_VIEWS_ARG = "-Djtecs.checkViews=true";
+
     /** The secondary result of JMH's GC profiler that is the bytes allocated per operation. */
     static final String ALLOC_NORM = "gc.alloc.rate.norm";
 
@@ -51,10 +58,35 @@ public final class SuiteRunner {
     static final String NO_RESULT = "no result (JMH returned none and reported no exception; see its output)";
 
     private final PrintWriter log;
+    private final boolean checkViews;
 
     /** A runner that reports each workload's start on {@code log} (JMH prints its own progress on standard out). */
     public SuiteRunner(PrintWriter log) {
+        this(log, false);
+    }
+
+    /** A runner whose forks run with the view checks on when {@code checkViews} ({@link #CHECK_VIEWS_ARG}). */
+    public SuiteRunner(PrintWriter log, boolean checkViews) {
         this.log = java.util.Objects.requireNonNull(log, "log");
+        this.checkViews = checkViews;
+    }
+
+    /**
+     * Whether a run with {@code profile} measures with the view checks on: with forks, whether they are asked to
+     * ({@code checkViews}); with none, whether this JVM has them on, whatever was asked.
+     */
+    public static boolean viewsChecked(Profile profile, boolean checkViews) {
+        return profile.forks() == 0 ? ViewChecks.ENABLED : checkViews;
+    }
+
+    /** The JVM options of every fork: {@link #FORK_JVM_ARGS}, and {@link #CHECK_VIEWS_ARG} when asked. */
+    public static List<String> forkJvmArgs(boolean checkViews) {
+        if (!checkViews) {
+            return FORK_JVM_ARGS;
+        }
+        List<String> args = new ArrayList<>(FORK_JVM_ARGS);
+        args.add(CHECK_VIEWS_ARG);
+        return List.copyOf(args);
     }
 
     /**
@@ -70,6 +102,7 @@ public final class SuiteRunner {
     public List<BenchResult> run(List<Workload> workloads, Profile profile, Map<String, List<String>> overrides)
             throws RunnerException {
         List<BenchResult> results = new ArrayList<>();
+        boolean checked = viewsChecked(profile, checkViews);
         for (int i = 0; i < workloads.size(); i++) {
             Workload w = workloads.get(i);
             Map<String, List<String>> params = w.effectiveParams(profile.quickParams(), overrides);
@@ -78,8 +111,9 @@ public final class SuiteRunner {
             log.flush();
             JmhFailures failures =
                     new JmhFailures(OutputFormatFactory.createFormatInstance(System.out, VerboseMode.NORMAL));
-            Collection<RunResult> runs = runWhenJmhIsFree(options(w, profile, params), failures);
-            List<BenchResult> rows = sorted(toResults(w, params, runs, failures.reasons()));
+            Collection<RunResult> runs = runWhenJmhIsFree(options(w, profile, params, checkViews), failures);
+            List<BenchResult> rows = sorted(toResults(w, params, runs, failures.reasons())).stream()
+                    .map(r -> r.withCheckedViews(checked)).toList();
             List<BenchResult> failed = rows.stream().filter(BenchResult::isFailed).toList();
             if (!failed.isEmpty()) {
                 log.printf("== %s: %d of %d benchmarks failed; the others stand:%n", w.name(), failed.size(),
@@ -137,9 +171,9 @@ public final class SuiteRunner {
         }
     }
 
-    /** The JMH options for one workload. */
+    /** The JMH options for one workload; its forks get {@link #forkJvmArgs} of {@code checkViews}. */
     static org.openjdk.jmh.runner.options.Options options(Workload w, Profile profile,
-            Map<String, List<String>> params) {
+            Map<String, List<String>> params, boolean checkViews) {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(w.includePattern())
                 .mode(Mode.AverageTime)
@@ -151,7 +185,7 @@ public final class SuiteRunner {
                 .measurementTime(TimeValue.milliseconds(profile.measurement().toMillis()))
                 .threads(1)
                 .addProfiler(GCProfiler.class)
-                .jvmArgs(FORK_JVM_ARGS.toArray(String[]::new))
+                .jvmArgs(forkJvmArgs(checkViews).toArray(String[]::new))
                 .shouldFailOnError(false); // a failing benchmark costs its own row only: see toResults
         params.forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
         return options.build();

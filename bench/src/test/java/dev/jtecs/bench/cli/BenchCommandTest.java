@@ -1,12 +1,15 @@
 package dev.jtecs.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.results.BenchResult;
 import dev.jtecs.bench.results.ResultsJson;
 import dev.jtecs.bench.suite.FailingBenchmark;
+import dev.jtecs.bench.suite.ViewChecksProbe;
 import dev.jtecs.bench.suite.Workloads;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -81,6 +84,46 @@ class BenchCommandTest {
                 o.out());
         assertTrue(o.out().contains("estimated wall time: about "), o.out());
         assertTrue(Files.notExists(dir.resolve("results")), "no output directory");
+    }
+
+    @Test
+    void checkViewsIsInThePlan(@TempDir Path dir) {
+        Outcome checked = jtecs("bench", "--quick", "--check-views", "--list", "--out", dir.toString());
+        assertEquals(0, checked.exit(), checked.err());
+        assertTrue(checked.out().contains("\nview checks on (-Djtecs.checkViews=true): the figures include their "
+                + "cost\n"), checked.out());
+        Outcome plain = jtecs("bench", "--quick", "--list", "--out", dir.toString());
+        assertFalse(plain.out().contains("view checks"), plain.out());
+    }
+
+    @Test
+    void checkViewsWithNoForkIsRefusedWhereThisJvmRunsUnchecked() {
+        String refusal = BenchCommand.checkViewsRefusal(true, 0, false);
+        assertNotNull(refusal);
+        assertTrue(refusal.contains("--check-views with --forks 0") && refusal.contains("-Djtecs.checkViews=true"),
+                refusal);
+        assertNull(BenchCommand.checkViewsRefusal(true, 1, false), "forks get the switch");
+        assertNull(BenchCommand.checkViewsRefusal(true, 0, true), "this JVM is checked already");
+        assertNull(BenchCommand.checkViewsRefusal(false, 0, false), "not asked");
+    }
+
+    @Test
+    void aCheckedRunSaysSoInLatestJsonAndLatestMd(@TempDir Path dir) throws IOException {
+        System.setProperty("jmh.ignoreLock", "true"); // other builds on this machine may hold JMH's lock
+        Path out = dir.resolve("results");
+        CommandLine cli = new CommandLine(new BenchCommand(List.of(ViewChecksProbe.WORKLOAD)));
+        StringWriter stderr = new StringWriter();
+        cli.setOut(new PrintWriter(new StringWriter(), true));
+        cli.setErr(new PrintWriter(stderr, true));
+        int exit = cli.execute("--check-views", "--forks", "0", "--warmup-iterations", "0", "--iterations", "1",
+                "--time", "10", "--out", out.toString()); // no fork: this JVM, which the tests run checked
+        assertEquals(BenchCommand.ALL_RAN, exit, stderr.toString());
+        List<BenchResult> results = ResultsJson.read(out.resolve("latest.json"));
+        assertEquals(List.of(true), results.stream().map(BenchResult::checkedViews).toList());
+        assertTrue(Files.readString(out.resolve("latest.json")).contains("\"threads\": 1, \"checked_views\": true}"));
+        String md = Files.readString(out.resolve("latest.md"));
+        assertTrue(md.contains("\n- view checks: on (-Djtecs.checkViews=true: the figures include the checked view "
+                + "mode's cost)\n"), md);
     }
 
     @Test

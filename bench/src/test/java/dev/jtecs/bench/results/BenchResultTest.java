@@ -37,10 +37,23 @@ class BenchResultTest {
     }
 
     @Test
+    void rowsRunUncheckedUnlessMarked() {
+        BenchResult measured = new BenchResult("integrate", 16, "jtecs", 0.2, 0, 0, 1);
+        BenchResult failed = BenchResult.failed("integrate", 16, "dominion", 1, "why");
+        assertFalse(measured.checkedViews());
+        assertFalse(failed.checkedViews());
+        BenchResult checked = measured.withCheckedViews(true);
+        assertTrue(checked.checkedViews());
+        assertEquals(measured, checked.withCheckedViews(false), "only the flag changes");
+        assertEquals("why", failed.withCheckedViews(true).failure());
+    }
+
+    @Test
     void refusesAFailedRowWithFiguresOrWithoutAReason() {
         assertRefused(() -> BenchResult.failed("integrate", 16, "jtecs", 1, " "), "failure=' '");
         assertRefused(() -> BenchResult.failed("integrate", 16, "jtecs", 1, "two\nlines"), "failure='two");
-        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, Double.NaN, Double.NaN, 1, "why"),
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, Double.NaN, Double.NaN, 1, "why",
+                false),
                 "nsPerEntity=1.0");
         assertRefused(() -> BenchResult.failed("integrate", 0, "jtecs", 1, "why"), "entities=0");
         assertRefused(() -> BenchResult.failed("integrate", 16, "bevy", 1, "why"), "impl='bevy'");

@@ -29,6 +29,16 @@ class ResultsChartTest {
         assertEquals(List.of("integrate 16,384", "sparse_delta[dirtyArchetypes=1] 100,000"),
                 List.copyOf(chart.getSeriesMap().get("jtecs").getXData()));
         assertTrue(chart.getStyler().isYAxisLogarithmic());
+        assertFalse(chart.getTitle().contains("view checks"), chart.getTitle());
+    }
+
+    @Test
+    void theTitleSaysWhenTheViewChecksWereOn() {
+        RunInfo i = ResultsMarkdownTest.INFO;
+        RunInfo checked = new RunInfo(i.date(), i.cpu(), i.jdk(), i.vectorLanes(), i.kernels(), i.profile(),
+                i.forks(), i.warmup(), i.measurement(), i.wallTime(), true);
+        String title = ResultsChart.chart(RESULTS, checked).getTitle();
+        assertTrue(title.endsWith("; view checks on"), title);
     }
 
     @Test

@@ -61,6 +61,32 @@ class ResultsJsonTest {
     }
 
     @Test
+    void aRowRunWithTheViewChecksOnEndsSayingSoAndReadsBack() throws IOException {
+        List<BenchResult> checked = List.of(RESULTS.get(0).withCheckedViews(true), FAILED.withCheckedViews(true));
+        assertEquals("""
+                [
+                  {"workload": "integrate", "entities": 1048576, "impl": "jtecs", "ns_per_entity": 0.21, \
+                "error": 0.01, "alloc_bytes_per_op": 0.0, "threads": 1, "checked_views": true},
+                  {"workload": "spawn_single", "entities": 16384, "impl": "dominion", "ns_per_entity": null, \
+                "error": null, "alloc_bytes_per_op": null, "threads": 1, "failed": true, \
+                "failure": "java.lang.ArrayIndexOutOfBoundsException: Index 1024 out of bounds for length 1024", \
+                "checked_views": true}
+                ]
+                """, ResultsJson.toJson(checked));
+        assertEquals(checked, ResultsJson.parse(ResultsJson.toJson(checked)));
+        assertEquals(RESULTS, ResultsJson.parse(ResultsJson.toJson(RESULTS)), "unchecked rows stay unmarked");
+    }
+
+    @Test
+    void refusesACheckedViewsKeyThatIsNotTrue() {
+        String checked = ResultsJson.toJson(List.of(RESULTS.get(0).withCheckedViews(true)));
+        assertRefused(checked.replace("\"checked_views\": true", "\"checked_views\": false"),
+                "element 0 key checked_views is false, not true");
+        assertRefused(checked.replace("\"checked_views\": true", "\"checked_views\": \"yes\""),
+                "element 0 key checked_views is \"yes\", not true");
+    }
+
+    @Test
     void anEmptyRunIsAnEmptyArray() {
         assertEquals("[]\n", ResultsJson.toJson(List.of()));
     }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ResultsMarkdownTest {
     static final RunInfo INFO = new RunInfo(Instant.parse("2025-01-02T03:04:05Z"), "Test CPU, 2 processors",
-            "Test VM 25", 16, "vector (test)", "quick", 1, "2 × 200 ms", "3 × 200 ms", Duration.ofSeconds(485));
+            "Test VM 25", 16, "vector (test)", "quick", 1, "2 × 200 ms", "3 × 200 ms", Duration.ofSeconds(485),
+            false);
 
     @Test
     void writesTheHeaderAndOneRowPerResultWithRatiosToJtecs() {
@@ -33,6 +34,7 @@ class ResultsMarkdownTest {
                 - JDK: Test VM 25
                 - vector width: 16 float lanes (512 bits), kernels vector (test)
                 - profile: quick, 1 fork per benchmark, warm-up 2 × 200 ms, measurement 3 × 200 ms
+                - view checks: off
                 - wall time: 8 min 5 s
 
                 ns/entity is JMH's average time per operation divided by the entities one operation covers; ± is \
@@ -66,6 +68,17 @@ class ResultsMarkdownTest {
                 | add_remove_tag | 16,384 | artemis | 25 ± 1 | 410 µs | 0 | 1 | — |
                 """), md);
         assertFalse(ResultsMarkdown.toMarkdown(results.subList(0, 1), INFO).contains("- failed:"));
+    }
+
+    @Test
+    void theHeaderSaysWhenTheViewChecksWereOn() {
+        RunInfo checked = new RunInfo(INFO.date(), INFO.cpu(), INFO.jdk(), INFO.vectorLanes(), INFO.kernels(),
+                INFO.profile(), INFO.forks(), INFO.warmup(), INFO.measurement(), INFO.wallTime(), true);
+        List<BenchResult> one = List.of(new BenchResult("integrate", 16384, "jtecs", 0.1, 0.01, 0, 1)
+                .withCheckedViews(true));
+        assertTrue(ResultsMarkdown.toMarkdown(one, checked).contains("\n- view checks: on (-Djtecs.checkViews=true: "
+                + "the figures include the checked view mode's cost)\n- wall time: "), ResultsMarkdown.toMarkdown(
+                one, checked));
     }
 
     @Test

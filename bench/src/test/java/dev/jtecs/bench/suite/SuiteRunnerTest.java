@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.results.BenchResult;
+import dev.jtecs.storage.ViewChecks;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +18,7 @@ class SuiteRunnerTest {
     @Test
     void forksGetTheVectorNativeAndUnsafeFlagsAndTheGcProfiler() {
         Workload w = Workloads.find("sparse_delta").orElseThrow();
-        Options o = SuiteRunner.options(w, Profile.QUICK, w.effectiveParams(true, Map.of()));
+        Options o = SuiteRunner.options(w, Profile.QUICK, w.effectiveParams(true, Map.of()), false);
         assertEquals(List.of(w.includePattern()), o.getIncludes());
         assertEquals(SuiteRunner.FORK_JVM_ARGS, List.copyOf(o.getJvmArgs().get()));
         assertTrue(SuiteRunner.FORK_JVM_ARGS.containsAll(List.of("--add-modules", "jdk.incubator.vector",
@@ -35,6 +36,45 @@ class SuiteRunnerTest {
     }
 
     @Test
+    void checkViewsAppendsTheSwitchToEveryForksOptions() {
+        Workload w = Workloads.find("integrate").orElseThrow();
+        Options o = SuiteRunner.options(w, Profile.QUICK, w.effectiveParams(true, Map.of()), true);
+        List<String> expected = new java.util.ArrayList<>(SuiteRunner.FORK_JVM_ARGS);
+        expected.add("-Djtecs.checkViews=true");
+        assertEquals(expected, List.copyOf(o.getJvmArgs().get()));
+        assertEquals(expected, SuiteRunner.forkJvmArgs(true));
+        assertEquals(SuiteRunner.FORK_JVM_ARGS, SuiteRunner.forkJvmArgs(false));
+    }
+
+    @Test
+    void aRowSaysWhetherItRanCheckedForksAsAskedAndThisJvmAsItIs() {
+        Profile forked = Profile.QUICK;
+        Profile here = new Profile("custom", 0, 0, java.time.Duration.ofMillis(1), 1, java.time.Duration.ofMillis(1),
+                false);
+        assertTrue(SuiteRunner.viewsChecked(forked, true));
+        assertFalse(SuiteRunner.viewsChecked(forked, false));
+        assertEquals(ViewChecks.ENABLED, SuiteRunner.viewsChecked(here, false), "no fork: this JVM's own switch");
+        assertEquals(ViewChecks.ENABLED, SuiteRunner.viewsChecked(here, true));
+    }
+
+    @Test
+    void aForkRunsWithTheViewChecksOnlyWhenAsked() throws RunnerException {
+        System.setProperty("jmh.ignoreLock", "true"); // other builds on this machine may hold JMH's lock
+        Profile oneFork = new Profile("custom", 1, 0, java.time.Duration.ofMillis(1), 1,
+                java.time.Duration.ofMillis(10), false);
+        java.io.PrintWriter log = new java.io.PrintWriter(new java.io.StringWriter(), true);
+        List<BenchResult> checked = new SuiteRunner(log, true).run(List.of(ViewChecksProbe.WORKLOAD), oneFork,
+                Map.of());
+        assertEquals(1, checked.size(), checked.toString());
+        assertFalse(checked.get(0).isFailed(), "the fork had the checks on: " + checked.get(0));
+        assertTrue(checked.get(0).checkedViews(), checked.get(0).toString());
+        List<BenchResult> unchecked = new SuiteRunner(log, false).run(List.of(ViewChecksProbe.WORKLOAD), oneFork,
+                Map.of()); // this JVM runs checked (surefire), and the fork still does not inherit it
+        assertEquals("java.lang.IllegalStateException: " + ViewChecksProbe.OFF, unchecked.get(0).failure());
+        assertFalse(unchecked.get(0).checkedViews(), unchecked.get(0).toString());
+    }
+
+    @Test
     void aFailingBenchmarkCostsOnlyItsOwnRowInThisJvm() throws RunnerException {
         List<BenchResult> rows = runFailingProbe(0, Map.of());
         assertEquals(List.of("failing_probe 1 jtecs", "failing_probe 1 plain-array", "failing_probe 2 jtecs",
@@ -45,7 +85,8 @@ class SuiteRunnerTest {
             assertTrue(r.nsPerEntity() > 0 && r.allocBytesPerOp() >= 0, r.toString());
         }
         assertEquals(BenchResult.failed("failing_probe", 2, "plain-array", 1,
-                "java.lang.IllegalStateException: " + FailingBenchmark.MESSAGE), rows.get(3));
+                "java.lang.IllegalStateException: " + FailingBenchmark.MESSAGE)
+                .withCheckedViews(ViewChecks.ENABLED), rows.get(3), "in this JVM: its own checks");
     }
 
     @Test
@@ -95,8 +136,8 @@ class SuiteRunnerTest {
     @Test
     void jmhGoesOnAfterAFailure() {
         Workload w = Workloads.find("spawn_single").orElseThrow();
-        assertFalse(SuiteRunner.options(w, Profile.FULL, w.effectiveParams(false, Map.of())).shouldFailOnError()
-                .get());
+        assertFalse(SuiteRunner.options(w, Profile.FULL, w.effectiveParams(false, Map.of()), false)
+                .shouldFailOnError().get());
     }
 
     @Test

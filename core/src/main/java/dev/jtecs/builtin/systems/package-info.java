@@ -10,7 +10,10 @@
  *                                                           ──► child Transform2D, parents first
  * </pre>
  *
- * <p>This package is part of the world layer: its bodies receive the {@code World}, and the world installs them.
+ * <p>This package is the top layer of the core, above the world: its bodies receive the {@code World}, and
+ * nothing in the core names this package. A new world installs the systems by calling
+ * {@code BuiltinSystems.install(World)} through a method handle it looks up by that class's name, so renaming
+ * or moving {@code BuiltinSystems} or {@code install} means changing that name in {@code world} as well.
  * Invariants: builtin systems read and write columns a whole archetype at a time and allocate nothing per
  * entity; they mark a component dirty only where its values changed (TTL's {@code remaining} changes every
  * step); structural work (TTL despawns) is staged and published at the phase barrier.

@@ -63,8 +63,11 @@ public final class Table {
     private final PrimitiveKind[] nativeKinds;
     private final MemorySegment[] nativeSegments;
     private final Column[] nativeViews;
+    /** What each native column holds ({@code Component.field}), for the checked mode's messages. */
+    private final String[] nativeLabels;
     private final Object[][] heapArrays;
     private final ObjectColumn<?>[] heapViews;
+    private final String[] heapLabels;
     private MemorySegment entitySegment = MemorySegment.NULL;
     private LongColumn entityView;
     private int count;
@@ -127,9 +130,16 @@ public final class Table {
             }
         }
         nativeKinds = new PrimitiveKind[natives];
+        nativeLabels = new String[natives];
+        heapLabels = new String[heaps];
         for (int p = 0; p < n; p++) {
+            ComponentLayout layout = components[p].layout();
             for (int f = 0; f < nativeCount[p]; f++) {
-                nativeKinds[nativeStart[p] + f] = components[p].layout().fieldKinds().get(f);
+                nativeKinds[nativeStart[p] + f] = layout.fieldKinds().get(f);
+                nativeLabels[nativeStart[p] + f] = components[p].name() + "." + layout.fieldNames().get(f);
+            }
+            if (heapIndex[p] >= 0) {
+                heapLabels[heapIndex[p]] = components[p].name();
             }
         }
         nativeSegments = new MemorySegment[natives];
@@ -738,9 +748,9 @@ public final class Table {
     private void rebuildViews() {
         storageVersion++;
         clock.tick(signature);
-        entityView = new LongColumn(entitySegment, archetype, true); // ids change only through the world
+        entityView = new LongColumn(entitySegment, archetype, true, ENTITY_LABEL); // ids change only via the world
         for (int c = 0; c < nativeSegments.length; c++) {
-            nativeViews[c] = view(nativeKinds[c], nativeSegments[c], archetype);
+            nativeViews[c] = view(nativeKinds[c], nativeSegments[c], archetype, nativeLabels[c]);
         }
         for (int p = 0; p < components.length; p++) {
             if (heapIndex[p] >= 0) {
@@ -750,21 +760,24 @@ public final class Table {
                         : components[p] instanceof PairComponent;
                 Class<?> type = components[p] instanceof PairComponent pair ? pair.payloadType()
                         : components[p].valueType();
-                heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], type, readOnly, archetype);
+                heapViews[heapIndex[p]] = new ObjectColumn<>(heapArrays[heapIndex[p]], type, readOnly, archetype,
+                        heapLabels[heapIndex[p]]);
             }
         }
     }
 
-    private static Column view(PrimitiveKind kind, MemorySegment segment, Archetype owner) {
+    private static final String ENTITY_LABEL = "entity ids";
+
+    private static Column view(PrimitiveKind kind, MemorySegment segment, Archetype owner, String label) {
         return switch (kind) {
-            case BYTE -> new ByteColumn(segment, owner);
-            case BOOLEAN -> new BooleanColumn(segment, owner);
-            case SHORT -> new ShortColumn(segment, owner);
-            case CHAR -> new CharColumn(segment, owner);
-            case INT -> new IntColumn(segment, owner);
-            case FLOAT -> new FloatColumn(segment, owner);
-            case LONG -> new LongColumn(segment, owner, false);
-            case DOUBLE -> new DoubleColumn(segment, owner);
+            case BYTE -> new ByteColumn(segment, owner, label);
+            case BOOLEAN -> new BooleanColumn(segment, owner, label);
+            case SHORT -> new ShortColumn(segment, owner, label);
+            case CHAR -> new CharColumn(segment, owner, label);
+            case INT -> new IntColumn(segment, owner, label);
+            case FLOAT -> new FloatColumn(segment, owner, label);
+            case LONG -> new LongColumn(segment, owner, false, label);
+            case DOUBLE -> new DoubleColumn(segment, owner, label);
         };
     }
 
