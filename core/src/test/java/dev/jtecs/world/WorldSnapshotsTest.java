@@ -470,4 +470,25 @@ class WorldSnapshotsTest {
             assertTrue(world.isAlive(spawned));
         }
     }
+
+    @Test
+    void anInvalidLayerIsRefusedBeforeTheSaveStarts() {
+        try (World world = World.create()) {
+            List<String> log = new ArrayList<>();
+            world.addSnapshotHandler(SnapshotHandler.<World>of("snap.h", w -> {
+                log.add("handler.save");
+                return 1;
+            }, null));
+            world.observe(0, OnSnapshotSave.class, event -> log.add("OnSnapshotSave"));
+            SnapshotOptions options = SnapshotOptions.table().layers(2);
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> world.saveSnapshot(options.layers(0, 40)));
+            assertTrue(refused.getMessage().contains("layer 40 is outside 0..31"), refused.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> SnapshotOptions.binary().layers(-1));
+            assertArrayEquals(new int[] {2}, options.layers(), "the options keep the layers they had");
+            assertEquals(List.of(), log, "no handler ran and no event was delivered");
+            world.saveSnapshot(options);
+            assertEquals(List.of("handler.save", "OnSnapshotSave"), log);
+        }
+    }
 }
