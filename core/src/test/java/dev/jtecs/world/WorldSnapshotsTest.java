@@ -450,24 +450,64 @@ class WorldSnapshotsTest {
         }
     }
 
+    /** A copy of a table tree with every leaf equal to {@code from} replaced by {@code to}. */
+    private static Object replaced(Object tree, Object from, Object to) {
+        if (tree instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((key, value) -> copy.put((String) key, replaced(value, from, to)));
+            return copy;
+        }
+        if (tree instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>();
+            list.forEach(value -> copy.add(replaced(value, from, to)));
+            return copy;
+        }
+        return from.equals(tree) ? to : tree;
+    }
+
     @Test
+    @SuppressWarnings("unchecked")
     void aRejectedLoadChangesNothingAndTheWorldKeepsWorking() {
-        try (World world = World.create(); World source = World.create()) {
+        try (World world = World.create(WorldConfig.defaults().timestep(0.1)); World source = World.create()) {
             populate(world);
             populate(source);
-            String before = describe(world);
+            world.spawn(DRAWN, SPRITE.of(new Sprite(999))); // a transient value: no snapshot holds it
+            world.seedRandom(9);
+            world.randomStream("snap.other").nextInt();
+            world.createState("snap.menu", StatePolicy.none());
+            world.pushState("snap.menu");
+            world.disablePhase(Phases.RENDER);
+            world.update(0.25); // two fixed steps, 0.05 s left over
+            Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+            String before = dev.jtecs.testing.WorldState.of(world, marked);
+
             Map<String, Object> table = source.saveSnapshot().table();
+            Map<String, Map<String, Object>> tables = new LinkedHashMap<>();
             Map<String, Object> badVersion = new LinkedHashMap<>(table);
             badVersion.put("version", 2);
-            assertThrows(InvalidSnapshotException.class, () -> world.loadSnapshot(badVersion));
+            tables.put("version 2 is not supported", badVersion);
+            tables.put("the custom codec of snap.Pair rejected its value",
+                    (Map<String, Object>) replaced(table, "42:1.5", "forty-two"));
+            Map<String, Object> hostile = new LinkedHashMap<>(table);
+            hostile.put("nextEntityId", Integer.MAX_VALUE);
+            tables.put("needs a world of at least", hostile);
+            for (Map.Entry<String, Map<String, Object>> bad : tables.entrySet()) {
+                InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                        () -> world.loadSnapshot(bad.getValue()), bad.getKey());
+                assertTrue(refused.getMessage().contains(bad.getKey()), refused.getMessage());
+                assertEquals(before, dev.jtecs.testing.WorldState.of(world, marked), bad.getKey());
+            }
             byte[] bytes = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
             bytes[bytes.length / 2] ^= 0x10;
             InvalidSnapshotException flipped = assertThrows(InvalidSnapshotException.class,
                     () -> world.loadSnapshot(bytes));
             assertTrue(flipped.getMessage().contains("checksum"), flipped.getMessage());
-            assertEquals(before, describe(world));
+            assertEquals(before, dev.jtecs.testing.WorldState.of(world, marked));
+
             long spawned = world.spawn(MARK);
             assertTrue(world.isAlive(spawned));
+            world.loadSnapshot(table); // and a good snapshot still loads
+            assertEquals(describe(source), describe(world));
         }
     }
 

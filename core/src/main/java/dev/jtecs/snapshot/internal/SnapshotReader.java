@@ -125,11 +125,19 @@ final class SnapshotReader {
         expect(meta, Binary.META, 0, where);
         Map<?, ?> root = Trees.map(Tagged.read(in, meta.payload(), meta.length(), where + " META"), where + " META");
         header(root, where);
-        if (model.prelude.archetypeCount() != header.frames() || model.prelude.entityCount() != header.entities()
-                || model.highWater != header.highWater()) {
-            throw Trees.bad(where, "the header and the metadata disagree on the frame count, entity count or next "
-                    + "entity id");
+        if (model.prelude.archetypeCount() != header.frames()) {
+            throw Trees.bad(where, "the header and the metadata disagree: the header says " + header.frames()
+                    + " archetype frames, archetypeCount says " + model.prelude.archetypeCount());
         }
+        if (model.prelude.entityCount() != header.entities()) {
+            throw Trees.bad(where, "the header and the metadata disagree: the header says " + header.entities()
+                    + " entities, entityCount says " + model.prelude.entityCount());
+        }
+        if (model.highWater != header.highWater()) {
+            throw Trees.bad(where, "the header and the metadata disagree: the header says next entity id "
+                    + header.highWater() + ", nextEntityId says " + model.highWater);
+        }
+
         Binary.Section free = Binary.readSection(in, meta.next(), header.total(), crc, where);
         expect(free, Binary.FREE, 0, where);
         if (free.length() % 8 != 0 || free.length() / 8 > maxEntities) {
