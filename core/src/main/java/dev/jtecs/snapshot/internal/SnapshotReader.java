@@ -23,7 +23,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,12 +36,11 @@ import java.util.zip.CRC32C;
  * component table (every name registered with the same kind and codec, layouts migrated by field name), every
  * value, every edge (dense targets among the saved entities, sparse edges sorted and distinct), keys, the free
  * slots, random streams, states and phases. Custom {@code load}/{@code deserialize} codecs run here too, so a
- * codec that rejects its input also changes nothing. Every allocation is bounded by what the input holds or by
- * the destination's capacity.
+ * codec that rejects its input also changes nothing. Every allocation is bounded by what the input holds: the
+ * claimed {@code nextEntityId} is checked against the destination's capacity but sizes nothing here (the slot
+ * bookkeeping, {@link SlotTable}, follows the ids and free slots present).
  */
 final class SnapshotReader {
-    private static final int ABSENT = -1;
-
     private final int maxEntities;
     private final SnapshotHost host;
     private final LoadModel model = new LoadModel();
@@ -50,7 +48,7 @@ final class SnapshotReader {
     private Component<?>[] resolved; // null where the destination declares the component transient
     private int[][] fieldSources; // per entry: destination field -> saved field, or -1
     private Object[][] fieldDefaults; // per entry: destination field -> the default of an added field
-    private int[] generationOf; // restored slot -> generation, ABSENT for none
+    private SlotTable restored; // restored slot -> generation, sized by the ids the input holds
     private final Set<String> keys = new HashSet<>();
 
     SnapshotReader(int maxEntities, SnapshotHost host) {
@@ -101,6 +99,7 @@ final class SnapshotReader {
             total += count;
         }
         checkEntityCount(total);
+        restored = new SlotTable(model.highWater, (int) total);
         for (int f = 0; f < trees.size(); f++) {
             registerIds(ids.get(f), null, "archetype " + f);
         }
@@ -137,7 +136,6 @@ final class SnapshotReader {
             throw Trees.bad(where, "the header and the metadata disagree: the header says next entity id "
                     + header.highWater() + ", nextEntityId says " + model.highWater);
         }
-
         Binary.Section free = Binary.readSection(in, meta.next(), header.total(), crc, where);
         expect(free, Binary.FREE, 0, where);
         if (free.length() % 8 != 0 || free.length() / 8 > maxEntities) {
@@ -187,6 +185,7 @@ final class SnapshotReader {
                     + " of " + header.sections() + " sections (inconsistent counts or trailing sections)");
         }
         checkEntityCount(total);
+        restored = new SlotTable(model.highWater, (int) total);
         boolean littleEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
         for (int f = 0; f < trees.size(); f++) {
             MemorySegment ids = idSegments.get(f);
@@ -303,8 +302,6 @@ final class SnapshotReader {
             resolve(i, at + " (" + entries[i].name() + ")");
         }
         model.prelude = new SnapshotPrelude(version, highWater, entityCount, archetypeCount, List.of(entries));
-        generationOf = new int[highWater];
-        Arrays.fill(generationOf, ABSENT);
     }
 
     private static SnapshotComponentEntry entryOf(Map<?, ?> map, String where) {
@@ -439,11 +436,10 @@ final class SnapshotReader {
                     throw Trees.bad(where, "entity " + Entity.toString(id) + " lies past nextEntityId "
                             + model.highWater);
                 }
-                if (generationOf[slot] != ABSENT) {
+                if (!restored.add(slot, Entity.generation(id))) {
                     throw Trees.bad(where, "duplicate id: slot " + slot + " appears twice (entity "
                             + Entity.toString(id) + ")");
                 }
-                generationOf[slot] = Entity.generation(id);
             }
         }
     }
@@ -452,8 +448,7 @@ final class SnapshotReader {
         if (!Entity.isWellFormed(id)) {
             return false;
         }
-        int slot = Entity.slot(id);
-        return slot < generationOf.length && generationOf[slot] == Entity.generation(id);
+        return restored.generation(Entity.slot(id)) == Entity.generation(id);
     }
 
     private void freeSlots(int[] pairs, String where) {
@@ -803,22 +798,16 @@ final class SnapshotReader {
     // ---------------------------------------------------------------- shared: metadata
 
     private LoadModel finish(Map<?, ?> root, String where) {
-        List<Integer> restored = new ArrayList<>();
-        for (int slot = 1; slot < generationOf.length; slot++) {
-            if (generationOf[slot] != ABSENT) {
-                restored.add(slot);
-            }
-        }
-        model.restoredSlots = restored.stream().mapToInt(Integer::intValue).toArray();
-        boolean[] free = new boolean[model.highWater];
-        for (int slot : model.freeSlots) {
-            if (free[slot]) {
+        model.restoredSlots = restored.slots();
+        SlotTable free = new SlotTable(model.highWater, model.freeSlots.length);
+        for (int i = 0; i < model.freeSlots.length; i++) {
+            int slot = model.freeSlots[i];
+            if (!free.add(slot, model.freeGenerations[i])) {
                 throw Trees.bad(where + ".freeSlots", "slot " + slot + " is listed twice");
             }
-            if (generationOf[slot] != ABSENT) {
+            if (restored.contains(slot)) {
                 throw Trees.bad(where + ".freeSlots", "slot " + slot + " is free and holds an entity");
             }
-            free[slot] = true;
         }
         Map<?, ?> data = Trees.map(Trees.field(root, "data", where), where + ".data");
         for (Map.Entry<?, ?> entry : data.entrySet()) {

@@ -13,6 +13,7 @@ import dev.jtecs.snapshot.SnapshotComponentEntry;
 import dev.jtecs.snapshot.SnapshotOptions;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.state.StatePolicy;
+import dev.jtecs.testing.Allocations;
 import dev.jtecs.testing.WorldState;
 import dev.jtecs.world.World;
 import java.lang.foreign.MemorySegment;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -334,6 +336,93 @@ class SnapshotReaderTest {
             populate(world);
             assertRefusedChangingNothing(world, WorldState.of(world), cases);
         }
+    }
+
+    /**
+     * A binary snapshot of no archetypes built by hand: the header, {@code meta} (a table snapshot's tree without
+     * its ids, free slots and archetypes) as the META block, and an empty FREE block.
+     */
+    private static byte[] binaryWithoutFrames(Map<String, Object> meta) {
+        Tagged.Bytes tree = new Tagged.Bytes();
+        Tagged.write(tree, meta);
+        long metaSection = Binary.SECTION + Binary.pad(tree.size());
+        long total = Binary.HEADER + metaSection + Binary.SECTION;
+        MemorySegment out = MemorySegment.ofArray(new byte[(int) total]);
+        CRC32C crc = new CRC32C();
+        Binary.writeHeader(out, total, 2, 0, 0, (Integer) meta.get("nextEntityId"), crc);
+        long payload = Binary.HEADER + Binary.SECTION;
+        MemorySegment.copy(tree.array(), 0, out, ValueLayout.JAVA_BYTE, payload, tree.size());
+        Binary.writeSection(out, Binary.HEADER, Binary.META, 0, tree.size(),
+                Binary.crc(crc, out, payload, tree.size()), crc);
+        Binary.writeSection(out, Binary.HEADER + metaSection, Binary.FREE, 0, 0, Binary.crc(crc, out, 0, 0), crc);
+        return out.toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /**
+     * The most a refused load of a few hundred bytes may allocate: its trees, checksums, messages and bookkeeping
+     * (about 4 KB for the table, 22 KB for the bytes when this was written; sizing by the claim takes 20 MB).
+     */
+    private static final long SMALL_INPUT_BUDGET = 128 * 1024;
+
+    /**
+     * A tiny snapshot claiming {@code nextEntityId} 4,000,000 (within the default capacity, so only its size
+     * could refuse it) is refused at its very last check, a state this world never created, so every step of the
+     * reader ran: none of them may size anything by the claim, only by the ids and free slots present (zero).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aHugeClaimedNextEntityIdAllocatesNothingTheInputDoesNotHold() {
+        int claimed = 4_000_000;
+        try (World source = World.create(); World world = World.create()) {
+            assertTrue(claimed <= world.config().maxEntities());
+            Map<String, Object> meta = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                    source.saveSnapshot().table());
+            meta.remove("freeSlots");
+            meta.remove("archetypes");
+            world.loadSnapshot(binaryWithoutFrames(meta)); // the hand-made framing is sound: it loads as it is
+
+            Map<String, Object> table = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                    source.saveSnapshot().table());
+            table.put("nextEntityId", claimed);
+            table.put("states", List.of("nowhere"));
+            meta.put("nextEntityId", claimed);
+            meta.put("states", List.of("nowhere"));
+            byte[] binary = binaryWithoutFrames(meta);
+            assertTrue(binary.length < 1024, binary.length + " bytes");
+
+            populate(world);
+            String before = WorldState.of(world);
+            for (Runnable load : List.<Runnable>of(() -> world.loadSnapshot(table), () -> world.loadSnapshot(binary))) {
+                long bytes = Allocations.fewestBytes(5, () -> {
+                    InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class, load::run);
+                    assertTrue(refused.getMessage().contains("state nowhere was not created in this world"),
+                            refused.getMessage());
+                });
+                assertTrue(bytes < SMALL_INPUT_BUDGET, "a refused load of a tiny input allocated " + bytes
+                        + " bytes (sizing by the claimed nextEntityId " + claimed + " takes about "
+                        + 5L * claimed + ")");
+                assertEquals(before, WorldState.of(world));
+            }
+        }
+    }
+
+    /** A list count asks for as many elements as bytes remain: what it pre-sizes is bounded, not 4 bytes each. */
+    @Test
+    void aTaggedListIsNotPreSizedByItsCount() {
+        int n = 1 << 20;
+        byte[] bytes = new byte[5 + n];
+        MemorySegment segment = MemorySegment.ofArray(bytes);
+        segment.set(ValueLayout.JAVA_BYTE, 0, (byte) 8); // LIST
+        segment.set(LE32, 1, n);
+        java.util.Arrays.fill(bytes, 5, bytes.length, (byte) 0x7F); // no element is a known tag
+        long allocated = Allocations.fewestBytes(5, () -> {
+            InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                    () -> Tagged.read(segment, 0, bytes.length, "list"));
+            assertTrue(refused.getMessage().contains("unknown value tag 127"), refused.getMessage());
+        });
+        assertTrue(allocated < n / 8, "a refused list of " + n + " one-byte elements allocated " + allocated + " bytes");
+        Object read = Tagged.read(MemorySegment.ofArray(new byte[] {8, 3, 0, 0, 0, 0, 0, 0}), 0, 8, "nulls");
+        assertEquals(java.util.Arrays.asList(null, null, null), read, "lists still read whole");
     }
 
     /** A seeded sweep of structural mutations with checksums repaired: every one loads or is refused cleanly. */
