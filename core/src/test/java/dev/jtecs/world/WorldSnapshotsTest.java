@@ -86,6 +86,37 @@ class WorldSnapshotsTest {
             o -> ((dev.jtecs.component.ComponentOptions<Long>) o).save(v -> v).deserialize(World.class,
                     (world, saved) -> ((Number) saved).longValue() + world.entityCount()));
 
+    record Rope(long target, float length) {}
+
+    record Leash(long target, String owner) {}
+
+    /** Its edges are rebuilt by the game after a load: never saved, in either placement. */
+    static final Relationship TETHERED = Relationships.register("snap.Tethered", o -> o.transient_(true));
+    static final RelationshipDefinition<Rope> HELD_BY = Relationships.register(Rope.class,
+            o -> o.name("snap.HeldBy").sparse().reverseIndex().transient_(true));
+    static final java.util.concurrent.atomic.AtomicInteger ROPE_SAVES = new java.util.concurrent.atomic.AtomicInteger();
+    static final java.util.concurrent.atomic.AtomicInteger ROPE_LOADS = new java.util.concurrent.atomic.AtomicInteger();
+    /** A dense native payload with a custom codec: the binary form must not copy its columns raw. */
+    static final RelationshipDefinition<Rope> ROPE = Relationships.register(Rope.class, o -> o.name("snap.Rope")
+            .save(edge -> {
+                ROPE_SAVES.incrementAndGet();
+                Rope rope = (Rope) edge;
+                return List.of(Long.toString(rope.target()), "len " + rope.length());
+            })
+            .load(saved -> {
+                ROPE_LOADS.incrementAndGet();
+                List<?> parts = (List<?>) saved;
+                return new Rope(Long.parseLong((String) parts.get(0)),
+                        Float.parseFloat(((String) parts.get(1)).substring(4)));
+            }));
+    /** A sparse managed payload with a world-aware codec. */
+    static final RelationshipDefinition<Leash> LEASH = Relationships.register(Leash.class, o -> o.name("snap.Leash")
+            .sparse().save(edge -> ((Leash) edge).target() + "/" + ((Leash) edge).owner())
+            .deserialize(World.class, (world, saved) -> {
+                String[] parts = ((String) saved).split("/");
+                return new Leash(Long.parseLong(parts[0]), parts[1] + "@" + world.entityCount());
+            }));
+
     /** A world holding every kind of state a snapshot carries. */
     static long[] populate(World world) {
         long a = world.spawn(BODY.of(new Body(1.5f, -0f, Long.MIN_VALUE, Double.NaN, true, (byte) -3, (short) 7,
@@ -339,6 +370,69 @@ class WorldSnapshotsTest {
             assertEquals(42L, copy.get(worldly, WORLDLY), "deserialize saw the world before the load: 2 entities");
             Map<String, Object> table = world.saveSnapshot().table();
             assertTrue(table.toString().contains("5:2.5"), "the custom codec wrote the table value");
+        }
+    }
+
+    @Test
+    void aTransientRelationshipsEdgesAreLeftOutDenseAndSparse() {
+        try (World world = World.create(); World copy = World.create()) {
+            long post = world.spawn(MARK);
+            long dog = world.spawn(MARK, TETHERED.to(post), HELD_BY.of(new Rope(post, 2f)), HEALTH.of(3.0));
+            long cat = world.spawn(TETHERED.to(dog));
+            for (Snapshot saved : List.of(world.saveSnapshot(), world.saveSnapshot(SnapshotOptions.binary()))) {
+                assertFalse(saved.componentTable().stream().anyMatch(e -> e.name().startsWith("snap.Tethered")
+                        || e.name().startsWith("snap.HeldBy")), saved.componentTable().toString());
+                if (saved.format() == dev.jtecs.snapshot.SnapshotFormat.TABLE) {
+                    String text = saved.table().toString();
+                    assertFalse(text.contains("snap.Tethered") || text.contains("snap.HeldBy"), text);
+                }
+                copy.loadSnapshot(saved);
+                assertTrue(copy.isAlive(dog) && copy.isAlive(cat), "the sources stay, without the edges");
+                assertEquals(3.0, copy.get(dog, HEALTH));
+                assertTrue(copy.has(dog, MARK));
+                assertFalse(copy.has(dog, TETHERED) || copy.has(cat, TETHERED) || copy.has(dog, HELD_BY));
+                assertEquals(0, copy.relationshipSources(HELD_BY, post).length, "no reverse index entry either");
+                assertEquals(world.entityCount(), copy.entityCount());
+            }
+        }
+    }
+
+    @Test
+    void aCustomCodecOnARelationshipPayloadRunsBothWaysDenseAndSparse() throws Exception {
+        try (World world = World.create()) {
+            long post = world.spawn(MARK);
+            long tree = world.spawn(MARK);
+            long dog = world.spawn(ROPE.of(new Rope(post, 1.5f)), LEASH.of(new Leash(tree, "ann")));
+            world.set(dog, ROPE.of(new Rope(tree, 4f)));
+            world.set(dog, LEASH.of(new Leash(post, "bo")));
+            Snapshot table = world.saveSnapshot();
+            assertTrue(table.componentTable().stream().filter(e -> e.name().equals("snap.Rope")
+                    || e.name().equals("snap.Leash")).allMatch(e -> e.customCodec()));
+            String text = new ObjectMapper().writeValueAsString(table.table());
+            assertTrue(text.contains("len 1.5") && text.contains("len 4.0"), "the dense codec wrote: " + text);
+            assertTrue(text.contains(tree + "/ann") && text.contains(post + "/bo"), "the sparse codec wrote: " + text);
+            for (Snapshot saved : List.of(table, world.saveSnapshot(SnapshotOptions.binary()))) {
+                try (World copy = World.create()) {
+                    copy.spawn();
+                    int saves = ROPE_SAVES.get();
+                    int loads = ROPE_LOADS.get();
+                    copy.loadSnapshot(saved);
+                    assertEquals(loads + 2, ROPE_LOADS.get(), saved.format() + ": the dense decoder ran per edge");
+                    assertEquals(saves, ROPE_SAVES.get());
+                    List<Object> ropes = new ArrayList<>();
+                    copy.forEachRelationship(dog, ROPE, ropes::add);
+                    assertEquals(List.of(new Rope(post, 1.5f), new Rope(tree, 4f)), ropes, saved.format().toString());
+                    assertEquals(new Rope(tree, 4f), copy.get(dog, ROPE.targeting(tree)));
+                    List<Object> leashes = new ArrayList<>();
+                    copy.forEachRelationship(dog, LEASH, leashes::add);
+                    assertEquals(List.of(new Leash(post, "bo@1"), new Leash(tree, "ann@1")), leashes,
+                            "the sparse decoder saw the destination before the load (1 entity)");
+                }
+            }
+            int saves = ROPE_SAVES.get();
+            byte[] binary = world.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            assertEquals(saves + 2, ROPE_SAVES.get(), "the binary form encodes through the codec, not raw");
+            assertTrue(new String(binary, java.nio.charset.StandardCharsets.ISO_8859_1).contains("len 4.0"));
         }
     }
 
