@@ -436,6 +436,62 @@ class WorldSnapshotsTest {
         }
     }
 
+    /**
+     * The value a table snapshot holds for one entity's component: an element of its column, or for native fields
+     * a map of field name to that entity's element of each field column.
+     */
+    @SuppressWarnings("unchecked")
+    private static Object savedValue(Map<String, Object> table, String component, long id) {
+        List<Object> names = new ArrayList<>();
+        for (Object entry : (List<Object>) table.get("componentTable")) {
+            names.add(((Map<String, Object>) entry).get("name"));
+        }
+        for (Object frame : (List<Object>) table.get("archetypes")) {
+            Map<String, Object> tree = (Map<String, Object>) frame;
+            int row = ((List<Object>) tree.get("ids")).indexOf(Long.toString(id));
+            List<Object> components = (List<Object>) tree.get("components");
+            for (int c = 0; row >= 0 && c < components.size(); c++) {
+                if (names.get((Integer) components.get(c)).equals(component)) {
+                    Object column = ((List<Object>) tree.get("columns")).get(c);
+                    if (column instanceof List<?> values) {
+                        return values.get(row);
+                    }
+                    Map<String, Object> fields = new LinkedHashMap<>();
+                    int at = row;
+                    ((Map<String, Object>) column).forEach((field, values) -> fields.put(field,
+                            ((List<Object>) values).get(at)));
+                    return fields;
+                }
+            }
+        }
+        throw new AssertionError(component + " of " + id + " is not in the table");
+    }
+
+    @Test
+    void snapshotSaveAndSnapshotLoadAreTheCodecsASnapshotUses() {
+        try (World world = World.create(); World copy = World.create()) {
+            long[] ids = populate(world);
+            long pair = world.spawn(PAIR.of(new Spring(5, 2.5f)));
+            long worldly = world.spawn(WORLDLY.of(40L));
+            Map<String, Object> table = world.saveSnapshot().table();
+            Body body = world.get(ids[0], BODY);
+            assertEquals(BODY.snapshotSave(body), savedValue(table, "snap.Body", ids[0]), "automatic, native");
+            assertEquals(Map.of("value", HEALTH.snapshotSave(world.get(ids[0], HEALTH))),
+                    savedValue(table, "snap.Health", ids[0]), "automatic, numeric scalar (one field column)");
+            assertEquals(LABEL.snapshotSave(world.get(ids[0], LABEL)), savedValue(table, "snap.Label", ids[0]));
+            assertEquals(TAG.snapshotSave(world.get(ids[1], TAG)), savedValue(table, "snap.Tag", ids[1]),
+                    "automatic, managed");
+            assertEquals(PAIR.snapshotSave(new Spring(5, 2.5f)), savedValue(table, "snap.Pair", pair), "custom");
+            assertEquals(WORLDLY.snapshotSave(40L), savedValue(table, "snap.Worldly", worldly), "custom");
+            assertEquals(body, BODY.snapshotLoad(BODY.snapshotSave(body), copy));
+            copy.spawn();
+            assertEquals(41L, WORLDLY.snapshotLoad(savedValue(table, "snap.Worldly", worldly), copy),
+                    "the world-aware decoder a load runs, given the destination");
+            copy.loadSnapshot(table);
+            assertEquals(41L, copy.get(worldly, WORLDLY), "and the load ran it the same way");
+        }
+    }
+
     @Test
     void incompleteCodecsAreRefusedAtRegistration() {
         record Half(int v) {}

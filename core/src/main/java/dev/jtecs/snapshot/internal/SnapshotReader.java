@@ -13,6 +13,7 @@ import dev.jtecs.component.RelationshipDefinition;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.SnapshotCodec;
 import dev.jtecs.component.StorageKind;
+import dev.jtecs.component.internal.TreeCodec;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.snapshot.InvalidSnapshotException;
 import dev.jtecs.snapshot.Snapshot;
@@ -379,7 +380,7 @@ final class SnapshotReader {
                 } else if (component instanceof ScalarComponent<?> scalar) {
                     defaults[f] = scalar.scalarDefault();
                 } else {
-                    defaults[f] = Codecs.zero(destination);
+                    defaults[f] = TreeCodec.zero(destination);
                 }
             }
         }
@@ -640,7 +641,7 @@ final class SnapshotReader {
             }
             return value;
         }
-        value = Codecs.decodeManaged(type, tree, where);
+        value = Trees.decodeManaged(type, tree, where);
         if (value == null && definition instanceof ScalarComponent<?>) {
             throw Trees.bad(where, "a " + definition.name() + " value must not be null");
         }
@@ -652,7 +653,7 @@ final class SnapshotReader {
         MemorySegment block = MemorySegment.ofArray(new byte[values.size() * kind.byteSize()]);
         ValueLayout layout = Table.portableLayout(kind);
         for (int i = 0; i < values.size(); i++) {
-            Object boxed = Codecs.decodePrimitive(kind, values.get(i), where + "[" + i + "]");
+            Object boxed = Trees.decodePrimitive(kind, values.get(i), where + "[" + i + "]");
             long offset = (long) i * kind.byteSize();
             switch (kind) {
                 case BYTE -> block.set((ValueLayout.OfByte) layout, offset, (Byte) boxed);
