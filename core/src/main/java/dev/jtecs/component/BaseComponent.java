@@ -1,6 +1,8 @@
 package dev.jtecs.component;
 
+import dev.jtecs.component.internal.TreeCodec;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -59,6 +61,51 @@ public abstract sealed class BaseComponent<T> implements Component<T>
      */
     public final SnapshotCodec<T> snapshotCodec() {
         return codec;
+    }
+
+    /**
+     * One value as a snapshot holds it: the custom {@code save} codec's tree when the definition has one,
+     * otherwise the automatic codec's (see {@link TreeCodec}). What the public {@code snapshotSave} of the value
+     * definitions returns.
+     *
+     * @throws IllegalArgumentException when the automatic codec cannot encode the value type, or the custom
+     *     codec returns something that is not a detached tree
+     */
+    final Object snapshotEncode(T value) {
+        Objects.requireNonNull(value, "value");
+        String where = "snapshotSave(" + name + ")";
+        if (!valueType.isInstance(value)) {
+            throw new IllegalArgumentException(where + ": " + value.getClass().getName() + " is not a "
+                    + valueType.getName());
+        }
+        if (codec != null) {
+            return TreeCodec.detach(codec.save(value), where);
+        }
+        String refusal = TreeCodec.refusal(valueType);
+        if (refusal != null) {
+            throw new IllegalArgumentException(where + ": the automatic codec cannot encode " + valueType.getName()
+                    + ": " + refusal + "; register save/load codecs for it");
+        }
+        return TreeCodec.encodeManaged(value);
+    }
+
+    /**
+     * One value read back from what {@link #snapshotEncode} made: the custom {@code load} codec, or the world-aware
+     * {@code deserialize} one given {@code world}, when the definition has one; otherwise the automatic codec
+     * ({@code world} unused). What the public {@code snapshotLoad} of the value definitions returns.
+     *
+     * @throws IllegalArgumentException when the tree is not a value of this definition, a world-aware codec gets
+     *     another world type, or the custom codec returns {@code null} or a value of another type
+     */
+    final T snapshotDecode(Object saved, Object world) {
+        String where = "snapshotLoad(" + name + ")";
+        Object value = codec != null ? codec.load(saved, world) : TreeCodec.decodeManaged(valueType, saved, where);
+        if (value == null || !valueType.isInstance(value)) {
+            throw new IllegalArgumentException(where + ": " + (codec != null ? "the custom codec" : "the tree")
+                    + " gave " + (value == null ? "null" : "a " + value.getClass().getName()) + ", not a "
+                    + valueType.getName());
+        }
+        return valueType.cast(value);
     }
 
     final Supplier<? extends T> defaults() {

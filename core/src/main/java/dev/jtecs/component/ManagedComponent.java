@@ -58,6 +58,30 @@ public final class ManagedComponent<T> extends BaseComponent<T> {
         }
     }
 
+    /**
+     * One value as a snapshot saves it, as a detached tree: what the custom {@code save} codec returns, or without
+     * one the automatic codec's form: a string as it is, a boxed number or boolean as itself ({@code Long} as a
+     * decimal string), an enum by constant name, a record of those as a map of component name to value.
+     *
+     * @throws IllegalArgumentException when a custom codec returns something that is not a detached tree, or
+     *     the automatic codec cannot encode the value type (then register {@code save} and {@code load})
+     */
+    public Object snapshotSave(T value) {
+        return snapshotEncode(value);
+    }
+
+    /**
+     * The value a saved tree stands for, read as a snapshot load reads it: the custom {@code load} codec, or the
+     * world-aware {@code deserialize} codec given {@code world} (the destination world), or without a custom
+     * codec the automatic one ({@code world} unused). The inverse of {@link #snapshotSave}.
+     *
+     * @throws IllegalArgumentException when {@code saved} is not a value of this component, a world-aware codec
+     *     receives another world type, or a custom codec returns {@code null} or another type
+     */
+    public T snapshotLoad(Object saved, Object world) {
+        return snapshotDecode(saved, world);
+    }
+
     /** A constructed input carrying {@code value}. */
     public ComponentValue<T> of(T value) {
         return new ComponentValue<>(this, value);

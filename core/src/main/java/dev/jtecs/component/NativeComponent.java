@@ -64,6 +64,30 @@ public final class NativeComponent<T extends Record> extends BaseComponent<T> im
         return args;
     }
 
+    /**
+     * One value as a snapshot saves it, as a detached tree: what the custom {@code save} codec returns, or without
+     * one the automatic codec's map of field name to value in declaration order ({@code long} fields as decimal
+     * strings, NaN and infinities as strings), the same values a table snapshot holds field by field.
+     *
+     * @throws IllegalArgumentException when a custom codec returns something that is not a detached tree
+     */
+    public Object snapshotSave(T value) {
+        return snapshotEncode(value);
+    }
+
+    /**
+     * The value a saved tree stands for, read as a snapshot load reads it: the custom {@code load} codec, or the
+     * world-aware {@code deserialize} codec given {@code world} (the destination world), or without a custom
+     * codec the automatic one ({@code world} unused; a field the map lacks takes zero). The inverse of
+     * {@link #snapshotSave}.
+     *
+     * @throws IllegalArgumentException when {@code saved} is not a value of this component, a world-aware codec
+     *     receives another world type, or a custom codec returns {@code null} or another type
+     */
+    public T snapshotLoad(Object saved, Object world) {
+        return snapshotDecode(saved, world);
+    }
+
     /** A constructed input carrying {@code value}. */
     public ComponentValue<T> of(T value) {
         return new ComponentValue<>(this, value);

@@ -92,6 +92,30 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
         }
     }
 
+    /**
+     * One edge payload as a snapshot saves it, as a detached tree: what the custom {@code save} codec returns, or
+     * without one the automatic codec's map of record component name to value, the target included ({@code long}
+     * values as decimal strings).
+     *
+     * @throws IllegalArgumentException when a custom codec returns something that is not a detached tree, or
+     *     the automatic codec cannot encode the record (then register {@code save} and {@code load})
+     */
+    public Object snapshotSave(T value) {
+        return snapshotEncode(value);
+    }
+
+    /**
+     * The edge payload a saved tree stands for, read as a snapshot load reads it: the custom {@code load} codec, or
+     * the world-aware {@code deserialize} codec given {@code world} (the destination world), or without a custom
+     * codec the automatic one ({@code world} unused). The inverse of {@link #snapshotSave}.
+     *
+     * @throws IllegalArgumentException when {@code saved} is not a value of this relationship, a world-aware codec
+     *     receives another world type, or a custom codec returns {@code null} or another type
+     */
+    public T snapshotLoad(Object saved, Object world) {
+        return snapshotDecode(saved, world);
+    }
+
     /** The target an edge record names. */
     public long targetOf(T value) {
         try {

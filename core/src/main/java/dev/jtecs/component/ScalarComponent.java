@@ -33,6 +33,28 @@ public abstract sealed class ScalarComponent<T> extends BaseComponent<T>
         return scalarDefault;
     }
 
+    /**
+     * One value as a snapshot saves it, as a detached tree: what the custom {@code save} codec returns, or without
+     * one the value itself (a {@code long} as a decimal string, a non-finite {@code double} as a string).
+     *
+     * @throws IllegalArgumentException when a custom codec returns something that is not a detached tree
+     */
+    public final Object snapshotSave(T value) {
+        return snapshotEncode(value);
+    }
+
+    /**
+     * The value a saved tree stands for, read as a snapshot load reads it: the custom {@code load} codec, or the
+     * world-aware {@code deserialize} codec given {@code world} (the destination world), or without a custom
+     * codec the automatic one ({@code world} unused). The inverse of {@link #snapshotSave}.
+     *
+     * @throws IllegalArgumentException when {@code saved} is not a value of this component, a world-aware codec
+     *     receives another world type, or a custom codec returns {@code null} or another type
+     */
+    public final T snapshotLoad(Object saved, Object world) {
+        return snapshotDecode(saved, world);
+    }
+
     /** A constructed input carrying the boxed value. */
     public final ComponentValue<T> ofBoxed(T value) {
         return new ComponentValue<>(this, value);

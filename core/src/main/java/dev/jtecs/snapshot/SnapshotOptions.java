@@ -70,11 +70,18 @@ public final class SnapshotOptions {
     }
 
     /**
-     * Saves only entities whose {@code Transform2D} layer is one of these (each in 0..31); entities without a
-     * {@code Transform2D} always pass.
+     * Saves only entities whose {@code Transform2D} layer is one of these; entities without a {@code Transform2D}
+     * always pass. Checked here, so a save never starts with a layer it cannot select.
+     *
+     * @throws IllegalArgumentException for a layer outside 0..31; the options keep the layers they had
      */
     public SnapshotOptions layers(int... values) {
         Objects.requireNonNull(values, "layers");
+        for (int layer : values) {
+            if (layer < 0 || layer > 31) {
+                throw new IllegalArgumentException("layers: layer " + layer + " is outside 0..31");
+            }
+        }
         this.layers = values.clone();
         return this;
     }

@@ -2,9 +2,25 @@ package dev.jtecs.testing;
 
 import java.lang.management.ManagementFactory;
 
-/** Measures what this thread allocates while a world runs frames. */
+/** Measures what this thread allocates while a world runs frames, or while one action runs. */
 public final class Allocations {
     private Allocations() {}
+
+    /**
+     * The fewest bytes this thread allocated in any of {@code tries} runs of {@code action}: the least of several,
+     * so class loading and compilation in the first runs do not count.
+     */
+    public static long fewestBytes(int tries, Runnable action) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().threadId();
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < tries; i++) {
+            long before = threads.getThreadAllocatedBytes(thread);
+            action.run();
+            best = Math.min(best, threads.getThreadAllocatedBytes(thread) - before);
+        }
+        return best;
+    }
 
     /**
      * The fewest bytes this thread allocated in any of {@code windows} windows of {@code framesPerWindow} calls

@@ -86,6 +86,37 @@ class WorldSnapshotsTest {
             o -> ((dev.jtecs.component.ComponentOptions<Long>) o).save(v -> v).deserialize(World.class,
                     (world, saved) -> ((Number) saved).longValue() + world.entityCount()));
 
+    record Rope(long target, float length) {}
+
+    record Leash(long target, String owner) {}
+
+    /** Its edges are rebuilt by the game after a load: never saved, in either placement. */
+    static final Relationship TETHERED = Relationships.register("snap.Tethered", o -> o.transient_(true));
+    static final RelationshipDefinition<Rope> HELD_BY = Relationships.register(Rope.class,
+            o -> o.name("snap.HeldBy").sparse().reverseIndex().transient_(true));
+    static final java.util.concurrent.atomic.AtomicInteger ROPE_SAVES = new java.util.concurrent.atomic.AtomicInteger();
+    static final java.util.concurrent.atomic.AtomicInteger ROPE_LOADS = new java.util.concurrent.atomic.AtomicInteger();
+    /** A dense native payload with a custom codec: the binary form must not copy its columns raw. */
+    static final RelationshipDefinition<Rope> ROPE = Relationships.register(Rope.class, o -> o.name("snap.Rope")
+            .save(edge -> {
+                ROPE_SAVES.incrementAndGet();
+                Rope rope = (Rope) edge;
+                return List.of(Long.toString(rope.target()), "len " + rope.length());
+            })
+            .load(saved -> {
+                ROPE_LOADS.incrementAndGet();
+                List<?> parts = (List<?>) saved;
+                return new Rope(Long.parseLong((String) parts.get(0)),
+                        Float.parseFloat(((String) parts.get(1)).substring(4)));
+            }));
+    /** A sparse managed payload with a world-aware codec. */
+    static final RelationshipDefinition<Leash> LEASH = Relationships.register(Leash.class, o -> o.name("snap.Leash")
+            .sparse().save(edge -> ((Leash) edge).target() + "/" + ((Leash) edge).owner())
+            .deserialize(World.class, (world, saved) -> {
+                String[] parts = ((String) saved).split("/");
+                return new Leash(Long.parseLong(parts[0]), parts[1] + "@" + world.entityCount());
+            }));
+
     /** A world holding every kind of state a snapshot carries. */
     static long[] populate(World world) {
         long a = world.spawn(BODY.of(new Body(1.5f, -0f, Long.MIN_VALUE, Double.NaN, true, (byte) -3, (short) 7,
@@ -343,6 +374,125 @@ class WorldSnapshotsTest {
     }
 
     @Test
+    void aTransientRelationshipsEdgesAreLeftOutDenseAndSparse() {
+        try (World world = World.create(); World copy = World.create()) {
+            long post = world.spawn(MARK);
+            long dog = world.spawn(MARK, TETHERED.to(post), HELD_BY.of(new Rope(post, 2f)), HEALTH.of(3.0));
+            long cat = world.spawn(TETHERED.to(dog));
+            for (Snapshot saved : List.of(world.saveSnapshot(), world.saveSnapshot(SnapshotOptions.binary()))) {
+                assertFalse(saved.componentTable().stream().anyMatch(e -> e.name().startsWith("snap.Tethered")
+                        || e.name().startsWith("snap.HeldBy")), saved.componentTable().toString());
+                if (saved.format() == dev.jtecs.snapshot.SnapshotFormat.TABLE) {
+                    String text = saved.table().toString();
+                    assertFalse(text.contains("snap.Tethered") || text.contains("snap.HeldBy"), text);
+                }
+                copy.loadSnapshot(saved);
+                assertTrue(copy.isAlive(dog) && copy.isAlive(cat), "the sources stay, without the edges");
+                assertEquals(3.0, copy.get(dog, HEALTH));
+                assertTrue(copy.has(dog, MARK));
+                assertFalse(copy.has(dog, TETHERED) || copy.has(cat, TETHERED) || copy.has(dog, HELD_BY));
+                assertEquals(0, copy.relationshipSources(HELD_BY, post).length, "no reverse index entry either");
+                assertEquals(world.entityCount(), copy.entityCount());
+            }
+        }
+    }
+
+    @Test
+    void aCustomCodecOnARelationshipPayloadRunsBothWaysDenseAndSparse() throws Exception {
+        try (World world = World.create()) {
+            long post = world.spawn(MARK);
+            long tree = world.spawn(MARK);
+            long dog = world.spawn(ROPE.of(new Rope(post, 1.5f)), LEASH.of(new Leash(tree, "ann")));
+            world.set(dog, ROPE.of(new Rope(tree, 4f)));
+            world.set(dog, LEASH.of(new Leash(post, "bo")));
+            Snapshot table = world.saveSnapshot();
+            assertTrue(table.componentTable().stream().filter(e -> e.name().equals("snap.Rope")
+                    || e.name().equals("snap.Leash")).allMatch(e -> e.customCodec()));
+            String text = new ObjectMapper().writeValueAsString(table.table());
+            assertTrue(text.contains("len 1.5") && text.contains("len 4.0"), "the dense codec wrote: " + text);
+            assertTrue(text.contains(tree + "/ann") && text.contains(post + "/bo"), "the sparse codec wrote: " + text);
+            for (Snapshot saved : List.of(table, world.saveSnapshot(SnapshotOptions.binary()))) {
+                try (World copy = World.create()) {
+                    copy.spawn();
+                    int saves = ROPE_SAVES.get();
+                    int loads = ROPE_LOADS.get();
+                    copy.loadSnapshot(saved);
+                    assertEquals(loads + 2, ROPE_LOADS.get(), saved.format() + ": the dense decoder ran per edge");
+                    assertEquals(saves, ROPE_SAVES.get());
+                    List<Object> ropes = new ArrayList<>();
+                    copy.forEachRelationship(dog, ROPE, ropes::add);
+                    assertEquals(List.of(new Rope(post, 1.5f), new Rope(tree, 4f)), ropes, saved.format().toString());
+                    assertEquals(new Rope(tree, 4f), copy.get(dog, ROPE.targeting(tree)));
+                    List<Object> leashes = new ArrayList<>();
+                    copy.forEachRelationship(dog, LEASH, leashes::add);
+                    assertEquals(List.of(new Leash(post, "bo@1"), new Leash(tree, "ann@1")), leashes,
+                            "the sparse decoder saw the destination before the load (1 entity)");
+                }
+            }
+            int saves = ROPE_SAVES.get();
+            byte[] binary = world.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            assertEquals(saves + 2, ROPE_SAVES.get(), "the binary form encodes through the codec, not raw");
+            assertTrue(new String(binary, java.nio.charset.StandardCharsets.ISO_8859_1).contains("len 4.0"));
+        }
+    }
+
+    /**
+     * The value a table snapshot holds for one entity's component: an element of its column, or for native fields
+     * a map of field name to that entity's element of each field column.
+     */
+    @SuppressWarnings("unchecked")
+    private static Object savedValue(Map<String, Object> table, String component, long id) {
+        List<Object> names = new ArrayList<>();
+        for (Object entry : (List<Object>) table.get("componentTable")) {
+            names.add(((Map<String, Object>) entry).get("name"));
+        }
+        for (Object frame : (List<Object>) table.get("archetypes")) {
+            Map<String, Object> tree = (Map<String, Object>) frame;
+            int row = ((List<Object>) tree.get("ids")).indexOf(Long.toString(id));
+            List<Object> components = (List<Object>) tree.get("components");
+            for (int c = 0; row >= 0 && c < components.size(); c++) {
+                if (names.get((Integer) components.get(c)).equals(component)) {
+                    Object column = ((List<Object>) tree.get("columns")).get(c);
+                    if (column instanceof List<?> values) {
+                        return values.get(row);
+                    }
+                    Map<String, Object> fields = new LinkedHashMap<>();
+                    int at = row;
+                    ((Map<String, Object>) column).forEach((field, values) -> fields.put(field,
+                            ((List<Object>) values).get(at)));
+                    return fields;
+                }
+            }
+        }
+        throw new AssertionError(component + " of " + id + " is not in the table");
+    }
+
+    @Test
+    void snapshotSaveAndSnapshotLoadAreTheCodecsASnapshotUses() {
+        try (World world = World.create(); World copy = World.create()) {
+            long[] ids = populate(world);
+            long pair = world.spawn(PAIR.of(new Spring(5, 2.5f)));
+            long worldly = world.spawn(WORLDLY.of(40L));
+            Map<String, Object> table = world.saveSnapshot().table();
+            Body body = world.get(ids[0], BODY);
+            assertEquals(BODY.snapshotSave(body), savedValue(table, "snap.Body", ids[0]), "automatic, native");
+            assertEquals(Map.of("value", HEALTH.snapshotSave(world.get(ids[0], HEALTH))),
+                    savedValue(table, "snap.Health", ids[0]), "automatic, numeric scalar (one field column)");
+            assertEquals(LABEL.snapshotSave(world.get(ids[0], LABEL)), savedValue(table, "snap.Label", ids[0]));
+            assertEquals(TAG.snapshotSave(world.get(ids[1], TAG)), savedValue(table, "snap.Tag", ids[1]),
+                    "automatic, managed");
+            assertEquals(PAIR.snapshotSave(new Spring(5, 2.5f)), savedValue(table, "snap.Pair", pair), "custom");
+            assertEquals(WORLDLY.snapshotSave(40L), savedValue(table, "snap.Worldly", worldly), "custom");
+            assertEquals(body, BODY.snapshotLoad(BODY.snapshotSave(body), copy));
+            copy.spawn();
+            assertEquals(41L, WORLDLY.snapshotLoad(savedValue(table, "snap.Worldly", worldly), copy),
+                    "the world-aware decoder a load runs, given the destination");
+            copy.loadSnapshot(table);
+            assertEquals(41L, copy.get(worldly, WORLDLY), "and the load ran it the same way");
+        }
+    }
+
+    @Test
     void incompleteCodecsAreRefusedAtRegistration() {
         record Half(int v) {}
         assertThrows(IllegalArgumentException.class,
@@ -450,24 +600,85 @@ class WorldSnapshotsTest {
         }
     }
 
+    /** A copy of a table tree with every leaf equal to {@code from} replaced by {@code to}. */
+    private static Object replaced(Object tree, Object from, Object to) {
+        if (tree instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new LinkedHashMap<>();
+            map.forEach((key, value) -> copy.put((String) key, replaced(value, from, to)));
+            return copy;
+        }
+        if (tree instanceof List<?> list) {
+            List<Object> copy = new ArrayList<>();
+            list.forEach(value -> copy.add(replaced(value, from, to)));
+            return copy;
+        }
+        return from.equals(tree) ? to : tree;
+    }
+
     @Test
+    @SuppressWarnings("unchecked")
     void aRejectedLoadChangesNothingAndTheWorldKeepsWorking() {
-        try (World world = World.create(); World source = World.create()) {
+        try (World world = World.create(WorldConfig.defaults().timestep(0.1)); World source = World.create()) {
             populate(world);
             populate(source);
-            String before = describe(world);
+            world.spawn(DRAWN, SPRITE.of(new Sprite(999))); // a transient value: no snapshot holds it
+            world.seedRandom(9);
+            world.randomStream("snap.other").nextInt();
+            world.createState("snap.menu", StatePolicy.none());
+            world.pushState("snap.menu");
+            world.disablePhase(Phases.RENDER);
+            world.update(0.25); // two fixed steps, 0.05 s left over
+            Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+            String before = dev.jtecs.testing.WorldState.of(world, marked);
+
             Map<String, Object> table = source.saveSnapshot().table();
+            Map<String, Map<String, Object>> tables = new LinkedHashMap<>();
             Map<String, Object> badVersion = new LinkedHashMap<>(table);
             badVersion.put("version", 2);
-            assertThrows(InvalidSnapshotException.class, () -> world.loadSnapshot(badVersion));
+            tables.put("version 2 is not supported", badVersion);
+            tables.put("the custom codec of snap.Pair rejected its value",
+                    (Map<String, Object>) replaced(table, "42:1.5", "forty-two"));
+            Map<String, Object> hostile = new LinkedHashMap<>(table);
+            hostile.put("nextEntityId", Integer.MAX_VALUE);
+            tables.put("needs a world of at least", hostile);
+            for (Map.Entry<String, Map<String, Object>> bad : tables.entrySet()) {
+                InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                        () -> world.loadSnapshot(bad.getValue()), bad.getKey());
+                assertTrue(refused.getMessage().contains(bad.getKey()), refused.getMessage());
+                assertEquals(before, dev.jtecs.testing.WorldState.of(world, marked), bad.getKey());
+            }
             byte[] bytes = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
             bytes[bytes.length / 2] ^= 0x10;
             InvalidSnapshotException flipped = assertThrows(InvalidSnapshotException.class,
                     () -> world.loadSnapshot(bytes));
             assertTrue(flipped.getMessage().contains("checksum"), flipped.getMessage());
-            assertEquals(before, describe(world));
+            assertEquals(before, dev.jtecs.testing.WorldState.of(world, marked));
+
             long spawned = world.spawn(MARK);
             assertTrue(world.isAlive(spawned));
+            world.loadSnapshot(table); // and a good snapshot still loads
+            assertEquals(describe(source), describe(world));
+        }
+    }
+
+    @Test
+    void anInvalidLayerIsRefusedBeforeTheSaveStarts() {
+        try (World world = World.create()) {
+            List<String> log = new ArrayList<>();
+            world.addSnapshotHandler(SnapshotHandler.<World>of("snap.h", w -> {
+                log.add("handler.save");
+                return 1;
+            }, null));
+            world.observe(0, OnSnapshotSave.class, event -> log.add("OnSnapshotSave"));
+            SnapshotOptions options = SnapshotOptions.table().layers(2);
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> world.saveSnapshot(options.layers(0, 40)));
+            assertTrue(refused.getMessage().contains("layer 40 is outside 0..31"), refused.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> SnapshotOptions.binary().layers(-1));
+            assertArrayEquals(new int[] {2}, options.layers(), "the options keep the layers they had");
+            assertEquals(List.of(), log, "no handler ran and no event was delivered");
+            world.saveSnapshot(options);
+            assertEquals(List.of("handler.save", "OnSnapshotSave"), log);
         }
     }
 }

@@ -93,6 +93,22 @@ class SnapshotsGuideTest {
     }
 
     @Test
+    void oneValueAtATime() {
+        try (World world = World.create()) {
+            // begin-example
+            Object bag = INVENTORY.snapshotSave(new Inventory(List.of("sword"))); // its custom codec
+            assertEquals(List.of("sword"), bag);
+            assertEquals(new Inventory(List.of("sword")), INVENTORY.snapshotLoad(bag, world));
+
+            Object position = POSITION.snapshotSave(new Position(3, 4)); // the automatic codec
+            assertEquals(Map.of("x", 3f, "y", 4f), position);
+            assertEquals(new Position(3, 4), POSITION.snapshotLoad(position, world));
+            assertEquals(12, GOLD.snapshotSave(12));
+            // end-example
+        }
+    }
+
+    @Test
     void randomStreamsComeBack() {
         try (World world = World.create()) {
             // begin-example

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -32,8 +33,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code snapshot_save} and {@code snapshot_load}: the particles world (N particles with {@code Position},
  * {@code Velocity} and {@code TTL}, after 30 frames) saved and loaded in the binary form, into a reused
  * {@link SnapshotBuffer} and through a file, beside a plain {@code MemorySegment.copy} of the same bytes (the
- * bandwidth floor: GB/s of a form = its {@link #bytes} / time per operation), and in the table form (entities per
- * second = N / time). One operation is one save or one load of the whole world.
+ * bandwidth floor), and in the table form. One operation is one save or one load of the whole world.
+ *
+ * <p>Figures: the binary forms and the copy add the bytes each operation moves (the snapshot's size) to the
+ * {@link Moved} counter, which JMH reports beside the time, so the suite's results give their GB/s (bytes over
+ * time per operation); the table form counts no bytes (its tree is not a byte stream), and its rows give entities
+ * per second (N over time per operation).
  *
  * <p>Fairness: the copy moves exactly the snapshot's bytes between two native segments allocated once, so it is
  * what a save or load could cost if it did nothing but move memory; a binary save also checksums every block and
@@ -41,6 +46,21 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 public class SnapshotBenchmark {
     private SnapshotBenchmark() {
+    }
+
+    /**
+     * The bytes the operations of one iteration moved. An operations-type counter: JMH reports it as time per
+     * byte beside the time per operation, and their quotient is the bytes per operation ({@code SuiteRunner}).
+     */
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    @State(Scope.Thread)
+    public static class Moved {
+        public long bytes;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            bytes = 0;
+        }
     }
 
     /** What both workloads share: the saved world and a destination of the same shape. */
@@ -115,18 +135,23 @@ public class SnapshotBenchmark {
         }
 
         @Benchmark
-        public Snapshot jtecsBinaryBuffer() {
-            return source.world().saveSnapshot(SnapshotOptions.binary().buffer(saveBuffer));
+        public Snapshot jtecsBinaryBuffer(Moved moved) {
+            Snapshot saved = source.world().saveSnapshot(SnapshotOptions.binary().buffer(saveBuffer));
+            moved.bytes += saved.buffer().byteSize();
+            return saved;
         }
 
         @Benchmark
-        public Snapshot jtecsBinaryFile() {
-            return source.world().saveSnapshot(SnapshotOptions.binary().buffer(saveBuffer).path(file));
+        public Snapshot jtecsBinaryFile(Moved moved) {
+            Snapshot saved = source.world().saveSnapshot(SnapshotOptions.binary().buffer(saveBuffer).path(file));
+            moved.bytes += saved.buffer().byteSize();
+            return saved;
         }
 
         @Benchmark
-        public MemorySegment plainSegmentCopy() {
+        public MemorySegment plainSegmentCopy(Moved moved) {
             MemorySegment.copy(binary.buffer(), 0, copyTarget, 0, binary.buffer().byteSize());
+            moved.bytes += binary.buffer().byteSize();
             return copyTarget;
         }
 
@@ -161,18 +186,23 @@ public class SnapshotBenchmark {
         }
 
         @Benchmark
-        public int jtecsBinaryBuffer() {
-            return destination.loadSnapshot(binary).archetypeCount();
+        public int jtecsBinaryBuffer(Moved moved) {
+            int frames = destination.loadSnapshot(binary).archetypeCount();
+            moved.bytes += binary.buffer().byteSize();
+            return frames;
         }
 
         @Benchmark
-        public int jtecsBinaryFile() {
-            return destination.loadSnapshot(file).archetypeCount();
+        public int jtecsBinaryFile(Moved moved) {
+            int frames = destination.loadSnapshot(file).archetypeCount();
+            moved.bytes += bytes(); // the file holds the snapshot's bytes
+            return frames;
         }
 
         @Benchmark
-        public MemorySegment plainSegmentCopy() {
+        public MemorySegment plainSegmentCopy(Moved moved) {
             MemorySegment.copy(binary.buffer(), 0, copyTarget, 0, binary.buffer().byteSize());
+            moved.bytes += binary.buffer().byteSize();
             return copyTarget;
         }
 

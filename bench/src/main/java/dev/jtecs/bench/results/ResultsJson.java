@@ -24,24 +24,27 @@ import java.util.Set;
  *   {"workload": "integrate", "entities": 1048576, "impl": "jtecs", "ns_per_entity": 0.21, "error": 0.01, ...},
  *   ...
  *   {"workload": "spawn_single", "entities": 16384, "impl": "dominion", "ns_per_entity": null, "error": null,
- *    "alloc_bytes_per_op": null, "threads": 1, "failed": true, "failure": "java.lang.Array...: Index 1024 ..."}
+ *    "alloc_bytes_per_op": null, "bytes_per_op": null, "threads": 1, "failed": true,
+ *    "failure": "java.lang.Array...: Index 1024 ..."}
  * ]
  * </pre>
  *
- * <p>with {@code "alloc_bytes_per_op"} and {@code "threads"} last, each object on one line. A measured row has
- * exactly these seven keys. A failed row ({@link BenchResult#isFailed}) has the same seven, its three figures
- * {@code null}, then {@code "failed": true} and {@code "failure"}: the first line of the benchmark's exception,
- * or what JMH said instead. A row that ran with the checked view mode on ({@link BenchResult#checkedViews},
- * {@code jtecs bench --check-views}) ends with one more key, {@code "checked_views": true}; other rows never
- * carry it, so the rows of an unchecked run are as they always were.
+ * <p>with {@code "alloc_bytes_per_op"}, {@code "bytes_per_op"} and {@code "threads"} last, each object on one
+ * line. A measured row has exactly these eight keys. A failed row ({@link BenchResult#isFailed}) has the same
+ * eight, its four figures {@code null}, then {@code "failed": true} and {@code "failure"}: the first line of the
+ * benchmark's exception, or what JMH said instead. A row that ran with the checked view mode on
+ * ({@link BenchResult#checkedViews}, {@code jtecs bench --check-views}) ends with one more key,
+ * {@code "checked_views": true}; other rows never carry it, so the rows of an unchecked run are as they always were.
  *
  * <p>Numbers are written as Java prints them (shortest exact decimal); {@code error} and
- * {@code alloc_bytes_per_op} are {@code null} where JMH could not measure them ({@code NaN} in the model).
+ * {@code alloc_bytes_per_op} are {@code null} where JMH could not measure them ({@code NaN} in the model), and
+ * {@code bytes_per_op} where the benchmark counts no bytes (every workload but the snapshot ones).
  * {@link #read} accepts exactly these two shapes.
  */
 public final class ResultsJson {
     static final List<String> KEYS =
-            List.of("workload", "entities", "impl", "ns_per_entity", "error", "alloc_bytes_per_op", "threads");
+            List.of("workload", "entities", "impl", "ns_per_entity", "error", "alloc_bytes_per_op", "bytes_per_op",
+                    "threads");
     /** The keys of a failed row: {@link #KEYS}, then these two. */
     static final List<String> FAILED_KEYS = java.util.stream.Stream.concat(KEYS.stream(),
             java.util.stream.Stream.of("failed", "failure")).toList();
@@ -64,6 +67,7 @@ public final class ResultsJson {
             putMeasured(o, "ns_per_entity", r.nsPerEntity());
             putMeasured(o, "error", r.error());
             putMeasured(o, "alloc_bytes_per_op", r.allocBytesPerOp());
+            putMeasured(o, "bytes_per_op", r.bytesPerOp());
             o.put("threads", r.threads());
             if (r.isFailed()) {
                 o.put("failed", true);
@@ -96,9 +100,8 @@ public final class ResultsJson {
     /**
      * Reads a results file back.
      *
-     * @throws IOException when the file is not JSON, or not an array of objects with exactly the seven keys (or
-     *     the nine of a failed row), each optionally followed by {@code "checked_views": true}, and values of the
-     *     right kinds (the message names the element and the key)
+     * @throws IOException when the file is not JSON, or not an array of objects with exactly the eight keys (or
+     *     the ten of a failed row), each optionally followed by {@code "checked_views": true}, and values of the right kinds (the message names the element and the key)
      */
     public static List<BenchResult> read(Path file) throws IOException {
         return parse(Files.readString(file, StandardCharsets.UTF_8));
@@ -147,7 +150,7 @@ public final class ResultsJson {
                     throw new IOException("element " + index + " key failed is " + node.get("failed")
                             + ", not true");
                 }
-                for (String figure : List.of("ns_per_entity", "error", "alloc_bytes_per_op")) {
+                for (String figure : List.of("ns_per_entity", "error", "alloc_bytes_per_op", "bytes_per_op")) {
                     if (!node.get(figure).isNull()) {
                         throw new IOException("element " + index + " failed but key " + figure + " is "
                                 + node.get(figure) + ", not null");
@@ -160,7 +163,8 @@ public final class ResultsJson {
             return new BenchResult(text(node, "workload", index), integral(node, "entities", index),
                     text(node, "impl", index), number(node, "ns_per_entity", index),
                     measured(node, "error", index), measured(node, "alloc_bytes_per_op", index),
-                    Math.toIntExact(integral(node, "threads", index)));
+                    Math.toIntExact(integral(node, "threads", index)), null,
+                    measured(node, "bytes_per_op", index));
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new IOException("element " + index + ": " + e.getMessage(), e);
         }

@@ -17,7 +17,8 @@ import java.util.Map;
 /**
  * {@code latest.md}: a header saying where and how the run was measured ({@link RunInfo}), then one table row
  * per {@link BenchResult}, in the given order: workload, entities, impl, ns per entity ± JMH error, the time of
- * one operation (a frame, for the per-frame workloads), bytes allocated per operation, threads, and the ratio of
+ * one operation (a frame, for the per-frame workloads), the throughput (GB/s where the benchmark counts the bytes
+ * an operation moves, entities per second elsewhere), bytes allocated per operation, threads, and the ratio of
  * the row's ns per entity to the {@code jtecs} row of the same workload and size ({@code ×} below 1 is faster
  * than jtecs; {@code —} where that workload has no jtecs row).
  *
@@ -55,11 +56,14 @@ public final class ResultsMarkdown {
         }
         md.append('\n');
         md.append("ns/entity is JMH's average time per operation divided by the entities one operation covers; ± is "
-                + "JMH's 99.9% error; time/op is one operation (one frame for per-frame workloads); alloc is "
-                + "`gc.alloc.rate.norm`, including any per-invocation fixture; × jtecs is ns/entity over the jtecs "
-                + "row of the same workload and size (below 1: faster than jtecs).\n\n");
-        md.append("| workload | entities | impl | ns/entity ± error | time/op | alloc B/op | threads | × jtecs |\n");
-        md.append("|---|---:|---|---:|---:|---:|---:|---:|\n");
+                + "JMH's 99.9% error; time/op is one operation (one frame for per-frame workloads); throughput is "
+                + "GB/s (10^9 bytes per second) where the benchmark counts the bytes an operation moves, entities "
+                + "per second elsewhere; alloc is `gc.alloc.rate.norm`, including any per-invocation fixture; "
+                + "× jtecs is ns/entity over the jtecs row of the same workload and size (below 1: faster than "
+                + "jtecs).\n\n");
+        md.append("| workload | entities | impl | ns/entity ± error | time/op | throughput | alloc B/op | threads "
+                + "| × jtecs |\n");
+        md.append("|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
         Map<String, Double> jtecs = new HashMap<>();
         for (BenchResult r : results) {
             if (r.impl().equals(Impls.JTECS) && !r.isFailed()) {
@@ -72,7 +76,7 @@ public final class ResultsMarkdown {
                         .append(" | ").append(String.format(Locale.ROOT, "%,d", r.entities()))
                         .append(" | ").append(r.impl())
                         .append(" | FAILED: ").append(cell(r.failure()))
-                        .append(" | — | — | ").append(r.threads())
+                        .append(" | — | — | — | ").append(r.threads())
                         .append(" | — |\n");
                 continue;
             }
@@ -83,6 +87,7 @@ public final class ResultsMarkdown {
                     .append(" | ").append(significant(r.nsPerEntity(), 3)).append(" ± ")
                     .append(significant(r.error(), 2))
                     .append(" | ").append(time(r.nsPerOp()))
+                    .append(" | ").append(throughput(r))
                     .append(" | ").append(bytes(r.allocBytesPerOp()))
                     .append(" | ").append(r.threads())
                     .append(" | ").append(ratio(r.nsPerEntity(), reference))
@@ -124,6 +129,25 @@ public final class ResultsMarkdown {
             return significant(ns / 1e6, 3) + " ms";
         }
         return significant(ns / 1e9, 3) + " s";
+    }
+
+    /** {@code 12.3 GB/s} where the row counts bytes, else {@code 4.77 G entities/s}; {@code n/a} when not finite. */
+    static String throughput(BenchResult r) {
+        boolean counted = !Double.isNaN(r.bytesPerOp());
+        double rate = counted ? r.gbPerSecond() : r.entitiesPerSecond();
+        if (!Double.isFinite(rate)) {
+            return "n/a";
+        }
+        if (counted) {
+            return significant(rate, 3) + " GB/s";
+        }
+        String[] prefixes = {"", "k", "M", "G", "T"};
+        int p = 0;
+        while (p < prefixes.length - 1 && rate >= 999.5) {
+            rate /= 1000;
+            p++;
+        }
+        return significant(rate, 3) + (p == 0 ? "" : " " + prefixes[p]) + " entities/s";
     }
 
     private static String bytes(double value) {

@@ -34,7 +34,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * ({@link BenchResult#checkedViews}): with forks, whether they got the switch; with no fork (tests), whether this
  * JVM has the checks on. Scores are taken
  * in nanoseconds per operation and divided by the workload's entity count; the GC profiler's
- * {@code gc.alloc.rate.norm} becomes the allocation per operation.
+ * {@code gc.alloc.rate.norm} becomes the allocation per operation; a benchmark that counts the bytes it moves in
+ * an operations-type {@code @AuxCounters} field named {@value #BYTES} gets its bytes per operation (and so its
+ * GB/s) from it.
  *
  * <p>A failing benchmark costs only its own row: JMH runs with {@code shouldFailOnError(false)}, so it goes on
  * to the next benchmark, and the runner compares the benchmarks it asked for (every method of the workload
@@ -53,6 +55,13 @@ public final class SuiteRunner {
 
     /** The secondary result of JMH's GC profiler that is the bytes allocated per operation. */
     static final String ALLOC_NORM = "gc.alloc.rate.norm";
+
+    /**
+     * The {@code @AuxCounters(OPERATIONS)} field a benchmark adds each operation's bytes to. JMH reports such a
+     * counter in average-time mode as the time per counted unit, here ns per byte over the same time as the
+     * primary score, so the primary score over it is the bytes per operation.
+     */
+    public static final String BYTES = "bytes";
 
     /** The reason of a failed row when JMH returned no result and printed no failure for it. */
     static final String NO_RESULT = "no result (JMH returned none and reported no exception; see its output)";
@@ -278,7 +287,23 @@ public final class SuiteRunner {
         Result<?> alloc = run.getSecondaryResults().get(ALLOC_NORM);
         return new BenchResult(w.label(params), entities, impl(w, method(benchmark)), primary.getScore() / entities,
                 primary.getScoreError() / entities, alloc == null ? Double.NaN : alloc.getScore(),
-                threads(params, p.getThreads()));
+                threads(params, p.getThreads()), null, bytesPerOp(primary, run.getSecondaryResults().get(BYTES)));
+    }
+
+    /**
+     * The bytes one operation moved: the primary score (ns per operation) over the {@link #BYTES} counter's (ns
+     * per byte), or {@code NaN} when the benchmark counts no bytes (or counted none).
+     */
+    public static double bytesPerOp(Result<?> primary, Result<?> bytes) {
+        if (bytes == null || !(bytes.getScore() > 0) || !Double.isFinite(bytes.getScore())) {
+            return Double.NaN;
+        }
+        if (!bytes.getScoreUnit().equals(primary.getScoreUnit())) {
+            throw new IllegalStateException("the " + BYTES + " counter scored in " + bytes.getScoreUnit() + ", not "
+                    + primary.getScoreUnit() + " (it must be an OPERATIONS-type @AuxCounters field)");
+        }
+        double perOp = primary.getScore() / bytes.getScore();
+        return perOp > 0 && Double.isFinite(perOp) ? perOp : Double.NaN;
     }
 
     /** Results ordered by workload label (first seen first), entities, then {@link Impls#rank}. */

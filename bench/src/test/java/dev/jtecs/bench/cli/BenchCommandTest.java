@@ -172,7 +172,8 @@ class BenchCommandTest {
         assertTrue(Files.readString(out.resolve("latest.json")).contains("\"failed\": true, \"failure\": \""
                 + reason + "\""));
         String md = Files.readString(out.resolve("latest.md"));
-        assertTrue(md.contains("| failing_probe | 2 | plain-array | FAILED: " + reason + " | — | — | 1 | — |"), md);
+        assertTrue(md.contains("| failing_probe | 2 | plain-array | FAILED: " + reason + " | — | — | — | 1 | — |"),
+                md);
         assertTrue(md.contains("- failed: 1 of 4 benchmarks"), md);
         assertNotNull(ImageIO.read(out.resolve("latest.png").toFile()), "the chart of the three that ran");
         assertTrue(stderr.toString().contains("jtecs bench: 1 of 4 benchmarks failed"), stderr.toString());

@@ -1,11 +1,15 @@
 package dev.jtecs.bench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.bench.suite.SuiteRunner;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
@@ -13,7 +17,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * The snapshot benchmarks do what they say: each save form writes the whole world, each load form restores it,
- * and the whole class runs under JMH in this JVM (forks 0, one short iteration: a smoke run, not figures).
+ * the binary forms and the copy count the snapshot's bytes per operation (the table form counts none), and the
+ * whole class runs under JMH in this JVM (forks 0, one short iteration: a smoke run, not figures), reporting
+ * those bytes beside the time so that the suite turns them into GB/s.
  */
 class SnapshotBenchmarkTest {
     private static final int N = 3_000;
@@ -24,10 +30,15 @@ class SnapshotBenchmarkTest {
         bench.entities = N;
         bench.setUp();
         try {
-            assertEquals(N, bench.jtecsBinaryBuffer().entityCount());
-            assertEquals(N, bench.jtecsBinaryFile().entityCount());
+            SnapshotBenchmark.Moved moved = new SnapshotBenchmark.Moved();
+            assertEquals(N, bench.jtecsBinaryBuffer(moved).entityCount());
+            assertEquals(bench.bytes(), moved.bytes, "one save counts the snapshot's size");
+            assertEquals(N, bench.jtecsBinaryFile(moved).entityCount());
             assertEquals(N, bench.jtecsTable().entityCount());
-            assertEquals(bench.bytes(), bench.plainSegmentCopy().byteSize());
+            assertEquals(bench.bytes(), bench.plainSegmentCopy(moved).byteSize());
+            assertEquals(3 * bench.bytes(), moved.bytes);
+            moved.reset();
+            assertEquals(0, moved.bytes);
             assertTrue(bench.bytes() > N * 40L, "ids and six columns: " + bench.bytes());
         } finally {
             bench.tearDown();
@@ -35,17 +46,21 @@ class SnapshotBenchmarkTest {
     }
 
     @Test
-    void everyLoadFormRestoresTheWholeWorld() {
+    void everyLoadFormRestoresTheWholeWorld() throws Exception {
         SnapshotBenchmark.Load bench = new SnapshotBenchmark.Load();
         bench.entities = N;
         bench.setUp();
         try {
             long checksum = bench.source.checksum();
-            bench.jtecsBinaryBuffer();
+            SnapshotBenchmark.Moved moved = new SnapshotBenchmark.Moved();
+            bench.jtecsBinaryBuffer(moved);
             assertEquals(N, bench.destination.entityCount());
+            assertEquals(bench.bytes(), moved.bytes, "one load counts the snapshot's size");
             bench.destination.clearEntities();
-            bench.jtecsBinaryFile();
+            bench.jtecsBinaryFile(moved);
             assertEquals(N, bench.destination.entityCount());
+            assertEquals(2 * bench.bytes(), moved.bytes);
+            assertEquals(bench.bytes(), java.nio.file.Files.size(bench.file), "the file holds the counted bytes");
             bench.destination.clearEntities();
             bench.jtecsTable();
             assertEquals(N, bench.destination.entityCount());
@@ -57,12 +72,33 @@ class SnapshotBenchmarkTest {
     }
 
     @Test
-    void theClassRunsUnderJmhInProcess() throws Exception {
+    void theClassRunsUnderJmhInProcessAndReportsTheBytesOfTheBinaryForms() throws Exception {
+        int n = 2000;
+        SnapshotBenchmark.Save sized = new SnapshotBenchmark.Save();
+        sized.entities = n;
+        sized.setUp();
+        long bytes;
+        try {
+            bytes = sized.bytes(); // the same world, the same snapshot: the particles are seeded
+        } finally {
+            sized.tearDown();
+        }
         Collection<RunResult> results = new Runner(new OptionsBuilder()
                 .include(SnapshotBenchmark.class.getName().replace("$", "\\$") + ".*")
                 .forks(0).warmupIterations(0).measurementIterations(1)
                 .measurementTime(TimeValue.milliseconds(50)).timeUnit(TimeUnit.MILLISECONDS)
-                .param("entities", "2000").shouldFailOnError(true).build()).run();
+                .param("entities", Integer.toString(n)).shouldFailOnError(true).build()).run();
         assertEquals(8, results.size(), "four forms each of save and load");
+        for (RunResult run : results) {
+            String benchmark = run.getParams().getBenchmark();
+            Result<?> counted = run.getSecondaryResults().get(SuiteRunner.BYTES);
+            if (benchmark.endsWith(".jtecsTable")) {
+                assertNull(counted, benchmark + ": the table form counts no bytes");
+                continue;
+            }
+            assertNotNull(counted, benchmark + ": " + run.getSecondaryResults().keySet());
+            double perOp = SuiteRunner.bytesPerOp(run.getPrimaryResult(), counted);
+            assertEquals(bytes, perOp, bytes * 1e-9, benchmark + ": bytes per operation");
+        }
     }
 }

@@ -26,6 +26,19 @@ class BenchResultTest {
     }
 
     @Test
+    void countedBytesGiveGigabytesPerSecondAndEveryRowEntitiesPerSecond() {
+        BenchResult save = new BenchResult("snapshot_save", 1_000_000, "jtecs", 2.0, 0.1, 64, 1)
+                .withBytesPerOp(40_000_000);
+        assertEquals(2_000_000.0, save.nsPerOp());
+        assertEquals(20.0, save.gbPerSecond(), 1e-12, "40 MB in 2 ms");
+        assertEquals(5e8, save.entitiesPerSecond(), 1e-3);
+        BenchResult table = new BenchResult("snapshot_save", 1_000_000, "jtecs-table", 100, 1, 64, 1);
+        assertTrue(Double.isNaN(table.bytesPerOp()) && Double.isNaN(table.gbPerSecond()), "counts no bytes");
+        assertEquals(1e7, table.entitiesPerSecond(), 1e-6);
+        assertTrue(Double.isNaN(BenchResult.failed("snapshot_save", 16, "jtecs", 1, "why").entitiesPerSecond()));
+    }
+
+    @Test
     void aFailedRowHasNoFiguresAndOneLineOfWhy() {
         BenchResult r = BenchResult.failed("spawn_single", 16384, "dominion", 1,
                 "java.lang.ArrayIndexOutOfBoundsException: Index 1024 out of bounds for length 1024");
@@ -69,6 +82,11 @@ class BenchResultTest {
         assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, 0, Double.POSITIVE_INFINITY, 1),
                 "allocBytesPerOp=Infinity");
         assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, 0, 0, 0), "threads=0");
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, 0, 0, 1).withBytesPerOp(0), "bytesPerOp=0.0");
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", 1, 0, 0, 1).withBytesPerOp(-8),
+                "bytesPerOp=-8.0");
+        assertRefused(() -> new BenchResult("integrate", 16, "jtecs", Double.NaN, Double.NaN, Double.NaN, 1, "why",
+                8), "bytesPerOp=8.0");
         assertRefused(() -> new BenchResult("integrate", 16, "bevy", 1, 0, 0, 1), "impl='bevy'");
     }
 

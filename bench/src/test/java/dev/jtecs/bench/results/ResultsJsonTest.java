@@ -15,18 +15,22 @@ class ResultsJsonTest {
     static final List<BenchResult> RESULTS = List.of(
             new BenchResult("integrate", 1048576, "jtecs", 0.21, 0.01, 0.0, 1),
             new BenchResult("integrate", 1048576, "dominion", 3.5, 0.25, 12.5, 1),
-            new BenchResult("iterate_read[components=2]", 16384, "jtecs-scalar", 1.0E-4, Double.NaN, Double.NaN, 1));
+            new BenchResult("iterate_read[components=2]", 16384, "jtecs-scalar", 1.0E-4, Double.NaN, Double.NaN, 1),
+            new BenchResult("snapshot_save", 1048576, "jtecs", 2.5, 0.125, 64.0, 1).withBytesPerOp(41943232));
 
     @Test
-    void writesOneObjectPerLineWithTheSevenKeysInOrder() {
+    void writesOneObjectPerLineWithTheEightKeysInOrder() {
         assertEquals("""
                 [
                   {"workload": "integrate", "entities": 1048576, "impl": "jtecs", "ns_per_entity": 0.21, \
-                "error": 0.01, "alloc_bytes_per_op": 0.0, "threads": 1},
+                "error": 0.01, "alloc_bytes_per_op": 0.0, "bytes_per_op": null, "threads": 1},
                   {"workload": "integrate", "entities": 1048576, "impl": "dominion", "ns_per_entity": 3.5, \
-                "error": 0.25, "alloc_bytes_per_op": 12.5, "threads": 1},
+                "error": 0.25, "alloc_bytes_per_op": 12.5, "bytes_per_op": null, "threads": 1},
                   {"workload": "iterate_read[components=2]", "entities": 16384, "impl": "jtecs-scalar", \
-                "ns_per_entity": 1.0E-4, "error": null, "alloc_bytes_per_op": null, "threads": 1}
+                "ns_per_entity": 1.0E-4, "error": null, "alloc_bytes_per_op": null, "bytes_per_op": null, \
+                "threads": 1},
+                  {"workload": "snapshot_save", "entities": 1048576, "impl": "jtecs", "ns_per_entity": 2.5, \
+                "error": 0.125, "alloc_bytes_per_op": 64.0, "bytes_per_op": 4.1943232E7, "threads": 1}
                 ]
                 """, ResultsJson.toJson(RESULTS));
     }
@@ -35,11 +39,11 @@ class ResultsJsonTest {
             "java.lang.ArrayIndexOutOfBoundsException: Index 1024 out of bounds for length 1024");
 
     @Test
-    void aFailedRowKeepsTheSevenKeysWithNullFiguresThenSaysItFailedAndWhy() {
+    void aFailedRowKeepsTheEightKeysWithNullFiguresThenSaysItFailedAndWhy() {
         assertEquals("""
                 [
                   {"workload": "spawn_single", "entities": 16384, "impl": "dominion", "ns_per_entity": null, \
-                "error": null, "alloc_bytes_per_op": null, "threads": 1, "failed": true, \
+                "error": null, "alloc_bytes_per_op": null, "bytes_per_op": null, "threads": 1, "failed": true, \
                 "failure": "java.lang.ArrayIndexOutOfBoundsException: Index 1024 out of bounds for length 1024"}
                 ]
                 """, ResultsJson.toJson(List.of(FAILED)));
@@ -58,6 +62,8 @@ class ResultsJsonTest {
         assertRefused(failed.replace("\"ns_per_entity\": null", "\"ns_per_entity\": 1.5"),
                 "element 0 failed but key ns_per_entity is 1.5");
         assertRefused(failed.replace(", \"failed\": true", ""), "element 0 has keys");
+        assertRefused(failed.replace("\"bytes_per_op\": null", "\"bytes_per_op\": 8"),
+                "element 0 failed but key bytes_per_op is 8");
     }
 
     @Test
@@ -104,7 +110,7 @@ class ResultsJsonTest {
         assertRefused("[1]", "element 0 is NUMBER");
         assertRefused("[{\"workload\": \"integrate\"}]", "element 0 has keys [workload]");
         String valid = "{\"workload\": \"integrate\", \"entities\": 16, \"impl\": \"jtecs\", \"ns_per_entity\": 0.2, "
-                + "\"error\": 0.01, \"alloc_bytes_per_op\": 0.0, \"threads\": 1}";
+                + "\"error\": 0.01, \"alloc_bytes_per_op\": 0.0, \"bytes_per_op\": null, \"threads\": 1}";
         assertRefused("[" + valid + ", " + valid.replace("\"threads\": 1", "\"threads\": 1, \"extra\": 2") + "]",
                 "element 1 has keys");
         assertRefused("[" + valid.replace("\"entities\": 16", "\"entities\": \"16\"") + "]",
@@ -113,6 +119,9 @@ class ResultsJsonTest {
                 "element 0: impl='bevy'");
         assertRefused("[" + valid.replace("\"ns_per_entity\": 0.2", "\"ns_per_entity\": null") + "]",
                 "element 0 key ns_per_entity is null, not a number");
+        assertRefused("[" + valid.replace("\"bytes_per_op\": null", "\"bytes_per_op\": 0") + "]",
+                "element 0: invalid result");
+        assertRefused("[" + valid.replace(", \"bytes_per_op\": null", "") + "]", "element 0 has keys");
     }
 
     private static void assertRefused(String json, String message) {

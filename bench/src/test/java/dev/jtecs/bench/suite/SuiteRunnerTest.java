@@ -2,6 +2,7 @@ package dev.jtecs.bench.suite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.results.BenchResult;
@@ -11,6 +12,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.AverageTimeResult;
+import org.openjdk.jmh.results.ResultRole;
+import org.openjdk.jmh.results.ScalarResult;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.Options;
 
@@ -123,6 +128,26 @@ class SuiteRunnerTest {
                 BenchResult.failed("failing_probe", 2, "jtecs", 1, SuiteRunner.NO_RESULT),
                 BenchResult.failed("failing_probe", 2, "plain-array", 1, "java.lang.IllegalStateException: boom")),
                 rows);
+    }
+
+    @Test
+    void theBytesCounterGivesTheBytesPerOperation() {
+        // 10 operations and 5,000 counted bytes in the same 1,000 ns: 100 ns/op and 0.2 ns per byte
+        AverageTimeResult primary = new AverageTimeResult(ResultRole.PRIMARY, "op", 10, 1_000, TimeUnit.NANOSECONDS);
+        AverageTimeResult bytes = new AverageTimeResult(ResultRole.SECONDARY, SuiteRunner.BYTES, 5_000, 1_000,
+                TimeUnit.NANOSECONDS);
+        assertEquals(500.0, SuiteRunner.bytesPerOp(primary, bytes), 1e-9);
+        BenchResult row = new BenchResult("snapshot_save", 10, "jtecs", primary.getScore() / 10, 0, 0, 1)
+                .withBytesPerOp(SuiteRunner.bytesPerOp(primary, bytes));
+        assertEquals(5.0, row.gbPerSecond(), 1e-12, "500 bytes in 100 ns");
+        assertTrue(Double.isNaN(SuiteRunner.bytesPerOp(primary, null)), "a benchmark that counts no bytes");
+        AverageTimeResult none = new AverageTimeResult(ResultRole.SECONDARY, SuiteRunner.BYTES, 0, 1_000,
+                TimeUnit.NANOSECONDS);
+        assertTrue(Double.isNaN(SuiteRunner.bytesPerOp(primary, none)), "one that counted none");
+        ScalarResult events = new ScalarResult(SuiteRunner.BYTES, 5_000, "#", AggregationPolicy.SUM);
+        IllegalStateException wrongType = assertThrows(IllegalStateException.class,
+                () -> SuiteRunner.bytesPerOp(primary, events));
+        assertTrue(wrongType.getMessage().contains("OPERATIONS-type"), wrongType.getMessage());
     }
 
     @Test

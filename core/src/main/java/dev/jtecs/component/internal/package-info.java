@@ -18,6 +18,9 @@
  *   <li>{@link dev.jtecs.component.internal.RecordCopier}: a new record of the same class holding the same
  *       component references, for one managed value written to many entities (a batch set or spawn), so that
  *       replacing one entity's record never replaces another's.
+ *   <li>{@link dev.jtecs.component.internal.TreeCodec}: the automatic snapshot codec, between a value and a
+ *       detached tree of maps, lists and scalars (what a table snapshot holds and {@code snapshotSave} returns),
+ *       with the readers that refuse a malformed tree.
  * </ul>
  *
  * <pre>

@@ -64,10 +64,7 @@ final class SaveModel {
         long layerMask = 0;
         if (layers != null) {
             for (int layer : layers) {
-                if (layer < 0 || layer > 31) {
-                    throw new IllegalArgumentException("saveSnapshot: layer " + layer + " is outside 0..31");
-                }
-                layerMask |= 1L << layer;
+                layerMask |= 1L << layer; // each in 0..31: SnapshotOptions.layers checked them
             }
         }
         boolean partial = false;

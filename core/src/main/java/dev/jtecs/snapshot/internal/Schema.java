@@ -11,6 +11,7 @@ import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.SnapshotCodec;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.component.internal.TreeCodec;
 import dev.jtecs.snapshot.SnapshotComponentEntry;
 import java.util.List;
 
@@ -82,11 +83,11 @@ final class Schema {
             return null;
         }
         if (component instanceof ManagedComponent<?> managed) {
-            return Codecs.refusal(managed.valueType());
+            return TreeCodec.refusal(managed.valueType());
         }
         if (component instanceof RelationshipDefinition<?> definition
                 && definition.payloadStorage() == StorageKind.MANAGED) {
-            return Codecs.refusal(definition.valueType());
+            return TreeCodec.refusal(definition.valueType());
         }
         return null;
     }

@@ -13,6 +13,7 @@ import dev.jtecs.component.RelationshipDefinition;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.SnapshotCodec;
 import dev.jtecs.component.StorageKind;
+import dev.jtecs.component.internal.TreeCodec;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.snapshot.InvalidSnapshotException;
 import dev.jtecs.snapshot.Snapshot;
@@ -23,7 +24,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,12 +37,11 @@ import java.util.zip.CRC32C;
  * component table (every name registered with the same kind and codec, layouts migrated by field name), every
  * value, every edge (dense targets among the saved entities, sparse edges sorted and distinct), keys, the free
  * slots, random streams, states and phases. Custom {@code load}/{@code deserialize} codecs run here too, so a
- * codec that rejects its input also changes nothing. Every allocation is bounded by what the input holds or by
- * the destination's capacity.
+ * codec that rejects its input also changes nothing. Every allocation is bounded by what the input holds: the
+ * claimed {@code nextEntityId} is checked against the destination's capacity but sizes nothing here (the slot
+ * bookkeeping, {@link SlotTable}, follows the ids and free slots present).
  */
 final class SnapshotReader {
-    private static final int ABSENT = -1;
-
     private final int maxEntities;
     private final SnapshotHost host;
     private final LoadModel model = new LoadModel();
@@ -50,7 +49,7 @@ final class SnapshotReader {
     private Component<?>[] resolved; // null where the destination declares the component transient
     private int[][] fieldSources; // per entry: destination field -> saved field, or -1
     private Object[][] fieldDefaults; // per entry: destination field -> the default of an added field
-    private int[] generationOf; // restored slot -> generation, ABSENT for none
+    private SlotTable restored; // restored slot -> generation, sized by the ids the input holds
     private final Set<String> keys = new HashSet<>();
 
     SnapshotReader(int maxEntities, SnapshotHost host) {
@@ -101,6 +100,7 @@ final class SnapshotReader {
             total += count;
         }
         checkEntityCount(total);
+        restored = new SlotTable(model.highWater, (int) total);
         for (int f = 0; f < trees.size(); f++) {
             registerIds(ids.get(f), null, "archetype " + f);
         }
@@ -125,10 +125,17 @@ final class SnapshotReader {
         expect(meta, Binary.META, 0, where);
         Map<?, ?> root = Trees.map(Tagged.read(in, meta.payload(), meta.length(), where + " META"), where + " META");
         header(root, where);
-        if (model.prelude.archetypeCount() != header.frames() || model.prelude.entityCount() != header.entities()
-                || model.highWater != header.highWater()) {
-            throw Trees.bad(where, "the header and the metadata disagree on the frame count, entity count or next "
-                    + "entity id");
+        if (model.prelude.archetypeCount() != header.frames()) {
+            throw Trees.bad(where, "the header and the metadata disagree: the header says " + header.frames()
+                    + " archetype frames, archetypeCount says " + model.prelude.archetypeCount());
+        }
+        if (model.prelude.entityCount() != header.entities()) {
+            throw Trees.bad(where, "the header and the metadata disagree: the header says " + header.entities()
+                    + " entities, entityCount says " + model.prelude.entityCount());
+        }
+        if (model.highWater != header.highWater()) {
+            throw Trees.bad(where, "the header and the metadata disagree: the header says next entity id "
+                    + header.highWater() + ", nextEntityId says " + model.highWater);
         }
         Binary.Section free = Binary.readSection(in, meta.next(), header.total(), crc, where);
         expect(free, Binary.FREE, 0, where);
@@ -179,6 +186,7 @@ final class SnapshotReader {
                     + " of " + header.sections() + " sections (inconsistent counts or trailing sections)");
         }
         checkEntityCount(total);
+        restored = new SlotTable(model.highWater, (int) total);
         boolean littleEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
         for (int f = 0; f < trees.size(); f++) {
             MemorySegment ids = idSegments.get(f);
@@ -295,8 +303,6 @@ final class SnapshotReader {
             resolve(i, at + " (" + entries[i].name() + ")");
         }
         model.prelude = new SnapshotPrelude(version, highWater, entityCount, archetypeCount, List.of(entries));
-        generationOf = new int[highWater];
-        Arrays.fill(generationOf, ABSENT);
     }
 
     private static SnapshotComponentEntry entryOf(Map<?, ?> map, String where) {
@@ -374,7 +380,7 @@ final class SnapshotReader {
                 } else if (component instanceof ScalarComponent<?> scalar) {
                     defaults[f] = scalar.scalarDefault();
                 } else {
-                    defaults[f] = Codecs.zero(destination);
+                    defaults[f] = TreeCodec.zero(destination);
                 }
             }
         }
@@ -431,11 +437,10 @@ final class SnapshotReader {
                     throw Trees.bad(where, "entity " + Entity.toString(id) + " lies past nextEntityId "
                             + model.highWater);
                 }
-                if (generationOf[slot] != ABSENT) {
+                if (!restored.add(slot, Entity.generation(id))) {
                     throw Trees.bad(where, "duplicate id: slot " + slot + " appears twice (entity "
                             + Entity.toString(id) + ")");
                 }
-                generationOf[slot] = Entity.generation(id);
             }
         }
     }
@@ -444,8 +449,7 @@ final class SnapshotReader {
         if (!Entity.isWellFormed(id)) {
             return false;
         }
-        int slot = Entity.slot(id);
-        return slot < generationOf.length && generationOf[slot] == Entity.generation(id);
+        return restored.generation(Entity.slot(id)) == Entity.generation(id);
     }
 
     private void freeSlots(int[] pairs, String where) {
@@ -637,7 +641,7 @@ final class SnapshotReader {
             }
             return value;
         }
-        value = Codecs.decodeManaged(type, tree, where);
+        value = Trees.decodeManaged(type, tree, where);
         if (value == null && definition instanceof ScalarComponent<?>) {
             throw Trees.bad(where, "a " + definition.name() + " value must not be null");
         }
@@ -649,7 +653,7 @@ final class SnapshotReader {
         MemorySegment block = MemorySegment.ofArray(new byte[values.size() * kind.byteSize()]);
         ValueLayout layout = Table.portableLayout(kind);
         for (int i = 0; i < values.size(); i++) {
-            Object boxed = Codecs.decodePrimitive(kind, values.get(i), where + "[" + i + "]");
+            Object boxed = Trees.decodePrimitive(kind, values.get(i), where + "[" + i + "]");
             long offset = (long) i * kind.byteSize();
             switch (kind) {
                 case BYTE -> block.set((ValueLayout.OfByte) layout, offset, (Byte) boxed);
@@ -795,22 +799,16 @@ final class SnapshotReader {
     // ---------------------------------------------------------------- shared: metadata
 
     private LoadModel finish(Map<?, ?> root, String where) {
-        List<Integer> restored = new ArrayList<>();
-        for (int slot = 1; slot < generationOf.length; slot++) {
-            if (generationOf[slot] != ABSENT) {
-                restored.add(slot);
-            }
-        }
-        model.restoredSlots = restored.stream().mapToInt(Integer::intValue).toArray();
-        boolean[] free = new boolean[model.highWater];
-        for (int slot : model.freeSlots) {
-            if (free[slot]) {
+        model.restoredSlots = restored.slots();
+        SlotTable free = new SlotTable(model.highWater, model.freeSlots.length);
+        for (int i = 0; i < model.freeSlots.length; i++) {
+            int slot = model.freeSlots[i];
+            if (!free.add(slot, model.freeGenerations[i])) {
                 throw Trees.bad(where + ".freeSlots", "slot " + slot + " is listed twice");
             }
-            if (generationOf[slot] != ABSENT) {
+            if (restored.contains(slot)) {
                 throw Trees.bad(where + ".freeSlots", "slot " + slot + " is free and holds an entity");
             }
-            free[slot] = true;
         }
         Map<?, ?> data = Trees.map(Trees.field(root, "data", where), where + ".data");
         for (Map.Entry<?, ?> entry : data.entrySet()) {

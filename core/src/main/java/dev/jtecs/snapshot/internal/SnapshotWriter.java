@@ -7,6 +7,7 @@ import dev.jtecs.component.PrimitiveKind;
 import dev.jtecs.component.RelationshipDefinition;
 import dev.jtecs.component.SnapshotCodec;
 import dev.jtecs.component.StorageKind;
+import dev.jtecs.component.internal.TreeCodec;
 import dev.jtecs.snapshot.SnapshotBuffer;
 import dev.jtecs.snapshot.SnapshotComponentEntry;
 import dev.jtecs.storage.internal.SparseEdges;
@@ -147,7 +148,7 @@ final class SnapshotWriter {
         String where = "saveSnapshot: entity " + dev.jtecs.entity.Entity.toString(entity) + ", component "
                 + definition.name();
         if (codec == null || value == null) {
-            return Codecs.encodeManaged(value); // an empty managed slot stays empty: no codec sees null
+            return TreeCodec.encodeManaged(value); // an empty managed slot stays empty: no codec sees null
         }
         Object saved;
         try {
@@ -179,7 +180,7 @@ final class SnapshotWriter {
                 case LONG -> scratch.get((ValueLayout.OfLong) layout, offset);
                 case DOUBLE -> scratch.get((ValueLayout.OfDouble) layout, offset);
             };
-            values.add(Codecs.encodePrimitive(kind, boxed));
+            values.add(TreeCodec.encodePrimitive(kind, boxed));
         }
         return values;
     }

@@ -23,8 +23,9 @@ import java.util.Map;
  * </pre>
  *
  * <p>Reading is defensive: every length and count is checked against the bytes left before anything is
- * allocated (a count can never ask for more elements than bytes remain), nesting is bounded, strings must be
- * valid UTF-8, map keys distinct, and the tree must end exactly where its section ends.
+ * allocated (a count can never ask for more elements than bytes remain), lists and maps are pre-sized for at
+ * most {@link #PRESIZE} elements and grow as their elements are actually read, nesting is bounded, strings must
+ * be valid UTF-8, map keys distinct, and the tree must end exactly where its section ends.
  */
 final class Tagged {
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -40,6 +41,8 @@ final class Tagged {
     private static final byte STRING = 7;
     private static final byte LIST = 8;
     private static final byte MAP = 9;
+    /** The most elements a list or map is sized for before its elements are read. */
+    static final int PRESIZE = 1 << 12;
 
     private Tagged() {
     }
@@ -242,7 +245,8 @@ final class Tagged {
                 case LIST: {
                     int n = count("a list");
                     need(n, "a list of " + n); // every element takes at least one byte
-                    List<Object> list = new ArrayList<>(n);
+                    // a reference per element is several bytes: pre-size a bounded part, grow past it as read
+                    List<Object> list = new ArrayList<>(Math.min(n, PRESIZE));
                     for (int i = 0; i < n; i++) {
                         list.add(value(depth + 1));
                     }
@@ -251,7 +255,7 @@ final class Tagged {
                 case MAP: {
                     int n = count("a map");
                     need(5L * n, "a map of " + n); // a key's length and a value's tag at least
-                    Map<String, Object> map = new LinkedHashMap<>(Math.min(n, 1 << 16) * 2);
+                    Map<String, Object> map = new LinkedHashMap<>(Math.min(n, PRESIZE) * 2);
                     for (int i = 0; i < n; i++) {
                         String key = string();
                         if (map.containsKey(key)) {

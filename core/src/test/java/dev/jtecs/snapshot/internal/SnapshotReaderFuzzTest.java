@@ -14,6 +14,7 @@ import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.snapshot.InvalidSnapshotException;
 import dev.jtecs.snapshot.SnapshotOptions;
+import dev.jtecs.testing.WorldState;
 import dev.jtecs.world.World;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * loading, so mutations reach the decoder behind them instead of all stopping at the first checksum.
  *
  * <p>The property: loading any bytes either throws {@link InvalidSnapshotException} and leaves the world exactly
- * as it was (its entities, values and next ids), or loads a world that saves back to a valid snapshot.
+ * as it was (its whole state: {@link WorldState}), or loads a world that saves back to a valid snapshot.
  */
 class SnapshotReaderFuzzTest {
     record Pos(float x, float y) {}
@@ -70,19 +71,9 @@ class SnapshotReaderFuzzTest {
         return world;
     }
 
-    /** What a rejected load must leave as it was. */
+    /** What a rejected load must leave as it was: the world's whole state ({@link WorldState}). */
     static String state(World target) {
-        StringBuilder sb = new StringBuilder().append(target.entityCount()).append(' ').append(target.archetypeCount());
-        target.forEachArchetype(archetype -> {
-            for (int row = 0; row < archetype.count(); row++) {
-                long id = archetype.entity(row);
-                sb.append('|').append(id).append(archetype.components());
-                sb.append(target.get(id, POS)).append(target.get(id, SCORE)).append(target.get(id, NOTE));
-                target.forEachRelationship(id, WATCHES, edge -> sb.append(edge));
-            }
-        });
-        sb.append(" key=").append(target.byKey("a")).append(" seed=").append(target.randomSeed());
-        return sb.toString();
+        return WorldState.of(target);
     }
 
     @FuzzTest(maxDuration = "30s")

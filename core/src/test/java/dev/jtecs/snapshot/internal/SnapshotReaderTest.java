@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.snapshot.InvalidSnapshotException;
 import dev.jtecs.snapshot.SnapshotComponentEntry;
 import dev.jtecs.snapshot.SnapshotOptions;
+import dev.jtecs.schedule.Phases;
+import dev.jtecs.state.StatePolicy;
+import dev.jtecs.testing.Allocations;
+import dev.jtecs.testing.WorldState;
 import dev.jtecs.world.World;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -21,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -118,6 +124,8 @@ class SnapshotReaderTest {
     @Test
     void aChangedFieldTypeUnknownComponentOrCodecMismatchIsRefused() {
         try (World world = World.create()) {
+            populate(world);
+            String before = WorldState.of(world);
             InvalidSnapshotException type = assertThrows(InvalidSnapshotException.class,
                     () -> world.loadSnapshot(savedAs("mig.ShipC")));
             assertTrue(type.getMessage().contains("incompatible layout: field x was saved as FLOAT"),
@@ -125,8 +133,26 @@ class SnapshotReaderTest {
             InvalidSnapshotException unknown = assertThrows(InvalidSnapshotException.class,
                     () -> world.loadSnapshot(savedAs("mig.ShipZ")));
             assertTrue(unknown.getMessage().contains("no component named mig.ShipZ"), unknown.getMessage());
-            assertEquals(0, world.entityCount());
+            assertEquals(before, WorldState.of(world));
         }
+    }
+
+    /**
+     * What the destination holds before each bad load: values, a key, a free slot, random streams, a state on
+     * the stack, a switched-off phase, a fixed-step remainder, so that a full state comparison has something to
+     * compare.
+     */
+    private static long populate(World world) {
+        long mine = world.spawn(COUNT.of(99), EntityKey.COMPONENT.of("mine"));
+        world.spawn(OLD.of(new ShipV1(7, 8, 9)));
+        world.despawn(world.spawn());
+        world.seedRandom(5);
+        world.randomStream("reader.loot").nextInt();
+        world.createState("reader.menu", StatePolicy.none());
+        world.pushState("reader.menu");
+        world.disablePhase(Phases.RENDER);
+        world.update(world.config().timestep() * 1.5);
+        return mine;
     }
 
     /** Each bad table, built from a good one, and the words its message must hold. */
@@ -136,7 +162,8 @@ class SnapshotReaderTest {
         try (World source = World.create(); World world = World.create()) {
             source.spawn(OLD.of(new ShipV1(1, 2, 3)), COUNT.of(1));
             source.spawn(COUNT.of(2));
-            long mine = world.spawn(COUNT.of(99));
+            populate(world);
+            String before = WorldState.of(world);
             Map<String, Consumer<Map<String, Object>>> cases = new LinkedHashMap<>();
             cases.put("version 7", t -> t.put("version", 7));
             cases.put("entityCount says 3", t -> {
@@ -176,10 +203,36 @@ class SnapshotReaderTest {
                 InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
                         () -> world.loadSnapshot(table), bad.getKey());
                 assertTrue(refused.getMessage().contains(bad.getKey()), bad.getKey() + ": " + refused.getMessage());
-                assertEquals(1, world.entityCount());
-                assertEquals(99, world.get(mine, COUNT));
+                assertEquals(before, WorldState.of(world), bad.getKey());
             }
         }
+    }
+
+    private static final ValueLayout.OfLong LE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt LE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /** A section of a binary snapshot as it lies in the bytes. */
+    private record Section(int kind, int arg, int payload, int length) {}
+
+    /** The sections of well-framed bytes, in order. */
+    private static List<Section> sections(byte[] bytes) {
+        MemorySegment segment = MemorySegment.ofArray(bytes);
+        List<Section> out = new ArrayList<>();
+        long at = Binary.HEADER;
+        while (at < bytes.length) {
+            long length = segment.get(LE64, at + 8);
+            out.add(new Section(segment.get(LE32, at), segment.get(LE32, at + 4), (int) (at + Binary.SECTION),
+                    (int) length));
+            at += Binary.SECTION + Binary.pad(length);
+        }
+        return out;
+    }
+
+    /** {@code bytes} with one header field changed and every checksum repaired. */
+    private static byte[] withHeaderInt(byte[] bytes, int offset, int value) {
+        byte[] out = bytes.clone();
+        MemorySegment.ofArray(out).set(LE32, offset, value);
+        return SnapshotReaderFuzzTest.repairChecksums(prefixed(out), 1);
     }
 
     @Test
@@ -187,8 +240,10 @@ class SnapshotReaderTest {
         try (World source = World.create(); World world = World.create()) {
             source.spawn(OLD.of(new ShipV1(1, 2, 3)));
             byte[] good = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
-            ValueLayout.OfLong le64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-            ValueLayout.OfInt le = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+            ValueLayout.OfLong le64 = LE64;
+            ValueLayout.OfInt le = LE32;
+            populate(world);
+            String before = WorldState.of(world);
             Map<String, byte[]> cases = new LinkedHashMap<>();
             cases.put("the header alone needs", java.util.Arrays.copyOf(good, 10));
             cases.put("truncated", java.util.Arrays.copyOf(good, good.length - 8));
@@ -209,13 +264,165 @@ class SnapshotReaderTest {
             byte[] flipped = good.clone();
             flipped[Binary.HEADER + Binary.SECTION + 3] ^= 0x40; // inside the metadata block
             cases.put("checksum mismatch", flipped);
-            for (Map.Entry<String, byte[]> bad : cases.entrySet()) {
-                InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
-                        () -> world.loadSnapshot(bad.getValue()), bad.getKey());
-                assertTrue(refused.getMessage().contains(bad.getKey()), bad.getKey() + ": " + refused.getMessage());
-                assertEquals(0, world.entityCount());
+            assertRefusedChangingNothing(world, before, cases);
+        }
+    }
+
+    /** Each case must be refused with a message holding its key, and the world's whole state must stay. */
+    private static void assertRefusedChangingNothing(World world, String before, Map<String, byte[]> cases) {
+        for (Map.Entry<String, byte[]> bad : cases.entrySet()) {
+            InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                    () -> world.loadSnapshot(bad.getValue()), bad.getKey());
+            assertTrue(refused.getMessage().contains(bad.getKey()), bad.getKey() + ": " + refused.getMessage());
+            assertEquals(before, WorldState.of(world), bad.getKey());
+        }
+    }
+
+    /** Two archetypes of one entity each: {@code OLD} with {@code COUNT}, and {@code COUNT} alone. */
+    private static byte[] twoFrames() {
+        try (World source = World.create()) {
+            source.spawn(OLD.of(new ShipV1(1, 2, 3)), COUNT.of(1));
+            source.spawn(COUNT.of(2));
+            byte[] bytes = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            try (World check = World.create()) {
+                check.loadSnapshot(bytes); // the unchanged bytes load: every case below is refused for its change
+                assertEquals(2, check.entityCount());
+            }
+            return bytes;
+        }
+    }
+
+    @Test
+    void aDuplicateIdInTheBinaryFormIsRefused() {
+        byte[] good = twoFrames();
+        List<Section> ids = sections(good).stream().filter(section -> section.kind() == Binary.IDS).toList();
+        assertEquals(2, ids.size());
+        byte[] twice = good.clone();
+        System.arraycopy(good, ids.get(0).payload(), twice, ids.get(1).payload(), 8); // frame 1 repeats frame 0's id
+        try (World world = World.create()) {
+            populate(world);
+            assertRefusedChangingNothing(world, WorldState.of(world), Map.of("duplicate id: slot 1 appears twice",
+                    SnapshotReaderFuzzTest.repairChecksums(prefixed(twice), 1)));
+        }
+    }
+
+    @Test
+    void aBinaryHeaderThatDisagreesWithItsMetadataIsRefused() {
+        byte[] good = twoFrames();
+        Map<String, byte[]> cases = new LinkedHashMap<>();
+        cases.put("the header and the metadata disagree: the header says 1 archetype frames, archetypeCount says 2",
+                withHeaderInt(good, 28, 1));
+        cases.put("the header and the metadata disagree: the header says 3 entities, entityCount says 2",
+                withHeaderInt(good, 32, 3));
+        cases.put("the header and the metadata disagree: the header says next entity id 9, nextEntityId says 3",
+                withHeaderInt(good, 40, 9));
+        try (World world = World.create()) {
+            populate(world);
+            assertRefusedChangingNothing(world, WorldState.of(world), cases);
+        }
+    }
+
+    @Test
+    void aBinarySectionCountThatDisagreesWithItsFramesIsRefused() {
+        byte[] good = twoFrames();
+        int sections = sections(good).size();
+        assertEquals(2 + (2 + 4) + (2 + 1), sections, "META, FREE, per frame FRAME, IDS and one block per column");
+        Map<String, byte[]> cases = new LinkedHashMap<>();
+        cases.put("after " + sections + " of " + (sections + 1) + " sections", withHeaderInt(good, 24, sections + 1));
+        cases.put("after " + sections + " of " + (sections - 1) + " sections", withHeaderInt(good, 24, sections - 1));
+        cases.put("frame count " + (sections + 1) + " is inconsistent with " + sections + " sections",
+                withHeaderInt(good, 28, sections + 1));
+        try (World world = World.create()) {
+            populate(world);
+            assertRefusedChangingNothing(world, WorldState.of(world), cases);
+        }
+    }
+
+    /**
+     * A binary snapshot of no archetypes built by hand: the header, {@code meta} (a table snapshot's tree without
+     * its ids, free slots and archetypes) as the META block, and an empty FREE block.
+     */
+    private static byte[] binaryWithoutFrames(Map<String, Object> meta) {
+        Tagged.Bytes tree = new Tagged.Bytes();
+        Tagged.write(tree, meta);
+        long metaSection = Binary.SECTION + Binary.pad(tree.size());
+        long total = Binary.HEADER + metaSection + Binary.SECTION;
+        MemorySegment out = MemorySegment.ofArray(new byte[(int) total]);
+        CRC32C crc = new CRC32C();
+        Binary.writeHeader(out, total, 2, 0, 0, (Integer) meta.get("nextEntityId"), crc);
+        long payload = Binary.HEADER + Binary.SECTION;
+        MemorySegment.copy(tree.array(), 0, out, ValueLayout.JAVA_BYTE, payload, tree.size());
+        Binary.writeSection(out, Binary.HEADER, Binary.META, 0, tree.size(),
+                Binary.crc(crc, out, payload, tree.size()), crc);
+        Binary.writeSection(out, Binary.HEADER + metaSection, Binary.FREE, 0, 0, Binary.crc(crc, out, 0, 0), crc);
+        return out.toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /**
+     * The most a refused load of a few hundred bytes may allocate: its trees, checksums, messages and bookkeeping
+     * (about 4 KB for the table, 22 KB for the bytes when this was written; sizing by the claim takes 20 MB).
+     */
+    private static final long SMALL_INPUT_BUDGET = 128 * 1024;
+
+    /**
+     * A tiny snapshot claiming {@code nextEntityId} 4,000,000 (within the default capacity, so only its size
+     * could refuse it) is refused at its very last check, a state this world never created, so every step of the
+     * reader ran: none of them may size anything by the claim, only by the ids and free slots present (zero).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aHugeClaimedNextEntityIdAllocatesNothingTheInputDoesNotHold() {
+        int claimed = 4_000_000;
+        try (World source = World.create(); World world = World.create()) {
+            assertTrue(claimed <= world.config().maxEntities());
+            Map<String, Object> meta = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                    source.saveSnapshot().table());
+            meta.remove("freeSlots");
+            meta.remove("archetypes");
+            world.loadSnapshot(binaryWithoutFrames(meta)); // the hand-made framing is sound: it loads as it is
+
+            Map<String, Object> table = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                    source.saveSnapshot().table());
+            table.put("nextEntityId", claimed);
+            table.put("states", List.of("nowhere"));
+            meta.put("nextEntityId", claimed);
+            meta.put("states", List.of("nowhere"));
+            byte[] binary = binaryWithoutFrames(meta);
+            assertTrue(binary.length < 1024, binary.length + " bytes");
+
+            populate(world);
+            String before = WorldState.of(world);
+            for (Runnable load : List.<Runnable>of(() -> world.loadSnapshot(table), () -> world.loadSnapshot(binary))) {
+                long bytes = Allocations.fewestBytes(5, () -> {
+                    InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class, load::run);
+                    assertTrue(refused.getMessage().contains("state nowhere was not created in this world"),
+                            refused.getMessage());
+                });
+                assertTrue(bytes < SMALL_INPUT_BUDGET, "a refused load of a tiny input allocated " + bytes
+                        + " bytes (sizing by the claimed nextEntityId " + claimed + " takes about "
+                        + 5L * claimed + ")");
+                assertEquals(before, WorldState.of(world));
             }
         }
+    }
+
+    /** A list count asks for as many elements as bytes remain: what it pre-sizes is bounded, not 4 bytes each. */
+    @Test
+    void aTaggedListIsNotPreSizedByItsCount() {
+        int n = 1 << 20;
+        byte[] bytes = new byte[5 + n];
+        MemorySegment segment = MemorySegment.ofArray(bytes);
+        segment.set(ValueLayout.JAVA_BYTE, 0, (byte) 8); // LIST
+        segment.set(LE32, 1, n);
+        java.util.Arrays.fill(bytes, 5, bytes.length, (byte) 0x7F); // no element is a known tag
+        long allocated = Allocations.fewestBytes(5, () -> {
+            InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                    () -> Tagged.read(segment, 0, bytes.length, "list"));
+            assertTrue(refused.getMessage().contains("unknown value tag 127"), refused.getMessage());
+        });
+        assertTrue(allocated < n / 8, "a refused list of " + n + " one-byte elements allocated " + allocated + " bytes");
+        Object read = Tagged.read(MemorySegment.ofArray(new byte[] {8, 3, 0, 0, 0, 0, 0, 0}), 0, 8, "nulls");
+        assertEquals(java.util.Arrays.asList(null, null, null), read, "lists still read whole");
     }
 
     /** A seeded sweep of structural mutations with checksums repaired: every one loads or is refused cleanly. */
@@ -228,6 +435,7 @@ class SnapshotReaderTest {
         try (World source = World.create(); World world = World.create()) {
             SnapshotReaderFuzzTest.populate(source);
             byte[] good = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            SnapshotReaderTest.populate(world);
             int refused = 0;
             for (int i = 0; i < 3000; i++) {
                 byte[] bytes = good.clone();
@@ -238,10 +446,12 @@ class SnapshotReaderTest {
                             .nextInt(8));
                 }
                 byte[] repaired = SnapshotReaderFuzzTest.repairChecksums(prefixed(bytes), 1);
+                String before = WorldState.of(world);
                 try {
                     world.loadSnapshot(repaired);
                 } catch (InvalidSnapshotException expected) {
                     refused++;
+                    assertEquals(before, WorldState.of(world), "mutation " + i + ": " + expected.getMessage());
                 }
             }
             assertTrue(refused > 1000, "most mutations are caught: " + refused);
