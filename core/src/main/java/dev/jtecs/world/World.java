@@ -583,9 +583,14 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * Recovers after an exception: closes every open scope and publishes pending work. Safe to call at any time;
-     * scopes closed later (an iterator closed after an unwind) clamp at zero. Inside a running system it closes
-     * the scopes the system opened and publishes, and the dispatch keeps holding later work.
+     * Recovers after an exception: closes every open {@link #defer()} scope and every open cursor, and publishes
+     * pending work. Safe to call at any time; a cursor or {@code commit()} that closes later finds its scope gone and
+     * changes nothing. Inside a running system it closes the scopes the system opened and publishes, and the
+     * dispatch keeps holding later work. Inside a running call (a {@code forEach}, {@link #forEachArchetype} or
+     * {@link #forEachDirtyArchetype} visit, an observer or callback of a structural call, a publication callback)
+     * the calls keep their own scopes, so the rows a visit is looking at stay where they are: the depth stays at
+     * one per running call, structural calls keep being staged, and the publication happens when the outermost
+     * running call returns successfully (after a failure the work waits, as usual, for the next publication).
      */
     public void unwind() {
         checkOpen();
@@ -662,6 +667,18 @@ public final class World implements AutoCloseable {
         public void exitScope(boolean publishIfOutermost) {
             if (!closed) {
                 scopes.exit(publishIfOutermost);
+            }
+        }
+
+        @Override
+        public int openCursorScope() {
+            return scopes.openCursor();
+        }
+
+        @Override
+        public void closeCursorScope(int token) {
+            if (!closed) {
+                scopes.closeCursor(token);
             }
         }
 
@@ -888,7 +905,8 @@ public final class World implements AutoCloseable {
     /**
      * Visits every archetype, empty ones included, in registry order. The visit is a scope: structural calls
      * made by the action are staged and published when the visit ends (when it ends by an exception, they wait
-     * for the next publication or {@link #unwind()}). Archetypes created meanwhile are not visited.
+     * for the next publication or {@link #unwind()}); an {@link #unwind()} from the action does not close it.
+     * Archetypes created meanwhile are not visited.
      */
     public void forEachArchetype(Consumer<Archetype> action) {
         checkOpen();

@@ -255,4 +255,26 @@ class WorldQueryTest {
         assertThrows(IllegalStateException.class, () -> query.forEach((a, c) -> { }));
         assertThrows(IllegalStateException.class, query::cursor);
     }
+
+    @Test
+    void unwindInsideForEachDropsTheVisitsScope() {
+        // issue 18, defect 2
+        long first = world.spawn(HP.of(1));
+        long second = world.spawn(HP.of(2));
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        List<String> seen = new ArrayList<>();
+        query.forEach((archetype, count) -> {
+            dev.jtecs.storage.IntColumn hp = archetype.getMut(HP);
+            world.unwind();
+            assertEquals(1, world.scopeDepth(), "the visit's scope survives the unwind");
+            world.set(first, ENEMY); // would move first's row out from under the view if published now
+            seen.add("enemy=" + world.has(first, ENEMY) + " row=" + world.rowOf(first));
+            hp.set(0, 100); // the visit's view still addresses the visited archetype's rows
+        });
+        assertEquals(List.of("enemy=false row=0"), seen);
+        assertEquals(0, world.scopeDepth());
+        assertTrue(world.has(first, ENEMY), "published when the visit ended");
+        assertEquals(100, world.get(first, HP));
+        assertEquals(2, world.get(second, HP), "the other entity's row was not written");
+    }
 }
