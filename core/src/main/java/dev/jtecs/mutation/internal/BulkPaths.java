@@ -309,10 +309,12 @@ final class BulkPaths {
         Table table = registry.ofStore(index.storeOf(slot));
         int row = index.rowOf(slot);
         CommitDrain.notifyRemoved(table, row, row + 1, null);
-        CommitDrain.removeRow(index, table, row);
+        int last = table.count() - 1;
+        long moved = CommitDrain.detachRow(index, table, row);
+        // the index forgets the id before observers hear of the row move: one that throws cannot leave a zombie
         index.free(slot);
         transaction.undoom(slot); // removing the row may have let another capture mark it again
-        drain.reportDespawned(id);
+        drain.reportRemovedRow(table, moved, last, row, id);
     }
 
     /** The table a batch set or remove takes rows of {@code from} to (requirements planned). */
