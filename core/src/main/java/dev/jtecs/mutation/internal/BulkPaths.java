@@ -449,11 +449,25 @@ final class BulkPaths {
             throw e;
         }
         index.relocate(slot, target.store(), destination);
-        CommitDrain.removeRow(index, current, row);
-        if (op.sparse != null) {
-            drain.sparseRows(op.sparse, target, destination, destination + 1);
+        int last = current.count() - 1;
+        long moved = CommitDrain.detachRow(index, current, row);
+        Throwable failure = null;
+        try {
+            Notifications.swapRemoved(current, moved, last, row);
+        } catch (RuntimeException | Error e) {
+            failure = e; // the row has moved all the same: the destination must still hear of it
         }
-        drain.placed(target, destination, destination + 1, current);
+        try {
+            if (op.sparse != null) {
+                drain.sparseRows(op.sparse, target, destination, destination + 1);
+            }
+            drain.placed(target, destination, destination + 1, current);
+        } catch (RuntimeException | Error e) {
+            failure = Notifications.fold(failure, e);
+        }
+        if (failure != null) {
+            throw Notifications.rethrow(failure);
+        }
     }
 
     /** Initializes the columns a move added: the set component (left to its value), requirements, defaults. */

@@ -199,4 +199,38 @@ class BulkPathsTest {
         assertEquals(1, table.count());
         assertFalse(tx.isDoomed(Entity.slot(first)));
     }
+
+    @Test
+    void aThrowingMoveObserverInARowByRowBatchHidesTheMoveFromTheDestinationsMembership() {
+        // issue 18, defect 11
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table source = tableOf(first);
+        source.addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntityMove(dev.jtecs.storage.Archetype a, long entity, int fromRow, int toRow) {
+                throw new IllegalStateException("move observer failed");
+            }
+        });
+        Table target = drain.planSpawn(new Input[] {T, U}, false).table(); // {N, T, U}: where the batch moves rows
+        List<String> heard = new ArrayList<>();
+        target.addObserver(new dev.jtecs.storage.EntityObserver() { // as a query's membership callbacks do
+            @Override
+            public void onEntitiesAdded(dev.jtecs.storage.Archetype a, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                heard.add("added " + a.entity(from) + " from source " + (other == source.archetype()));
+            }
+        });
+        BatchOp op = capture(BatchOp.Kind.SET, source, U, U);
+        tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN); // the last row: nothing moves
+        tx.addOp(op); // the despawn changed the table: each member moves alone (changeOne)
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("move observer failed", e.getMessage());
+        assertSame(target, tableOf(first), "the row moved");
+        assertEquals(List.of("added " + first + " from source true"), heard,
+                "the destination heard of the row although the source's observer threw");
+        assertEquals(9, target.readValue(target.position(N.id()), index.rowOf(Entity.slot(first))));
+        assertEquals(first + 1, source.entityAt(0));
+        assertEquals(0, index.rowOf(Entity.slot(first + 1)));
+    }
 }
