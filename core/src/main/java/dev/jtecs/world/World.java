@@ -138,19 +138,52 @@ public final class World implements AutoCloseable {
         this.scopes = mutations.scopes();
         this.drain = mutations.drain();
         this.compaction = new Compaction(index, archetypes);
-        archetypes.onCreate(table -> {
-            for (int i = 0; i < queries.size(); i++) {
-                queries.get(i).consider(table.archetype());
-            }
-            if (observers.has(Entity.WORLD, ArchetypeCreated.class)) {
-                observers.deliver(Entity.WORLD, ArchetypeCreated.class, new ArchetypeCreated(table.archetype()));
-            }
-        });
+        archetypes.onCreate(this::announceArchetype);
         this.nominalFrameTime = config.nominalFrameTime();
         this.snapshots = new SnapshotEngine(index, archetypes, mutations, observers, random, new SnapshotSide());
         this.pipeline = Objects.requireNonNull(config.pipelineFactory().create(this, new Dispatches()),
                 "pipelineFactory returned null");
         BuiltinSystems.install(this); // last: the systems need a complete world
+    }
+
+    /**
+     * A new archetype joins every persistent query that matches it, then {@link ArchetypeCreated} is delivered.
+     * User code runs here ({@code groupBy}, observers); when it throws, the rest still happens (a query whose
+     * {@code groupBy} threw holds the archetype in group 0) and the first exception propagates afterwards, the
+     * later ones suppressed.
+     */
+    private void announceArchetype(Table table) {
+        Throwable failure = null;
+        for (int i = 0; i < queries.size(); i++) {
+            try {
+                queries.get(i).adopt(table.archetype());
+            } catch (RuntimeException | Error e) {
+                failure = fold(failure, e);
+            }
+        }
+        if (observers.has(Entity.WORLD, ArchetypeCreated.class)) {
+            try {
+                observers.deliver(Entity.WORLD, ArchetypeCreated.class, new ArchetypeCreated(table.archetype()));
+            } catch (RuntimeException | Error e) {
+                failure = fold(failure, e);
+            }
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
+        }
+    }
+
+    private static Throwable fold(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        if (first != next) {
+            first.addSuppressed(next);
+        }
+        return first;
     }
 
     /** A world with {@link WorldConfig#defaults()}. */
@@ -624,16 +657,25 @@ public final class World implements AutoCloseable {
     /**
      * Creates a query over this world. A persistent query keeps up with new archetypes from now on; a temporary
      * one ({@code temp()}) matches only the archetypes that exist now. A query with an {@code onEntitiesAdded}
-     * callback receives the rows it starts with before this returns (work those calls stage is published).
+     * callback receives the rows it starts with before this returns (work those calls stage is published). When
+     * its {@code groupBy} throws for an archetype that exists, no query is made and the exception propagates;
+     * when it throws for an archetype created later, the query holds that archetype in group 0 and the exception
+     * propagates from the call that created it, after every query and {@link ArchetypeCreated} observer heard of
+     * the archetype.
      */
     public Query newQuery(QueryDescriptor descriptor) {
         checkOpen();
         WorldQuery query = new WorldQuery(queryHost, Objects.requireNonNull(descriptor, "descriptor"));
-        for (int i = 0; i < archetypes.size(); i++) {
-            Table table = archetypes.get(i);
-            if (table != null) {
-                query.consider(table.archetype());
+        try {
+            for (int i = 0; i < archetypes.size(); i++) {
+                Table table = archetypes.get(i);
+                if (table != null) {
+                    query.consider(table.archetype());
+                }
             }
+        } catch (RuntimeException | Error e) { // a groupBy threw: no query, and nothing of it stays behind
+            query.abandon();
+            throw e;
         }
         if (!descriptor.isTemporary()) {
             queries.add(query);
