@@ -111,18 +111,36 @@ public final class ObserverRegistry {
         return byType != null && byType.containsKey(type);
     }
 
-    /** Delivers an event to the observers of its type at an address, in registration order. */
+    /**
+     * Delivers an event to the observers of its type at an address, in registration order. Every observer hears
+     * it even when an earlier one threw; the first exception then propagates, later ones attached as suppressed.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public <E> void deliver(long address, Class<E> type, E event) {
         if (!has(address, type)) {
             return;
         }
         Registration[] snapshot = byAddress.get(address).get(type);
+        Throwable failure = null;
         for (Registration registration : snapshot) {
             if (registration.once && !removeExact(address, type, registration)) {
                 continue; // an earlier callback of this delivery already stopped it
             }
-            ((Observer) registration.callback).onEvent(event);
+            try {
+                ((Observer) registration.callback).onEvent(event);
+            } catch (RuntimeException | Error e) {
+                if (failure == null) {
+                    failure = e;
+                } else if (failure != e) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
         }
     }
 
