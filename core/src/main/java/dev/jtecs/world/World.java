@@ -666,6 +666,7 @@ public final class World implements AutoCloseable {
     public Query newQuery(QueryDescriptor descriptor) {
         checkOpen();
         WorldQuery query = new WorldQuery(queryHost, Objects.requireNonNull(descriptor, "descriptor"));
+        scopes.enter(); // groupBy is user code: the world is running a call (not published on exit: it stages none)
         try {
             for (int i = 0; i < archetypes.size(); i++) {
                 Table table = archetypes.get(i);
@@ -676,6 +677,8 @@ public final class World implements AutoCloseable {
         } catch (RuntimeException | Error e) { // a groupBy threw: no query, and nothing of it stays behind
             query.abandon();
             throw e;
+        } finally {
+            scopes.exit(false);
         }
         if (!descriptor.isTemporary()) {
             queries.add(query);
@@ -1520,13 +1523,26 @@ public final class World implements AutoCloseable {
 
     /**
      * Frees all native memory. Idempotent; every later call on this world throws. Only the owner thread may
-     * close a world (column views read on other threads must be finished first).
+     * close a world (column views read on other threads must be finished first), and only between calls: the
+     * code that called back into the caller would go on with a closed world and freed memory.
+     *
+     * @throws IllegalStateException from code the world is running: a system or run condition, a
+     *     {@code forEach}/{@link #forEachArchetype}/{@link #forEachDirtyArchetype} visit, an observer, a
+     *     {@code groupBy}, a callback of a structural call or of a publication (the world stays open and nothing
+     *     changes; close it once the call has returned). An open cursor or {@link #defer()} scope does not stop
+     *     it.
      */
     @Override
     public void close() {
         checkThread();
         if (closed) {
             return;
+        }
+        if (scopes.inCall() || drain.isDraining() || observers.isDelivering()) {
+            throw new IllegalStateException("close: " + this + " cannot be closed from code it is running (a system,"
+                    + " a visit, an observer or another callback); close it after that call returns (dispatch="
+                    + scopes.isHeld() + " draining=" + drain.isDraining() + " delivering="
+                    + observers.isDelivering() + " depth=" + scopes.depth() + ")");
         }
         closed = true;
         scopes.close();
@@ -1556,8 +1572,8 @@ public final class World implements AutoCloseable {
      * the world to the new owner through something that does (a queue, a future, {@link Thread#start()}).
      *
      * @throws WrongThreadException unless called by the owner
-     * @throws IllegalStateException from a running system or publication callback, or once the world is closed
-     *     (in every case the owner stays)
+     * @throws IllegalStateException from a running system, an iteration (an open cursor included), an observer
+     *     or another callback, or once the world is closed (in every case the owner stays)
      */
     public void transferTo(Thread thread) {
         checkOpen();
@@ -1572,7 +1588,8 @@ public final class World implements AutoCloseable {
      * is released.
      *
      * @throws WrongThreadException unless called by the owner
-     * @throws IllegalStateException from a running system or publication callback, or once the world is closed
+     * @throws IllegalStateException from a running system, an iteration (an open cursor included), an observer
+     *     or another callback, or once the world is closed
      */
     public void release() {
         checkOpen();
@@ -1596,12 +1613,16 @@ public final class World implements AutoCloseable {
         }
     }
 
-    /** Hands-off happen between calls, never from code the world is running on this thread. */
+    /**
+     * Hands-off happen between calls and outside iterations, never from code the world is running on this thread
+     * nor while a loop over its rows is open (cursors included: close them, or {@link #unwind()}, first).
+     */
     private void requireHandOffPoint(String operation) {
-        if (scopes.isHeld() || drain.isDraining()) {
+        if (scopes.isHeld() || drain.isDraining() || !scopes.onlyDeferred() || observers.isDelivering()) {
             throw new IllegalStateException(operation + ": " + this + " cannot change threads from a running "
-                    + "system or publication callback (held=" + scopes.isHeld() + " draining="
-                    + drain.isDraining() + ")");
+                    + "system, an iteration (cursors included), an observer or another callback (held="
+                    + scopes.isHeld() + " draining=" + drain.isDraining() + " delivering="
+                    + observers.isDelivering() + " depth=" + scopes.depth() + ")");
         }
     }
 

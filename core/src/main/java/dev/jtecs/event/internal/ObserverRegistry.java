@@ -25,6 +25,7 @@ public final class ObserverRegistry {
     private int count;
     private int entityAddresses;
     private long version; // moves on every registration added or removed
+    private int delivering; // deliveries running on the stack (observers may deliver in turn)
 
     /** One registration: the callback, an optional id, and whether it fires once. */
     private record Registration(Observer<?> callback, String id, boolean once) {}
@@ -122,19 +123,24 @@ public final class ObserverRegistry {
         }
         Registration[] snapshot = byAddress.get(address).get(type);
         Throwable failure = null;
-        for (Registration registration : snapshot) {
-            if (registration.once && !removeExact(address, type, registration)) {
-                continue; // an earlier callback of this delivery already stopped it
-            }
-            try {
-                ((Observer) registration.callback).onEvent(event);
-            } catch (RuntimeException | Error e) {
-                if (failure == null) {
-                    failure = e;
-                } else if (failure != e) {
-                    failure.addSuppressed(e);
+        delivering++;
+        try {
+            for (Registration registration : snapshot) {
+                if (registration.once && !removeExact(address, type, registration)) {
+                    continue; // an earlier callback of this delivery already stopped it
+                }
+                try {
+                    ((Observer) registration.callback).onEvent(event);
+                } catch (RuntimeException | Error e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else if (failure != e) {
+                        failure.addSuppressed(e);
+                    }
                 }
             }
+        } finally {
+            delivering--;
         }
         if (failure instanceof Error error) {
             throw error;
@@ -210,6 +216,11 @@ public final class ObserverRegistry {
         if (address != 0) {
             entityAddresses--;
         }
+    }
+
+    /** Whether a delivery is running: an observer (or code it called) is on the stack. */
+    public boolean isDelivering() {
+        return delivering > 0;
     }
 
     /** The number of live registrations. */
