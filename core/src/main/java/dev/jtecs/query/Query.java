@@ -11,8 +11,10 @@ import java.util.List;
  * never rescans the world; a temporary query keeps the set it found at construction. Iteration visits
  * non-empty archetypes only, in ascending group order when grouped (registration order within a group), and is
  * a scope of its world: structural calls made while iterating are staged and published when the iteration ends
- * ({@link #forEach} always ends it, a {@link QueryCursor} ends it when exhausted or closed). Cursors are
- * independent: iterations may nest and interleave. Confined like its world: every method but the descriptor's
+ * ({@link #forEach} always ends it, a {@link QueryCursor} ends it when exhausted or closed). A {@code forEach}
+ * visit keeps its scope until it returns, even when the visitor calls {@code World.unwind()} (which then
+ * publishes when the visit ends); a cursor's scope is closed by {@code unwind()}, after which the views taken in
+ * its loop may be stale. Cursors are independent: iterations may nest and interleave. Confined like its world: every method but the descriptor's
  * accessors throws {@link WrongThreadException} on a thread other than the world's owner; the archetypes it
  * hands out are not checked, so workers may read their columns.
  *
@@ -28,7 +30,7 @@ public interface Query {
 
     boolean isTemporary();
 
-    /** Visits every non-empty matching archetype, as one scope of the world. */
+    /** Visits every non-empty matching archetype, as one scope of the world that no {@code unwind()} closes. */
     void forEach(QueryVisitor visitor);
 
     /** A cursor over every non-empty matching archetype; close it (try-with-resources) if you leave early. */

@@ -5,7 +5,8 @@ import dev.jtecs.storage.LongColumn;
 
 /**
  * A step-by-step iteration over a query's non-empty archetypes, and one scope of its world from creation until
- * it is exhausted or closed. Closing is idempotent and safe after {@code World.unwind()}; use
+ * it is exhausted or closed, or until {@code World.unwind()} closes it (publishing, so rows may move under the
+ * loop). Closing is idempotent, and changes nothing after an {@code unwind()} closed the scope; use
  * try-with-resources when the loop can leave early. {@link #next()} and {@link #close()} throw
  * {@link WrongThreadException} on a thread other than the world's owner.
  *

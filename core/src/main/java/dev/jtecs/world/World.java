@@ -137,19 +137,52 @@ public final class World implements AutoCloseable {
         this.scopes = mutations.scopes();
         this.drain = mutations.drain();
         this.compaction = new Compaction(index, archetypes);
-        archetypes.onCreate(table -> {
-            for (int i = 0; i < queries.size(); i++) {
-                queries.get(i).consider(table.archetype());
-            }
-            if (observers.has(Entity.WORLD, ArchetypeCreated.class)) {
-                observers.deliver(Entity.WORLD, ArchetypeCreated.class, new ArchetypeCreated(table.archetype()));
-            }
-        });
+        archetypes.onCreate(this::announceArchetype);
         this.nominalFrameTime = config.nominalFrameTime();
         this.snapshots = new SnapshotEngine(index, archetypes, mutations, observers, random, new SnapshotSide());
         this.pipeline = Objects.requireNonNull(config.pipelineFactory().create(this, new Dispatches()),
                 "pipelineFactory returned null");
         BuiltinSystemsLink.install(this); // last: the systems need a complete world
+    }
+
+    /**
+     * A new archetype joins every persistent query that matches it, then {@link ArchetypeCreated} is delivered.
+     * User code runs here ({@code groupBy}, observers); when it throws, the rest still happens (a query whose
+     * {@code groupBy} threw holds the archetype in group 0) and the first exception propagates afterwards, the
+     * later ones suppressed.
+     */
+    private void announceArchetype(Table table) {
+        Throwable failure = null;
+        for (int i = 0; i < queries.size(); i++) {
+            try {
+                queries.get(i).adopt(table.archetype());
+            } catch (RuntimeException | Error e) {
+                failure = fold(failure, e);
+            }
+        }
+        if (observers.has(Entity.WORLD, ArchetypeCreated.class)) {
+            try {
+                observers.deliver(Entity.WORLD, ArchetypeCreated.class, new ArchetypeCreated(table.archetype()));
+            } catch (RuntimeException | Error e) {
+                failure = fold(failure, e);
+            }
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
+        }
+    }
+
+    private static Throwable fold(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        if (first != next) {
+            first.addSuppressed(next);
+        }
+        return first;
     }
 
     /** A world with {@link WorldConfig#defaults()}. */
@@ -587,9 +620,14 @@ public final class World implements AutoCloseable {
     }
 
     /**
-     * Recovers after an exception: closes every open scope and publishes pending work. Safe to call at any time;
-     * scopes closed later (an iterator closed after an unwind) clamp at zero. Inside a running system it closes
-     * the scopes the system opened and publishes, and the dispatch keeps holding later work.
+     * Recovers after an exception: closes every open {@link #defer()} scope and every open cursor, and publishes
+     * pending work. Safe to call at any time; a cursor or {@code commit()} that closes later finds its scope gone and
+     * changes nothing. Inside a running system it closes the scopes the system opened and publishes, and the
+     * dispatch keeps holding later work. Inside a running call (a {@code forEach}, {@link #forEachArchetype} or
+     * {@link #forEachDirtyArchetype} visit, an observer or callback of a structural call, a publication callback)
+     * the calls keep their own scopes, so the rows a visit is looking at stay where they are: the depth stays at
+     * one per running call, structural calls keep being staged, and the publication happens when the outermost
+     * running call returns successfully (after a failure the work waits, as usual, for the next publication).
      */
     public void unwind() {
         checkOpen();
@@ -623,16 +661,28 @@ public final class World implements AutoCloseable {
     /**
      * Creates a query over this world. A persistent query keeps up with new archetypes from now on; a temporary
      * one ({@code temp()}) matches only the archetypes that exist now. A query with an {@code onEntitiesAdded}
-     * callback receives the rows it starts with before this returns (work those calls stage is published).
+     * callback receives the rows it starts with before this returns (work those calls stage is published). When
+     * its {@code groupBy} throws for an archetype that exists, no query is made and the exception propagates;
+     * when it throws for an archetype created later, the query holds that archetype in group 0 and the exception
+     * propagates from the call that created it, after every query and {@link ArchetypeCreated} observer heard of
+     * the archetype.
      */
     public Query newQuery(QueryDescriptor descriptor) {
         checkOpen();
         WorldQuery query = new WorldQuery(queryHost, Objects.requireNonNull(descriptor, "descriptor"));
-        for (int i = 0; i < archetypes.size(); i++) {
-            Table table = archetypes.get(i);
-            if (table != null) {
-                query.consider(table.archetype());
+        scopes.enter(); // groupBy is user code: the world is running a call (not published on exit: it stages none)
+        try {
+            for (int i = 0; i < archetypes.size(); i++) {
+                Table table = archetypes.get(i);
+                if (table != null) {
+                    query.consider(table.archetype());
+                }
             }
+        } catch (RuntimeException | Error e) { // a groupBy threw: no query, and nothing of it stays behind
+            query.abandon();
+            throw e;
+        } finally {
+            scopes.exit(false);
         }
         if (!descriptor.isTemporary()) {
             queries.add(query);
@@ -666,6 +716,18 @@ public final class World implements AutoCloseable {
         public void exitScope(boolean publishIfOutermost) {
             if (!closed) {
                 scopes.exit(publishIfOutermost);
+            }
+        }
+
+        @Override
+        public int openCursorScope() {
+            return scopes.openCursor();
+        }
+
+        @Override
+        public void closeCursorScope(int token) {
+            if (!closed) {
+                scopes.closeCursor(token);
             }
         }
 
@@ -892,7 +954,8 @@ public final class World implements AutoCloseable {
     /**
      * Visits every archetype, empty ones included, in registry order. The visit is a scope: structural calls
      * made by the action are staged and published when the visit ends (when it ends by an exception, they wait
-     * for the next publication or {@link #unwind()}). Archetypes created meanwhile are not visited.
+     * for the next publication or {@link #unwind()}); an {@link #unwind()} from the action does not close it.
+     * Archetypes created meanwhile are not visited.
      */
     public void forEachArchetype(Consumer<Archetype> action) {
         checkOpen();
@@ -1464,13 +1527,26 @@ public final class World implements AutoCloseable {
 
     /**
      * Frees all native memory. Idempotent; every later call on this world throws. Only the owner thread may
-     * close a world (column views read on other threads must be finished first).
+     * close a world (column views read on other threads must be finished first), and only between calls: the
+     * code that called back into the caller would go on with a closed world and freed memory.
+     *
+     * @throws IllegalStateException from code the world is running: a system or run condition, a
+     *     {@code forEach}/{@link #forEachArchetype}/{@link #forEachDirtyArchetype} visit, an observer, a
+     *     {@code groupBy}, a callback of a structural call or of a publication (the world stays open and nothing
+     *     changes; close it once the call has returned). An open cursor or {@link #defer()} scope does not stop
+     *     it.
      */
     @Override
     public void close() {
         checkThread();
         if (closed) {
             return;
+        }
+        if (scopes.inCall() || drain.isDraining() || observers.isDelivering()) {
+            throw new IllegalStateException("close: " + this + " cannot be closed from code it is running (a system,"
+                    + " a visit, an observer or another callback); close it after that call returns (dispatch="
+                    + scopes.isHeld() + " draining=" + drain.isDraining() + " delivering="
+                    + observers.isDelivering() + " depth=" + scopes.depth() + ")");
         }
         closed = true;
         scopes.close();
@@ -1500,8 +1576,8 @@ public final class World implements AutoCloseable {
      * the world to the new owner through something that does (a queue, a future, {@link Thread#start()}).
      *
      * @throws WrongThreadException unless called by the owner
-     * @throws IllegalStateException from a running system or publication callback, or once the world is closed
-     *     (in every case the owner stays)
+     * @throws IllegalStateException from a running system, an iteration (an open cursor included), an observer
+     *     or another callback, or once the world is closed (in every case the owner stays)
      */
     public void transferTo(Thread thread) {
         checkOpen();
@@ -1516,7 +1592,8 @@ public final class World implements AutoCloseable {
      * is released.
      *
      * @throws WrongThreadException unless called by the owner
-     * @throws IllegalStateException from a running system or publication callback, or once the world is closed
+     * @throws IllegalStateException from a running system, an iteration (an open cursor included), an observer
+     *     or another callback, or once the world is closed
      */
     public void release() {
         checkOpen();
@@ -1540,12 +1617,16 @@ public final class World implements AutoCloseable {
         }
     }
 
-    /** Hands-off happen between calls, never from code the world is running on this thread. */
+    /**
+     * Hands-off happen between calls and outside iterations, never from code the world is running on this thread
+     * nor while a loop over its rows is open (cursors included: close them, or {@link #unwind()}, first).
+     */
     private void requireHandOffPoint(String operation) {
-        if (scopes.isHeld() || drain.isDraining()) {
+        if (scopes.isHeld() || drain.isDraining() || !scopes.onlyDeferred() || observers.isDelivering()) {
             throw new IllegalStateException(operation + ": " + this + " cannot change threads from a running "
-                    + "system or publication callback (held=" + scopes.isHeld() + " draining="
-                    + drain.isDraining() + ")");
+                    + "system, an iteration (cursors included), an observer or another callback (held="
+                    + scopes.isHeld() + " draining=" + drain.isDraining() + " delivering="
+                    + observers.isDelivering() + " depth=" + scopes.depth() + ")");
         }
     }
 

@@ -887,12 +887,14 @@ class SchedulerTest {
     }
 
     @Test
-    void closingTheWorldFromASystemEndsTheDispatch() {
+    void closingTheWorldFromASystemIsRefused() {
         world.addSystem(SystemConfig.named("closer").run((dt, w) -> w.close()));
         add("after", Phases.UPDATE, "closer");
-        add("render", Phases.RENDER);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.update(0));
+        assertTrue(e.getMessage().contains("cannot be closed"), e.getMessage());
+        assertFalse(world.isClosed(), "close it after update returns");
+        world.removeSystem("closer");
         world.update(0);
-        assertEquals(List.of(), takeLog());
-        assertTrue(world.isClosed());
+        assertEquals(List.of("after"), takeLog());
     }
 }

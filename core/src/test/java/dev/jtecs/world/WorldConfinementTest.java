@@ -379,4 +379,41 @@ class WorldConfinementTest {
             assertFalse(world.toString().equals(other.toString()));
         }
     }
+
+    @Test
+    void transferToIsAcceptedInsideAnIteration() {
+        // issue 18, smaller item: transferTo accepted inside an iteration
+        Thread main = Thread.currentThread();
+        Thread other = new Thread(() -> { }, "other");
+        world.spawn(LEVEL);
+        Query query = world.newQuery(QueryDescriptor.builder().include(LEVEL).build());
+        List<String> refused = new ArrayList<>();
+        query.forEach((archetype, count) -> {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.transferTo(other));
+            refused.add(e.getMessage());
+            assertThrows(IllegalStateException.class, world::release);
+        });
+        try (QueryCursor cursor = query.cursor()) {
+            while (cursor.next()) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.transferTo(other));
+                refused.add(e.getMessage());
+            }
+        }
+        world.observe(Entity.WORLD, String.class, event -> {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.transferTo(other));
+            refused.add(e.getMessage());
+        });
+        world.emit(Entity.WORLD, "ping");
+        assertEquals(3, refused.size());
+        assertTrue(refused.get(0).contains("transferTo") && refused.get(0).contains("iteration"), refused.get(0));
+        assertSame(main, world.owner(), "the owner never changed");
+        assertEquals(0, world.scopeDepth());
+
+        QueryCursor leaked = query.cursor();
+        assertThrows(IllegalStateException.class, () -> world.transferTo(other));
+        world.unwind(); // closes the leaked cursor's scope: the hand-off is allowed again
+        world.transferTo(main);
+        assertSame(main, world.owner());
+        leaked.close();
+    }
 }

@@ -654,4 +654,64 @@ class WorldTest {
         assertTrue(refused.getMessage().contains("structureVersion("), refused.getMessage());
         assertEquals(0, world.structureVersion(likes), "the relationship itself has a counter, untouched yet");
     }
+
+    @Test
+    void closeIsAcceptedFromInsideCallbacks() {
+        // issue 18, smaller item: close() accepted from inside callbacks
+        List<String> refusals = new ArrayList<>();
+        Runnable tryClose = () -> {
+            IllegalStateException e = assertThrows(IllegalStateException.class, world::close);
+            assertFalse(world.isClosed());
+            refusals.add(e.getMessage());
+        };
+        List<String> refusedIn = new ArrayList<>();
+        java.util.function.BiConsumer<String, Runnable> refusedDuring = (what, action) -> {
+            int before = refusals.size();
+            action.run();
+            if (refusals.size() > before) {
+                refusedIn.add(what);
+            }
+        };
+        long id = world.spawn(POSITION.of(pos(1, 2)));
+        world.observe(Entity.WORLD, dev.jtecs.event.OnSpawn.class, event -> tryClose.run());
+        refusedDuring.accept("OnSpawn observer", () -> world.spawn(POSITION.of(pos(3, 4))));
+        world.clearObservers(Entity.WORLD);
+
+        world.observe(Entity.WORLD, Position.class, event -> tryClose.run());
+        refusedDuring.accept("emit observer", () -> world.emit(Entity.WORLD, pos(0, 0))); // at depth 0
+        world.clearObservers(Entity.WORLD);
+
+        world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(VELOCITY)
+                .onEntitiesAdded((archetype, from, to) -> tryClose.run()).build());
+        refusedDuring.accept("membership callback", () -> world.spawn(VELOCITY.of(new Velocity(1, 1))));
+
+        refusedDuring.accept("groupBy", () -> world.newQuery(dev.jtecs.query.QueryDescriptor.builder()
+                .include(POSITION).groupBy(archetype -> {
+                    tryClose.run();
+                    return 0;
+                }).build()));
+
+        dev.jtecs.query.Query positions = world.newQuery(dev.jtecs.query.QueryDescriptor.builder()
+                .include(POSITION).build());
+        refusedDuring.accept("forEach visitor", () -> positions.forEach((archetype, count) -> tryClose.run()));
+        refusedDuring.accept("forEachArchetype", () -> world.forEachArchetype(archetype -> tryClose.run()));
+
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.closer")
+                .phase(dev.jtecs.schedule.Phases.UPDATE).run((dt, w) -> tryClose.run()));
+        refusedDuring.accept("system body", () -> world.update(0));
+        world.removeSystem("test.world.closer");
+
+        assertEquals(List.of("OnSpawn observer", "emit observer", "membership callback", "groupBy",
+                "forEach visitor", "forEachArchetype", "system body"), refusedIn);
+        assertTrue(refusals.get(0).contains("cannot be closed"), refusals.get(0));
+        assertTrue(world.isAlive(id), "the world stays open and usable");
+        assertEquals(pos(1, 2), world.get(id, POSITION));
+        assertTrue(world.isAlive(world.spawn(POSITION.of(pos(5, 6)))));
+
+        dev.jtecs.query.QueryCursor cursor = positions.cursor(); // a leaked cursor or scope keeps no world open
+        world.defer();
+        world.close();
+        assertTrue(world.isClosed());
+        cursor.close();
+    }
 }

@@ -25,6 +25,7 @@ public final class ObserverRegistry {
     private int count;
     private int entityAddresses;
     private long version; // moves on every registration added or removed
+    private int delivering; // deliveries running on the stack (observers may deliver in turn)
 
     /** One registration: the callback, an optional id, and whether it fires once. */
     private record Registration(Observer<?> callback, String id, boolean once) {}
@@ -111,18 +112,41 @@ public final class ObserverRegistry {
         return byType != null && byType.containsKey(type);
     }
 
-    /** Delivers an event to the observers of its type at an address, in registration order. */
+    /**
+     * Delivers an event to the observers of its type at an address, in registration order. Every observer hears
+     * it even when an earlier one threw; the first exception then propagates, later ones attached as suppressed.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public <E> void deliver(long address, Class<E> type, E event) {
         if (!has(address, type)) {
             return;
         }
         Registration[] snapshot = byAddress.get(address).get(type);
-        for (Registration registration : snapshot) {
-            if (registration.once && !removeExact(address, type, registration)) {
-                continue; // an earlier callback of this delivery already stopped it
+        Throwable failure = null;
+        delivering++;
+        try {
+            for (Registration registration : snapshot) {
+                if (registration.once && !removeExact(address, type, registration)) {
+                    continue; // an earlier callback of this delivery already stopped it
+                }
+                try {
+                    ((Observer) registration.callback).onEvent(event);
+                } catch (RuntimeException | Error e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else if (failure != e) {
+                        failure.addSuppressed(e);
+                    }
+                }
             }
-            ((Observer) registration.callback).onEvent(event);
+        } finally {
+            delivering--;
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
         }
     }
 
@@ -192,6 +216,11 @@ public final class ObserverRegistry {
         if (address != 0) {
             entityAddresses--;
         }
+    }
+
+    /** Whether a delivery is running: an observer (or code it called) is on the stack. */
+    public boolean isDelivering() {
+        return delivering > 0;
     }
 
     /** The number of live registrations. */

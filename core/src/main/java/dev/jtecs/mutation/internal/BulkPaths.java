@@ -310,10 +310,12 @@ final class BulkPaths {
         Table table = registry.ofStore(index.storeOf(slot));
         int row = index.rowOf(slot);
         CommitDrain.notifyRemoved(table, row, row + 1, null);
-        CommitDrain.removeRow(index, table, row);
+        int last = table.count() - 1;
+        long moved = CommitDrain.detachRow(index, table, row);
+        // the index forgets the id before observers hear of the row move: one that throws cannot leave a zombie
         index.free(slot);
         transaction.undoom(slot); // removing the row may have let another capture mark it again
-        drain.reportDespawned(id);
+        drain.reportRemovedRow(table, moved, last, row, id);
     }
 
     /** The table a batch set or remove takes rows of {@code from} to (requirements planned). */
@@ -462,11 +464,25 @@ final class BulkPaths {
             throw e;
         }
         index.relocate(slot, target.store(), destination);
-        CommitDrain.removeRow(index, current, row);
-        if (op.sparse != null) {
-            drain.sparseRows(op.sparse, target, destination, destination + 1);
+        int last = current.count() - 1;
+        long moved = CommitDrain.detachRow(index, current, row);
+        Throwable failure = null;
+        try {
+            Notifications.swapRemoved(current, moved, last, row);
+        } catch (RuntimeException | Error e) {
+            failure = e; // the row has moved all the same: the destination must still hear of it
         }
-        drain.placed(target, destination, destination + 1, current);
+        try {
+            if (op.sparse != null) {
+                drain.sparseRows(op.sparse, target, destination, destination + 1);
+            }
+            drain.placed(target, destination, destination + 1, current);
+        } catch (RuntimeException | Error e) {
+            failure = Notifications.fold(failure, e);
+        }
+        if (failure != null) {
+            throw Notifications.rethrow(failure);
+        }
     }
 
     /** Initializes the columns a move added: the set component (left to its value), requirements, defaults. */

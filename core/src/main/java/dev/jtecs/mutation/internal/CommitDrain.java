@@ -387,9 +387,29 @@ public final class CommitDrain {
         int row = index.rowOf(slot);
         notifyRemoved(table, row, row + 1, null);
         transaction.setState(record, TxState.COMMITTED);
-        removeRow(index, table, row);
+        int last = table.count() - 1;
+        long moved = detachRow(index, table, row);
+        // the index forgets the id before observers hear of the row move: one that throws cannot leave a zombie
         index.free(slot);
         transaction.undoom(slot); // a capture copied while the row left may have marked it
+        reportRemovedRow(table, moved, last, row, id);
+    }
+
+    /**
+     * After a despawn's row left: tells the table's observers of the swap-remove, then reports the despawn even when
+     * one of them threw (the entity is gone either way); the first exception propagates.
+     */
+    void reportRemovedRow(Table table, long moved, int last, int row, long id) {
+        try {
+            Notifications.swapRemoved(table, moved, last, row);
+        } catch (RuntimeException | Error e) {
+            try {
+                hooks.despawned(id);
+            } catch (RuntimeException | Error next) {
+                e.addSuppressed(next);
+            }
+            throw e;
+        }
         hooks.despawned(id);
     }
 
@@ -424,11 +444,21 @@ public final class CommitDrain {
     /** Swap-removes a row, relocates the entity that filled the hole, and tells the table's observers. */
     static void removeRow(EntityIndex index, Table table, int row) {
         int last = table.count() - 1;
+        long moved = detachRow(index, table, row);
+        Notifications.swapRemoved(table, moved, last, row);
+    }
+
+    /**
+     * Swap-removes a row and relocates the entity that filled the hole, telling nobody (runs no user code); returns
+     * that entity, or 0 when the row was the last. The caller reports it with {@link Notifications#swapRemoved}
+     * once its own bookkeeping is done.
+     */
+    static long detachRow(EntityIndex index, Table table, int row) {
         long moved = table.swapRemove(row);
         if (moved != 0) {
             index.relocate(Entity.slot(moved), table.store(), row);
         }
-        Notifications.swapRemoved(table, moved, last, row);
+        return moved;
     }
 
     // ---------------------------------------------------------------- notifications

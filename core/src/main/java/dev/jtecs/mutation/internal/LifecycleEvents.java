@@ -54,11 +54,26 @@ public final class LifecycleEvents {
                 Archetype source = before == TxState.STAGED_SPAWN || !index.isAlive(id) ? null
                         : archetypes.ofStore(index.storeOf(slot)).archetype();
                 OnDespawn event = new OnDespawn(id, source, source == null ? -1 : index.rowOf(slot), despawnContext);
+                RuntimeException atEntityFailure = null;
                 if (atEntity) {
-                    observers.deliver(id, OnDespawn.class, event);
+                    try {
+                        observers.deliver(id, OnDespawn.class, event);
+                    } catch (RuntimeException e) {
+                        atEntityFailure = e; // the world's observers hear the despawn all the same
+                    }
                 }
                 if (atWorld) {
-                    observers.deliver(Entity.WORLD, OnDespawn.class, event);
+                    try {
+                        observers.deliver(Entity.WORLD, OnDespawn.class, event);
+                    } catch (RuntimeException e) {
+                        if (atEntityFailure == null) {
+                            throw e;
+                        }
+                        atEntityFailure.addSuppressed(e);
+                    }
+                }
+                if (atEntityFailure != null) {
+                    throw atEntityFailure;
                 }
             }
         } finally {

@@ -280,8 +280,22 @@ final class MovePlacement {
         }
         index.relocate(slot, target.store(), destinationRow);
         transaction.setState(record, TxState.COMMITTED);
-        CommitDrain.removeRow(index, current, row);
-        drain.placed(target, destinationRow, destinationRow + 1, current);
+        int last = current.count() - 1;
+        long moved = CommitDrain.detachRow(index, current, row);
+        Throwable failure = null;
+        try {
+            Notifications.swapRemoved(current, moved, last, row);
+        } catch (RuntimeException | Error e) {
+            failure = e; // the row has moved all the same: the destination must still hear of it
+        }
+        try {
+            drain.placed(target, destinationRow, destinationRow + 1, current);
+        } catch (RuntimeException | Error e) {
+            failure = Notifications.fold(failure, e);
+        }
+        if (failure != null) {
+            throw Notifications.rethrow(failure);
+        }
     }
 
     /** Writes the planned requirement values (a later staged value of the same component overwrites it). */

@@ -136,7 +136,8 @@ final class Notifications {
         }
     }
 
-    private static Throwable fold(Throwable first, Throwable next) {
+    /** The first failure, with {@code next} attached to it as suppressed (or {@code next} when it is the first). */
+    static Throwable fold(Throwable first, Throwable next) {
         if (first == null) {
             return next;
         }
@@ -146,7 +147,8 @@ final class Notifications {
         return first;
     }
 
-    private static RuntimeException rethrow(Throwable failure) {
+    /** Throws an {@link Error} as it is; returns a runtime exception for the caller to throw. */
+    static RuntimeException rethrow(Throwable failure) {
         if (failure instanceof Error error) {
             throw error;
         }

@@ -4,29 +4,39 @@ package dev.jtecs.mutation.internal;
  * The scopes of one world and the publication they gate: how deep the caller is in structural scopes, and when
  * the staged work is handed to the drain.
  *
- * <p>Three depths are kept. {@code depth} counts every open scope: explicit ones ({@code defer}), implicit ones (a
- * structural call, an iteration, a batch call, the drain while it runs callbacks) and the holds of running
- * dispatches. {@code deferred} counts the explicit ones and the holds; {@code held} only the holds. A hold is a
- * running system's dispatch: work its systems stage waits for the phase barrier, but a {@code commit()} inside
- * the system publishes at once, because the hold is not a scope the system opened.
+ * <p>Four kinds of scope are counted. Explicit ones ({@code defer}) and the holds of running dispatches can be
+ * left open by an exception, as can cursors (a step-by-step iteration nobody closed). The scopes of running
+ * calls cannot: a structural call, a batch call, a visit ({@code forEach}, {@code forEachArchetype},
+ * {@code forEachDirtyArchetype}) and the drain while it runs callbacks each close theirs in a {@code finally}.
+ * {@code depth} counts every open scope, {@code deferred} the explicit ones and the holds, {@code held} only the
+ * holds, {@code running} the scopes of running calls; the open cursors are what remains. A hold is a running
+ * system's dispatch: work its systems stage waits for the phase barrier, but a {@code commit()} inside the system
+ * publishes at once, because the hold is not a scope the system opened.
  *
  * <pre>
- *   depth   ≥ deferred ≥ held ≥ 0
- *   enter/exit (implicit)      depth ±1          exit to 0 with work staged ─► publish
- *   defer/commit (explicit)    depth, deferred   commit down to the hold     ─► publish
- *   hold/release (dispatch)    all three         release(publish) to 0      ─► publish
- *   unwind                     down to the hold, then publish
+ *   depth = deferred + running + cursors,   deferred ≥ held ≥ 0
+ *   enter/exit (running call)  depth, running       exit to 0 with work staged ─► publish
+ *   cursor open/close          depth                close to 0 with work staged ─► publish
+ *   defer/commit (explicit)    depth, deferred      commit down to the hold     ─► publish
+ *   hold/release (dispatch)    depth, deferred, held  release(publish) to 0     ─► publish
+ *   unwind                     closes explicit scopes and cursors down to the hold; publishes at once unless a
+ *                              call is running, else when the outermost running call returns successfully
  * </pre>
  *
- * <p>Invariants: no depth ever drops below the hold (an iterator closed after an {@code unwind()} clamps); the
- * drain never runs reentrantly (a publication requested while it runs joins it); nothing publishes once the
- * world is closed.
+ * <p>Invariants: {@code unwind} never closes the scope of a running call, so rows stay where a visit found them
+ * until it returns; a cursor closed after an {@code unwind()} that already closed its scope changes nothing (each
+ * unwind starts a new epoch, and a cursor remembers the one it opened in); the drain never runs reentrantly (a
+ * publication requested while it runs joins it); nothing publishes once the world is closed.
  */
 public final class Scopes {
     private final CommitDrain drain;
     private int depth;
     private int deferred;
     private int held;
+    private int running;
+    private int epoch;
+    /** An {@code unwind()} ran inside a running call: the outermost one publishes when it returns successfully. */
+    private boolean unwindPending;
     private boolean closed;
 
     public Scopes(CommitDrain drain) {
@@ -46,6 +56,14 @@ public final class Scopes {
     /** Whether every open scope is explicit or a hold: no iteration, structural call or drain callback is open. */
     public boolean onlyDeferred() {
         return depth == deferred;
+    }
+
+    /**
+     * Whether the world is running code that called back into the caller: a call, a visit or the drain is on the
+     * stack, or a dispatch holds the world. (Open cursors and explicit scopes do not count: they may be leaked.)
+     */
+    public boolean inCall() {
+        return running > 0 || held > 0;
     }
 
     /** The world was closed: nothing publishes any more. */
@@ -73,34 +91,70 @@ public final class Scopes {
         }
     }
 
-    /** Closes every scope down to the dispatch's hold and publishes unless the drain runs. */
+    /**
+     * Closes every explicit scope down to the dispatch's hold and every open cursor, and publishes unless the
+     * drain runs. Inside a running call (a visit, a structural call, a drain callback) the call keeps its scope:
+     * the publication happens when the outermost running call returns successfully.
+     */
     public void unwind() {
-        depth = held;
         deferred = held;
-        if (!drain.isDraining()) {
+        depth = held + running;
+        epoch++; // cursors opened before this point are closed now: their late close must change nothing
+        if (running > 0) {
+            unwindPending = true;
+        } else if (!drain.isDraining()) {
             publish();
         }
     }
 
-    /** Opens an implicit scope (a structural call, an iteration, a batch). */
+    /** Opens the scope of a running call (a structural call, a visit, a batch), closed by {@link #exit}. */
     public void enter() {
         depth++;
+        running++;
     }
 
     /**
-     * Closes an implicit scope, clamping at the hold. When it was the outermost and the call succeeded, publishes;
-     * after a failure the staged work waits for the next publication or {@code unwind()}.
+     * Closes the scope of a running call. When it was the outermost scope and the call succeeded, publishes; after
+     * a failure the staged work waits for the next publication or {@code unwind()}. When an {@code unwind()} ran
+     * inside it and it was the outermost running call, the unwind's publication happens now (if it succeeded and
+     * nothing but the hold remains).
      */
     public void exit(boolean publishIfOutermost) {
-        if (depth > held) {
+        if (running > 0) {
+            running--;
             depth--;
         }
-        if (depth == 0 && publishIfOutermost && !closed && !drain.isDraining() && drain.hasWork()) {
+        boolean unwound = unwindPending && running == 0;
+        if (unwound) {
+            unwindPending = false;
+        }
+        if (publishIfOutermost && !closed && !drain.isDraining() && drain.hasWork()
+                && (depth == 0 || unwound && depth == held)) {
             publish(); // (a callback that closed the world leaves nothing to publish)
         }
     }
 
-    /** Runs {@code body} as one implicit scope, published on exit when outermost and successful. */
+    /** Opens a cursor's scope; returns the token {@link #closeCursor} needs. */
+    public int openCursor() {
+        depth++;
+        return epoch;
+    }
+
+    /**
+     * Closes a cursor's scope, publishing when it was the outermost; nothing happens when an {@code unwind()} has
+     * closed it already.
+     */
+    public void closeCursor(int token) {
+        if (token != epoch || depth <= deferred + running) {
+            return;
+        }
+        depth--;
+        if (depth == 0 && !closed && !drain.isDraining() && drain.hasWork()) {
+            publish();
+        }
+    }
+
+    /** Runs {@code body} as the scope of one call, published on exit when outermost and successful. */
     public void run(Runnable body) {
         enter();
         boolean ok = false;
@@ -131,17 +185,23 @@ public final class Scopes {
         if (held > 0) {
             held--;
             deferred--;
+            depth--;
         }
-        exit(publish);
+        if (publish && depth == 0 && !closed && !drain.isDraining() && drain.hasWork()) {
+            publish();
+        }
     }
 
     private void publish() {
-        depth++; // the drain is a scope while it runs callbacks
+        depth++; // the drain is a running call while it runs callbacks
+        running++;
         try {
             drain.publish();
         } finally {
-            if (depth > held) {
-                depth--; // clamped: an unwind() from a callback may already have reset the depth
+            running--;
+            depth--;
+            if (running == 0) {
+                unwindPending = false; // an unwind() from a drain callback joined this publication
             }
         }
     }

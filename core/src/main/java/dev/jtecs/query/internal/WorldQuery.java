@@ -1,5 +1,6 @@
 package dev.jtecs.query.internal;
 
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryCallback;
 import dev.jtecs.query.QueryCursor;
@@ -61,32 +62,78 @@ public final class WorldQuery implements Query {
     }
 
     /**
-     * Adds an archetype when it matches (worlds call this for every archetype, existing and new). Returns
-     * whether it was added.
+     * Adds an archetype when it matches (a new query's world calls this for every existing archetype). Returns
+     * whether it was added. A {@code groupBy} that throws changes nothing: the exception propagates.
      */
     public boolean consider(Archetype archetype) {
+        return consider(archetype, false);
+    }
+
+    /**
+     * Adds an archetype the world has just created, when it matches. The archetype exists whatever happens, so a
+     * {@code groupBy} that throws cannot keep it out: the query adopts it in group 0 and the exception propagates
+     * afterwards. Returns whether it was added.
+     */
+    public boolean adopt(Archetype archetype) {
+        return consider(archetype, true);
+    }
+
+    private boolean consider(Archetype archetype, boolean fallbackToGroupZero) {
         host.checkThread();
         if (!descriptor.matches(archetype) || indexOf(archetype) >= 0) {
             return false;
         }
-        if (matchedCount == matched.length) {
-            matched = Arrays.copyOf(matched, matchedCount * 2);
-            groups = Arrays.copyOf(groups, matchedCount * 2);
-            order = Arrays.copyOf(order, matchedCount * 2);
+        int group = 0;
+        Throwable failure = null;
+        if (descriptor.groupBy() != null) {
+            try {
+                group = descriptor.groupBy().applyAsInt(archetype); // user code: before anything changes
+            } catch (RuntimeException | Error e) {
+                if (!fallbackToGroupZero) {
+                    throw e;
+                }
+                failure = e;
+            }
+        }
+        add(archetype, group);
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
+        }
+        return true;
+    }
+
+    /** Joins an archetype with its group: every array grows first, so a failed growth changes nothing. */
+    private void add(Archetype archetype, int group) {
+        int id = archetype.id();
+        if (matchedCount == matched.length || id >= slotById.length) {
+            Archetype[] newMatched = matched;
+            int[] newGroups = groups;
+            int[] newOrder = order;
+            int[] newSlotById = slotById;
+            if (matchedCount == matched.length) {
+                newMatched = Growth.copyOf(matched, matchedCount * 2);
+                newGroups = Growth.copyOf(groups, matchedCount * 2);
+                newOrder = Growth.copyOf(order, matchedCount * 2);
+            }
+            if (id >= slotById.length) {
+                newSlotById = Growth.copyOf(slotById, Math.max(id + 1, slotById.length * 2));
+            }
+            matched = newMatched;
+            groups = newGroups;
+            order = newOrder;
+            slotById = newSlotById;
+        }
+        if (membership != null) {
+            archetype.addEntityObserver(membership); // allocates too: before the query holds the archetype
         }
         int index = matchedCount++;
         matched[index] = archetype;
-        int id = archetype.id();
-        if (id >= slotById.length) {
-            slotById = Arrays.copyOf(slotById, Math.max(id + 1, slotById.length * 2));
-        }
         slotById[id] = index + 1;
-        groups[index] = descriptor.groupBy() == null ? 0 : descriptor.groupBy().applyAsInt(archetype);
+        groups[index] = group;
         insertIntoOrder(index);
-        if (membership != null) {
-            archetype.addEntityObserver(membership);
-        }
-        return true;
     }
 
     /**
@@ -163,6 +210,19 @@ public final class WorldQuery implements Query {
             order[i] = (int) keys[i]; // the low half is the index, whatever the group's sign
         }
         return dropped;
+    }
+
+    /**
+     * Undoes a construction that failed part way ({@code groupBy} threw for an existing archetype): the membership
+     * observer leaves every archetype it joined, so the discarded query hears nothing more.
+     */
+    public void abandon() {
+        host.checkThread();
+        if (membership != null) {
+            for (int i = 0; i < matchedCount; i++) {
+                matched[i].removeEntityObserver(membership);
+            }
+        }
     }
 
     /** The index of {@code archetype} in {@code matched}, or -1 (an id may belong to a pruned archetype). */

@@ -15,6 +15,7 @@ final class WorldQueryCursor implements QueryCursor {
     private int position = -1;
     private Archetype current;
     private boolean closed;
+    private final int scope;
 
     WorldQueryCursor(WorldQuery query, QueryHost host, boolean oneGroup, int group) {
         this.query = query;
@@ -22,7 +23,7 @@ final class WorldQueryCursor implements QueryCursor {
         this.oneGroup = oneGroup;
         this.group = group;
         this.limit = query.matchedCount();
-        host.enterScope();
+        this.scope = host.openCursorScope();
     }
 
     /** Advances to the next non-empty archetype; returns {@code false} (and closes) when there is none. */
@@ -74,7 +75,10 @@ final class WorldQueryCursor implements QueryCursor {
         }
     }
 
-    /** Ends the iteration scope (publishing staged work if it was the outermost scope). Idempotent. */
+    /**
+     * Ends the iteration scope (publishing staged work if it was the outermost scope). Idempotent; after an
+     * {@code unwind()}, which closed the scope already, it changes nothing.
+     */
     @Override
     public void close() {
         host.checkThread();
@@ -83,6 +87,6 @@ final class WorldQueryCursor implements QueryCursor {
         }
         closed = true;
         current = null;
-        host.exitScope(true);
+        host.closeCursorScope(scope);
     }
 }

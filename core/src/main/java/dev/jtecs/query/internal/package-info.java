@@ -6,7 +6,8 @@
  * <pre>
  *   archetype created ─► every persistent WorldQuery.consider ─► matched[], groups[], order (group, registration)
  *   compact() prunes  ─► WorldQuery.forget
- *   forEach / cursor  ─► host.enterScope ─► non-empty archetypes in order ─► host.exitScope (publishes)
+ *   forEach           ─► host.enterScope ─► non-empty archetypes in order ─► host.exitScope (publishes)
+ *   cursor            ─► host.openCursorScope ─► next() ... ─► host.closeCursorScope (publishes; no-op after an unwind)
  *   membership        ─► an EntityObserver per archetype when the descriptor has callbacks
  * </pre>
  *

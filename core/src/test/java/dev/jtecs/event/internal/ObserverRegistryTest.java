@@ -112,4 +112,27 @@ class ObserverRegistryTest {
         assertFalse(pings.at(7), "entity addresses cleared");
         assertThrows(NullPointerException.class, () -> registry.presence(null));
     }
+
+    @Test
+    void emitStopsAtTheFirstThrowingObserver() {
+        // issue 18, smaller item: emit stops at the first throwing observer
+        registry.observe(0, Ping.class, (Observer<Ping>) p -> log.add("first"), null, false);
+        registry.observe(0, Ping.class, (Observer<Ping>) p -> {
+            throw new IllegalStateException("second failed");
+        }, null, false);
+        registry.observe(0, Ping.class, (Observer<Ping>) p -> log.add("once"), null, true);
+        registry.observe(0, Ping.class, (Observer<Ping>) p -> {
+            throw new IllegalArgumentException("fourth failed");
+        }, null, false);
+        registry.observe(0, Ping.class, (Observer<Ping>) p -> log.add("fifth"), null, false);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> registry.deliver(0, Ping.class, new Ping(1)));
+        assertEquals("second failed", e.getMessage(), "the first exception propagates");
+        assertEquals(1, e.getSuppressed().length);
+        assertEquals("fourth failed", e.getSuppressed()[0].getMessage());
+        assertEquals(List.of("first", "once", "fifth"), log, "every observer heard the event");
+        assertEquals(4, registry.count(), "the once-observer went exactly once");
+        assertThrows(IllegalStateException.class, () -> registry.deliver(0, Ping.class, new Ping(2)));
+        assertEquals(List.of("first", "once", "fifth", "first", "fifth"), log);
+    }
 }

@@ -3,6 +3,7 @@ package dev.jtecs.mutation.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
@@ -162,5 +163,74 @@ class BulkPathsTest {
         assertEquals(0, index.aliveCount());
         assertEquals(List.of("removed 0..50", "deactivated"), events);
         assertFalse(tx.isDoomed(Entity.slot(first)), "selection marks are cleared as entities die");
+    }
+
+    @Test
+    void aThrowingMoveObserverDuringABatchDespawnLeavesAZombie() {
+        // issue 18, defect 3
+        List<Long> despawned = new ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                despawned.add(id);
+            }
+        });
+        BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {N.of(7)}, false);
+        long first = index.allocateBatch(3, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 3, first, null, null));
+        drain.drain();
+        Table table = tableOf(first);
+        table.addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntityMove(dev.jtecs.storage.Archetype a, long entity, int fromRow, int toRow) {
+                throw new IllegalStateException("move observer failed");
+            }
+        });
+        BatchOp op = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN); // the last row: nothing moves
+        tx.addOp(op); // the despawn changed the table: each member is despawned alone (despawnOne)
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("move observer failed", e.getMessage());
+        assertFalse(index.isAlive(first), "the despawned id must not outlive its row");
+        assertEquals(EntityIndex.FREE, index.stateOf(first));
+        assertTrue(despawned.contains(first), "the despawn was reported all the same");
+        assertEquals(first + 1, table.entityAt(0));
+        assertEquals(0, index.rowOf(Entity.slot(first + 1)));
+        assertEquals(1, table.count());
+        assertFalse(tx.isDoomed(Entity.slot(first)));
+    }
+
+    @Test
+    void aThrowingMoveObserverInARowByRowBatchHidesTheMoveFromTheDestinationsMembership() {
+        // issue 18, defect 11
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table source = tableOf(first);
+        source.addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntityMove(dev.jtecs.storage.Archetype a, long entity, int fromRow, int toRow) {
+                throw new IllegalStateException("move observer failed");
+            }
+        });
+        Table target = drain.planSpawn(new Input[] {T, U}, false).table(); // {N, T, U}: where the batch moves rows
+        List<String> heard = new ArrayList<>();
+        target.addObserver(new dev.jtecs.storage.EntityObserver() { // as a query's membership callbacks do
+            @Override
+            public void onEntitiesAdded(dev.jtecs.storage.Archetype a, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                heard.add("added " + a.entity(from) + " from source " + (other == source.archetype()));
+            }
+        });
+        BatchOp op = capture(BatchOp.Kind.SET, source, U, U);
+        tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN); // the last row: nothing moves
+        tx.addOp(op); // the despawn changed the table: each member moves alone (changeOne)
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("move observer failed", e.getMessage());
+        assertSame(target, tableOf(first), "the row moved");
+        assertEquals(List.of("added " + first + " from source true"), heard,
+                "the destination heard of the row although the source's observer threw");
+        assertEquals(9, target.readValue(target.position(N.id()), index.rowOf(Entity.slot(first))));
+        assertEquals(first + 1, source.entityAt(0));
+        assertEquals(0, index.rowOf(Entity.slot(first + 1)));
     }
 }

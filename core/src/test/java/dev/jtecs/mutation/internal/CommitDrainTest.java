@@ -174,4 +174,57 @@ class CommitDrainTest {
         drain.drain();
         assertTrue(index.isAlive(again), "the drain keeps working");
     }
+
+    /** An entity observer that throws from {@code onEntityMove} and {@code onDeactivated}. */
+    private static dev.jtecs.storage.EntityObserver throwingOnRowMoves() {
+        return new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntityMove(dev.jtecs.storage.Archetype archetype, long entity, int fromRow, int toRow) {
+                throw new IllegalStateException("move observer failed");
+            }
+
+            @Override
+            public void onDeactivated(dev.jtecs.storage.Archetype archetype) {
+                throw new IllegalStateException("deactivation observer failed");
+            }
+        };
+    }
+
+    @Test
+    void aThrowingMoveObserverDuringADespawnLeavesAZombie() {
+        // issue 18, defect 3
+        java.util.List<Long> despawned = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                despawned.add(id);
+            }
+        });
+        long first = stageSpawn(N.of(1));
+        long second = stageSpawn(N.of(2));
+        drain.drain();
+        Table table = tableOf(first);
+        table.addObserver(throwingOnRowMoves());
+        tx.begin(first, Entity.slot(first), TxState.STAGED_DESPAWN); // row 0: the last row moves into it
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("move observer failed", e.getMessage());
+        assertFalse(index.isAlive(first), "the despawn happened: the id must not outlive its row");
+        assertEquals(EntityIndex.FREE, index.stateOf(first));
+        assertEquals(java.util.List.of(first), despawned, "the despawn was reported all the same");
+        assertEquals(1, table.count());
+        assertEquals(second, table.entityAt(0));
+        assertEquals(0, index.rowOf(Entity.slot(second)));
+        assertEquals(2, table.readValue(table.position(N.id()), index.rowOf(Entity.slot(second))));
+        assertFalse(tx.isDoomed(Entity.slot(first)));
+
+        tx.begin(second, Entity.slot(second), TxState.STAGED_DESPAWN); // the last row: the table deactivates
+        e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("deactivation observer failed", e.getMessage());
+        assertFalse(index.isAlive(second));
+        assertEquals(0, table.count());
+        assertEquals(java.util.List.of(first, second), despawned);
+        long again = stageSpawn(N.of(3));
+        drain.drain();
+        assertTrue(index.isAlive(again), "the drain keeps working");
+    }
 }

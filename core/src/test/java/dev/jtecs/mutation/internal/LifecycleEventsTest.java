@@ -62,4 +62,19 @@ class LifecycleEventsTest {
         events.released(id);
         assertFalse(fixture.observers.has(id, OnSpawn.class));
     }
+
+    @Test
+    void emitStopsAtTheFirstThrowingObserverOfADespawn() {
+        // issue 18, smaller item: emit stops at the first throwing observer
+        long id = fixture.index.allocate();
+        fixture.observers.observe(id, OnDespawn.class, (OnDespawn e) -> {
+            throw new IllegalStateException("entity observer failed");
+        }, null, false);
+        fixture.observers.observe(Entity.WORLD, OnDespawn.class, (OnDespawn e) -> log.add("world"), null, false);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> events.despawned(id, TxState.STAGED_SPAWN));
+        assertEquals("entity observer failed", e.getMessage());
+        assertEquals(List.of("world"), log, "the world's observers heard the despawn too");
+        assertFalse(fixture.observers.has(id, OnDespawn.class));
+    }
 }

@@ -184,4 +184,42 @@ class MovePlacementTest {
             assertTrue(fixture.tableOf(id).has(A.id()));
         }
     }
+
+    @Test
+    void aThrowingMoveObserverHidesTheMoveFromTheDestinationsMembership() {
+        // issue 18, defect 11
+        long id = published();
+        long other = published();
+        Table before = fixture.tableOf(id);
+        before.addObserver(new EntityObserver() {
+            @Override
+            public void onEntityMove(Archetype archetype, long entity, int fromRow, int toRow) {
+                throw new IllegalStateException("move observer failed");
+            }
+        });
+        int record = stageChange(id, A, A);
+        moves.startSegment(record, record + 1);
+        Table after = moves.plan(record, before);
+        after.ensureCapacity(1);
+        List<String> heard = new ArrayList<>();
+        after.addObserver(new EntityObserver() { // a query's membership callbacks are such an observer
+            @Override
+            public void onActivated(Archetype archetype) {
+                heard.add("activated");
+            }
+
+            @Override
+            public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype source) {
+                heard.add("added " + archetype.entity(fromRow) + " from " + (source == before.archetype()));
+            }
+        });
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> moves.move(record));
+        assertEquals("move observer failed", e.getMessage());
+        assertSame(after, fixture.tableOf(id), "the row moved");
+        assertEquals(List.of("activated", "added " + id + " from true"), heard,
+                "the destination heard of the row although the source's observer threw");
+        assertEquals(other, before.entityAt(0));
+        assertEquals(0, fixture.index.rowOf(Entity.slot(other)));
+        assertEquals(1, hp(id));
+    }
 }

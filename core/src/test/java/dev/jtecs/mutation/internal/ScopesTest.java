@@ -86,10 +86,10 @@ class ScopesTest {
     void depthsNeverDropBelowTheHoldAndLateClosesClamp() {
         scopes.hold();
         scopes.defer();
-        scopes.enter();
+        int cursor = scopes.openCursor();
         scopes.unwind();
         assertEquals(1, scopes.depth(), "the hold stays");
-        scopes.exit(true);
+        scopes.closeCursor(cursor);
         scopes.commit();
         assertEquals(1, scopes.depth(), "closes after the unwind clamp at the hold");
         scopes.release(false);
@@ -129,5 +129,63 @@ class ScopesTest {
         scopes.exit(true);
         scopes.barrier();
         assertFalse(published(id));
+    }
+
+    @Test
+    void unwindInsideAVisitDropsTheVisitsScope() {
+        // issue 18, defect 2
+        scopes.enter(); // a forEach visit
+        scopes.defer(); // a scope the visitor opened and leaked
+        long id = fixture.stageSpawn(T);
+        scopes.unwind();
+        assertEquals(1, scopes.depth(), "the visit keeps its scope; the leaked defer is closed");
+        assertFalse(published(id), "nothing publishes while the visit runs: its rows must stay put");
+        scopes.enter(); // a structural call made by the visitor after the unwind
+        scopes.exit(true);
+        assertFalse(published(id), "the visit's structural calls are staged, not published at once");
+        scopes.exit(true); // the visit returns
+        assertTrue(published(id), "the outermost running call publishes what the unwind asked for");
+        assertEquals(0, scopes.depth());
+    }
+
+    @Test
+    void unwindInsideACallbackOfAVisitKeepsBothScopesAndACursorClosedLateChangesNothing() {
+        // issue 18, defect 2
+        int cursor = scopes.openCursor(); // a cursor leaked before the visit
+        scopes.enter(); // a visit
+        scopes.enter(); // a structural call whose observer calls unwind()
+        long id = fixture.stageSpawn(T);
+        scopes.unwind();
+        assertEquals(2, scopes.depth(), "both running calls keep their scopes; the cursor's is closed");
+        scopes.exit(true); // the structural call returns: the visit still runs
+        scopes.closeCursor(cursor); // the leaked cursor closes late: its scope is already gone
+        assertEquals(1, scopes.depth(), "the visit's scope survives a late close");
+        assertFalse(published(id));
+        int inner = scopes.openCursor(); // a cursor opened after the unwind counts as usual
+        assertEquals(2, scopes.depth());
+        scopes.closeCursor(inner);
+        scopes.exit(true);
+        assertTrue(published(id));
+        assertEquals(0, scopes.depth());
+    }
+
+    @Test
+    void unwindInsideAVisitOfASystemPublishesWhenTheVisitReturns() {
+        // issue 18, defect 2
+        scopes.hold();
+        scopes.enter(); // a visit inside a system body
+        long id = fixture.stageSpawn(T);
+        scopes.unwind();
+        assertFalse(published(id));
+        scopes.exit(true);
+        assertTrue(published(id), "as an unwind() in the system body itself would: at once, the hold stays");
+        assertTrue(scopes.isHeld());
+        long failed = fixture.stageSpawn(T);
+        scopes.enter();
+        scopes.unwind();
+        scopes.exit(false); // the visit ended by an exception: the work waits as after any failure
+        assertFalse(published(failed));
+        scopes.release(true);
+        assertTrue(published(failed));
     }
 }

@@ -255,4 +255,83 @@ class WorldQueryTest {
         assertThrows(IllegalStateException.class, () -> query.forEach((a, c) -> { }));
         assertThrows(IllegalStateException.class, query::cursor);
     }
+
+    @Test
+    void unwindInsideForEachDropsTheVisitsScope() {
+        // issue 18, defect 2
+        long first = world.spawn(HP.of(1));
+        long second = world.spawn(HP.of(2));
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        List<String> seen = new ArrayList<>();
+        query.forEach((archetype, count) -> {
+            dev.jtecs.storage.IntColumn hp = archetype.getMut(HP);
+            world.unwind();
+            assertEquals(1, world.scopeDepth(), "the visit's scope survives the unwind");
+            world.set(first, ENEMY); // would move first's row out from under the view if published now
+            seen.add("enemy=" + world.has(first, ENEMY) + " row=" + world.rowOf(first));
+            hp.set(0, 100); // the visit's view still addresses the visited archetype's rows
+        });
+        assertEquals(List.of("enemy=false row=0"), seen);
+        assertEquals(0, world.scopeDepth());
+        assertTrue(world.has(first, ENEMY), "published when the visit ended");
+        assertEquals(100, world.get(first, HP));
+        assertEquals(2, world.get(second, HP), "the other entity's row was not written");
+    }
+
+    @Test
+    void aThrowingGroupByWhileAnArchetypeIsCreatedMakesTheQueryVisitAnArchetypeTwice() {
+        // issue 18, defect 4
+        world.spawn(HP);
+        world.spawn(HP, ENEMY);
+        Query grouped = world.newQuery(QueryDescriptor.builder().include(HP).groupBy(archetype -> {
+            if (archetype.has(BOSS)) {
+                throw new IllegalStateException("groupBy failed");
+            }
+            return archetype.has(ENEMY) ? 2 : 1;
+        }).build());
+        Query registeredAfter = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        List<Archetype> created = new ArrayList<>();
+        world.observe(0, dev.jtecs.event.ArchetypeCreated.class, event -> created.add(event.archetype()));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.spawn(HP, BOSS));
+        assertEquals("groupBy failed", e.getMessage());
+        world.unwind();
+        assertEquals(1, created.size(), "ArchetypeCreated was delivered all the same");
+        Archetype boss = created.get(0);
+        List<Archetype> order = grouped.archetypes();
+        assertEquals(3, order.size());
+        assertEquals(3, new java.util.HashSet<>(order).size(), "each archetype once");
+        assertEquals(boss, order.get(0), "adopted in group 0, before groups 1 and 2");
+        assertEquals(0, grouped.getGroup(boss));
+        assertTrue(registeredAfter.archetypes().contains(boss), "a query after the failing one still adopts it");
+        Query later = world.newQuery(QueryDescriptor.builder().include(BOSS).build());
+        assertEquals(List.of(boss), later.archetypes());
+
+        assertEquals(2, world.entityCount(), "the spawn failed as a publication fails: discarded");
+        long id = world.spawn(HP, BOSS); // the archetype exists now: no groupBy runs
+        assertTrue(world.isAlive(id));
+        List<Archetype> visited = new ArrayList<>();
+        grouped.forEach((archetype, count) -> visited.add(archetype));
+        assertEquals(3, new java.util.HashSet<>(visited).size());
+        assertEquals(3, visited.size());
+        assertEquals(world.archetypeOf(id), visited.get(0));
+    }
+
+    @Test
+    void aGroupByThatThrowsInNewQueryLeavesNoMembershipCallbackBehind() {
+        // issue 18, defect 4
+        world.spawn(HP);
+        world.spawn(HP, BOSS);
+        List<String> heard = new ArrayList<>();
+        QueryDescriptor descriptor = QueryDescriptor.builder().include(HP)
+                .onEntitiesAdded((archetype, from, to) -> heard.add("added " + (to - from)))
+                .groupBy(archetype -> {
+                    if (archetype.has(BOSS)) {
+                        throw new IllegalStateException("groupBy failed");
+                    }
+                    return 0;
+                }).build();
+        assertThrows(IllegalStateException.class, () -> world.newQuery(descriptor));
+        world.spawn(HP);
+        assertEquals(List.of(), heard, "the query that was never made hears nothing");
+    }
 }
