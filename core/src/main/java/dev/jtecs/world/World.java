@@ -149,15 +149,21 @@ public final class World implements AutoCloseable {
      * A new archetype joins every persistent query that matches it, then {@link ArchetypeCreated} is delivered.
      * User code runs here ({@code groupBy}, observers); when it throws, the rest still happens (a query whose
      * {@code groupBy} threw holds the archetype in group 0) and the first exception propagates afterwards, the
-     * later ones suppressed.
+     * later ones suppressed. A query that cannot take the archetype at all (an allocation failed) withdraws it:
+     * every query forgets it, the registry prunes it, and the failure propagates, so no query ever misses one.
      */
     private void announceArchetype(Table table) {
         Throwable failure = null;
         for (int i = 0; i < queries.size(); i++) {
+            WorldQuery query = queries.get(i);
             try {
-                queries.get(i).adopt(table.archetype());
+                query.adopt(table.archetype());
             } catch (RuntimeException | Error e) {
                 failure = fold(failure, e);
+                if (query.matches(table.archetype()) && !query.isMember(table.archetype())) {
+                    // the query could not take it (memory ran out): no query may miss an archetype, so it goes
+                    withdraw(table, failure);
+                }
             }
         }
         if (observers.has(Entity.WORLD, ArchetypeCreated.class)) {
@@ -173,6 +179,25 @@ public final class World implements AutoCloseable {
         if (failure != null) {
             throw (RuntimeException) failure;
         }
+    }
+
+    /**
+     * Takes back an archetype that was just created, before anyone but the queries heard of it: they forget it and
+     * the registry prunes it (it is empty), then {@code failure} propagates from the call that needed it.
+     */
+    private void withdraw(Table table, Throwable failure) {
+        try {
+            for (WorldQuery query : queries) {
+                query.forget(table.archetype());
+            }
+            archetypes.prune(table);
+        } catch (RuntimeException | Error again) {
+            failure.addSuppressed(again);
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        throw (RuntimeException) failure;
     }
 
     private static Throwable fold(Throwable first, Throwable next) {

@@ -203,6 +203,7 @@ public final class AllocationSweep {
                 if (expected.getMessage() == null || !expected.getMessage().startsWith("injected ")) {
                     throw expected;
                 }
+                where += " (thrown " + frames(expected) + ")";
             } finally {
                 AllocationFaults.disarm();
             }
@@ -233,6 +234,24 @@ public final class AllocationSweep {
             check(world, script, where + ", at the end of the script");
             return 2;
         }
+    }
+
+    /** Where an injected fault was thrown: the engine's frames below the allocation check. */
+    static String frames(Throwable fault) {
+        StringBuilder sb = new StringBuilder();
+        int shown = 0;
+        for (StackTraceElement frame : fault.getStackTrace()) {
+            if (frame.getClassName().startsWith("dev.jtecs.entity.internal.AllocationFaults")) {
+                continue;
+            }
+            if (shown++ == 8 || frame.getClassName().startsWith("dev.jtecs.stress")) {
+                break;
+            }
+            sb.append(shown == 1 ? "at " : " < ").append(frame.getClassName().substring(
+                    frame.getClassName().lastIndexOf('.') + 1)).append('.').append(frame.getMethodName())
+                    .append(':').append(frame.getLineNumber());
+        }
+        return sb.toString();
     }
 
     private static World newWorld() {

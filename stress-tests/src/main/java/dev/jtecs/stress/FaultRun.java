@@ -87,6 +87,8 @@ public final class FaultRun {
     /** The exception an armed callback throws. */
     public static final class InjectedFault extends RuntimeException {
         final Point point;
+        /** An allocation that failed inside a publication (the drain was on the stack): judged as such a fault. */
+        boolean inPublication;
 
         InjectedFault(Point point, int step) {
             super("injected fault at " + point + " in operation #" + step, null, false, false);
@@ -398,7 +400,11 @@ public final class FaultRun {
                 atFault = dump(); // what the failed operation left, before the recovery
                 seenAtFault = seen.size();
             }
-            recover(new InjectedFault(point, step), before);
+            note("  " + oom.getMessage() + " thrown " + AllocationSweep.frames(oom));
+            InjectedFault fault = new InjectedFault(point, step);
+            fault.inPublication = java.util.Arrays.stream(oom.getStackTrace()).anyMatch(frame ->
+                    frame.getClassName().endsWith(".CommitDrain") && frame.getMethodName().equals("runWave"));
+            recover(fault, before);
         } finally {
             if (allocation != null) {
                 AllocationFaults.disarm();
@@ -638,7 +644,7 @@ public final class FaultRun {
         if (suppressedStep < 0) {
             checkInvariants("after " + fault.point);
             checkFacts(pending);
-            if (IN_PUBLICATION.contains(fault.point)) {
+            if (IN_PUBLICATION.contains(fault.point) || fault.inPublication) {
                 comparePublished(fault.point);
             } else {
                 compareWithFaultFree(fault.point, before, spawned != 0 ? spawned : despawned);

@@ -309,6 +309,8 @@ final class BulkPaths {
         transaction.undoom(slot);
         Table table = registry.ofStore(index.storeOf(slot));
         int row = index.rowOf(slot);
+        index.reserveFree(1); // what the removal allocates, before observers hear of it
+        table.prepareRowRemoval();
         CommitDrain.notifyRemoved(table, row, row + 1, null);
         int last = table.count() - 1;
         long moved = CommitDrain.detachRow(index, table, row);
@@ -450,8 +452,10 @@ final class BulkPaths {
             }
             return;
         }
-        CommitDrain.notifyRemoved(current, row, row + 1, target);
         int[] missing = current.missingPositionsFor(target);
+        target.ensureCapacity(target.count() + 1); // what the move allocates, before observers hear of it
+        current.prepareRowRemoval();
+        CommitDrain.notifyRemoved(current, row, row + 1, target);
         int destination = current.moveRowTo(row, target);
         try {
             writeMissing(op, target, missing, destination, destination + 1);

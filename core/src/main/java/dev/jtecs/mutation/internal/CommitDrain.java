@@ -385,6 +385,8 @@ public final class CommitDrain {
         }
         Table table = registry.ofStore(index.storeOf(slot));
         int row = index.rowOf(slot);
+        index.reserveFree(1); // what the removal allocates, before observers hear of it
+        table.prepareRowRemoval();
         notifyRemoved(table, row, row + 1, null);
         transaction.setState(record, TxState.COMMITTED);
         int last = table.count() - 1;

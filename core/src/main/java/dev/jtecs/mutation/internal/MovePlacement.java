@@ -269,6 +269,7 @@ final class MovePlacement {
             transaction.setState(record, TxState.COMMITTED);
             return;
         }
+        current.prepareRowRemoval(); // the destination's room was reserved with the wave; this is the rest
         Notifications.removed(current, row, row + 1, target);
         int destinationRow = current.moveRowTo(row, target);
         try {

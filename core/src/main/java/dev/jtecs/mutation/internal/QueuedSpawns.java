@@ -1,5 +1,7 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.BooleanField;
 import dev.jtecs.component.ByteField;
 import dev.jtecs.component.CharField;
@@ -148,7 +150,7 @@ final class QueuedSpawns implements SpawnQueue {
         }
         rows.ensureRoom(); // room first: nothing below allocates
         if (idCount == ids.length) {
-            ids = Arrays.copyOf(ids, ids.length * 2);
+            ids = Growth.copyOf(ids, ids.length * 2);
         }
         BatchOp op = join ? open : BatchOp.queued(planned.plan(), rows, rows.size(), idCount)
                 .withSparse(planned.sparse());

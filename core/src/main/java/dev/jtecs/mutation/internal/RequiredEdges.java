@@ -1,5 +1,7 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.BaseRelationship;
 import java.util.Arrays;
 
@@ -17,8 +19,11 @@ final class RequiredEdges {
     /** A placement added {@code relationship}'s required edge to {@code entity}. */
     void plan(long entity, BaseRelationship<?> relationship) {
         if (count == entities.length) {
-            entities = Arrays.copyOf(entities, count * 2);
-            relationships = Arrays.copyOf(relationships, count * 2);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownEntities = Growth.copyOf(entities, count * 2);
+            var grownRelationships = Growth.copyOf(relationships, count * 2);
+            entities = grownEntities;
+            relationships = grownRelationships;
         }
         entities[count] = entity;
         relationships[count++] = relationship;

@@ -1,5 +1,7 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
@@ -62,7 +64,7 @@ final class RequirementPlan {
             }
             if (signature.add(component)) {
                 if (batch == queue.length) {
-                    queue = Arrays.copyOf(queue, batch * 2);
+                    queue = Growth.copyOf(queue, batch * 2);
                 }
                 queue[batch++] = component;
             }
@@ -80,7 +82,7 @@ final class RequirementPlan {
         for (int i = 0; i < count; i++) {
             if (signature.add(added[i])) {
                 if (batch == queue.length) {
-                    queue = Arrays.copyOf(queue, batch * 2);
+                    queue = Growth.copyOf(queue, batch * 2);
                 }
                 queue[batch++] = added[i];
             }
@@ -111,7 +113,7 @@ final class RequirementPlan {
                 }
                 record(required, input);
                 if (tail == queue.length) {
-                    queue = Arrays.copyOf(queue, tail * 2);
+                    queue = Growth.copyOf(queue, tail * 2);
                 }
                 queue[tail++] = required;
             }
@@ -121,8 +123,11 @@ final class RequirementPlan {
 
     private void record(Component<?> component, Input input) {
         if (size == components.length) {
-            components = Arrays.copyOf(components, size * 2);
-            inputs = Arrays.copyOf(inputs, size * 2);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownComponents = Growth.copyOf(components, size * 2);
+            var grownInputs = Growth.copyOf(inputs, size * 2);
+            components = grownComponents;
+            inputs = grownInputs;
         }
         components[size] = component;
         inputs[size++] = input;

@@ -1,5 +1,7 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
@@ -51,12 +53,19 @@ public final class SparseWriteQueue {
             int mark) {
         if (size == entities.length) {
             int capacity = size * 2;
-            entities = Arrays.copyOf(entities, capacity);
-            ops = Arrays.copyOf(ops, capacity);
-            relationships = Arrays.copyOf(relationships, capacity);
-            targets = Arrays.copyOf(targets, capacity);
-            payloads = Arrays.copyOf(payloads, capacity);
-            marks = Arrays.copyOf(marks, capacity);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownEntities = Growth.copyOf(entities, capacity);
+            var grownOps = Growth.copyOf(ops, capacity);
+            var grownRelationships = Growth.copyOf(relationships, capacity);
+            var grownTargets = Growth.copyOf(targets, capacity);
+            var grownPayloads = Growth.copyOf(payloads, capacity);
+            var grownMarks = Growth.copyOf(marks, capacity);
+            entities = grownEntities;
+            ops = grownOps;
+            relationships = grownRelationships;
+            targets = grownTargets;
+            payloads = grownPayloads;
+            marks = grownMarks;
         }
         entities[size] = entity;
         ops[size] = op;

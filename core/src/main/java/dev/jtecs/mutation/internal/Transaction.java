@@ -1,5 +1,7 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import java.util.Arrays;
@@ -71,18 +73,24 @@ public final class Transaction {
     /** Opens a record for a slot that has none (or only a closed one); returns its handle. */
     public int begin(long id, int slot, TxState state) {
         if (slot >= recordBySlot.length) {
-            recordBySlot = Arrays.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
+            recordBySlot = Growth.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
         }
         if (recordBySlot[slot] != 0 && !isClosed(recordBySlot[slot] - 1)) {
             throw new IllegalStateException("slot " + slot + " already has staged work");
         }
         if (size == ids.length) {
             int capacity = ids.length * 2;
-            ids = Arrays.copyOf(ids, capacity);
-            slots = Arrays.copyOf(slots, capacity);
-            states = Arrays.copyOf(states, capacity);
-            heads = Arrays.copyOf(heads, capacity);
-            tails = Arrays.copyOf(tails, capacity);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownIds = Growth.copyOf(ids, capacity);
+            var grownSlots = Growth.copyOf(slots, capacity);
+            var grownStates = Growth.copyOf(states, capacity);
+            var grownHeads = Growth.copyOf(heads, capacity);
+            var grownTails = Growth.copyOf(tails, capacity);
+            ids = grownIds;
+            slots = grownSlots;
+            states = grownStates;
+            heads = grownHeads;
+            tails = grownTails;
         }
         int record = size++;
         ids[record] = id;
@@ -150,9 +158,13 @@ public final class Transaction {
         }
         if (entryCount == entryComponents.length) {
             int capacity = entryCount * 2;
-            entryComponents = Arrays.copyOf(entryComponents, capacity);
-            entryInputs = Arrays.copyOf(entryInputs, capacity);
-            entryNext = Arrays.copyOf(entryNext, capacity);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownEntryComponents = Growth.copyOf(entryComponents, capacity);
+            var grownEntryInputs = Growth.copyOf(entryInputs, capacity);
+            var grownEntryNext = Growth.copyOf(entryNext, capacity);
+            entryComponents = grownEntryComponents;
+            entryInputs = grownEntryInputs;
+            entryNext = grownEntryNext;
         }
         int entry = entryCount++;
         entryComponents[entry] = component;
@@ -222,7 +234,7 @@ public final class Transaction {
      */
     public int reserveBatchIds(int count) {
         if (count > batchIds.length - batchIdCount) {
-            batchIds = Arrays.copyOf(batchIds, Math.max(batchIdCount + count, batchIds.length * 2));
+            batchIds = Growth.copyOf(batchIds, Math.max(batchIdCount + count, batchIds.length * 2));
         }
         int from = batchIdCount;
         batchIdCount += count;
@@ -277,7 +289,7 @@ public final class Transaction {
     public void doom(int slot) {
         int word = slot >>> 6;
         if (word >= doomed.length) {
-            doomed = Arrays.copyOf(doomed, Math.max(word + 1, doomed.length * 2));
+            doomed = Growth.copyOf(doomed, Math.max(word + 1, doomed.length * 2));
         }
         if ((doomed[word] & (1L << slot)) == 0) {
             doomed[word] |= 1L << slot;

@@ -225,6 +225,16 @@ public final class WorldQuery implements Query {
         }
     }
 
+    /** Whether the descriptor selects this archetype (whether or not the query holds it). */
+    public boolean matches(Archetype archetype) {
+        return descriptor.matches(archetype);
+    }
+
+    /** Whether the query holds this archetype. */
+    public boolean isMember(Archetype archetype) {
+        return indexOf(archetype) >= 0;
+    }
+
     /** The index of {@code archetype} in {@code matched}, or -1 (an id may belong to a pruned archetype). */
     private int indexOf(Archetype archetype) {
         int id = archetype.id();

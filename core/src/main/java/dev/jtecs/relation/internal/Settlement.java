@@ -1,5 +1,7 @@
 package dev.jtecs.relation.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.entity.Entity;
@@ -84,8 +86,11 @@ final class Settlement {
         int slot = Entity.slot(id);
         if (slot >= notedStamps.length) {
             int capacity = Math.max(slot + 1, notedStamps.length * 2);
-            notedStamps = java.util.Arrays.copyOf(notedStamps, capacity);
-            notedIds = java.util.Arrays.copyOf(notedIds, capacity);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownNotedStamps = Growth.copyOf(notedStamps, capacity);
+            var grownNotedIds = Growth.copyOf(notedIds, capacity);
+            notedStamps = grownNotedStamps;
+            notedIds = grownNotedIds;
         }
         if (notedStamps[slot] == notedEpoch && notedIds[slot] == id) {
             return; // noted already for this settlement (each placed range with an edge to it notes it again)
@@ -93,7 +98,7 @@ final class Settlement {
         notedStamps[slot] = notedEpoch;
         notedIds[slot] = id;
         if (deadTargetCount == deadTargets.length) {
-            deadTargets = java.util.Arrays.copyOf(deadTargets, deadTargetCount * 2);
+            deadTargets = Growth.copyOf(deadTargets, deadTargetCount * 2);
         }
         deadTargets[deadTargetCount++] = id;
     }
@@ -165,7 +170,7 @@ final class Settlement {
     /** Remembers a target whose settlement this publication staged, to settle again should the publication fail. */
     private void settled(long target) {
         if (settledCount == settled.length) {
-            settled = java.util.Arrays.copyOf(settled, settledCount * 2);
+            settled = Growth.copyOf(settled, settledCount * 2);
         }
         settled[settledCount++] = target;
     }
@@ -216,7 +221,7 @@ final class Settlement {
             for (BaseRelationship<?> each : sparse.relationships()) {
                 if (each.isCascadeDelete()) {
                     if (cascadingSparseCount == cascadingSparse.length) {
-                        cascadingSparse = java.util.Arrays.copyOf(cascadingSparse, cascadingSparseCount * 2);
+                        cascadingSparse = Growth.copyOf(cascadingSparse, cascadingSparseCount * 2);
                     }
                     cascadingSparse[cascadingSparseCount++] = each;
                 }

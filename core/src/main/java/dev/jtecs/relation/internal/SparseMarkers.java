@@ -1,5 +1,7 @@
 package dev.jtecs.relation.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
@@ -51,8 +53,11 @@ final class SparseMarkers {
 
     private void touch(long entity, BaseRelationship<?> relationship) {
         if (touchedCount == touchedEntities.length) {
-            touchedEntities = java.util.Arrays.copyOf(touchedEntities, touchedCount * 2);
-            touchedRelationships = java.util.Arrays.copyOf(touchedRelationships, touchedCount * 2);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownTouchedEntities = Growth.copyOf(touchedEntities, touchedCount * 2);
+            var grownTouchedRelationships = Growth.copyOf(touchedRelationships, touchedCount * 2);
+            touchedEntities = grownTouchedEntities;
+            touchedRelationships = grownTouchedRelationships;
         }
         touchedEntities[touchedCount] = entity;
         touchedRelationships[touchedCount++] = relationship;

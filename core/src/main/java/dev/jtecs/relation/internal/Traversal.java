@@ -1,5 +1,7 @@
 package dev.jtecs.relation.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
@@ -100,7 +102,7 @@ public final class Traversal {
                     return;
                 }
                 if (depth >= path.length) {
-                    path = java.util.Arrays.copyOf(path, path.length * 2);
+                    path = Growth.copyOf(path, path.length * 2);
                 }
                 path[depth] = parent;
                 current = parent;

@@ -1,5 +1,7 @@
 package dev.jtecs.relation.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
@@ -26,8 +28,11 @@ final class TraversalStack {
     private void ensure(int size) {
         if (size > entities.length) {
             int capacity = Math.max(size, entities.length * 2);
-            entities = java.util.Arrays.copyOf(entities, capacity);
-            depths = java.util.Arrays.copyOf(depths, capacity);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownEntities = Growth.copyOf(entities, capacity);
+            var grownDepths = Growth.copyOf(depths, capacity);
+            entities = grownEntities;
+            depths = grownDepths;
         }
     }
 
@@ -67,7 +72,7 @@ final class TraversalStack {
     /** Marks a slot seen in this visit; returns whether it was unseen. */
     boolean markSeen(int slot) {
         if (slot >= stamps.length) {
-            stamps = java.util.Arrays.copyOf(stamps, Math.max(slot + 1, stamps.length * 2));
+            stamps = Growth.copyOf(stamps, Math.max(slot + 1, stamps.length * 2));
         }
         if (stamps[slot] == visit) {
             return false;

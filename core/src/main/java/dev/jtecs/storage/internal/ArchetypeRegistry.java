@@ -1,5 +1,7 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.storage.Archetype;
@@ -255,24 +257,26 @@ public final class ArchetypeRegistry implements AutoCloseable {
         Table table = bySignature.get(probe);
         probe.components = null;
         if (table == null) {
-            Component<?>[] exact = Arrays.copyOf(sortedComponents, length);
+            Component<?>[] exact = Growth.copyOf(sortedComponents, length);
             int[] ids = new int[length];
             for (int i = 0; i < length; i++) {
                 ids[i] = exact[i].id();
             }
-            int[] reuse = freed.poll();
+            int[] reuse = freed.peek();
+            int store = reuse != null ? reuse[1] : tables.size();
+            if (store >= byStore.length) { // grown, and the table built, before anything is registered
+                byStore = Growth.copyOf(byStore, Math.max(byStore.length * 2, store + 1));
+            }
             table = new Table(reuse != null ? reuse[0] : tables.size(), exact, memory, clock);
             table.sparse = sparseEdges;
             if (reuse != null) {
+                freed.poll();
                 tables.set(reuse[0], table);
                 table.setStore(reuse[1]); // the pruned table's block: blocks stay a permutation of ids
             } else {
                 tables.add(table);
             }
             live++;
-            if (table.store() >= byStore.length) {
-                byStore = Arrays.copyOf(byStore, Math.max(byStore.length * 2, table.store() + 1));
-            }
             byStore[table.store()] = table;
             bySignature.put(new Signature(ids), table);
             table.dirty().onFirstDirty(dirtyQueue::add);

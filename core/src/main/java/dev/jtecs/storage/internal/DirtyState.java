@@ -101,6 +101,11 @@ public final class DirtyState {
         }
     }
 
+    /** Makes room to record one more overwritten row, so {@link #overwrote} allocates nothing. */
+    void reserveOverwrite() {
+        touched.reserveOne();
+    }
+
     /** The table now holds {@code count} rows after removals. */
     void shrunk(int count) {
         if (addedFrom > count) {

@@ -1,5 +1,7 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
 
@@ -132,7 +134,7 @@ public final class SignatureBuilder {
 
     private void ensure(int capacity) {
         if (capacity > components.length) {
-            components = Arrays.copyOf(components, Math.max(capacity, components.length * 2));
+            components = Growth.copyOf(components, Math.max(capacity, components.length * 2));
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
@@ -59,7 +61,7 @@ public final class StagedRows {
                 columnsToWrite[nonZero++] = c;
             }
         }
-        this.nonZeroColumns = Arrays.copyOf(columnsToWrite, nonZero);
+        this.nonZeroColumns = Growth.copyOf(columnsToWrite, nonZero);
         this.factoryPositions = factoryPositions;
         this.bytes = new byte[n][];
         this.shorts = new short[n][];
@@ -98,7 +100,7 @@ public final class StagedRows {
                 encode(table, p, component.newDefault(), bits);
             } // else: a native definition without factory, zero bits
         }
-        return new StagedRows(table, bits, Arrays.copyOf(factories, factoryCount));
+        return new StagedRows(table, bits, Growth.copyOf(factories, factoryCount));
     }
 
     /** Writes the columns of the component at {@code position} holding {@code value} into {@code bits}. */
@@ -173,10 +175,10 @@ public final class StagedRows {
         int grown = Math.max(64, capacity * 2);
         for (int c = 0; c < sizes.length; c++) {
             switch (sizes[c]) {
-                case 1 -> bytes[c] = Arrays.copyOf(bytes[c], grown);
-                case 2 -> shorts[c] = Arrays.copyOf(shorts[c], grown);
-                case 4 -> ints[c] = Arrays.copyOf(ints[c], grown);
-                default -> longs[c] = Arrays.copyOf(longs[c], grown);
+                case 1 -> bytes[c] = Growth.copyOf(bytes[c], grown);
+                case 2 -> shorts[c] = Growth.copyOf(shorts[c], grown);
+                case 4 -> ints[c] = Growth.copyOf(ints[c], grown);
+                default -> longs[c] = Growth.copyOf(longs[c], grown);
             }
         }
         capacity = grown;

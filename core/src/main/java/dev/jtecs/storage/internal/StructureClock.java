@@ -1,5 +1,7 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import dev.jtecs.component.Components;
 import java.util.Arrays;
 
@@ -64,7 +66,7 @@ public final class StructureClock {
                 break; // pairs sort last
             }
             if (id >= byComponent.length) {
-                byComponent = Arrays.copyOf(byComponent, Math.max(id + 1, byComponent.length * 2));
+                byComponent = Growth.copyOf(byComponent, Math.max(id + 1, byComponent.length * 2));
             }
             byComponent[id]++;
         }

@@ -368,6 +368,15 @@ public final class Table {
     }
 
     /**
+     * Makes what removing one row allocates (the structural residue's record of the row it overwrites), so that
+     * the next {@link #swapRemove} allocates nothing: a caller that tells observers of a removal before making it
+     * calls this first, so running out of memory cannot strike between the two.
+     */
+    public void prepareRowRemoval() {
+        dirty.reserveOverwrite();
+    }
+
+    /**
      * Removes a row by moving the last row into it. Returns the entity that now occupies {@code row}, or 0 when
      * {@code row} was the last row.
      */
@@ -377,9 +386,9 @@ public final class Table {
         int last = count - 1;
         long moved = 0;
         if (row != last) {
+            dirty.overwrote(row); // may allocate: before the row changes
             copyRowWithin(last, row);
             moved = entitySegment.getAtIndex(ENTITY, row);
-            dirty.overwrote(row);
         }
         for (Object[] heap : heapArrays) {
             heap[last] = null;
@@ -929,7 +938,7 @@ public final class Table {
     /** Registers a staged batch's claim on the current rows (see {@link RowCapture}). */
     public void addCapture(RowCapture capture) {
         if (captureCount == captures.length) {
-            captures = Arrays.copyOf(captures, Math.max(4, captureCount * 2));
+            captures = Growth.copyOf(captures, Math.max(4, captureCount * 2));
         }
         captures[captureCount++] = capture;
     }
@@ -966,7 +975,7 @@ public final class Table {
         if (captureCount == 0) {
             return;
         }
-        RowCapture[] pending = Arrays.copyOf(captures, captureCount);
+        RowCapture[] pending = Growth.copyOf(captures, captureCount);
         Arrays.fill(captures, 0, captureCount, null);
         captureCount = 0;
         for (RowCapture capture : pending) {
@@ -977,7 +986,7 @@ public final class Table {
     // ---------------------------------------------------------------- entity observers
 
     public void addObserver(EntityObserver observer) {
-        EntityObserver[] next = Arrays.copyOf(observers, observers.length + 1);
+        EntityObserver[] next = Growth.copyOf(observers, observers.length + 1);
         next[observers.length] = java.util.Objects.requireNonNull(observer, "observer");
         observers = next;
     }
@@ -1035,7 +1044,7 @@ public final class Table {
                     found[n++] = pair.target();
                 }
             }
-            targets = Arrays.copyOf(found, n);
+            targets = Growth.copyOf(found, n);
             Arrays.sort(targets);
             edgeTargets.put(relationship, targets);
         }

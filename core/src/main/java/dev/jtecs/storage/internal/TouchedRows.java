@@ -1,5 +1,7 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.Growth;
+
 import java.util.Arrays;
 
 /**
@@ -57,9 +59,22 @@ final class TouchedRows {
             overflowed = true;
             return;
         }
+        if (size == heap.length) { // grown before the row is recorded anywhere: a failed growth records nothing
+            heap = Growth.copyOf(heap, Math.min(LIMIT, Math.max(8, size * 2)));
+        }
         slots[i] = row + 1;
         used++;
         push(row);
+    }
+
+    /** Makes room for one more row, so the next {@link #add} allocates nothing (a caller about to remove a row). */
+    void reserveOne() {
+        if (!overflowed && size == heap.length && size < LIMIT) {
+            heap = Growth.copyOf(heap, Math.min(LIMIT, Math.max(8, size * 2)));
+        }
+        if (used + 1 > slots.length - (slots.length >>> 2)) {
+            rebuild();
+        }
     }
 
     /** Drops the rows at or above {@code bound}: they no longer exist, or a consumer copies them anyway. */
@@ -81,7 +96,7 @@ final class TouchedRows {
 
     /** A fresh array of the rows held, ascending. */
     int[] sorted() {
-        int[] rows = Arrays.copyOf(heap, size);
+        int[] rows = Growth.copyOf(heap, size);
         Arrays.sort(rows);
         return rows;
     }
@@ -118,10 +133,7 @@ final class TouchedRows {
         used = size;
     }
 
-    private void push(int row) {
-        if (size == heap.length) {
-            heap = Arrays.copyOf(heap, Math.min(LIMIT, Math.max(8, size * 2)));
-        }
+    private void push(int row) { // the caller made room
         int i = size++;
         while (i > 0) {
             int parent = (i - 1) >>> 1;
