@@ -419,7 +419,9 @@ public final class World implements AutoCloseable {
 
     /**
      * Restoration: reserves exactly these ids (in order) for one batch, like {@link #spawnAt} for each (no state
-     * tag). Every id is checked before any is reserved. An empty array does nothing.
+     * tag). The array is copied at the start of the call: a callback that changes it meanwhile (a {@code groupBy}
+     * or {@code ArchetypeCreated} observer of the batch's new archetype) changes nothing. Every id is checked
+     * before any is reserved, and again after such callbacks ran. An empty array does nothing.
      *
      * @throws IllegalArgumentException for a malformed, out-of-range, duplicated or occupied id, or
      *     {@code EntityKey} in the signature; nothing is reserved then
@@ -431,8 +433,8 @@ public final class World implements AutoCloseable {
 
     /**
      * Restoration from a native array: reserves the first {@code count} {@code long} ids of {@code ids}, read in
-     * bulk (one copy into a {@code long[]}, no list of boxed ids). The array is not read after this call returns,
-     * so it may be changed or freed at once. Unlike other batches the signature may hold {@code EntityKey}: the initializer may write the
+     * bulk (one copy into a {@code long[]}, no list of boxed ids). The array is read once, at the start of the call,
+     * so it may be changed (even by a callback the call runs) or freed once it returns. Unlike other batches the signature may hold {@code EntityKey}: the initializer may write the
      * key column, and the keys are claimed after it returns (a missing, empty or duplicate key fails the
      * publication).
      *

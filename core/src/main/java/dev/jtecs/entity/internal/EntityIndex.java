@@ -309,25 +309,32 @@ public final class EntityIndex {
         aliveCount = 0;
     }
 
+    /** {@link #reserveAt(long, String)} for {@code spawnAt}. */
+    public void reserveAt(long id) {
+        reserveAt(id, "spawnAt");
+    }
+
     /**
      * Reserves exactly the given id, reviving its slot with the id's generation. The slot must not be alive or
-     * reserved; slots skipped past the high-water mark become free.
+     * reserved; slots skipped past the high-water mark become free. Errors name {@code operation}.
+     *
+     * @throws IllegalArgumentException like {@link #checkReservable}; nothing changes then
      */
-    public void reserveAt(long id) {
+    public void reserveAt(long id, String operation) {
         if (!Entity.isWellFormed(id)) {
-            throw new IllegalArgumentException("spawnAt: id=" + id + " is not an entity id (slot must be 1.."
+            throw new IllegalArgumentException(operation + ": id=" + id + " is not an entity id (slot must be 1.."
                     + Entity.MAX_ENTITIES + ")");
         }
         int slot = Entity.slot(id);
         if (slot > maxEntities) {
-            throw new IllegalArgumentException("spawnAt: slot=" + slot + " exceeds maxEntities=" + maxEntities);
+            throw new IllegalArgumentException(operation + ": slot=" + slot + " exceeds maxEntities=" + maxEntities);
         }
         if (slot < highWater) {
             byte s = state[slot];
             if (s != FREE) {
-                throw new IllegalArgumentException("spawnAt: slot=" + slot + " is " + stateName(s)
+                throw new IllegalArgumentException(operation + ": slot=" + slot + " is " + stateName(s)
                         + " (current generation=" + generation[slot] + ", requested generation="
-                        + Entity.generation(id) + "); spawnAt requires a slot that is not in use");
+                        + Entity.generation(id) + "); it requires a slot that is not in use");
             }
             removeFromFreeStack(slot);
         } else {

@@ -1018,6 +1018,85 @@ class BatchesTest {
         assertEquals(4, world.getStats(null).entities());
     }
 
+    // issue 18, defect 12
+    @Test
+    void batchSpawnAtReadsItsIdsOnceAndReservesNoneWhenACallbackTakesOne() {
+        TagComponent fresh = Components.tag("test.batch.Defect12Array");
+        long live = world.spawn(MARK);
+        long[] ids = {Entity.pack(30, 0), Entity.pack(31, 0), Entity.pack(32, 0)};
+        long[] asCalled = ids.clone();
+        // creating the batch's archetype runs this observer: it overwrites the caller's array with a live id
+        world.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+            if (created.archetype().has(fresh)) {
+                ids[1] = live;
+            }
+        });
+        world.batchSpawnAt(ids, List.of(fresh), null);
+        for (long id : asCalled) {
+            assertTrue(world.isAlive(id) && world.has(id, fresh), "the ids as passed: " + Entity.toString(id));
+        }
+        assertFalse(world.has(live, fresh));
+
+        // a callback that spawns into one of the batch's free slots: the batch is refused and reserves nothing
+        TagComponent taken = Components.tag("test.batch.Defect12Taken");
+        long doomed = world.spawn();
+        world.despawn(doomed);
+        long reused = Entity.pack(Entity.slot(doomed), Entity.generation(doomed) + 1); // what spawn() hands out next
+        world.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+            if (created.archetype().has(taken)) {
+                assertEquals(reused, world.spawn());
+            }
+        });
+        long[] clash = {Entity.pack(40, 0), reused, Entity.pack(41, 0)};
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> world.batchSpawnAt(clash, List.of(taken), null));
+        assertTrue(e.getMessage().startsWith("batchSpawnAt: slot=" + Entity.slot(reused) + " is alive"),
+                e.getMessage());
+        assertTrue(world.isAlive(reused));
+        assertFalse(world.isAlive(clash[0]));
+        world.spawnAt(clash[0], MARK); // not left reserved by the refused batch
+        world.spawnAt(clash[2], MARK);
+        assertTrue(world.isAlive(clash[0]) && world.isAlive(clash[2]));
+
+        // the raw form: the segment is changed by the callback, the batch spawns the ids it was given
+        TagComponent raw = Components.tag("test.batch.Defect12Raw");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = arena.allocate(ValueLayout.JAVA_LONG, 2);
+            segment.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(50, 0));
+            segment.setAtIndex(ValueLayout.JAVA_LONG, 1, Entity.pack(51, 0));
+            world.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+                if (created.archetype().has(raw)) {
+                    segment.setAtIndex(ValueLayout.JAVA_LONG, 0, live);
+                }
+            });
+            world.batchSpawnAtRaw(segment, 2, List.of(raw), null);
+        }
+        assertTrue(world.has(Entity.pack(50, 0), raw));
+        assertTrue(world.has(Entity.pack(51, 0), raw));
+        assertFalse(world.has(live, raw));
+
+        TagComponent rawTaken = Components.tag("test.batch.Defect12RawTaken");
+        long gone = world.spawn();
+        world.despawn(gone);
+        long next = Entity.pack(Entity.slot(gone), Entity.generation(gone) + 1);
+        world.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+            if (created.archetype().has(rawTaken)) {
+                world.spawn();
+            }
+        });
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = arena.allocate(ValueLayout.JAVA_LONG, 2);
+            segment.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(60, 0));
+            segment.setAtIndex(ValueLayout.JAVA_LONG, 1, next);
+            IllegalArgumentException rawError = assertThrows(IllegalArgumentException.class,
+                    () -> world.batchSpawnAtRaw(segment, 2, List.of(rawTaken), null));
+            assertTrue(rawError.getMessage().startsWith("batchSpawnAtRaw: "), rawError.getMessage());
+        }
+        assertTrue(world.isAlive(next));
+        world.spawnAt(Entity.pack(60, 0), MARK); // not left reserved
+        assertTrue(world.isAlive(Entity.pack(60, 0)));
+    }
+
     @Test
     void theRawIdArrayIsReadAtTheCallSoItMayBeFreedOrChangedAfterwards() {
         long live = world.spawn(MARK);
