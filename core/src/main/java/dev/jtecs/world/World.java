@@ -1379,7 +1379,9 @@ public final class World implements AutoCloseable {
      * {@code RunIf.inState} reports. Pending work is published first unless a scope is open (a running system's
      * own hold does not count); then the covered state's {@code onBlur} operation runs and
      * {@link dev.jtecs.event.StateBlur} is delivered, then the pushed state's {@code onEnter} and
-     * {@link dev.jtecs.event.StateEnter}. Each operation is published before its event outside a scope.
+     * {@link dev.jtecs.event.StateEnter}. Each operation is published before its event outside a scope. Once
+     * the state is on the stack the push completes: an exception from an event observer or an operation does not
+     * stop the later steps, and the first one is rethrown (the others suppressed) after the last step.
      *
      * @throws IllegalArgumentException for a name never created here or a state already on the stack
      * @throws IllegalStateException from a state event observer or policy effect of a transition in progress;
@@ -1393,7 +1395,8 @@ public final class World implements AutoCloseable {
     /**
      * Pops the active state: {@link dev.jtecs.event.StateExit} is delivered while it is still on top and its
      * entities untouched, then its {@code onExit} operation runs and it leaves the stack; the state below, if
-     * any, becomes active, gets its {@code onFocus} operation and {@link dev.jtecs.event.StateFocus}.
+     * any, becomes active, gets its {@code onFocus} operation and {@link dev.jtecs.event.StateFocus}. Like a push,
+     * a pop that has begun completes, and an observer's or operation's exception is rethrown after its last step.
      *
      * @throws IllegalStateException when the stack is empty, or from a transition in progress (nothing changes)
      */
