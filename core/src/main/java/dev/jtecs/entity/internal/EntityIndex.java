@@ -128,8 +128,7 @@ public final class EntityIndex {
             freePos[slot] = -1;
         } else {
             if (highWater > maxEntities) {
-                throw new IllegalStateException("world is full: maxEntities=" + maxEntities
-                        + " entities are alive or reserved");
+                throw new IllegalStateException(full("no slot is left for a new entity"));
             }
             slot = highWater++;
             ensureSlots(slot + 1);
@@ -138,6 +137,28 @@ public final class EntityIndex {
         state[slot] = RESERVED;
         row[slot] = -1;
         return Entity.pack(slot, generation[slot]);
+    }
+
+    /**
+     * The message of a full world: what did not fit, and what the slots hold, counted now (an error path only).
+     * Retired slots are counted apart: their generation ran out, so they are never handed out again, and a world
+     * can be full with no entity alive.
+     */
+    private String full(String what) {
+        int alive = 0;
+        int reserved = 0;
+        int retired = 0;
+        for (int slot = 1; slot < highWater; slot++) {
+            switch (state[slot]) {
+                case ALIVE -> alive++;
+                case RESERVED -> reserved++;
+                case RETIRED -> retired++;
+                default -> { }
+            }
+        }
+        return "world is full: " + what + " (maxEntities=" + maxEntities + ": " + alive + " alive, " + reserved
+                + " reserved by staged spawns, " + retired + " retired after their generation ran out and never "
+                + "reused, " + available() + " free)";
     }
 
     /**
@@ -176,8 +197,7 @@ public final class EntityIndex {
      */
     public long allocateScattered(int count, int archetype, long[] out, int outOffset) {
         if (count > available()) {
-            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
-                    + maxEntities + ", " + available() + " slots left)");
+            throw new IllegalStateException(full("a batch of " + count + " does not fit"));
         }
         boolean lined = true;
         long firstId = 0;
@@ -204,8 +224,7 @@ public final class EntityIndex {
     public long allocateConsecutive(int count, int archetype) {
         long fresh = (long) maxEntities + 1 - highWater;
         if (count > freeCount + fresh) {
-            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
-                    + maxEntities + ", " + (freeCount + fresh) + " slots left)");
+            throw new IllegalStateException(full("a batch of " + count + " does not fit"));
         }
         int first;
         if (freeCount == 0) {

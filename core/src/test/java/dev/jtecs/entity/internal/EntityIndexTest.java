@@ -70,6 +70,35 @@ class EntityIndexTest {
         assertTrue(message.contains("maxEntities=2"), message);
     }
 
+    // issue 18, smaller item: "world is full ... alive or reserved" when every slot is retired
+    @Test
+    void aWorldFullOfRetiredSlotsSaysTheyAreRetired() {
+        EntityIndex index = new EntityIndex(2);
+        for (int slot = 1; slot <= 2; slot++) { // each slot at its last generation, then freed: retired for good
+            index.reserveAt(Entity.pack(slot, Entity.MAX_GENERATION));
+            index.free(slot);
+        }
+        assertEquals(0, index.aliveCount());
+        String single = assertThrows(IllegalStateException.class, index::allocate).getMessage();
+        assertEquals("world is full: no slot is left for a new entity (maxEntities=2: 0 alive, 0 reserved by "
+                + "staged spawns, 2 retired after their generation ran out and never reused, 0 free)", single);
+        String batch = assertThrows(IllegalStateException.class, () -> index.allocateConsecutive(1, 0)).getMessage();
+        assertTrue(batch.startsWith("world is full: a batch of 1 does not fit (maxEntities=2: 0 alive, 0 reserved"),
+                batch);
+        assertTrue(batch.contains("2 retired"), batch);
+        String scattered = assertThrows(IllegalStateException.class,
+                () -> index.allocateScattered(1, 0, new long[1])).getMessage();
+        assertTrue(scattered.contains("2 retired"), scattered);
+
+        EntityIndex mixed = new EntityIndex(3);
+        mixed.publish(Entity.slot(mixed.allocate()), 0, 0);
+        mixed.allocate();
+        mixed.reserveAt(Entity.pack(3, Entity.MAX_GENERATION));
+        mixed.free(3);
+        String message = assertThrows(IllegalStateException.class, mixed::allocate).getMessage();
+        assertTrue(message.contains("1 alive, 1 reserved by staged spawns, 1 retired"), message);
+    }
+
     @Test
     void reserveAtRevivesFreeSlotWithRequestedGeneration() {
         EntityIndex index = new EntityIndex(100);
