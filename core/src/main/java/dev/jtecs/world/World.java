@@ -212,7 +212,9 @@ public final class World implements AutoCloseable {
      * Spawns with a caller-chosen id (restoration work): revives the id's slot with the id's generation. Adds no
      * state tag: the inputs are the whole of what is restored.
      *
-     * @throws IllegalArgumentException when the id is malformed, beyond {@code maxEntities}, or its slot is in use
+     * @throws IllegalArgumentException when the id is malformed, beyond {@code maxEntities}, or its slot is in use,
+     *     or the id is stale: its generation is older than its free slot's, so reviving it would make handles of
+     *     an entity that is gone valid again
      */
     public void spawnAt(long id, Input... inputs) {
         checkOpen();

@@ -292,6 +292,20 @@ public final class EntityIndex {
                     + " (current generation=" + generation[slot] + ", requested generation="
                     + Entity.generation(id) + "); it requires a slot that is not in use");
         }
+        if (slot < highWater && Entity.generation(id) < generation[slot]) {
+            throw staleGeneration(id, slot, operation);
+        }
+    }
+
+    /**
+     * A free slot's generation is the one its next id gets; every id of the slot with a lower one belonged to an
+     * entity that died (or was never published). Reviving such an id would make its old handles valid again.
+     */
+    private IllegalArgumentException staleGeneration(long id, int slot, String operation) {
+        return new IllegalArgumentException(operation + ": id " + Entity.toString(id) + " is stale: slot=" + slot
+                + " is free at generation " + generation[slot] + ", and generation " + Entity.generation(id)
+                + " belonged to an entity that is gone (reviving it would make its old handles valid again); pass "
+                + "generation " + generation[slot] + " or later");
     }
 
     /** Publishes {@code count} consecutive reserved slots at consecutive rows of one store. */
@@ -335,7 +349,8 @@ public final class EntityIndex {
 
     /**
      * Reserves exactly the given id, reviving its slot with the id's generation. The slot must not be alive or
-     * reserved; slots skipped past the high-water mark become free. Errors name {@code operation}.
+     * reserved, and the id's generation must not be older than the free slot's (an id of an entity that is gone);
+     * slots skipped past the high-water mark become free. Errors name {@code operation}.
      *
      * @throws IllegalArgumentException like {@link #checkReservable}; nothing changes then
      */
@@ -354,6 +369,9 @@ public final class EntityIndex {
                 throw new IllegalArgumentException(operation + ": slot=" + slot + " is " + stateName(s)
                         + " (current generation=" + generation[slot] + ", requested generation="
                         + Entity.generation(id) + "); it requires a slot that is not in use");
+            }
+            if (Entity.generation(id) < generation[slot]) {
+                throw staleGeneration(id, slot, operation);
             }
             removeFromFreeStack(slot);
         } else {

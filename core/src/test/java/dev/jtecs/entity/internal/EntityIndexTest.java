@@ -99,6 +99,34 @@ class EntityIndexTest {
         assertTrue(message.contains("1 alive, 1 reserved by staged spawns, 1 retired"), message);
     }
 
+    // issue 18, smaller item: spawnAt of an older generation than the slot's revives stale handles
+    @Test
+    void reserveAtOfAnOlderGenerationThanTheFreeSlotsIsRefused() {
+        EntityIndex index = new EntityIndex(100);
+        long first = index.allocate();
+        index.publish(Entity.slot(first), 0, 0);
+        index.free(Entity.slot(first)); // the slot is free at generation 1: id `first` (generation 0) is stale
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> index.reserveAt(first, "spawnAt"));
+        assertEquals("spawnAt: id " + Entity.toString(first) + " is stale: slot=1 is free at generation 1, and "
+                + "generation 0 belonged to an entity that is gone (reviving it would make its old handles valid "
+                + "again); pass generation 1 or later", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> index.checkReservable(first, "batchSpawnAt"));
+        assertEquals(EntityIndex.FREE, index.stateOf(Entity.pack(1, 1)), "the refusal changed nothing");
+        assertFalse(index.isAlive(first));
+        assertEquals(1, Entity.slot(index.allocate()), "still on the free stack");
+
+        EntityIndex later = new EntityIndex(100);
+        long old = later.allocate();
+        later.free(Entity.slot(old));
+        later.checkReservable(Entity.pack(1, 1), "op");
+        later.reserveAt(Entity.pack(1, 5)); // the current generation or a later one is accepted
+        assertEquals(EntityIndex.RESERVED, later.stateOf(Entity.pack(1, 5)));
+        assertFalse(later.isAlive(old));
+        later.reserveAt(Entity.pack(7, 3)); // past the high-water mark: any generation
+        assertEquals(EntityIndex.RESERVED, later.stateOf(Entity.pack(7, 3)));
+    }
+
     @Test
     void reserveAtRevivesFreeSlotWithRequestedGeneration() {
         EntityIndex index = new EntityIndex(100);

@@ -486,6 +486,10 @@ class BatchesTest {
                     "an array shorter than count");
             assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAtRaw(ids, -1, List.of(MARK), null));
             assertEquals(1, world.entityCount());
+            assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAtRaw(ids, 2, List.of(MARK), null),
+                    "the failed publication released its ids: they are stale now");
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(30, 1));
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 1, Entity.pack(31, 1));
             world.batchSpawnAtRaw(ids, 2, List.of(MARK), null);
             assertEquals(3, world.entityCount(), "the failed publications released their ids");
         }
@@ -1274,8 +1278,10 @@ class BatchesTest {
         world.observe(id, OnDespawn.class, e -> events.add(e.entity()));
         assertThrows(IllegalStateException.class, world::commit);
         assertFalse(world.hasObservers(id, OnDespawn.class));
-        world.spawnAt(id, MARK);
-        world.despawn(id);
-        assertTrue(events.isEmpty(), "the restored id starts without the old observer");
+        assertThrows(IllegalArgumentException.class, () -> world.spawnAt(id, MARK), "released: the id is stale");
+        long next = Entity.pack(12, 4);
+        world.spawnAt(next, MARK);
+        world.despawn(next);
+        assertTrue(events.isEmpty(), "the slot's next id starts without the old observer");
     }
 }
