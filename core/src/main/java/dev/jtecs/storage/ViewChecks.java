@@ -38,14 +38,16 @@ public final class ViewChecks {
         if (owner.storageVersion() != version) {
             throw stale(view, owner, version);
         }
-        if (row < 0 || row >= owner.count()) {
-            throw new IndexOutOfBoundsException("row=" + row + " outside [0, count=" + owner.count() + ") of "
+        if (row < 0 || row >= owner.rows()) {
+            owner.requireUsable(); // a closed world's or pruned archetype's view: say so rather than the row
+            throw new IndexOutOfBoundsException("row=" + row + " outside [0, count=" + owner.rows() + ") of "
                     + view.getClass().getSimpleName() + " view of " + owner + " (storage version " + version
                     + ")");
         }
     }
 
     private static IllegalStateException stale(Object view, Archetype owner, long version) {
+        owner.requireUsable(); // a closed world's or pruned archetype's view: say so rather than the version
         return new IllegalStateException("stale " + view.getClass().getSimpleName() + " view of " + owner
                 + ": taken at storage version " + version + ", the archetype's buffers are at version "
                 + owner.storageVersion() + " (grown, exchanged, compacted or cleared since); take views inside the "
