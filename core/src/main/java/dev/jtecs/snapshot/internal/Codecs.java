@@ -1,6 +1,7 @@
 package dev.jtecs.snapshot.internal;
 
 import dev.jtecs.component.PrimitiveKind;
+import dev.jtecs.component.internal.RecordCodec;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Constructor;
@@ -93,6 +94,11 @@ final class Codecs {
                 java.lang.reflect.Method accessor = parts[i].getAccessor();
                 accessor.setAccessible(true);
                 accessors[i] = lookup.unreflect(accessor);
+            }
+            if (RecordCodec.slots(types) > RecordCodec.MAX_CONSTRUCTOR_SLOTS) {
+                return new Shape(null, null, null, null, "its " + types.length + " components take "
+                        + RecordCodec.slots(types) + " parameter slots, more than the "
+                        + RecordCodec.MAX_CONSTRUCTOR_SLOTS + " a constructor handle takes");
             }
             Constructor<?> ctor = type.getDeclaredConstructor(types);
             ctor.setAccessible(true);
