@@ -1101,6 +1101,45 @@ class BatchesTest {
         assertTrue(world.isAlive(Entity.pack(60, 0)));
     }
 
+    private static long next(long id) {
+        return Entity.pack(Entity.slot(id), Entity.generation(id) + 1);
+    }
+
+    // issue 18, smaller item: a misaligned restore array gave a raw FFM message
+    @Test
+    void aMisalignedRawIdArrayIsReadLikeAnAlignedOne() {
+        long[] ids = {Entity.pack(70, 0), Entity.pack(71, 2), Entity.pack(73, 1)};
+        try (Arena arena = Arena.ofConfined()) {
+            // a native block one byte past an 8-byte boundary, and a byte[] (heap segments of bytes align to 1)
+            MemorySegment offHeap = arena.allocate(8L * ids.length + 1, 8).asSlice(1);
+            MemorySegment onHeap = MemorySegment.ofArray(new byte[8 * ids.length + 3]).asSlice(3);
+            for (MemorySegment segment : List.of(offHeap, onHeap)) {
+                assertThrows(IllegalArgumentException.class, () -> segment.get(ValueLayout.JAVA_LONG, 0),
+                        "an aligned read of it fails in FFM: " + segment);
+                for (int i = 0; i < ids.length; i++) {
+                    segment.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * i, ids[i]);
+                }
+            }
+            world.batchSpawnAtRaw(offHeap, ids.length, List.of(POS.of(new Pos(1, 2))), null);
+            for (long id : ids) {
+                assertEquals(new Pos(1, 2), world.get(id, POS));
+            }
+            world.despawn(ids, 0, ids.length);
+            for (int i = 0; i < ids.length; i++) { // the slots' next generations, read from a byte[]
+                onHeap.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * i, next(ids[i]));
+            }
+            world.batchSpawnAtRaw(onHeap, ids.length, List.of(MARK), null);
+            for (long id : ids) {
+                assertTrue(world.has(next(id), MARK));
+            }
+            // a bad id in a misaligned array is refused by the world's own check, not by FFM
+            onHeap.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 0L);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> world.batchSpawnAtRaw(onHeap, 1, List.of(MARK), null));
+            assertTrue(e.getMessage().startsWith("batchSpawnAtRaw: id=0 is not an entity id"), e.getMessage());
+        }
+    }
+
     @Test
     void theRawIdArrayIsReadAtTheCallSoItMayBeFreedOrChangedAfterwards() {
         long live = world.spawn(MARK);
