@@ -46,6 +46,7 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
                     + " has no 'long target' component");
         }
         targetField = found;
+        dev.jtecs.component.internal.RecordCodec.checkConstructorSlots(type, fieldTypes, "relationship record");
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             java.lang.reflect.Method accessor = parts[found].getAccessor();

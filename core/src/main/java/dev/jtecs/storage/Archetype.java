@@ -34,6 +34,11 @@ import java.util.Objects;
  * <p>Dirty state is per component plus one archetype-wide structural flag set by placements, moves in and
  * swap-removes; every dirty reader composes that flag in. Write counts and the structural count survive
  * {@link #clearDirtyComponents()}.
+ *
+ * <p>Once its world is closed, or {@code compact()} pruned it, an archetype keeps only its identity
+ * ({@link #id()}, {@link #signature()}, {@link #components()}, {@link #has}, {@link #positionOf}) and its
+ * {@link #storageVersion()} (which moved when the storage went, so cached views know they are stale); every other
+ * method throws {@link IllegalStateException} saying which of the two happened.
  */
 public final class Archetype {
     private final Table table;
@@ -64,16 +69,29 @@ public final class Archetype {
 
     /** The number of rows (entities). */
     public int count() {
+        checkUsable();
         return table.count();
+    }
+
+    /** {@link #count()} without the released check, for the view checks of every element access. */
+    int rows() {
+        return table.count();
+    }
+
+    /** The released check of the other calls, for a view check that failed: the clearer error, if it applies. */
+    void requireUsable() {
+        checkUsable();
     }
 
     /** The rows every column can hold before growing; a multiple of 64. */
     public int capacityRows() {
+        checkUsable();
         return table.capacityRows();
     }
 
     /** The entity-id column: row {@code r} belongs to entity {@code entities().get(r)}. */
     public LongColumn entities() {
+        checkUsable();
         return table.entities();
     }
 
@@ -109,11 +127,13 @@ public final class Archetype {
      * {@code ArchetypeCreated} to attach before the first row is placed.
      */
     public void addEntityObserver(EntityObserver observer) {
+        checkUsable();
         table.addObserver(observer);
     }
 
     /** Removes one registration of an observer; returns whether it was registered. */
     public boolean removeEntityObserver(EntityObserver observer) {
+        checkUsable();
         return table.removeObserver(observer);
     }
 
@@ -352,6 +372,7 @@ public final class Archetype {
      */
     @SuppressWarnings("unchecked")
     public <T> ObjectColumn<T> get(TargetSelector<T> selector) {
+        checkUsable();
         if (selector.storage() != dev.jtecs.component.StorageKind.MANAGED) {
             throw new IllegalArgumentException("relationship " + selector.relationship().name() + " has no record "
                     + "column (" + (selector.relationship().payloadType() == null ? "target-only"
@@ -363,17 +384,20 @@ public final class Archetype {
 
     /** Whether the component's column may have changed since the last clear (structural changes included). */
     public boolean isComponentDirty(Component<?> component) {
+        checkUsable();
         int position = table.position(component.id());
         return position >= 0 && table.dirty().isDirty(position);
     }
 
     /** Whether any column may have changed since the last clear. */
     public boolean anyComponentDirty() {
+        checkUsable();
         return table.dirty().anyDirty();
     }
 
     /** The components whose columns may have changed, in signature order. */
     public List<Component<?>> dirtyComponents() {
+        checkUsable();
         List<Component<?>> dirty = new ArrayList<>();
         for (int p = 0; p < table.componentCount(); p++) {
             if (table.dirty().isDirty(p)) {
@@ -385,6 +409,7 @@ public final class Archetype {
 
     /** Declares that code wrote the component's column without going through {@code getMut}. */
     public void markComponentDirty(Component<?> component) {
+        checkUsable();
         table.markDirty(requirePosition(component));
     }
 
@@ -406,20 +431,24 @@ public final class Archetype {
      * @throws IndexOutOfBoundsException unless {@code 0 <= position < components().size()}
      */
     public void markDirtyAt(int position) {
+        checkUsable();
         table.markDirty(position); // the dirty state checks the position
     }
 
     public void markAllComponentsDirty() {
+        checkUsable();
         table.dirty().markAllDirty();
     }
 
     /** Clears every dirty bit and the structural flag; counts survive. */
     public void clearDirtyComponents() {
+        checkUsable();
         table.dirty().clear();
     }
 
     /** How many structural changes (placements, moves in, swap-removes) this archetype has seen. */
     public long structuralCount() {
+        checkUsable();
         return table.dirty().structuralCount();
     }
 
@@ -429,35 +458,42 @@ public final class Archetype {
      * consumer must refresh the whole archetype.
      */
     public boolean structuralDescribed(long previousCount) {
+        checkUsable();
         return table.dirty().structuralDescribed(previousCount);
     }
 
     /** The first row appended since dirty state was last cleared: rows {@code [structuralAdded(), count())}. */
     public int structuralAdded() {
+        checkUsable();
         return table.dirty().structuralAdded();
     }
 
     /** Rows below {@link #structuralAdded()} overwritten by swap-removes since the last clear, ascending. */
     public int[] structuralTouched() {
+        checkUsable();
         return table.dirty().structuralTouched();
     }
 
     /** Counts value writes of one component's column into {@link #valueCount()} from now on. */
     public void trackValueCount(Component<?> component) {
+        checkUsable();
         table.dirty().trackValueCount(requirePosition(component));
     }
 
     /** Value writes (getMut, set, marks; never structural changes) declared on tracked columns. */
     public long valueCount() {
+        checkUsable();
         return table.dirty().valueCount();
     }
 
     /** How many value writes were declared on one column ({@code getMut}, {@code set}, marks). */
     public long writeCount(Component<?> component) {
+        checkUsable();
         return table.dirty().writeCount(requirePosition(component));
     }
 
     private Column nativeColumn(FieldHandle field, boolean mutable) {
+        checkUsable();
         int position = field.component() instanceof TargetSelector<?> selector
                 ? table.pairPosition(selector.relationship(), selector.target())
                 : table.position(field.component().id());
@@ -471,6 +507,7 @@ public final class Archetype {
     }
 
     private Column scalarColumn(ScalarComponent<?> scalar, boolean mutable) {
+        checkUsable();
         int position = table.position(scalar.id());
         if (position < 0) {
             return null;
@@ -483,6 +520,7 @@ public final class Archetype {
 
     @SuppressWarnings("unchecked")
     private <T> ObjectColumn<T> heapColumn(Component<T> component, boolean mutable) {
+        checkUsable();
         int position = table.position(component.id());
         if (position < 0) {
             return null;
@@ -504,7 +542,18 @@ public final class Archetype {
 
     private void checkRow(int row) {
         if (row < 0 || row >= table.count()) {
+            checkUsable(); // a released table has no rows: say why rather than which row is missing
             throw new IndexOutOfBoundsException("row=" + row + " count=" + table.count() + " archetype=" + id());
+        }
+    }
+
+    /**
+     * Refuses a call on an archetype whose storage is gone for good: its world closed, or {@code compact()}
+     * pruned it. One field read; the column views' element accessors never come here.
+     */
+    private void checkUsable() {
+        if (table.isReleased()) {
+            throw table.releasedError();
         }
     }
 

@@ -44,13 +44,15 @@ public final class ViewChecks {
         if (owner.storageVersion() != version) {
             throw stale(view, label, owner, version);
         }
-        if (row < 0 || row >= owner.count()) {
-            throw new IndexOutOfBoundsException("row=" + row + " outside [0, count=" + owner.count() + ") of "
+        if (row < 0 || row >= owner.rows()) {
+            owner.requireUsable(); // a closed world's or pruned archetype's view: say so rather than the row
+            throw new IndexOutOfBoundsException("row=" + row + " outside [0, count=" + owner.rows() + ") of "
                     + describe(view, label, owner) + " (storage version " + version + ")");
         }
     }
 
     private static IllegalStateException stale(Object view, String label, Archetype owner, long version) {
+        owner.requireUsable(); // a closed world's or pruned archetype's view: say so rather than the version
         return new IllegalStateException("stale " + describe(view, label, owner) + ": taken at storage version "
                 + version + ", the archetype's buffers are at version " + owner.storageVersion() + " (grown, "
                 + "exchanged, compacted or cleared since); take views inside the loop that uses them, or compare "

@@ -26,6 +26,12 @@ import java.util.Objects;
  * A world's states: the states created in it (name, tag, policy) and the stack of active ones, whose top is the
  * state that spawn paths tag new entities with.
  *
+ * <p>A transition either is refused before anything changes (bad name, empty stack, another transition running,
+ * or a failure publishing the pending work at its first barrier) or completes: once the stack is about to change,
+ * an exception from a policy operation or a state event observer is held, the remaining steps run, and the first
+ * one is thrown (the others suppressed) when the transition has ended. Undoing instead is not possible in general:
+ * an operation may have despawned entities.
+ *
  * <p>A transition ({@link #push}, {@link #pop}) runs in this order, and no other transition may start until it
  * ends:
  *
@@ -83,24 +89,26 @@ final class States {
             throw new IllegalArgumentException(operation + ": the state is already on the stack " + list());
         }
         changing = operation;
+        Throwable failed = null;
         try {
             world.publishUnlessScoped(); // entities spawned into the covered state so far are blurred with it
             State covered = top();
-            stack.add(pushed);
+            stack.add(pushed); // from here on the transition completes, whatever throws: see rethrow
             activeTag = pushed.tag();
             if (covered != null) {
-                apply(covered, covered.policy().onBlur());
+                failed = step(failed, () -> apply(covered, covered.policy().onBlur()));
                 if (world.hasObservers(Entity.WORLD, StateBlur.class)) {
-                    world.emit(Entity.WORLD, new StateBlur(covered.name(), name));
+                    failed = step(failed, () -> world.emit(Entity.WORLD, new StateBlur(covered.name(), name)));
                 }
             }
-            apply(pushed, pushed.policy().onEnter());
+            failed = step(failed, () -> apply(pushed, pushed.policy().onEnter()));
             if (world.hasObservers(Entity.WORLD, StateEnter.class)) {
-                world.emit(Entity.WORLD, new StateEnter(name));
+                failed = step(failed, () -> world.emit(Entity.WORLD, new StateEnter(name)));
             }
         } finally {
             changing = null;
         }
+        rethrow(failed);
     }
 
     void pop() {
@@ -110,24 +118,56 @@ final class States {
                     + created.keySet() + ")");
         }
         changing = "popState()";
+        Throwable failed = null;
         try {
             world.publishUnlessScoped();
-            State leaving = top();
+            State leaving = top(); // from here on the transition completes, whatever throws: see rethrow
             if (world.hasObservers(Entity.WORLD, StateExit.class)) {
-                world.emit(Entity.WORLD, new StateExit(leaving.name()));
+                failed = step(failed, () -> world.emit(Entity.WORLD, new StateExit(leaving.name())));
             }
-            apply(leaving, leaving.policy().onExit());
+            failed = step(failed, () -> apply(leaving, leaving.policy().onExit()));
             stack.removeLast();
             State uncovered = top();
             activeTag = uncovered == null ? null : uncovered.tag();
             if (uncovered != null) {
-                apply(uncovered, uncovered.policy().onFocus());
+                failed = step(failed, () -> apply(uncovered, uncovered.policy().onFocus()));
                 if (world.hasObservers(Entity.WORLD, StateFocus.class)) {
-                    world.emit(Entity.WORLD, new StateFocus(uncovered.name(), leaving.name()));
+                    failed = step(failed,
+                            () -> world.emit(Entity.WORLD, new StateFocus(uncovered.name(), leaving.name())));
                 }
             }
         } finally {
             changing = null;
+        }
+        rethrow(failed);
+    }
+
+    /**
+     * Runs one step of a transition that has begun (a policy operation or an event), and returns the first failure
+     * so far: a step that throws does not stop the transition, whose later steps still run, so the stack, the
+     * active tag and every policy operation end as a transition without failures leaves them.
+     */
+    private static Throwable step(Throwable failed, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException | Error e) {
+            if (failed == null) {
+                return e;
+            }
+            if (e != failed) {
+                failed.addSuppressed(e);
+            }
+        }
+        return failed;
+    }
+
+    /** Throws the first failure of a completed transition (the later ones suppressed), if any. */
+    private static void rethrow(Throwable failed) {
+        if (failed instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failed instanceof Error e) {
+            throw e;
         }
     }
 

@@ -269,7 +269,9 @@ public final class World implements AutoCloseable {
      * Spawns with a caller-chosen id (restoration work): revives the id's slot with the id's generation. Adds no
      * state tag: the inputs are the whole of what is restored.
      *
-     * @throws IllegalArgumentException when the id is malformed, beyond {@code maxEntities}, or its slot is in use
+     * @throws IllegalArgumentException when the id is malformed, beyond {@code maxEntities}, or its slot is in use,
+     *     or the id is stale: its generation is older than its free slot's, so reviving it would make handles of
+     *     an entity that is gone valid again
      */
     public void spawnAt(long id, Input... inputs) {
         checkOpen();
@@ -476,7 +478,9 @@ public final class World implements AutoCloseable {
 
     /**
      * Restoration: reserves exactly these ids (in order) for one batch, like {@link #spawnAt} for each (no state
-     * tag). Every id is checked before any is reserved. An empty array does nothing.
+     * tag). The array is copied at the start of the call: a callback that changes it meanwhile (a {@code groupBy}
+     * or {@code ArchetypeCreated} observer of the batch's new archetype) changes nothing. Every id is checked
+     * before any is reserved, and again after such callbacks ran. An empty array does nothing.
      *
      * @throws IllegalArgumentException for a malformed, out-of-range, duplicated or occupied id, or
      *     {@code EntityKey} in the signature; nothing is reserved then
@@ -488,8 +492,8 @@ public final class World implements AutoCloseable {
 
     /**
      * Restoration from a native array: reserves the first {@code count} {@code long} ids of {@code ids}, read in
-     * bulk (one copy into a {@code long[]}, no list of boxed ids). The array is not read after this call returns,
-     * so it may be changed or freed at once. Unlike other batches the signature may hold {@code EntityKey}: the initializer may write the
+     * bulk (one copy into a {@code long[]}, no list of boxed ids). The array is read once, at the start of the call,
+     * so it may be changed (even by a callback the call runs) or freed once it returns. Unlike other batches the signature may hold {@code EntityKey}: the initializer may write the
      * key column, and the keys are claimed after it returns (a missing, empty or duplicate key fails the
      * publication).
      *
@@ -1469,7 +1473,9 @@ public final class World implements AutoCloseable {
      * {@code RunIf.inState} reports. Pending work is published first unless a scope is open (a running system's
      * own hold does not count); then the covered state's {@code onBlur} operation runs and
      * {@link dev.jtecs.event.StateBlur} is delivered, then the pushed state's {@code onEnter} and
-     * {@link dev.jtecs.event.StateEnter}. Each operation is published before its event outside a scope.
+     * {@link dev.jtecs.event.StateEnter}. Each operation is published before its event outside a scope. Once
+     * the state is on the stack the push completes: an exception from an event observer or an operation does not
+     * stop the later steps, and the first one is rethrown (the others suppressed) after the last step.
      *
      * @throws IllegalArgumentException for a name never created here or a state already on the stack
      * @throws IllegalStateException from a state event observer or policy effect of a transition in progress;
@@ -1483,7 +1489,8 @@ public final class World implements AutoCloseable {
     /**
      * Pops the active state: {@link dev.jtecs.event.StateExit} is delivered while it is still on top and its
      * entities untouched, then its {@code onExit} operation runs and it leaves the stack; the state below, if
-     * any, becomes active, gets its {@code onFocus} operation and {@link dev.jtecs.event.StateFocus}.
+     * any, becomes active, gets its {@code onFocus} operation and {@link dev.jtecs.event.StateFocus}. Like a push,
+     * a pop that has begun completes, and an observer's or operation's exception is rethrown after its last step.
      *
      * @throws IllegalStateException when the stack is empty, or from a transition in progress (nothing changes)
      */

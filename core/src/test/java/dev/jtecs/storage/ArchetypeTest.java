@@ -1,6 +1,7 @@
 package dev.jtecs.storage;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -34,6 +35,8 @@ class ArchetypeTest {
     static final ScalarComponent.OfBoolean ON = Components.scalar("test.archetype.On", false);
     static final ScalarComponent.OfString NAME = Components.scalar("test.archetype.Name", "n");
     static final TagComponent TAG = Components.tag("test.archetype.Tag");
+    static final dev.jtecs.component.Relationship FOLLOWS =
+            dev.jtecs.component.Relationships.register("test.archetype.Follows");
 
     private World world;
     private Archetype archetype;
@@ -211,6 +214,57 @@ class ArchetypeTest {
         FloatColumn x = archetype.get(X);
         world.close();
         assertThrows(IllegalStateException.class, () -> x.get(0));
+    }
+
+    /** Every archetype call that reads or changes rows, views or marks: each must refuse a released archetype. */
+    private static List<org.junit.jupiter.api.function.Executable> rowCalls(Archetype archetype) {
+        EntityObserver observer = new EntityObserver() {};
+        return List.of(archetype::count, archetype::capacityRows, archetype::entities,
+                () -> archetype.entity(0), () -> archetype.addEntityObserver(observer),
+                () -> archetype.removeEntityObserver(observer), () -> archetype.get(X), () -> archetype.getMut(X),
+                () -> archetype.column(X), () -> archetype.get(HP), () -> archetype.getMut(HP),
+                () -> archetype.get(NOTE), () -> archetype.getMut(NOTE), () -> archetype.getValue(0, POS),
+                () -> archetype.set(0, HP.of(1.0)), () -> archetype.isComponentDirty(POS),
+                archetype::anyComponentDirty, archetype::dirtyComponents, () -> archetype.markComponentDirty(POS),
+                () -> archetype.markDirtyAt(0), archetype::markAllComponentsDirty, archetype::clearDirtyComponents,
+                archetype::structuralCount, () -> archetype.structuralDescribed(0), archetype::structuralAdded,
+                archetype::structuralTouched, () -> archetype.trackValueCount(POS), archetype::valueCount,
+                () -> archetype.writeCount(POS));
+    }
+
+    // issue 18, smaller item: archetype methods after the world's close() answered IOOBE or nothing
+    @Test
+    void everyRowCallOnAnArchetypeOfAClosedWorldSaysTheWorldIsClosed() {
+        List<org.junit.jupiter.api.function.Executable> calls = rowCalls(archetype);
+        for (org.junit.jupiter.api.function.Executable call : calls) {
+            assertDoesNotThrow(call, "open: the call works"); // each call is valid while the world is open
+        }
+        world.close();
+        for (int i = 0; i < calls.size(); i++) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, calls.get(i), "call #" + i);
+            assertTrue(e.getMessage().endsWith("belongs to a closed world; its storage is gone"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("Archetype#" + archetype.id() + "["), e.getMessage());
+        }
+        assertTrue(archetype.has(POS), "its identity stays readable");
+        assertTrue(archetype.storageVersion() > 0, "and its storage version, which moved when the storage went");
+        assertEquals(4, archetype.components().size());
+    }
+
+    // issue 18, smaller item: the same for an archetype compact() pruned
+    @Test
+    void everyRowCallOnAPrunedArchetypeSaysItWasPruned() {
+        long target = world.spawn();
+        long follower = world.spawn(FOLLOWS.to(target), POS, HP, NOTE.of(new Note("f")));
+        Archetype pruned = world.archetypeOf(follower);
+        List<org.junit.jupiter.api.function.Executable> calls = rowCalls(pruned);
+        world.despawn(follower);
+        world.despawn(target);
+        assertEquals(1, world.compact().pruned());
+        for (int i = 0; i < calls.size(); i++) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, calls.get(i), "call #" + i);
+            assertTrue(e.getMessage().contains("was pruned by compact()"), e.getMessage());
+        }
+        assertEquals(2, archetype.count(), "other archetypes are untouched");
     }
 
     @Test

@@ -218,7 +218,51 @@ class StatesTest {
         IllegalStateException nestedPop = assertThrows(IllegalStateException.class, world::popState);
         assertTrue(nestedPop.getMessage().startsWith("popState(): not allowed while popState() runs"),
                 nestedPop.getMessage());
-        assertEquals(List.of("game"), world.listStates(), "the exit observer threw before anything changed");
+        assertEquals(List.of(), world.listStates(), "the pop completed; the exit observer's failure came after");
+    }
+
+    // issue 18, defect 14
+    @Test
+    void aThrowingStateObserverLetsTheTransitionCompleteAndThrowsAfter() {
+        world.createState("game", StatePolicy.pauseOnBlur());
+        TagComponent menuTag = world.createState("menu", StatePolicy.builder()
+                .onEnter(StateOperation.ENABLE).onExit(StateOperation.DISABLE).build());
+        long button = world.spawn(menuTag, Disabled.COMPONENT); // built hidden, shown when the menu is entered
+        world.pushState("game");
+        long orc = world.spawn(HP.of(5));
+        logStateEvents();
+        boolean[] armed = {true};
+        world.observe(Entity.WORLD, StateBlur.class, e -> {
+            if (armed[0]) {
+                throw new IllegalStateException("blur observer failed");
+            }
+        });
+        IllegalStateException blur = assertThrows(IllegalStateException.class, () -> world.pushState("menu"));
+        assertEquals("blur observer failed", blur.getMessage());
+        assertEquals(List.of("game", "menu"), world.listStates(), "the push completed");
+        assertEquals("menu", world.peekState());
+        assertTrue(world.has(orc, Paused.COMPONENT), "game's onBlur ran");
+        assertFalse(world.has(button, Disabled.COMPONENT), "menu's onEnter ran after the failure");
+        assertEquals(List.of("blur game by menu top=menu", "enter menu top=menu"), log, "StateEnter was delivered");
+        assertTrue(world.has(world.spawn(), menuTag), "spawns carry the new top's tag");
+        assertThrows(IllegalArgumentException.class, () -> world.pushState("menu"), "already on the stack, rightly");
+
+        log.clear();
+        world.observe(Entity.WORLD, StateExit.class, e -> {
+            if (armed[0]) {
+                throw new IllegalStateException("exit observer failed");
+            }
+        });
+        IllegalStateException exit = assertThrows(IllegalStateException.class, world::popState);
+        assertEquals("exit observer failed", exit.getMessage());
+        assertEquals(List.of("game"), world.listStates(), "the pop completed");
+        assertTrue(world.has(button, Disabled.COMPONENT), "menu's onExit ran after the failure");
+        assertFalse(world.has(orc, Paused.COMPONENT), "game's onFocus ran");
+        assertEquals(List.of("exit menu top=menu", "focus game after menu top=game"), log);
+        armed[0] = false;
+        world.pushState("menu"); // usable: the next transitions run as usual
+        world.popState();
+        assertEquals(List.of("game"), world.listStates());
     }
 
     // ---------------------------------------------------------------- spawn paths

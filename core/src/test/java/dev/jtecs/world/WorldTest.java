@@ -388,10 +388,13 @@ class WorldTest {
         assertFalse(fresh.stream().anyMatch(id -> Entity.slot(id) == 10), "slot 10 is taken");
         world.despawn(chosen);
         world.commit();
-        long reused = Entity.pack(10, 0);
+        assertThrows(IllegalArgumentException.class, () -> world.spawnAt(Entity.pack(10, 0), FROZEN),
+                "an older generation than the freed slot's would revive stale handles");
+        assertThrows(IllegalArgumentException.class, () -> world.spawnAt(chosen, FROZEN));
+        long reused = Entity.pack(10, 9);
         world.spawnAt(reused, FROZEN);
         world.commit();
-        assertTrue(world.isAlive(reused), "a restored id may carry any generation");
+        assertTrue(world.isAlive(reused), "a restored id may carry any later generation");
         assertFalse(world.isAlive(chosen));
     }
 

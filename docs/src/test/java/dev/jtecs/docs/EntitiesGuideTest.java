@@ -100,16 +100,19 @@ class EntitiesGuideTest {
     }
 
     @Test
-    void spawnAtTrustsTheGivenGeneration() {
+    void spawnAtRefusesAStaleGeneration() {
         try (World world = World.create()) {
             // begin-example
             long original = world.spawn(POSITION);
             world.despawn(original);
             assertFalse(world.isAlive(original));
 
-            // Restoring the very same id makes the old handle valid again: use spawnAt only for restoration.
-            world.spawnAt(original, POSITION);
-            assertTrue(world.isAlive(original));
+            // The very same id would make the old handle valid again: refused.
+            assertThrows(IllegalArgumentException.class, () -> world.spawnAt(original, POSITION));
+            long next = Entity.pack(Entity.slot(original), Entity.generation(original) + 1);
+            world.spawnAt(next, POSITION); // the slot's current generation (or a later one) is accepted
+            assertTrue(world.isAlive(next));
+            assertFalse(world.isAlive(original));
             // end-example
         }
     }

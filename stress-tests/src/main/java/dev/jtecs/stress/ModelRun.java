@@ -320,13 +320,18 @@ public final class ModelRun {
         return live.toArray(new Input[0]);
     }
 
-    /** Whether {@code spawnAt(id)} is legal: well formed, and no live or reserved entity holds the id's slot. */
+    /**
+     * Whether {@code spawnAt(id)} is legal: well formed, no live or reserved entity holds the id's slot, and the id
+     * is not stale: a dead id of the slot with the same or a later generation means the slot's generation has
+     * moved past the id's (a freed slot's generation is one more than its last occupant's).
+     */
     boolean isFree(long id) {
         if (!Entity.isWellFormed(id) || Entity.slot(id) > MAX_ENTITIES) {
             return false;
         }
         for (long other : bindings.seen()) {
-            if (Entity.slot(other) == Entity.slot(id) && model.isKnownLiveOrReserved(other)) {
+            if (Entity.slot(other) == Entity.slot(id)
+                    && (model.isKnownLiveOrReserved(other) || Entity.generation(other) >= Entity.generation(id))) {
                 return false;
             }
         }

@@ -54,6 +54,9 @@ public final class RecordCodec {
                             + " has type " + parts[i].getType().getName() + "; native components need primitives");
                 }
                 paramTypes[i] = parts[i].getType();
+            }
+            checkConstructorSlots(type, paramTypes, "record");
+            for (int i = 0; i < parts.length; i++) {
                 Method accessor = parts[i].getAccessor();
                 accessor.setAccessible(true);
                 getters[i] = lookup.unreflect(accessor)
@@ -155,6 +158,39 @@ public final class RecordCodec {
     /** The codec of a record class whose components are all primitive. */
     public static RecordCodec of(Class<?> type) {
         return CACHE.get(type);
+    }
+
+    /**
+     * The most parameter slots a record's canonical constructor may take for jtecs to reach it (a {@code long} or
+     * {@code double} component takes two slots, any other one). jtecs constructs records through method handles,
+     * and the JVM builds no handle to a constructor of more: its invocation needs two slots beside the parameters,
+     * out of the 255 a method may have. The JVM itself accepts records of up to 254 slots.
+     */
+    public static final int MAX_CONSTRUCTOR_SLOTS = 253;
+
+    /** The parameter slots of a method taking {@code types}: two for each {@code long} and {@code double}. */
+    public static int slots(Class<?>[] types) {
+        int slots = 0;
+        for (Class<?> t : types) {
+            slots += t == long.class || t == double.class ? 2 : 1;
+        }
+        return slots;
+    }
+
+    /**
+     * Refuses, before any method handle is built, a record whose canonical constructor (of {@code types}) takes
+     * more than {@link #MAX_CONSTRUCTOR_SLOTS} slots, with a message naming the record, its size and the limit.
+     *
+     * @throws IllegalArgumentException for such a record; {@code use} says what it was meant for
+     */
+    public static void checkConstructorSlots(Class<?> type, Class<?>[] types, String use) {
+        int slots = slots(types);
+        if (slots > MAX_CONSTRUCTOR_SLOTS) {
+            throw new IllegalArgumentException(use + " " + type.getName() + " has " + types.length
+                    + " components taking " + slots + " parameter slots (a long or double takes two); jtecs "
+                    + "constructs records through method handles, which reach constructors of at most "
+                    + MAX_CONSTRUCTOR_SLOTS + " slots: split the record into smaller ones");
+        }
     }
 
     /** Whether a class is a record whose components are all primitive. */

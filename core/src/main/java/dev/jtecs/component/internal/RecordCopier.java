@@ -38,14 +38,24 @@ public final class RecordCopier {
         }
     }
 
+    /**
+     * The most components the filtered copier takes: the lambda form of a handle filtering every argument needs
+     * four slots beside them. Wider records (up to {@link RecordCodec#MAX_CONSTRUCTOR_SLOTS}) are copied through an
+     * argument array instead, their primitives boxed.
+     */
+    static final int MAX_FILTERED_COMPONENTS = 251;
+
     private static MethodHandle build(Class<?> type) {
+        RecordComponent[] parts = type.getRecordComponents();
+        Class<?>[] types = new Class<?>[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            types[i] = parts[i].getType();
+        }
+        RecordCodec.checkConstructorSlots(type, types, "cannot copy record:"); // before any handle is built
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            RecordComponent[] parts = type.getRecordComponents();
-            Class<?>[] types = new Class<?>[parts.length];
             MethodHandle[] accessors = new MethodHandle[parts.length];
             for (int i = 0; i < parts.length; i++) {
-                types[i] = parts[i].getType();
                 java.lang.reflect.Method accessor = parts[i].getAccessor();
                 accessor.setAccessible(true);
                 accessors[i] = lookup.unreflect(accessor);
@@ -53,6 +63,9 @@ public final class RecordCopier {
             java.lang.reflect.Constructor<?> ctor = type.getDeclaredConstructor(types);
             ctor.setAccessible(true);
             MethodHandle constructor = lookup.unreflectConstructor(ctor);
+            if (parts.length > MAX_FILTERED_COMPONENTS) {
+                return wide(constructor, accessors);
+            }
             MethodHandle fed = MethodHandles.filterArguments(constructor, 0, accessors);
             MethodHandle copier = MethodHandles.permuteArguments(fed, MethodType.methodType(type, type),
                     new int[parts.length]);
@@ -61,5 +74,28 @@ public final class RecordCopier {
             throw new IllegalArgumentException("cannot copy record " + type.getName()
                     + " (in a named module, open its package to dev.jtecs.core): " + e, e);
         }
+    }
+
+    /** A copier that reads every component into an array and spreads it into the constructor. */
+    private static MethodHandle wide(MethodHandle constructor, MethodHandle[] accessors)
+            throws ReflectiveOperationException {
+        int n = accessors.length;
+        MethodHandle spread = constructor.asSpreader(Object[].class, n)
+                .asType(MethodType.methodType(Object.class, Object[].class));
+        MethodHandle[] getters = new MethodHandle[n];
+        for (int i = 0; i < n; i++) {
+            getters[i] = accessors[i].asType(MethodType.methodType(Object.class, Object.class));
+        }
+        MethodHandle copyWide = MethodHandles.lookup().findStatic(RecordCopier.class, "copyWide",
+                MethodType.methodType(Object.class, MethodHandle.class, MethodHandle[].class, Object.class));
+        return MethodHandles.insertArguments(copyWide, 0, spread, getters);
+    }
+
+    private static Object copyWide(MethodHandle spread, MethodHandle[] getters, Object value) throws Throwable {
+        Object[] args = new Object[getters.length];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = (Object) getters[i].invokeExact(value);
+        }
+        return (Object) spread.invokeExact(args);
     }
 }

@@ -307,6 +307,11 @@ public final class TreeCodec {
                 accessor.setAccessible(true);
                 accessors[i] = lookup.unreflect(accessor);
             }
+            if (RecordCodec.slots(types) > RecordCodec.MAX_CONSTRUCTOR_SLOTS) {
+                return new Shape(null, null, null, null, "its " + types.length + " components take "
+                        + RecordCodec.slots(types) + " parameter slots, more than the "
+                        + RecordCodec.MAX_CONSTRUCTOR_SLOTS + " a constructor handle takes");
+            }
             Constructor<?> ctor = type.getDeclaredConstructor(types);
             ctor.setAccessible(true);
             return new Shape(names, types, accessors, lookup.unreflectConstructor(ctor), null);

@@ -128,8 +128,7 @@ public final class EntityIndex {
             freePos[slot] = -1;
         } else {
             if (highWater > maxEntities) {
-                throw new IllegalStateException("world is full: maxEntities=" + maxEntities
-                        + " entities are alive or reserved");
+                throw new IllegalStateException(full("no slot is left for a new entity"));
             }
             ensureSlots(highWater + 1); // grows (and may fail) before anything changes
             slot = highWater++;
@@ -138,6 +137,28 @@ public final class EntityIndex {
         state[slot] = RESERVED;
         row[slot] = -1;
         return Entity.pack(slot, generation[slot]);
+    }
+
+    /**
+     * The message of a full world: what did not fit, and what the slots hold, counted now (an error path only).
+     * Retired slots are counted apart: their generation ran out, so they are never handed out again, and a world
+     * can be full with no entity alive.
+     */
+    private String full(String what) {
+        int alive = 0;
+        int reserved = 0;
+        int retired = 0;
+        for (int slot = 1; slot < highWater; slot++) {
+            switch (state[slot]) {
+                case ALIVE -> alive++;
+                case RESERVED -> reserved++;
+                case RETIRED -> retired++;
+                default -> { }
+            }
+        }
+        return "world is full: " + what + " (maxEntities=" + maxEntities + ": " + alive + " alive, " + reserved
+                + " reserved by staged spawns, " + retired + " retired after their generation ran out and never "
+                + "reused, " + available() + " free)";
     }
 
     /**
@@ -176,8 +197,7 @@ public final class EntityIndex {
      */
     public long allocateScattered(int count, int archetype, long[] out, int outOffset) {
         if (count > available()) {
-            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
-                    + maxEntities + ", " + available() + " slots left)");
+            throw new IllegalStateException(full("a batch of " + count + " does not fit"));
         }
         // every fresh slot the loop takes is grown for first: a failed growth reserves nothing
         ensureSlots((int) Math.min((long) maxEntities + 1, (long) highWater + Math.max(0, count - freeCount)));
@@ -206,8 +226,7 @@ public final class EntityIndex {
     public long allocateConsecutive(int count, int archetype) {
         long fresh = (long) maxEntities + 1 - highWater;
         if (count > freeCount + fresh) {
-            throw new IllegalStateException("world is full: a batch of " + count + " does not fit (maxEntities="
-                    + maxEntities + ", " + (freeCount + fresh) + " slots left)");
+            throw new IllegalStateException(full("a batch of " + count + " does not fit"));
         }
         int first;
         if (freeCount == 0) {
@@ -275,6 +294,20 @@ public final class EntityIndex {
                     + " (current generation=" + generation[slot] + ", requested generation="
                     + Entity.generation(id) + "); it requires a slot that is not in use");
         }
+        if (slot < highWater && Entity.generation(id) < generation[slot]) {
+            throw staleGeneration(id, slot, operation);
+        }
+    }
+
+    /**
+     * A free slot's generation is the one its next id gets; every id of the slot with a lower one belonged to an
+     * entity that died (or was never published). Reviving such an id would make its old handles valid again.
+     */
+    private IllegalArgumentException staleGeneration(long id, int slot, String operation) {
+        return new IllegalArgumentException(operation + ": id " + Entity.toString(id) + " is stale: slot=" + slot
+                + " is free at generation " + generation[slot] + ", and generation " + Entity.generation(id)
+                + " belonged to an entity that is gone (reviving it would make its old handles valid again); pass "
+                + "generation " + generation[slot] + " or later");
     }
 
     /** Publishes {@code count} consecutive reserved slots at consecutive rows of one store. */
@@ -311,25 +344,36 @@ public final class EntityIndex {
         aliveCount = 0;
     }
 
+    /** {@link #reserveAt(long, String)} for {@code spawnAt}. */
+    public void reserveAt(long id) {
+        reserveAt(id, "spawnAt");
+    }
+
     /**
      * Reserves exactly the given id, reviving its slot with the id's generation. The slot must not be alive or
-     * reserved; slots skipped past the high-water mark become free.
+     * reserved, and the id's generation must not be older than the free slot's (an id of an entity that is gone);
+     * slots skipped past the high-water mark become free. Errors name {@code operation}.
+     *
+     * @throws IllegalArgumentException like {@link #checkReservable}; nothing changes then
      */
-    public void reserveAt(long id) {
+    public void reserveAt(long id, String operation) {
         if (!Entity.isWellFormed(id)) {
-            throw new IllegalArgumentException("spawnAt: id=" + id + " is not an entity id (slot must be 1.."
+            throw new IllegalArgumentException(operation + ": id=" + id + " is not an entity id (slot must be 1.."
                     + Entity.MAX_ENTITIES + ")");
         }
         int slot = Entity.slot(id);
         if (slot > maxEntities) {
-            throw new IllegalArgumentException("spawnAt: slot=" + slot + " exceeds maxEntities=" + maxEntities);
+            throw new IllegalArgumentException(operation + ": slot=" + slot + " exceeds maxEntities=" + maxEntities);
         }
         if (slot < highWater) {
             byte s = state[slot];
             if (s != FREE) {
-                throw new IllegalArgumentException("spawnAt: slot=" + slot + " is " + stateName(s)
+                throw new IllegalArgumentException(operation + ": slot=" + slot + " is " + stateName(s)
                         + " (current generation=" + generation[slot] + ", requested generation="
-                        + Entity.generation(id) + "); spawnAt requires a slot that is not in use");
+                        + Entity.generation(id) + "); it requires a slot that is not in use");
+            }
+            if (Entity.generation(id) < generation[slot]) {
+                throw staleGeneration(id, slot, operation);
             }
             removeFromFreeStack(slot);
         } else {

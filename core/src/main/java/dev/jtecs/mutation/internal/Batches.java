@@ -305,19 +305,19 @@ final class Batches {
     }
 
     void spawnAt(long[] ids, Input[] inputs, BatchCallback initializer) {
+        long[] copy = ids.clone(); // read once: planning may run callbacks (groupBy, ArchetypeCreated) that change it
         BatchOp.SparseEdit sparse = sparseEdgesOf(inputs);
         inputs = expandEdges("batchSpawnAt", inputs);
         BitSet seen = new BitSet();
-        for (long id : ids) {
+        for (long id : copy) {
             checkRestorable(id, seen, "batchSpawnAt");
         }
-        if (ids.length == 0) {
+        if (copy.length == 0) {
             return;
         }
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
-        long[] copy = ids.clone();
         scopes.run(() -> {
-            reserveAll(copy, plan.table());
+            reserveAll(copy, copy.length, plan.table(), "batchSpawnAt");
             transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, initializer)
                     .withSparse(withRequired(sparse, plan)));
         });
@@ -333,14 +333,11 @@ final class Batches {
             throw new IllegalArgumentException("batchSpawnAtRaw: the array holds " + SegmentReads.longCount(ids)
                     + " ids, fewer than count=" + count);
         }
+        long[] copy = new long[count]; // read once: planning may run callbacks that change the array
+        SegmentReads.longs(ids, 0, copy, 0, count);
         BitSet seen = new BitSet();
-        long[] chunk = new long[Math.min(Math.max(count, 1), CHUNK)];
-        for (int done = 0; done < count; done += chunk.length) {
-            int n = Math.min(chunk.length, count - done);
-            SegmentReads.longs(ids, done, chunk, 0, n);
-            for (int i = 0; i < n; i++) {
-                checkRestorable(chunk[i], seen, "batchSpawnAtRaw");
-            }
+        for (long id : copy) {
+            checkRestorable(id, seen, "batchSpawnAtRaw");
         }
         if (count == 0) {
             return;
@@ -355,11 +352,9 @@ final class Batches {
             }
         }
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, true);
-        long[] copy = new long[count];
-        SegmentReads.longs(ids, 0, copy, 0, count);
         Input[] planned = inputs;
         scopes.run(() -> {
-            reserveAll(copy, plan.table());
+            reserveAll(copy, count, plan.table(), "batchSpawnAtRaw");
             for (Input input : planned) {
                 if (input.component() == EntityKey.COMPONENT && input instanceof ComponentValue<?> value) {
                     keys.stageClaim((String) value.value(), copy[0]); // count is 1 here: checked above
@@ -425,11 +420,19 @@ final class Batches {
         return all;
     }
 
-    /** Reserves restoration ids (checked already) for a batch bound for {@code table}. */
-    private void reserveAll(long[] ids, Table table) {
-        for (long id : ids) {
-            index.reserveAt(id);
-            index.stampBatch(Entity.slot(id), table.id());
+    /**
+     * Reserves the first {@code count} restoration ids for a batch bound for {@code table}, all or none. The ids
+     * were checked (and found distinct) before the batch was planned, but planning may create the archetype, and
+     * its callbacks may have spawned into one of these slots meanwhile: every id is checked again before the first
+     * is reserved, so a refusal leaves no slot reserved.
+     */
+    private void reserveAll(long[] ids, int count, Table table, String operation) {
+        for (int i = 0; i < count; i++) {
+            index.checkReservable(ids[i], operation);
+        }
+        for (int i = 0; i < count; i++) {
+            index.reserveAt(ids[i], operation);
+            index.stampBatch(Entity.slot(ids[i]), table.id());
         }
     }
 

@@ -222,6 +222,56 @@ final class BulkPaths {
      * not changed since the call: its rows are the members, and the whole-archetype path applies.
      */
     void run(BatchOp op) {
+        Object[] made = op.kind == BatchOp.Kind.SET ? recordCopies(op) : null; // may throw: nothing changed yet
+        Object[] outer = copies; // (a batch run from inside another's callbacks keeps its own copies)
+        int outerNext = nextCopy;
+        copies = made;
+        nextCopy = 0;
+        try {
+            runTables(op);
+        } finally {
+            copies = outer;
+            nextCopy = outerNext;
+        }
+    }
+
+    /** The record copies a batch set writes, one per row, made before any row moves; see {@link #recordCopies}. */
+    private Object[] copies;
+    private int nextCopy;
+
+    /**
+     * The shallow copies a batch set of a managed record writes, one per member still alive, or null when the
+     * value is no record (it is shared, no code runs). Each copy runs the record's canonical constructor, which is
+     * user code and may throw: all of them are made here, before any row is moved or written, so such a throw
+     * leaves every captured entity as it was.
+     */
+    private Object[] recordCopies(BatchOp op) {
+        if (!(op.value instanceof ComponentValue<?> constant) || op.component.storage() != StorageKind.MANAGED
+                || constant.value() == null || !constant.value().getClass().isRecord()) {
+            return null;
+        }
+        long total = 0;
+        for (int t = 0; t < op.tables.length; t++) {
+            long[] members = op.members[t];
+            if (members == null) {
+                total += op.counts[t];
+            } else {
+                for (long id : members) {
+                    if (index.isAlive(id)) {
+                        total++;
+                    }
+                }
+            }
+        }
+        Object[] made = new Object[Math.toIntExact(total)];
+        Object value = constant.value();
+        for (int i = 0; i < made.length; i++) {
+            made[i] = RecordCopier.copyOrShare(value);
+        }
+        return made;
+    }
+
+    private void runTables(BatchOp op) {
         for (int t = 0; t < op.tables.length; t++) {
             Table table = op.tables[t];
             table.removeCapture(op); // from here on this op's own changes need no copy
@@ -522,10 +572,19 @@ final class BulkPaths {
         };
     }
 
-    /** Writes a batch set's value (or calls its writer) on rows {@code [from, to)} and marks the column. */
-    private static void writeSet(BatchOp op, Table table, int from, int to) {
+    /**
+     * Writes a batch set's value (or calls its writer) on rows {@code [from, to)} and marks the column. A managed
+     * record's copies were made before the batch touched anything ({@link #recordCopies}): they are taken in turn.
+     */
+    private void writeSet(BatchOp op, Table table, int from, int to) {
         int position = table.position(op.component.id());
-        if (op.value != null) {
+        if (copies != null) {
+            for (int row = from; row < to; row++) {
+                Object copy = nextCopy < copies.length ? copies[nextCopy++] // always: the count is exact
+                        : RecordCopier.copyOrShare(((ComponentValue<?>) op.value).value());
+                table.values().writeHeap(position, row, copy);
+            }
+        } else if (op.value != null) {
             write(table, position, from, to, op.value, BatchOp.VALUE);
         } else {
             op.callback.rows(table.archetype(), from, to);

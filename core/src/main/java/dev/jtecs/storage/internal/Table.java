@@ -792,6 +792,7 @@ public final class Table {
 
     /** Frees every column; the table is unusable afterwards. */
     public void release() {
+        released = true;
         if (entitySegment.byteSize() > 0) {
             memory.free(entitySegment);
         }
@@ -1169,6 +1170,24 @@ public final class Table {
     public boolean isPruned() {
         return pruned;
     }
+
+    /**
+     * Whether the table let its storage go for good: its world closed, or compaction pruned it (once its
+     * observers had heard it). The archetype then refuses every call that reads or changes rows or marks.
+     */
+    public boolean isReleased() {
+        return released;
+    }
+
+    /** The error for a call on a released table: which archetype, and why it has no storage. */
+    public IllegalStateException releasedError() {
+        return new IllegalStateException(pruned
+                ? this + " was pruned by compact() (no entity had it any more) and holds nothing; look an "
+                        + "entity's archetype up again with World.archetypeOf"
+                : this + " belongs to a closed world; its storage is gone");
+    }
+
+    private boolean released;
 
     private boolean pruned;
 

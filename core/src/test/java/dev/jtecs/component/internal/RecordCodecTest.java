@@ -65,4 +65,39 @@ class RecordCodecTest {
         assertFalse(RecordCodec.isPrimitiveRecord(List.class));
         assertTrue(RecordCodec.isPrimitiveRecord(All.class));
     }
+
+    /** The values 1, 2, 3, ... for every component of a record, boxed, in order. */
+    static Object[] countingValues(Class<?> type) {
+        java.lang.reflect.RecordComponent[] parts = type.getRecordComponents();
+        Object[] values = new Object[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            values[i] = parts[i].getType() == long.class ? (Object) (long) (i + 1) : (Object) (i + 1);
+        }
+        return values;
+    }
+
+    // issue 18, smaller item: records with the most fields the JVM allows failed with a JDK-internal message
+    @Test
+    void aRecordWiderThanAConstructorHandleTakesIsRefusedNamingItAndTheLimit() {
+        for (Class<?> widest : List.of(WideRecords.Ints254.class, WideRecords.Longs127.class)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> RecordCodec.of(widest));
+            assertTrue(e.getMessage().startsWith("record " + widest.getName() + " has "), e.getMessage());
+            assertTrue(e.getMessage().contains("taking 254 parameter slots"), e.getMessage());
+            assertTrue(e.getMessage().contains("of at most 253 slots: split the record"), e.getMessage());
+            assertFalse(e.getMessage().contains("bad parameter count"), e.getMessage());
+            assertEquals(null, e.getCause(), "no JDK-internal cause");
+        }
+        assertEquals(253, RecordCodec.MAX_CONSTRUCTOR_SLOTS);
+        for (Class<?> widestTaken : List.of(WideRecords.Ints253.class, WideRecords.Longs126Int1.class)) {
+            RecordCodec codec = RecordCodec.of(widestTaken); // the limit is the real one: one slot less works
+            Object[] values = countingValues(widestTaken);
+            Object record = codec.construct(values);
+            int last = codec.fieldCount() - 1;
+            assertEquals(((Number) values[last]).longValue(), codec.kind(last) == PrimitiveKind.LONG
+                    ? codec.getLong(record, last) : codec.getInt(record, last));
+            Class<?>[] types = java.util.Arrays.stream(widestTaken.getRecordComponents())
+                    .map(java.lang.reflect.RecordComponent::getType).toArray(Class<?>[]::new);
+            assertEquals(253, RecordCodec.slots(types));
+        }
+    }
 }

@@ -70,6 +70,63 @@ class EntityIndexTest {
         assertTrue(message.contains("maxEntities=2"), message);
     }
 
+    // issue 18, smaller item: "world is full ... alive or reserved" when every slot is retired
+    @Test
+    void aWorldFullOfRetiredSlotsSaysTheyAreRetired() {
+        EntityIndex index = new EntityIndex(2);
+        for (int slot = 1; slot <= 2; slot++) { // each slot at its last generation, then freed: retired for good
+            index.reserveAt(Entity.pack(slot, Entity.MAX_GENERATION));
+            index.free(slot);
+        }
+        assertEquals(0, index.aliveCount());
+        String single = assertThrows(IllegalStateException.class, index::allocate).getMessage();
+        assertEquals("world is full: no slot is left for a new entity (maxEntities=2: 0 alive, 0 reserved by "
+                + "staged spawns, 2 retired after their generation ran out and never reused, 0 free)", single);
+        String batch = assertThrows(IllegalStateException.class, () -> index.allocateConsecutive(1, 0)).getMessage();
+        assertTrue(batch.startsWith("world is full: a batch of 1 does not fit (maxEntities=2: 0 alive, 0 reserved"),
+                batch);
+        assertTrue(batch.contains("2 retired"), batch);
+        String scattered = assertThrows(IllegalStateException.class,
+                () -> index.allocateScattered(1, 0, new long[1])).getMessage();
+        assertTrue(scattered.contains("2 retired"), scattered);
+
+        EntityIndex mixed = new EntityIndex(3);
+        mixed.publish(Entity.slot(mixed.allocate()), 0, 0);
+        mixed.allocate();
+        mixed.reserveAt(Entity.pack(3, Entity.MAX_GENERATION));
+        mixed.free(3);
+        String message = assertThrows(IllegalStateException.class, mixed::allocate).getMessage();
+        assertTrue(message.contains("1 alive, 1 reserved by staged spawns, 1 retired"), message);
+    }
+
+    // issue 18, smaller item: spawnAt of an older generation than the slot's revives stale handles
+    @Test
+    void reserveAtOfAnOlderGenerationThanTheFreeSlotsIsRefused() {
+        EntityIndex index = new EntityIndex(100);
+        long first = index.allocate();
+        index.publish(Entity.slot(first), 0, 0);
+        index.free(Entity.slot(first)); // the slot is free at generation 1: id `first` (generation 0) is stale
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> index.reserveAt(first, "spawnAt"));
+        assertEquals("spawnAt: id " + Entity.toString(first) + " is stale: slot=1 is free at generation 1, and "
+                + "generation 0 belonged to an entity that is gone (reviving it would make its old handles valid "
+                + "again); pass generation 1 or later", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> index.checkReservable(first, "batchSpawnAt"));
+        assertEquals(EntityIndex.FREE, index.stateOf(Entity.pack(1, 1)), "the refusal changed nothing");
+        assertFalse(index.isAlive(first));
+        assertEquals(1, Entity.slot(index.allocate()), "still on the free stack");
+
+        EntityIndex later = new EntityIndex(100);
+        long old = later.allocate();
+        later.free(Entity.slot(old));
+        later.checkReservable(Entity.pack(1, 1), "op");
+        later.reserveAt(Entity.pack(1, 5)); // the current generation or a later one is accepted
+        assertEquals(EntityIndex.RESERVED, later.stateOf(Entity.pack(1, 5)));
+        assertFalse(later.isAlive(old));
+        later.reserveAt(Entity.pack(7, 3)); // past the high-water mark: any generation
+        assertEquals(EntityIndex.RESERVED, later.stateOf(Entity.pack(7, 3)));
+    }
+
     @Test
     void reserveAtRevivesFreeSlotWithRequestedGeneration() {
         EntityIndex index = new EntityIndex(100);

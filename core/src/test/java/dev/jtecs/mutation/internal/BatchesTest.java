@@ -486,6 +486,10 @@ class BatchesTest {
                     "an array shorter than count");
             assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAtRaw(ids, -1, List.of(MARK), null));
             assertEquals(1, world.entityCount());
+            assertThrows(IllegalArgumentException.class, () -> world.batchSpawnAtRaw(ids, 2, List.of(MARK), null),
+                    "the failed publication released its ids: they are stale now");
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(30, 1));
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 1, Entity.pack(31, 1));
             world.batchSpawnAtRaw(ids, 2, List.of(MARK), null);
             assertEquals(3, world.entityCount(), "the failed publications released their ids");
         }
@@ -1018,6 +1022,124 @@ class BatchesTest {
         assertEquals(4, world.getStats(null).entities());
     }
 
+    // issue 18, defect 12
+    @Test
+    void batchSpawnAtReadsItsIdsOnceAndReservesNoneWhenACallbackTakesOne() {
+        TagComponent fresh = Components.tag("test.batch.Defect12Array");
+        long live = world.spawn(MARK);
+        long[] ids = {Entity.pack(30, 0), Entity.pack(31, 0), Entity.pack(32, 0)};
+        long[] asCalled = ids.clone();
+        // creating the batch's archetype runs this observer: it overwrites the caller's array with a live id
+        world.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+            if (created.archetype().has(fresh)) {
+                ids[1] = live;
+            }
+        });
+        world.batchSpawnAt(ids, List.of(fresh), null);
+        for (long id : asCalled) {
+            assertTrue(world.isAlive(id) && world.has(id, fresh), "the ids as passed: " + Entity.toString(id));
+        }
+        assertFalse(world.has(live, fresh));
+
+        // a callback that spawns into one of the batch's free slots: the batch is refused and reserves nothing
+        TagComponent taken = Components.tag("test.batch.Defect12Taken");
+        long doomed = world.spawn();
+        world.despawn(doomed);
+        long reused = Entity.pack(Entity.slot(doomed), Entity.generation(doomed) + 1); // what spawn() hands out next
+        world.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+            if (created.archetype().has(taken)) {
+                assertEquals(reused, world.spawn());
+            }
+        });
+        long[] clash = {Entity.pack(40, 0), reused, Entity.pack(41, 0)};
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> world.batchSpawnAt(clash, List.of(taken), null));
+        assertTrue(e.getMessage().startsWith("batchSpawnAt: slot=" + Entity.slot(reused) + " is alive"),
+                e.getMessage());
+        assertTrue(world.isAlive(reused));
+        assertFalse(world.isAlive(clash[0]));
+        world.spawnAt(clash[0], MARK); // not left reserved by the refused batch
+        world.spawnAt(clash[2], MARK);
+        assertTrue(world.isAlive(clash[0]) && world.isAlive(clash[2]));
+
+        // the raw form: the segment is changed by the callback, the batch spawns the ids it was given
+        TagComponent raw = Components.tag("test.batch.Defect12Raw");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = arena.allocate(ValueLayout.JAVA_LONG, 2);
+            segment.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(50, 0));
+            segment.setAtIndex(ValueLayout.JAVA_LONG, 1, Entity.pack(51, 0));
+            world.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+                if (created.archetype().has(raw)) {
+                    segment.setAtIndex(ValueLayout.JAVA_LONG, 0, live);
+                }
+            });
+            world.batchSpawnAtRaw(segment, 2, List.of(raw), null);
+        }
+        assertTrue(world.has(Entity.pack(50, 0), raw));
+        assertTrue(world.has(Entity.pack(51, 0), raw));
+        assertFalse(world.has(live, raw));
+
+        TagComponent rawTaken = Components.tag("test.batch.Defect12RawTaken");
+        long gone = world.spawn();
+        world.despawn(gone);
+        long next = Entity.pack(Entity.slot(gone), Entity.generation(gone) + 1);
+        world.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+            if (created.archetype().has(rawTaken)) {
+                world.spawn();
+            }
+        });
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = arena.allocate(ValueLayout.JAVA_LONG, 2);
+            segment.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(60, 0));
+            segment.setAtIndex(ValueLayout.JAVA_LONG, 1, next);
+            IllegalArgumentException rawError = assertThrows(IllegalArgumentException.class,
+                    () -> world.batchSpawnAtRaw(segment, 2, List.of(rawTaken), null));
+            assertTrue(rawError.getMessage().startsWith("batchSpawnAtRaw: "), rawError.getMessage());
+        }
+        assertTrue(world.isAlive(next));
+        world.spawnAt(Entity.pack(60, 0), MARK); // not left reserved
+        assertTrue(world.isAlive(Entity.pack(60, 0)));
+    }
+
+    private static long next(long id) {
+        return Entity.pack(Entity.slot(id), Entity.generation(id) + 1);
+    }
+
+    // issue 18, smaller item: a misaligned restore array gave a raw FFM message
+    @Test
+    void aMisalignedRawIdArrayIsReadLikeAnAlignedOne() {
+        long[] ids = {Entity.pack(70, 0), Entity.pack(71, 2), Entity.pack(73, 1)};
+        try (Arena arena = Arena.ofConfined()) {
+            // a native block one byte past an 8-byte boundary, and a byte[] (heap segments of bytes align to 1)
+            MemorySegment offHeap = arena.allocate(8L * ids.length + 1, 8).asSlice(1);
+            MemorySegment onHeap = MemorySegment.ofArray(new byte[8 * ids.length + 3]).asSlice(3);
+            for (MemorySegment segment : List.of(offHeap, onHeap)) {
+                assertThrows(IllegalArgumentException.class, () -> segment.get(ValueLayout.JAVA_LONG, 0),
+                        "an aligned read of it fails in FFM: " + segment);
+                for (int i = 0; i < ids.length; i++) {
+                    segment.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * i, ids[i]);
+                }
+            }
+            world.batchSpawnAtRaw(offHeap, ids.length, List.of(POS.of(new Pos(1, 2))), null);
+            for (long id : ids) {
+                assertEquals(new Pos(1, 2), world.get(id, POS));
+            }
+            world.despawn(ids, 0, ids.length);
+            for (int i = 0; i < ids.length; i++) { // the slots' next generations, read from a byte[]
+                onHeap.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * i, next(ids[i]));
+            }
+            world.batchSpawnAtRaw(onHeap, ids.length, List.of(MARK), null);
+            for (long id : ids) {
+                assertTrue(world.has(next(id), MARK));
+            }
+            // a bad id in a misaligned array is refused by the world's own check, not by FFM
+            onHeap.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 0L);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> world.batchSpawnAtRaw(onHeap, 1, List.of(MARK), null));
+            assertTrue(e.getMessage().startsWith("batchSpawnAtRaw: id=0 is not an entity id"), e.getMessage());
+        }
+    }
+
     @Test
     void theRawIdArrayIsReadAtTheCallSoItMayBeFreedOrChangedAfterwards() {
         long live = world.spawn(MARK);
@@ -1195,8 +1317,10 @@ class BatchesTest {
         world.observe(id, OnDespawn.class, e -> events.add(e.entity()));
         assertThrows(IllegalStateException.class, world::commit);
         assertFalse(world.hasObservers(id, OnDespawn.class));
-        world.spawnAt(id, MARK);
-        world.despawn(id);
-        assertTrue(events.isEmpty(), "the restored id starts without the old observer");
+        assertThrows(IllegalArgumentException.class, () -> world.spawnAt(id, MARK), "released: the id is stale");
+        long next = Entity.pack(12, 4);
+        world.spawnAt(next, MARK);
+        world.despawn(next);
+        assertTrue(events.isEmpty(), "the slot's next id starts without the old observer");
     }
 }

@@ -233,4 +233,73 @@ class BulkPathsTest {
         assertEquals(first + 1, source.entityAt(0));
         assertEquals(0, index.rowOf(Entity.slot(first + 1)));
     }
+
+    /** A managed record whose canonical constructor (user code) throws at the {@code failAt}-th construction. */
+    record Boom(int v) {
+        static int constructed;
+        static int failAt;
+
+        Boom {
+            if (++constructed == failAt) {
+                throw new IllegalStateException("constructor failed at copy " + constructed);
+            }
+        }
+    }
+
+    static final dev.jtecs.component.ManagedComponent<Boom> BOOM = Components.registerManaged(Boom.class);
+
+    /** Every live entity of {@code world}, in id order, with its components and values. */
+    private static String dumpOf(dev.jtecs.world.World world) {
+        java.util.TreeMap<Long, String> rows = new java.util.TreeMap<>();
+        world.forEachArchetype(archetype -> {
+            for (int row = 0; row < archetype.count(); row++) {
+                StringBuilder sb = new StringBuilder();
+                for (dev.jtecs.component.Component<?> c : archetype.components()) {
+                    sb.append(c.name()).append('=').append(archetype.getValue(row, c)).append(' ');
+                }
+                rows.put(archetype.entity(row), sb.toString());
+            }
+        });
+        return rows.toString();
+    }
+
+    // issue 18, defect 13
+    @Test
+    void aManagedRecordCopyThatThrowsHalfWayThroughABatchSetChangesNothing() {
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                ids.add(world.spawn(N.of(i))); // {N}: moves into the populated {N, Boom}
+            }
+            for (int i = 0; i < 4; i++) {
+                ids.add(world.spawn(N.of(10 + i), T)); // {N, T}: exchanges its buffers with the empty {N, T, Boom}
+            }
+            Boom.failAt = 0;
+            for (int i = 0; i < 3; i++) {
+                ids.add(world.spawn(N.of(20 + i), BOOM.of(new Boom(-1)))); // {N, Boom}: written in place
+            }
+            dev.jtecs.query.Query all = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(N).build());
+            String before = dumpOf(world);
+            Boom value = new Boom(1);
+            for (int failAt : new int[] {1, 7, 11, 13}) { // the first copy, one in the 2nd, 3rd and last archetype
+                Boom.constructed = 0;
+                Boom.failAt = failAt;
+                IllegalStateException e = assertThrows(IllegalStateException.class,
+                        () -> world.batchSet(all, BOOM.of(value)));
+                assertEquals("constructor failed at copy " + failAt, e.getMessage());
+                world.unwind();
+                assertEquals(before, dumpOf(world), "no entity changed, none holds null (fail at " + failAt + ")");
+                assertFalse(world.hasPendingChanges());
+            }
+            Boom.failAt = 0;
+            world.batchSet(all, BOOM.of(value));
+            java.util.Set<Boom> distinct = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (long id : ids) {
+                assertEquals(value, world.get(id, BOOM));
+                distinct.add(world.get(id, BOOM));
+            }
+            assertEquals(ids.size(), distinct.size(), "each entity holds its own copy");
+            assertFalse(distinct.contains(value));
+        }
+    }
 }

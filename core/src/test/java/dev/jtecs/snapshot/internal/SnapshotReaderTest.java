@@ -8,6 +8,7 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.entity.Entity;
 import dev.jtecs.snapshot.InvalidSnapshotException;
 import dev.jtecs.snapshot.SnapshotComponentEntry;
 import dev.jtecs.snapshot.SnapshotOptions;
@@ -463,5 +464,34 @@ class SnapshotReaderTest {
         assertEquals(SnapshotComponentEntry.fingerprint(List.of("x", "y", "hull"), List.of(
                 dev.jtecs.component.PrimitiveKind.FLOAT, dev.jtecs.component.PrimitiveKind.FLOAT,
                 dev.jtecs.component.PrimitiveKind.INT)), Schema.entry(OLD).fingerprint());
+    }
+
+    // issue 18, smaller item: a misaligned restore array gave a raw FFM message
+    @Test
+    void aBinarySnapshotLoadsFromAMisalignedSegment() {
+        try (World world = World.create(); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            long a = world.spawn(OLD.of(new ShipV1(1.5f, -2f, 70)), COUNT.of(4));
+            long doomed = world.spawn(OLD.of(new ShipV1(0f, 0f, 1)));
+            long b = world.spawn(OLD.of(new ShipV1(3f, 4f, 80)));
+            world.despawn(doomed); // a free slot with a later generation, so the id blocks hold more than a range
+            byte[] bytes = world.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            MemorySegment offHeap = arena.allocate(bytes.length + 1L, 8).asSlice(1);
+            MemorySegment.copy(MemorySegment.ofArray(bytes), 0, offHeap, 0, bytes.length);
+            MemorySegment onHeap = MemorySegment.ofArray(prefixed(bytes)).asSlice(1);
+            for (MemorySegment misaligned : List.of(offHeap, onHeap)) {
+                assertThrows(IllegalArgumentException.class, () -> misaligned.get(ValueLayout.JAVA_LONG, 0),
+                        "an aligned read of it fails in FFM: " + misaligned);
+                try (World restored = World.create()) {
+                    restored.loadSnapshot(misaligned);
+                    assertEquals(new ShipV1(1.5f, -2f, 70), restored.get(a, OLD));
+                    assertEquals(4, restored.get(a, COUNT));
+                    assertEquals(new ShipV1(3f, 4f, 80), restored.get(b, OLD));
+                    assertEquals(2, restored.entityCount());
+                    assertTrue(!restored.isAlive(doomed));
+                    assertEquals(Entity.pack(Entity.slot(doomed), Entity.generation(doomed) + 1), restored.spawn(),
+                            "the free slot came back with its generation");
+                }
+            }
+        }
     }
 }

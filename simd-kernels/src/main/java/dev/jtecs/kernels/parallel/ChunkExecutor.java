@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  *   caller: publish plan ──► execute(drainer 0..d-1) ──► park until pending == 0 ──► first failure? throw
- *   drainer i: while (u = nextUnit++) &lt; units: for each chunk of u: body.run(chunk, i)   (catch ─► chunk.failure)
+ *   drainer i: while (u = nextUnit++) &lt; units: for each chunk of u: ran; body.run(chunk, i)
+ *              (catch ─► chunk.failure, and changed: the body may have written before it threw)
  *              pending-- ──► the last one unparks the caller
  * </pre>
  *
@@ -167,9 +168,11 @@ final class ChunkExecutor implements AutoCloseable {
     private static void runUnit(ChunkPlan plan, Body body, int unit, int worker) {
         for (int c = plan.unitStart(unit), end = plan.unitStart(unit + 1); c < end; c++) {
             ChunkPlan.Chunk chunk = plan.chunk(c);
+            chunk.ran = true;
             try {
                 chunk.changed = body.run(chunk, worker);
             } catch (Throwable t) {
+                chunk.changed = true; // it may have written rows before it threw
                 chunk.failure = t;
                 return;
             }

@@ -232,6 +232,9 @@ final class ChunkPlan {
         /** The slices the kernel receives, one per column. */
         MemorySegment[] segments = new MemorySegment[4];
         final ChunkCommands commands = new ChunkCommands();
+        /** Set before the kernel starts on the chunk: it may have written the chunk's rows. */
+        boolean ran;
+        /** Whether a written column changed; also set when the kernel threw, since it may have written rows first. */
         boolean changed;
         Throwable failure;
         // slices cut before, keyed by (source segment, byte offset, byte length), replaced round robin: kernels over
@@ -247,6 +250,7 @@ final class ChunkPlan {
             this.firstRow = firstRow;
             this.count = count;
             this.last = last;
+            this.ran = false;
             this.changed = false;
             this.failure = null;
             commands.reset(count);

@@ -20,8 +20,8 @@ import java.util.concurrent.ForkJoinPool;
  *   (iteration ended and published something? gather again)
  *   cut into 64-row aligned chunks, batch them into units ──► unit: chunk ──► kernel.run(slices, count, dt[, commands])
  *   wait for every unit                                   ◄── changed? failure? (per chunk)
- *   first failure by chunk order? throw, mark nothing
- *   markComponentDirty: ALWAYS where rows ran, WHEN_CHANGED where a chunk changed
+ *   markComponentDirty: ALWAYS where a chunk ran, WHEN_CHANGED where a chunk changed or threw
+ *   first failure by chunk order? throw (marked as above), apply no command
  *   [commands] rows ──► ids, then world.defer(); apply in chunk order; world.commit()
  * </pre>
  *
@@ -38,8 +38,11 @@ import java.util.concurrent.ForkJoinPool;
  * <p>A kernel run here must compute each row from that row alone and keep no state between calls: then the column
  * bytes, the dirty marks, the return value and the applied commands equal {@link KernelRunner}'s (and a
  * single-threaded application of the same requests) for every thread count. A kernel's exception reaches the
- * caller: the first by chunk order, with the others suppressed; nothing is marked, no command is applied, the
- * rows other chunks wrote keep their values, and the runner stays usable.
+ * caller: the first by chunk order, with the others suppressed. The rows chunks wrote keep their values, and
+ * whatever may have been written is marked first, as {@link KernelRunner} leaves a throwing kernel's archetype
+ * marked: with {@link WritePolicy#ALWAYS}, each archetype one of whose chunks started; with
+ * {@link WritePolicy#WHEN_CHANGED}, each archetype where a chunk reported a change or threw. Chunks a failure
+ * stopped before they started wrote nothing and mark nothing. No command is applied, and the runner stays usable.
  *
  * <p>One calling thread at a time, and not reentrant. {@link #close()} shuts down a pool the runner made and
  * leaves a borrowed one running.
@@ -191,7 +194,12 @@ public final class ParallelKernelRunner implements AutoCloseable {
         try {
             plan.gather(query, columns);
             plan.cut(executor.parallelism(), minChunkRows);
-            executor.run(plan, body); // throws the first failure: nothing below runs
+            try {
+                executor.run(plan, body);
+            } catch (RuntimeException | Error failure) { // the first failure; chunks that ran may have written
+                mark(columns);
+                throw failure;
+            }
             int marked = mark(columns);
             if (world != null && CommandMerge.size(plan) > 0) {
                 CommandMerge.resolve(plan);
@@ -203,14 +211,20 @@ public final class ParallelKernelRunner implements AutoCloseable {
         }
     }
 
-    /** Marks the written components where the kernel ran: every archetype (ALWAYS) or where a chunk changed. */
+    /**
+     * Marks the written components where the kernel may have written: on an archetype where one of its chunks ran
+     * (ALWAYS) or where one changed or threw (WHEN_CHANGED). After a pass without failures every chunk ran; after
+     * one with failures the chunks a failure stopped before they started are the only ones left out.
+     */
     private int mark(KernelColumns columns) {
+        boolean always = columns.policy() == WritePolicy.ALWAYS;
         int marked = 0;
         int c = 0;
         for (int a = 0; a < plan.archetypeCount(); a++) {
-            boolean changed = columns.policy() == WritePolicy.ALWAYS;
+            boolean changed = false;
             for (; c < plan.chunkCount() && plan.chunk(c).archetype == a; c++) {
-                changed |= plan.chunk(c).changed;
+                ChunkPlan.Chunk chunk = plan.chunk(c);
+                changed |= always ? chunk.ran : chunk.changed;
             }
             if (changed) {
                 for (int w = 0; w < columns.writtenComponentCount(); w++) {

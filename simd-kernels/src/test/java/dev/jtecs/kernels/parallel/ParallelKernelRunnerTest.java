@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The parallel runner gives the column bytes (padding included), the dirty marks and the return value of the
  * single-threaded {@link KernelRunner} for every thread count, hands workers aligned slices only, reports worker
- * failures by chunk order without marking anything, and allocates nothing per pass once warm.
+ * failures by chunk order after marking what the chunks that ran may have written, and allocates nothing per pass
+ * once warm.
  */
 class ParallelKernelRunnerTest {
     private static final ParticleOps[] BOTH = {VectorParticleOps.INSTANCE, ParticleOps.SCALAR};
@@ -256,7 +257,7 @@ class ParallelKernelRunnerTest {
     }
 
     @Test
-    void aWorkerFailureReachesTheCallerFirstByChunkOrderAndNothingIsMarked() {
+    void aWorkerFailureReachesTheCallerFirstByChunkOrderAndWhatRanIsMarked() {
         try (World world = ParallelWorlds.movers(11, new int[] {64 * 64, 500});
                 ParallelKernelRunner runner = new ParallelKernelRunner(4, 64)) {
             Query movers = ParallelWorlds.movers(world);
@@ -279,12 +280,90 @@ class ParallelKernelRunnerTest {
                 assertEquals(3, thrown.size());
                 assertEquals(2, e.getSuppressed().length);
                 assertTrue(thrown.containsAll(List.of(e.getSuppressed())));
-                for (Archetype archetype : matched) {
-                    assertEquals(List.of(), archetype.dirtyComponents(), "nothing marked: " + archetype);
+                for (Archetype archetype : matched) { // every chunk started: a failure stops only its own unit
+                    assertEquals(List.of(VELOCITY), archetype.dirtyComponents(), "may have been written: " + archetype);
                 }
             }
             assertEquals(2, runner.run(movers, MotionKernels.gravity(DY, 1f), 1f), "the runner is still usable");
             assertTrue(big.isComponentDirty(VELOCITY));
+        }
+    }
+
+    /**
+     * A kernel that sets {@code DX} of every row of its chunk to {@code written}, then throws when one of the chunk's
+     * rows has x {@code marker}: the rows are written before the failure.
+     */
+    private static ColumnKernel writingThenFailingWhere(float marker, float written, WritePolicy policy) {
+        return new ColumnKernel() {
+            private final KernelColumns columns = KernelColumns.of(List.of(DX), List.of(X), policy);
+
+            @Override
+            public KernelColumns columns() {
+                return columns;
+            }
+
+            @Override
+            public boolean run(MemorySegment[] segments, int count, float dt) {
+                ParallelWorlds.jitter();
+                boolean fail = false;
+                for (int row = 0; row < count; row++) {
+                    segments[0].setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, row, written);
+                    fail |= segments[1].getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, row) == marker;
+                }
+                if (fail) {
+                    throw new IllegalStateException("wrote " + count + " rows, then failed");
+                }
+                return true;
+            }
+        };
+    }
+
+    // issue 18, defect 10
+    @Test
+    void aThrowingChunkMarksWhatTheKernelMayHaveWritten() {
+        float marker = 12345.5f;
+        float written = 777f;
+        for (WritePolicy policy : WritePolicy.values()) {
+            // several units on the workers: the failing chunk is the small archetype's, the others all complete
+            try (World world = ParallelWorlds.movers(13, new int[] {64 * 64, 500, 700});
+                    ParallelKernelRunner runner = new ParallelKernelRunner(4, 64)) {
+                Query movers = ParallelWorlds.movers(world);
+                List<Archetype> matched = new ArrayList<>();
+                movers.forEach((archetype, count) -> matched.add(archetype));
+                matched.get(1).get(X).set(123, marker);
+                List<MemorySegment> before = new ArrayList<>();
+                for (Archetype archetype : matched) {
+                    before.add(MemorySegment.ofArray(archetype.get(DX).segment().toArray(
+                            java.lang.foreign.ValueLayout.JAVA_BYTE)));
+                }
+                assertThrows(IllegalStateException.class,
+                        () -> runner.run(movers, writingThenFailingWhere(marker, written, policy), 0f));
+                for (int i = 0; i < matched.size(); i++) {
+                    Archetype archetype = matched.get(i);
+                    boolean changed = before.get(i).mismatch(archetype.get(DX).segment()) != -1;
+                    assertTrue(changed, policy + ": every chunk started and wrote: " + archetype);
+                    assertTrue(archetype.isComponentDirty(VELOCITY), policy + ": written, so dirty: " + archetype);
+                    assertFalse(archetype.isComponentDirty(POSITION), policy + ": only read: " + archetype);
+                }
+                assertEquals(written, matched.get(1).get(DX).get(0), "the failing chunk wrote before it threw");
+            }
+            // one unit on the calling thread: the failure in the first chunk stops the two after it from starting
+            try (World world = ParallelWorlds.movers(17, new int[] {100, 100, 100});
+                    ParallelKernelRunner runner = new ParallelKernelRunner(4, 1_024)) {
+                Query movers = ParallelWorlds.movers(world);
+                List<Archetype> matched = new ArrayList<>();
+                movers.forEach((archetype, count) -> matched.add(archetype));
+                matched.get(0).get(X).set(99, marker);
+                assertThrows(IllegalStateException.class,
+                        () -> runner.run(movers, writingThenFailingWhere(marker, written, policy), 0f));
+                assertEquals(written, matched.get(0).get(DX).get(0));
+                assertTrue(matched.get(0).isComponentDirty(VELOCITY), policy + ": the failing chunk wrote");
+                for (Archetype never : matched.subList(1, 3)) {
+                    assertTrue(never.get(DX).get(0) != written, policy + ": never started");
+                    assertEquals(List.of(), never.dirtyComponents(), policy + ": never started, never marked");
+                }
+                assertEquals(3, runner.run(movers, MotionKernels.gravity(DY, 1f), 1f), "still usable");
+            }
         }
     }
 
