@@ -102,17 +102,20 @@ public final class ArchetypeRegistry implements AutoCloseable {
      */
     public void pruneAll(java.util.Collection<Table> prunable) {
         java.util.Set<Table> set = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        List<Table> ordered = new ArrayList<>(prunable.size()); // the caller's order: ids are freed in it
         for (Table table : prunable) {
             if (table.count() != 0 || table == root || table.isPruned()) {
                 throw new IllegalStateException("cannot prune " + table + ": only empty, live, non-root tables");
             }
-            set.add(table);
+            if (set.add(table)) {
+                ordered.add(table);
+            }
         }
         if (set.isEmpty()) {
             return;
         }
-        java.util.Set<Integer> touched = new java.util.HashSet<>();
-        for (Table table : set) {
+        java.util.Set<Integer> touched = new java.util.LinkedHashSet<>();
+        for (Table table : ordered) {
             bySignature.remove(new Signature(table.signatureUnsafe()));
             for (int id : table.signatureUnsafe()) {
                 touched.add(id);
@@ -128,7 +131,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
             }
         }
         dirtyQueue.removeIf(set::contains);
-        for (Table table : set) {
+        for (Table table : ordered) {
             table.detachEdges();
         }
         for (Table other : tables) {
@@ -136,7 +139,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
                 other.forgetPlansTo(set);
             }
         }
-        for (Table table : set) {
+        for (Table table : ordered) {
             tables.set(table.id(), null);
             byStore[table.store()] = null;
             freed.add(new int[] {table.id(), table.store()});
@@ -144,7 +147,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
             clock.tick(table.signatureUnsafe());
         }
         Throwable failure = null;
-        for (Table table : set) {
+        for (Table table : ordered) {
             try {
                 table.destroyed();
             } catch (RuntimeException | Error e) {

@@ -137,4 +137,18 @@ class ArchetypeRegistryTest {
         org.junit.jupiter.api.Assertions.assertNotSame(ab, again);
         assertEquals(2, again.componentCount());
     }
+
+    @Test
+    void pruningSeveralTablesFreesTheirIdsInTheGivenOrderSoWorldsStayDeterministic() {
+        List<Table> tables = new ArrayList<>();
+        for (int i = 0; i < 40; i++) { // enough that an identity-hash order would differ from registry order
+            tables.add(registry.withAdded(registry.root(), registry.pairs().pair(LIKES, 1000 + i)));
+        }
+        List<Integer> ids = tables.stream().map(Table::id).toList();
+        registry.pruneAll(tables);
+        for (int i = 0; i < 40; i++) { // freed ids are reused first in, first out
+            Table next = registry.withAdded(registry.root(), registry.pairs().pair(LIKES, 5000 + i));
+            assertEquals(ids.get(i), next.id(), "reuse " + i);
+        }
+    }
 }

@@ -342,7 +342,9 @@ class CommandMergeTest {
                     () -> runner.run(world, movers, failing, 0f));
             assertEquals(1, e.getSuppressed().length, "the other archetype's failing chunk");
             assertEquals(before, world.entityCount(), "no despawn was applied");
-            world.forEachArchetype(a -> assertEquals(List.of(), a.dirtyComponents(), "nothing marked"));
+            // the kernel may have written X wherever a chunk ran: that is marked (issue 18, defect 10), nothing else
+            world.forEachArchetype(a -> assertEquals(a.count() > 0 && movers.archetypes().contains(a)
+                    ? List.of(X.component()) : List.of(), a.dirtyComponents(), "marked after the failed pass"));
             assertEquals(0, world.scopeDepth());
             assertEquals(2, runner.run(world, movers, drift(false), DT), "the runner is still usable");
         }
