@@ -72,9 +72,9 @@ class ResultsJsonTest {
         assertEquals("""
                 [
                   {"workload": "integrate", "entities": 1048576, "impl": "jtecs", "ns_per_entity": 0.21, \
-                "error": 0.01, "alloc_bytes_per_op": 0.0, "threads": 1, "checked_views": true},
+                "error": 0.01, "alloc_bytes_per_op": 0.0, "bytes_per_op": null, "threads": 1, "checked_views": true},
                   {"workload": "spawn_single", "entities": 16384, "impl": "dominion", "ns_per_entity": null, \
-                "error": null, "alloc_bytes_per_op": null, "threads": 1, "failed": true, \
+                "error": null, "alloc_bytes_per_op": null, "bytes_per_op": null, "threads": 1, "failed": true, \
                 "failure": "java.lang.ArrayIndexOutOfBoundsException: Index 1024 out of bounds for length 1024", \
                 "checked_views": true}
                 ]
