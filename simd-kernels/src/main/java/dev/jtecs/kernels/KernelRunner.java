@@ -147,7 +147,16 @@ public final class KernelRunner {
         if (kernel.columns().policy() == WritePolicy.ALWAYS) {
             markWritten(archetype, written);
             kernel.run(segments, count, dt);
-        } else if (kernel.run(segments, count, dt)) {
+            return;
+        }
+        boolean changed;
+        try {
+            changed = kernel.run(segments, count, dt);
+        } catch (RuntimeException | Error e) {
+            markWritten(archetype, written); // it may have written some rows before it threw
+            throw e;
+        }
+        if (changed) {
             markWritten(archetype, written);
         }
     }

@@ -370,4 +370,30 @@ class KernelRunnerTest {
         assertEquals(List.of(POSITION), plain.dirtyComponents());
         assertEquals(List.of(POSITION), heavy.dirtyComponents());
     }
+
+    @Test
+    void aConditionalKernelThatThrowsMarksTheArchetypeItMayHaveWritten() { // issue 18, like defect 10
+        ColumnKernel integrate = MotionKernels.integrate2d(X, Y, DX, DY);
+        KernelColumns conditional = KernelColumns.of(List.of(X, Y), List.of(DX, DY), WritePolicy.WHEN_CHANGED);
+        int[] calls = {0};
+        ColumnKernel failing = new ColumnKernel() {
+            @Override
+            public KernelColumns columns() {
+                return conditional;
+            }
+
+            @Override
+            public boolean run(MemorySegment[] segments, int count, float dt) {
+                if (++calls[0] == 2) {
+                    integrate.run(segments, count, dt); // wrote its rows, then failed
+                    throw new IllegalStateException("boom after writing");
+                }
+                return false; // the first archetype: nothing changed
+            }
+        };
+        clearAll();
+        assertThrows(IllegalStateException.class, () -> new KernelRunner().run(movers, failing, 1f));
+        assertDirty(plain, false, false, "reported no change");
+        assertDirty(heavy, true, false, "threw after writing: marked");
+    }
 }

@@ -30,8 +30,9 @@ import java.util.concurrent.ForkJoinPool;
  * <p>The step is a {@code double}, as for the single-threaded countdown. Chunking follows
  * {@link ParallelKernelRunner}: 64-row aligned chunks, an archetype's last chunk sliced to the column's end (the
  * vector countdown may write the padding there, as it does in one call), small archetypes batched into units,
- * one unit run on the calling thread. A failure in a worker reaches the caller (first by chunk order), nothing is
- * marked, the collected list is empty, and the countdown stays usable.
+ * one unit run on the calling thread. A failure in a worker reaches the caller (first by chunk order); since the
+ * other chunks may have counted their rows down, {@code TTL} is marked on every archetype of the pass, the collected
+ * list is empty, and the countdown stays usable.
  *
  * <p>One calling thread at a time. {@link #close()} shuts down a pool the countdown made.
  *
@@ -118,9 +119,12 @@ public final class ParallelLifetimeCountdown implements AutoCloseable {
             plan.gather(query, COLUMNS);
             plan.cut(executor.parallelism(), minChunkRows);
             ensureScratch();
-            executor.run(plan, body);
-            for (int a = 0; a < plan.archetypeCount(); a++) {
-                plan.archetype(a).markComponentDirty(TTL.COMPONENT);
+            try {
+                executor.run(plan, body);
+            } finally { // a failed pass may have counted some rows down already: every gathered archetype is marked
+                for (int a = 0; a < plan.archetypeCount(); a++) {
+                    plan.archetype(a).markComponentDirty(TTL.COMPONENT);
+                }
             }
             CommandMerge.resolve(plan);
             collect();

@@ -168,7 +168,7 @@ class ParallelLifetimeCountdownTest {
     }
 
     @Test
-    void aWorkerFailureReachesTheCallerMarksNothingAndLeavesTheListEmpty() {
+    void aWorkerFailureReachesTheCallerMarksWhatThePassMayHaveWrittenAndLeavesTheListEmpty() {
         double marker = 777.25;
         LifetimeOps failing = new LifetimeOps() {
             @Override
@@ -200,7 +200,9 @@ class ParallelLifetimeCountdownTest {
             assertEquals("marker at row " + (7_000 % ChunkPlan.chunkRows(query.count(), 2, 64)), e.getMessage());
             assertEquals(0, countdown.expiredCount());
             assertEquals(0, countdown.despawnExpired(world));
-            world.forEachArchetype(a -> assertFalse(a.isComponentDirty(TTL.COMPONENT), "nothing marked"));
+            // the other chunks may have counted down: TTL is marked wherever the pass ran (issue 18, like defect 10)
+            world.forEachArchetype(a -> assertEquals(query.archetypes().contains(a) && a.count() > 0,
+                    a.isComponentDirty(TTL.COMPONENT), "marked after the failed pass: " + a));
             big.get(TTL.REMAINING).set(7_000, before);
             countdown.countDown(query, STEP);
             assertTrue(big.isComponentDirty(TTL.COMPONENT), "usable again");
