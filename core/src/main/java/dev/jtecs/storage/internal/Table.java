@@ -368,11 +368,13 @@ public final class Table {
     }
 
     /**
-     * Makes what removing one row allocates (the structural residue's record of the row it overwrites), so that
+     * Makes what removing one row allocates (the copies pending query batches take of the rows, and the structural
+     * residue's record of the row it overwrites), so that
      * the next {@link #swapRemove} allocates nothing: a caller that tells observers of a removal before making it
      * calls this first, so running out of memory cannot strike between the two.
      */
     public void prepareRowRemoval() {
+        preStructural(); // pending captures copy the rows now: they may allocate too
         dirty.reserveOverwrite();
     }
 
@@ -973,14 +975,11 @@ public final class Table {
 
     /** Hands pending claims their copy of the rows before the rows change for the first time. */
     private void preStructural() {
-        if (captureCount == 0) {
-            return;
-        }
-        RowCapture[] pending = Growth.copyOf(captures, captureCount);
-        Arrays.fill(captures, 0, captureCount, null);
-        captureCount = 0;
-        for (RowCapture capture : pending) {
-            capture.materialize(this);
+        // last first, each dropped once it holds its rows: one that fails (memory) stays registered for the next
+        // structural change, and materializing is idempotent; nothing here allocates but the captures themselves
+        while (captureCount > 0) {
+            captures[captureCount - 1].materialize(this);
+            captures[--captureCount] = null;
         }
     }
 

@@ -453,4 +453,37 @@ class TableTest {
         assertEquals(10, table.highWater());
         assertRows(table, 10);
     }
+
+    @Test
+    void aCaptureThatFailsToCopyItsRowsStaysRegisteredAndTheRemovalAllocatesNothingOncePrepared() { // issue 18
+        Table table = filled(10);
+        int[] calls = {0};
+        RowCapture capture = new RowCapture() {
+            @Override
+            public void materialize(Table t) {
+                if (++calls[0] == 1) {
+                    throw new OutOfMemoryError("injected: the capture's copy");
+                }
+            }
+
+            @Override
+            public boolean dooms() {
+                return false;
+            }
+        };
+        table.addCapture(capture);
+        assertThrows(OutOfMemoryError.class, table::prepareRowRemoval);
+        assertRows(table, 10); // nothing changed
+        table.prepareRowRemoval(); // the retry copies the rows
+        assertEquals(2, calls[0]);
+        assertFalse(table.removeCapture(capture), "materialized: no longer registered");
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            table.swapRemove(3); // prepared: allocates nothing, so the armed fault does not fire
+            assertTrue(AllocationFaults.armed(AllocationFaults.Kind.HEAP));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(9, table.count());
+    }
 }
