@@ -51,7 +51,11 @@ import java.util.TreeSet;
  * <p>Callback points: {@code OnSpawn} and {@code OnDespawn} observers (at the world and at entities, cascade
  * despawns included), query membership callbacks (added and removed), a membership callback that stages more work
  * (a further wave), batch initializers and batch writers, system bodies, run conditions, a default-value factory,
- * and {@code ArchetypeCreated} observers. After every fault the run recovers the documented way
+ * {@code ArchetypeCreated} observers, a raw {@code EntityObserver} attached to every archetype (row moves,
+ * activation, deactivation), a query's {@code groupBy}, a managed record's canonical constructor (run for each copy a
+ * batch set makes), the first of two observers of an emitted event (the second must still hear it), and a query
+ * visitor that spawns, despawns and sets inside its visit (a throw ends the visit's scope and leaves the staged work
+ * for {@code unwind()}, which must publish it). After every fault the run recovers the documented way
  * ({@code world.unwind()}) and checks:
  *
  * <ul>
@@ -79,7 +83,7 @@ public final class FaultRun {
     public enum Point {
         ON_SPAWN, ON_DESPAWN, ON_DESPAWN_AT_ENTITY, ADDED, REMOVED, REACTIVE, BATCH_INITIALIZER, BATCH_WRITER,
         SYSTEM_BODY, RUN_CONDITION, DEFAULT_FACTORY, ARCHETYPE_CREATED,
-        /** A raw {@link EntityObserver} on every archetype: {@code onEntityMove}, {@code onActivated}, {@code onDeactivated}. */
+        /** A raw {@link EntityObserver} on every archetype: onEntityMove, onActivated, onDeactivated. */
         RAW_OBSERVER,
         /** A persistent query's {@code groupBy}, called as each archetype is created. */
         GROUP_BY,
@@ -142,7 +146,10 @@ public final class FaultRun {
     public static final Component<?> ECHO = Components.tag("stress.fault.Echo");
 
     private static final int LOG_TAIL = Integer.getInteger("jtecs.modelLogTail", 40);
-    /** {@code -Djtecs.faultDebugStep=<n>} prints the world after operation n (of the run and of its replay) and where its fault was thrown. */
+    /**
+     * {@code -Djtecs.faultDebugStep=<n>} prints the world after operation n (of the run and of its replay) and where
+     * its fault was thrown.
+     */
     private static final int DEBUG_STEP = Integer.getInteger("jtecs.faultDebugStep", -1);
     private static final List<Class<?>> OBSERVED = List.of(OnDespawn.class);
 
