@@ -25,6 +25,7 @@ import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.storage.IntColumn;
 import dev.jtecs.mutation.BatchIds;
 import dev.jtecs.world.World;
@@ -50,7 +51,11 @@ import java.util.TreeSet;
  * <p>Callback points: {@code OnSpawn} and {@code OnDespawn} observers (at the world and at entities, cascade
  * despawns included), query membership callbacks (added and removed), a membership callback that stages more work
  * (a further wave), batch initializers and batch writers, system bodies, run conditions, a default-value factory,
- * and {@code ArchetypeCreated} observers. After every fault the run recovers the documented way
+ * {@code ArchetypeCreated} observers, a raw {@code EntityObserver} attached to every archetype (row moves,
+ * activation, deactivation), a query's {@code groupBy}, a managed record's canonical constructor (run for each copy a
+ * batch set makes), the first of two observers of an emitted event (the second must still hear it), and a query
+ * visitor that spawns, despawns and sets inside its visit (a throw ends the visit's scope and leaves the staged work
+ * for {@code unwind()}, which must publish it). After every fault the run recovers the documented way
  * ({@code world.unwind()}) and checks:
  *
  * <ul>
@@ -78,6 +83,16 @@ public final class FaultRun {
     public enum Point {
         ON_SPAWN, ON_DESPAWN, ON_DESPAWN_AT_ENTITY, ADDED, REMOVED, REACTIVE, BATCH_INITIALIZER, BATCH_WRITER,
         SYSTEM_BODY, RUN_CONDITION, DEFAULT_FACTORY, ARCHETYPE_CREATED,
+        /** A raw {@link EntityObserver} on every archetype: onEntityMove, onActivated, onDeactivated. */
+        RAW_OBSERVER,
+        /** A persistent query's {@code groupBy}, called as each archetype is created. */
+        GROUP_BY,
+        /** A managed record's canonical constructor, run as a batch set copies the value per entity. */
+        RECORD_CONSTRUCTOR,
+        /** The first of two world observers of an emitted event (the second must still hear it). */
+        EMIT,
+        /** A query visitor that spawns, despawns and sets (staged in the visit's scope) and throws part way. */
+        VISITOR,
         /** The k-th native buffer the operation allocates fails ({@link AllocationFaults}). */
         NATIVE_ALLOCATION,
         /** The k-th growth of one of the engine's heap arrays during the operation fails. */
@@ -108,11 +123,33 @@ public final class FaultRun {
                 }
                 return new Fuse(1);
             }));
+    /**
+     * A managed record whose canonical constructor is a callback point: the engine runs it for every copy a batch
+     * set makes ({@code RecordCopier}); the run's own constructions ({@link #charge}) do not arm it.
+     */
+    public record Charge(int level) {
+        public Charge {
+            FaultRun run = CURRENT.get();
+            if (run != null && !run.building) {
+                run.point(Point.RECORD_CONSTRUCTOR);
+            }
+        }
+    }
+
+    public static final ManagedComponent<Charge> CHARGE = Components.registerManaged(Charge.class,
+            o -> o.name("stress.fault.Charge"));
+
+    /** A custom event emitted at the world, heard by two observers (the first a callback point). */
+    public record Ping(int step) {}
+
     /** Marks the entities a reactive callback spawned. */
     public static final Component<?> ECHO = Components.tag("stress.fault.Echo");
 
     private static final int LOG_TAIL = Integer.getInteger("jtecs.modelLogTail", 40);
-    /** {@code -Djtecs.faultDebugStep=<n>} prints the world after operation n (of the run and of its replay). */
+    /**
+     * {@code -Djtecs.faultDebugStep=<n>} prints the world after operation n (of the run and of its replay) and where
+     * its fault was thrown.
+     */
     private static final int DEBUG_STEP = Integer.getInteger("jtecs.faultDebugStep", -1);
     private static final List<Class<?>> OBSERVED = List.of(OnDespawn.class);
 
@@ -135,6 +172,13 @@ public final class FaultRun {
     private Point armed;
     private int countdown;
     private long spawnedByObserver;
+    /** True while the run itself constructs a {@link Charge} (no fault point). */
+    private boolean building;
+    /** How many {@link Ping}s the second, non-throwing observer heard. */
+    private long pings;
+    private Query grouped;
+    /** What the visitor staged before it threw: "spawn id", "despawn id", "health id value". */
+    private final List<String> visitStaged = new ArrayList<>();
     private final List<String> facts = new ArrayList<>();
     private long replays;
     private long cascadeFaults;
@@ -233,7 +277,34 @@ public final class FaultRun {
     // ---------------------------------------------------------------- the world and its callback points
 
     private void install() {
-        world.observe(Entity.WORLD, ArchetypeCreated.class, event -> point(Point.ARCHETYPE_CREATED));
+        EntityObserver raw = new EntityObserver() {
+            @Override
+            public void onEntityMove(Archetype archetype, long entity, int fromRow, int toRow) {
+                point(Point.RAW_OBSERVER);
+            }
+
+            @Override
+            public void onActivated(Archetype archetype) {
+                point(Point.RAW_OBSERVER);
+            }
+
+            @Override
+            public void onDeactivated(Archetype archetype) {
+                point(Point.RAW_OBSERVER);
+            }
+        };
+        world.forEachArchetype(archetype -> archetype.addEntityObserver(raw));
+        world.observe(Entity.WORLD, ArchetypeCreated.class, event -> {
+            event.archetype().addEntityObserver(raw); // before the point: every archetype gets it
+            point(Point.ARCHETYPE_CREATED);
+        });
+        world.observe(Entity.WORLD, Ping.class, event -> point(Point.EMIT));
+        world.observe(Entity.WORLD, Ping.class, event -> pings++);
+        grouped = world.newQuery(QueryDescriptor.builder().name("grouped").includeAny(POSITION, LEVEL, HEALTH)
+                .groupBy(archetype -> {
+                    point(Point.GROUP_BY);
+                    return archetype.id() % 3;
+                }).build());
         world.observe(Entity.WORLD, OnSpawn.class, event -> {
             if (firstSpawn == 0) {
                 firstSpawn = event.entity();
@@ -329,6 +400,9 @@ public final class FaultRun {
             return; // the replay's fault-free publication
         }
         fired.merge(point, 1, Integer::sum);
+        if (step == DEBUG_STEP && suppressedStep < 0) {
+            new Throwable("fault at " + point).printStackTrace(System.out);
+        }
         if (suppressedStep < 0) {
             atFault = dump(); // what was published when the callback failed
             seenAtFault = seen.size();
@@ -342,7 +416,7 @@ public final class FaultRun {
 
     /** Points that run only inside a publication: a fault there must leave exactly what was published. */
     private static final Set<Point> IN_PUBLICATION = Set.of(Point.ADDED, Point.REMOVED, Point.REACTIVE,
-            Point.BATCH_INITIALIZER, Point.BATCH_WRITER);
+            Point.BATCH_INITIALIZER, Point.BATCH_WRITER, Point.RAW_OBSERVER, Point.RECORD_CONSTRUCTOR);
 
     private void saw(long id) {
         if (seenSet.add(id)) {
@@ -424,13 +498,15 @@ public final class FaultRun {
 
     private static List<Point> likelyPoints(int roll) {
         if (roll < 22) {
-            return List.of(Point.ON_SPAWN, Point.ADDED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED);
+            return List.of(Point.ON_SPAWN, Point.ADDED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED,
+                    Point.GROUP_BY, Point.RAW_OBSERVER);
         }
         if (roll < 44) {
-            return List.of(Point.ADDED, Point.REMOVED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED);
+            return List.of(Point.ADDED, Point.REMOVED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED,
+                    Point.GROUP_BY, Point.RAW_OBSERVER);
         }
         if (roll < 56) {
-            return List.of(Point.ON_DESPAWN, Point.ON_DESPAWN_AT_ENTITY, Point.REMOVED);
+            return List.of(Point.ON_DESPAWN, Point.ON_DESPAWN_AT_ENTITY, Point.REMOVED, Point.RAW_OBSERVER);
         }
         if (roll < 64) {
             return List.of(Point.BATCH_INITIALIZER, Point.ADDED, Point.REACTIVE, Point.ARCHETYPE_CREATED);
@@ -444,8 +520,17 @@ public final class FaultRun {
         if (roll < 82) {
             return List.of(Point.SYSTEM_BODY, Point.RUN_CONDITION, Point.ON_SPAWN, Point.ON_DESPAWN, Point.ADDED);
         }
+        if (roll < 85) {
+            return List.of(Point.RECORD_CONSTRUCTOR, Point.ADDED, Point.RAW_OBSERVER);
+        }
+        if (roll < 88) {
+            return List.of(Point.EMIT);
+        }
+        if (roll < 92) {
+            return List.of(Point.VISITOR, Point.ON_SPAWN, Point.ON_DESPAWN, Point.ADDED);
+        }
         return List.of(Point.ADDED, Point.REMOVED, Point.REACTIVE, Point.ON_DESPAWN, Point.ON_DESPAWN_AT_ENTITY,
-                Point.BATCH_INITIALIZER, Point.BATCH_WRITER, Point.DEFAULT_FACTORY);
+                Point.BATCH_INITIALIZER, Point.BATCH_WRITER, Point.DEFAULT_FACTORY, Point.RAW_OBSERVER);
     }
 
     /** One operation: the roll picks its kind. */
@@ -510,11 +595,113 @@ public final class FaultRun {
             world.update(1 / 60.0);
             return;
         }
+        // A batch set and a visit, like an update, run on a settled world only (with work pending the commit below
+        // comes first): the fault-free comparison needs each to publish its own work, not work staged before it.
+        boolean settled = !world.hasPendingChanges();
+        if (roll >= 82 && roll < 85 && settled) {
+            Charge value = charge(random.nextInt(100));
+            note("batchSet positions " + value);
+            world.batchSet(positions, CHARGE.of(value)); // the drain copies the record per entity
+            return;
+        }
+        if (roll >= 85 && roll < 88) {
+            emit();
+            return;
+        }
+        if (roll >= 88 && roll < 92 && settled) {
+            visit();
+            return;
+        }
         note("commit");
         opKind = "commit";
         world.commit();
         if (!instant) {
             world.defer();
+        }
+    }
+
+    /** A {@link Charge} the run makes itself: its constructor is no fault point here. */
+    private Charge charge(int level) {
+        building = true;
+        try {
+            return new Charge(level);
+        } finally {
+            building = false;
+        }
+    }
+
+    /** Emits a {@link Ping}: the second observer must hear it even when the first throws. */
+    private void emit() {
+        note("emit ping");
+        long heard = pings;
+        try {
+            world.emit(Entity.WORLD, new Ping(step));
+        } finally {
+            check(pings == heard + 1, "emit: the second observer heard " + (pings - heard) + " pings of one, "
+                    + "though only the first observer threw");
+        }
+    }
+
+    /**
+     * Visits {@code levels}: the visitor spawns, despawns and sets (each staged in the visit's scope) on up to six
+     * rows, a callback point after each. A throw ends the visit's scope; the staged work waits for {@code unwind()}
+     * (docs/queries.md, "Iteration is a scope"), which {@link #recover} checks.
+     */
+    private void visit() {
+        note("forEach levels visitor");
+        opKind = "visit";
+        visitStaged.clear();
+        int[] visited = {0};
+        levels.forEach((archetype, count) -> {
+            for (int row = 0; row < count && visited[0] < 6; row++, visited[0]++) {
+                long id = archetype.entity(row);
+                switch (visited[0] % 3) {
+                    case 0 -> {
+                        long spawned = world.spawn(LEVEL.of(7), POSITION);
+                        saw(spawned);
+                        note("  visit: spawn -> " + Entity.toString(spawned));
+                        visitStaged.add("spawn " + spawned);
+                    }
+                    case 1 -> {
+                        double health = 1000 + step * 10 + visited[0];
+                        note("  visit: set " + Entity.toString(id) + " health " + health);
+                        world.set(id, HEALTH.of(health));
+                        visitStaged.add("health " + id + " " + health);
+                    }
+                    default -> {
+                        note("  visit: despawn " + Entity.toString(id));
+                        world.despawn(id);
+                        visitStaged.add("despawn " + id);
+                    }
+                }
+                point(Point.VISITOR);
+            }
+        });
+    }
+
+    /** The documented rule for a visit that threw: its scope ended, its staged work waited, unwind() published it. */
+    private void checkVisitBeforeUnwind() {
+        check(world.scopeDepth() == (instant ? 0 : 1), "a forEach whose visitor threw must end its scope: depth "
+                + world.scopeDepth());
+        if (!visitStaged.isEmpty()) {
+            check(world.hasPendingChanges(), "the work a throwing visitor staged " + visitStaged + " must wait for "
+                    + "unwind(), but nothing is pending");
+        }
+    }
+
+    private void checkVisitAfterUnwind() {
+        for (String staged : visitStaged) {
+            String[] parts = staged.split(" ");
+            long id = Long.parseLong(parts[1]);
+            switch (parts[0]) {
+                case "spawn" -> check(world.isAlive(id) && world.has(id, LEVEL),
+                        "the visitor's staged spawn of " + Entity.toString(id) + " must be published by unwind()");
+                case "despawn" -> check(!world.isAlive(id),
+                        "the visitor's staged despawn of " + Entity.toString(id) + " must be published by unwind()");
+                default -> check(!world.isAlive(id) || world.has(id, HEALTH)
+                        && world.get(id, HEALTH) == Double.parseDouble(parts[2]), "the visitor's staged set of "
+                        + Entity.toString(id) + " health " + parts[2] + " must be published by unwind()");
+            }
         }
     }
 
@@ -636,6 +823,10 @@ public final class FaultRun {
                 ? spawnedByObserver : 0;
         long despawned = despawnFault && opKind.equals("despawn") && despawning == opEntity ? despawning : 0;
         List<String> pending = List.copyOf(facts);
+        boolean visitFault = fault.point == Point.VISITOR && suppressedStep < 0;
+        if (visitFault) {
+            checkVisitBeforeUnwind();
+        }
         try {
             world.unwind(); // the documented recovery: closes every scope and publishes what is staged
         } catch (RuntimeException e) {
@@ -644,6 +835,9 @@ public final class FaultRun {
         if (suppressedStep < 0) {
             checkInvariants("after " + fault.point);
             checkFacts(pending);
+            if (visitFault) {
+                checkVisitAfterUnwind();
+            }
             if (IN_PUBLICATION.contains(fault.point) || fault.inPublication) {
                 comparePublished(fault.point);
             } else {
@@ -660,7 +854,8 @@ public final class FaultRun {
             return;
         }
         List<WorldInvariants.Tracked> queries = List.of(new WorldInvariants.Tracked(positions, trackedPositions),
-                new WorldInvariants.Tracked(levels, trackedLevels), new WorldInvariants.Tracked(marked, null));
+                new WorldInvariants.Tracked(levels, trackedLevels), new WorldInvariants.Tracked(marked, null),
+                new WorldInvariants.Tracked(grouped, null));
         List<String> violations = WorldInvariants.check(world, seen, queries, List.of(), OBSERVED);
         if (!violations.isEmpty()) {
             throw mismatch(when + ": " + String.join("; ", violations), null);

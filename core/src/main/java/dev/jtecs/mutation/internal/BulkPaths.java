@@ -333,7 +333,22 @@ final class BulkPaths {
             }
         }
         table.truncate(0);
-        CommitDrain.notifyDeactivated(table);
+        try {
+            CommitDrain.notifyDeactivated(table);
+        } catch (RuntimeException | Error e) {
+            // the entities are gone either way: their despawns are reported (cascades, edges to them settled)
+            // even when an observer throws, as for a single row (CommitDrain.reportRemovedRow)
+            try {
+                reportWholeDespawns(members);
+            } catch (RuntimeException | Error next) {
+                e.addSuppressed(next);
+            }
+            throw e;
+        }
+        reportWholeDespawns(members);
+    }
+
+    private void reportWholeDespawns(long[] members) {
         if (drain.reportsWholeDespawns()) {
             for (long id : members) {
                 drain.reportDespawned(id);

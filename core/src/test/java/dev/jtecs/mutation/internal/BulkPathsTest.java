@@ -263,6 +263,29 @@ class BulkPathsTest {
         return rows.toString();
     }
 
+    @Test
+    void aThrowingDeactivationAfterAWholeArchetypeDespawnStillCascades() {
+        // found by FaultRun (RAW_OBSERVER): the despawns were reported after onDeactivated, so a throw there lost
+        // them and the children of the despawned parents outlived their cascading target
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            long parent = world.spawn(N.of(1), T);
+            long child = world.spawn(dev.jtecs.builtin.ChildOf.COMPONENT.to(parent));
+            world.archetypeOf(parent).addEntityObserver(new dev.jtecs.storage.EntityObserver() {
+                @Override
+                public void onDeactivated(dev.jtecs.storage.Archetype archetype) {
+                    throw new IllegalStateException("observer failed");
+                }
+            });
+            dev.jtecs.query.Query parents =
+                    world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(T).build());
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.batchDespawn(parents));
+            assertEquals("observer failed", e.getMessage());
+            world.unwind();
+            assertFalse(world.isAlive(parent));
+            assertFalse(world.isAlive(child), "the cascade of a despawn whose deactivation observer threw");
+        }
+    }
+
     // issue 18, defect 13
     @Test
     void aManagedRecordCopyThatThrowsHalfWayThroughABatchSetChangesNothing() {
