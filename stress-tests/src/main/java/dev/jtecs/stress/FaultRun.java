@@ -592,7 +592,10 @@ public final class FaultRun {
             // (with work pending, the commit below comes first: each operation then publishes its own work only,
             // which the fault-free comparison relies on)
             note("update");
-            world.update(1 / 60.0);
+            world.update(1 / 60.0); // closes scopes left open (documented): the staged path opens its own again
+            if (!instant) {
+                world.defer();
+            }
             return;
         }
         // A batch set and a visit, like an update, run on a settled world only (with work pending the commit below

@@ -315,6 +315,9 @@ final class BulkPaths {
         }
         long[] chunk = members == null ? scratch(n) : null;
         index.reserveFree(n); // what freeing the ids allocates comes before any observer hears of the despawn
+        if (members != null) {
+            drain.prepareDespawns(n, index.highWater()); // the despawns it reports below
+        }
         CommitDrain.notifyRemoved(table, 0, n, null);
         table.settleCaptures(); // other batches copy (and may mark) these rows now, before their marks go
         if (members != null) {
@@ -376,6 +379,7 @@ final class BulkPaths {
         int row = index.rowOf(slot);
         index.reserveFree(1); // what the removal allocates, before observers hear of it
         table.prepareRowRemoval();
+        drain.prepareDespawns(1, slot);
         CommitDrain.notifyRemoved(table, row, row + 1, null);
         int last = table.count() - 1;
         long moved = CommitDrain.detachRow(index, table, row);

@@ -387,6 +387,7 @@ public final class CommitDrain {
         int row = index.rowOf(slot);
         index.reserveFree(1); // what the removal allocates, before observers hear of it
         table.prepareRowRemoval();
+        hooks.prepareDespawns(1, slot);
         notifyRemoved(table, row, row + 1, null);
         transaction.setState(record, TxState.COMMITTED);
         int last = table.count() - 1;
@@ -425,6 +426,10 @@ public final class CommitDrain {
 
     boolean reportsWholeDespawns() {
         return wholeDespawns;
+    }
+
+    void prepareDespawns(int count, int highestSlot) {
+        hooks.prepareDespawns(count, highestSlot);
     }
 
     void reportDespawned(long id) {

@@ -11,7 +11,8 @@ import dev.jtecs.storage.internal.Table;
  * <p>Call order within one publication ({@link CommitDrain#publish()}), for each wave and each segment of it:
  *
  * <pre>
- *   publish ─┬─ wave ─┬─ segment: despawns ── despawned(id) per entity whose row and slot are gone
+ *   publish ─┬─ wave ─┬─ segment: despawns ── prepareDespawns(n, slot) before observers hear of them,
+ *            │        │                       despawned(id) per entity whose row and slot are gone
  *            │        │           spawns, moves ── placedWithPairs(table, from, to) before observers hear of rows
  *            │        │           sparse flush ── applySparse(...) per staged write of a live entity
  *            │        │           ── segmentDone()
@@ -27,6 +28,13 @@ import dev.jtecs.storage.internal.Table;
 public interface DrainHooks {
     /** Hooks that do nothing: a world without relationships, and tests of the drain alone. */
     DrainHooks NONE = new DrainHooks() { };
+
+    /**
+     * {@code count} despawns, of slots up to {@code highestSlot}, are about to happen: make now what the
+     * {@link #despawned} calls will allocate, so that running out of memory strikes before any observer hears of
+     * them, not between a row leaving and its despawn being reported.
+     */
+    default void prepareDespawns(int count, int highestSlot) {}
 
     /** A publication despawned {@code id}: its row is gone and its slot free. */
     default void despawned(long id) {}

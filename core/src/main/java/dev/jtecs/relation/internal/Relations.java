@@ -80,6 +80,11 @@ public final class Relations implements DrainHooks {
     // ---------------------------------------------------------------- drain hooks
 
     @Override
+    public void prepareDespawns(int count, int highestSlot) {
+        settlement.reserve(count, highestSlot);
+    }
+
+    @Override
     public void despawned(long id) {
         settlement.despawnedTarget(id);
     }

@@ -82,6 +82,20 @@ final class Settlement {
         return false;
     }
 
+    /** Makes room to note {@code count} dead targets of slots up to {@code highestSlot} without allocating. */
+    void reserve(int count, int highestSlot) {
+        if (highestSlot >= notedStamps.length) {
+            int capacity = Math.max(highestSlot + 1, notedStamps.length * 2);
+            var grownNotedStamps = Growth.copyOf(notedStamps, capacity);
+            var grownNotedIds = Growth.copyOf(notedIds, capacity);
+            notedStamps = grownNotedStamps;
+            notedIds = grownNotedIds;
+        }
+        if (deadTargetCount + count > deadTargets.length) {
+            deadTargets = Growth.copyOf(deadTargets, Math.max(deadTargetCount + count, deadTargets.length * 2));
+        }
+    }
+
     private void noteDeadTarget(long id) {
         int slot = Entity.slot(id);
         if (slot >= notedStamps.length) {
