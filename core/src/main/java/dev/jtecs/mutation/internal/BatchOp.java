@@ -111,10 +111,20 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
             Component<?> component, Input value, BatchCallback writer, Transaction transaction) {
         BatchOp op = new BatchOp(kind, null, 0, 0, null, 0, writer, null, null, null, false, tables, members,
                 structuralCounts, counts, component, value, transaction);
-        for (int t = 0; t < tables.length; t++) {
-            if (members[t] == null) {
-                tables[t].addCapture(op);
+        int t = 0;
+        try {
+            for (; t < tables.length; t++) {
+                if (members[t] == null) {
+                    tables[t].addCapture(op);
+                }
             }
+        } catch (RuntimeException | Error e) { // all or none: a capture left behind would doom rows of no op
+            for (int done = 0; done < t; done++) {
+                if (members[done] == null) {
+                    tables[done].removeCapture(op);
+                }
+            }
+            throw e;
         }
         return op;
     }
