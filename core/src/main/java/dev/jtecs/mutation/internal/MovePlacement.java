@@ -9,6 +9,7 @@ import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.Table;
+import dev.jtecs.entity.Entity;
 
 /**
  * Publishes the staged changes of committed entities: each record's destination is resolved once when its wave
@@ -346,5 +347,117 @@ final class MovePlacement {
         }
         writeRequirements(target, row);
         writeEntries(record, target, row);
+    }
+
+    // ---------------------------------------------------------------- tag moves
+
+    private Table[] tagSources = new Table[64];
+    private Table[] tagTargets = new Table[64];
+    private int tagMoves;
+
+    /** A wave with {@code n} sealed tag moves is being reserved (0 for the other segments: none to move). */
+    void startTags(int n) {
+        java.util.Arrays.fill(tagSources, 0, tagMoves, null); // a failed wave may have left its plan
+        java.util.Arrays.fill(tagTargets, 0, tagMoves, null);
+        tagMoves = n;
+        if (tagSources.length < n) {
+            tagSources = new Table[Math.max(n, tagSources.length * 2)];
+            tagTargets = new Table[tagSources.length];
+        }
+    }
+
+    /**
+     * Plans the wave's sealed tag moves: each one's source and destination (the graph edge of its tag), or none
+     * when its entity died or already has the tag's final state. Returns the destination, for reservation, or
+     * {@code null}.
+     */
+    Table planTag(int move) {
+        long id = transaction.tagMoveId(move);
+        tagSources[move] = null;
+        tagTargets[move] = null;
+        if (id == 0 || !index.isAlive(id)) {
+            return null;
+        }
+        Table current = registry.ofStore(index.storeOf(Entity.slot(id)));
+        Component<?> tag = dev.jtecs.component.Components.findById(transaction.tagMoveComponent(move));
+        Table target = transaction.tagMoveAdds(move) ? registry.withAdded(current, tag)
+                : registry.withRemoved(current, tag);
+        if (target == current) {
+            return null;
+        }
+        tagSources[move] = current;
+        tagTargets[move] = target;
+        return target;
+    }
+
+    /**
+     * Publishes the planned tag moves, in order: a run that takes every row of an unobserved table to one other
+     * unobserved table moves it whole, every other move alone (as a record's move would, with its notifications).
+     */
+    void moveTags() {
+        int move = 0;
+        while (move < tagMoves) {
+            Table source = tagSources[move];
+            if (source == null) {
+                transaction.tagMoveDone(move++);
+                continue;
+            }
+            Table target = tagTargets[move];
+            int end = move;
+            if (source.observers().length == 0 && target.observers().length == 0) {
+                int rows = source.count();
+                while (end < tagMoves && end - move < rows && tagSources[end] == source && tagTargets[end] == target) {
+                    end++;
+                }
+                if (end - move != rows) {
+                    end = move;
+                }
+            }
+            if (end > move) {
+                moveTagsWhole(move, end, source, target);
+                move = end;
+            } else {
+                moveTagOne(move++, source, target);
+            }
+        }
+        java.util.Arrays.fill(tagSources, 0, tagMoves, null);
+        java.util.Arrays.fill(tagTargets, 0, tagMoves, null);
+        tagMoves = 0;
+    }
+
+    private void moveTagsWhole(int first, int end, Table source, Table target) {
+        int n = end - first;
+        int base;
+        if (target.count() == 0) {
+            registry.exchange(source, target); // the stores swap: no entity needs relocating
+            base = 0;
+        } else {
+            base = source.moveAllTo(target);
+            relocateRange(target, base, n);
+        }
+        for (int move = first; move < end; move++) {
+            transaction.tagMoveDone(move);
+        }
+        markTag(target, first);
+        drain.placed(target, base, base + n, source);
+    }
+
+    private void moveTagOne(int move, Table current, Table target) {
+        int slot = Entity.slot(transaction.tagMoveId(move));
+        int row = index.rowOf(slot);
+        Notifications.removed(current, row, row + 1, target);
+        int destination = current.moveRowTo(row, target); // a tag has no column: nothing else to write
+        index.relocate(slot, target.store(), destination);
+        transaction.tagMoveDone(move);
+        CommitDrain.removeRow(index, current, row);
+        markTag(target, move);
+        drain.placed(target, destination, destination + 1, current);
+    }
+
+    /** An added tag's column reads dirty, as a staged set of it marks it. */
+    private void markTag(Table target, int move) {
+        if (transaction.tagMoveAdds(move)) {
+            target.markDirty(target.position(transaction.tagMoveComponent(move)));
+        }
     }
 }

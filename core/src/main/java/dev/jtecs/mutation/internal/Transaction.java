@@ -52,14 +52,103 @@ public final class Transaction {
     private long[] batchIds = new long[0];
     private int batchIdCount;
 
+    // tag moves: a committed entity's one staged change of one tag (no requirements), kept as (id, tag id, add)
+    // instead of a record; recordBySlot[slot] is -(move + 1). Sealed ones are [0, sealedTagEnd).
+    private long[] tagIds = new long[64];
+    private int[] tagComponents = new int[64]; // the tag's id, + 1 << 31 when the move removes it
+    private int tagCount;
+    private int sealedTagEnd;
+
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
     private int[] entryNext = new int[128];
     private int entryCount;
 
-    /** The open record of a slot, or -1 when the slot has nothing staged. */
+    /**
+     * The open record of a slot, or -1 when the slot has nothing staged. A tag move staged for the slot becomes
+     * a record first (with its one entry), so every caller sees records only.
+     */
     public int find(int slot) {
-        return slot < recordBySlot.length ? recordBySlot[slot] - 1 : -1;
+        if (slot >= recordBySlot.length) {
+            return -1;
+        }
+        int handle = recordBySlot[slot];
+        return handle >= 0 ? handle - 1 : promote(-handle - 1);
+    }
+
+    /**
+     * Whether the slot has nothing staged: no record and no tag move (what {@link #stageTagMove} requires).
+     */
+    public boolean isUnstaged(int slot) {
+        return slot >= recordBySlot.length || recordBySlot[slot] == 0;
+    }
+
+    // ---------------------------------------------------------------- tag moves
+
+    private static final int REMOVAL = 1 << 31;
+
+    /**
+     * Stages the lone change of one tag (without requirements) of a committed entity whose slot has nothing
+     * staged, while no batch boundary is open: a compact move the drain publishes like a record's, at a fraction
+     * of a record's cost. Any later staging call for the slot turns it into a record ({@link #find}).
+     */
+    public void stageTagMove(long id, int slot, Component<?> tag, boolean add) {
+        if (slot >= recordBySlot.length) {
+            recordBySlot = Arrays.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
+        }
+        if (tagCount == tagIds.length) {
+            tagIds = Arrays.copyOf(tagIds, tagCount * 2);
+            tagComponents = Arrays.copyOf(tagComponents, tagCount * 2);
+        }
+        int move = tagCount++;
+        tagIds[move] = id;
+        tagComponents[move] = add ? tag.id() : tag.id() | REMOVAL;
+        recordBySlot[slot] = -(move + 1);
+    }
+
+    /** Turns open tag move {@code move} into a record with its one entry; returns the record. */
+    private int promote(int move) {
+        long id = tagIds[move];
+        int slot = dev.jtecs.entity.Entity.slot(id);
+        int packed = tagComponents[move];
+        tagIds[move] = 0; // lapsed: the record carries it now
+        recordBySlot[slot] = 0;
+        int record = begin(id, slot, TxState.STAGED_MUTATE);
+        Component<?> tag = dev.jtecs.component.Components.findById(packed & ~REMOVAL);
+        put(record, tag, (packed & REMOVAL) != 0 ? null : tag);
+        return record;
+    }
+
+    /** Turns every open tag move into a record (a batch boundary is staged: call order must hold). */
+    private void promoteAll() {
+        for (int move = sealedTagEnd; move < tagCount; move++) {
+            if (tagIds[move] != 0) {
+                promote(move);
+            }
+        }
+    }
+
+    /** The sealed tag moves: {@code [0, sealedTagMoves())}; a lapsed one has id 0. */
+    public int sealedTagMoves() {
+        return sealedTagEnd;
+    }
+
+    public long tagMoveId(int move) {
+        return tagIds[move];
+    }
+
+    /** The tag a move adds or removes. */
+    public int tagMoveComponent(int move) {
+        return tagComponents[move] & ~REMOVAL;
+    }
+
+    public boolean tagMoveAdds(int move) {
+        return (tagComponents[move] & REMOVAL) == 0;
+    }
+
+    /** Marks a sealed tag move published (or lapsed). */
+    public void tagMoveDone(int move) {
+        tagIds[move] = 0;
     }
 
     /**
@@ -218,6 +307,9 @@ public final class Transaction {
      * despawn) closes those records: they publish before it runs, and work staged afterwards publishes after it.
      */
     public void addOp(BatchOp op) {
+        if (op.isBoundary() && tagCount > sealedTagEnd) {
+            promoteAll(); // staged before the boundary: they publish before it, as records
+        }
         op.recordMark = size;
         ops.add(op);
         if (op.isBoundary()) {
@@ -325,7 +417,7 @@ public final class Transaction {
 
     /** Whether the open wave has no records and no batch operations. */
     public boolean isEmpty() {
-        return size == sealedEnd && ops.size() == sealedOps;
+        return size == sealedEnd && ops.size() == sealedOps && tagCount == sealedTagEnd;
     }
 
     /** The number of records in the open wave. */
@@ -345,6 +437,15 @@ public final class Transaction {
         sealedEnd = size;
         for (int r = sealedStart; r < sealedEnd; r++) {
             recordBySlot[slots[r]] = 0;
+        }
+        if (sealedTagEnd != 0) {
+            throw new IllegalStateException("sealed tag moves are draining");
+        }
+        sealedTagEnd = tagCount;
+        for (int move = 0; move < sealedTagEnd; move++) {
+            if (tagIds[move] != 0) {
+                recordBySlot[dev.jtecs.entity.Entity.slot(tagIds[move])] = 0;
+            }
         }
         sealedOps = ops.size();
         openBoundaries = 0;
@@ -393,6 +494,18 @@ public final class Transaction {
             ops.get(k).recordMark -= sealedEnd;
         }
         closedBefore = Math.max(0, closedBefore - sealedEnd);
+        int nextTags = tagCount - sealedTagEnd;
+        if (nextTags > 0) { // staged while the wave drained: the next wave's, moved to the front
+            System.arraycopy(tagIds, sealedTagEnd, tagIds, 0, nextTags);
+            System.arraycopy(tagComponents, sealedTagEnd, tagComponents, 0, nextTags);
+            for (int move = 0; move < nextTags; move++) {
+                if (tagIds[move] != 0) {
+                    recordBySlot[dev.jtecs.entity.Entity.slot(tagIds[move])] = -(move + 1);
+                }
+            }
+        }
+        tagCount = nextTags;
+        sealedTagEnd = 0;
         sealedOps = 0;
         sealedStart = 0;
         sealedEnd = 0;
