@@ -253,9 +253,10 @@ public final class CommitDrain {
         for (int record = from; record < to; record++) {
             publish(record, 1);
         }
-        moves.moveAll(from, to);
-        if (last) {
-            moves.moveTags(); // (a wave with tag moves holds no batch boundary: its one segment is the last)
+        if (last && transaction.sealedTagMoves() > 0) {
+            moves.moveAllWithTags(from, to); // (a wave with tag moves holds no batch boundary: one segment)
+        } else {
+            moves.moveAll(from, to);
         }
     }
 
