@@ -381,4 +381,74 @@ class WorldScopeTest {
             }
         }
     }
+
+    /** A lone tag change is staged compactly; every later call for the entity sees it as staged structure. */
+    @Test
+    void aStagedTagChangeHoldsLaterValuesBackAndCoalescesWithLaterCallsForTheEntity() {
+        long id = world.spawn(N.of(1));
+        Archetype home = world.archetypeOf(id);
+        List<String> calls = new ArrayList<>();
+        home.addEntityObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(Archetype archetype, int from, int to, Archetype other) {
+                calls.add("removed");
+            }
+
+            @Override
+            public void onEntitiesAdded(Archetype archetype, int from, int to, Archetype other) {
+                calls.add("added");
+            }
+        });
+        world.defer();
+        world.set(id, A);
+        world.set(id, N.of(5));
+        assertEquals(1, world.get(id, N), "the entity has staged structure: the value waits for the commit");
+        assertFalse(world.has(id, A));
+        world.remove(id, A);
+        world.commit();
+        assertSame(home, world.archetypeOf(id), "set then remove: the net signature did not change");
+        assertEquals(5, world.get(id, N));
+        assertEquals(List.of(), calls);
+        world.defer();
+        world.set(id, A);
+        world.despawn(id);
+        world.commit();
+        assertFalse(world.isAlive(id));
+        assertEquals(List.of("removed"), calls, "a despawn cancels the staged move");
+    }
+
+    @Test
+    void aBatchDespawnAfterAStagedTagChangeSelectsTheEntityAndPublishesTheChangeFirst() {
+        long a = world.spawn(N.of(1));
+        long b = world.spawn(N.of(2));
+        long c = world.spawn(N.of(3), A);
+        world.defer();
+        world.set(a, A);
+        world.remove(c, A);
+        world.batchDespawn(world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(N).exclude(A).build()));
+        world.set(c, B); // after the boundary: not selected (it had A at the call), so it stays
+        world.commit();
+        assertFalse(world.isAlive(a), "selected at the call");
+        assertFalse(world.isAlive(b));
+        assertTrue(world.isAlive(c));
+        assertFalse(world.has(c, A));
+        assertTrue(world.has(c, B));
+    }
+
+    @Test
+    void clearingTheWorldForgetsStagedTagChanges() {
+        long a = world.spawn(N.of(1));
+        world.defer();
+        world.set(a, A);
+        assertTrue(world.hasPendingChanges());
+        world.clearEntities();
+        assertFalse(world.hasPendingChanges());
+        long b = world.spawn(N.of(2)); // may reuse a's slot, with a new generation
+        world.commit();
+        assertFalse(world.isAlive(a));
+        assertTrue(world.isAlive(b));
+        assertFalse(world.has(b, A), "the cleared change does not reach the slot's next entity");
+        world.set(b, A);
+        assertTrue(world.has(b, A));
+    }
 }

@@ -641,7 +641,8 @@ final class Batches {
         long[][] members = new long[nonEmpty][];
         long[] structural = new long[nonEmpty];
         int[] counts = new int[nonEmpty];
-        boolean filter = kind == BatchOp.Kind.DESPAWN && (transaction.openRecords() > 0 || transaction.anyDoomed());
+        boolean filter = kind == BatchOp.Kind.DESPAWN && (transaction.openRecords() > 0
+                || transaction.hasOpenTagMoves() || transaction.anyDoomed()); // (tag moves become records below)
         int t = 0;
         for (Archetype archetype : matched) {
             if (archetype.count() == 0) {
@@ -682,7 +683,7 @@ final class Batches {
     }
 
     private boolean isDespawning(int slot) {
-        int record = transaction.find(slot);
+        int record = transaction.peek(slot); // a tag move is no despawn: it need not become a record here
         if (record < 0) {
             return false;
         }

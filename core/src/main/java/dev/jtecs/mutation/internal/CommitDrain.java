@@ -178,7 +178,7 @@ public final class CommitDrain {
                 segmentStart = segment;
                 segmentEnd = end;
                 segmentMark = op == null ? Integer.MAX_VALUE : k;
-                runSegment(segment, end, firstOp, k, cancels);
+                runSegment(segment, end, firstOp, k, cancels, op == null);
                 sparseWrites.flush(op == null ? Integer.MAX_VALUE : k, index, flushSink);
                 hooks.segmentDone();
                 if (op != null) {
@@ -236,8 +236,8 @@ public final class CommitDrain {
     }
 
     /** Publishes records {@code [from, to)} and the spawn batches among ops {@code [firstOp, endOp)}. */
-    private void runSegment(int from, int to, int firstOp, int endOp, boolean cancels) {
-        resolveAndReserve(from, to, firstOp, endOp);
+    private void runSegment(int from, int to, int firstOp, int endOp, boolean cancels, boolean last) {
+        resolveAndReserve(from, to, firstOp, endOp, last);
         for (int record = from; record < to; record++) {
             publish(record, 0);
         }
@@ -253,7 +253,11 @@ public final class CommitDrain {
         for (int record = from; record < to; record++) {
             publish(record, 1);
         }
-        moves.moveAll(from, to);
+        if (last && transaction.sealedTagMoves() > 0) {
+            moves.moveAllWithTags(from, to); // (a wave with tag moves holds no batch boundary: one segment)
+        } else {
+            moves.moveAll(from, to);
+        }
     }
 
     private static final BatchOp.Kind[] SPAWN_ORDER = {BatchOp.Kind.SPAWN, BatchOp.Kind.SPAWN_AT};
@@ -277,7 +281,7 @@ public final class CommitDrain {
      * brings it, net of the rows this wave's despawns free there (they run first), so no buffer is reallocated
      * while the wave's callbacks run and no entity moves twice.
      */
-    private void resolveAndReserve(int from, int to, int firstOp, int endOp) {
+    private void resolveAndReserve(int from, int to, int firstOp, int endOp, boolean last) {
         moves.startSegment(from, to);
         int distinct = 0;
         try {
@@ -306,6 +310,14 @@ public final class CommitDrain {
             for (int k = firstOp; k < endOp; k++) {
                 BatchOp op = transaction.op(k);
                 distinct = tally(op.table, op.count, distinct);
+            }
+            int tagMoves = last ? transaction.sealedTagMoves() : 0;
+            moves.startTags(tagMoves);
+            for (int move = 0; move < tagMoves; move++) {
+                Table target = moves.planTag(move);
+                if (target != null) {
+                    distinct = tally(target, 1, distinct);
+                }
             }
             for (int k = 0; k < distinct; k++) {
                 if (reservedRows[k] > 0) {

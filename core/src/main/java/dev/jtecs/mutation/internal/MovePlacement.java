@@ -6,7 +6,10 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.Components;
+import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.Table;
 
@@ -346,5 +349,197 @@ final class MovePlacement {
         }
         writeRequirements(target, row);
         writeEntries(record, target, row);
+    }
+
+    // ---------------------------------------------------------------- tag moves
+
+    private Table[] tagSources = new Table[64];
+    private Table[] tagTargets = new Table[64];
+    private int tagMoves; // planned for this wave
+    private int tagNext; // the first planned one not published yet
+
+    /**
+     * A wave with {@code n} sealed tag moves is being reserved (0 for a segment with none to move): forgets the
+     * plan a failed wave may have left and makes room for this one (allocated before anything changes).
+     */
+    void startTags(int n) {
+        java.util.Arrays.fill(tagSources, 0, tagMoves, null);
+        java.util.Arrays.fill(tagTargets, 0, tagMoves, null);
+        tagMoves = 0;
+        tagNext = 0;
+        if (tagSources.length < n) {
+            int capacity = Math.max(n, tagSources.length * 2);
+            var grownSources = Growth.copyOf(tagSources, capacity);
+            var grownTargets = Growth.copyOf(tagTargets, capacity);
+            tagSources = grownSources;
+            tagTargets = grownTargets;
+        }
+        tagMoves = n;
+    }
+
+    /**
+     * Plans sealed tag move {@code move}: its source and destination (the graph edge of its tag), or none when its
+     * entity died or already has the tag's final state. Returns the destination, for reservation, or {@code null}.
+     */
+    Table planTag(int move) {
+        long id = transaction.tagMoveId(move);
+        tagSources[move] = null;
+        tagTargets[move] = null;
+        if (id == 0 || !index.isAlive(id)) {
+            return null;
+        }
+        Table current = registry.ofStore(index.storeOf(Entity.slot(id)));
+        Component<?> tag = Components.findById(transaction.tagMoveComponent(move));
+        Table target = transaction.tagMoveAdds(move) ? registry.withAdded(current, tag)
+                : registry.withRemoved(current, tag);
+        if (target == current) {
+            return null;
+        }
+        tagSources[move] = current;
+        tagTargets[move] = target;
+        return target;
+    }
+
+    /**
+     * Publishes the records' moves of {@code [from, to)} and the planned tag moves in staging order: each tag move
+     * after the records begun before it was staged ({@link Transaction#tagMoveMark}), before the others.
+     */
+    void moveAllWithTags(int from, int to) {
+        int record = from;
+        while (record < to) {
+            moveTags(record);
+            if (transaction.state(record) != TxState.STAGED_MUTATE) {
+                record++;
+                continue;
+            }
+            // a run of records stops at the next tag move staged among them (its mark is past this record)
+            int limit = tagNext < tagMoves ? Math.min(to, transaction.tagMoveMark(tagNext)) : to;
+            int end = wholeRunEnd(record, limit);
+            if (end > record) {
+                moveWhole(record, end);
+                record = end;
+            } else {
+                move(record++);
+            }
+        }
+        moveTags(Integer.MAX_VALUE);
+        java.util.Arrays.fill(tagSources, 0, tagMoves, null);
+        java.util.Arrays.fill(tagTargets, 0, tagMoves, null);
+        tagMoves = 0;
+        tagNext = 0;
+    }
+
+    /**
+     * Publishes the planned tag moves staged before record {@code mark} was begun, in order: a run that takes every
+     * row of an unobserved table to one other unobserved table moves it whole, every other move alone (as a
+     * record's move would, with its notifications).
+     */
+    void moveTags(int mark) {
+        while (tagNext < tagMoves && transaction.tagMoveMark(tagNext) <= mark) {
+            int move = tagNext;
+            Table source = tagSources[move];
+            if (source == null) {
+                transaction.tagMoveDone(move);
+                tagNext++;
+                continue;
+            }
+            Table target = tagTargets[move];
+            int end = move;
+            if (source.observers().length == 0 && target.observers().length == 0) {
+                int rows = source.count();
+                while (end < tagMoves && end - move < rows && tagSources[end] == source && tagTargets[end] == target
+                        && transaction.tagMoveMark(end) <= mark && isIn(transaction.tagMoveId(end), source)) {
+                    end++;
+                }
+                if (end - move != rows) {
+                    end = move;
+                }
+            }
+            if (end > move) {
+                moveTagsWhole(move, end, source, target);
+            } else {
+                moveTagOne(move, target);
+                end = move + 1;
+            }
+            tagSources[move] = null;
+            tagTargets[move] = null;
+            tagNext = end;
+        }
+    }
+
+    /** Whether an entity is alive and in {@code table} (the distinct entities of a run then fill its rows). */
+    private boolean isIn(long id, Table table) {
+        return index.isAlive(id) && index.storeOf(Entity.slot(id)) == table.store();
+    }
+
+    /**
+     * Moves every row of {@code source} (the entities of tag moves {@code [first, end)}, one per row: the same
+     * source and target mean the same change) into {@code target} at once.
+     */
+    private void moveTagsWhole(int first, int end, Table source, Table target) {
+        int n = end - first;
+        int base;
+        if (target.count() == 0) {
+            registry.exchange(source, target); // the stores swap: no entity needs relocating
+            base = 0;
+        } else {
+            base = source.moveAllTo(target);
+            relocateRange(target, base, n);
+        }
+        for (int move = first; move < end; move++) {
+            transaction.tagMoveDone(move);
+            tagSources[move] = null;
+            tagTargets[move] = null;
+        }
+        markTag(target, first);
+        drain.placed(target, base, base + n, source);
+    }
+
+    /**
+     * Moves one entity as {@link #move} moves a record's: what the removal allocates is made first, the row
+     * moves, and the destination hears of it even when an observer of the source throws.
+     */
+    private void moveTagOne(int move, Table target) {
+        long id = transaction.tagMoveId(move);
+        int slot = Entity.slot(id);
+        if (!index.isAlive(id)) {
+            transaction.tagMoveDone(move); // (nothing in a wave despawns an entity with a tag move: a safeguard)
+            return;
+        }
+        Table current = registry.ofStore(index.storeOf(slot));
+        if (current == target) {
+            transaction.tagMoveDone(move);
+            return;
+        }
+        int row = index.rowOf(slot);
+        current.prepareRowRemoval(); // the destination's room was reserved with the wave; this is the rest
+        Notifications.removed(current, row, row + 1, target);
+        int destination = current.moveRowTo(row, target); // a tag has no column: nothing else to write
+        markTag(target, move);
+        index.relocate(slot, target.store(), destination);
+        transaction.tagMoveDone(move);
+        int last = current.count() - 1;
+        long moved = CommitDrain.detachRow(index, current, row);
+        Throwable failure = null;
+        try {
+            Notifications.swapRemoved(current, moved, last, row);
+        } catch (RuntimeException | Error e) {
+            failure = e; // the row has moved all the same: the destination must still hear of it
+        }
+        try {
+            drain.placed(target, destination, destination + 1, current);
+        } catch (RuntimeException | Error e) {
+            failure = Notifications.fold(failure, e);
+        }
+        if (failure != null) {
+            throw Notifications.rethrow(failure);
+        }
+    }
+
+    /** An added tag's column reads dirty, as a staged set of it marks it. */
+    private void markTag(Table target, int move) {
+        if (transaction.tagMoveAdds(move)) {
+            target.markDirty(target.position(transaction.tagMoveComponent(move)));
+        }
     }
 }

@@ -7,6 +7,7 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
@@ -96,6 +97,10 @@ public final class Staging {
                 int position = table.position(input.component().id());
                 if (position >= 0) {
                     writeThrough(id, table, position, index.rowOf(slot), input);
+                    return;
+                }
+                if (input instanceof TagComponent tag && tag.requires().isEmpty()) {
+                    transaction.stageTagMove(id, slot, tag, true); // the compact form: no record, no entry
                     return;
                 }
             }
@@ -419,9 +424,14 @@ public final class Staging {
         if (record < 0) {
             // not published yet (a spawn-batch member, or a spawn the drain is publishing), or a pending batch
             // may add the component before this removal applies: stage it; otherwise only if it is there now
-            if (!alive || transaction.hasOpenBoundary()
-                    || archetypes.ofStore(index.storeOf(slot)).has(component.id())) {
+            if (!alive || transaction.hasOpenBoundary()) {
                 transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
+            } else if (archetypes.ofStore(index.storeOf(slot)).has(component.id())) {
+                if (component instanceof TagComponent tag) {
+                    transaction.stageTagMove(id, slot, tag, false); // the compact form: no record, no entry
+                } else {
+                    transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
+                }
             }
             return;
         }

@@ -3,7 +3,10 @@ package dev.jtecs.mutation.internal;
 import dev.jtecs.entity.internal.Growth;
 
 import dev.jtecs.component.Component;
+import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
 import java.util.Arrays;
 
 /**
@@ -13,7 +16,12 @@ import java.util.Arrays;
  * <p>Records are plain {@code int} handles into parallel arrays, so staging a million spawns creates no objects
  * beyond the amortized growth of a few arrays, and a steady state of stage/commit allocates nothing.
  *
- * <p>Invariants: a slot has at most one open record ({@code recordBySlot[slot]} is its handle + 1, or 0); entry
+ * <p>A committed entity's lone change of one tag without requirements is kept more compactly still, as a tag
+ * move (id, tag, add or remove, staging position): no record, no entry. Any later call that stages for its slot
+ * turns it into a record ({@link #find}), and so does a batch boundary, so every other path sees records only.
+ *
+ * <p>Invariants: a slot has at most one open record or tag move ({@code recordBySlot[slot]} is a record's handle
+ * + 1, a tag move's -(index + 1), or 0); entry
  * lists keep first-staging order and hold each component at most once; records handed to the drain by
  * {@link #seal()} can no longer be found by slot, so work staged while the drain runs opens fresh records (the
  * next wave).
@@ -52,14 +60,134 @@ public final class Transaction {
     private long[] batchIds = new long[0];
     private int batchIdCount;
 
+    // tag moves: a committed entity's one staged change of one tag (no requirements), kept as (id, tag id, add)
+    // instead of a record; recordBySlot[slot] is -(move + 1). Sealed ones are [0, sealedTagEnd). A move's mark is
+    // the number of records begun before it: it publishes after those records' moves and before the others.
+    private long[] tagIds = new long[64];
+    private int[] tagComponents = new int[64]; // the tag's id, + 1 << 31 when the move removes it
+    private int[] tagMarks = new int[64];
+    private int tagCount;
+    private int sealedTagEnd;
+
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
     private int[] entryNext = new int[128];
     private int entryCount;
 
-    /** The open record of a slot, or -1 when the slot has nothing staged. */
+    /**
+     * The open record of a slot, or -1 when the slot has nothing staged. A tag move staged for the slot becomes
+     * a record first (with its one entry), so every caller sees records only.
+     */
     public int find(int slot) {
-        return slot < recordBySlot.length ? recordBySlot[slot] - 1 : -1;
+        if (slot >= recordBySlot.length) {
+            return -1;
+        }
+        int handle = recordBySlot[slot];
+        return handle >= 0 ? handle - 1 : promote(-handle - 1);
+    }
+
+    /** The open record of a slot, or -1 when it has none (a tag move staged for it stays one). */
+    public int peek(int slot) {
+        return slot < recordBySlot.length ? Math.max(recordBySlot[slot], 0) - 1 : -1;
+    }
+
+    // ---------------------------------------------------------------- tag moves
+
+    private static final int REMOVAL = 1 << 31;
+
+    /**
+     * Stages the lone change of one tag (without requirements) of a committed entity whose slot has nothing
+     * staged, while no batch boundary is open: a compact move the drain publishes like a record's, at a fraction
+     * of a record's cost. Any later staging call for the slot turns it into a record ({@link #find}).
+     */
+    public void stageTagMove(long id, int slot, TagComponent tag, boolean add) {
+        if (slot >= recordBySlot.length) {
+            recordBySlot = Growth.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
+        }
+        if (recordBySlot[slot] != 0) {
+            throw new IllegalStateException("slot " + slot + " already has staged work");
+        }
+        if (tagCount == tagIds.length) {
+            int capacity = tagCount * 2;
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownIds = Growth.copyOf(tagIds, capacity);
+            var grownComponents = Growth.copyOf(tagComponents, capacity);
+            var grownMarks = Growth.copyOf(tagMarks, capacity);
+            tagIds = grownIds;
+            tagComponents = grownComponents;
+            tagMarks = grownMarks;
+        }
+        int move = tagCount++;
+        tagIds[move] = id;
+        tagComponents[move] = add ? tag.id() : tag.id() | REMOVAL;
+        tagMarks[move] = size;
+        recordBySlot[slot] = -(move + 1);
+    }
+
+    /**
+     * Turns open tag move {@code move} into a record with its one entry; returns the record. The record and its
+     * entry are made room for first, so a failed allocation leaves the move as it was.
+     */
+    private int promote(int move) {
+        ensureRecordRoom();
+        ensureEntryRoom();
+        long id = tagIds[move];
+        int slot = Entity.slot(id);
+        int packed = tagComponents[move];
+        tagIds[move] = 0; // lapsed: the record carries it now
+        recordBySlot[slot] = 0;
+        int record = begin(id, slot, TxState.STAGED_MUTATE);
+        Component<?> tag = Components.findById(packed & ~REMOVAL);
+        put(record, tag, (packed & REMOVAL) != 0 ? null : tag);
+        return record;
+    }
+
+    /** Turns every open tag move into a record (a batch boundary is staged: call order must hold). */
+    private void promoteAll() {
+        for (int move = sealedTagEnd; move < tagCount; move++) {
+            if (tagIds[move] != 0) {
+                promote(move);
+            }
+        }
+    }
+
+    /** Whether the open wave holds a tag move that no later call has turned into a record. */
+    public boolean hasOpenTagMoves() {
+        for (int move = sealedTagEnd; move < tagCount; move++) {
+            if (tagIds[move] != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The sealed tag moves: {@code [0, sealedTagMoves())}; a lapsed one has id 0. */
+    public int sealedTagMoves() {
+        return sealedTagEnd;
+    }
+
+    /** The entity a tag move changes, or 0 once it lapsed (turned into a record) or was published. */
+    public long tagMoveId(int move) {
+        return tagIds[move];
+    }
+
+    /** The tag a move adds or removes. */
+    public int tagMoveComponent(int move) {
+        return tagComponents[move] & ~REMOVAL;
+    }
+
+    public boolean tagMoveAdds(int move) {
+        return (tagComponents[move] & REMOVAL) == 0;
+    }
+
+    /** The number of the wave's records begun before the move was staged: it publishes before record {@code mark}. */
+    public int tagMoveMark(int move) {
+        return tagMarks[move];
+    }
+
+    /** Marks a sealed tag move published (or lapsed). */
+    public void tagMoveDone(int move) {
+        tagIds[move] = 0;
     }
 
     /**
@@ -75,12 +203,25 @@ public final class Transaction {
         if (slot >= recordBySlot.length) {
             recordBySlot = Growth.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
         }
-        if (recordBySlot[slot] != 0 && !isClosed(recordBySlot[slot] - 1)) {
+        int handle = recordBySlot[slot];
+        if (handle < 0 || handle != 0 && !isClosed(handle - 1)) { // (a tag move is never closed)
             throw new IllegalStateException("slot " + slot + " already has staged work");
         }
+        ensureRecordRoom();
+        int record = size++;
+        ids[record] = id;
+        slots[record] = slot;
+        states[record] = state;
+        heads[record] = -1;
+        tails[record] = -1;
+        recordBySlot[slot] = record + 1;
+        return record;
+    }
+
+    /** Grows the record arrays when full (all of them first, then assigned: a failure leaves them in step). */
+    private void ensureRecordRoom() {
         if (size == ids.length) {
             int capacity = ids.length * 2;
-            // every array first, then assign: a failed growth leaves them all as they were, in step
             var grownIds = Growth.copyOf(ids, capacity);
             var grownSlots = Growth.copyOf(slots, capacity);
             var grownStates = Growth.copyOf(states, capacity);
@@ -92,14 +233,6 @@ public final class Transaction {
             heads = grownHeads;
             tails = grownTails;
         }
-        int record = size++;
-        ids[record] = id;
-        slots[record] = slot;
-        states[record] = state;
-        heads[record] = -1;
-        tails[record] = -1;
-        recordBySlot[slot] = record + 1;
-        return record;
     }
 
     public long id(int record) {
@@ -156,16 +289,7 @@ public final class Transaction {
             entryInputs[existing] = input;
             return;
         }
-        if (entryCount == entryComponents.length) {
-            int capacity = entryCount * 2;
-            // every array first, then assign: a failed growth leaves them all as they were, in step
-            var grownEntryComponents = Growth.copyOf(entryComponents, capacity);
-            var grownEntryInputs = Growth.copyOf(entryInputs, capacity);
-            var grownEntryNext = Growth.copyOf(entryNext, capacity);
-            entryComponents = grownEntryComponents;
-            entryInputs = grownEntryInputs;
-            entryNext = grownEntryNext;
-        }
+        ensureEntryRoom();
         int entry = entryCount++;
         entryComponents[entry] = component;
         entryInputs[entry] = input;
@@ -176,6 +300,19 @@ public final class Transaction {
             entryNext[tails[record]] = entry;
         }
         tails[record] = entry;
+    }
+
+    /** Grows the entry arrays when full (all of them first, then assigned: a failure leaves them in step). */
+    private void ensureEntryRoom() {
+        if (entryCount == entryComponents.length) {
+            int capacity = entryCount * 2;
+            var grownEntryComponents = Growth.copyOf(entryComponents, capacity);
+            var grownEntryInputs = Growth.copyOf(entryInputs, capacity);
+            var grownEntryNext = Growth.copyOf(entryNext, capacity);
+            entryComponents = grownEntryComponents;
+            entryInputs = grownEntryInputs;
+            entryNext = grownEntryNext;
+        }
     }
 
     /** Removes a component from a staged spawn's shape. */
@@ -218,6 +355,9 @@ public final class Transaction {
      * despawn) closes those records: they publish before it runs, and work staged afterwards publishes after it.
      */
     public void addOp(BatchOp op) {
+        if (op.isBoundary() && tagCount > sealedTagEnd) {
+            promoteAll(); // staged before the boundary: they publish before it, as records
+        }
         op.recordMark = size;
         ops.add(op);
         if (op.isBoundary()) {
@@ -325,7 +465,7 @@ public final class Transaction {
 
     /** Whether the open wave has no records and no batch operations. */
     public boolean isEmpty() {
-        return size == sealedEnd && ops.size() == sealedOps;
+        return size == sealedEnd && ops.size() == sealedOps && tagCount == sealedTagEnd;
     }
 
     /** The number of records in the open wave. */
@@ -338,13 +478,20 @@ public final class Transaction {
      * until {@link #recycle()}, but are no longer found by slot. Later staging opens a new wave.
      */
     public void seal() {
-        if (sealedEnd != sealedStart || sealedOps != 0) {
-            throw new IllegalStateException("a sealed wave of " + (sealedEnd - sealedStart) + " records is draining");
+        if (sealedEnd != sealedStart || sealedOps != 0 || sealedTagEnd != 0) {
+            throw new IllegalStateException("a sealed wave of " + (sealedEnd - sealedStart) + " records and "
+                    + sealedTagEnd + " tag moves is draining");
         }
         sealedStart = 0;
         sealedEnd = size;
         for (int r = sealedStart; r < sealedEnd; r++) {
             recordBySlot[slots[r]] = 0;
+        }
+        sealedTagEnd = tagCount;
+        for (int move = 0; move < sealedTagEnd; move++) {
+            if (tagIds[move] != 0) {
+                recordBySlot[Entity.slot(tagIds[move])] = 0;
+            }
         }
         sealedOps = ops.size();
         openBoundaries = 0;
@@ -393,6 +540,20 @@ public final class Transaction {
             ops.get(k).recordMark -= sealedEnd;
         }
         closedBefore = Math.max(0, closedBefore - sealedEnd);
+        int nextTags = tagCount - sealedTagEnd;
+        if (nextTags > 0) { // staged while the wave drained: the next wave's, moved to the front
+            System.arraycopy(tagIds, sealedTagEnd, tagIds, 0, nextTags);
+            System.arraycopy(tagComponents, sealedTagEnd, tagComponents, 0, nextTags);
+            System.arraycopy(tagMarks, sealedTagEnd, tagMarks, 0, nextTags);
+            for (int move = 0; move < nextTags; move++) {
+                tagMarks[move] -= sealedEnd; // as the records they follow, which move to the front too
+                if (tagIds[move] != 0) {
+                    recordBySlot[Entity.slot(tagIds[move])] = -(move + 1);
+                }
+            }
+        }
+        tagCount = nextTags;
+        sealedTagEnd = 0;
         sealedOps = 0;
         sealedStart = 0;
         sealedEnd = 0;

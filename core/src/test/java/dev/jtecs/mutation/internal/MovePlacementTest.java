@@ -1,6 +1,7 @@
 package dev.jtecs.mutation.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,7 @@ import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.storage.internal.Table;
@@ -221,5 +223,340 @@ class MovePlacementTest {
         assertEquals(other, before.entityAt(0));
         assertEquals(0, fixture.index.rowOf(Entity.slot(other)));
         assertEquals(1, hp(id));
+    }
+
+    // ---------------------------------------------------------------- tag moves
+
+    static final TagComponent B = Components.tag("test.moveplace.B");
+
+    /** Publishes {@code n} entities with {@code HP = i} (one table); stages tag moves adding A to the first k. */
+    private long[] stageTagMovesAddingA(int n, int k) {
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = fixture.stageSpawn(HP.of(i));
+        }
+        fixture.drain.drain();
+        for (int i = 0; i < k; i++) {
+            fixture.tx.stageTagMove(ids[i], Entity.slot(ids[i]), A, true);
+        }
+        return ids;
+    }
+
+    /** Where the index puts an entity agrees with the row that holds it. */
+    private void assertIndexed(long id) {
+        Table table = fixture.tableOf(id);
+        assertEquals(id, table.entityAt(fixture.index.rowOf(Entity.slot(id))), "the index agrees for " + id);
+    }
+
+    /** Plans the sealed tag moves with {@link #moves} (reserving their destinations) as the drain would. */
+    private void planSealedTagMoves() {
+        fixture.tx.seal();
+        moves.startSegment(0, fixture.tx.sealedEnd());
+        int n = fixture.tx.sealedTagMoves();
+        moves.startTags(n);
+        for (int move = 0; move < n; move++) {
+            Table target = moves.planTag(move);
+            if (target != null) {
+                target.ensureCapacity(target.count() + n);
+            }
+        }
+    }
+
+    @Test
+    void tagMovesTakingEveryRowOfATableMoveItWholeWithTheTagColumnDirty() {
+        long[] ids = stageTagMovesAddingA(200, 200);
+        Table source = fixture.tableOf(ids[0]);
+        int sourceStore = source.store();
+        fixture.drain.drain();
+        Table target = fixture.tableOf(ids[0]);
+        assertTrue(target.has(A.id()));
+        assertEquals(0, source.count());
+        assertEquals(200, target.count());
+        assertEquals(sourceStore, target.store(), "an empty destination took the source's buffers");
+        for (int i = 0; i < ids.length; i++) {
+            assertSame(target, fixture.tableOf(ids[i]));
+            assertEquals(i, hp(ids[i]), "the value moved with its row");
+            assertIndexed(ids[i]);
+        }
+        assertEquals(1, target.dirty().writeCount(target.position(A.id())), "an added tag is marked, once for the run");
+        assertTrue(target.dirty().isStructurallyDirty());
+        assertTrue(fixture.tx.isEmpty());
+        assertEquals(0, fixture.tx.sealedTagMoves(), "recycled");
+    }
+
+    @Test
+    void tagMovesTakingEveryRowIntoAPopulatedTableCopyItOnceAndRelocateEveryEntity() {
+        long settled = fixture.stageSpawn(HP.of(-1), A);
+        fixture.drain.drain();
+        long[] ids = stageTagMovesAddingA(100, 100);
+        fixture.drain.drain();
+        Table target = fixture.tableOf(settled);
+        assertEquals(101, target.count());
+        for (int i = 0; i < ids.length; i++) {
+            assertSame(target, fixture.tableOf(ids[i]));
+            assertEquals(i, hp(ids[i]));
+            assertIndexed(ids[i]);
+        }
+        assertEquals(-1, hp(settled));
+        // and back: removals take every row of the tagged table to the untagged one, now empty
+        Table tagged = target;
+        fixture.tx.stageTagMove(settled, Entity.slot(settled), A, false);
+        for (long id : ids) {
+            fixture.tx.stageTagMove(id, Entity.slot(id), A, false);
+        }
+        fixture.drain.drain();
+        assertEquals(0, tagged.count());
+        for (long id : ids) {
+            assertTrue(!fixture.tableOf(id).has(A.id()));
+            assertIndexed(id);
+        }
+        assertEquals(-1, hp(settled));
+    }
+
+    @Test
+    void tagMovesTakingPartOfATableMoveRowByRow() {
+        long[] ids = stageTagMovesAddingA(50, 0);
+        Table source = fixture.tableOf(ids[0]);
+        for (int i = 0; i < ids.length; i += 2) {
+            fixture.tx.stageTagMove(ids[i], Entity.slot(ids[i]), A, true);
+        }
+        int sourceStore = source.store();
+        fixture.drain.drain();
+        assertEquals(25, source.count());
+        assertEquals(sourceStore, source.store(), "no exchange");
+        Table target = fixture.tableOf(ids[0]);
+        assertEquals(25, target.count());
+        for (int i = 0; i < ids.length; i++) {
+            assertSame((i & 1) == 0 ? target : source, fixture.tableOf(ids[i]));
+            assertEquals(i, hp(ids[i]));
+            assertIndexed(ids[i]);
+        }
+        assertEquals(25, target.dirty().writeCount(target.position(A.id())), "marked per moved row");
+    }
+
+    @Test
+    void anObservedTableHearsEveryTagMoveAlone() {
+        long[] ids = stageTagMovesAddingA(10, 10);
+        Table source = fixture.tableOf(ids[0]);
+        List<String> heard = new ArrayList<>();
+        source.addObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add(archetype.entity(fromRow) + " " + (toRow - fromRow));
+            }
+        });
+        fixture.drain.drain();
+        List<String> expected = new ArrayList<>();
+        for (long id : ids) {
+            expected.add(id + " 1");
+            assertTrue(fixture.tableOf(id).has(A.id()));
+            assertIndexed(id);
+        }
+        assertEquals(expected, heard, "one notification per row, in staging order");
+    }
+
+    @Test
+    void tagMovesPublishAmongTheWavesRecordsInStagingOrder() {
+        long[] ids = stageTagMovesAddingA(4, 1); // ids[0]: a tag move staged before any record
+        int record = fixture.tx.begin(ids[1], Entity.slot(ids[1]), TxState.STAGED_MUTATE);
+        fixture.tx.put(record, A, A);
+        fixture.tx.stageTagMove(ids[2], Entity.slot(ids[2]), A, true);
+        record = fixture.tx.begin(ids[3], Entity.slot(ids[3]), TxState.STAGED_MUTATE);
+        fixture.tx.put(record, A, A);
+        Table source = fixture.tableOf(ids[0]);
+        List<Long> heard = new ArrayList<>();
+        source.addObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add(archetype.entity(fromRow));
+            }
+        });
+        fixture.drain.drain();
+        assertEquals(List.of(ids[0], ids[1], ids[2], ids[3]), heard);
+        Table target = fixture.tableOf(ids[0]);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(ids[i], target.entityAt(i), "rows in staging order");
+        }
+    }
+
+    @Test
+    void aTagMoveWhoseEntityDiedBeforeTheDrainLapses() {
+        long[] ids = stageTagMovesAddingA(3, 3);
+        Table source = fixture.tableOf(ids[0]);
+        int slot = Entity.slot(ids[1]);
+        CommitDrain.detachRow(fixture.index, source, fixture.index.rowOf(slot)); // ids[1] dies unstaged
+        fixture.index.free(slot);
+        fixture.drain.drain();
+        assertTrue(fixture.tableOf(ids[0]).has(A.id()));
+        assertTrue(fixture.tableOf(ids[2]).has(A.id()));
+        assertEquals(0, source.count());
+        assertEquals(2, fixture.tableOf(ids[0]).count());
+        assertIndexed(ids[0]);
+        assertIndexed(ids[2]);
+        assertTrue(fixture.tx.isEmpty());
+    }
+
+    @Test
+    void aTagMoveWhoseEntityDiesAfterItWasPlannedLapsesWithoutTouchingAnyRow() {
+        long[] ids = stageTagMovesAddingA(3, 1);
+        Table source = fixture.tableOf(ids[0]);
+        source.addObserver(new EntityObserver() {}); // no whole-table move
+        planSealedTagMoves();
+        int slot = Entity.slot(ids[0]);
+        CommitDrain.detachRow(fixture.index, source, fixture.index.rowOf(slot));
+        fixture.index.free(slot);
+        Table target = fixture.registry.withAdded(source, A);
+        moves.moveAllWithTags(0, 0);
+        assertEquals(0, target.count());
+        assertEquals(2, source.count());
+        assertIndexed(ids[1]);
+        assertIndexed(ids[2]);
+        assertEquals(0, fixture.tx.tagMoveId(0), "done");
+        fixture.tx.recycle();
+    }
+
+    @Test
+    void aTagMoveAllocatesWhatTheRemovalNeedsBeforeObserversHearOfIt() {
+        long[] ids = stageTagMovesAddingA(3, 1);
+        Table source = fixture.tableOf(ids[0]);
+        source.dirty().clear(); // a later swap-remove records its overwritten row: that record needs room
+        List<String> heard = new ArrayList<>();
+        source.addObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add("removed");
+            }
+
+            @Override
+            public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add("added back");
+            }
+        });
+        planSealedTagMoves();
+        Table target = fixture.registry.withAdded(source, A);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> moves.moveAllWithTags(0, 0));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(List.of(), heard, "it failed before anyone heard of the move");
+        assertEquals(3, source.count());
+        assertEquals(0, target.count());
+        for (long id : ids) {
+            assertSame(source, fixture.tableOf(id));
+            assertIndexed(id);
+        }
+        fixture.tx.recycle(); // the failed wave's moves lapse; staged again, they publish
+        fixture.tx.stageTagMove(ids[0], Entity.slot(ids[0]), A, true);
+        fixture.drain.drain();
+        assertSame(target, fixture.tableOf(ids[0]));
+        assertIndexed(ids[0]);
+        assertIndexed(ids[1]);
+        assertIndexed(ids[2]);
+        assertEquals(List.of("removed"), heard);
+    }
+
+    @Test
+    void aThrowingMoveObserverHidesNoTagMoveFromTheDestination() {
+        long[] ids = stageTagMovesAddingA(2, 1);
+        Table before = fixture.tableOf(ids[0]);
+        before.addObserver(new EntityObserver() {
+            @Override
+            public void onEntityMove(Archetype archetype, long entity, int fromRow, int toRow) {
+                throw new IllegalStateException("move observer failed");
+            }
+        });
+        Table after = fixture.registry.withAdded(before, A);
+        List<String> heard = new ArrayList<>();
+        after.addObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype source) {
+                heard.add("added " + archetype.entity(fromRow));
+            }
+        });
+        IllegalStateException e = assertThrows(IllegalStateException.class, fixture.drain::drain);
+        assertEquals("move observer failed", e.getMessage());
+        assertSame(after, fixture.tableOf(ids[0]), "the row moved");
+        assertEquals(List.of("added " + ids[0]), heard, "the destination heard of the row all the same");
+        assertEquals(1, after.dirty().writeCount(after.position(A.id())), "the added tag is marked");
+        assertIndexed(ids[0]);
+        assertIndexed(ids[1]);
+    }
+
+    @Test
+    void aWaveThatFailsAmongItsTagMovesKeepsThosePublishedAndForgetsTheRest() {
+        long[] ids = stageTagMovesAddingA(4, 4);
+        Table source = fixture.tableOf(ids[0]);
+        Table target = fixture.registry.withAdded(source, A);
+        target.addObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                if (archetype.entity(fromRow) == ids[1]) {
+                    throw new IllegalStateException("added callback failed");
+                }
+            }
+        });
+        assertThrows(IllegalStateException.class, fixture.drain::drain);
+        assertTrue(fixture.tx.isEmpty(), "nothing of the failed wave stays staged");
+        assertFalse(fixture.drain.hasWork());
+        assertSame(target, fixture.tableOf(ids[0]));
+        assertSame(target, fixture.tableOf(ids[1]), "published before its callback threw");
+        assertSame(source, fixture.tableOf(ids[2]), "never published");
+        assertSame(source, fixture.tableOf(ids[3]));
+        for (long id : ids) {
+            assertIndexed(id);
+        }
+        fixture.tx.stageTagMove(ids[2], Entity.slot(ids[2]), A, true); // the slots take new work
+        fixture.drain.drain();
+        assertSame(target, fixture.tableOf(ids[2]));
+    }
+
+    @Test
+    void discardingStagedWorkForgetsTagMoves() {
+        long[] ids = stageTagMovesAddingA(2, 2);
+        Table source = fixture.tableOf(ids[0]);
+        fixture.drain.discardStaged();
+        assertFalse(fixture.drain.hasWork());
+        fixture.drain.drain();
+        assertSame(source, fixture.tableOf(ids[0]));
+        assertSame(source, fixture.tableOf(ids[1]));
+        fixture.tx.stageTagMove(ids[1], Entity.slot(ids[1]), B, true);
+        fixture.drain.drain();
+        assertTrue(fixture.tableOf(ids[1]).has(B.id()));
+        assertSame(source, fixture.tableOf(ids[0]));
+    }
+
+    @Test
+    void aWholeTableRunTakesOnlyTheEntitiesItPlanned() {
+        long[] ids = stageTagMovesAddingA(2, 0);
+        long x = fixture.stageSpawn(HP.of(9), B);
+        fixture.drain.drain();
+        Table source = fixture.tableOf(ids[0]);
+        Table xHome = fixture.tableOf(x);
+        int record = fixture.tx.begin(x, Entity.slot(x), TxState.STAGED_MUTATE);
+        fixture.tx.put(record, B, null); // x moves into the tag moves' source first
+        for (long id : ids) {
+            fixture.tx.stageTagMove(id, Entity.slot(id), A, true);
+        }
+        fixture.tx.seal();
+        moves.startSegment(0, 1);
+        assertSame(source, moves.plan(0, xHome));
+        source.ensureCapacity(source.count() + 1);
+        moves.startTags(2);
+        Table target = moves.planTag(0);
+        assertSame(target, moves.planTag(1));
+        target.ensureCapacity(2);
+        int slot = Entity.slot(ids[1]);
+        CommitDrain.detachRow(fixture.index, source, fixture.index.rowOf(slot)); // a planned entity dies
+        fixture.index.free(slot);
+        moves.moveAllWithTags(0, 1);
+        assertSame(source, fixture.tableOf(x), "as many rows as planned moves, but one is not theirs: it stays");
+        assertEquals(9, hp(x));
+        assertSame(target, fixture.tableOf(ids[0]));
+        assertEquals(1, target.count());
+        assertIndexed(x);
+        assertIndexed(ids[0]);
+        fixture.tx.recycle();
     }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.internal.AllocationFaults;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -218,5 +219,188 @@ class TransactionTest {
         tx.seal();
         assertFalse(tx.sealedBatchCancels());
         tx.recycle();
+    }
+
+    // ---------------------------------------------------------------- tag moves
+
+    @Test
+    void aTagMoveIsNoRecordUntilALaterCallForItsSlotTurnsItIntoOne() {
+        Transaction tx = new Transaction();
+        tx.stageTagMove(7, 7, A, true);
+        tx.stageTagMove(8, 8, B, false);
+        assertFalse(tx.isEmpty());
+        assertEquals(0, tx.openRecords(), "no record yet");
+        assertEquals(-1, tx.peek(7), "peeking leaves it a tag move");
+        assertTrue(tx.hasOpenTagMoves());
+        int r = tx.find(7);
+        assertTrue(r >= 0);
+        assertEquals(1, tx.openRecords());
+        assertEquals(7, tx.id(r));
+        assertEquals(TxState.STAGED_MUTATE, tx.state(r));
+        assertEquals(List.of(A, A), entries(tx, r), "the staged addition, as its entry");
+        assertEquals(r, tx.find(7), "found as the record from now on");
+        assertEquals(r, tx.peek(7));
+        int removal = tx.find(8);
+        assertEquals(java.util.Arrays.asList(B, null), entries(tx, removal), "a removal stays a removal");
+        assertFalse(tx.hasOpenTagMoves());
+        tx.seal();
+        assertEquals(2, tx.sealedTagMoves());
+        assertEquals(0, tx.tagMoveId(0), "lapsed: the records carry them");
+        assertEquals(0, tx.tagMoveId(1));
+        tx.recycle();
+        assertTrue(tx.isEmpty());
+    }
+
+    @Test
+    void aSlotWithATagMoveTakesNoSecondStagingWithoutTurningItIntoARecord() {
+        Transaction tx = new Transaction();
+        tx.stageTagMove(3, 3, A, true);
+        assertThrows(IllegalStateException.class, () -> tx.begin(3, 3, TxState.STAGED_DESPAWN));
+        assertThrows(IllegalStateException.class, () -> tx.stageTagMove(3, 3, B, true));
+        assertEquals(0, tx.openRecords());
+        int r = tx.find(3);
+        assertEquals(List.of(A, A), entries(tx, r), "still the first move");
+    }
+
+    @Test
+    void aBatchBoundaryTurnsEveryOpenTagMoveIntoARecordThatPublishesBeforeIt() {
+        Transaction tx = new Transaction();
+        tx.stageTagMove(1, 1, A, true);
+        int spawn = tx.begin(2, 2, TxState.STAGED_SPAWN);
+        tx.stageTagMove(3, 3, B, false);
+        assertEquals(1, tx.openRecords());
+        assertTrue(tx.hasOpenTagMoves());
+        BatchOp op = boundary();
+        tx.addOp(op);
+        assertFalse(tx.hasOpenTagMoves());
+        assertEquals(3, tx.openRecords());
+        assertEquals(3, op.recordMark, "both precede the boundary");
+        int first = tx.peek(1);
+        int third = tx.peek(3);
+        assertTrue(tx.isClosed(first) && tx.isClosed(third) && tx.isClosed(spawn));
+        assertEquals(List.of(A, A), entries(tx, first));
+        assertEquals(java.util.Arrays.asList(B, null), entries(tx, third));
+        tx.seal();
+        for (int move = 0; move < tx.sealedTagMoves(); move++) {
+            assertEquals(0, tx.tagMoveId(move), "no tag move is left to publish");
+        }
+        tx.recycle();
+    }
+
+    @Test
+    void sealedTagMovesAreNotFoundAndThoseStagedMeanwhileMoveToTheFrontWithTheirPlaceAmongRecords() {
+        Transaction tx = new Transaction();
+        tx.begin(1, 1, TxState.STAGED_MUTATE);
+        tx.stageTagMove(2, 2, A, true);
+        assertEquals(1, tx.tagMoveMark(0), "staged after one record");
+        tx.seal();
+        assertTrue(tx.isEmpty());
+        assertEquals(1, tx.sealedTagMoves());
+        assertEquals(2, tx.tagMoveId(0));
+        assertEquals(A.id(), tx.tagMoveComponent(0));
+        assertTrue(tx.tagMoveAdds(0));
+        assertEquals(-1, tx.find(2), "sealed: no longer found by slot");
+        tx.stageTagMove(2, 2, A, false); // the same slot again, in the next wave
+        tx.begin(4, 4, TxState.STAGED_MUTATE);
+        tx.stageTagMove(5, 5, B, true);
+        assertEquals(1, tx.tagMoveMark(1), "after the sealed record, before the next one");
+        assertEquals(2, tx.tagMoveMark(2));
+        assertThrows(IllegalStateException.class, tx::seal);
+        tx.tagMoveDone(0);
+        tx.recycle();
+        assertFalse(tx.isEmpty());
+        assertEquals(1, tx.openRecords());
+        assertEquals(-1, tx.peek(2), "still a tag move");
+        tx.seal();
+        assertEquals(2, tx.sealedTagMoves());
+        assertEquals(2, tx.tagMoveId(0));
+        assertFalse(tx.tagMoveAdds(0));
+        assertEquals(0, tx.tagMoveMark(0), "before the record that moved to the front");
+        assertEquals(5, tx.tagMoveId(1));
+        assertEquals(1, tx.tagMoveMark(1));
+        tx.recycle();
+        assertTrue(tx.isEmpty());
+        assertEquals(-1, tx.find(2));
+        assertEquals(-1, tx.find(5));
+    }
+
+    @Test
+    void tagMovesGrowPastTheirInitialCapacity() {
+        Transaction tx = new Transaction();
+        for (int slot = 1; slot <= 3000; slot++) {
+            tx.stageTagMove(slot, slot, (slot & 1) == 0 ? A : B, (slot % 3) != 0);
+        }
+        tx.seal();
+        assertEquals(3000, tx.sealedTagMoves());
+        for (int move = 0; move < 3000; move++) {
+            int slot = move + 1;
+            assertEquals(slot, tx.tagMoveId(move));
+            assertEquals(((slot & 1) == 0 ? A : B).id(), tx.tagMoveComponent(move));
+            assertEquals((slot % 3) != 0, tx.tagMoveAdds(move));
+        }
+        tx.recycle();
+        assertTrue(tx.isEmpty());
+    }
+
+    @Test
+    void aTagMoveGrowthThatFailsLeavesEveryTagArrayAsItWas() {
+        Transaction tx = new Transaction();
+        for (int slot = 1; slot <= 64; slot++) {
+            tx.stageTagMove(slot, slot, A, true);
+        }
+        for (int k = 1; k <= 3; k++) { // the id, tag and mark arrays grow in turn
+            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+            try {
+                assertThrows(OutOfMemoryError.class, () -> tx.stageTagMove(65, 65, B, false), "growth " + k);
+            } finally {
+                AllocationFaults.disarm();
+            }
+            assertEquals(-1, tx.peek(65), "nothing staged for the slot");
+        }
+        for (int slot = 65; slot <= 200; slot++) {
+            tx.stageTagMove(slot, slot, B, false);
+        }
+        tx.seal();
+        assertEquals(200, tx.sealedTagMoves());
+        for (int move = 0; move < 200; move++) {
+            assertEquals(move + 1, tx.tagMoveId(move));
+            assertEquals(move < 64, tx.tagMoveAdds(move));
+        }
+        tx.recycle();
+    }
+
+    @Test
+    void aPromotionWhoseAllocationFailsLeavesTheTagMoveStaged() {
+        Transaction tx = new Transaction();
+        for (int slot = 100; slot < 164; slot++) {
+            tx.begin(slot, slot, TxState.STAGED_MUTATE); // the record arrays are full
+        }
+        tx.stageTagMove(5, 5, A, true);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> tx.find(5));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(64, tx.openRecords());
+        assertEquals(-1, tx.peek(5));
+        assertTrue(tx.hasOpenTagMoves(), "the move is still staged");
+        int r = tx.find(5);
+        assertEquals(List.of(A, A), entries(tx, r));
+    }
+
+    @Test
+    void discardingTheTransactionForgetsItsTagMoves() {
+        Transaction tx = new Transaction();
+        tx.stageTagMove(1, 1, A, true);
+        tx.stageTagMove(2, 2, A, false);
+        tx.find(2);
+        tx.seal(); // what CommitDrain.discardStaged does: seal, release records, recycle
+        tx.recycle();
+        assertTrue(tx.isEmpty());
+        assertEquals(-1, tx.find(1));
+        assertEquals(-1, tx.find(2));
+        tx.stageTagMove(1, 1, B, true); // the slots take new work
+        tx.begin(2, 2, TxState.STAGED_MUTATE);
     }
 }
