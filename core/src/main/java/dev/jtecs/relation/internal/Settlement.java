@@ -86,6 +86,7 @@ final class Settlement {
     void reserve(int count, int highestSlot) {
         if (highestSlot >= notedStamps.length) {
             int capacity = Math.max(highestSlot + 1, notedStamps.length * 2);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
             var grownNotedStamps = Growth.copyOf(notedStamps, capacity);
             var grownNotedIds = Growth.copyOf(notedIds, capacity);
             notedStamps = grownNotedStamps;
@@ -98,22 +99,12 @@ final class Settlement {
 
     private void noteDeadTarget(long id) {
         int slot = Entity.slot(id);
-        if (slot >= notedStamps.length) {
-            int capacity = Math.max(slot + 1, notedStamps.length * 2);
-            // every array first, then assign: a failed growth leaves them all as they were, in step
-            var grownNotedStamps = Growth.copyOf(notedStamps, capacity);
-            var grownNotedIds = Growth.copyOf(notedIds, capacity);
-            notedStamps = grownNotedStamps;
-            notedIds = grownNotedIds;
-        }
+        reserve(1, slot); // before it is marked noted: a failed growth must not leave it noted but unlisted
         if (notedStamps[slot] == notedEpoch && notedIds[slot] == id) {
             return; // noted already for this settlement (each placed range with an edge to it notes it again)
         }
         notedStamps[slot] = notedEpoch;
         notedIds[slot] = id;
-        if (deadTargetCount == deadTargets.length) {
-            deadTargets = Growth.copyOf(deadTargets, deadTargetCount * 2);
-        }
         deadTargets[deadTargetCount++] = id;
     }
 
