@@ -112,11 +112,13 @@ final class Settlement {
     private int deadTargetCount;
 
     /**
-     * Whether targets that died wait for their edges to be settled: a failed publication left them for the next
-     * one, which must run even when nothing else is staged.
+     * Whether targets that died wait for their edges to be settled, or sources whose cascading sparse edge landed
+     * on a dead target wait to follow it: a failed publication left them for the next one, which must run even when
+     * nothing else is staged.
      */
     boolean hasUnsettledTargets() {
-        return deadTargetCount > 0;
+        // (a cascading sparse edge that landed on a dead target in a flush whose wave then failed waits too)
+        return deadTargetCount > 0 || !landedOnDead.isEmpty();
     }
     // per slot: the settlement (epoch) that noted the id there, so noting is O(1) and never twice per settlement
     private int[] notedStamps = new int[64];

@@ -191,6 +191,23 @@ class SettlementTest {
     }
 
     @Test
+    void aCascadingSparseEdgeThatLandedOnADeadTargetFollowsItEvenWhenTheWaveFails() {
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        long target = world.spawn();
+        world.spawn(MARK);
+        world.defer();
+        world.despawn(target);
+        long source = world.spawn(HOLD.to(target)); // its cascading sparse edge lands after the target died
+        world.batchSet(marked, LOYALTY, (archetype, fromRow, toRow) -> {
+            throw new IllegalStateException("boom"); // fails the wave before its end settles the landed edge
+        });
+        assertThrows(IllegalStateException.class, world::commit);
+        assertTrue(world.isAlive(source), "published before the failure");
+        world.unwind();
+        assertFalse(world.isAlive(source), "no source outlives its cascading target: " + dump());
+    }
+
+    @Test
     void noEdgeOutlivesItsTargetWhateverTheStagingOrder() {
         long t1 = world.spawn();
         long f1 = world.spawn();
