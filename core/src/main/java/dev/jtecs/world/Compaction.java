@@ -1,5 +1,6 @@
 package dev.jtecs.world;
 
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.Archetype;
@@ -48,7 +49,7 @@ final class Compaction {
                         rebuilt++;
                     }
                 } catch (RuntimeException | Error e) {
-                    failure = fold(failure, e);
+                    failure = Failures.fold(failure, e);
                 }
             }
         }
@@ -61,26 +62,11 @@ final class Compaction {
             try {
                 archetypes.pruneAll(prunable);
             } catch (RuntimeException | Error e) {
-                failure = fold(failure, e);
+                failure = Failures.fold(failure, e);
             }
         }
-        if (failure instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        if (failure != null) {
-            throw (Error) failure;
-        }
+        Failures.throwIfAny(failure);
         return new CompactResult(prunable.size(), rebuilt);
-    }
-
-    private static Throwable fold(Throwable first, Throwable next) {
-        if (first == null) {
-            return next;
-        }
-        if (first != next) {
-            first.addSuppressed(next);
-        }
-        return first;
     }
 
     /** Whether a table's signature holds an edge to an entity that is no longer alive. */

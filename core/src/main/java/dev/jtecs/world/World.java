@@ -1,5 +1,6 @@
 package dev.jtecs.world;
 
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
@@ -159,7 +160,7 @@ public final class World implements AutoCloseable {
             try {
                 query.adopt(table.archetype());
             } catch (RuntimeException | Error e) {
-                failure = fold(failure, e);
+                failure = Failures.fold(failure, e);
                 if (query.matches(table.archetype()) && !query.isMember(table.archetype())) {
                     // the query could not take it (memory ran out): no query may miss an archetype, so it goes
                     withdraw(table, failure);
@@ -170,15 +171,10 @@ public final class World implements AutoCloseable {
             try {
                 observers.deliver(Entity.WORLD, ArchetypeCreated.class, new ArchetypeCreated(table.archetype()));
             } catch (RuntimeException | Error e) {
-                failure = fold(failure, e);
+                failure = Failures.fold(failure, e);
             }
         }
-        if (failure instanceof Error error) {
-            throw error;
-        }
-        if (failure != null) {
-            throw (RuntimeException) failure;
-        }
+        Failures.throwIfAny(failure);
     }
 
     /**
@@ -192,22 +188,9 @@ public final class World implements AutoCloseable {
             }
             archetypes.prune(table);
         } catch (RuntimeException | Error again) {
-            failure.addSuppressed(again);
+            Failures.fold(failure, again);
         }
-        if (failure instanceof Error error) {
-            throw error;
-        }
-        throw (RuntimeException) failure;
-    }
-
-    private static Throwable fold(Throwable first, Throwable next) {
-        if (first == null) {
-            return next;
-        }
-        if (first != next) {
-            first.addSuppressed(next);
-        }
-        return first;
+        throw Failures.rethrow(failure);
     }
 
     /** A world with {@link WorldConfig#defaults()}. */

@@ -1,5 +1,6 @@
 package dev.jtecs.event.internal;
 
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.event.Observer;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -132,22 +133,13 @@ public final class ObserverRegistry {
                 try {
                     ((Observer) registration.callback).onEvent(event);
                 } catch (RuntimeException | Error e) {
-                    if (failure == null) {
-                        failure = e;
-                    } else if (failure != e) {
-                        failure.addSuppressed(e);
-                    }
+                    failure = Failures.fold(failure, e);
                 }
             }
         } finally {
             delivering--;
         }
-        if (failure instanceof Error error) {
-            throw error;
-        }
-        if (failure != null) {
-            throw (RuntimeException) failure;
-        }
+        Failures.throwIfAny(failure);
     }
 
     private boolean removeExact(long address, Class<?> type, Registration target) {

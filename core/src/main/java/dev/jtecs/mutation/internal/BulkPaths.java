@@ -536,26 +536,7 @@ final class BulkPaths {
             CommitDrain.notifyAdded(current, row, row + 1, target); // it never left: undo the removal report
             throw e;
         }
-        index.relocate(slot, target.store(), destination);
-        int last = current.count() - 1;
-        long moved = CommitDrain.detachRow(index, current, row);
-        Throwable failure = null;
-        try {
-            Notifications.swapRemoved(current, moved, last, row);
-        } catch (RuntimeException | Error e) {
-            failure = e; // the row has moved all the same: the destination must still hear of it
-        }
-        try {
-            if (op.sparse != null) {
-                drain.sparseRows(op.sparse, target, destination, destination + 1);
-            }
-            drain.placed(target, destination, destination + 1, current);
-        } catch (RuntimeException | Error e) {
-            failure = Notifications.fold(failure, e);
-        }
-        if (failure != null) {
-            throw Notifications.rethrow(failure);
-        }
+        drain.completeRowMove(slot, current, row, target, destination, op.sparse);
     }
 
     /** Initializes the columns a move added: the set component (left to its value), requirements, defaults. */

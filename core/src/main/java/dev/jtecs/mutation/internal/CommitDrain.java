@@ -1,6 +1,7 @@
 package dev.jtecs.mutation.internal;
 
 import dev.jtecs.builtin.EntityKey;
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.entity.Entity;
@@ -450,6 +451,33 @@ public final class CommitDrain {
 
     void reportReleased(long id) {
         lifecycle.released(id);
+    }
+
+    /**
+     * Ends a single-row move whose destination row is written: the index follows the entity, the source closes
+     * its hole, and the observers of both tables hear of it, the destination's even when a source observer throws
+     * (the row has moved all the same); {@code sparse}, when not null, is a query batch's sparse edit of the moved
+     * row, applied before the destination hears of it. The first failure is rethrown at the end.
+     */
+    void completeRowMove(int slot, Table current, int row, Table target, int destination, BatchOp.SparseEdit sparse) {
+        index.relocate(slot, target.store(), destination);
+        int last = current.count() - 1;
+        long moved = detachRow(index, current, row);
+        Throwable failure = null;
+        try {
+            Notifications.swapRemoved(current, moved, last, row);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
+        try {
+            if (sparse != null) {
+                sparseRows(sparse, target, destination, destination + 1);
+            }
+            placed(target, destination, destination + 1, current);
+        } catch (RuntimeException | Error e) {
+            failure = Failures.fold(failure, e);
+        }
+        Failures.throwIfAny(failure);
     }
 
     /** Rows {@code [from, to)} were placed in {@code table}: edges to dead targets are settled, observers told. */

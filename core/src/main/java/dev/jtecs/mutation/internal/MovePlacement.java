@@ -282,24 +282,8 @@ final class MovePlacement {
             Notifications.added(current, row, row + 1, target); // it never left: undo the removal report
             throw e;
         }
-        index.relocate(slot, target.store(), destinationRow);
         transaction.setState(record, TxState.COMMITTED);
-        int last = current.count() - 1;
-        long moved = CommitDrain.detachRow(index, current, row);
-        Throwable failure = null;
-        try {
-            Notifications.swapRemoved(current, moved, last, row);
-        } catch (RuntimeException | Error e) {
-            failure = e; // the row has moved all the same: the destination must still hear of it
-        }
-        try {
-            drain.placed(target, destinationRow, destinationRow + 1, current);
-        } catch (RuntimeException | Error e) {
-            failure = Notifications.fold(failure, e);
-        }
-        if (failure != null) {
-            throw Notifications.rethrow(failure);
-        }
+        drain.completeRowMove(slot, current, row, target, destinationRow, null);
     }
 
     /** Writes the planned requirement values (a later staged value of the same component overwrites it). */
@@ -516,24 +500,8 @@ final class MovePlacement {
         Notifications.removed(current, row, row + 1, target);
         int destination = current.moveRowTo(row, target); // a tag has no column: nothing else to write
         markTag(target, move);
-        index.relocate(slot, target.store(), destination);
         transaction.tagMoveDone(move);
-        int last = current.count() - 1;
-        long moved = CommitDrain.detachRow(index, current, row);
-        Throwable failure = null;
-        try {
-            Notifications.swapRemoved(current, moved, last, row);
-        } catch (RuntimeException | Error e) {
-            failure = e; // the row has moved all the same: the destination must still hear of it
-        }
-        try {
-            drain.placed(target, destination, destination + 1, current);
-        } catch (RuntimeException | Error e) {
-            failure = Notifications.fold(failure, e);
-        }
-        if (failure != null) {
-            throw Notifications.rethrow(failure);
-        }
+        drain.completeRowMove(slot, current, row, target, destination, null);
     }
 
     /** An added tag's column reads dirty, as a staged set of it marks it. */

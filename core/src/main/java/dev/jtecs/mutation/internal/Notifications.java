@@ -1,5 +1,6 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.internal.Table;
@@ -34,7 +35,7 @@ final class Notifications {
             try {
                 observers[i].onEntitiesRemoved(archetype, from, to, otherArchetype);
             } catch (RuntimeException | Error e) {
-                failure = fold(failure, e);
+                failure = Failures.fold(failure, e);
                 threw = threw == null ? new boolean[observers.length] : threw;
                 threw[i] = true;
             }
@@ -47,11 +48,11 @@ final class Notifications {
                 try {
                     observers[i].onEntitiesAdded(archetype, from, to, otherArchetype);
                 } catch (RuntimeException | Error e) {
-                    failure = fold(failure, e);
+                    failure = Failures.fold(failure, e);
                 }
             }
         }
-        throw rethrow(failure);
+        throw Failures.rethrow(failure);
     }
 
     /** Rows {@code [from, to)} arrived (activation first when the table was empty); they stay, whoever throws. */
@@ -67,7 +68,7 @@ final class Notifications {
                 try {
                     observer.onActivated(archetype);
                 } catch (RuntimeException | Error e) {
-                    failure = fold(failure, e);
+                    failure = Failures.fold(failure, e);
                 }
             }
         }
@@ -76,11 +77,11 @@ final class Notifications {
             try {
                 observer.onEntitiesAdded(archetype, from, to, otherArchetype);
             } catch (RuntimeException | Error e) {
-                failure = fold(failure, e);
+                failure = Failures.fold(failure, e);
             }
         }
         if (failure != null) {
-            throw rethrow(failure);
+            throw Failures.rethrow(failure);
         }
     }
 
@@ -94,11 +95,11 @@ final class Notifications {
             try {
                 observer.onDeactivated(table.archetype());
             } catch (RuntimeException | Error e) {
-                failure = fold(failure, e);
+                failure = Failures.fold(failure, e);
             }
         }
         if (failure != null) {
-            throw rethrow(failure);
+            throw Failures.rethrow(failure);
         }
     }
 
@@ -118,7 +119,7 @@ final class Notifications {
                 try {
                     observer.onEntityMove(archetype, moved, last, row);
                 } catch (RuntimeException | Error e) {
-                    failure = fold(failure, e);
+                    failure = Failures.fold(failure, e);
                 }
             }
         }
@@ -127,31 +128,12 @@ final class Notifications {
                 try {
                     observer.onDeactivated(archetype);
                 } catch (RuntimeException | Error e) {
-                    failure = fold(failure, e);
+                    failure = Failures.fold(failure, e);
                 }
             }
         }
         if (failure != null) {
-            throw rethrow(failure);
+            throw Failures.rethrow(failure);
         }
-    }
-
-    /** The first failure, with {@code next} attached to it as suppressed (or {@code next} when it is the first). */
-    static Throwable fold(Throwable first, Throwable next) {
-        if (first == null) {
-            return next;
-        }
-        if (first != next) {
-            first.addSuppressed(next);
-        }
-        return first;
-    }
-
-    /** Throws an {@link Error} as it is; returns a runtime exception for the caller to throw. */
-    static RuntimeException rethrow(Throwable failure) {
-        if (failure instanceof Error error) {
-            throw error;
-        }
-        return (RuntimeException) failure;
     }
 }

@@ -1,5 +1,6 @@
 package dev.jtecs.query.internal;
 
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryCallback;
@@ -96,12 +97,7 @@ public final class WorldQuery implements Query {
             }
         }
         add(archetype, group);
-        if (failure instanceof Error error) {
-            throw error;
-        }
-        if (failure != null) {
-            throw (RuntimeException) failure;
-        }
+        Failures.throwIfAny(failure);
         return true;
     }
 

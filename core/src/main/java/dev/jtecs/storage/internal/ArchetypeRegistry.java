@@ -1,5 +1,6 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.entity.internal.Growth;
 
 import dev.jtecs.component.Component;
@@ -151,19 +152,10 @@ public final class ArchetypeRegistry implements AutoCloseable {
             try {
                 table.destroyed();
             } catch (RuntimeException | Error e) {
-                if (failure == null) {
-                    failure = e;
-                } else if (failure != e) {
-                    failure.addSuppressed(e);
-                }
+                failure = Failures.fold(failure, e);
             }
         }
-        if (failure instanceof RuntimeException runtime) {
-            throw runtime;
-        }
-        if (failure != null) {
-            throw (Error) failure;
-        }
+        Failures.throwIfAny(failure);
     }
 
     /** The table that owns a storage block now (see {@link Table#store()}). */

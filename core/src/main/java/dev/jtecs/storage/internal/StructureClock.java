@@ -3,7 +3,6 @@ package dev.jtecs.storage.internal;
 import dev.jtecs.entity.internal.Growth;
 
 import dev.jtecs.component.Components;
-import java.util.Arrays;
 
 /**
  * One world's structure counters: they advance whenever the shape of the world's storage may have changed, so

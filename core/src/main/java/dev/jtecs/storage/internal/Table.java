@@ -1,5 +1,6 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.entity.internal.Growth;
@@ -1200,21 +1201,15 @@ public final class Table {
         EntityObserver[] heard = observers;
         observers = NO_OBSERVERS;
         release();
-        RuntimeException failure = null;
+        Throwable failure = null;
         for (EntityObserver observer : heard) {
             try {
                 observer.onArchetypeDestroyed(archetype);
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+            } catch (RuntimeException | Error e) {
+                failure = Failures.fold(failure, e);
             }
         }
-        if (failure != null) {
-            throw failure;
-        }
+        Failures.throwIfAny(failure);
     }
 
     @Override
