@@ -25,6 +25,8 @@ import org.knowm.xchart.style.Styler;
  */
 public final class ResultsChart {
     private static final int MIN_WIDTH = 1200;
+    /** XChart centres the title over the plot, beside the legend and the y axis: room for both, both sides. */
+    static final int TITLE_MARGIN = 480;
     private static final int PIXELS_PER_BAR = 7;
     private static final int HEIGHT = 900;
 
@@ -33,6 +35,19 @@ public final class ResultsChart {
     /** Whether {@code results} hold at least one measured row: what {@link #chart} needs. */
     public static boolean hasFigures(List<BenchResult> results) {
         return results.stream().anyMatch(r -> !r.isFailed());
+    }
+
+    /** The width in pixels of {@code title} in the font XChart draws chart titles with. */
+    static int titleWidth(String title) {
+        java.awt.Font font = new CategoryChartBuilder().build().getStyler().getChartTitleFont();
+        java.awt.image.BufferedImage scratch = new java.awt.image.BufferedImage(1, 1,
+                java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D graphics = scratch.createGraphics();
+        try {
+            return graphics.getFontMetrics(font).stringWidth(title);
+        } finally {
+            graphics.dispose();
+        }
     }
 
     /**
@@ -51,11 +66,12 @@ public final class ResultsChart {
         }
         List<String> impls = results.stream().map(BenchResult::impl).distinct()
                 .sorted(Comparator.comparingInt(Impls::rank).thenComparing(Comparator.naturalOrder())).toList();
-        int width = Math.max(MIN_WIDTH, groups.size() * (impls.size() + 1) * PIXELS_PER_BAR + 300);
-        CategoryChart chart = new CategoryChartBuilder().width(width).height(HEIGHT)
-                .title("jtecs bench (" + info.profile() + "): ns per entity, lower is better. " + info.cpu() + "; "
-                        + info.jdk() + "; " + info.vectorLanes() + " float lanes"
-                        + (info.checkedViews() ? "; view checks on" : ""))
+        String title = "jtecs bench (" + info.profile() + "): ns per entity, lower is better. " + info.cpu() + "; "
+                + info.jdk() + "; " + info.vectorLanes() + " float lanes"
+                + (info.checkedViews() ? "; view checks on" : "");
+        int width = Math.max(Math.max(MIN_WIDTH, titleWidth(title) + TITLE_MARGIN),
+                groups.size() * (impls.size() + 1) * PIXELS_PER_BAR + 300); // the whole title shows
+        CategoryChart chart = new CategoryChartBuilder().width(width).height(HEIGHT).title(title)
                 .xAxisTitle("workload, entities").yAxisTitle("ns per entity (log scale)").build();
         chart.getStyler().setYAxisLogarithmic(true).setXAxisLabelRotation(90)
                 .setLegendPosition(Styler.LegendPosition.OutsideE).setChartTitleBoxVisible(false);

@@ -71,4 +71,14 @@ class ResultsChartTest {
         assertFalse(ResultsChart.hasFigures(allFailed));
         assertThrows(IllegalArgumentException.class, () -> ResultsChart.chart(allFailed, ResultsMarkdownTest.INFO));
     }
+
+    @Test
+    void theChartIsWideEnoughForItsWholeTitle() {
+        RunInfo i = ResultsMarkdownTest.INFO;
+        RunInfo checked = new RunInfo(i.date(), i.cpu(), i.jdk(), i.vectorLanes(), i.kernels(), i.profile(),
+                i.forks(), i.warmup(), i.measurement(), i.wallTime(), true);
+        CategoryChart chart = ResultsChart.chart(RESULTS, checked);
+        assertTrue(chart.getWidth() >= ResultsChart.titleWidth(chart.getTitle()) + ResultsChart.TITLE_MARGIN,
+                chart.getWidth() + " px for a title of " + ResultsChart.titleWidth(chart.getTitle()) + " px");
+    }
 }
