@@ -55,4 +55,16 @@ public final class Growth {
         AllocationFaults.beforeHeapGrowth(length);
         return Arrays.copyOf(array, length);
     }
+
+    /** A new {@code long[length]}, failed the same way as a growth (for structures that start lazily). */
+    public static long[] newLongs(int length) {
+        AllocationFaults.beforeHeapGrowth(length);
+        return new long[length];
+    }
+
+    /** A new {@code Object[length]}, failed the same way as a growth. */
+    public static Object[] newObjects(int length) {
+        AllocationFaults.beforeHeapGrowth(length);
+        return new Object[length];
+    }
 }

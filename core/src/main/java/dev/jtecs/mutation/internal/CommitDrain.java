@@ -102,8 +102,12 @@ public final class CommitDrain {
     private void flushOne(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
         if (op != SparseWriteQueue.REQUIRE) {
             hooks.applySparse(entity, op, relationship, target, payload);
-        } else if (requiredEdges.consume(entity, relationship)) {
+            return;
+        }
+        int planned = requiredEdges.find(entity, relationship);
+        if (planned >= 0) {
             hooks.applySparse(entity, SparseWriteQueue.ADD, relationship, target, payload);
+            requiredEdges.consume(planned); // only once it landed: a retry after a failure still finds it
         }
     }
 

@@ -29,17 +29,21 @@ final class RequiredEdges {
         relationships[count++] = relationship;
     }
 
-    /** Whether the plan added this requirement; consumes it. */
-    boolean consume(long entity, BaseRelationship<?> relationship) {
+    /** Where the plan noted this requirement, or -1 when it did not add it. */
+    int find(long entity, BaseRelationship<?> relationship) {
         for (int i = 0; i < count; i++) {
             if (entities[i] == entity && relationships[i] == relationship) {
-                entities[i] = entities[--count];
-                relationships[i] = relationships[count];
-                relationships[count] = null;
-                return true;
+                return i;
             }
         }
-        return false;
+        return -1;
+    }
+
+    /** Consumes the requirement at {@code at} (from {@link #find}) once its edge landed. */
+    void consume(int at) {
+        entities[at] = entities[--count];
+        relationships[at] = relationships[count];
+        relationships[count] = null;
     }
 
     /** Forgets every planned edge (the wave ended, or its work was discarded). */

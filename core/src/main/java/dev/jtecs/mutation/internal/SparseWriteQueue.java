@@ -1,5 +1,6 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.entity.internal.Growth;
 
 import dev.jtecs.component.BaseRelationship;
@@ -95,10 +96,11 @@ public final class SparseWriteQueue {
      */
     void flush(int limitMark, EntityIndex index, Sink sink) {
         while (next < sealedEnd && marks[next] <= limitMark) {
-            int i = next++; // advanced first: a failing write is not retried
+            int i = next;
             if (index.isAlive(entities[i])) {
                 sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
             }
+            next = i + 1; // after the write: a failed one is still next, for flushPublished to retry
         }
     }
 
@@ -107,12 +109,18 @@ public final class SparseWriteQueue {
      * {@code limitMark} whose entity is alive and whose slot {@code published} accepts; skips the rest.
      */
     void flushPublished(int limitMark, EntityIndex index, Sink sink, java.util.function.IntPredicate published) {
+        Throwable first = null;
         while (next < sealedEnd && marks[next] <= limitMark) {
-            int i = next++;
+            int i = next++; // advanced first: a write that fails again is dropped, the others still land
             if (index.isAlive(entities[i]) && published.test(Entity.slot(entities[i]))) {
-                sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
+                try {
+                    sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
+                } catch (RuntimeException | Error e) {
+                    first = Failures.fold(first, e);
+                }
             }
         }
+        Failures.throwIfAny(first);
     }
 
     /** Ends a wave: its writes go, the writes staged meanwhile move to the front. */

@@ -111,7 +111,7 @@ public final class Relations implements DrainHooks {
 
     @Override
     public boolean pendingSettlement() {
-        return settlement.hasUnsettledTargets();
+        return settlement.hasUnsettledTargets() || markers.hasUnsettled();
     }
 
     @Override

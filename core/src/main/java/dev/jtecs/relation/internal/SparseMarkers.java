@@ -34,15 +34,30 @@ final class SparseMarkers {
     private BaseRelationship<?>[] touchedRelationships = new BaseRelationship<?>[16];
     private int touchedCount;
 
-    /** Applies one flushed (or batch) sparse edge write to a live entity. */
+    /**
+     * Applies one flushed (or batch) sparse edge write to a live entity. The room to remember the entity is made
+     * first and the store edits all or nothing, so a failed allocation leaves the store, and what this object
+     * remembers, as they were.
+     */
     void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
-        boolean changed = switch (op) {
-            case SparseWriteQueue.ADD -> sparse.add(relationship, entity, target, payload);
-            case SparseWriteQueue.REMOVE -> sparse.remove(relationship, entity, target);
-            default -> sparse.removeAll(relationship, entity);
-        };
+        ensureTouchRoom();
+        boolean changed;
+        try {
+            changed = switch (op) {
+                case SparseWriteQueue.ADD -> sparse.add(relationship, entity, target, payload);
+                case SparseWriteQueue.REMOVE -> sparse.remove(relationship, entity, target);
+                default -> sparse.removeAll(relationship, entity);
+            };
+        } catch (RuntimeException | Error failure) {
+            // the store is as it was, but the entity's marker may be published already: remembered (in the room
+            // made above), the next wave's settlement makes the marker follow whatever edges it holds
+            touchedEntities[touchedCount] = entity;
+            touchedRelationships[touchedCount++] = relationship;
+            throw failure;
+        }
         if (changed) {
-            touch(entity, relationship);
+            touchedEntities[touchedCount] = entity;
+            touchedRelationships[touchedCount++] = relationship;
         }
         if (op == SparseWriteQueue.ADD && relationship.isCascadeDelete() && !settlement.isLiveTarget(target)) {
             // its target died before the edge landed; a later write of the same flush may still re-target it,
@@ -51,7 +66,7 @@ final class SparseMarkers {
         }
     }
 
-    private void touch(long entity, BaseRelationship<?> relationship) {
+    private void ensureTouchRoom() {
         if (touchedCount == touchedEntities.length) {
             // every array first, then assign: a failed growth leaves them all as they were, in step
             var grownTouchedEntities = Growth.copyOf(touchedEntities, touchedCount * 2);
@@ -59,8 +74,14 @@ final class SparseMarkers {
             touchedEntities = grownTouchedEntities;
             touchedRelationships = grownTouchedRelationships;
         }
-        touchedEntities[touchedCount] = entity;
-        touchedRelationships[touchedCount++] = relationship;
+    }
+
+    /**
+     * Whether entities whose edges changed wait for {@link #settle}: a wave that failed after its writes landed
+     * leaves them for the next publication, which brings their markers in step.
+     */
+    boolean hasUnsettled() {
+        return touchedCount > 0;
     }
 
     /**
@@ -69,20 +90,24 @@ final class SparseMarkers {
      * was being removed) the marker change is staged for the next wave, unless a later call already stages it.
      */
     void settle() {
-        for (int i = 0; i < touchedCount; i++) {
-            long entity = touchedEntities[i];
-            BaseRelationship<?> relationship = touchedRelationships[i];
-            touchedRelationships[i] = null;
-            if (!index.isAlive(entity)) {
-                continue;
+        // in touch order; an entry counts as settled only once its correction is staged, so a correction that
+        // fails leaves it and the rest for the next wave
+        while (settled < touchedCount) {
+            long entity = touchedEntities[settled];
+            BaseRelationship<?> relationship = touchedRelationships[settled];
+            if (index.isAlive(entity)) {
+                int slot = Entity.slot(entity);
+                boolean marked = archetypes.ofStore(index.storeOf(slot)).has(relationship.id());
+                boolean holds = sparse.count(relationship, entity) > 0;
+                if (marked != holds && !staging.isDoomed(slot)) {
+                    staging.correctSparseMarker(entity, slot, relationship, holds);
+                }
             }
-            int slot = Entity.slot(entity);
-            boolean marked = archetypes.ofStore(index.storeOf(slot)).has(relationship.id());
-            boolean holds = sparse.count(relationship, entity) > 0;
-            if (marked != holds && !staging.isDoomed(slot)) {
-                staging.correctSparseMarker(entity, slot, relationship, holds);
-            }
+            touchedRelationships[settled++] = null;
         }
         touchedCount = 0;
+        settled = 0;
     }
+
+    private int settled; // entries [0, settled) of the touched arrays are settled
 }

@@ -1,5 +1,6 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.Growth;
 import java.util.Arrays;
 
 /**
@@ -82,11 +83,14 @@ final class LongMap<V> {
         return removed;
     }
 
+    /** Doubles the table: both arrays allocated before anything changes, so a failed growth loses no entry. */
     private void grow() {
         long[] oldKeys = keys;
         Object[] oldValues = values;
-        keys = new long[oldKeys.length * 2];
-        values = new Object[oldKeys.length * 2];
+        long[] grownKeys = Growth.newLongs(oldKeys.length * 2);
+        Object[] grownValues = Growth.newObjects(oldKeys.length * 2);
+        keys = grownKeys;
+        values = grownValues;
         size = 0;
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != 0) {
@@ -106,8 +110,10 @@ final class LongMap<V> {
     void retain(java.util.function.Predicate<? super V> keep) {
         long[] oldKeys = keys;
         Object[] oldValues = values;
-        keys = new long[oldKeys.length];
-        values = new Object[oldKeys.length];
+        long[] freshKeys = Growth.newLongs(oldKeys.length);
+        Object[] freshValues = Growth.newObjects(oldKeys.length);
+        keys = freshKeys;
+        values = freshValues;
         size = 0;
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != 0 && keep.test((V) oldValues[i])) {

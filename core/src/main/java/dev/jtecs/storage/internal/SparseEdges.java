@@ -2,6 +2,7 @@ package dev.jtecs.storage.internal;
 
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.Growth;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.Map;
@@ -29,14 +30,16 @@ public final class SparseEdges {
             payloads = payload ? new Object[16][] : null;
         }
 
+        /** Room for {@code slot}: every array grown into a local first, so a failed growth changes nothing. */
         void ensure(int slot) {
             if (slot >= counts.length) {
                 int capacity = Math.max(slot + 1, counts.length * 2);
-                targets = Arrays.copyOf(targets, capacity);
-                counts = Arrays.copyOf(counts, capacity);
-                if (payloads != null) {
-                    payloads = Arrays.copyOf(payloads, capacity);
-                }
+                long[][] grownTargets = Growth.copyOf(targets, capacity);
+                int[] grownCounts = Growth.copyOf(counts, capacity);
+                Object[][] grownPayloads = payloads == null ? null : Growth.copyOf(payloads, capacity);
+                targets = grownTargets;
+                counts = grownCounts;
+                payloads = grownPayloads;
             }
         }
     }
@@ -53,8 +56,12 @@ public final class SparseEdges {
 
     /**
      * Adds the edge {@code source -> target} carrying {@code payload} ({@code null} for a target-only
-     * relationship); an exclusive relationship first drops the source's other edges, and an edge to a target the
+     * relationship); an exclusive relationship also drops the source's other edges, and an edge to a target the
      * source already holds gets the new payload. Returns whether the set of targets changed.
+     *
+     * <p>All or nothing: every array the edge needs (the slot tables, the source's target list, the target's
+     * reverse-index entry) is allocated before anything changes, so a failed allocation leaves the store as it
+     * was. An exclusive relationship's other edges go after the new one is in, since removing never allocates.
      */
     public boolean add(BaseRelationship<?> relationship, long source, long target, Object payload) {
         Edges edges = edges(relationship);
@@ -62,38 +69,66 @@ public final class SparseEdges {
         edges.ensure(slot);
         int count = edges.counts[slot];
         long[] list = edges.targets[slot];
-        if (count > 0 && relationship.isExclusive() && !(count == 1 && list[0] == target)) {
-            removeAll(relationship, source);
-            count = 0;
-        }
         int at = count == 0 ? -1 : Arrays.binarySearch(list, 0, count, target);
         if (at >= 0) {
             if (edges.payloads != null) {
                 edges.payloads[slot][at] = payload;
             }
-            return false;
+            return relationship.isExclusive() && count > 1 && keepOnly(edges, source, slot, at);
         }
-        int insert = -at - 1;
+        // every allocation first
+        long[] grownList = list;
+        Object[] grownValues = edges.payloads == null ? null : edges.payloads[slot];
         if (list == null || count == list.length) {
-            list = list == null ? new long[2] : Arrays.copyOf(list, count * 2);
-            edges.targets[slot] = list;
+            int capacity = list == null ? 2 : count * 2;
+            grownList = list == null ? Growth.newLongs(capacity) : Growth.copyOf(list, capacity);
             if (edges.payloads != null) {
-                Object[] values = edges.payloads[slot];
-                edges.payloads[slot] = values == null ? new Object[list.length] : Arrays.copyOf(values, list.length);
+                grownValues = grownValues == null ? Growth.newObjects(capacity) : Growth.copyOf(grownValues, capacity);
             }
         }
-        System.arraycopy(list, insert, list, insert + 1, count - insert);
-        list[insert] = target;
+        if (edges.sources != null) {
+            prepareLink(edges.sources, target); // the last allocation: after it, nothing can fail
+        }
+        edges.targets[slot] = grownList;
         if (edges.payloads != null) {
-            Object[] values = edges.payloads[slot];
-            System.arraycopy(values, insert, values, insert + 1, count - insert);
-            values[insert] = payload;
+            edges.payloads[slot] = grownValues;
+        }
+        int insert = -at - 1;
+        System.arraycopy(grownList, insert, grownList, insert + 1, count - insert);
+        grownList[insert] = target;
+        if (grownValues != null) {
+            System.arraycopy(grownValues, insert, grownValues, insert + 1, count - insert);
+            grownValues[insert] = payload;
         }
         edges.counts[slot] = count + 1;
         if (edges.sources != null) {
             link(edges.sources, target, source);
         }
+        if (relationship.isExclusive() && count > 0) {
+            keepOnly(edges, source, slot, insert);
+        }
         return true;
+    }
+
+    /** Drops every edge of the source but the one at {@code keep}; allocates nothing. Returns whether any went. */
+    private static boolean keepOnly(Edges edges, long source, int slot, int keep) {
+        int count = edges.counts[slot];
+        long[] list = edges.targets[slot];
+        if (edges.sources != null) {
+            for (int i = 0; i < count; i++) {
+                if (i != keep) {
+                    unlink(edges.sources, list[i], source);
+                }
+            }
+        }
+        list[0] = list[keep];
+        if (edges.payloads != null) {
+            Object[] values = edges.payloads[slot];
+            values[0] = values[keep];
+            Arrays.fill(values, 1, count, null);
+        }
+        edges.counts[slot] = 1;
+        return count > 1;
     }
 
     /** Removes the edge {@code source -> target}; returns whether it was there. */
@@ -254,18 +289,24 @@ public final class SparseEdges {
         byRelationship.clear();
     }
 
-    private static void link(LongMap<long[]> sources, long target, long source) {
+    /**
+     * Makes room for one more source of {@code target} in the reverse index: its list grown, or a new list
+     * entered with no sources (the map grown first when it must). After this, {@link #link} allocates nothing.
+     */
+    private static void prepareLink(LongMap<long[]> sources, long target) {
         long[] list = sources.get(target);
         if (list == null) {
-            list = new long[4];
+            long[] fresh = Growth.newLongs(4);
+            sources.put(target, fresh); // grows the map whole or not at all
         } else if ((int) list[0] + 1 == list.length) {
-            list = Arrays.copyOf(list, list.length * 2);
-        } else {
-            list[(int) ++list[0]] = source;
-            return;
+            sources.put(target, Growth.copyOf(list, list.length * 2)); // an existing key: put allocates nothing
         }
+    }
+
+    /** Adds {@code source} to {@code target}'s list, which {@link #prepareLink} made room in. */
+    private static void link(LongMap<long[]> sources, long target, long source) {
+        long[] list = sources.get(target);
         list[(int) ++list[0]] = source;
-        sources.put(target, list);
     }
 
     private static void unlink(LongMap<long[]> sources, long target, long source) {

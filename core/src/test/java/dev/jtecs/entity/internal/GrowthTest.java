@@ -34,4 +34,14 @@ class GrowthTest {
         assertThrows(OutOfMemoryError.class, () -> Growth.copyOf(grown, 16));
         assertEquals(2, AllocationFaults.seen(AllocationFaults.Kind.HEAP));
     }
+
+    @Test
+    void freshArraysAreAllocationsTheFaultsCountToo() {
+        assertEquals(3, Growth.newLongs(3).length);
+        assertEquals(2, Growth.newObjects(2).length);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        assertThrows(OutOfMemoryError.class, () -> Growth.newLongs(4));
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        assertThrows(OutOfMemoryError.class, () -> Growth.newObjects(4));
+    }
 }

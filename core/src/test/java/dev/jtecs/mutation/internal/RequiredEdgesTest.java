@@ -1,6 +1,6 @@
 package dev.jtecs.mutation.internal;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Relationship;
@@ -12,15 +12,18 @@ class RequiredEdgesTest {
     static final Relationship B = Relationships.register("test.required.B", o -> o.sparse());
 
     @Test
-    void aPlannedEdgeIsConsumedOnceByItsEntityAndRelationship() {
+    void aPlannedEdgeIsFoundByItsEntityAndRelationshipUntilConsumed() {
         RequiredEdges edges = new RequiredEdges();
         edges.plan(7, A);
         edges.plan(8, A);
-        assertFalse(edges.consume(7, B), "another relationship");
-        assertFalse(edges.consume(9, A), "another entity");
-        assertTrue(edges.consume(7, A));
-        assertFalse(edges.consume(7, A), "one required edge per relationship arrives");
-        assertTrue(edges.consume(8, A));
+        assertEquals(-1, edges.find(7, B), "another relationship");
+        assertEquals(-1, edges.find(9, A), "another entity");
+        int at = edges.find(7, A);
+        assertTrue(at >= 0);
+        assertEquals(at, edges.find(7, A), "finding consumes nothing: a retried edge still finds its plan");
+        edges.consume(at);
+        assertEquals(-1, edges.find(7, A), "one required edge per relationship arrives");
+        assertTrue(edges.find(8, A) >= 0, "the other plan stays");
     }
 
     @Test
@@ -29,8 +32,9 @@ class RequiredEdgesTest {
         for (int i = 0; i < 100; i++) {
             edges.plan(i, i % 2 == 0 ? A : B);
         }
-        assertTrue(edges.consume(99, B), "plans survive growth");
+        assertTrue(edges.find(99, B) >= 0, "plans survive growth");
+        assertTrue(edges.find(0, A) >= 0);
         edges.clear();
-        assertFalse(edges.consume(0, A));
+        assertEquals(-1, edges.find(0, A));
     }
 }

@@ -87,7 +87,7 @@ class SparseWriteQueueTest {
     }
 
     @Test
-    void aFailingWriteIsNotRetriedAndClearDropsEverything() {
+    void aFailingWriteStaysNextAndClearDropsEverything() {
         long a = alive();
         queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 0);
         queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, null, 0);
@@ -97,11 +97,36 @@ class SparseWriteQueueTest {
         };
         assertThrows(IllegalStateException.class, () -> queue.flush(Integer.MAX_VALUE, index, failing));
         queue.flush(Integer.MAX_VALUE, index, sink);
-        assertEquals(List.of(Entity.slot(a) + ":0:2"), log, "the failed write is skipped, the rest continue");
+        assertEquals(List.of(Entity.slot(a) + ":0:1", Entity.slot(a) + ":0:2"), log,
+                "the failed write is retried first, then the rest");
         queue.clear();
         assertTrue(queue.isEmpty());
         queue.seal();
         queue.flush(Integer.MAX_VALUE, index, sink);
-        assertEquals(1, log.size());
+        assertEquals(2, log.size());
+    }
+
+    @Test
+    void afterAFailureOnlyPublishedSlotsGetTheirWritesAndOneThatFailsAgainDoesNotStopTheRest() {
+        long a = alive();
+        long b = alive();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 0);
+        queue.stage(b, SparseWriteQueue.ADD, LIKES, 2, null, 0);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 3, null, 0);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 4, null, 0);
+        queue.seal();
+        SparseWriteQueue.Sink failsOnThree = (entity, op, relationship, target, payload) -> {
+            if (target == 3) {
+                throw new IllegalStateException("boom again");
+            }
+            sink.apply(entity, op, relationship, target, payload);
+        };
+        IllegalStateException failure = assertThrows(IllegalStateException.class,
+                () -> queue.flushPublished(Integer.MAX_VALUE, index, failsOnThree, slot -> slot == Entity.slot(a)));
+        assertEquals("boom again", failure.getMessage());
+        assertEquals(List.of(Entity.slot(a) + ":0:1", Entity.slot(a) + ":0:4"), log,
+                "b was not published; a's write that failed again is dropped, the one after it lands");
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(2, log.size(), "nothing of the wave is left");
     }
 }

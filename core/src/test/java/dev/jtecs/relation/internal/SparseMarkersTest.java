@@ -351,4 +351,60 @@ class SparseMarkersTest {
         assertTrue(world.has(sources[0], WATCH), "and its marker agrees");
         assertEquals(List.of(target), targets(sources[0], WATCH));
     }
+
+    /**
+     * A publication whose sparse flush runs out of heap at any point: after {@code unwind()} every entity carries
+     * the relationship marker exactly while it holds an edge, the reverse index agrees, and each published entity
+     * has the edges it was given (a write that failed once is retried for a published entity).
+     */
+    @Test
+    void aSparseFlushThatRunsOutOfHeapLeavesNoMarkerWithoutItsEdge() {
+        int injected = 0;
+        for (int k = 1; k < 400; k++) {
+            try (World w = World.create()) {
+                long[] targets = new long[6];
+                for (int i = 0; i < targets.length; i++) {
+                    targets[i] = w.spawn();
+                }
+                long[] sources = new long[40];
+                w.defer();
+                for (int i = 0; i < sources.length; i++) {
+                    sources[i] = w.spawn(LIKES.to(targets[i % 6]), LIKES.to(targets[(i * 5 + 1) % 6]));
+                }
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                        k);
+                boolean failed = false;
+                try {
+                    w.commit();
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                if (!failed) {
+                    assertTrue(injected > 0, "the flush allocates");
+                    return;
+                }
+                injected++;
+                w.unwind();
+                for (int i = 0; i < sources.length; i++) {
+                    long id = sources[i];
+                    if (!w.isAlive(id)) {
+                        continue; // discarded with the failed wave
+                    }
+                    List<Long> edges = RelationFixtures.targets(w, id, LIKES);
+                    assertEquals(!edges.isEmpty(), w.has(id, LIKES), "k=" + k + " source " + i + " " + edges);
+                    assertEquals(java.util.stream.Stream.of(targets[i % 6], targets[(i * 5 + 1) % 6]).distinct()
+                            .sorted().toList(), edges, "k=" + k + ": a published source has its edges");
+                    for (long target : edges) {
+                        long[] back = w.relationshipSources(LIKES, target);
+                        assertTrue(java.util.Arrays.stream(back).anyMatch(s -> s == id), "k=" + k + " reverse");
+                    }
+                }
+                long fresh = w.spawn(LIKES.to(targets[0]));
+                assertTrue(w.has(fresh, LIKES), "the world still works after k=" + k);
+            }
+        }
+        throw new AssertionError("the commit kept failing");
+    }
 }

@@ -53,4 +53,27 @@ class LongMapTest {
         assertEquals(0, map.size());
         assertNull(map.get(1));
     }
+
+    @Test
+    void aFailedGrowthLosesNoEntry() {
+        LongMap<String> map = new LongMap<>();
+        for (long key = 1; key <= 8; key++) {
+            map.put(key, "v" + key); // the ninth key doubles the table
+        }
+        for (int k = 1; k <= 2; k++) { // the keys, then the values
+            dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+            try {
+                assertThrows(OutOfMemoryError.class, () -> map.put(9, "v9"));
+            } finally {
+                dev.jtecs.entity.internal.AllocationFaults.disarm();
+            }
+            assertEquals(8, map.size(), "k=" + k);
+            for (long key = 1; key <= 8; key++) {
+                assertEquals("v" + key, map.get(key), "k=" + k + " key=" + key);
+            }
+            assertNull(map.get(9));
+        }
+        map.put(9, "v9");
+        assertEquals(9, map.size());
+    }
 }

@@ -81,4 +81,72 @@ class SparseEdgesTest {
         assertEquals(0, edges.sourceCount(PLAIN, t1));
         assertArrayEquals(new long[] {t1}, edges.targets(PLAIN, s1), "unchanged by the refused lookup");
     }
+
+    /** The whole store, every relationship: each source's targets with payloads, each target's sources. */
+    private static String dump(SparseEdges store, long... ids) {
+        StringBuilder out = new StringBuilder();
+        for (dev.jtecs.component.BaseRelationship<?> relationship : java.util.List.of(MANY, ONE, PLAIN, PAID)) {
+            for (long id : ids) {
+                out.append(relationship.name()).append(' ').append(id).append(" ->");
+                store.forEach(relationship, id, (target, payload) -> out.append(' ').append(target).append('=')
+                        .append(payload));
+                if (relationship != PLAIN && relationship != PAID) {
+                    out.append(" <-").append(java.util.Arrays.toString(store.sources(relationship, id)));
+                }
+                out.append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    record Paid(long target, int amount) {}
+
+    static final dev.jtecs.component.RelationshipDefinition<Paid> PAID = Relationships.register(Paid.class,
+            o -> o.name("test.sparse.Paid").sparse());
+
+    @Test
+    void anAddWhoseAllocationFailsChangesNothing() {
+        // every k-th heap growth of every add in a script that grows slot tables, target lists, payload arrays,
+        // reverse-index lists and the reverse-index map, and replaces exclusive edges
+        long seed = new java.util.SplittableRandom().nextLong();
+        System.out.println("SparseEdgesTest.anAddWhoseAllocationFailsChangesNothing seed=" + seed);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        long[] ids = new long[40];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = Entity.pack(i * 7 + 1, i % 3);
+        }
+        SparseEdges store = new SparseEdges();
+        int injected = 0;
+        for (int step = 0; step < 300; step++) {
+            Relationship[] kinds = {MANY, ONE, PLAIN};
+            boolean paid = random.nextInt(4) == 0;
+            long source = ids[random.nextInt(ids.length)];
+            long target = ids[random.nextInt(ids.length)];
+            Paid payload = new Paid(target, step);
+            for (int k = 1; ; k++) {
+                String before = dump(store, ids);
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                        k);
+                boolean failed = false;
+                Relationship kind = kinds[step % 3];
+                try {
+                    if (paid) {
+                        store.add(PAID, source, target, payload);
+                    } else {
+                        store.add(kind, source, target, null);
+                    }
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                if (!failed) {
+                    break;
+                }
+                injected++;
+                assertEquals(before, dump(store, ids), "seed=" + seed + " step=" + step + " k=" + k);
+            }
+        }
+        assertTrue(injected > 20, "the script reached growths to fail: " + injected);
+    }
 }
