@@ -318,11 +318,23 @@ public final class CommitDrain {
             }
             int tagMoves = last ? transaction.sealedTagMoves() : 0;
             moves.startTags(tagMoves);
+            Table runTarget = null; // consecutive moves to one table are tallied once
+            int runRows = 0;
             for (int move = 0; move < tagMoves; move++) {
                 Table target = moves.planTag(move);
-                if (target != null) {
-                    distinct = tally(target, 1, distinct);
+                if (target != runTarget) {
+                    if (runRows > 0) {
+                        distinct = tally(runTarget, runRows, distinct);
+                    }
+                    runTarget = target;
+                    runRows = 0;
                 }
+                if (target != null) {
+                    runRows++;
+                }
+            }
+            if (runRows > 0) {
+                distinct = tally(runTarget, runRows, distinct);
             }
             for (int k = 0; k < distinct; k++) {
                 if (reservedRows[k] > 0) {

@@ -337,20 +337,29 @@ final class MovePlacement {
 
     // ---------------------------------------------------------------- tag moves
 
-    private Table[] tagSources = new Table[64];
-    private Table[] tagTargets = new Table[64];
+    // the plan of each sealed tag move, by table id (tables keep their ids when a whole-table exchange swaps their
+    // stores); -1: nothing to move. Plain ints: a reference store per entity would pay a GC barrier each
+    private int[] tagSources = new int[64];
+    private int[] tagTargets = new int[64];
     private int tagMoves; // planned for this wave
     private int tagNext; // the first planned one not published yet
+    // the last planned change (the entity's store and the packed tag) and its tables: a run of entities in one
+    // table taking one tag resolves its edge once
+    private int lastStore = -1;
+    private int lastTag;
+    private Table lastSource;
+    private Table lastTarget;
 
     /**
      * A wave with {@code n} sealed tag moves is being reserved (0 for a segment with none to move): forgets the
      * plan a failed wave may have left and makes room for this one (allocated before anything changes).
      */
     void startTags(int n) {
-        java.util.Arrays.fill(tagSources, 0, tagMoves, null);
-        java.util.Arrays.fill(tagTargets, 0, tagMoves, null);
         tagMoves = 0;
         tagNext = 0;
+        lastStore = -1;
+        lastSource = null;
+        lastTarget = null;
         if (tagSources.length < n) {
             int capacity = Math.max(n, tagSources.length * 2);
             var grownSources = Growth.copyOf(tagSources, capacity);
@@ -367,21 +376,29 @@ final class MovePlacement {
      */
     Table planTag(int move) {
         long id = transaction.tagMoveId(move);
-        tagSources[move] = null;
-        tagTargets[move] = null;
         if (id == 0 || !index.isAlive(id)) {
+            tagSources[move] = -1;
             return null;
         }
-        Table current = registry.ofStore(index.storeOf(Entity.slot(id)));
-        Component<?> tag = Components.findById(transaction.tagMoveComponent(move));
-        Table target = transaction.tagMoveAdds(move) ? registry.withAdded(current, tag)
-                : registry.withRemoved(current, tag);
-        if (target == current) {
+        int store = index.storeOf(Entity.slot(id));
+        int packed = transaction.tagMovePacked(move);
+        if (store != lastStore || packed != lastTag) {
+            Table current = registry.ofStore(store);
+            Component<?> tag = Components.findById(transaction.tagMoveComponent(move));
+            Table target = transaction.tagMoveAdds(move) ? registry.withAdded(current, tag)
+                    : registry.withRemoved(current, tag);
+            lastStore = store;
+            lastTag = packed;
+            lastSource = current;
+            lastTarget = target == current ? null : target;
+        }
+        if (lastTarget == null) {
+            tagSources[move] = -1;
             return null;
         }
-        tagSources[move] = current;
-        tagTargets[move] = target;
-        return target;
+        tagSources[move] = lastSource.id();
+        tagTargets[move] = lastTarget.id();
+        return lastTarget;
     }
 
     /**
@@ -407,10 +424,10 @@ final class MovePlacement {
             }
         }
         moveTags(Integer.MAX_VALUE);
-        java.util.Arrays.fill(tagSources, 0, tagMoves, null);
-        java.util.Arrays.fill(tagTargets, 0, tagMoves, null);
         tagMoves = 0;
         tagNext = 0;
+        lastSource = null;
+        lastTarget = null;
     }
 
     /**
@@ -421,18 +438,22 @@ final class MovePlacement {
     void moveTags(int mark) {
         while (tagNext < tagMoves && transaction.tagMoveMark(tagNext) <= mark) {
             int move = tagNext;
-            Table source = tagSources[move];
-            if (source == null) {
+            int sourceId = tagSources[move];
+            if (sourceId < 0) {
                 transaction.tagMoveDone(move);
                 tagNext++;
                 continue;
             }
-            Table target = tagTargets[move];
+            int targetId = tagTargets[move];
+            Table source = registry.get(sourceId);
+            Table target = registry.get(targetId);
             int end = move;
             if (source.observers().length == 0 && target.observers().length == 0) {
                 int rows = source.count();
-                while (end < tagMoves && end - move < rows && tagSources[end] == source && tagTargets[end] == target
-                        && transaction.tagMoveMark(end) <= mark && isIn(transaction.tagMoveId(end), source)) {
+                int store = source.store();
+                int limit = Math.min(tagMoves, move + rows);
+                while (end < limit && tagSources[end] == sourceId && tagTargets[end] == targetId
+                        && transaction.tagMoveMark(end) <= mark && isIn(transaction.tagMoveId(end), store)) {
                     end++;
                 }
                 if (end - move != rows) {
@@ -445,15 +466,13 @@ final class MovePlacement {
                 moveTagOne(move, target);
                 end = move + 1;
             }
-            tagSources[move] = null;
-            tagTargets[move] = null;
             tagNext = end;
         }
     }
 
     /** Whether an entity is alive and in {@code table} (the distinct entities of a run then fill its rows). */
-    private boolean isIn(long id, Table table) {
-        return index.isAlive(id) && index.storeOf(Entity.slot(id)) == table.store();
+    private boolean isIn(long id, int store) {
+        return index.isAlive(id) && index.storeOf(Entity.slot(id)) == store;
     }
 
     /**
@@ -470,11 +489,7 @@ final class MovePlacement {
             base = source.moveAllTo(target);
             relocateRange(target, base, n);
         }
-        for (int move = first; move < end; move++) {
-            transaction.tagMoveDone(move);
-            tagSources[move] = null;
-            tagTargets[move] = null;
-        }
+        transaction.tagMovesDone(first, end);
         markTag(target, first);
         drain.placed(target, base, base + n, source);
     }

@@ -190,6 +190,16 @@ public final class Transaction {
         tagIds[move] = 0;
     }
 
+    /** {@link #tagMoveDone} for moves {@code [from, to)}. */
+    public void tagMovesDone(int from, int to) {
+        java.util.Arrays.fill(tagIds, from, to, 0L);
+    }
+
+    /** The tag and direction of a move in one int: equal for two moves that make the same change. */
+    public int tagMovePacked(int move) {
+        return tagComponents[move];
+    }
+
     /**
      * Whether a record precedes a batch boundary of the open wave: its work publishes before that batch
      * operation runs, so later calls for its slot open a new record instead of changing it.

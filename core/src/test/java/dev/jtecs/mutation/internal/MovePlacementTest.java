@@ -559,4 +559,58 @@ class MovePlacementTest {
         assertIndexed(ids[0]);
         fixture.tx.recycle();
     }
+
+    /**
+     * Tag moves planned in runs: entities of three tables, interleaved, each adding or removing one of two tags in
+     * a random order; every entity lands in exactly the archetype its own change names (a run reuses its edge only
+     * while the table and the change stay the same).
+     */
+    @Test
+    void interleavedTagMovesFromSeveralTablesEachLandWhereTheirChangeSays() {
+        long seed = new java.util.SplittableRandom().nextLong();
+        System.out.println("MovePlacementTest.interleavedTagMoves seed=" + seed);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            int n = 600;
+            long[] ids = new long[n];
+            boolean[][] has = new boolean[n][2];
+            for (int i = 0; i < n; i++) {
+                has[i][0] = random.nextBoolean();
+                has[i][1] = random.nextBoolean();
+                java.util.List<dev.jtecs.component.Input> inputs = new java.util.ArrayList<>();
+                inputs.add(HP.of(i));
+                if (has[i][0]) {
+                    inputs.add(A);
+                }
+                if (has[i][1]) {
+                    inputs.add(B);
+                }
+                ids[i] = world.spawn(inputs.toArray(dev.jtecs.component.Input[]::new));
+            }
+            for (int round = 0; round < 4; round++) {
+                world.defer();
+                for (int i = 0; i < n; i++) {
+                    if (random.nextInt(5) == 0) {
+                        continue; // no change: breaks runs
+                    }
+                    int which = random.nextBoolean() ? 1 : 0;
+                    TagComponent tag = which == 0 ? A : B;
+                    if (random.nextBoolean()) {
+                        world.set(ids[i], tag); // sometimes a tag it already has: a planned no-op
+                        has[i][which] = true;
+                    } else {
+                        world.remove(ids[i], tag);
+                        has[i][which] = false;
+                    }
+                }
+                world.commit();
+                for (int i = 0; i < n; i++) {
+                    String at = "seed=" + seed + " round=" + round + " entity " + i;
+                    assertEquals(has[i][0], world.has(ids[i], A), at);
+                    assertEquals(has[i][1], world.has(ids[i], B), at);
+                    assertEquals(i, world.get(ids[i], HP), at);
+                }
+            }
+        }
+    }
 }
