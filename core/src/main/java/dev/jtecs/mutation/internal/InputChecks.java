@@ -8,6 +8,7 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TagComponent;
 import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.PairRegistry;
@@ -59,6 +60,9 @@ public final class InputChecks {
      */
     public void input(Input input) {
         Objects.requireNonNull(input, "input");
+        if (input instanceof TagComponent) {
+            return; // (a final class: one compare, and none of the checks below can apply to a tag)
+        }
         if (input instanceof ManagedComponent<?> managed && !managed.hasDefault()) {
             throw new IllegalArgumentException("component " + managed.name()
                     + " has no default value; pass a constructed value (" + managed.name() + ".of(...))");

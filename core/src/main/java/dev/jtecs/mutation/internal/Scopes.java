@@ -128,8 +128,8 @@ public final class Scopes {
         if (unwound) {
             unwindPending = false;
         }
-        if (publishIfOutermost && !closed && !drain.isDraining() && drain.hasWork()
-                && (depth == 0 || unwound && depth == held)) {
+        if (publishIfOutermost && (depth == 0 || unwound && depth == held) && !closed && !drain.isDraining()
+                && drain.hasWork()) { // (the depth first: a call inside a scope decides here, cheaply)
             publish(); // (a callback that closed the world leaves nothing to publish)
         }
     }

@@ -82,7 +82,8 @@ public final class Staging {
     /** {@code set} for a component value (or a sparse relationship's marker). */
     private void setComponent(long id, int slot, Input input) {
         boolean alive = index.isAlive(id);
-        if (alive && isDoomed(slot)) {
+        Table table = alive ? archetypes.ofStore(index.storeOf(slot)) : null; // read once for every check below
+        if (alive && isDoomed(slot, table)) {
             return; // a staged batch despawn selected it
         }
         int record = transaction.find(slot);
@@ -93,7 +94,6 @@ public final class Staging {
             record = transaction.begin(id, slot, TxState.STAGED_MUTATE); // after the batch boundary
         } else if (record < 0) {
             if (alive && !transaction.hasOpenBoundary()) {
-                Table table = archetypes.ofStore(index.storeOf(slot));
                 int position = table.position(input.component().id());
                 if (position >= 0) {
                     writeThrough(id, table, position, index.rowOf(slot), input);
@@ -381,6 +381,11 @@ public final class Staging {
         return transaction.isDoomed(slot) || archetypes.ofStore(index.storeOf(slot)).hasPendingDespawn();
     }
 
+    /** {@link #isDoomed(int)} for a live entity whose table the caller holds. */
+    private boolean isDoomed(int slot, Table table) {
+        return transaction.isDoomed(slot) || table.hasPendingDespawn();
+    }
+
     private static boolean isDespawning(TxState state) {
         return state == TxState.STAGED_DESPAWN || state == TxState.CANCELLED_SPAWN;
     }
@@ -411,7 +416,8 @@ public final class Staging {
     /** {@code remove} for a component (or a sparse relationship's marker). */
     private void removeComponent(long id, int slot, Component<?> component) {
         boolean alive = index.isAlive(id);
-        if (alive && isDoomed(slot)) {
+        Table table = alive ? archetypes.ofStore(index.storeOf(slot)) : null; // read once for every check below
+        if (alive && isDoomed(slot, table)) {
             return;
         }
         int record = transaction.find(slot);
@@ -426,7 +432,7 @@ public final class Staging {
             // may add the component before this removal applies: stage it; otherwise only if it is there now
             if (!alive || transaction.hasOpenBoundary()) {
                 transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
-            } else if (archetypes.ofStore(index.storeOf(slot)).has(component.id())) {
+            } else if (table.has(component.id())) {
                 if (component instanceof TagComponent tag) {
                     transaction.stageTagMove(id, slot, tag, false); // the compact form: no record, no entry
                 } else {
