@@ -62,6 +62,7 @@ class RunReportTest {
         assertEquals(11.0, p99.getXData()[0], "the levels span the warm frames only");
         assertEquals(50.0, p99.getXData()[1]);
         assertTrue(chart.getStyler().isYAxisLogarithmic());
+        assertEquals("#,##0.###", chart.getStyler().getYAxisDecimalPattern(), "10,000 ms, not 1E4");
         assertTrue(chart.getTitle().contains("50 frames (10 warm-up)"), chart.getTitle());
     }
 
