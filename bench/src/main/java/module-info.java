@@ -8,7 +8,9 @@ module dev.jtecs.bench {
     requires me.tongfei.progressbar;
     requires org.knowm.xchart;
     requires com.fasterxml.jackson.databind;
+    requires HdrHistogram; // an automatic module: the jar names none, so its file name does
     requires java.desktop;
+    requires java.xml; // jtecs stress --junit-xml
     requires jdk.management;
     requires dev.dominion.ecs.api;
     requires artemis.odb;

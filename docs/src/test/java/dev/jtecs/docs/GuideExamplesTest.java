@@ -30,6 +30,10 @@ import org.junit.jupiter.api.TestFactory;
  * <p>A sample is a fenced {@code java} block directly preceded by a marker line
  * {@code <!-- example: ClassName#methodName -->}. Both sides are compared after stripping their common
  * indentation. {@code README.md} is the index: it may hold samples but need not.
+ *
+ * <p>The repository's top-level {@code README.md} shows a compiled example too: its marked samples are held to
+ * the same rule. Unmarked Java there (a {@code module-info.java} to copy, say) is left alone, since the top-level
+ * README also shows build configuration that is no test's body.
  */
 class GuideExamplesTest {
     private static final Pattern MARKER = Pattern.compile("^<!-- example: (\\w+)#(\\w+) -->$");
@@ -41,6 +45,9 @@ class GuideExamplesTest {
     /** The module base dir: Maven runs tests there, so the guides are right here. */
     private static final Path DOCS = Path.of("").toAbsolutePath();
     private static final Path SOURCES = DOCS.resolve("src/test/java/dev/jtecs/docs");
+    /** The repository's README, one level above the docs module. */
+    private static final Path TOP_README = DOCS.resolve("../README.md").normalize();
+    private static final String TOP_README_NAME = "../README.md";
 
     /** A guide's sample: where it is, what it names, and the code it shows. */
     record Sample(String guide, int line, String className, String method, List<String> code) {
@@ -62,6 +69,7 @@ class GuideExamplesTest {
         for (Path guide : guides()) {
             samples.addAll(samplesOf(guide.getFileName().toString(), read(guide)));
         }
+        samples.addAll(topReadmeSamples());
         assertFalse(samples.isEmpty(), "no samples found under " + DOCS);
         Map<String, Map<String, Region>> regionsByClass = new LinkedHashMap<>();
         return samples.stream().map(sample -> DynamicTest.dynamicTest(
@@ -97,6 +105,7 @@ class GuideExamplesTest {
         for (Path guide : guides()) {
             samplesOf(guide.getFileName().toString(), read(guide)).forEach(s -> shown.add(s.key()));
         }
+        topReadmeSamples().forEach(s -> shown.add(s.key()));
         Set<String> unshown = new TreeSet<>();
         try (Stream<Path> files = Files.list(SOURCES)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
@@ -109,6 +118,12 @@ class GuideExamplesTest {
             }
         }
         assertTrue(unshown.isEmpty(), "example regions that no guide shows: " + unshown);
+    }
+
+    @Test
+    void theTopLevelReadmeShowsACompiledExample() {
+        assertTrue(Files.isRegularFile(TOP_README), "no " + TOP_README);
+        assertFalse(topReadmeSamples().isEmpty(), TOP_README + " shows no marked, compiled example");
     }
 
     @Test
@@ -164,6 +179,26 @@ class GuideExamplesTest {
     }
 
     // ---------------------------------------------------------------- parsing
+
+    /** The marked samples of the top-level README (none when it is absent); its unmarked Java is skipped. */
+    private static List<Sample> topReadmeSamples() {
+        if (!Files.isRegularFile(TOP_README)) {
+            return List.of();
+        }
+        List<String> lines = read(TOP_README);
+        List<Sample> samples = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (MARKER.matcher(lines.get(i).strip()).matches()) {
+                int at = i;
+                int close = i + 1 < lines.size() ? closingFence(TOP_README_NAME, lines, i + 1) : i + 1;
+                samples.addAll(samplesOf(TOP_README_NAME, lines.subList(i, Math.min(lines.size(), close + 1)))
+                        .stream().map(s -> new Sample(s.guide(), s.line() + at, s.className(), s.method(), s.code()))
+                        .toList());
+                i = close;
+            }
+        }
+        return samples;
+    }
 
     private static List<Path> guides() {
         try (Stream<Path> files = Files.list(DOCS)) {

@@ -274,8 +274,17 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** The machine's one-minute load average (negative where the JVM cannot tell) and processor count. */
+    private static double loadAverage() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
     private static void printPlan(PrintWriter out, Plan plan) {
         Profile p = plan.profile();
+        double load = loadAverage();
+        int processors = Runtime.getRuntime().availableProcessors();
+        double contention = Profile.contention(load, processors);
+        Duration total = Duration.ZERO;
         out.printf(Locale.ROOT, "jtecs bench, %s profile: %d workloads, %d benchmarks, %d fork%s each, warm-up %s, "
                 + "measurement %s%n", p.name(), plan.workloads().size(), plan.benchmarks(), p.forks(),
                 p.forks() == 1 ? "" : "s", p.warmupText(), p.measurementText());
@@ -285,12 +294,20 @@ public final class BenchCommand implements Callable<Integer> {
         for (Workload w : plan.workloads()) {
             Map<String, List<String>> params = w.effectiveParams(p.quickParams(), plan.overrides());
             int count = w.benchmarkCount(params);
-            out.printf(Locale.ROOT, "  %-22s %3d  %9s  %s%s  %s%n", w.name(), count, minutes(p.estimate(count)),
+            Duration estimate = w.estimate(p, params, contention);
+            total = total.plus(estimate);
+            out.printf(Locale.ROOT, "  %-22s %3d  %9s  %s%s  %s%n", w.name(), count, minutes(estimate),
                     params, w.perFrame() ? " one frame per operation" : "", String.join(" ", w.impls().values()));
         }
-        out.printf(Locale.ROOT, "estimated wall time: about %s (iterations plus about %.1f s per fork to start "
-                + "and build fixtures; a busy machine takes longer)%n", minutes(p.estimate(plan.benchmarks())),
-                Profile.FORK_OVERHEAD_SECONDS);
+        out.printf(Locale.ROOT, "estimated wall time: about %s (%s per fork of iterations, plus %.2f s to start "
+                + "and %.1f s per million entities, times %.1f for a load average of %s on %d processors; other "
+                + "work starting or stopping meanwhile moves the real time)%n", minutes(total),
+                seconds(p.iterationSeconds()), Profile.FORK_BASE_SECONDS, Profile.FORK_SECONDS_PER_MILLION_ENTITIES,
+                contention, load < 0 ? "unknown" : String.format(Locale.ROOT, "%.1f", load), processors);
+    }
+
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.2f s", s);
     }
 
     private static String minutes(Duration d) {

@@ -17,9 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -28,6 +25,11 @@ import picocli.CommandLine.ParameterException;
  * The shared body of the frame-based jobs ({@code particles}, {@code transforms}): options, their checks, the
  * frame loop with its progress bar and measurements, the summary table and the report folder. A subcommand
  * declares {@code --entities} (its default differs) and builds its {@link FrameWorkload}.
+ *
+ * <p>The summary keeps the warm-up apart: the first {@code --warmup-frames} frames (a fifth of them unless told,
+ * {@link RunSummary#defaultWarmup}) get a mean and a max of their own, and the frame-time percentiles, the max
+ * and the allocation per frame describe the frames after them. Progress goes to standard error through a
+ * {@link ProgressReporter}: a bar on a terminal, a plain line every few seconds in a log.
  *
  * <p>Exit codes: 0 after a run; 2 for a bad option (picocli's usage error: the message, then the usage); 1 when
  * the run itself fails (the report folder cannot be written, say).
@@ -57,11 +59,17 @@ abstract class FrameJobCommand implements Callable<Integer> {
             description = "the world's random seed, a 32-bit integer (default: ${DEFAULT-VALUE})")
     int seed;
 
+    @Option(names = "--warmup-frames", paramLabel = "W", order = 3,
+            description = "frames counted as warm-up, from the first: the summary's frame times and allocation "
+                    + "describe the frames after them; 0 to F-1 (default: a fifth of F)")
+    Integer warmupFrames;
+
     @Option(names = "--report", paramLabel = "DIR", order = 4,
             description = "write <workload>.json and <workload>-frame-times.png into DIR (created if missing)")
     Path report;
 
-    @Option(names = "--no-progress", order = 5, description = "do not draw a progress bar")
+    @Option(names = "--no-progress", order = 5, description = "no progress on standard error (a bar on a "
+            + "terminal, otherwise a plain line every few seconds)")
     boolean noProgress;
 
     /** The {@code --entities} value. */
@@ -83,9 +91,11 @@ abstract class FrameJobCommand implements Callable<Integer> {
             FrameLog log = new FrameLog(frames);
             long heapPeak = runFrames(workload, log);
             long checksum = workload.checksum();
-            RunSummary summary = RunSummary.of(log, workload.liveCount(), heapPeak, workload.nativeBytes());
+            int warmup = warmup();
+            RunSummary summary = RunSummary.of(log, warmup, workload.liveCount(), heapPeak, workload.nativeBytes());
             RunReport run = new RunReport(workload.name(),
-                    new RunReport.RunOptions(entities(), frames, kernels.optionValue(), threads, seed), environment(),
+                    new RunReport.RunOptions(entities(), frames, warmup, kernels.optionValue(), threads, seed),
+                    environment(),
                     StateChecksum.hex(checksum), setupMillis, summary, RunReport.FrameSeries.of(log));
             printSummary(out, run, workload.extractor());
             finish(workload, out);
@@ -107,6 +117,10 @@ abstract class FrameJobCommand implements Callable<Integer> {
             throw usage("--frames must be between 1 and " + String.format(Locale.ROOT, "%,d", MAX_FRAMES) + ", got "
                     + frames);
         }
+        if (warmupFrames != null && (warmupFrames < 0 || warmupFrames >= frames)) {
+            throw usage("--warmup-frames must be between 0 and " + (frames - 1) + " (--frames " + frames
+                    + " less one: at least one frame is measured warm), got " + warmupFrames);
+        }
         if (threads < 1 || threads > FrameKernels.MAX_THREADS) {
             throw usage("--threads must be between 1 and " + FrameKernels.MAX_THREADS + ", got " + threads);
         }
@@ -118,6 +132,11 @@ abstract class FrameJobCommand implements Callable<Integer> {
             checkReportFolder(report);
         }
         validateMore();
+    }
+
+    /** The warm-up frames of this run: {@code --warmup-frames}, or a fifth of the frames. */
+    int warmup() {
+        return warmupFrames != null ? warmupFrames : RunSummary.defaultWarmup(frames);
     }
 
     /** Checks a subcommand's own options; a bad one throws {@link #usage}. */
@@ -148,13 +167,11 @@ abstract class FrameJobCommand implements Callable<Integer> {
 
     /** Runs the frames, recording each; returns the peak heap in use seen after a frame. */
     private long runFrames(FrameWorkload workload, FrameLog log) {
-        ProgressBar bar = noProgress ? null : new ProgressBarBuilder().setTaskName(workload.name())
-                .setInitialMax(frames).setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(200)
-                .continuousUpdate().build();
         Runtime runtime = Runtime.getRuntime();
         long heapPeak = runtime.totalMemory() - runtime.freeMemory();
         DirtyExtractor extractor = workload.extractor();
-        try {
+        try (ProgressReporter progress = ProgressReporter.forFrames(ProgressReporter.mode(noProgress),
+                workload.name(), frames, System.err, System::nanoTime)) {
             for (int f = 0; f < frames; f++) {
                 long spawnedBefore = workload.spawned();
                 long expiredBefore = workload.expired();
@@ -167,13 +184,7 @@ abstract class FrameJobCommand implements Callable<Integer> {
                         extractor.lastColumns(), extractor.lastBytes(), workload.spawned() - spawnedBefore,
                         workload.expired() - expiredBefore);
                 heapPeak = Math.max(heapPeak, runtime.totalMemory() - runtime.freeMemory());
-                if (bar != null) {
-                    bar.step();
-                }
-            }
-        } finally {
-            if (bar != null) {
-                bar.close();
+                progress.step();
             }
         }
         return heapPeak;
@@ -203,23 +214,27 @@ abstract class FrameJobCommand implements Callable<Integer> {
         out.println();
         out.println("jtecs " + run.workload());
         row(out, "entities", String.format(Locale.ROOT, "%,d", run.options().entities()));
-        row(out, "frames", String.format(Locale.ROOT, "%,d", s.frames()));
+        row(out, "frames", String.format(Locale.ROOT, "%,d: %,d warm-up, %,d measured warm", s.frames(),
+                s.warmupFrames(), s.warmFrames()));
         row(out, "kernels", run.options().kernels()
                 + (run.environment().floatLanes() > 0 ? " (" + run.environment().floatLanes() + " float lanes)" : ""));
         row(out, "threads", Integer.toString(run.options().threads()));
         row(out, "seed", Integer.toString(run.options().seed()));
         row(out, "setup", String.format(Locale.ROOT, "%.1f ms", run.setupMillis()));
-        row(out, "frame time p50/p95/p99", String.format(Locale.ROOT, "%.3f / %.3f / %.3f ms", s.p50Millis(),
+        row(out, "warm-up mean / max", s.warmupFrames() == 0 ? "no warm-up frames"
+                : String.format(Locale.ROOT, "%.3f / %.3f ms (%,d frames)", s.warmupMeanMillis(), s.warmupMaxMillis(),
+                s.warmupFrames()));
+        row(out, "warm p50 / p95 / p99", String.format(Locale.ROOT, "%.3f / %.3f / %.3f ms", s.p50Millis(),
                 s.p95Millis(), s.p99Millis()));
-        row(out, "frame time mean / max", String.format(Locale.ROOT, "%.3f / %.3f ms", s.meanMillis(),
-                s.maxMillis()));
-        row(out, "ns per entity per frame", String.format(Locale.ROOT, "%.3f (p50)", s.nsPerEntityFrame()));
+        row(out, "warm mean / max", String.format(Locale.ROOT, "%.3f / %.3f ms (%,d frames)", s.meanMillis(),
+                s.maxMillis(), s.warmFrames()));
+        row(out, "ns per entity per frame", String.format(Locale.ROOT, "%.3f (warm p50)", s.nsPerEntityFrame()));
         row(out, "spawned / expired", String.format(Locale.ROOT, "%,d / %,d", s.spawned(), s.expired()));
         row(out, "alive at end", String.format(Locale.ROOT, "%,d", s.entities()));
-        row(out, "extracted per frame", String.format(Locale.ROOT, "%.1f columns, %s (mean)",
+        row(out, "extracted per frame", String.format(Locale.ROOT, "%.1f columns, %s (mean of all frames)",
                 s.extractedColumnsPerFrame(), bytes(s.extractedBytesPerFrame())));
-        row(out, "allocated per frame", s.allocatedBytesPerFrame() < 0 ? "unknown (no thread allocation counter)"
-                : bytes(s.allocatedBytesPerFrame()) + " (mean)");
+        row(out, "allocated per warm frame", s.allocatedBytesMean() < 0 ? "unknown (no thread allocation counter)"
+                : "median " + bytes(s.allocatedBytesMedian()) + ", mean " + bytes(s.allocatedBytesMean()));
         row(out, "heap in use (peak)", bytes(s.heapPeakBytes()));
         row(out, "native memory", bytes(s.nativeBytes()) + " (output buffer " + bytes(extractor.bytesReserved())
                 + ")");

@@ -5,8 +5,11 @@ import dev.jtecs.stress.ModelShrinker;
 import dev.jtecs.stress.ModelSource;
 import dev.jtecs.stress.ModelSweep;
 import dev.jtecs.stress.WorldCalls;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -16,13 +19,24 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code jtecs stress}: the long run of the randomized model test. Runs the scripts of seeds {@code S, S+1, ...}
- * against the engine and the reference model for a number of minutes (or seeds), with a progress line, and
- * prints what was checked; on a mismatch, shrinks the failing script and prints it as a JUnit test (exit 1).
+ * against the engine and the reference model for a number of minutes (or seeds), with progress on standard error
+ * ({@link ProgressReporter}), and prints what was checked; on a mismatch, shrinks the failing script and prints it
+ * as a JUnit test. {@code --junit-xml} and {@code --json} write the outcome for a CI system ({@link StressReport}).
+ *
+ * <p>Exit codes: {@value StressReport#CLEAN} no mismatch; {@value StressReport#MISMATCH} a mismatch (the seed,
+ * the mismatch and the shrunk JUnit source are printed, and written into the report files);
+ * {@value StressReport#BAD_USAGE} bad options, nothing ran; {@value StressReport#REPORT_NOT_WRITTEN} a clean run
+ * whose report files could not be written (a mismatch keeps exit code 1 whatever happens to the files).
  */
-@Command(name = "stress", mixinStandardHelpOptions = true,
+@Command(name = "stress", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run the randomized model test: seeded scripts of operations against the engine and a "
                 + "reference model, compared after every commit.",
-                "On a mismatch: print the seed, shrink the script and print it as a JUnit test; exit 1."})
+                "On a mismatch: print the seed, shrink the script and print it as a JUnit test; exit 1."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:no mismatch",
+            "1:a mismatch: the seed, the mismatch and the shrunk JUnit test are printed (and written to the reports)",
+            "2:bad options; nothing ran",
+            "3:no mismatch, but --junit-xml or --json could not be written"})
 public final class StressCommand implements Callable<Integer> {
     /** How long to run: minutes or seeds, not both. */
     static final class Length {
@@ -50,7 +64,17 @@ public final class StressCommand implements Callable<Integer> {
             description = "time to shrink a failing script (default: ${DEFAULT-VALUE})")
     int shrinkSeconds;
 
-    @Option(names = "--no-progress", description = "do not draw the progress line")
+    @Option(names = "--junit-xml", paramLabel = "FILE",
+            description = "write a JUnit XML report (one test case for the clean seeds, one failed test case for "
+                    + "a mismatch, with the shrunk test in its failure) to FILE")
+    Path junitXml;
+
+    @Option(names = "--json", paramLabel = "FILE",
+            description = "write a JSON summary (options, totals, exit code, the mismatch if any) to FILE")
+    Path json;
+
+    @Option(names = "--no-progress", description = "no progress on standard error (redrawn in place on a "
+            + "terminal, otherwise a plain line every few seconds)")
     boolean noProgress;
 
     /** The façade each run changes its world through: the plain world, unless a test injects a bug. */
@@ -61,33 +85,31 @@ public final class StressCommand implements Callable<Integer> {
         String problem = validate();
         if (problem != null) {
             System.err.println("jtecs stress: " + problem);
-            return 2;
+            return StressReport.BAD_USAGE;
         }
         PrintStream out = System.out;
         ModelSweep sweep = new ModelSweep(operations, relations, calls);
         long maxSeeds = length != null && length.seeds != null ? length.seeds : Long.MAX_VALUE;
         double minutes = length != null && length.minutes != null ? length.minutes : (maxSeeds == Long.MAX_VALUE ? 1 : 0);
+        Instant started = Instant.now();
         long start = System.nanoTime();
         long deadline = minutes > 0 ? start + (long) (minutes * 60e9) : Long.MAX_VALUE;
-        long lastProgress = start;
         ModelMismatch mismatch = null;
         long next = seed;
-        for (long n = 0; n < maxSeeds && System.nanoTime() - deadline < 0 && mismatch == null; n++) {
-            mismatch = sweep.run(next++);
-            long now = System.nanoTime();
-            if (!noProgress && now - lastProgress > 1_000_000_000L) {
-                lastProgress = now;
-                System.err.print("\r" + progress(sweep.totals(), now - start, minutes));
+        try (ProgressReporter progress = ProgressReporter.forStatus(ProgressReporter.mode(noProgress), System.err,
+                System::nanoTime, (seeds, elapsed) -> progress(sweep.totals(), elapsed, minutes))) {
+            for (long n = 0; n < maxSeeds && System.nanoTime() - deadline < 0 && mismatch == null; n++) {
+                mismatch = sweep.run(next++);
+                progress.step();
             }
         }
-        if (!noProgress) {
-            System.err.println();
-        }
+        long elapsed = System.nanoTime() - start;
         ModelSweep.Totals totals = sweep.totals();
-        summary(out, totals, next - 1, System.nanoTime() - start);
+        summary(out, totals, next - 1, elapsed);
         if (mismatch == null) {
             row(out, "result", "no mismatch");
-            return 0;
+            return report(out, new StressReport(started, seed, next - 1, operations, relations, totals, elapsed,
+                    null));
         }
         row(out, "result", "MISMATCH at seed " + mismatch.seed() + ", operation #" + mismatch.step());
         out.println();
@@ -100,7 +122,39 @@ public final class StressCommand implements Callable<Integer> {
                 result.shrunk().ops().size(), result.executions(), result.took().toMillis() / 1000.0,
                 result.complete() ? "" : ", budget spent", ModelSource.className(mismatch.seed()));
         out.println(result.junit());
-        return 1;
+        String testClass = ModelSource.className(mismatch.seed());
+        report(out, new StressReport(started, seed, next - 1, operations, relations, totals, elapsed,
+                new StressReport.Failure(mismatch.seed(), mismatch.step(), mismatch.getMessage(),
+                        result.original().ops().size(), result.shrunk().ops().size(), result.executions(),
+                        result.complete(), testClass, "stress-tests/src/test/java/dev/jtecs/stress/" + testClass
+                        + ".java", result.junit())));
+        return StressReport.MISMATCH;
+    }
+
+    /**
+     * Writes the report files asked for, naming each on standard output; returns the run's exit code, or
+     * {@link StressReport#REPORT_NOT_WRITTEN} when a clean run's file could not be written.
+     */
+    private int report(PrintStream out, StressReport report) {
+        boolean written = true;
+        written &= write(out, junitXml, "junit xml", report::junitXml);
+        written &= write(out, json, "json", report::json);
+        return written || report.exitCode() != StressReport.CLEAN ? report.exitCode()
+                : StressReport.REPORT_NOT_WRITTEN;
+    }
+
+    private static boolean write(PrintStream out, Path file, String label, java.util.function.Supplier<String> text) {
+        if (file == null) {
+            return true;
+        }
+        try {
+            StressReport.write(file, text.get());
+            row(out, label, file.toString());
+            return true;
+        } catch (IOException | RuntimeException e) {
+            System.err.println("jtecs stress: cannot write " + file + ": " + e);
+            return false;
+        }
     }
 
     /** Why the options cannot run, naming each bad value, or {@code null}. */
@@ -117,7 +171,15 @@ public final class StressCommand implements Callable<Integer> {
         if (shrinkSeconds < 0) {
             return "--shrink-seconds must not be negative (got shrink-seconds=" + shrinkSeconds + ")";
         }
-        return null;
+        if (junitXml != null && json != null
+                && junitXml.toAbsolutePath().normalize().equals(json.toAbsolutePath().normalize())) {
+            return "--junit-xml and --json name the same file (" + json + ")";
+        }
+        String unwritable = junitXml == null ? null : StressReport.unwritable("--junit-xml", junitXml);
+        if (unwritable == null && json != null) {
+            unwritable = StressReport.unwritable("--json", json);
+        }
+        return unwritable;
     }
 
     private static String progress(ModelSweep.Totals totals, long nanos, double minutes) {

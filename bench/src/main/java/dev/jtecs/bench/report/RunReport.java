@@ -15,8 +15,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Everything a job run produced, as written to its report folder: {@code <workload>.json} (this record, by
- * Jackson) and {@code <workload>-frame-times.png} (an XChart line chart of the frame times with the p50, p95
- * and p99 levels).
+ * Jackson) and {@code <workload>-frame-times.png} (an XChart line chart of the frame times, where the warm-up
+ * ends, and the warm frames' p50, p95 and p99).
  *
  * @param workload the workload's name
  * @param options what the run was asked for
@@ -29,8 +29,17 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 public record RunReport(String workload, RunOptions options, RunEnvironment environment, String checksum,
         double setupMillis, RunSummary summary, FrameSeries frames) {
 
-    /** The options of a run. */
-    public record RunOptions(int entities, int frames, String kernels, int threads, int seed) {}
+    /**
+     * The options of a run.
+     *
+     * @param entities {@code --entities}
+     * @param frames {@code --frames}, warm-up included
+     * @param warmupFrames the first frames counted as warm-up ({@code --warmup-frames} or its default)
+     * @param kernels {@code --kernels}
+     * @param threads {@code --threads}
+     * @param seed {@code --seed}
+     */
+    public record RunOptions(int entities, int frames, int warmupFrames, String kernels, int threads, int seed) {}
 
     /**
      * The machine and JVM of a run.
@@ -89,26 +98,47 @@ public record RunReport(String workload, RunOptions options, RunEnvironment envi
         return JSON.readValue(json.toFile(), RunReport.class);
     }
 
-    /** The frame-time chart: one line over the frames, three flat lines at p50, p95 and p99. */
+    /**
+     * The frame-time chart: one line over the frames on a logarithmic axis (the warm-up's first frames can be a
+     * hundred times slower than the warm ones, and a linear axis would flatten the warm frames into the floor), a
+     * vertical line where the warm-up ends, and the warm p50, p95 and p99 as flat lines across the warm frames.
+     */
     XYChart chart() {
         long[] nanos = frames.nanos();
         double[] x = new double[nanos.length];
         double[] y = new double[nanos.length];
+        double lowest = Double.MAX_VALUE;
+        double highest = 0;
         for (int i = 0; i < nanos.length; i++) {
             x[i] = i + 1;
-            y[i] = nanos[i] / 1e6;
+            y[i] = Math.max(nanos[i], 1) / 1e6; // a log axis has no zero: 1 ns is below any real frame
+            lowest = Math.min(lowest, y[i]);
+            highest = Math.max(highest, y[i]);
         }
+        int warmup = summary.warmupFrames();
         XYChart chart = new XYChartBuilder().width(1200).height(600)
                 .title("jtecs " + workload + ": " + String.format(java.util.Locale.ROOT, "%,d", options.entities())
-                        + " entities, " + options.frames() + " frames, " + options.kernels() + " kernels")
-                .xAxisTitle("frame").yAxisTitle("frame time (ms)").build();
-        chart.getStyler().setMarkerSize(0);
+                        + " entities, " + options.frames() + " frames (" + warmup + " warm-up), "
+                        + options.kernels() + " kernels")
+                .xAxisTitle("frame").yAxisTitle("frame time (ms, log scale)").build();
+        chart.getStyler().setYAxisLogarithmic(true).setMarkerSize(0);
+        chart.getStyler().setChartTitleBoxVisible(false);
+        chart.getStyler().setYAxisDecimalPattern("#,##0.###"); // 10,000 rather than 1E4
+        // whole decades around the data, so that the log axis labels its ends
+        chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))))
+                .setYAxisMax(Math.pow(10, Math.ceil(Math.log10(Math.max(highest, lowest * 10)))));
         XYSeries series = chart.addSeries("frame time", x, y);
         series.setMarker(SeriesMarkers.NONE);
-        double[] ends = {1, Math.max(2, nanos.length)};
-        level(chart, "p50 " + millis(summary.p50Millis()), ends, summary.p50Millis());
-        level(chart, "p95 " + millis(summary.p95Millis()), ends, summary.p95Millis());
-        level(chart, "p99 " + millis(summary.p99Millis()), ends, summary.p99Millis());
+        if (warmup > 0) {
+            double edge = warmup + 0.5;
+            chart.addSeries("warm-up ends (" + warmup + " frames)", new double[] {edge, edge},
+                    new double[] {chart.getStyler().getYAxisMin(), chart.getStyler().getYAxisMax()})
+                    .setMarker(SeriesMarkers.NONE);
+        }
+        double[] ends = {warmup + 1, Math.max(warmup + 2, nanos.length)};
+        level(chart, "warm p50 " + millis(summary.p50Millis()), ends, summary.p50Millis());
+        level(chart, "warm p95 " + millis(summary.p95Millis()), ends, summary.p95Millis());
+        level(chart, "warm p99 " + millis(summary.p99Millis()), ends, summary.p99Millis());
         return chart;
     }
 

@@ -10,6 +10,7 @@
  * </pre>
  *
  * <p>Invariants: a report's JSON reads back into an equal {@code RunReport} (arrays compared by content);
- * percentiles are nearest-rank.
+ * the summary's frame-time and allocation figures cover only the frames after the warm-up, and come from
+ * HdrHistogram (three significant digits).
  */
 package dev.jtecs.bench.report;

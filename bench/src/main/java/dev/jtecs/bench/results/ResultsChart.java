@@ -76,6 +76,7 @@ public final class ResultsChart {
         chart.getStyler().setYAxisLogarithmic(true).setXAxisLabelRotation(90)
                 .setLegendPosition(Styler.LegendPosition.OutsideE).setChartTitleBoxVisible(false);
         chart.getStyler().setAvailableSpaceFill(0.9).setOverlapped(false);
+        chart.getStyler().setYAxisDecimalPattern("#,##0.###"); // 10,000 and 0.1, not 1E4 and 1E-1
         // Bars start at zero unless told otherwise, which a log axis cannot show: bound it by whole decades.
         double min = results.stream().mapToDouble(BenchResult::nsPerEntity).filter(v -> v > 0).min().orElse(1);
         double max = results.stream().mapToDouble(BenchResult::nsPerEntity).max().orElse(1);

@@ -21,21 +21,28 @@ import java.time.Duration;
 public record Profile(String name, int forks, int warmupIterations, Duration warmup, int measurementIterations,
         Duration measurement, boolean quickParams) {
     /**
-     * Seconds each fork costs beyond its iterations, on average over the suite's benchmarks: starting the JVM,
-     * loading the engine and the peers, building the fixture (a million entities for the large sizes; Ashley
-     * alone takes seconds there), operations longer than an iteration (a million-entity spawn in Ashley takes
-     * seconds), untimed per-invocation fixtures (a restore or refill between operations: at most about one
-     * operation each) and tearing down. An average, not a model of each fork: a 16K fork costs well under it, a
-     * million-entity Ashley fork far over it, and the estimate holds only as long as the suite keeps that mix.
-     * The per-entity workloads of issue 19 ({@code set_existing}, {@code set_new}, {@code remove},
-     * {@code despawn_single}, {@code reparent}) are of the same kind as those it was tuned on: cheap forks at
-     * 16K, a million-entity population per fork at 1M, per-invocation fixtures like {@code despawn_batch}'s; the
-     * one new kind of fixture, {@code reparent}'s 65,536 parent archetypes at 1M, took seconds to build (so do
-     * Ashley's million entities). Tuned on the shared two-core machine: quick runs spent 3.6 s per fork at a load
-     * average of 5 to 8 and 8.8 s at 14; the one quiet quick run recorded (129 benchmarks, before issue 19) took
-     * 5 min 50 s where this estimated about 9 minutes, about 1.5 s per fork.
+     * Seconds a fork costs beyond its iterations on an idle machine, whatever its size: starting the JVM, loading
+     * the engine and the peers, JMH's own set-up and tearing down.
      */
-    public static final double FORK_OVERHEAD_SECONDS = 3.0;
+    public static final double FORK_BASE_SECONDS = 1.25;
+
+    /**
+     * Seconds a fork costs beyond its iterations, on an idle machine, per million entities of its {@code entities}
+     * parameter: building the fixture (a million entities for the large sizes), operations longer than an
+     * iteration, untimed per-invocation fixtures (a refill between operations), and the collector's work on a
+     * heap of that size.
+     */
+    public static final double FORK_SECONDS_PER_MILLION_ENTITIES = 1.9;
+
+    /*
+     * How both constants were found: quick runs of integrate (14 benchmarks) and despawn_batch (8) on the shared
+     * two-core machine at a load average of about 10, timed fork by fork. 16K-entity forks took 4.2 s beside 1.25 s
+     * of iterations, million-entity forks 8.7 s, and contention(10, 2) = 2.3 stretches the idle figures to those.
+     * One fork fits no model: Ashley despawning a million entities per operation took 143 s (each operation and
+     * its untimed refill take seconds, and the collector runs for most of them), where the model says 9 s. An
+     * older quiet run (before the per-entity workloads) averaged 1.5 s per fork beyond its iterations, about what
+     * these constants give for its mix of sizes.
+     */
 
     /**
      * A first look, meant to stay under ten minutes on two idle cores (WORKLOADS.md): one fork, one 800 ms warm-up
@@ -74,10 +81,34 @@ public record Profile(String name, int forks, int warmupIterations, Duration war
                 newIterationLength != null ? newIterationLength : measurement, quickParams);
     }
 
-    /** A rough wall time for {@code benchmarks} benchmarks: iterations plus a fixed cost per fork. */
-    public Duration estimate(int benchmarks) {
-        double perFork = FORK_OVERHEAD_SECONDS + warmupIterations * warmup.toMillis() / 1000.0
-                + measurementIterations * measurement.toMillis() / 1000.0;
+    /** Seconds one fork spends in its iterations: warm-up and measurement. */
+    public double iterationSeconds() {
+        return warmupIterations * warmup.toMillis() / 1000.0 + measurementIterations * measurement.toMillis() / 1000.0;
+    }
+
+    /**
+     * How much longer than on an idle machine a fork's fixed work takes at this load: 1 up to one runnable task
+     * per processor, then the square root of the tasks per processor. A fork is several threads (the JIT, the
+     * collector, the benchmark), so it keeps more than a 1/load share of the processors; the square root is what
+     * the timed runs above fit at a load of about 10 on two processors, with the older quiet run at the idle end.
+     * A load the JVM cannot read (negative) counts as idle.
+     */
+    public static double contention(double loadAverage, int processors) {
+        if (!(loadAverage > 0) || processors < 1) {
+            return 1;
+        }
+        return Math.max(1, Math.sqrt(loadAverage / processors));
+    }
+
+    /**
+     * A wall-time estimate for {@code benchmarks} benchmarks of {@code entities} entities each: per fork, the
+     * iterations plus the fixed cost ({@link #FORK_BASE_SECONDS} and {@link #FORK_SECONDS_PER_MILLION_ENTITIES})
+     * stretched by {@code contention}. The iterations are not stretched: JMH times them by the clock. With no
+     * fork, the fixed cost is the fixture's alone.
+     */
+    public Duration estimate(int benchmarks, long entities, double contention) {
+        double fixed = (forks == 0 ? 0 : FORK_BASE_SECONDS) + FORK_SECONDS_PER_MILLION_ENTITIES * entities / 1e6;
+        double perFork = iterationSeconds() + fixed * Math.max(1, contention);
         return Duration.ofMillis(Math.round(benchmarks * Math.max(1, forks) * perFork * 1000));
     }
 

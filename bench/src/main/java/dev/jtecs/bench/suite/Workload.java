@@ -174,6 +174,23 @@ public record Workload(String name, Class<?> benchmark, Map<String, String> impl
         return count;
     }
 
+    /**
+     * A wall-time estimate of this workload's benchmarks with these parameter values: {@link Profile#estimate}
+     * for the benchmarks of each entity count, added up.
+     */
+    public java.time.Duration estimate(Profile profile, Map<String, List<String>> params, double contention) {
+        List<String> sizes = params.getOrDefault(entitiesParam, List.of());
+        int count = benchmarkCount(params);
+        if (sizes.isEmpty()) {
+            return profile.estimate(count, 0, contention);
+        }
+        java.time.Duration total = java.time.Duration.ZERO;
+        for (String size : sizes) {
+            total = total.plus(profile.estimate(count / sizes.size(), Long.parseLong(size.strip()), contention));
+        }
+        return total;
+    }
+
     /** The JMH include pattern that selects exactly this class's benchmarks. */
     public String includePattern() {
         return "^" + Pattern.quote(benchmark.getName() + ".") + "\\w+$";

@@ -83,6 +83,10 @@ class BenchCommandTest {
         assertTrue(o.out().contains("jtecs jtecs-scalar plain-array plain-segment-vector dominion artemis ashley"),
                 o.out());
         assertTrue(o.out().contains("estimated wall time: about "), o.out());
+        assertTrue(o.out().contains("1.25 s per fork of iterations, plus 1.25 s to start and 1.9 s per million "
+                + "entities, times "), "the model and the load it assumed are printed: " + o.out());
+        assertTrue(o.out().contains(" processors; other work starting or stopping meanwhile moves the real time)"),
+                o.out());
         assertTrue(Files.notExists(dir.resolve("results")), "no output directory");
     }
 

@@ -82,6 +82,25 @@ class FrameJobCommandTest {
     }
 
     @Test
+    void rejectsAWarmupThatLeavesNoWarmFrame() {
+        rejected("--warmup-frames must be between 0 and 9 (--frames 10 less one", "--frames", "10",
+                "--warmup-frames", "10");
+        rejected("--warmup-frames must be between 0 and 599", "--warmup-frames", "-1");
+        rejected("Invalid value for option '--warmup-frames'", "--warmup-frames", "some");
+    }
+
+    @Test
+    void theWarmupIsAFifthOfTheFramesUnlessGiven() {
+        CliRun run = CliRun.of("particles", "--entities", "500", "--frames", "10", "--no-progress");
+        assertEquals(0, run.exit(), run.toString());
+        assertTrue(run.out().contains("frames                     10: 2 warm-up, 8 measured warm"), run.toString());
+        CliRun none = CliRun.of("transforms", "--entities", "40", "--frames", "3", "--warmup-frames", "0",
+                "--no-progress");
+        assertTrue(none.out().contains("frames                     3: 0 warm-up, 3 measured warm"), none.toString());
+        assertTrue(none.out().contains("warm-up mean / max         no warm-up frames"), none.toString());
+    }
+
+    @Test
     void rejectsUnknownOptions() {
         rejected("Unknown options: '--workers', '4'", "--workers", "4");
     }

@@ -44,10 +44,12 @@ class ParticlesCommandTest {
     void aShortRunPrintsTheSummaryTable() {
         CliRun run = CliRun.of("particles", "--entities", "3000", "--frames", "30", "--no-progress");
         assertEquals(0, run.exit(), run.toString());
-        for (String row : new String[] {"entities                   3,000", "frames                     30",
-            "frame time p50/p95/p99", "ns per entity per frame", "spawned / expired", "alive at end               3,000",
-            "extracted per frame        4.0 columns, 70.3 KiB", "allocated per frame", "heap in use (peak)",
-            "native memory", "checksum"}) {
+        for (String row : new String[] {"entities                   3,000",
+            "frames                     30: 6 warm-up, 24 measured warm", "warm-up mean / max",
+            "warm p50 / p95 / p99", "warm mean / max", "ms (24 frames)", "ns per entity per frame",
+            "spawned / expired", "alive at end               3,000",
+            "extracted per frame        4.0 columns, 70.3 KiB", "allocated per warm frame   median ", ", mean ",
+            "heap in use (peak)", "native memory", "checksum"}) {
             assertTrue(run.out().contains(row), "missing '" + row + "' in " + run);
         }
     }
@@ -82,6 +84,8 @@ class ParticlesCommandTest {
         assertEquals(run.checksum(), json.get("checksum").asText());
         assertEquals(25, json.get("frames").get("nanos").size());
         assertEquals(25, json.get("summary").get("frames").asInt());
+        assertEquals(5, json.get("summary").get("warmupFrames").asInt());
+        assertEquals(5, json.get("options").get("warmupFrames").asInt());
         assertEquals(1500, json.get("summary").get("entities").asInt());
         assertEquals(json.get("summary").get("spawned").asLong(), json.get("summary").get("expired").asLong());
         assertTrue(json.get("summary").get("nativeBytes").asLong() > 1500 * 32, json.toString());

@@ -20,9 +20,9 @@ class RunReportTest {
         for (int f = 0; f < 50; f++) {
             log.record(1_000_000 + 10_000L * f, f, 4, 24_000, f % 3, f % 3);
         }
-        return new RunReport("particles", new RunReport.RunOptions(1000, 50, "vector", 2, 42),
+        return new RunReport("particles", new RunReport.RunOptions(1000, 50, 10, "vector", 2, 42),
                 new RunReport.RunEnvironment("25", "vm", "os", "arch", 2, 1 << 30, "vector", 16), "00000000deadbeef",
-                12.5, RunSummary.of(log, 1000, 1 << 20, 2 << 20), RunReport.FrameSeries.of(log));
+                12.5, RunSummary.of(log, 10, 1000, 1 << 20, 2 << 20), RunReport.FrameSeries.of(log));
     }
 
     @Test
@@ -44,15 +44,39 @@ class RunReportTest {
         assertNotNull(chart);
         assertEquals(1200, chart.getWidth());
         assertEquals(600, chart.getHeight());
-        assertTrue(Files.readString(folder.resolve("particles.json")).contains("\"p99Millis\""));
+        String json = Files.readString(folder.resolve("particles.json"));
+        assertTrue(json.contains("\"p99Millis\""), json);
+        assertTrue(json.contains("\"warmupFrames\" : 10"), json);
+        assertTrue(json.contains("\"allocatedBytesMedian\""), json);
     }
 
     @Test
-    void chartsTheFramesAndTheirPercentiles() {
+    void chartsTheFramesWhereTheWarmupEndsAndTheWarmPercentiles() {
         var chart = sample().chart();
-        assertEquals(4, chart.getSeriesMap().size());
-        assertTrue(chart.getSeriesMap().keySet().stream().anyMatch(name -> name.startsWith("p99 ")));
+        assertEquals(5, chart.getSeriesMap().size(), chart.getSeriesMap().keySet().toString());
         assertEquals(50, chart.getSeriesMap().get("frame time").getXData().length);
+        var edge = chart.getSeriesMap().get("warm-up ends (10 frames)");
+        assertEquals(10.5, edge.getXData()[0], "between the last warm-up frame and the first warm one");
+        var p99 = chart.getSeriesMap().entrySet().stream().filter(e -> e.getKey().startsWith("warm p99 "))
+                .findFirst().orElseThrow().getValue();
+        assertEquals(11.0, p99.getXData()[0], "the levels span the warm frames only");
+        assertEquals(50.0, p99.getXData()[1]);
+        assertTrue(chart.getStyler().isYAxisLogarithmic());
+        assertEquals("#,##0.###", chart.getStyler().getYAxisDecimalPattern(), "10,000 ms, not 1E4");
+        assertTrue(chart.getTitle().contains("50 frames (10 warm-up)"), chart.getTitle());
+    }
+
+    @Test
+    void aRunWithoutWarmupDrawsNoEdge() {
+        FrameLog log = new FrameLog(3);
+        for (int f = 0; f < 3; f++) {
+            log.record(1_000_000, 0, 0, 0, 0, 0);
+        }
+        RunReport report = new RunReport("transforms", new RunReport.RunOptions(10, 3, 0, "scalar", 1, 1),
+                sample().environment(), "0000000000000000", 1, RunSummary.of(log, 0, 10, 0, 0),
+                RunReport.FrameSeries.of(log));
+        assertEquals(4, report.chart().getSeriesMap().size());
+        assertTrue(report.chart().getSeriesMap().keySet().stream().noneMatch(k -> k.startsWith("warm-up")));
     }
 
     @Test

@@ -33,6 +33,15 @@ class ResultsChartTest {
     }
 
     @Test
+    void theLogAxisLabelsDecadesInPlainNumbers() {
+        CategoryChart chart = ResultsChart.chart(RESULTS, ResultsMarkdownTest.INFO);
+        java.text.DecimalFormat format = new java.text.DecimalFormat(chart.getStyler().getYAxisDecimalPattern(),
+                java.text.DecimalFormatSymbols.getInstance(java.util.Locale.ROOT));
+        assertEquals("10,000", format.format(1e4), "XChart's default would print 1E4");
+        assertEquals("0.001", format.format(1e-3));
+    }
+
+    @Test
     void theTitleSaysWhenTheViewChecksWereOn() {
         RunInfo i = ResultsMarkdownTest.INFO;
         RunInfo checked = new RunInfo(i.date(), i.cpu(), i.jdk(), i.vectorLanes(), i.kernels(), i.profile(),

@@ -27,11 +27,32 @@ class ProfileTest {
     }
 
     @Test
-    void estimatesIterationsPlusAForkCost() {
-        double perFork = Profile.FORK_OVERHEAD_SECONDS + 0.8 + 3 * 0.15;
-        assertEquals(Math.round(10 * perFork * 1000), Profile.QUICK.estimate(10).toMillis());
-        assertEquals(Math.round(3 * 2 * (Profile.FORK_OVERHEAD_SECONDS + 8)) * 1000,
-                Profile.FULL.estimate(3).toMillis());
+    void estimatesIterationsPlusAForkCostThatGrowsWithTheEntities() {
+        assertEquals(0.8 + 3 * 0.15, Profile.QUICK.iterationSeconds(), 1e-9);
+        double small = 0.8 + 3 * 0.15 + Profile.FORK_BASE_SECONDS;
+        assertEquals(Math.round(10 * small * 1000), Profile.QUICK.estimate(10, 0, 1).toMillis());
+        double large = 8 + Profile.FORK_BASE_SECONDS + 2 * Profile.FORK_SECONDS_PER_MILLION_ENTITIES;
+        assertEquals(Math.round(3 * 2 * large * 1000), Profile.FULL.estimate(3, 2_000_000, 1).toMillis(),
+                "two forks each");
+    }
+
+    @Test
+    void contentionStretchesTheForkCostButNotTheIterations() {
+        double fixed = Profile.FORK_BASE_SECONDS + Profile.FORK_SECONDS_PER_MILLION_ENTITIES;
+        long idle = Profile.QUICK.estimate(1, 1_000_000, 1).toMillis();
+        long busy = Profile.QUICK.estimate(1, 1_000_000, 3).toMillis();
+        assertEquals(Math.round(2 * fixed * 1000), busy - idle, 1);
+        assertEquals(1.0, Profile.contention(1.5, 2), "below one task per processor: idle");
+        assertEquals(2.0, Profile.contention(8, 2), 1e-12, "four tasks per processor: twice as long");
+        assertEquals(1.0, Profile.contention(-1, 2), "unknown load");
+        assertEquals(1.0, Profile.contention(Double.NaN, 2));
+    }
+
+    @Test
+    void withoutForksOnlyTheFixtureCosts() {
+        Profile inProcess = Profile.QUICK.with(0, null, null, null);
+        assertEquals(Math.round((inProcess.iterationSeconds() + Profile.FORK_SECONDS_PER_MILLION_ENTITIES) * 1000),
+                inProcess.estimate(1, 1_000_000, 1).toMillis());
     }
 
     @Test

@@ -48,6 +48,15 @@ class WorkloadTest {
     }
 
     @Test
+    void theEstimateChargesEachSizeItsOwnForkCost() {
+        Workload move = Workload.of("move_whole_archetype", MoveWholeArchetypeBenchmark.class, MOVE_IMPLS);
+        Map<String, List<String>> params = move.effectiveParams(false, Map.of()); // 2 destinations x 2 sizes
+        java.time.Duration expected = Profile.QUICK.estimate(8, 1024, 2).plus(Profile.QUICK.estimate(8, 1048576, 2));
+        assertEquals(expected, move.estimate(Profile.QUICK, params, 2));
+        assertTrue(Profile.QUICK.estimate(8, 1048576, 2).compareTo(Profile.QUICK.estimate(8, 1024, 2)) > 0);
+    }
+
+    @Test
     void theIncludePatternSelectsOnlyItsOwnClass() {
         Workload move = Workload.of("move_whole_archetype", MoveWholeArchetypeBenchmark.class, MOVE_IMPLS);
         Pattern include = Pattern.compile(move.includePattern());
