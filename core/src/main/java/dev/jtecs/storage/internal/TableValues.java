@@ -93,21 +93,7 @@ public final class TableValues {
     }
 
     private void writeRecord(int position, int row, Object record) {
-        RecordCodec codec = codecs[position];
-        int base = nativeStart[position];
-        for (int f = 0; f < nativeCount[position]; f++) {
-            MemorySegment s = nativeSegments[base + f];
-            switch (nativeKinds[base + f]) {
-                case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, codec.getByte(record, f));
-                case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, codec.getBoolean(record, f));
-                case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, codec.getShort(record, f));
-                case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, codec.getChar(record, f));
-                case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, codec.getInt(record, f));
-                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, codec.getFloat(record, f));
-                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, codec.getLong(record, f));
-                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, codec.getDouble(record, f));
-            }
-        }
+        codecs[position].writeAll(record, nativeSegments, nativeStart[position], row);
     }
 
     private Object readRecord(int position, int row) {

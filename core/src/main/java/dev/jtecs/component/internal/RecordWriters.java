@@ -1,0 +1,94 @@
+package dev.jtecs.component.internal;
+
+import static java.lang.constant.ConstantDescs.CD_MethodHandle;
+import static java.lang.constant.ConstantDescs.CD_Object;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.jtecs.component.PrimitiveKind;
+import java.lang.classfile.ClassFile;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.DynamicConstantDesc;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.AccessFlag;
+import java.util.List;
+
+/**
+ * Spins a {@link RecordWriter} per record type: a hidden class whose {@code write} loads each field's getter as a
+ * constant (class data) and stores the value with {@code MemorySegment.setAtIndex}. The getters are the codec's
+ * own method handles, already adapted to {@code (Object)prim}, so the spun class needs no access to the record
+ * and works on the class path and the module path alike. The JIT inlines constant method handles, so a write is
+ * the accessor calls and the stores, behind one interface dispatch per record.
+ */
+final class RecordWriters {
+    private RecordWriters() {}
+
+    private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
+    private static final ClassDesc CD_WRITER = ClassDesc.of(RecordWriter.class.getName());
+    private static final ClassDesc CD_VALUE_LAYOUT = ClassDesc.of(ValueLayout.class.getName());
+    private static final MethodTypeDesc WRITE = MethodTypeDesc.of(CD_void, CD_Object, CD_SEGMENT.arrayType(),
+            CD_int, CD_long);
+
+    /** A writer for fields of {@code kinds} read by {@code getters} ({@code (Object)prim} each). */
+    static RecordWriter spin(PrimitiveKind[] kinds, MethodHandle[] getters) throws Throwable {
+        ClassDesc self = ClassDesc.of(RecordWriters.class.getPackageName() + ".SpunRecordWriter");
+        byte[] bytes = ClassFile.of().build(self, cb -> {
+            cb.withFlags(AccessFlag.FINAL, AccessFlag.SUPER, AccessFlag.SYNTHETIC);
+            cb.withInterfaceSymbols(CD_WRITER);
+            cb.withMethodBody(ConstantDescs.INIT_NAME, ConstantDescs.MTD_void, ClassFile.ACC_PUBLIC, code -> code
+                    .aload(0)
+                    .invokespecial(ConstantDescs.CD_Object, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void)
+                    .return_());
+            cb.withMethodBody("write", WRITE, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> {
+                // slots: 0 this, 1 record, 2 columns, 3 base, 4-5 row
+                for (int f = 0; f < kinds.length; f++) {
+                    Spec spec = Spec.of(kinds[f]);
+                    code.aload(2).iload(3);
+                    if (f > 0) {
+                        code.loadConstant(f).iadd();
+                    }
+                    code.aaload(); // the column
+                    code.getstatic(CD_VALUE_LAYOUT, spec.layoutField, spec.layoutType);
+                    code.lload(4);
+                    code.ldc(DynamicConstantDesc.ofNamed(ConstantDescs.BSM_CLASS_DATA_AT,
+                            ConstantDescs.DEFAULT_NAME, CD_MethodHandle, f));
+                    code.aload(1);
+                    code.invokevirtual(CD_MethodHandle, "invokeExact", MethodTypeDesc.of(spec.value, CD_Object));
+                    code.invokeinterface(CD_SEGMENT, "setAtIndex",
+                            MethodTypeDesc.of(CD_void, spec.layoutType, CD_long, spec.value));
+                }
+                code.return_();
+            });
+        });
+        MethodHandles.Lookup lookup = MethodHandles.lookup()
+                .defineHiddenClassWithClassData(bytes, List.of(getters), true);
+        return (RecordWriter) lookup.findConstructor(lookup.lookupClass(),
+                java.lang.invoke.MethodType.methodType(void.class)).invoke();
+    }
+
+    /** How a primitive kind is stored: its {@link ValueLayout} constant and the value's descriptor. */
+    private record Spec(String layoutField, ClassDesc layoutType, ClassDesc value) {
+        static Spec of(PrimitiveKind kind) {
+            return switch (kind) {
+                case BYTE -> new Spec("JAVA_BYTE", layout("OfByte"), ConstantDescs.CD_byte);
+                case BOOLEAN -> new Spec("JAVA_BOOLEAN", layout("OfBoolean"), ConstantDescs.CD_boolean);
+                case SHORT -> new Spec("JAVA_SHORT", layout("OfShort"), ConstantDescs.CD_short);
+                case CHAR -> new Spec("JAVA_CHAR", layout("OfChar"), ConstantDescs.CD_char);
+                case INT -> new Spec("JAVA_INT", layout("OfInt"), ConstantDescs.CD_int);
+                case FLOAT -> new Spec("JAVA_FLOAT", layout("OfFloat"), ConstantDescs.CD_float);
+                case LONG -> new Spec("JAVA_LONG", layout("OfLong"), ConstantDescs.CD_long);
+                case DOUBLE -> new Spec("JAVA_DOUBLE", layout("OfDouble"), ConstantDescs.CD_double);
+            };
+        }
+
+        private static ClassDesc layout(String nested) {
+            return ClassDesc.of(ValueLayout.class.getName() + "$" + nested);
+        }
+    }
+}
