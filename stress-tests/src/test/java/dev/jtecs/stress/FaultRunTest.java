@@ -86,5 +86,9 @@ class FaultRunTest {
         for (long seed : new long[] {-7270248785589535537L, -2498645443672299311L}) {
             new FaultRun(seed, OPERATIONS, FaultRun.FIRST_POINTS).run();
         }
+        // -Djtecs.faultSeeds=300 -Djtecs.faultBaseSeed=777, with every point armed, found a whole-archetype batch
+        // (a state's ENABLE) whose emptied source's deactivation observer threw before the destination's membership
+        // callbacks heard of the rows (BulkPathsTest.aThrowingDeactivationInAWholeArchetypeBatchStillTellsTheDestination)
+        new FaultRun(4758209139717424467L, OPERATIONS).run();
     }
 }
