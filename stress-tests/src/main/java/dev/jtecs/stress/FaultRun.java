@@ -293,6 +293,16 @@ public final class FaultRun {
     private WorldDump opBefore;
     /** The stack a transition promises, whatever throws inside it (docs/states.md). */
     private List<String> promisedStack;
+    /** The transition running: the state pushed (null for a pop), the state leaving (a pop), and the state below. */
+    private String transitionPushed;
+    private String transitionLeaving;
+    private String transitionOther;
+    /** State events delivered in this operation, and as many and the stack when a callback point threw. */
+    private int stateEvents;
+    private int stateEventsAtFault;
+    private List<String> stackAtFault;
+    /** While a transition's fault is compared: the operations it ran after the faulting step. */
+    private Map<String, StateOperation> laterSteps = Map.of();
     /** The stack the fault-free replay ended with (set by {@link #replayThrough}). */
     private List<String> finalStack;
     private Bundle crate;
@@ -543,10 +553,10 @@ public final class FaultRun {
         if (points.contains(Point.STATE_OBSERVER)) {
             world.createState(GAME, GAME_POLICY);
             world.createState(MENU, MENU_POLICY);
-            world.observe(Entity.WORLD, StateEnter.class, event -> point(Point.STATE_OBSERVER));
-            world.observe(Entity.WORLD, StateExit.class, event -> point(Point.STATE_OBSERVER));
-            world.observe(Entity.WORLD, StateBlur.class, event -> point(Point.STATE_OBSERVER));
-            world.observe(Entity.WORLD, StateFocus.class, event -> point(Point.STATE_OBSERVER));
+            world.observe(Entity.WORLD, StateEnter.class, event -> stateEvent());
+            world.observe(Entity.WORLD, StateExit.class, event -> stateEvent());
+            world.observe(Entity.WORLD, StateBlur.class, event -> stateEvent());
+            world.observe(Entity.WORLD, StateFocus.class, event -> stateEvent());
         }
         if (points.contains(Point.BUNDLE_FACTORY)) {
             crate = world.newBundle("stress.fault.Crate", BundleDefinition.required(POSITION)
@@ -581,6 +591,11 @@ public final class FaultRun {
         }
     }
 
+    private void stateEvent() {
+        stateEvents++;
+        point(Point.STATE_OBSERVER);
+    }
+
     private void faultyMembership(Point point, Archetype archetype, int from, int to) {
         if (armed == point && countdown == 1 && step != suppressedStep) {
             List<Long> rows = new ArrayList<>();
@@ -611,6 +626,8 @@ public final class FaultRun {
         if (suppressedStep < 0) {
             atFault = dump(); // what was published when the callback failed
             seenAtFault = seen.size();
+            stateEventsAtFault = stateEvents;
+            stackAtFault = world.listStates();
         }
         throw new InjectedFault(point, step);
     }
@@ -659,6 +676,12 @@ public final class FaultRun {
         opKind = "";
         opEntity = 0;
         promisedStack = null;
+        transitionPushed = null;
+        transitionLeaving = null;
+        transitionOther = null;
+        stateEvents = 0;
+        stateEventsAtFault = -1;
+        stackAtFault = null;
         spawnEdges = null;
         bundleSpawned.clear();
         WorldDump before = point != null && suppressedStep < 0 ? dump() : null;
@@ -993,12 +1016,16 @@ public final class FaultRun {
         }
         if (push) {
             String name = stack.contains(GAME) ? MENU : stack.contains(MENU) ? GAME : random.nextBoolean() ? GAME : MENU;
+            transitionPushed = name;
+            transitionOther = stack.isEmpty() ? null : stack.getLast();
             note("pushState " + name + " onto " + stack);
             List<String> promised = new ArrayList<>(stack);
             promised.add(name);
             promisedStack = List.copyOf(promised);
             world.pushState(name);
         } else {
+            transitionLeaving = stack.getLast();
+            transitionOther = stack.size() > 1 ? stack.get(stack.size() - 2) : null;
             note("popState " + stack);
             promisedStack = List.copyOf(stack.subList(0, stack.size() - 1));
             world.popState();
@@ -1790,8 +1817,10 @@ public final class FaultRun {
             SortedMap<String, String> full = faultFree.values().get(id);
             SortedMap<String, String> is = now.values().get(id);
             if (is == null) {
-                check(was == null || then == null || full == null, "after a fault at " + point + ", "
-                        + Entity.toString(id) + " is dead but was alive before, at the fault, and without it");
+                check(was == null || then == null || full == null
+                        || byLaterStep(null, null, java.util.Arrays.asList(was, then, full)), "after a fault at "
+                        + point + ", " + Entity.toString(id) + " is dead but was alive before, at the fault, and "
+                        + "without it");
                 continue;
             }
             check(was != null || then != null || full != null, "after a fault at " + point + ", "
@@ -1809,6 +1838,7 @@ public final class FaultRun {
                 for (SortedMap<String, String> other : java.util.Arrays.asList(was, then, full)) {
                     legal |= other != null && java.util.Objects.equals(other.get(component), value);
                 }
+                legal |= byLaterStep(component, value, java.util.Arrays.asList(is, was, then, full));
                 check(legal, "after a fault at " + point + ", " + Entity.toString(id) + " " + component + "="
                         + value + " but before=" + (was == null ? "dead" : was.get(component)) + ", at the fault="
                         + (then == null ? "dead" : then.get(component)) + ", fault-free="
@@ -1830,7 +1860,12 @@ public final class FaultRun {
         check(world.listStates().equals(replay.finalStack), "after a fault at " + point + " in a transition the "
                 + "stack is " + world.listStates() + ", without the fault " + replay.finalStack);
         if (point != Point.STATE_OBSERVER) {
-            compareWithFaultFree(point, before, 0, replay);
+            laterSteps = laterStepsOfFault();
+            try {
+                compareWithFaultFree(point, before, 0, replay);
+            } finally {
+                laterSteps = Map.of();
+            }
             return;
         }
         WorldDump now = dump();
@@ -1842,6 +1877,53 @@ public final class FaultRun {
                     + Entity.toString(id) + " is " + now.values().get(id) + ", fault-free "
                     + replay.replayDump.values().get(id));
         }
+    }
+
+    /**
+     * The policy operations the transition ran in full after the step a fault struck in, by state: a fault in a
+     * push's blur operation (before {@code StateBlur}) leaves the pushed state's enter operation to come, one in a
+     * pop's exit operation (while the leaving state is still on the stack) the uncovered state's focus operation.
+     * They reach every entity of their state, including those that the cut-short step's discarded work (a despawn,
+     * and the cascade it would have run) left alive although the fault-free run has them dead.
+     */
+    private Map<String, StateOperation> laterStepsOfFault() {
+        if (transitionPushed != null) {
+            return transitionOther != null && stateEventsAtFault == 0
+                    ? Map.of(transitionPushed, policyOf(transitionPushed).onEnter()) : Map.of();
+        }
+        return transitionOther != null && stackAtFault != null && stackAtFault.contains(transitionLeaving)
+                ? Map.of(transitionOther, policyOf(transitionOther).onFocus()) : Map.of();
+    }
+
+    private static StatePolicy policyOf(String state) {
+        return state.equals(GAME) ? GAME_POLICY : MENU_POLICY;
+    }
+
+    /**
+     * Whether a later step of the transition (see {@link #laterStepsOfFault}) explains a value: its operation on an
+     * entity carrying its state's tag in one of {@code versions} ({@code component} null: the entity is dead).
+     */
+    private boolean byLaterStep(String component, String value, List<SortedMap<String, String>> versions) {
+        for (Map.Entry<String, StateOperation> later : laterSteps.entrySet()) {
+            String tag = "state:" + later.getKey();
+            if (versions.stream().noneMatch(v -> v != null && v.containsKey(tag))) {
+                continue;
+            }
+            String paused = dev.jtecs.builtin.Paused.COMPONENT.name();
+            String disabled = dev.jtecs.builtin.Disabled.COMPONENT.name();
+            boolean explained = switch (later.getValue()) {
+                case PAUSE -> paused.equals(component) && "true".equals(value);
+                case RESUME -> paused.equals(component) && value == null;
+                case DISABLE -> disabled.equals(component) && "true".equals(value);
+                case ENABLE -> disabled.equals(component) && value == null;
+                case DESPAWN -> component == null;
+                case NONE -> false;
+            };
+            if (explained) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private WorldDump dump() {
