@@ -311,8 +311,10 @@ public final class FaultRun {
      * before a fault may get its sparse edges after it (see {@link #comparePublished}).
      */
     private final Map<Long, Set<String>> edgesGiven = new HashMap<>();
-    /** The edges among the inputs of the spawn running, until its OnSpawn records them. */
-    private List<String> spawnEdges;
+    /** The same edges, those of cascading relationships: their sources owe a despawn when the target dies. */
+    private final Map<Long, List<dev.jtecs.component.RelationshipValue>> cascadesGiven = new HashMap<>();
+    /** The inputs of the spawn running, until its OnSpawn records their edges. */
+    private Input[] spawnInputs;
     /** OnSpawn events delivered so far, and the ids a bundle operation spawned before its factory threw. */
     private long spawnEvents;
     private final List<Long> bundleSpawned = new ArrayList<>();
@@ -497,9 +499,9 @@ public final class FaultRun {
             spawnEvents++;
             if (firstSpawn == 0) {
                 firstSpawn = event.entity();
-                if (spawnEdges != null) {
-                    edgesGiven.computeIfAbsent(event.entity(), k -> new HashSet<>()).addAll(spawnEdges);
-                    spawnEdges = null;
+                if (spawnInputs != null) {
+                    recordEdges(event.entity(), spawnInputs);
+                    spawnInputs = null;
                 }
             }
             spawnedByObserver = event.entity();
@@ -682,7 +684,7 @@ public final class FaultRun {
         stateEvents = 0;
         stateEventsAtFault = -1;
         stackAtFault = null;
-        spawnEdges = null;
+        spawnInputs = null;
         bundleSpawned.clear();
         WorldDump before = point != null && suppressedStep < 0 ? dump() : null;
         opBefore = before;
@@ -807,7 +809,7 @@ public final class FaultRun {
             Input[] inputs = randomInputs();
             note("spawn " + ModelRun.describe(inputs));
             opKind = "spawn";
-            spawnEdges = edgesOf(inputs); // the call's own OnSpawn records them, before it may throw
+            spawnInputs = inputs; // the call's own OnSpawn records their edges, before it may throw
             long id = world.spawn(inputs);
             note("  -> " + Entity.toString(id));
             saw(id);
@@ -818,7 +820,7 @@ public final class FaultRun {
             long id = live;
             Input input = randomInput();
             note("set " + Entity.toString(id) + " " + ModelRun.describe(input));
-            edgesGiven.computeIfAbsent(id, k -> new HashSet<>()).addAll(edgesOf(input));
+            recordEdges(id, input);
             world.set(id, input);
             return;
         }
@@ -1640,7 +1642,7 @@ public final class FaultRun {
             for (long id : parseIds(rest[1])) {
                 boolean there = world.isAlive(id) && world.archetypeOf(id).id() == archetype;
                 // a settlement the failed publication left over, re-run by unwind(), may move it or despawn it
-                boolean settled = atFault.values().get(id) != null && heldEdgeToDead(atFault.values().get(id), dump());
+                boolean settled = atFault.values().get(id) != null && owesCascade(id, atFault.values().get(id), dump());
                 check(there || settled, fact + ": "
                         + Entity.toString(id) + (parts[0].equals("published") ? " was published before its "
                         + "callback threw: it must stay" : " never left, since its removal callback threw")
@@ -1688,7 +1690,7 @@ public final class FaultRun {
             SortedMap<String, String> full = faultFree.values().get(id);
             String where = "after a fault at " + point + " in a publication, " + Entity.toString(id) + " ";
             if (is == null) {
-                check(was != null && full == null && heldEdgeToDead(was, now), where + "is dead but was " + was
+                check(was != null && full == null && owesCascade(id, was, now), where + "is dead but was " + was
                         + " when the callback threw, and no settlement of a dead target explains it (published "
                         + "work must stay)");
                 continue;
@@ -1736,15 +1738,33 @@ public final class FaultRun {
         return true;
     }
 
-    /** The edges among these inputs, as the dump writes them. */
-    private static List<String> edgesOf(Input... inputs) {
-        List<String> edges = new ArrayList<>();
+    /** Records the edges among an entity's inputs (see {@link #edgesGiven}, {@link #cascadesGiven}). */
+    private void recordEdges(long id, Input... inputs) {
         for (Input input : inputs) {
-            if (input instanceof dev.jtecs.component.RelationshipValue) {
-                edges.add(String.valueOf(input));
+            if (input instanceof dev.jtecs.component.RelationshipValue edge) {
+                edgesGiven.computeIfAbsent(id, k -> new HashSet<>()).add(String.valueOf(edge));
+                if (edge.relationship().isCascadeDelete()) {
+                    cascadesGiven.computeIfAbsent(id, k -> new ArrayList<>()).add(edge);
+                }
             }
         }
-        return edges;
+    }
+
+    /**
+     * Whether an entity owes the despawn of a cascade: it held an edge to a target dead in {@code now}, or (a sparse
+     * edge its segment had not flushed when the callback threw, so the dump could not show it) the run gave it a
+     * cascading edge to a target dead now. The failed publication leaves that settlement to the next one.
+     */
+    private boolean owesCascade(long id, SortedMap<String, String> components, WorldDump now) {
+        if (heldEdgeToDead(components, now)) {
+            return true;
+        }
+        for (dev.jtecs.component.RelationshipValue edge : cascadesGiven.getOrDefault(id, List.of())) {
+            if (components.containsKey(edge.relationship().name()) && !now.values().containsKey(edge.target())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the edge list {@code after} holds only edges listed in {@code before} or in {@code given}. */
