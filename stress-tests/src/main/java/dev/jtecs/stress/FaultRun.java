@@ -420,6 +420,18 @@ public final class FaultRun {
         return replay;
     }
 
+    /**
+     * The run replayed through the operation before this one (its faults as they were), then published: the world
+     * had this operation done nothing. Computed once per comparison, into {@code cache}, when first needed.
+     */
+    private WorldDump withoutOperation(WorldDump[] cache) {
+        if (cache[0] == null) {
+            replays++;
+            cache[0] = new FaultRun(seed, operations, step, points).replayThrough(step - 1);
+        }
+        return cache[0];
+    }
+
     /** What {@link #faultFree} left: the world's entities, and {@link #finalStack}. */
     private WorldDump replayDump;
 
@@ -1811,12 +1823,15 @@ public final class FaultRun {
      * A fault that may strike outside a publication (an observer of the call itself, a system, a run condition, a
      * default factory, archetype creation): replays the run with this fault suppressed and compares entity by
      * entity, component by component: each must be as before the operation, as when the callback threw, or as
-     * the fault-free run left it (work that stayed staged and {@code unwind()} published), never anything else.
+     * the fault-free run left it (work that stayed staged and {@code unwind()} published), or as the run left it
+     * had this operation done nothing (work staged before it, which {@code unwind()} published without it: a query
+     * batch that failed while capturing, on the staged path), never anything else.
      */
     private void compareWithFaultFree(Point point, WorldDump before, long staged, FaultRun replay) {
         WorldDump faultFree = replay.replayDump;
         WorldDump now = dump();
         WorldDump mid = atFault;
+        WorldDump[] without = new WorldDump[1]; // replayed when the other three do not explain a value
         // Ids handed out before the fault name the same entities in both runs; later ones need not (the fault-free
         // run goes on with the call the fault cut short, and allocates ids this run gives to others), so entities
         // created after the fault are left to the invariants.
@@ -1838,14 +1853,15 @@ public final class FaultRun {
             SortedMap<String, String> is = now.values().get(id);
             if (is == null) {
                 check(was == null || then == null || full == null
-                        || byLaterStep(null, null, java.util.Arrays.asList(was, then, full)), "after a fault at "
-                        + point + ", " + Entity.toString(id) + " is dead but was alive before, at the fault, and "
-                        + "without it");
+                        || byLaterStep(null, null, java.util.Arrays.asList(was, then, full))
+                        || withoutOperation(without).values().get(id) == null, "after a fault at " + point + ", "
+                        + Entity.toString(id) + " is dead but was alive before, at the fault, without the fault and "
+                        + "without the operation");
                 continue;
             }
-            check(was != null || then != null || full != null, "after a fault at " + point + ", "
-                    + Entity.toString(id) + " is alive but existed neither before, at the fault, nor without it: "
-                    + is);
+            check(was != null || then != null || full != null || withoutOperation(without).values().get(id) != null,
+                    "after a fault at " + point + ", " + Entity.toString(id) + " is alive but existed neither "
+                    + "before, at the fault, without the fault nor without the operation: " + is);
             Set<String> components = new LinkedHashSet<>(is.keySet());
             for (SortedMap<String, String> other : java.util.Arrays.asList(was, then, full)) {
                 if (other != null) {
@@ -1859,10 +1875,13 @@ public final class FaultRun {
                     legal |= other != null && java.util.Objects.equals(other.get(component), value);
                 }
                 legal |= byLaterStep(component, value, java.util.Arrays.asList(is, was, then, full));
+                SortedMap<String, String> skipped = legal ? null : withoutOperation(without).values().get(id);
+                legal |= skipped != null && java.util.Objects.equals(skipped.get(component), value);
                 check(legal, "after a fault at " + point + ", " + Entity.toString(id) + " " + component + "="
                         + value + " but before=" + (was == null ? "dead" : was.get(component)) + ", at the fault="
                         + (then == null ? "dead" : then.get(component)) + ", fault-free="
-                        + (full == null ? "dead" : full.get(component)) + "\n  now:        "
+                        + (full == null ? "dead" : full.get(component)) + ", without the operation="
+                        + (skipped == null ? "dead" : skipped.get(component)) + "\n  now:        "
                         + now.entities().get(id) + "\n  fault-free: " + faultFree.entities().get(id));
             }
         }
