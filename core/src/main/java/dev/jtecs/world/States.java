@@ -45,7 +45,8 @@ import java.util.Objects;
  *
  * @implNote An operation is one scope of bulk calls over temporary queries of the state's tag: one query
  *     without {@code Disabled} and one with it, so that the automatic {@code Disabled} exclusion of queries does
- *     not hide any of the state's entities. States whose tag no archetype holds skip the queries.
+ *     not hide any of the state's entities; the second call runs even when the first throws. States whose tag no
+ *     archetype holds skip the queries.
  */
 final class States {
     /** What a state's tag is named after: {@code "state:" + name}. */
@@ -161,7 +162,12 @@ final class States {
         return failed;
     }
 
-    /** Throws the first failure of a completed transition (the later ones suppressed), if any. */
+    /** Runs both halves of an operation; the first failure propagates after both ran, a later one suppressed. */
+    private static void both(Runnable first, Runnable second) {
+        rethrow(step(step(null, first), second));
+    }
+
+        /** Throws the first failure of a completed transition (the later ones suppressed), if any. */
     private static void rethrow(Throwable failed) {
         if (failed instanceof RuntimeException e) {
             throw e;
@@ -257,22 +263,21 @@ final class States {
         TagComponent tag = state.tag();
         TagComponent disabled = Disabled.COMPONENT;
         TagComponent paused = Paused.COMPONENT;
+        // an operation over enabled and disabled entities is two bulk calls; the second runs even when the first
+        // throws (an OnDespawn observer of a batch despawn, say), so no half of the state's entities is left out
         world.inScope(() -> {
             switch (operation) {
-                case PAUSE -> { // the entities without Paused, enabled or not
-                    world.batchSet(select(new Component<?>[] {tag}, paused), paused);
-                    world.batchSet(select(new Component<?>[] {tag, disabled}, paused), paused);
-                }
-                case RESUME -> {
-                    world.batchRemove(select(new Component<?>[] {tag, paused}, null), paused);
-                    world.batchRemove(select(new Component<?>[] {tag, paused, disabled}, null), paused);
-                }
+                case PAUSE -> both( // the entities without Paused, enabled or not
+                        () -> world.batchSet(select(new Component<?>[] {tag}, paused), paused),
+                        () -> world.batchSet(select(new Component<?>[] {tag, disabled}, paused), paused));
+                case RESUME -> both(
+                        () -> world.batchRemove(select(new Component<?>[] {tag, paused}, null), paused),
+                        () -> world.batchRemove(select(new Component<?>[] {tag, paused, disabled}, null), paused));
                 case DISABLE -> world.batchSet(select(new Component<?>[] {tag}, null), disabled); // Disabled excluded
                 case ENABLE -> world.batchRemove(select(new Component<?>[] {tag, disabled}, null), disabled);
-                case DESPAWN -> {
-                    world.batchDespawn(select(new Component<?>[] {tag}, null));
-                    world.batchDespawn(select(new Component<?>[] {tag, disabled}, null));
-                }
+                case DESPAWN -> both(
+                        () -> world.batchDespawn(select(new Component<?>[] {tag}, null)),
+                        () -> world.batchDespawn(select(new Component<?>[] {tag, disabled}, null)));
                 case NONE -> throw new AssertionError("NONE returns early");
             }
         });

@@ -141,9 +141,36 @@ public final class World implements AutoCloseable {
         archetypes.onCreate(this::announceArchetype);
         this.nominalFrameTime = config.nominalFrameTime();
         this.snapshots = new SnapshotEngine(index, archetypes, mutations, observers, random, new SnapshotSide());
-        this.pipeline = Objects.requireNonNull(config.pipelineFactory().create(this, new Dispatches()),
-                "pipelineFactory returned null");
-        BuiltinSystemsLink.install(this); // last: the systems need a complete world
+        try {
+            this.pipeline = Objects.requireNonNull(config.pipelineFactory().create(this, new Dispatches()),
+                    "pipelineFactory returned null");
+            BuiltinSystemsLink.install(this); // last: the systems need a complete world
+        } catch (RuntimeException | Error e) {
+            // User code ran on a usable world (the factory, the pipeline it made): whatever it allocated would be
+            // held for good, since the caller never gets the world to close
+            abandon(e);
+            throw e;
+        }
+    }
+
+    /**
+     * Closes a world whose construction failed after it became usable, without {@link #close()}'s checks (the
+     * failed code may have left a scope or a delivery open): every native buffer goes back, and the world the
+     * factory saw is closed. A failure while closing is added to {@code failure} as suppressed.
+     */
+    private void abandon(Throwable failure) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            scopes.close();
+            archetypes.close();
+        } catch (RuntimeException | Error again) {
+            failure.addSuppressed(again);
+        } finally {
+            memory.close();
+        }
     }
 
     /**
@@ -198,6 +225,12 @@ public final class World implements AutoCloseable {
         return create(WorldConfig.defaults());
     }
 
+    /**
+     * A world with {@code config}. The config's pipeline factory runs last, on a world that is usable but has no
+     * systems yet, and the builtin systems then register through the pipeline it made. When either throws, the
+     * world closes itself (its native memory returned; the instance the factory saw refuses every call) and the
+     * exception propagates.
+     */
     public static World create(WorldConfig config) {
         return new World(Objects.requireNonNull(config, "config"));
     }

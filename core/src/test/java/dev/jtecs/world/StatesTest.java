@@ -427,6 +427,33 @@ class StatesTest {
     }
 
     @Test
+    void aDespawnOnExitWhoseDespawnObserverThrowsStillReachesTheDisabledEntities() {
+        // found by FaultRun (an OnDespawn observer throwing in a menu's DESPAWN on exit): the operation is two batch
+        // despawns (the state's entities without Disabled, then with it), and the first one's throw skipped the
+        // second, so the disabled entities outlived the state they belonged to
+        world.createState("menu", StatePolicy.despawnOnExit());
+        world.pushState("menu");
+        long shown = world.spawn(A);
+        long hidden = world.spawn(B, Disabled.COMPONENT);
+        boolean[] armed = {true};
+        world.observe(Entity.WORLD, OnDespawn.class, e -> {
+            log.add("despawn " + Entity.toString(e.entity()));
+            if (armed[0] && e.entity() == shown) {
+                armed[0] = false;
+                throw new IllegalStateException("despawn observer failed");
+            }
+        });
+        IllegalStateException e = assertThrows(IllegalStateException.class, world::popState);
+        assertEquals("despawn observer failed", e.getMessage());
+        assertEquals(List.of(), world.listStates(), "the pop completed");
+        assertEquals(List.of("despawn " + Entity.toString(shown), "despawn " + Entity.toString(hidden)), log,
+                "both halves of the operation were staged");
+        world.unwind(); // the despawn call whose observer threw left its work staged (world.md, "A call fails")
+        assertFalse(world.isAlive(shown));
+        assertFalse(world.isAlive(hidden), "the disabled entity went with its state");
+    }
+
+    @Test
     void disableOnExitKeepsTheEntitiesSwitchedOffUntilTheStateIsPushedAgain() {
         world.createState("map", StatePolicy.disableOnExit());
         Query plain = query(QueryDescriptor.builder().include(A));

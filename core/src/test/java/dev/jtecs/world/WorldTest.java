@@ -16,8 +16,10 @@ import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.schedule.Pipeline;
 import dev.jtecs.storage.Archetype;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.function.Executable;
@@ -579,6 +581,40 @@ class WorldTest {
         }
         assertEquals(withThisWorld, World.nativeBytesHeldByOpenWorlds(), "closing took the other world's share off");
         assertEquals(mine, world.nativeFootprintBytes());
+    }
+
+    @Test
+    void aPipelineFactoryThatThrowsLeavesNoNativeMemoryHeld() {
+        // the factory runs on a usable world; when it (or the pipeline it made, as the builtin systems register)
+        // throws, the caller never gets the world to close, so the world must close itself: before, its slab stayed
+        // held for good
+        long before = World.nativeBytesHeldByOpenWorlds();
+        World[] seen = new World[1];
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> World.create(WorldConfig.defaults().pipelineFactory((w, scope) -> {
+                    seen[0] = w;
+                    w.spawn(POSITION.of(pos(1, 2)), HEALTH.of(3));
+                    w.defer(); // left open: the failed construction closes the world all the same
+                    w.spawn(VELOCITY);
+                    throw new IllegalStateException("no scheduler today");
+                })));
+        assertEquals("no scheduler today", refused.getMessage());
+        assertEquals(before, World.nativeBytesHeldByOpenWorlds(), "the half-made world returned its memory");
+        assertTrue(seen[0].isClosed());
+        assertThrows(IllegalStateException.class, () -> seen[0].spawn(POSITION));
+
+        IllegalStateException installing = assertThrows(IllegalStateException.class,
+                () -> World.create(WorldConfig.defaults().pipelineFactory((w, scope) -> {
+                    seen[0] = w;
+                    w.spawn(POSITION);
+                    return (Pipeline) Proxy.newProxyInstance(Pipeline.class.getClassLoader(),
+                            new Class<?>[] {Pipeline.class}, (proxy, method, args) -> {
+                                throw new IllegalStateException("refused " + method.getName());
+                            });
+                })));
+        assertTrue(installing.getMessage().startsWith("refused "), installing.getMessage());
+        assertEquals(before, World.nativeBytesHeldByOpenWorlds(), "a builtin system the pipeline refused too");
+        assertTrue(seen[0].isClosed());
     }
 
     @Test

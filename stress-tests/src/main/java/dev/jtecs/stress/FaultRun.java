@@ -13,6 +13,7 @@ import static dev.jtecs.stress.ModelComponents.WATCHES;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
+import dev.jtecs.component.FloatField;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.entity.Entity;
@@ -20,20 +21,49 @@ import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.event.ArchetypeCreated;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
+import dev.jtecs.event.StateBlur;
+import dev.jtecs.event.StateEnter;
+import dev.jtecs.event.StateExit;
+import dev.jtecs.event.StateFocus;
+import dev.jtecs.kernels.KernelColumns;
+import dev.jtecs.kernels.WritePolicy;
+import dev.jtecs.kernels.parallel.ChunkCommands;
+import dev.jtecs.kernels.parallel.CommandKernel;
+import dev.jtecs.kernels.parallel.ParallelKernelRunner;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.schedule.FixedTiming;
+import dev.jtecs.schedule.Phase;
+import dev.jtecs.schedule.PhaseDefinition;
+import dev.jtecs.schedule.PhaseSelection;
 import dev.jtecs.schedule.Phases;
+import dev.jtecs.schedule.Pipeline;
+import dev.jtecs.schedule.Scheduler;
+import dev.jtecs.schedule.SystemBody;
 import dev.jtecs.schedule.SystemConfig;
+import dev.jtecs.schedule.SystemInfo;
+import dev.jtecs.snapshot.SnapshotBuffer;
+import dev.jtecs.snapshot.SnapshotOptions;
+import dev.jtecs.state.StateOperation;
+import dev.jtecs.state.StatePolicy;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.EntityObserver;
+import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.storage.IntColumn;
 import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.world.Bundle;
+import dev.jtecs.world.BundleDefinition;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,7 +71,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * One seeded fault-injection run: a random stream of structural calls, batches, commits and frames against a
@@ -53,17 +85,27 @@ import java.util.TreeSet;
  * (a further wave), batch initializers and batch writers, system bodies, run conditions, a default-value factory,
  * {@code ArchetypeCreated} observers, a raw {@code EntityObserver} attached to every archetype (row moves,
  * activation, deactivation), a query's {@code groupBy}, a managed record's canonical constructor (run for each copy a
- * batch set makes), the first of two observers of an emitted event (the second must still hear it), and a query
- * visitor that spawns, despawns and sets inside its visit (a throw ends the visit's scope and leaves the staged work
- * for {@code unwind()}, which must publish it). After every fault the run recovers the documented way
- * ({@code world.unwind()}) and checks:
+ * batch set makes) and its accessor (read by that copy, and by a snapshot save as it encodes the value), the first of
+ * two observers of an emitted event (the second must still hear it), a query visitor that spawns, despawns and sets
+ * inside its visit (a throw ends the visit's scope and leaves the staged work for {@code unwind()}, which must publish
+ * it), observers of the four state events while a {@code pushState} or {@code popState} runs, a bundle's per-entity
+ * value factories, the pipeline factory of a side world being created (and the pipeline it made, as the builtin
+ * systems register through it), and a kernel chunk on the parallel runner's worker threads. The engine's own native
+ * allocations and heap-array growths fail too, at the k-th of an operation. After every fault the run recovers the
+ * documented way ({@code world.unwind()}) and checks:
  *
  * <ul>
  *   <li>the {@link WorldInvariants} (dense rows resolving to their ids, indexes, keys, query membership as the
  *       engine and as the non-throwing callbacks report it, relationship markers and reverse indexes);
  *   <li>the facts the fault point implies: rows whose {@code onEntitiesAdded} threw were published and stay;
  *       rows whose {@code onEntitiesRemoved} threw did not leave; a spawn batch whose initializer threw placed no
- *       row; a spawn or despawn whose observer threw stays staged and {@code unwind()} publishes it;
+ *       row; a spawn or despawn whose observer threw stays staged and {@code unwind()} publishes it; a transition
+ *       completes whatever throws in it (the stack it promises, and after a state observer's throw exactly the
+ *       fault-free world); a bundle spawn whose factory threw delivered no {@code OnSpawn} and left no entity; a
+ *       failed {@code World.create} holds no native memory (the world its factory saw is closed) and the same
+ *       config then makes a world; a save that threw changed nothing; a kernel pass that threw applied none of its
+ *       requests, wrote only rows of chunks that started (the rows before the failing one, not it), and marked
+ *       {@code Position} dirty exactly on the archetypes where a chunk started;
  *   <li>against the same run replayed with this one fault suppressed (the fault-free publication): every entity
  *       is, component by component, as before the operation (discarded) or as the fault-free run left it
  *       (published), never anything else.
@@ -74,7 +116,8 @@ import java.util.TreeSet;
  * the one fault, rather than {@link ReferenceWorld}: the reference model predicts failing batch initializers and
  * writers (which {@link ModelRun} compares), but not where a throwing observer or membership callback cuts a
  * publication short, nor the settlement that the next publication then runs. The seed also picks the instant or
- * the staged path.
+ * the staged path. A run given only {@link #FIRST_POINTS} draws the stream the seed drew before the later points
+ * (states, bundles, pipeline factories, record accessors, kernels) were armed.
  * A failure throws {@link ModelMismatch} with the seed and the last operations: {@code new FaultRun(seed,
  * operations).run()} replays it.
  */
@@ -93,6 +136,31 @@ public final class FaultRun {
         EMIT,
         /** A query visitor that spawns, despawns and sets (staged in the visit's scope) and throws part way. */
         VISITOR,
+        /**
+         * An observer of the state events ({@code StateEnter}, {@code StateExit}, {@code StateBlur},
+         * {@code StateFocus}) while a push or a pop runs: the transition must still complete, as without the fault.
+         */
+        STATE_OBSERVER,
+        /**
+         * A bundle's per-entity value factory (what writes its defaulted values), run before the bundle's spawn: the
+         * spawn must leave nothing behind.
+         */
+        BUNDLE_FACTORY,
+        /**
+         * The pipeline factory of a world being created, and the pipeline it made while the builtin systems
+         * register: {@code World.create} must throw with nothing held.
+         */
+        PIPELINE_FACTORY,
+        /**
+         * A managed record's accessor, read by the engine as a batch set copies the value per entity, and as a
+         * snapshot save encodes it (which must change nothing).
+         */
+        RECORD_ACCESSOR,
+        /**
+         * A chunk of a kernel on the parallel runner (on a worker thread when the pass has several units): what the
+         * chunks wrote stays, marked dirty, and none of their structural requests is applied.
+         */
+        KERNEL,
         /** The k-th native buffer the operation allocates fails ({@link AllocationFaults}). */
         NATIVE_ALLOCATION,
         /** The k-th growth of one of the engine's heap arrays during the operation fails. */
@@ -124,8 +192,9 @@ public final class FaultRun {
                 return new Fuse(1);
             }));
     /**
-     * A managed record whose canonical constructor is a callback point: the engine runs it for every copy a batch
-     * set makes ({@code RecordCopier}); the run's own constructions ({@link #charge}) do not arm it.
+     * A managed record whose canonical constructor and accessor are callback points: the engine runs both for
+     * every copy a batch set makes ({@code RecordCopier}: the accessor feeds the constructor), and the accessor for
+     * every value a snapshot save encodes; the run's own constructions ({@link #charge}) do not arm them.
      */
     public record Charge(int level) {
         public Charge {
@@ -133,6 +202,14 @@ public final class FaultRun {
             if (run != null && !run.building) {
                 run.point(Point.RECORD_CONSTRUCTOR);
             }
+        }
+
+        public int level() {
+            FaultRun run = CURRENT.get();
+            if (run != null && !run.building) {
+                run.point(Point.RECORD_ACCESSOR);
+            }
+            return level;
         }
     }
 
@@ -153,9 +230,38 @@ public final class FaultRun {
     private static final int DEBUG_STEP = Integer.getInteger("jtecs.faultDebugStep", -1);
     private static final List<Class<?>> OBSERVED = List.of(OnDespawn.class);
 
+    /**
+     * The points (and so the operations) of the runs before states, bundles, pipeline factories, record accessors
+     * and kernels were armed: a run given only these draws exactly the stream it drew then, so the seeds found
+     * before still replay what they found.
+     */
+    public static final Set<Point> FIRST_POINTS = Collections.unmodifiableSet(EnumSet.complementOf(EnumSet.of(
+            Point.STATE_OBSERVER, Point.BUNDLE_FACTORY, Point.PIPELINE_FACTORY, Point.RECORD_ACCESSOR, Point.KERNEL)));
+
+    /** The two states: a game that pauses under a menu and is disabled off the stack, a menu that dies with it. */
+    static final String GAME = "stress.fault.game";
+    static final String MENU = "stress.fault.menu";
+    private static final StatePolicy GAME_POLICY = StatePolicy.pauseOnBlur().toBuilder()
+            .onEnter(StateOperation.ENABLE).onExit(StateOperation.DISABLE).build();
+    private static final StatePolicy MENU_POLICY = StatePolicy.despawnOnExit().toBuilder()
+            .onBlur(StateOperation.DISABLE).onFocus(StateOperation.ENABLE).build();
+    /** The column the kernel writes. */
+    private static final FloatField X = POSITION.floatField("x");
+    /**
+     * The workers every run's kernels share (runs borrow it, one pass at a time): two threads, so a pass of several
+     * units runs its chunks off the calling thread.
+     */
+    private static final ForkJoinPool WORKERS = new ForkJoinPool(2);
+    /** The smallest chunk the runner cuts: 64 rows, so the run's few hundred rows make several units. */
+    private static final int CHUNK_ROWS = 64;
+
     private final long seed;
     private final int operations;
     private final int suppressedStep;
+    private final Set<Point> points;
+    private final List<Point> callbackPoints;
+    /** Whether a point after {@link #FIRST_POINTS} is armed: its operations then join the stream. */
+    private final boolean laterOperations;
     private final SplittableRandom random;
     private final boolean instant;
     private final List<Long> seen = new ArrayList<>();
@@ -183,16 +289,64 @@ public final class FaultRun {
     private long replays;
     private long cascadeFaults;
     private long checks;
+    /** The world as before the operation running (taken when a fault is armed for it, in the checked run). */
+    private WorldDump opBefore;
+    /** The stack a transition promises, whatever throws inside it (docs/states.md). */
+    private List<String> promisedStack;
+    /** The transition running: the state pushed (null for a pop), the state leaving (a pop), and the state below. */
+    private String transitionPushed;
+    private String transitionLeaving;
+    private String transitionOther;
+    /** State events delivered in this operation, and as many and the stack when a callback point threw. */
+    private int stateEvents;
+    private int stateEventsAtFault;
+    private List<String> stackAtFault;
+    /** While a transition's fault is compared: the operations it ran after the faulting step. */
+    private Map<String, StateOperation> laterSteps = Map.of();
+    /** The stack the fault-free replay ended with (set by {@link #replayThrough}). */
+    private List<String> finalStack;
+    private Bundle crate;
+    /**
+     * Every edge the run gave each entity, as the dump writes it (a spawn's input or a set): a row published
+     * before a fault may get its sparse edges after it (see {@link #comparePublished}).
+     */
+    private final Map<Long, Set<String>> edgesGiven = new HashMap<>();
+    /** The same edges, those of cascading relationships: their sources owe a despawn when the target dies. */
+    private final Map<Long, List<dev.jtecs.component.RelationshipValue>> cascadesGiven = new HashMap<>();
+    /** The inputs of the spawn running, until its OnSpawn records their edges. */
+    private Input[] spawnInputs;
+    /** OnSpawn events delivered so far, and the ids a bundle operation spawned before its factory threw. */
+    private long spawnEvents;
+    private final List<Long> bundleSpawned = new ArrayList<>();
+    private int entitiesBeforeBundle;
+    private ParallelKernelRunner kernels;
+    private final Nudge nudge = new Nudge();
+    private long kernelFaultsOnWorkers;
+    private SnapshotBuffer snapshotBuffer;
+    /** True while a side world is being created: its pipeline's registrations are a callback point then. */
+    private boolean creatingSideWorld;
+    private long sideWorlds;
 
     /** A run of {@code operations} operations; the seed picks the path, the operations and the faults. */
     public FaultRun(long seed, int operations) {
-        this(seed, operations, -1);
+        this(seed, operations, EnumSet.allOf(Point.class));
     }
 
-    private FaultRun(long seed, int operations, int suppressedStep) {
+    /**
+     * A run that arms only {@code points} and runs only the operations they need ({@link #FIRST_POINTS}: the
+     * stream the seed drew before the later points existed).
+     */
+    public FaultRun(long seed, int operations, Set<Point> points) {
+        this(seed, operations, -1, points);
+    }
+
+    private FaultRun(long seed, int operations, int suppressedStep, Set<Point> points) {
         this.seed = seed;
         this.operations = operations;
         this.suppressedStep = suppressedStep;
+        this.points = Collections.unmodifiableSet(EnumSet.copyOf(points));
+        this.callbackPoints = CALLBACK_POINTS.stream().filter(this.points::contains).toList();
+        this.laterOperations = !FIRST_POINTS.containsAll(this.points);
         this.random = new SplittableRandom(seed);
         this.instant = random.nextBoolean();
     }
@@ -218,7 +372,20 @@ public final class FaultRun {
             checkInvariants("end of run");
             return fired.values().stream().mapToInt(Integer::intValue).sum();
         } finally {
+            closeHelpers();
             CURRENT.set(previous);
+        }
+    }
+
+    /** The kernel runner and the snapshot buffer live as long as the run's world. */
+    private void closeHelpers() {
+        if (kernels != null) {
+            kernels.close();
+            kernels = null;
+        }
+        if (snapshotBuffer != null) {
+            snapshotBuffer.close();
+            snapshotBuffer = null;
         }
     }
 
@@ -237,11 +404,36 @@ public final class FaultRun {
             }
             armed = null;
             world.unwind();
+            finalStack = world.listStates();
             return dump();
         } finally {
+            closeHelpers();
             CURRENT.set(previous);
         }
     }
+
+    /** The same run replayed through the current operation with its one fault suppressed, then published. */
+    private FaultRun faultFree() {
+        replays++;
+        FaultRun replay = new FaultRun(seed, operations, step, points);
+        replay.replayDump = replay.replayThrough(step);
+        return replay;
+    }
+
+    /**
+     * The run replayed through the operation before this one (its faults as they were), then published: the world
+     * had this operation done nothing. Computed once per comparison, into {@code cache}, when first needed.
+     */
+    private WorldDump withoutOperation(WorldDump[] cache) {
+        if (cache[0] == null) {
+            replays++;
+            cache[0] = new FaultRun(seed, operations, step, points).replayThrough(step - 1);
+        }
+        return cache[0];
+    }
+
+    /** What {@link #faultFree} left: the world's entities, and {@link #finalStack}. */
+    private WorldDump replayDump;
 
     /** How many faults fired at each point. */
     public Map<Point, Integer> fired() {
@@ -272,6 +464,16 @@ public final class FaultRun {
     /** How many full invariant checks passed. */
     public long checks() {
         return checks;
+    }
+
+    /** How many {@link Point#KERNEL} faults were thrown on a worker thread (the rest on the calling thread). */
+    public long kernelFaultsOnWorkers() {
+        return kernelFaultsOnWorkers;
+    }
+
+    /** How many side worlds the run created (each with a pipeline factory), failed creations included. */
+    public long sideWorlds() {
+        return sideWorlds;
     }
 
     // ---------------------------------------------------------------- the world and its callback points
@@ -306,8 +508,13 @@ public final class FaultRun {
                     return archetype.id() % 3;
                 }).build());
         world.observe(Entity.WORLD, OnSpawn.class, event -> {
+            spawnEvents++;
             if (firstSpawn == 0) {
                 firstSpawn = event.entity();
+                if (spawnInputs != null) {
+                    recordEdges(event.entity(), spawnInputs);
+                    spawnInputs = null;
+                }
             }
             spawnedByObserver = event.entity();
             saw(event.entity());
@@ -357,6 +564,28 @@ public final class FaultRun {
                         }
                     }
                 }));
+        if (points.contains(Point.STATE_OBSERVER)) {
+            world.createState(GAME, GAME_POLICY);
+            world.createState(MENU, MENU_POLICY);
+            world.observe(Entity.WORLD, StateEnter.class, event -> stateEvent());
+            world.observe(Entity.WORLD, StateExit.class, event -> stateEvent());
+            world.observe(Entity.WORLD, StateBlur.class, event -> stateEvent());
+            world.observe(Entity.WORLD, StateFocus.class, event -> stateEvent());
+        }
+        if (points.contains(Point.BUNDLE_FACTORY)) {
+            crate = world.newBundle("stress.fault.Crate", BundleDefinition.required(POSITION)
+                    .with(LEVEL, () -> {
+                        point(Point.BUNDLE_FACTORY);
+                        return 4 + step % 5;
+                    })
+                    .with(HEALTH, () -> {
+                        point(Point.BUNDLE_FACTORY);
+                        return 50.0 + step;
+                    }));
+        }
+        if (points.contains(Point.KERNEL)) {
+            kernels = new ParallelKernelRunner(WORKERS, CHUNK_ROWS);
+        }
     }
 
     /** The entity of the last {@code OnDespawn} delivered, and of the first {@code OnSpawn}, in this operation. */
@@ -374,6 +603,11 @@ public final class FaultRun {
                 members.remove(archetype.entity(row));
             }
         }
+    }
+
+    private void stateEvent() {
+        stateEvents++;
+        point(Point.STATE_OBSERVER);
     }
 
     private void faultyMembership(Point point, Archetype archetype, int from, int to) {
@@ -406,6 +640,8 @@ public final class FaultRun {
         if (suppressedStep < 0) {
             atFault = dump(); // what was published when the callback failed
             seenAtFault = seen.size();
+            stateEventsAtFault = stateEvents;
+            stackAtFault = world.listStates();
         }
         throw new InjectedFault(point, step);
     }
@@ -416,7 +652,8 @@ public final class FaultRun {
 
     /** Points that run only inside a publication: a fault there must leave exactly what was published. */
     private static final Set<Point> IN_PUBLICATION = Set.of(Point.ADDED, Point.REMOVED, Point.REACTIVE,
-            Point.BATCH_INITIALIZER, Point.BATCH_WRITER, Point.RAW_OBSERVER, Point.RECORD_CONSTRUCTOR);
+            Point.BATCH_INITIALIZER, Point.BATCH_WRITER, Point.RAW_OBSERVER, Point.RECORD_CONSTRUCTOR,
+            Point.RECORD_ACCESSOR);
 
     private void saw(long id) {
         if (seenSet.add(id)) {
@@ -428,6 +665,9 @@ public final class FaultRun {
 
     private void operate() {
         int roll = random.nextInt(100);
+        if (laterOperations && random.nextInt(8) == 0) {
+            roll = 92 + random.nextInt(8); // the later points' operations, more often than their share of the roll
+        }
         Point point = null;
         if (random.nextInt(100) < 40) {
             if (random.nextInt(4) == 0) { // one fault in four: the engine's own allocation
@@ -435,7 +675,7 @@ public final class FaultRun {
             } else {
                 List<Point> likely = likelyPoints(roll);
                 point = random.nextBoolean() ? likely.get(random.nextInt(likely.size()))
-                        : CALLBACK_POINTS.get(random.nextInt(CALLBACK_POINTS.size()));
+                        : callbackPoints.get(random.nextInt(callbackPoints.size()));
             }
             armed = point;
             countdown = random.nextInt(1, 4);
@@ -449,7 +689,17 @@ public final class FaultRun {
         firstSpawn = 0;
         opKind = "";
         opEntity = 0;
+        promisedStack = null;
+        transitionPushed = null;
+        transitionLeaving = null;
+        transitionOther = null;
+        stateEvents = 0;
+        stateEventsAtFault = -1;
+        stackAtFault = null;
+        spawnInputs = null;
+        bundleSpawned.clear();
         WorldDump before = point != null && suppressedStep < 0 ? dump() : null;
+        opBefore = before;
         AllocationFaults.Kind allocation = point == Point.NATIVE_ALLOCATION ? AllocationFaults.Kind.NATIVE
                 : point == Point.HEAP_GROWTH ? AllocationFaults.Kind.HEAP : null;
         if (allocation != null) {
@@ -476,8 +726,10 @@ public final class FaultRun {
             }
             note("  " + oom.getMessage() + " thrown " + AllocationSweep.frames(oom));
             InjectedFault fault = new InjectedFault(point, step);
-            fault.inPublication = java.util.Arrays.stream(oom.getStackTrace()).anyMatch(frame ->
-                    frame.getClassName().endsWith(".CommitDrain") && frame.getMethodName().equals("runWave"));
+            // (a side world's publication is not this world's: its failure leaves this world as before)
+            fault.inPublication = !opKind.equals("side world") && java.util.Arrays.stream(oom.getStackTrace())
+                    .anyMatch(frame -> frame.getClassName().endsWith(".CommitDrain")
+                            && frame.getMethodName().equals("runWave"));
             recover(fault, before);
         } finally {
             if (allocation != null) {
@@ -491,12 +743,41 @@ public final class FaultRun {
         }
     }
 
-    /** The callback points an operation of this roll reaches most often (see {@link #apply}). */
     /** The points where user code runs (the rest are the engine's allocations). */
     private static final List<Point> CALLBACK_POINTS = java.util.Arrays.stream(Point.values())
             .filter(p -> p != Point.NATIVE_ALLOCATION && p != Point.HEAP_GROWTH).toList();
 
-    private static List<Point> likelyPoints(int roll) {
+    /** The callback points an operation of this roll reaches most often (see {@link #apply}), of those armed. */
+    private List<Point> likelyPoints(int roll) {
+        List<Point> likely = new ArrayList<>(reachedBy(roll));
+        likely.retainAll(points);
+        return likely;
+    }
+
+    /** Whether the operation a roll at or above 92 stands for is run (its point is armed), else a commit. */
+    private boolean runs(int roll) {
+        return switch (roll) {
+            case 92, 93 -> points.contains(Point.STATE_OBSERVER);
+            case 94, 95 -> points.contains(Point.BUNDLE_FACTORY);
+            case 96, 97 -> points.contains(Point.KERNEL);
+            case 98 -> points.contains(Point.PIPELINE_FACTORY);
+            case 99 -> points.contains(Point.RECORD_ACCESSOR);
+            default -> false;
+        };
+    }
+
+    private List<Point> reachedBy(int roll) {
+        if (roll >= 92 && runs(roll)) {
+            return switch (roll) {
+                case 92, 93 -> List.of(Point.STATE_OBSERVER, Point.STATE_OBSERVER, Point.STATE_OBSERVER,
+                        Point.STATE_OBSERVER, Point.STATE_OBSERVER, Point.STATE_OBSERVER, Point.ADDED, Point.REMOVED,
+                        Point.REMOVED, Point.ON_DESPAWN, Point.RAW_OBSERVER, Point.ARCHETYPE_CREATED);
+                case 94, 95 -> List.of(Point.BUNDLE_FACTORY, Point.BUNDLE_FACTORY, Point.ON_SPAWN, Point.ADDED);
+                case 96, 97 -> List.of(Point.KERNEL, Point.KERNEL, Point.ADDED, Point.RAW_OBSERVER);
+                case 98 -> List.of(Point.PIPELINE_FACTORY);
+                default -> List.of(Point.RECORD_ACCESSOR);
+            };
+        }
         if (roll < 22) {
             return List.of(Point.ON_SPAWN, Point.ADDED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED,
                     Point.GROUP_BY, Point.RAW_OBSERVER);
@@ -521,7 +802,7 @@ public final class FaultRun {
             return List.of(Point.SYSTEM_BODY, Point.RUN_CONDITION, Point.ON_SPAWN, Point.ON_DESPAWN, Point.ADDED);
         }
         if (roll < 85) {
-            return List.of(Point.RECORD_CONSTRUCTOR, Point.ADDED, Point.RAW_OBSERVER);
+            return List.of(Point.RECORD_CONSTRUCTOR, Point.RECORD_ACCESSOR, Point.ADDED, Point.RAW_OBSERVER);
         }
         if (roll < 88) {
             return List.of(Point.EMIT);
@@ -540,6 +821,7 @@ public final class FaultRun {
             Input[] inputs = randomInputs();
             note("spawn " + ModelRun.describe(inputs));
             opKind = "spawn";
+            spawnInputs = inputs; // the call's own OnSpawn records their edges, before it may throw
             long id = world.spawn(inputs);
             note("  -> " + Entity.toString(id));
             saw(id);
@@ -550,6 +832,7 @@ public final class FaultRun {
             long id = live;
             Input input = randomInput();
             note("set " + Entity.toString(id) + " " + ModelRun.describe(input));
+            recordEdges(id, input);
             world.set(id, input);
             return;
         }
@@ -614,6 +897,30 @@ public final class FaultRun {
         if (roll >= 88 && roll < 92 && settled) {
             visit();
             return;
+        }
+        // The later points' operations (runs(roll)); a transition, a bundle's spawns, a kernel pass and a save, like
+        // a batch set, run on a settled world only, so that each publishes its own work
+        if (roll >= 92 && runs(roll)) {
+            if (roll < 94 && settled) {
+                transition();
+                return;
+            }
+            if (roll >= 94 && roll < 96 && settled) {
+                bundleSpawns();
+                return;
+            }
+            if (roll >= 96 && roll < 98 && settled) {
+                kernel();
+                return;
+            }
+            if (roll == 98) {
+                sideWorld();
+                return;
+            }
+            if (roll == 99 && settled && world.scopeDepth() == 0) { // a save is refused inside a scope
+                save();
+                return;
+            }
         }
         note("commit");
         opKind = "commit";
@@ -708,8 +1015,459 @@ public final class FaultRun {
         }
     }
 
+    /**
+     * Pushes a state that is not on the stack, or pops the top one. Once a transition has begun it completes,
+     * whatever throws inside it (a state observer, a policy operation's publication): {@link #recover} checks the
+     * stack it promises (docs/states.md, "When an observer or an operation throws").
+     */
+    private void transition() {
+        List<String> stack = world.listStates();
+        opKind = "transition";
+        boolean push = stack.isEmpty() || stack.size() == 1 && random.nextBoolean();
+        if (armed == Point.STATE_OBSERVER) { // a push or a pop delivers one event, or two with a state below
+            int events = push && stack.isEmpty() || !push && stack.size() == 1 ? 1 : 2;
+            countdown = Math.min(countdown, events);
+        }
+        if (push) {
+            String name = stack.contains(GAME) ? MENU : stack.contains(MENU) ? GAME : random.nextBoolean() ? GAME : MENU;
+            transitionPushed = name;
+            transitionOther = stack.isEmpty() ? null : stack.getLast();
+            note("pushState " + name + " onto " + stack);
+            List<String> promised = new ArrayList<>(stack);
+            promised.add(name);
+            promisedStack = List.copyOf(promised);
+            world.pushState(name);
+        } else {
+            transitionLeaving = stack.getLast();
+            transitionOther = stack.size() > 1 ? stack.get(stack.size() - 2) : null;
+            note("popState " + stack);
+            promisedStack = List.copyOf(stack.subList(0, stack.size() - 1));
+            world.popState();
+        }
+        check(world.listStates().equals(promisedStack), "the stack after a transition is " + world.listStates()
+                + ", not " + promisedStack);
+    }
+
+    /**
+     * Spawns one to three entities through the bundle, whose two value factories are callback points; a spawn may
+     * pass its level, which replaces that default (its factory does not run). A factory runs before its spawn, so
+     * one that throws leaves nothing behind (docs/bundles.md): no {@code OnSpawn}, no entity, while the spawns
+     * before it in the operation stand.
+     */
+    private void bundleSpawns() {
+        int count = random.nextInt(1, 4);
+        opKind = "bundle";
+        entitiesBeforeBundle = world.entityCount();
+        for (int i = 0; i < count; i++) {
+            List<Input> inputs = new ArrayList<>(List.of(ModelComponents.randomInput(POSITION, random)));
+            if (random.nextInt(3) == 0) {
+                inputs.add(LEVEL.of(random.nextInt(9)));
+            }
+            Input[] given = inputs.toArray(new Input[0]);
+            note("bundle spawn " + crate.name() + " " + ModelRun.describe(given));
+            long events = spawnEvents;
+            long id;
+            try {
+                id = crate.spawn(given);
+            } catch (InjectedFault fault) {
+                if (fault.point == Point.BUNDLE_FACTORY) {
+                    check(spawnEvents == events, "a bundle spawn whose factory threw delivered OnSpawn");
+                }
+                throw fault;
+            }
+            note("  -> " + Entity.toString(id));
+            saw(id);
+            bundleSpawned.add(id);
+        }
+    }
+
+    /** After {@code unwind()}: the spawns before the one whose factory threw are there, and nothing else is. */
+    private void checkBundleAfterUnwind() {
+        check(world.entityCount() == entitiesBeforeBundle + bundleSpawned.size(), "a bundle spawn whose factory "
+                + "threw must leave nothing behind: " + world.entityCount() + " entities, " + entitiesBeforeBundle
+                + " before the operation and " + bundleSpawned.size() + " spawned before the fault");
+        for (long id : bundleSpawned) {
+            check(world.isAlive(id) && world.has(id, POSITION) && world.has(id, HEALTH), "the bundle spawn of "
+                    + Entity.toString(id) + ", before the one whose factory threw, must stand");
+        }
+    }
+
+    /**
+     * Runs {@link Nudge} over {@code positions} on the parallel runner (64-row chunks on two workers). When the
+     * kernel is armed, the chunk holding a random row stops at that row and throws; then, as docs/parallel.md
+     * says: the failure reaches this thread, the rows chunks wrote keep their values, every archetype where a
+     * chunk started is marked dirty (and no other), and no request of any chunk is applied.
+     */
+    private void kernel() {
+        note("parallel kernel over positions: x += 1, health = x where x is a multiple of 5");
+        opKind = "kernel";
+        world.clearDirty(); // the marks after the pass are the runner's own
+        Archetype targeted = null;
+        int targetRow = -1;
+        if (armed == Point.KERNEL) {
+            armed = null; // no point() call: the chunk holding a random row throws
+            int rows = 0;
+            for (Archetype archetype : positions.archetypes()) {
+                rows += archetype.count();
+            }
+            if (rows > 0) {
+                int pick = random.nextInt(rows);
+                for (Archetype archetype : positions.archetypes()) {
+                    if (pick < archetype.count()) {
+                        targeted = archetype;
+                        targetRow = pick;
+                        break;
+                    }
+                    pick -= archetype.count();
+                }
+            }
+        }
+        Map<Long, Float> xs = new HashMap<>();
+        if (targeted != null && suppressedStep < 0) {
+            for (Archetype archetype : positions.archetypes()) {
+                FloatColumn column = archetype.get(X);
+                for (int row = 0; row < archetype.count(); row++) {
+                    xs.put(archetype.entity(row), column.get(row));
+                }
+            }
+            note("  armed: the chunk holding row " + targetRow + " of archetype " + targeted.id() + " ("
+                    + targeted.count() + " rows)");
+        }
+        int depth = world.scopeDepth();
+        nudge.target = targeted == null || step == suppressedStep ? 0
+                : targeted.get(X).segment().address() + (long) targetRow * Float.BYTES;
+        nudge.caller = Thread.currentThread();
+        nudge.step = step;
+        nudge.onWorker = false;
+        try {
+            kernels.run(world, positions, nudge, 1f);
+        } catch (InjectedFault fault) {
+            if (fault.point != Point.KERNEL) {
+                throw fault; // a callback of the requests' publication
+            }
+            fired.merge(Point.KERNEL, 1, Integer::sum);
+            kernelFaultsOnWorkers += nudge.onWorker ? 1 : 0;
+            note("  thrown on " + (nudge.onWorker ? "a worker thread" : "the calling thread"));
+            if (suppressedStep < 0) {
+                atFault = dump();
+                seenAtFault = seen.size();
+                checkKernelFault(targeted, targetRow, xs, depth);
+            }
+            throw fault;
+        } finally {
+            nudge.target = 0;
+        }
+    }
+
+    /** The documented outcome of a failed parallel pass (see {@link #kernel}), checked before {@code unwind()}. */
+    private void checkKernelFault(Archetype targeted, int targetRow, Map<Long, Float> xs, int depth) {
+        check(world.scopeDepth() == depth && !world.hasPendingChanges(), "a kernel pass that failed must apply "
+                + "none of its requests: scope depth " + world.scopeDepth() + " (was " + depth + "), pending "
+                + world.hasPendingChanges());
+        for (Archetype archetype : positions.archetypes()) {
+            FloatColumn column = archetype.get(X);
+            int written = 0;
+            for (int row = 0; row < archetype.count(); row++) {
+                long id = archetype.entity(row);
+                Float was = xs.get(id);
+                check(was != null, "the kernel pass moved " + Entity.toString(id) + " into archetype "
+                        + archetype.id());
+                float is = column.get(row);
+                boolean ran = Float.floatToRawIntBits(is) != Float.floatToRawIntBits(was);
+                check(!ran || is == was + 1f, Entity.toString(id) + " x=" + is + " after the failed pass, "
+                        + "but it was " + was + " and the kernel adds 1");
+                written += ran ? 1 : 0;
+                if (archetype == targeted && was + 1f != was && row <= targetRow) {
+                    check(ran == row < targetRow, "row " + row + " of archetype " + archetype.id() + " (the "
+                            + "failing chunk stops at row " + targetRow + ") was " + (ran ? "" : "not ")
+                            + "written: the rows before the failing one all ran, that one did not");
+                }
+            }
+            boolean marked = archetype.isComponentDirty(POSITION);
+            check(written == 0 || marked, "archetype " + archetype.id() + " has " + written + " rows the failed "
+                    + "pass wrote, but " + POSITION.name() + " is not marked dirty");
+            check(!marked || written > 0 || archetype == targeted, "archetype " + archetype.id() + " is marked "
+                    + "dirty although no chunk started there");
+        }
+        check(targeted.isComponentDirty(POSITION), "the failing chunk started in archetype " + targeted.id()
+                + " (it may have written), but " + POSITION.name() + " is not marked dirty there");
+        checkValuesAsBefore("after a failed kernel pass (no request may be applied)", POSITION.name());
+    }
+
+    /** Every entity holds what it held before the operation, except {@code except} (a component name, or null). */
+    private void checkValuesAsBefore(String when, String except) {
+        Map<Long, SortedMap<String, String>> now = dump().values();
+        Set<Long> ids = new TreeSet<>(now.keySet());
+        ids.addAll(opBefore.values().keySet());
+        for (long id : ids) {
+            SortedMap<String, String> is = now.get(id) == null ? null : new TreeMap<>(now.get(id));
+            SortedMap<String, String> was = opBefore.values().get(id) == null ? null
+                    : new TreeMap<>(opBefore.values().get(id));
+            if (except != null && is != null && was != null) {
+                is.remove(except);
+                was.remove(except);
+            }
+            check(java.util.Objects.equals(is, was), when + ", " + Entity.toString(id) + " is " + is
+                    + " but was " + was);
+        }
+    }
+
+    /**
+     * The kernel {@link #kernel} runs: adds 1 (dt) to each row's x and asks, for a row whose new x is a multiple of
+     * 5, to set its health to it; the chunk holding the cell at address {@link #target} stops at that row and
+     * throws (after its rows before it were written and their requests recorded). Runs on the workers.
+     */
+    private final class Nudge implements CommandKernel {
+        private final KernelColumns columns = KernelColumns.of(List.of(X), List.of(), WritePolicy.ALWAYS);
+        volatile long target;
+        volatile Thread caller;
+        volatile int step;
+        volatile boolean onWorker;
+
+        @Override
+        public KernelColumns columns() {
+            return columns;
+        }
+
+        @Override
+        public boolean run(MemorySegment[] segments, int count, float dt, ChunkCommands commands) {
+            MemorySegment x = segments[0];
+            long first = x.address();
+            long t = target;
+            boolean failing = t != 0 && t >= first && t < first + (long) count * Float.BYTES;
+            int end = failing ? (int) ((t - first) / Float.BYTES) : count;
+            for (int row = 0; row < end; row++) {
+                float value = x.getAtIndex(ValueLayout.JAVA_FLOAT, row) + dt;
+                x.setAtIndex(ValueLayout.JAVA_FLOAT, row, value);
+                if (value == Math.rint(value) && (long) value % 5 == 0) {
+                    commands.set(row, HEALTH, value);
+                }
+            }
+            if (failing) {
+                onWorker = Thread.currentThread() != caller;
+                throw new InjectedFault(Point.KERNEL, step);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Creates a side world whose pipeline factory spawns into it (the world is usable there) and returns a pipeline
+     * that the builtin systems then register through: the factory, after each spawn, and the pipeline's
+     * registrations are the callback point. A creation that throws must hold no native memory afterwards (the world
+     * the factory saw is closed), must leave this world alone, and the same config must then make a world.
+     */
+    private void sideWorld() {
+        note("side world through a pipeline factory");
+        opKind = "side world";
+        long held = World.nativeBytesHeldByOpenWorlds();
+        World[] seenByFactory = new World[1];
+        WorldConfig config = WorldConfig.defaults().maxEntities(1 << 10).pipelineFactory((side, scope) -> {
+            seenByFactory[0] = side;
+            side.spawn(POSITION, LEVEL.of(1));
+            point(Point.PIPELINE_FACTORY);
+            side.spawn(HEALTH.of(2.0));
+            point(Point.PIPELINE_FACTORY);
+            return new HookedPipeline(new Scheduler(side, scope), () -> {
+                if (creatingSideWorld) {
+                    point(Point.PIPELINE_FACTORY);
+                }
+            });
+        });
+        try {
+            useSideWorld(config);
+        } catch (InjectedFault | OutOfMemoryError failure) {
+            check(World.nativeBytesHeldByOpenWorlds() == held, "a side world whose creation or use failed ("
+                    + failure.getMessage() + ") still holds " + (World.nativeBytesHeldByOpenWorlds() - held)
+                    + " native bytes");
+            check(seenByFactory[0] == null || seenByFactory[0].isClosed(), "the world a failed pipeline factory "
+                    + "saw must be closed");
+            if (suppressedStep < 0) {
+                checkValuesAsBefore("after a side world failed", null);
+            }
+            note("  " + failure.getMessage() + "; the same config again");
+            useSideWorld(config); // the fault fired: it makes a world now
+            check(World.nativeBytesHeldByOpenWorlds() == held, "a side world closed but holds native memory");
+            throw failure;
+        }
+        check(World.nativeBytesHeldByOpenWorlds() == held, "a side world closed but holds native memory");
+    }
+
+    private void useSideWorld(WorldConfig config) {
+        sideWorlds++;
+        World side;
+        creatingSideWorld = true;
+        try {
+            side = World.create(config);
+        } finally {
+            creatingSideWorld = false;
+        }
+        try (side) {
+            check(side.entityCount() == 2, "the side world's factory spawned two entities, it has "
+                    + side.entityCount());
+            side.update(1 / 60.0);
+            side.spawn(POSITION, HEALTH.of(3.0));
+        }
+    }
+
+    /**
+     * Saves the world (a table, or binary into a reused buffer): the save reads every {@link Charge} through its
+     * accessor. A save changes nothing (docs/snapshots.md), so one that throws must leave the world exactly as it
+     * was, reserve no more native memory, and the world must save again. The codec hands an accessor's exception
+     * on wrapped in an {@code IllegalStateException} naming the record component; the fault is its cause.
+     */
+    private void save() {
+        boolean binary = random.nextBoolean();
+        note("saveSnapshot " + (binary ? "binary into a reused buffer" : "table"));
+        opKind = "save";
+        long reserved = world.nativeBytesReserved();
+        try {
+            world.saveSnapshot(binary ? SnapshotOptions.binary().buffer(snapshotBuffer()) : SnapshotOptions.defaults());
+        } catch (RuntimeException | OutOfMemoryError thrown) {
+            Throwable failure = thrown;
+            if (thrown instanceof IllegalStateException && thrown.getCause() instanceof InjectedFault fault) {
+                check(thrown.getMessage().startsWith("reading " + Charge.class.getName() + ".level: "), "a save "
+                        + "whose record accessor threw says " + thrown.getMessage());
+                failure = fault;
+            }
+            if (!(failure instanceof InjectedFault) && !(failure instanceof OutOfMemoryError)) {
+                throw thrown;
+            }
+            note("  the save threw " + thrown);
+            if (suppressedStep < 0) {
+                check(world.nativeBytesReserved() == reserved, "a save that failed left the world reserving "
+                        + (world.nativeBytesReserved() - reserved) + " more native bytes");
+                check(world.scopeDepth() == 0 && !world.hasPendingChanges(), "a save that failed left a scope or "
+                        + "pending work");
+                checkValuesAsBefore("after a failed save", null);
+            }
+            world.saveSnapshot(SnapshotOptions.defaults()); // the world saves again
+            if (failure instanceof InjectedFault fault) {
+                throw fault;
+            }
+            throw (OutOfMemoryError) failure;
+        }
+    }
+
+    private SnapshotBuffer snapshotBuffer() {
+        if (snapshotBuffer == null) {
+            snapshotBuffer = new SnapshotBuffer();
+        }
+        return snapshotBuffer;
+    }
+
+    /** A pipeline that forwards every call, running a hook before each registration. */
+    private static final class HookedPipeline implements Pipeline {
+        private final Pipeline inner;
+        private final Runnable beforeAdd;
+
+        HookedPipeline(Pipeline inner, Runnable beforeAdd) {
+            this.inner = inner;
+            this.beforeAdd = beforeAdd;
+        }
+
+        @Override
+        public void update(double dt) {
+            inner.update(dt);
+        }
+
+        @Override
+        public void run(PhaseSelection selection, double dt) {
+            inner.run(selection, dt);
+        }
+
+        @Override
+        public String addSystem(SystemConfig config) {
+            beforeAdd.run();
+            return inner.addSystem(config);
+        }
+
+        @Override
+        public boolean removeSystem(String name) {
+            return inner.removeSystem(name);
+        }
+
+        @Override
+        public boolean replaceSystemBody(String name, SystemBody body) {
+            return inner.replaceSystemBody(name, body);
+        }
+
+        @Override
+        public boolean setSystemEnabled(String name, boolean enabled) {
+            return inner.setSystemEnabled(name, enabled);
+        }
+
+        @Override
+        public List<SystemInfo> listSystems() {
+            return inner.listSystems();
+        }
+
+        @Override
+        public int systemCount() {
+            return inner.systemCount();
+        }
+
+        @Override
+        public void registerPhase(PhaseDefinition definition) {
+            inner.registerPhase(definition);
+        }
+
+        @Override
+        public List<Phase> leafPhases() {
+            return inner.leafPhases();
+        }
+
+        @Override
+        public void restoreFixedAccumulator(double seconds) {
+            inner.restoreFixedAccumulator(seconds);
+        }
+
+        @Override
+        public void enablePhase(PhaseSelection selection) {
+            inner.enablePhase(selection);
+        }
+
+        @Override
+        public void disablePhase(PhaseSelection selection) {
+            inner.disablePhase(selection);
+        }
+
+        @Override
+        public boolean isPhaseEnabled(Phase phase) {
+            return inner.isPhaseEnabled(phase);
+        }
+
+        @Override
+        public void enqueueCommit() {
+            inner.enqueueCommit();
+        }
+
+        @Override
+        public FixedTiming fixedTiming() {
+            return inner.fixedTiming();
+        }
+
+        @Override
+        public long fixedStepCount() {
+            return inner.fixedStepCount();
+        }
+
+        @Override
+        public double fixedTimeDropped() {
+            return inner.fixedTimeDropped();
+        }
+
+        @Override
+        public long fixedStepsDropped() {
+            return inner.fixedStepsDropped();
+        }
+    }
+
     private void batchSpawn() {
         int count = random.nextInt(1, 12);
+        if (points.contains(Point.KERNEL)) {
+            count *= 3; // enough rows that a kernel pass over them makes several units, which run on the workers
+        }
         List<Input> inputs = new ArrayList<>(List.of(LEVEL.of(random.nextInt(9)), POSITION));
         if (random.nextBoolean()) {
             inputs.add(MARKED);
@@ -830,6 +1588,13 @@ public final class FaultRun {
         if (visitFault) {
             checkVisitBeforeUnwind();
         }
+        // a transition that began runs to its end whatever throws in it, its observers or its operations
+        boolean transitionFault = opKind.equals("transition");
+        if (transitionFault && suppressedStep < 0) {
+            check(world.listStates().equals(promisedStack), "a transition completes whatever throws in it "
+                    + "(docs/states.md): after a fault at " + fault.point + " the stack is " + world.listStates()
+                    + ", the transition promised " + promisedStack);
+        }
         try {
             world.unwind(); // the documented recovery: closes every scope and publishes what is staged
         } catch (RuntimeException e) {
@@ -841,10 +1606,18 @@ public final class FaultRun {
             if (visitFault) {
                 checkVisitAfterUnwind();
             }
-            if (IN_PUBLICATION.contains(fault.point) || fault.inPublication) {
+            if (fault.point == Point.BUNDLE_FACTORY && opKind.equals("bundle")) {
+                checkBundleAfterUnwind();
+            }
+            // a record accessor runs in a publication when a batch set copies, not when a save encodes
+            boolean published = IN_PUBLICATION.contains(fault.point) && !opKind.equals("save")
+                    || fault.inPublication;
+            if (transitionFault) {
+                compareTransition(fault.point, before);
+            } else if (published) {
                 comparePublished(fault.point);
             } else {
-                compareWithFaultFree(fault.point, before, spawned != 0 ? spawned : despawned);
+                compareWithFaultFree(fault.point, before, spawned != 0 ? spawned : despawned, faultFree());
             }
         }
         if (!instant) {
@@ -881,7 +1654,7 @@ public final class FaultRun {
             for (long id : parseIds(rest[1])) {
                 boolean there = world.isAlive(id) && world.archetypeOf(id).id() == archetype;
                 // a settlement the failed publication left over, re-run by unwind(), may move it or despawn it
-                boolean settled = atFault.values().get(id) != null && heldEdgeToDead(atFault.values().get(id), dump());
+                boolean settled = atFault.values().get(id) != null && owesCascade(id, atFault.values().get(id), dump());
                 check(there || settled, fact + ": "
                         + Entity.toString(id) + (parts[0].equals("published") ? " was published before its "
                         + "callback threw: it must stay" : " never left, since its removal callback threw")
@@ -924,13 +1697,12 @@ public final class FaultRun {
                 continue;
             }
             if (faultFree == null) {
-                replays++;
-                faultFree = new FaultRun(seed, operations, step).replayThrough(step);
+                faultFree = faultFree().replayDump;
             }
             SortedMap<String, String> full = faultFree.values().get(id);
             String where = "after a fault at " + point + " in a publication, " + Entity.toString(id) + " ";
             if (is == null) {
-                check(was != null && full == null && heldEdgeToDead(was, now), where + "is dead but was " + was
+                check(was != null && full == null && owesCascade(id, was, now), where + "is dead but was " + was
                         + " when the callback threw, and no settlement of a dead target explains it (published "
                         + "work must stay)");
                 continue;
@@ -946,7 +1718,11 @@ public final class FaultRun {
                 }
                 boolean asFaultFree = full != null && java.util.Objects.equals(value, full.get(name));
                 boolean settledAway = heldEdgeToDead(was, now) && dropsEdgesOnly(was.get(name), value);
-                check(isRelational(name) && (asFaultFree || settledAway), where
+                // a row published before the fault keeps its sparse edges, flushed after the callback threw; the
+                // fault-free run cannot show them when later work of the same commit (discarded here) despawned it
+                boolean flushedLate = full == null && was.get(name) != null
+                        && edgesFrom(value, was.get(name), edgesGiven.getOrDefault(id, Set.of()));
+                check(isRelational(name) && (asFaultFree || settledAway || flushedLate), where
                         + name + "=" + value + " but at the fault=" + was.get(name) + " and fault-free="
                         + (full == null ? "dead" : full.get(name)) + " (published work must stay, unpublished work "
                         + "must be discarded)");
@@ -968,6 +1744,49 @@ public final class FaultRun {
         List<String> was = List.of(before.substring(1, before.length() - 1).split(", "));
         for (String edge : after.substring(1, after.length() - 1).split(", ")) {
             if (!edge.isEmpty() && !was.contains(edge)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Records the edges among an entity's inputs (see {@link #edgesGiven}, {@link #cascadesGiven}). */
+    private void recordEdges(long id, Input... inputs) {
+        for (Input input : inputs) {
+            if (input instanceof dev.jtecs.component.RelationshipValue edge) {
+                edgesGiven.computeIfAbsent(id, k -> new HashSet<>()).add(String.valueOf(edge));
+                if (edge.relationship().isCascadeDelete()) {
+                    cascadesGiven.computeIfAbsent(id, k -> new ArrayList<>()).add(edge);
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether an entity owes the despawn of a cascade: it held an edge to a target dead in {@code now}, or (a sparse
+     * edge its segment had not flushed when the callback threw, so the dump could not show it) the run gave it a
+     * cascading edge to a target dead now. The failed publication leaves that settlement to the next one.
+     */
+    private boolean owesCascade(long id, SortedMap<String, String> components, WorldDump now) {
+        if (heldEdgeToDead(components, now)) {
+            return true;
+        }
+        for (dev.jtecs.component.RelationshipValue edge : cascadesGiven.getOrDefault(id, List.of())) {
+            if (components.containsKey(edge.relationship().name()) && !now.values().containsKey(edge.target())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the edge list {@code after} holds only edges listed in {@code before} or in {@code given}. */
+    private static boolean edgesFrom(String after, String before, Set<String> given) {
+        if (after == null || !after.startsWith("[") || !before.startsWith("[")) {
+            return false;
+        }
+        List<String> was = List.of(before.substring(1, before.length() - 1).split(", "));
+        for (String edge : after.substring(1, after.length() - 1).split(", ")) {
+            if (!edge.isEmpty() && !was.contains(edge) && !given.contains(edge)) {
                 return false;
             }
         }
@@ -1004,13 +1823,15 @@ public final class FaultRun {
      * A fault that may strike outside a publication (an observer of the call itself, a system, a run condition, a
      * default factory, archetype creation): replays the run with this fault suppressed and compares entity by
      * entity, component by component: each must be as before the operation, as when the callback threw, or as
-     * the fault-free run left it (work that stayed staged and {@code unwind()} published), never anything else.
+     * the fault-free run left it (work that stayed staged and {@code unwind()} published), or as the run left it
+     * had this operation done nothing (work staged before it, which {@code unwind()} published without it: a query
+     * batch that failed while capturing, on the staged path), never anything else.
      */
-    private void compareWithFaultFree(Point point, WorldDump before, long staged) {
-        replays++;
-        WorldDump faultFree = new FaultRun(seed, operations, step).replayThrough(step);
+    private void compareWithFaultFree(Point point, WorldDump before, long staged, FaultRun replay) {
+        WorldDump faultFree = replay.replayDump;
         WorldDump now = dump();
         WorldDump mid = atFault;
+        WorldDump[] without = new WorldDump[1]; // replayed when the other three do not explain a value
         // Ids handed out before the fault name the same entities in both runs; later ones need not (the fault-free
         // run goes on with the call the fault cut short, and allocates ids this run gives to others), so entities
         // created after the fault are left to the invariants.
@@ -1031,13 +1852,16 @@ public final class FaultRun {
             SortedMap<String, String> full = faultFree.values().get(id);
             SortedMap<String, String> is = now.values().get(id);
             if (is == null) {
-                check(was == null || then == null || full == null, "after a fault at " + point + ", "
-                        + Entity.toString(id) + " is dead but was alive before, at the fault, and without it");
+                check(was == null || then == null || full == null
+                        || byLaterStep(null, null, java.util.Arrays.asList(was, then, full))
+                        || withoutOperation(without).values().get(id) == null, "after a fault at " + point + ", "
+                        + Entity.toString(id) + " is dead but was alive before, at the fault, without the fault and "
+                        + "without the operation");
                 continue;
             }
-            check(was != null || then != null || full != null, "after a fault at " + point + ", "
-                    + Entity.toString(id) + " is alive but existed neither before, at the fault, nor without it: "
-                    + is);
+            check(was != null || then != null || full != null || withoutOperation(without).values().get(id) != null,
+                    "after a fault at " + point + ", " + Entity.toString(id) + " is alive but existed neither "
+                    + "before, at the fault, without the fault nor without the operation: " + is);
             Set<String> components = new LinkedHashSet<>(is.keySet());
             for (SortedMap<String, String> other : java.util.Arrays.asList(was, then, full)) {
                 if (other != null) {
@@ -1050,13 +1874,95 @@ public final class FaultRun {
                 for (SortedMap<String, String> other : java.util.Arrays.asList(was, then, full)) {
                     legal |= other != null && java.util.Objects.equals(other.get(component), value);
                 }
+                legal |= byLaterStep(component, value, java.util.Arrays.asList(is, was, then, full));
+                SortedMap<String, String> skipped = legal ? null : withoutOperation(without).values().get(id);
+                legal |= skipped != null && java.util.Objects.equals(skipped.get(component), value);
                 check(legal, "after a fault at " + point + ", " + Entity.toString(id) + " " + component + "="
                         + value + " but before=" + (was == null ? "dead" : was.get(component)) + ", at the fault="
                         + (then == null ? "dead" : then.get(component)) + ", fault-free="
-                        + (full == null ? "dead" : full.get(component)) + "\n  now:        "
+                        + (full == null ? "dead" : full.get(component)) + ", without the operation="
+                        + (skipped == null ? "dead" : skipped.get(component)) + "\n  now:        "
                         + now.entities().get(id) + "\n  fault-free: " + faultFree.entities().get(id));
             }
         }
+    }
+
+    /**
+     * A fault in a transition (which completed all the same, see {@link #recover}): the stack must be the fault-free
+     * run's. An observer's exception is only held while the remaining steps run, so after one the world must be
+     * exactly the fault-free one; a fault in a policy operation's publication cuts that publication short (what it
+     * had published stays, the rest is discarded) and the later steps run, so every entity must be as before, as at
+     * the fault, or as without the fault.
+     */
+    private void compareTransition(Point point, WorldDump before) {
+        FaultRun replay = faultFree();
+        check(world.listStates().equals(replay.finalStack), "after a fault at " + point + " in a transition the "
+                + "stack is " + world.listStates() + ", without the fault " + replay.finalStack);
+        if (point != Point.STATE_OBSERVER) {
+            laterSteps = laterStepsOfFault();
+            try {
+                compareWithFaultFree(point, before, 0, replay);
+            } finally {
+                laterSteps = Map.of();
+            }
+            return;
+        }
+        WorldDump now = dump();
+        Set<Long> ids = new TreeSet<>(now.values().keySet());
+        ids.addAll(replay.replayDump.values().keySet());
+        for (long id : ids) {
+            check(java.util.Objects.equals(now.values().get(id), replay.replayDump.values().get(id)), "a state "
+                    + "observer's exception is held until the transition ends, so the world must be as without it: "
+                    + Entity.toString(id) + " is " + now.values().get(id) + ", fault-free "
+                    + replay.replayDump.values().get(id));
+        }
+    }
+
+    /**
+     * The policy operations the transition ran in full after the step a fault struck in, by state: a fault in a
+     * push's blur operation (before {@code StateBlur}) leaves the pushed state's enter operation to come, one in a
+     * pop's exit operation (while the leaving state is still on the stack) the uncovered state's focus operation.
+     * They reach every entity of their state, including those that the cut-short step's discarded work (a despawn,
+     * and the cascade it would have run) left alive although the fault-free run has them dead.
+     */
+    private Map<String, StateOperation> laterStepsOfFault() {
+        if (transitionPushed != null) {
+            return transitionOther != null && stateEventsAtFault == 0
+                    ? Map.of(transitionPushed, policyOf(transitionPushed).onEnter()) : Map.of();
+        }
+        return transitionOther != null && stackAtFault != null && stackAtFault.contains(transitionLeaving)
+                ? Map.of(transitionOther, policyOf(transitionOther).onFocus()) : Map.of();
+    }
+
+    private static StatePolicy policyOf(String state) {
+        return state.equals(GAME) ? GAME_POLICY : MENU_POLICY;
+    }
+
+    /**
+     * Whether a later step of the transition (see {@link #laterStepsOfFault}) explains a value: its operation on an
+     * entity carrying its state's tag in one of {@code versions} ({@code component} null: the entity is dead).
+     */
+    private boolean byLaterStep(String component, String value, List<SortedMap<String, String>> versions) {
+        for (Map.Entry<String, StateOperation> later : laterSteps.entrySet()) {
+            String tag = "state:" + later.getKey();
+            if (versions.stream().noneMatch(v -> v != null && v.containsKey(tag))) {
+                continue;
+            }
+            String paused = dev.jtecs.builtin.Paused.COMPONENT.name();
+            String disabled = dev.jtecs.builtin.Disabled.COMPONENT.name();
+            boolean explained = switch (later.getValue()) {
+                case PAUSE -> paused.equals(component) && "true".equals(value);
+                case RESUME -> paused.equals(component) && value == null;
+                case DISABLE -> disabled.equals(component) && "true".equals(value);
+                case ENABLE -> disabled.equals(component) && value == null;
+                case DESPAWN -> component == null;
+                case NONE -> false;
+            };
+            if (explained) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private WorldDump dump() {

@@ -35,6 +35,8 @@ class FaultRunTest {
         long cascades = 0;
         long checks = 0;
         long armed = 0;
+        long kernelsOnWorkers = 0;
+        long sideWorlds = 0;
         int instant = 0;
         for (int i = 0; i < seeds; i++) {
             long seed = seedSource.nextLong();
@@ -50,16 +52,20 @@ class FaultRunTest {
             cascades += run.cascadeFaults();
             checks += run.checks();
             armed += run.armed();
+            kernelsOnWorkers += run.kernelFaultsOnWorkers();
+            sideWorlds += run.sideWorlds();
             instant += run.instant() ? 1 : 0;
         }
         int injected = fired.values().stream().mapToInt(Integer::intValue).sum();
         System.out.printf("fault runs: %d seeds from base %d (%d instant path), %d faults armed, %d injected %s, %d "
-                + "cascade despawn faults, %d fault-free replays compared, %d invariant checks, 0 violations%n",
-                seeds, base, instant, armed, injected, fired, cascades, replays, checks);
+                + "cascade despawn faults, %d kernel faults on worker threads, %d side worlds created, %d fault-free "
+                + "replays compared, %d invariant checks, 0 violations%n", seeds, base, instant, armed, injected, fired,
+                cascades, kernelsOnWorkers, sideWorlds, replays, checks);
         for (FaultRun.Point point : FaultRun.Point.values()) {
             assertTrue(fired.getOrDefault(point, 0) > 0, "no fault fired at " + point);
         }
         assertTrue(cascades > 0, "no fault fired in a cascade");
+        assertTrue(kernelsOnWorkers > 0, "no kernel fault was thrown on a worker thread");
         assertTrue(instant > 0 && instant < seeds, "both paths");
     }
 
@@ -75,9 +81,18 @@ class FaultRunTest {
     void seedsTheWiderSweepsFoundStayFixed() {
         // -Djtecs.faultSeeds=300 -Djtecs.faultBaseSeed=777 found both: a query batch's capture left behind by a
         // failed registration, and a cascading sparse edge that landed on a dead target in a wave that then failed,
-        // which no later publication settled (nothing said one was owed)
+        // which no later publication settled (nothing said one was owed). Armed with the points of that time, they
+        // draw the streams that found them.
         for (long seed : new long[] {-7270248785589535537L, -2498645443672299311L}) {
-            new FaultRun(seed, OPERATIONS).run();
+            new FaultRun(seed, OPERATIONS, FaultRun.FIRST_POINTS).run();
         }
+        // -Djtecs.faultSeeds=300 -Djtecs.faultBaseSeed=777, with every point armed, found a whole-archetype batch
+        // (a state's ENABLE) whose emptied source's deactivation observer threw before the destination's membership
+        // callbacks heard of the rows (BulkPathsTest.aThrowingDeactivationInAWholeArchetypeBatchStillTellsTheDestination)
+        new FaultRun(4758209139717424467L, OPERATIONS).run();
+        // -Djtecs.faultSeeds=300 -Djtecs.faultBaseSeed=4242 found a state's DESPAWN on exit whose first batch
+        // despawn's OnDespawn observer threw, which skipped the second (the disabled entities outlived their state:
+        // StatesTest.aDespawnOnExitWhoseDespawnObserverThrowsStillReachesTheDisabledEntities)
+        new FaultRun(6529096760255111028L, OPERATIONS).run();
     }
 }

@@ -10,6 +10,7 @@ import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.RecordCopier;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.SignatureBuilder;
 import dev.jtecs.storage.internal.Table;
@@ -484,6 +485,7 @@ final class BulkPaths {
         }
         int to = from + n;
         boolean written = false;
+        Throwable failure = null;
         try {
             writeMissing(op, target, missing, from, to);
             if (op.kind == BatchOp.Kind.SET) {
@@ -493,15 +495,26 @@ final class BulkPaths {
                 drain.sparseRows(op.sparse, target, from, to);
             }
             written = true;
-        } finally {
-            // the rows are published where they are now, even when a writer threw: observers must learn it
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
+        // the rows are published where they are now, even when a writer threw: observers must learn it, the
+        // destination's too when an observer of the emptied source throws (as for one row: completeRowMove)
+        try {
             CommitDrain.notifyDeactivated(table);
+        } catch (RuntimeException | Error e) {
+            failure = Failures.fold(failure, e);
+        }
+        try {
             if (written) {
                 drain.placed(target, from, to, table);
             } else { // unwinding: no dead-target check, what it staged would be discarded
                 CommitDrain.notifyAdded(target, from, to, table);
             }
+        } catch (RuntimeException | Error e) {
+            failure = Failures.fold(failure, e);
         }
+        Failures.throwIfAny(failure);
     }
 
     private void changeOne(BatchOp op, long id) {

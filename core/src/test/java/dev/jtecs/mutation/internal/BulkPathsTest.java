@@ -234,6 +234,53 @@ class BulkPathsTest {
         assertEquals(0, index.rowOf(Entity.slot(first + 1)));
     }
 
+    @Test
+    void aThrowingDeactivationInAWholeArchetypeBatchStillTellsTheDestination() {
+        // found by FaultRun (RAW_OBSERVER while a state's ENABLE published its batchRemove): the destination heard
+        // of the rows only after the emptied source's onDeactivated, so a throw there hid rows that had moved from
+        // the destination's query membership
+        for (boolean populated : new boolean[] {false, true}) {
+            long first = spawnBatch(3, T);
+            drain.drain();
+            Table source = tableOf(first);
+            Table target = drain.planSpawn(new Input[] {T, U}, false).table(); // {N, T, U}: where the rows go
+            if (populated) {
+                spawnBatch(1, T, U); // a buffer exchange when empty, a bulk copy into a populated table
+                drain.drain();
+            }
+            int before = target.count();
+            dev.jtecs.storage.EntityObserver refusing = new dev.jtecs.storage.EntityObserver() {
+                @Override
+                public void onDeactivated(dev.jtecs.storage.Archetype a) {
+                    throw new IllegalStateException("deactivation observer failed");
+                }
+            };
+            source.addObserver(refusing);
+            List<String> heard = new ArrayList<>();
+            dev.jtecs.storage.EntityObserver membership = new dev.jtecs.storage.EntityObserver() {
+                @Override
+                public void onEntitiesAdded(dev.jtecs.storage.Archetype a, int from, int to,
+                        dev.jtecs.storage.Archetype other) {
+                    heard.add("added " + from + ".." + to + " from source " + (other == source.archetype()));
+                }
+            };
+            target.addObserver(membership); // as a query's membership callbacks do
+            tx.addOp(capture(BatchOp.Kind.SET, source, U, U)); // the whole table moves (changeWhole)
+            IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+            assertEquals("deactivation observer failed", e.getMessage());
+            assertSame(target, tableOf(first), "the rows moved");
+            assertEquals(0, source.count());
+            assertEquals(List.of("added " + before + ".." + (before + 3) + " from source true"), heard,
+                    "the destination heard of the rows although the source's observer threw (populated=" + populated
+                            + ")");
+            assertEquals(9, target.readValue(target.position(N.id()), index.rowOf(Entity.slot(first))));
+            source.removeObserver(refusing);
+            target.removeObserver(membership);
+            tx.addOp(capture(BatchOp.Kind.DESPAWN, target, null, null)); // the next round starts from nothing
+            drain.drain();
+        }
+    }
+
     /** A managed record whose canonical constructor (user code) throws at the {@code failAt}-th construction. */
     record Boom(int v) {
         static int constructed;
