@@ -542,49 +542,102 @@ public final class EntityIndex {
     }
 
     /**
-     * Lays out an empty index for a restoration (a snapshot load), after {@link #clear()} and before the restored
-     * ids are reserved with {@link #reserveAt}: slots {@code [1, highWater)} that are neither free nor restored
-     * become retired, the free slots get their saved generations and stack order (bottom first), and the slots to
-     * be restored sit on top of the stack, so reserving them leaves the saved order below untouched. Slots from
-     * {@code highWater} on are fresh again (generation 0). The caller has checked that the slots are distinct,
-     * in {@code [1, highWater)} and {@code highWater <= maxEntities + 1}.
+     * Lays out the index for a restoration (a snapshot load), once the old rows have left storage: whatever state
+     * a slot was in (alive, reserved, free or retired), slots {@code [1, highWater)} that are neither free nor
+     * restored become retired, the free slots get their saved generations and stack order (bottom first), and the
+     * slots to be restored sit on top of the stack in ascending order (the last one on top), so reserving them
+     * ({@link #reserveRestored}, or {@link #reserveAt} one by one) leaves the saved order below untouched. Slots
+     * from {@code highWater} on are fresh again (generation 0); nothing is alive afterwards. This is what
+     * {@link #clear()} followed by laying the slots out would leave, in one pass over the slots: every slot below
+     * the old and the new high-water mark is rewritten, so what clearing would have done to it is overwritten.
      *
-     * @throws IllegalStateException unless every slot is free (nothing alive or reserved)
+     * <p>The caller has checked that the slots are distinct, in {@code [1, highWater)}, free and restored slots
+     * disjoint, and {@code highWater <= maxEntities + 1}. Growth comes first: a failed allocation changes nothing.
+     *
+     * @param restoredSlots ascending
+     * @throws IllegalArgumentException when {@code restoredSlots} is not ascending inside {@code [1, highWater)}
+     *     (nothing changes then)
      */
     public void prepareRestore(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots) {
-        if (aliveCount != 0) {
-            throw new IllegalStateException("prepareRestore: " + aliveCount + " entities are alive");
+        int previous = 0;
+        for (int slot : restoredSlots) { // checked before anything changes: the layout pass relies on it
+            if (slot <= previous || slot >= newHighWater) {
+                throw new IllegalArgumentException("prepareRestore: restored slots must ascend inside 1.."
+                        + (newHighWater - 1) + " (" + slot + " after " + previous + ")");
+            }
+            previous = slot;
         }
         int top = Math.max(highWater, newHighWater);
+        int needed = freeSlots.length + restoredSlots.length;
         ensureSlots(top);
+        if (freeStack.length < needed) {
+            freeStack = Growth.copyOf(new int[0], Math.max(needed, 64)); // nothing on it is kept
+        }
+        // one pass in slot order: retired, fresh, or restored (then on the stack above the saved free slots)
+        int base = freeSlots.length;
+        int r = 0;
+        int nextRestored = restoredSlots.length > 0 ? restoredSlots[0] : -1;
         for (int slot = 1; slot < top; slot++) {
-            if (state[slot] == RESERVED) {
-                throw new IllegalStateException("prepareRestore: slot " + slot + " is reserved");
-            }
-            freePos[slot] = -1;
             row[slot] = -1;
-            if (slot < newHighWater) {
+            if (slot == nextRestored) {
+                generation[slot] = 0;
+                state[slot] = FREE;
+                freePos[slot] = base + r;
+                freeStack[base + r] = slot;
+                nextRestored = ++r < restoredSlots.length ? restoredSlots[r] : -1;
+            } else if (slot < newHighWater) {
+                freePos[slot] = -1;
                 state[slot] = RETIRED;
                 generation[slot] = Entity.MAX_GENERATION;
             } else {
+                freePos[slot] = -1;
                 state[slot] = FREE;
                 generation[slot] = 0;
             }
         }
+        for (int i = 0; i < base; i++) {
+            int slot = freeSlots[i];
+            generation[slot] = freeGenerations[i];
+            state[slot] = FREE;
+            freePos[slot] = i;
+            freeStack[i] = slot;
+        }
         highWater = newHighWater;
-        freeCount = 0;
-        int needed = freeSlots.length + restoredSlots.length;
-        if (freeStack.length < needed) {
-            freeStack = new int[Math.max(needed, 64)];
+        freeCount = needed;
+        aliveCount = 0;
+    }
+
+    /**
+     * Reserves, in slot order, the restored slots {@link #prepareRestore} put on top of the free stack, each
+     * with its saved generation, stamped for {@code archetype} (or, for {@code -1}, for none yet: the caller
+     * stamps each with {@link #stampBatch}). It leaves exactly what {@link #reserveAt} of each of their ids
+     * would. When the stack no longer holds exactly those slots on top (a callback allocated or freed a slot
+     * since the layout) or a slot's generation has moved past the saved one, it reserves nothing and returns
+     * {@code false}: the caller then reserves id by id with {@link #reserveAt}, which names the conflict.
+     *
+     * @param slots the restored slots, ascending, as given to {@link #prepareRestore}
+     * @param generations the generation of each restored slot's id, in the same order
+     */
+    public boolean reserveRestored(int[] slots, int[] generations, int archetype) {
+        int n = slots.length;
+        int base = freeCount - n;
+        if (generations.length != n || base < 0 || !Arrays.equals(freeStack, base, freeCount, slots, 0, n)) {
+            return false;
         }
-        for (int i = 0; i < freeSlots.length; i++) {
-            generation[freeSlots[i]] = freeGenerations[i];
-            pushFree(freeSlots[i]);
+        for (int i = 0; i < n; i++) {
+            if (generations[i] < generation[slots[i]]) { // on the stack, so free: only a stale id can be refused
+                return false;
+            }
         }
-        for (int slot : restoredSlots) {
-            generation[slot] = 0;
-            pushFree(slot);
+        for (int i = 0; i < n; i++) {
+            int slot = slots[i];
+            generation[slot] = generations[i];
+            state[slot] = RESERVED;
+            freePos[slot] = -1;
+            row[slot] = archetype;
         }
+        freeCount = base;
+        return true;
     }
 
     public static String stateName(byte s) {

@@ -362,15 +362,18 @@ public final class MutationModel {
      * cannot make, a callback that throws), the world is cleared again, so it holds no entity rather than some of
      * the snapshot's, and the exception propagates.
      *
+     * @param restoredSlots the slots of every batch's ids, ascending
+     * @param restoredGenerations the generation of each restored slot's id, in the same order
      * @throws IllegalStateException during publication or inside a scope
      */
     public void restore(int highWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
-            RestoreBatch[] restored) {
+            int[] restoredGenerations, RestoreBatch[] restored) {
         if (drain.isDraining() || scopes.depth() > 0) {
             throw new IllegalStateException("restore: not allowed during publication or inside a scope");
         }
         try {
-            scopes.run(() -> batches.restore(highWater, freeSlots, freeGenerations, restoredSlots, restored));
+            scopes.run(() -> batches.restore(highWater, freeSlots, freeGenerations, restoredSlots, restoredGenerations,
+                    restored));
         } catch (RuntimeException | Error e) {
             // the old entities are gone and the new ones did not all arrive (an allocation or a callback failed):
             // the world is left empty rather than half loaded

@@ -20,7 +20,8 @@ final class LoadModel {
     int highWater;
     int[] freeSlots = new int[0];
     int[] freeGenerations = new int[0];
-    int[] restoredSlots = new int[0];
+    int[] restoredSlots = new int[0]; // ascending
+    int[] restoredGenerations = new int[0]; // of each restored slot's id, in restoredSlots' order
     final List<Frame> frames = new ArrayList<>();
     Integer randomSeed;
     LinkedHashMap<String, int[]> randomStreams;

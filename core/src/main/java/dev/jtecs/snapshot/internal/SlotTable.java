@@ -145,6 +145,21 @@ final class SlotTable {
         return out;
     }
 
+    /** The generations recorded for {@code slots} (each one recorded), in their order. */
+    int[] generations(int[] slots) {
+        int[] out = new int[slots.length];
+        if (direct != null) {
+            for (int i = 0; i < slots.length; i++) {
+                out[i] = direct[slots[i]];
+            }
+        } else {
+            for (int i = 0; i < slots.length; i++) {
+                out[i] = generation(slots[i]);
+            }
+        }
+        return out;
+    }
+
     private static int hash(int slot) {
         int h = slot * 0x9E3779B9;
         return h ^ (h >>> 16);

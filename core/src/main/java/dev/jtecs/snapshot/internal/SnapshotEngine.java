@@ -334,7 +334,8 @@ public final class SnapshotEngine {
             LoadModel.Frame frame = model.frames.get(f);
             batches[f] = new MutationModel.RestoreBatch(frame.ids, frame.count, frame.inputs, initializer(frame));
         }
-        mutations.restore(model.highWater, model.freeSlots, model.freeGenerations, model.restoredSlots, batches);
+        mutations.restore(model.highWater, model.freeSlots, model.freeGenerations, model.restoredSlots,
+                model.restoredGenerations, batches);
         if (model.states != null) {
             host.restoreStates(model.states);
         }

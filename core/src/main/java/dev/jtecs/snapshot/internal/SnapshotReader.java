@@ -800,6 +800,7 @@ final class SnapshotReader {
 
     private LoadModel finish(Map<?, ?> root, String where) {
         model.restoredSlots = restored.slots();
+        model.restoredGenerations = restored.generations(model.restoredSlots);
         SlotTable free = new SlotTable(model.highWater, model.freeSlots.length);
         for (int i = 0; i < model.freeSlots.length; i++) {
             int slot = model.freeSlots[i];
