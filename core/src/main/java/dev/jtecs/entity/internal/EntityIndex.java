@@ -275,6 +275,25 @@ public final class EntityIndex {
         row[slot] = archetype;
     }
 
+    /** {@link #stampBatch} of every slot of {@code slots} (ascending), run by run. */
+    public void stampSlots(int[] slots, int archetype) {
+        for (int i = 0; i < slots.length; ) {
+            int end = runEnd(slots, i);
+            assert allReserved(slots[i], slots[i] + end - i);
+            Arrays.fill(row, slots[i], slots[i] + end - i, archetype);
+            i = end;
+        }
+    }
+
+    private boolean allReserved(int from, int to) {
+        for (int slot = from; slot < to; slot++) {
+            if (state[slot] != RESERVED) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Checks, without changing anything, that {@link #reserveAt} would accept an id.
      *
@@ -397,6 +416,30 @@ public final class EntityIndex {
         tableId[slot] = table;
         row[slot] = rowIndex;
         aliveCount++;
+    }
+
+    /**
+     * Publishes reserved slots at rows {@code firstRow + rows[k]} of one store. The slots ascend strictly (the
+     * caller guarantees it; assertions check what is published), so a batch is published in slot order, run by
+     * run of consecutive slots with bulk fills, instead of at the slots of its rows one after the other.
+     */
+    public void publishSlots(int[] slots, int[] rows, int store, int firstRow) {
+        if (rows.length != slots.length) {
+            throw new IllegalArgumentException(slots.length + " slots but " + rows.length + " rows");
+        }
+        for (int i = 0; i < slots.length; ) {
+            int end = runEnd(slots, i);
+            int first = slots[i];
+            int last = first + end - i;
+            assert allReserved(first, last) : "slots " + first + ".." + (last - 1) + " are not all reserved";
+            Arrays.fill(state, first, last, ALIVE);
+            Arrays.fill(tableId, first, last, store);
+            for (int k = i, slot = first; k < end; k++, slot++) {
+                row[slot] = firstRow + rows[k];
+            }
+            i = end;
+        }
+        aliveCount += slots.length;
     }
 
     /** Records a new location for an alive slot (after a move or a swap-remove). */
@@ -573,34 +616,40 @@ public final class EntityIndex {
         if (freeStack.length < needed) {
             freeStack = Growth.copyOf(new int[0], Math.max(needed, 64)); // nothing on it is kept
         }
-        // one pass in slot order: retired, fresh, or restored (then on the stack above the saved free slots)
+        // one pass in slot order, run by run: retired or fresh slots between the runs of restored slots, which go
+        // on the stack above the saved free slots
         int base = freeSlots.length;
-        int r = 0;
-        int nextRestored = restoredSlots.length > 0 ? restoredSlots[0] : -1;
-        for (int slot = 1; slot < top; slot++) {
-            row[slot] = -1;
-            if (slot == nextRestored) {
-                generation[slot] = 0;
-                state[slot] = FREE;
-                freePos[slot] = base + r;
-                freeStack[base + r] = slot;
-                nextRestored = ++r < restoredSlots.length ? restoredSlots[r] : -1;
-            } else if (slot < newHighWater) {
-                freePos[slot] = -1;
-                state[slot] = RETIRED;
-                generation[slot] = Entity.MAX_GENERATION;
-            } else {
-                freePos[slot] = -1;
-                state[slot] = FREE;
-                generation[slot] = 0;
+        int slot = 1;
+        for (int r = 0; ; ) {
+            int next = r < restoredSlots.length ? restoredSlots[r] : top;
+            int retiredEnd = Math.min(next, newHighWater);
+            if (slot < retiredEnd) {
+                layOut(slot, retiredEnd, RETIRED, Entity.MAX_GENERATION);
             }
+            if (Math.max(slot, newHighWater) < next) {
+                layOut(Math.max(slot, newHighWater), next, FREE, 0);
+            }
+            if (r == restoredSlots.length) {
+                break;
+            }
+            int end = runEnd(restoredSlots, r);
+            int n = end - r;
+            Arrays.fill(row, next, next + n, -1);
+            Arrays.fill(generation, next, next + n, 0);
+            Arrays.fill(state, next, next + n, FREE);
+            for (int k = 0; k < n; k++) {
+                freePos[next + k] = base + r + k;
+            }
+            System.arraycopy(restoredSlots, r, freeStack, base + r, n);
+            slot = next + n;
+            r = end;
         }
         for (int i = 0; i < base; i++) {
-            int slot = freeSlots[i];
-            generation[slot] = freeGenerations[i];
-            state[slot] = FREE;
-            freePos[slot] = i;
-            freeStack[i] = slot;
+            int free = freeSlots[i];
+            generation[free] = freeGenerations[i];
+            state[free] = FREE;
+            freePos[free] = i;
+            freeStack[i] = free;
         }
         highWater = newHighWater;
         freeCount = needed;
@@ -624,20 +673,62 @@ public final class EntityIndex {
         if (generations.length != n || base < 0 || !Arrays.equals(freeStack, base, freeCount, slots, 0, n)) {
             return false;
         }
-        for (int i = 0; i < n; i++) {
-            if (generations[i] < generation[slots[i]]) { // on the stack, so free: only a stale id can be refused
-                return false;
+        for (int i = 0; i < n; ) {
+            int end = runEnd(slots, i);
+            for (int k = i, slot = slots[i]; k < end; k++, slot++) {
+                if (generations[k] < generation[slot]) { // on the stack, so free: only a stale id is refused
+                    return false;
+                }
             }
+            i = end;
         }
-        for (int i = 0; i < n; i++) {
-            int slot = slots[i];
-            generation[slot] = generations[i];
-            state[slot] = RESERVED;
-            freePos[slot] = -1;
-            row[slot] = archetype;
+        for (int i = 0; i < n; ) {
+            int end = runEnd(slots, i);
+            int first = slots[i];
+            int last = first + end - i;
+            System.arraycopy(generations, i, generation, first, end - i);
+            Arrays.fill(state, first, last, RESERVED);
+            Arrays.fill(freePos, first, last, -1);
+            Arrays.fill(row, first, last, archetype);
+            i = end;
         }
         freeCount = base;
         return true;
+    }
+
+    /** Lays slots {@code [from, to)} out in one state and generation, off the stack and with no row. */
+    private void layOut(int from, int to, byte slotState, int slotGeneration) {
+        Arrays.fill(row, from, to, -1);
+        Arrays.fill(freePos, from, to, -1);
+        Arrays.fill(state, from, to, slotState);
+        Arrays.fill(generation, from, to, slotGeneration);
+    }
+
+    /**
+     * The end of the run of consecutive slots that starts at {@code slots[from]}: {@code slots[from, end)} are
+     * {@code slots[from] + 0, 1, 2, ...}. The slots ascend strictly, so {@code slots[k] - k} never falls and the run
+     * is where it stays equal: found by galloping, in time logarithmic in the run's length, so a snapshot of a
+     * whole world (one run) is laid out with a few bulk fills and copies whatever order its rows name the slots in.
+     */
+    static int runEnd(int[] slots, int from) {
+        int n = slots.length;
+        int key = slots[from] - from;
+        int known = from; // slots[known] - known == key
+        int step = 1;
+        while (known + step < n && slots[known + step] - (known + step) == key) {
+            known += step;
+            step <<= 1;
+        }
+        int hi = Math.min(n, known + step); // the first index past the run lies in (known, hi]
+        while (known + 1 < hi) {
+            int mid = (known + hi) >>> 1;
+            if (slots[mid] - mid == key) {
+                known = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return known + 1;
     }
 
     public static String stateName(byte s) {

@@ -375,6 +375,8 @@ final class Batches {
      * row order: a snapshot's rows name their slots in whatever order the saved world's moves left them, and
      * touching the index's arrays in that order is a cache miss per entity. Only when planning's callbacks have
      * changed the free stack since the layout are they reserved id by id, as {@code reserveAt} would one at a time.
+     * A batch that knows its slots in order ({@link MutationModel.RestoreBatch#slots}) is stamped and, unless
+     * something cancels a member, published in that order too.
      *
      * @param restoredSlots every batch's slots, ascending
      * @param restoredGenerations the generation of each restored slot's id, in the same order
@@ -394,7 +396,9 @@ final class Batches {
         for (int b = 0; b < restored.length; b++) {
             MutationModel.RestoreBatch batch = restored[b];
             int tableId = plans[b].table().id();
-            if (!bulk || stamp < 0) {
+            if (bulk && stamp < 0 && batch.slots() != null) {
+                index.stampSlots(batch.slots(), tableId);
+            } else if (!bulk || stamp < 0) {
                 for (int done = 0; done < batch.count(); done += chunk.length) {
                     int n = Math.min(chunk.length, batch.count() - done);
                     SegmentReads.longs(batch.ids(), done, chunk, 0, n);
@@ -406,7 +410,8 @@ final class Batches {
                     }
                 }
             }
-            transaction.addOp(BatchOp.restore(plans[b], batch.ids(), batch.count(), batch.initializer())
+            transaction.addOp(BatchOp.restore(plans[b], batch.ids(), batch.count(), batch.initializer(),
+                    batch.slots(), batch.rows())
                     .withSparse(withRequired(null, plans[b])));
         }
     }

@@ -348,9 +348,19 @@ public final class MutationModel {
     /**
      * One batch of a whole-world restoration: the first {@code count} ids (native byte order) of {@code ids}, read
      * at publication, placed with one signature ({@code inputs}, requirements expanded as for {@code spawnAt})
-     * and written by {@code initializer} before any membership callback sees the rows.
+     * and written by {@code initializer} before any membership callback sees the rows. {@code slots} holds the
+     * slots of the ids ascending and {@code rows} the index in {@code ids} of each one's entity, so the entity
+     * index is stamped and published in slot order ({@code null} for both: in the ids' order).
      */
-    public record RestoreBatch(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer) {}
+    public record RestoreBatch(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer, int[] slots,
+            int[] rows) {
+        public RestoreBatch {
+            if ((slots == null) != (rows == null) || slots != null && (slots.length != count
+                    || rows.length != count)) {
+                throw new IllegalArgumentException("slots and rows come together, one per id");
+            }
+        }
+    }
 
     /**
      * Replaces every entity (a snapshot load): in one scope, clears the world as {@link #clearEntities} does,

@@ -59,6 +59,8 @@ final class LoadModel {
     static final class Frame {
         int count;
         MemorySegment ids; // count longs, native byte order
+        int[] slots; // the slots of the ids, ascending
+        int[] rows; // the index in ids of each of slots' entities
         Input[] inputs;
         final List<Fill> fills = new ArrayList<>();
         final List<Sparse> sparse = new ArrayList<>();

@@ -332,7 +332,8 @@ public final class SnapshotEngine {
         MutationModel.RestoreBatch[] batches = new MutationModel.RestoreBatch[model.frames.size()];
         for (int f = 0; f < batches.length; f++) {
             LoadModel.Frame frame = model.frames.get(f);
-            batches[f] = new MutationModel.RestoreBatch(frame.ids, frame.count, frame.inputs, initializer(frame));
+            batches[f] = new MutationModel.RestoreBatch(frame.ids, frame.count, frame.inputs, initializer(frame),
+                    frame.slots, frame.rows);
         }
         mutations.restore(model.highWater, model.freeSlots, model.freeGenerations, model.restoredSlots,
                 model.restoredGenerations, batches);

@@ -24,6 +24,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,8 +102,10 @@ final class SnapshotReader {
         }
         checkEntityCount(total);
         restored = new SlotTable(model.highWater, (int) total);
+        int position = 0;
         for (int f = 0; f < trees.size(); f++) {
-            registerIds(ids.get(f), null, "archetype " + f);
+            registerIds(ids.get(f), null, position, "archetype " + f);
+            position += ids.get(f).length;
         }
         for (int f = 0; f < trees.size(); f++) {
             LoadModel.Frame frame = new LoadModel.Frame();
@@ -188,6 +191,7 @@ final class SnapshotReader {
         checkEntityCount(total);
         restored = new SlotTable(model.highWater, (int) total);
         boolean littleEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+        int position = 0;
         for (int f = 0; f < trees.size(); f++) {
             MemorySegment ids = idSegments.get(f);
             if (!littleEndian) { // the batch reads native-order ids
@@ -195,7 +199,8 @@ final class SnapshotReader {
                 MemorySegment.copy(ids, Tagged.LONG, 0, copy, 0, copy.length);
                 ids = MemorySegment.ofArray(copy);
             }
-            registerIds(null, ids, "archetype " + f);
+            registerIds(null, ids, position, "archetype " + f);
+            position += (int) (ids.byteSize() / 8);
             idSegments.set(f, ids);
         }
         for (int f = 0; f < trees.size(); f++) {
@@ -417,8 +422,11 @@ final class SnapshotReader {
         }
     }
 
-    /** Checks a frame's ids (well formed, below nextEntityId, distinct across the snapshot) and records them. */
-    private void registerIds(long[] array, MemorySegment segment, String where) {
+    /**
+     * Checks a frame's ids (well formed, below nextEntityId, distinct across the snapshot) and records them, the
+     * frame's first at {@code position} (its index over all frames).
+     */
+    private void registerIds(long[] array, MemorySegment segment, int position, String where) {
         int count = array != null ? array.length : (int) (segment.byteSize() / 8);
         long[] chunk = array != null ? array : new long[Math.min(count, 4096)];
         for (int done = 0; done < count; done += chunk.length) {
@@ -437,7 +445,7 @@ final class SnapshotReader {
                     throw Trees.bad(where, "entity " + Entity.toString(id) + " lies past nextEntityId "
                             + model.highWater);
                 }
-                if (!restored.add(slot, Entity.generation(id))) {
+                if (!restored.add(slot, Entity.generation(id), position + at)) {
                     throw Trees.bad(where, "duplicate id: slot " + slot + " appears twice (entity "
                             + Entity.toString(id) + ")");
                 }
@@ -799,8 +807,7 @@ final class SnapshotReader {
     // ---------------------------------------------------------------- shared: metadata
 
     private LoadModel finish(Map<?, ?> root, String where) {
-        model.restoredSlots = restored.slots();
-        model.restoredGenerations = restored.generations(model.restoredSlots);
+        restoredLayout();
         SlotTable free = new SlotTable(model.highWater, model.freeSlots.length);
         for (int i = 0; i < model.freeSlots.length; i++) {
             int slot = model.freeSlots[i];
@@ -861,6 +868,43 @@ final class SnapshotReader {
             }
         }
         return model;
+    }
+
+    /**
+     * The restored slots in slot order, each with its generation, and each frame's slots (ascending) with their
+     * rows in the frame: what lets the entity index be written in slot order when the load is applied.
+     */
+    private void restoredLayout() {
+        int n = restored.size();
+        int[] slots = new int[n];
+        int[] generations = new int[n];
+        int[] positions = new int[n];
+        restored.layout(slots, generations, positions);
+        model.restoredSlots = slots;
+        model.restoredGenerations = generations;
+        List<LoadModel.Frame> frames = model.frames;
+        if (frames.size() == 1) { // positions are the rows of the one frame
+            frames.get(0).slots = slots;
+            frames.get(0).rows = positions;
+            return;
+        }
+        int[] starts = new int[frames.size()];
+        int[] filled = new int[frames.size()];
+        for (int f = 0, start = 0; f < starts.length; f++) {
+            starts[f] = start;
+            start += frames.get(f).count;
+            frames.get(f).slots = new int[frames.get(f).count];
+            frames.get(f).rows = new int[frames.get(f).count];
+        }
+        for (int k = 0; k < n; k++) {
+            int f = Arrays.binarySearch(starts, positions[k]); // starts ascend strictly: every frame holds one
+            if (f < 0) {
+                f = -f - 2; // the last frame starting before the position
+            }
+            LoadModel.Frame frame = frames.get(f);
+            frame.slots[filled[f]] = slots[k];
+            frame.rows[filled[f]++] = positions[k] - starts[f];
+        }
     }
 
     private void random(Object payload, String where) {
