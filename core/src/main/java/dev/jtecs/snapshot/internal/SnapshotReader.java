@@ -153,7 +153,7 @@ final class SnapshotReader {
         int sections = 2;
         List<Map<?, ?>> trees = new ArrayList<>();
         List<MemorySegment> idSegments = new ArrayList<>();
-        List<Long> columnsAt = new ArrayList<>();
+        List<List<Binary.Section>> columnSections = new ArrayList<>();
         long total = 0;
         for (int f = 0; f < header.frames(); f++) {
             String frameWhere = "archetype " + f;
@@ -175,13 +175,15 @@ final class SnapshotReader {
             // the raw column blocks of the frame: checked here, sliced when the frame is decoded
             int raw = rawColumns(tree, frameWhere);
             long next = ids.next();
-            columnsAt.add(next);
+            List<Binary.Section> columns = new ArrayList<>(raw);
             for (int c = 0; c < raw; c++) {
                 Binary.Section column = Binary.readSection(in, next, header.total(), crc, where);
                 expect(column, Binary.COLUMN, c, where);
+                columns.add(column);
                 next = column.next();
                 sections++;
             }
+            columnSections.add(columns);
             at = next;
         }
         if (at != header.total() || sections != header.sections()) {
@@ -207,7 +209,7 @@ final class SnapshotReader {
             LoadModel.Frame frame = new LoadModel.Frame();
             frame.count = (int) (idSegments.get(f).byteSize() / 8);
             frame.ids = idSegments.get(f);
-            frame(frame, trees.get(f), new RawColumns(in, columnsAt.get(f), header.total(), crc),
+            frame(frame, trees.get(f), new RawColumns(in, columnSections.get(f)),
                     "archetype " + f);
             model.frames.add(frame);
         }
@@ -221,27 +223,30 @@ final class SnapshotReader {
         }
     }
 
-    /** The raw column blocks following a frame's ids, read in order. */
+    /**
+     * The raw column blocks following a frame's ids, handed out in order. They were read and checked (framing,
+     * kind, checksum) with the rest of the sections; here each is only matched against the size its field needs,
+     * so no block is checksummed twice.
+     */
     private static final class RawColumns {
         final MemorySegment in;
-        final long total;
-        final CRC32C crc;
-        long at;
+        final List<Binary.Section> sections;
+        int next;
 
-        RawColumns(MemorySegment in, long at, long total, CRC32C crc) {
+        RawColumns(MemorySegment in, List<Binary.Section> sections) {
             this.in = in;
-            this.at = at;
-            this.total = total;
-            this.crc = crc;
+            this.sections = sections;
         }
 
         MemorySegment next(long expectedBytes, String where) {
-            Binary.Section section = Binary.readSection(in, at, total, crc, where);
+            if (next == sections.size()) {
+                throw Trees.bad(where, "its column block is missing (the frame announced " + sections.size() + ")");
+            }
+            Binary.Section section = sections.get(next++);
             if (section.length() != expectedBytes) {
                 throw Trees.bad(where, "its column block holds " + section.length() + " bytes, the frame needs "
                         + expectedBytes);
             }
-            at = section.next();
             return in.asSlice(section.payload(), section.length());
         }
     }
