@@ -389,6 +389,7 @@ final class Batches {
         BatchOp.SpawnPlan[] plans = new BatchOp.SpawnPlan[restored.length];
         for (int b = 0; b < restored.length; b++) {
             plans[b] = drain.planSpawn(restorationInputs(restored[b].inputs()), true);
+            leaveToInitializer(plans[b], restored[b].initialized());
         }
         int stamp = restored.length == 1 ? plans[0].table().id() : -1;
         boolean bulk = index.reserveRestored(restoredSlots, restoredGenerations, stamp);
@@ -413,6 +414,24 @@ final class Batches {
             transaction.addOp(BatchOp.restore(plans[b], batch.ids(), batch.count(), batch.initializer(),
                     batch.slots(), batch.rows())
                     .withSparse(withRequired(null, plans[b])));
+        }
+    }
+
+    /**
+     * Plans no zeroing or default fill for the columns of {@code initialized}: a restoration's initializer writes
+     * every row of them (a load copies their saved values over whatever was there), so a first pass would only
+     * be overwritten.
+     */
+    private static void leaveToInitializer(BatchOp.SpawnPlan plan, java.util.Set<Component<?>> initialized) {
+        if (initialized == null || initialized.isEmpty()) {
+            return;
+        }
+        byte[] modes = plan.modes();
+        for (int p = 0; p < modes.length; p++) {
+            if ((modes[p] == BatchOp.ZERO || modes[p] == BatchOp.DEFAULT)
+                    && initialized.contains(plan.table().componentAt(plan.positions()[p]))) {
+                modes[p] = BatchOp.NONE;
+            }
         }
     }
 

@@ -350,10 +350,12 @@ public final class MutationModel {
      * at publication, placed with one signature ({@code inputs}, requirements expanded as for {@code spawnAt})
      * and written by {@code initializer} before any membership callback sees the rows. {@code slots} holds the
      * slots of the ids ascending and {@code rows} the index in {@code ids} of each one's entity, so the entity
-     * index is stamped and published in slot order ({@code null} for both: in the ids' order).
+     * index is stamped and published in slot order ({@code null} for both: in the ids' order). The initializer
+     * writes every row of every column of the components in {@code initialized}, so their columns are not first
+     * zeroed or defaulted ({@code null}: none).
      */
     public record RestoreBatch(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer, int[] slots,
-            int[] rows) {
+            int[] rows, java.util.Set<Component<?>> initialized) {
         public RestoreBatch {
             if ((slots == null) != (rows == null) || slots != null && (slots.length != count
                     || rows.length != count)) {
