@@ -275,6 +275,25 @@ public final class EntityIndex {
         row[slot] = archetype;
     }
 
+    /** {@link #stampBatch} of every slot of {@code slots} (ascending), run by run. */
+    public void stampSlots(int[] slots, int archetype) {
+        for (int i = 0; i < slots.length; ) {
+            int end = runEnd(slots, i);
+            assert allReserved(slots[i], slots[i] + end - i);
+            Arrays.fill(row, slots[i], slots[i] + end - i, archetype);
+            i = end;
+        }
+    }
+
+    private boolean allReserved(int from, int to) {
+        for (int slot = from; slot < to; slot++) {
+            if (state[slot] != RESERVED) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Checks, without changing anything, that {@link #reserveAt} would accept an id.
      *
@@ -397,6 +416,30 @@ public final class EntityIndex {
         tableId[slot] = table;
         row[slot] = rowIndex;
         aliveCount++;
+    }
+
+    /**
+     * Publishes reserved slots at rows {@code firstRow + rows[k]} of one store. The slots ascend strictly (the
+     * caller guarantees it; assertions check what is published), so a batch is published in slot order, run by
+     * run of consecutive slots with bulk fills, instead of at the slots of its rows one after the other.
+     */
+    public void publishSlots(int[] slots, int[] rows, int store, int firstRow) {
+        if (rows.length != slots.length) {
+            throw new IllegalArgumentException(slots.length + " slots but " + rows.length + " rows");
+        }
+        for (int i = 0; i < slots.length; ) {
+            int end = runEnd(slots, i);
+            int first = slots[i];
+            int last = first + end - i;
+            assert allReserved(first, last) : "slots " + first + ".." + (last - 1) + " are not all reserved";
+            Arrays.fill(state, first, last, ALIVE);
+            Arrays.fill(tableId, first, last, store);
+            for (int k = i, slot = first; k < end; k++, slot++) {
+                row[slot] = firstRow + rows[k];
+            }
+            i = end;
+        }
+        aliveCount += slots.length;
     }
 
     /** Records a new location for an alive slot (after a move or a swap-remove). */
@@ -542,49 +585,150 @@ public final class EntityIndex {
     }
 
     /**
-     * Lays out an empty index for a restoration (a snapshot load), after {@link #clear()} and before the restored
-     * ids are reserved with {@link #reserveAt}: slots {@code [1, highWater)} that are neither free nor restored
-     * become retired, the free slots get their saved generations and stack order (bottom first), and the slots to
-     * be restored sit on top of the stack, so reserving them leaves the saved order below untouched. Slots from
-     * {@code highWater} on are fresh again (generation 0). The caller has checked that the slots are distinct,
-     * in {@code [1, highWater)} and {@code highWater <= maxEntities + 1}.
+     * Lays out the index for a restoration (a snapshot load), once the old rows have left storage: whatever state
+     * a slot was in (alive, reserved, free or retired), slots {@code [1, highWater)} that are neither free nor
+     * restored become retired, the free slots get their saved generations and stack order (bottom first), and the
+     * slots to be restored sit on top of the stack in ascending order (the last one on top), so reserving them
+     * ({@link #reserveRestored}, or {@link #reserveAt} one by one) leaves the saved order below untouched. Slots
+     * from {@code highWater} on are fresh again (generation 0); nothing is alive afterwards. This is what
+     * {@link #clear()} followed by laying the slots out would leave, in one pass over the slots: every slot below
+     * the old and the new high-water mark is rewritten, so what clearing would have done to it is overwritten.
      *
-     * @throws IllegalStateException unless every slot is free (nothing alive or reserved)
+     * <p>The caller has checked that the slots are distinct, in {@code [1, highWater)}, free and restored slots
+     * disjoint, and {@code highWater <= maxEntities + 1}. Growth comes first: a failed allocation changes nothing.
+     *
+     * @param restoredSlots ascending
+     * @throws IllegalArgumentException when {@code restoredSlots} is not ascending inside {@code [1, highWater)}
+     *     (nothing changes then)
      */
     public void prepareRestore(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots) {
-        if (aliveCount != 0) {
-            throw new IllegalStateException("prepareRestore: " + aliveCount + " entities are alive");
+        int previous = 0;
+        for (int slot : restoredSlots) { // checked before anything changes: the layout pass relies on it
+            if (slot <= previous || slot >= newHighWater) {
+                throw new IllegalArgumentException("prepareRestore: restored slots must ascend inside 1.."
+                        + (newHighWater - 1) + " (" + slot + " after " + previous + ")");
+            }
+            previous = slot;
         }
         int top = Math.max(highWater, newHighWater);
+        int needed = freeSlots.length + restoredSlots.length;
         ensureSlots(top);
-        for (int slot = 1; slot < top; slot++) {
-            if (state[slot] == RESERVED) {
-                throw new IllegalStateException("prepareRestore: slot " + slot + " is reserved");
+        if (freeStack.length < needed) {
+            freeStack = Growth.copyOf(new int[0], Math.max(needed, 64)); // nothing on it is kept
+        }
+        // one pass in slot order, run by run: retired or fresh slots between the runs of restored slots, which go
+        // on the stack above the saved free slots
+        int base = freeSlots.length;
+        int slot = 1;
+        for (int r = 0; ; ) {
+            int next = r < restoredSlots.length ? restoredSlots[r] : top;
+            int retiredEnd = Math.min(next, newHighWater);
+            if (slot < retiredEnd) {
+                layOut(slot, retiredEnd, RETIRED, Entity.MAX_GENERATION);
             }
-            freePos[slot] = -1;
-            row[slot] = -1;
-            if (slot < newHighWater) {
-                state[slot] = RETIRED;
-                generation[slot] = Entity.MAX_GENERATION;
-            } else {
-                state[slot] = FREE;
-                generation[slot] = 0;
+            if (Math.max(slot, newHighWater) < next) {
+                layOut(Math.max(slot, newHighWater), next, FREE, 0);
             }
+            if (r == restoredSlots.length) {
+                break;
+            }
+            int end = runEnd(restoredSlots, r);
+            int n = end - r;
+            Arrays.fill(row, next, next + n, -1);
+            Arrays.fill(generation, next, next + n, 0);
+            Arrays.fill(state, next, next + n, FREE);
+            for (int k = 0; k < n; k++) {
+                freePos[next + k] = base + r + k;
+            }
+            System.arraycopy(restoredSlots, r, freeStack, base + r, n);
+            slot = next + n;
+            r = end;
+        }
+        for (int i = 0; i < base; i++) {
+            int free = freeSlots[i];
+            generation[free] = freeGenerations[i];
+            state[free] = FREE;
+            freePos[free] = i;
+            freeStack[i] = free;
         }
         highWater = newHighWater;
-        freeCount = 0;
-        int needed = freeSlots.length + restoredSlots.length;
-        if (freeStack.length < needed) {
-            freeStack = new int[Math.max(needed, 64)];
+        freeCount = needed;
+        aliveCount = 0;
+    }
+
+    /**
+     * Reserves, in slot order, the restored slots {@link #prepareRestore} put on top of the free stack, each
+     * with its saved generation, stamped for {@code archetype} (or, for {@code -1}, for none yet: the caller
+     * stamps each with {@link #stampBatch}). It leaves exactly what {@link #reserveAt} of each of their ids
+     * would. When the stack no longer holds exactly those slots on top (a callback allocated or freed a slot
+     * since the layout) or a slot's generation has moved past the saved one, it reserves nothing and returns
+     * {@code false}: the caller then reserves id by id with {@link #reserveAt}, which names the conflict.
+     *
+     * @param slots the restored slots, ascending, as given to {@link #prepareRestore}
+     * @param generations the generation of each restored slot's id, in the same order
+     */
+    public boolean reserveRestored(int[] slots, int[] generations, int archetype) {
+        int n = slots.length;
+        int base = freeCount - n;
+        if (generations.length != n || base < 0 || !Arrays.equals(freeStack, base, freeCount, slots, 0, n)) {
+            return false;
         }
-        for (int i = 0; i < freeSlots.length; i++) {
-            generation[freeSlots[i]] = freeGenerations[i];
-            pushFree(freeSlots[i]);
+        for (int i = 0; i < n; ) {
+            int end = runEnd(slots, i);
+            for (int k = i, slot = slots[i]; k < end; k++, slot++) {
+                if (generations[k] < generation[slot]) { // on the stack, so free: only a stale id is refused
+                    return false;
+                }
+            }
+            i = end;
         }
-        for (int slot : restoredSlots) {
-            generation[slot] = 0;
-            pushFree(slot);
+        for (int i = 0; i < n; ) {
+            int end = runEnd(slots, i);
+            int first = slots[i];
+            int last = first + end - i;
+            System.arraycopy(generations, i, generation, first, end - i);
+            Arrays.fill(state, first, last, RESERVED);
+            Arrays.fill(freePos, first, last, -1);
+            Arrays.fill(row, first, last, archetype);
+            i = end;
         }
+        freeCount = base;
+        return true;
+    }
+
+    /** Lays slots {@code [from, to)} out in one state and generation, off the stack and with no row. */
+    private void layOut(int from, int to, byte slotState, int slotGeneration) {
+        Arrays.fill(row, from, to, -1);
+        Arrays.fill(freePos, from, to, -1);
+        Arrays.fill(state, from, to, slotState);
+        Arrays.fill(generation, from, to, slotGeneration);
+    }
+
+    /**
+     * The end of the run of consecutive slots that starts at {@code slots[from]}: {@code slots[from, end)} are
+     * {@code slots[from] + 0, 1, 2, ...}. The slots ascend strictly, so {@code slots[k] - k} never falls and the run
+     * is where it stays equal: found by galloping, in time logarithmic in the run's length, so a snapshot of a
+     * whole world (one run) is laid out with a few bulk fills and copies whatever order its rows name the slots in.
+     */
+    static int runEnd(int[] slots, int from) {
+        int n = slots.length;
+        int key = slots[from] - from;
+        int known = from; // slots[known] - known == key
+        int step = 1;
+        while (known + step < n && slots[known + step] - (known + step) == key) {
+            known += step;
+            step <<= 1;
+        }
+        int hi = Math.min(n, known + step); // the first index past the run lies in (known, hi]
+        while (known + 1 < hi) {
+            int mid = (known + hi) >>> 1;
+            if (slots[mid] - mid == key) {
+                known = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return known + 1;
     }
 
     public static String stateName(byte s) {

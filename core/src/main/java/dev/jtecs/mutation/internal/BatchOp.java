@@ -42,6 +42,8 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     int stagedFrom;
     boolean done; // placed, or released by a failed or discarded publication
     java.lang.foreign.MemorySegment idSegment; // a restoration's ids: count native longs, read at publication
+    int[] restoredSlots; // a restoration's slots ascending, or null
+    int[] restoredRows; // the batch index of each of restoredSlots' entities
     final BatchCallback callback;
     final int[] positions;
     final Input[] inputs;
@@ -213,11 +215,15 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
 
     /**
      * A restoration batch whose ids are the first {@code count} longs (native byte order) of {@code ids}, read at
-     * publication: nothing per entity is copied at the call.
+     * publication: nothing per entity is copied at the call. {@code slots} (ascending) and {@code rows} (each
+     * one's index in the batch), when not {@code null}, let the batch be published in slot order.
      */
-    static BatchOp restore(SpawnPlan plan, java.lang.foreign.MemorySegment ids, int count, BatchCallback callback) {
+    static BatchOp restore(SpawnPlan plan, java.lang.foreign.MemorySegment ids, int count, BatchCallback callback,
+            int[] slots, int[] rows) {
         BatchOp op = spawn(Kind.SPAWN_AT, plan, count, 0, null, 0, callback);
         op.idSegment = ids;
+        op.restoredSlots = slots;
+        op.restoredRows = rows;
         return op;
     }
 

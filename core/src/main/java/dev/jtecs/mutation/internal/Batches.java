@@ -366,32 +366,72 @@ final class Batches {
     }
 
     /**
-     * A whole-world restoration, inside the caller's scope: clears every entity (as {@link #clear}), lays the entity
-     * index out ({@link EntityIndex#prepareRestore}), plans every batch (requirements expand as for
-     * {@code spawnAt}), reserves its ids and stages it. The caller has checked every id and input.
+     * A whole-world restoration, inside the caller's scope: clears every entity (as {@link #clear}, the entity
+     * index laid out by {@link EntityIndex#prepareRestore} in the same pass that clears it), plans every batch
+     * (requirements expand as for {@code spawnAt}), reserves its ids and stages it. The caller has checked every
+     * id and input.
+     *
+     * <p>The ids are reserved in slot order in one pass ({@link EntityIndex#reserveRestored}), not in the batches'
+     * row order: a snapshot's rows name their slots in whatever order the saved world's moves left them, and
+     * touching the index's arrays in that order is a cache miss per entity. Only when planning's callbacks have
+     * changed the free stack since the layout are they reserved id by id, as {@code reserveAt} would one at a time.
+     * A batch that knows its slots in order ({@link MutationModel.RestoreBatch#slots}) is stamped and, unless
+     * something cancels a member, published in that order too.
+     *
+     * @param restoredSlots every batch's slots, ascending
+     * @param restoredGenerations the generation of each restored slot's id, in the same order
      */
     void restore(int highWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
-            MutationModel.RestoreBatch[] restored) {
-        clear();
-        index.prepareRestore(highWater, freeSlots, freeGenerations, restoredSlots);
+            int[] restoredGenerations, MutationModel.RestoreBatch[] restored) {
+        clearStorage();
+        index.prepareRestore(highWater, freeSlots, freeGenerations, restoredSlots); // also clears the index
+        clearAddressesAndKeys();
         BatchOp.SpawnPlan[] plans = new BatchOp.SpawnPlan[restored.length];
         for (int b = 0; b < restored.length; b++) {
             plans[b] = drain.planSpawn(restorationInputs(restored[b].inputs()), true);
+            leaveToInitializer(plans[b], restored[b].initialized());
         }
+        int stamp = restored.length == 1 ? plans[0].table().id() : -1;
+        boolean bulk = index.reserveRestored(restoredSlots, restoredGenerations, stamp);
         long[] chunk = new long[CHUNK];
         for (int b = 0; b < restored.length; b++) {
             MutationModel.RestoreBatch batch = restored[b];
             int tableId = plans[b].table().id();
-            for (int done = 0; done < batch.count(); done += chunk.length) {
-                int n = Math.min(chunk.length, batch.count() - done);
-                SegmentReads.longs(batch.ids(), done, chunk, 0, n);
-                for (int i = 0; i < n; i++) {
-                    index.reserveAt(chunk[i]);
-                    index.stampBatch(Entity.slot(chunk[i]), tableId);
+            if (bulk && stamp < 0 && batch.slots() != null) {
+                index.stampSlots(batch.slots(), tableId);
+            } else if (!bulk || stamp < 0) {
+                for (int done = 0; done < batch.count(); done += chunk.length) {
+                    int n = Math.min(chunk.length, batch.count() - done);
+                    SegmentReads.longs(batch.ids(), done, chunk, 0, n);
+                    for (int i = 0; i < n; i++) {
+                        if (!bulk) {
+                            index.reserveAt(chunk[i]);
+                        }
+                        index.stampBatch(Entity.slot(chunk[i]), tableId);
+                    }
                 }
             }
-            transaction.addOp(BatchOp.restore(plans[b], batch.ids(), batch.count(), batch.initializer())
+            transaction.addOp(BatchOp.restore(plans[b], batch.ids(), batch.count(), batch.initializer(),
+                    batch.slots(), batch.rows())
                     .withSparse(withRequired(null, plans[b])));
+        }
+    }
+
+    /**
+     * Plans no zeroing or default fill for the columns of {@code initialized}: a restoration's initializer writes
+     * every row of them (a load copies their saved values over whatever was there), so a first pass would only
+     * be overwritten.
+     */
+    private static void leaveToInitializer(BatchOp.SpawnPlan plan, java.util.Set<Component<?>> initialized) {
+        if (initialized == null || initialized.isEmpty()) {
+            return;
+        }
+        byte[] modes = plan.modes();
+        for (int p = 0; p < modes.length; p++) {
+            if ((modes[p] == BatchOp.ZERO || modes[p] == BatchOp.DEFAULT)
+                    && initialized.contains(plan.table().componentAt(plan.positions()[p]))) {
+                modes[p] = BatchOp.NONE;
+            }
         }
     }
 
@@ -695,9 +735,19 @@ final class Batches {
 
     /** Drops every entity and everything staged (the caller checked it may). */
     void clear() {
+        clearStorage();
+        index.clear();
+        clearAddressesAndKeys();
+    }
+
+    /** The first part of {@link #clear}: the rows leave (membership callbacks), staged work is dropped. */
+    private void clearStorage() {
         drain.clearAll();
         keys.dropPending();
-        index.clear();
+    }
+
+    /** The last part of {@link #clear}, after the entity index: addresses, keys and sparse edges go. */
+    private void clearAddressesAndKeys() {
         lifecycle.clearEntityAddresses();
         keys.clear();
         archetypes.sparseEdges().clear();

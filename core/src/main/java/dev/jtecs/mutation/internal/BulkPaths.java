@@ -100,7 +100,9 @@ final class BulkPaths {
             if (op.keyed) {
                 keys.claimRows(table, from, to);
             }
-            if (survivors == null && op.idSegment != null) {
+            if (survivors == null && op.restoredSlots != null) {
+                index.publishSlots(op.restoredSlots, op.restoredRows, table.store(), from); // in slot order
+            } else if (survivors == null && op.idSegment != null) {
                 publishRows(table, from, n);
             } else if (survivors == null && op.ids == null) {
                 index.publishRange(Entity.slot(op.firstId), n, table.store(), from);

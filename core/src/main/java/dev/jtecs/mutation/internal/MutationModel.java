@@ -348,9 +348,21 @@ public final class MutationModel {
     /**
      * One batch of a whole-world restoration: the first {@code count} ids (native byte order) of {@code ids}, read
      * at publication, placed with one signature ({@code inputs}, requirements expanded as for {@code spawnAt})
-     * and written by {@code initializer} before any membership callback sees the rows.
+     * and written by {@code initializer} before any membership callback sees the rows. {@code slots} holds the
+     * slots of the ids ascending and {@code rows} the index in {@code ids} of each one's entity, so the entity
+     * index is stamped and published in slot order ({@code null} for both: in the ids' order). The initializer
+     * writes every row of every column of the components in {@code initialized}, so their columns are not first
+     * zeroed or defaulted ({@code null}: none).
      */
-    public record RestoreBatch(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer) {}
+    public record RestoreBatch(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer, int[] slots,
+            int[] rows, java.util.Set<Component<?>> initialized) {
+        public RestoreBatch {
+            if ((slots == null) != (rows == null) || slots != null && (slots.length != count
+                    || rows.length != count)) {
+                throw new IllegalArgumentException("slots and rows come together, one per id");
+            }
+        }
+    }
 
     /**
      * Replaces every entity (a snapshot load): in one scope, clears the world as {@link #clearEntities} does,
@@ -362,15 +374,18 @@ public final class MutationModel {
      * cannot make, a callback that throws), the world is cleared again, so it holds no entity rather than some of
      * the snapshot's, and the exception propagates.
      *
+     * @param restoredSlots the slots of every batch's ids, ascending
+     * @param restoredGenerations the generation of each restored slot's id, in the same order
      * @throws IllegalStateException during publication or inside a scope
      */
     public void restore(int highWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
-            RestoreBatch[] restored) {
+            int[] restoredGenerations, RestoreBatch[] restored) {
         if (drain.isDraining() || scopes.depth() > 0) {
             throw new IllegalStateException("restore: not allowed during publication or inside a scope");
         }
         try {
-            scopes.run(() -> batches.restore(highWater, freeSlots, freeGenerations, restoredSlots, restored));
+            scopes.run(() -> batches.restore(highWater, freeSlots, freeGenerations, restoredSlots, restoredGenerations,
+                    restored));
         } catch (RuntimeException | Error e) {
             // the old entities are gone and the new ones did not all arrive (an allocation or a callback failed):
             // the world is left empty rather than half loaded

@@ -20,7 +20,8 @@ final class LoadModel {
     int highWater;
     int[] freeSlots = new int[0];
     int[] freeGenerations = new int[0];
-    int[] restoredSlots = new int[0];
+    int[] restoredSlots = new int[0]; // ascending
+    int[] restoredGenerations = new int[0]; // of each restored slot's id, in restoredSlots' order
     final List<Frame> frames = new ArrayList<>();
     Integer randomSeed;
     LinkedHashMap<String, int[]> randomStreams;
@@ -58,6 +59,8 @@ final class LoadModel {
     static final class Frame {
         int count;
         MemorySegment ids; // count longs, native byte order
+        int[] slots; // the slots of the ids, ascending
+        int[] rows; // the index in ids of each of slots' entities
         Input[] inputs;
         final List<Fill> fills = new ArrayList<>();
         final List<Sparse> sparse = new ArrayList<>();

@@ -3,19 +3,31 @@ package dev.jtecs.snapshot.internal;
 import java.util.Arrays;
 
 /**
- * The generation of each entity slot a snapshot names (its restored entities, or its free slots), sized by how
- * many slots the input names and never by {@code nextEntityId} alone. A whole world saved names every slot below
- * {@code nextEntityId} (alive or free), so a direct array over {@code [0, nextEntityId)} is then at most a few
- * times what the input holds and is used; a filtered save of a large world, or an input that claims a large
- * {@code nextEntityId} and holds little, gets an open-addressing hash of twice the named slots instead.
+ * The generation and position of each entity slot a snapshot names (its restored entities, or its free slots),
+ * sized by how many slots the input names and never by {@code nextEntityId} alone. A whole world saved names
+ * every slot below {@code nextEntityId} (alive or free), so a direct array over {@code [0, nextEntityId)} is then
+ * at most a few times what the input holds and is used; a filtered save of a large world, or an input that
+ * claims a large {@code nextEntityId} and holds little, gets an open-addressing hash of twice the named slots
+ * instead.
  *
  * <pre>
- *   direct  when nextEntityId <= 4 * named + 1024   4 bytes per slot below nextEntityId
- *   hashed  otherwise                                16 bytes per named slot at most (keys and values, half full)
+ *   direct  when nextEntityId <= 4 * named + 1024   4 bytes per slot below nextEntityId while generation and
+ *                                                    position fit in 32 bits together, else 8
+ *   hashed  otherwise                                24 bytes per named slot at most (keys and values, half full)
  * </pre>
  *
  * <p>Every named slot takes at least 8 input bytes (an id, or a free slot's pair), so either form allocates at
  * most a small multiple of the input.
+ *
+ * <p>The position is where the input named the slot (a restored entity's index over all frames, in order): with
+ * it the slots come back {@link #layout in slot order}, each with its frame row, so the entity index is written
+ * in slot order rather than in the snapshot's row order, which a saved world's moves leave scattered. A cell is
+ * {@code (generation + 1) << 32 | position}, and 0 for an empty one, so a fresh array needs no fill.
+ *
+ * <p>Recording the ids is a write per id at a slot the snapshot's row order scatters, so the direct form's size
+ * is what it costs: while every generation and position fit, it packs a cell into an {@code int}
+ * ({@code generation << positionBits | position + 1}, where {@code positionBits} holds {@code named}) and holds
+ * half the bytes; the first cell that does not fit widens it to {@code long}s once.
  */
 final class SlotTable {
     static final int ABSENT = -1;
@@ -23,9 +35,11 @@ final class SlotTable {
     private static final int DIRECT_FLOOR = 1024;
 
     private final int highWater;
-    private final int[] direct; // generation by slot, ABSENT for none; null when hashed
+    private final int positionBits; // of a packed cell, 0..31: positions below 2^positionBits - 1
+    private int[] packed; // packed cell by slot, 0 for none; null once widened, or when hashed
+    private long[] direct; // cell by slot, 0 for none; null while packed, or when hashed
     private final int[] keys; // slot + 1, 0 for an empty cell; null when direct
-    private final int[] values;
+    private final long[] values;
     private int size;
 
     /**
@@ -38,49 +52,72 @@ final class SlotTable {
             throw new IllegalArgumentException("named=" + named + " must not be negative");
         }
         this.highWater = highWater;
+        this.positionBits = 32 - Integer.numberOfLeadingZeros(named); // named + 1 positions and 0 fit
         if (highWater <= 4L * named + DIRECT_FLOOR) {
-            direct = new int[highWater];
-            Arrays.fill(direct, ABSENT);
+            packed = new int[highWater];
             keys = null;
             values = null;
         } else {
             int capacity = Integer.highestOneBit(Math.max(2, 2 * named - 1)) << 1; // a power of two >= 2 * named
             direct = null;
             keys = new int[capacity];
-            values = new int[capacity];
+            values = new long[capacity];
         }
     }
 
     /** Whether the table is a direct array (what the tests check about its size). */
     boolean isDirect() {
-        return direct != null;
+        return keys == null;
     }
 
-    /** How many cells the table holds: its allocation in ints, per array. */
+    /** Whether the direct array still packs its cells into ints. */
+    boolean isPacked() {
+        return packed != null;
+    }
+
+    /** How many cells the table holds: its allocation in cells, per array. */
     int cells() {
-        return direct != null ? direct.length : keys.length;
+        return packed != null ? packed.length : direct != null ? direct.length : keys.length;
     }
 
     int size() {
         return size;
     }
 
+    /** {@link #add(int, int, int)} at position 0 (a free slot, whose position nothing reads). */
+    boolean add(int slot, int generation) {
+        return add(slot, generation, 0);
+    }
+
     /**
-     * Records a slot's generation.
+     * Records a slot's generation (not negative) and position.
      *
      * @return {@code false} when the slot is recorded already (nothing changes then)
      * @throws IllegalStateException when more slots are added than the table was sized for, or one outside
      *     {@code [1, highWater)} (the caller checks both first)
      */
-    boolean add(int slot, int generation) {
+    boolean add(int slot, int generation, int position) {
         if (slot < 1 || slot >= highWater) {
             throw new IllegalStateException("slot " + slot + " is outside 1.." + (highWater - 1));
         }
-        if (direct != null) {
-            if (direct[slot] != ABSENT) {
+        if (packed != null) {
+            if (packed[slot] != 0) {
                 return false;
             }
-            direct[slot] = generation;
+            if (position + 1 >>> positionBits == 0 && position >= 0
+                    && generation >>> (32 - positionBits) == 0) { // both fit: the usual case
+                packed[slot] = generation << positionBits | position + 1;
+                size++;
+                return true;
+            }
+            widen();
+        }
+        long cell = ((long) generation + 1) << 32 | (position & 0xFFFF_FFFFL);
+        if (direct != null) {
+            if (direct[slot] != 0) {
+                return false;
+            }
+            direct[slot] = cell;
             size++;
             return true;
         }
@@ -91,7 +128,7 @@ final class SlotTable {
                     throw new IllegalStateException("more slots than the " + keys.length / 2 + " it was sized for");
                 }
                 keys[i] = slot + 1;
-                values[i] = generation;
+                values[i] = cell;
                 size++;
                 return true;
             }
@@ -101,10 +138,32 @@ final class SlotTable {
         }
     }
 
-    /** The generation recorded for a slot, or {@link #ABSENT}. */
-    int generation(int slot) {
+    /** Turns the packed cells into long ones (once: the first cell that does not fit in an int). */
+    private void widen() {
+        long[] wide = new long[packed.length];
+        for (int slot = 0; slot < packed.length; slot++) {
+            if (packed[slot] != 0) {
+                wide[slot] = unpack(packed[slot]);
+            }
+        }
+        direct = wide;
+        packed = null;
+    }
+
+    /** The long cell of a nonzero packed one. */
+    private long unpack(int cell) {
+        long generation = cell >>> positionBits; // positionBits is below 32: named is an int
+        long position = (cell & (int) ((1L << positionBits) - 1)) - 1;
+        return (generation + 1) << 32 | position;
+    }
+
+    /** The cell recorded for a slot, or 0. */
+    private long cell(int slot) {
         if (slot < 1 || slot >= highWater) {
-            return ABSENT;
+            return 0;
+        }
+        if (packed != null) {
+            return packed[slot] == 0 ? 0 : unpack(packed[slot]);
         }
         if (direct != null) {
             return direct[slot];
@@ -112,7 +171,7 @@ final class SlotTable {
         int mask = keys.length - 1;
         for (int i = hash(slot) & mask; ; i = (i + 1) & mask) {
             if (keys[i] == 0) {
-                return ABSENT;
+                return 0;
             }
             if (keys[i] == slot + 1) {
                 return values[i];
@@ -120,29 +179,87 @@ final class SlotTable {
         }
     }
 
+    private static int generationOf(long cell) {
+        return (int) ((cell >>> 32) - 1);
+    }
+
+    /** The generation recorded for a slot, or {@link #ABSENT}. */
+    int generation(int slot) {
+        long cell = cell(slot);
+        return cell == 0 ? ABSENT : generationOf(cell);
+    }
+
+    /** The position recorded for a slot, or {@link #ABSENT}. */
+    int position(int slot) {
+        long cell = cell(slot);
+        return cell == 0 ? ABSENT : (int) cell;
+    }
+
     boolean contains(int slot) {
-        return generation(slot) != ABSENT;
+        return cell(slot) != 0;
     }
 
     /** The recorded slots, ascending. */
     int[] slots() {
         int[] out = new int[size];
+        layout(out, null, null);
+        return out;
+    }
+
+    /**
+     * Writes the recorded slots ascending into {@code slots}, and (where not {@code null}) each one's generation
+     * and position in the same order; each array holds {@link #size()} elements at least.
+     */
+    void layout(int[] slots, int[] generations, int[] positions) {
         int n = 0;
-        if (direct != null) {
-            for (int slot = 1; slot < direct.length; slot++) {
-                if (direct[slot] != ABSENT) {
-                    out[n++] = slot;
+        if (packed != null) {
+            int mask = (int) ((1L << positionBits) - 1);
+            for (int slot = 1; slot < packed.length; slot++) {
+                int cell = packed[slot];
+                if (cell != 0) {
+                    slots[n] = slot;
+                    if (generations != null) {
+                        generations[n] = cell >>> positionBits;
+                    }
+                    if (positions != null) {
+                        positions[n] = (cell & mask) - 1;
+                    }
+                    n++;
                 }
             }
-            return out;
+            return;
+        }
+        if (direct != null) {
+            for (int slot = 1; slot < direct.length; slot++) {
+                long cell = direct[slot];
+                if (cell != 0) {
+                    slots[n] = slot;
+                    if (generations != null) {
+                        generations[n] = generationOf(cell);
+                    }
+                    if (positions != null) {
+                        positions[n] = (int) cell;
+                    }
+                    n++;
+                }
+            }
+            return;
         }
         for (int key : keys) {
             if (key != 0) {
-                out[n++] = key - 1;
+                slots[n++] = key - 1;
             }
         }
-        Arrays.sort(out);
-        return out;
+        Arrays.sort(slots, 0, n);
+        for (int i = 0; i < n; i++) {
+            long cell = cell(slots[i]);
+            if (generations != null) {
+                generations[i] = generationOf(cell);
+            }
+            if (positions != null) {
+                positions[i] = (int) cell;
+            }
+        }
     }
 
     private static int hash(int slot) {

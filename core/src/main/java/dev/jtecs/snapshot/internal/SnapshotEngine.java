@@ -332,9 +332,11 @@ public final class SnapshotEngine {
         MutationModel.RestoreBatch[] batches = new MutationModel.RestoreBatch[model.frames.size()];
         for (int f = 0; f < batches.length; f++) {
             LoadModel.Frame frame = model.frames.get(f);
-            batches[f] = new MutationModel.RestoreBatch(frame.ids, frame.count, frame.inputs, initializer(frame));
+            batches[f] = new MutationModel.RestoreBatch(frame.ids, frame.count, frame.inputs, initializer(frame),
+                    frame.slots, frame.rows, initialized(frame));
         }
-        mutations.restore(model.highWater, model.freeSlots, model.freeGenerations, model.restoredSlots, batches);
+        mutations.restore(model.highWater, model.freeSlots, model.freeGenerations, model.restoredSlots,
+                model.restoredGenerations, batches);
         if (model.states != null) {
             host.restoreStates(model.states);
         }
@@ -363,6 +365,26 @@ public final class SnapshotEngine {
         }
         observers.deliver(Entity.WORLD, FinishSnapshotLoad.class, new FinishSnapshotLoad(prelude));
         return prelude;
+    }
+
+    /**
+     * The components whose every column the initializer writes in full: those it fills field by field (a raw
+     * block or a constant per field: {@code SnapshotReader} gives such a component a fill for every native field)
+     * and that keep nothing in a heap column.
+     */
+    private static java.util.Set<Component<?>> initialized(LoadModel.Frame frame) {
+        java.util.Set<Component<?>> written = new java.util.HashSet<>();
+        for (LoadModel.Fill fill : frame.fills) {
+            LoadModel.Target target = switch (fill) {
+                case LoadModel.Raw raw -> raw.target();
+                case LoadModel.Constant constant -> constant.target();
+                case LoadModel.Values values -> null;
+            };
+            if (target != null && target.relationship() == null && !Schema.layout(target.component()).heapColumn()) {
+                written.add(target.component());
+            }
+        }
+        return written;
     }
 
     /** The initializer of one frame's batch: every fill over the placed rows, then the sparse edges. */

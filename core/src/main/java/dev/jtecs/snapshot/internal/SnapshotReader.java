@@ -24,6 +24,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,8 +102,10 @@ final class SnapshotReader {
         }
         checkEntityCount(total);
         restored = new SlotTable(model.highWater, (int) total);
+        int position = 0;
         for (int f = 0; f < trees.size(); f++) {
-            registerIds(ids.get(f), null, "archetype " + f);
+            registerIds(ids.get(f), null, position, "archetype " + f);
+            position += ids.get(f).length;
         }
         for (int f = 0; f < trees.size(); f++) {
             LoadModel.Frame frame = new LoadModel.Frame();
@@ -150,7 +153,7 @@ final class SnapshotReader {
         int sections = 2;
         List<Map<?, ?>> trees = new ArrayList<>();
         List<MemorySegment> idSegments = new ArrayList<>();
-        List<Long> columnsAt = new ArrayList<>();
+        List<List<Binary.Section>> columnSections = new ArrayList<>();
         long total = 0;
         for (int f = 0; f < header.frames(); f++) {
             String frameWhere = "archetype " + f;
@@ -172,13 +175,15 @@ final class SnapshotReader {
             // the raw column blocks of the frame: checked here, sliced when the frame is decoded
             int raw = rawColumns(tree, frameWhere);
             long next = ids.next();
-            columnsAt.add(next);
+            List<Binary.Section> columns = new ArrayList<>(raw);
             for (int c = 0; c < raw; c++) {
                 Binary.Section column = Binary.readSection(in, next, header.total(), crc, where);
                 expect(column, Binary.COLUMN, c, where);
+                columns.add(column);
                 next = column.next();
                 sections++;
             }
+            columnSections.add(columns);
             at = next;
         }
         if (at != header.total() || sections != header.sections()) {
@@ -188,6 +193,7 @@ final class SnapshotReader {
         checkEntityCount(total);
         restored = new SlotTable(model.highWater, (int) total);
         boolean littleEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+        int position = 0;
         for (int f = 0; f < trees.size(); f++) {
             MemorySegment ids = idSegments.get(f);
             if (!littleEndian) { // the batch reads native-order ids
@@ -195,14 +201,15 @@ final class SnapshotReader {
                 MemorySegment.copy(ids, Tagged.LONG, 0, copy, 0, copy.length);
                 ids = MemorySegment.ofArray(copy);
             }
-            registerIds(null, ids, "archetype " + f);
+            registerIds(null, ids, position, "archetype " + f);
+            position += (int) (ids.byteSize() / 8);
             idSegments.set(f, ids);
         }
         for (int f = 0; f < trees.size(); f++) {
             LoadModel.Frame frame = new LoadModel.Frame();
             frame.count = (int) (idSegments.get(f).byteSize() / 8);
             frame.ids = idSegments.get(f);
-            frame(frame, trees.get(f), new RawColumns(in, columnsAt.get(f), header.total(), crc),
+            frame(frame, trees.get(f), new RawColumns(in, columnSections.get(f)),
                     "archetype " + f);
             model.frames.add(frame);
         }
@@ -216,27 +223,30 @@ final class SnapshotReader {
         }
     }
 
-    /** The raw column blocks following a frame's ids, read in order. */
+    /**
+     * The raw column blocks following a frame's ids, handed out in order. They were read and checked (framing,
+     * kind, checksum) with the rest of the sections; here each is only matched against the size its field needs,
+     * so no block is checksummed twice.
+     */
     private static final class RawColumns {
         final MemorySegment in;
-        final long total;
-        final CRC32C crc;
-        long at;
+        final List<Binary.Section> sections;
+        int next;
 
-        RawColumns(MemorySegment in, long at, long total, CRC32C crc) {
+        RawColumns(MemorySegment in, List<Binary.Section> sections) {
             this.in = in;
-            this.at = at;
-            this.total = total;
-            this.crc = crc;
+            this.sections = sections;
         }
 
         MemorySegment next(long expectedBytes, String where) {
-            Binary.Section section = Binary.readSection(in, at, total, crc, where);
+            if (next == sections.size()) {
+                throw Trees.bad(where, "its column block is missing (the frame announced " + sections.size() + ")");
+            }
+            Binary.Section section = sections.get(next++);
             if (section.length() != expectedBytes) {
                 throw Trees.bad(where, "its column block holds " + section.length() + " bytes, the frame needs "
                         + expectedBytes);
             }
-            at = section.next();
             return in.asSlice(section.payload(), section.length());
         }
     }
@@ -417,8 +427,11 @@ final class SnapshotReader {
         }
     }
 
-    /** Checks a frame's ids (well formed, below nextEntityId, distinct across the snapshot) and records them. */
-    private void registerIds(long[] array, MemorySegment segment, String where) {
+    /**
+     * Checks a frame's ids (well formed, below nextEntityId, distinct across the snapshot) and records them, the
+     * frame's first at {@code position} (its index over all frames).
+     */
+    private void registerIds(long[] array, MemorySegment segment, int position, String where) {
         int count = array != null ? array.length : (int) (segment.byteSize() / 8);
         long[] chunk = array != null ? array : new long[Math.min(count, 4096)];
         for (int done = 0; done < count; done += chunk.length) {
@@ -437,7 +450,7 @@ final class SnapshotReader {
                     throw Trees.bad(where, "entity " + Entity.toString(id) + " lies past nextEntityId "
                             + model.highWater);
                 }
-                if (!restored.add(slot, Entity.generation(id))) {
+                if (!restored.add(slot, Entity.generation(id), position + at)) {
                     throw Trees.bad(where, "duplicate id: slot " + slot + " appears twice (entity "
                             + Entity.toString(id) + ")");
                 }
@@ -799,7 +812,7 @@ final class SnapshotReader {
     // ---------------------------------------------------------------- shared: metadata
 
     private LoadModel finish(Map<?, ?> root, String where) {
-        model.restoredSlots = restored.slots();
+        restoredLayout();
         SlotTable free = new SlotTable(model.highWater, model.freeSlots.length);
         for (int i = 0; i < model.freeSlots.length; i++) {
             int slot = model.freeSlots[i];
@@ -860,6 +873,43 @@ final class SnapshotReader {
             }
         }
         return model;
+    }
+
+    /**
+     * The restored slots in slot order, each with its generation, and each frame's slots (ascending) with their
+     * rows in the frame: what lets the entity index be written in slot order when the load is applied.
+     */
+    private void restoredLayout() {
+        int n = restored.size();
+        int[] slots = new int[n];
+        int[] generations = new int[n];
+        int[] positions = new int[n];
+        restored.layout(slots, generations, positions);
+        model.restoredSlots = slots;
+        model.restoredGenerations = generations;
+        List<LoadModel.Frame> frames = model.frames;
+        if (frames.size() == 1) { // positions are the rows of the one frame
+            frames.get(0).slots = slots;
+            frames.get(0).rows = positions;
+            return;
+        }
+        int[] starts = new int[frames.size()];
+        int[] filled = new int[frames.size()];
+        for (int f = 0, start = 0; f < starts.length; f++) {
+            starts[f] = start;
+            start += frames.get(f).count;
+            frames.get(f).slots = new int[frames.get(f).count];
+            frames.get(f).rows = new int[frames.get(f).count];
+        }
+        for (int k = 0; k < n; k++) {
+            int f = Arrays.binarySearch(starts, positions[k]); // starts ascend strictly: every frame holds one
+            if (f < 0) {
+                f = -f - 2; // the last frame starting before the position
+            }
+            LoadModel.Frame frame = frames.get(f);
+            frame.slots[filled[f]] = slots[k];
+            frame.rows[filled[f]++] = positions[k] - starts[f];
+        }
     }
 
     private void random(Object payload, String where) {

@@ -408,4 +408,113 @@ class EntityIndexTest {
             assertTrue(distinct.add(id));
         }
     }
+
+    // ---------------------------------------------------------------- restoration (snapshot loads)
+
+    /** An index with alive, reserved, free and retired slots, like a world a snapshot is loaded into. */
+    private static EntityIndex populated() {
+        EntityIndex index = new EntityIndex(100);
+        for (int i = 0; i < 30; i++) {
+            long id = index.allocate();
+            if (i % 7 != 3) {
+                index.publish(Entity.slot(id), 1, i);
+            }
+        }
+        index.free(5);
+        index.free(11);
+        return index;
+    }
+
+    /** Everything a slot says, over every slot that either index ever used. */
+    private static String dump(EntityIndex index) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("highWater=").append(index.highWater()).append(" alive=").append(index.aliveCount())
+                .append(" free=").append(java.util.Arrays.toString(index.freeStack())).append('\n');
+        for (int slot = 1; slot < 60; slot++) {
+            sb.append(slot).append(':').append(index.slotState(slot)).append('/').append(index.generationOf(slot))
+                    .append('/').append(index.batchArchetype(slot));
+            if (index.slotState(slot) == EntityIndex.ALIVE) {
+                sb.append('@').append(index.storeOf(slot)).append(',').append(index.rowOf(slot));
+            }
+            sb.append(' ');
+        }
+        return sb.toString();
+    }
+
+    private static final int[] FREE_SLOTS = {40, 2, 17};
+    private static final int[] FREE_GENERATIONS = {3, 0, 8};
+    private static final int[] RESTORED = {1, 4, 9, 10, 11, 12, 30, 35, 41};
+    private static final int[] RESTORED_GENERATIONS = {0, 2, 0, 1, 5, 0, 0, 4, 9};
+    private static final int[] ROW_ORDER = {6, 0, 8, 3, 1, 7, 2, 5, 4}; // row i holds RESTORED[ROW_ORDER[i]]
+
+    /** What a load did before the slot-order paths: clear, lay out, reserve and publish id by id in row order. */
+    private static EntityIndex restoredIdById() {
+        EntityIndex index = populated();
+        index.clear();
+        index.prepareRestore(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED);
+        for (int k : ROW_ORDER) {
+            index.reserveAt(Entity.pack(RESTORED[k], RESTORED_GENERATIONS[k]));
+            index.stampBatch(RESTORED[k], 6);
+        }
+        return index;
+    }
+
+    @Test
+    void restoringInSlotOrderLeavesWhatReservingAndPublishingIdByIdLeaves() {
+        EntityIndex expected = restoredIdById();
+        EntityIndex index = populated(); // not cleared: the layout pass overwrites every slot
+        index.prepareRestore(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED);
+        assertTrue(index.reserveRestored(RESTORED, RESTORED_GENERATIONS, 6));
+        assertEquals(dump(expected), dump(index));
+
+        int[] rows = new int[RESTORED.length];
+        for (int i = 0; i < ROW_ORDER.length; i++) {
+            rows[ROW_ORDER[i]] = i;
+            expected.publish(RESTORED[ROW_ORDER[i]], 2, 10 + i);
+        }
+        index.publishSlots(RESTORED, rows, 2, 10);
+        assertEquals(dump(expected), dump(index));
+        assertEquals(RESTORED.length, index.aliveCount());
+        assertEquals(FREE_SLOTS[2], Entity.slot(index.allocate()), "the saved free stack pops top first");
+    }
+
+    @Test
+    void stampingInSlotOrderLeavesWhatStampingIdByIdLeaves() {
+        EntityIndex expected = restoredIdById();
+        EntityIndex index = populated();
+        index.prepareRestore(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED);
+        assertTrue(index.reserveRestored(RESTORED, RESTORED_GENERATIONS, -1));
+        index.stampSlots(RESTORED, 6);
+        assertEquals(dump(expected), dump(index));
+    }
+
+    @Test
+    void aFreeStackChangedSinceTheLayoutIsReservedIdByIdInstead() {
+        EntityIndex index = populated();
+        index.prepareRestore(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED);
+        String laidOut = dump(index);
+        long taken = index.allocate(); // a callback spawned: it takes the top of the stack, a restored slot
+        assertEquals(RESTORED[RESTORED.length - 1], Entity.slot(taken));
+        assertFalse(index.reserveRestored(RESTORED, RESTORED_GENERATIONS, 6));
+        index.free(Entity.slot(taken)); // cancelled: the slot goes back where it was, one generation on
+        assertEquals(laidOut.replace("41:0/0/-1", "41:0/1/-1"), dump(index));
+        int[] stale = RESTORED_GENERATIONS.clone();
+        stale[RESTORED.length - 1] = 0; // older than the slot now is
+        assertFalse(index.reserveRestored(RESTORED, stale, 6));
+        assertEquals(laidOut.replace("41:0/0/-1", "41:0/1/-1"), dump(index), "a refusal reserves nothing");
+        assertThrows(IllegalArgumentException.class, () -> index.reserveAt(Entity.pack(41, 0)),
+                "what the id-by-id path then says");
+        assertTrue(index.reserveRestored(RESTORED, RESTORED_GENERATIONS, 6), "generation 9 is not stale");
+    }
+
+    @Test
+    void aLayoutOfUnorderedSlotsIsRefusedBeforeAnythingChanges() {
+        EntityIndex index = populated();
+        String before = dump(index);
+        assertThrows(IllegalArgumentException.class,
+                () -> index.prepareRestore(45, new int[0], new int[0], new int[] {3, 2}));
+        assertThrows(IllegalArgumentException.class,
+                () -> index.prepareRestore(45, new int[0], new int[0], new int[] {3, 45}));
+        assertEquals(before, dump(index));
+    }
 }

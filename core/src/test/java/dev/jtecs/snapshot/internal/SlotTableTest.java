@@ -57,4 +57,64 @@ class SlotTableTest {
         assertThrows(IllegalStateException.class, () -> hashed.add(7, 0), "sized for two");
         assertThrows(IllegalArgumentException.class, () -> new SlotTable(10, -1));
     }
+
+    @Test
+    void bothFormsLayTheSlotsOutAscendingWithTheirGenerationsAndPositions() {
+        for (SlotTable table : new SlotTable[] {new SlotTable(64, 40), new SlotTable(1 << 24, 40)}) {
+            int[] expectedSlots = new int[40];
+            for (int i = 0; i < 40; i++) {
+                int slot = table.isDirect() ? 63 - i : (i * 409_891) % ((1 << 24) - 1) + 1;
+                int generation = i == 7 ? dev.jtecs.entity.Entity.MAX_GENERATION : i * 3;
+                assertTrue(table.add(slot, generation, 1000 + i));
+                assertEquals(1000 + i, table.position(slot));
+                assertEquals(generation, table.generation(slot));
+                expectedSlots[i] = slot;
+            }
+            assertEquals(SlotTable.ABSENT, table.position(table.isDirect() ? 1 : 2));
+            int[] slots = new int[40];
+            int[] generations = new int[40];
+            int[] positions = new int[40];
+            table.layout(slots, generations, positions);
+            java.util.Arrays.sort(expectedSlots);
+            assertArrayEquals(expectedSlots, slots);
+            for (int k = 0; k < 40; k++) {
+                assertEquals(table.generation(slots[k]), generations[k]);
+                assertEquals(table.position(slots[k]), positions[k]);
+            }
+        }
+    }
+
+    @Test
+    void aDirectTablePacksItsCellsUntilOneDoesNotFitAndThenAnswersAlike() {
+        SlotTable table = new SlotTable(2000, 1000); // positions take 10 bits: generations up to 2^22 - 1 pack
+        assertTrue(table.isPacked());
+        assertTrue(table.add(5, (1 << 22) - 1, 999));
+        assertTrue(table.add(6, 0, 0));
+        assertTrue(table.isPacked());
+        assertEquals((1 << 22) - 1, table.generation(5));
+        assertEquals(999, table.position(5));
+        assertTrue(table.add(7, 1 << 22, 3), "a generation that does not fit widens the table");
+        assertFalse(table.isPacked());
+        assertFalse(table.add(5, 1, 1), "what was packed is still recorded");
+        assertEquals((1 << 22) - 1, table.generation(5));
+        assertEquals(999, table.position(5));
+        assertEquals(0, table.generation(6));
+        assertEquals(0, table.position(6));
+        assertEquals(1 << 22, table.generation(7));
+        assertTrue(table.add(8, dev.jtecs.entity.Entity.MAX_GENERATION, 1_000_000_000));
+        assertEquals(dev.jtecs.entity.Entity.MAX_GENERATION, table.generation(8));
+        assertEquals(1_000_000_000, table.position(8));
+        int[] slots = new int[4];
+        int[] generations = new int[4];
+        int[] positions = new int[4];
+        table.layout(slots, generations, positions);
+        assertArrayEquals(new int[] {5, 6, 7, 8}, slots);
+        assertArrayEquals(new int[] {(1 << 22) - 1, 0, 1 << 22, dev.jtecs.entity.Entity.MAX_GENERATION}, generations);
+        assertArrayEquals(new int[] {999, 0, 3, 1_000_000_000}, positions);
+
+        SlotTable far = new SlotTable(2000, 1000);
+        assertTrue(far.add(9, 0, 1023), "position 1023 + 1 needs an eleventh bit");
+        assertFalse(far.isPacked());
+        assertEquals(1023, far.position(9));
+    }
 }
