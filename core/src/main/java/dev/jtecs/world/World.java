@@ -896,6 +896,52 @@ public final class World implements AutoCloseable {
     }
 
     /**
+     * {@link #get} for code about to change the value: marks the column it reads dirty first, then answers what
+     * {@code get} answers (and {@code null} in the same cases, marking nothing). For a managed component or a
+     * payload edge stored by reference the answer is the stored object itself, so changes to its fields reach
+     * the world; it stays the entity's value until the next structural publication (a commit, a phase end,
+     * compaction, clear or snapshot load), after which read it again. A native or scalar component's answer is
+     * a fresh record, as records cannot be changed in place: write the new value back with {@link #set} or a
+     * column. A relationship marks the column of the edge it answers (its first edge, in ascending target
+     * order), a selector the column of its target's edge.
+     */
+    public <T> T getMut(long id, Component<T> component) {
+        checkOpen();
+        requireOwnPair(component, "getMut");
+        if (!index.isAlive(id)) {
+            return null;
+        }
+        int slot = Entity.slot(id);
+        int row = index.rowOf(slot);
+        Table table = archetypes.ofStore(index.storeOf(slot));
+        if (component instanceof TargetSelector<?> || component instanceof BaseRelationship<?>) {
+            BaseRelationship<?> relationship = component instanceof TargetSelector<?> selector
+                    ? selector.relationship() : (BaseRelationship<?>) component;
+            long target = component instanceof TargetSelector<?> selector ? selector.target()
+                    : table.firstTarget(relationship, row);
+            T value = target == 0 ? null : table.archetype().getValue(row, component);
+            if (value == null) {
+                return null;
+            }
+            int pair = table.pairPosition(relationship, target);
+            if (pair >= 0) {
+                table.markDirty(pair);
+            }
+            int wildcard = table.position(relationship.id());
+            if (wildcard >= 0) {
+                table.markDirty(wildcard);
+            }
+            return value;
+        }
+        int position = table.position(component.id());
+        if (position < 0) {
+            return null;
+        }
+        table.markDirty(position);
+        return component.valueType().cast(table.readValue(position, row));
+    }
+
+    /**
      * Declares that code wrote a component of a published entity outside the tracked paths; marks that column of
      * the entity's archetype dirty. Does nothing for an entity whose spawn is still staged (placement marks it).
      *

@@ -717,4 +717,28 @@ class WorldTest {
         assertTrue(world.isClosed());
         cursor.close();
     }
+
+    @Test
+    void getMut() {
+        Inventory bag = new Inventory(new ArrayList<>(List.of("rope")));
+        long id = world.spawn(INVENTORY.of(bag), HEALTH.of(10.0));
+        Archetype archetype = world.archetypeOf(id);
+        archetype.clearDirtyComponents();
+
+        Inventory live = world.getMut(id, INVENTORY);
+        assertSame(bag, live); // the stored object, not a copy
+        assertTrue(archetype.isComponentDirty(INVENTORY)); // marked before the caller writes
+        assertFalse(archetype.isComponentDirty(HEALTH));
+        live.items().add("lamp");
+        assertEquals(List.of("rope", "lamp"), world.get(id, INVENTORY).items());
+
+        assertEquals(10.0, world.getMut(id, HEALTH)); // a scalar answers its value and marks its column
+        assertTrue(archetype.isComponentDirty(HEALTH));
+        archetype.clearDirtyComponents();
+        assertNull(world.getMut(id, POSITION)); // absent: null, nothing marked
+        assertFalse(archetype.anyComponentDirty());
+        long dead = world.spawn(POSITION);
+        world.despawn(dead);
+        assertNull(world.getMut(dead, POSITION));
+    }
 }
