@@ -741,4 +741,73 @@ class WorldTest {
         world.despawn(dead);
         assertNull(world.getMut(dead, POSITION));
     }
+
+    @Test
+    void removeOnAnEntityStagedForDespawnDoesNothing() {
+        long id = world.spawn(POSITION, FROZEN);
+        long version = world.structureVersion();
+        world.defer();
+        world.despawn(id);
+        world.remove(id, FROZEN); // staged despawn: the remove is dropped, not an error
+        world.remove(id, POSITION);
+        assertTrue(world.has(id, FROZEN), "committed state unchanged until the scope closes");
+        assertEquals(version, world.structureVersion());
+        world.commit();
+        assertFalse(world.isAlive(id));
+        assertEquals(0, world.entityCount());
+    }
+
+    @Test
+    void readsInsideAMembershipCallback() {
+        long other = world.spawn(POSITION);
+        List<String> seen = new ArrayList<>();
+        world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(POSITION, VELOCITY)
+                .onEntitiesAdded((archetype, from, to) -> {
+                    for (int row = from; row < to; row++) {
+                        long id = archetype.entity(row);
+                        seen.add(archetype.getValue(row, POSITION) + " " + world.get(id, VELOCITY));
+                        world.set(other, FROZEN); // structural: staged for after this publication
+                        seen.add("other frozen: " + world.has(other, FROZEN));
+                    }
+                }).build());
+        world.spawn(POSITION.of(new Position(1, 2)), VELOCITY.of(new Velocity(3, 4)));
+        assertEquals(List.of("Position[x=1.0, y=2.0] Velocity[x=3.0, y=4.0]", "other frozen: false"), seen,
+                "the entering row is initialized and readable; work staged in the callback is not visible yet");
+        assertTrue(world.has(other, FROZEN), "the callback's work was published by the same drain");
+    }
+
+    @Test
+    void writeThroughInsideAMembershipCallback() {
+        long watcher = world.spawn(HEALTH.of(100.0));
+        List<Double> seen = new ArrayList<>();
+        world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(ENEMY).onEntitiesAdded((archetype, f, t) -> {
+            world.set(watcher, HEALTH.of(42.0)); // value-only, nothing staged for the watcher: written now
+            seen.add(world.get(watcher, HEALTH));
+        }).build());
+        Archetype watcherArchetype = world.archetypeOf(watcher);
+        watcherArchetype.clearDirtyComponents();
+        world.spawn(ENEMY);
+        assertEquals(List.of(42.0), seen, "the write was visible inside the callback that made it");
+        assertTrue(watcherArchetype.isComponentDirty(HEALTH), "and marked its column dirty");
+    }
+
+    @Test
+    void setATagTheEntityAlreadyHas() {
+        long id = world.spawn(POSITION, FROZEN);
+        Archetype archetype = world.archetypeOf(id);
+        int row = world.rowOf(id);
+        List<Integer> entered = new ArrayList<>();
+        world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(FROZEN)
+                .onEntitiesAdded((a, from, to) -> entered.add(to - from)).build());
+        entered.clear(); // the query's initial match
+        long version = world.structureVersion();
+        world.set(id, FROZEN);
+        world.defer();
+        world.set(id, FROZEN);
+        world.commit();
+        assertEquals(version, world.structureVersion(), "no move, no placement");
+        assertSame(archetype, world.archetypeOf(id));
+        assertEquals(row, world.rowOf(id));
+        assertEquals(List.of(), entered, "membership did not change, so no callback");
+    }
 }
