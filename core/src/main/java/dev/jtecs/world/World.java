@@ -115,6 +115,9 @@ public final class World implements AutoCloseable {
     private final Relations relations;
     private final MutationModel mutations;
     private final Scopes scopes;
+    /** Where misuse that the world survives but should not go unnoticed is reported (close, update). */
+    private static final System.Logger LOG = System.getLogger(World.class.getName());
+
     private final CommitDrain drain;
     private final Compaction compaction;
     private final Resources resources = new Resources(this);
@@ -1131,11 +1134,19 @@ public final class World implements AutoCloseable {
     /**
      * Runs one frame: the systems of the main phases, the fixed steps due and the render phases (see
      * {@link dev.jtecs.schedule.Phases}), then clears every dirty bit. Closes scopes left open and publishes
-     * pending work before the first system runs. Systems run inside a dispatch scope: their structural work is
+     * pending work before the first system runs; a scope the caller left open is reported as a
+     * {@link System.Logger.Level#WARNING} on the {@code dev.jtecs.world.World} logger, as it usually means a
+     * missing {@code commit()} or {@code cursor.close()}. Systems run inside a dispatch scope: their structural work is
      * published after each phase and at commit barriers; an explicit {@link #commit()} publishes at once.
      */
     public void update(double dt) {
         checkOpen();
+        if (scopes.depth() > 0 && !scopes.inCall() && !drain.isDraining()) {
+            LOG.log(System.Logger.Level.WARNING, () -> "update: " + this + " has " + scopes.depth() + " scope(s) "
+                    + "left open by the caller (a defer() without its commit(), or a cursor never closed); update "
+                    + "closes them and publishes " + (drain.hasWork() ? "the work staged in them" : "nothing staged")
+                    + " before the systems run");
+        }
         pipeline.update(dt);
         if (!closed) {
             archetypes.clearDirty();
@@ -1587,7 +1598,10 @@ public final class World implements AutoCloseable {
     // ---------------------------------------------------------------- lifetime
 
     /**
-     * Frees all native memory. Idempotent; every later call on this world throws. Only the owner thread may
+     * Frees all native memory. Idempotent; every later call on this world throws. Structural work staged and
+     * never published is discarded, with a {@link System.Logger.Level#WARNING} on the {@code dev.jtecs.world.World}
+     * logger (not an exception: {@code close} runs from try-with-resources, often while another exception is on
+     * its way out, and must not replace it). Only the owner thread may
      * close a world (column views read on other threads must be finished first), and only between calls: the
      * code that called back into the caller would go on with a closed world and freed memory.
      *
@@ -1608,6 +1622,11 @@ public final class World implements AutoCloseable {
                     + " a visit, an observer or another callback); close it after that call returns (dispatch="
                     + scopes.isHeld() + " draining=" + drain.isDraining() + " delivering="
                     + observers.isDelivering() + " depth=" + scopes.depth() + ")");
+        }
+        if (drain.hasWork()) {
+            LOG.log(System.Logger.Level.WARNING, () -> "close: " + this + " discards structural work staged and "
+                    + "never published (" + scopes.depth() + " scope(s) open); call commit() before close() to "
+                    + "keep it");
         }
         closed = true;
         scopes.close();

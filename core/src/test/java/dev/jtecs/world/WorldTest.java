@@ -810,4 +810,58 @@ class WorldTest {
         assertEquals(row, world.rowOf(id));
         assertEquals(List.of(), entered, "membership did not change, so no callback");
     }
+
+    /** Collects what the world logs while {@code body} runs. */
+    private static List<String> warningsDuring(Runnable body) {
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger(World.class.getName());
+        List<String> messages = new ArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    messages.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        jul.addHandler(handler);
+        try {
+            body.run();
+        } finally {
+            jul.removeHandler(handler);
+        }
+        return messages;
+    }
+
+    @Test
+    void closeWithStagedWorkWarns() {
+        World closing = World.create();
+        closing.spawn(POSITION); // published: nothing to warn about
+        assertEquals(List.of(), warningsDuring(closing::close));
+
+        World staged = World.create();
+        staged.defer();
+        staged.spawn(POSITION);
+        List<String> warnings = warningsDuring(staged::close);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith("close: ") && warnings.get(0).contains("commit()"), warnings.get(0));
+        assertTrue(staged.isClosed(), "a warning, not a refusal");
+    }
+
+    @Test
+    void updateWithAnOpenCallerScopeWarns() {
+        assertEquals(List.of(), warningsDuring(() -> world.update(0)));
+        world.defer();
+        long id = world.spawn(POSITION);
+        List<String> warnings = warningsDuring(() -> world.update(0));
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("1 scope(s) left open"), warnings.get(0));
+        assertTrue(world.isAlive(id), "update still closes the scope and publishes, as documented");
+        assertEquals(List.of(), warningsDuring(() -> world.update(0)), "closed now: no second warning");
+    }
 }
