@@ -822,6 +822,17 @@ public final class World implements AutoCloseable {
         return observers.stop(address, type, id);
     }
 
+    /**
+     * How many observer registrations are live, over every address and event type: each {@code observe} adds one,
+     * and one goes when it is stopped, when a once-observer has fired, when its address is cleared, and when its
+     * entity is despawned. A count that only grows over a session points to registrations that are never
+     * stopped.
+     */
+    public int observerCount() {
+        checkOpen();
+        return observers.count();
+    }
+
     public boolean hasObservers(long address, Class<?> type) {
         checkOpen();
         Objects.requireNonNull(type, "type");
