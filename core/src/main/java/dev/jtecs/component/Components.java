@@ -182,6 +182,10 @@ public final class Components {
             throw new IllegalArgumentException("relationship " + name + " carries no payload and takes no snapshot "
                     + "codec");
         }
+        if (options.payloadDefaults() != null) {
+            throw new IllegalArgumentException("relationship " + name + " carries no payload and takes no defaults "
+                    + "factory");
+        }
         String pinned = pinnedName(name, options.componentOptions());
         return sameOptions(add(id -> new Relationship(id, pinned, options), Relationship.class), options);
     }
@@ -200,6 +204,10 @@ public final class Components {
         if (created.valueType() != type) {
             throw new IllegalStateException("relationship '" + name + "' is already registered for "
                     + created.valueType().getName());
+        }
+        if (options.payloadDefaults() != null && created.payloadDefaults() != options.payloadDefaults()) {
+            throw new IllegalStateException("relationship '" + name + "' is already registered; a defaults factory "
+                    + "cannot be compared with the registered one, so register it once and share the definition");
         }
         return (RelationshipDefinition<T>) sameOptions(created, options);
     }
