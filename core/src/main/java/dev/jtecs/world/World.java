@@ -1264,13 +1264,21 @@ public final class World implements AutoCloseable {
         return pipeline.fixedStepCount();
     }
 
-    /** Seconds per presentation tick (for converting frame counts to time); starts at the config's value. */
+    /**
+     * Seconds per presentation tick, the rate at which frame-counted waits ({@link
+     * dev.jtecs.schedule.RunIf#afterFrames}) turn into phase time; starts at the config's value.
+     */
     public double getNominalFrameTime() {
         checkOpen();
         return nominalFrameTime;
     }
 
-    /** @throws IllegalArgumentException unless {@code seconds} is positive and finite (nothing changes) */
+    /**
+     * Changes the seconds per presentation tick for waits that start from now on: a frame-counted wait already
+     * under way keeps the deadline it converted when it started.
+     *
+     * @throws IllegalArgumentException unless {@code seconds} is positive and finite (nothing changes)
+     */
     public void setNominalFrameTime(double seconds) {
         checkOpen();
         if (!(seconds > 0) || Double.isInfinite(seconds)) {

@@ -864,4 +864,24 @@ class WorldTest {
         assertTrue(world.isAlive(id), "update still closes the scope and publishes, as documented");
         assertEquals(List.of(), warningsDuring(() -> world.update(0)), "closed now: no second warning");
     }
+
+    @Test
+    void setNominalFrameTime() {
+        List<String> log = new ArrayList<>();
+        world.setNominalFrameTime(0.5);
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("early").runIf(dev.jtecs.schedule.RunIf.afterFrames(2))
+                .run((dt, w) -> log.add("early")));
+        world.update(0.25); // "early" starts waiting: 2 frames of 0.5 s, a 1.0 s deadline from now on
+        world.setNominalFrameTime(0.1);
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("late").runIf(dev.jtecs.schedule.RunIf.afterFrames(2))
+                .run((dt, w) -> log.add("late")));
+        world.update(0.25); // "late" starts at 0.1 s per frame: 0.2 s, met at once; "early" has 0.5 of 1.0
+        assertEquals(List.of("late"), log);
+        world.update(0.25);
+        assertEquals(List.of("late"), log, "the wait under way kept its deadline");
+        world.update(0.25);
+        assertEquals(List.of("late", "early"), log);
+        assertThrows(IllegalArgumentException.class, () -> world.setNominalFrameTime(0));
+        assertEquals(0.1, world.getNominalFrameTime());
+    }
 }
