@@ -38,6 +38,11 @@ public final class Components {
      * {@link ManagedComponent}. The result type is inferred from the assignment, as in
      * {@code NativeComponent<Velocity> V = Components.register(Velocity.class)}; use {@link #registerNative} or
      * {@link #registerManaged} to state the kind explicitly.
+     *
+     * <p>The kind is the class's, not the variable's: a record with a field that is not primitive becomes a
+     * managed component even when the result is assigned to a {@code NativeComponent} variable, and that
+     * assignment's cast, in the caller's code, fails with a bare {@link ClassCastException}. For a record meant to
+     * be native, {@link #registerNative} says instead which field is in the way, before registering anything.
      */
     public static <T, C extends Component<T>> C register(Class<T> type) {
         return register(type, options -> {});
@@ -63,11 +68,27 @@ public final class Components {
             Class<T> type, Consumer<ComponentOptions<T>> options) {
         Objects.requireNonNull(type, "type");
         if (!RecordCodec.isPrimitiveRecord(type)) {
-            throw new IllegalArgumentException(type.getName()
-                    + " is not a record of primitive fields; register it as a managed component");
+            throw new IllegalArgumentException(notNative(type));
         }
         ComponentOptions<T> opts = configure(options);
         return add(id -> new NativeComponent<>(id, type, opts), NativeComponent.class);
+    }
+
+    /** Why {@code type} cannot be native: the record and its first field that is not primitive, and what it needs. */
+    private static String notNative(Class<?> type) {
+        if (!type.isRecord()) {
+            return "cannot register " + type.getName() + " as a native component: it is not a record (a native "
+                    + "component is a record of primitive fields); register it as a managed component";
+        }
+        for (java.lang.reflect.RecordComponent part : type.getRecordComponents()) {
+            if (!part.getType().isPrimitive()) {
+                return "cannot register record " + type.getName() + " as a native component: its field '"
+                        + part.getName() + "' is a " + part.getType().getTypeName() + ", and every field of a "
+                        + "native component must be a primitive (boolean, byte, short, char, int, long, float or "
+                        + "double); flatten it into primitive fields, or register the record as a managed component";
+            }
+        }
+        throw new AssertionError(type); // callers ask only for records that are not primitive records
     }
 
     /** Registers any class as a managed (heap column) component. */
@@ -161,6 +182,10 @@ public final class Components {
             throw new IllegalArgumentException("relationship " + name + " carries no payload and takes no snapshot "
                     + "codec");
         }
+        if (options.payloadDefaults() != null) {
+            throw new IllegalArgumentException("relationship " + name + " carries no payload and takes no defaults "
+                    + "factory");
+        }
         String pinned = pinnedName(name, options.componentOptions());
         return sameOptions(add(id -> new Relationship(id, pinned, options), Relationship.class), options);
     }
@@ -179,6 +204,10 @@ public final class Components {
         if (created.valueType() != type) {
             throw new IllegalStateException("relationship '" + name + "' is already registered for "
                     + created.valueType().getName());
+        }
+        if (options.payloadDefaults() != null && created.payloadDefaults() != options.payloadDefaults()) {
+            throw new IllegalStateException("relationship '" + name + "' is already registered; a defaults factory "
+                    + "cannot be compared with the registered one, so register it once and share the definition");
         }
         return (RelationshipDefinition<T>) sameOptions(created, options);
     }

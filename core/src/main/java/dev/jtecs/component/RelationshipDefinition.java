@@ -29,6 +29,7 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
     private final MethodHandle targetAccessor;
     private final MethodHandle constructor;
     private final Class<?>[] fieldTypes;
+    private final java.util.function.LongFunction<? extends Record> defaults;
 
     RelationshipDefinition(int id, String name, Class<T> type, RelationshipOptions options) {
         super(id, name, type, options);
@@ -46,6 +47,7 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
                     + " has no 'long target' component");
         }
         targetField = found;
+        defaults = options.payloadDefaults();
         dev.jtecs.component.internal.RecordCodec.checkConstructorSlots(type, fieldTypes, "relationship record");
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
@@ -76,8 +78,53 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
         return new RelationshipValue(this, targetOf(value), value);
     }
 
-    /** An edge to {@code target} whose other fields are zero, {@code false} or {@code null}. */
+    /**
+     * An edge to {@code target} carrying the default payload: the record the registered
+     * {@link RelationshipOptions#defaults defaults} factory builds for {@code target}, called anew for every
+     * {@code to}; without a factory, the record whose other fields are zero, {@code false} or {@code null}.
+     *
+     * @throws IllegalStateException when the factory returns {@code null} or a record naming another target
+     */
     public RelationshipValue to(long target) {
+        if (defaults == null) {
+            return toZeroed(target);
+        }
+        return new RelationshipValue(this, target, defaultFactory(target));
+    }
+
+    /**
+     * The default payload of an edge to {@code target} (the reference's {@code defaultFactory}): a fresh record
+     * from the registered {@link RelationshipOptions#defaults defaults} factory, or without one the record whose
+     * other fields are zero, {@code false} or {@code null}.
+     *
+     * @throws IllegalStateException when the factory returns {@code null} or a record naming another target
+     */
+    public T defaultFactory(long target) {
+        if (defaults == null) {
+            return valueType().cast(toZeroed(target).payload());
+        }
+        checkTarget(target);
+        Record made = defaults.apply(target);
+        if (made == null || !valueType().isInstance(made)) {
+            throw new IllegalStateException("default factory of relationship " + name() + " returned "
+                    + (made == null ? "null" : "a " + made.getClass().getName()) + " for target " + target
+                    + "; it must return a " + valueType().getName());
+        }
+        T value = valueType().cast(made);
+        if (targetOf(value) != target) {
+            throw new IllegalStateException("default factory of relationship " + name() + " returned an edge to "
+                    + targetOf(value) + " when asked for target " + target + "; the record's target must be the one"
+                    + " it receives");
+        }
+        return value;
+    }
+
+    /**
+     * An edge to {@code target} whose other fields are zero, {@code false} or {@code null}, ignoring any
+     * defaults factory: the shape the engine uses where the payload is about to be overwritten or does not
+     * matter (snapshot loads, removals by target).
+     */
+    public RelationshipValue toZeroed(long target) {
         checkTarget(target);
         Object[] args = new Object[fieldTypes.length];
         for (int i = 0; i < args.length; i++) {
@@ -138,6 +185,11 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
         return payloadLayout;
     }
 
+    /** The registered defaults factory, or {@code null}. */
+    java.util.function.LongFunction<? extends Record> payloadDefaults() {
+        return defaults;
+    }
+
     /** The index of the {@code target} component among the record's components. */
     public int targetField() {
         return targetField;
@@ -163,3 +215,4 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
         return valueType().cast(payload);
     }
 }
+

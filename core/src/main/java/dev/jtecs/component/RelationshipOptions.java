@@ -10,6 +10,7 @@ public final class RelationshipOptions {
     private boolean reverseIndex;
     private boolean cascadeDelete;
     private boolean sparse;
+    private java.util.function.LongFunction<? extends Record> payloadDefaults;
 
     RelationshipOptions() {
     }
@@ -87,6 +88,21 @@ public final class RelationshipOptions {
             java.util.function.BiFunction<? super W, Object, ? extends Record> decoder) {
         ((ComponentOptions) options).deserialize(worldType, (java.util.function.BiFunction) decoder);
         return this;
+    }
+
+    /**
+     * The factory of a payload relationship's default payload: given the target, it returns the edge record that
+     * {@code to(target)} carries, with that same target (called anew for each {@code to}, so mutable payload
+     * parts are not shared between edges unless the factory shares them). Without one, a bare edge's other
+     * fields are zero, {@code false} or {@code null}. A target-only relationship has no payload and refuses it.
+     */
+    public RelationshipOptions defaults(java.util.function.LongFunction<? extends Record> factory) {
+        payloadDefaults = java.util.Objects.requireNonNull(factory, "factory");
+        return this;
+    }
+
+    java.util.function.LongFunction<? extends Record> payloadDefaults() {
+        return payloadDefaults;
     }
 
     boolean isExclusive() {

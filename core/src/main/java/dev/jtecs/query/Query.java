@@ -2,6 +2,7 @@ package dev.jtecs.query;
 
 import dev.jtecs.storage.Archetype;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * A query: the archetypes of one world that match a {@link QueryDescriptor}, iterated archetype by archetype.
@@ -42,15 +43,18 @@ public interface Query {
     /** The number of entities in every matching archetype. */
     int count();
 
-    /** The distinct group ids of the matching archetypes, ascending. */
+    /**
+     * The distinct group ids that hold entities now, ascending: a group whose archetypes are all empty is left
+     * out, as there is nothing in it to visit. For an ungrouped query, {@code {0}} while it matches any entity.
+     */
     int[] groups();
 
     /**
-     * The group of a matching archetype.
-     *
-     * @throws IllegalArgumentException when the query does not match the archetype
+     * The group {@code groupBy} gave a matching archetype; empty when the query has no {@code groupBy} or does
+     * not match the archetype (never matched it, or the archetype was pruned since), so that group 0 is never
+     * confused with "no group".
      */
-    int getGroup(Archetype archetype);
+    OptionalInt getGroup(Archetype archetype);
 
     /** The number of entities in one group. */
     int getGroupCount(int group);

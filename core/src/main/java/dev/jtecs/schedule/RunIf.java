@@ -30,6 +30,21 @@ public interface RunIf {
     }
 
     /**
+     * {@link #after(double)} counted in presentation frames: fires once {@code frames} times the world's
+     * {@linkplain World#getNominalFrameTime() nominal frame time} of phase time has passed. The frames are
+     * converted to seconds at the condition's first evaluation, with the nominal frame time of that moment; a
+     * later {@link World#setNominalFrameTime} changes waits that start afterwards, never this deadline.
+     *
+     * @throws IllegalArgumentException when {@code frames} is negative
+     */
+    static RunIf afterFrames(int frames) {
+        if (frames < 0) {
+            throw new IllegalArgumentException("afterFrames: frames=" + frames + " must not be negative");
+        }
+        return new Timers.After(frames);
+    }
+
+    /**
      * Fires each time {@code interval} seconds of phase time have accumulated. The excess is kept (a 5 s dt
      * against a 2 s interval fires now and leaves 3 s, so the next evaluation fires too), but one evaluation
      * fires at most once.

@@ -7,20 +7,34 @@ import dev.jtecs.world.World;
 final class Timers {
     private Timers() {}
 
-    /** {@link RunIf#after(double)}: a one-shot delay that unregisters its system. */
+    /**
+     * {@link RunIf#after(double)}: a one-shot delay that unregisters its system; {@link RunIf#afterFrames(int)}
+     * when {@code frames >= 0}, whose delay in seconds is fixed at its first evaluation from the world's nominal
+     * frame time then.
+     */
     static final class After implements RunIf {
-        private final double seconds;
+        private final int frames;
+        private double seconds;
         private double elapsed;
         private boolean fired;
 
         After(double seconds) {
             this.seconds = seconds;
+            this.frames = -1;
+        }
+
+        After(int frames) {
+            this.frames = frames;
+            this.seconds = Double.NaN;
         }
 
         @Override
         public boolean test(double dt, World world, String systemName) {
             if (fired) {
                 return false;
+            }
+            if (Double.isNaN(seconds)) {
+                seconds = frames * world.getNominalFrameTime(); // the deadline is set now and stays
             }
             elapsed += dt;
             if (elapsed < seconds) {

@@ -298,6 +298,38 @@ public final class Archetype {
     }
 
     /**
+     * The wildcard column of a relationship: for each row, that entity's first edge (see {@link RelationshipColumn});
+     * {@code null} when the archetype's entities hold no edge of it. Read only, dirty marks untouched.
+     */
+    public <V> RelationshipColumn<V> get(BaseRelationship<V> relationship) {
+        checkUsable();
+        Objects.requireNonNull(relationship, "relationship");
+        return table.position(relationship.id()) < 0 ? null : new RelationshipColumn<>(this, relationship);
+    }
+
+    /**
+     * {@link #get(BaseRelationship)} for code about to change edge payloads in place (a payload record stored by
+     * reference whose fields are mutable objects): marks the relationship dirty, and for a dense relationship
+     * also the column of the first edge, which is the edge every row of the archetype reports. {@code null}, and
+     * nothing marked, when the archetype holds no edge of it.
+     */
+    public <V> RelationshipColumn<V> getMut(BaseRelationship<V> relationship) {
+        RelationshipColumn<V> column = get(relationship);
+        if (column == null) {
+            return null;
+        }
+        table.markDirty(table.position(relationship.id()));
+        if (!relationship.isSparse()) {
+            long[] targets = table.targetsOf(relationship);
+            int pair = targets.length == 0 ? -1 : table.pairPosition(relationship, targets[0]);
+            if (pair >= 0) {
+                table.markDirty(pair);
+            }
+        }
+        return column;
+    }
+
+    /**
      * The first edge of a relationship (ascending target order) of the entity at {@code row}, or {@code null}.
      * For a dense relationship every row of an archetype has the same edges (each one is a pair component of the
      * signature); a sparse relationship's edges are read from the world's edge store.

@@ -115,6 +115,9 @@ public final class World implements AutoCloseable {
     private final Relations relations;
     private final MutationModel mutations;
     private final Scopes scopes;
+    /** Where misuse that the world survives but should not go unnoticed is reported (close, update). */
+    private static final System.Logger LOG = System.getLogger(World.class.getName());
+
     private final CommitDrain drain;
     private final Compaction compaction;
     private final Resources resources = new Resources(this);
@@ -852,6 +855,17 @@ public final class World implements AutoCloseable {
         return observers.stop(address, type, id);
     }
 
+    /**
+     * How many observer registrations are live, over every address and event type: each {@code observe} adds one,
+     * and one goes when it is stopped, when a once-observer has fired, when its address is cleared, and when its
+     * entity is despawned. A count that only grows over a session points to registrations that are never
+     * stopped.
+     */
+    public int observerCount() {
+        checkOpen();
+        return observers.count();
+    }
+
     public boolean hasObservers(long address, Class<?> type) {
         checkOpen();
         Objects.requireNonNull(type, "type");
@@ -926,6 +940,52 @@ public final class World implements AutoCloseable {
         }
         int position = table.position(component.id());
         return position < 0 ? null : component.valueType().cast(table.readValue(position, index.rowOf(slot)));
+    }
+
+    /**
+     * {@link #get} for code about to change the value: marks the column it reads dirty first, then answers what
+     * {@code get} answers (and {@code null} in the same cases, marking nothing). For a managed component or a
+     * payload edge stored by reference the answer is the stored object itself, so changes to its fields reach
+     * the world; it stays the entity's value until the next structural publication (a commit, a phase end,
+     * compaction, clear or snapshot load), after which read it again. A native or scalar component's answer is
+     * a fresh record, as records cannot be changed in place: write the new value back with {@link #set} or a
+     * column. A relationship marks the column of the edge it answers (its first edge, in ascending target
+     * order), a selector the column of its target's edge.
+     */
+    public <T> T getMut(long id, Component<T> component) {
+        checkOpen();
+        requireOwnPair(component, "getMut");
+        if (!index.isAlive(id)) {
+            return null;
+        }
+        int slot = Entity.slot(id);
+        int row = index.rowOf(slot);
+        Table table = archetypes.ofStore(index.storeOf(slot));
+        if (component instanceof TargetSelector<?> || component instanceof BaseRelationship<?>) {
+            BaseRelationship<?> relationship = component instanceof TargetSelector<?> selector
+                    ? selector.relationship() : (BaseRelationship<?>) component;
+            long target = component instanceof TargetSelector<?> selector ? selector.target()
+                    : table.firstTarget(relationship, row);
+            T value = target == 0 ? null : table.archetype().getValue(row, component);
+            if (value == null) {
+                return null;
+            }
+            int pair = table.pairPosition(relationship, target);
+            if (pair >= 0) {
+                table.markDirty(pair);
+            }
+            int wildcard = table.position(relationship.id());
+            if (wildcard >= 0) {
+                table.markDirty(wildcard);
+            }
+            return value;
+        }
+        int position = table.position(component.id());
+        if (position < 0) {
+            return null;
+        }
+        table.markDirty(position);
+        return component.valueType().cast(table.readValue(position, row));
     }
 
     /**
@@ -1118,11 +1178,19 @@ public final class World implements AutoCloseable {
     /**
      * Runs one frame: the systems of the main phases, the fixed steps due and the render phases (see
      * {@link dev.jtecs.schedule.Phases}), then clears every dirty bit. Closes scopes left open and publishes
-     * pending work before the first system runs. Systems run inside a dispatch scope: their structural work is
+     * pending work before the first system runs; a scope the caller left open is reported as a
+     * {@link System.Logger.Level#WARNING} on the {@code dev.jtecs.world.World} logger, as it usually means a
+     * missing {@code commit()} or {@code cursor.close()}. Systems run inside a dispatch scope: their structural work is
      * published after each phase and at commit barriers; an explicit {@link #commit()} publishes at once.
      */
     public void update(double dt) {
         checkOpen();
+        if (scopes.depth() > 0 && !scopes.inCall() && !drain.isDraining()) {
+            LOG.log(System.Logger.Level.WARNING, () -> "update: " + this + " has " + scopes.depth() + " scope(s) "
+                    + "left open by the caller (a defer() without its commit(), or a cursor never closed); update "
+                    + "closes them and publishes " + (drain.hasWork() ? "the work staged in them" : "nothing staged")
+                    + " before the systems run");
+        }
         pipeline.update(dt);
         if (!closed) {
             archetypes.clearDirty();
@@ -1229,13 +1297,21 @@ public final class World implements AutoCloseable {
         return pipeline.fixedStepCount();
     }
 
-    /** Seconds per presentation tick (for converting frame counts to time); starts at the config's value. */
+    /**
+     * Seconds per presentation tick, the rate at which frame-counted waits ({@link
+     * dev.jtecs.schedule.RunIf#afterFrames}) turn into phase time; starts at the config's value.
+     */
     public double getNominalFrameTime() {
         checkOpen();
         return nominalFrameTime;
     }
 
-    /** @throws IllegalArgumentException unless {@code seconds} is positive and finite (nothing changes) */
+    /**
+     * Changes the seconds per presentation tick for waits that start from now on: a frame-counted wait already
+     * under way keeps the deadline it converted when it started.
+     *
+     * @throws IllegalArgumentException unless {@code seconds} is positive and finite (nothing changes)
+     */
     public void setNominalFrameTime(double seconds) {
         checkOpen();
         if (!(seconds > 0) || Double.isInfinite(seconds)) {
@@ -1574,7 +1650,10 @@ public final class World implements AutoCloseable {
     // ---------------------------------------------------------------- lifetime
 
     /**
-     * Frees all native memory. Idempotent; every later call on this world throws. Only the owner thread may
+     * Frees all native memory. Idempotent; every later call on this world throws. Structural work staged and
+     * never published is discarded, with a {@link System.Logger.Level#WARNING} on the {@code dev.jtecs.world.World}
+     * logger (not an exception: {@code close} runs from try-with-resources, often while another exception is on
+     * its way out, and must not replace it). Only the owner thread may
      * close a world (column views read on other threads must be finished first), and only between calls: the
      * code that called back into the caller would go on with a closed world and freed memory.
      *
@@ -1595,6 +1674,11 @@ public final class World implements AutoCloseable {
                     + " a visit, an observer or another callback); close it after that call returns (dispatch="
                     + scopes.isHeld() + " draining=" + drain.isDraining() + " delivering="
                     + observers.isDelivering() + " depth=" + scopes.depth() + ")");
+        }
+        if (drain.hasWork()) {
+            LOG.log(System.Logger.Level.WARNING, () -> "close: " + this + " discards structural work staged and "
+                    + "never published (" + scopes.depth() + " scope(s) open); call commit() before close() to "
+                    + "keep it");
         }
         closed = true;
         scopes.close();

@@ -156,4 +156,17 @@ class ComponentsTest {
         long distinctIds = seen.values().stream().mapToInt(Component::id).distinct().count();
         assertEquals(51, distinctIds);
     }
+
+    record Labelled(float x, String label, int count) {}
+
+    @Test
+    void registerNativeNamesTheRecordTheFieldAndTheKindItNeeds() {
+        int before = Components.count();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Components.registerNative(Labelled.class));
+        assertTrue(e.getMessage().contains(Labelled.class.getName()), e.getMessage());
+        assertTrue(e.getMessage().contains("'label' is a java.lang.String"), e.getMessage());
+        assertTrue(e.getMessage().contains("must be a primitive"), e.getMessage());
+        assertEquals(before, Components.count(), "nothing was registered");
+    }
 }

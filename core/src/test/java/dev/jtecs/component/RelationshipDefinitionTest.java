@@ -74,4 +74,27 @@ class RelationshipDefinitionTest {
         Relationship tagOnly = Relationships.register("test.def.TagOnly");
         assertThrows(IllegalArgumentException.class, () -> tagOnly.targeting(target).floatField("k"));
     }
+
+    record Leash(long target, float length, String label) {}
+
+    static final RelationshipDefinition<Leash> LEASH = Relationships.register(Leash.class,
+            o -> o.name("test.def.Leash").defaults(to -> new Leash(to, 2.5f, "leash to " + Entity.toString(to))));
+
+    @Test
+    void defaultFactory() {
+        Leash made = LEASH.defaultFactory(target);
+        assertEquals(new Leash(target, 2.5f, "leash to " + Entity.toString(target)), made);
+        assertEquals(made, LEASH.to(target).payload(), "a bare edge carries the factory's payload");
+        assertTrue(LEASH.to(target).payload() != LEASH.to(target).payload(), "built anew for every edge");
+        assertEquals(new Spring(0, target, 0), SPRING.defaultFactory(target), "without a factory: zero fields");
+        assertEquals(new Leash(target, 0, null), LEASH.toZeroed(target).payload());
+
+        RelationshipDefinition<Bond> wrongTarget = Relationships.register(Bond.class,
+                o -> o.name("test.def.WrongTarget").defaults(to -> new Bond(to + 1, "off by one")));
+        assertThrows(IllegalStateException.class, () -> wrongTarget.to(target));
+        assertThrows(IllegalArgumentException.class, () -> Relationships.register("test.def.TargetOnlyDefaults",
+                o -> o.defaults(to -> new Bond(to, "x"))), "a target-only relationship has no payload");
+        assertThrows(IllegalStateException.class, () -> Relationships.register(Leash.class,
+                o -> o.name("test.def.Leash").defaults(to -> new Leash(to, 1, "other"))), "factories cannot be compared");
+    }
 }

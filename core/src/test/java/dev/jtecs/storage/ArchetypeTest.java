@@ -282,4 +282,53 @@ class ArchetypeTest {
         world.batchRemove(all, TAG); // a whole-archetype exchange into an empty archetype
         assertTrue(archetype.storageVersion() > grown, "the exchange took them away");
     }
+
+    record Rope(long target, java.util.List<String> knots) {}
+
+    static final dev.jtecs.component.RelationshipDefinition<Rope> ROPE = dev.jtecs.component.Relationships.register(
+            Rope.class, o -> o.name("test.archetype.Rope"));
+    static final dev.jtecs.component.RelationshipDefinition<Rope> LOOSE_ROPE =
+            dev.jtecs.component.Relationships.register(Rope.class, o -> o.name("test.archetype.LooseRope").sparse());
+
+    @Test
+    void wildcardRelationshipColumn() {
+        long low = world.spawn();
+        long high = world.spawn();
+        long id = world.spawn(ROPE.of(new Rope(high, new java.util.ArrayList<>())),
+                ROPE.of(new Rope(low, new java.util.ArrayList<>())), LOOSE_ROPE.of(new Rope(high,
+                        new java.util.ArrayList<>())));
+        Archetype archetype = world.archetypeOf(id);
+        int row = world.rowOf(id);
+        archetype.clearDirtyComponents();
+
+        RelationshipColumn<Rope> wildcard = archetype.get(ROPE);
+        assertEquals(archetype.count(), wildcard.size());
+        Rope first = wildcard.get(row);
+        assertEquals(low, first.target(), "the first edge: lowest target");
+        assertTrue(first == world.get(id, ROPE), "world.get reaches the same payload");
+        assertTrue(first == archetype.get(ROPE.targeting(low)).get(row), "so does the targeted column");
+        java.util.List<Rope> visited = new java.util.ArrayList<>();
+        archetype.forEachRelationship(ROPE, row, visited::add);
+        assertTrue(first == visited.get(0), "and iteration");
+        assertFalse(archetype.isComponentDirty(ROPE), "get marks nothing");
+
+        RelationshipColumn<Rope> writable = archetype.getMut(ROPE);
+        assertTrue(archetype.isComponentDirty(ROPE));
+        java.util.List<Long> markedEdges = archetype.dirtyComponents().stream()
+                .filter(c -> c instanceof dev.jtecs.component.PairComponent pair && pair.relationship() == ROPE)
+                .map(c -> ((dev.jtecs.component.PairComponent) c).target()).toList();
+        assertEquals(java.util.List.of(low), markedEdges, "the first edge's column is marked, no other");
+        writable.get(row).knots().add("bowline");
+        assertEquals(java.util.List.of("bowline"), archetype.get(ROPE.targeting(low)).get(row).knots());
+        assertEquals(java.util.List.of("bowline"), world.get(id, ROPE.targeting(low)).knots());
+
+        Rope loose = archetype.getMut(LOOSE_ROPE).get(row); // sparse: from the edge store, same object
+        assertTrue(loose == world.get(id, LOOSE_ROPE));
+        loose.knots().add("hitch");
+        assertEquals(java.util.List.of("hitch"), world.get(id, LOOSE_ROPE).knots());
+
+        assertNull(world.archetypeOf(low).get(ROPE), "no edge of it: no column");
+        assertNull(world.archetypeOf(low).getMut(ROPE));
+        assertTrue(archetype.get(FOLLOWS) == null);
+    }
 }

@@ -298,4 +298,25 @@ class WorldEventsTest {
         world.unwind();
         assertEquals(0, world.entityCount(), "the batch stayed staged; unwind() published it");
     }
+
+    @Test
+    void observerCount() {
+        int base = world.observerCount();
+        long id = world.spawn(HP);
+        Observer<Ping> callback = ping -> { };
+        world.observe(id, Ping.class, callback);
+        world.observe(id, Loud.class, loud -> { });
+        world.observe(dev.jtecs.entity.Entity.WORLD, Ping.class, ping -> { }, "named");
+        world.observeOnce(dev.jtecs.entity.Entity.WORLD, Loud.class, loud -> { });
+        assertEquals(base + 4, world.observerCount());
+        world.emit(dev.jtecs.entity.Entity.WORLD, new Loud("x")); // the once-observer fires and goes
+        assertEquals(base + 3, world.observerCount());
+        assertTrue(world.stopObserving(dev.jtecs.entity.Entity.WORLD, Ping.class, "named"));
+        assertEquals(base + 2, world.observerCount());
+        world.despawn(id); // its entity's registrations go with it
+        assertEquals(base, world.observerCount());
+        world.observe(id = world.spawn(HP), Ping.class, callback);
+        world.clearObservers(id);
+        assertEquals(base, world.observerCount());
+    }
 }

@@ -753,4 +753,171 @@ class WorldTest {
         assertTrue(world.isClosed());
         cursor.close();
     }
+
+    @Test
+    void getMut() {
+        Inventory bag = new Inventory(new ArrayList<>(List.of("rope")));
+        long id = world.spawn(INVENTORY.of(bag), HEALTH.of(10.0));
+        Archetype archetype = world.archetypeOf(id);
+        archetype.clearDirtyComponents();
+
+        Inventory live = world.getMut(id, INVENTORY);
+        assertSame(bag, live); // the stored object, not a copy
+        assertTrue(archetype.isComponentDirty(INVENTORY)); // marked before the caller writes
+        assertFalse(archetype.isComponentDirty(HEALTH));
+        live.items().add("lamp");
+        assertEquals(List.of("rope", "lamp"), world.get(id, INVENTORY).items());
+
+        assertEquals(10.0, world.getMut(id, HEALTH)); // a scalar answers its value and marks its column
+        assertTrue(archetype.isComponentDirty(HEALTH));
+        archetype.clearDirtyComponents();
+        assertNull(world.getMut(id, POSITION)); // absent: null, nothing marked
+        assertFalse(archetype.anyComponentDirty());
+        long dead = world.spawn(POSITION);
+        world.despawn(dead);
+        assertNull(world.getMut(dead, POSITION));
+    }
+
+    @Test
+    void removeOnAnEntityStagedForDespawnDoesNothing() {
+        long id = world.spawn(POSITION, FROZEN);
+        long version = world.structureVersion();
+        world.defer();
+        world.despawn(id);
+        world.remove(id, FROZEN); // staged despawn: the remove is dropped, not an error
+        world.remove(id, POSITION);
+        assertTrue(world.has(id, FROZEN), "committed state unchanged until the scope closes");
+        assertEquals(version, world.structureVersion());
+        world.commit();
+        assertFalse(world.isAlive(id));
+        assertEquals(0, world.entityCount());
+    }
+
+    @Test
+    void readsInsideAMembershipCallback() {
+        long other = world.spawn(POSITION);
+        List<String> seen = new ArrayList<>();
+        world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(POSITION, VELOCITY)
+                .onEntitiesAdded((archetype, from, to) -> {
+                    for (int row = from; row < to; row++) {
+                        long id = archetype.entity(row);
+                        seen.add(archetype.getValue(row, POSITION) + " " + world.get(id, VELOCITY));
+                        world.set(other, FROZEN); // structural: staged for after this publication
+                        seen.add("other frozen: " + world.has(other, FROZEN));
+                    }
+                }).build());
+        world.spawn(POSITION.of(new Position(1, 2)), VELOCITY.of(new Velocity(3, 4)));
+        assertEquals(List.of("Position[x=1.0, y=2.0] Velocity[x=3.0, y=4.0]", "other frozen: false"), seen,
+                "the entering row is initialized and readable; work staged in the callback is not visible yet");
+        assertTrue(world.has(other, FROZEN), "the callback's work was published by the same drain");
+    }
+
+    @Test
+    void writeThroughInsideAMembershipCallback() {
+        long watcher = world.spawn(HEALTH.of(100.0));
+        List<Double> seen = new ArrayList<>();
+        world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(ENEMY).onEntitiesAdded((archetype, f, t) -> {
+            world.set(watcher, HEALTH.of(42.0)); // value-only, nothing staged for the watcher: written now
+            seen.add(world.get(watcher, HEALTH));
+        }).build());
+        Archetype watcherArchetype = world.archetypeOf(watcher);
+        watcherArchetype.clearDirtyComponents();
+        world.spawn(ENEMY);
+        assertEquals(List.of(42.0), seen, "the write was visible inside the callback that made it");
+        assertTrue(watcherArchetype.isComponentDirty(HEALTH), "and marked its column dirty");
+    }
+
+    @Test
+    void setATagTheEntityAlreadyHas() {
+        long id = world.spawn(POSITION, FROZEN);
+        Archetype archetype = world.archetypeOf(id);
+        int row = world.rowOf(id);
+        List<Integer> entered = new ArrayList<>();
+        world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(FROZEN)
+                .onEntitiesAdded((a, from, to) -> entered.add(to - from)).build());
+        entered.clear(); // the query's initial match
+        long version = world.structureVersion();
+        world.set(id, FROZEN);
+        world.defer();
+        world.set(id, FROZEN);
+        world.commit();
+        assertEquals(version, world.structureVersion(), "no move, no placement");
+        assertSame(archetype, world.archetypeOf(id));
+        assertEquals(row, world.rowOf(id));
+        assertEquals(List.of(), entered, "membership did not change, so no callback");
+    }
+
+    /** Collects what the world logs while {@code body} runs. */
+    private static List<String> warningsDuring(Runnable body) {
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger(World.class.getName());
+        List<String> messages = new ArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    messages.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        jul.addHandler(handler);
+        try {
+            body.run();
+        } finally {
+            jul.removeHandler(handler);
+        }
+        return messages;
+    }
+
+    @Test
+    void closeWithStagedWorkWarns() {
+        World closing = World.create();
+        closing.spawn(POSITION); // published: nothing to warn about
+        assertEquals(List.of(), warningsDuring(closing::close));
+
+        World staged = World.create();
+        staged.defer();
+        staged.spawn(POSITION);
+        List<String> warnings = warningsDuring(staged::close);
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).startsWith("close: ") && warnings.get(0).contains("commit()"), warnings.get(0));
+        assertTrue(staged.isClosed(), "a warning, not a refusal");
+    }
+
+    @Test
+    void updateWithAnOpenCallerScopeWarns() {
+        assertEquals(List.of(), warningsDuring(() -> world.update(0)));
+        world.defer();
+        long id = world.spawn(POSITION);
+        List<String> warnings = warningsDuring(() -> world.update(0));
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains("1 scope(s) left open"), warnings.get(0));
+        assertTrue(world.isAlive(id), "update still closes the scope and publishes, as documented");
+        assertEquals(List.of(), warningsDuring(() -> world.update(0)), "closed now: no second warning");
+    }
+
+    @Test
+    void setNominalFrameTime() {
+        List<String> log = new ArrayList<>();
+        world.setNominalFrameTime(0.5);
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("early").runIf(dev.jtecs.schedule.RunIf.afterFrames(2))
+                .run((dt, w) -> log.add("early")));
+        world.update(0.25); // "early" starts waiting: 2 frames of 0.5 s, a 1.0 s deadline from now on
+        world.setNominalFrameTime(0.1);
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("late").runIf(dev.jtecs.schedule.RunIf.afterFrames(2))
+                .run((dt, w) -> log.add("late")));
+        world.update(0.25); // "late" starts at 0.1 s per frame: 0.2 s, met at once; "early" has 0.5 of 1.0
+        assertEquals(List.of("late"), log);
+        world.update(0.25);
+        assertEquals(List.of("late"), log, "the wait under way kept its deadline");
+        world.update(0.25);
+        assertEquals(List.of("late", "early"), log);
+        assertThrows(IllegalArgumentException.class, () -> world.setNominalFrameTime(0));
+        assertEquals(0.1, world.getNominalFrameTime());
+    }
 }

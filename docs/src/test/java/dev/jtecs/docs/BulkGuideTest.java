@@ -531,6 +531,8 @@ class BulkGuideTest {
             assertEquals(world.archetypeCount(), stats.archetypes());
             assertEquals(3, stats.components()); // Position, Velocity and Frozen appear in archetypes
             assertEquals(world.nativeBytesReserved(), stats.nativeBytes());
+            assertEquals(world.listSystems().size(), stats.systems()); // the builtin systems count too
+            assertEquals(0, stats.fixedStepsDropped()); // no frame has run
             // end-example
         }
     }

@@ -129,7 +129,7 @@ class QueriesGuideTest {
             world.spawn(POSITION, ENEMY);
 
             List<Integer> visited = new ArrayList<>();
-            byKind.forEach((archetype, count) -> visited.add(byKind.getGroup(archetype)));
+            byKind.forEach((archetype, count) -> visited.add(byKind.getGroup(archetype).getAsInt()));
             assertEquals(List.of(0, 1), visited);              // ascending group order
             assertArrayEquals(new int[] {0, 1}, byKind.groups());
             assertEquals(2, byKind.getGroupCount(0));

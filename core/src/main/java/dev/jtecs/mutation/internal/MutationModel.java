@@ -260,7 +260,7 @@ public final class MutationModel {
 
     /** An edge of {@code relationship} to {@code target} (for removals: only its relationship and target count). */
     private static RelationshipValue edgeTo(BaseRelationship<?> relationship, long target) {
-        return relationship instanceof RelationshipDefinition<?> definition ? definition.to(target)
+        return relationship instanceof RelationshipDefinition<?> definition ? definition.toZeroed(target)
                 : ((Relationship) relationship).to(target);
     }
 

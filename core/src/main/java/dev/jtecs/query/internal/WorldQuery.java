@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * The world's implementation of {@link Query}: the matched archetypes in registration order, their groups, an
@@ -310,34 +311,28 @@ public final class WorldQuery implements Query {
         return total;
     }
 
-    /** The distinct group ids of the matching archetypes, ascending. */
+    /** The distinct group ids of the matching archetypes that hold entities now, ascending. */
     @Override
     public int[] groups() {
         host.checkOpen();
         int[] distinct = new int[matchedCount];
         int n = 0;
         for (int i = 0; i < matchedCount; i++) {
+            Archetype archetype = matched[order[i]];
             int group = groups[order[i]];
-            if (n == 0 || distinct[n - 1] != group) {
+            if (archetype.count() > 0 && (n == 0 || distinct[n - 1] != group)) {
                 distinct[n++] = group;
             }
         }
         return Arrays.copyOf(distinct, n);
     }
 
-    /**
-     * The group of a matching archetype.
-     *
-     * @throws IllegalArgumentException when the query does not match the archetype
-     */
+    /** The group of a matching archetype; empty for an ungrouped query or an archetype it does not match. */
     @Override
-    public int getGroup(Archetype archetype) {
+    public OptionalInt getGroup(Archetype archetype) {
         host.checkOpen();
         int index = indexOf(Objects.requireNonNull(archetype, "archetype"));
-        if (index >= 0) {
-            return groups[index];
-        }
-        throw new IllegalArgumentException("archetype " + archetype + " is not matched by " + descriptor);
+        return index < 0 || descriptor.groupBy() == null ? OptionalInt.empty() : OptionalInt.of(groups[index]);
     }
 
     /** The number of entities in one group. */

@@ -715,7 +715,7 @@ final class SnapshotReader {
             if (relationship.isExclusive() && !exclusive.add(relationship)) {
                 throw Trees.bad(at, entry.name() + " is exclusive, and the archetype holds two of its edges");
             }
-            inputs.add(relationship instanceof RelationshipDefinition<?> definition ? definition.to(target)
+            inputs.add(relationship instanceof RelationshipDefinition<?> definition ? definition.toZeroed(target)
                     : ((Relationship) relationship).to(target));
             column(frame, index, new LoadModel.Target(relationship, relationship, target), columns.get(p), raw, at);
         }

@@ -15,6 +15,7 @@ import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -87,7 +88,7 @@ class WorldQueryTest {
         world.spawn(HP, ENEMY);
         world.spawn(HP, BOSS);
         List<Integer> order = new ArrayList<>();
-        query.forEach((archetype, count) -> order.add(query.getGroup(archetype)));
+        query.forEach((archetype, count) -> order.add(query.getGroup(archetype).getAsInt()));
         assertEquals(List.of(0, 1, 2), order);
         assertArrayEquals(new int[] {0, 1, 2}, query.groups());
         assertEquals(2, query.getGroupCount(1));
@@ -98,7 +99,7 @@ class WorldQueryTest {
             assertFalse(cursor.next());
         }
         Archetype stranger = world.archetypeOf(world.spawn(ENEMY));
-        assertThrows(IllegalArgumentException.class, () -> query.getGroup(stranger));
+        assertTrue(query.getGroup(stranger).isEmpty());
     }
 
     /**
@@ -136,12 +137,12 @@ class WorldQueryTest {
         expected.addAll(joined);
         assertEquals(expected, query.archetypes(), "each new archetype joins once, after the survivors");
         for (Archetype archetype : expected) {
-            assertEquals(archetype.has(BOSS) ? 1 : 0, query.getGroup(archetype));
+            assertEquals(OptionalInt.of(archetype.has(BOSS) ? 1 : 0), query.getGroup(archetype));
             assertFalse(((WorldQuery) query).consider(archetype), "already a member");
         }
         assertEquals(expected.size(), visitCounts(query).size(), "every member visited once");
-        assertThrows(IllegalArgumentException.class, () -> query.getGroup(before.get(2)), "a pruned archetype");
-        assertEquals(expected, query.archetypes(), "the refused lookups changed nothing");
+        assertEquals(OptionalInt.empty(), query.getGroup(before.get(2)), "a pruned archetype");
+        assertEquals(expected, query.archetypes(), "the lookups changed nothing");
     }
 
     @Test
@@ -301,7 +302,7 @@ class WorldQueryTest {
         assertEquals(3, order.size());
         assertEquals(3, new java.util.HashSet<>(order).size(), "each archetype once");
         assertEquals(boss, order.get(0), "adopted in group 0, before groups 1 and 2");
-        assertEquals(0, grouped.getGroup(boss));
+        assertEquals(OptionalInt.of(0), grouped.getGroup(boss));
         assertTrue(registeredAfter.archetypes().contains(boss), "a query after the failing one still adopts it");
         Query later = world.newQuery(QueryDescriptor.builder().include(BOSS).build());
         assertEquals(List.of(boss), later.archetypes());
@@ -333,5 +334,36 @@ class WorldQueryTest {
         assertThrows(IllegalStateException.class, () -> world.newQuery(descriptor));
         world.spawn(HP);
         assertEquals(List.of(), heard, "the query that was never made hears nothing");
+    }
+
+    @Test
+    void groups() {
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP)
+                .groupBy(archetype -> archetype.has(BOSS) ? 2 : archetype.has(ENEMY) ? 1 : 0).build());
+        world.spawn(HP);
+        long enemy = world.spawn(HP, ENEMY);
+        world.spawn(HP, BOSS);
+        assertArrayEquals(new int[] {0, 1, 2}, query.groups());
+        world.despawn(enemy); // group 1's only archetype empties but stays matched
+        assertArrayEquals(new int[] {0, 2}, query.groups(), "a group of empty archetypes is not listed");
+        assertEquals(0, query.getGroupCount(1));
+        world.spawn(HP, ENEMY);
+        assertArrayEquals(new int[] {0, 1, 2}, query.groups());
+        Query ungrouped = world.newQuery(QueryDescriptor.builder().include(ENEMY).exclude(HP).build());
+        assertArrayEquals(new int[0], ungrouped.groups(), "nothing matched holds an entity");
+    }
+
+    @Test
+    void getGroup() {
+        Query grouped = world.newQuery(QueryDescriptor.builder().include(HP)
+                .groupBy(archetype -> archetype.has(ENEMY) ? 1 : 0).build());
+        Query ungrouped = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        Archetype plain = world.archetypeOf(world.spawn(HP));
+        Archetype enemy = world.archetypeOf(world.spawn(HP, ENEMY));
+        Archetype stranger = world.archetypeOf(world.spawn(ENEMY));
+        assertEquals(OptionalInt.of(0), grouped.getGroup(plain), "group 0 is a group");
+        assertEquals(OptionalInt.of(1), grouped.getGroup(enemy));
+        assertEquals(OptionalInt.empty(), grouped.getGroup(stranger), "unmatched");
+        assertEquals(OptionalInt.empty(), ungrouped.getGroup(plain), "ungrouped: no group, not group 0");
     }
 }
