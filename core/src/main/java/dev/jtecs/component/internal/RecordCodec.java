@@ -33,7 +33,6 @@ public final class RecordCodec {
     private final Getter[] fastGetters;
     private final boolean spun;
     private final MethodHandle constructor;
-    private final RecordWriter writer;
 
     private RecordCodec(Class<?> type) {
         if (!type.isRecord()) {
@@ -78,45 +77,14 @@ public final class RecordCodec {
         Getter[] spunGetters = spinGetters(type, parts);
         spun = spunGetters != null;
         fastGetters = spun ? spunGetters : wrapGetters();
-        writer = spinWriter();
-    }
-
-    /** A writer of all the fields at once, or {@code null} when the class could not be spun (then field by field). */
-    private RecordWriter spinWriter() {
-        try {
-            return RecordWriters.spin(kinds, getters);
-        } catch (Throwable t) {
-            return null;
-        }
     }
 
     /**
-     * Writes every field of {@code record} (of this codec's type) into {@code columns[base + f]} at {@code row}:
-     * one call, the accessors inlined behind it.
+     * The getter of field {@code field} as a method handle adapted to {@code (Object)prim}: what the storage
+     * layer spins its one-class-per-record writers from.
      */
-    public void writeAll(Object record, java.lang.foreign.MemorySegment[] columns, int base, long row) {
-        if (writer != null) {
-            writer.write(record, columns, base, row);
-            return;
-        }
-        for (int f = 0; f < kinds.length; f++) {
-            java.lang.foreign.MemorySegment s = columns[base + f];
-            switch (kinds[f]) {
-                case BYTE -> s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, row, getByte(record, f));
-                case BOOLEAN -> s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_BOOLEAN, row, getBoolean(record, f));
-                case SHORT -> s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT, row, getShort(record, f));
-                case CHAR -> s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_CHAR, row, getChar(record, f));
-                case INT -> s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, row, getInt(record, f));
-                case FLOAT -> s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, row, getFloat(record, f));
-                case LONG -> s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, row, getLong(record, f));
-                case DOUBLE -> s.setAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, row, getDouble(record, f));
-            }
-        }
-    }
-
-    /** Whether {@link #writeAll} runs a spun writer (one class per record type) rather than field by field. */
-    public boolean hasSpunWriter() {
-        return writer != null;
+    public MethodHandle getterHandle(int field) {
+        return getters[field];
     }
 
     /** Whether the getters are spun classes (fast) rather than method-handle wrappers. */

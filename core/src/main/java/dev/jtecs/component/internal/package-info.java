@@ -15,12 +15,8 @@
  *       path; in a named module, when its package is open to {@code dev.jtecs.core}) the codec spins one class
  *       per component with {@code LambdaMetafactory}, so a read is an ordinary interface call; otherwise it wraps
  *       the accessor's method handle ({@code RecordCodec.isSpun()} says which).
- *   <li>{@link dev.jtecs.component.internal.RecordWriter}: all fields of one record into their columns in one
- *       call ({@code RecordCodec.writeAll}), which is how the table's value codec writes a record. The codec spins
- *       one hidden class per record type ({@code RecordWriters}) whose {@code write} loads each field's getter
- *       handle as a constant (class data), so the JIT inlines the accessors and a write pays one interface
- *       dispatch per record instead of one per field (a site shared by every record type has many receivers;
- *       measured on set-existing, 16K entities: 33 to 25 ns per call). Without it, field by field.
+ *       {@code getterHandle(field)} hands the same getters to the storage layer as method handles, from which it
+ *       spins one writer class per record type ({@code storage.internal.RecordWriter}).
  *   <li>{@link dev.jtecs.component.internal.RecordCopier}: a new record of the same class holding the same
  *       component references, for one managed value written to many entities (a batch set or spawn), so that
  *       replacing one entity's record never replaces another's.
@@ -32,7 +28,7 @@
  * <pre>
  *   record Position(float x, float y) ── RecordCodec.of ──► names [x, y], kinds [FLOAT, FLOAT]
  *                                                            ──► ComponentLayout ──► one column per field
- *   write:  the record's RecordWriter ──► each field into its column, at the row  (storage.internal.TableValues)
+ *   write:  the record type's spun RecordWriter ──► each field into its column    (storage.internal.TableValues)
  *   read:   each column at the row ──► Object[] ──► construct ──► a new Position
  * </pre>
  *

@@ -25,6 +25,7 @@ public final class TableValues {
     private final PrimitiveKind[] nativeKinds;
     private final MemorySegment[] nativeSegments;
     private final Object[][] heapArrays;
+    private final RecordWriter[] writers; // by position: its record type's spun writer, or null (field by field)
 
     TableValues(Component<?>[] components, int[] nativeStart, int[] nativeCount, int[] heapIndex, RecordCodec[] codecs,
             PrimitiveKind[] nativeKinds, MemorySegment[] nativeSegments, Object[][] heapArrays) {
@@ -36,6 +37,12 @@ public final class TableValues {
         this.nativeKinds = nativeKinds;
         this.nativeSegments = nativeSegments;
         this.heapArrays = heapArrays;
+        this.writers = new RecordWriter[codecs.length];
+        for (int position = 0; position < codecs.length; position++) {
+            if (codecs[position] != null) {
+                writers[position] = RecordWriters.of(codecs[position]);
+            }
+        }
     }
 
 
@@ -92,8 +99,31 @@ public final class TableValues {
         };
     }
 
+    /**
+     * Writes a record's fields into their columns: through its type's spun writer (one call per record, the
+     * accessors inlined), or field by field when none could be spun.
+     */
     private void writeRecord(int position, int row, Object record) {
-        codecs[position].writeAll(record, nativeSegments, nativeStart[position], row);
+        RecordCodec codec = codecs[position];
+        int base = nativeStart[position];
+        RecordWriter writer = writers[position];
+        if (writer != null) {
+            writer.write(record, nativeSegments, base, row);
+            return;
+        }
+        for (int f = 0; f < nativeCount[position]; f++) {
+            MemorySegment s = nativeSegments[base + f];
+            switch (nativeKinds[base + f]) {
+                case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, codec.getByte(record, f));
+                case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, codec.getBoolean(record, f));
+                case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, codec.getShort(record, f));
+                case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, codec.getChar(record, f));
+                case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, codec.getInt(record, f));
+                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, codec.getFloat(record, f));
+                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, codec.getLong(record, f));
+                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, codec.getDouble(record, f));
+            }
+        }
     }
 
     private Object readRecord(int position, int row) {

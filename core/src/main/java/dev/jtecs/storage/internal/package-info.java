@@ -7,7 +7,9 @@
  * <pre>
  *   ArchetypeRegistry   every table: by id, by signature, by component; the add/remove graph; the dirty queue
  *    ├─ Table           one archetype: entity ids, native columns, heap columns, count, capacity, storage block
- *    │   ├─ TableValues      a component value into a row and back, field by field; bulk fills of a row range
+ *    │   ├─ TableValues      a component value into a row and back; bulk fills of a row range
+ *    │   │    └─ RecordWriter  a record's fields into their columns in one call: a hidden class per record type,
+ *    │   │                     spun by RecordWriters with the codec's getters as class-data constants
  *    │   ├─ DirtyState       per-component write bits and counts, the structural flag, the row residue
  *    │   │    └─ TouchedRows the rows swap-removes overwrote since the last clear (bounded)
  *    │   ├─ MovePlan         which column copies where to one destination table (cached per destination)

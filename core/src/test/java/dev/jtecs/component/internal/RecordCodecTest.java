@@ -100,42 +100,4 @@ class RecordCodecTest {
             assertEquals(253, RecordCodec.slots(types));
         }
     }
-
-    @Test
-    void writeAllStoresEveryKindIntoItsOwnColumnAtTheRowThroughASpunWriter() {
-        All value = new All((byte) -3, true, (short) -300, 'q', 123456, 1.5f, -9L, 2.25);
-        RecordCodec codec = RecordCodec.of(All.class);
-        assertTrue(codec.hasSpunWriter());
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-            java.lang.foreign.MemorySegment[] columns = new java.lang.foreign.MemorySegment[11];
-            for (int c = 0; c < columns.length; c++) {
-                columns[c] = arena.allocate(8 * 4, 8);
-            }
-            codec.writeAll(value, columns, 3, 2); // fields go to columns 3..10, row 2
-            assertEquals((byte) -3, columns[3].getAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, 2));
-            assertTrue(columns[4].getAtIndex(java.lang.foreign.ValueLayout.JAVA_BOOLEAN, 2));
-            assertEquals((short) -300, columns[5].getAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT, 2));
-            assertEquals('q', columns[6].getAtIndex(java.lang.foreign.ValueLayout.JAVA_CHAR, 2));
-            assertEquals(123456, columns[7].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 2));
-            assertEquals(1.5f, columns[8].getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 2));
-            assertEquals(-9L, columns[9].getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 2));
-            assertEquals(2.25, columns[10].getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 2));
-            for (int c = 0; c < 3; c++) {
-                assertEquals(0L, columns[c].get(java.lang.foreign.ValueLayout.JAVA_LONG, 16), "columns before base");
-            }
-            assertEquals(0, columns[7].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 1), "other rows");
-            assertThrows(IndexOutOfBoundsException.class, () -> codec.writeAll(value, columns, 3, 1_000));
-        }
-    }
-
-    @Test
-    void aPrivateRecordAndTheWidestAllowedGetSpunWritersToo() {
-        RecordCodec hidden = RecordCodec.of(Hidden.class);
-        assertTrue(hidden.hasSpunWriter());
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-            java.lang.foreign.MemorySegment[] one = {arena.allocate(16, 8)};
-            hidden.writeAll(new Hidden(41), one, 0, 3);
-            assertEquals(41, one[0].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 3));
-        }
-    }
 }

@@ -1,4 +1,4 @@
-package dev.jtecs.component.internal;
+package dev.jtecs.storage.internal;
 
 import java.lang.foreign.MemorySegment;
 

@@ -1,4 +1,4 @@
-package dev.jtecs.component.internal;
+package dev.jtecs.storage.internal;
 
 import static java.lang.constant.ConstantDescs.CD_MethodHandle;
 import static java.lang.constant.ConstantDescs.CD_Object;
@@ -7,6 +7,7 @@ import static java.lang.constant.ConstantDescs.CD_long;
 import static java.lang.constant.ConstantDescs.CD_void;
 
 import dev.jtecs.component.PrimitiveKind;
+import dev.jtecs.component.internal.RecordCodec;
 import java.lang.classfile.ClassFile;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
@@ -28,6 +29,30 @@ import java.util.List;
  */
 final class RecordWriters {
     private RecordWriters() {}
+
+    /** The writer of each record class, or none (a {@code null} holder) when it could not be spun. */
+    private static final ClassValue<RecordWriter[]> CACHE = new ClassValue<>() {
+        @Override
+        protected RecordWriter[] computeValue(Class<?> type) {
+            RecordCodec codec = RecordCodec.of(type);
+            PrimitiveKind[] kinds = new PrimitiveKind[codec.fieldCount()];
+            MethodHandle[] getters = new MethodHandle[kinds.length];
+            for (int f = 0; f < kinds.length; f++) {
+                kinds[f] = codec.kind(f);
+                getters[f] = codec.getterHandle(f);
+            }
+            try {
+                return new RecordWriter[] {spin(kinds, getters)};
+            } catch (Throwable t) {
+                return new RecordWriter[] {null}; // written field by field instead
+            }
+        }
+    };
+
+    /** The spun writer of a codec's record type, or {@code null} when it could not be spun. */
+    static RecordWriter of(RecordCodec codec) {
+        return CACHE.get(codec.type())[0];
+    }
 
     private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
     private static final ClassDesc CD_WRITER = ClassDesc.of(RecordWriter.class.getName());
