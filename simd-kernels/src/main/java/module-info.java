@@ -3,7 +3,7 @@
  * and in it only {@code dev.jtecs.kernels.vector} uses it.
  */
 module dev.jtecs.kernels {
-    requires dev.jtecs.core;
+    requires transitive dev.jtecs.core; // the kernel API takes and returns core types (components, fields, archetypes)
     requires jdk.incubator.vector;
     exports dev.jtecs.kernels;
     exports dev.jtecs.kernels.parallel;

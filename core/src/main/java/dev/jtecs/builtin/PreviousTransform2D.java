@@ -7,7 +7,8 @@ import dev.jtecs.component.NativeComponent;
 /**
  * The position and rotation an entity had before the latest fixed step, for drawing between steps: with
  * {@code alpha = world.getFixedTiming().alpha()}, draw at {@code previous + (current - previous) * alpha}.
- * Opting in is holding it; the builtin capture system ({@link BuiltinSystems#SNAPSHOT_TRANSFORMS}) copies
+ * Opting in is holding it; the builtin capture system
+ * ({@link dev.jtecs.builtin.systems.BuiltinSystems#SNAPSHOT_TRANSFORMS}) copies
  * {@link Transform2D}'s {@code x}, {@code y} and {@code rotation} into it at the start of every fixed step, so
  * between frames it holds the pose before the last step the frame ran. Registered as
  * {@code "PreviousTransform2D"}; it requires {@code Transform2D}. Fields are {@code float}, copied bit for bit.

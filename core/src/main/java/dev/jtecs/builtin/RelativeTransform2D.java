@@ -6,7 +6,8 @@ import dev.jtecs.component.NativeComponent;
 
 /**
  * An entity's placement relative to its {@link ChildOf} parent. The builtin composition system
- * ({@link BuiltinSystems#RELATIVE_TRANSFORMS}) writes {@code parentWorld.compose(offset)} into the entity's
+ * ({@link dev.jtecs.builtin.systems.BuiltinSystems#RELATIVE_TRANSFORMS}) writes {@code parentWorld.compose(offset)}
+ * into the entity's
  * own {@link Transform2D} every frame, so everything else keeps reading one transform. Registered as
  * {@code "RelativeTransform2D"}; it requires {@code Transform2D}, so an entity spawned with an offset gets a
  * transform to write into.

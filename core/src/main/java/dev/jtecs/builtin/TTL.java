@@ -5,7 +5,8 @@ import dev.jtecs.component.DoubleField;
 import dev.jtecs.component.NativeComponent;
 
 /**
- * A lifetime in seconds of fixed-step time: the builtin countdown ({@link BuiltinSystems#TTL}) takes the fixed
+ * A lifetime in seconds of fixed-step time: the builtin countdown
+ * ({@link dev.jtecs.builtin.systems.BuiltinSystems#TTL}) takes the fixed
  * timestep off {@code remaining} once per fixed step and despawns the entity in the step where it reaches zero.
  * Registered as {@code "TTL"}.
  *

@@ -22,7 +22,8 @@ import dev.jtecs.component.NativeComponent;
  * component (see the bulk guide), so write the scale in its initializer.
  *
  * <p>Entities that hold {@link RelativeTransform2D} and a {@link ChildOf} parent get their whole transform
- * written by the builtin composition system every frame ({@link BuiltinSystems#RELATIVE_TRANSFORMS}).
+ * written by the builtin composition system every frame
+ * ({@link dev.jtecs.builtin.systems.BuiltinSystems#RELATIVE_TRANSFORMS}).
  *
  * @param x horizontal position
  * @param y vertical position

@@ -1,5 +1,6 @@
 package dev.jtecs.component;
 
+import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,6 +24,7 @@ public final class ComponentOptions<T> {
     private Function<Object, ? extends T> load;
     private BiFunction<Object, Object, ? extends T> deserialize;
     private Class<?> worldType;
+    private MethodHandles.Lookup lookup;
 
     ComponentOptions() {}
 
@@ -33,6 +35,27 @@ public final class ComponentOptions<T> {
             throw new IllegalArgumentException("component name must not be blank");
         }
         this.name = name;
+        return this;
+    }
+
+    /**
+     * The lookup through which jtecs reaches the registered class: pass your own {@code MethodHandles.lookup()}.
+     * jtecs reads a record's components and calls its canonical constructor (and a managed class's no-argument
+     * constructor for its default) through method handles; in a named module it cannot reach a class of a package
+     * that is not open to {@code dev.jtecs.core}, and registering such a class fails without a lookup. With one,
+     * no {@code opens} is needed. {@link Components#register(MethodHandles.Lookup, Class)} says the same in one
+     * call.
+     *
+     * <p>jtecs keeps the lookup for the life of the JVM, one per module, and reaches every class of that module it
+     * must reach through it: the reach that opening every package of the module to {@code dev.jtecs.core} would
+     * give, and no more than the module's own code has. On the class path no lookup is needed; one does no harm.
+     *
+     * @param lookup a lookup with full privilege access (not {@code publicLookup()}, nor one narrowed by
+     *     {@code in} or {@code dropLookupMode}) that reaches the registered class: made in its module, or in one
+     *     that its package is open to; checked at registration, with an {@code IllegalArgumentException}
+     */
+    public ComponentOptions<T> lookup(MethodHandles.Lookup lookup) {
+        this.lookup = Objects.requireNonNull(lookup, "lookup");
         return this;
     }
 
@@ -131,6 +154,10 @@ public final class ComponentOptions<T> {
         return name;
     }
 
+    MethodHandles.Lookup lookup() {
+        return lookup;
+    }
+
     boolean isTransient() {
         return transient_;
     }
@@ -146,6 +173,7 @@ public final class ComponentOptions<T> {
     @Override
     public String toString() {
         return "ComponentOptions[name=" + name + ", transient=" + transient_ + ", defaults=" + (defaults != null)
-                + ", requires=" + Arrays.toString(requires.toArray()) + ", codec=" + hasCodec() + "]";
+                + ", requires=" + Arrays.toString(requires.toArray()) + ", codec=" + hasCodec() + ", lookup="
+                + (lookup != null) + "]";
     }
 }

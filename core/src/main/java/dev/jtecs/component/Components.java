@@ -1,6 +1,8 @@
 package dev.jtecs.component;
 
 import dev.jtecs.component.internal.RecordCodec;
+import dev.jtecs.component.internal.TypeAccess;
+import java.lang.invoke.MethodHandles;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -48,6 +50,33 @@ public final class Components {
         return register(type, options -> {});
     }
 
+    /**
+     * Registers a class of a named module that does not open its package to {@code dev.jtecs.core}: jtecs reaches
+     * the class through {@code lookup} instead, so {@code Components.register(MethodHandles.lookup(),
+     * Position.class)} needs no {@code opens} in the caller's {@code module-info.java}. Otherwise the same as
+     * {@link #register(Class)}; see {@link ComponentOptions#lookup} for what the lookup must be and what jtecs does
+     * with it.
+     *
+     * @throws IllegalArgumentException when the lookup has no full privilege access or cannot reach {@code type}
+     */
+    public static <T, C extends Component<T>> C register(MethodHandles.Lookup lookup, Class<T> type) {
+        return register(lookup, type, options -> {});
+    }
+
+    /**
+     * Registers a class with options, reached through {@code lookup}; see
+     * {@link #register(MethodHandles.Lookup, Class)}.
+     */
+    public static <T, C extends Component<T>> C register(MethodHandles.Lookup lookup, Class<T> type,
+            Consumer<ComponentOptions<T>> options) {
+        Objects.requireNonNull(lookup, "lookup");
+        Objects.requireNonNull(options, "options");
+        return register(type, o -> {
+            o.lookup(lookup);
+            options.accept(o);
+        });
+    }
+
     /** Registers a class with options; see {@link #register(Class)}. */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static <T, C extends Component<T>> C register(Class<T> type, Consumer<ComponentOptions<T>> options) {
@@ -71,6 +100,7 @@ public final class Components {
             throw new IllegalArgumentException(notNative(type));
         }
         ComponentOptions<T> opts = configure(options);
+        grant(opts, type);
         return add(id -> new NativeComponent<>(id, type, opts), NativeComponent.class);
     }
 
@@ -103,6 +133,7 @@ public final class Components {
             throw new IllegalArgumentException("cannot register " + type.getName() + " as a component");
         }
         ComponentOptions<T> opts = configure(options);
+        grant(opts, type);
         return add(id -> new ManagedComponent<>(id, type, opts), ManagedComponent.class);
     }
 
@@ -120,6 +151,7 @@ public final class Components {
         if (opts.hasCodec()) {
             throw new IllegalArgumentException("tag " + name + " stores no value and takes no snapshot codec");
         }
+        noLookup("tag " + name, opts);
         String pinned = pinnedName(name, opts);
         return add(id -> new TagComponent(id, pinned, opts), TagComponent.class);
     }
@@ -186,6 +218,7 @@ public final class Components {
             throw new IllegalArgumentException("relationship " + name + " carries no payload and takes no defaults "
                     + "factory");
         }
+        noLookup("relationship " + name, options.componentOptions());
         String pinned = pinnedName(name, options.componentOptions());
         return sameOptions(add(id -> new Relationship(id, pinned, options), Relationship.class), options);
     }
@@ -197,6 +230,7 @@ public final class Components {
         if (!type.isRecord()) {
             throw new IllegalArgumentException(type.getName() + " is not a record");
         }
+        grant(options.componentOptions(), type);
         String name = options.componentOptions().name() != null ? options.componentOptions().name()
                 : type.getCanonicalName() != null ? type.getCanonicalName() : type.getName();
         RelationshipDefinition<?> created = add(id -> new RelationshipDefinition<>(id, name, type, options),
@@ -268,8 +302,22 @@ public final class Components {
         if (opts.defaults() != null) {
             throw new IllegalArgumentException("scalar " + name + " takes its default as an argument, not a factory");
         }
+        noLookup("scalar " + name, opts);
         pinnedName(name, opts);
         return opts;
+    }
+
+    /** Hands the registration's lookup, if any, to the core's access to classes, before anything reflects on it. */
+    private static void grant(ComponentOptions<?> opts, Class<?> type) {
+        if (opts.lookup() != null) {
+            TypeAccess.grant(opts.lookup(), type);
+        }
+    }
+
+    private static void noLookup(String what, ComponentOptions<?> opts) {
+        if (opts.lookup() != null) {
+            throw new IllegalArgumentException(what + " has no class for jtecs to reach and takes no lookup");
+        }
     }
 
     private static String pinnedName(String name, ComponentOptions<?> opts) {

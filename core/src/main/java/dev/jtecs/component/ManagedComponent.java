@@ -1,9 +1,9 @@
 package dev.jtecs.component;
 
+import dev.jtecs.component.internal.TypeAccess;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 
 /**
@@ -89,7 +89,6 @@ public final class ManagedComponent<T> extends BaseComponent<T> {
 
     private static MethodHandle findImplicitDefault(Class<?> type) {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
             if (type.isRecord()) {
                 RecordComponent[] parts = type.getRecordComponents();
                 Class<?>[] params = new Class<?>[parts.length];
@@ -98,15 +97,11 @@ public final class ManagedComponent<T> extends BaseComponent<T> {
                     params[i] = parts[i].getType();
                     args[i] = zeroOf(params[i]);
                 }
-                Constructor<?> ctor = type.getDeclaredConstructor(params);
-                ctor.setAccessible(true);
-                MethodHandle handle = lookup.unreflectConstructor(ctor);
+                MethodHandle handle = TypeAccess.constructor(type, params);
                 return tried(MethodHandles.insertArguments(handle, 0, args)
                         .asType(MethodType.methodType(Object.class)));
             }
-            Constructor<?> ctor = type.getDeclaredConstructor();
-            ctor.setAccessible(true);
-            return tried(lookup.unreflectConstructor(ctor).asType(MethodType.methodType(Object.class)));
+            return tried(TypeAccess.constructor(type).asType(MethodType.methodType(Object.class)));
         } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
         }

@@ -1,8 +1,8 @@
 package dev.jtecs.component;
 
 import dev.jtecs.component.internal.RecordCodec;
+import dev.jtecs.component.internal.TypeAccess;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -50,17 +50,12 @@ public final class RelationshipDefinition<T extends Record> extends BaseRelation
         defaults = options.payloadDefaults();
         dev.jtecs.component.internal.RecordCodec.checkConstructorSlots(type, fieldTypes, "relationship record");
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            java.lang.reflect.Method accessor = parts[found].getAccessor();
-            accessor.setAccessible(true);
-            targetAccessor = lookup.unreflect(accessor).asType(MethodType.methodType(long.class, Object.class));
-            java.lang.reflect.Constructor<T> ctor = type.getDeclaredConstructor(fieldTypes);
-            ctor.setAccessible(true);
-            constructor = lookup.unreflectConstructor(ctor).asSpreader(Object[].class, parts.length)
+            targetAccessor = TypeAccess.accessor(parts[found]).asType(MethodType.methodType(long.class, Object.class));
+            constructor = TypeAccess.constructor(type, fieldTypes).asSpreader(Object[].class, parts.length)
                     .asType(MethodType.methodType(Object.class, Object[].class));
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalArgumentException("relationship record " + type.getName() + " is not accessible (in a "
-                    + "named module, open its package to dev.jtecs.core): " + e, e);
+            throw new IllegalArgumentException("relationship record " + type.getName() + " is not accessible ("
+                    + TypeAccess.remedy() + "): " + e, e);
         }
         if (RecordCodec.isPrimitiveRecord(type)) {
             RecordCodec codec = RecordCodec.of(type);

@@ -24,6 +24,16 @@ public final class RelationshipOptions {
         return this;
     }
 
+    /**
+     * The lookup through which jtecs reaches a payload relationship's record in a named module, so that its package
+     * need not be open to {@code dev.jtecs.core}; see {@link ComponentOptions#lookup}. A target-only relationship
+     * has no record and refuses one.
+     */
+    public RelationshipOptions lookup(java.lang.invoke.MethodHandles.Lookup lookup) {
+        options.lookup(lookup);
+        return this;
+    }
+
     /** Keeps at most one edge per entity: setting an edge replaces the previous one. */
     public RelationshipOptions exclusive() {
         exclusive = true;

@@ -4,7 +4,8 @@ import dev.jtecs.entity.Entity;
 import java.util.Arrays;
 
 /**
- * The ids a {@link World#batchSpawn} reserved, in batch order. When they are consecutive packed ids (fresh slots,
+ * The ids a {@link dev.jtecs.world.World#batchSpawn} reserved, in batch order. When they are consecutive packed ids
+ * (fresh slots,
  * or recycled slots that happen to line up with one generation) only the first is stored; otherwise the
  * explicit array is. Use {@link #get} or {@link #toArray} unless {@link #isContiguous()} says {@code first + i}
  * is valid.

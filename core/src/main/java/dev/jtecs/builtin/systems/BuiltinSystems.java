@@ -26,11 +26,17 @@ import java.util.List;
  * (a query, scratch arrays) and serves the first world it runs in; running it in a second world throws.
  */
 public final class BuiltinSystems {
-    /** Copies {@link Transform2D} into {@link PreviousTransform2D} at the start of every fixed step. */
+    /**
+     * Copies {@link dev.jtecs.builtin.Transform2D} into {@link dev.jtecs.builtin.PreviousTransform2D} at the start
+     * of every fixed step.
+     */
     public static final String SNAPSHOT_TRANSFORMS = "jtecs.SnapshotTransforms";
     /** Counts {@link dev.jtecs.builtin.TTL} lifetimes down by the fixed step; despawns the spent ones. */
     public static final String TTL = "jtecs.TTL";
-    /** Composes {@link RelativeTransform2D} with the {@link ChildOf} parent's transform, parents first. */
+    /**
+     * Composes {@link dev.jtecs.builtin.RelativeTransform2D} with the {@link dev.jtecs.builtin.ChildOf} parent's
+     * transform, parents first.
+     */
     public static final String RELATIVE_TRANSFORMS = "jtecs.RelativeTransform2D";
 
     /** The names, in the order {@link #install} registers them. */

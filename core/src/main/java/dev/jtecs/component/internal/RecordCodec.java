@@ -6,8 +6,6 @@ import java.lang.invoke.LambdaMetafactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 
@@ -44,7 +42,6 @@ public final class RecordCodec {
         kinds = new PrimitiveKind[parts.length];
         getters = new MethodHandle[parts.length];
         Class<?>[] paramTypes = new Class<?>[parts.length];
-        MethodHandles.Lookup lookup = MethodHandles.lookup();
         try {
             for (int i = 0; i < parts.length; i++) {
                 names[i] = parts[i].getName();
@@ -57,22 +54,18 @@ public final class RecordCodec {
             }
             checkConstructorSlots(type, paramTypes, "record");
             for (int i = 0; i < parts.length; i++) {
-                Method accessor = parts[i].getAccessor();
-                accessor.setAccessible(true);
-                getters[i] = lookup.unreflect(accessor)
+                getters[i] = TypeAccess.accessor(parts[i])
                         .asType(MethodType.methodType(parts[i].getType(), Object.class));
             }
-            Constructor<?> ctor = type.getDeclaredConstructor(paramTypes);
-            ctor.setAccessible(true);
-            constructor = lookup.unreflectConstructor(ctor)
+            constructor = TypeAccess.constructor(type, paramTypes)
                     .asType(MethodType.methodType(Object.class, paramTypes))
                     .asSpreader(Object[].class, parts.length);
         } catch (ReflectiveOperationException | RuntimeException e) {
             if (e instanceof IllegalArgumentException iae) {
                 throw iae;
             }
-            throw new IllegalArgumentException("cannot access record " + type.getName()
-                    + " (in a named module, open its package to dev.jtecs.core): " + e, e);
+            throw new IllegalArgumentException("cannot access record " + type.getName() + " ("
+                    + TypeAccess.remedy() + "): " + e, e);
         }
         Getter[] spunGetters = spinGetters(type, parts);
         spun = spunGetters != null;
@@ -95,15 +88,19 @@ public final class RecordCodec {
     /**
      * Spins one small class per record component with {@link LambdaMetafactory}, so reading a field is an
      * interface call on a class that calls the accessor directly. Needs full-privilege access to the record
-     * (always on the class path; in a named module its package must be open to this module); returns
-     * {@code null} when that is not available.
+     * (always on the class path; in a named module a lookup it handed over, or its package open to this module)
+     * and, as the spun classes live in the record's module and implement {@link Getter}, that module to read
+     * {@code dev.jtecs.core} (it does when it requires it); returns {@code null} when that is not available.
      */
     private Getter[] spinGetters(Class<?> type, RecordComponent[] parts) {
         try {
-            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
-            if (!lookup.hasFullPrivilegeAccess()) {
+            MethodHandles.Lookup lookup = TypeAccess.fullPrivilege(type);
+            if (lookup == null) {
                 return null;
             }
+            // The spun classes implement Getter from the record's module: export its package there (a no-op
+            // when both are on the class path), or the JVM refuses them as implementing an inaccessible interface.
+            Getter.class.getModule().addExports(Getter.class.getPackageName(), type.getModule());
             Getter[] spunGetters = new Getter[parts.length];
             for (int i = 0; i < parts.length; i++) {
                 Class<?> getterType = getterInterface(kinds[i]);

@@ -53,16 +53,11 @@ public final class RecordCopier {
         }
         RecordCodec.checkConstructorSlots(type, types, "cannot copy record:"); // before any handle is built
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
             MethodHandle[] accessors = new MethodHandle[parts.length];
             for (int i = 0; i < parts.length; i++) {
-                java.lang.reflect.Method accessor = parts[i].getAccessor();
-                accessor.setAccessible(true);
-                accessors[i] = lookup.unreflect(accessor);
+                accessors[i] = TypeAccess.accessor(parts[i]);
             }
-            java.lang.reflect.Constructor<?> ctor = type.getDeclaredConstructor(types);
-            ctor.setAccessible(true);
-            MethodHandle constructor = lookup.unreflectConstructor(ctor);
+            MethodHandle constructor = TypeAccess.constructor(type, types);
             if (parts.length > MAX_FILTERED_COMPONENTS) {
                 return wide(constructor, accessors);
             }
@@ -71,8 +66,8 @@ public final class RecordCopier {
                     new int[parts.length]);
             return copier.asType(MethodType.methodType(Object.class, Object.class));
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalArgumentException("cannot copy record " + type.getName()
-                    + " (in a named module, open its package to dev.jtecs.core): " + e, e);
+            throw new IllegalArgumentException("cannot copy record " + type.getName() + " (" + TypeAccess.remedy()
+                    + "): " + e, e);
         }
     }
 

@@ -2,8 +2,6 @@ package dev.jtecs.component.internal;
 
 import dev.jtecs.component.PrimitiveKind;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -295,7 +293,6 @@ public final class TreeCodec {
         Class<?>[] types = new Class<?>[parts.length];
         MethodHandle[] accessors = new MethodHandle[parts.length];
         try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
             for (int i = 0; i < parts.length; i++) {
                 names[i] = parts[i].getName();
                 types[i] = parts[i].getType();
@@ -303,21 +300,17 @@ public final class TreeCodec {
                     return new Shape(null, null, null, null, "its component " + names[i] + " has type "
                             + types[i].getName() + ", which the automatic codec does not encode");
                 }
-                java.lang.reflect.Method accessor = parts[i].getAccessor();
-                accessor.setAccessible(true);
-                accessors[i] = lookup.unreflect(accessor);
+                accessors[i] = TypeAccess.accessor(parts[i]);
             }
             if (RecordCodec.slots(types) > RecordCodec.MAX_CONSTRUCTOR_SLOTS) {
                 return new Shape(null, null, null, null, "its " + types.length + " components take "
                         + RecordCodec.slots(types) + " parameter slots, more than the "
                         + RecordCodec.MAX_CONSTRUCTOR_SLOTS + " a constructor handle takes");
             }
-            Constructor<?> ctor = type.getDeclaredConstructor(types);
-            ctor.setAccessible(true);
-            return new Shape(names, types, accessors, lookup.unreflectConstructor(ctor), null);
+            return new Shape(names, types, accessors, TypeAccess.constructor(type, types), null);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            return new Shape(null, null, null, null, type.getName() + " is not accessible (in a named module, open "
-                    + "its package to dev.jtecs.core): " + e);
+            return new Shape(null, null, null, null, type.getName() + " is not accessible (" + TypeAccess.remedy()
+                    + "): " + e);
         }
     }
 

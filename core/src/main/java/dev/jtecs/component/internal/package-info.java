@@ -12,11 +12,16 @@
  *       values.
  *   <li>{@link dev.jtecs.component.internal.Getter}: the typed accessor of one record component, one
  *       sub-interface per primitive kind. When the record is fully accessible to the core (always on the class
- *       path; in a named module, when its package is open to {@code dev.jtecs.core}) the codec spins one class
- *       per component with {@code LambdaMetafactory}, so a read is an ordinary interface call; otherwise it wraps
- *       the accessor's method handle ({@code RecordCodec.isSpun()} says which).
- *       {@code getterHandle(field)} hands the same getters to the storage layer as method handles, from which it
- *       spins one writer class per record type ({@code storage.internal.RecordWriter}).
+ *       path; in a named module that requires {@code dev.jtecs.core}, through the lookup it handed over or a
+ *       package open to the core) the codec spins one class per component with {@code LambdaMetafactory}, so a
+ *       read is an ordinary interface call; otherwise it wraps the accessor's method handle
+ *       ({@code RecordCodec.isSpun()} says which). The spun classes live in the record's module, so the codec
+ *       exports this package to that module at run time: they implement {@code Getter}.
+ *   <li>{@link dev.jtecs.component.internal.TypeAccess}: how all of these reach a class's accessors and
+ *       constructors: through a lookup its module handed over at registration
+ *       ({@code Components.register(MethodHandles.lookup(), ...)}, kept one per module), else by deep reflection.
+ *       {@code getterHandle(field)} hands the getters to the storage layer as method handles, from which it spins
+ *       one writer class per record type ({@code storage.internal.RecordWriter}).
  *   <li>{@link dev.jtecs.component.internal.RecordCopier}: a new record of the same class holding the same
  *       component references, for one managed value written to many entities (a batch set or spawn), so that
  *       replacing one entity's record never replaces another's.
@@ -34,7 +39,8 @@
  *
  * <p>Invariants: a class has one codec and one copier for the life of the JVM; a record the core cannot access
  * fails when its codec or copier is first built (a native component's codec: when it is registered) with an
- * {@code IllegalArgumentException} that says to open its package to {@code dev.jtecs.core}; a codec accepts only
- * records whose components are all primitive. Not exported: {@code component} and {@code storage.internal} use it.
+ * {@code IllegalArgumentException} that says to register it with its module's lookup or open its package to
+ * {@code dev.jtecs.core}; a codec accepts only records whose components are all primitive. Not exported:
+ * {@code component}, {@code storage.internal} and {@code snapshot.internal} use it.
  */
 package dev.jtecs.component.internal;

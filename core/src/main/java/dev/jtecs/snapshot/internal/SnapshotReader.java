@@ -14,6 +14,7 @@ import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.SnapshotCodec;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.TreeCodec;
+import dev.jtecs.component.internal.TypeAccess;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.snapshot.InvalidSnapshotException;
 import dev.jtecs.snapshot.Snapshot;
@@ -400,10 +401,10 @@ final class SnapshotReader {
 
     private static Object recordField(Object record, int field) {
         try {
-            java.lang.reflect.Method accessor = record.getClass().getRecordComponents()[field].getAccessor();
-            accessor.setAccessible(true);
-            return accessor.invoke(record);
-        } catch (ReflectiveOperationException e) {
+            return TypeAccess.accessor(record.getClass().getRecordComponents()[field]).invoke(record);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
             throw new IllegalStateException("reading the default of " + record.getClass().getName() + ": " + e, e);
         }
     }
