@@ -1,5 +1,6 @@
 package dev.jtecs.schedule;
 
+import dev.jtecs.entity.internal.Growth;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -68,7 +69,7 @@ final class PhaseRegistry {
         int[] leaves = definition.isLeaf() ? new int[] {id} : leafIds(definition.children());
         Node node = new Node(phase, id, definition.children(), leaves);
         if (id == enabled.length) {
-            enabled = Arrays.copyOf(enabled, id * 2);
+            enabled = Growth.copyOf(enabled, id * 2);
         }
         enabled[id] = true;
         byId.add(node);

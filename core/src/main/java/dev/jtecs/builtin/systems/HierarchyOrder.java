@@ -1,5 +1,6 @@
 package dev.jtecs.builtin.systems;
 
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TargetSelector;
@@ -205,10 +206,15 @@ public final class HierarchyOrder {
         int id = archetype.id();
         if (id >= stamp.length) {
             int n = Math.max(id + 1, stamp.length * 2);
-            stamp = Arrays.copyOf(stamp, n);
-            memberIndex = Arrays.copyOf(memberIndex, n);
-            parentOwner = Arrays.copyOf(parentOwner, n);
-            parentId = Arrays.copyOf(parentId, n);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
+            var grownStamp = Growth.copyOf(stamp, n);
+            var grownMemberIndex = Growth.copyOf(memberIndex, n);
+            var grownParentOwner = Growth.copyOf(parentOwner, n);
+            var grownParentId = Growth.copyOf(parentId, n);
+            stamp = grownStamp;
+            memberIndex = grownMemberIndex;
+            parentOwner = grownParentOwner;
+            parentId = grownParentId;
         }
         stamp[id] = gathers;
         memberIndex[id] = memberCount;
@@ -219,16 +225,27 @@ public final class HierarchyOrder {
     }
 
     private void growMembers(int n) {
-        members = Arrays.copyOf(members, n);
-        rowCount = Arrays.copyOf(rowCount, n);
-        parentArchetype = Arrays.copyOf(parentArchetype, n);
-        parentRow = Arrays.copyOf(parentRow, n);
-        parentMember = Arrays.copyOf(parentMember, n);
-        childStart = Arrays.copyOf(childStart, n + 1);
-        childList = Arrays.copyOf(childList, n);
-        stack = Arrays.copyOf(stack, n);
-        walked = Arrays.copyOf(walked, n);
-        order = Arrays.copyOf(order, n);
+        // every array first, then assign: a failed growth leaves them all as they were, in step
+        var grownMembers = Growth.copyOf(members, n);
+        var grownRowCount = Growth.copyOf(rowCount, n);
+        var grownParentArchetype = Growth.copyOf(parentArchetype, n);
+        var grownParentRow = Growth.copyOf(parentRow, n);
+        var grownParentMember = Growth.copyOf(parentMember, n);
+        var grownChildStart = Growth.copyOf(childStart, n + 1);
+        var grownChildList = Growth.copyOf(childList, n);
+        var grownStack = Growth.copyOf(stack, n);
+        var grownWalked = Growth.copyOf(walked, n);
+        var grownOrder = Growth.copyOf(order, n);
+        members = grownMembers;
+        rowCount = grownRowCount;
+        parentArchetype = grownParentArchetype;
+        parentRow = grownParentRow;
+        parentMember = grownParentMember;
+        childStart = grownChildStart;
+        childList = grownChildList;
+        stack = grownStack;
+        walked = grownWalked;
+        order = grownOrder;
     }
 
     /** Finds each member's parent archetype and row, and lists each member's child members (a counting sort). */

@@ -1,5 +1,6 @@
 package dev.jtecs.builtin.systems;
 
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.query.QueryVisitor;
@@ -71,7 +72,7 @@ final class TtlCountdown implements SystemBody {
 
     private void collect(long entity) {
         if (spentCount == spent.length) {
-            spent = Arrays.copyOf(spent, spentCount * 2);
+            spent = Growth.copyOf(spent, spentCount * 2);
         }
         spent[spentCount++] = entity;
     }

@@ -1,5 +1,6 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.component.Input;
@@ -368,13 +369,15 @@ public final class CommitDrain {
     /** Adds {@code delta} rows to a table's tally for this wave (O(1) by table id); returns the tallies in use. */
     private int tally(Table table, int delta, int distinct) {
         if (table.id() >= reservationOf.length) {
-            reservationOf = Arrays.copyOf(reservationOf, Math.max(table.id() + 1, reservationOf.length * 2));
+            reservationOf = Growth.copyOf(reservationOf, Math.max(table.id() + 1, reservationOf.length * 2));
         }
         int k = reservationOf[table.id()] - 1;
         if (k < 0) {
             if (distinct == reserved.length) {
-                reserved = Arrays.copyOf(reserved, distinct * 2);
-                reservedRows = Arrays.copyOf(reservedRows, distinct * 2);
+                var grownReserved = Growth.copyOf(reserved, distinct * 2); // both first: they stay in step
+                var grownRows = Growth.copyOf(reservedRows, distinct * 2);
+                reserved = grownReserved;
+                reservedRows = grownRows;
             }
             k = distinct++;
             reserved[k] = table;

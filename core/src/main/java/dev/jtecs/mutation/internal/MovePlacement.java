@@ -162,8 +162,10 @@ final class MovePlacement {
                 return -1;
             }
             if (n == runComponents.length) {
-                runComponents = java.util.Arrays.copyOf(runComponents, n * 2);
-                runPositions = java.util.Arrays.copyOf(runPositions, n * 2);
+                var grownComponents = Growth.copyOf(runComponents, n * 2); // both first: they stay in step
+                var grownPositions = Growth.copyOf(runPositions, n * 2);
+                runComponents = grownComponents;
+                runPositions = grownPositions;
             }
             runComponents[n] = component;
             runPositions[n++] = input == null ? -1 : target.position(component.id());
