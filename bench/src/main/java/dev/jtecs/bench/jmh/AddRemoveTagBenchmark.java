@@ -96,7 +96,7 @@ public class AddRemoveTagBenchmark {
             }).toArray();
         }
         if (EngineUnderTest.needs(selected, "dominion")) {
-            dominion = Dominion.create();
+            dominion = dev.jtecs.bench.peers.DominionWorlds.create();
             dominionEntities = new Entity[entities];
             for (int i = 0; i < entities; i++) {
                 dominionEntities[i] = dominion.createEntity(new DominionPosition(i, i));

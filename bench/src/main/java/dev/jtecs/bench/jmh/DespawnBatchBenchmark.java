@@ -96,7 +96,7 @@ public class DespawnBatchBenchmark {
             populateJtecs();
         }
         if (EngineUnderTest.needs(selected, "dominion")) {
-            dominion = Dominion.create();
+            dominion = dev.jtecs.bench.peers.DominionWorlds.create();
             dominionComposition = dominion.composition().of(DominionPosition.class, DominionVelocity.class);
             dominionEntities = new Entity[entities];
             populateDominion();

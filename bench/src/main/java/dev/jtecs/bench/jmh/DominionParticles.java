@@ -32,7 +32,7 @@ import java.util.List;
  * cheapest target a JVM peer has (an upload would need one more copy); jtecs writes an off-heap buffer.
  */
 final class DominionParticles implements ParticleFrame {
-    private final Dominion dominion = Dominion.create();
+    private final Dominion dominion = dev.jtecs.bench.peers.DominionWorlds.create();
     private final ParticleEmitter emitter;
     private final List<Entity> spent = new ArrayList<>();
     private float[] outX;

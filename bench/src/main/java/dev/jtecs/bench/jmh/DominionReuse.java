@@ -33,7 +33,7 @@ final class DominionReuse implements AutoCloseable {
     /** The trial's world, created on first use, holding no entity. */
     Dominion empty() {
         if (dominion == null) {
-            dominion = Dominion.create();
+            dominion = dev.jtecs.bench.peers.DominionWorlds.create();
             return dominion;
         }
         for (Entity entity : dominion.<Entity>findAllEntities()) {

@@ -167,7 +167,7 @@ public class MoveWholeArchetypeBenchmark {
     }
 
     private void setUpDominion(int residents) {
-        dominion = Dominion.create();
+        dominion = dev.jtecs.bench.peers.DominionWorlds.create();
         dominionAddTag = dominion.composition().byAdding1AndRemoving(DominionTag.class);
         dominionRemoveTag = dominion.composition().byRemoving(DominionTag.class);
         dominionMovers = new Entity[entities];

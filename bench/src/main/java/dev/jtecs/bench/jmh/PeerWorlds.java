@@ -81,7 +81,7 @@ final class PeerWorlds implements AutoCloseable {
         if (tags < 0 || tags > PeerTags.DOMINION.length) {
             throw new IllegalArgumentException("tags=" + tags + " outside 0.." + PeerTags.DOMINION.length);
         }
-        dominion = EngineUnderTest.needs(selected, "dominion") ? Dominion.create() : null;
+        dominion = EngineUnderTest.needs(selected, "dominion") ? dev.jtecs.bench.peers.DominionWorlds.create() : null;
         artemis = EngineUnderTest.needs(selected, "artemis")
                 ? new com.artemis.World(new WorldConfigurationBuilder().build()) : null;
         ashley = EngineUnderTest.needs(selected, "ashley") ? new Engine() : null;

@@ -93,7 +93,7 @@ public class RemoveBenchmark {
             ids = EntityPopulations.jtecs(world, entities, true);
         }
         if (EngineUnderTest.needs(selected, "dominion")) {
-            dominion = Dominion.create();
+            dominion = dev.jtecs.bench.peers.DominionWorlds.create();
             dominionEntities = EntityPopulations.dominion(dominion, entities, true);
         }
         if (EngineUnderTest.needs(selected, "artemis")) {

@@ -92,7 +92,7 @@ public class SetExistingBenchmark {
             ids = EntityPopulations.jtecs(world, entities, false);
         }
         if (EngineUnderTest.needs(selected, "dominion")) {
-            dominion = Dominion.create();
+            dominion = dev.jtecs.bench.peers.DominionWorlds.create();
             dominionEntities = EntityPopulations.dominion(dominion, entities, false);
         }
         if (EngineUnderTest.needs(selected, "artemis")) {

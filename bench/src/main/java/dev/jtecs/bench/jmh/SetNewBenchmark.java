@@ -95,7 +95,7 @@ public class SetNewBenchmark {
             ids = EntityPopulations.jtecs(world, entities, false);
         }
         if (EngineUnderTest.needs(selected, "dominion")) {
-            dominion = Dominion.create();
+            dominion = dev.jtecs.bench.peers.DominionWorlds.create();
             dominionEntities = EntityPopulations.dominion(dominion, entities, false);
         }
         if (EngineUnderTest.needs(selected, "artemis")) {

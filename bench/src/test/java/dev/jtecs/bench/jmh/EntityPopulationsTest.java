@@ -59,7 +59,7 @@ class EntityPopulationsTest {
 
     @Test
     void peersHoldTheSameValues() {
-        Dominion dominion = Dominion.create();
+        Dominion dominion = dev.jtecs.bench.peers.DominionWorlds.create();
         com.artemis.World artemis = new com.artemis.World(new WorldConfigurationBuilder().build());
         try {
             Entity[] dominionEntities = EntityPopulations.dominion(dominion, N, true);
