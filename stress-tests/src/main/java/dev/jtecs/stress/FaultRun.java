@@ -1819,6 +1819,35 @@ public final class FaultRun {
         return false;
     }
 
+    private static final java.util.regex.Pattern ENTITY_REF = java.util.regex.Pattern.compile("(\\d+)#(\\d+)");
+
+    /**
+     * Whether a relationship the entity no longer has held, before or at the fault, only edges to entities that
+     * are dead now: a publication cut short can discard the entity's own despawn while its targets' despawns
+     * stand, and a live entity keeps no edge to a dead target (the settlement drops it), so losing those edges is
+     * the documented outcome (seed -6348472116997127758: a menu popped while a membership callback threw).
+     */
+    private static boolean edgesToTheDead(WorldDump now, List<SortedMap<String, String>> earlier, String component) {
+        for (SortedMap<String, String> state : earlier) {
+            String value = state == null ? null : state.get(component);
+            if (value == null) {
+                continue;
+            }
+            java.util.regex.Matcher ref = ENTITY_REF.matcher(component + " " + value); // a pair names its target
+            boolean any = false;
+            boolean allDead = true;
+            while (ref.find()) {
+                any = true;
+                long target = Entity.pack(Integer.parseInt(ref.group(1)), Integer.parseInt(ref.group(2)));
+                allDead &= now.values().get(target) == null;
+            }
+            if (any && allDead) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * A fault that may strike outside a publication (an observer of the call itself, a system, a run condition, a
      * default factory, archetype creation): replays the run with this fault suppressed and compares entity by
@@ -1875,6 +1904,7 @@ public final class FaultRun {
                     legal |= other != null && java.util.Objects.equals(other.get(component), value);
                 }
                 legal |= byLaterStep(component, value, java.util.Arrays.asList(is, was, then, full));
+                legal |= value == null && edgesToTheDead(now, java.util.Arrays.asList(was, then), component);
                 SortedMap<String, String> skipped = legal ? null : withoutOperation(without).values().get(id);
                 legal |= skipped != null && java.util.Objects.equals(skipped.get(component), value);
                 check(legal, "after a fault at " + point + ", " + Entity.toString(id) + " " + component + "="

@@ -257,6 +257,11 @@ public final class ArchetypeRegistry implements AutoCloseable {
             for (int i = 0; i < length; i++) {
                 ids[i] = exact[i].id();
             }
+            for (int id : ids) {
+                // every component index list the table joins exists before the table is registered: making one
+                // can grow the pair map, and a growth that failed after registration left a table no query knew
+                holders(id, true);
+            }
             int[] reuse = freed.peek();
             int store = reuse != null ? reuse[1] : tables.size();
             if (store >= byStore.length) { // grown, and the table built, before anything is registered

@@ -1,7 +1,10 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.component.PairComponent;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
 import dev.jtecs.component.TagComponent;
@@ -150,5 +153,45 @@ class ArchetypeRegistryTest {
             Table next = registry.withAdded(registry.root(), registry.pairs().pair(LIKES, 5000 + i));
             assertEquals(ids.get(i), next.id(), "reuse " + i);
         }
+    }
+
+    @Test
+    void aTableWhosePairIndexCannotGrowIsNotRegisteredAndTheListenerHearsOfEveryTableThatIs() {
+        // each new pair makes an index list in the pair map, which grows by doubling: fail every heap growth a
+        // creation reaches, and the registry must never hold a table its creation listener did not hear of
+        List<Table> heard = new ArrayList<>();
+        registry.onCreate(heard::add);
+        Table a = registry.withAdded(registry.root(), A);
+        int injected = 0;
+        long target = 1;
+        for (int i = 0; i < 80; i++) {
+            PairComponent pair = registry.pairs().pair(LIKES, target++);
+            for (int k = 1; ; k++) {
+                int before = registry.size();
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                        k);
+                boolean failed = false;
+                try {
+                    registry.withAdded(a, pair);
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                    injected++;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                List<Table> registered = new ArrayList<>();
+                registry.forEach(registered::add);
+                for (Table table : registered) {
+                    assertTrue(table == registry.root() || heard.contains(table),
+                            "pair " + i + " k=" + k + ": table " + table.id() + " registered unheard");
+                }
+                if (!failed) {
+                    assertEquals(before + 1, registry.size());
+                    break;
+                }
+                assertEquals(before, registry.size(), "a failed creation registers nothing");
+            }
+        }
+        assertTrue(injected > 80, "every creation reached a growth to fail: " + injected);
     }
 }
