@@ -50,16 +50,7 @@ public final class NativeComponent<T extends Record> extends BaseComponent<T> im
     private Object[] zeroArgs() {
         Object[] args = new Object[layout.nativeColumnCount()];
         for (int i = 0; i < args.length; i++) {
-            args[i] = switch (layout.fieldKinds().get(i)) {
-                case BYTE -> (byte) 0;
-                case BOOLEAN -> false;
-                case SHORT -> (short) 0;
-                case CHAR -> (char) 0;
-                case INT -> 0;
-                case FLOAT -> 0f;
-                case LONG -> 0L;
-                case DOUBLE -> 0d;
-            };
+            args[i] = dev.jtecs.component.internal.TreeCodec.zero(layout.fieldKinds().get(i));
         }
         return args;
     }

@@ -378,7 +378,7 @@ public final class Staging {
      * archetype (a capture not copied yet).
      */
     public boolean isDoomed(int slot) {
-        return transaction.isDoomed(slot) || archetypes.ofStore(index.storeOf(slot)).hasPendingDespawn();
+        return isDoomed(slot, archetypes.ofStore(index.storeOf(slot)));
     }
 
     /** {@link #isDoomed(int)} for a live entity whose table the caller holds. */

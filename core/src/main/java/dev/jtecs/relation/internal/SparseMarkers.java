@@ -51,19 +51,23 @@ final class SparseMarkers {
         } catch (RuntimeException | Error failure) {
             // the store is as it was, but the entity's marker may be published already: remembered (in the room
             // made above), the next wave's settlement makes the marker follow whatever edges it holds
-            touchedEntities[touchedCount] = entity;
-            touchedRelationships[touchedCount++] = relationship;
+            remember(entity, relationship);
             throw failure;
         }
         if (changed) {
-            touchedEntities[touchedCount] = entity;
-            touchedRelationships[touchedCount++] = relationship;
+            remember(entity, relationship);
         }
         if (op == SparseWriteQueue.ADD && relationship.isCascadeDelete() && !settlement.isLiveTarget(target)) {
             // its target died before the edge landed; a later write of the same flush may still re-target it,
             // so the cascade is decided where the flush (or batch) leaves the store: settleLandedOnDead
             settlement.noteLandedOnDead(entity);
         }
+    }
+
+    /** Notes an entity for {@link #settle}, in the room {@link #ensureTouchRoom} made. */
+    private void remember(long entity, BaseRelationship<?> relationship) {
+        touchedEntities[touchedCount] = entity;
+        touchedRelationships[touchedCount++] = relationship;
     }
 
     private void ensureTouchRoom() {
