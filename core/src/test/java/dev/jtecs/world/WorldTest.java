@@ -920,4 +920,46 @@ class WorldTest {
         assertThrows(IllegalArgumentException.class, () -> world.setNominalFrameTime(0));
         assertEquals(0.1, world.getNominalFrameTime());
     }
+
+    /** A native record whose second accessor throws while {@code armed} is set (user code the writes call). */
+    record Brittle(float a, float b) {
+        static boolean armed;
+
+        @Override
+        public float b() {
+            if (armed) {
+                throw new IllegalStateException("accessor");
+            }
+            return b;
+        }
+    }
+
+    static final NativeComponent<Brittle> BRITTLE = Components.registerNative(Brittle.class);
+
+    @Test
+    void aNativeRecordWhoseAccessorThrowsLeavesNoTornValueOnAnyPath() {
+        long id = world.spawn(BRITTLE.of(new Brittle(1, 2)));
+        Brittle.armed = true;
+        try {
+            assertThrows(IllegalStateException.class, () -> world.set(id, BRITTLE.of(new Brittle(5, 6)))); // instant
+            world.defer();
+            assertThrows(IllegalStateException.class, () -> world.set(id, BRITTLE.of(new Brittle(7, 8)))); // through
+            assertEquals(new Brittle(1, 2), world.get(id, BRITTLE));
+            world.commit();
+            int count = world.entityCount();
+            assertThrows(IllegalStateException.class, () -> world.spawn(BRITTLE.of(new Brittle(9, 9))));
+            assertEquals(count, world.entityCount(), "an instant spawn whose value threw publishes nothing");
+            world.defer();
+            long staged = world.spawn(BRITTLE.of(new Brittle(3, 3)));
+            assertThrows(IllegalStateException.class, world::commit); // the publication writes the record
+            assertFalse(world.isAlive(staged));
+            assertEquals(count, world.entityCount());
+        } finally {
+            Brittle.armed = false;
+        }
+        world.unwind();
+        assertEquals(new Brittle(1, 2), world.get(id, BRITTLE), "no field of the refused values landed");
+        world.set(id, BRITTLE.of(new Brittle(4, 5)));
+        assertEquals(new Brittle(4, 5), world.get(id, BRITTLE));
+    }
 }

@@ -9,6 +9,7 @@ import static java.lang.constant.ConstantDescs.CD_void;
 import dev.jtecs.component.PrimitiveKind;
 import dev.jtecs.component.internal.RecordCodec;
 import java.lang.classfile.ClassFile;
+import java.lang.classfile.TypeKind;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.DynamicConstantDesc;
@@ -25,7 +26,8 @@ import java.util.List;
  * constant (class data) and stores the value with {@code MemorySegment.setAtIndex}. The getters are the codec's
  * own method handles, already adapted to {@code (Object)prim}, so the spun class needs no access to the record
  * and works on the class path and the module path alike. The JIT inlines constant method handles, so a write is
- * the accessor calls and the stores, behind one interface dispatch per record.
+ * the accessor calls and the stores, behind one interface dispatch per record. Every accessor is called before the
+ * first store: an accessor that throws leaves the row untouched.
  */
 final class RecordWriters {
     private RecordWriters() {}
@@ -71,7 +73,21 @@ final class RecordWriters {
                     .invokespecial(ConstantDescs.CD_Object, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void)
                     .return_());
             cb.withMethodBody("write", WRITE, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> {
-                // slots: 0 this, 1 record, 2 columns, 3 base, 4-5 row
+                // slots: 0 this, 1 record, 2 columns, 3 base, 4-5 row, then one local per field. Every accessor
+                // runs before the first store, so one that throws leaves the row as it was (no torn value).
+                int[] slots = new int[kinds.length];
+                int next = 6;
+                for (int f = 0; f < kinds.length; f++) {
+                    Spec spec = Spec.of(kinds[f]);
+                    TypeKind kind = TypeKind.from(spec.value);
+                    code.ldc(DynamicConstantDesc.ofNamed(ConstantDescs.BSM_CLASS_DATA_AT,
+                            ConstantDescs.DEFAULT_NAME, CD_MethodHandle, f));
+                    code.aload(1);
+                    code.invokevirtual(CD_MethodHandle, "invokeExact", MethodTypeDesc.of(spec.value, CD_Object));
+                    slots[f] = next;
+                    code.storeLocal(kind, next);
+                    next += kind.slotSize();
+                }
                 for (int f = 0; f < kinds.length; f++) {
                     Spec spec = Spec.of(kinds[f]);
                     code.aload(2).iload(3);
@@ -81,10 +97,7 @@ final class RecordWriters {
                     code.aaload(); // the column
                     code.getstatic(CD_VALUE_LAYOUT, spec.layoutField, spec.layoutType);
                     code.lload(4);
-                    code.ldc(DynamicConstantDesc.ofNamed(ConstantDescs.BSM_CLASS_DATA_AT,
-                            ConstantDescs.DEFAULT_NAME, CD_MethodHandle, f));
-                    code.aload(1);
-                    code.invokevirtual(CD_MethodHandle, "invokeExact", MethodTypeDesc.of(spec.value, CD_Object));
+                    code.loadLocal(TypeKind.from(spec.value), slots[f]);
                     code.invokeinterface(CD_SEGMENT, "setAtIndex",
                             MethodTypeDesc.of(CD_void, spec.layoutType, CD_long, spec.value));
                 }

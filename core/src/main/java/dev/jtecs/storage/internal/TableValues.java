@@ -27,6 +27,9 @@ public final class TableValues {
     private final Object[][] heapArrays;
     private final RecordWriter[] writers; // by position: its record type's spun writer, or null (field by field)
 
+    /** The fields of the record being written when no writer could be spun, read before any is stored. */
+    private long[] scratch = new long[0];
+
     TableValues(Component<?>[] components, int[] nativeStart, int[] nativeCount, int[] heapIndex, RecordCodec[] codecs,
             PrimitiveKind[] nativeKinds, MemorySegment[] nativeSegments, Object[][] heapArrays) {
         this.components = components;
@@ -45,6 +48,14 @@ public final class TableValues {
         }
     }
 
+
+    /**
+     * Writes records field by field from now on, as when no writer could be spun for their types: the tests of
+     * that path call it, since every record type the tests declare gets a spun writer.
+     */
+    void forgetSpunWriters() {
+        Arrays.fill(writers, null);
+    }
 
     /** Writes an input (a constructed value, or a definition's default) into one row. */
     public void writeInput(int position, int row, Input input) {
@@ -111,17 +122,35 @@ public final class TableValues {
             writer.write(record, nativeSegments, base, row);
             return;
         }
-        for (int f = 0; f < nativeCount[position]; f++) {
+        int count = nativeCount[position];
+        if (scratch.length < count) {
+            scratch = new long[count];
+        }
+        long[] bits = scratch; // every accessor runs before the first store: one that throws leaves the row as it was
+        for (int f = 0; f < count; f++) {
+            bits[f] = switch (nativeKinds[base + f]) {
+                case BYTE -> codec.getByte(record, f);
+                case BOOLEAN -> codec.getBoolean(record, f) ? 1 : 0;
+                case SHORT -> codec.getShort(record, f);
+                case CHAR -> codec.getChar(record, f);
+                case INT -> codec.getInt(record, f);
+                case FLOAT -> Float.floatToRawIntBits(codec.getFloat(record, f));
+                case LONG -> codec.getLong(record, f);
+                case DOUBLE -> Double.doubleToRawLongBits(codec.getDouble(record, f));
+            };
+        }
+        for (int f = 0; f < count; f++) {
             MemorySegment s = nativeSegments[base + f];
+            long v = bits[f];
             switch (nativeKinds[base + f]) {
-                case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, codec.getByte(record, f));
-                case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, codec.getBoolean(record, f));
-                case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, codec.getShort(record, f));
-                case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, codec.getChar(record, f));
-                case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, codec.getInt(record, f));
-                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, codec.getFloat(record, f));
-                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, codec.getLong(record, f));
-                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, codec.getDouble(record, f));
+                case BYTE -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, (byte) v);
+                case BOOLEAN -> s.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, v != 0);
+                case SHORT -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, (short) v);
+                case CHAR -> s.setAtIndex(ValueLayout.JAVA_CHAR, row, (char) v);
+                case INT -> s.setAtIndex(ValueLayout.JAVA_INT, row, (int) v);
+                case FLOAT -> s.setAtIndex(ValueLayout.JAVA_FLOAT, row, Float.intBitsToFloat((int) v));
+                case LONG -> s.setAtIndex(ValueLayout.JAVA_LONG, row, v);
+                case DOUBLE -> s.setAtIndex(ValueLayout.JAVA_DOUBLE, row, Double.longBitsToDouble(v));
             }
         }
     }

@@ -14,6 +14,19 @@ class RecordWritersTest {
 
     private record Hidden(int secret) {}
 
+    /** A record whose last accessor throws while {@code armed} is set. */
+    record Fused(int first, double second) {
+        static boolean armed;
+
+        @Override
+        public double second() {
+            if (armed) {
+                throw new IllegalStateException("accessor");
+            }
+            return second;
+        }
+    }
+
     @Test
     void oneWriterPerRecordType() {
         assertSame(RecordWriters.of(RecordCodec.of(All.class)), RecordWriters.of(RecordCodec.of(All.class)));
@@ -54,6 +67,24 @@ class RecordWritersTest {
             java.lang.foreign.MemorySegment[] one = {arena.allocate(16, 8)};
             hidden.write(new Hidden(41), one, 0, 3);
             assertEquals(41, one[0].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 3));
+        }
+    }
+
+    @Test
+    void anAccessorThatThrowsLeavesTheRowAsItWas() {
+        RecordWriter writer = RecordWriters.of(RecordCodec.of(Fused.class));
+        assertNotNull(writer);
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment[] columns = {arena.allocate(4 * 4, 8), arena.allocate(8 * 4, 8)};
+            writer.write(new Fused(7, 0.5), columns, 0, 2);
+            Fused.armed = true;
+            try {
+                assertThrows(IllegalStateException.class, () -> writer.write(new Fused(9, 1.5), columns, 0, 2));
+            } finally {
+                Fused.armed = false;
+            }
+            assertEquals(7, columns[0].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 2), "no torn first field");
+            assertEquals(0.5, columns[1].getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 2));
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.jtecs.storage.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
@@ -48,6 +49,31 @@ class TableValuesTest {
         Component<?>[] sorted = components.clone();
         Arrays.sort(sorted, Comparator.comparingInt(Component::id));
         return new Table(1, sorted, memory);
+    }
+
+    static final NativeComponent<RecordWritersTest.Fused> FUSED = Components.registerNative(RecordWritersTest.Fused.class);
+
+    @Test
+    void aRecordWhoseAccessorThrowsLeavesTheRowAsItWasOnBothWritePaths() {
+        for (boolean spun : new boolean[] {true, false}) {
+            Table table = table(FUSED, COUNT);
+            if (!spun) {
+                table.values().forgetSpunWriters();
+            }
+            table.appendRow(1);
+            int fused = table.position(FUSED.id());
+            table.writeValue(fused, 0, new RecordWritersTest.Fused(3, 4.5));
+            RecordWritersTest.Fused.armed = true;
+            try {
+                assertThrows(IllegalStateException.class,
+                        () -> table.writeValue(fused, 0, new RecordWritersTest.Fused(8, 9.5)));
+            } finally {
+                RecordWritersTest.Fused.armed = false;
+            }
+            assertEquals(new RecordWritersTest.Fused(3, 4.5), table.readValue(fused, 0), spun ? "spun" : "by field");
+            table.writeValue(fused, 0, new RecordWritersTest.Fused(-1, -2.5));
+            assertEquals(new RecordWritersTest.Fused(-1, -2.5), table.readValue(fused, 0), "still writes");
+        }
     }
 
     @Test
