@@ -21,7 +21,9 @@ import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.event.ArchetypeCreated;
 import dev.jtecs.event.OnSpawn;
+import dev.jtecs.entity.Entity;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.random.Xoshiro128;
@@ -706,6 +708,57 @@ class WorldSnapshotsTest {
             assertEquals(List.of(), log, "no handler ran and no event was delivered");
             world.saveSnapshot(options);
             assertEquals(List.of("handler.save", "OnSnapshotSave"), log);
+        }
+    }
+
+    static final TagComponent LATE = Components.tag("snap.Late");
+
+    @Test
+    void anArchetypeCreatedObserverThatSpawnsDuringALoadTakesAFreeSlotNotARestoredOne() {
+        for (boolean binary : new boolean[] {false, true}) {
+            try (World saved = World.create(); World loaded = World.create()) {
+                long a = saved.spawn(MARK);
+                long b = saved.spawn(MARK, LATE);
+                long gone = saved.spawn(MARK);
+                saved.despawn(gone);
+                long c = saved.spawn(LATE);
+                Snapshot snapshot = binary ? saved.saveSnapshot(SnapshotOptions.binary()) : saved.saveSnapshot();
+                List<Long> spawned = new ArrayList<>();
+                loaded.observe(Entity.WORLD, ArchetypeCreated.class, created -> {
+                    if (created.archetype().components().containsAll(List.of(MARK, LATE))) {
+                        spawned.add(loaded.spawn(HEALTH.of(1.0))); // lands with the load's publication
+                    }
+                });
+                loaded.loadSnapshot(snapshot);
+                assertEquals(1, spawned.size(), binary ? "binary" : "table");
+                for (long id : new long[] {a, b, c}) {
+                    assertTrue(loaded.isAlive(id), Entity.toString(id) + " restored with its own id");
+                }
+                assertTrue(loaded.has(b, LATE));
+                long extra = spawned.get(0);
+                assertTrue(loaded.isAlive(extra));
+                assertFalse(java.util.Set.of(a, b, c).contains(extra));
+                assertEquals(4, loaded.entityCount());
+                assertEquals(1.0, loaded.get(extra, HEALTH));
+            }
+        }
+    }
+
+    @Test
+    void anArchetypeCreatedObserverThatThrowsDuringALoadLeavesNoSlotReserved() {
+        try (World saved = World.create(); World loaded = World.create()) {
+            long a = saved.spawn(MARK, LATE);
+            Snapshot snapshot = saved.saveSnapshot();
+            loaded.observe(Entity.WORLD, ArchetypeCreated.class, created -> {
+                throw new IllegalStateException("observer");
+            });
+            assertThrows(IllegalStateException.class, () -> loaded.loadSnapshot(snapshot));
+            assertFalse(loaded.isAlive(a));
+            assertFalse(loaded.hasPendingChanges());
+            loaded.clearObservers(Entity.WORLD);
+            loaded.loadSnapshot(snapshot); // the slots the failed load had reserved are free again
+            assertTrue(loaded.isAlive(a));
+            assertEquals(1, loaded.entityCount());
         }
     }
 }

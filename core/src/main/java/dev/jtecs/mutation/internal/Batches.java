@@ -373,8 +373,9 @@ final class Batches {
      *
      * <p>The ids are reserved in slot order in one pass ({@link EntityIndex#reserveRestored}), not in the batches'
      * row order: a snapshot's rows name their slots in whatever order the saved world's moves left them, and
-     * touching the index's arrays in that order is a cache miss per entity. Only when planning's callbacks have
-     * changed the free stack since the layout are they reserved id by id, as {@code reserveAt} would one at a time.
+     * touching the index's arrays in that order is a cache miss per entity. They are reserved before the batches
+     * are planned, so the callbacks planning runs cannot spawn into them; a planning callback that throws
+     * releases them again.
      * A batch that knows its slots in order ({@link MutationModel.RestoreBatch#slots}) is stamped and, unless
      * something cancels a member, published in that order too.
      *
@@ -386,20 +387,34 @@ final class Batches {
         clearStorage();
         index.prepareRestore(highWater, freeSlots, freeGenerations, restoredSlots); // also clears the index
         clearAddressesAndKeys();
+        // Reserved before planning, which creates archetypes and so runs ArchetypeCreated observers: a spawn of
+        // theirs must take a slot the snapshot leaves free, not one it restores. Right after the layout the
+        // restored slots are exactly the top of the free stack, so this succeeds; reserveAt below is the fallback.
+        boolean bulk = index.reserveRestored(restoredSlots, restoredGenerations, -1);
         BatchOp.SpawnPlan[] plans = new BatchOp.SpawnPlan[restored.length];
-        for (int b = 0; b < restored.length; b++) {
-            plans[b] = drain.planSpawn(restorationInputs(restored[b].inputs()), true);
-            leaveToInitializer(plans[b], restored[b].initialized());
+        try {
+            for (int b = 0; b < restored.length; b++) {
+                plans[b] = drain.planSpawn(restorationInputs(restored[b].inputs()), true);
+                leaveToInitializer(plans[b], restored[b].initialized());
+            }
+        } catch (RuntimeException | Error e) {
+            if (bulk) { // no op holds them yet: released as a discarded spawn releases its slot (the ids go stale)
+                for (int slot : restoredSlots) {
+                    index.free(slot);
+                }
+            }
+            throw e;
         }
-        int stamp = restored.length == 1 ? plans[0].table().id() : -1;
-        boolean bulk = index.reserveRestored(restoredSlots, restoredGenerations, stamp);
+        if (bulk && restored.length == 1) {
+            index.stampSlots(restoredSlots, plans[0].table().id());
+        }
         long[] chunk = new long[CHUNK];
         for (int b = 0; b < restored.length; b++) {
             MutationModel.RestoreBatch batch = restored[b];
             int tableId = plans[b].table().id();
-            if (bulk && stamp < 0 && batch.slots() != null) {
+            if (bulk && restored.length > 1 && batch.slots() != null) {
                 index.stampSlots(batch.slots(), tableId);
-            } else if (!bulk || stamp < 0) {
+            } else if (!bulk || restored.length > 1) {
                 for (int done = 0; done < batch.count(); done += chunk.length) {
                     int n = Math.min(chunk.length, batch.count() - done);
                     SegmentReads.longs(batch.ids(), done, chunk, 0, n);
