@@ -26,14 +26,33 @@ import java.util.SplittableRandom;
  * queries filter on, so a random stream exercises every column path.
  */
 public final class ModelComponents {
-    /** Two floats: the common particle shape. */
-    public record Position(float x, float y) {}
+    /**
+     * Two floats: the common particle shape. Its {@code y()} accessor is a fault point of {@link FaultRun} (and
+     * does nothing outside one), like {@link Velocity#dy()}.
+     */
+    public record Position(float x, float y) {
+        @Override
+        public float y() {
+            FaultRun.nativeAccessor();
+            return y;
+        }
+    }
 
     /** Every primitive type once. */
     public record Stats(byte b, boolean flag, short s, char c, int i, long l, float f, double d) {}
 
-    /** Two floats whose registered default is not zero bits (batch spawns start definitions as zeros). */
-    public record Velocity(float dx, float dy) {}
+    /**
+     * Two floats whose registered default is not zero bits (batch spawns start definitions as zeros). Its
+     * {@code dy()} accessor is a fault point of {@link FaultRun} (and does nothing outside one): the engine calls it
+     * for every value it writes into the columns.
+     */
+    public record Velocity(float dx, float dy) {
+        @Override
+        public float dy() {
+            FaultRun.nativeAccessor();
+            return dy;
+        }
+    }
 
     /** A managed value with reference fields. */
     public record Label(String text, List<String> tags) {}

@@ -24,7 +24,10 @@ class FaultRunTest {
         String replay = System.getProperty("jtecs.faultSeed");
         if (replay != null) {
             System.out.println("fault run: replaying seed " + replay);
-            new FaultRun(Long.parseLong(replay), OPERATIONS).run();
+            // -Djtecs.faultPoints=beforeNativeAccessor replays a seed found before native accessors were armed
+            boolean before = "beforeNativeAccessor".equals(System.getProperty("jtecs.faultPoints"));
+            new FaultRun(Long.parseLong(replay), OPERATIONS,
+                    before ? FaultRun.BEFORE_NATIVE_ACCESSOR : java.util.EnumSet.allOf(FaultRun.Point.class)).run();
             return;
         }
         int seeds = Integer.getInteger("jtecs.faultSeeds", 60);
@@ -86,20 +89,30 @@ class FaultRunTest {
         for (long seed : new long[] {-7270248785589535537L, -2498645443672299311L}) {
             new FaultRun(seed, OPERATIONS, FaultRun.FIRST_POINTS).run();
         }
+        // The seeds below were found before native accessors were armed, and run with the points of that time.
         // -Djtecs.faultSeeds=300 -Djtecs.faultBaseSeed=777, with every point armed, found a whole-archetype batch
         // (a state's ENABLE) whose emptied source's deactivation observer threw before the destination's membership
         // callbacks heard of the rows (BulkPathsTest.aThrowingDeactivationInAWholeArchetypeBatchStillTellsTheDestination)
-        new FaultRun(4758209139717424467L, OPERATIONS).run();
+        new FaultRun(4758209139717424467L, OPERATIONS, FaultRun.BEFORE_NATIVE_ACCESSOR).run();
         // -Djtecs.faultSeeds=300 -Djtecs.faultBaseSeed=4242 found a state's DESPAWN on exit whose first batch
         // despawn's OnDespawn observer threw, which skipped the second (the disabled entities outlived their state:
         // StatesTest.aDespawnOnExitWhoseDespawnObserverThrowsStillReachesTheDisabledEntities)
-        new FaultRun(6529096760255111028L, OPERATIONS).run();
+        new FaultRun(6529096760255111028L, OPERATIONS, FaultRun.BEFORE_NATIVE_ACCESSOR).run();
         // -Djtecs.faultSeeds=2000 -Djtecs.faultBaseSeed=20261202, once the pair index's map grew through Growth,
         // found a new archetype registered before its pair index list was made: the failed growth left a table no
         // query knew (ArchetypeRegistryTest.aTableWhosePairIndexCannotGrowIsNotRegisteredAnd...)
-        new FaultRun(6069333254428404695L, OPERATIONS).run();
+        new FaultRun(6069333254428404695L, OPERATIONS, FaultRun.BEFORE_NATIVE_ACCESSOR).run();
         // the same sweep: a menu popped while a membership callback threw; the discarded despawn left an entity
         // alive whose edges to targets that did die were dropped, which the comparison now accepts
-        new FaultRun(-6348472116997127758L, OPERATIONS).run();
+        new FaultRun(-6348472116997127758L, OPERATIONS, FaultRun.BEFORE_NATIVE_ACCESSOR).run();
+        // the same sweep: a publication cut short by a raw observer after the despawn of a cascading HeldBy target,
+        // with the set that moved its source's edge elsewhere discarded, so the settlement despawned the source
+        new FaultRun(293323112879754640L, OPERATIONS, FaultRun.BEFORE_NATIVE_ACCESSOR).run();
+        // the same sweep: an OnSpawn fault after a new entity's row was published; the failure path flushed the
+        // entity's cascading sparse edge, and the despawn of its target later in the wave was discarded
+        new FaultRun(-2608578306275277215L, OPERATIONS, FaultRun.BEFORE_NATIVE_ACCESSOR).run();
+        // -Djtecs.faultSeeds=3000 -Djtecs.faultBaseSeed=777001: a batch despawn cut short by a removal callback; a
+        // survivor's Follows target had died before the throw, and the settlement dropped that pair (a move)
+        new FaultRun(-6550310274349077613L, OPERATIONS, FaultRun.BEFORE_NATIVE_ACCESSOR).run();
     }
 }
