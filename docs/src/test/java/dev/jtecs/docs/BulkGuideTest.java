@@ -423,6 +423,27 @@ class BulkGuideTest {
     }
 
     @Test
+    void aTagMovedOnAndOffAgainReusesTheBuffers() {
+        try (World world = World.create()) {
+            // begin-example
+            BatchIds ids = world.batchSpawn(1000, List.of(POSITION), (archetype, fromRow, toRow) -> { });
+            Archetype plain = world.archetypeOf(ids.first());
+            long other = world.spawn(POSITION, FROZEN);
+            Archetype cold = world.archetypeOf(other); // {Position, Frozen}: the same columns as plain
+            world.despawn(other);                      // empty now, but with buffers of its own
+            long coldBuffer = cold.getMut(X).segment().address();
+            long plainBuffer = plain.get(X).segment().address();
+
+            world.batchSet(positioned(world), FROZEN); // buffers change hands, both ways
+            assertEquals(plainBuffer, cold.get(X).segment().address());
+            assertEquals(coldBuffer, plain.getMut(X).segment().address()); // kept, not freed
+            assertEquals(1000, cold.count());
+            assertEquals(0, plain.count());
+            // end-example
+        }
+    }
+
+    @Test
     void changedArchetypesFallBackToOneByOne() {
         try (World world = World.create()) {
             // begin-example

@@ -478,6 +478,8 @@ public final class Table {
      * Moves every row into an <em>empty</em> destination by exchanging buffers: the destination takes this
      * table's entity column and every column the two share, allocates the columns only it has (to be written by
      * the caller, rows {@code [0, count)}), and frees its old buffers; this table is left empty with no storage.
+     * When both tables have the same columns and the destination had capacity, this table keeps the destination's
+     * old buffers instead (empty, nothing freed), so a move back allocates nothing.
      * The two tables also exchange their storage blocks, so the entity index follows without touching any
      * entity. O(columns), whatever the number of rows. Views of both tables are invalid afterwards.
      *
@@ -571,23 +573,39 @@ public final class Table {
         Object[][] takenHeap = prepared.takenHeap;
         prepared.taken = null; // consumed
         // nothing below allocates
+        // When the two tables have the same columns (a tag move), this table keeps the destination's old, empty
+        // buffers instead of freeing them: the move back (the tag removed again) then finds its capacity in place
+        // and allocates nothing, where freeing them made every round trip allocate, zero and fault in fresh memory.
+        boolean swap = destination.capacityRows > 0 && plan.nativeSource.length == nativeSegments.length
+                && plan.nativeSource.length == destination.nativeSegments.length
+                && plan.heapSource.length == heapArrays.length
+                && plan.heapSource.length == destination.heapArrays.length;
         for (int i = 0; i < plan.nativeSource.length; i++) {
             taken[plan.nativeDestination[i]] = nativeSegments[plan.nativeSource[i]];
-            nativeSegments[plan.nativeSource[i]] = MemorySegment.NULL;
+            nativeSegments[plan.nativeSource[i]] = swap ? destination.nativeSegments[plan.nativeDestination[i]]
+                    : MemorySegment.NULL;
         }
         for (int i = 0; i < plan.heapSource.length; i++) {
             takenHeap[plan.heapDestination[i]] = heapArrays[plan.heapSource[i]];
-            heapArrays[plan.heapSource[i]] = EMPTY;
+            heapArrays[plan.heapSource[i]] = swap ? destination.heapArrays[plan.heapDestination[i]] : EMPTY;
         }
-        destination.releaseBuffers();
+        MemorySegment kept = swap ? destination.entitySegment : MemorySegment.NULL;
+        int keptRows = swap ? destination.capacityRows : 0;
+        if (!swap) {
+            destination.releaseBuffers();
+        }
         System.arraycopy(taken, 0, destination.nativeSegments, 0, taken.length);
         System.arraycopy(takenHeap, 0, destination.heapArrays, 0, takenHeap.length);
         destination.entitySegment = entitySegment;
         destination.capacityRows = rows;
         destination.count = count;
         destination.highWater = Math.max(count, highWater);
-        entitySegment = MemorySegment.NULL;
-        releaseBuffers();
+        entitySegment = kept;
+        if (swap) {
+            capacityRows = keptRows;
+        } else {
+            releaseBuffers();
+        }
         count = 0;
         highWater = 0;
         int exchanged = store;

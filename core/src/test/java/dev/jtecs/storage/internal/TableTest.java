@@ -232,6 +232,40 @@ class TableTest {
     }
 
     @Test
+    void anExchangeBetweenTablesOfTheSameColumnsLeavesTheDestinationsBuffersToTheSource() {
+        Table source = tableWithId(1, VEC, BLOB, COUNT);
+        Table destination = tableWithId(2, VEC, BLOB, COUNT, FLAG); // a tag more: the same columns
+        fill(destination, 300);
+        destination.truncate(0); // empty, with capacity of its own (what a commit's reservation leaves)
+        int kept = destination.capacityRows();
+        MemorySegment keptX = ((FloatColumn) destination.nativeColumn(destination.position(VEC.id()), 0)).segment();
+        fill(source, 100);
+        long reserved = memory.reservedBytes();
+        assertEquals(1, source.exchangeInto(destination).length, "only the tag is new to the rows");
+        assertEquals(reserved, memory.reservedBytes(), "nothing freed, nothing allocated");
+        assertEquals(kept, source.capacityRows(), "the source keeps the destination's old capacity");
+        assertEquals(keptX.address(), ((FloatColumn) source.nativeColumn(source.position(VEC.id()), 0)).segment()
+                .address());
+        assertEquals(0, source.count());
+        for (int row = 0; row < 100; row++) {
+            assertEquals(new Vec(row, -row), destination.readValue(destination.position(VEC.id()), row));
+            assertEquals(new Blob("b" + row), destination.readValue(destination.position(BLOB.id()), row));
+            assertEquals((long) row, destination.readValue(destination.position(COUNT.id()), row));
+            assertEquals(100 + row, destination.entityAt(row));
+        }
+        // and back: the source's kept buffers take the rows without an allocation, and the two stay apart
+        long before = memory.reservedBytes();
+        assertEquals(0, destination.exchangeInto(source).length);
+        assertEquals(before, memory.reservedBytes());
+        assertEquals(100, source.count());
+        source.writeValue(source.position(VEC.id()), 0, new Vec(-7, -7));
+        assertEquals(new Vec(-7, -7), source.readValue(source.position(VEC.id()), 0));
+        fill(destination, 5);
+        assertEquals(new Vec(-7, -7), source.readValue(source.position(VEC.id()), 0), "no buffer is shared");
+        assertEquals(new Vec(1, -1), source.readValue(source.position(VEC.id()), 1));
+    }
+
+    @Test
     void moveAllToAPopulatedTableCopiesEachColumnOnce() {
         Table source = tableWithId(1, VEC, BLOB, COUNT);
         Table destination = tableWithId(2, VEC, COUNT);
