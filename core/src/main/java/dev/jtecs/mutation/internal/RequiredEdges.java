@@ -48,7 +48,7 @@ final class RequiredEdges {
 
     /** Forgets every planned edge (the wave ended, or its work was discarded). */
     void clear() {
+        Arrays.fill(relationships, 0, count, null); // the slots past count are null already (see the removal)
         count = 0;
-        Arrays.fill(relationships, null);
     }
 }

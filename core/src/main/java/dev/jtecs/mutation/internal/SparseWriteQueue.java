@@ -125,6 +125,11 @@ public final class SparseWriteQueue {
 
     /** Ends a wave: its writes go, the writes staged meanwhile move to the front. */
     void recycle() {
+        if (size == 0) { // the common wave: no sparse write at all
+            sealedEnd = 0;
+            next = 0;
+            return;
+        }
         int rest = size - sealedEnd;
         System.arraycopy(entities, sealedEnd, entities, 0, rest);
         System.arraycopy(ops, sealedEnd, ops, 0, rest);
