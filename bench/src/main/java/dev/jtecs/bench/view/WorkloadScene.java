@@ -105,6 +105,11 @@ public final class WorkloadScene implements Viewer.Scene, AutoCloseable {
         return uploader;
     }
 
+    /** The GL buffers the uploader fills (field {@code f} of {@code uploader().fields()} is buffer {@code f}). */
+    public GlColumnBuffers buffers() {
+        return buffers;
+    }
+
     public PointStyle style() {
         return style;
     }
