@@ -39,8 +39,8 @@ import java.util.function.Consumer;
  *
  * @implNote Not thread-safe; call it on the thread that owns the target (the GL context's thread). Once the
  *     regions have their size a frame allocates nothing: the dirty archetypes are visited, not listed, column
- *     addresses are looked up once per archetype and storage version, and the residue's touched rows (a fresh
- *     array from the core) are asked for only when some row below the appended suffix needs sending.
+ *     addresses are looked up once per archetype and storage version, and the residue's touched rows are
+ *     copied into an array the uploader keeps ({@link Archetype#structuralTouched(int[])}).
  */
 public final class DirtyUploader {
     private static final int REGION_ALIGN_ROWS = 8;
@@ -69,6 +69,7 @@ public final class DirtyUploader {
     private long[] addressesVersion = new long[16]; // ... taken at this storage version
     private long[] writesSeen;                   // [id * components.length + c]
 
+    private final int[] touchedRows = new int[Archetype.STRUCTURAL_TOUCHED_LIMIT];
     private long lastBytes;
     private int lastUploads;
     private int lastArchetypes;
@@ -194,7 +195,7 @@ public final class DirtyUploader {
         prepare(archetype, count);
         boolean described = !fresh && archetype.structuralDescribed(structuralSeen[id]);
         int added = described ? Math.min(archetype.structuralAdded(), count) : 0;
-        int[] touched = null;
+        int touched = -1; // rows in touchedRows, once fetched
         for (int c = 0; c < components.length; c++) {
             if (!fresh && !archetype.isComponentDirty(components[c])) {
                 continue;
@@ -202,8 +203,8 @@ public final class DirtyUploader {
             long writes = archetype.writeCount(components[c]);
             boolean whole = fresh || !described || writes != writesSeen[id * components.length + c];
             writesSeen[id * components.length + c] = writes;
-            if (!whole && touched == null && added > 0) {
-                touched = archetype.structuralTouched();
+            if (!whole && touched < 0) {
+                touched = added > 0 ? archetype.structuralTouched(touchedRows) : 0;
             }
             for (int f = firstField[c]; f < firstField[c + 1]; f++) {
                 if (whole) {
@@ -279,14 +280,13 @@ public final class DirtyUploader {
         lastUploads++;
     }
 
-    /** Sends the appended rows {@code [added, count)} and each touched row below {@code added}. */
-    private void sendResidue(int id, int f, int added, int count, int[] touched) {
+    /** Sends the appended rows {@code [added, count)} and the first {@code touched} touched rows below it. */
+    private void sendResidue(int id, int f, int added, int count, int touched) {
         send(id, f, added, count);
-        if (touched != null) {
-            for (int row : touched) {
-                if (row < added) {
-                    send(id, f, row, row + 1);
-                }
+        for (int t = 0; t < touched; t++) {
+            int row = touchedRows[t];
+            if (row < added) {
+                send(id, f, row, row + 1);
             }
         }
     }

@@ -218,6 +218,29 @@ class DirtyUploaderTest {
     }
 
     @Test
+    void aWarmResidueUploadAllocatesNothing() {
+        Dots.spawn(world, 5000, 12);
+        target.recording = false;
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long uploading = 0;
+        long bytes = 0;
+        for (int i = 0; i < 21_000; i++) {
+            Archetype plain = plain();
+            world.despawn(plain.entity(i % 100)); // a touched row ...
+            world.batchSpawn(1, List.of(DOT, HEAT)); // ... and an appended one: the residue describes both
+            long before = threads.getCurrentThreadAllocatedBytes();
+            long sent = uploader.upload(world);
+            long after = threads.getCurrentThreadAllocatedBytes();
+            if (i >= 20_000) { // warm
+                uploading += after - before;
+                bytes += sent;
+            }
+        }
+        assertEquals(0, uploading, "bytes allocated by 1,000 warm residue uploads");
+        assertEquals(1000L * 2 * ROW_BYTES, bytes, "each sent two rows: the touched one and the appended one");
+    }
+
+    @Test
     void aWarmUploadAllocatesNothing() {
         Dots.spawn(world, 5000, 11);
         target.recording = false;
