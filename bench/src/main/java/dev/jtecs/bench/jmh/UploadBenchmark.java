@@ -2,9 +2,14 @@ package dev.jtecs.bench.jmh;
 
 import dev.jtecs.bench.frame.KernelChoice;
 import dev.jtecs.bench.particles.ParticleSimulation;
+import dev.jtecs.bench.particles.Particles;
 import dev.jtecs.bench.view.WorkloadScene;
+import dev.jtecs.builtin.TTL;
 import dev.jtecs.nativebindings.GlContext;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.world.World;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code none}: no upload system at all: the frame alone, to subtract.
  * </ul>
  *
- * One operation is one frame; the {@code bytes} counter is what that frame uploaded. The context is Mesa's
+ * One operation of {@code particlesFrame} is one frame; {@code uploadOnly} is the upload step alone, after
+ * marking what the frame's kernels mark. The {@code bytes} counter is what one operation uploaded. The context is Mesa's
  * llvmpipe behind GLFW's null platform (EGL, no display needed), so an upload is a copy by the driver on the
  * CPU: this measures what the engine hands over, not a GPU's transfer. Nothing is drawn. Outside the suite: run
  * it with plain JMH ({@code org.openjdk.jmh.Main UploadBenchmark -prof gc}).
@@ -59,6 +65,9 @@ public class UploadBenchmark {
 
     GlContext context;
     WorkloadScene scene;
+    ParticleSimulation particles;
+    private final Consumer<Archetype> markDrawn = this::markDrawn;
+    private final Consumer<Archetype> clear = Archetype::clearDirtyComponents;
 
     /** The bytes the frames of one iteration uploaded (an operations counter: bytes per frame in the results). */
     @AuxCounters(AuxCounters.Type.OPERATIONS)
@@ -79,7 +88,7 @@ public class UploadBenchmark {
         }
         context = GlContext.open(GlContext.Surface.OFFSCREEN, 16, 16, "UploadBenchmark");
         try {
-            ParticleSimulation particles = new ParticleSimulation(entities, SEED, KernelChoice.VECTOR);
+            particles = new ParticleSimulation(entities, SEED, KernelChoice.VECTOR);
             scene = new WorkloadScene(particles, 1280, 720, upload.equals("full"));
             if (upload.equals("none")) {
                 particles.world().removeSystem(WorkloadScene.UPLOAD);
@@ -97,6 +106,34 @@ public class UploadBenchmark {
         long bytes = scene.lastUploadBytes();
         uploaded.bytes += bytes;
         return bytes;
+    }
+
+    /**
+     * The upload alone, without the simulation: the drawn components of every particle archetype are marked
+     * written (what the frame's kernels mark), then {@code dirty} uploads, {@code full} uploads everything, and
+     * {@code none} only marks. Isolates the upload's time and its allocation ({@code -prof gc}) from the frame's.
+     */
+    @Benchmark
+    public long uploadOnly(Uploaded uploaded) {
+        World world = particles.world();
+        world.forEachArchetype(markDrawn);
+        long bytes = switch (upload) {
+            case "dirty" -> scene.uploader().upload(world);
+            case "full" -> scene.uploader().uploadEverything(world);
+            default -> 0;
+        };
+        if (bytes == 0) {
+            world.forEachArchetype(clear); // what the uploads do: the next operation starts clean too
+        }
+        uploaded.bytes += bytes;
+        return bytes;
+    }
+
+    private void markDrawn(Archetype archetype) {
+        if (archetype.has(Particles.POSITION) && archetype.has(TTL.COMPONENT)) {
+            archetype.markComponentDirty(Particles.POSITION);
+            archetype.markComponentDirty(TTL.COMPONENT);
+        }
     }
 
     @TearDown(Level.Trial)

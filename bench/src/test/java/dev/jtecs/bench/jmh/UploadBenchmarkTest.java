@@ -40,6 +40,26 @@ class UploadBenchmarkTest {
     }
 
     @Test
+    void theUploadAloneSendsWhatTheFrameSends() {
+        for (String upload : new String[] {"dirty", "full", "none"}) {
+            UploadBenchmark bench = new UploadBenchmark();
+            bench.entities = N;
+            bench.upload = upload;
+            bench.setUp();
+            try {
+                UploadBenchmark.Uploaded uploaded = new UploadBenchmark.Uploaded();
+                long expected = upload.equals("none") ? 0 : N * ROW_BYTES;
+                assertEquals(expected, bench.uploadOnly(uploaded), upload);
+                assertEquals(expected, bench.uploadOnly(uploaded), upload + ", again");
+                assertEquals(2 * expected, uploaded.bytes);
+                bench.particles.world().forEachArchetype(a -> assertEquals(false, a.anyComponentDirty(), upload));
+            } finally {
+                bench.tearDown();
+            }
+        }
+    }
+
+    @Test
     void anUnknownModeIsRefused() {
         UploadBenchmark bench = new UploadBenchmark();
         bench.entities = N;
