@@ -12,7 +12,6 @@ final class MirrorTarget implements UploadTarget, AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] buffers;
     final List<Upload> uploads = new ArrayList<>();
-    boolean recording = true;
 
     MirrorTarget(int fields) {
         buffers = new MemorySegment[fields];
@@ -22,9 +21,7 @@ final class MirrorTarget implements UploadTarget, AutoCloseable {
     public void upload(int field, long byteOffset, long address, long byteCount) {
         MemorySegment source = MemorySegment.ofAddress(address).reinterpret(byteCount);
         MemorySegment.copy(source, 0, buffers[field], byteOffset, byteCount);
-        if (recording) {
-            uploads.add(new Upload(field, byteOffset, byteCount));
-        }
+        uploads.add(new Upload(field, byteOffset, byteCount));
     }
 
     @Override
