@@ -1,8 +1,12 @@
-/** JMH benchmarks and the jtecs command line: the frame jobs (particles, transforms), {@code bench} and {@code stress}. */
+/**
+ * JMH benchmarks and the jtecs command line: the frame jobs (particles, transforms), {@code view}, {@code bench}
+ * and {@code stress}.
+ */
 module dev.jtecs.bench {
     requires dev.jtecs.core;
     requires dev.jtecs.kernels;
     requires dev.jtecs.stress;
+    requires dev.jtecs.nativebindings; // jtecs view and the upload benchmark
     requires jmh.core;
     requires info.picocli;
     requires me.tongfei.progressbar;
@@ -21,6 +25,7 @@ module dev.jtecs.bench {
     exports dev.jtecs.bench.report;
     exports dev.jtecs.bench.transforms;
     exports dev.jtecs.bench.peers;
+    exports dev.jtecs.bench.view;
     opens dev.jtecs.bench.cli to info.picocli;
     opens dev.jtecs.bench.report to com.fasterxml.jackson.databind;
 }

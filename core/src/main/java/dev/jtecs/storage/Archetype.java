@@ -19,6 +19,7 @@ import dev.jtecs.component.TargetSelector;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.ShortField;
+import dev.jtecs.storage.internal.DirtyState;
 import dev.jtecs.storage.internal.Table;
 import java.util.ArrayList;
 import java.util.List;
@@ -504,6 +505,24 @@ public final class Archetype {
     public int[] structuralTouched() {
         checkUsable();
         return table.dirty().structuralTouched();
+    }
+
+    /**
+     * The most rows {@link #structuralTouched()} lists: when swap-removes overwrite more distinct rows than this
+     * between clears, the residue no longer describes the change ({@link #structuralDescribed} turns false).
+     */
+    public static final int STRUCTURAL_TOUCHED_LIMIT = DirtyState.TOUCHED_LIMIT;
+
+    /**
+     * {@link #structuralTouched()} without the fresh array, for consumers that run every frame: writes the rows
+     * into {@code rows[0, n)}, ascending, and returns {@code n}. An array of {@link #STRUCTURAL_TOUCHED_LIMIT}
+     * rows always fits.
+     *
+     * @throws IllegalArgumentException when {@code rows} is shorter than the rows listed
+     */
+    public int structuralTouched(int[] rows) {
+        checkUsable();
+        return table.dirty().structuralTouched(java.util.Objects.requireNonNull(rows, "rows"));
     }
 
     /** Counts value writes of one component's column into {@link #valueCount()} from now on. */

@@ -58,6 +58,28 @@ class ArchetypeTest {
     }
 
     @Test
+    void touchedRowsGoIntoTheCallersArrayAscending() {
+        long[] more = new long[8];
+        for (int i = 0; i < more.length; i++) {
+            more[i] = world.spawn(POS.of(new Pos(i, i)), NOTE.of(new Note("m")), HP, TAG);
+        }
+        archetype.clearDirtyComponents();
+        world.despawn(more[5]); // rows 7 and 3 get the last rows
+        world.despawn(more[1]);
+        int[] rows = new int[Archetype.STRUCTURAL_TOUCHED_LIMIT];
+        java.util.Arrays.fill(rows, -9);
+        int n = archetype.structuralTouched(rows);
+        assertArrayEquals(archetype.structuralTouched(), java.util.Arrays.copyOf(rows, n));
+        assertEquals(2, n);
+        assertTrue(rows[0] < rows[1]);
+        assertEquals(-9, rows[2], "nothing past the rows listed is written");
+        IllegalArgumentException small = assertThrows(IllegalArgumentException.class,
+                () -> archetype.structuralTouched(new int[1]));
+        assertEquals("rows.length=1 size=2 (an array of 64 always fits)", small.getMessage());
+        assertThrows(NullPointerException.class, () -> archetype.structuralTouched(null));
+    }
+
+    @Test
     void describesItsSignatureAndRows() {
         assertEquals(archetype, world.archetypeOf(b));
         assertEquals(2, archetype.count());
@@ -228,7 +250,8 @@ class ArchetypeTest {
                 archetype::anyComponentDirty, archetype::dirtyComponents, () -> archetype.markComponentDirty(POS),
                 () -> archetype.markDirtyAt(0), archetype::markAllComponentsDirty, archetype::clearDirtyComponents,
                 archetype::structuralCount, () -> archetype.structuralDescribed(0), archetype::structuralAdded,
-                archetype::structuralTouched, () -> archetype.trackValueCount(POS), archetype::valueCount,
+                archetype::structuralTouched, () -> archetype.structuralTouched(new int[64]),
+                () -> archetype.trackValueCount(POS), archetype::valueCount,
                 () -> archetype.writeCount(POS));
     }
 

@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code jtecs} command line: one subcommand per job. */
 @Command(name = "jtecs", mixinStandardHelpOptions = true, version = "jtecs 0.1.0",
         description = "A data-oriented entity-component-system engine for Java 25.",
-        subcommands = {ParticlesCommand.class, TransformsCommand.class, BenchCommand.class, StressCommand.class})
+        subcommands = {ParticlesCommand.class, TransformsCommand.class, ViewCommand.class, BenchCommand.class,
+            StressCommand.class})
 public final class JtecsCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

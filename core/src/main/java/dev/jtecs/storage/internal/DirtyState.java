@@ -135,6 +135,14 @@ public final class DirtyState {
         return touched.sorted();
     }
 
+    /** The most rows {@link #structuralTouched()} holds: one more overflows the residue. */
+    public static final int TOUCHED_LIMIT = TouchedRows.LIMIT;
+
+    /** {@link #structuralTouched()} written into {@code rows}, ascending; returns how many. */
+    public int structuralTouched(int[] rows) {
+        return touched.sortedInto(rows);
+    }
+
     /** Counts value writes of one column into {@link #valueCount()} from now on. */
     public void trackValueCount(int position) {
         Objects.checkIndex(position, components);

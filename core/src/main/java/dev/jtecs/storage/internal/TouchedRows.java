@@ -101,6 +101,22 @@ final class TouchedRows {
         return rows;
     }
 
+    /**
+     * Writes the rows held, ascending, into {@code rows[0, size())} and returns {@code size()}: the allocation-free
+     * form of {@link #sorted()} for a consumer that keeps an array of {@link #LIMIT} rows.
+     *
+     * @throws IllegalArgumentException when {@code rows} is shorter than {@code size()}
+     */
+    int sortedInto(int[] rows) {
+        if (rows.length < size) {
+            throw new IllegalArgumentException("rows.length=" + rows.length + " size=" + size + " (an array of "
+                    + LIMIT + " always fits)");
+        }
+        System.arraycopy(heap, 0, rows, 0, size);
+        Arrays.sort(rows, 0, size);
+        return size;
+    }
+
     /** Forgets every row and the overflow; keeps the arrays. */
     void clear() {
         size = 0;

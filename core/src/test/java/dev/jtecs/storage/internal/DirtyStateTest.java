@@ -133,6 +133,9 @@ class DirtyStateTest {
         table.swapRemove(2);
         table.swapRemove(5);
         assertArrayEquals(new int[] {2, 5}, table.dirty().structuralTouched());
+        int[] into = new int[DirtyState.TOUCHED_LIMIT];
+        assertEquals(2, table.dirty().structuralTouched(into));
+        assertArrayEquals(new int[] {2, 5}, java.util.Arrays.copyOf(into, 2), "the same rows, into the caller's array");
         table.truncate(4);
         assertArrayEquals(new int[] {2}, table.dirty().structuralTouched(), "row 5 no longer exists");
         table.truncate(0);

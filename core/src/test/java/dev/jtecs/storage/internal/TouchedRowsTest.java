@@ -23,6 +23,19 @@ class TouchedRowsTest {
     }
 
     @Test
+    void sortedIntoWritesWhatSortedReturns() {
+        TouchedRows rows = new TouchedRows();
+        for (int row : new int[] {30, 4, 12, 4, 7}) {
+            rows.add(row);
+        }
+        int[] into = new int[TouchedRows.LIMIT];
+        assertEquals(4, rows.sortedInto(into));
+        assertArrayEquals(rows.sorted(), java.util.Arrays.copyOf(into, 4));
+        assertEquals(4, rows.sortedInto(new int[4]));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> rows.sortedInto(new int[3]));
+    }
+
+    @Test
     void dropFromRemovesRowsAtOrAboveTheBound() {
         TouchedRows rows = new TouchedRows();
         for (int row : new int[] {40, 3, 17, 25, 8}) {
