@@ -1756,9 +1756,13 @@ public final class World implements AutoCloseable {
                     + "keep it");
         }
         closed = true;
-        scopes.close();
-        archetypes.close();
-        memory.close();
+        try {
+            pipeline.close(); // the parallel systems' workers
+        } finally {
+            scopes.close();
+            archetypes.close();
+            memory.close();
+        }
     }
 
     public boolean isClosed() {
