@@ -106,7 +106,7 @@ public final class PartitionLedger {
     /** The dimension a component belongs to, or {@code null}. */
     public PartitionDimension dimensionOf(Component<?> component) {
         int id = component.id();
-        int d = id < dimensionByComponent.length ? dimensionByComponent[id] : 0;
+        int d = id >= 0 && id < dimensionByComponent.length ? dimensionByComponent[id] : 0; // selectors have none
         return d == 0 ? null : dimensions.get(d - 1);
     }
 
