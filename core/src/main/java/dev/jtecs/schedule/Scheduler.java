@@ -285,6 +285,7 @@ public final class Scheduler implements Pipeline {
     /** Stops the worker threads of the parallel systems, if any were started. */
     @Override
     public void close() {
+        scope.checkThread();
         if (parallel != null) {
             parallel.close();
         }

@@ -45,14 +45,4 @@ class PartitionDimensionTest {
                 () -> PartitionDimension.presence("p", A).valueOf(B));
         assertTrue(e.getMessage().contains("test.dimension.B"), e.getMessage());
     }
-
-    @Test
-    void aConflictExceptionNamesEntityDimensionAndBothOperations() {
-        PartitionDimension d = PartitionDimension.variants("v", A, B);
-        PartitionConflictException e = new PartitionConflictException(5, d,
-                PartitionConflictException.describe(A, true), PartitionConflictException.describe(B, true));
-        assertEquals(5, e.entity());
-        assertTrue(e.getMessage().contains("setTag(test.dimension.B) after setTag(test.dimension.A)"), e.getMessage());
-        assertTrue(e.getMessage().contains("dimension v"), e.getMessage());
-    }
 }

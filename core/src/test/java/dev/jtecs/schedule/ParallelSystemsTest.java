@@ -236,6 +236,34 @@ class ParallelSystemsTest {
     }
 
     @Test
+    void deterministicSubmissionAppliesWorkerCommandsBySystemThenPositionWhateverFinishesFirst() {
+        for (int threads : new int[] {1, 2, 8}) {
+            List<Integer> spawned = new ArrayList<>();
+            try (World world = World.create(WorldConfig.defaults().systemThreads(threads))) {
+                List<Long> ids = new ArrayList<>();
+                world.observe(0, OnSpawn.class, e -> ids.add(e.entity())); // in the order the spawns were applied
+                world.addSystem(SystemConfig.named("slow").writes(POS).parallel(null, (dt, a, commands) -> {
+                    try {
+                        Thread.sleep(30); // finishes last when it has a worker of its own
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    commands.spawn(HP.of(1));
+                    commands.spawn(HP.of(2));
+                }));
+                world.addSystem(SystemConfig.named("fast").writes(VEL).parallel(null, (dt, a, commands) -> {
+                    commands.spawn(HP.of(3));
+                }));
+                world.update(0.1);
+                for (long id : ids) {
+                    spawned.add(world.get(id, HP));
+                }
+            }
+            assertEquals(List.of(1, 2, 3), spawned, threads + " threads");
+        }
+    }
+
+    @Test
     void independentSystemsRunAtTheSameTimeOnWorkerThreads() throws Exception {
         CyclicBarrier meet = new CyclicBarrier(2);
         List<Thread> ran = Collections.synchronizedList(new ArrayList<>());

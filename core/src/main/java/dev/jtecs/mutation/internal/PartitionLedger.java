@@ -33,13 +33,14 @@ import java.util.Objects;
  * whole of an outermost scope, then each wave that callbacks stage during the drain. The ledger forgets every
  * entry when it first sees a new one.
  *
- * @implNote The ledger is an open-addressing table from {@code slot << 16 | dimension} to the value held; a
- *     submission allocates only when it touches more entities than any before it.
+ * @implNote Indexed by slot, as the entity index is: per slot the submission its entries belong to and the head of
+ *     a short list (one entry per dimension touched) in a pool that a new submission reuses from the start. A
+ *     submission never clears anything, and allocates only when it reaches a slot or an entry count no submission
+ *     reached before.
  */
 public final class PartitionLedger {
     private static final System.Logger LOG = System.getLogger("dev.jtecs.mutation.Partitions");
     static final int MAX_DIMENSIONS = 1 << 16;
-    private static final long EMPTY = -1L;
 
     private final EntityIndex index;
     private final ArchetypeRegistry archetypes;
@@ -49,10 +50,16 @@ public final class PartitionLedger {
     private final List<PartitionDimension> dimensions = new ArrayList<>();
     private int[] dimensionByComponent = new int[64]; // component id -> dimension index + 1, 0 when none
 
-    private long[] keys = new long[256];
-    private int[] values = new int[256];
-    private int size;
-    private long epoch = -1;
+    // per slot: the submission (seals + 1) its entries belong to, and the first of them; entries of older
+    // submissions are simply ignored, so starting a submission clears nothing
+    private long[] slotEpochs = new long[1024];
+    private int[] slotHeads = new int[1024];
+    // the entries of this submission: dimension, value held, next entry of the same slot
+    private int[] entryDimensions = new int[256];
+    private int[] entryValues = new int[256];
+    private int[] entryNext = new int[256];
+    private int entries;
+    private long epoch;
     private long conflicts;
 
     PartitionLedger(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Staging staging,
@@ -62,7 +69,6 @@ public final class PartitionLedger {
         this.transaction = transaction;
         this.staging = staging;
         this.policy = Objects.requireNonNull(policy, "policy");
-        Arrays.fill(keys, EMPTY);
     }
 
     // ---------------------------------------------------------------- declarations
@@ -168,12 +174,10 @@ public final class PartitionLedger {
         }
         int value = set ? dimension.valueOf(tag) : 0;
         int d = dimensionByComponent[tag.id()] - 1;
-        long key = (long) slot << 16 | d;
-        int at = find(key);
-        if (at < 0) {
+        int held = held(slot, d);
+        if (held < 0) {
             return alreadySo(id, slot, tag, set) ? -1 : value;
         }
-        int held = values[at];
         if (held == value) {
             return -1; // the same operation again
         }
@@ -193,7 +197,7 @@ public final class PartitionLedger {
     /** Records and stages a decided operation (inside the call's scope). */
     void apply(long id, int slot, PartitionDimension dimension, int value) {
         int d = dimensionByComponent[dimension.tags().get(0).id()] - 1;
-        put((long) slot << 16 | d, value);
+        put(slot, d, value);
         List<TagComponent> tags = dimension.tags();
         if (dimension.isPresence()) {
             if (value == 1) {
@@ -227,64 +231,50 @@ public final class PartitionLedger {
 
     // ---------------------------------------------------------------- the table
 
-    private void startEpochIfNew() {
-        long now = transaction.seals();
-        if (now != epoch) {
+    /** The value held on dimension {@code d} of a slot in this submission, or -1 when none. */
+    private int held(int slot, int d) {
+        long now = transaction.seals() + 1; // + 1: a slot never touched holds 0
+        if (slot >= slotEpochs.length || slotEpochs[slot] != now) {
+            return -1;
+        }
+        for (int e = slotHeads[slot]; e >= 0; e = entryNext[e]) {
+            if (entryDimensions[e] == d) {
+                return entryValues[e];
+            }
+        }
+        return -1;
+    }
+
+    private void put(int slot, int d, int value) {
+        long now = transaction.seals() + 1;
+        if (now != epoch) { // a new submission: the pool of entries starts over
             epoch = now;
-            if (size > 0) {
-                Arrays.fill(keys, EMPTY);
-                size = 0;
+            entries = 0;
+        }
+        if (slot >= slotEpochs.length) {
+            int capacity = Math.max(slot + 1, slotEpochs.length * 2);
+            slotEpochs = Arrays.copyOf(slotEpochs, capacity);
+            slotHeads = Arrays.copyOf(slotHeads, capacity);
+        }
+        if (slotEpochs[slot] != now) {
+            slotEpochs[slot] = now;
+            slotHeads[slot] = -1;
+        }
+        for (int e = slotHeads[slot]; e >= 0; e = entryNext[e]) {
+            if (entryDimensions[e] == d) {
+                entryValues[e] = value;
+                return;
             }
         }
-    }
-
-    private int find(long key) {
-        startEpochIfNew();
-        int mask = keys.length - 1;
-        for (int i = hash(key) & mask; ; i = (i + 1) & mask) {
-            long k = keys[i];
-            if (k == key) {
-                return i;
-            }
-            if (k == EMPTY) {
-                return -1;
-            }
+        if (entries == entryValues.length) {
+            int capacity = entries * 2;
+            entryDimensions = Arrays.copyOf(entryDimensions, capacity);
+            entryValues = Arrays.copyOf(entryValues, capacity);
+            entryNext = Arrays.copyOf(entryNext, capacity);
         }
-    }
-
-    private void put(long key, int value) {
-        startEpochIfNew();
-        if ((size + 1) * 2 > keys.length) {
-            grow();
-        }
-        int mask = keys.length - 1;
-        int i = hash(key) & mask;
-        while (keys[i] != EMPTY && keys[i] != key) {
-            i = (i + 1) & mask;
-        }
-        if (keys[i] == EMPTY) {
-            keys[i] = key;
-            size++;
-        }
-        values[i] = value;
-    }
-
-    private void grow() {
-        long[] oldKeys = keys;
-        int[] oldValues = values;
-        keys = new long[oldKeys.length * 2];
-        values = new int[oldKeys.length * 2];
-        Arrays.fill(keys, EMPTY);
-        size = 0;
-        for (int i = 0; i < oldKeys.length; i++) {
-            if (oldKeys[i] != EMPTY) {
-                put(oldKeys[i], oldValues[i]);
-            }
-        }
-    }
-
-    private static int hash(long key) {
-        long h = key * 0x9E3779B97F4A7C15L;
-        return (int) (h ^ (h >>> 32));
+        entryDimensions[entries] = d;
+        entryValues[entries] = value;
+        entryNext[entries] = slotHeads[slot];
+        slotHeads[slot] = entries++;
     }
 }
