@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       then {@code setTag(id, A)}: each switch removes one tag and adds the other in one move;
  *   <li>{@code presenceSetUnset}: {@code setTag} then {@code unsetTag} of a presence dimension's tag;
  *   <li>{@code plainTagSetRemove}: {@code set} then {@code remove} of a plain tag, the mutation model's compact
- *       tag move, the same work as {@code AddRemoveTagBenchmark.jtecs}.
+ *       tag move, the same work as {@code AddRemoveTagBenchmark.jtecs} (the baseline of {@code presenceSetUnset});
+ *   <li>{@code plainTagSwap}: {@code set(id, PlainB)} and {@code remove(id, PlainA)}, then back, with plain tags:
+ *       the same move as a variant switch without the partition layer (the baseline of {@code variantSwitch}).
  * </ul>
  *
  * <p>The difference between the first two and the third is what the partition layer adds: the dimension lookup
@@ -51,6 +53,8 @@ public class PartitionSwitchBenchmark {
     static final TagComponent B = Components.tag("bench.partition.B");
     static final TagComponent ON = Components.tag("bench.partition.On");
     static final TagComponent PLAIN = Components.tag("bench.partition.Plain");
+    static final TagComponent PLAIN_A = Components.tag("bench.partition.PlainA");
+    static final TagComponent PLAIN_B = Components.tag("bench.partition.PlainB");
 
     @Param({"16384", "1048576"})
     public int entities;
@@ -63,7 +67,7 @@ public class PartitionSwitchBenchmark {
         world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
         world.declarePartition(PartitionDimension.variants("bench.ab", A, B));
         world.declarePartition(PartitionDimension.presence("bench.on", ON));
-        ids = world.batchSpawn(entities, List.of(POSITION, A), null).toArray();
+        ids = world.batchSpawn(entities, List.of(POSITION, A, PLAIN_A), null).toArray();
     }
 
     @TearDown(Level.Trial)
@@ -111,6 +115,23 @@ public class PartitionSwitchBenchmark {
         world.defer();
         for (long id : ids) {
             world.remove(id, PLAIN);
+        }
+        world.commit();
+        return world.archetypeCount();
+    }
+
+    @Benchmark
+    public int plainTagSwap() {
+        world.defer();
+        for (long id : ids) {
+            world.set(id, PLAIN_B);
+            world.remove(id, PLAIN_A);
+        }
+        world.commit();
+        world.defer();
+        for (long id : ids) {
+            world.set(id, PLAIN_A);
+            world.remove(id, PLAIN_B);
         }
         world.commit();
         return world.archetypeCount();

@@ -27,6 +27,9 @@ class PartitionSwitchBenchmarkTest {
             assertEquals(0, count(bench, PartitionSwitchBenchmark.ON));
             bench.plainTagSetRemove();
             assertEquals(0, count(bench, PartitionSwitchBenchmark.PLAIN));
+            bench.plainTagSwap();
+            assertEquals(300, count(bench, PartitionSwitchBenchmark.PLAIN_A));
+            assertEquals(0, count(bench, PartitionSwitchBenchmark.PLAIN_B));
             assertEquals(300, bench.world.entityCount());
         } finally {
             bench.tearDown();
