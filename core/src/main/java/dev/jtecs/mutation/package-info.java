@@ -5,6 +5,11 @@
  * {@code spawn()} returns an id and {@code set(field, value)} writes that entity's values into its staged row, with
  * no record or input object per entity.
  *
+ * <p>{@link dev.jtecs.mutation.PartitionDimension} groups tags into one axis of an entity's state (a presence tag,
+ * or mutually exclusive variants) that {@code World.setTag}/{@code unsetTag} change as a unit;
+ * {@link dev.jtecs.mutation.PartitionConflicts} says what two requests on one axis of one entity in one submission
+ * do, and {@link dev.jtecs.mutation.PartitionConflictException} is what the raising mode throws.
+ *
  * <p>The model itself (scopes, staging, the commit drain in waves, bulk paths, keys, the spawn queues'
  * {@code QueuedSpawns}) lives in {@code mutation.internal}, behind the world's structural calls; see
  * {@code docs/world.md} and {@code docs/bulk.md} for its rules.

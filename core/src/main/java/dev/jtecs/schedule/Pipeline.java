@@ -97,4 +97,7 @@ public interface Pipeline {
 
     /** Whole fixed steps abandoned under overload so far ({@link FixedTiming#stepsDropped()} without a record). */
     long fixedStepsDropped();
+
+    /** Releases what the pipeline holds beyond the heap (worker threads); the world calls it when it closes. */
+    default void close() {}
 }

@@ -48,12 +48,16 @@ public final class Scheduler implements Pipeline {
     private SystemEntry running;
     private boolean commitRequested;
     private long generatedNames;
+    private final int systemThreads;
+    private ParallelSystems parallel; // made on the first parallel group
+    private SystemEntry[] group = new SystemEntry[8];
 
     public Scheduler(World world, DispatchScope scope) {
         this.world = Objects.requireNonNull(world, "world");
         this.scope = Objects.requireNonNull(scope, "scope");
         WorldConfig config = world.config();
         this.clock = new FixedClock(config.timestep(), config.fixedMaxSteps(), config.fixedOverload());
+        this.systemThreads = config.systemThreads();
         this.frameHead = leaves(Phases.FIRST, Phases.PRE_UPDATE);
         this.fixedStep = phases.leaves(PhaseGroup.FIXED_UPDATE);
         this.frameTail = leaves(Phases.UPDATE, Phases.POST_UPDATE, Phases.LAST, Phases.PRE_RENDER, Phases.RENDER,
@@ -153,12 +157,19 @@ public final class Scheduler implements Pipeline {
     }
 
     private void runLeaf(int leaf, double dt) {
-        for (SystemEntry system : active.systems(leaf)) {
+        SystemEntry[] list = active.systems(leaf);
+        for (int i = 0; i < list.length; ) {
             if (!phases.isEnabled(leaf) || world.isClosed()) {
                 break; // a system disabled this phase (or closed the world): the rest of it does not run
             }
-            if (system.enabled && !system.removed) {
+            SystemEntry system = list[i];
+            if (!system.enabled || system.removed) {
+                i++;
+            } else if (system.parallel != null) {
+                i = runParallelGroup(list, i, dt);
+            } else {
                 runSystem(system, dt);
+                i++;
             }
         }
         if (!world.isClosed()) {
@@ -178,7 +189,7 @@ public final class Scheduler implements Pipeline {
         try {
             RunIf condition = system.runIf;
             if (condition == null || condition.test(dt, world, system.name)) {
-                system.body.run(dt, world);
+                system.body.run(dt, world); // a sequential system (parallel ones run in groups)
             }
         } finally {
             requested = commitRequested; // dropped when the body or condition threw
@@ -187,6 +198,96 @@ public final class Scheduler implements Pipeline {
         }
         if ((requested || system.commitAfter) && !world.isClosed()) {
             scope.barrier();
+        }
+    }
+
+    /**
+     * Runs the parallel system at {@code list[start]} with the parallel systems that follow it and conflict with
+     * no member (disabled ones are passed over; a sequential system, a {@code commitBefore} or a conflict ends the
+     * group, a {@code commitAfter} ends it after its system). Run conditions are asked on this thread, in order,
+     * before any body starts. Returns the index after the group.
+     */
+    private int runParallelGroup(SystemEntry[] list, int start, double dt) {
+        SystemEntry first = list[start];
+        if (first.commitBefore) {
+            scope.barrier();
+        }
+        int n = 0;
+        int end = start;
+        group = ensure(group, 1);
+        group[n++] = first;
+        end++;
+        boolean closing = first.commitAfter;
+        while (!closing && end < list.length) {
+            SystemEntry next = list[end];
+            if (!next.enabled || next.removed) {
+                end++;
+                continue;
+            }
+            if (next.parallel == null || next.commitBefore || conflicts(next, n)) {
+                break;
+            }
+            group = ensure(group, n + 1);
+            group[n++] = next;
+            end++;
+            closing = next.commitAfter;
+        }
+        int runnable = 0;
+        boolean requested = false;
+        SystemEntry outer = running;
+        boolean outerRequest = commitRequested;
+        try {
+            for (int k = 0; k < n; k++) { // run conditions: this thread, member order
+                SystemEntry member = group[k];
+                running = member;
+                commitRequested = false;
+                RunIf condition = member.runIf;
+                boolean runs = condition == null || condition.test(dt, world, member.name);
+                requested |= commitRequested;
+                if (runs) {
+                    group[runnable++] = member;
+                }
+            }
+        } finally {
+            running = outer;
+            commitRequested = outerRequest;
+        }
+        if (runnable > 0) {
+            parallelSystems().run(group, runnable, dt, world);
+        }
+        java.util.Arrays.fill(group, 0, n, null);
+        if ((requested || closing) && !world.isClosed()) {
+            scope.barrier();
+        }
+        return end;
+    }
+
+    private boolean conflicts(SystemEntry candidate, int n) {
+        for (int k = 0; k < n; k++) {
+            if (candidate.conflictsWith(group[k])) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static SystemEntry[] ensure(SystemEntry[] array, int size) {
+        return size <= array.length ? array : java.util.Arrays.copyOf(array, Math.max(size, array.length * 2));
+    }
+
+    private ParallelSystems parallelSystems() {
+        if (parallel == null) {
+            parallel = new ParallelSystems(systemThreads);
+        }
+        return parallel;
+    }
+
+    /** Stops the worker threads of the parallel systems, if any were started. */
+    @Override
+    public void close() {
+        scope.checkThread();
+        if (parallel != null) {
+            parallel.close();
         }
     }
 
@@ -216,8 +317,12 @@ public final class Scheduler implements Pipeline {
         scope.checkThread();
         Objects.requireNonNull(config, "config");
         String label = config.name() != null ? config.name() : "<unnamed>";
-        if (config.body() == null) {
-            throw new IllegalArgumentException("system " + label + " has no body; give it one with run(...)");
+        if (config.body() == null && config.parallelBody() == null) {
+            throw new IllegalArgumentException("system " + label + " has no body; give it one with run(...) or "
+                    + "parallel(...)");
+        }
+        if (config.query() != null) {
+            world.requireOwnQuery(config.query());
         }
         int phaseId = phases.requireLeaf(config.phase());
         String name = config.name();
@@ -261,6 +366,10 @@ public final class Scheduler implements Pipeline {
         SystemEntry system = systems.get(name);
         if (system == null) {
             return false;
+        }
+        if (system.parallel != null) {
+            throw new IllegalArgumentException("replaceSystemBody(" + name + "): a parallel system's body runs on "
+                    + "workers; remove it and register a new one");
         }
         system.body = body;
         return true;

@@ -1,5 +1,7 @@
 package dev.jtecs.schedule;
 
+import dev.jtecs.component.Component;
+import dev.jtecs.query.Query;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -28,9 +30,23 @@ public final class SystemConfig {
     private final List<String> after;
     private final boolean commitBefore;
     private final boolean commitAfter;
+    private final ParallelBody parallelBody;
+    private final Query query;
+    private final List<Component<?>> reads;
+    private final List<Component<?>> writes;
 
     private SystemConfig(String name, Phase phase, SystemBody body, RunIf runIf, List<String> before,
             List<String> after, boolean commitBefore, boolean commitAfter) {
+        this(name, phase, body, runIf, before, after, commitBefore, commitAfter, null, null, List.of(), List.of());
+    }
+
+    private SystemConfig(String name, Phase phase, SystemBody body, RunIf runIf, List<String> before,
+            List<String> after, boolean commitBefore, boolean commitAfter, ParallelBody parallelBody, Query query,
+            List<Component<?>> reads, List<Component<?>> writes) {
+        this.parallelBody = parallelBody;
+        this.query = query;
+        this.reads = reads;
+        this.writes = writes;
         this.name = name;
         this.phase = phase;
         this.body = body;
@@ -61,37 +77,97 @@ public final class SystemConfig {
 
     public SystemConfig phase(Phase value) {
         return new SystemConfig(name, Objects.requireNonNull(value, "phase"), body, runIf, before, after,
-                commitBefore, commitAfter);
+                commitBefore, commitAfter, parallelBody, query, reads, writes);
     }
 
+    /** The body, run on the world's thread; replaces a parallel body. */
     public SystemConfig run(SystemBody value) {
         return new SystemConfig(name, phase, Objects.requireNonNull(value, "body"), runIf, before, after,
-                commitBefore, commitAfter);
+                commitBefore, commitAfter, null, null, reads, writes);
+    }
+
+    /**
+     * Makes this a parallel system: {@code body} runs on a worker thread with the archetypes of {@code query}
+     * (which may be {@code null}: none), beside the neighbouring parallel systems of its phase whose declared
+     * {@link #reads} and {@link #writes} do not conflict with its own. Its structural requests go through its
+     * command buffer and are applied on the world's thread after the group, in system order. Replaces a body given
+     * with {@link #run}. See docs/parallel.md.
+     */
+    public SystemConfig parallel(Query query, ParallelBody body) {
+        return new SystemConfig(name, phase, null, runIf, before, after, commitBefore, commitAfter,
+                Objects.requireNonNull(body, "body"), query, reads, writes);
+    }
+
+    /** Declares components the parallel body reads (adds to those declared before). */
+    public SystemConfig reads(Component<?>... components) {
+        return new SystemConfig(name, phase, body, runIf, before, after, commitBefore, commitAfter, parallelBody,
+                query, appendComponents(reads, components), writes);
+    }
+
+    /** Declares components the parallel body writes (adds to those declared before). */
+    public SystemConfig writes(Component<?>... components) {
+        return new SystemConfig(name, phase, body, runIf, before, after, commitBefore, commitAfter, parallelBody,
+                query, reads, appendComponents(writes, components));
     }
 
     /** Gates the body with a condition; {@code null} removes the gate. */
     public SystemConfig runIf(RunIf value) {
-        return new SystemConfig(name, phase, body, value, before, after, commitBefore, commitAfter);
+        return new SystemConfig(name, phase, body, value, before, after, commitBefore, commitAfter, parallelBody,
+                query, reads, writes);
     }
 
     /** Adds systems that must run after this one (same phase only). */
     public SystemConfig before(String... names) {
-        return new SystemConfig(name, phase, body, runIf, append(before, names), after, commitBefore, commitAfter);
+        return new SystemConfig(name, phase, body, runIf, append(before, names), after, commitBefore, commitAfter,
+                parallelBody, query, reads, writes);
     }
 
     /** Adds systems that must run before this one (same phase only). */
     public SystemConfig after(String... names) {
-        return new SystemConfig(name, phase, body, runIf, before, append(after, names), commitBefore, commitAfter);
+        return new SystemConfig(name, phase, body, runIf, before, append(after, names), commitBefore, commitAfter,
+                parallelBody, query, reads, writes);
     }
 
     /** Publishes staged work before the run condition is evaluated. */
     public SystemConfig commitBefore() {
-        return new SystemConfig(name, phase, body, runIf, before, after, true, commitAfter);
+        return new SystemConfig(name, phase, body, runIf, before, after, true, commitAfter, parallelBody, query,
+                reads, writes);
     }
 
     /** Publishes staged work after the system, even when its condition kept the body from running. */
     public SystemConfig commitAfter() {
-        return new SystemConfig(name, phase, body, runIf, before, after, commitBefore, true);
+        return new SystemConfig(name, phase, body, runIf, before, after, commitBefore, true, parallelBody, query,
+                reads, writes);
+    }
+
+    private static List<Component<?>> appendComponents(List<Component<?>> list, Component<?>[] components) {
+        Objects.requireNonNull(components, "components");
+        List<Component<?>> out = new ArrayList<>(list);
+        for (int i = 0; i < components.length; i++) {
+            Component<?> c = Objects.requireNonNull(components[i], "components[" + i + "]");
+            if (!out.contains(c)) {
+                out.add(c);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** The parallel body, or {@code null} for a system that runs on the world's thread. */
+    public ParallelBody parallelBody() {
+        return parallelBody;
+    }
+
+    /** The parallel body's query, or {@code null}. */
+    public Query query() {
+        return query;
+    }
+
+    public List<Component<?>> reads() {
+        return reads;
+    }
+
+    public List<Component<?>> writes() {
+        return writes;
     }
 
     private static List<String> append(List<String> list, String[] names) {
@@ -112,7 +188,7 @@ public final class SystemConfig {
         return phase;
     }
 
-    /** The body, or {@code null} while unset (registration then fails). */
+    /** The body, or {@code null} while unset or parallel (registration fails when neither is set). */
     public SystemBody body() {
         return body;
     }
@@ -142,6 +218,11 @@ public final class SystemConfig {
     public String toString() {
         return "SystemConfig[" + (name == null ? "<unnamed>" : name) + " in " + phase + ", before=" + before
                 + ", after=" + after + (commitBefore ? ", commitBefore" : "") + (commitAfter ? ", commitAfter" : "")
-                + (runIf != null ? ", runIf" : "") + "]";
+                + (runIf != null ? ", runIf" : "") + (parallelBody != null ? ", parallel reads=" + names(reads)
+                        + " writes=" + names(writes) : "") + "]";
+    }
+
+    private static List<String> names(List<Component<?>> components) {
+        return components.stream().map(Component::name).toList();
     }
 }

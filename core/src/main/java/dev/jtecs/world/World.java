@@ -51,6 +51,8 @@ import java.util.function.Consumer;
 import dev.jtecs.relation.AncestorVisitor;
 import dev.jtecs.mutation.BatchCallback;
 import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.mutation.PartitionConflictException;
+import dev.jtecs.mutation.PartitionDimension;
 import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.mutation.internal.MutationModel;
 import dev.jtecs.mutation.internal.Scopes;
@@ -136,7 +138,7 @@ public final class World implements AutoCloseable {
         this.pairs = archetypes.pairs();
         this.relations = new Relations(index, archetypes);
         this.mutations = new MutationModel(index, archetypes, observers, states::activeTag, despawnContext,
-                relations);
+                relations, config.maxSubmissionWaves(), config.partitionConflicts());
         relations.bind(mutations); // the relationship layer stages its settlements through the model
         this.scopes = mutations.scopes();
         this.drain = mutations.drain();
@@ -313,6 +315,79 @@ public final class World implements AutoCloseable {
     public void remove(long id, Component<?> component) {
         checkOpen();
         mutations.remove(id, component, this);
+    }
+
+    // ---------------------------------------------------------------- partitions
+
+    /**
+     * Declares a partition dimension on this world (see {@link PartitionDimension} and docs/partitions.md);
+     * declaring the same dimension again does nothing. From then on its tags change only through
+     * {@link #setTag} and {@link #unsetTag} (and spawns): {@code set}, {@code remove}, {@code batchSet} and
+     * {@code batchRemove} of them throw.
+     *
+     * @throws IllegalArgumentException when another dimension has the name or one of the tags
+     */
+    public void declarePartition(PartitionDimension dimension) {
+        checkOpen();
+        mutations.partitions().declare(dimension);
+    }
+
+    /** The dimensions declared on this world, in declaration order. */
+    public List<PartitionDimension> partitionDimensions() {
+        checkOpen();
+        return mutations.partitions().dimensions();
+    }
+
+    /**
+     * Turns a presence tag on, or switches a multi-variant dimension to this variant (removing the other variant,
+     * keeping every other dimension). Staged like any structural change: every partition change of one entity in
+     * one submission is published as one move. Does nothing when the published entity already has the tag and
+     * nothing else touched the dimension this submission, when the same operation was already staged, or when
+     * the entity is staged for despawn (remove wins).
+     *
+     * @throws IllegalArgumentException when the tag is in no declared dimension, or the id is dead or stale
+     * @throws PartitionConflictException when the world raises on conflicts and another operation on this
+     *     dimension of this entity is staged in this submission (nothing changes)
+     */
+    public void setTag(long id, TagComponent tag) {
+        checkOpen();
+        mutations.partition(id, tag, true);
+    }
+
+    /**
+     * Turns a presence tag off; the counterpart of {@link #setTag} for presence dimensions only.
+     *
+     * @throws IllegalArgumentException for a tag of a multi-variant dimension (it has no absent state), a tag in
+     *     no declared dimension, or a dead or stale id
+     * @throws PartitionConflictException as {@link #setTag}
+     */
+    public void unsetTag(long id, TagComponent tag) {
+        checkOpen();
+        mutations.partition(id, tag, false);
+    }
+
+    /**
+     * The variant of a dimension a published entity holds, or {@code null} when it holds none (for a presence
+     * dimension: the tag when on). Staged changes do not count until published.
+     *
+     * @throws IllegalArgumentException when the dimension is not declared on this world
+     */
+    public TagComponent partitionOf(long id, PartitionDimension dimension) {
+        checkOpen();
+        Objects.requireNonNull(dimension, "dimension");
+        if (!mutations.partitions().dimensions().contains(dimension)) {
+            throw new IllegalArgumentException(dimension + " is not declared on " + this);
+        }
+        if (!index.isAlive(id)) {
+            return null;
+        }
+        Archetype archetype = archetypeOf(id);
+        for (TagComponent tag : dimension.tags()) {
+            if (archetype.has(tag)) {
+                return tag;
+            }
+        }
+        return null;
     }
 
     /**
@@ -1681,9 +1756,13 @@ public final class World implements AutoCloseable {
                     + "keep it");
         }
         closed = true;
-        scopes.close();
-        archetypes.close();
-        memory.close();
+        try {
+            pipeline.close(); // the parallel systems' workers
+        } finally {
+            scopes.close();
+            archetypes.close();
+            memory.close();
+        }
     }
 
     public boolean isClosed() {

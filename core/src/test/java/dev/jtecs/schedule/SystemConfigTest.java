@@ -57,4 +57,24 @@ class SystemConfigTest {
         assertThrows(NullPointerException.class, () -> SystemConfig.unnamed().before("a", null));
         assertThrows(NullPointerException.class, () -> SystemConfig.unnamed().after((String[]) null));
     }
+
+    @Test
+    void aParallelConfigKeepsItsBodyQuerySetsAndEveryOtherSetting() {
+        dev.jtecs.component.TagComponent a = dev.jtecs.component.Components.tag("test.config.A");
+        dev.jtecs.component.TagComponent b = dev.jtecs.component.Components.tag("test.config.B");
+        ParallelBody parallel = (dt, archetypes, commands) -> {};
+        SystemConfig config = SystemConfig.named("p").reads(a).writes(b).parallel(null, parallel).reads(a)
+                .phase(Phases.LAST).after("x").commitAfter();
+        assertSame(parallel, config.parallelBody());
+        assertNull(config.body());
+        assertEquals(List.of(a), config.reads(), "declared once");
+        assertEquals(List.of(b), config.writes());
+        assertEquals(Phases.LAST, config.phase());
+        assertTrue(config.commitsAfter());
+        assertTrue(config.toString().contains("parallel reads=[test.config.A] writes=[test.config.B]"));
+        SystemConfig sequential = config.run(BODY);
+        assertNull(sequential.parallelBody(), "run replaces the parallel body");
+        assertThrows(NullPointerException.class, () -> config.reads((dev.jtecs.component.Component<?>) null));
+        assertThrows(NullPointerException.class, () -> config.parallel(null, null));
+    }
 }

@@ -22,7 +22,11 @@ import dev.jtecs.kernels.parallel.ParallelLifetimeCountdown;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
+import dev.jtecs.mutation.PartitionDimension;
+import dev.jtecs.schedule.SystemConfig;
+import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.world.World;
+import dev.jtecs.world.WorldConfig;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -49,6 +53,43 @@ class ParallelGuideTest {
     static final FloatField DX = VELOCITY.floatField("dx");
     static final FloatField DY = VELOCITY.floatField("dy");
     static final FloatField LITERS = FUEL.floatField("liters");
+
+    static final TagComponent TIRED = Components.tag("docs.parallel.Tired");
+
+    @Test
+    void parallelSystemsRunBesideEachOther() {
+        // begin-example
+        try (World world = World.create(WorldConfig.defaults().systemThreads(2))) {
+            world.declarePartition(PartitionDimension.presence("docs.tired", TIRED));
+            spawnMovers(world, 10_000);
+            Query movers = world.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
+            world.addSystem(SystemConfig.named("fish.Drift").reads(VELOCITY).writes(POSITION)
+                    .parallel(movers, (dt, archetypes, commands) -> {
+                        for (Archetype a : archetypes) {
+                            FloatColumn x = a.get(X);
+                            FloatColumn dx = a.get(DX);
+                            for (int row = 0; row < a.count(); row++) {
+                                x.set(row, x.get(row) + dx.get(row) * (float) dt);
+                            }
+                        }
+                    }));
+            world.addSystem(SystemConfig.named("fish.Tire").reads(VELOCITY) // only reads: runs beside Drift
+                    .parallel(movers, (dt, archetypes, commands) -> {
+                        for (Archetype a : archetypes) {
+                            FloatColumn dx = a.get(DX);
+                            for (int row = 0; row < a.count(); row++) {
+                                if (dx.get(row) > 6) {
+                                    commands.setTag(a.entity(row), TIRED); // applied later, on this thread
+                                }
+                            }
+                        }
+                    }));
+            world.update(1 / 60.0);
+            assertEquals(1_428, world.findArchetypes(TIRED).get(0).count());
+            assertEquals(10_000, movers.count()); // the query holds tired and rested movers alike
+        }
+        // end-example
+    }
 
     private static void spawnMovers(World world, int count) {
         for (int i = 0; i < count; i++) {

@@ -137,6 +137,24 @@ public final class ModelComponents {
     public static final List<BaseRelationship<?>> RELATIONSHIPS =
             List.of(FOLLOWS, LEADS, CHILD_OF, SPRING, WATCHES, HELD_BY, LOAN);
 
+    /** The variants of the model's multi-variant partition dimension (never in the palette: setTag moves them). */
+    public static final TagComponent CALM = Components.tag("stress.Calm");
+    public static final TagComponent ALERT = Components.tag("stress.Alert");
+    public static final TagComponent PANIC = Components.tag("stress.Panic");
+    /** The tag of the model's presence dimension. */
+    public static final TagComponent FLAGGED = Components.tag("stress.Flagged");
+    public static final dev.jtecs.mutation.PartitionDimension MOOD =
+            dev.jtecs.mutation.PartitionDimension.variants("stress.mood", CALM, ALERT, PANIC);
+    public static final dev.jtecs.mutation.PartitionDimension FLAG =
+            dev.jtecs.mutation.PartitionDimension.presence("stress.flag", FLAGGED);
+    /** Every partition tag, in a fixed order. */
+    public static final List<TagComponent> PARTITION_TAGS = List.of(CALM, ALERT, PANIC, FLAGGED);
+
+    /** The dimension of one of {@link #PARTITION_TAGS}. */
+    public static dev.jtecs.mutation.PartitionDimension dimensionOf(TagComponent tag) {
+        return tag == FLAGGED ? FLAG : MOOD;
+    }
+
     /** Every palette component, in a fixed order. */
     public static final List<Component<?>> ALL = List.of(POSITION, STATS, VELOCITY, LABEL, MARKED, HEALTH, NAME,
             LEVEL, SCORE, ACTIVE, MOVER, ELITE, DISABLED, PAUSED);
@@ -148,6 +166,7 @@ public final class ModelComponents {
         compared.add(KEY);
         compared.add(KEYED);
         compared.addAll(RELATIONSHIPS);
+        compared.addAll(PARTITION_TAGS);
         COMPARED = List.copyOf(compared);
     }
 

@@ -38,12 +38,14 @@ final class ModelGenerator {
     static final int INSTANT_CHECK_EVERY = 25;
 
     private final SplittableRandom random;
+    private final SplittableRandom partitions; // partition operations: a stream of their own (see partitionOp)
     private final boolean relational;
     private final List<ModelOp> ops = new ArrayList<>();
     private int handles;
 
-    private ModelGenerator(SplittableRandom random, boolean relational) {
+    private ModelGenerator(SplittableRandom random, boolean relational, SplittableRandom partitions) {
         this.random = random;
+        this.partitions = partitions;
         this.relational = relational;
     }
 
@@ -54,7 +56,8 @@ final class ModelGenerator {
         SplittableRandom random = new SplittableRandom(seed);
         boolean instant = random.nextBoolean();
         boolean relational = random.nextInt(4) != 0 && relations;
-        ModelGenerator generator = new ModelGenerator(random, relational);
+        ModelGenerator generator = new ModelGenerator(random, relational,
+                new SplittableRandom(seed ^ 0x9A27_1710_5EEDL));
         for (int i = 0; i < operations; i++) {
             generator.next();
             if (instant && i % INSTANT_CHECK_EVERY == INSTANT_CHECK_EVERY - 1) {
@@ -65,6 +68,33 @@ final class ModelGenerator {
     }
 
     private void next() {
+        nextMain();
+        if (partitions.nextInt(8) == 0) {
+            ops.add(partitionOp());
+        }
+    }
+
+    /**
+     * A {@code setTag}/{@code unsetTag}, drawn from a stream of its own so the other operations of a seed are the
+     * ones it drew before partitions existed: mostly live handles, now and then a raw id, and one in twenty an
+     * {@code unsetTag} on the multi-variant dimension (refused).
+     */
+    private ModelOp partitionOp() {
+        ModelRef id = handles == 0 || partitions.nextInt(20) == 0
+                ? new ModelRef.Raw(Entity.pack(partitions.nextInt(1, 5000) + 200_000, 0))
+                : new ModelRef.Handle(partitions.nextInt(handles));
+        int roll = partitions.nextInt(20);
+        if (roll < 10) {
+            return new ModelOp.PartitionTag(id, ModelComponents.PARTITION_TAGS.get(partitions.nextInt(3)), true);
+        } else if (roll < 14) {
+            return new ModelOp.PartitionTag(id, ModelComponents.FLAGGED, true);
+        } else if (roll < 19) {
+            return new ModelOp.PartitionTag(id, ModelComponents.FLAGGED, false);
+        }
+        return new ModelOp.PartitionTag(id, ModelComponents.PARTITION_TAGS.get(partitions.nextInt(3)), false);
+    }
+
+    private void nextMain() {
         int roll = random.nextInt(1030);
         if (roll < 200 || handles == 0) {
             List<ModelInput> inputs = withEdges(randomInputs());

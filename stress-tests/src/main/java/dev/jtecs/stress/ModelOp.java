@@ -117,6 +117,19 @@ public sealed interface ModelOp {
         }
     }
 
+    /** {@code setTag(id, tag)} ({@code set}) or {@code unsetTag(id, tag)} of a partition tag. */
+    record PartitionTag(ModelRef id, dev.jtecs.component.TagComponent tag, boolean set) implements ModelOp {
+        public PartitionTag {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(tag, "tag");
+        }
+
+        @Override
+        public String toJava() {
+            return "partitionTag(" + id.toJava() + ", " + ModelSource.constant(tag) + ", " + set + ")";
+        }
+    }
+
     record Despawn(ModelRef id) implements ModelOp {
         public Despawn {
             Objects.requireNonNull(id, "id");
@@ -527,6 +540,10 @@ public sealed interface ModelOp {
 
     static RemoveEdge removeEdge(ModelRef id, EdgeTo edge) {
         return new RemoveEdge(id, edge);
+    }
+
+    static PartitionTag partitionTag(ModelRef id, dev.jtecs.component.TagComponent tag, boolean set) {
+        return new PartitionTag(id, tag, set);
     }
 
     static Despawn despawn(ModelRef id) {

@@ -62,6 +62,7 @@ public final class ModelRun {
     private long cascadesChecked;
     private long sparseEdgesCompared;
     private long edgeCalls;
+    private long partitionCalls;
     /**
      * Edges given to the world in legal calls, less those a {@code compact()} forgot: the world allocates their
      * pairs (an unmet pair's removal is a no-op).
@@ -107,8 +108,11 @@ public final class ModelRun {
      * @throws ModelMismatch where the world and the reference disagree, or the world threw unexpectedly
      */
     public long run() {
-        try (World created = World.create(WorldConfig.defaults().maxEntities(MAX_ENTITIES))) {
+        try (World created = World.create(WorldConfig.defaults().maxEntities(MAX_ENTITIES)
+                .partitionConflicts(dev.jtecs.mutation.PartitionConflicts.RAISE))) {
             world = created;
+            world.declarePartition(ModelComponents.MOOD);
+            world.declarePartition(ModelComponents.FLAG);
             world.observe(0, OnSpawn.class, event -> events.add("OnSpawn " + event.entity()));
             world.observe(0, OnDespawn.class, event -> events.add("OnDespawn " + event.entity()));
             queries = new ModelQueries(world, this::fail);
@@ -161,6 +165,11 @@ public final class ModelRun {
     }
 
     /** How many single calls with an edge or a relationship (set, remove) the run made. */
+    /** How many {@code setTag}/{@code unsetTag} operations the run executed (refused ones included). */
+    public long partitionCalls() {
+        return partitionCalls;
+    }
+
     public long edgeCalls() {
         return edgeCalls;
     }
@@ -218,6 +227,7 @@ public final class ModelRun {
                 mutate(id, () -> calls.remove(world, id, r.component()), () -> model.remove(id, r.component()));
             }
             case ModelOp.RemoveEdge r -> removeEdge(r);
+            case ModelOp.PartitionTag p -> partitionTag(p);
             case ModelOp.Despawn d -> {
                 long id = resolve(d.id());
                 mutate(id, () -> calls.despawn(world, id), () -> model.despawn(id));
@@ -261,6 +271,39 @@ public final class ModelRun {
             model.set(id, input);
             expectDirty(id, input.component());
         });
+    }
+
+    /**
+     * {@code setTag}/{@code unsetTag}: refused for {@code unsetTag} on a multi-variant dimension and for ids that
+     * are not live; a conflicting operation in this submission throws (the world raises) and changes nothing;
+     * otherwise the reference stages what the rules say.
+     */
+    private void partitionTag(ModelOp.PartitionTag op) {
+        partitionCalls++;
+        long id = resolve(op.id());
+        dev.jtecs.component.TagComponent tag = op.tag();
+        dev.jtecs.mutation.PartitionDimension dimension = ModelComponents.dimensionOf(tag);
+        Runnable onWorld = op.set() ? () -> world.setTag(id, tag) : () -> world.unsetTag(id, tag);
+        if (!op.set() && !dimension.isPresence()) {
+            note("  unsetTag on a multi-variant dimension: expect rejection");
+            expectRejection(world, onWorld);
+            return;
+        }
+        if (model.isKnownLiveOrReserved(id) && model.partitionConflicts(id, dimension, tag, op.set())) {
+            note("  a second operation on " + dimension.name() + " in this submission: expect a conflict");
+            int before = world.entityCount();
+            boolean pendingBefore = world.hasPendingChanges();
+            try {
+                onWorld.run();
+                fail("expected a PartitionConflictException");
+            } catch (dev.jtecs.mutation.PartitionConflictException expected) {
+                rejected++;
+                check(world.entityCount() == before && world.hasPendingChanges() == pendingBefore,
+                        "a refused partition operation changed the world");
+            }
+            return;
+        }
+        mutate(id, onWorld, () -> model.partition(id, dimension, tag, op.set()));
     }
 
     private void removeEdge(ModelOp.RemoveEdge op) {

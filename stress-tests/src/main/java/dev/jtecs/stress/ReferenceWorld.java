@@ -4,6 +4,8 @@ import static dev.jtecs.stress.ReferenceRows.REMOVED;
 
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.mutation.PartitionDimension;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TargetSelector;
@@ -289,6 +291,69 @@ public final class ReferenceWorld {
         } else if (record.state == State.MUTATE) {
             record.entries.put(component, REMOVED);
         }
+    }
+
+    // ---------------------------------------------------------------- partitions
+
+    /** The partition operations of the open submission: "id/dimension" to the value held (0: unset). */
+    private final Map<String, Integer> partitionOps = new HashMap<>();
+
+    private static int partitionValue(PartitionDimension dimension, TagComponent tag, boolean set) {
+        return set ? dimension.tags().indexOf(tag) + 1 : 0;
+    }
+
+    /** Whether a despawn staged in this submission drops partition operations on the entity (remove wins). */
+    private boolean partitionDropped(long id) {
+        if (doomed.contains(id)) {
+            return true;
+        }
+        Record record = latest.get(id);
+        return record != null && record.despawning();
+    }
+
+    /**
+     * Whether {@code setTag}/{@code unsetTag} meets a different operation on the same dimension of the entity
+     * in this submission (the world then raises and changes nothing).
+     */
+    public boolean partitionConflicts(long id, PartitionDimension dimension, TagComponent tag, boolean set) {
+        if (partitionDropped(id)) {
+            return false;
+        }
+        Integer held = partitionOps.get(id + "/" + dimension.name());
+        return held != null && held != partitionValue(dimension, tag, set);
+    }
+
+    /**
+     * {@code setTag} ({@code set}) or {@code unsetTag}, without a conflict: dropped for an entity being
+     * despawned, nothing when repeated or when the published entity already is so, else staged as the removal of
+     * the dimension's other tags and the addition of this one (or its removal).
+     */
+    public void partition(long id, PartitionDimension dimension, TagComponent tag, boolean set) {
+        if (partitionDropped(id)) {
+            return;
+        }
+        int value = partitionValue(dimension, tag, set);
+        String key = id + "/" + dimension.name();
+        Integer held = partitionOps.get(key);
+        if (held == null) {
+            Map<Component<?>, Object> row = committed.get(id);
+            if (row != null && row.containsKey(tag) == set) {
+                return;
+            }
+        } else if (held == value) {
+            return;
+        }
+        partitionOps.put(key, value);
+        if (!set) {
+            remove(id, tag);
+            return;
+        }
+        for (TagComponent other : dimension.tags()) {
+            if (other != tag) {
+                remove(id, other);
+            }
+        }
+        set(id, tag);
     }
 
     // ---------------------------------------------------------------- relationship edges
@@ -686,6 +751,7 @@ public final class ReferenceWorld {
      * @return {@code null}, or why the publication failed (the world's commit must throw then)
      */
     public String commit() {
+        partitionOps.clear(); // the submission ends: the next one judges conflicts afresh
         String failure = null;
         for (Segment segment : segments) {
             failure = publish(segment);
@@ -973,6 +1039,7 @@ public final class ReferenceWorld {
     private long cascades;
 
     private void forgetTransaction() {
+        partitionOps.clear();
         segments.clear();
         segments.add(new Segment());
         latest.clear();

@@ -24,11 +24,21 @@ class ModelGeneratorTest {
         for (long seed = 0; seed < 10; seed++) {
             ModelScript script = ModelScript.generate(seed, 100);
             int expected = script.instant() ? 100 + 100 / ModelGenerator.INSTANT_CHECK_EVERY : 100;
-            assertEquals(expected, script.ops().size(), "seed " + seed);
+            // partition operations come from a stream of their own, between the others
+            List<ModelOp> main = script.ops().stream().filter(op -> !(op instanceof ModelOp.PartitionTag)).toList();
+            assertEquals(expected, main.size(), "seed " + seed);
             if (script.instant()) {
-                assertInstanceOf(ModelOp.Commit.class, script.ops().get(ModelGenerator.INSTANT_CHECK_EVERY));
+                assertInstanceOf(ModelOp.Commit.class, main.get(ModelGenerator.INSTANT_CHECK_EVERY));
             }
         }
+    }
+
+    @Test
+    void partitionOperationsDoNotChangeTheOtherOperationsOfASeed() {
+        ModelScript script = ModelScript.generate(3, 300);
+        List<ModelOp> partitionOps = script.ops().stream().filter(op -> op instanceof ModelOp.PartitionTag).toList();
+        assertTrue(partitionOps.size() > 10, "partition operations: " + partitionOps.size());
+        assertTrue(partitionOps.stream().anyMatch(op -> !((ModelOp.PartitionTag) op).set()));
     }
 
     @Test

@@ -83,6 +83,41 @@ class ModelRunTest {
     }
 
     @Test
+    void partitionOperationsAgreeWithTheReferenceAndMeetEveryRule() {
+        long calls = 0;
+        long rejected = 0;
+        for (long seed = 1; seed <= 60; seed++) {
+            ModelRun run = new ModelRun(seed, OPERATIONS);
+            try {
+                run.run();
+            } catch (ModelMismatch mismatch) {
+                throw shrunk(mismatch);
+            }
+            calls += run.partitionCalls();
+            rejected += run.rejected();
+        }
+        assertTrue(calls > 60 * OPERATIONS / 12, "partition operations in the scripts: " + calls);
+        assertTrue(rejected > 0);
+    }
+
+    @Test
+    void aPartitionConflictIsRefusedAndTheFirstOperationStays() {
+        ModelScript script = new ModelScript(4, false, false, List.of(spawn(0, false, HEALTH.of(1.0)),
+                commit(false, h(0)),
+                ModelOp.partitionTag(h(0), ModelComponents.ALERT, true),
+                ModelOp.partitionTag(h(0), ModelComponents.PANIC, true), // conflict: refused
+                ModelOp.partitionTag(h(0), ModelComponents.FLAGGED, true),
+                ModelOp.partitionTag(h(0), ModelComponents.CALM, false), // no absent state: refused
+                despawn(h(0)),
+                ModelOp.partitionTag(h(0), ModelComponents.FLAGGED, false), // remove wins: dropped silently
+                commit(false, h(0))));
+        ModelRun run = new ModelRun(script);
+        run.run();
+        assertEquals(2, run.rejected());
+        assertEquals(5, run.partitionCalls());
+    }
+
+    @Test
     void sameSeedReplaysTheSameRun() {
         ModelRun first = new ModelRun(7, OPERATIONS);
         ModelRun second = new ModelRun(7, OPERATIONS);

@@ -15,7 +15,7 @@ import java.util.Arrays;
  * Publishes staged work in waves. Each wave first resolves every destination archetype and reserves its
  * capacity, then runs, in order: despawns (rows removed, slots freed), spawns (rows placed, ids published),
  * moves (rows relocated with their final values), and the sparse edge writes. Work staged by callbacks while a wave
- * runs forms the next wave; more than {@link #MAX_WAVES} waves is reported as a likely observer cascade.
+ * runs forms the next wave; more than the configured bound (default {@link #MAX_WAVES}) is reported as a likely observer cascade.
  *
  * <pre>
  *   Transaction ──seal──► wave: resolve+reserve → despawns → spawns → moves → sparse writes
@@ -29,8 +29,9 @@ import java.util.Arrays;
  * propagates; the world stays consistent and usable.
  */
 public final class CommitDrain {
-    /** The most waves one commit runs before it gives up. */
+    /** The default of the most waves one commit runs before it gives up ({@code WorldConfig.maxSubmissionWaves}). */
     public static final int MAX_WAVES = 64;
+    private final int maxWaves;
 
     private final EntityIndex index;
     private final ArchetypeRegistry registry;
@@ -57,6 +58,17 @@ public final class CommitDrain {
      */
     public CommitDrain(EntityIndex index, ArchetypeRegistry registry, Transaction transaction,
             SparseWriteQueue sparseWrites, KeyIndex keys, LifecycleEvents lifecycle, DrainHooks hooks) {
+        this(index, registry, transaction, sparseWrites, keys, lifecycle, hooks, MAX_WAVES);
+    }
+
+    /** @param maxWaves the most waves one publication runs, at least 1 */
+    public CommitDrain(EntityIndex index, ArchetypeRegistry registry, Transaction transaction,
+            SparseWriteQueue sparseWrites, KeyIndex keys, LifecycleEvents lifecycle, DrainHooks hooks,
+            int maxWaves) {
+        if (maxWaves < 1) {
+            throw new IllegalArgumentException("maxWaves=" + maxWaves + " must be at least 1");
+        }
+        this.maxWaves = maxWaves;
         this.index = index;
         this.registry = registry;
         this.transaction = transaction;
@@ -145,10 +157,13 @@ public final class CommitDrain {
         try {
             int waves = 0;
             while (hasWork()) {
-                if (++waves > MAX_WAVES) {
+                if (++waves > maxWaves) {
+                    String cascade = describeCascade();
                     discardStaged();
-                    throw new IllegalStateException("commit did not reach a fixed point after " + MAX_WAVES
-                            + " waves: likely observer cascade (observers or callbacks keep staging work)");
+                    throw new IllegalStateException("commit did not reach a fixed point after " + maxWaves
+                            + " waves: likely observer cascade (observers or callbacks keep staging work; wave "
+                            + waves + " would have published " + cascade + "; the bound is "
+                            + "WorldConfig.maxSubmissionWaves)");
                 }
                 runWave();
             }
@@ -584,6 +599,11 @@ public final class CommitDrain {
         }
         discardStaged();
         transaction.undoomAll();
+    }
+
+    /** What the wave that was not run would have published, for the cascade error. */
+    private String describeCascade() {
+        return transaction.describeOpen() + ", " + sparseWrites.size() + " sparse edge writes";
     }
 
     /** Drops everything still staged (used when a commit fails or gives up, and by clearing). */

@@ -16,6 +16,8 @@ import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.internal.ObserverRegistry;
 import dev.jtecs.mutation.BatchCallback;
 import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.mutation.PartitionConflicts;
+import dev.jtecs.mutation.PartitionDimension;
 import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.query.Query;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
@@ -53,6 +55,7 @@ public final class MutationModel {
     private final InputChecks checks;
     private final Batches batches;
     private final Supplier<TagComponent> stateTag;
+    private final PartitionLedger partitions;
 
     /**
      * @param stateTag the tag spawn paths add (the active state's), or {@code null} while no state is active
@@ -61,6 +64,17 @@ public final class MutationModel {
      */
     public MutationModel(EntityIndex index, ArchetypeRegistry archetypes, ObserverRegistry observers,
             Supplier<TagComponent> stateTag, OnDespawn.Context despawnContext, DrainHooks hooks) {
+        this(index, archetypes, observers, stateTag, despawnContext, hooks, CommitDrain.MAX_WAVES,
+                PartitionConflicts.HIGHEST_WINS);
+    }
+
+    /**
+     * @param maxWaves the most waves one publication runs before it reports a cascade
+     * @param conflicts what a same-dimension partition conflict does
+     */
+    public MutationModel(EntityIndex index, ArchetypeRegistry archetypes, ObserverRegistry observers,
+            Supplier<TagComponent> stateTag, OnDespawn.Context despawnContext, DrainHooks hooks, int maxWaves,
+            PartitionConflicts conflicts) {
         this.index = index;
         this.archetypes = archetypes;
         this.pairs = archetypes.pairs();
@@ -68,7 +82,8 @@ public final class MutationModel {
         this.keys = new KeyIndex(this::currentKey);
         this.staging = new Staging(index, archetypes, transaction, keys, pairs, sparseWrites);
         this.lifecycle = new LifecycleEvents(index, archetypes, observers, despawnContext);
-        this.drain = new CommitDrain(index, archetypes, transaction, sparseWrites, keys, lifecycle, hooks);
+        this.drain = new CommitDrain(index, archetypes, transaction, sparseWrites, keys, lifecycle, hooks, maxWaves);
+        this.partitions = new PartitionLedger(index, archetypes, transaction, staging, conflicts);
         this.scopes = new Scopes(drain);
         this.checks = new InputChecks(index, pairs, keys, drain);
         this.batches = new Batches(index, archetypes, transaction, drain, keys, pairs, staging, scopes, lifecycle,
@@ -93,6 +108,10 @@ public final class MutationModel {
 
     public LifecycleEvents lifecycle() {
         return lifecycle;
+    }
+
+    public PartitionLedger partitions() {
+        return partitions;
     }
 
     public InputChecks checks() {
@@ -200,6 +219,7 @@ public final class MutationModel {
 
     public void set(long id, Input input) {
         checks.input(input);
+        partitions.refusePlain(input.component(), "set");
         int slot = index.requireLiveOrReserved(id, "set");
         if (input.component() == EntityKey.COMPONENT) {
             keys.checkClaim(Staging.keyOf(input), id);
@@ -222,6 +242,7 @@ public final class MutationModel {
             return;
         }
         checks.ownPair(component, "remove", owner);
+        partitions.refusePlain(component, "remove");
         int slot = index.requireLiveOrReserved(id, "remove");
         scopes.enter();
         boolean ok = false;
@@ -262,6 +283,31 @@ public final class MutationModel {
     private static RelationshipValue edgeTo(BaseRelationship<?> relationship, long target) {
         return relationship instanceof RelationshipDefinition<?> definition ? definition.toZeroed(target)
                 : ((Relationship) relationship).to(target);
+    }
+
+    /**
+     * {@code setTag} ({@code set}) or {@code unsetTag} of a partition tag: decided by the ledger, then staged as
+     * plain tag changes in one scope.
+     *
+     * @throws IllegalArgumentException for a tag in no dimension, {@code unsetTag} on a multi-variant dimension
+     * @throws PartitionConflictException in {@code RAISE} mode (see {@link PartitionLedger#decide})
+     */
+    public void partition(long id, TagComponent tag, boolean set) {
+        String operation = set ? "setTag" : "unsetTag";
+        PartitionDimension dimension = partitions.require(tag, set);
+        int slot = index.requireLiveOrReserved(id, operation);
+        int value = partitions.decide(id, slot, dimension, tag, set);
+        if (value < 0) {
+            return;
+        }
+        scopes.enter();
+        boolean ok = false;
+        try {
+            partitions.apply(id, slot, dimension, value);
+            ok = true;
+        } finally {
+            scopes.exit(ok);
+        }
     }
 
     public void despawn(long id) {
@@ -318,16 +364,19 @@ public final class MutationModel {
 
     public void batchSet(Query query, Input value) {
         checks.input(value);
+        partitions.refusePlain(value.component(), "batchSet");
         batches.set(query, value.component(), value, null);
     }
 
     public void batchSet(Query query, Component<?> component, BatchCallback writer) {
         Objects.requireNonNull(component, "component");
+        partitions.refusePlain(component, "batchSet");
         batches.set(query, component, null, Objects.requireNonNull(writer, "writer"));
     }
 
     public void batchRemove(Query query, Component<?> component) {
         Objects.requireNonNull(component, "component");
+        partitions.refusePlain(component, "batchRemove");
         batches.remove(query, component);
     }
 

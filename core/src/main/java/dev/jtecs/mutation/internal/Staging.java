@@ -386,6 +386,22 @@ public final class Staging {
         return transaction.isDoomed(slot) || table.hasPendingDespawn();
     }
 
+    /**
+     * Whether a despawn of this entity is staged in the open submission (by a despawn, a batch despawn or a
+     * cancelled spawn): later structural calls on it are then dropped. Changes nothing (a compact tag move stays
+     * one).
+     */
+    boolean isDespawnStaged(long id, int slot) {
+        if (index.isAlive(id) && isDoomed(slot)) {
+            return true;
+        }
+        if (transaction.isDoomed(slot)) {
+            return true;
+        }
+        int record = transaction.peek(slot);
+        return record >= 0 && isDespawning(transaction.state(record));
+    }
+
     private static boolean isDespawning(TxState state) {
         return state == TxState.STAGED_DESPAWN || state == TxState.CANCELLED_SPAWN;
     }

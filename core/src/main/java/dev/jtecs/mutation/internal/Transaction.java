@@ -68,6 +68,7 @@ public final class Transaction {
     private int[] tagMarks = new int[64];
     private int tagCount;
     private int sealedTagEnd;
+    private long seals;
 
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
@@ -478,6 +479,44 @@ public final class Transaction {
         return size == sealedEnd && ops.size() == sealedOps && tagCount == sealedTagEnd;
     }
 
+    /** How many waves were sealed so far: the work staged between two seals is one submission. */
+    public long seals() {
+        return seals;
+    }
+
+    /**
+     * What the open wave holds, for a cascade report: records by state, tag moves, batch operations and the
+     * first entity a record or tag move names.
+     */
+    public String describeOpen() {
+        int spawns = 0;
+        int moves = 0;
+        int despawns = 0;
+        long first = 0;
+        for (int r = sealedEnd; r < size; r++) {
+            switch (states[r]) {
+                case STAGED_SPAWN -> spawns++;
+                case STAGED_MUTATE -> moves++;
+                default -> despawns++;
+            }
+            if (first == 0) {
+                first = ids[r];
+            }
+        }
+        int tags = 0;
+        for (int move = sealedTagEnd; move < tagCount; move++) {
+            if (tagIds[move] != 0) {
+                tags++;
+                if (first == 0) {
+                    first = tagIds[move];
+                }
+            }
+        }
+        return spawns + " spawns, " + moves + " moves, " + despawns + " despawns, " + tags + " tag moves and "
+                + (ops.size() - sealedOps) + " batch operations" + (first == 0 ? ""
+                        : ", the first for entity " + Entity.toString(first));
+    }
+
     /** The number of records in the open wave. */
     public int openRecords() {
         return size - sealedEnd;
@@ -488,6 +527,7 @@ public final class Transaction {
      * until {@link #recycle()}, but are no longer found by slot. Later staging opens a new wave.
      */
     public void seal() {
+        seals++;
         if (sealedEnd != sealedStart || sealedOps != 0 || sealedTagEnd != 0) {
             throw new IllegalStateException("a sealed wave of " + (sealedEnd - sealedStart) + " records and "
                     + sealedTagEnd + " tag moves is draining");

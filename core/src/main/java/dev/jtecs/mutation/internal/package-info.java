@@ -13,6 +13,8 @@
  *       ─► single spawns (SpawnPlacement) ─► moves (MovePlacement) ─► sparse writes ─► DrainHooks.segmentDone
  *       ─► the query batch (BulkPaths)                      work staged meanwhile forms the next wave
  *   publish ends: DrainHooks.publicationEnded, KeyIndex confirms the claims it staged
+ *
+ *   setTag/unsetTag ─► PartitionLedger.decide (remove wins, repeats, conflicts, per submission) ─► Staging
  * </pre>
  *
  * <p>Invariants: despawns run before spawns in a segment, so spawns reuse freed rows; an entity moves at most once

@@ -1,0 +1,355 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.event.ArchetypeCreated;
+import dev.jtecs.mutation.PartitionConflictException;
+import dev.jtecs.mutation.PartitionConflicts;
+import dev.jtecs.mutation.PartitionDimension;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.EntityObserver;
+import dev.jtecs.world.World;
+import dev.jtecs.world.WorldConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The rules of partition transitions, one test per rule of the structural-changes page, named after it. */
+class PartitionLedgerTest {
+    static final ScalarComponent.OfInt HP = Components.scalar("test.partition.Hp", 0);
+    static final TagComponent IDLE = Components.tag("test.partition.Idle");
+    static final TagComponent WALKING = Components.tag("test.partition.Walking");
+    static final TagComponent RUNNING = Components.tag("test.partition.Running");
+    static final TagComponent HUNGRY = Components.tag("test.partition.Hungry");
+    static final TagComponent VISIBLE = Components.tag("test.partition.Visible");
+    static final TagComponent PLAIN = Components.tag("test.partition.Plain");
+    static final PartitionDimension MOVE = PartitionDimension.variants("move", IDLE, WALKING, RUNNING);
+    static final PartitionDimension FRENZY = PartitionDimension.presence("frenzy", HUNGRY);
+    static final PartitionDimension SIGHT = PartitionDimension.presence("sight", VISIBLE);
+
+    private World world = world(PartitionConflicts.RAISE);
+    private final List<String> moves = new ArrayList<>();
+
+    private World world(PartitionConflicts conflicts) {
+        World w = World.create(WorldConfig.defaults().partitionConflicts(conflicts));
+        w.declarePartition(MOVE);
+        w.declarePartition(FRENZY);
+        w.declarePartition(SIGHT);
+        w.observe(0, ArchetypeCreated.class, created -> created.archetype().addEntityObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                if (other != null) {
+                    moves.add((toRow - fromRow) + " moved");
+                }
+            }
+        }));
+        return w;
+    }
+
+    @AfterEach
+    void tearDown() {
+        world.close();
+    }
+
+    @Test
+    void setTagOnAPresenceDimensionTurnsTheTagOn() {
+        long id = world.spawn(HP.of(7), IDLE);
+        world.setTag(id, HUNGRY);
+        assertTrue(world.has(id, HUNGRY));
+        assertSame(HUNGRY, world.partitionOf(id, FRENZY));
+        world.unsetTag(id, HUNGRY);
+        assertFalse(world.has(id, HUNGRY));
+        assertNull(world.partitionOf(id, FRENZY));
+    }
+
+    @Test
+    void setTagOnAMultiVariantDimensionSwitchesTheVariantAndPreservesOtherDimensions() {
+        long id = world.spawn(HP.of(7), IDLE, VISIBLE);
+        world.setTag(id, HUNGRY);
+        world.setTag(id, RUNNING);
+        assertSame(RUNNING, world.partitionOf(id, MOVE));
+        assertFalse(world.has(id, IDLE));
+        assertTrue(world.has(id, HUNGRY), "the frenzy dimension is preserved");
+        assertTrue(world.has(id, VISIBLE), "the sight dimension is preserved");
+        assertEquals(7, world.get(id, HP), "component values are copied across unchanged");
+    }
+
+    @Test
+    void unsetTagIsValidOnlyOnPresenceDimensionsAndThrowsOnAMultiVariantOne() {
+        long id = world.spawn(IDLE);
+        long version = world.structureVersion();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> world.unsetTag(id, IDLE));
+        assertTrue(e.getMessage().contains("no absent state"), e.getMessage());
+        assertTrue(world.has(id, IDLE), "nothing changed");
+        assertEquals(version, world.structureVersion());
+    }
+
+    @Test
+    void setTagIsANoOpWhenTheEntityAlreadyHasTheTag() {
+        long id = world.spawn(IDLE, HUNGRY);
+        long version = world.structureVersion();
+        world.defer();
+        world.setTag(id, IDLE);
+        world.setTag(id, HUNGRY);
+        assertFalse(world.hasPendingChanges(), "coalesced away before anything was staged");
+        world.setTag(id, WALKING); // not a conflict: the no-op above left no operation on the dimension
+        world.commit();
+        assertSame(WALKING, world.partitionOf(id, MOVE));
+        assertTrue(world.structureVersion() > version);
+        world.unsetTag(world.spawn(IDLE), HUNGRY); // off already: nothing to do either
+    }
+
+    @Test
+    void sameFrameCoalescingMakesSeveralChangesOfOneEntityOneMove() {
+        long id = world.spawn(HP.of(3), IDLE);
+        moves.clear();
+        world.defer();
+        world.setTag(id, RUNNING); // dimension move: switch the variant
+        world.setTag(id, HUNGRY);  // dimension frenzy: turn on
+        world.commit();
+        assertEquals(List.of("1 moved"), moves, "one structural move for both changes");
+        assertTrue(world.has(id, RUNNING) && world.has(id, HUNGRY) && !world.has(id, IDLE));
+    }
+
+    @Test
+    void distinctPartitionDimensionsStackFreelyIntoASingleMove() {
+        long id = world.spawn(IDLE, VISIBLE);
+        moves.clear();
+        int archetypes = world.archetypeCount();
+        world.defer();
+        world.setTag(id, WALKING);   // change variant in A
+        world.setTag(id, HUNGRY);    // turn B on
+        world.unsetTag(id, VISIBLE); // turn C off
+        world.commit();
+        assertEquals(List.of("1 moved"), moves);
+        assertEquals(archetypes + 1, world.archetypeCount(), "no intermediate archetype was created");
+        assertTrue(world.has(id, WALKING) && world.has(id, HUNGRY) && !world.has(id, VISIBLE));
+    }
+
+    @Test
+    void removeAlwaysWinsAndLaterTagOperationsAreSilentlyDropped() {
+        long id = world.spawn(IDLE);
+        world.defer();
+        world.setTag(id, WALKING);
+        world.despawn(id);
+        world.setTag(id, RUNNING); // would conflict with WALKING in RAISE mode, but the entity is going
+        world.setTag(id, HUNGRY);
+        world.unsetTag(id, HUNGRY);
+        world.commit();
+        assertFalse(world.isAlive(id));
+    }
+
+    @Test
+    void removeWinsOverABatchDespawnToo() {
+        long id = world.spawn(IDLE, PLAIN);
+        world.defer();
+        world.batchDespawn(world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(PLAIN).build()));
+        world.setTag(id, RUNNING);
+        world.commit();
+        assertFalse(world.isAlive(id));
+    }
+
+    @Test
+    void sameDimensionCollisionsRaiseInTheCheckedModeAndChangeNothing() {
+        long id = world.spawn(IDLE);
+        world.defer();
+        world.setTag(id, WALKING);
+        PartitionConflictException e = assertThrows(PartitionConflictException.class,
+                () -> world.setTag(id, RUNNING));
+        assertEquals(id, e.entity());
+        assertSame(MOVE, e.dimension());
+        assertTrue(e.getMessage().contains("setTag(test.partition.Running) after setTag(test.partition.Walking)"),
+                e.getMessage());
+        world.setTag(id, WALKING); // repeating the same operation is no conflict
+        world.commit();
+        assertSame(WALKING, world.partitionOf(id, MOVE), "the first operation stayed");
+    }
+
+    @Test
+    void sameDimensionCollisionsOnAPresenceDimensionRaiseToo() {
+        long id = world.spawn(IDLE);
+        world.defer();
+        world.setTag(id, HUNGRY);
+        assertThrows(PartitionConflictException.class, () -> world.unsetTag(id, HUNGRY));
+        world.commit();
+        assertTrue(world.has(id, HUNGRY));
+    }
+
+    @Test
+    void sameDimensionCollisionsOtherwiseKeepTheHighestTagValueAndLogAnError() {
+        world.close();
+        world = world(PartitionConflicts.HIGHEST_WINS);
+        List<LogRecord> logged = new ArrayList<>();
+        Logger jul = Logger.getLogger("dev.jtecs.mutation.Partitions");
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        jul.addHandler(handler);
+        try {
+            long a = world.spawn(IDLE);
+            long b = world.spawn(IDLE);
+            world.defer();
+            world.setTag(a, RUNNING); // value 3
+            world.setTag(a, WALKING); // value 2: dropped
+            world.setTag(b, WALKING); // value 2
+            world.setTag(b, RUNNING); // value 3: replaces it
+            world.unsetTag(b, HUNGRY); // off already: nothing
+            world.setTag(b, HUNGRY);
+            world.unsetTag(b, HUNGRY); // presence: on (1) beats off (0)
+            world.commit();
+            assertSame(RUNNING, world.partitionOf(a, MOVE));
+            assertSame(RUNNING, world.partitionOf(b, MOVE));
+            assertFalse(world.has(b, WALKING) || world.has(b, IDLE));
+            assertTrue(world.has(b, HUNGRY));
+            assertEquals(3, logged.size());
+            assertEquals(java.util.logging.Level.SEVERE, logged.get(0).getLevel());
+            assertTrue(logged.get(0).getMessage().contains("kept setTag(test.partition.Running)"),
+                    logged.get(0).getMessage());
+        } finally {
+            jul.removeHandler(handler);
+        }
+    }
+
+    @Test
+    void aConflictIsJudgedPerSubmissionSoTheNextSubmissionStartsClean() {
+        long id = world.spawn(IDLE);
+        world.setTag(id, WALKING); // outside a scope: its own submission
+        world.setTag(id, RUNNING); // another submission: no conflict
+        assertSame(RUNNING, world.partitionOf(id, MOVE));
+    }
+
+    @Test
+    void removeIsIdempotent() {
+        long id = world.spawn(IDLE);
+        List<Long> despawned = new ArrayList<>();
+        world.observe(id, dev.jtecs.event.OnDespawn.class, event -> despawned.add(id));
+        world.defer();
+        world.despawn(id);
+        world.despawn(id);
+        world.commit();
+        assertFalse(world.isAlive(id));
+        assertEquals(List.of(id), despawned, "queued twice, removed once");
+    }
+
+    @Test
+    void cascadingSubmissionsRunFurtherWavesUntilTheQueuesDrain() {
+        // an observer that reacts to Hungry by switching the entity to Running in the next wave
+        world.observe(0, ArchetypeCreated.class, created -> {
+            if (created.archetype().has(HUNGRY) && !created.archetype().has(RUNNING)) {
+                created.archetype().addEntityObserver(new EntityObserver() {
+                    @Override
+                    public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                        for (int row = fromRow; row < toRow; row++) {
+                            world.setTag(archetype.entity(row), RUNNING);
+                        }
+                    }
+                });
+            }
+        });
+        long id = world.spawn(IDLE);
+        world.defer();
+        world.setTag(id, WALKING);
+        world.setTag(id, HUNGRY);
+        world.commit(); // wave 1: Walking + Hungry; wave 2: Running (a new submission, so no conflict)
+        assertSame(RUNNING, world.partitionOf(id, MOVE));
+        assertTrue(world.has(id, HUNGRY));
+    }
+
+    @Test
+    void cascadingSubmissionsAreBoundedWithAnErrorNamingTheCascade() {
+        world.close();
+        world = World.create(WorldConfig.defaults().maxSubmissionWaves(5));
+        world.declarePartition(FRENZY);
+        world.observe(0, ArchetypeCreated.class, created -> created.archetype().addEntityObserver(
+                new EntityObserver() {
+                    @Override
+                    public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                        for (int row = fromRow; other != null && row < toRow; row++) { // moves only
+                            long e = archetype.entity(row);
+                            if (archetype.has(HUNGRY)) {
+                                world.unsetTag(e, HUNGRY); // flips forever
+                            } else {
+                                world.setTag(e, HUNGRY);
+                            }
+                        }
+                    }
+                }));
+        long id = world.spawn(HP.of(1));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.setTag(id, HUNGRY));
+        assertTrue(e.getMessage().contains("after 5 waves"), e.getMessage());
+        assertTrue(e.getMessage().contains("observer cascade"), e.getMessage());
+        assertTrue(e.getMessage().contains("1 tag moves") || e.getMessage().contains("1 moves"), e.getMessage());
+        assertTrue(e.getMessage().contains("maxSubmissionWaves"), e.getMessage());
+        assertFalse(world.hasPendingChanges(), "the unpublished wave was discarded");
+        assertTrue(world.isAlive(id), "the world stays usable");
+    }
+
+    @Test
+    void plainCallsOnPartitionTagsAreRefusedAndChangeNothing() {
+        long id = world.spawn(IDLE);
+        long version = world.structureVersion();
+        assertThrows(IllegalArgumentException.class, () -> world.set(id, RUNNING));
+        assertThrows(IllegalArgumentException.class, () -> world.remove(id, IDLE));
+        assertThrows(IllegalArgumentException.class, () -> world.set(id, HUNGRY));
+        assertEquals(version, world.structureVersion());
+        assertTrue(world.has(id, IDLE));
+    }
+
+    @Test
+    void badInputGetsAClearExceptionAndChangesNothing() {
+        long id = world.spawn(IDLE);
+        IllegalArgumentException undeclared = assertThrows(IllegalArgumentException.class,
+                () -> world.setTag(id, PLAIN));
+        assertTrue(undeclared.getMessage().contains("declarePartition"), undeclared.getMessage());
+        assertThrows(NullPointerException.class, () -> world.setTag(id, null));
+        world.despawn(id);
+        assertThrows(IllegalArgumentException.class, () -> world.setTag(id, RUNNING));
+        IllegalArgumentException shared = assertThrows(IllegalArgumentException.class,
+                () -> world.declarePartition(PartitionDimension.presence("other", IDLE)));
+        assertTrue(shared.getMessage().contains("already belongs to"), shared.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> world.declarePartition(PartitionDimension.presence("move", PLAIN)));
+        world.declarePartition(MOVE); // the same dimension again: nothing
+        assertEquals(List.of(MOVE, FRENZY, SIGHT), world.partitionDimensions());
+    }
+
+    @Test
+    void aStagedSpawnTakesItsPartitionChangesIntoItsShape() {
+        world.defer();
+        long id = world.spawn(IDLE);
+        world.setTag(id, RUNNING);
+        world.setTag(id, HUNGRY);
+        world.commit();
+        assertSame(RUNNING, world.partitionOf(id, MOVE));
+        assertFalse(world.has(id, IDLE));
+        assertTrue(world.has(id, HUNGRY));
+    }
+
+    @Test
+    void aSpawnWithTwoVariantsIsRepairedByTheNextSwitch() {
+        long id = world.spawn(IDLE, WALKING); // spawns are not checked against dimensions
+        world.setTag(id, RUNNING);
+        assertTrue(world.has(id, RUNNING) && !world.has(id, IDLE) && !world.has(id, WALKING));
+    }
+}
