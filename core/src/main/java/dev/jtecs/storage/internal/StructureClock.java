@@ -21,14 +21,16 @@ import dev.jtecs.component.Components;
  * them. Pair components (relationship edges, ids from {@link Components#FIRST_PAIR_ID}) have no counter of their
  * own.
  *
- * @implNote A run of changes to one table that nobody reads in between advances the counters once: a commit that
- *     moves a thousand rows one by one into one table pays one pass over its signature, not a thousand. Any
- *     reading ends the run, so the next change advances the counters again.
+ * @implNote A run of changes to one table, or to two alternating tables, that nobody reads in between advances
+ *     each table's counters once: a commit that moves a thousand rows one by one from one table into another pays
+ *     two passes over signatures, not two thousand. Any reading ends the run, so the next change advances the
+ *     counters again.
  */
 public final class StructureClock {
     private long version;
     private long[] byComponent = new long[64];
     private int[] lastTicked; // the signature of the last change, while nobody has read since
+    private int[] otherTicked; // and of the table changed before it (a row move ticks its source and destination)
     private boolean read = true;
 
     /** The world's counter: equal readings bracket a stretch with no structural change anywhere. */
@@ -54,9 +56,10 @@ public final class StructureClock {
 
     /** Records a structural change of a table with this (ascending) signature. */
     void tick(int[] signature) {
-        if (!read && lastTicked == signature) {
-            return; // the same table changed again and no reader saw the counters in between
+        if (!read && (lastTicked == signature || otherTicked == signature)) {
+            return; // a table that changed since the last reading changed again: its counters moved already
         }
+        otherTicked = read ? null : lastTicked;
         read = false;
         lastTicked = signature;
         version++;

@@ -138,4 +138,31 @@ class StructureClockTest {
         assertTrue(clock.version(TAG.id()) > beforeOther, "another table's change always advances");
         assertEquals(clock.version(), clock.version(), "reading changes nothing");
     }
+
+    @Test
+    void unreadChangesAlternatingBetweenTwoTablesAdvanceEachOnceAndAThirdTableStillAdvances() {
+        StructureClock clock = new StructureClock();
+        int[] a = {SPOT.id()};
+        int[] b = {TAG.id()};
+        int[] c = {SPOT.id(), TAG.id()};
+        long start = clock.version();
+        long spotStart = clock.version(SPOT.id());
+        long tagStart = clock.version(TAG.id());
+        for (int i = 0; i < 100; i++) { // rows moved one by one from a to b: each move ticks both tables
+            clock.tick(a);
+            clock.tick(b);
+        }
+        assertEquals(start + 2, clock.version(), "two tables, each advanced once");
+        assertEquals(spotStart + 1, clock.version(SPOT.id()));
+        assertEquals(tagStart + 1, clock.version(TAG.id()));
+        long afterRun = clock.version();
+        clock.tick(a);
+        clock.tick(b);
+        clock.tick(c); // a third table pushes the first out of the run
+        clock.tick(a);
+        assertEquals(afterRun + 4, clock.version(), "the third table and the first again advance");
+        long tag = clock.version(TAG.id());
+        clock.tick(b);
+        assertTrue(clock.version(TAG.id()) > tag, "a reading of a component counter ends the run too");
+    }
 }
