@@ -167,6 +167,12 @@ public final class FaultRun {
          * publication writes a staged row (judged as a publication fault).
          */
         NATIVE_ACCESSOR,
+        /**
+         * The body of one of two parallel systems (run on the world's worker threads during an {@code update}),
+         * after it made its structural requests: the requests of the systems before it in system order apply,
+         * its own and those after it are dropped, and the world stays usable.
+         */
+        PARALLEL_BODY,
         /** The k-th native buffer the operation allocates fails ({@link AllocationFaults}). */
         NATIVE_ALLOCATION,
         /** The k-th growth of one of the engine's heap arrays during the operation fails. */
@@ -245,11 +251,11 @@ public final class FaultRun {
             Point.STATE_OBSERVER, Point.BUNDLE_FACTORY, Point.PIPELINE_FACTORY, Point.RECORD_ACCESSOR, Point.KERNEL)));
 
     /**
-     * Every point but {@link Point#NATIVE_ACCESSOR}: a run given these draws the stream the seed drew before native
-     * accessors were armed.
+     * Every point but {@link Point#NATIVE_ACCESSOR} and {@link Point#PARALLEL_BODY}: a run given these draws the
+     * stream the seed drew before native accessors and parallel systems were armed.
      */
     public static final Set<Point> BEFORE_NATIVE_ACCESSOR = Collections.unmodifiableSet(
-            EnumSet.complementOf(EnumSet.of(Point.NATIVE_ACCESSOR)));
+            EnumSet.complementOf(EnumSet.of(Point.NATIVE_ACCESSOR, Point.PARALLEL_BODY)));
 
     /**
      * The hook of {@code ModelComponents.Position.y()} and {@code Velocity.dy()}: a fault point while a run (not the run's own code) is on
@@ -379,7 +385,7 @@ public final class FaultRun {
     public int run() {
         FaultRun previous = CURRENT.get();
         CURRENT.set(this);
-        try (World created = World.create(WorldConfig.defaults().maxEntities(1 << 14))) {
+        try (World created = World.create(worldConfig())) {
             world = created;
             install();
             if (!instant) {
@@ -401,6 +407,55 @@ public final class FaultRun {
         }
     }
 
+    /** The run's world: two system threads when parallel systems are armed (their bodies run on workers). */
+    private WorldConfig worldConfig() {
+        WorldConfig config = WorldConfig.defaults().maxEntities(1 << 14);
+        return points.contains(Point.PARALLEL_BODY) ? config.systemThreads(2) : config;
+    }
+
+    /**
+     * Which of the two parallel systems throws in the current {@code update} (0 or 1), or -1: set on the world's
+     * thread before the update, read by the bodies on the workers.
+     */
+    private volatile int parallelFailing = -1;
+
+    /**
+     * The two parallel systems of a run that arms {@link Point#PARALLEL_BODY}, in one group of
+     * {@code PRE_UPDATE} (they declare no conflicting components; the phase's barrier publishes their requests
+     * before the other systems run, so a fault in a later system leaves their work explained): each asks for a structural change of the first row of its query's first
+     * archetype, then throws when it is the one chosen.
+     */
+    private void installParallelSystems() {
+        world.addSystem(SystemConfig.named("stress.fault.parallelHealer").phase(Phases.PRE_UPDATE)
+                .reads(LEVEL).parallel(levels, (dt, archetypes, commands) -> {
+                    if (!archetypes.isEmpty()) {
+                        healerAsked = archetypes.get(0).entity(0);
+                        commands.set(healerAsked, HEALTH.of(HEALED));
+                    }
+                    parallelFault(0);
+                }));
+        world.addSystem(SystemConfig.named("stress.fault.parallelMarker").phase(Phases.PRE_UPDATE)
+                .reads(POSITION).parallel(positions, (dt, archetypes, commands) -> {
+                    if (!archetypes.isEmpty()) {
+                        Archetype last = archetypes.get(archetypes.size() - 1);
+                        commands.set(last.entity(last.count() - 1), MARKED);
+                    }
+                    parallelFault(1);
+                }));
+    }
+
+    /** The health the first parallel system asks for, and the entity it asked it for in the last update. */
+    private static final double HEALED = 77.0;
+    private volatile long healerAsked;
+    /** The parallel system that threw in this operation, or -1. */
+    private int parallelFailed = -1;
+
+    private void parallelFault(int system) {
+        if (parallelFailing == system) {
+            throw new InjectedFault(Point.PARALLEL_BODY, step);
+        }
+    }
+
     /** The kernel runner and the snapshot buffer live as long as the run's world. */
     private void closeHelpers() {
         if (kernels != null) {
@@ -417,7 +472,7 @@ public final class FaultRun {
     private WorldDump replayThrough(int last) {
         FaultRun previous = CURRENT.get();
         CURRENT.set(this);
-        try (World created = World.create(WorldConfig.defaults().maxEntities(1 << 14))) {
+        try (World created = World.create(worldConfig())) {
             world = created;
             install();
             if (!instant) {
@@ -609,6 +664,9 @@ public final class FaultRun {
         }
         if (points.contains(Point.KERNEL)) {
             kernels = new ParallelKernelRunner(WORKERS, CHUNK_ROWS);
+        }
+        if (points.contains(Point.PARALLEL_BODY)) {
+            installParallelSystems();
         }
     }
 
@@ -829,7 +887,8 @@ public final class FaultRun {
             return List.of(Point.ON_DESPAWN, Point.ON_DESPAWN_AT_ENTITY, Point.REMOVED);
         }
         if (roll < 82) {
-            return List.of(Point.SYSTEM_BODY, Point.RUN_CONDITION, Point.ON_SPAWN, Point.ON_DESPAWN, Point.ADDED);
+            return List.of(Point.SYSTEM_BODY, Point.RUN_CONDITION, Point.ON_SPAWN, Point.ON_DESPAWN, Point.ADDED,
+                    Point.PARALLEL_BODY);
         }
         if (roll < 85) {
             return List.of(Point.RECORD_CONSTRUCTOR, Point.RECORD_ACCESSOR, Point.ADDED, Point.RAW_OBSERVER);
@@ -905,7 +964,31 @@ public final class FaultRun {
             // (with work pending, the commit below comes first: each operation then publishes its own work only,
             // which the fault-free comparison relies on)
             note("update");
-            world.update(1 / 60.0); // closes scopes left open (documented): the staged path opens its own again
+            healerAsked = 0;
+            parallelFailed = -1;
+            if (armed == Point.PARALLEL_BODY) {
+                armed = null; // no point() call: the chosen body throws on its worker
+                int system = random.nextInt(2);
+                if (step != suppressedStep) {
+                    parallelFailing = system;
+                    note("  armed: parallel system " + system);
+                }
+            }
+            try {
+                world.update(1 / 60.0); // closes scopes left open (documented): the staged path opens its own again
+            } catch (InjectedFault fault) {
+                if (fault.point == Point.PARALLEL_BODY) {
+                    parallelFailed = parallelFailing;
+                    fired.merge(Point.PARALLEL_BODY, 1, Integer::sum);
+                    if (suppressedStep < 0) {
+                        atFault = dump(); // the requests of the systems before the failing one, applied
+                        seenAtFault = seen.size();
+                    }
+                }
+                throw fault;
+            } finally {
+                parallelFailing = -1;
+            }
             if (!instant) {
                 world.defer();
             }
@@ -2006,6 +2089,10 @@ public final class FaultRun {
                 }
                 legal |= byLaterStep(component, value, java.util.Arrays.asList(is, was, then, full));
                 legal |= value == null && edgesToTheDead(now, java.util.Arrays.asList(was, then), component);
+                // the request of a parallel system before the failing one applies (staged, published by unwind()),
+                // where in the fault-free run later systems may have changed the entity again
+                legal |= point == Point.PARALLEL_BODY && parallelFailed == 1 && id == healerAsked
+                        && component.equals(HEALTH.name()) && value != null && value.startsWith(HEALED + "/");
                 // a row the failed wave had published keeps the sparse edges it was given, which its segment had not
                 // flushed when the callback threw and the failure path flushed after it; the fault-free run need not
                 // show them, when later work of that wave (discarded here) despawned a target and so the entity
