@@ -16,6 +16,7 @@ import java.util.Map;
  */
 public final class SparseEdges {
     private final Map<BaseRelationship<?>, Edges> byRelationship = new IdentityHashMap<>();
+    private final StructureClock clock;
     private static final long[] NONE = new long[0];
 
     /** The edges of one sparse relationship. */
@@ -44,9 +45,19 @@ public final class SparseEdges {
         }
     }
 
+    /** An empty store whose edge changes advance {@code clock} (see {@link StructureClock}). */
+    public SparseEdges(StructureClock clock) {
+        this.clock = clock;
+    }
+
     private Edges edges(BaseRelationship<?> relationship) {
-        return byRelationship.computeIfAbsent(relationship, r -> new Edges(r.hasReverseIndex(),
-                r.payloadType() != null));
+        Edges edges = byRelationship.get(relationship);
+        if (edges == null) {
+            clock.reserve(relationship.id()); // before anything changes: ticking allocates nothing
+            edges = new Edges(relationship.hasReverseIndex(), relationship.payloadType() != null);
+            byRelationship.put(relationship, edges);
+        }
+        return edges;
     }
 
     /** Whether no sparse edge was ever stored (a world without sparse relationships skips every lookup). */
@@ -74,7 +85,11 @@ public final class SparseEdges {
             if (edges.payloads != null) {
                 edges.payloads[slot][at] = payload;
             }
-            return relationship.isExclusive() && count > 1 && keepOnly(edges, source, slot, at);
+            boolean dropped = relationship.isExclusive() && count > 1 && keepOnly(edges, source, slot, at);
+            if (dropped) {
+                clock.tickEdges(relationship.id());
+            }
+            return dropped;
         }
         // every allocation first
         long[] grownList = list;
@@ -107,6 +122,7 @@ public final class SparseEdges {
         if (relationship.isExclusive() && count > 0) {
             keepOnly(edges, source, slot, insert);
         }
+        clock.tickEdges(relationship.id());
         return true;
     }
 
@@ -154,6 +170,7 @@ public final class SparseEdges {
         if (edges.sources != null) {
             unlink(edges.sources, target, source);
         }
+        clock.tickEdges(relationship.id());
         return true;
     }
 
@@ -174,6 +191,7 @@ public final class SparseEdges {
             Arrays.fill(edges.payloads[slot], 0, edges.counts[slot], null);
         }
         edges.counts[slot] = 0;
+        clock.tickEdges(relationship.id());
         return true;
     }
 
@@ -286,6 +304,9 @@ public final class SparseEdges {
 
     /** Drops every edge (the world cleared its entities). */
     public void clear() {
+        for (BaseRelationship<?> relationship : byRelationship.keySet()) {
+            clock.tickEdges(relationship.id());
+        }
         byRelationship.clear();
     }
 

@@ -2,6 +2,7 @@ package dev.jtecs.builtin.systems;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.builtin.ChildOf;
@@ -63,13 +64,14 @@ class RelativeTransformComposerTest {
     }
 
     @Test
-    void parentsComeFirstWhateverOrderTheArchetypesWereMadeIn() {
+    void parentsComeFirstWhateverOrderTheRowsWereMadeIn() {
         try (World world = World.create()) {
             long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
             long middle = world.spawn(Transform2D.COMPONENT, RelativeTransform2D.COMPONENT.of(ARM));
-            long leaf = spawnChild(world, middle, HAND);   // the archetype (ChildOf, middle) comes first...
-            world.set(middle, ChildOf.COMPONENT.to(root)); // ...and (ChildOf, root) after it
-            assertTrue(world.archetypeOf(leaf).id() < world.archetypeOf(middle).id());
+            long leaf = spawnChild(world, middle, HAND);   // the leaf takes a row of the composed archetype...
+            world.set(middle, ChildOf.COMPONENT.to(root)); // ...and its parent the next one
+            assertSame(world.archetypeOf(leaf), world.archetypeOf(middle));
+            assertTrue(world.rowOf(leaf) < world.rowOf(middle));
             world.update(0);
             assertEquals(ROOT.compose(ARM).compose(HAND), world.get(leaf, Transform2D.COMPONENT));
         }
@@ -172,6 +174,23 @@ class RelativeTransformComposerTest {
     }
 
     @Test
+    void aReparentThatMovesNoRowIsComposedUnderTheNewParentNextFrame() {
+        try (World world = World.create()) {
+            long left = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(-100, 0)));
+            long right = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long child = spawnChild(world, left, ARM);
+            world.update(0);
+            assertEquals(Transform2D.at(-100, 0).compose(ARM), world.get(child, Transform2D.COMPONENT));
+            int row = world.rowOf(child);
+
+            world.set(child, ChildOf.COMPONENT.to(right)); // the edge store changes; the row stays
+            assertEquals(row, world.rowOf(child));
+            world.update(0);
+            assertEquals(ROOT.compose(ARM), world.get(child, Transform2D.COMPONENT), "the cached order was dropped");
+        }
+    }
+
+    @Test
     void aSteadyFrameAllocatesNothing() {
         try (World world = World.create()) {
             for (int tree = 0; tree < 50; tree++) {
@@ -184,7 +203,7 @@ class RelativeTransformComposerTest {
                 }
             }
             long bytes = Allocations.quietestWindow(() -> world.update(1 / 60.0), 2000, 1000, 5);
-            assertTrue(bytes < 1024, "the quietest 1000 frames over 200 archetypes allocated " + bytes + " bytes");
+            assertTrue(bytes < 1024, "the quietest 1000 frames over 600 composed rows allocated " + bytes + " bytes");
             assertFalse(world.listSystems().isEmpty());
         }
     }
