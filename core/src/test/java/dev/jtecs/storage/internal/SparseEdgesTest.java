@@ -52,6 +52,21 @@ class SparseEdgesTest {
     }
 
     @Test
+    void firstTargetReadsTheLowestAndForgetsEverythingAfterAClear() {
+        edges.add(MANY, s1, t2, null);
+        edges.add(MANY, s1, t1, null);
+        assertEquals(t1, edges.firstTarget(MANY, s1));
+        assertEquals(0, edges.firstTarget(MANY, s2));
+        assertEquals(0, edges.firstTarget(PLAIN, s1));
+        edges.clear(); // the lookup remembered MANY's edges: they must go with the rest
+        assertEquals(0, edges.firstTarget(MANY, s1));
+        edges.add(MANY, s1, t3, null);
+        assertEquals(t3, edges.firstTarget(MANY, s1));
+        assertArrayEquals(new long[] {s1}, edges.sources(MANY, t3));
+        assertArrayEquals(new long[0], edges.sources(MANY, t1));
+    }
+
+    @Test
     void targetsStayAscendingAndDistinct() {
         assertTrue(edges.isEmpty());
         assertTrue(edges.add(MANY, s1, t3, null));
