@@ -74,6 +74,7 @@ public final class HierarchyComposer implements SystemBody {
     private HierarchyOrder order;
     private long rebuilds;
     private int composed; // archetypes holding at least one step
+    private boolean planCurrent;
 
     // The plan, by the order's archetype index: 13 segments (the Transform2D ones null when it has none, the
     // offsets null when it only holds parents), the row count, and whether a bit changed this frame.
@@ -107,8 +108,10 @@ public final class HierarchyComposer implements SystemBody {
      */
     public int compose(World w) {
         bind(w);
-        if (order.refresh()) {
+        if (order.refresh() || !planCurrent) {
+            planCurrent = false; // until the plan of this gather is whole: a failure rebuilds it next time
             rebuild();
+            planCurrent = true;
         }
         Arrays.fill(changed, 0, planned, false);
         int n = order.size();
@@ -195,9 +198,12 @@ public final class HierarchyComposer implements SystemBody {
         int n = order.archetypeCount();
         if (n > rowCount.length) {
             int size = Math.max(n, rowCount.length * 2);
-            columns = Arrays.copyOf(columns, size * COLUMNS);
-            rowCount = Arrays.copyOf(rowCount, size);
-            changed = Arrays.copyOf(changed, size);
+            MemorySegment[] grownColumns = Arrays.copyOf(columns, size * COLUMNS); // all first, then assign
+            int[] grownRowCount = Arrays.copyOf(rowCount, size);
+            boolean[] grownChanged = Arrays.copyOf(changed, size);
+            columns = grownColumns;
+            rowCount = grownRowCount;
+            changed = grownChanged;
         }
         for (int a = 0; a < n; a++) {
             Archetype archetype = order.archetypeAt(a);

@@ -140,6 +140,7 @@ public final class HierarchyOrder {
      */
     public int gather() {
         world.requireOwnQuery(query); // checks the world before anything here changes
+        gathered = false; // until this gather completes: one cut short (a failed growth) leaves the order stale
         gathers++;
         memberCount = 0;
         nodes = 0;

@@ -9,6 +9,7 @@ import dev.jtecs.world.World;
 import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.builtin.RelativeTransform2D;
 import dev.jtecs.builtin.Transform2D;
+import dev.jtecs.entity.internal.Growth;
 import java.util.Arrays;
 
 /**
@@ -61,12 +62,15 @@ final class RelativeTransformComposer implements SystemBody {
     private FloatColumn[] rsy = new FloatColumn[4];
     private boolean[] changed = new boolean[4];
     private int viewed; // archetype indexes holding views: [0, viewed)
+    private boolean viewsCurrent;
 
     @Override
     public void run(double dt, World w) {
         HierarchyOrder steps = orderFor(w);
-        if (steps.refresh()) {
+        if (steps.refresh() || !viewsCurrent) {
+            viewsCurrent = false; // until the views of this gather are all in: a failure fetches them again
             fetchViews(steps);
+            viewsCurrent = true;
         }
         int archetypes = steps.archetypeCount();
         Arrays.fill(changed, 0, archetypes, false);
@@ -142,20 +146,28 @@ final class RelativeTransformComposer implements SystemBody {
     }
 
     private void growViews(int n) {
-        x = Arrays.copyOf(x, n);
-        y = Arrays.copyOf(y, n);
-        z = Arrays.copyOf(z, n);
-        layers = Arrays.copyOf(layers, n);
-        r = Arrays.copyOf(r, n);
-        sx = Arrays.copyOf(sx, n);
-        sy = Arrays.copyOf(sy, n);
-        rx = Arrays.copyOf(rx, n);
-        ry = Arrays.copyOf(ry, n);
-        rz = Arrays.copyOf(rz, n);
-        rr = Arrays.copyOf(rr, n);
-        rsx = Arrays.copyOf(rsx, n);
-        rsy = Arrays.copyOf(rsy, n);
-        changed = Arrays.copyOf(changed, n);
+        // every array first, then assign: a failed growth leaves them all as they were, in step
+        FloatColumn[][] floats = {x, y, z, r, sx, sy, rx, ry, rz, rr, rsx, rsy};
+        FloatColumn[][] grown = new FloatColumn[floats.length][];
+        for (int i = 0; i < floats.length; i++) {
+            grown[i] = Growth.copyOf(floats[i], n);
+        }
+        IntColumn[] grownLayers = Growth.copyOf(layers, n);
+        boolean[] grownChanged = Growth.copyOf(changed, n);
+        x = grown[0];
+        y = grown[1];
+        z = grown[2];
+        r = grown[3];
+        sx = grown[4];
+        sy = grown[5];
+        rx = grown[6];
+        ry = grown[7];
+        rz = grown[8];
+        rr = grown[9];
+        rsx = grown[10];
+        rsy = grown[11];
+        layers = grownLayers;
+        changed = grownChanged;
     }
 
     /**

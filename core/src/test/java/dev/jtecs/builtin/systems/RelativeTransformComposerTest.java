@@ -16,6 +16,11 @@ import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import dev.jtecs.builtin.PreviousTransform2D;
+import dev.jtecs.builtin.Transform3D;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Input;
+import dev.jtecs.entity.internal.AllocationFaults;
 import org.junit.jupiter.api.Test;
 
 class RelativeTransformComposerTest {
@@ -188,6 +193,46 @@ class RelativeTransformComposerTest {
             world.update(0);
             assertEquals(ROOT.compose(ARM), world.get(child, Transform2D.COMPONENT), "the cached order was dropped");
         }
+    }
+
+    /** Every heap growth one run reaches fails once in turn; the next run composes right all the same. */
+    @Test
+    void aRunCutShortByAFailedGrowthLeavesTheNextRunRight() {
+        List<List<Component<?>>> extras = List.of(List.of(), List.of(Name.COMPONENT),
+                List.of(PreviousTransform2D.COMPONENT), List.of(Transform3D.COMPONENT),
+                List.of(Name.COMPONENT, PreviousTransform2D.COMPONENT), List.of(Name.COMPONENT, Transform3D.COMPONENT));
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (World world = World.create()) {
+                long[] children = new long[extras.size()];
+                for (int i = 0; i < extras.size(); i++) { // roots in six archetypes: more views than at first
+                    List<Input> inputs = new ArrayList<>(extras.get(i));
+                    inputs.add(Transform2D.COMPONENT.of(Transform2D.at(i, 0)));
+                    long root = world.spawn(inputs.toArray(Input[]::new));
+                    children[i] = spawnChild(world, root, ARM);
+                }
+                RelativeTransformComposer composer = new RelativeTransformComposer();
+                boolean failed = false;
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                try {
+                    composer.run(0, world);
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    AllocationFaults.disarm();
+                }
+                composer.run(0, world);
+                for (int i = 0; i < children.length; i++) {
+                    assertEquals(Transform2D.at(i, 0).compose(ARM), world.get(children[i], Transform2D.COMPONENT),
+                            "child " + i + " after growth " + k + " failed");
+                }
+                if (!failed) {
+                    break;
+                }
+                failures++;
+            }
+        }
+        assertTrue(failures >= 2, "the order's growths and the views' were reached: " + failures);
     }
 
     @Test
