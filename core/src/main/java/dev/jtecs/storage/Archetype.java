@@ -341,6 +341,17 @@ public final class Archetype {
     }
 
     /**
+     * The target of the first edge (ascending target order) of a relationship held by the entity at {@code row},
+     * or 0 when it holds none: {@link #getFirstRelationship}'s target without the edge value, so a walk over many
+     * rows allocates nothing.
+     */
+    public long firstTarget(BaseRelationship<?> relationship, int row) {
+        checkRow(row);
+        Objects.requireNonNull(relationship, "relationship");
+        return table.firstTarget(relationship, row);
+    }
+
+    /**
      * Visits every edge of a relationship of the entity at {@code row}, in ascending target order: the
      * {@link RelationshipValue} of a target-only edge, the record of a payload edge.
      */

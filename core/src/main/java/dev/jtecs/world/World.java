@@ -1104,7 +1104,10 @@ public final class World implements AutoCloseable {
      * only when a change touches an archetype whose signature holds {@code component} (created or pruned, rows
      * placed, moved in or out or removed, buffers replaced). Between two equal readings every archetype holding
      * the component keeps the same entities at the same rows and valid views, whatever happens elsewhere: a plan
-     * over, say, the archetypes of a hierarchy survives the particles spawning beside it.
+     * over, say, the archetypes of a hierarchy survives the particles spawning beside it. For a sparse relationship
+     * the counter also advances at every change to its edges (added, retargeted, removed), which move no row: a
+     * plan built from who points at whom, such as a parents-first order over {@code ChildOf}, checks this one
+     * number.
      *
      * @throws IllegalArgumentException for a relationship pair or selector (no counter of their own: scope by a
      *     registered component the archetypes also hold)

@@ -1,10 +1,12 @@
 package dev.jtecs.builtin;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.entity.Entity;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -15,13 +17,37 @@ import org.junit.jupiter.api.Test;
 
 class ChildOfTest {
     @Test
-    void theBuiltinIsExclusiveReverseIndexedCascadingAndDense() {
+    void theBuiltinIsExclusiveReverseIndexedCascadingAndSparse() {
         assertEquals("ChildOf", ChildOf.COMPONENT.name());
         assertTrue(ChildOf.COMPONENT.isExclusive());
         assertTrue(ChildOf.COMPONENT.hasReverseIndex());
         assertTrue(ChildOf.COMPONENT.isCascadeDelete());
-        assertFalse(ChildOf.COMPONENT.isSparse());
+        assertTrue(ChildOf.COMPONENT.isSparse());
         assertSame(ChildOf.COMPONENT, ChildOf.ANY);
+        assertThrows(IllegalArgumentException.class, () -> ChildOf.COMPONENT.targeting(Entity.pack(1, 0)));
+    }
+
+    @Test
+    void childrenOfEveryParentShareOneArchetypeAndReparentingMovesNoRow() {
+        try (World world = World.create()) {
+            long[] parents = new long[50];
+            for (int i = 0; i < parents.length; i++) {
+                parents[i] = world.spawn();
+            }
+            int archetypes = world.archetypeCount();
+            long first = world.spawn(ChildOf.COMPONENT.to(parents[0]));
+            for (int i = 1; i < parents.length; i++) {
+                long child = world.spawn(ChildOf.COMPONENT.to(parents[i]));
+                assertSame(world.archetypeOf(first), world.archetypeOf(child));
+            }
+            assertEquals(archetypes + 1, world.archetypeCount()); // [ChildOf] alone, whatever the parents
+            int row = world.rowOf(first);
+            world.set(first, ChildOf.COMPONENT.to(parents[7])); // reparented: the store changes, the row stays
+            assertEquals(row, world.rowOf(first));
+            assertEquals(parents[7], world.get(first, ChildOf.COMPONENT).target());
+            assertArrayEquals(new long[] {first, world.archetypeOf(first).entity(7)},
+                    world.relationshipSources(ChildOf.COMPONENT, parents[7]));
+        }
     }
 
     @Test

@@ -40,6 +40,8 @@ class BundleDefinitionTest {
     static final ScalarComponent.OfInt HP = Components.scalar("test.bundledef.Hp", 10);
     static final TagComponent MOB = Components.tag("test.bundledef.Mob");
     static final RelationshipDefinition<Tether> TETHER = Relationships.register(Tether.class);
+    /** Dense, so it has selectors (the builtin ChildOf is sparse and has none). */
+    static final dev.jtecs.component.Relationship ANCHORED = Relationships.register("test.bundledef.Anchored");
 
     @Test
     void methodsReturnChangedCopiesInNamingOrder() {
@@ -99,12 +101,14 @@ class BundleDefinitionTest {
     @Test
     void selectorsAreQueryTermsNotBundleComponents() {
         IllegalArgumentException required = assertThrows(IllegalArgumentException.class,
-                () -> BundleDefinition.required(ChildOf.COMPONENT.targeting(Entity.pack(1, 0))));
+                () -> BundleDefinition.required(ANCHORED.targeting(Entity.pack(1, 0))));
         assertTrue(required.getMessage().startsWith("selector "), required.getMessage());
-        assertTrue(required.getMessage().contains("name the relationship ChildOf"), required.getMessage());
+        assertTrue(required.getMessage().contains("name the relationship test.bundledef.Anchored"),
+                required.getMessage());
         assertThrows(IllegalArgumentException.class, () -> BundleDefinition.empty()
-                .with(ChildOf.COMPONENT.targeting(Entity.pack(1, 0)), () -> null));
-        BundleDefinition.required(ChildOf.COMPONENT); // the relationship itself may be required
+                .with(ANCHORED.targeting(Entity.pack(1, 0)), () -> null));
+        BundleDefinition.required(ANCHORED); // the relationship itself may be required
+        BundleDefinition.required(ChildOf.COMPONENT); // and so may the builtin sparse one
     }
 
     @Test

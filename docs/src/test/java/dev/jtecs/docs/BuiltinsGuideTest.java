@@ -109,18 +109,23 @@ class BuiltinsGuideTest {
         try (World world = World.create()) {
             // begin-example
             long ship = world.spawn(Transform2D.COMPONENT);
-            long turret = world.spawn(ChildOf.COMPONENT.to(ship), Name.COMPONENT.of("turret"));
-            long barrel = world.spawn(ChildOf.COMPONENT.to(turret));
+            long[] turrets = world.batchSpawn(2, List.of(ChildOf.COMPONENT.to(ship))).toArray();
+            long barrel = world.spawn(ChildOf.COMPONENT.to(turrets[0]));
             Query children = world.newQuery(QueryDescriptor.builder().include(ChildOf.ANY).build());
             HierarchyOrder order = new HierarchyOrder(world, children);
 
-            assertEquals(2, order.gather());
-            assertEquals(world.archetypeOf(turret), order.archetype(0));     // its parent, the ship, is no step
-            assertEquals(world.archetypeOf(ship), order.parentArchetype(0));
+            assertEquals(2, order.gather());                                 // two runs of rows
+            assertEquals(world.archetypeOf(turrets[0]), order.archetype(0)); // ChildOf is sparse: one archetype
+            assertEquals(world.rowOf(turrets[0]), order.fromRow(0));
+            assertEquals(2, order.rowCount(0));                              // both turrets: one parent, side by side
+            assertEquals(world.archetypeOf(ship), order.parentArchetype(0)); // the ship is no step
             assertFalse(order.parentIsMember(0));
-            assertEquals(world.archetypeOf(barrel), order.archetype(1));     // after the turret's archetype
-            assertEquals(world.rowOf(turret), order.parentRow(1));
+            assertEquals(world.rowOf(barrel), order.fromRow(1));             // after its parent's step
+            assertEquals(world.rowOf(turrets[0]), order.parentRow(1));
             assertTrue(order.parentIsMember(1));
+            assertFalse(order.isStale());
+            world.set(barrel, ChildOf.COMPONENT.to(turrets[1]));             // no row moves, but the steps would change
+            assertTrue(order.isStale());
             // end-example
         }
     }

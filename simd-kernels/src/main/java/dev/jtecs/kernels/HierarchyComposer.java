@@ -23,47 +23,41 @@ import java.util.Objects;
  *
  * <pre>
  *   compose(world):
- *     plan stale?  ──yes──► rebuild the plan (below)
- *       stale: world.structureVersion(RelativeTransform2D) moved (a composed archetype changed shape), or an
- *              archetype holding a parent that is not composed itself changed shape (structuralCount,
- *              storageVersion), or some parent was not published yet
- *     for each step of the plan, in order:             parents' steps come before their children's
- *         parent pose ◄── 7 cached parent segments at the cached parent row   (or the identity)
- *         c, s = (float) Math.cos(pr), (float) Math.sin(pr)                  once per archetype
- *         TransformOps.compose2d(13 cached segments, count, pose, c, s)  ──changed?──► mark Transform2D
+ *     order stale?  ──yes──► HierarchyOrder.refresh, then the plan (below)
+ *       stale: a structural change to an archetype holding ChildOf (every composed one does) or to ChildOf's
+ *              edges, a change to the shape of an archetype holding a parent that is not composed, or some
+ *              parent not published yet (see HierarchyOrder)
+ *     for each step of the order (a run of rows with one parent), in order:   parents' steps come first
+ *         parent pose ◄── 7 cached parent segments at the parent row        (or the identity)
+ *         c, s = (float) Math.cos(pr), (float) Math.sin(pr)                  once per step
+ *         a whole archetype ──► TransformOps.compose2d(13 cached segments, count, pose, c, s)
+ *         a run inside one  ──► ScalarTransformOps.compose2d over rows [from, to)   (the same operations)
+ *         changed? ──► mark Transform2D on that archetype, once
  *
- *   rebuild: HierarchyOrder.gather over the query (Transform2D, RelativeTransform2D, ChildOf.ANY), repeated
- *            until world.structureVersion() holds still ──► for each of its steps: archetype, row count, its
- *            13 column segments, its parent's 7 segments and row
+ *   plan: for each archetype the order names, its 13 column segments (7 when it only holds parents)
  * </pre>
  *
- * <p>Why a plan. {@code ChildOf} is dense, so a hierarchy has one archetype per parent, a few rows each, and
- * the builtin system's cost is per archetype: finding the parent, linking the forest and fetching 20 column
- * views, every frame. Those answers change only with the shape of the archetypes involved: the composed ones
- * (all hold {@code RelativeTransform2D}, so {@link World#structureVersion(dev.jtecs.component.Component)} of it
- * covers them, new ones included) and the few that hold parents without being composed (usually the roots'
- * archetypes), watched one by one. While none of them changes, a frame is one pass over a flat array of steps
- * with no lookups at all, however much the rest of the world (particles, say) spawns and despawns.
+ * <p>Why a plan. The order and the segments change only with the shape of the archetypes involved and with
+ * {@code ChildOf}'s edges, which {@link HierarchyOrder#isStale()} watches. While none of them changes, a frame is
+ * one pass over the steps with no lookups at all, however much the rest of the world (particles, say) spawns and
+ * despawns.
  *
- * <p>Order and results. The plan is the builtin system's walk, step for step: both take the steps of a
- * {@link HierarchyOrder} over the same query (parents first, members on {@code ChildOf} cycles after every
- * root's walk). Every step computes
- * what the builtin system computes for that archetype, with the same {@code Math} calls for the parent's sine
- * and cosine and the same float operations per row ({@link TransformOps#compose2d}), so even a cycle's
- * meaningless values agree. A parent that is not published, or has no {@code Transform2D}, counts as
- * {@link Transform2D#IDENTITY}. Entities with a {@code RelativeTransform2D} and no parent are not composed and
- * keep their {@code Transform2D}, as with the builtin system. {@code Transform2D} is marked dirty on exactly the
- * archetypes where a bit changed.
+ * <p>Order and results. The steps are the builtin system's, step for step: both take the steps of a
+ * {@link HierarchyOrder} over the same query (parents first, rows on {@code ChildOf} cycles after every root's
+ * walk). Every step computes what the builtin system computes for those rows, with the same {@code Math} calls for
+ * the parent's sine and cosine and the same float operations per row ({@link TransformOps#compose2d}), so even a
+ * cycle's meaningless values agree. The vector kernel runs only over a whole archetype, since it writes up to the
+ * padded row count; a run inside an archetype takes the scalar twin, which writes only its rows. A parent that is
+ * not published, or has no {@code Transform2D}, counts as {@link Transform2D#IDENTITY}. Entities with a
+ * {@code RelativeTransform2D} and no parent are not composed and keep their {@code Transform2D}, as with the
+ * builtin system. {@code Transform2D} is marked dirty on exactly the archetypes where a bit changed.
  *
  * <p>Serves the world it first runs in (another world throws) and is not thread-safe.
  *
- * @implNote After warm-up nothing is allocated: not per entity, not per archetype, not per frame. A rebuild
- *     reuses its arrays (and its {@link HierarchyOrder}'s) and grows them only when the matched archetypes
- *     outnumber them; the order looks the parent of an archetype up once per archetype object and caches it by
- *     archetype id, and is cleared after each rebuild, so that apart from that cache only the plan holds the
- *     archetypes it composes.
- *     The plan holds raw column segments only while the archetypes they belong to are unchanged, which the
- *     counters above establish before any segment is touched.
+ * @implNote After warm-up nothing is allocated: not per entity, not per step, not per frame. A rebuild reuses its
+ *     arrays (and its {@link HierarchyOrder}'s) and grows them only when the archetypes outnumber them. The plan
+ *     holds raw column segments only while the archetypes they belong to are unchanged, which the order's
+ *     staleness check establishes before any segment is touched.
  */
 public final class HierarchyComposer implements SystemBody {
     private static final QueryDescriptor MATCH = QueryDescriptor.builder()
@@ -78,25 +72,16 @@ public final class HierarchyComposer implements SystemBody {
     private final TransformOps ops;
     private World world;
     private HierarchyOrder order;
-    private long planVersion;     // structureVersion(RelativeTransform2D) the plan was built under
-    private boolean planned;
-    private boolean alwaysStale;  // some parent was not published: nothing watched would tell when it is
     private long rebuilds;
+    private int composed; // archetypes holding at least one step
+    private boolean planCurrent;
 
-    // The archetypes that hold parents without being composed, and their shape when the plan was built.
-    private int watched;
-    private Archetype[] watchArchetype = new Archetype[4];
-    private long[] watchStructural = new long[4];
-    private long[] watchStorage = new long[4];
-    private long[] watchStamp = new long[16]; // by archetype id: the rebuild that last watched it
-
-    // The plan: one step per non-empty matched archetype, in composition order.
-    private int steps;
-    private Archetype[] stepArchetype = new Archetype[16];
-    private int[] stepCount = new int[16];
-    private MemorySegment[] stepColumns = new MemorySegment[16 * COLUMNS];
-    private MemorySegment[] parentColumns = new MemorySegment[16 * PARENT_COLUMNS]; // null: identity parent
-    private int[] parentRow = new int[16];
+    // The plan, by the order's archetype index: 13 segments (the Transform2D ones null when it has none, the
+    // offsets null when it only holds parents), the row count, and whether a bit changed this frame.
+    private int planned;
+    private MemorySegment[] columns = new MemorySegment[4 * COLUMNS];
+    private int[] rowCount = new int[4];
+    private boolean[] changed = new boolean[4];
 
     /** A composer running {@code ops} ({@link TransformOps#SCALAR} or the provider's). */
     public HierarchyComposer(TransformOps ops) {
@@ -115,7 +100,7 @@ public final class HierarchyComposer implements SystemBody {
     }
 
     /**
-     * Composes every matched archetype of {@code w}, parents first, rebuilding the plan first when the world's
+     * Composes every matched row of {@code w}, parents first, rebuilding the plan first when the world's
      * structure changed since the last call.
      *
      * @return on how many archetypes {@code Transform2D} was marked dirty (some bit changed)
@@ -123,44 +108,40 @@ public final class HierarchyComposer implements SystemBody {
      */
     public int compose(World w) {
         bind(w);
-        if (isStale()) {
+        if (order.refresh() || !planCurrent) {
+            planCurrent = false; // until the plan of this gather is whole: a failure rebuilds it next time
             rebuild();
+            planCurrent = true;
+        }
+        Arrays.fill(changed, 0, planned, false);
+        int n = order.size();
+        for (int k = 0; k < n; k++) {
+            int a = order.archetypeIndex(k);
+            if (composeStep(a, order.fromRow(k), order.rowCount(k), order.parentIndex(k), order.parentRow(k))) {
+                changed[a] = true;
+            }
         }
         int marked = 0;
-        for (int i = 0; i < steps; i++) {
-            if (composeStep(i)) {
-                stepArchetype[i].markComponentDirty(Transform2D.COMPONENT);
+        for (int a = 0; a < planned; a++) {
+            if (changed[a]) {
+                order.archetypeAt(a).markComponentDirty(Transform2D.COMPONENT);
                 marked++;
             }
         }
         return marked;
     }
 
-    /** Whether the plan may no longer describe the world (see the class comment). */
-    private boolean isStale() {
-        if (!planned || alwaysStale || world.structureVersion(RelativeTransform2D.COMPONENT) != planVersion) {
-            return true;
-        }
-        for (int i = 0; i < watched; i++) {
-            Archetype archetype = watchArchetype[i];
-            if (archetype.structuralCount() != watchStructural[i] || archetype.storageVersion() != watchStorage[i]) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * How many times the plan was built: once at the first call, then once per change seen to the shape of the
-     * archetypes it depends on.
+     * archetypes it depends on or to {@code ChildOf}'s edges.
      */
     public long planRebuilds() {
         return rebuilds;
     }
 
-    /** How many archetypes the current plan composes (non-empty matched archetypes at its last rebuild). */
+    /** How many archetypes the current plan composes (matched archetypes with rows at its last rebuild). */
     public int plannedArchetypes() {
-        return steps;
+        return composed;
     }
 
     @Override
@@ -179,10 +160,8 @@ public final class HierarchyComposer implements SystemBody {
         }
     }
 
-    /** One archetype: the parent's pose from the cached segments, then the kernel over the archetype's rows. */
-    private boolean composeStep(int i) {
-        int p = i * PARENT_COLUMNS;
-        MemorySegment parentX = parentColumns[p];
+    /** One step: the parent's pose from the cached segments, then the kernel over the step's rows. */
+    private boolean composeStep(int a, int from, int count, int p, int parentRow) {
         float px = 0;
         float py = 0;
         float pz = 0;
@@ -190,77 +169,67 @@ public final class HierarchyComposer implements SystemBody {
         float pr = 0;
         float psx = 1;
         float psy = 1;
+        MemorySegment parentX = p < 0 ? null : columns[p * COLUMNS];
         if (parentX != null) {
-            long row = parentRow[i];
+            long row = parentRow;
+            int base = p * COLUMNS;
             px = parentX.getAtIndex(FLOAT, row);
-            py = parentColumns[p + 1].getAtIndex(FLOAT, row);
-            pz = parentColumns[p + 2].getAtIndex(FLOAT, row);
-            layer = parentColumns[p + 3].getAtIndex(INT, row);
-            pr = parentColumns[p + 4].getAtIndex(FLOAT, row);
-            psx = parentColumns[p + 5].getAtIndex(FLOAT, row);
-            psy = parentColumns[p + 6].getAtIndex(FLOAT, row);
+            py = columns[base + 1].getAtIndex(FLOAT, row);
+            pz = columns[base + 2].getAtIndex(FLOAT, row);
+            layer = columns[base + 3].getAtIndex(INT, row);
+            pr = columns[base + 4].getAtIndex(FLOAT, row);
+            psx = columns[base + 5].getAtIndex(FLOAT, row);
+            psy = columns[base + 6].getAtIndex(FLOAT, row);
         }
         float c = (float) Math.cos(pr); // what Transform2D.compose and the builtin system compute
         float s = (float) Math.sin(pr);
-        return ops.compose2d(stepColumns, i * COLUMNS, stepCount[i], px, py, pz, layer, pr, psx, psy, c, s);
+        if (from == 0 && count == rowCount[a]) { // the whole archetype: the kernel may run to the padded count
+            return ops.compose2d(columns, a * COLUMNS, count, px, py, pz, layer, pr, psx, psy, c, s);
+        }
+        return ScalarTransformOps.compose2d(columns, a * COLUMNS, from, from + count, px, py, pz, layer, pr, psx,
+                psy, c, s);
     }
 
     // ---------------------------------------------------------------- the plan
 
-    /** Builds the plan from the world as it is; repeats if the structure changed meanwhile. */
+    /** The segments of every archetype the freshly gathered order names. */
     private void rebuild() {
-        long version;
-        do {
-            version = world.structureVersion();
-            rebuilds++;
-            order.gather(); // a scope: if closing it published something, the version tells
-        } while (world.structureVersion() != version);
-        int n = order.size();
-        if (n > stepArchetype.length) {
-            growSteps(Math.max(n, stepArchetype.length * 2));
+        rebuilds++;
+        int n = order.archetypeCount();
+        if (n > rowCount.length) {
+            int size = Math.max(n, rowCount.length * 2);
+            MemorySegment[] grownColumns = Arrays.copyOf(columns, size * COLUMNS); // all first, then assign
+            int[] grownRowCount = Arrays.copyOf(rowCount, size);
+            boolean[] grownChanged = Arrays.copyOf(changed, size);
+            columns = grownColumns;
+            rowCount = grownRowCount;
+            changed = grownChanged;
         }
-        steps = 0;
-        watched = 0;
-        alwaysStale = false;
-        for (int k = 0; k < n; k++) {
-            appendStep(k);
+        for (int a = 0; a < n; a++) {
+            Archetype archetype = order.archetypeAt(a);
+            int base = a * COLUMNS;
+            rowCount[a] = archetype.count();
+            if (archetype.has(Transform2D.COMPONENT)) {
+                transformColumns(archetype, columns, base);
+            } else {
+                Arrays.fill(columns, base, base + PARENT_COLUMNS, null); // the identity, as a parent
+            }
+            boolean offsets = archetype.has(RelativeTransform2D.COMPONENT);
+            for (int c = 0; c < OFFSET.length; c++) {
+                columns[base + PARENT_COLUMNS + c] = offsets ? archetype.get(OFFSET[c]).segment() : null;
+            }
         }
-        order.clear(); // the plan holds what it needs
-        Arrays.fill(stepArchetype, steps, stepArchetype.length, null); // keep nothing of an older, larger plan
-        Arrays.fill(stepColumns, steps * COLUMNS, stepColumns.length, null);
-        Arrays.fill(parentColumns, steps * PARENT_COLUMNS, parentColumns.length, null);
-        Arrays.fill(watchArchetype, watched, watchArchetype.length, null);
-        planVersion = world.structureVersion(RelativeTransform2D.COMPONENT);
-        planned = true;
-    }
-
-    private void growSteps(int n) {
-        stepArchetype = Arrays.copyOf(stepArchetype, n);
-        stepCount = Arrays.copyOf(stepCount, n);
-        stepColumns = Arrays.copyOf(stepColumns, n * COLUMNS);
-        parentColumns = Arrays.copyOf(parentColumns, n * PARENT_COLUMNS);
-        parentRow = Arrays.copyOf(parentRow, n);
-    }
-
-    /** Adds {@code archetype} to the watched ones, once per rebuild, with its shape now. */
-    private void watch(Archetype archetype) {
-        int id = archetype.id();
-        if (id >= watchStamp.length) {
-            watchStamp = Arrays.copyOf(watchStamp, Math.max(id + 1, watchStamp.length * 2));
+        Arrays.fill(columns, n * COLUMNS, Math.max(n, planned) * COLUMNS, null); // nothing of an older plan
+        planned = n;
+        composed = 0;
+        Arrays.fill(changed, 0, n, false);
+        for (int k = 0; k < order.size(); k++) { // counts each composed archetype once
+            int a = order.archetypeIndex(k);
+            if (!changed[a]) {
+                changed[a] = true;
+                composed++;
+            }
         }
-        if (watchStamp[id] == rebuilds) {
-            return; // already watched in this plan
-        }
-        watchStamp[id] = rebuilds;
-        if (watched == watchArchetype.length) {
-            watchArchetype = Arrays.copyOf(watchArchetype, watched * 2);
-            watchStructural = Arrays.copyOf(watchStructural, watched * 2);
-            watchStorage = Arrays.copyOf(watchStorage, watched * 2);
-        }
-        watchArchetype[watched] = archetype;
-        watchStructural[watched] = archetype.structuralCount();
-        watchStorage[watched] = archetype.storageVersion();
-        watched++;
     }
 
     /** The seven Transform2D segments of {@code archetype} into {@code into[at ..]}, in compose2d's order. */
@@ -272,32 +241,5 @@ public final class HierarchyComposer implements SystemBody {
         into[at + 4] = archetype.get(Transform2D.ROTATION).segment();
         into[at + 5] = archetype.get(Transform2D.SCALE_X).segment();
         into[at + 6] = archetype.get(Transform2D.SCALE_Y).segment();
-    }
-
-    /** The order's step {@code k} as the plan's next step: its row count, 13 segments, parent's 7 and row. */
-    private void appendStep(int k) {
-        Archetype archetype = order.archetype(k);
-        int step = steps++;
-        stepArchetype[step] = archetype;
-        stepCount[step] = order.rowCount(k);
-        int base = step * COLUMNS;
-        transformColumns(archetype, stepColumns, base);
-        for (int c = 0; c < OFFSET.length; c++) {
-            stepColumns[base + PARENT_COLUMNS + c] = archetype.get(OFFSET[c]).segment();
-        }
-        Archetype parent = order.parentArchetype(k);
-        int p = step * PARENT_COLUMNS;
-        if (parent == null) {
-            alwaysStale = true; // its publication would change no archetype the plan watches
-        } else if (!order.parentIsMember(k)) {
-            watch(parent); // covered by no counter of ours: its rows may move with no RelativeTransform2D around
-        }
-        if (parent != null && parent.has(Transform2D.COMPONENT)) {
-            transformColumns(parent, parentColumns, p);
-            parentRow[step] = order.parentRow(k);
-        } else {
-            Arrays.fill(parentColumns, p, p + PARENT_COLUMNS, null); // the identity
-            parentRow[step] = -1;
-        }
     }
 }

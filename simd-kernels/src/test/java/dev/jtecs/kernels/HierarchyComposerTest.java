@@ -3,6 +3,7 @@ package dev.jtecs.kernels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.builtin.systems.BuiltinSystems;
@@ -78,7 +79,9 @@ class HierarchyComposerTest {
                 world.clearDirty();
                 HierarchyComposer composer = new HierarchyComposer(ops);
 
-                assertEquals(2, composer.compose(world), ops.mode().toString());
+                assertSame(world.archetypeOf(b), world.archetypeOf(c)); // ChildOf is sparse: one archetype
+                assertTrue(world.rowOf(c) < world.rowOf(b), "the child's row comes first");
+                assertEquals(1, composer.compose(world), ops.mode().toString());
                 Transform2D bPose = rootPose.compose(ARM);
                 assertEquals(bPose, world.get(b, Transform2D.COMPONENT));
                 assertEquals(bPose.compose(HAND), world.get(c, Transform2D.COMPONENT));
@@ -94,7 +97,7 @@ class HierarchyComposerTest {
                 world.set(root, Transform2D.COMPONENT.of(Transform2D.at(1, 1))); // a value write, not structural
                 world.clearDirty();
                 long rebuilds = composer.planRebuilds();
-                assertEquals(2, composer.compose(world));
+                assertEquals(1, composer.compose(world));
                 assertEquals(rebuilds, composer.planRebuilds(), "values do not rebuild the plan");
                 assertEquals(Transform2D.at(1, 1).compose(ARM).compose(HAND), world.get(c, Transform2D.COMPONENT));
             }
@@ -139,6 +142,16 @@ class HierarchyComposerTest {
             composer.compose(world);
             assertEquals(4, composer.planRebuilds());
             assertEquals(-99f, world.get(children[69], Transform2D.COMPONENT).x());
+
+            long other = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(500, 0)));
+            composer.compose(world);
+            assertEquals(4, composer.planRebuilds(), "a root in an archetype the plan does not watch");
+            int row = world.rowOf(children[69]);
+            world.set(children[69], ChildOf.COMPONENT.to(other)); // only the edge store changes
+            assertEquals(row, world.rowOf(children[69]));
+            composer.compose(world);
+            assertEquals(5, composer.planRebuilds(), "a reparent rebuilds the plan though no row moved");
+            assertEquals(501f, world.get(children[69], Transform2D.COMPONENT).x());
         }
     }
 
@@ -233,7 +246,7 @@ class HierarchyComposerTest {
                                 TwinScene.bits(kernel.get(id, Transform2D.COMPONENT)), ops.mode() + " frame " + frame);
                     }
                 }
-                assertEquals(2, composer.plannedArchetypes(), "ids[0] and ids[2] are both children of ids[1]");
+                assertEquals(1, composer.plannedArchetypes(), "the three rows share one archetype");
             }
         }
     }

@@ -117,15 +117,20 @@ public final class ModelComponents {
     /** An exclusive relationship with a reverse index: one edge per entity, the last one set. */
     public static final Relationship LEADS =
             Relationships.register("stress.Leads", o -> o.exclusive().reverseIndex());
-    /** The builtin hierarchy: exclusive, reverse-indexed, and despawning a parent despawns its subtree. */
-    public static final Relationship CHILD_OF = ChildOf.COMPONENT;
+    /**
+     * A dense hierarchy: exclusive, reverse-indexed, and despawning a parent despawns its subtree, with one
+     * archetype per parent. It is what the builtin {@link ChildOf} was until it became sparse (issue 21); the
+     * builtin has {@link #HELD_BY}'s options, so the model covers both storages of a cascading hierarchy.
+     */
+    public static final Relationship CHILD_OF = Relationships.register("stress.DenseChildOf",
+            o -> o.exclusive().reverseIndex().cascadeDelete());
     /** A dense payload relationship, natively stored, reverse-indexed: setting a held target replaces its payload. */
     public static final RelationshipDefinition<Spring> SPRING =
             Relationships.register(Spring.class, o -> o.name("stress.Spring").reverseIndex());
     /** A sparse relationship, many edges, reverse-indexed: its edges keep a dead target's id. */
     public static final Relationship WATCHES =
             Relationships.register("stress.Watches", o -> o.sparse().reverseIndex());
-    /** A sparse hierarchy: exclusive, reverse-indexed and cascading, like {@code ChildOf} in the edge store. */
+    /** A sparse hierarchy: exclusive, reverse-indexed and cascading, with the builtin {@code ChildOf}'s options. */
     public static final Relationship HELD_BY = Relationships.register("stress.HeldBy",
             o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
     /** A sparse payload relationship, many edges, reverse-indexed. */

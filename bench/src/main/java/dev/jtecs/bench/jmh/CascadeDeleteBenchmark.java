@@ -23,11 +23,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code cascade_delete}: one {@code ChildOf} tree of exactly N entities (the first N, breadth first, of a complete
  * tree of {@code fanOut} children per node), deleted from its root. One operation = {@code world.despawn(root)} at
  * scope depth 0, which despawns the whole subtree through {@code ChildOf} in the same commit; time is per
- * operation (ns per entity = time / N). With {@code storage=dense} (the built-in {@code ChildOf}) each (ChildOf,
- * parent) pair is its own archetype component, so the tree spans one archetype per inner node, about
- * N / {@code fanOut}: the fan-out sets how many entities each archetype of the cascade holds. With
- * {@code storage=sparse} (a sparse, exclusive, reverse-indexed, cascading twin) the children share one archetype
- * and the cascade follows the edge store's reverse index.
+ * operation (ns per entity = time / N). With {@code storage=sparse} (the built-in {@code ChildOf}) the children
+ * share one archetype and the cascade follows the edge store's reverse index. With {@code storage=dense} (a dense,
+ * exclusive, reverse-indexed, cascading twin, what {@code ChildOf} was before issue 21) each (relationship, parent)
+ * pair is its own archetype component, so the tree spans one archetype per inner node, about N / {@code fanOut}:
+ * the fan-out sets how many entities each archetype of the cascade holds.
  *
  * <p>Before each operation, untimed ({@code Level.Invocation}), the tree is rebuilt once the last operation
  * deleted it: jtecs in a new world (the old one closed), with the root from {@code spawn()} and the children of
@@ -57,9 +57,9 @@ public class CascadeDeleteBenchmark {
     @Param({"4", "32"})
     public int fanOut;
 
-    /** {@code dense}: the built-in {@code ChildOf}; {@code sparse}: its sparse twin ({@link Forest#SPARSE_CHILD_OF}). */
+    /** {@code sparse}: the built-in {@code ChildOf}; {@code dense}: its dense twin ({@link Forest#DENSE_CHILD_OF}). */
     @Param({"dense", "sparse"})
-    public String storage = "dense";
+    public String storage = "sparse";
 
     Forest tree;
     private boolean jtecsSelected;

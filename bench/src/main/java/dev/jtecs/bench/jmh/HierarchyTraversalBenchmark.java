@@ -37,10 +37,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * </ul>
  *
  * <p>The forest is built once per trial and never changes. Only jtecs methods build a world
- * ({@link EngineUnderTest}). With {@code storage=dense} (the built-in {@code ChildOf}) each (ChildOf, parent) pair
- * is its own archetype component, so the world holds one archetype per inner node (13 of every 40 entities)
- * besides the roots' empty archetype; with {@code storage=sparse} (a sparse, exclusive, reverse-indexed,
- * cascading twin) every child sits in one archetype and the edges live in the world's edge store.
+ * ({@link EngineUnderTest}). With {@code storage=sparse} (the built-in {@code ChildOf}) every child sits in one
+ * archetype and the edges live in the world's edge store; with {@code storage=dense} (a dense, exclusive,
+ * reverse-indexed, cascading twin, what {@code ChildOf} was before issue 21) each (relationship, parent) pair is its
+ * own archetype component, so the world holds one archetype per inner node (13 of every 40 entities) besides the
+ * roots' empty archetype.
  *
  * <p>Baseline ({@code plain...}): the same forest as plain {@code int} arrays ({@link Forest}: parent indices, and
  * the children of each node as a consecutive index range), the same depth-first order with an explicit stack, and
@@ -63,9 +64,9 @@ public class HierarchyTraversalBenchmark {
     @Param({"10000", "100000"})
     public int entities;
 
-    /** {@code dense}: the built-in {@code ChildOf}; {@code sparse}: its sparse twin ({@link Forest#SPARSE_CHILD_OF}). */
+    /** {@code sparse}: the built-in {@code ChildOf}; {@code dense}: its dense twin ({@link Forest#DENSE_CHILD_OF}). */
     @Param({"dense", "sparse"})
-    public String storage = "dense";
+    public String storage = "sparse";
 
     Relationship parentOf;
 

@@ -36,9 +36,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * between 1 and 0 and moves child {@code i} to parent {@code (home + s) mod P}: the first operation moves every
  * child from its parent p to p + 1 (the last parent's to the first), the next one moves them back. Every
  * operation is one change of target per child, so all do the same work and no fixture runs between them.
- * {@code ChildOf} is dense: each (ChildOf, parent) pair is a component of its own, so the children of one parent
- * form one archetype (P of them) and each reparenting moves a child's row, its Position with it, into the next
- * parent's archetype, and updates the reverse index (the children of a parent).
+ * {@code ChildOf} is sparse (since issue 21): every child sits in one archetype whatever its parent, so a
+ * reparenting moves no row; it rewrites the child's edge in the world's edge store and updates the reverse index
+ * (the children of a parent). Before issue 21 {@code ChildOf} was dense and each reparenting moved the child's row
+ * into the next parent's archetype.
  *
  * <ul>
  *   <li>{@code jtecs}: {@code world.set(child, ChildOf.COMPONENT.to(parent))} per child in one {@code defer}
@@ -53,9 +54,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * component would be {@code plain-array} with more steps.
  *
  * <p>Goal (ours: issue 19 asks for one per new workload in the spirit of its own): each jtecs path at most 1.5x
- * its own {@code set_new} per entity at the same size (both move one row with its Position; a reparenting also
- * replaces an edge and updates the reverse index), cost flat in N (1M per entity within 1.3x of 16K per entity,
- * here also across 64 times more parent archetypes), 0 B per entity beyond the edge value the call is handed.
+ * its own {@code set_new} per entity at the same size (a set_new moves one row with its Position; a reparenting
+ * replaces an edge and updates the reverse index), cost flat in N (1M per entity within 1.3x of 16K per entity), 0 B per entity beyond the edge value the call is handed.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

@@ -212,8 +212,8 @@ public class TransformsBenchmark {
 
     /**
      * Spawns the scene at scope depth 0: each root with {@code spawn}, then the children of each parent with one
-     * {@code batchSpawn} whose initializer writes their offsets (one archetype per parent: {@code ChildOf} is
-     * dense). Returns the id of every node by index.
+     * {@code batchSpawn} whose initializer writes their offsets (all children in one archetype: {@code ChildOf} is
+     * sparse). Returns the id of every node by index.
      */
     private long[] spawnInto(World w) {
         long[] out = new long[forest.nodes()];

@@ -44,8 +44,8 @@ import java.util.List;
  *
  * <p>Nodes are numbered breadth first within each tree, trees one after another, so a parent always comes
  * before its children and one parent's children are consecutive; the roots are spawned in node order by one
- * {@code batchSpawn}, each parent's children by one {@code batchSpawn} (so one archetype per parent:
- * {@code ChildOf} is dense), all in one scope. Scene values come from {@code world.randomStream(SCENE_STREAM)},
+ * {@code batchSpawn}, each parent's children by one {@code batchSpawn} (into one archetype for all children:
+ * {@code ChildOf} is sparse, so siblings sit side by side, parents before children), all in one scope. Scene values come from {@code world.randomStream(SCENE_STREAM)},
  * root motion from {@code world.randomStream(MOTION_STREAM)}, after {@code world.seedRandom(seed)}.
  *
  * <p>Invariants: deterministic (the same N, seed and kernels give the same state after every frame; the kernel

@@ -21,10 +21,10 @@ class ForestTest {
     }
 
     @Test
-    void theStorageParameterNamesDenseChildOfOrItsSparseTwin() {
-        assertSame(ChildOf.COMPONENT, Forest.parentOf("dense"));
-        assertTrue(Forest.parentOf("sparse").isSparse());
-        assertTrue(Forest.parentOf("sparse").isCascadeDelete());
+    void theStorageParameterNamesSparseChildOfOrItsDenseTwin() {
+        assertSame(ChildOf.COMPONENT, Forest.parentOf("sparse"));
+        assertFalse(Forest.parentOf("dense").isSparse());
+        assertTrue(Forest.parentOf("dense").isCascadeDelete());
         assertThrows(IllegalArgumentException.class, () -> Forest.parentOf("columnar"));
     }
 
@@ -34,8 +34,8 @@ class ForestTest {
         try (World world = World.create()) {
             long[] ids = forest.spawnInto(world, Forest.parentOf("sparse"));
             assertEquals(40, world.entityCount());
-            assertEquals(3, world.relationshipSources(Forest.SPARSE_CHILD_OF, ids[0]).length);
-            assertFalse(world.has(ids[0], Forest.SPARSE_CHILD_OF), "the root has no parent");
+            assertEquals(3, world.relationshipSources(ChildOf.COMPONENT, ids[0]).length);
+            assertFalse(world.has(ids[0], ChildOf.COMPONENT), "the root has no parent");
         }
     }
 }

@@ -1,94 +1,112 @@
 package dev.jtecs.builtin.systems;
 
-import dev.jtecs.entity.internal.Growth;
+import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.component.Component;
-import dev.jtecs.component.RelationshipValue;
-import dev.jtecs.component.TargetSelector;
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import java.util.Arrays;
 import java.util.Objects;
-import dev.jtecs.builtin.ChildOf;
 
 /**
- * The parents-first order of the archetypes a hierarchy query matches: a list of steps, one per non-empty
- * matched archetype (a member), each with where its parent lives, such that a member comes after the member
- * holding its parent. It is the one walk behind {@link BuiltinSystems#RELATIVE_TRANSFORMS} and its kernel form.
+ * The parents-first order of the rows a hierarchy query matches: a list of steps, each a run of consecutive rows
+ * of one matched archetype (a member) that share one parent, such that a row comes after the step holding its
+ * parent. It is the one walk behind {@link BuiltinSystems#RELATIVE_TRANSFORMS} and its kernel form.
  *
- * <p>Model. {@link ChildOf} is dense: the parent is part of an archetype's signature, so all rows of a member
- * share one parent, and the members form a forest (a member's parent member is the member holding its rows'
- * parent, when that archetype is a member too). {@link #gather()} reads the world as it is and rebuilds the
- * steps:
+ * <p>Model. Each row of a member is a node; its parent is the target of its {@link ChildOf} edge (sparse: read
+ * row by row from the edge store, so rows of one archetype may have different parents). {@link #gather()} reads the
+ * world as it is and rebuilds the steps:
  *
  * <pre>
- *   query.forEach ──► members, in query order, with their row counts
- *   each member ──► its parent entity (ChildOf edge, cached per archetype id)
- *              ──► world.archetypeOf / rowOf ──► parent archetype and row, parent member or none
- *   members ──► forest (children of each member listed in member order)
- *   steps  =  pre-order walk from each member whose parent is not a member, in member order,
- *             then from each member not yet walked (those on ChildOf cycles), in member order
+ *   query.forEach ──► members, in query order, with their row counts; nodes numbered member by member
+ *   each node ──► its parent (firstTarget, looked up once per run of rows with the same parent)
+ *             ──► world.archetypeOf / rowOf ──► parent archetype and row, parent node or none
+ *   starts  =  nodes whose parent is no node; consecutive starts with the same parent form a group
+ *   order   =  for each group, in node order: the group, then breadth first below it, each node's children
+ *              together in node order; then from each node not yet reached (on a ChildOf cycle), in node order
+ *   steps   =  the order cut into runs: same member, consecutive rows, same parent
  * </pre>
+ *
+ * Breadth first within a group keeps a parent's children together, and when rows were spawned parents first with
+ * siblings side by side (as batch spawns place them), the steps follow the rows in storage order.
  *
  * <p>Invariants, after every {@code gather}:
  *
  * <ul>
- *   <li>Every member is a step exactly once; {@link #size()} is the number of members.
- *   <li>A step whose {@link #parentIsMember parent is a member} comes after that member's step, unless no root
- *       reaches it: members on a {@code ChildOf} cycle (which nothing forbids) and those below one are walked
- *       after every walk from a root, each walk starting from the first of them in member order not yet walked,
- *       so the step that starts such a walk comes before its parent's.
- *   <li>The walk is deterministic: within one walk, a member's children are visited in member order, each one's
- *       subtree before the next child.
- *   <li>A parent that is not published (no archetype, {@link #parentArchetype} is {@code null}) or lives in an
- *       archetype that is not a member makes its child start a walk.
+ *   <li>Every row of every non-empty member is in exactly one step; the steps' row counts add up to the rows the
+ *       query reported.
+ *   <li>A step whose {@link #parentIsMember parent is a member} comes after the step holding that parent's row,
+ *       unless no start reaches it: rows on a {@code ChildOf} cycle (which nothing forbids) and those below one
+ *       are ordered after every group, each walk starting from the first of them in node order not yet reached.
+ *   <li>The order is deterministic: it depends on the query order of the members and on their rows only.
+ *   <li>A parent that is not published (no archetype, {@link #parentArchetype} is {@code null}), or a row whose
+ *       edge is not in the store yet, makes its row a start with no parent.
  * </ul>
  *
- * <p>Serves one world and one query, both fixed at construction, and is not thread-safe. The steps describe the
- * world at the last {@code gather}; a structural change afterwards may leave them stale (rows moved, archetypes
- * emptied), which the caller detects, for instance with {@link World#structureVersion()}.
+ * <p>Currency. {@link #isStale()} tells whether the steps may no longer describe the world: the members all hold
+ * {@code ChildOf}, so {@code world.structureVersion(ChildOf.COMPONENT)}, which also advances at every change to
+ * {@code ChildOf}'s edges, covers them; archetypes holding parents without being members are watched one by one
+ * (their structural count and storage version); an unpublished parent keeps the order stale, since its
+ * publication may change nothing watched. {@link #refresh()} gathers only then.
  *
- * @implNote Nothing is allocated in steady state: the member, forest and step arrays are kept between gathers
- *     and grow (doubling) only when the members outnumber them. The parent of an archetype is looked up once
- *     per archetype object (signatures never change) and cached by archetype id, the cache keeping one
- *     reference to the archetype it was filled for so that a reused id is noticed. A gather costs a visit of
- *     the query, two lookups of the world per member and a linear pass over the forest.
+ * <p>Serves one world and one query, both fixed at construction, and is not thread-safe.
+ *
+ * @implNote Nothing is allocated in steady state: the node, step and archetype arrays are kept between gathers
+ *     and grow (doubling) only when the rows outnumber them. A gather costs a visit of the query, one edge read per
+ *     row, two lookups of the world per run of rows with the same parent, and linear passes over the nodes.
  */
 public final class HierarchyOrder {
     private final World world;
     private final Query query;
     private final QueryVisitor collector = this::collect;
 
-    // Per member, by member index (query order), of the last gather.
-    private Archetype[] members = new Archetype[16];
-    private int[] rowCount = new int[16];
-    private Archetype[] parentArchetype = new Archetype[16];
-    private int[] parentRow = new int[16];
-    private int[] parentMember = new int[16]; // the parent archetype's member index, or -1
-    private int[] childStart = new int[17];   // children of member m: childList[childStart[m] .. childStart[m + 1])
-    private int[] childList = new int[16];
-    private int[] stack = new int[16];
-    private boolean[] walked = new boolean[16];
+    // The archetypes the steps name: members [0, memberCount) in query order, then parents' archetypes that are
+    // not members [memberCount, archetypeCount).
+    private Archetype[] archetypes = new Archetype[16];
+    private int[] rowCount = new int[16];     // members: rows reported by the query
+    private int[] firstNode = new int[17];    // members: node of row 0; firstNode[memberCount] = nodes
+    private long[] watchStructural = new long[16];
+    private long[] watchStorage = new long[16];
     private int memberCount;
-    private int held; // member slots that may still hold archetype references: [0, held)
+    private int archetypeCount;
+    private int held; // archetype slots that may still hold references: [0, held)
 
-    // The steps: member indexes in walk order.
+    // Per archetype id: stamp == gathers when the archetype is in archetypes[], at index slotOf.
+    private long[] stamp = new long[16];
+    private int[] slotOf = new int[16];
+    private long gathers;
+
+    // Per node: the parent's archetype index (-1: none) and row, the parent node (-1: none), member, order.
+    private int[] parentSlot = new int[16];
+    private int[] parentRow = new int[16];
+    private int[] parentNode = new int[16];
+    private int[] nodeMember = new int[16];
+    private int[] childStart = new int[17];
+    private int[] childList = new int[16];
+    private boolean[] reached = new boolean[16];
     private int[] order = new int[16];
+    private int nodes;
+
+    // The steps.
+    private int[] stepSlot = new int[16];
+    private int[] stepFrom = new int[16];
+    private int[] stepCount = new int[16];
+    private int[] stepParentSlot = new int[16];
+    private int[] stepParentRow = new int[16];
     private int steps;
 
-    // Per archetype id: the gather's member index (valid when stamp == gathers), the cached parent and its owner.
-    private long[] stamp = new long[16];
-    private int[] memberIndex = new int[16];
-    private Archetype[] parentOwner = new Archetype[16];
-    private long[] parentId = new long[16];
-    private long gathers;
+    // Currency.
+    private boolean gathered;
+    private boolean parentUnpublished;
+    private long childOfVersion;
 
     /**
      * An empty order over {@code query}'s archetypes in {@code world}.
      *
      * @throws IllegalArgumentException when {@code query} belongs to another world, or does not include
-     *     {@link ChildOf#ANY} (or one {@code ChildOf} target), which guarantees each member a parent
+     *     {@link ChildOf#ANY}, which guarantees each member row a parent
      * @throws IllegalStateException when {@code world} is closed or owned by another thread
      */
     public HierarchyOrder(World world, Query query) {
@@ -97,7 +115,7 @@ public final class HierarchyOrder {
         world.requireOwnQuery(query);
         if (!includesChildOf(query)) {
             throw new IllegalArgumentException("query " + query.descriptor() + " does not include " + ChildOf.ANY
-                    + ": a hierarchy order needs the parent of every archetype it matches (world " + world + ")");
+                    + ": a hierarchy order needs the parent of every row it matches (world " + world + ")");
         }
         this.world = world;
         this.query = query;
@@ -105,8 +123,7 @@ public final class HierarchyOrder {
 
     private static boolean includesChildOf(Query query) {
         for (Component<?> term : query.descriptor().include()) {
-            if (term == ChildOf.ANY
-                    || term instanceof TargetSelector<?> edge && edge.relationship() == ChildOf.COMPONENT) {
+            if (term == ChildOf.ANY) {
                 return true;
             }
         }
@@ -114,8 +131,8 @@ public final class HierarchyOrder {
     }
 
     /**
-     * Rebuilds the steps from the world as it is now: visits the query (one scope of the world), finds each
-     * member's parent and walks the forest. Drops the references of an earlier, larger gather.
+     * Rebuilds the steps from the world as it is now: visits the query (one scope of the world), reads each row's
+     * parent and orders the rows. Drops the references of an earlier, larger gather.
      *
      * @return the number of steps, {@link #size()}
      * @throws IllegalStateException when the world is closed or owned by another thread; the steps of the last
@@ -123,75 +140,143 @@ public final class HierarchyOrder {
      */
     public int gather() {
         world.requireOwnQuery(query); // checks the world before anything here changes
+        gathered = false; // until this gather completes: one cut short (a failed growth) leaves the order stale
         gathers++;
         memberCount = 0;
+        nodes = 0;
         query.forEach(collector);
-        int n = memberCount;
+        archetypeCount = memberCount;
+        firstNode[memberCount] = nodes;
+        parentUnpublished = false;
         steps = 0;
-        if (n > 0) {
-            linkForest();
-            for (int i = 0; i < n; i++) {
-                if (parentMember[i] < 0) {
-                    walk(i);
-                }
-            }
-            for (int i = 0; i < n; i++) {
-                if (!walked[i]) { // on a cycle: no root reaches it
-                    walk(i);
-                }
-            }
+        if (nodes > 0) {
+            ensureNodes(nodes);
+            linkParents();
+            linkChildren();
+            orderNodes();
+            cutSteps();
         }
-        if (held > n) {
-            Arrays.fill(members, n, held, null);
-            Arrays.fill(parentArchetype, n, held, null);
+        if (held > archetypeCount) {
+            Arrays.fill(archetypes, archetypeCount, held, null);
         }
-        held = n;
+        held = archetypeCount;
+        gathered = true;
+        childOfVersion = world.structureVersion(ChildOf.COMPONENT);
         return steps;
     }
 
-    /** The number of steps: the non-empty archetypes the query matched at the last gather (0 after clear). */
+    /**
+     * Whether the steps may no longer describe the world (see the class comment): never gathered, cleared, a
+     * parent unpublished at the gather, a change to a member archetype or to {@code ChildOf}'s edges, or a change
+     * to the shape of an archetype holding a parent.
+     */
+    public boolean isStale() {
+        if (!gathered || parentUnpublished || world.structureVersion(ChildOf.COMPONENT) != childOfVersion) {
+            return true;
+        }
+        for (int a = memberCount; a < archetypeCount; a++) {
+            Archetype archetype = archetypes[a];
+            if (archetype.structuralCount() != watchStructural[a] || archetype.storageVersion() != watchStorage[a]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Gathers when {@link #isStale()}, again until the world's structure holds still across the gather (its
+     * scope may publish what callbacks staged); otherwise keeps the steps.
+     *
+     * @return whether the steps were rebuilt
+     */
+    public boolean refresh() {
+        if (!isStale()) {
+            return false;
+        }
+        long version;
+        do {
+            version = world.structureVersion();
+            gather();
+        } while (world.structureVersion() != version);
+        return true;
+    }
+
+    /** The number of steps: runs of rows with one parent, over the rows matched at the last gather. */
     public int size() {
         return steps;
     }
 
-    /** The archetype composed at {@code step}. */
+    /** The archetype whose rows {@code step} composes. */
     public Archetype archetype(int step) {
-        return members[order[Objects.checkIndex(step, steps)]];
+        return archetypes[stepSlot[Objects.checkIndex(step, steps)]];
     }
 
-    /** The row count of {@code step}'s archetype when it was gathered (what the query visit reported). */
+    /** The first row of {@code step} in its archetype. */
+    public int fromRow(int step) {
+        return stepFrom[Objects.checkIndex(step, steps)];
+    }
+
+    /** The number of rows of {@code step}: rows {@code [fromRow, fromRow + rowCount)} of its archetype. */
     public int rowCount(int step) {
-        return rowCount[order[Objects.checkIndex(step, steps)]];
+        return stepCount[Objects.checkIndex(step, steps)];
     }
 
     /**
-     * The archetype holding the parent of every row of {@code step}'s archetype, or {@code null} when that parent
-     * is not published (staged, dead or stale) at the gather.
+     * The archetype holding the parent of every row of {@code step}, or {@code null} when that parent is not
+     * published (staged, dead or stale) at the gather.
      */
     public Archetype parentArchetype(int step) {
-        return parentArchetype[order[Objects.checkIndex(step, steps)]];
+        int slot = stepParentSlot[Objects.checkIndex(step, steps)];
+        return slot < 0 ? null : archetypes[slot];
     }
 
     /** The parent's row in {@link #parentArchetype}, or -1 when there is no parent archetype. */
     public int parentRow(int step) {
-        return parentRow[order[Objects.checkIndex(step, steps)]];
+        return stepParentRow[Objects.checkIndex(step, steps)];
     }
 
-    /** Whether {@code step}'s parent archetype is itself a member (a step of this order). */
+    /** Whether {@code step}'s parent archetype is itself a member (its parent row is in some step). */
     public boolean parentIsMember(int step) {
-        return parentMember[order[Objects.checkIndex(step, steps)]] >= 0;
+        int slot = stepParentSlot[Objects.checkIndex(step, steps)];
+        return slot >= 0 && slot < memberCount;
     }
 
     /**
-     * Empties the order and drops its references to the gathered archetypes (the parent cache keeps its owners),
-     * so that a caller that copied what it needs holds the archetypes alone.
+     * The number of distinct archetypes the steps name: the members, then the archetypes that hold parents and
+     * are not members. Indexes {@code [0, archetypeCount())} are stable until the next gather, so a caller can
+     * keep per-archetype state (column views) by index.
+     */
+    public int archetypeCount() {
+        return archetypeCount;
+    }
+
+    /** The archetype at {@code index}, {@code 0 <= index < archetypeCount()}. */
+    public Archetype archetypeAt(int index) {
+        return archetypes[Objects.checkIndex(index, archetypeCount)];
+    }
+
+    /** The index ({@link #archetypeAt}) of {@code step}'s archetype. */
+    public int archetypeIndex(int step) {
+        return stepSlot[Objects.checkIndex(step, steps)];
+    }
+
+    /** The index ({@link #archetypeAt}) of {@code step}'s parent archetype, or -1 when it has none. */
+    public int parentIndex(int step) {
+        return stepParentSlot[Objects.checkIndex(step, steps)];
+    }
+
+    /**
+     * Empties the order and drops its references to the gathered archetypes, so that a caller that copied what
+     * it needs holds the archetypes alone. The next {@link #refresh()} gathers.
      */
     public void clear() {
-        Arrays.fill(members, 0, held, null);
-        Arrays.fill(parentArchetype, 0, held, null);
+        Arrays.fill(archetypes, 0, held, null);
         held = 0;
         memberCount = 0;
+        archetypeCount = 0;
+        nodes = 0;
         steps = 0;
+        gathered = false;
     }
 
     @Override
@@ -200,70 +285,138 @@ public final class HierarchyOrder {
     }
 
     private void collect(Archetype archetype, int count) {
-        if (memberCount == members.length) {
-            growMembers(memberCount * 2);
+        if (memberCount == archetypes.length) {
+            growArchetypes(memberCount * 2);
         }
+        int slot = memberCount++;
+        enter(archetype, slot);
+        rowCount[slot] = count;
+        firstNode[slot] = nodes;
+        nodes += count;
+    }
+
+    /** Puts {@code archetype} at {@code slot} and notes its slot by id, for this gather. */
+    private void enter(Archetype archetype, int slot) {
         int id = archetype.id();
         if (id >= stamp.length) {
             int n = Math.max(id + 1, stamp.length * 2);
-            // every array first, then assign: a failed growth leaves them all as they were, in step
-            var grownStamp = Growth.copyOf(stamp, n);
-            var grownMemberIndex = Growth.copyOf(memberIndex, n);
-            var grownParentOwner = Growth.copyOf(parentOwner, n);
-            var grownParentId = Growth.copyOf(parentId, n);
+            var grownStamp = Growth.copyOf(stamp, n); // both first, then assign: a failed growth changes nothing
+            var grownSlotOf = Growth.copyOf(slotOf, n);
             stamp = grownStamp;
-            memberIndex = grownMemberIndex;
-            parentOwner = grownParentOwner;
-            parentId = grownParentId;
+            slotOf = grownSlotOf;
         }
+        archetypes[slot] = archetype;
         stamp[id] = gathers;
-        memberIndex[id] = memberCount;
-        walked[memberCount] = false;
-        rowCount[memberCount] = count;
-        members[memberCount++] = archetype;
-        held = Math.max(held, memberCount);
+        slotOf[id] = slot;
+        held = Math.max(held, slot + 1);
     }
 
-    private void growMembers(int n) {
+    /** The slot of {@code archetype} in this gather, entered as a watched non-member when it is new. */
+    private int slotFor(Archetype archetype) {
+        int id = archetype.id();
+        if (id < stamp.length && stamp[id] == gathers) {
+            return slotOf[id];
+        }
+        if (archetypeCount == archetypes.length) {
+            growArchetypes(archetypeCount * 2);
+        }
+        int slot = archetypeCount++;
+        enter(archetype, slot);
+        watchStructural[slot] = archetype.structuralCount();
+        watchStorage[slot] = archetype.storageVersion();
+        return slot;
+    }
+
+    private void growArchetypes(int n) {
         // every array first, then assign: a failed growth leaves them all as they were, in step
-        var grownMembers = Growth.copyOf(members, n);
+        var grownArchetypes = Growth.copyOf(archetypes, n);
         var grownRowCount = Growth.copyOf(rowCount, n);
-        var grownParentArchetype = Growth.copyOf(parentArchetype, n);
-        var grownParentRow = Growth.copyOf(parentRow, n);
-        var grownParentMember = Growth.copyOf(parentMember, n);
-        var grownChildStart = Growth.copyOf(childStart, n + 1);
-        var grownChildList = Growth.copyOf(childList, n);
-        var grownStack = Growth.copyOf(stack, n);
-        var grownWalked = Growth.copyOf(walked, n);
-        var grownOrder = Growth.copyOf(order, n);
-        members = grownMembers;
+        var grownFirstNode = Growth.copyOf(firstNode, n + 1);
+        var grownStructural = Growth.copyOf(watchStructural, n);
+        var grownStorage = Growth.copyOf(watchStorage, n);
+        archetypes = grownArchetypes;
         rowCount = grownRowCount;
-        parentArchetype = grownParentArchetype;
+        firstNode = grownFirstNode;
+        watchStructural = grownStructural;
+        watchStorage = grownStorage;
+    }
+
+    private void ensureNodes(int n) {
+        if (n <= parentSlot.length) {
+            return;
+        }
+        int size = Math.max(n, parentSlot.length * 2);
+        // every array first, then assign: a failed growth leaves them all as they were, in step
+        var grownParentSlot = Growth.copyOf(parentSlot, size);
+        var grownParentRow = Growth.copyOf(parentRow, size);
+        var grownParentNode = Growth.copyOf(parentNode, size);
+        var grownNodeMember = Growth.copyOf(nodeMember, size);
+        var grownChildStart = Growth.copyOf(childStart, size + 1);
+        var grownChildList = Growth.copyOf(childList, size);
+        var grownReached = Growth.copyOf(reached, size);
+        var grownOrder = Growth.copyOf(order, size);
+        var grownStepSlot = Growth.copyOf(stepSlot, size);
+        var grownStepFrom = Growth.copyOf(stepFrom, size);
+        var grownStepCount = Growth.copyOf(stepCount, size);
+        var grownStepParentSlot = Growth.copyOf(stepParentSlot, size);
+        var grownStepParentRow = Growth.copyOf(stepParentRow, size);
+        parentSlot = grownParentSlot;
         parentRow = grownParentRow;
-        parentMember = grownParentMember;
+        parentNode = grownParentNode;
+        nodeMember = grownNodeMember;
         childStart = grownChildStart;
         childList = grownChildList;
-        stack = grownStack;
-        walked = grownWalked;
+        reached = grownReached;
         order = grownOrder;
+        stepSlot = grownStepSlot;
+        stepFrom = grownStepFrom;
+        stepCount = grownStepCount;
+        stepParentSlot = grownStepParentSlot;
+        stepParentRow = grownStepParentRow;
     }
 
-    /** Finds each member's parent archetype and row, and lists each member's child members (a counting sort). */
-    private void linkForest() {
-        int n = memberCount;
+    /** Reads each node's parent: archetype slot and row, and the parent node when the parent is a member row. */
+    private void linkParents() {
+        for (int m = 0; m < memberCount; m++) {
+            Archetype member = archetypes[m];
+            int base = firstNode[m];
+            long lastParent = 0;
+            int lastSlot = -1;
+            int lastRow = -1;
+            for (int row = 0; row < rowCount[m]; row++) {
+                int node = base + row;
+                nodeMember[node] = m;
+                long parent = member.firstTarget(ChildOf.COMPONENT, row);
+                if (parent != lastParent || row == 0) { // siblings side by side share one lookup
+                    lastParent = parent;
+                    Archetype owner = parent == 0 ? null : world.archetypeOf(parent);
+                    lastSlot = owner == null ? -1 : slotFor(owner);
+                    lastRow = owner == null ? -1 : world.rowOf(parent);
+                    parentUnpublished |= owner == null;
+                }
+                parentSlot[node] = lastSlot;
+                parentRow[node] = lastRow;
+                parentNode[node] = lastSlot >= 0 && lastSlot < memberCount && lastRow < rowCount[lastSlot]
+                        ? firstNode[lastSlot] + lastRow : -1;
+            }
+        }
+    }
+
+    /** Lists the children of each node, in node order (a counting sort by parent node). */
+    private void linkChildren() {
+        int n = nodes;
         Arrays.fill(childStart, 0, n + 1, 0);
         for (int i = 0; i < n; i++) {
-            int p = findParent(i);
-            parentMember[i] = p;
+            int p = parentNode[i];
             if (p >= 0) {
                 childStart[p + 1]++;
             }
         }
-        for (int m = 0; m < n; m++) {
-            childStart[m + 1] += childStart[m]; // now the start of each list
+        for (int i = 0; i < n; i++) {
+            childStart[i + 1] += childStart[i]; // now the start of each list
         }
         for (int i = 0; i < n; i++) {
-            int p = parentMember[i];
+            int p = parentNode[i];
             if (p >= 0) {
                 childList[childStart[p]++] = i; // advances each start to its list's end
             }
@@ -272,53 +425,68 @@ public final class HierarchyOrder {
         childStart[0] = 0;
     }
 
-    /** Appends member {@code start} and every member below it to the steps, each parent before its children. */
-    private void walk(int start) {
-        int top = 0;
-        stack[top++] = start;
-        walked[start] = true;
-        while (top > 0) {
-            int i = stack[--top];
-            order[steps++] = i;
-            for (int k = childStart[i + 1] - 1; k >= childStart[i]; k--) { // pushed last first: popped in order
+    /** Fills {@code order} with every node, parents first (see the class comment). */
+    private void orderNodes() {
+        int n = nodes;
+        Arrays.fill(reached, 0, n, false);
+        int tail = 0;
+        for (int i = 0; i < n; i++) {
+            if (parentNode[i] >= 0 || reached[i]) {
+                continue;
+            }
+            int head = tail;
+            order[tail++] = i;
+            reached[i] = true;
+            while (i + 1 < n && parentNode[i + 1] < 0 && parentSlot[i + 1] == parentSlot[i]
+                    && parentRow[i + 1] == parentRow[i]) { // the rest of the group: the same parent
+                order[tail++] = ++i;
+                reached[i] = true;
+            }
+            tail = below(head, tail);
+        }
+        for (int i = 0; i < n; i++) {
+            if (!reached[i]) { // on a cycle, or below one: no start reaches it
+                reached[i] = true;
+                order[tail] = i;
+                tail = below(tail, tail + 1);
+            }
+        }
+    }
+
+    /** Appends, breadth first, every node not yet reached below {@code order[head, tail)}; returns the new tail. */
+    private int below(int head, int tail) {
+        while (head < tail) {
+            int parent = order[head++];
+            for (int k = childStart[parent]; k < childStart[parent + 1]; k++) {
                 int child = childList[k];
-                if (!walked[child]) {
-                    walked[child] = true;
-                    stack[top++] = child;
+                if (!reached[child]) {
+                    reached[child] = true;
+                    order[tail++] = child;
                 }
             }
         }
+        return tail;
     }
 
-    /** The parent every row of a member has (ChildOf is dense: it is in the signature). */
-    private long parentOf(Archetype archetype) {
-        int id = archetype.id();
-        if (parentOwner[id] != archetype) { // first sight of this archetype (or of a reused id)
-            RelationshipValue edge = archetype.getFirstRelationship(ChildOf.COMPONENT, 0);
-            if (edge == null) { // the constructor's check of the query rules this out
-                throw new IllegalStateException("archetype " + archetype + " matched by " + query.descriptor()
-                        + " holds no " + ChildOf.COMPONENT + " edge");
+    /** Cuts {@code order} into steps: runs of consecutive rows of one member with one parent. */
+    private void cutSteps() {
+        int s = -1;
+        for (int k = 0; k < nodes; k++) {
+            int node = order[k];
+            int m = nodeMember[node];
+            int row = node - firstNode[m];
+            if (s >= 0 && stepSlot[s] == m && stepFrom[s] + stepCount[s] == row
+                    && stepParentSlot[s] == parentSlot[node] && stepParentRow[s] == parentRow[node]) {
+                stepCount[s]++;
+                continue;
             }
-            parentOwner[id] = archetype;
-            parentId[id] = edge.target();
+            s++;
+            stepSlot[s] = m;
+            stepFrom[s] = row;
+            stepCount[s] = 1;
+            stepParentSlot[s] = parentSlot[node];
+            stepParentRow[s] = parentRow[node];
         }
-        return parentId[id];
-    }
-
-    /**
-     * Records where member {@code i}'s parent lives (archetype and row; no archetype and row -1 when it is not
-     * published) and returns the member index of that archetype when it is a member too, else -1.
-     */
-    private int findParent(int i) {
-        long parent = parentOf(members[i]);
-        Archetype owner = world.archetypeOf(parent);
-        parentArchetype[i] = owner;
-        if (owner == null) {
-            parentRow[i] = -1;
-            return -1;
-        }
-        parentRow[i] = world.rowOf(parent);
-        int id = owner.id();
-        return id < stamp.length && stamp[id] == gathers ? memberIndex[id] : -1;
+        steps = s + 1;
     }
 }

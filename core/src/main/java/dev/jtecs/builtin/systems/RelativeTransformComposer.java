@@ -9,33 +9,35 @@ import dev.jtecs.world.World;
 import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.builtin.RelativeTransform2D;
 import dev.jtecs.builtin.Transform2D;
+import dev.jtecs.entity.internal.Growth;
+import java.util.Arrays;
 
 /**
  * The body of {@link BuiltinSystems#RELATIVE_TRANSFORMS}: for every entity with {@link Transform2D},
  * {@link RelativeTransform2D} and a {@link ChildOf} parent, writes {@code parentTransform.compose(offset)}
  * ({@link Transform2D#compose}) into its {@code Transform2D}, parents before children.
  *
- * <p>Why per archetype. {@code ChildOf} is dense: the parent is part of the archetype's signature, so every
- * row of a matched archetype has the same parent. One pass therefore reads the parent's transform and its
- * cosine and sine once per archetype and then runs a plain columnar loop over the rows.
+ * <p>Plan. A {@link HierarchyOrder} over the matched rows gives steps: runs of consecutive rows of one archetype
+ * with one parent, parents first. The order is kept between runs and gathered again only when it is stale (a
+ * structural change to an archetype holding {@code ChildOf} or a parent, or a change to {@code ChildOf}'s
+ * edges); the column views of every archetype it names are fetched once per gather. A frame is then one pass
+ * over the steps: per step, the parent's pose and its cosine and sine once, then a plain columnar loop over the
+ * step's rows, as a hand-written loop over arrays would do.
  *
- * <p>Cost. The flip side of dense storage is one archetype per parent, and with fan-outs of a few children the
- * work per archetype, not per row, dominates: fetching 20 column views (13 of the archetype, 7 of its parent's)
- * walks heap metadata that a forest of tens of thousands of archetypes keeps out of cache (measured: about
- * 65 ns per view at 32,500 archetypes, against a few for the arithmetic).
+ * <p>Why it is cheap. {@code ChildOf} is sparse, so a forest of any size sits in a few archetypes, and the steps
+ * walk their columns in row order when rows were spawned parents first. A frame touches no per-archetype metadata
+ * beyond the cached views.
  *
- * <p>Order. Each run gathers a {@link HierarchyOrder} over the matched archetypes and composes its steps in
- * order, so an archetype is composed only after the one holding its parent. Archetypes whose parent is not
- * matched (a root, or an entity with no offset or no transform) start the walk; archetypes on a {@code ChildOf}
- * cycle, which nothing forbids and no root reaches, are walked afterwards; their results mean nothing, but the
- * run ends.
+ * <p>Order. Archetypes and rows whose parent is not matched (a root, or an entity with no offset or no transform)
+ * start the walk; rows on a {@code ChildOf} cycle, which nothing forbids and no root reaches, are walked
+ * afterwards; their results mean nothing, but the run ends.
  *
  * <p>A parent without {@code Transform2D} (or not yet published) counts as {@link Transform2D#IDENTITY}.
  * {@code Transform2D} is marked dirty only in archetypes where some value changed, bit for bit, so a still
  * hierarchy leaves it clean.
  *
- * @implNote No allocation per entity or per archetype in steady state: the order keeps its arrays between runs
- *     and its cache of each archetype's parent (see {@link HierarchyOrder}).
+ * @implNote No allocation per entity or per frame in steady state: the order keeps its arrays between gathers,
+ *     and the views are fetched again only after a gather (one set per archetype, a few archetypes).
  */
 final class RelativeTransformComposer implements SystemBody {
     private static final QueryDescriptor MATCH = QueryDescriptor.builder()
@@ -44,12 +46,45 @@ final class RelativeTransformComposer implements SystemBody {
     private World world;
     private HierarchyOrder order;
 
+    // Views by the order's archetype index, fetched at each gather: Transform2D (null when absent) and offsets.
+    private FloatColumn[] x = new FloatColumn[4];
+    private FloatColumn[] y = new FloatColumn[4];
+    private FloatColumn[] z = new FloatColumn[4];
+    private IntColumn[] layers = new IntColumn[4];
+    private FloatColumn[] r = new FloatColumn[4];
+    private FloatColumn[] sx = new FloatColumn[4];
+    private FloatColumn[] sy = new FloatColumn[4];
+    private FloatColumn[] rx = new FloatColumn[4];
+    private FloatColumn[] ry = new FloatColumn[4];
+    private FloatColumn[] rz = new FloatColumn[4];
+    private FloatColumn[] rr = new FloatColumn[4];
+    private FloatColumn[] rsx = new FloatColumn[4];
+    private FloatColumn[] rsy = new FloatColumn[4];
+    private boolean[] changed = new boolean[4];
+    private int viewed; // archetype indexes holding views: [0, viewed)
+    private boolean viewsCurrent;
+
     @Override
     public void run(double dt, World w) {
         HierarchyOrder steps = orderFor(w);
-        int n = steps.gather();
+        if (steps.refresh() || !viewsCurrent) {
+            viewsCurrent = false; // until the views of this gather are all in: a failure fetches them again
+            fetchViews(steps);
+            viewsCurrent = true;
+        }
+        int archetypes = steps.archetypeCount();
+        Arrays.fill(changed, 0, archetypes, false);
+        int n = steps.size();
         for (int k = 0; k < n; k++) {
-            compose(steps.archetype(k), steps.parentArchetype(k), steps.parentRow(k));
+            int child = steps.archetypeIndex(k);
+            if (composeStep(child, steps.fromRow(k), steps.rowCount(k), steps.parentIndex(k), steps.parentRow(k))) {
+                changed[child] = true;
+            }
+        }
+        for (int a = 0; a < archetypes; a++) {
+            if (changed[a]) {
+                steps.archetypeAt(a).markComponentDirty(Transform2D.COMPONENT);
+            }
         }
     }
 
@@ -64,8 +99,82 @@ final class RelativeTransformComposer implements SystemBody {
         return order;
     }
 
-    /** Writes {@code parent.compose(offset)} into every row of {@code child}; see {@link Transform2D#compose}. */
-    private static void compose(Archetype child, Archetype parent, int row) {
+    /** The views of every archetype the order names, by index; an older, larger set is dropped. */
+    private void fetchViews(HierarchyOrder steps) {
+        int n = steps.archetypeCount();
+        if (n > x.length) {
+            growViews(Math.max(n, x.length * 2));
+        }
+        for (int a = 0; a < n; a++) {
+            Archetype archetype = steps.archetypeAt(a);
+            boolean transform = archetype.has(Transform2D.COMPONENT);
+            x[a] = transform ? archetype.get(Transform2D.X) : null;
+            y[a] = transform ? archetype.get(Transform2D.Y) : null;
+            z[a] = transform ? archetype.get(Transform2D.Z) : null;
+            layers[a] = transform ? archetype.get(Transform2D.LAYER) : null;
+            r[a] = transform ? archetype.get(Transform2D.ROTATION) : null;
+            sx[a] = transform ? archetype.get(Transform2D.SCALE_X) : null;
+            sy[a] = transform ? archetype.get(Transform2D.SCALE_Y) : null;
+            boolean offset = archetype.has(RelativeTransform2D.COMPONENT);
+            rx[a] = offset ? archetype.get(RelativeTransform2D.X) : null;
+            ry[a] = offset ? archetype.get(RelativeTransform2D.Y) : null;
+            rz[a] = offset ? archetype.get(RelativeTransform2D.Z) : null;
+            rr[a] = offset ? archetype.get(RelativeTransform2D.ROTATION) : null;
+            rsx[a] = offset ? archetype.get(RelativeTransform2D.SCALE_X) : null;
+            rsy[a] = offset ? archetype.get(RelativeTransform2D.SCALE_Y) : null;
+        }
+        if (viewed > n) { // keep no view of an older, larger gather
+            dropViews(n, viewed);
+        }
+        viewed = n;
+    }
+
+    private void dropViews(int from, int to) {
+        Arrays.fill(x, from, to, null);
+        Arrays.fill(y, from, to, null);
+        Arrays.fill(z, from, to, null);
+        Arrays.fill(layers, from, to, null);
+        Arrays.fill(r, from, to, null);
+        Arrays.fill(sx, from, to, null);
+        Arrays.fill(sy, from, to, null);
+        Arrays.fill(rx, from, to, null);
+        Arrays.fill(ry, from, to, null);
+        Arrays.fill(rz, from, to, null);
+        Arrays.fill(rr, from, to, null);
+        Arrays.fill(rsx, from, to, null);
+        Arrays.fill(rsy, from, to, null);
+    }
+
+    private void growViews(int n) {
+        // every array first, then assign: a failed growth leaves them all as they were, in step
+        FloatColumn[][] floats = {x, y, z, r, sx, sy, rx, ry, rz, rr, rsx, rsy};
+        FloatColumn[][] grown = new FloatColumn[floats.length][];
+        for (int i = 0; i < floats.length; i++) {
+            grown[i] = Growth.copyOf(floats[i], n);
+        }
+        IntColumn[] grownLayers = Growth.copyOf(layers, n);
+        boolean[] grownChanged = Growth.copyOf(changed, n);
+        x = grown[0];
+        y = grown[1];
+        z = grown[2];
+        r = grown[3];
+        sx = grown[4];
+        sy = grown[5];
+        rx = grown[6];
+        ry = grown[7];
+        rz = grown[8];
+        rr = grown[9];
+        rsx = grown[10];
+        rsy = grown[11];
+        layers = grownLayers;
+        changed = grownChanged;
+    }
+
+    /**
+     * Writes {@code parent.compose(offset)} into rows {@code [from, from + count)} of archetype {@code c}; see
+     * {@link Transform2D#compose}. Returns whether any bit changed.
+     */
+    private boolean composeStep(int c, int from, int count, int p, int row) {
         float px = 0;
         float py = 0;
         float pz = 0;
@@ -73,44 +182,41 @@ final class RelativeTransformComposer implements SystemBody {
         float pr = 0;
         float psx = 1;
         float psy = 1;
-        if (parent != null && parent.has(Transform2D.COMPONENT)) {
-            px = parent.get(Transform2D.X).get(row);
-            py = parent.get(Transform2D.Y).get(row);
-            pz = parent.get(Transform2D.Z).get(row);
-            layer = parent.get(Transform2D.LAYER).get(row);
-            pr = parent.get(Transform2D.ROTATION).get(row);
-            psx = parent.get(Transform2D.SCALE_X).get(row);
-            psy = parent.get(Transform2D.SCALE_Y).get(row);
+        if (p >= 0 && x[p] != null) {
+            px = x[p].get(row);
+            py = y[p].get(row);
+            pz = z[p].get(row);
+            layer = layers[p].get(row);
+            pr = r[p].get(row);
+            psx = sx[p].get(row);
+            psy = sy[p].get(row);
         }
-        float c = (float) Math.cos(pr);
-        float s = (float) Math.sin(pr);
-        boolean changed = composeRows(child, child.count(), px, py, pz, layer, pr, psx, psy, c, s);
-        if (changed) {
-            child.markComponentDirty(Transform2D.COMPONENT);
-        }
+        float cos = (float) Math.cos(pr);
+        float sin = (float) Math.sin(pr);
+        return composeRows(c, from, from + count, px, py, pz, layer, pr, psx, psy, cos, sin);
     }
 
     /**
      * The columnar loop: the same float operations, in the same order, as {@link Transform2D#compose}. Writes
      * through read views and reports whether any bit changed, so the caller marks the column dirty only then.
      */
-    private static boolean composeRows(Archetype child, int count, float px, float py, float pz, int layer,
-            float pr, float psx, float psy, float c, float s) {
-        FloatColumn rx = child.get(RelativeTransform2D.X);
-        FloatColumn ry = child.get(RelativeTransform2D.Y);
-        FloatColumn rz = child.get(RelativeTransform2D.Z);
-        FloatColumn rr = child.get(RelativeTransform2D.ROTATION);
-        FloatColumn rsx = child.get(RelativeTransform2D.SCALE_X);
-        FloatColumn rsy = child.get(RelativeTransform2D.SCALE_Y);
-        FloatColumn x = child.get(Transform2D.X);
-        FloatColumn y = child.get(Transform2D.Y);
-        FloatColumn z = child.get(Transform2D.Z);
-        IntColumn layers = child.get(Transform2D.LAYER);
-        FloatColumn r = child.get(Transform2D.ROTATION);
-        FloatColumn sx = child.get(Transform2D.SCALE_X);
-        FloatColumn sy = child.get(Transform2D.SCALE_Y);
+    private boolean composeRows(int a, int from, int to, float px, float py, float pz, int layer, float pr,
+            float psx, float psy, float c, float s) {
+        FloatColumn rx = this.rx[a];
+        FloatColumn ry = this.ry[a];
+        FloatColumn rz = this.rz[a];
+        FloatColumn rr = this.rr[a];
+        FloatColumn rsx = this.rsx[a];
+        FloatColumn rsy = this.rsy[a];
+        FloatColumn x = this.x[a];
+        FloatColumn y = this.y[a];
+        FloatColumn z = this.z[a];
+        IntColumn layers = this.layers[a];
+        FloatColumn r = this.r[a];
+        FloatColumn sx = this.sx[a];
+        FloatColumn sy = this.sy[a];
         int diff = 0;
-        for (int row = 0; row < count; row++) {
+        for (int row = from; row < to; row++) {
             float lx = psx * rx.get(row);
             float ly = psy * ry.get(row);
             float nx = px + (c * lx - s * ly);

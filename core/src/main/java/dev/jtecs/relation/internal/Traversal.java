@@ -83,8 +83,7 @@ public final class Traversal {
                 if (!index.isAlive(current)) {
                     return;
                 }
-                int slot = Entity.slot(current);
-                long parent = archetypes.ofStore(index.storeOf(slot)).firstTarget(relationship, index.rowOf(slot));
+                long parent = firstTarget(relationship, current);
                 if (parent == 0) {
                     return;
                 }
@@ -113,4 +112,13 @@ public final class Traversal {
     }
 
     private long[] walkPath = new long[16];
+
+    /** The first target of a live entity's edges, or 0: a sparse edge straight from the store, a dense one by row. */
+    private long firstTarget(BaseRelationship<?> relationship, long entity) {
+        if (relationship.isSparse()) {
+            return archetypes.sparseEdges().firstTarget(relationship, entity);
+        }
+        int slot = Entity.slot(entity);
+        return archetypes.ofStore(index.storeOf(slot)).firstTarget(relationship, index.rowOf(slot));
+    }
 }

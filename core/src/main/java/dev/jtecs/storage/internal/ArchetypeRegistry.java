@@ -38,9 +38,9 @@ public final class ArchetypeRegistry implements AutoCloseable {
     // pair ids are never reused, so pairs are keyed, and a pair's entry goes when its last table is pruned
     private final LongMap<List<Table>> byPair = new LongMap<>();
     private int indexedComponents;
-    private final SparseEdges sparseEdges = new SparseEdges();
-    private final PairRegistry pairs = new PairRegistry();
     private final StructureClock clock = new StructureClock();
+    private final SparseEdges sparseEdges = new SparseEdges(clock);
+    private final PairRegistry pairs = new PairRegistry();
 
     public ArchetypeRegistry(NativeMemory memory) {
         this.memory = memory;

@@ -16,6 +16,10 @@ import java.util.Map;
  */
 public final class SparseEdges {
     private final Map<BaseRelationship<?>, Edges> byRelationship = new IdentityHashMap<>();
+    private final StructureClock clock;
+    // the last relationship looked up and its edges: walks and loops ask for one relationship many times in a row
+    private BaseRelationship<?> lastRelationship;
+    private Edges lastEdges;
     private static final long[] NONE = new long[0];
 
     /** The edges of one sparse relationship. */
@@ -44,9 +48,32 @@ public final class SparseEdges {
         }
     }
 
+    /** An empty store whose edge changes advance {@code clock} (see {@link StructureClock}). */
+    public SparseEdges(StructureClock clock) {
+        this.clock = clock;
+    }
+
+    /** The edges of {@code relationship}, or {@code null} when it never had one. */
+    private Edges find(BaseRelationship<?> relationship) {
+        if (relationship == lastRelationship) {
+            return lastEdges;
+        }
+        Edges edges = byRelationship.get(relationship);
+        if (edges != null) {
+            lastRelationship = relationship;
+            lastEdges = edges;
+        }
+        return edges;
+    }
+
     private Edges edges(BaseRelationship<?> relationship) {
-        return byRelationship.computeIfAbsent(relationship, r -> new Edges(r.hasReverseIndex(),
-                r.payloadType() != null));
+        Edges edges = find(relationship);
+        if (edges == null) {
+            clock.reserve(relationship.id()); // before anything changes: ticking allocates nothing
+            edges = new Edges(relationship.hasReverseIndex(), relationship.payloadType() != null);
+            byRelationship.put(relationship, edges);
+        }
+        return edges;
     }
 
     /** Whether no sparse edge was ever stored (a world without sparse relationships skips every lookup). */
@@ -74,7 +101,11 @@ public final class SparseEdges {
             if (edges.payloads != null) {
                 edges.payloads[slot][at] = payload;
             }
-            return relationship.isExclusive() && count > 1 && keepOnly(edges, source, slot, at);
+            boolean dropped = relationship.isExclusive() && count > 1 && keepOnly(edges, source, slot, at);
+            if (dropped) {
+                clock.tickEdges(relationship.id());
+            }
+            return dropped;
         }
         // every allocation first
         long[] grownList = list;
@@ -107,6 +138,7 @@ public final class SparseEdges {
         if (relationship.isExclusive() && count > 0) {
             keepOnly(edges, source, slot, insert);
         }
+        clock.tickEdges(relationship.id());
         return true;
     }
 
@@ -133,7 +165,7 @@ public final class SparseEdges {
 
     /** Removes the edge {@code source -> target}; returns whether it was there. */
     public boolean remove(BaseRelationship<?> relationship, long source, long target) {
-        Edges edges = byRelationship.get(relationship);
+        Edges edges = find(relationship);
         int slot = Entity.slot(source);
         if (edges == null || slot >= edges.counts.length || edges.counts[slot] == 0) {
             return false;
@@ -154,12 +186,13 @@ public final class SparseEdges {
         if (edges.sources != null) {
             unlink(edges.sources, target, source);
         }
+        clock.tickEdges(relationship.id());
         return true;
     }
 
     /** Removes every edge of {@code relationship} from {@code source}; returns whether there was one. */
     public boolean removeAll(BaseRelationship<?> relationship, long source) {
-        Edges edges = byRelationship.get(relationship);
+        Edges edges = find(relationship);
         int slot = Entity.slot(source);
         if (edges == null || slot >= edges.counts.length || edges.counts[slot] == 0) {
             return false;
@@ -174,6 +207,7 @@ public final class SparseEdges {
             Arrays.fill(edges.payloads[slot], 0, edges.counts[slot], null);
         }
         edges.counts[slot] = 0;
+        clock.tickEdges(relationship.id());
         return true;
     }
 
@@ -189,7 +223,7 @@ public final class SparseEdges {
 
     /** The number of edges of {@code relationship} the entity in {@code source}'s slot holds. */
     public int count(BaseRelationship<?> relationship, long source) {
-        Edges edges = byRelationship.get(relationship);
+        Edges edges = find(relationship);
         int slot = Entity.slot(source);
         return edges == null || slot >= edges.counts.length ? 0 : edges.counts[slot];
     }
@@ -200,7 +234,7 @@ public final class SparseEdges {
      */
     public long[] targets(BaseRelationship<?> relationship, long source) {
         int count = count(relationship, source);
-        return count == 0 ? NONE : Arrays.copyOf(byRelationship.get(relationship).targets[Entity.slot(source)], count);
+        return count == 0 ? NONE : Arrays.copyOf(find(relationship).targets[Entity.slot(source)], count);
     }
 
     /** Visits the source's edges in ascending target order with their payloads. */
@@ -209,7 +243,7 @@ public final class SparseEdges {
         if (count == 0) {
             return;
         }
-        Edges edges = byRelationship.get(relationship);
+        Edges edges = find(relationship);
         int slot = Entity.slot(source);
         long[] list = edges.targets[slot];
         Object[] values = edges.payloads == null ? null : edges.payloads[slot];
@@ -221,7 +255,7 @@ public final class SparseEdges {
     /** The payload of the source's edge to {@code target}, or {@code null} (no such edge, or target-only). */
     public Object payload(BaseRelationship<?> relationship, long source, long target) {
         int count = count(relationship, source);
-        Edges edges = byRelationship.get(relationship);
+        Edges edges = find(relationship);
         if (count == 0 || edges.payloads == null) {
             return null;
         }
@@ -230,9 +264,16 @@ public final class SparseEdges {
         return at < 0 ? null : edges.payloads[slot][at];
     }
 
+    /** The first (lowest) target of the source's edges, or 0 when it holds none: one lookup, no allocation. */
+    public long firstTarget(BaseRelationship<?> relationship, long source) {
+        Edges edges = find(relationship);
+        int slot = Entity.slot(source);
+        return edges == null || slot >= edges.counts.length || edges.counts[slot] == 0 ? 0 : edges.targets[slot][0];
+    }
+
     /** The {@code index}-th target (ascending) of the source's edges; the caller checked {@link #count}. */
     public long targetAt(BaseRelationship<?> relationship, long source, int index) {
-        return byRelationship.get(relationship).targets[Entity.slot(source)][index];
+        return find(relationship).targets[Entity.slot(source)][index];
     }
 
     /**
@@ -241,7 +282,7 @@ public final class SparseEdges {
      * @throws IllegalStateException when the relationship keeps no reverse index
      */
     public long[] sources(BaseRelationship<?> relationship, long target) {
-        Edges edges = byRelationship.get(relationship);
+        Edges edges = find(relationship);
         if (edges == null) {
             return NONE;
         }
@@ -259,7 +300,7 @@ public final class SparseEdges {
 
     /** The number of sources holding an edge to {@code target} (reverse-indexed relationships; else 0). */
     public int sourceCount(BaseRelationship<?> relationship, long target) {
-        Edges edges = byRelationship.get(relationship);
+        Edges edges = find(relationship);
         long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
         return list == null ? 0 : (int) list[0];
     }
@@ -269,7 +310,7 @@ public final class SparseEdges {
      * have room for {@link #sourceCount} more; returns the new end. Allocates nothing.
      */
     public int copySources(BaseRelationship<?> relationship, long target, long[] into, int at) {
-        Edges edges = byRelationship.get(relationship);
+        Edges edges = find(relationship);
         long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
         if (list == null) {
             return at;
@@ -286,7 +327,12 @@ public final class SparseEdges {
 
     /** Drops every edge (the world cleared its entities). */
     public void clear() {
+        for (BaseRelationship<?> relationship : byRelationship.keySet()) {
+            clock.tickEdges(relationship.id());
+        }
         byRelationship.clear();
+        lastRelationship = null;
+        lastEdges = null;
     }
 
     /**

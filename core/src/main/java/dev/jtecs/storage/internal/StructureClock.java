@@ -17,6 +17,11 @@ import dev.jtecs.component.Components;
  * its table and row; only values may have changed. Between two equal readings of a component's counter the same
  * holds for every table holding that component.
  *
+ * <p>A sparse relationship's edges are part of the shape too: they decide, for instance, which row a hierarchy
+ * composes after which. Every change to the edge set of a sparse relationship (an edge added, retargeted or
+ * removed, a source's edges dropped) advances the world's counter and the relationship's own, so a plan built from
+ * who points at whom is checked by one reading as well.
+ *
  * <p>Invariants: counters only grow; two readings of a counter differ whenever a change it covers happened between
  * them. Pair components (relationship edges, ids from {@link Components#FIRST_PAIR_ID}) have no counter of their
  * own.
@@ -52,6 +57,24 @@ public final class StructureClock {
         }
         read = true;
         return componentId < byComponent.length ? byComponent[componentId] : 0;
+    }
+
+    /**
+     * Makes room for the counter of {@code relationshipId}, so that {@link #tickEdges} allocates nothing; called
+     * before the first edge of the relationship changes anything.
+     */
+    void reserve(int relationshipId) {
+        if (relationshipId >= byComponent.length) {
+            byComponent = Growth.copyOf(byComponent, Math.max(relationshipId + 1, byComponent.length * 2));
+        }
+    }
+
+    /** Records a change to the edge set of the sparse relationship {@code relationshipId} (reserved before). */
+    void tickEdges(int relationshipId) {
+        read = false;
+        lastTicked = null; // the next table change is a new run
+        version++;
+        byComponent[relationshipId]++;
     }
 
     /** Records a structural change of a table with this (ascending) signature. */

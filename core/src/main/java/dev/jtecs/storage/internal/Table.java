@@ -1138,8 +1138,7 @@ public final class Table {
             long[] targets = targetsOf(relationship);
             return targets.length == 0 ? 0 : targets[0];
         }
-        long entity = entityAt(row);
-        return sparse == null || sparse.count(relationship, entity) == 0 ? 0 : sparse.targetAt(relationship, entity, 0);
+        return sparse == null ? 0 : sparse.firstTarget(relationship, entityAt(row));
     }
 
     // ---------------------------------------------------------------- archetype graph

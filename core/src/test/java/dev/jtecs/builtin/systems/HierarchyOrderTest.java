@@ -47,9 +47,21 @@ class HierarchyOrderTest {
         return steps;
     }
 
-    private static List<Integer> ids(List<Archetype> archetypes) {
-        return archetypes.stream().map(Archetype::id).toList();
+    /** Each step as "entities of its rows <- parent entity" (0 for none), in step order. */
+    private static List<String> runs(HierarchyOrder order) {
+        List<String> runs = new ArrayList<>();
+        for (int k = 0; k < order.size(); k++) {
+            Archetype archetype = order.archetype(k);
+            List<Long> rows = new ArrayList<>();
+            for (int row = order.fromRow(k); row < order.fromRow(k) + order.rowCount(k); row++) {
+                rows.add(archetype.entity(row));
+            }
+            Archetype parent = order.parentArchetype(k);
+            runs.add(rows + " <- " + (parent == null ? 0 : parent.entity(order.parentRow(k))));
+        }
+        return runs;
     }
+
 
     private static List<Archetype> nonEmptyInQueryOrder(Query query) {
         List<Archetype> members = new ArrayList<>();
@@ -62,68 +74,67 @@ class HierarchyOrderTest {
     }
 
     @Test
-    void walksTheForestInPreOrderEachSubtreeBeforeTheNextSibling() {
+    void ordersRowsBreadthFirstAndCutsStepsWhereTheParentOrTheArchetypeChanges() {
         try (World world = World.create()) {
             Query query = world.newQuery(CHILDREN);
             HierarchyOrder order = new HierarchyOrder(world, query);
             long root = world.spawn(Transform2D.COMPONENT);
             long a = world.spawn(ChildOf.COMPONENT.to(root));
             long b = world.spawn(ChildOf.COMPONENT.to(a));
-            long c = world.spawn(ChildOf.COMPONENT.to(a), Name.COMPONENT.of("c")); // a sibling archetype of b's
+            long c = world.spawn(ChildOf.COMPONENT.to(a), Name.COMPONENT.of("c")); // a sibling in another archetype
             long d = world.spawn(ChildOf.COMPONENT.to(b));
-            Archetype archA = world.archetypeOf(a);
-            Archetype archB = world.archetypeOf(b);
-            Archetype archC = world.archetypeOf(c);
-            Archetype archD = world.archetypeOf(d);
-            assertEquals(List.of(archA, archB, archC, archD), nonEmptyInQueryOrder(query));
+            Archetype shared = world.archetypeOf(a);
+            assertSame(shared, world.archetypeOf(b)); // ChildOf is sparse: a, b and d share one archetype
+            assertSame(shared, world.archetypeOf(d));
+            assertEquals(List.of(shared, world.archetypeOf(c)), nonEmptyInQueryOrder(query));
 
             assertEquals(4, order.gather());
-            assertEquals(List.of(archA, archB, archD, archC), steps(order), "b's subtree before its sibling c");
+            assertEquals(List.of("[" + a + "] <- " + root, "[" + b + "] <- " + a, "[" + c + "] <- " + a,
+                    "[" + d + "] <- " + b), runs(order), "a's children together, then the level below");
             assertSame(world.archetypeOf(root), order.parentArchetype(0));
             assertEquals(world.rowOf(root), order.parentRow(0));
             assertFalse(order.parentIsMember(0));
             for (int k = 1; k < 4; k++) {
                 assertTrue(order.parentIsMember(k), "step " + k);
             }
-            assertSame(archB, order.parentArchetype(2));
-            assertEquals(world.rowOf(b), order.parentRow(2));
+            assertSame(shared, order.parentArchetype(3));
+            assertEquals(world.rowOf(b), order.parentRow(3));
+            assertEquals(world.rowOf(d), order.fromRow(3));
         }
     }
 
     @Test
-    void rootsStartTheirWalksInQueryOrder() {
+    void siblingsSpawnedSideBySideAreOneStepAndTheStepsFollowTheRows() {
         try (World world = World.create()) {
-            Query query = world.newQuery(CHILDREN);
-            HierarchyOrder order = new HierarchyOrder(world, query);
+            HierarchyOrder order = orderOf(world, CHILDREN);
             long r1 = world.spawn(Transform2D.COMPONENT);
             long r2 = world.spawn(Transform2D.COMPONENT);
-            long r3 = world.spawn(Transform2D.COMPONENT);
-            long a1 = world.spawn(ChildOf.COMPONENT.to(r1));
-            long a2 = world.spawn(ChildOf.COMPONENT.to(r2));
-            long a3 = world.spawn(ChildOf.COMPONENT.to(r3));
-            long c2 = world.spawn(ChildOf.COMPONENT.to(a2));
-            long c1 = world.spawn(ChildOf.COMPONENT.to(a1));
-            assertEquals(List.of(world.archetypeOf(a1), world.archetypeOf(a2), world.archetypeOf(a3),
-                    world.archetypeOf(c2), world.archetypeOf(c1)), nonEmptyInQueryOrder(query));
+            long[] a = world.batchSpawn(3, List.of(ChildOf.COMPONENT.to(r1))).toArray();
+            long[] x = world.batchSpawn(2, List.of(ChildOf.COMPONENT.to(a[0]))).toArray();
+            long b = world.spawn(ChildOf.COMPONENT.to(r2));
 
-            order.gather();
-            assertEquals(List.of(world.archetypeOf(a1), world.archetypeOf(c1), world.archetypeOf(a2),
-                    world.archetypeOf(c2), world.archetypeOf(a3)), steps(order));
+            assertEquals(3, order.gather());
+            assertEquals(List.of(List.of(a[0], a[1], a[2]) + " <- " + r1, List.of(x[0], x[1]) + " <- " + a[0],
+                    "[" + b + "] <- " + r2), runs(order), "the group of r1's children, below it, then r2's");
+            for (int k = 0, row = 0; k < 3; row += order.rowCount(k), k++) {
+                assertEquals(row, order.fromRow(k), "step " + k + " starts where the last one ended");
+            }
         }
     }
 
     @Test
-    void parentsComeBeforeChildrenWhateverOrderTheArchetypesWereMadeIn() {
+    void parentsComeBeforeChildrenWhateverOrderTheRowsWereMadeIn() {
         try (World world = World.create()) {
             HierarchyOrder order = orderOf(world, CHILDREN);
             long root = world.spawn(Transform2D.COMPONENT);
             long middle = world.spawn(Transform2D.COMPONENT);
-            long leaf = world.spawn(ChildOf.COMPONENT.to(middle)); // (ChildOf, middle) is made first...
-            world.set(middle, ChildOf.COMPONENT.to(root));          // ...and (ChildOf, root) after it
-            assertTrue(world.archetypeOf(leaf).id() < world.archetypeOf(middle).id());
+            long leaf = world.spawn(Transform2D.COMPONENT, ChildOf.COMPONENT.to(middle)); // the leaf's row first...
+            world.set(middle, ChildOf.COMPONENT.to(root));          // ...and its parent's after it
+            assertSame(world.archetypeOf(leaf), world.archetypeOf(middle));
+            assertTrue(world.rowOf(leaf) < world.rowOf(middle));
 
             order.gather();
-            assertEquals(List.of(world.archetypeOf(middle), world.archetypeOf(leaf)), steps(order));
+            assertEquals(List.of("[" + middle + "] <- " + root, "[" + leaf + "] <- " + middle), runs(order));
         }
     }
 
@@ -259,8 +270,9 @@ class HierarchyOrderTest {
                     }
                 }
                 order.gather();
-                assertEquals(ids(reference(world, nonEmptyInQueryOrder(query))), ids(steps(order)), "archetype ids, "
-                        + "round " + round + ", seed " + seed);
+                assertEquals(reference(nonEmptyInQueryOrder(query)), rowsInOrder(order), "rows, round " + round
+                        + ", seed " + seed);
+                assertStepsAreMaximalRuns(order, seed);
                 unreached += assertParentsFirstOutsideCycles(order, seed);
                 for (int i = 0; i < n; i++) {
                     if (world.isAlive(ids[i])) { // despawning a parent took its subtree along
@@ -272,71 +284,114 @@ class HierarchyOrderTest {
         return unreached;
     }
 
-    /** The pre-order walk, recursively: roots in member order, then what no root reached, in member order. */
-    private static List<Archetype> reference(World world, List<Archetype> members) {
-        int n = members.size();
-        List<List<Integer>> children = new ArrayList<>();
-        int[] parent = new int[n];
-        for (int i = 0; i < n; i++) {
-            children.add(new ArrayList<>());
-        }
-        for (int i = 0; i < n; i++) {
-            long target = members.get(i).getFirstRelationship(ChildOf.COMPONENT, 0).target();
-            parent[i] = members.indexOf(world.archetypeOf(target));
-            if (parent[i] >= 0) {
-                children.get(parent[i]).add(i);
+    /** The entities of every step's rows, in step order. */
+    private static List<Long> rowsInOrder(HierarchyOrder order) {
+        List<Long> rows = new ArrayList<>();
+        for (int k = 0; k < order.size(); k++) {
+            for (int row = order.fromRow(k); row < order.fromRow(k) + order.rowCount(k); row++) {
+                rows.add(order.archetype(k).entity(row));
             }
         }
-        List<Archetype> walk = new ArrayList<>();
-        boolean[] seen = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            if (parent[i] < 0) {
-                visit(i, members, children, seen, walk);
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            if (!seen[i]) {
-                visit(i, members, children, seen, walk);
-            }
-        }
-        return walk;
+        return rows;
     }
 
-    private static void visit(int i, List<Archetype> members, List<List<Integer>> children, boolean[] seen,
-            List<Archetype> walk) {
-        seen[i] = true;
-        walk.add(members.get(i));
-        for (int child : children.get(i)) {
-            if (!seen[child]) {
-                visit(child, members, children, seen, walk);
+    /**
+     * The order by its definition, with lists: rows in member order; a start is a row whose parent is no row;
+     * consecutive starts with one parent form a group, emitted with everything below it breadth first (children
+     * in row order); then, from each row not yet emitted, the same.
+     */
+    private static List<Long> reference(List<Archetype> members) {
+        List<Long> rows = new ArrayList<>();
+        List<Long> parents = new ArrayList<>();
+        for (Archetype member : members) {
+            for (int row = 0; row < member.count(); row++) {
+                rows.add(member.entity(row));
+                parents.add(member.getFirstRelationship(ChildOf.COMPONENT, row).target());
+            }
+        }
+        List<Long> out = new ArrayList<>();
+        java.util.Set<Long> emitted = new java.util.HashSet<>();
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.contains(parents.get(i)) || emitted.contains(rows.get(i))) {
+                continue;
+            }
+            java.util.ArrayDeque<Long> queue = new java.util.ArrayDeque<>();
+            int j = i;
+            do {
+                emitted.add(rows.get(j));
+                out.add(rows.get(j));
+                queue.add(rows.get(j));
+                j++;
+            } while (j < rows.size() && !rows.contains(parents.get(j)) && parents.get(j).equals(parents.get(i)));
+            breadthFirst(queue, rows, parents, emitted, out);
+        }
+        for (long row : rows) {
+            if (emitted.add(row)) {
+                out.add(row);
+                breadthFirst(new java.util.ArrayDeque<>(List.of(row)), rows, parents, emitted, out);
+            }
+        }
+        return out;
+    }
+
+    private static void breadthFirst(java.util.ArrayDeque<Long> queue, List<Long> rows, List<Long> parents,
+            java.util.Set<Long> emitted, List<Long> out) {
+        while (!queue.isEmpty()) {
+            long parent = queue.poll();
+            for (int i = 0; i < rows.size(); i++) {
+                if (parents.get(i) == parent && emitted.add(rows.get(i))) {
+                    out.add(rows.get(i));
+                    queue.add(rows.get(i));
+                }
+            }
+        }
+    }
+
+    /** Each step is a run of consecutive rows with one parent, and no two neighbouring steps could be one. */
+    private static void assertStepsAreMaximalRuns(HierarchyOrder order, long seed) {
+        for (int k = 0; k < order.size(); k++) {
+            Archetype archetype = order.archetype(k);
+            Archetype parent = order.parentArchetype(k);
+            long parentId = parent == null ? 0 : parent.entity(order.parentRow(k));
+            for (int row = order.fromRow(k); row < order.fromRow(k) + order.rowCount(k); row++) {
+                long target = archetype.firstTarget(ChildOf.COMPONENT, row);
+                assertTrue(target == parentId || parent == null, "step " + k + " row " + row + ", seed " + seed);
+            }
+            if (k > 0 && order.archetype(k - 1) == archetype
+                    && order.fromRow(k - 1) + order.rowCount(k - 1) == order.fromRow(k)) {
+                assertTrue(order.parentArchetype(k - 1) != parent || order.parentRow(k - 1) != order.parentRow(k),
+                        "steps " + (k - 1) + " and " + k + " could be one, seed " + seed);
             }
         }
     }
 
     /**
-     * Checks that every step a root reaches (following parents up ends outside the members) comes after its
-     * parent's step, and returns how many steps no root reaches (following parents up loops).
+     * Checks that every row a root reaches (following parents up ends outside the members) comes after its
+     * parent's row, and returns how many rows no root reaches (following parents up loops).
      */
     private static int assertParentsFirstOutsideCycles(HierarchyOrder order, long seed) {
-        List<Archetype> steps = steps(order);
-        int n = steps.size();
-        int[] parentStep = new int[n];
-        for (int k = 0; k < n; k++) {
-            parentStep[k] = steps.indexOf(order.parentArchetype(k));
-            assertEquals(order.parentIsMember(k), parentStep[k] >= 0, "step " + k + ", seed " + seed);
+        java.util.Map<Long, Integer> position = new java.util.HashMap<>(); // entity -> place in the order
+        List<Long> parentOf = new ArrayList<>();
+        for (int k = 0; k < order.size(); k++) {
+            Archetype parent = order.parentArchetype(k);
+            for (int row = order.fromRow(k); row < order.fromRow(k) + order.rowCount(k); row++) {
+                position.put(order.archetype(k).entity(row), parentOf.size());
+                parentOf.add(parent == null ? 0 : parent.entity(order.parentRow(k)));
+            }
         }
+        int n = parentOf.size();
         int unreached = 0;
-        for (int k = 0; k < n; k++) {
-            int up = k;
+        for (int i = 0; i < n; i++) {
+            int up = i;
             int hops = 0;
-            while (parentStep[up] >= 0 && hops <= n) {
-                up = parentStep[up];
+            while (position.containsKey(parentOf.get(up)) && hops <= n) {
+                up = position.get(parentOf.get(up));
                 hops++;
             }
             if (hops > n) {
                 unreached++;
-            } else if (parentStep[k] >= 0) {
-                assertTrue(parentStep[k] < k, "step " + k + " comes before its parent's, seed " + seed);
+            } else if (position.containsKey(parentOf.get(i))) {
+                assertTrue(position.get(parentOf.get(i)) < i, "row " + i + " comes before its parent's, seed " + seed);
             }
         }
         return unreached;
@@ -356,8 +411,8 @@ class HierarchyOrderTest {
                 }
             }
             long bytes = Allocations.quietestWindow(order::gather, 2000, 1000, 5);
-            assertEquals(200, order.size());
-            assertEquals(0, bytes, "the quietest 1000 gathers over 200 archetypes allocated " + bytes + " bytes");
+            assertEquals(300, order.size()); // per tree: 3 children apart (grandchildren between), 3 runs below
+            assertEquals(0, bytes, "the quietest 1000 gathers over 600 rows allocated " + bytes + " bytes");
         }
     }
 
@@ -409,15 +464,70 @@ class HierarchyOrderTest {
     }
 
     @Test
-    void aQueryOfOneParentsChildrenIsAccepted() {
+    void staleAfterAReparentThatMovesNoRowAndAfterANewChildButNotAfterUnrelatedChurn() {
         try (World world = World.create()) {
+            HierarchyOrder order = orderOf(world, CHILDREN);
+            long r1 = world.spawn(Transform2D.COMPONENT);
+            long r2 = world.spawn(Transform2D.COMPONENT);
+            long child = world.spawn(ChildOf.COMPONENT.to(r1));
+            assertTrue(order.isStale(), "never gathered");
+            assertTrue(order.refresh());
+            assertFalse(order.isStale());
+            assertFalse(order.refresh(), "nothing changed: the steps are kept");
+
+            world.spawn(Name.COMPONENT.of("elsewhere")); // no ChildOf, no parent's archetype
+            assertFalse(order.isStale());
+
+            int row = world.rowOf(child);
+            world.set(child, ChildOf.COMPONENT.to(r2)); // the edge store changes, the row does not
+            assertEquals(row, world.rowOf(child));
+            assertTrue(order.isStale());
+            assertTrue(order.refresh());
+            assertEquals(List.of("[" + child + "] <- " + r2), runs(order));
+
+            world.spawn(ChildOf.COMPONENT.to(r2));
+            assertTrue(order.isStale(), "a new row in a member");
+            order.refresh();
+            assertEquals(2, order.rowCount(0));
+            order.clear();
+            assertTrue(order.isStale(), "cleared");
+        }
+    }
+
+    @Test
+    void staleWhenAParentsArchetypeThatIsNoMemberChangesShape() {
+        try (World world = World.create()) {
+            HierarchyOrder order = orderOf(world, COMPOSED);
             long root = world.spawn(Transform2D.COMPONENT);
-            long child = world.spawn(ChildOf.COMPONENT.to(root));
-            childOfANewRoot(world); // another parent's child: not matched
-            HierarchyOrder order = orderOf(world, QueryDescriptor.builder()
-                    .include(ChildOf.COMPONENT.targeting(root)).build());
-            assertEquals(1, order.gather());
-            assertSame(world.archetypeOf(child), order.archetype(0));
+            world.spawn(Transform2D.COMPONENT); // a second root: row 1 of the roots' archetype
+            long child = world.spawn(ChildOf.COMPONENT.to(root), RelativeTransform2D.COMPONENT);
+            order.refresh();
+            assertSame(world.archetypeOf(root), order.parentArchetype(0));
+            assertEquals(1, order.archetypeCount() - 1, "the roots' archetype is named after the member");
+            assertSame(world.archetypeOf(root), order.archetypeAt(order.parentIndex(0)));
+            assertSame(world.archetypeOf(child), order.archetypeAt(order.archetypeIndex(0)));
+
+            world.despawn(world.spawn(Transform2D.COMPONENT)); // the roots' archetype changes: rows may move
+            assertTrue(order.isStale());
+            order.refresh();
+            assertEquals(world.rowOf(root), order.parentRow(0));
+        }
+    }
+
+    @Test
+    void anUnpublishedParentKeepsTheOrderStale() {
+        try (World world = World.create()) {
+            HierarchyOrder order = orderOf(world, CHILDREN);
+            List<Boolean> stale = new ArrayList<>();
+            world.newQuery(QueryDescriptor.builder().include(ChildOf.ANY).onEntitiesAdded((archetype, from, to) -> {
+                order.gather(); // the row is placed, its edge and its parent not yet
+                stale.add(order.isStale());
+            }).build());
+            long parent = world.spawn(Transform2D.COMPONENT);
+            world.spawn(ChildOf.COMPONENT.to(parent));
+            assertEquals(List.of(true), stale);
+            order.gather();
+            assertFalse(order.isStale(), "published now");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.jtecs.builtin.systems;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.builtin.ChildOf;
@@ -15,6 +16,11 @@ import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import dev.jtecs.builtin.PreviousTransform2D;
+import dev.jtecs.builtin.Transform3D;
+import dev.jtecs.component.Component;
+import dev.jtecs.component.Input;
+import dev.jtecs.entity.internal.AllocationFaults;
 import org.junit.jupiter.api.Test;
 
 class RelativeTransformComposerTest {
@@ -63,13 +69,14 @@ class RelativeTransformComposerTest {
     }
 
     @Test
-    void parentsComeFirstWhateverOrderTheArchetypesWereMadeIn() {
+    void parentsComeFirstWhateverOrderTheRowsWereMadeIn() {
         try (World world = World.create()) {
             long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
             long middle = world.spawn(Transform2D.COMPONENT, RelativeTransform2D.COMPONENT.of(ARM));
-            long leaf = spawnChild(world, middle, HAND);   // the archetype (ChildOf, middle) comes first...
-            world.set(middle, ChildOf.COMPONENT.to(root)); // ...and (ChildOf, root) after it
-            assertTrue(world.archetypeOf(leaf).id() < world.archetypeOf(middle).id());
+            long leaf = spawnChild(world, middle, HAND);   // the leaf takes a row of the composed archetype...
+            world.set(middle, ChildOf.COMPONENT.to(root)); // ...and its parent the next one
+            assertSame(world.archetypeOf(leaf), world.archetypeOf(middle));
+            assertTrue(world.rowOf(leaf) < world.rowOf(middle));
             world.update(0);
             assertEquals(ROOT.compose(ARM).compose(HAND), world.get(leaf, Transform2D.COMPONENT));
         }
@@ -172,6 +179,63 @@ class RelativeTransformComposerTest {
     }
 
     @Test
+    void aReparentThatMovesNoRowIsComposedUnderTheNewParentNextFrame() {
+        try (World world = World.create()) {
+            long left = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(-100, 0)));
+            long right = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long child = spawnChild(world, left, ARM);
+            world.update(0);
+            assertEquals(Transform2D.at(-100, 0).compose(ARM), world.get(child, Transform2D.COMPONENT));
+            int row = world.rowOf(child);
+
+            world.set(child, ChildOf.COMPONENT.to(right)); // the edge store changes; the row stays
+            assertEquals(row, world.rowOf(child));
+            world.update(0);
+            assertEquals(ROOT.compose(ARM), world.get(child, Transform2D.COMPONENT), "the cached order was dropped");
+        }
+    }
+
+    /** Every heap growth one run reaches fails once in turn; the next run composes right all the same. */
+    @Test
+    void aRunCutShortByAFailedGrowthLeavesTheNextRunRight() {
+        List<List<Component<?>>> extras = List.of(List.of(), List.of(Name.COMPONENT),
+                List.of(PreviousTransform2D.COMPONENT), List.of(Transform3D.COMPONENT),
+                List.of(Name.COMPONENT, PreviousTransform2D.COMPONENT), List.of(Name.COMPONENT, Transform3D.COMPONENT));
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (World world = World.create()) {
+                long[] children = new long[extras.size()];
+                for (int i = 0; i < extras.size(); i++) { // roots in six archetypes: more views than at first
+                    List<Input> inputs = new ArrayList<>(extras.get(i));
+                    inputs.add(Transform2D.COMPONENT.of(Transform2D.at(i, 0)));
+                    long root = world.spawn(inputs.toArray(Input[]::new));
+                    children[i] = spawnChild(world, root, ARM);
+                }
+                RelativeTransformComposer composer = new RelativeTransformComposer();
+                boolean failed = false;
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                try {
+                    composer.run(0, world);
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    AllocationFaults.disarm();
+                }
+                composer.run(0, world);
+                for (int i = 0; i < children.length; i++) {
+                    assertEquals(Transform2D.at(i, 0).compose(ARM), world.get(children[i], Transform2D.COMPONENT),
+                            "child " + i + " after growth " + k + " failed");
+                }
+                if (!failed) {
+                    break;
+                }
+                failures++;
+            }
+        }
+        assertTrue(failures >= 2, "the order's growths and the views' were reached: " + failures);
+    }
+
+    @Test
     void aSteadyFrameAllocatesNothing() {
         try (World world = World.create()) {
             for (int tree = 0; tree < 50; tree++) {
@@ -184,7 +248,7 @@ class RelativeTransformComposerTest {
                 }
             }
             long bytes = Allocations.quietestWindow(() -> world.update(1 / 60.0), 2000, 1000, 5);
-            assertTrue(bytes < 1024, "the quietest 1000 frames over 200 archetypes allocated " + bytes + " bytes");
+            assertTrue(bytes < 1024, "the quietest 1000 frames over 600 composed rows allocated " + bytes + " bytes");
             assertFalse(world.listSystems().isEmpty());
         }
     }

@@ -27,6 +27,9 @@ class WorldQueryTest {
     static final ScalarComponent.OfInt HP = Components.scalar("test.query.Hp", 10);
     static final TagComponent ENEMY = Components.tag("test.query.Enemy");
     static final TagComponent BOSS = Components.tag("test.query.Boss");
+    /** A dense cascading parent: one archetype per parent, as the test needs (the builtin ChildOf is sparse). */
+    static final dev.jtecs.component.Relationship DENSE_PARENT = dev.jtecs.component.Relationships.register(
+            "test.query.DenseParent", o -> o.exclusive().reverseIndex().cascadeDelete());
     static final TagComponent FROZEN = Components.tag("test.query.Frozen");
 
     private final World world = World.create();
@@ -114,7 +117,7 @@ class WorldQueryTest {
         long[] parents = new long[6];
         for (int i = 0; i < parents.length; i++) {
             parents[i] = world.spawn(ENEMY);
-            world.spawn(HP, dev.jtecs.builtin.ChildOf.COMPONENT.to(parents[i])); // one archetype per parent
+            world.spawn(HP, DENSE_PARENT.to(parents[i])); // dense: one archetype per parent
         }
         List<Archetype> before = query.archetypes();
         assertEquals(7, before.size());
@@ -129,7 +132,7 @@ class WorldQueryTest {
         List<Archetype> joined = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             long parent = world.spawn(ENEMY);
-            joined.add(world.archetypeOf(world.spawn(HP, BOSS, dev.jtecs.builtin.ChildOf.COMPONENT.to(parent))));
+            joined.add(world.archetypeOf(world.spawn(HP, BOSS, DENSE_PARENT.to(parent))));
         }
         List<Integer> ids = joined.stream().map(Archetype::id).toList();
         assertTrue(ids.contains(before.get(2).id()) || ids.contains(before.get(5).id()), "a pruned id is reused");

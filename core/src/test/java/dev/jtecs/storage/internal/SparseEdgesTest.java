@@ -17,12 +17,54 @@ class SparseEdgesTest {
             .reverseIndex());
     static final Relationship PLAIN = Relationships.register("test.sparse.Plain", o -> o.sparse());
 
-    private final SparseEdges edges = new SparseEdges();
+    private final StructureClock clock = new StructureClock();
+    private final SparseEdges edges = new SparseEdges(clock);
     private final long s1 = Entity.pack(1, 0);
     private final long s2 = Entity.pack(2, 3);
     private final long t1 = Entity.pack(10, 0);
     private final long t2 = Entity.pack(11, 0);
     private final long t3 = Entity.pack(12, 0);
+
+    @Test
+    void everyChangeToTheEdgeSetAdvancesTheRelationshipsCounterAndOnlyThen() {
+        long a = Entity.pack(1, 0);
+        long b = Entity.pack(2, 0);
+        long t = Entity.pack(3, 0);
+        long u = Entity.pack(4, 0);
+        long world = clock.version();
+        long one = clock.version(ONE.id());
+        long many = clock.version(MANY.id());
+        edges.add(ONE, a, t, null);
+        assertEquals(one + 1, clock.version(ONE.id()));
+        assertEquals(world + 1, clock.version());
+        assertFalse(edges.add(ONE, a, t, null)); // already there: no change
+        assertEquals(one + 1, clock.version(ONE.id()));
+        edges.add(ONE, a, u, null); // exclusive: a retarget
+        assertEquals(one + 2, clock.version(ONE.id()));
+        assertFalse(edges.remove(ONE, b, t)); // b holds nothing
+        assertEquals(one + 2, clock.version(ONE.id()));
+        edges.remove(ONE, a, u);
+        assertEquals(one + 3, clock.version(ONE.id()));
+        edges.add(ONE, b, t, null);
+        edges.removeSource(b);
+        assertEquals(one + 5, clock.version(ONE.id()));
+        assertEquals(many, clock.version(MANY.id()), "another relationship's counter stays");
+    }
+
+    @Test
+    void firstTargetReadsTheLowestAndForgetsEverythingAfterAClear() {
+        edges.add(MANY, s1, t2, null);
+        edges.add(MANY, s1, t1, null);
+        assertEquals(t1, edges.firstTarget(MANY, s1));
+        assertEquals(0, edges.firstTarget(MANY, s2));
+        assertEquals(0, edges.firstTarget(PLAIN, s1));
+        edges.clear(); // the lookup remembered MANY's edges: they must go with the rest
+        assertEquals(0, edges.firstTarget(MANY, s1));
+        edges.add(MANY, s1, t3, null);
+        assertEquals(t3, edges.firstTarget(MANY, s1));
+        assertArrayEquals(new long[] {s1}, edges.sources(MANY, t3));
+        assertArrayEquals(new long[0], edges.sources(MANY, t1));
+    }
 
     @Test
     void targetsStayAscendingAndDistinct() {
@@ -115,7 +157,7 @@ class SparseEdgesTest {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = Entity.pack(i * 7 + 1, i % 3);
         }
-        SparseEdges store = new SparseEdges();
+        SparseEdges store = new SparseEdges(new StructureClock());
         int injected = 0;
         for (int step = 0; step < 300; step++) {
             Relationship[] kinds = {MANY, ONE, PLAIN};
