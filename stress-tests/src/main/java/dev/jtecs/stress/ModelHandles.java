@@ -106,6 +106,7 @@ final class ModelHandles {
                     f.init(), f.inputs());
             case ModelOp.KeyRejection k -> new ModelOp.KeyRejection(k.call(), k.count(), map(k.ids()), k.query(),
                     k.inputs());
+            case ModelOp.PartitionTag p -> new ModelOp.PartitionTag(map(p.id()), p.tag(), p.set());
             default -> op; // names no entity
         };
     }
