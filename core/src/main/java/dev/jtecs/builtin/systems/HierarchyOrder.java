@@ -88,6 +88,7 @@ public final class HierarchyOrder {
     private boolean[] reached = new boolean[16];
     private int[] order = new int[16];
     private int nodes;
+    private boolean cyclic;
 
     // The steps.
     private int[] stepSlot = new int[16];
@@ -199,6 +200,15 @@ public final class HierarchyOrder {
             gather();
         } while (world.structureVersion() != version);
         return true;
+    }
+
+    /**
+     * Whether the last gather found rows on a {@code ChildOf} cycle (or below one). A composition in this order
+     * then reads, on the cycle, values it wrote itself the last time, so composing again can change them even
+     * when nothing else changed.
+     */
+    public boolean hasCycle() {
+        return cyclic;
     }
 
     /** The number of steps: runs of rows with one parent, over the rows matched at the last gather. */
@@ -444,8 +454,10 @@ public final class HierarchyOrder {
             }
             tail = below(head, tail);
         }
+        cyclic = false;
         for (int i = 0; i < n; i++) {
             if (!reached[i]) { // on a cycle, or below one: no start reaches it
+                cyclic = true;
                 reached[i] = true;
                 order[tail] = i;
                 tail = below(tail, tail + 1);

@@ -36,6 +36,13 @@ import java.util.Arrays;
  * {@code Transform2D} is marked dirty only in archetypes where some value changed, bit for bit, so a still
  * hierarchy leaves it clean.
  *
+ * <p>Dirty sampling. Before composing, the body samples what composition reads: the structure counters of
+ * {@code Transform2D}, {@code RelativeTransform2D} and {@code ChildOf}, and the write counters of the two
+ * components in every archetype of the order. When none moved since the last composition finished, every value it
+ * would write is already there, and the frame is skipped: a still hierarchy costs a few counter reads. (This is
+ * the reference's relative-transform dirty sampler, folded into the body that uses its sample; see
+ * docs/builtins.md.)
+ *
  * @implNote No allocation per entity or per frame in steady state: the order keeps its arrays between gathers,
  *     and the views are fetched again only after a gather (one set per archetype, a few archetypes).
  */
@@ -64,14 +71,69 @@ final class RelativeTransformComposer implements SystemBody {
     private int viewed; // archetype indexes holding views: [0, viewed)
     private boolean viewsCurrent;
 
+    // What the inputs of composition looked like right after the last composition (see inputsUnchanged).
+    private boolean settled;
+    private long settledTransforms;
+    private long settledOffsets;
+    private long settledEdges;
+    private long settledWrites;
+    /** Frames composed (a frame skipped because no input changed is not counted); read by tests. */
+    long composedFrames;
+
     @Override
     public void run(double dt, World w) {
         HierarchyOrder steps = orderFor(w);
-        if (steps.refresh() || !viewsCurrent) {
+        boolean regathered = steps.refresh();
+        if (regathered || !viewsCurrent) {
             viewsCurrent = false; // until the views of this gather are all in: a failure fetches them again
             fetchViews(steps);
             viewsCurrent = true;
         }
+        if (!regathered && inputsUnchanged(steps)) {
+            return; // every transform it would write holds that value already
+        }
+        settled = false; // until this composition is complete: a failure part way composes again next time
+        compose(steps);
+        composedFrames++;
+        settledTransforms = world.structureVersion(Transform2D.COMPONENT);
+        settledOffsets = world.structureVersion(RelativeTransform2D.COMPONENT);
+        settledEdges = world.structureVersion(ChildOf.COMPONENT);
+        settledWrites = writes(steps);
+        settled = true;
+    }
+
+    /**
+     * Whether nothing composition reads changed since the last composition, so composing again would write the
+     * values that are there: no structural change to a table holding {@code Transform2D},
+     * {@code RelativeTransform2D} or {@code ChildOf} (edge changes included), and no value write declared on
+     * {@code Transform2D} or {@code RelativeTransform2D} in any archetype the order names (members and the
+     * archetypes of parents), and no {@code ChildOf} cycle, whose rows read what the last composition wrote and so
+     * change from one composition to the next. Write counters never reset, so a write made at any time since, in a system, between
+     * frames or after the dirty bits were cleared, is seen; this composer's own marks were counted when it settled.
+     */
+    private boolean inputsUnchanged(HierarchyOrder steps) {
+        return settled && !steps.hasCycle() && world.structureVersion(Transform2D.COMPONENT) == settledTransforms
+                && world.structureVersion(RelativeTransform2D.COMPONENT) == settledOffsets
+                && world.structureVersion(ChildOf.COMPONENT) == settledEdges
+                && writes(steps) == settledWrites;
+    }
+
+    /** The sum of the write counters of both components over the order's archetypes (counters only grow). */
+    private static long writes(HierarchyOrder steps) {
+        long sum = 0;
+        for (int a = 0, n = steps.archetypeCount(); a < n; a++) {
+            Archetype archetype = steps.archetypeAt(a);
+            if (archetype.has(Transform2D.COMPONENT)) {
+                sum += archetype.writeCount(Transform2D.COMPONENT);
+            }
+            if (archetype.has(RelativeTransform2D.COMPONENT)) {
+                sum += archetype.writeCount(RelativeTransform2D.COMPONENT);
+            }
+        }
+        return sum;
+    }
+
+    private void compose(HierarchyOrder steps) {
         int archetypes = steps.archetypeCount();
         Arrays.fill(changed, 0, archetypes, false);
         int n = steps.size();

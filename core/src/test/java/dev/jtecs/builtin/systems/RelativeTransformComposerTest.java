@@ -256,4 +256,87 @@ class RelativeTransformComposerTest {
     private static float f(SplittableRandom random, float range) {
         return (float) random.nextDouble(-range, range);
     }
+
+    /** A world whose composition runs through {@code body} (the builtin one removed), so its counter is readable. */
+    private static World withBody(RelativeTransformComposer body) {
+        World world = World.create();
+        world.removeSystem(BuiltinSystems.RELATIVE_TRANSFORMS);
+        world.addSystem(SystemConfig.named("test.compose").phase(Phases.POST_UPDATE).run(body));
+        return world;
+    }
+
+    @Test
+    void aFrameInWhichNoInputChangedIsSkippedAndEveryKindOfChangeComposesAgain() {
+        RelativeTransformComposer body = new RelativeTransformComposer();
+        try (World world = withBody(body)) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long arm = spawnChild(world, root, ARM);
+            long hand = spawnChild(world, arm, HAND);
+            world.update(0);
+            assertEquals(1, body.composedFrames);
+            world.update(0);
+            world.update(0);
+            assertEquals(1, body.composedFrames, "a still hierarchy is sampled, not composed");
+            assertEquals(ROOT.compose(ARM).compose(HAND), world.get(hand, Transform2D.COMPONENT));
+
+            world.set(root, Transform2D.COMPONENT.of(Transform2D.at(5, 6))); // a parent moved (between frames)
+            world.update(0);
+            assertEquals(2, body.composedFrames);
+            assertEquals(Transform2D.at(5, 6).compose(ARM).compose(HAND), world.get(hand, Transform2D.COMPONENT));
+
+            world.set(arm, RelativeTransform2D.COMPONENT.of(FINGER)); // an offset changed
+            world.update(0);
+            assertEquals(3, body.composedFrames);
+            assertEquals(Transform2D.at(5, 6).compose(FINGER).compose(HAND), world.get(hand, Transform2D.COMPONENT));
+
+            world.set(hand, Transform2D.COMPONENT.of(Transform2D.at(-1, -1))); // a composed value overwritten
+            world.update(0);
+            assertEquals(4, body.composedFrames);
+            assertEquals(Transform2D.at(5, 6).compose(FINGER).compose(HAND), world.get(hand, Transform2D.COMPONENT),
+                    "composition puts the composed value back");
+
+            world.archetypeOf(root).getMut(Transform2D.X); // a marked write through a view, with the dirty bits
+            world.clearDirty();                             // cleared before the next frame: the counter stays
+            world.update(0);
+            assertEquals(5, body.composedFrames);
+
+            long other = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(100, 0)));
+            world.set(hand, ChildOf.COMPONENT.to(other)); // reparented: an edge change
+            world.update(0);
+            assertEquals(6, body.composedFrames);
+            assertEquals(Transform2D.at(100, 0).compose(HAND), world.get(hand, Transform2D.COMPONENT));
+            world.update(0);
+            assertEquals(6, body.composedFrames, "still again");
+        }
+    }
+
+    @Test
+    void aSkippedFrameMarksNothingDirty() {
+        RelativeTransformComposer body = new RelativeTransformComposer();
+        try (World world = withBody(body)) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long arm = spawnChild(world, root, ARM);
+            List<Boolean> dirty = new ArrayList<>();
+            world.addSystem(SystemConfig.named("test.watch").phase(Phases.LAST).run((dt, w) ->
+                    dirty.add(w.archetypeOf(arm).isComponentDirty(Transform2D.COMPONENT))));
+            world.update(0);
+            world.update(0);
+            assertEquals(List.of(true, false), dirty);
+        }
+    }
+
+    @Test
+    void aHierarchyWithACycleIsComposedEveryFrame() {
+        RelativeTransformComposer body = new RelativeTransformComposer();
+        try (World world = withBody(body)) {
+            long a = world.spawn(Transform2D.COMPONENT, RelativeTransform2D.COMPONENT.of(ARM));
+            long b = world.spawn(ChildOf.COMPONENT.to(a), RelativeTransform2D.COMPONENT.of(HAND));
+            world.set(a, ChildOf.COMPONENT.to(b));
+            world.update(0);
+            Transform2D first = world.get(b, Transform2D.COMPONENT);
+            world.update(0);
+            assertEquals(2, body.composedFrames, "on a cycle, each composition reads the last one's values");
+            assertFalse(first.equals(world.get(b, Transform2D.COMPONENT)));
+        }
+    }
 }
