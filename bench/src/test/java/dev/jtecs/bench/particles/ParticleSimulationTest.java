@@ -262,13 +262,13 @@ class ParticleSimulationTest {
     }
 
     /**
-     * A warm frame allocates next to nothing, whatever the turnover: at 100,000 particles about 1,000 die and are
-     * respawned each frame, so any per-entity garbage (an id array, a list of dirty archetypes per frame) would
+     * A warm frame allocates next to nothing (one batch descriptor), whatever the turnover: at 100,000 particles
+     * about 1,000 die and are respawned each frame, so any per-entity garbage (an id array, a list of dirty archetypes per frame) would
      * cost kilobytes. The bound is the quietest of several windows (JIT deoptimizations can allocate now and
      * then), averaged over the window's frames.
      */
     @Test
-    void aWarmFrameAllocatesLessThanOneKibibyte() {
+    void aWarmFrameAllocatesAtMostTheBurstsBatchDescriptor() {
         try (ParticleSimulation simulation = new ParticleSimulation(100_000, 9, KernelChoice.VECTOR)) {
             com.sun.management.ThreadMXBean threads =
                     (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
@@ -286,7 +286,9 @@ class ParticleSimulationTest {
                 best = Math.min(best, (threads.getCurrentThreadAllocatedBytes() - before) / (double) framesPerWindow);
                 assertTrue(simulation.expired() - expiredBefore > 500 * framesPerWindow, "turnover ran");
             }
-            assertTrue(best < 1024, "a warm frame allocated " + best + " bytes on average");
+            // the burst's BatchOp (core, ~120 B) is all that is left; a slice per zeroed column and a list view per
+            // publication took it to ~390 B before
+            assertTrue(best < 200, "a warm frame allocated " + best + " bytes on average");
         }
     }
 
