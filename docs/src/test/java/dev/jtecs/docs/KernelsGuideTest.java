@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.builtin.RelativeTransform2D;
+import dev.jtecs.builtin.TTL;
 import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
@@ -20,8 +21,10 @@ import dev.jtecs.kernels.KernelColumns;
 import dev.jtecs.kernels.KernelMode;
 import dev.jtecs.kernels.KernelProvider;
 import dev.jtecs.kernels.KernelRunner;
+import dev.jtecs.kernels.LifetimeCountdown;
 import dev.jtecs.kernels.MotionKernels;
 import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.kernels.ParticleStep;
 import dev.jtecs.kernels.WritePolicy;
 import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
@@ -101,6 +104,48 @@ class KernelsGuideTest {
             assertEquals(List.of(POSITION), sparks.dirtyComponents());
             assertEquals(List.of(), statues.dirtyComponents()); // not matched, not marked
             assertEquals(0.5f, walkers.get(X).get(0));
+            // end-example
+        }
+    }
+
+    @Test
+    void theFusedParticleStepLeavesWhatTheFourPassesLeave() {
+        try (World fused = World.create(); World separate = World.create()) {
+            long[] ids = new long[1000];
+            for (World w : List.of(fused, separate)) {
+                BuiltinSystems.remove(w); // no builtin TTL system counting down beside ours
+                for (int i = 0; i < ids.length; i++) {
+                    double life = 0.01 + i * 0.0001; // the first 67 are spent after one step
+                    ids[i] = w.spawn(POSITION.of(new Position(i, 0)), VELOCITY.of(new Velocity(1, i % 7)),
+                            TTL.COMPONENT.of(new TTL(life, life)));
+                }
+            }
+            Query separateQuery = separate.newQuery(QueryDescriptor.builder()
+                    .include(POSITION, VELOCITY, TTL.COMPONENT).build());
+            KernelRunner runner = new KernelRunner();
+            LifetimeCountdown countdown = new LifetimeCountdown();
+            // begin-example
+            Query particles = fused.newQuery(QueryDescriptor.builder()
+                    .include(POSITION, VELOCITY, TTL.COMPONENT).build());
+            ParticleStep step = new ParticleStep(KernelProvider.particleSteps(), X, Y, DX, DY, -9.81f, 0.5f);
+            int spent = step.run(particles, 1.0 / 60); // reads and writes x, y, dx, dy, remaining once each
+
+            // what four passes over the same columns leave, bit for bit:
+            runner.run(separateQuery, MotionKernels.gravity(DY, -9.81f), 1f / 60);
+            runner.run(separateQuery, MotionKernels.damping(DX, DY, 0.5f), 1f / 60);
+            runner.run(separateQuery, MotionKernels.integrate2d(X, Y, DX, DY), 1f / 60);
+            assertEquals(countdown.countDown(separateQuery, 1.0 / 60), spent);
+            assertEquals(67, spent);
+            for (long id : ids) {
+                assertEquals(separate.get(id, POSITION), fused.get(id, POSITION));
+                assertEquals(separate.get(id, VELOCITY), fused.get(id, VELOCITY));
+            }
+            Archetype archetype = fused.archetypeOf(ids[0]);
+            assertEquals(java.util.Set.of(POSITION, VELOCITY, TTL.COMPONENT),
+                    java.util.Set.copyOf(archetype.dirtyComponents())); // what the four passes mark
+            assertEquals(ids[0], step.expired(0));            // archetype order, then row order
+            assertEquals(spent, step.despawnExpired(fused));  // one scope, published together
+            assertEquals(ids.length - spent, fused.entityCount());
             // end-example
         }
     }

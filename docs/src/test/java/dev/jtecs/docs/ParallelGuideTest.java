@@ -12,13 +12,16 @@ import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.kernels.ColumnKernel;
 import dev.jtecs.kernels.KernelColumns;
+import dev.jtecs.kernels.KernelProvider;
 import dev.jtecs.kernels.KernelRunner;
 import dev.jtecs.kernels.MotionKernels;
+import dev.jtecs.kernels.ParticleStep;
 import dev.jtecs.kernels.WritePolicy;
 import dev.jtecs.kernels.parallel.ChunkCommands;
 import dev.jtecs.kernels.parallel.CommandKernel;
 import dev.jtecs.kernels.parallel.ParallelKernelRunner;
 import dev.jtecs.kernels.parallel.ParallelLifetimeCountdown;
+import dev.jtecs.kernels.parallel.ParallelParticleStep;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.storage.Archetype;
@@ -247,6 +250,42 @@ class ParallelGuideTest {
             }
             assertEquals(30_000, world.entityCount());
             // end-example
+        }
+    }
+
+    @Test
+    void theFusedParticleStepSplitsItsRowsAcrossWorkers() {
+        try (World one = World.create(); World two = World.create()) {
+            List<Long> ids = new ArrayList<>();
+            for (World w : List.of(one, two)) {
+                dev.jtecs.builtin.systems.BuiltinSystems.remove(w);
+                for (int i = 0; i < 40_000; i++) {
+                    long id = w.spawn(POSITION.of(new Position(i, 0)), VELOCITY.of(new Velocity(1, 2)),
+                            TTL.COMPONENT.of(new TTL(i % 4 == 0 ? 0.01 : 10)));
+                    if (w == one) {
+                        ids.add(id);
+                    }
+                }
+            }
+            Query particles = one.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY, TTL.COMPONENT)
+                    .build());
+            Query sameInTwo = two.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY, TTL.COMPONENT)
+                    .build());
+            ParticleStep single = new ParticleStep(KernelProvider.particleSteps(), X, Y, DX, DY, -9.81f, 0.5f);
+            ForkJoinPool pool = new ForkJoinPool(2);
+            // begin-example
+            try (ParallelParticleStep step = new ParallelParticleStep(KernelProvider.particleSteps(), X, Y, DX, DY,
+                    -9.81f, 0.5f, pool)) {
+                int spent = step.run(sameInTwo, 1.0 / 60);      // chunks of rows on two workers
+                assertEquals(single.run(particles, 1.0 / 60), spent);
+                assertEquals(10_000, spent);
+                assertEquals(ids.get(4), step.expired(1));       // the single-threaded list, entry for entry
+                assertEquals(one.get(ids.get(7), POSITION), two.get(ids.get(7), POSITION)); // the same bits
+                assertEquals(10_000, step.despawnExpired(two));  // one scope, published together
+            }
+            assertEquals(30_000, two.entityCount());
+            // end-example
+            pool.shutdown();
         }
     }
 }

@@ -9,7 +9,7 @@ import java.util.Locale;
  * C2 every vector is a heap object and the vector kernels run tens of times slower than the scalar ones);
  * otherwise scalar, with the reason logged once at {@code WARNING}. {@code -Djtecs.kernels=scalar} forces the
  * scalar twins (tests, comparisons); {@code auto} or no value lets the checks decide. The choice is made in the
- * class initializer and never changes: {@link #particles()}, {@link #lifetimes()}, {@link #transforms()},
+ * class initializer and never changes: {@link #particles()}, {@link #lifetimes()}, {@link #particleSteps()}, {@link #transforms()},
  * {@link #lifetimeLerps()}, {@link #fills()}, {@link #bounds()} and {@link #sums()} always return the same
  * instances.
  *
@@ -31,6 +31,7 @@ public final class KernelProvider {
             System.getProperty("java.vm.info", ""));
     private static final ParticleOps PARTICLES = choose(ParticleOps.class, ParticleOps.SCALAR);
     private static final LifetimeOps LIFETIMES = choose(LifetimeOps.class, LifetimeOps.SCALAR);
+    private static final ParticleStepOps PARTICLE_STEPS = choose(ParticleStepOps.class, ParticleStepOps.SCALAR);
     private static final TransformOps TRANSFORMS = choose(TransformOps.class, TransformOps.SCALAR);
     private static final LifetimeLerpOps LIFETIME_LERPS = choose(LifetimeLerpOps.class, LifetimeLerpOps.SCALAR);
     private static final FillOps FILLS = choose(FillOps.class, FillOps.SCALAR);
@@ -65,6 +66,11 @@ public final class KernelProvider {
     /** The lifetime countdown of {@link #mode()}: one instance for the life of the JVM. */
     public static LifetimeOps lifetimes() {
         return LIFETIMES;
+    }
+
+    /** The fused particle step ({@link ParticleStep}) of {@link #mode()}: one instance for the life of the JVM. */
+    public static ParticleStepOps particleSteps() {
+        return PARTICLE_STEPS;
     }
 
     /** The transform kernels of {@link #mode()}: one instance for the life of the JVM. */

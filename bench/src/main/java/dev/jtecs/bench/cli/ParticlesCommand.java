@@ -40,9 +40,29 @@ public final class ParticlesCommand extends FrameJobCommand {
             description = "save the world after the last frame as a binary snapshot")
     java.nio.file.Path save;
 
+    @Option(names = "--passes", defaultValue = "fused", paramLabel = "fused|separate", order = 8,
+            converter = PassesConverter.class,
+            description = "fused: gravity, damping, integration and the countdown in one pass per archetype; "
+                    + "separate: one pass per kernel. The same state either way (default: ${DEFAULT-VALUE})")
+    ParticleSimulation.Passes passes;
+
+    /** Takes {@code fused} or {@code separate} in any case. */
+    static final class PassesConverter implements picocli.CommandLine.ITypeConverter<ParticleSimulation.Passes> {
+        @Override
+        public ParticleSimulation.Passes convert(String value) {
+            for (ParticleSimulation.Passes p : ParticleSimulation.Passes.values()) {
+                if (p.optionValue().equalsIgnoreCase(value.trim())) {
+                    return p;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("--passes must be fused or separate, got '"
+                    + value + "'");
+        }
+    }
+
     @Override
     FrameWorkload create(int entities, int seed, KernelChoice kernels, int threads) {
-        return new ParticleSimulation(entities, seed, kernels, threads, load);
+        return new ParticleSimulation(entities, seed, kernels, threads, load, passes);
     }
 
     @Override

@@ -1,10 +1,13 @@
 package dev.jtecs.bench.frame;
 
+import dev.jtecs.component.FloatField;
 import dev.jtecs.kernels.ColumnKernel;
 import dev.jtecs.kernels.KernelRunner;
 import dev.jtecs.kernels.LifetimeCountdown;
+import dev.jtecs.kernels.ParticleStep;
 import dev.jtecs.kernels.parallel.ParallelKernelRunner;
 import dev.jtecs.kernels.parallel.ParallelLifetimeCountdown;
+import dev.jtecs.kernels.parallel.ParallelParticleStep;
 import dev.jtecs.query.Query;
 import dev.jtecs.world.World;
 import java.util.concurrent.ForkJoinPool;
@@ -23,6 +26,7 @@ public final class FrameKernels implements AutoCloseable {
     public static final int MAX_THREADS = 256;
 
     private final int threads;
+    private final KernelChoice choice;
     private final ForkJoinPool pool;
     private final KernelRunner runner;
     private final LifetimeCountdown countdown;
@@ -40,6 +44,7 @@ public final class FrameKernels implements AutoCloseable {
             throw new IllegalArgumentException("threads=" + threads + " outside 1.." + MAX_THREADS);
         }
         this.threads = threads;
+        this.choice = choice;
         if (threads == 1) {
             this.pool = null;
             this.runner = new KernelRunner();
@@ -73,6 +78,50 @@ public final class FrameKernels implements AutoCloseable {
     /** Despawns what the last {@link #countDown} collected; see {@link LifetimeCountdown#despawnExpired}. */
     public int despawnExpired(World world) {
         return countdown != null ? countdown.despawnExpired(world) : parallelCountdown.despawnExpired(world);
+    }
+
+    /**
+     * The fused particle step ({@link ParticleStep}) of this choice on these threads: on the calling thread for one
+     * thread, on the shared pool ({@link ParallelParticleStep}) otherwise. Made once, at setup.
+     */
+    public Step particleStep(FloatField x, FloatField y, FloatField vx, FloatField vy, float g,
+            float retainPerSecond) {
+        if (pool == null) {
+            ParticleStep step = new ParticleStep(choice.particleSteps(), x, y, vx, vy, g, retainPerSecond);
+            return new Step() {
+                @Override
+                public int run(Query query, double dt) {
+                    return step.run(query, dt);
+                }
+
+                @Override
+                public int despawnExpired(World world) {
+                    return step.despawnExpired(world);
+                }
+            };
+        }
+        ParallelParticleStep step = new ParallelParticleStep(choice.particleSteps(), x, y, vx, vy, g,
+                retainPerSecond, pool);
+        return new Step() {
+            @Override
+            public int run(Query query, double dt) {
+                return step.run(query, dt);
+            }
+
+            @Override
+            public int despawnExpired(World world) {
+                return step.despawnExpired(world);
+            }
+        };
+    }
+
+    /** A fused pass and the despawn of what it found spent, on the threads of its {@link FrameKernels}. */
+    public interface Step {
+        /** One fused pass over {@code query}; returns how many entities it found spent. */
+        int run(Query query, double dt);
+
+        /** Despawns what the last {@link #run} found spent, in one scope; returns how many. */
+        int despawnExpired(World world);
     }
 
     @Override

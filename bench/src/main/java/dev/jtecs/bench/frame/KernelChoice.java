@@ -4,6 +4,7 @@ import dev.jtecs.kernels.KernelMode;
 import dev.jtecs.kernels.KernelProvider;
 import dev.jtecs.kernels.LifetimeOps;
 import dev.jtecs.kernels.ParticleOps;
+import dev.jtecs.kernels.ParticleStepOps;
 import dev.jtecs.kernels.TransformOps;
 import java.util.Locale;
 
@@ -48,6 +49,12 @@ public enum KernelChoice {
     public ParticleOps particles() {
         requireAvailable();
         return this == SCALAR ? ParticleOps.SCALAR : KernelProvider.particles();
+    }
+
+    /** The fused particle step ({@link dev.jtecs.kernels.ParticleStep}) of this choice. */
+    public ParticleStepOps particleSteps() {
+        requireAvailable();
+        return this == SCALAR ? ParticleStepOps.SCALAR : KernelProvider.particleSteps();
     }
 
     /** The transform kernels (affine matrices, hierarchy composition) of this choice. */

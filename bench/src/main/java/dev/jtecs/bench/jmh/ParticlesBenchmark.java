@@ -31,6 +31,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       kernel systems, the {@code TTL} countdown kernel and its despawn scope, one {@code batchSpawn} filled by
  *       bulk copies, and the dirty-driven extraction (bulk copies of the dirty columns, off-heap).
  *   <li>{@code jtecsScalarFrame}: the same with the scalar twins ({@code jtecs-scalar}).
+ *   <li>{@code jtecsSeparateFrame}: the vector frame with one pass per kernel instead of the fused step
+ *       ({@code --passes separate}); {@code jtecsFrame} runs the fused one, the default.
+ *   <li>{@code jtecsTwoThreadsFrame}: {@code jtecsFrame} with its step on two workers ({@code --threads 2}).
+ *   <li>{@code plainArrayFusedFrame}: {@link PlainArrayFusedParticles}, the frame as one hand-written loop over
+ *       plain arrays ({@code plain-array-fused}), the floor.
  *   <li>{@code dominionFrame}, {@code artemisFrame}, {@code ashleyFrame}: {@link DominionParticles},
  *       {@link ArtemisParticles}, {@link AshleyParticles}, each written as its engine documents, with its fairness
  *       notes. None has dirty tracking: every particle moves every frame, so each extracts every particle, which
@@ -57,6 +62,9 @@ public class ParticlesBenchmark {
 
     ParticleFrame jtecs;
     ParticleFrame jtecsScalar;
+    ParticleFrame jtecsSeparate;
+    ParticleFrame jtecsTwoThreads;
+    ParticleFrame plainArrayFused;
     ParticleFrame dominion;
     ParticleFrame artemis;
     ParticleFrame ashley;
@@ -75,6 +83,16 @@ public class ParticlesBenchmark {
         if (all || selected.equals("jtecsScalarFrame")) {
             jtecsScalar = new Jtecs(new ParticleSimulation(entities, SEED, KernelChoice.SCALAR));
         }
+        if (all || selected.equals("jtecsSeparateFrame")) {
+            jtecsSeparate = new Jtecs(new ParticleSimulation(entities, SEED, KernelChoice.VECTOR, 1, null,
+                    ParticleSimulation.Passes.SEPARATE));
+        }
+        if (all || selected.equals("jtecsTwoThreadsFrame")) {
+            jtecsTwoThreads = new Jtecs(new ParticleSimulation(entities, SEED, KernelChoice.VECTOR, 2));
+        }
+        if (all || selected.equals("plainArrayFusedFrame")) {
+            plainArrayFused = new PlainArrayFusedParticles(entities, SEED);
+        }
         if (EngineUnderTest.needs(selected, "dominion")) {
             dominion = new DominionParticles(entities, SEED);
         }
@@ -88,7 +106,8 @@ public class ParticlesBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        for (ParticleFrame frame : new ParticleFrame[] {jtecs, jtecsScalar, dominion, artemis, ashley}) {
+        for (ParticleFrame frame : new ParticleFrame[] {jtecs, jtecsScalar, jtecsSeparate, jtecsTwoThreads,
+            plainArrayFused, dominion, artemis, ashley}) {
             if (frame != null) {
                 frame.close();
             }
@@ -103,6 +122,21 @@ public class ParticlesBenchmark {
     @Benchmark
     public void jtecsScalarFrame() {
         jtecsScalar.frame();
+    }
+
+    @Benchmark
+    public void jtecsSeparateFrame() {
+        jtecsSeparate.frame();
+    }
+
+    @Benchmark
+    public void jtecsTwoThreadsFrame() {
+        jtecsTwoThreads.frame();
+    }
+
+    @Benchmark
+    public void plainArrayFusedFrame() {
+        plainArrayFused.frame();
     }
 
     @Benchmark

@@ -46,7 +46,21 @@ import java.util.List;
  *   RENDER             particles.Extract    DirtyExtractor: dirty x, y, startingTime, remaining ──► output buffer
  * </pre>
  *
- * The builtin {@code jtecs.TTL} system is removed: {@code particles.Lifetimes} is its kernel form, with the same
+ * That is the {@link Passes#SEPARATE} frame. The {@link Passes#FUSED} frame (the default) runs the first four
+ * as one pass, {@link FrameKernels#particleStep} ({@code ParticleStep}, one read and one write of each column),
+ * and despawns what it found spent in {@code particles.Lifetimes}:
+ *
+ * <pre>
+ *   FIXED_UPDATE       particles.Step       gravity, damping, integrate, countdown per row; spent ids collected
+ *   FIXED_POST_UPDATE  particles.Lifetimes  spent ids ──► despawn (one scope)
+ *                      particles.Respawn, then RENDER particles.Extract, as above
+ * </pre>
+ *
+ * Both give the same state bit for bit and the same dirty marks (Position, Velocity, TTL on the archetype).
+ * The extraction stays a pass of its own: the despawns and the burst between the step and it move and add rows,
+ * so rows written by the step are not yet the rows the consumer must see; it is bulk copies of whole columns.
+ *
+ * <p>The builtin {@code jtecs.TTL} system is removed: {@code particles.Lifetimes} is its kernel form, with the same
  * rule. Spawn values come from {@code world.randomStream(RANDOM_STREAM)} after {@code world.seedRandom(seed)},
  * through a {@link ParticleEmitter}; the initial population is one {@code batchSpawn} too.
  *
@@ -54,17 +68,31 @@ import java.util.List;
  * deterministic: the same N, seed and kernels give the same state after every frame, and since the vector
  * kernels are bit-for-bit twins of the scalar ones, the kernel choice does not change the state either.
  *
- * @implNote A warm frame allocates next to nothing (a few hundred bytes: the burst's batch descriptor), whatever
+ * @implNote A warm frame allocates next to nothing (about 120 bytes: the burst's batch descriptor), whatever
  *     N: the burst's ids go into a buffer the simulation keeps, the countdown despawns its list in one bulk call,
  *     and the extraction visits the dirty archetypes without listing them. Scratch arrays (the emitter's, the
  *     countdown's, the id buffer) grow to the largest burst and stay.
  */
 public final class ParticleSimulation implements FrameWorkload {
+    /** How a frame runs its kernels: one pass per kernel, or the fused step. The state does not depend on it. */
+    public enum Passes {
+        /** Gravity, damping, integration and the countdown as four passes, each a system of its own. */
+        SEPARATE,
+        /** The four fused into one pass per archetype ({@code ParticleStep}). */
+        FUSED;
+
+        /** The lower-case name the command line takes. */
+        public String optionValue() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
     /** The most particles a simulation takes. */
     public static final int MAX_ENTITIES = 1 << 26;
     /** The random stream the particles are drawn from. */
     public static final String RANDOM_STREAM = "bench.particles.emitter";
 
+    public static final String STEP = "particles.Step";
     public static final String GRAVITY = "particles.Gravity";
     public static final String DAMPING = "particles.Damping";
     public static final String INTEGRATE = "particles.Integrate";
@@ -82,6 +110,7 @@ public final class ParticleSimulation implements FrameWorkload {
 
     private final int entities;
     private final KernelChoice kernels;
+    private final Passes passes;
     private final World world;
     private final Query particles;
     private final ParticleEmitter emitter;
@@ -126,15 +155,28 @@ public final class ParticleSimulation implements FrameWorkload {
      *     can hold
      */
     public ParticleSimulation(int entities, int seed, KernelChoice kernels, int threads, java.nio.file.Path load) {
+        this(entities, seed, kernels, threads, load, Passes.FUSED);
+    }
+
+    /**
+     * Builds the world as {@link #ParticleSimulation(int, int, KernelChoice, int, java.nio.file.Path)} does, with
+     * the kernels run as {@code passes} says; the state does not depend on it.
+     */
+    public ParticleSimulation(int entities, int seed, KernelChoice kernels, int threads, java.nio.file.Path load,
+            Passes passes) {
         if (entities < 1 || entities > MAX_ENTITIES) {
             throw new IllegalArgumentException("entities=" + entities + " outside 1.." + MAX_ENTITIES);
         }
         ParticleOps ops = kernels.particles();
         if (kernels == KernelChoice.VECTOR) {
             VectorParticleOps.warmUp(); // compile the vector loops before the first measured frame
+            if (passes == Passes.FUSED) {
+                dev.jtecs.kernels.vector.VectorParticleStepOps.warmUp();
+            }
         }
         this.entities = entities;
         this.kernels = kernels;
+        this.passes = java.util.Objects.requireNonNull(passes, "passes");
         this.kernelPasses = new FrameKernels(kernels, threads);
         this.extractor = new DirtyExtractor(EXTRACTED);
         this.world = World.create(WorldConfig.defaults().maxEntities(entities + Math.max(1024, entities / 8))
@@ -157,6 +199,25 @@ public final class ParticleSimulation implements FrameWorkload {
     }
 
     private void registerSystems(ParticleOps ops) {
+        world.removeSystem(BuiltinSystems.TTL); // replaced by its kernel form
+        if (passes == Passes.FUSED) {
+            FrameKernels.Step step = kernelPasses.particleStep(X, Y, VX, VY, ParticleRules.GRAVITY,
+                    ParticleRules.RETAIN_PER_SECOND);
+            world.addSystem(SystemConfig.named(STEP).phase(Phases.FIXED_UPDATE)
+                    .run((dt, w) -> step.run(particles, dt)));
+            world.addSystem(SystemConfig.named(LIFETIMES).phase(Phases.FIXED_POST_UPDATE).run((dt, w) -> {
+                expiredThisFrame = step.despawnExpired(w);
+                expired += expiredThisFrame;
+            }));
+        } else {
+            registerSeparate(ops);
+        }
+        world.addSystem(SystemConfig.named(RESPAWN).phase(Phases.FIXED_POST_UPDATE).after(LIFETIMES)
+                .run((dt, w) -> respawn(w)));
+        world.addSystem(SystemConfig.named(EXTRACT).phase(Phases.RENDER).run((dt, w) -> extractor.extract(w)));
+    }
+
+    private void registerSeparate(ParticleOps ops) {
         ColumnKernel gravity = MotionKernels.gravity(ops, VY, ParticleRules.GRAVITY);
         ColumnKernel damping = MotionKernels.damping(ops, VX, VY, ParticleRules.RETAIN_PER_SECOND);
         ColumnKernel integrate = MotionKernels.integrate2d(ops, X, Y, VX, VY);
@@ -166,15 +227,11 @@ public final class ParticleSimulation implements FrameWorkload {
                 .run((dt, w) -> kernelPasses.run(particles, damping, (float) dt)));
         world.addSystem(SystemConfig.named(INTEGRATE).phase(Phases.FIXED_UPDATE).after(DAMPING)
                 .run((dt, w) -> kernelPasses.run(particles, integrate, (float) dt)));
-        world.removeSystem(BuiltinSystems.TTL); // replaced by its kernel form:
         world.addSystem(SystemConfig.named(LIFETIMES).phase(Phases.FIXED_POST_UPDATE).run((dt, w) -> {
             kernelPasses.countDown(particles, dt);
             expiredThisFrame = kernelPasses.despawnExpired(w);
             expired += expiredThisFrame;
         }));
-        world.addSystem(SystemConfig.named(RESPAWN).phase(Phases.FIXED_POST_UPDATE).after(LIFETIMES)
-                .run((dt, w) -> respawn(w)));
-        world.addSystem(SystemConfig.named(EXTRACT).phase(Phases.RENDER).run((dt, w) -> extractor.extract(w)));
     }
 
     /** Spawns as many particles as the countdown despawned, in one burst (published at the phase's barrier). */
@@ -240,6 +297,11 @@ public final class ParticleSimulation implements FrameWorkload {
 
     public KernelChoice kernels() {
         return kernels;
+    }
+
+    /** Whether the frame runs its kernels fused or one pass each. */
+    public Passes passes() {
+        return passes;
     }
 
     @Override

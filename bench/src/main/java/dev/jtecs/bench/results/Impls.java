@@ -22,6 +22,8 @@ public final class Impls {
     public static final String JTECS_INSTANT = "jtecs-instant";
     /** A plain {@code float[]} struct-of-arrays loop. */
     public static final String PLAIN_ARRAY = "plain-array";
+    /** A frame's steps as one hand-written loop over plain arrays (the fused workloads' floor). */
+    public static final String PLAIN_ARRAY_FUSED = "plain-array-fused";
     /** A {@code FloatVector} loop over bare aligned {@code MemorySegment}s. */
     public static final String PLAIN_SEGMENT_VECTOR = "plain-segment-vector";
     /** Dominion 0.9.0. */
@@ -33,7 +35,8 @@ public final class Impls {
 
     /** The names of WORKLOADS.md, in display order. */
     public static final List<String> STANDARD =
-            List.of(JTECS, JTECS_SCALAR, PLAIN_ARRAY, PLAIN_SEGMENT_VECTOR, DOMINION, ARTEMIS, ASHLEY);
+            List.of(JTECS, JTECS_SCALAR, PLAIN_ARRAY, PLAIN_SEGMENT_VECTOR, PLAIN_ARRAY_FUSED, DOMINION, ARTEMIS,
+                    ASHLEY);
 
     private static final Pattern VARIANT = Pattern.compile("(jtecs|plain)(-[a-z0-9]+)+");
 
@@ -62,7 +65,7 @@ public final class Impls {
             case JTECS -> 0;
             case JTECS_SCALAR -> 1;
             case PLAIN_ARRAY -> 3;
-            case PLAIN_SEGMENT_VECTOR -> 4;
+            case PLAIN_SEGMENT_VECTOR, PLAIN_ARRAY_FUSED -> 4;
             case DOMINION -> 6;
             case ARTEMIS -> 7;
             case ASHLEY -> 8;

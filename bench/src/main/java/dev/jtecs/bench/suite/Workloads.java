@@ -37,7 +37,7 @@ import java.util.Optional;
  * The workloads {@code jtecs bench} runs, in the order of WORKLOADS.md, each with the mapping from its benchmark
  * methods to the results' implementation names.
  *
- * <p>Implementation names beyond the standard seven ({@link dev.jtecs.bench.results.Impls#STANDARD}):
+ * <p>Implementation names beyond the standard eight ({@link dev.jtecs.bench.results.Impls#STANDARD}):
  * <ul>
  *   <li>{@code spawn_batch}: {@code jtecs} is the idiomatic {@code batchSpawn} with constant inputs;
  *       {@code jtecs-batch-initializer} spawns from definitions and fills columns in an initializer;
@@ -56,6 +56,9 @@ import java.util.Optional;
  *       {@code set_new}, {@code remove}, {@code despawn_single}, {@code reparent}): {@code jtecs} is the staged
  *       path (the calls inside one {@code defer} scope, published by {@code commit}); {@code jtecs-instant} the
  *       instant path (the same calls outside any scope, each published before it returns).
+ *   <li>{@code particles}: {@code jtecs} runs the fused step (the default frame); {@code jtecs-separate} one pass
+ *       per kernel; {@code jtecs-2-threads} the fused step on two workers; {@code plain-array-fused} is the frame as
+ *       one hand-written loop over plain arrays, the floor.
  *   <li>{@code reparent}: {@code plain-array} writes an {@code int[]} of parent indices; no peer has
  *       relationships.
  * </ul>
@@ -107,7 +110,8 @@ public final class Workloads {
             Workload.of("move_whole_archetype", MoveWholeArchetypeBenchmark.class, PEERS),
             Workload.of("despawn_batch", DespawnBatchBenchmark.class, PEERS).quick("entities", DEFAULT_SIZES),
             Workload.of("particles", ParticlesBenchmark.class, impls("jtecsFrame", JTECS, "jtecsScalarFrame",
-                    JTECS_SCALAR, "dominionFrame", DOMINION, "artemisFrame", ARTEMIS, "ashleyFrame", ASHLEY))
+                    JTECS_SCALAR, "jtecsSeparateFrame", "jtecs-separate", "jtecsTwoThreadsFrame", "jtecs-2-threads",
+                    "plainArrayFusedFrame", dev.jtecs.bench.results.Impls.PLAIN_ARRAY_FUSED, "dominionFrame", DOMINION, "artemisFrame", ARTEMIS, "ashleyFrame", ASHLEY))
                     .framed().quick("entities", "10000"),
             Workload.of("transforms", TransformsBenchmark.class,
                     impls("jtecsKernelFrame", JTECS, "jtecsFrame", "jtecs-builtin-system",

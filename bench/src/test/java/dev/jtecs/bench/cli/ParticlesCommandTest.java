@@ -25,6 +25,21 @@ class ParticlesCommandTest {
         assertEquals(KernelChoice.VECTOR, command.kernels);
         assertEquals(42, command.seed);
         assertEquals(null, command.report);
+        assertEquals(dev.jtecs.bench.particles.ParticleSimulation.Passes.FUSED, command.passes);
+    }
+
+    @Test
+    void fusedAndSeparatePassesPrintTheSameChecksumOnEveryThreadCount() {
+        String fused = CliRun.of("particles", "--entities", "2000", "--frames", "40", "--seed", "7",
+                "--no-progress").checksum();
+        for (String passes : new String[] {"fused", "separate", "SEPARATE"}) {
+            for (String threads : new String[] {"1", "2"}) {
+                assertEquals(fused, CliRun.of("particles", "--entities", "2000", "--frames", "40", "--seed", "7",
+                        "--passes", passes, "--threads", threads, "--no-progress").checksum(), passes + " " + threads);
+            }
+        }
+        CliRun bad = CliRun.of("particles", "--passes", "both", "--no-progress");
+        assertTrue(bad.exit() != 0 && bad.toString().contains("fused or separate"), bad.toString());
     }
 
     @Test

@@ -23,6 +23,9 @@ class ParticlesBenchmarkTest {
         Map<String, ParticleFrame> engines = new LinkedHashMap<>();
         engines.put("jtecs", bench.jtecs);
         engines.put("jtecs-scalar", bench.jtecsScalar);
+        engines.put("jtecs-separate", bench.jtecsSeparate);
+        engines.put("jtecs-2-threads", bench.jtecsTwoThreads);
+        engines.put("plain-array-fused", bench.plainArrayFused);
         engines.put("dominion", bench.dominion);
         engines.put("artemis", bench.artemis);
         engines.put("ashley", bench.ashley);
@@ -61,6 +64,8 @@ class ParticlesBenchmarkTest {
                 }
             }
             assertTrue(reference.expired() > N, "more than one generation expired: " + reference.expired());
+            assertTrue(((PlainArrayFusedParticles) bench.plainArrayFused).outputMirrorsState(),
+                    "the plain loop's output mirrors its particles");
         } finally {
             bench.tearDown();
         }
@@ -74,6 +79,9 @@ class ParticlesBenchmarkTest {
         try {
             assertEquals(null, bench.jtecs);
             assertEquals(null, bench.jtecsScalar);
+            assertEquals(null, bench.jtecsSeparate);
+            assertEquals(null, bench.jtecsTwoThreads);
+            assertEquals(null, bench.plainArrayFused);
             assertEquals(null, bench.dominion);
             assertEquals(null, bench.ashley);
             bench.artemisFrame();

@@ -580,7 +580,9 @@ public final class Transaction {
         }
         Arrays.fill(states, next, size, null);
         size = next;
-        if (sealedOps > 0) {
+        if (sealedOps == ops.size()) {
+            ops.clear(); // the usual case; subList(...).clear() would allocate a view per publication
+        } else if (sealedOps > 0) {
             ops.subList(0, sealedOps).clear();
         }
         if (ops.isEmpty()) {

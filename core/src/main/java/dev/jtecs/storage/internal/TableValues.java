@@ -251,7 +251,19 @@ public final class TableValues {
     public void zeroRows(int position, int from, int to) {
         for (int f = 0; f < nativeCount[position]; f++) {
             long bytes = nativeKinds[nativeStart[position] + f].byteSize();
-            nativeSegments[nativeStart[position] + f].asSlice(from * bytes, (to - from) * bytes).fill((byte) 0);
+            zero(nativeSegments[nativeStart[position] + f], from * bytes, (to - from) * bytes);
+        }
+    }
+
+    /** Zeros, copied from: a slice per call to fill would allocate a segment object on every spawn batch. */
+    private static final MemorySegment ZEROS = java.lang.foreign.Arena.global().allocate(16 * 1024, 64);
+
+    /** Zeros {@code length} bytes of {@code segment} from {@code offset}, by bulk copies; allocates nothing. */
+    private static void zero(MemorySegment segment, long offset, long length) {
+        for (long done = 0; done < length; ) {
+            long n = Math.min(length - done, ZEROS.byteSize());
+            MemorySegment.copy(ZEROS, 0, segment, offset + done, n);
+            done += n;
         }
     }
 
