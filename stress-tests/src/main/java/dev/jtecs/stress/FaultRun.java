@@ -333,6 +333,8 @@ public final class FaultRun {
     private List<String> stackAtFault;
     /** While a transition's fault is compared: the operations it ran after the faulting step. */
     private Map<String, StateOperation> laterSteps = Map.of();
+    /** The operation's fault was an allocation that failed inside a push or pop (see laterStepsOfFault). */
+    private boolean allocationInTransition;
     /** The stack the fault-free replay ended with (set by {@link #replayThrough}). */
     private List<String> finalStack;
     private Bundle crate;
@@ -784,6 +786,7 @@ public final class FaultRun {
         stateEvents = 0;
         stateEventsAtFault = -1;
         stackAtFault = null;
+        allocationInTransition = false;
         spawnInputs = null;
         bundleSpawned.clear();
         WorldDump before = point != null && suppressedStep < 0 ? dump() : null;
@@ -811,6 +814,7 @@ public final class FaultRun {
             if (suppressedStep < 0) {
                 atFault = dump(); // what the failed operation left, before the recovery
                 seenAtFault = seen.size();
+                allocationInTransition = opKind.equals("transition");
             }
             note("  " + oom.getMessage() + " thrown " + AllocationSweep.frames(oom));
             InjectedFault fault = new InjectedFault(point, step);
@@ -2150,6 +2154,16 @@ public final class FaultRun {
      * and the cascade it would have run) left alive although the fault-free run has them dead.
      */
     private Map<String, StateOperation> laterStepsOfFault() {
+        if (allocationInTransition) {
+            // Where in the transition the allocation failed is not observable from here (no callback ran): in the
+            // first policy operation, the second one still ran in full; in the second, it was cut short, and each
+            // entity is as before it or as it leaves it. Either way the second operation explains a value.
+            String later = transitionPushed != null ? transitionPushed : transitionOther;
+            if (later == null) {
+                return Map.of();
+            }
+            return Map.of(later, transitionPushed != null ? policyOf(later).onEnter() : policyOf(later).onFocus());
+        }
         if (transitionPushed != null) {
             return transitionOther != null && stateEventsAtFault == 0
                     ? Map.of(transitionPushed, policyOf(transitionPushed).onEnter()) : Map.of();

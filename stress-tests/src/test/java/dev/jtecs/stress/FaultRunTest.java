@@ -114,5 +114,9 @@ class FaultRunTest {
         // -Djtecs.faultSeeds=3000 -Djtecs.faultBaseSeed=777001: a batch despawn cut short by a removal callback; a
         // survivor's Follows target had died before the throw, and the settlement dropped that pair (a move)
         new FaultRun(-6550310274349077613L, OPERATIONS, FaultRun.BEFORE_NATIVE_ACCESSOR).run();
+        // -Djtecs.faultSeeds=1000 -Djtecs.faultBaseSeed=4242001, every point armed: a heap growth failed in a pop's
+        // exit operation (the menu's batch despawn); the game's focus operation still ran and unpaused an entity
+        // that the fault-free run had despawned by the menu's cascade
+        new FaultRun(-5034937655353218116L, OPERATIONS).run();
     }
 }
