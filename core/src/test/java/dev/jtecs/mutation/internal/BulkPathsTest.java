@@ -220,8 +220,13 @@ class BulkPathsTest {
         BatchOp op = capture(BatchOp.Kind.SET, source, U, U);
         tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // changes the table first
         tx.addOp(op); // so each member moves alone (changeOne)
-        target.dirty().clear();
+        int n = target.position(N.id());
+        int u = target.position(U.id());
+        long nWrites = target.dirty().writeCount(n);
+        long uWrites = target.dirty().writeCount(u);
         drain.drain();
+        assertEquals(nWrites + 3, target.dirty().writeCount(n), "each member's requirement write is marked");
+        assertEquals(uWrites + 3, target.dirty().writeCount(u), "and each member's set");
 
         assertEquals(0, source.count());
         assertEquals(3, target.count());
@@ -239,7 +244,9 @@ class BulkPathsTest {
         target.dirty().clear();
         tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN);
         tx.addOp(capture(BatchOp.Kind.SET, target, N, N.of(5))); // in place, row by row: still marked
+        nWrites = target.dirty().writeCount(n);
         drain.drain();
+        assertEquals(nWrites + 2, target.dirty().writeCount(n), "each of the two members left is marked");
         assertEquals(5, target.readValue(target.position(N.id()), index.rowOf(Entity.slot(first))));
         assertEquals(5, target.readValue(target.position(N.id()), index.rowOf(Entity.slot(first + 3))));
         assertTrue(target.dirty().isDirty(target.position(N.id())), "a written column is marked");
