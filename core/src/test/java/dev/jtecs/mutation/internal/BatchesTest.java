@@ -950,6 +950,20 @@ class BatchesTest {
     }
 
     @Test
+    void aBatchDespawnTakesMembersWhoseOtherChangesAreStagedInTheSameScope() {
+        BatchIds ids = world.batchSpawn(3, List.of(POS));
+        List<Long> events = new ArrayList<>();
+        world.observe(Entity.WORLD, OnDespawn.class, e -> events.add(e.entity()));
+        world.defer();
+        world.despawn(ids.get(0)); // a staged despawn: the batch must leave this one out
+        world.set(ids.get(1), HP.of(5)); // a staged change that is no despawn: this one stays a member
+        world.batchDespawn(query(POS));
+        world.commit();
+        assertEquals(List.of(ids.get(0), ids.get(1), ids.get(2)), events, "each despawned once");
+        assertEquals(0, world.entityCount());
+    }
+
+    @Test
     void aFailedCommitReleasesBatchSelections() {
         BatchIds ids = world.batchSpawn(2, List.of(POS));
         world.defer();

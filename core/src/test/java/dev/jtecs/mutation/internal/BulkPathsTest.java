@@ -138,6 +138,120 @@ class BulkPathsTest {
         assertSame(registry.root(), tableOf(first + 2));
     }
 
+    /** An observer that writes down every notice a table gives, in order. */
+    private static dev.jtecs.storage.EntityObserver recorder(List<String> events) {
+        return new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesAdded(dev.jtecs.storage.Archetype a, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                events.add("added " + from + ".." + to);
+            }
+
+            @Override
+            public void onEntitiesRemoved(dev.jtecs.storage.Archetype a, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                events.add("removed " + from + ".." + to);
+            }
+
+            @Override
+            public void onEntityMove(dev.jtecs.storage.Archetype a, long entity, int fromRow, int toRow) {
+                events.add("moved " + fromRow + "->" + toRow);
+            }
+
+            @Override
+            public void onDeactivated(dev.jtecs.storage.Archetype a) {
+                events.add("deactivated");
+            }
+        };
+    }
+
+    @Test
+    void aBatchDespawnOfAChangedArchetypeRemovesEachMembersRowReportsItAndClearsItsMark() {
+        List<Long> despawned = new ArrayList<>();
+        BatchOp[] late = new BatchOp[1];
+        Table[] table = new Table[1];
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                despawned.add(id);
+            }
+
+            @Override
+            public void segmentDone() {
+                if (late[0] == null && table[0] != null && table[0].count() == 3) {
+                    // a second lazy despawn capture, taken after the first one's table changed: each row
+                    // removal below copies it, which marks the members again
+                    late[0] = capture(BatchOp.Kind.DESPAWN, table[0], null, null);
+                }
+            }
+        });
+        BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {N.of(7)}, false);
+        long first = index.allocateBatch(4, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 4, first, null, null));
+        drain.drain();
+        table[0] = tableOf(first);
+        List<String> events = new ArrayList<>();
+        table[0].addObserver(recorder(events));
+        BatchOp op = capture(BatchOp.Kind.DESPAWN, table[0], null, null);
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // changes the table first
+        tx.addOp(op); // so each member is despawned alone (despawnOne)
+        drain.drain();
+
+        assertEquals(0, table[0].count(), "every member's row is removed");
+        assertEquals(0, index.aliveCount());
+        assertEquals(List.of(first + 1, first, first + 2, first + 3), despawned, "each despawn is reported once");
+        assertEquals(List.of("removed 1..2", "moved 3->1", // the record's despawn, then the members
+                "removed 0..1", "moved 2->0", "removed 0..1", "moved 1->0", "removed 0..1", "deactivated"), events);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(EntityIndex.FREE, index.stateOf(first + i));
+            assertFalse(tx.isDoomed(Entity.slot(first + i)), "no selection mark outlives entity " + i);
+        }
+        assertTrue(late[0] != null, "the second capture was taken");
+    }
+
+    @Test
+    void aBatchSetOfAChangedArchetypeMovesEachMemberWritesItsRequirementsAndMarksTheColumns() {
+        long first = spawnBatch(4, T);
+        drain.drain();
+        Table source = tableOf(first);
+        Table target = drain.planSpawn(new Input[] {T, U}, false).table(); // {N, T, U}
+        List<String> events = new ArrayList<>();
+        source.addObserver(recorder(events));
+        BatchOp op = capture(BatchOp.Kind.SET, source, U, U);
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // changes the table first
+        tx.addOp(op); // so each member moves alone (changeOne)
+        int n = target.position(N.id());
+        int u = target.position(U.id());
+        long nWrites = target.dirty().writeCount(n);
+        long uWrites = target.dirty().writeCount(u);
+        drain.drain();
+        assertEquals(nWrites + 3, target.dirty().writeCount(n), "each member's requirement write is marked");
+        assertEquals(uWrites + 3, target.dirty().writeCount(u), "and each member's set");
+
+        assertEquals(0, source.count());
+        assertEquals(3, target.count());
+        for (long id : new long[] {first, first + 2, first + 3}) {
+            assertSame(target, tableOf(id));
+            int row = index.rowOf(Entity.slot(id));
+            assertEquals(id, target.entityAt(row));
+            assertEquals(9, target.readValue(target.position(N.id()), row), "the requirement's value");
+            assertFalse(tx.isDoomed(Entity.slot(id)));
+        }
+        assertTrue(target.dirty().isDirty(target.position(N.id())), "the requirement's column is marked");
+        assertEquals(List.of("removed 1..2", "moved 3->1", // the record's despawn, then the members
+                "removed 0..1", "moved 2->0", "removed 0..1", "moved 1->0", "removed 0..1", "deactivated"), events);
+
+        target.dirty().clear();
+        tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN);
+        tx.addOp(capture(BatchOp.Kind.SET, target, N, N.of(5))); // in place, row by row: still marked
+        nWrites = target.dirty().writeCount(n);
+        drain.drain();
+        assertEquals(nWrites + 2, target.dirty().writeCount(n), "each of the two members left is marked");
+        assertEquals(5, target.readValue(target.position(N.id()), index.rowOf(Entity.slot(first))));
+        assertEquals(5, target.readValue(target.position(N.id()), index.rowOf(Entity.slot(first + 3))));
+        assertTrue(target.dirty().isDirty(target.position(N.id())), "a written column is marked");
+    }
+
     @Test
     void aWholeArchetypeDespawnTruncatesOnceAndFreesEverySlot() {
         long first = spawnBatch(50, T);

@@ -175,6 +175,91 @@ class CommitDrainTest {
         assertTrue(index.isAlive(again), "the drain keeps working");
     }
 
+    static final Relationship FOLLOWS = Relationships.register("test.drain.Follows", o -> o.sparse());
+
+    @Test
+    void aFailedWaveStillGivesEveryPublishedRowItsSparseEdgesWhateverTheSlotOrder() {
+        java.util.List<Long> applied = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                applied.add(entity);
+            }
+        });
+        long low = index.allocate();
+        long mid = index.allocate();
+        long high = index.allocate();
+        // published in the order high, mid, low: the published slots come out in descending order
+        for (long id : new long[] {high, mid, low}) {
+            int r = tx.begin(id, Entity.slot(id), TxState.STAGED_SPAWN);
+            tx.put(r, N, N.of((int) id));
+            sparse.stage(id, SparseWriteQueue.ADD, FOLLOWS, 99, null, tx.openOps());
+        }
+        long failing = stageSpawn(FRAGILE);
+        FACTORY_CALLS.set(1); // its default factory throws on the next call
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("factory failed", e.getMessage());
+        assertFalse(index.isAlive(failing));
+        for (long id : new long[] {high, mid, low}) {
+            assertTrue(index.isAlive(id), "published before the failure");
+        }
+        applied.sort(null);
+        assertEquals(java.util.List.of(low, mid, high), applied, "each published row got its edge, once");
+        assertFalse(drain.hasWork(), "the rest was discarded");
+    }
+
+    @Test
+    void clearAllTellsEveryTableItsRowsLeftThenDropsEverythingStaged() {
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2), T);
+        drain.drain();
+        Table tableA = tableOf(a);
+        Table tableB = tableOf(b);
+        java.util.List<String> events = new java.util.ArrayList<>();
+        for (Table table : new Table[] {tableA, tableB}) {
+            String name = table == tableA ? "A" : "B";
+            table.addObserver(new dev.jtecs.storage.EntityObserver() {
+                @Override
+                public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int from, int to,
+                        dev.jtecs.storage.Archetype other) {
+                    events.add(name + " removed " + from + ".." + to);
+                }
+
+                @Override
+                public void onDeactivated(dev.jtecs.storage.Archetype archetype) {
+                    events.add(name + " deactivated");
+                }
+            });
+        }
+        long staged = stageSpawn(N.of(3)); // a spawn whose id is reserved
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 9, null, tx.openOps());
+        BatchOp despawnB = BatchOp.query(BatchOp.Kind.DESPAWN, new Table[] {tableB}, new long[][] {null},
+                new long[] {tableB.dirty().structuralCount()}, new int[] {tableB.count()}, null, null, null, tx);
+        tx.addOp(despawnB); // a query batch that never runs
+        assertTrue(tableB.hasPendingDespawn());
+        BatchOp.SpawnPlan plan = drain.planSpawn(new dev.jtecs.component.Input[] {T}, false);
+        long batchFirst = index.allocateBatch(2, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 2, batchFirst, null, null)); // a spawn batch, reserved
+        int doomed = tx.begin(b, Entity.slot(b), TxState.STAGED_DESPAWN);
+        assertEquals(1, doomed);
+
+        drain.clearAll();
+
+        assertEquals(java.util.List.of("A removed 0..1", "B removed 0..1", "A deactivated", "B deactivated"),
+                events, "every table's rows leave first, then each table deactivates");
+        assertEquals(0, tableA.count());
+        assertEquals(0, tableB.count());
+        assertFalse(drain.hasWork(), "no staged record, op or sparse write is left");
+        assertTrue(tx.isEmpty());
+        assertTrue(sparse.isEmpty());
+        assertFalse(tableB.hasPendingDespawn(), "the batch's capture is withdrawn");
+        assertEquals(EntityIndex.FREE, index.stateOf(staged), "the staged spawn's reserved id is released");
+        assertEquals(EntityIndex.FREE, index.stateOf(batchFirst), "and the spawn batch's");
+        assertEquals(EntityIndex.FREE, index.stateOf(batchFirst + 1));
+        assertFalse(tx.isDoomed(Entity.slot(b)), "no selection mark is left");
+    }
+
     /** An entity observer that throws from {@code onEntityMove} and {@code onDeactivated}. */
     private static dev.jtecs.storage.EntityObserver throwingOnRowMoves() {
         return new dev.jtecs.storage.EntityObserver() {

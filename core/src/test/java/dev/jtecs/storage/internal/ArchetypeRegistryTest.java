@@ -80,13 +80,16 @@ class ArchetypeRegistryTest {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
                 () -> registry.prune(registry.root()));
         registry.exchange(a, ab); // ab now owns a's old block, a owns ab's
+        assertSame(a, registry.root().addEdge(A.id()), "the edges this test expects pruning to drop exist");
+        assertSame(a, ab.removeEdge(B.id()));
         int freedId = a.id();
         int freedStore = a.store();
         int before = registry.count();
         registry.prune(a);
         assertEquals(before - 1, registry.count());
         org.junit.jupiter.api.Assertions.assertNull(registry.get(freedId));
-        org.junit.jupiter.api.Assertions.assertNotSame(a, ab.removeEdge(A.id()), "no edge leads to the pruned table");
+        org.junit.jupiter.api.Assertions.assertNull(ab.removeEdge(B.id()), "no edge leads to the pruned table");
+        org.junit.jupiter.api.Assertions.assertNull(registry.root().addEdge(A.id()), "from either side");
         Table b = registry.withAdded(registry.root(), B);
         assertEquals(freedId, b.id(), "the freed id is reused");
         assertEquals(freedStore, b.store(), "with the freed block");

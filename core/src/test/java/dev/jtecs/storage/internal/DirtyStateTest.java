@@ -42,13 +42,16 @@ class DirtyStateTest {
     void dirtyBitsStructuralFlagAndCounts() {
         Table table = table(VEC, COUNT);
         assertFalse(table.dirty().anyDirty());
+        assertFalse(table.dirty().isStructurallyDirty(), "a new table has changed nothing yet");
         table.appendRow(1);
         assertTrue(table.dirty().isStructurallyDirty());
         assertTrue(table.dirty().isDirty(0) && table.dirty().isDirty(1));
         assertEquals(1, table.dirty().structuralCount());
         table.dirty().clear();
         assertFalse(table.dirty().anyDirty());
+        assertFalse(table.dirty().isStructurallyDirty(), "clearing drops the structural flag");
         table.markDirty(1);
+        assertFalse(table.dirty().isStructurallyDirty(), "a value write is not a structural change");
         assertFalse(table.dirty().isDirty(0));
         assertTrue(table.dirty().isDirty(1));
         assertEquals(1, table.dirty().writeCount(1));

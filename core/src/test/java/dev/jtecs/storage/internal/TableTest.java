@@ -204,7 +204,9 @@ class TableTest {
         Table destination = tableWithId(2, VEC, BLOB, COUNT, FLAG);
         fill(destination, 3);
         destination.truncate(0); // empty, but with storage of its own
+        int destinationBuffers = memory.liveBuffers();
         fill(source, 100);
+        int allBuffers = memory.liveBuffers();
         MemorySegment xBuffer = ((FloatColumn) source.nativeColumn(source.position(VEC.id()), 0)).segment();
         int[] missing = source.exchangeInto(destination);
         assertEquals(2, missing.length, "COUNT and FLAG are new to the rows");
@@ -212,6 +214,8 @@ class TableTest {
         assertEquals(0, source.count());
         assertEquals(0, source.capacityRows(), "the source keeps no storage");
         assertEquals(0, source.nativeBytesReserved());
+        assertEquals(allBuffers - destinationBuffers + 1, memory.liveBuffers(),
+                "the destination's own buffers are freed; COUNT's column, new to the rows, is the one added");
         assertEquals(xBuffer.address(),
                 ((FloatColumn) destination.nativeColumn(destination.position(VEC.id()), 0)).segment().address());
         assertEquals(2, source.store());
@@ -320,6 +324,8 @@ class TableTest {
         assertTrue(table.rebuild());
         assertEquals(0, table.capacityRows());
         assertEquals(0, table.nativeBytesReserved());
+        assertEquals(0, memory.liveBuffers(), "every column and the entity column are freed");
+        assertEquals(0, memory.reservedBytes());
     }
 
     @Test

@@ -23,6 +23,14 @@ class TableValuesTest {
     static final ScalarComponent.OfLong COUNT = TableTest.COUNT;
     static final TagComponent FLAG = TableTest.FLAG;
 
+    /** A record with a field of every primitive kind, the narrow ones first. */
+    record Narrow(byte b, boolean z, short s, char c, int i, float f, long l, double d) {}
+
+    static final NativeComponent<Narrow> NARROW = Components.registerNative(Narrow.class);
+    static final ScalarComponent.OfBoolean ON = Components.scalar("test.values.On", true);
+    static final ScalarComponent.OfInt LEVEL = Components.scalar("test.values.Level", 7);
+    static final ScalarComponent.OfDouble WEIGHT = Components.scalar("test.values.Weight", 2.5);
+
     private final NativeMemory memory = new NativeMemory();
 
     @AfterEach
@@ -120,4 +128,43 @@ class TableValuesTest {
         assertEquals(new TableTest.Vec(5, -5), table.readValue(vec, 5), "an empty range writes nothing");
     }
 
+
+    @Test
+    void everyPrimitiveKindRoundTripsAndIsZeroedInItsOwnWidthOnly() {
+        Table table = table(NARROW, ON, LEVEL, WEIGHT);
+        table.appendRows(3);
+        int narrow = table.position(NARROW.id());
+        Narrow a = new Narrow((byte) -7, true, (short) -30000, '\u20ac', -5, 1.25f, Long.MIN_VALUE + 3, -0.5);
+        Narrow b = new Narrow(Byte.MAX_VALUE, true, Short.MAX_VALUE, '\uffff', Integer.MAX_VALUE, -2f, -1L, 1e300);
+        table.writeValue(narrow, 0, a);
+        table.writeValue(narrow, 1, b);
+        table.writeValue(narrow, 2, a);
+        assertEquals(a, table.readValue(narrow, 0));
+        assertEquals(b, table.readValue(narrow, 1));
+        assertEquals(a, table.readValue(narrow, 2), "no write spilled into a neighbouring row");
+        table.values().writeDefault(narrow, 1); // no default factory: zero bits, field by field
+        assertEquals(new Narrow((byte) 0, false, (short) 0, '\0', 0, 0f, 0L, 0d), table.readValue(narrow, 1));
+        assertEquals(a, table.readValue(narrow, 0), "zeroing stays inside its row");
+        assertEquals(a, table.readValue(narrow, 2));
+
+        int on = table.position(ON.id());
+        int level = table.position(LEVEL.id());
+        int weight = table.position(WEIGHT.id());
+        for (int row = 0; row < 3; row++) {
+            table.writeValue(on, row, row != 1);
+            table.writeValue(level, row, -row);
+            table.writeValue(weight, row, row + 0.25);
+        }
+        for (int row = 0; row < 3; row++) {
+            assertEquals(row != 1, table.readValue(on, row));
+            assertEquals(-row, table.readValue(level, row));
+            assertEquals(row + 0.25, table.readValue(weight, row));
+        }
+        table.values().writeDefault(on, 1);
+        table.values().writeDefault(level, 1);
+        table.values().writeDefault(weight, 1);
+        assertEquals(true, table.readValue(on, 1), "a scalar's default, not zero");
+        assertEquals(7, table.readValue(level, 1));
+        assertEquals(2.5, table.readValue(weight, 1));
+    }
 }
