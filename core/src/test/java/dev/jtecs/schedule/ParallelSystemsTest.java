@@ -28,6 +28,7 @@ import dev.jtecs.world.WorldConfig;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -151,10 +152,8 @@ class ParallelSystemsTest {
         if (r == 0) {
             Thread.onSpinWait();
         } else if (r == 1) {
-            try {
-                Thread.sleep(0, ThreadLocalRandom.current().nextInt(200_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            for (int i = ThreadLocalRandom.current().nextInt(20_000); i > 0; i--) {
+                Thread.onSpinWait(); // a longer pause of random length, without giving up the thread
             }
         } else if (r == 2) {
             Thread.yield();
@@ -239,20 +238,26 @@ class ParallelSystemsTest {
     void deterministicSubmissionAppliesWorkerCommandsBySystemThenPositionWhateverFinishesFirst() {
         for (int threads : new int[] {1, 2, 8}) {
             List<Integer> spawned = new ArrayList<>();
+            CountDownLatch fastDone = new CountDownLatch(1);
             try (World world = World.create(WorldConfig.defaults().systemThreads(threads))) {
                 List<Long> ids = new ArrayList<>();
                 world.observe(0, OnSpawn.class, e -> ids.add(e.entity())); // in the order the spawns were applied
                 world.addSystem(SystemConfig.named("slow").writes(POS).parallel(null, (dt, a, commands) -> {
-                    try {
-                        Thread.sleep(30); // finishes last when it has a worker of its own
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
+                    if (threads > 1) { // with a worker of its own, it finishes after the second system, surely
+                        try {
+                            if (!fastDone.await(10, TimeUnit.SECONDS)) {
+                                throw new IllegalStateException("the second system never ran beside this one");
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
                     }
                     commands.spawn(HP.of(1));
                     commands.spawn(HP.of(2));
                 }));
                 world.addSystem(SystemConfig.named("fast").writes(VEL).parallel(null, (dt, a, commands) -> {
                     commands.spawn(HP.of(3));
+                    fastDone.countDown();
                 }));
                 world.update(0.1);
                 for (long id : ids) {
