@@ -50,8 +50,7 @@ public final class ParallelLifetimeCountdown implements AutoCloseable {
     private final ChunkPlan plan = new ChunkPlan();
     private final ChunkExecutor.Body body = this::countDownChunk;
     private int[][] scratch = new int[0][];
-    private long[] expired = new long[64];
-    private int expiredCount;
+    private final SpentIds spent = new SpentIds();
     private double dt;
     private boolean running;
 
@@ -111,10 +110,7 @@ public final class ParallelLifetimeCountdown implements AutoCloseable {
         }
         running = true;
         this.dt = dt;
-        expiredCount = 0;
-        for (int c = 0; c < plan.chunkCount(); c++) {
-            plan.chunk(c).commands.reset(0); // the previous pass's requests go, even if this one fails
-        }
+        spent.clear(plan); // the previous pass's requests go, even if this one fails
         try {
             plan.gather(query, COLUMNS);
             plan.cut(executor.parallelism(), minChunkRows);
@@ -127,8 +123,8 @@ public final class ParallelLifetimeCountdown implements AutoCloseable {
                 }
             }
             CommandMerge.resolve(plan);
-            collect();
-            return expiredCount;
+            spent.collect(plan);
+            return spent.count();
         } finally {
             plan.release();
             running = false;
@@ -137,13 +133,12 @@ public final class ParallelLifetimeCountdown implements AutoCloseable {
 
     /** How many entities the last {@link #countDown} collected. */
     public int expiredCount() {
-        return expiredCount;
+        return spent.count();
     }
 
     /** The {@code index}-th entity the last {@link #countDown} collected. */
     public long expired(int index) {
-        Objects.checkIndex(index, expiredCount);
-        return expired[index];
+        return spent.get(index);
     }
 
     /**
@@ -153,18 +148,7 @@ public final class ParallelLifetimeCountdown implements AutoCloseable {
      * @return how many despawns it staged
      */
     public int despawnExpired(World world) {
-        Objects.requireNonNull(world, "world");
-        if (expiredCount == 0) {
-            return 0;
-        }
-        try {
-            return LifetimeCountdown.despawnAlive(world, expired, expiredCount);
-        } finally {
-            expiredCount = 0;
-            for (int c = 0; c < plan.chunkCount(); c++) {
-                plan.chunk(c).commands.reset(0);
-            }
-        }
+        return spent.despawn(world, plan);
     }
 
     /** Shuts down the countdown's own pool; leaves a borrowed one running. Idempotent. */
@@ -183,19 +167,6 @@ public final class ParallelLifetimeCountdown implements AutoCloseable {
         return true;
     }
 
-    /** Concatenates the chunks' spent entities in chunk order. */
-    private void collect() {
-        int total = CommandMerge.size(plan);
-        if (expired.length < total) {
-            expired = new long[Math.max(total, expired.length * 2)];
-        }
-        for (int c = 0; c < plan.chunkCount(); c++) {
-            ChunkCommands commands = plan.chunk(c).commands;
-            for (int i = 0; i < commands.size(); i++) {
-                expired[expiredCount++] = commands.id(i);
-            }
-        }
-    }
 
     /** Grows the per-worker scratch table to the executor's slots (the pool's parallelism may change). */
     private void ensureScratch() {

@@ -44,8 +44,7 @@ public final class ParallelParticleStep implements AutoCloseable {
     private final ChunkExecutor.Body body = this::stepChunk;
     private Query checkedQuery;
     private int[][] scratch = new int[0][];
-    private long[] expired = new long[64];
-    private int expiredCount;
+    private final SpentIds spent = new SpentIds();
     private float dv;
     private float factor;
     private float dt;
@@ -104,10 +103,7 @@ public final class ParallelParticleStep implements AutoCloseable {
         this.factor = MotionKernels.dampingFactor(retainPerSecond, this.dt);
         this.step = dt;
         this.spentLimit = dt * TTL.SPENT_SLACK;
-        expiredCount = 0;
-        for (int c = 0; c < plan.chunkCount(); c++) {
-            plan.chunk(c).commands.reset(0); // the previous pass's requests go, even if this one fails
-        }
+        spent.clear(plan); // the previous pass's requests go, even if this one fails
         try {
             plan.gather(query, columns);
             plan.cut(executor.parallelism(), minChunkRows);
@@ -124,8 +120,8 @@ public final class ParallelParticleStep implements AutoCloseable {
                 }
             }
             CommandMerge.resolve(plan);
-            collect();
-            return expiredCount;
+            spent.collect(plan);
+            return spent.count();
         } finally {
             plan.release();
             running = false;
@@ -134,13 +130,12 @@ public final class ParallelParticleStep implements AutoCloseable {
 
     /** How many entities the last {@link #run} collected. */
     public int expiredCount() {
-        return expiredCount;
+        return spent.count();
     }
 
     /** The {@code index}-th entity the last {@link #run} collected. */
     public long expired(int index) {
-        Objects.checkIndex(index, expiredCount);
-        return expired[index];
+        return spent.get(index);
     }
 
     /**
@@ -150,18 +145,7 @@ public final class ParallelParticleStep implements AutoCloseable {
      * @return how many despawns it staged
      */
     public int despawnExpired(World world) {
-        Objects.requireNonNull(world, "world");
-        if (expiredCount == 0) {
-            return 0;
-        }
-        try {
-            return LifetimeCountdown.despawnAlive(world, expired, expiredCount);
-        } finally {
-            expiredCount = 0;
-            for (int c = 0; c < plan.chunkCount(); c++) {
-                plan.chunk(c).commands.reset(0);
-            }
-        }
+        return spent.despawn(world, plan);
     }
 
     /** The worker count of the pool. */
@@ -186,17 +170,4 @@ public final class ParallelParticleStep implements AutoCloseable {
         return true;
     }
 
-    /** Concatenates the chunks' spent entities in chunk order. */
-    private void collect() {
-        int total = CommandMerge.size(plan);
-        if (expired.length < total) {
-            expired = new long[Math.max(total, expired.length * 2)];
-        }
-        for (int c = 0; c < plan.chunkCount(); c++) {
-            ChunkCommands commands = plan.chunk(c).commands;
-            for (int i = 0; i < commands.size(); i++) {
-                expired[expiredCount++] = commands.id(i);
-            }
-        }
-    }
 }
