@@ -54,6 +54,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * within 1.3x of 16K per entity). That typed path is {@link #jtecsTyped}
  * ({@code jtecs-typed}): a {@code SpawnQueue} whose {@code set} calls write each entity's values into its staged
  * row; {@link #jtecs} stays the record-wrapping call so the two show side by side.
+ * Every operation here spawns into a new world, so it also pays that world's growth (for jtecs its entity index,
+ * staged rows and id buffer: heap arrays that double); {@link SpawnReusedWorldBenchmark} spawns into a world
+ * emptied before each operation, beside Artemis-odb's emptied the same way, and shows what a spawn itself
+ * allocates.
  *
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
@@ -95,10 +99,6 @@ public class SpawnSingleBenchmark {
      * Dominion's, which is created once and emptied.
      */
     void setUp(String selected) {
-        if (selected.equals("jtecsTypedReusedWorld")) {
-            prepareReused();
-            return;
-        }
         if (EngineUnderTest.needs(selected, "jtecs")) {
             world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
             queue = world.spawnQueue(List.of(POSITION, VELOCITY));
@@ -129,33 +129,11 @@ public class SpawnSingleBenchmark {
         ashley = null; // holds no resources: dropping it is cheaper than removeAllEntities
     }
 
-    /**
-     * Gives {@link #jtecsTypedReusedWorld} its long-lived world, made on the first operation of a trial with its
-     * spawn queue, and emptied by {@code clearEntities} before every operation: its index, staged rows and columns
-     * keep the capacity the earlier operations grew them to.
-     */
-    void prepareReused() {
-        if (reused == null) {
-            reused = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-            reusedQueue = reused.spawnQueue(List.of(POSITION, VELOCITY));
-        }
-        reused.clearEntities();
-    }
-
-    /** The world of {@link #jtecsTypedReusedWorld}, kept across the operations of a trial. */
-    World reused;
-    private SpawnQueue reusedQueue;
-
-    /** Closes the trial-long worlds: Dominion's and the reused jtecs world. */
+    /** Closes Dominion's trial-long world. */
     @TearDown(Level.Trial)
     public void closeTrial() {
         dominionReuse.close();
         dominion = null;
-        if (reused != null) {
-            reused.close();
-            reused = null;
-            reusedQueue = null;
-        }
     }
 
     /** jtecs, staged: per-entity {@code spawn} with two inputs in one {@code defer} scope, then {@code commit}. */
@@ -183,24 +161,6 @@ public class SpawnSingleBenchmark {
         }
         world.commit();
         return world;
-    }
-
-    /**
-     * jtecs, typed, into a reused world: {@link #jtecsTyped} into one world per trial, emptied untimed before each
-     * operation ({@code clearEntities}), as a game respawns into the world it runs. Its index, staged rows and
-     * columns were grown by the operations before, so this shows what a spawn itself allocates: nothing per entity
-     * ({@code gc.alloc.rate.norm} / N is 0 within the few objects one commit makes). {@link #jtecsTyped} pays the
-     * growth of a new world's entity index, staged rows and id buffer instead (heap arrays grown by doubling).
-     */
-    @Benchmark
-    public World jtecsTypedReusedWorld() {
-        reused.defer();
-        for (int i = 0; i < entities; i++) {
-            reusedQueue.spawn();
-            reusedQueue.set(X, i).set(Y, -i).set(VX, 1).set(VY, 2);
-        }
-        reused.commit();
-        return reused;
     }
 
     /** jtecs, instant: the same calls outside any scope, each entity published before its call returns. */

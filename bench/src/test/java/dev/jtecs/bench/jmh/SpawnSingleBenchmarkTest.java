@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.dominion.ecs.api.Dominion;
 import dev.jtecs.bench.jmh.SpawnBatchBenchmarkTest.Census;
-import dev.jtecs.world.World;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -52,10 +51,6 @@ class SpawnSingleBenchmarkTest {
             b.jtecsTyped();
             return new Outcome(Positions.of(b.world), SpawnBatchBenchmarkTest.census(b.world));
         }), "jtecsTyped");
-        check(positions, census, run("jtecsTypedReusedWorld", b -> {
-            b.jtecsTypedReusedWorld();
-            return new Outcome(Positions.of(b.reused), SpawnBatchBenchmarkTest.census(b.reused));
-        }), "jtecsTypedReusedWorld");
         check(positions, census, run("jtecsInstant", b -> {
             b.jtecsInstant();
             assertEquals(0, b.world.scopeDepth(), "no scope left open");
@@ -98,31 +93,6 @@ class SpawnSingleBenchmarkTest {
             }
         }
         bench.closeTrial();
-    }
-
-    @Test
-    void theReusedWorldIsOneWorldForTheTrialEmptiedBeforeEachOperation() {
-        SpawnSingleBenchmark bench = new SpawnSingleBenchmark();
-        bench.entities = N;
-        try {
-            bench.setUp("jtecsTypedReusedWorld");
-            World first = bench.reused;
-            assertNull(bench.world, "no world per operation");
-            for (int operation = 0; operation < 3; operation++) {
-                if (operation > 0) {
-                    bench.setUp("jtecsTypedReusedWorld");
-                }
-                assertSame(first, bench.reused, "the trial's world, operation " + operation);
-                assertEquals(0, bench.reused.entityCount(), "empty before operation " + operation);
-                bench.jtecsTypedReusedWorld();
-                assertEquals(N, bench.reused.entityCount(), "after operation " + operation);
-                bench.tearDown();
-            }
-            assertEquals(SpawnBatchBenchmarkTest.census(bench.reused), new Census(N, N * 3.0), "the last operation's");
-        } finally {
-            bench.closeTrial();
-        }
-        assertNull(bench.reused, "closed with the trial");
     }
 
     @Test
