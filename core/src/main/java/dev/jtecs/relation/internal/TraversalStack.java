@@ -82,15 +82,26 @@ final class TraversalStack {
     }
 
     /**
-     * Pushes the sources of edges to {@code parent} so that they pop in ascending id order (read from the
-     * archetypes holding the pair in bulk); returns the new top.
+     * Pushes the sources of edges to {@code parent} so that they pop in ascending id order (sparse: copied from
+     * the store's reverse index, which keeps them ascending; dense: read from the archetypes holding the pair in
+     * bulk, then sorted); returns the new top.
      */
     int pushChildren(BaseRelationship<?> relationship, long parent, int depth, int top) {
         int start = top;
         if (relationship.isSparse()) {
             int n = sparse.sourceCount(relationship, parent);
+            if (n == 0) {
+                return top;
+            }
             ensure(top + n);
-            top = sparse.copySources(relationship, parent, entities, top);
+            top = sparse.copySources(relationship, parent, entities, top); // ascending: reversed, not sorted
+            for (int i = start, j = top - 1; i < j; i++, j--) {
+                long swap = entities[i];
+                entities[i] = entities[j];
+                entities[j] = swap;
+            }
+            java.util.Arrays.fill(depths, start, top, depth);
+            return top;
         } else {
             PairComponent pair = pairs.find(relationship, parent);
             if (pair == null) {
