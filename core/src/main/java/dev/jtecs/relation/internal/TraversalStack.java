@@ -89,19 +89,15 @@ final class TraversalStack {
     int pushChildren(BaseRelationship<?> relationship, long parent, int depth, int top) {
         int start = top;
         if (relationship.isSparse()) {
-            int n = sparse.sourceCount(relationship, parent);
-            if (n == 0) {
-                return top;
+            int end = sparse.copySourcesDescending(relationship, parent, entities, top); // kept sorted: no sort
+            if (end < 0) { // no room: grow, then copy (the one case that looks the target up twice)
+                ensure(top - 1 - end);
+                end = sparse.copySourcesDescending(relationship, parent, entities, top);
             }
-            ensure(top + n);
-            top = sparse.copySources(relationship, parent, entities, top); // ascending: reversed, not sorted
-            for (int i = start, j = top - 1; i < j; i++, j--) {
-                long swap = entities[i];
-                entities[i] = entities[j];
-                entities[j] = swap;
+            for (int i = top; i < end; i++) {
+                depths[i] = depth;
             }
-            java.util.Arrays.fill(depths, start, top, depth);
-            return top;
+            return end;
         } else {
             PairComponent pair = pairs.find(relationship, parent);
             if (pair == null) {

@@ -22,6 +22,10 @@ import java.util.Map;
  */
 public final class SparseEdges {
     private final Map<BaseRelationship<?>, Edges> byRelationship = new IdentityHashMap<>();
+    // the same relationships in ascending id order: walked per despawned entity without an iterator, and in an
+    // order that does not depend on identity hashes
+    private BaseRelationship<?>[] ordered = new BaseRelationship<?>[4];
+    private int orderedCount;
     private final StructureClock clock;
     // the last relationship looked up and its edges: walks and loops ask for one relationship many times in a row
     private BaseRelationship<?> lastRelationship;
@@ -122,7 +126,17 @@ public final class SparseEdges {
             clock.reserve(relationship.id()); // before anything changes: ticking allocates nothing
             edges = new Edges(relationship.isExclusive(), relationship.hasReverseIndex(),
                     relationship.payloadType() != null);
-            byRelationship.put(relationship, edges);
+            BaseRelationship<?>[] room = orderedCount < ordered.length ? ordered
+                    : Growth.copyOf(ordered, orderedCount * 2);
+            byRelationship.put(relationship, edges); // the last allocation: the list entry below cannot fail
+            ordered = room;
+            int at = orderedCount;
+            while (at > 0 && ordered[at - 1].id() > relationship.id()) {
+                ordered[at] = ordered[at - 1];
+                at--;
+            }
+            ordered[at] = relationship;
+            orderedCount++;
         }
         return edges;
     }
@@ -291,11 +305,8 @@ public final class SparseEdges {
 
     /** Removes every sparse edge of the entity in {@code slot}, of any relationship (its entity died). */
     public void removeSource(long source) {
-        if (byRelationship.isEmpty()) {
-            return;
-        }
-        for (BaseRelationship<?> relationship : byRelationship.keySet()) {
-            removeAll(relationship, source);
+        for (int i = 0; i < orderedCount; i++) {
+            removeAll(ordered[i], source);
         }
     }
 
@@ -411,9 +422,40 @@ public final class SparseEdges {
         return at + n;
     }
 
-    /** The sparse relationships with stored edges (or that had some). */
+    /**
+     * Copies the sources of edges to {@code target}, descending (so that a stack pops them ascending), into
+     * {@code into} from {@code at}; returns the new end. When {@code into} has room for fewer than all of them,
+     * copies nothing and returns {@code -1 - count}. One lookup, no allocation.
+     */
+    public int copySourcesDescending(BaseRelationship<?> relationship, long target, long[] into, int at) {
+        Edges edges = find(relationship);
+        long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
+        if (list == null) {
+            return at;
+        }
+        int n = (int) list[0];
+        if (into.length - at < n) {
+            return -1 - n;
+        }
+        for (int i = n; i >= 1; i--) {
+            into[at++] = list[i];
+        }
+        return at;
+    }
+
+    /** The sparse relationships with stored edges (or that had some), in ascending id order. */
     public Iterable<BaseRelationship<?>> relationships() {
-        return byRelationship.keySet();
+        return java.util.List.of(Arrays.copyOf(ordered, orderedCount));
+    }
+
+    /** The number of {@link #relationships()}: with {@link #relationshipAt}, a walk that allocates nothing. */
+    public int relationshipCount() {
+        return orderedCount;
+    }
+
+    /** The {@code i}-th of {@link #relationships()}, ascending by id. */
+    public BaseRelationship<?> relationshipAt(int i) {
+        return ordered[java.util.Objects.checkIndex(i, orderedCount)];
     }
 
     /** Drops every edge (the world cleared its entities). */
@@ -422,6 +464,8 @@ public final class SparseEdges {
             clock.tickEdges(relationship.id());
         }
         byRelationship.clear();
+        Arrays.fill(ordered, 0, orderedCount, null);
+        orderedCount = 0;
         lastRelationship = null;
         lastEdges = null;
     }

@@ -196,6 +196,39 @@ class SparseEdgesTest {
     }
 
     @Test
+    void sourcesCopyDescendingInOneLookupOrReportTheRoomTheyNeed() {
+        edges.add(ONE, s2, t1, null);
+        edges.add(ONE, s1, t1, null);
+        long[] into = new long[4];
+        assertEquals(3, edges.copySourcesDescending(ONE, t1, into, 1));
+        assertArrayEquals(new long[] {0, s2, s1, 0}, into, "descending: a stack pops them ascending");
+        long[] small = new long[3];
+        assertEquals(-1 - 2, edges.copySourcesDescending(ONE, t1, small, 2), "room for one of two");
+        assertArrayEquals(new long[3], small, "nothing copied");
+        assertEquals(2, edges.copySourcesDescending(ONE, t2, small, 2), "no sources: the end stays");
+        assertEquals(0, edges.copySourcesDescending(PLAIN, t1, small, 0), "no reverse index: nothing");
+    }
+
+    @Test
+    void relationshipsAreListedInIdOrderWhateverOrderTheyFirstHeldEdges() {
+        edges.add(PLAIN, s1, t1, null);
+        edges.add(MANY, s1, t1, null);
+        edges.add(ONE, s1, t1, null);
+        java.util.List<dev.jtecs.component.BaseRelationship<?>> expected = new java.util.ArrayList<>(
+                java.util.List.of(PLAIN, MANY, ONE));
+        expected.sort(java.util.Comparator.comparingInt(dev.jtecs.component.BaseRelationship::id));
+        assertEquals(3, edges.relationshipCount());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(expected.get(i), edges.relationshipAt(i));
+        }
+        assertEquals(expected, java.util.stream.StreamSupport.stream(edges.relationships().spliterator(), false)
+                .toList());
+        assertThrows(IndexOutOfBoundsException.class, () -> edges.relationshipAt(3));
+        edges.clear();
+        assertEquals(0, edges.relationshipCount());
+    }
+
+    @Test
     void sourcesNeedAReverseIndex() {
         edges.add(PLAIN, s1, t1, null);
         assertThrows(IllegalStateException.class, () -> edges.sources(PLAIN, t1));
