@@ -61,6 +61,21 @@ final class TraversalStack {
         }
     }
 
+    /**
+     * Pushes {@code from[begin, end)}, which is ascending, so that it pops in that order, at {@code depth};
+     * returns the new top.
+     */
+    int pushDescending(long[] from, int begin, int end, int depth, int top) {
+        ensure(top + end - begin);
+        long[] entities = this.entities;
+        int[] depths = this.depths;
+        for (int i = end - 1; i >= begin; i--) {
+            entities[top] = from[i];
+            depths[top++] = depth;
+        }
+        return top;
+    }
+
     /** Starts a visit: every slot counts as unseen again. */
     void newVisit() {
         if (++visit == Integer.MAX_VALUE) {

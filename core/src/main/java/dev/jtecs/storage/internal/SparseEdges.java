@@ -443,6 +443,32 @@ public final class SparseEdges {
         return at;
     }
 
+    /** What {@link #forEachSourceList} hands each target with sources to. */
+    public interface SourceListVisitor {
+        /**
+         * The sources of edges to {@code target}: {@code list[from, from + count)}, ascending. The array is the
+         * store's own: read it during the call only, and never write it.
+         */
+        void sources(long target, long[] list, int from, int count);
+    }
+
+    /**
+     * Visits every target holding sources of {@code relationship}, in no particular order, with its sources
+     * ascending: one pass over the reverse index, for building indexes of its own. Allocates nothing.
+     *
+     * @throws IllegalStateException when the relationship keeps no reverse index
+     */
+    public void forEachSourceList(BaseRelationship<?> relationship, SourceListVisitor visitor) {
+        Edges edges = find(relationship);
+        if (edges == null) {
+            return;
+        }
+        if (edges.sources == null) {
+            throw new IllegalStateException("relationship " + relationship.name() + " keeps no reverse index");
+        }
+        edges.sources.forEach((target, list) -> visitor.sources(target, list, 1, (int) list[0]));
+    }
+
     /** The sparse relationships with stored edges (or that had some), in ascending id order. */
     public Iterable<BaseRelationship<?>> relationships() {
         return java.util.List.of(Arrays.copyOf(ordered, orderedCount));
