@@ -408,21 +408,6 @@ public final class SparseEdges {
     }
 
     /**
-     * Copies the sources of edges to {@code target}, ascending, into {@code into} from {@code at}, which must
-     * have room for {@link #sourceCount} more; returns the new end. Allocates nothing.
-     */
-    public int copySources(BaseRelationship<?> relationship, long target, long[] into, int at) {
-        Edges edges = find(relationship);
-        long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
-        if (list == null) {
-            return at;
-        }
-        int n = (int) list[0];
-        System.arraycopy(list, 1, into, at, n);
-        return at + n;
-    }
-
-    /**
      * Copies the sources of edges to {@code target}, descending (so that a stack pops them ascending), into
      * {@code into} from {@code at}; returns the new end. When {@code into} has room for fewer than all of them,
      * copies nothing and returns {@code -1 - count}. One lookup, no allocation.
