@@ -54,7 +54,7 @@ import java.util.Objects;
  * <p>Serves one world and one query, both fixed at construction, and is not thread-safe.
  *
  * @implNote Nothing is allocated in steady state: the node, step and archetype arrays are kept between gathers
- *     and grow (doubling) only when the rows outnumber them. A gather costs a visit of the query, one edge read per
+ *     and grow (doubling) only when the rows (the steps, for the step arrays) outnumber them. A gather costs a visit of the query, one edge read per
  *     row, two lookups of the world per run of rows with the same parent, and linear passes over the nodes.
  */
 public final class HierarchyOrder {
@@ -365,11 +365,6 @@ public final class HierarchyOrder {
         var grownChildList = Growth.copyOf(childList, size);
         var grownReached = Growth.copyOf(reached, size);
         var grownOrder = Growth.copyOf(order, size);
-        var grownStepSlot = Growth.copyOf(stepSlot, size);
-        var grownStepFrom = Growth.copyOf(stepFrom, size);
-        var grownStepCount = Growth.copyOf(stepCount, size);
-        var grownStepParentSlot = Growth.copyOf(stepParentSlot, size);
-        var grownStepParentRow = Growth.copyOf(stepParentRow, size);
         parentSlot = grownParentSlot;
         parentRow = grownParentRow;
         parentNode = grownParentNode;
@@ -378,6 +373,24 @@ public final class HierarchyOrder {
         childList = grownChildList;
         reached = grownReached;
         order = grownOrder;
+    }
+
+    /**
+     * Room for {@code n} steps. The step arrays grow with the steps, not the nodes: a forest whose siblings sit
+     * side by side has about one step per parent (a third of the nodes in the transforms forest), and these five
+     * arrays are what a frame reads, kept for as long as the order.
+     */
+    private void ensureSteps(int n) {
+        if (n <= stepSlot.length) {
+            return;
+        }
+        int size = Math.max(n, stepSlot.length * 2);
+        // every array first, then assign: a failed growth leaves them all as they were, in step
+        var grownStepSlot = Growth.copyOf(stepSlot, size);
+        var grownStepFrom = Growth.copyOf(stepFrom, size);
+        var grownStepCount = Growth.copyOf(stepCount, size);
+        var grownStepParentSlot = Growth.copyOf(stepParentSlot, size);
+        var grownStepParentRow = Growth.copyOf(stepParentRow, size);
         stepSlot = grownStepSlot;
         stepFrom = grownStepFrom;
         stepCount = grownStepCount;
@@ -493,6 +506,7 @@ public final class HierarchyOrder {
                 continue;
             }
             s++;
+            ensureSteps(s + 1);
             stepSlot[s] = m;
             stepFrom[s] = row;
             stepCount[s] = 1;

@@ -74,7 +74,8 @@ final class Settlement {
     }
 
     private boolean cascadingSparseSources(long target) {
-        for (BaseRelationship<?> relationship : sparse.relationships()) {
+        for (int i = 0, n = sparse.relationshipCount(); i < n; i++) { // no iterator: runs per despawned entity
+            BaseRelationship<?> relationship = sparse.relationshipAt(i);
             if (relationship.isCascadeDelete() && sparse.sourceCount(relationship, target) > 0) {
                 return true;
             }
@@ -142,12 +143,14 @@ final class Settlement {
         settleLandedOnDead();
         for (int i = 0; i < deadTargetCount; i++) {
             long id = deadTargets[i];
-            if (!sparse.isEmpty()) {
-                for (BaseRelationship<?> relationship : sparse.relationships()) {
-                    if (relationship.isCascadeDelete()) {
-                        cascade(relationship, id); // non-cascading sparse edges keep the dead id
-                    }
+            for (int r = 0, n = sparse.relationshipCount(); r < n; r++) {
+                BaseRelationship<?> relationship = sparse.relationshipAt(r);
+                if (relationship.isCascadeDelete()) {
+                    cascade(relationship, id); // non-cascading sparse edges keep the dead id
                 }
+            }
+            if (pairs.isEmpty() || pairs.targeting(id).isEmpty()) {
+                continue; // no dense edge points at it: nothing to copy or walk
             }
             for (PairComponent pair : List.copyOf(pairs.targeting(id))) {
                 if (pair.relationship().isCascadeDelete()) {
@@ -225,7 +228,8 @@ final class Settlement {
         idleStack = null;
         cascadingSparseCount = 0; // gathered once per root: the loop below allocates nothing per entity
         if (!sparse.isEmpty()) {
-            for (BaseRelationship<?> each : sparse.relationships()) {
+            for (int r = 0, n = sparse.relationshipCount(); r < n; r++) {
+                BaseRelationship<?> each = sparse.relationshipAt(r);
                 if (each.isCascadeDelete()) {
                     if (cascadingSparseCount == cascadingSparse.length) {
                         cascadingSparse = Growth.copyOf(cascadingSparse, cascadingSparseCount * 2);
@@ -257,6 +261,9 @@ final class Settlement {
     private int pushCascadingSources(TraversalStack stack, long target, int top) {
         for (int i = 0; i < cascadingSparseCount; i++) {
             top = stack.pushChildren(cascadingSparse[i], target, 0, top);
+        }
+        if (pairs.isEmpty()) {
+            return top; // no dense edge in this world: no lookup per entity
         }
         List<PairComponent> targeting = pairs.targeting(target);
         for (int i = 0; i < targeting.size(); i++) {

@@ -42,7 +42,12 @@ public final class Traversal {
             if (index.isAlive(root)) { // a dead root (a sparse edge kept its id) must not hide its slot's new entity
                 stack.markSeen(Entity.slot(root));
             }
-            int top = stack.pushChildren(relationship, root, 0, 0);
+            ChildIndex children = childIndex(relationship);
+            if (children != null && children.wanted() && !children.isCurrent()) {
+                children.build();
+            }
+            int visited = 0;
+            int top = push(children, stack, relationship, root, 0, 0);
             while (top > 0) {
                 top--;
                 long entity = stack.entities[top];
@@ -52,7 +57,11 @@ public final class Traversal {
                     continue;
                 }
                 visitor.visit(entity, depth);
-                top = stack.pushChildren(relationship, entity, depth + 1, top);
+                visited++;
+                top = push(children, stack, relationship, entity, depth + 1, top);
+            }
+            if (children != null && !children.isCurrent()) { // walked the store: enough of that, and index
+                children.noteSlowWork(visited + 1, index.highWater());
             }
         } finally {
             idleStack = stack;
@@ -60,6 +69,37 @@ public final class Traversal {
     }
 
     private TraversalStack idleStack;
+
+    /** Pushes {@code parent}'s children: from the flat index while it is current, else from the store. */
+    private static int push(ChildIndex children, TraversalStack stack, BaseRelationship<?> relationship,
+            long parent, int depth, int top) {
+        if (children != null && children.isCurrent()) {
+            return children.push(stack, parent, depth, top);
+        }
+        return stack.pushChildren(relationship, parent, depth, top);
+    }
+
+    // The flat child indexes of the sparse relationships walked, and the last one asked for.
+    private final java.util.IdentityHashMap<BaseRelationship<?>, ChildIndex> childIndexes =
+            new java.util.IdentityHashMap<>();
+    private ChildIndex lastChildIndex;
+
+    /** The child index of a sparse, reverse-indexed relationship, or null for a dense one (read by archetype). */
+    private ChildIndex childIndex(BaseRelationship<?> relationship) {
+        if (!relationship.isSparse()) {
+            return null;
+        }
+        ChildIndex children = lastChildIndex;
+        if (children == null || children.relationship() != relationship) {
+            children = childIndexes.get(relationship);
+            if (children == null) {
+                children = new ChildIndex(relationship, archetypes.sparseEdges(), archetypes.clock());
+                childIndexes.put(relationship, children);
+            }
+            lastChildIndex = children;
+        }
+        return children;
+    }
 
     /**
      * Follows the first edge of {@code relationship} (ascending target order) from {@code id} upward: the direct

@@ -61,6 +61,21 @@ final class TraversalStack {
         }
     }
 
+    /**
+     * Pushes {@code from[begin, end)}, which is ascending, so that it pops in that order, at {@code depth};
+     * returns the new top.
+     */
+    int pushDescending(long[] from, int begin, int end, int depth, int top) {
+        ensure(top + end - begin);
+        long[] entities = this.entities;
+        int[] depths = this.depths;
+        for (int i = end - 1; i >= begin; i--) {
+            entities[top] = from[i];
+            depths[top++] = depth;
+        }
+        return top;
+    }
+
     /** Starts a visit: every slot counts as unseen again. */
     void newVisit() {
         if (++visit == Integer.MAX_VALUE) {
@@ -82,15 +97,22 @@ final class TraversalStack {
     }
 
     /**
-     * Pushes the sources of edges to {@code parent} so that they pop in ascending id order (read from the
-     * archetypes holding the pair in bulk); returns the new top.
+     * Pushes the sources of edges to {@code parent} so that they pop in ascending id order (sparse: copied from
+     * the store's reverse index, which keeps them ascending; dense: read from the archetypes holding the pair in
+     * bulk, then sorted); returns the new top.
      */
     int pushChildren(BaseRelationship<?> relationship, long parent, int depth, int top) {
         int start = top;
         if (relationship.isSparse()) {
-            int n = sparse.sourceCount(relationship, parent);
-            ensure(top + n);
-            top = sparse.copySources(relationship, parent, entities, top);
+            int end = sparse.copySourcesDescending(relationship, parent, entities, top); // kept sorted: no sort
+            if (end < 0) { // no room: grow, then copy (the one case that looks the target up twice)
+                ensure(top - 1 - end);
+                end = sparse.copySourcesDescending(relationship, parent, entities, top);
+            }
+            for (int i = top; i < end; i++) {
+                depths[i] = depth;
+            }
+            return end;
         } else {
             PairComponent pair = pairs.find(relationship, parent);
             if (pair == null) {

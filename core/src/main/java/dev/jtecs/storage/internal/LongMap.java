@@ -105,6 +105,23 @@ final class LongMap<V> {
         return size;
     }
 
+    /** What {@link #forEach} hands each entry to. */
+    interface EntryVisitor<V> {
+        void entry(long key, V value);
+    }
+
+    /** Visits every entry, in table order; the visitor must not change the map. Allocates nothing. */
+    @SuppressWarnings("unchecked")
+    void forEach(EntryVisitor<? super V> visitor) {
+        long[] keys = this.keys;
+        Object[] values = this.values;
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] != 0) {
+                visitor.entry(keys[i], (V) values[i]);
+            }
+        }
+    }
+
     /** Keeps only the entries whose value {@code keep} accepts (a rebuild: for maintenance). */
     @SuppressWarnings("unchecked")
     void retain(java.util.function.Predicate<? super V> keep) {

@@ -9,13 +9,23 @@ import java.util.Map;
 
 /**
  * One world's sparse relationship edges: for each sparse relationship, the targets of each source entity (by
- * slot, ascending, no duplicates) and, when the relationship keeps a reverse index, the sources of each target.
- * Archetypes carry only the relationship marker of a source with at least one sparse edge; the edges live here,
- * so a source's target set never creates an archetype. Entries belong to the entity living in the slot: the world
- * empties a slot when its entity dies, so a recycled slot starts without edges.
+ * slot, ascending, no duplicates) and, when the relationship keeps a reverse index, the sources of each target
+ * (ascending). Archetypes carry only the relationship marker of a source with at least one sparse edge; the edges
+ * live here, so a source's target set never creates an archetype. Entries belong to the entity living in the slot:
+ * the world empties a slot when its entity dies, so a recycled slot starts without edges.
+ *
+ * <p>Layout. An exclusive relationship ({@code ChildOf}) holds at most one target per source, so its targets are
+ * one {@code long} per source slot (0: none) and its payloads one reference per slot: a walk up is a chain of
+ * array loads, and a hierarchy entity costs 8 bytes of target instead of a list object. Any other relationship
+ * keeps a list per slot. The reverse index keeps each target's sources sorted, so readers get them in id order
+ * without sorting; an edit finds its place by binary search.
  */
 public final class SparseEdges {
     private final Map<BaseRelationship<?>, Edges> byRelationship = new IdentityHashMap<>();
+    // the same relationships in ascending id order: walked per despawned entity without an iterator, and in an
+    // order that does not depend on identity hashes
+    private BaseRelationship<?>[] ordered = new BaseRelationship<?>[4];
+    private int orderedCount;
     private final StructureClock clock;
     // the last relationship looked up and its edges: walks and loops ask for one relationship many times in a row
     private BaseRelationship<?> lastRelationship;
@@ -24,18 +34,62 @@ public final class SparseEdges {
 
     /** The edges of one sparse relationship. */
     private static final class Edges {
-        long[][] targets = new long[16][]; // by source slot: ascending targets in [0, counts[slot])
-        Object[][] payloads; // by source slot, parallel to targets; null for a target-only relationship
-        int[] counts = new int[16];
-        final LongMap<long[]> sources; // target -> sources (unordered, element 0 is the count); null: no index
+        final boolean exclusive;
+        // exclusive: by source slot, the one target (0: none) and its payload (null array: target-only)
+        long[] single;
+        Object[] singlePayloads;
+        // otherwise: by source slot, ascending targets in [0, counts[slot]) and their payloads (null: target-only)
+        long[][] targets;
+        Object[][] payloads;
+        int[] counts;
+        final LongMap<long[]> sources; // target -> sources (ascending, element 0 is the count); null: no index
 
-        Edges(boolean reverse, boolean payload) {
+        Edges(boolean exclusive, boolean reverse, boolean payload) {
+            this.exclusive = exclusive;
             sources = reverse ? new LongMap<>() : null;
-            payloads = payload ? new Object[16][] : null;
+            if (exclusive) {
+                single = new long[16];
+                singlePayloads = payload ? new Object[16] : null;
+            } else {
+                targets = new long[16][];
+                counts = new int[16];
+                payloads = payload ? new Object[16][] : null;
+            }
+        }
+
+        /** The number of targets the source in {@code slot} holds. */
+        int count(int slot) {
+            if (exclusive) {
+                return slot < single.length && single[slot] != 0 ? 1 : 0;
+            }
+            return slot < counts.length ? counts[slot] : 0;
+        }
+
+        /** The {@code i}-th target (ascending) of the source in {@code slot}; {@code i < count(slot)}. */
+        long target(int slot, int i) {
+            return exclusive ? single[slot] : targets[slot][i];
+        }
+
+        /** The payload of the {@code i}-th target, or {@code null} for a target-only relationship. */
+        Object payload(int slot, int i) {
+            if (exclusive) {
+                return singlePayloads == null ? null : singlePayloads[slot];
+            }
+            return payloads == null ? null : payloads[slot][i];
         }
 
         /** Room for {@code slot}: every array grown into a local first, so a failed growth changes nothing. */
         void ensure(int slot) {
+            if (exclusive) {
+                if (slot >= single.length) {
+                    int capacity = Math.max(slot + 1, single.length * 2);
+                    long[] grownSingle = Growth.copyOf(single, capacity);
+                    Object[] grownPayloads = singlePayloads == null ? null : Growth.copyOf(singlePayloads, capacity);
+                    single = grownSingle;
+                    singlePayloads = grownPayloads;
+                }
+                return;
+            }
             if (slot >= counts.length) {
                 int capacity = Math.max(slot + 1, counts.length * 2);
                 long[][] grownTargets = Growth.copyOf(targets, capacity);
@@ -70,8 +124,19 @@ public final class SparseEdges {
         Edges edges = find(relationship);
         if (edges == null) {
             clock.reserve(relationship.id()); // before anything changes: ticking allocates nothing
-            edges = new Edges(relationship.hasReverseIndex(), relationship.payloadType() != null);
-            byRelationship.put(relationship, edges);
+            edges = new Edges(relationship.isExclusive(), relationship.hasReverseIndex(),
+                    relationship.payloadType() != null);
+            BaseRelationship<?>[] room = orderedCount < ordered.length ? ordered
+                    : Growth.copyOf(ordered, orderedCount * 2);
+            byRelationship.put(relationship, edges); // the last allocation: the list entry below cannot fail
+            ordered = room;
+            int at = orderedCount;
+            while (at > 0 && ordered[at - 1].id() > relationship.id()) {
+                ordered[at] = ordered[at - 1];
+                at--;
+            }
+            ordered[at] = relationship;
+            orderedCount++;
         }
         return edges;
     }
@@ -83,17 +148,21 @@ public final class SparseEdges {
 
     /**
      * Adds the edge {@code source -> target} carrying {@code payload} ({@code null} for a target-only
-     * relationship); an exclusive relationship also drops the source's other edges, and an edge to a target the
+     * relationship); an exclusive relationship replaces the source's other edge, and an edge to a target the
      * source already holds gets the new payload. Returns whether the set of targets changed.
      *
      * <p>All or nothing: every array the edge needs (the slot tables, the source's target list, the target's
      * reverse-index entry) is allocated before anything changes, so a failed allocation leaves the store as it
-     * was. An exclusive relationship's other edges go after the new one is in, since removing never allocates.
+     * was. An exclusive relationship's replaced edge goes after the new one's room is made, since removing never
+     * allocates.
      */
     public boolean add(BaseRelationship<?> relationship, long source, long target, Object payload) {
         Edges edges = edges(relationship);
         int slot = Entity.slot(source);
         edges.ensure(slot);
+        if (edges.exclusive) {
+            return addSingle(edges, relationship, source, slot, target, payload);
+        }
         int count = edges.counts[slot];
         long[] list = edges.targets[slot];
         int at = count == 0 ? -1 : Arrays.binarySearch(list, 0, count, target);
@@ -101,11 +170,7 @@ public final class SparseEdges {
             if (edges.payloads != null) {
                 edges.payloads[slot][at] = payload;
             }
-            boolean dropped = relationship.isExclusive() && count > 1 && keepOnly(edges, source, slot, at);
-            if (dropped) {
-                clock.tickEdges(relationship.id());
-            }
-            return dropped;
+            return false;
         }
         // every allocation first
         long[] grownList = list;
@@ -135,40 +200,51 @@ public final class SparseEdges {
         if (edges.sources != null) {
             link(edges.sources, target, source);
         }
-        if (relationship.isExclusive() && count > 0) {
-            keepOnly(edges, source, slot, insert);
-        }
         clock.tickEdges(relationship.id());
         return true;
     }
 
-    /** Drops every edge of the source but the one at {@code keep}; allocates nothing. Returns whether any went. */
-    private static boolean keepOnly(Edges edges, long source, int slot, int keep) {
-        int count = edges.counts[slot];
-        long[] list = edges.targets[slot];
+    /** {@link #add} for an exclusive relationship: the slot's one target is replaced (room for the slot made). */
+    private boolean addSingle(Edges edges, BaseRelationship<?> relationship, long source, int slot, long target,
+            Object payload) {
+        long old = edges.single[slot];
+        if (old == target) {
+            if (edges.singlePayloads != null) {
+                edges.singlePayloads[slot] = payload;
+            }
+            return false;
+        }
         if (edges.sources != null) {
-            for (int i = 0; i < count; i++) {
-                if (i != keep) {
-                    unlink(edges.sources, list[i], source);
-                }
+            prepareLink(edges.sources, target); // the only allocation: after it, nothing can fail
+            if (old != 0) {
+                unlink(edges.sources, old, source);
             }
         }
-        list[0] = list[keep];
-        if (edges.payloads != null) {
-            Object[] values = edges.payloads[slot];
-            values[0] = values[keep];
-            Arrays.fill(values, 1, count, null);
+        edges.single[slot] = target;
+        if (edges.singlePayloads != null) {
+            edges.singlePayloads[slot] = payload;
         }
-        edges.counts[slot] = 1;
-        return count > 1;
+        if (edges.sources != null) {
+            link(edges.sources, target, source);
+        }
+        clock.tickEdges(relationship.id());
+        return true;
     }
 
     /** Removes the edge {@code source -> target}; returns whether it was there. */
     public boolean remove(BaseRelationship<?> relationship, long source, long target) {
         Edges edges = find(relationship);
         int slot = Entity.slot(source);
-        if (edges == null || slot >= edges.counts.length || edges.counts[slot] == 0) {
+        if (edges == null || edges.count(slot) == 0) {
             return false;
+        }
+        if (edges.exclusive) {
+            if (edges.single[slot] != target) {
+                return false;
+            }
+            dropSingle(edges, source, slot);
+            clock.tickEdges(relationship.id());
+            return true;
         }
         int count = edges.counts[slot];
         long[] list = edges.targets[slot];
@@ -190,12 +266,28 @@ public final class SparseEdges {
         return true;
     }
 
+    /** Empties the slot of an exclusive relationship's source that holds an edge; allocates nothing. */
+    private static void dropSingle(Edges edges, long source, int slot) {
+        if (edges.sources != null) {
+            unlink(edges.sources, edges.single[slot], source);
+        }
+        edges.single[slot] = 0;
+        if (edges.singlePayloads != null) {
+            edges.singlePayloads[slot] = null;
+        }
+    }
+
     /** Removes every edge of {@code relationship} from {@code source}; returns whether there was one. */
     public boolean removeAll(BaseRelationship<?> relationship, long source) {
         Edges edges = find(relationship);
         int slot = Entity.slot(source);
-        if (edges == null || slot >= edges.counts.length || edges.counts[slot] == 0) {
+        if (edges == null || edges.count(slot) == 0) {
             return false;
+        }
+        if (edges.exclusive) {
+            dropSingle(edges, source, slot);
+            clock.tickEdges(relationship.id());
+            return true;
         }
         if (edges.sources != null) {
             long[] list = edges.targets[slot];
@@ -213,19 +305,15 @@ public final class SparseEdges {
 
     /** Removes every sparse edge of the entity in {@code slot}, of any relationship (its entity died). */
     public void removeSource(long source) {
-        if (byRelationship.isEmpty()) {
-            return;
-        }
-        for (BaseRelationship<?> relationship : byRelationship.keySet()) {
-            removeAll(relationship, source);
+        for (int i = 0; i < orderedCount; i++) {
+            removeAll(ordered[i], source);
         }
     }
 
     /** The number of edges of {@code relationship} the entity in {@code source}'s slot holds. */
     public int count(BaseRelationship<?> relationship, long source) {
         Edges edges = find(relationship);
-        int slot = Entity.slot(source);
-        return edges == null || slot >= edges.counts.length ? 0 : edges.counts[slot];
+        return edges == null ? 0 : edges.count(Entity.slot(source));
     }
 
     /**
@@ -234,7 +322,12 @@ public final class SparseEdges {
      */
     public long[] targets(BaseRelationship<?> relationship, long source) {
         int count = count(relationship, source);
-        return count == 0 ? NONE : Arrays.copyOf(find(relationship).targets[Entity.slot(source)], count);
+        if (count == 0) {
+            return NONE;
+        }
+        Edges edges = find(relationship);
+        int slot = Entity.slot(source);
+        return edges.exclusive ? new long[] {edges.single[slot]} : Arrays.copyOf(edges.targets[slot], count);
     }
 
     /** Visits the source's edges in ascending target order with their payloads. */
@@ -245,21 +338,25 @@ public final class SparseEdges {
         }
         Edges edges = find(relationship);
         int slot = Entity.slot(source);
-        long[] list = edges.targets[slot];
-        Object[] values = edges.payloads == null ? null : edges.payloads[slot];
-        for (int i = 0; i < count && i < edges.counts[slot]; i++) {
-            visitor.edge(list[i], values == null ? null : values[i]);
+        for (int i = 0; i < count && i < edges.count(slot); i++) { // a visitor may not shrink the list under us
+            visitor.edge(edges.target(slot, i), edges.payload(slot, i));
         }
     }
 
     /** The payload of the source's edge to {@code target}, or {@code null} (no such edge, or target-only). */
     public Object payload(BaseRelationship<?> relationship, long source, long target) {
         int count = count(relationship, source);
-        Edges edges = find(relationship);
-        if (count == 0 || edges.payloads == null) {
+        if (count == 0) {
             return null;
         }
+        Edges edges = find(relationship);
         int slot = Entity.slot(source);
+        if (edges.exclusive) {
+            return edges.single[slot] == target ? edges.payload(slot, 0) : null;
+        }
+        if (edges.payloads == null) {
+            return null;
+        }
         int at = Arrays.binarySearch(edges.targets[slot], 0, count, target);
         return at < 0 ? null : edges.payloads[slot][at];
     }
@@ -267,13 +364,20 @@ public final class SparseEdges {
     /** The first (lowest) target of the source's edges, or 0 when it holds none: one lookup, no allocation. */
     public long firstTarget(BaseRelationship<?> relationship, long source) {
         Edges edges = find(relationship);
+        if (edges == null) {
+            return 0;
+        }
         int slot = Entity.slot(source);
-        return edges == null || slot >= edges.counts.length || edges.counts[slot] == 0 ? 0 : edges.targets[slot][0];
+        if (edges.exclusive) {
+            long[] single = edges.single;
+            return slot < single.length ? single[slot] : 0;
+        }
+        return slot >= edges.counts.length || edges.counts[slot] == 0 ? 0 : edges.targets[slot][0];
     }
 
     /** The {@code index}-th target (ascending) of the source's edges; the caller checked {@link #count}. */
     public long targetAt(BaseRelationship<?> relationship, long source, int index) {
-        return find(relationship).targets[Entity.slot(source)][index];
+        return find(relationship).target(Entity.slot(source), index);
     }
 
     /**
@@ -293,9 +397,7 @@ public final class SparseEdges {
         if (list == null) {
             return NONE;
         }
-        long[] sorted = Arrays.copyOfRange(list, 1, 1 + (int) list[0]);
-        Arrays.sort(sorted);
-        return sorted;
+        return Arrays.copyOfRange(list, 1, 1 + (int) list[0]); // kept ascending
     }
 
     /** The number of sources holding an edge to {@code target} (reverse-indexed relationships; else 0). */
@@ -306,23 +408,65 @@ public final class SparseEdges {
     }
 
     /**
-     * Copies the sources of edges to {@code target} (unordered) into {@code into} from {@code at}, which must
-     * have room for {@link #sourceCount} more; returns the new end. Allocates nothing.
+     * Copies the sources of edges to {@code target}, descending (so that a stack pops them ascending), into
+     * {@code into} from {@code at}; returns the new end. When {@code into} has room for fewer than all of them,
+     * copies nothing and returns {@code -1 - count}. One lookup, no allocation.
      */
-    public int copySources(BaseRelationship<?> relationship, long target, long[] into, int at) {
+    public int copySourcesDescending(BaseRelationship<?> relationship, long target, long[] into, int at) {
         Edges edges = find(relationship);
         long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
         if (list == null) {
             return at;
         }
         int n = (int) list[0];
-        System.arraycopy(list, 1, into, at, n);
-        return at + n;
+        if (into.length - at < n) {
+            return -1 - n;
+        }
+        for (int i = n; i >= 1; i--) {
+            into[at++] = list[i];
+        }
+        return at;
     }
 
-    /** The sparse relationships with stored edges (or that had some). */
+    /** What {@link #forEachSourceList} hands each target with sources to. */
+    public interface SourceListVisitor {
+        /**
+         * The sources of edges to {@code target}: {@code list[from, from + count)}, ascending. The array is the
+         * store's own: read it during the call only, and never write it.
+         */
+        void sources(long target, long[] list, int from, int count);
+    }
+
+    /**
+     * Visits every target holding sources of {@code relationship}, in no particular order, with its sources
+     * ascending: one pass over the reverse index, for building indexes of its own. Allocates nothing.
+     *
+     * @throws IllegalStateException when the relationship keeps no reverse index
+     */
+    public void forEachSourceList(BaseRelationship<?> relationship, SourceListVisitor visitor) {
+        Edges edges = find(relationship);
+        if (edges == null) {
+            return;
+        }
+        if (edges.sources == null) {
+            throw new IllegalStateException("relationship " + relationship.name() + " keeps no reverse index");
+        }
+        edges.sources.forEach((target, list) -> visitor.sources(target, list, 1, (int) list[0]));
+    }
+
+    /** The sparse relationships with stored edges (or that had some), in ascending id order. */
     public Iterable<BaseRelationship<?>> relationships() {
-        return byRelationship.keySet();
+        return java.util.List.of(Arrays.copyOf(ordered, orderedCount));
+    }
+
+    /** The number of {@link #relationships()}: with {@link #relationshipAt}, a walk that allocates nothing. */
+    public int relationshipCount() {
+        return orderedCount;
+    }
+
+    /** The {@code i}-th of {@link #relationships()}, ascending by id. */
+    public BaseRelationship<?> relationshipAt(int i) {
+        return ordered[java.util.Objects.checkIndex(i, orderedCount)];
     }
 
     /** Drops every edge (the world cleared its entities). */
@@ -331,6 +475,8 @@ public final class SparseEdges {
             clock.tickEdges(relationship.id());
         }
         byRelationship.clear();
+        Arrays.fill(ordered, 0, orderedCount, null);
+        orderedCount = 0;
         lastRelationship = null;
         lastEdges = null;
     }
@@ -349,24 +495,29 @@ public final class SparseEdges {
         }
     }
 
-    /** Adds {@code source} to {@code target}'s list, which {@link #prepareLink} made room in. */
+    /** Adds {@code source} to {@code target}'s ascending list, which {@link #prepareLink} made room in. */
     private static void link(LongMap<long[]> sources, long target, long source) {
         long[] list = sources.get(target);
-        list[(int) ++list[0]] = source;
+        int n = (int) list[0];
+        int at = Arrays.binarySearch(list, 1, 1 + n, source);
+        int insert = at >= 0 ? at : -at - 1;
+        System.arraycopy(list, insert, list, insert + 1, 1 + n - insert);
+        list[insert] = source;
+        list[0] = n + 1;
     }
 
+    /** Takes {@code source} out of {@code target}'s list, keeping it ascending; an emptied list leaves the map. */
     private static void unlink(LongMap<long[]> sources, long target, long source) {
         long[] list = sources.get(target);
         if (list == null) {
             return;
         }
         int n = (int) list[0];
-        for (int i = 1; i <= n; i++) {
-            if (list[i] == source) {
-                list[i] = list[n];
-                list[0] = n - 1;
-                break;
-            }
+        int at = Arrays.binarySearch(list, 1, 1 + n, source);
+        if (at >= 0) {
+            System.arraycopy(list, at + 1, list, at, n - at);
+            list[n] = 0;
+            list[0] = n - 1;
         }
         if (list[0] == 0) {
             sources.remove(target);

@@ -17,7 +17,8 @@
  *    │   └─ IntTableMap      the cached add and remove edges: component id → next table
  *    ├─ StructureClock  counters that move when the shape of storage may have changed
  *    ├─ PairRegistry    (relationship, target) → its pair component (a LongMap per relationship); pairs by target
- *    └─ SparseEdges     sparse relationship edges: each source's targets; each target's sources, when indexed
+ *    └─ SparseEdges     sparse relationship edges: each source's targets (exclusive: one per slot, inline);
+ *                       each target's sources, ascending, when indexed
  *   NativeMemory        every off-heap buffer of one world: slab size classes, one arena per large buffer
  *
  *   for the mutation model:  SignatureBuilder   a row's final signature, assembled before one table lookup

@@ -23,6 +23,26 @@ class LongMapTest {
     }
 
     @Test
+    void forEachVisitsEveryEntryOnceAfterGrowthsAndRemovals() {
+        LongMap<Long> map = new LongMap<>();
+        Map<Long, Long> expected = new HashMap<>();
+        for (long key = 1; key <= 300; key++) { // grows the table several times
+            map.put(key * 7919, key);
+            expected.put(key * 7919, key);
+        }
+        for (long key = 1; key <= 300; key += 3) { // backward shifts move entries around
+            map.remove(key * 7919);
+            expected.remove(key * 7919);
+        }
+        Map<Long, Long> seen = new HashMap<>();
+        map.forEach((key, value) -> assertNull(seen.put(key, value), "visited twice: " + key));
+        assertEquals(expected, seen);
+        new LongMap<String>().forEach((key, value) -> {
+            throw new AssertionError("an empty map has no entry");
+        });
+    }
+
+    @Test
     void randomOperationsAgreeWithAHashMap() {
         long seed = new SplittableRandom().nextLong();
         System.out.println("LongMapTest seed=" + seed);

@@ -92,7 +92,7 @@ class SparseEdgesTest {
         assertArrayEquals(new long[] {s1}, edges.sources(ONE, t2));
         assertEquals(1, edges.sourceCount(ONE, t2));
         long[] into = new long[3];
-        assertEquals(2, edges.copySources(ONE, t2, into, 1));
+        assertEquals(2, edges.copySourcesDescending(ONE, t2, into, 1));
         assertEquals(s1, into[1]);
     }
 
@@ -117,6 +117,120 @@ class SparseEdgesTest {
     }
 
     @Test
+    void theReverseIndexStaysAscendingThroughAddsRemovalsAndRetargets() {
+        // sources arrive out of order and leave from the middle, the front and the back; readers get them in id
+        // order with no sort (traverse pops them as they come)
+        long t = Entity.pack(500, 0);
+        long u = Entity.pack(501, 0);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(21);
+        java.util.TreeSet<Long> model = new java.util.TreeSet<>();
+        long[] ids = new long[60];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = Entity.pack(1 + random.nextInt(400), random.nextInt(3));
+        }
+        for (int step = 0; step < 400; step++) {
+            long source = ids[random.nextInt(ids.length)];
+            switch (random.nextInt(3)) {
+                case 0 -> {
+                    for (long other : model.toArray(new Long[0])) { // an id of the same slot is replaced
+                        if (Entity.slot(other) == Entity.slot(source)) {
+                            model.remove(other);
+                            edges.removeAll(ONE, other);
+                        }
+                    }
+                    edges.add(ONE, source, t, null);
+                    model.add(source);
+                }
+                case 1 -> {
+                    if (edges.remove(ONE, source, t)) {
+                        assertTrue(model.remove(source));
+                    }
+                }
+                default -> {
+                    if (model.contains(source)) {
+                        edges.add(ONE, source, u, null); // a retarget leaves t's list
+                        model.remove(source);
+                        edges.removeAll(ONE, source);
+                    }
+                }
+            }
+            long[] expected = model.stream().mapToLong(Long::longValue).toArray();
+            assertArrayEquals(expected, edges.sources(ONE, t), "step " + step);
+            assertEquals(expected.length, edges.sourceCount(ONE, t));
+            long[] into = new long[expected.length + 2];
+            assertEquals(expected.length + 2, edges.copySourcesDescending(ONE, t, into, 2));
+            for (int i = 0; i < expected.length; i++) {
+                assertEquals(expected[i], into[into.length - 1 - i], "descending");
+            }
+        }
+        assertEquals(0, edges.sourceCount(ONE, u));
+    }
+
+    record Owner(long target, int share) {}
+
+    static final dev.jtecs.component.RelationshipDefinition<Owner> OWNED = Relationships.register(Owner.class,
+            o -> o.name("test.sparse.Owned").sparse().exclusive().reverseIndex());
+
+    @Test
+    void anExclusiveRelationshipKeepsOneTargetAndPayloadPerSlot() {
+        long far = Entity.pack(5000, 1); // beyond the first slot table: grown on the way
+        assertEquals(0, edges.firstTarget(OWNED, far));
+        assertTrue(edges.add(OWNED, far, t1, new Owner(t1, 1)));
+        assertEquals(1, edges.count(OWNED, far));
+        assertEquals(t1, edges.firstTarget(OWNED, far));
+        assertEquals(t1, edges.targetAt(OWNED, far, 0));
+        assertEquals(new Owner(t1, 1), edges.payload(OWNED, far, t1));
+        assertFalse(edges.add(OWNED, far, t1, new Owner(t1, 2)), "the same target: only the payload changes");
+        assertEquals(new Owner(t1, 2), edges.payload(OWNED, far, t1));
+        assertTrue(edges.add(OWNED, far, t2, new Owner(t2, 3)));
+        assertArrayEquals(new long[] {t2}, edges.targets(OWNED, far));
+        assertEquals(null, edges.payload(OWNED, far, t1), "the replaced edge took its payload");
+        assertArrayEquals(new long[0], edges.sources(OWNED, t1));
+        assertArrayEquals(new long[] {far}, edges.sources(OWNED, t2));
+        StringBuilder seen = new StringBuilder();
+        edges.forEach(OWNED, far, (target, payload) -> seen.append(target).append('=').append(payload));
+        assertEquals(t2 + "=" + new Owner(t2, 3), seen.toString());
+        assertFalse(edges.remove(OWNED, far, t1), "not its target");
+        assertTrue(edges.remove(OWNED, far, t2));
+        assertEquals(0, edges.count(OWNED, far));
+        assertEquals(null, edges.payload(OWNED, far, t2));
+        assertEquals(0, edges.firstTarget(OWNED, s1), "a slot never written holds nothing");
+    }
+
+    @Test
+    void sourcesCopyDescendingInOneLookupOrReportTheRoomTheyNeed() {
+        edges.add(ONE, s2, t1, null);
+        edges.add(ONE, s1, t1, null);
+        long[] into = new long[4];
+        assertEquals(3, edges.copySourcesDescending(ONE, t1, into, 1));
+        assertArrayEquals(new long[] {0, s2, s1, 0}, into, "descending: a stack pops them ascending");
+        long[] small = new long[3];
+        assertEquals(-1 - 2, edges.copySourcesDescending(ONE, t1, small, 2), "room for one of two");
+        assertArrayEquals(new long[3], small, "nothing copied");
+        assertEquals(2, edges.copySourcesDescending(ONE, t2, small, 2), "no sources: the end stays");
+        assertEquals(0, edges.copySourcesDescending(PLAIN, t1, small, 0), "no reverse index: nothing");
+    }
+
+    @Test
+    void relationshipsAreListedInIdOrderWhateverOrderTheyFirstHeldEdges() {
+        edges.add(PLAIN, s1, t1, null);
+        edges.add(MANY, s1, t1, null);
+        edges.add(ONE, s1, t1, null);
+        java.util.List<dev.jtecs.component.BaseRelationship<?>> expected = new java.util.ArrayList<>(
+                java.util.List.of(PLAIN, MANY, ONE));
+        expected.sort(java.util.Comparator.comparingInt(dev.jtecs.component.BaseRelationship::id));
+        assertEquals(3, edges.relationshipCount());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(expected.get(i), edges.relationshipAt(i));
+        }
+        assertEquals(expected, java.util.stream.StreamSupport.stream(edges.relationships().spliterator(), false)
+                .toList());
+        assertThrows(IndexOutOfBoundsException.class, () -> edges.relationshipAt(3));
+        edges.clear();
+        assertEquals(0, edges.relationshipCount());
+    }
+
+    @Test
     void sourcesNeedAReverseIndex() {
         edges.add(PLAIN, s1, t1, null);
         assertThrows(IllegalStateException.class, () -> edges.sources(PLAIN, t1));
@@ -127,7 +241,7 @@ class SparseEdgesTest {
     /** The whole store, every relationship: each source's targets with payloads, each target's sources. */
     private static String dump(SparseEdges store, long... ids) {
         StringBuilder out = new StringBuilder();
-        for (dev.jtecs.component.BaseRelationship<?> relationship : java.util.List.of(MANY, ONE, PLAIN, PAID)) {
+        for (dev.jtecs.component.BaseRelationship<?> relationship : java.util.List.of(MANY, ONE, PLAIN, PAID, OWNED)) {
             for (long id : ids) {
                 out.append(relationship.name()).append(' ').append(id).append(" ->");
                 store.forEach(relationship, id, (target, payload) -> out.append(' ').append(target).append('=')
@@ -161,7 +275,9 @@ class SparseEdgesTest {
         int injected = 0;
         for (int step = 0; step < 300; step++) {
             Relationship[] kinds = {MANY, ONE, PLAIN};
-            boolean paid = random.nextInt(4) == 0;
+            int pick = random.nextInt(8);
+            boolean paid = pick < 2;
+            boolean owned = pick == 2; // an exclusive relationship with payloads: the one-per-slot layout
             long source = ids[random.nextInt(ids.length)];
             long target = ids[random.nextInt(ids.length)];
             Paid payload = new Paid(target, step);
@@ -172,7 +288,9 @@ class SparseEdgesTest {
                 boolean failed = false;
                 Relationship kind = kinds[step % 3];
                 try {
-                    if (paid) {
+                    if (owned) {
+                        store.add(OWNED, source, target, new Owner(target, step));
+                    } else if (paid) {
                         store.add(PAID, source, target, payload);
                     } else {
                         store.add(kind, source, target, null);
