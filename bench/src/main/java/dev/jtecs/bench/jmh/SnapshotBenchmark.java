@@ -161,10 +161,14 @@ public class SnapshotBenchmark {
         }
     }
 
-    /** {@code snapshot_load}: binary from the buffer, binary from the mapped file, the plain copy, the table form. */
+    /**
+     * {@code snapshot_load}: binary from the buffer, binary from the mapped file, the plain copy, the table form.
+     * A load is one call of tens of milliseconds whose loops C2 compiles late, so it warms up for 16 s: after the
+     * 3 s the other workloads take, its iterations still ran at 2 to 6 times their settled time.
+     */
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    @Warmup(iterations = 3, time = 1)
+    @Warmup(iterations = 8, time = 2)
     @Measurement(iterations = 5, time = 1)
     @Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
         "--sun-misc-unsafe-memory-access=allow"})

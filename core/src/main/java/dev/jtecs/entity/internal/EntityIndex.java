@@ -602,6 +602,39 @@ public final class EntityIndex {
      *     (nothing changes then)
      */
     public void prepareRestore(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots) {
+        layOutRestore(newHighWater, freeSlots, freeGenerations, restoredSlots, null, 0);
+    }
+
+    /**
+     * {@link #prepareRestore} and then {@link #reserveRestored reserveRestored(restoredSlots, restoredGenerations,
+     * archetype)} in the same single pass over the slots: it leaves exactly what the two leave one after the other
+     * (the restored slots reserved with their saved generations, stamped for {@code archetype}, off the stack; the
+     * free slots on it as saved), without first putting the restored slots on the stack and then taking them off
+     * again, so a load of a large world writes each of the index's arrays once rather than twice. Nothing can run
+     * between the two here, so the reservation cannot meet a changed stack.
+     *
+     * @param restoredSlots ascending
+     * @param restoredGenerations the generation of each restored slot's id, in the same order, none negative
+     * @throws IllegalArgumentException when {@code restoredSlots} is not ascending inside {@code [1, highWater)},
+     *     or a generation is negative or missing (nothing changes then)
+     */
+    public void prepareRestoreReserved(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
+            int[] restoredGenerations, int archetype) {
+        if (restoredGenerations.length != restoredSlots.length) {
+            throw new IllegalArgumentException("prepareRestoreReserved: " + restoredSlots.length + " slots but "
+                    + restoredGenerations.length + " generations");
+        }
+        for (int g : restoredGenerations) {
+            if (g < 0) {
+                throw new IllegalArgumentException("prepareRestoreReserved: generation " + g + " is negative");
+            }
+        }
+        layOutRestore(newHighWater, freeSlots, freeGenerations, restoredSlots, restoredGenerations, archetype);
+    }
+
+    /** The pass of both: {@code restoredGenerations} null lays the restored slots out free, on top of the stack. */
+    private void layOutRestore(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
+            int[] restoredGenerations, int archetype) {
         int previous = 0;
         for (int slot : restoredSlots) { // checked before anything changes: the layout pass relies on it
             if (slot <= previous || slot >= newHighWater) {
@@ -611,7 +644,8 @@ public final class EntityIndex {
             previous = slot;
         }
         int top = Math.max(highWater, newHighWater);
-        int needed = freeSlots.length + restoredSlots.length;
+        boolean reserve = restoredGenerations != null;
+        int needed = freeSlots.length + (reserve ? 0 : restoredSlots.length);
         ensureSlots(top);
         if (freeStack.length < needed) {
             freeStack = Growth.copyOf(new int[0], Math.max(needed, 64)); // nothing on it is kept
@@ -634,13 +668,20 @@ public final class EntityIndex {
             }
             int end = runEnd(restoredSlots, r);
             int n = end - r;
-            Arrays.fill(row, next, next + n, -1);
-            Arrays.fill(generation, next, next + n, 0);
-            Arrays.fill(state, next, next + n, FREE);
-            for (int k = 0; k < n; k++) {
-                freePos[next + k] = base + r + k;
+            if (reserve) { // what reserveRestored leaves: reserved, saved generation, off the stack, stamped
+                Arrays.fill(row, next, next + n, archetype);
+                System.arraycopy(restoredGenerations, r, generation, next, n);
+                Arrays.fill(state, next, next + n, RESERVED);
+                Arrays.fill(freePos, next, next + n, -1);
+            } else {
+                Arrays.fill(row, next, next + n, -1);
+                Arrays.fill(generation, next, next + n, 0);
+                Arrays.fill(state, next, next + n, FREE);
+                for (int k = 0; k < n; k++) {
+                    freePos[next + k] = base + r + k;
+                }
+                System.arraycopy(restoredSlots, r, freeStack, base + r, n);
             }
-            System.arraycopy(restoredSlots, r, freeStack, base + r, n);
             slot = next + n;
             r = end;
         }

@@ -367,12 +367,11 @@ final class Batches {
 
     /**
      * A whole-world restoration, inside the caller's scope: clears every entity (as {@link #clear}, the entity
-     * index laid out by {@link EntityIndex#prepareRestore} in the same pass that clears it), plans every batch
-     * (requirements expand as for {@code spawnAt}), reserves its ids and stages it. The caller has checked every
-     * id and input.
+     * index laid out by {@link EntityIndex#prepareRestoreReserved} in the same pass that clears it), plans every
+     * batch (requirements expand as for {@code spawnAt}), reserves its ids and stages it. The caller has checked
+     * every id and input.
      *
-     * <p>The ids are reserved in slot order in one pass ({@link EntityIndex#reserveRestored}), not in the batches'
-     * row order: a snapshot's rows name their slots in whatever order the saved world's moves left them, and
+     * <p>The ids are reserved in slot order, in that same layout pass, not in the batches' row order: a snapshot's rows name their slots in whatever order the saved world's moves left them, and
      * touching the index's arrays in that order is a cache miss per entity. They are reserved before the batches
      * are planned, so the callbacks planning runs cannot spawn into them; a planning callback that throws
      * releases them again.
@@ -385,12 +384,11 @@ final class Batches {
     void restore(int highWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
             int[] restoredGenerations, MutationModel.RestoreBatch[] restored) {
         clearStorage();
-        index.prepareRestore(highWater, freeSlots, freeGenerations, restoredSlots); // also clears the index
-        clearAddressesAndKeys();
         // Reserved before planning, which creates archetypes and so runs ArchetypeCreated observers: a spawn of
-        // theirs must take a slot the snapshot leaves free, not one it restores. Right after the layout the
-        // restored slots are exactly the top of the free stack, so this succeeds; reserveAt below is the fallback.
-        boolean bulk = index.reserveRestored(restoredSlots, restoredGenerations, -1);
+        // theirs must take a slot the snapshot leaves free, not one it restores. The layout reserves them in the
+        // same pass that clears the index, so nothing can have taken one meanwhile.
+        index.prepareRestoreReserved(highWater, freeSlots, freeGenerations, restoredSlots, restoredGenerations, -1);
+        clearAddressesAndKeys();
         BatchOp.SpawnPlan[] plans = new BatchOp.SpawnPlan[restored.length];
         try {
             for (int b = 0; b < restored.length; b++) {
@@ -398,30 +396,26 @@ final class Batches {
                 leaveToInitializer(plans[b], restored[b].initialized());
             }
         } catch (RuntimeException | Error e) {
-            if (bulk) { // no op holds them yet: released as a discarded spawn releases its slot (the ids go stale)
-                for (int slot : restoredSlots) {
-                    index.free(slot);
-                }
+            // no op holds them yet: released as a discarded spawn releases its slot (the ids go stale)
+            for (int slot : restoredSlots) {
+                index.free(slot);
             }
             throw e;
         }
-        if (bulk && restored.length == 1) {
+        if (restored.length == 1) {
             index.stampSlots(restoredSlots, plans[0].table().id());
         }
         long[] chunk = new long[CHUNK];
         for (int b = 0; b < restored.length; b++) {
             MutationModel.RestoreBatch batch = restored[b];
             int tableId = plans[b].table().id();
-            if (bulk && restored.length > 1 && batch.slots() != null) {
+            if (restored.length > 1 && batch.slots() != null) {
                 index.stampSlots(batch.slots(), tableId);
-            } else if (!bulk || restored.length > 1) {
+            } else if (restored.length > 1) {
                 for (int done = 0; done < batch.count(); done += chunk.length) {
                     int n = Math.min(chunk.length, batch.count() - done);
                     SegmentReads.longs(batch.ids(), done, chunk, 0, n);
                     for (int i = 0; i < n; i++) {
-                        if (!bulk) {
-                            index.reserveAt(chunk[i]);
-                        }
                         index.stampBatch(Entity.slot(chunk[i]), tableId);
                     }
                 }

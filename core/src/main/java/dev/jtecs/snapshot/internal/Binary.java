@@ -54,6 +54,12 @@ final class Binary {
 
     static int crc(CRC32C crc, MemorySegment segment, long offset, long length) {
         crc.reset();
+        update(crc, segment, offset, length);
+        return (int) crc.getValue();
+    }
+
+    /** Folds {@code length} bytes of {@code segment} from {@code offset} into {@code crc} (no reset). */
+    static void update(CRC32C crc, MemorySegment segment, long offset, long length) {
         if (length > 0) {
             if (segment.isNative()) {
                 crc.update(segment.asSlice(offset, length).asByteBuffer());
@@ -68,7 +74,6 @@ final class Binary {
                 }
             }
         }
-        return (int) crc.getValue();
     }
 
     static void writeHeader(MemorySegment out, long total, int sections, int frames, long entities, int highWater,

@@ -440,7 +440,10 @@ final class SnapshotReader {
             if (array == null) {
                 MemorySegment.copy(segment, ValueLayout.JAVA_LONG_UNALIGNED, 8L * done, chunk, 0, n);
             }
-            for (int i = 0; i < n; i++) {
+            // the packed fast path takes the ids until one needs a closer look: that one is checked below (which
+            // throws for a bad id, or records one whose cell does not fit) and the fast path resumes after it
+            for (int i = restored.addPacked(chunk, 0, n, position + done); i < n;
+                    i = restored.addPacked(chunk, i + 1, n, position + done)) {
                 long id = chunk[i];
                 int at = done + i;
                 if (!Entity.isWellFormed(id)) {

@@ -287,8 +287,16 @@ final class SnapshotWriter {
             Table table = frame.table;
             at = tagged(out, at, Binary.FRAME, f, frameBytes.get(f), crc);
             long idsAt = at + Binary.SECTION;
-            forEachRun(frame, (from, n, index) -> table.exportEntities(from, n, out, idsAt + 8L * index));
-            at = close(out, at, Binary.IDS, f, 8L * frame.count(), crc);
+            CopiedCrc ids = new CopiedCrc(out, idsAt, crc);
+            forEachRun(frame, (from, n, index) -> {
+                for (int done = 0; done < n; ) { // in pieces, each checksummed while it is still in the cache
+                    int k = Math.min(n - done, CopiedCrc.rows(8L));
+                    table.exportEntities(from + done, k, out, idsAt + 8L * (index + done));
+                    ids.copied(idsAt + 8L * (index + done + k));
+                    done += k;
+                }
+            });
+            at = closeChecked(out, at, Binary.IDS, f, 8L * frame.count(), ids.finish(idsAt + 8L * frame.count()), crc);
             int column = 0;
             for (int c = 0; c < frame.positions.length; c++) {
                 int position = frame.positions[c];
@@ -322,9 +330,62 @@ final class SnapshotWriter {
         Table table = frame.table;
         long size = table.nativeKindAt(position, field).byteSize();
         long payload = at + Binary.SECTION;
-        forEachRun(frame, (from, n, index) -> table.exportColumn(position, field, from, n, out,
-                payload + size * index));
-        return close(out, at, Binary.COLUMN, column, size * frame.count(), crc);
+        CopiedCrc checked = new CopiedCrc(out, payload, crc);
+        forEachRun(frame, (from, n, index) -> {
+            for (int done = 0; done < n; ) { // in pieces, each checksummed while it is still in the cache
+                int k = Math.min(n - done, CopiedCrc.rows(size));
+                table.exportColumn(position, field, from + done, k, out, payload + size * (index + done));
+                checked.copied(payload + size * (index + done + k));
+                done += k;
+            }
+        });
+        return closeChecked(out, at, Binary.COLUMN, column, size * frame.count(), checked.finish(payload + size * frame.count()), crc);
+    }
+
+    /**
+     * The CRC-32C of a block's payload, computed while the block is written: the bytes copied since the last
+     * update are folded in once they reach {@link #PIECE} bytes (and the rest at the end), so each piece is
+     * checksummed while it is still in the cache instead of being read back from memory after the whole block is
+     * written. A frame's rows come in runs of any length (one for a whole table, one per row at worst for a
+     * filtered save), and runs are split into pieces or gathered into them, so updates stay a few per
+     * {@link #PIECE} bytes either way. The checksum equals {@link Binary#crc} of the finished payload.
+     */
+    static final class CopiedCrc {
+        /** Bytes per update: well inside a core's L2 cache. */
+        static final long PIECE = 64 * 1024;
+
+        private final MemorySegment out;
+        private final CRC32C crc;
+        private long checked; // the payload up to here is folded in
+
+        CopiedCrc(MemorySegment out, long payload, CRC32C crc) {
+            this.out = out;
+            this.crc = crc;
+            this.checked = payload;
+            crc.reset();
+        }
+
+        /** How many elements of {@code bytes} each make one piece. */
+        static int rows(long bytes) {
+            return (int) Math.max(1, PIECE / bytes);
+        }
+
+        /** The payload is written up to {@code end}: folds what was written in once it makes a piece. */
+        void copied(long end) {
+            if (end - checked >= PIECE) {
+                Binary.update(crc, out, checked, end - checked);
+                checked = end;
+            }
+        }
+
+        /** Folds in the rest up to {@code end}: the payload's checksum. */
+        int finish(long end) {
+            if (end > checked) {
+                Binary.update(crc, out, checked, end - checked);
+                checked = end;
+            }
+            return (int) crc.getValue();
+        }
     }
 
     private static long tagged(MemorySegment out, long at, int kind, int arg, Tagged.Bytes bytes, CRC32C crc) {
@@ -334,12 +395,18 @@ final class SnapshotWriter {
 
     /** Writes the header of a section whose payload is in place, zeroes its padding; returns the next offset. */
     private static long close(MemorySegment out, long at, int kind, int arg, long length, CRC32C crc) {
+        return closeChecked(out, at, kind, arg, length, Binary.crc(crc, out, at + Binary.SECTION, length), crc);
+    }
+
+    /** {@link #close} of a payload whose checksum was computed as it was written. */
+    private static long closeChecked(MemorySegment out, long at, int kind, int arg, long length, int payloadCrc,
+            CRC32C crc) {
         long payload = at + Binary.SECTION;
         long padded = Binary.pad(length);
         if (padded > length) {
             out.asSlice(payload + length, padded - length).fill((byte) 0);
         }
-        Binary.writeSection(out, at, kind, arg, length, Binary.crc(crc, out, payload, length), crc);
+        Binary.writeSection(out, at, kind, arg, length, payloadCrc, crc);
         return payload + padded;
     }
 

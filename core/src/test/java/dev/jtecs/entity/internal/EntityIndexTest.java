@@ -489,6 +489,39 @@ class EntityIndexTest {
     }
 
     @Test
+    void layingOutAndReservingInOnePassLeavesWhatTheTwoStepsLeave() {
+        for (int archetype : new int[] {-1, 6}) {
+            EntityIndex expected = populated();
+            expected.prepareRestore(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED);
+            assertTrue(expected.reserveRestored(RESTORED, RESTORED_GENERATIONS, archetype));
+            EntityIndex index = populated();
+            index.prepareRestoreReserved(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED, RESTORED_GENERATIONS, archetype);
+            assertEquals(dump(expected), dump(index));
+            assertEquals(0, index.aliveCount());
+            assertEquals(FREE_SLOTS[2], Entity.slot(index.allocate()), "only the saved free slots are on the stack");
+        }
+        EntityIndex shrunk = populated(); // a smaller highWater than the populated index has: the rest is fresh
+        EntityIndex expected = populated();
+        expected.prepareRestore(12, new int[0], new int[0], new int[] {1, 4, 9});
+        assertTrue(expected.reserveRestored(new int[] {1, 4, 9}, new int[] {0, 2, 0}, -1));
+        shrunk.prepareRestoreReserved(12, new int[0], new int[0], new int[] {1, 4, 9}, new int[] {0, 2, 0}, -1);
+        assertEquals(dump(expected), dump(shrunk));
+    }
+
+    @Test
+    void aOnePassLayoutRefusesBadSlotsAndGenerationsBeforeAnythingChanges() {
+        EntityIndex index = populated();
+        String before = dump(index);
+        assertThrows(IllegalArgumentException.class, () -> index.prepareRestoreReserved(45, new int[0], new int[0],
+                new int[] {3, 2}, new int[] {0, 0}, -1));
+        assertThrows(IllegalArgumentException.class, () -> index.prepareRestoreReserved(45, new int[0], new int[0],
+                new int[] {2, 3}, new int[] {0, -1}, -1));
+        assertThrows(IllegalArgumentException.class, () -> index.prepareRestoreReserved(45, new int[0], new int[0],
+                new int[] {2, 3}, new int[] {0}, -1));
+        assertEquals(before, dump(index));
+    }
+
+    @Test
     void aFreeStackChangedSinceTheLayoutIsReservedIdByIdInstead() {
         EntityIndex index = populated();
         index.prepareRestore(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED);

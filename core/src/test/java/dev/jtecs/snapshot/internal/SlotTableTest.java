@@ -117,4 +117,54 @@ class SlotTableTest {
         assertFalse(far.isPacked());
         assertEquals(1023, far.position(9));
     }
+
+    @Test
+    void theFastPathRecordsWhatAddRecordsAndStopsAtTheFirstIdItCannotTake() {
+        long[] ids = {pack(9, 3), pack(4, 0), pack(5, 1), pack(1, 2)};
+        SlotTable fast = new SlotTable(2000, 1000);
+        SlotTable slow = new SlotTable(2000, 1000);
+        assertEquals(4, fast.addPacked(ids, 0, 4, 500), "all four fit a packed cell");
+        for (int i = 0; i < ids.length; i++) {
+            assertTrue(slow.add((int) ids[i], (int) (ids[i] >>> 32), 500 + i));
+        }
+        assertEquals(slow.size(), fast.size());
+        assertArrayEquals(layout(slow), layout(fast));
+
+        long[] mixed = {pack(10, 0), pack(11, 0), pack(10, 5), pack(12, 0)};
+        SlotTable table = new SlotTable(2000, 1000);
+        assertEquals(2, table.addPacked(mixed, 0, 4, 0), "stops at the slot recorded already, records nothing of it");
+        assertEquals(2, table.size());
+        assertEquals(0, table.generation(10));
+        assertEquals(4, table.addPacked(mixed, 3, 4, 0), "resumes after it");
+        assertEquals(3, table.position(12));
+
+        long[] odd = {pack(3, 0), 0L, -1L, pack(2000, 0), pack(7, 1 << 22), pack(8, 0)};
+        SlotTable checked = new SlotTable(2000, 1000); // positions take 10 bits: generations up to 2^22 - 1 pack
+        assertEquals(1, checked.addPacked(odd, 0, 6, 0), "the world's id 0");
+        assertEquals(2, checked.addPacked(odd, 2, 6, 0), "a negative id");
+        assertEquals(3, checked.addPacked(odd, 3, 6, 0), "a slot at nextEntityId");
+        assertEquals(4, checked.addPacked(odd, 4, 6, 0), "a generation a packed cell cannot hold");
+        assertEquals(5, checked.addPacked(odd, 5, 6, 1022), "position 1023 + 1 needs an eleventh bit");
+        assertEquals(1, checked.size(), "only the first one was recorded");
+        assertTrue(checked.isPacked());
+        assertTrue(checked.add(7, 1 << 22, 4), "add takes the one the fast path left, widening the table");
+        assertEquals(5, checked.addPacked(odd, 5, 6, 0), "a widened table leaves everything to add");
+    }
+
+    private static long pack(int slot, int generation) {
+        return (long) generation << 32 | slot;
+    }
+
+    private static int[] layout(SlotTable table) {
+        int n = table.size();
+        int[] all = new int[3 * n];
+        int[] slots = new int[n];
+        int[] generations = new int[n];
+        int[] positions = new int[n];
+        table.layout(slots, generations, positions);
+        System.arraycopy(slots, 0, all, 0, n);
+        System.arraycopy(generations, 0, all, n, n);
+        System.arraycopy(positions, 0, all, 2 * n, n);
+        return all;
+    }
 }
