@@ -68,9 +68,9 @@ import java.util.List;
  * deterministic: the same N, seed and kernels give the same state after every frame, and since the vector
  * kernels are bit-for-bit twins of the scalar ones, the kernel choice does not change the state either.
  *
- * @implNote A warm frame allocates next to nothing (about 120 bytes: the burst's batch descriptor), whatever
- *     N: the burst's ids go into a buffer the simulation keeps, the countdown despawns its list in one bulk call,
- *     and the extraction visits the dirty archetypes without listing them. Scratch arrays (the emitter's, the
+ * @implNote A warm frame allocates nothing, whatever N: the burst's ids go into a buffer the simulation keeps,
+ *     the world refills the burst's batch descriptor from the last one it published, the countdown despawns its
+ *     list in one bulk call, and the extraction visits the dirty archetypes without listing them. Scratch arrays (the emitter's, the
  *     countdown's, the id buffer) grow to the largest burst and stay.
  */
 public final class ParticleSimulation implements FrameWorkload {

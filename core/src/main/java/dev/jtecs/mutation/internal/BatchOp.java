@@ -32,7 +32,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     int recordMark;
 
     // spawn batches
-    final Table table;
+    Table table; // (not final: a recyclable spawn batch is refilled, see recyclableSpawn)
     int count; // grows while a spawn queue appends to its open batch
     long firstId;
     long[] ids;
@@ -44,11 +44,12 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     java.lang.foreign.MemorySegment idSegment; // a restoration's ids: count native longs, read at publication
     int[] restoredSlots; // a restoration's slots ascending, or null
     int[] restoredRows; // the batch index of each of restoredSlots' entities
-    final BatchCallback callback;
-    final int[] positions;
-    final Input[] inputs;
-    final byte[] modes;
-    final boolean keyed;
+    BatchCallback callback;
+    int[] positions;
+    Input[] inputs;
+    byte[] modes;
+    boolean keyed;
+    boolean recyclable; // a plain spawn batch the transaction keeps for the next one once it is dropped
 
     // query batches
     final Table[] tables;
@@ -102,6 +103,58 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
             BatchCallback callback) {
         return new BatchOp(kind, plan.table(), count, firstId, ids, idsFrom, callback, plan.positions(),
                 plan.inputs(), plan.modes(), plan.keyed(), null, null, null, null, null, null, null);
+    }
+
+    /**
+     * A {@link Kind#SPAWN} batch as {@link #spawn(Kind, SpawnPlan, int, long, long[], int, BatchCallback)} makes
+     * it, refilling {@code spare} (a batch the transaction recycled, see {@link Transaction#takeSpareSpawn}) when
+     * there is one: a burst spawned every frame then allocates no descriptor. The batch is recyclable: once it is
+     * dropped from the transaction (published or discarded) the transaction keeps it for the next one.
+     */
+    static BatchOp recyclableSpawn(BatchOp spare, SpawnPlan plan, int count, long firstId, long[] ids, int idsFrom,
+            BatchCallback callback) {
+        BatchOp op = spare;
+        if (op == null) {
+            op = spawn(Kind.SPAWN, plan, count, firstId, ids, idsFrom, callback);
+        } else {
+            op.table = plan.table();
+            op.count = count;
+            op.firstId = firstId;
+            op.ids = ids;
+            op.idsFrom = idsFrom;
+            op.callback = callback;
+            op.positions = plan.positions();
+            op.inputs = plan.inputs();
+            op.modes = plan.modes();
+            op.keyed = plan.keyed();
+        }
+        op.recyclable = true;
+        return op;
+    }
+
+    /**
+     * Clears a recyclable batch the transaction dropped: every per-batch field back to what a new batch holds, and
+     * no reference kept to the caller's callback, ids or inputs while it waits.
+     */
+    void recycle() {
+        recordMark = 0;
+        table = null;
+        count = 0;
+        firstId = 0;
+        ids = null;
+        idsFrom = 0;
+        staged = null;
+        stagedFrom = 0;
+        done = false;
+        idSegment = null;
+        restoredSlots = null;
+        restoredRows = null;
+        callback = null;
+        positions = null;
+        inputs = null;
+        modes = null;
+        keyed = false;
+        sparse = null;
     }
 
     /**

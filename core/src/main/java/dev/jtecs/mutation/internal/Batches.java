@@ -298,8 +298,8 @@ final class Batches {
                 ids = null; // recycled slots that happen to line up
             }
         }
-        BatchOp op = BatchOp.spawn(BatchOp.Kind.SPAWN, plan, count, first, ids, idsFrom, initializer)
-                .withSparse(planned.sparse());
+        BatchOp op = BatchOp.recyclableSpawn(transaction.takeSpareSpawn(), plan, count, first, ids, idsFrom,
+                initializer).withSparse(planned.sparse());
         transaction.addOp(op);
         return op;
     }

@@ -46,6 +46,7 @@ public final class CommitDrain {
     private final SpawnPlacement spawns;
     private final MovePlacement moves;
     private final BulkPaths bulk;
+    private final BatchDespawns batchDespawns;
     private boolean draining;
     private Table[] reserved = new Table[16];
     private int[] reservedRows = new int[16];
@@ -83,6 +84,7 @@ public final class CommitDrain {
         this.moves = new MovePlacement(this, index, registry, transaction, requirements, destinations,
                 requiredEdges);
         this.bulk = new BulkPaths(this, index, registry, transaction, requirements, keys);
+        this.batchDespawns = new BatchDespawns(index, registry, transaction, this);
     }
 
     /**
@@ -260,7 +262,14 @@ public final class CommitDrain {
     private void runSegment(int from, int to, int firstOp, int endOp, boolean cancels, boolean last) {
         resolveAndReserve(from, to, firstOp, endOp, last);
         for (int record = from; record < to; record++) {
-            publish(record, 0);
+            int runEnd = transaction.state(record) == TxState.STAGED_DESPAWN
+                    ? batchDespawns.runEnd(record, to) : record;
+            if (runEnd > record) {
+                batchDespawns.despawn(record, runEnd); // a run of despawns from one table: same result, grouped
+                record = runEnd - 1;
+            } else {
+                publish(record, 0);
+            }
         }
         for (BatchOp.Kind kind : SPAWN_ORDER) {
             for (int k = firstOp; k < endOp; k++) {

@@ -365,6 +365,15 @@ public final class Transaction {
      * Appends a batch operation after every record staged so far. A boundary operation (batch set, remove or
      * despawn) closes those records: they publish before it runs, and work staged afterwards publishes after it.
      */
+    /** A recycled spawn batch to refill ({@link BatchOp#recyclableSpawn}), or null; the transaction forgets it. */
+    BatchOp takeSpareSpawn() {
+        BatchOp spare = spareSpawn;
+        spareSpawn = null;
+        return spare;
+    }
+
+    private BatchOp spareSpawn; // the last recyclable spawn batch dropped, kept for the next one
+
     public void addOp(BatchOp op) {
         if (op.isBoundary() && tagCount > sealedTagEnd) {
             promoteAll(); // staged before the boundary: they publish before it, as records
@@ -580,6 +589,13 @@ public final class Transaction {
         }
         Arrays.fill(states, next, size, null);
         size = next;
+        for (int k = 0; k < sealedOps; k++) {
+            BatchOp op = ops.get(k);
+            if (op.recyclable) { // dropped now: nobody refers to it any more
+                op.recycle();
+                spareSpawn = op;
+            }
+        }
         if (sealedOps == ops.size()) {
             ops.clear(); // the usual case; subList(...).clear() would allocate a view per publication
         } else if (sealedOps > 0) {

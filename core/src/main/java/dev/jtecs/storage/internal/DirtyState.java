@@ -106,6 +106,11 @@ public final class DirtyState {
         touched.reserveOne();
     }
 
+    /** Makes room to record {@code n} more overwritten rows, so that many {@link #overwrote} calls allocate nothing. */
+    void reserveOverwrites(int n) {
+        touched.reserve(n);
+    }
+
     /** The table now holds {@code count} rows after removals. */
     void shrunk(int count) {
         if (addedFrom > count) {

@@ -403,6 +403,78 @@ public final class Table {
     }
 
     /**
+     * Makes what removing {@code n} rows one after another allocates (the copies pending query batches take of the
+     * rows, and the structural residue's records of the rows they overwrite), so that {@code n} calls of
+     * {@link #swapRemove} or {@link #swapRemoveDeferringValues} allocate nothing.
+     */
+    public void prepareRowRemovals(int n) {
+        preStructural();
+        dirty.reserveOverwrites(n);
+    }
+
+    /**
+     * {@link #swapRemove} with the native columns' copy left to the caller: the entity column, the managed columns,
+     * the count and every dirty and structural mark change exactly as {@code swapRemove(row)} changes them, but the
+     * values of the native columns at {@code row} are not yet those of the last row. The caller records
+     * {@code (last, row)} when the result is not 0 and hands every recorded pair, in order, to
+     * {@link #copyNativeRows} before anything reads the table. A batch of removals so runs its bookkeeping row by
+     * row and its column copies one column at a time (the drain's batch despawn).
+     *
+     * @return the entity that now occupies {@code row}, or 0 when {@code row} was the last row (nothing to copy)
+     */
+    public long swapRemoveDeferringValues(int row) {
+        checkRow(row);
+        preStructural();
+        int last = count - 1;
+        long moved = 0;
+        if (row != last) {
+            dirty.overwrote(row); // may allocate unless prepared: before the row changes
+            moved = entitySegment.getAtIndex(ENTITY, last);
+            entitySegment.setAtIndex(ENTITY, row, moved);
+            for (Object[] heap : heapArrays) {
+                heap[row] = heap[last];
+            }
+        }
+        for (Object[] heap : heapArrays) {
+            heap[last] = null;
+        }
+        count = last;
+        dirty.shrunk(count);
+        markStructural();
+        return moved;
+    }
+
+    /**
+     * Copies, in every native column and in order {@code i = 0 .. n-1}, the element at row {@code from[i]} into row
+     * {@code to[i]}: the copies {@link #swapRemoveDeferringValues} left to the caller. One column at a time, so the
+     * scattered writes of one column do not wait on each other. Rows are checked against the capacity only: the
+     * source rows of deferred removals lie past the count by now.
+     */
+    public void copyNativeRows(int[] from, int[] to, int n) {
+        java.util.Objects.checkFromIndexSize(0, n, from.length);
+        java.util.Objects.checkFromIndexSize(0, n, to.length);
+        for (int c = 0; c < nativeSegments.length; c++) {
+            MemorySegment segment = nativeSegments[c];
+            long bytes = nativeKinds[c].byteSize();
+            if (bytes == 4) {
+                for (int i = 0; i < n; i++) {
+                    segment.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, to[i],
+                            segment.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, from[i]));
+                }
+            } else if (bytes == 8) {
+                for (int i = 0; i < n; i++) {
+                    segment.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, to[i],
+                            segment.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, from[i]));
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    copyElement(segment, from[i] * bytes, segment, to[i] * bytes, bytes);
+                }
+            }
+        }
+    }
+
+    /**
      * Moves a row into {@code destination}: appends there, copies every shared column, swap-removes here.
      * Components the destination has and this table lacks are left for the caller to write.
      *

@@ -77,6 +77,34 @@ final class TouchedRows {
         }
     }
 
+    /**
+     * Makes room for {@code n} more rows, so the next {@code n} calls of {@link #add} allocate nothing, whatever
+     * {@link #dropFrom} calls come between them: past one row the heap takes its full {@link #LIMIT} and the hash set
+     * room for {@code LIMIT + 1} rows at most half full, so no rebuild grows it.
+     */
+    void reserve(int n) {
+        if (n <= 1) {
+            if (n == 1) {
+                reserveOne();
+            }
+            return;
+        }
+        if (overflowed) {
+            return;
+        }
+        if (heap.length < LIMIT) {
+            heap = Growth.copyOf(heap, LIMIT);
+        }
+        int capacity = Math.max(MIN_SLOTS, slots.length);
+        while ((LIMIT + 1) * 2 > capacity) {
+            capacity *= 2;
+        }
+        if (capacity != slots.length) {
+            slots = new int[capacity];
+            rebuildInPlace();
+        }
+    }
+
     /** Drops the rows at or above {@code bound}: they no longer exist, or a consumer copies them anyway. */
     void dropFrom(int bound) {
         while (size > 0 && heap[0] >= bound) {
@@ -138,7 +166,12 @@ final class TouchedRows {
         } else {
             Arrays.fill(slots, 0);
         }
-        int mask = capacity - 1;
+        rebuildInPlace();
+    }
+
+    /** Refills the (empty) hash set from the heap. */
+    private void rebuildInPlace() {
+        int mask = slots.length - 1;
         for (int k = 0; k < size; k++) {
             int i = mix(heap[k]) & mask;
             while (slots[i] != 0) {

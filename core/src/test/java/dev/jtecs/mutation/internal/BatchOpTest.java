@@ -57,4 +57,30 @@ class BatchOpTest {
         assertThrows(NullPointerException.class, () -> new BatchOp.SpawnPlan(null, new int[0],
                 new dev.jtecs.component.Input[0], new byte[0], false, new dev.jtecs.component.RelationshipValue[0]));
     }
+
+    @Test
+    void aRecyclableSpawnBatchComesBackEmptyAndIsRefilledForTheNextBurst() {
+        Transaction tx = new Transaction();
+        dev.jtecs.mutation.BatchCallback fill = (archetype, from, to) -> { };
+        long[] pool = {4, 9};
+        BatchOp first = BatchOp.recyclableSpawn(tx.takeSpareSpawn(), plan(), 2, 0, pool, 0, fill);
+        tx.addOp(first);
+        BatchOp other = BatchOp.spawn(BatchOp.Kind.SPAWN, plan(), 1, 20, null, null);
+        tx.addOp(other); // not recyclable (a spawn queue's, a restoration's): never kept
+        tx.seal();
+        tx.recycle(); // both dropped, as a publication drops them
+        assertEquals(null, first.callback, "a kept batch pins nothing of the caller's");
+        assertEquals(null, first.ids);
+        assertEquals(0, first.count);
+        BatchOp.SpawnPlan next = plan();
+        BatchOp second = BatchOp.recyclableSpawn(tx.takeSpareSpawn(), next, 3, 30, null, 0, null);
+        assertTrue(second == first, "the dropped batch is refilled, not allocated again");
+        assertEquals(null, tx.takeSpareSpawn(), "and taken: two bursts in one wave never share it");
+        assertTrue(second.hasConsecutiveIds());
+        assertEquals(32, second.idAt(2));
+        assertEquals(next.table(), second.table);
+        assertFalse(second.done);
+        BatchOp fresh = BatchOp.recyclableSpawn(null, plan(), 1, 5, null, 0, null);
+        assertTrue(fresh != first && fresh.recyclable);
+    }
 }

@@ -112,6 +112,57 @@ class TableTest {
     }
 
     @Test
+    void deferredSwapRemovesEndAsSwapRemovesOnceTheirCopiesAreApplied() {
+        Table direct = table(VEC, BLOB, COUNT);
+        Table deferred = table(VEC, BLOB, COUNT);
+        for (Table table : new Table[] {direct, deferred}) {
+            for (int i = 0; i < 40; i++) {
+                table.appendRow(100 + i);
+                table.writeValue(table.position(VEC.id()), i, new Vec(i, -i));
+                table.writeValue(table.position(BLOB.id()), i, new Blob("b" + i));
+                table.writeValue(table.position(COUNT.id()), i, 1000L + i);
+            }
+        }
+        long[] doomed = {103, 139, 110, 137, 100, 120, 133, 138}; // tail entities among them: moved, then removed
+        int[] from = new int[doomed.length];
+        int[] to = new int[doomed.length];
+        int moves = 0;
+        deferred.prepareRowRemovals(doomed.length);
+        for (long entity : doomed) {
+            int row = rowOf(deferred, entity); // the entity column moves at once: both tables agree on it
+            assertEquals(rowOf(direct, entity), row);
+            int last = deferred.count() - 1;
+            long moved = deferred.swapRemoveDeferringValues(row);
+            assertEquals(direct.swapRemove(row), moved, "the same entity fills the hole");
+            assertEquals(direct.count(), deferred.count());
+            if (moved != 0) {
+                from[moves] = last;
+                to[moves++] = row;
+            }
+        }
+        deferred.copyNativeRows(from, to, moves);
+        for (int row = 0; row < direct.count(); row++) {
+            assertEquals(direct.entityAt(row), deferred.entityAt(row));
+            for (Component<?> c : new Component<?>[] {VEC, BLOB, COUNT}) {
+                assertEquals(direct.readValue(direct.position(c.id()), row),
+                        deferred.readValue(deferred.position(c.id()), row), c + " row " + row);
+            }
+        }
+        assertNull(deferred.readValue(deferred.position(BLOB.id()), direct.count()), "vacated heap slot cleared");
+        assertThrows(IndexOutOfBoundsException.class, () -> deferred.swapRemoveDeferringValues(deferred.count()));
+        assertThrows(IndexOutOfBoundsException.class, () -> deferred.copyNativeRows(new int[1], new int[2], 2));
+    }
+
+    private static int rowOf(Table table, long entity) {
+        for (int row = 0; row < table.count(); row++) {
+            if (table.entityAt(row) == entity) {
+                return row;
+            }
+        }
+        throw new AssertionError(entity + " has no row");
+    }
+
+    @Test
     void moveRowCopiesSharedColumnsAndReportsMissing() {
         Table from = table(VEC, BLOB);
         Table to = new Table(2, sortedOf(VEC, COUNT, FLAG), memory);

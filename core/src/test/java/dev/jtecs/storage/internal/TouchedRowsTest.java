@@ -36,6 +36,37 @@ class TouchedRowsTest {
     }
 
     @Test
+    void reservingForManyRowsMakesTheAddsAndDropsOfABatchAllocateNothing() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        TouchedRows reserved = new TouchedRows();
+        TouchedRows plain = new TouchedRows();
+        reserved.add(7); // some rows held before, as a table holds them between consumer reads
+        plain.add(7);
+        reserved.reserve(300);
+        long before = threads.getCurrentThreadAllocatedBytes();
+        int count = 1000; // a batch of removals: a hole below the shrinking count, then the count drops
+        for (int i = 0; i < 300; i++) {
+            int hole = (i * 37) % (count - 1);
+            reserved.add(hole);
+            count--;
+            reserved.dropFrom(count);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        count = 1000;
+        for (int i = 0; i < 300; i++) {
+            int hole = (i * 37) % (count - 1);
+            plain.add(hole);
+            count--;
+            plain.dropFrom(count);
+        }
+        assertEquals(0, allocated, "the reserved set grew during the batch");
+        assertEquals(plain.overflowed(), reserved.overflowed());
+        assertEquals(plain.size(), reserved.size());
+        assertArrayEquals(plain.sorted(), reserved.sorted(), "reserving changes no answer");
+    }
+
+    @Test
     void dropFromRemovesRowsAtOrAboveTheBound() {
         TouchedRows rows = new TouchedRows();
         for (int row : new int[] {40, 3, 17, 25, 8}) {

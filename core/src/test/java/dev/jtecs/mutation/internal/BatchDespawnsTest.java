@@ -1,0 +1,185 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.entity.internal.AllocationFaults;
+import dev.jtecs.storage.Archetype;
+import dev.jtecs.storage.EntityObserver;
+import dev.jtecs.world.World;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The drain's batch despawn against its one-record despawn: the same rows in the same order, the same values, the
+ * same free list; and a failure before the run starts leaves all of it alive.
+ */
+class BatchDespawnsTest {
+    record Tagged(String label) {}
+
+    record Mixed(float f, byte b, short s) {}
+
+    static final NativeComponent<Mixed> M = Components.registerNative(Mixed.class);
+    static final ScalarComponent.OfDouble D = Components.scalar("test.batchDespawn.D", 0d);
+    static final ManagedComponent<Tagged> LABEL = Components.registerManaged(Tagged.class);
+    static final Relationship LIKES = Relationships.register("test.batchDespawn.Likes");
+
+    private static final int ENTITIES = 300;
+
+    /** A world of {@link #ENTITIES} entities, each with distinct values; when {@code observed}, the archetype has
+     * a no-op entity observer, which sends every despawn of the drain down the one-record path. */
+    private static World world(boolean observed, long[] ids, AtomicInteger heard) {
+        World world = World.create();
+        for (int i = 0; i < ENTITIES; i++) {
+            ids[i] = world.spawn(M.of(new Mixed(i * 1.5f, (byte) i, (short) -i)), D.of(i * 0.25),
+                    LABEL.of(new Tagged("e" + i)));
+        }
+        if (observed) {
+            world.archetypeOf(ids[0]).addEntityObserver(new EntityObserver() {
+                @Override
+                public void onEntityMove(Archetype archetype, long entity, int fromRow, int toRow) {
+                    heard.incrementAndGet();
+                }
+            });
+        }
+        return world;
+    }
+
+    /** Every row of the archetype: entity, then each column's value. */
+    private static List<String> rows(World world, long anyId) {
+        Archetype archetype = world.archetypeOf(anyId);
+        List<String> rows = new ArrayList<>();
+        for (int row = 0; row < archetype.count(); row++) {
+            long id = archetype.entities().get(row);
+            rows.add(id + ":" + world.get(id, M) + "/" + world.get(id, D) + "/" + world.get(id, LABEL));
+        }
+        return rows;
+    }
+
+    /** A despawn list: a random subset in random order, with the last rows among it (they move into holes first). */
+    private static long[] doomed(long[] ids, long seed) {
+        Random random = new Random(seed);
+        List<Long> picked = new ArrayList<>();
+        for (int i = 0; i < ENTITIES; i++) {
+            if (i >= ENTITIES - 5 || random.nextInt(4) == 0) {
+                picked.add(ids[i]);
+            }
+        }
+        java.util.Collections.shuffle(picked, random);
+        return picked.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private static void despawnInOneScope(World world, long[] list) {
+        world.defer();
+        try {
+            world.despawn(list, 0, list.length);
+        } finally {
+            world.commit();
+        }
+    }
+
+    @Test
+    void aBatchLeavesTheRowsTheOneRecordDespawnLeaves() {
+        for (long seed = 1; seed <= 20; seed++) {
+            long[] idsA = new long[ENTITIES];
+            long[] idsB = new long[ENTITIES];
+            AtomicInteger moves = new AtomicInteger();
+            try (World batched = world(false, idsA, moves); World single = world(true, idsB, moves)) {
+                assertArrayEquals(idsA, idsB);
+                long[] list = doomed(idsA, seed);
+                long survivor = firstSurvivor(idsA, list);
+                despawnInOneScope(batched, list.clone());
+                despawnInOneScope(single, list.clone());
+                assertTrue(moves.get() > 0, "the observed world took the one-record path");
+                assertEquals(rows(single, survivor), rows(batched, survivor), "seed " + seed);
+                for (long id : list) {
+                    assertFalse(batched.isAlive(id));
+                }
+                assertEquals(single.entityCount(), batched.entityCount());
+                for (int i = 0; i < list.length; i++) { // the freed slots come back in the same order
+                    assertEquals(single.spawn(D.of(1)), batched.spawn(D.of(1)), "seed " + seed + " spawn " + i);
+                }
+                moves.set(0);
+            }
+        }
+    }
+
+    private static long firstSurvivor(long[] ids, long[] list) {
+        java.util.Set<Long> gone = new java.util.HashSet<>();
+        for (long id : list) {
+            gone.add(id);
+        }
+        for (long id : ids) {
+            if (!gone.contains(id)) {
+                return id;
+            }
+        }
+        throw new AssertionError("the list despawns everything");
+    }
+
+    @Test
+    void everyDespawnOfTheRunIsReportedToTheRelationshipLayer() {
+        long[] ids = new long[ENTITIES];
+        try (World world = world(false, ids, new AtomicInteger())) {
+            long fan = world.spawn(D.of(0), LIKES.to(ids[10]));
+            long[] list = {ids[3], ids[10], ids[11], ids[12], ids[13], ids[14], ids[15], ids[16], ids[17]};
+            despawnInOneScope(world, list);
+            assertTrue(world.isAlive(fan));
+            assertEquals(null, world.getFirstRelationship(fan, LIKES), "the edge to the dead target went with it");
+        }
+    }
+
+    @Test
+    void anAllocationThatFailsInTheDrainLeavesTheRunWholeOrGone() {
+        assertTrue(AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults=true");
+        boolean succeeded = false;
+        int failures = 0;
+        for (int k = 1; !succeeded; k++) {
+            long[] ids = new long[ENTITIES];
+            long[] refIds = new long[ENTITIES];
+            try (World world = world(false, ids, new AtomicInteger());
+                    World reference = world(false, refIds, new AtomicInteger())) {
+                long[] list = doomed(ids, k);
+                long survivor = firstSurvivor(ids, list);
+                List<String> before = rows(world, survivor);
+                despawnInOneScope(reference, list.clone());
+                List<String> after = rows(reference, survivor);
+                world.defer();
+                world.despawn(list.clone(), 0, list.length); // staged: only the drain meets the fault
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                try {
+                    world.commit();
+                    succeeded = true;
+                } catch (OutOfMemoryError injected) {
+                    failures++;
+                    List<String> now = rows(world, survivor);
+                    boolean whole = now.equals(before);
+                    assertTrue(whole || now.equals(after), "growth " + k + ": the run left in part");
+                    for (long id : list) {
+                        assertEquals(whole, world.isAlive(id), "growth " + k);
+                    }
+                } finally {
+                    AllocationFaults.disarm();
+                }
+                if (!succeeded && world.isAlive(list[0])) {
+                    despawnInOneScope(world, list); // the world is usable: the same list despawns now
+                }
+                assertEquals(after, rows(world, survivor), "growth " + k);
+                assertEquals(ENTITIES - list.length, world.entityCount());
+            }
+            assertTrue(k < 100, "some growth count lets the despawn through");
+        }
+        assertTrue(failures > 0, "the drain's growths were among those failed");
+    }
+}
