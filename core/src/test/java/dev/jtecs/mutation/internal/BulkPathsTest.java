@@ -106,6 +106,11 @@ class BulkPathsTest {
         assertEquals(3, table.count());
         assertEquals(first + 2, table.entityAt(1));
         assertFalse(index.isAlive(first + 1));
+        long[] placed = {first, first + 2, first + 3};
+        for (int row = 0; row < 3; row++) {
+            assertEquals(placed[row], table.entityAt(row));
+            assertEquals(row, index.rowOf(Entity.slot(placed[row])), "the index points at the member's own row");
+        }
     }
 
     @Test
@@ -484,6 +489,348 @@ class BulkPathsTest {
             }
             assertEquals(ids.size(), distinct.size(), "each entity holds its own copy");
             assertFalse(distinct.contains(value));
+        }
+    }
+
+    // ---------------------------------------------------------------- placement of spawn batches
+
+    record Vel(float x, float y) {}
+
+    static final dev.jtecs.component.NativeComponent<Vel> VEL =
+            Components.registerNative(Vel.class, o -> o.name("test.bulk.Vel"));
+
+    @Test
+    void aBatchOfScatteredRecycledIdsPublishesEachIdAtItsOwnRow() {
+        BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {N.of(3)}, false);
+        long[] held = new long[6];
+        for (int i = 0; i < held.length; i++) {
+            held[i] = index.allocate();
+        }
+        for (int i : new int[] {4, 1, 3}) { // recycled out of order: not one ascending run
+            index.free(Entity.slot(held[i]));
+        }
+        long[] ids = new long[3];
+        assertEquals(0, index.allocateConsecutive(3, plan.table().id()), "no consecutive run is free");
+        assertEquals(0, index.allocateScattered(3, plan.table().id(), ids), "the ids do not line up");
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 3, 0, ids, null));
+        drain.drain();
+        Table table = plan.table();
+        assertEquals(3, table.count());
+        for (int row = 0; row < 3; row++) {
+            assertEquals(ids[row], table.entityAt(row));
+            assertTrue(index.isAlive(ids[row]));
+            assertEquals(row, index.rowOf(Entity.slot(ids[row])), "each id is published at its own row");
+            assertSame(table, tableOf(ids[row]));
+        }
+    }
+
+    @Test
+    void twoBatchesIntoOneArchetypeEachPlaceOnlyTheirOwnMembersWithTheirOwnValues() {
+        long first = spawnBatch(4, N.of(1), T);
+        long second = spawnBatch(2, N.of(2), T); // the next ids, reserved for the same archetype
+        assertEquals(first + 4, second);
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // the first batch is filtered
+        tx.noteBatchCancel();
+        drain.drain();
+        Table table = tableOf(first);
+        int n = table.position(N.id());
+        assertEquals(5, table.count());
+        for (long id : new long[] {first, first + 2, first + 3}) {
+            assertEquals(1, table.readValue(n, index.rowOf(Entity.slot(id))), "a member of the first batch");
+        }
+        for (long id : new long[] {second, second + 1}) {
+            assertEquals(2, table.readValue(n, index.rowOf(Entity.slot(id))), "a member of the second batch");
+        }
+    }
+
+    @Test
+    void aSpawnBatchNamingComponentsByDefinitionStartsFromTheirDefaultsEvenOnReusedRows() {
+        long first = spawnBatch(3, N.of(8), VEL.of(new Vel(5, 6)));
+        drain.drain();
+        Table table = tableOf(first);
+        tx.addOp(capture(BatchOp.Kind.DESPAWN, table, null, null));
+        drain.drain();
+        assertEquals(0, table.count());
+        long again = spawnBatch(3, N, VEL); // the same rows again, by definition: defaults, not the old bits
+        drain.drain();
+        assertSame(table, tableOf(again));
+        for (int row = 0; row < 3; row++) {
+            assertEquals(4, table.readValue(table.position(N.id()), row), "the scalar's default");
+            assertEquals(new Vel(0, 0), table.readValue(table.position(VEL.id()), row), "a native starts zeroed");
+        }
+    }
+
+    @Test
+    void aBatchSetOfADefinitionWritesItsDefaultOnEveryRow() {
+        long first = spawnBatch(3, N.of(8));
+        drain.drain();
+        Table table = tableOf(first);
+        tx.addOp(capture(BatchOp.Kind.SET, table, N, N)); // in place, the whole table
+        drain.drain();
+        for (int row = 0; row < 3; row++) {
+            assertEquals(4, table.readValue(table.position(N.id()), row));
+        }
+    }
+
+    // ---------------------------------------------------------------- query batches
+
+    @Test
+    void aFailedWaveReleasesTheSelectionMarksOfTheBatchDespawnItNeverRan() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table table = tableOf(first);
+        BatchOp despawn = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        assertTrue(table.hasPendingDespawn());
+        BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {T}, false);
+        long late = index.allocateBatch(1, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 1, late, null, (archetype, from, to) -> {
+            throw new IllegalStateException("initializer failed");
+        })); // appended to the captured table first: the capture is copied and marks its members
+        tx.addOp(despawn);
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("initializer failed", e.getMessage());
+        assertEquals(3, despawn.membersView()[0].length, "the capture had been copied");
+        assertFalse(table.hasPendingDespawn());
+        for (int i = 0; i < 3; i++) {
+            assertTrue(index.isAlive(first + i), "the batch despawn never ran");
+            assertFalse(tx.isDoomed(Entity.slot(first + i)), "so no selection mark of it is left on " + i);
+        }
+        assertFalse(index.isAlive(late));
+        assertEquals(3, table.count());
+        tx.addOp(capture(BatchOp.Kind.SET, table, N, N.of(6))); // the members can be changed again
+        drain.drain();
+        for (int i = 0; i < 3; i++) {
+            Table now = tableOf(first + i);
+            assertEquals(6, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(first + i))));
+        }
+    }
+
+    @Test
+    void aBatchDespawnOfATableWhoseRowsWereReplacedSparesTheNewcomer() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table table = tableOf(first);
+        BatchOp op = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // one member leaves...
+        long newcomer = spawnBatch(1, T); // ...and one entity arrives: the count is 3 again
+        tx.addOp(op);
+        drain.drain();
+        assertEquals(1, table.count());
+        assertTrue(index.isAlive(newcomer), "the entity that arrived after the call was not selected");
+        assertEquals(newcomer, table.entityAt(0));
+        assertFalse(index.isAlive(first));
+        assertFalse(index.isAlive(first + 2));
+    }
+
+    @Test
+    void twoBatchDespawnsOfOneTableRemoveItsRowsOnceReportEachIdOnceAndLeaveNoMark() {
+        for (boolean report : new boolean[] {false, true}) {
+            List<Long> despawned = new ArrayList<>();
+            CommitDrain drain = drainWith(new DrainHooks() {
+                @Override
+                public void despawned(long id) {
+                    despawned.add(id);
+                }
+            });
+            drain.reportWholeDespawns(report);
+            BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {N.of(1), T}, false);
+            long first = index.allocateBatch(3, plan.table().id(), null);
+            tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 3, first, null, null));
+            drain.drain();
+            Table table = tableOf(first);
+            List<String> events = new ArrayList<>();
+            dev.jtecs.storage.EntityObserver observer = recorder(events);
+            table.addObserver(observer);
+            tx.addOp(capture(BatchOp.Kind.DESPAWN, table, null, null));
+            tx.addOp(capture(BatchOp.Kind.DESPAWN, table, null, null)); // the same query twice in one scope
+            drain.drain();
+            table.removeObserver(observer);
+            assertEquals(List.of("removed 0..3", "deactivated"), events, "the rows go once (report=" + report + ")");
+            assertEquals(report ? List.of(first, first + 1, first + 2) : List.of(), despawned,
+                    "a listening drain hears each despawn once");
+            for (int i = 0; i < 3; i++) {
+                assertEquals(EntityIndex.FREE, index.stateOf(first + i));
+                assertFalse(tx.isDoomed(Entity.slot(first + i)), "no selection mark outlives entity " + i);
+            }
+            long reused = spawnBatch(3, N.of(1), T); // the freed slots come back: nothing selects them
+            drain.drain();
+            for (int i = 0; i < 3; i++) {
+                assertFalse(tx.isDoomed(Entity.slot(reused + i)));
+            }
+            tx.addOp(capture(BatchOp.Kind.DESPAWN, table, null, null)); // the next round starts from nothing
+            drain.drain();
+        }
+    }
+
+    @Test
+    void aThrowingRemovalObserverInARowByRowBatchDespawnLeavesTheEntityAliveAndUnmarked() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table table = tableOf(first);
+        dev.jtecs.storage.EntityObserver refusing = new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(dev.jtecs.storage.Archetype a, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                if (a.entity(from) == first) {
+                    throw new IllegalStateException("removal observer failed");
+                }
+            }
+        };
+        BatchOp op = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN); // changes the table: row by row
+        tx.addOp(op);
+        table.addObserver(refusing);
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("removal observer failed", e.getMessage());
+        table.removeObserver(refusing);
+        for (long id : new long[] {first, first + 1}) {
+            assertTrue(index.isAlive(id), "the batch stopped before removing it");
+            assertFalse(tx.isDoomed(Entity.slot(id)), "and no selection mark is left on it");
+        }
+        tx.addOp(capture(BatchOp.Kind.SET, table, N, N.of(6))); // the survivors can be changed again
+        drain.drain();
+        for (long id : new long[] {first, first + 1}) {
+            Table now = tableOf(id);
+            assertEquals(6, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(id))));
+        }
+    }
+
+    @Test
+    void aRowByRowBatchSetThatMovesEachMemberWritesTheValueOnItsNewRow() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table source = tableOf(first);
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // changes the table: row by row
+        tx.addOp(capture(BatchOp.Kind.SET, source, N, N.of(11)));
+        drain.drain();
+        for (long id : new long[] {first, first + 2}) {
+            Table now = tableOf(id);
+            assertTrue(now.has(N.id()));
+            assertEquals(11, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(id))));
+        }
+    }
+
+    @Test
+    void aWriterThatAddsAScalarByExchangingIntoAnEmptyArchetypeSeesItsDefault() {
+        writerThatAddsAScalarSeesItsDefault("empty");
+    }
+
+    @Test
+    void aWriterThatAddsAScalarByCopyingIntoAPopulatedArchetypeSeesItsDefault() {
+        writerThatAddsAScalarSeesItsDefault("populated");
+    }
+
+    @Test
+    void aWriterThatAddsAScalarRowByRowSeesItsDefault() {
+        writerThatAddsAScalarSeesItsDefault("changed");
+    }
+
+    /** A batch writer adding N (default 4) reads each row before incrementing it: it must find the default. */
+    private void writerThatAddsAScalarSeesItsDefault(String path) {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table source = tableOf(first);
+        Table target = drain.planSpawn(new Input[] {N.of(0), T}, false).table();
+        if (path.equals("populated")) {
+            spawnBatch(1, N.of(0), T);
+            drain.drain();
+        }
+        List<Integer> seen = new ArrayList<>();
+        dev.jtecs.mutation.BatchCallback writer = (archetype, from, to) -> {
+            dev.jtecs.storage.IntColumn column = archetype.getMut(N);
+            for (int row = from; row < to; row++) {
+                seen.add(column.get(row));
+                column.set(row, column.get(row) + 1);
+            }
+        };
+        BatchOp op = BatchOp.query(BatchOp.Kind.SET, new Table[] {source}, new long[][] {null},
+                new long[] {source.dirty().structuralCount()}, new int[] {3}, N, null, writer, tx);
+        if (path.equals("changed")) {
+            tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN);
+        }
+        tx.addOp(op);
+        drain.drain();
+        int members = path.equals("changed") ? 2 : 3;
+        assertEquals(java.util.Collections.nCopies(members, 4), seen, "the writer starts from the default");
+        for (int i = 0; i < members; i++) {
+            assertSame(target, tableOf(first + i));
+            assertEquals(5, target.readValue(target.position(N.id()), index.rowOf(Entity.slot(first + i))));
+        }
+    }
+
+    record Label(String text) {}
+
+    static final dev.jtecs.component.ManagedComponent<Label> LABEL = Components.registerManaged(Label.class);
+
+    static final TagComponent LABELLED = Components.tag("test.bulk.Labelled", o -> o.requires(LABEL.of(new Label("x"))));
+
+    @Test
+    void aWholeArchetypeBatchSetWhoseComponentRequiresAManagedValueGivesEveryRowThatValue() {
+        batchSetWithAManagedRequirement(true);
+    }
+
+    @Test
+    void aRowByRowBatchSetWhoseComponentRequiresAManagedValueGivesEveryRowThatValue() {
+        batchSetWithAManagedRequirement(false);
+    }
+
+    private void batchSetWithAManagedRequirement(boolean whole) {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table source = tableOf(first);
+        if (!whole) {
+            tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN); // row by row
+        }
+        tx.addOp(capture(BatchOp.Kind.SET, source, LABELLED, LABELLED));
+        drain.drain();
+        for (int i = 0; i < (whole ? 3 : 2); i++) {
+            Table now = tableOf(first + i);
+            assertTrue(now.has(LABELLED.id()));
+            assertEquals(new Label("x"), now.readValue(now.position(LABEL.id()), index.rowOf(Entity.slot(first + i))),
+                    "the required value");
+        }
+    }
+
+    @Test
+    void aRowByRowBatchSetOfARecordInPlaceLeavesTheRowAfterEachMemberAlone() {
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            long a = world.spawn(N.of(1), LABEL.of(new Label("a")));
+            long b = world.spawn(N.of(2), LABEL.of(new Label("b")));
+            long c = world.spawn(N.of(3), LABEL.of(new Label("c")));
+            dev.jtecs.query.Query all = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(N).build());
+            world.defer();
+            world.despawn(c); // changes the table: the batch runs member by member
+            world.batchSet(all, LABEL.of(new Label("set")));
+            long d = world.spawn(N.of(4), LABEL.of(new Label("d"))); // after the call: not a member
+            world.commit();
+            assertEquals(new Label("set"), world.get(a, LABEL));
+            assertEquals(new Label("set"), world.get(b, LABEL));
+            assertEquals(new Label("d"), world.get(d, LABEL), "the row after the last member is not written");
+        }
+    }
+
+    @Test
+    void aWholeArchetypeSetOfMoreThanAChunkIntoAPopulatedArchetypeRelocatesEveryEntity() {
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            int n = 4096 + 904; // the ids are relocated in chunks of 4096
+            dev.jtecs.mutation.BatchIds ids = world.batchSpawn(n, List.of(N), (archetype, from, to) -> {
+                dev.jtecs.storage.IntColumn column = archetype.getMut(N);
+                for (int row = from; row < to; row++) {
+                    column.set(row, 100 + row - from); // each member its own value, in batch order
+                }
+            });
+            long settled = world.spawn(N.of(2), T); // the destination holds a row: a bulk copy, not an exchange
+            dev.jtecs.query.Query all = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(N)
+                    .exclude(T).build());
+            world.batchSet(all, T);
+            dev.jtecs.storage.Archetype target = world.archetypeOf(settled);
+            assertEquals(n + 1, target.count());
+            for (int i = 0; i < n; i++) {
+                long id = ids.get(i);
+                assertSame(target, world.archetypeOf(id), "entity " + i);
+                assertEquals(100 + i, world.get(id, N), "entity " + i + " is found at its own row");
+            }
+            assertEquals(2, world.get(settled, N));
         }
     }
 }
