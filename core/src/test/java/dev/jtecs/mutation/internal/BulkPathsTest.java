@@ -833,4 +833,182 @@ class BulkPathsTest {
             assertEquals(2, world.get(settled, N));
         }
     }
+
+    // ---------------------------------------------------------------- failures part way through a query batch
+
+    /** A drain of its own over 100 committed entities of {T} (later {T, U}), for sweeps that need a fresh one per try. */
+    private static final class Rig implements AutoCloseable {
+        final NativeMemory memory = new NativeMemory();
+        final EntityIndex index = new EntityIndex(1000);
+        final ArchetypeRegistry registry = new ArchetypeRegistry(memory);
+        final Transaction tx = new Transaction();
+        final List<String> events = new ArrayList<>();
+        final CommitDrain drain = new CommitDrain(index, registry, tx, new SparseWriteQueue(), new KeyIndex(id -> null),
+                new LifecycleEvents(index, registry, new dev.jtecs.event.internal.ObserverRegistry(), null),
+                new DrainHooks() {
+                    @Override
+                    public void prepareDespawns(int count, int highestSlot) {
+                        events.add("prepare " + count);
+                    }
+
+                    @Override
+                    public void despawned(long id) {
+                        events.add("despawned " + id);
+                    }
+                });
+        final java.util.Map<Table, int[]> heard = new java.util.IdentityHashMap<>();
+        final Table source;
+        final Table target;
+        final long first;
+
+        Rig() {
+            BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {T}, false);
+            first = index.allocateBatch(100, plan.table().id(), null);
+            tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 100, first, null, null));
+            drain.drain();
+            source = plan.table();
+            target = drain.planSpawn(new Input[] {T, U}, false).table();
+            for (Table table : new Table[] {source, target}) {
+                table.dirty().clear(); // from here on each overwritten row is recorded (and may allocate)
+                int[] rows = {table.count()};
+                heard.put(table, rows);
+                table.addObserver(new dev.jtecs.storage.EntityObserver() { // as a query's membership does
+                    @Override
+                    public void onEntitiesAdded(dev.jtecs.storage.Archetype a, int from, int to,
+                            dev.jtecs.storage.Archetype other) {
+                        rows[0] += to - from;
+                        events.add("added " + a.entity(from));
+                    }
+
+                    @Override
+                    public void onEntitiesRemoved(dev.jtecs.storage.Archetype a, int from, int to,
+                            dev.jtecs.storage.Archetype other) {
+                        rows[0] -= to - from;
+                        events.add("removed " + a.entity(from));
+                    }
+                });
+            }
+        }
+
+        /** A batch over every member after a despawn of member 50 changed the table: it runs row by row. */
+        void stageRowByRow(BatchOp.Kind kind) {
+            BatchOp op = BatchOp.query(kind, new Table[] {source}, new long[][] {null},
+                    new long[] {source.dirty().structuralCount()}, new int[] {source.count()},
+                    kind == BatchOp.Kind.DESPAWN ? null : U, kind == BatchOp.Kind.DESPAWN ? null : U, null, tx);
+            tx.begin(first + 50, Entity.slot(first + 50), TxState.STAGED_DESPAWN);
+            tx.addOp(op);
+        }
+
+        /** Index, tables and what the tables' observers heard all agree; no entity is half despawned. */
+        void assertConsistent(String when) {
+            int alive = 0;
+            for (Table table : new Table[] {source, target}) {
+                assertEquals(table.count(), heard.get(table)[0], "what observers heard of the rows, " + when);
+                for (int row = 0; row < table.count(); row++) {
+                    long id = table.entityAt(row);
+                    assertTrue(index.isAlive(id), "row " + row + " holds a live entity, " + when);
+                    assertEquals(row, index.rowOf(Entity.slot(id)), "the index finds it there, " + when);
+                    assertSame(table, registry.ofStore(index.storeOf(Entity.slot(id))), when);
+                }
+                alive += table.count();
+            }
+            assertEquals(alive, index.aliveCount(), "no live id without a row, " + when);
+        }
+
+        @Override
+        public void close() {
+            registry.close();
+            memory.close();
+        }
+    }
+
+    /**
+     * Fails the k-th allocation of {@code kind} during a row-by-row batch for k = 1, 2, ... until one runs through:
+     * each failure leaves index, tables and observers agreeing, and the world working.
+     */
+    private static void sweepRowByRow(BatchOp.Kind kind, AllocationFaultsKind faults) {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (Rig rig = new Rig()) {
+                rig.stageRowByRow(kind);
+                dev.jtecs.entity.internal.AllocationFaults.failAt(faults.kind, k);
+                boolean failed;
+                try {
+                    rig.drain.drain();
+                    failed = false;
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                rig.assertConsistent("after allocation " + k + " failed=" + failed);
+                if (!failed) {
+                    assertTrue(failures > 0, "some allocation of the batch was failed");
+                    return;
+                }
+                failures++;
+                rig.stageRowByRow(kind); // the world goes on: the same batch again runs through
+                rig.drain.drain();
+                rig.assertConsistent("after the retry of allocation " + k);
+            }
+        }
+    }
+
+    enum AllocationFaultsKind {
+        NATIVE(dev.jtecs.entity.internal.AllocationFaults.Kind.NATIVE),
+        HEAP(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
+
+        final dev.jtecs.entity.internal.AllocationFaults.Kind kind;
+
+        AllocationFaultsKind(dev.jtecs.entity.internal.AllocationFaults.Kind kind) {
+            this.kind = kind;
+        }
+    }
+
+    @Test
+    void aRowByRowBatchDespawnFailingAtAnyHeapGrowthLeavesIndexTablesAndObserversAgreeing() {
+        sweepRowByRow(BatchOp.Kind.DESPAWN, AllocationFaultsKind.HEAP); // 100 frees outgrow the free stack
+    }
+
+    @Test
+    void aRowByRowBatchSetFailingAtAnyAllocationLeavesIndexTablesAndObserversAgreeing() {
+        sweepRowByRow(BatchOp.Kind.SET, AllocationFaultsKind.HEAP);
+        sweepRowByRow(BatchOp.Kind.SET, AllocationFaultsKind.NATIVE); // 99 rows outgrow the destination
+    }
+
+    @Test
+    void theDrainIsToldOfEveryBatchDespawnBeforeAnyObserverHearsOfIt() {
+        for (boolean whole : new boolean[] {true, false}) {
+            try (Rig rig = new Rig()) {
+                rig.drain.reportWholeDespawns(true);
+                if (whole) {
+                    rig.tx.addOp(BatchOp.query(BatchOp.Kind.DESPAWN, new Table[] {rig.source}, new long[][] {null},
+                            new long[] {rig.source.dirty().structuralCount()}, new int[] {100}, null, null, null,
+                            rig.tx));
+                } else {
+                    rig.stageRowByRow(BatchOp.Kind.DESPAWN);
+                }
+                rig.events.clear();
+                rig.drain.drain();
+                assertEquals(0, rig.index.aliveCount());
+                List<String> expected = new ArrayList<>();
+                if (whole) {
+                    expected.add("prepare 100");
+                    expected.add("removed " + rig.first);
+                    for (int i = 0; i < 100; i++) {
+                        expected.add("despawned " + (rig.first + i));
+                    }
+                    assertEquals(expected, rig.events);
+                } else {
+                    for (int i = 0; i < rig.events.size(); i += 3) { // each member: prepared, removed, reported
+                        assertEquals("prepare 1", rig.events.get(i), "event " + i);
+                        assertTrue(rig.events.get(i + 1).startsWith("removed "), "event " + (i + 1));
+                        assertEquals("despawned " + rig.events.get(i + 1).substring("removed ".length()),
+                                rig.events.get(i + 2), "event " + (i + 2));
+                    }
+                    assertEquals(300, rig.events.size());
+                }
+            }
+        }
+    }
 }
