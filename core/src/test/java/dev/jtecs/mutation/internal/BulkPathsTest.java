@@ -1011,4 +1011,60 @@ class BulkPathsTest {
             }
         }
     }
+
+    @Test
+    void aBatchSetOfARecordMakesOneCopyPerEntityItWrites() {
+        long first = spawnBatch(4, N.of(1));
+        drain.drain();
+        Table table = tableOf(first);
+        Boom value = new Boom(3);
+        BatchOp op = capture(BatchOp.Kind.SET, table, BOOM, BOOM.of(value));
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // one member dies before the batch
+        tx.addOp(op);
+        Boom.constructed = 0;
+        Boom.failAt = 0;
+        drain.drain();
+        assertEquals(3, Boom.constructed, "the canonical constructor (user code) runs once per entity written");
+        for (long id : new long[] {first, first + 2, first + 3}) {
+            Table now = tableOf(id);
+            Object held = now.readValue(now.position(BOOM.id()), index.rowOf(Entity.slot(id)));
+            assertEquals(value, held);
+            assertTrue(held != value, "a copy of its own");
+        }
+    }
+
+    record Named(String name) {}
+
+    static final dev.jtecs.component.ManagedComponent<Named> NAMED = Components.registerManaged(Named.class);
+
+    @Test
+    void anEntitySpawnedWithAManagedComponentByDefinitionHoldsNoValueEvenAfterAValueBatch() {
+        long valued = spawnBatch(2, N.of(1), NAMED.of(new Named("x"))); // rows 0 and 1 get copies of the value
+        long empty = spawnBatch(1, N.of(1), NAMED); // row 2: by definition, so empty
+        drain.drain();
+        Table table = tableOf(valued);
+        assertSame(table, tableOf(empty));
+        assertEquals(new Named("x"), table.readValue(table.position(NAMED.id()), 1));
+        assertEquals(null, table.readValue(table.position(NAMED.id()), index.rowOf(Entity.slot(empty))),
+                "a managed component named by its definition starts empty");
+    }
+
+    @Test
+    void aWriterThatThrowsInARowByRowBatchSetUndoesTheRemovalNoticeOfItsRow() {
+        try (Rig rig = new Rig()) {
+            BatchOp op = BatchOp.query(BatchOp.Kind.SET, new Table[] {rig.source}, new long[][] {null},
+                    new long[] {rig.source.dirty().structuralCount()}, new int[] {100}, N, null,
+                    (archetype, from, to) -> {
+                        throw new IllegalStateException("writer failed");
+                    }, rig.tx);
+            rig.tx.begin(rig.first + 99, Entity.slot(rig.first + 99), TxState.STAGED_DESPAWN); // row by row
+            rig.tx.addOp(op);
+            IllegalStateException e = assertThrows(IllegalStateException.class, rig.drain::drain);
+            assertEquals("writer failed", e.getMessage());
+            rig.assertConsistent("after the writer threw");
+            assertTrue(rig.index.isAlive(rig.first));
+            assertSame(rig.source, rig.registry.ofStore(rig.index.storeOf(Entity.slot(rig.first))),
+                    "the member whose writer threw stays where it was");
+        }
+    }
 }
