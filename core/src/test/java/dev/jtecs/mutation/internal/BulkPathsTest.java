@@ -799,9 +799,9 @@ class BulkPathsTest {
             long c = world.spawn(N.of(3), LABEL.of(new Label("c")));
             dev.jtecs.query.Query all = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(N).build());
             world.defer();
+            long d = world.spawn(N.of(4), LABEL.of(new Label("d"))); // placed before the batch runs, not captured
             world.despawn(c); // changes the table: the batch runs member by member
             world.batchSet(all, LABEL.of(new Label("set")));
-            long d = world.spawn(N.of(4), LABEL.of(new Label("d"))); // after the call: not a member
             world.commit();
             assertEquals(new Label("set"), world.get(a, LABEL));
             assertEquals(new Label("set"), world.get(b, LABEL));
@@ -867,7 +867,11 @@ class BulkPathsTest {
             tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 100, first, null, null));
             drain.drain();
             source = plan.table();
-            target = drain.planSpawn(new Input[] {T, U}, false).table();
+            BatchOp.SpawnPlan targetPlan = drain.planSpawn(new Input[] {T, U}, false);
+            target = targetPlan.table();
+            long settled = index.allocateBatch(1, target.id(), null); // the destination holds a row: batches copy
+            tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, targetPlan, 1, settled, null, null)); // into it, row by row
+            drain.drain(); // or all at once
             for (Table table : new Table[] {source, target}) {
                 table.dirty().clear(); // from here on each overwritten row is recorded (and may allocate)
                 int[] rows = {table.count()};
@@ -897,6 +901,12 @@ class BulkPathsTest {
                     kind == BatchOp.Kind.DESPAWN ? null : U, kind == BatchOp.Kind.DESPAWN ? null : U, null, tx);
             tx.begin(first + 50, Entity.slot(first + 50), TxState.STAGED_DESPAWN);
             tx.addOp(op);
+        }
+
+        /** A batch set of U over every member of an unchanged table: the whole-archetype path. */
+        void stageWhole() {
+            tx.addOp(BatchOp.query(BatchOp.Kind.SET, new Table[] {source}, new long[][] {null},
+                    new long[] {source.dirty().structuralCount()}, new int[] {source.count()}, U, U, null, tx));
         }
 
         /** Index, tables and what the tables' observers heard all agree; no entity is half despawned. */
@@ -954,6 +964,40 @@ class BulkPathsTest {
         }
     }
 
+    @Test
+    void aWholeArchetypeBatchSetIntoAPopulatedArchetypeFailingAtItsGrowthChangesNothing() {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (Rig rig = new Rig()) {
+                rig.stageWhole();
+                rig.events.clear();
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.NATIVE, k);
+                boolean failed;
+                try {
+                    rig.drain.drain();
+                    failed = false;
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                rig.assertConsistent("after native allocation " + k + " failed=" + failed);
+                if (!failed) {
+                    assertTrue(failures > 0, "the destination's growth was failed");
+                    assertEquals(101, rig.target.count());
+                    return;
+                }
+                failures++;
+                assertEquals(List.of(), rig.events, "it failed before any observer heard of a move");
+                assertEquals(100, rig.source.count());
+                rig.stageWhole(); // the world goes on: the same batch again runs through
+                rig.drain.drain();
+                rig.assertConsistent("after the retry of allocation " + k);
+                assertEquals(101, rig.target.count());
+            }
+        }
+    }
+
     enum AllocationFaultsKind {
         NATIVE(dev.jtecs.entity.internal.AllocationFaults.Kind.NATIVE),
         HEAP(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
@@ -990,7 +1034,7 @@ class BulkPathsTest {
                 }
                 rig.events.clear();
                 rig.drain.drain();
-                assertEquals(0, rig.index.aliveCount());
+                assertEquals(1, rig.index.aliveCount(), "the row of the other archetype is left");
                 List<String> expected = new ArrayList<>();
                 if (whole) {
                     expected.add("prepare 100");
