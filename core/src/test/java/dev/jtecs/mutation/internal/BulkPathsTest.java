@@ -1111,4 +1111,26 @@ class BulkPathsTest {
                     "the member whose writer threw stays where it was");
         }
     }
+
+    @Test
+    void aSpawnQueuesBatchWritesItsManagedConstantAndEachSurvivorKeepsItsOwnStagedRow() {
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            dev.jtecs.mutation.SpawnQueue queue =
+                    world.spawnQueue(List.of(VEL.of(new Vel(1, 1)), LABEL.of(new Label("queued"))));
+            dev.jtecs.component.FloatField x = VEL.floatField("x");
+            world.defer();
+            long[] ids = new long[4];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = queue.spawn();
+                queue.set(x, 10 + i); // each entity's own staged row
+            }
+            world.despawn(ids[1]); // a cancelled member: the survivors' staged rows are copied one by one
+            world.commit();
+            assertFalse(world.isAlive(ids[1]));
+            for (int i : new int[] {0, 2, 3}) {
+                assertEquals(new Vel(10 + i, 1), world.get(ids[i], VEL), "entity " + i + " keeps its own row");
+                assertEquals(new Label("queued"), world.get(ids[i], LABEL), "the queue's managed constant");
+            }
+        }
+    }
 }
