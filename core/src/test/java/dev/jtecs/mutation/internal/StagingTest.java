@@ -178,6 +178,18 @@ class StagingTest {
         world.set(e, KNOWS.to(a));
         assertEquals(archetype, world.archetypeOf(e));
         assertEquals(List.of(a), targets(e, KNOWS));
+        world.defer();
+        world.set(e, KNOWS.to(a));
+        world.set(e, ONE.to(a)); // the first edge of another relationship: staged
+        world.set(e, ONE.to(a)); // the same edge again, while staged: still one
+        world.commit();
+        assertEquals(List.of(a), targets(e, KNOWS));
+        assertEquals(List.of(a), targets(e, ONE));
+        world.defer();
+        world.set(e, KNOWS.to(a)); // published and present: nothing to stage
+        world.set(e, ONE.to(a));
+        assertFalse(world.hasPendingChanges(), "an edge the entity already has stages nothing");
+        world.commit();
     }
 
     // ---------------------------------------------------------------- despawn
