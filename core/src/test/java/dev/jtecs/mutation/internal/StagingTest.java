@@ -243,4 +243,21 @@ class StagingTest {
         assertTrue(world.isAlive(t));
         assertEquals(1, world.entityCount());
     }
+
+    @Test
+    void aChangedEntityWhoseDespawnIsStagedHearsOneDespawnWhenItsParentsCascadeReachesItFirst() {
+        long parent = world.spawn(N.of(1));
+        long child = world.spawn(N.of(1), dev.jtecs.builtin.ChildOf.COMPONENT.to(parent));
+        List<Long> despawns = new ArrayList<>();
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> despawns.add(event.entity()));
+        world.defer();
+        world.despawn(parent); // its segment publishes first, and its cascade reaches the child
+        world.batchSet(withN(), N.of(2)); // a batch boundary: what follows publishes in a later segment
+        world.set(child, N.of(3)); // a record for the child...
+        world.despawn(child); // ...turned into its despawn
+        world.commit();
+        assertFalse(world.isAlive(parent));
+        assertFalse(world.isAlive(child));
+        assertEquals(List.of(parent, child), despawns, "each despawn is heard once");
+    }
 }
