@@ -937,10 +937,15 @@ class BulkPathsTest {
      * each failure leaves index, tables and observers agreeing, and the world working.
      */
     private static void sweepRowByRow(BatchOp.Kind kind, AllocationFaultsKind faults) {
+        sweep(rig -> rig.stageRowByRow(kind), faults);
+    }
+
+    /** {@link #sweepRowByRow} for any batch {@code stage} adds to a fresh rig. */
+    private static void sweep(java.util.function.Consumer<Rig> stage, AllocationFaultsKind faults) {
         int failures = 0;
         for (int k = 1; ; k++) {
             try (Rig rig = new Rig()) {
-                rig.stageRowByRow(kind);
+                stage.accept(rig);
                 dev.jtecs.entity.internal.AllocationFaults.failAt(faults.kind, k);
                 boolean failed;
                 try {
@@ -957,7 +962,7 @@ class BulkPathsTest {
                     return;
                 }
                 failures++;
-                rig.stageRowByRow(kind); // the world goes on: the same batch again runs through
+                stage.accept(rig); // the world goes on: the same batch again runs through
                 rig.drain.drain();
                 rig.assertConsistent("after the retry of allocation " + k);
             }
@@ -1012,6 +1017,13 @@ class BulkPathsTest {
     @Test
     void aRowByRowBatchDespawnFailingAtAnyHeapGrowthLeavesIndexTablesAndObserversAgreeing() {
         sweepRowByRow(BatchOp.Kind.DESPAWN, AllocationFaultsKind.HEAP); // 100 frees outgrow the free stack
+    }
+
+    @Test
+    void aWholeArchetypeBatchDespawnFailingAtAnyHeapGrowthLeavesIndexTablesAndObserversAgreeing() {
+        sweep(rig -> rig.tx.addOp(BatchOp.query(BatchOp.Kind.DESPAWN, new Table[] {rig.source}, new long[][] {null},
+                new long[] {rig.source.dirty().structuralCount()}, new int[] {rig.source.count()}, null, null, null,
+                rig.tx)), AllocationFaultsKind.HEAP); // 100 ids freed at once outgrow the free stack
     }
 
     @Test
