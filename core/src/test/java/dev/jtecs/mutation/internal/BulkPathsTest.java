@@ -106,6 +106,11 @@ class BulkPathsTest {
         assertEquals(3, table.count());
         assertEquals(first + 2, table.entityAt(1));
         assertFalse(index.isAlive(first + 1));
+        long[] placed = {first, first + 2, first + 3};
+        for (int row = 0; row < 3; row++) {
+            assertEquals(placed[row], table.entityAt(row));
+            assertEquals(row, index.rowOf(Entity.slot(placed[row])), "the index points at the member's own row");
+        }
     }
 
     @Test
@@ -484,6 +489,660 @@ class BulkPathsTest {
             }
             assertEquals(ids.size(), distinct.size(), "each entity holds its own copy");
             assertFalse(distinct.contains(value));
+        }
+    }
+
+    // ---------------------------------------------------------------- placement of spawn batches
+
+    record Vel(float x, float y) {}
+
+    static final dev.jtecs.component.NativeComponent<Vel> VEL =
+            Components.registerNative(Vel.class, o -> o.name("test.bulk.Vel"));
+
+    @Test
+    void aBatchOfScatteredRecycledIdsPublishesEachIdAtItsOwnRow() {
+        BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {N.of(3)}, false);
+        long[] held = new long[6];
+        for (int i = 0; i < held.length; i++) {
+            held[i] = index.allocate();
+        }
+        for (int i : new int[] {4, 1, 3}) { // recycled out of order: not one ascending run
+            index.free(Entity.slot(held[i]));
+        }
+        long[] ids = new long[3];
+        assertEquals(0, index.allocateConsecutive(3, plan.table().id()), "no consecutive run is free");
+        assertEquals(0, index.allocateScattered(3, plan.table().id(), ids), "the ids do not line up");
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 3, 0, ids, null));
+        drain.drain();
+        Table table = plan.table();
+        assertEquals(3, table.count());
+        for (int row = 0; row < 3; row++) {
+            assertEquals(ids[row], table.entityAt(row));
+            assertTrue(index.isAlive(ids[row]));
+            assertEquals(row, index.rowOf(Entity.slot(ids[row])), "each id is published at its own row");
+            assertSame(table, tableOf(ids[row]));
+        }
+    }
+
+    @Test
+    void twoBatchesIntoOneArchetypeEachPlaceOnlyTheirOwnMembersWithTheirOwnValues() {
+        long first = spawnBatch(4, N.of(1), T);
+        long second = spawnBatch(2, N.of(2), T); // the next ids, reserved for the same archetype
+        assertEquals(first + 4, second);
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // the first batch is filtered
+        tx.noteBatchCancel();
+        drain.drain();
+        Table table = tableOf(first);
+        int n = table.position(N.id());
+        assertEquals(5, table.count());
+        for (long id : new long[] {first, first + 2, first + 3}) {
+            assertEquals(1, table.readValue(n, index.rowOf(Entity.slot(id))), "a member of the first batch");
+        }
+        for (long id : new long[] {second, second + 1}) {
+            assertEquals(2, table.readValue(n, index.rowOf(Entity.slot(id))), "a member of the second batch");
+        }
+    }
+
+    @Test
+    void aSpawnBatchNamingComponentsByDefinitionStartsFromTheirDefaultsEvenOnReusedRows() {
+        long first = spawnBatch(3, N.of(8), VEL.of(new Vel(5, 6)));
+        drain.drain();
+        Table table = tableOf(first);
+        tx.addOp(capture(BatchOp.Kind.DESPAWN, table, null, null));
+        drain.drain();
+        assertEquals(0, table.count());
+        long again = spawnBatch(3, N, VEL); // the same rows again, by definition: defaults, not the old bits
+        drain.drain();
+        assertSame(table, tableOf(again));
+        for (int row = 0; row < 3; row++) {
+            assertEquals(4, table.readValue(table.position(N.id()), row), "the scalar's default");
+            assertEquals(new Vel(0, 0), table.readValue(table.position(VEL.id()), row), "a native starts zeroed");
+        }
+    }
+
+    @Test
+    void aBatchSetOfADefinitionWritesItsDefaultOnEveryRow() {
+        long first = spawnBatch(3, N.of(8));
+        drain.drain();
+        Table table = tableOf(first);
+        tx.addOp(capture(BatchOp.Kind.SET, table, N, N)); // in place, the whole table
+        drain.drain();
+        for (int row = 0; row < 3; row++) {
+            assertEquals(4, table.readValue(table.position(N.id()), row));
+        }
+    }
+
+    // ---------------------------------------------------------------- query batches
+
+    @Test
+    void aFailedWaveReleasesTheSelectionMarksOfTheBatchDespawnItNeverRan() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table table = tableOf(first);
+        BatchOp despawn = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        assertTrue(table.hasPendingDespawn());
+        BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {T}, false);
+        long late = index.allocateBatch(1, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 1, late, null, (archetype, from, to) -> {
+            throw new IllegalStateException("initializer failed");
+        })); // appended to the captured table first: the capture is copied and marks its members
+        tx.addOp(despawn);
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("initializer failed", e.getMessage());
+        assertEquals(3, despawn.membersView()[0].length, "the capture had been copied");
+        assertFalse(table.hasPendingDespawn());
+        for (int i = 0; i < 3; i++) {
+            assertTrue(index.isAlive(first + i), "the batch despawn never ran");
+            assertFalse(tx.isDoomed(Entity.slot(first + i)), "so no selection mark of it is left on " + i);
+        }
+        assertFalse(index.isAlive(late));
+        assertEquals(3, table.count());
+        tx.addOp(capture(BatchOp.Kind.SET, table, N, N.of(6))); // the members can be changed again
+        drain.drain();
+        for (int i = 0; i < 3; i++) {
+            Table now = tableOf(first + i);
+            assertEquals(6, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(first + i))));
+        }
+    }
+
+    @Test
+    void aBatchDespawnOfATableWhoseRowsWereReplacedSparesTheNewcomer() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table table = tableOf(first);
+        BatchOp op = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // one member leaves...
+        long newcomer = spawnBatch(1, T); // ...and one entity arrives: the count is 3 again
+        tx.addOp(op);
+        drain.drain();
+        assertEquals(1, table.count());
+        assertTrue(index.isAlive(newcomer), "the entity that arrived after the call was not selected");
+        assertEquals(newcomer, table.entityAt(0));
+        assertFalse(index.isAlive(first));
+        assertFalse(index.isAlive(first + 2));
+    }
+
+    @Test
+    void twoBatchDespawnsOfOneTableRemoveItsRowsOnceReportEachIdOnceAndLeaveNoMark() {
+        for (boolean report : new boolean[] {false, true}) {
+            List<Long> despawned = new ArrayList<>();
+            CommitDrain drain = drainWith(new DrainHooks() {
+                @Override
+                public void despawned(long id) {
+                    despawned.add(id);
+                }
+            });
+            drain.reportWholeDespawns(report);
+            BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {N.of(1), T}, false);
+            long first = index.allocateBatch(3, plan.table().id(), null);
+            tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 3, first, null, null));
+            drain.drain();
+            Table table = tableOf(first);
+            List<String> events = new ArrayList<>();
+            dev.jtecs.storage.EntityObserver observer = recorder(events);
+            table.addObserver(observer);
+            tx.addOp(capture(BatchOp.Kind.DESPAWN, table, null, null));
+            tx.addOp(capture(BatchOp.Kind.DESPAWN, table, null, null)); // the same query twice in one scope
+            drain.drain();
+            table.removeObserver(observer);
+            assertEquals(List.of("removed 0..3", "deactivated"), events, "the rows go once (report=" + report + ")");
+            assertEquals(report ? List.of(first, first + 1, first + 2) : List.of(), despawned,
+                    "a listening drain hears each despawn once");
+            for (int i = 0; i < 3; i++) {
+                assertEquals(EntityIndex.FREE, index.stateOf(first + i));
+                assertFalse(tx.isDoomed(Entity.slot(first + i)), "no selection mark outlives entity " + i);
+            }
+            long reused = spawnBatch(3, N.of(1), T); // the freed slots come back: nothing selects them
+            drain.drain();
+            for (int i = 0; i < 3; i++) {
+                assertFalse(tx.isDoomed(Entity.slot(reused + i)));
+            }
+            tx.addOp(capture(BatchOp.Kind.DESPAWN, table, null, null)); // the next round starts from nothing
+            drain.drain();
+        }
+    }
+
+    @Test
+    void aThrowingRemovalObserverInARowByRowBatchDespawnLeavesTheEntityAliveAndUnmarked() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table table = tableOf(first);
+        dev.jtecs.storage.EntityObserver refusing = new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(dev.jtecs.storage.Archetype a, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                if (a.entity(from) == first) {
+                    throw new IllegalStateException("removal observer failed");
+                }
+            }
+        };
+        BatchOp op = capture(BatchOp.Kind.DESPAWN, table, null, null);
+        tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN); // changes the table: row by row
+        tx.addOp(op);
+        table.addObserver(refusing);
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("removal observer failed", e.getMessage());
+        table.removeObserver(refusing);
+        for (long id : new long[] {first, first + 1}) {
+            assertTrue(index.isAlive(id), "the batch stopped before removing it");
+            assertFalse(tx.isDoomed(Entity.slot(id)), "and no selection mark is left on it");
+        }
+        tx.addOp(capture(BatchOp.Kind.SET, table, N, N.of(6))); // the survivors can be changed again
+        drain.drain();
+        for (long id : new long[] {first, first + 1}) {
+            Table now = tableOf(id);
+            assertEquals(6, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(id))));
+        }
+    }
+
+    @Test
+    void aRowByRowBatchSetThatMovesEachMemberWritesTheValueOnItsNewRow() {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table source = tableOf(first);
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // changes the table: row by row
+        tx.addOp(capture(BatchOp.Kind.SET, source, N, N.of(11)));
+        drain.drain();
+        for (long id : new long[] {first, first + 2}) {
+            Table now = tableOf(id);
+            assertTrue(now.has(N.id()));
+            assertEquals(11, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(id))));
+        }
+    }
+
+    @Test
+    void aWriterThatAddsAScalarByExchangingIntoAnEmptyArchetypeSeesItsDefault() {
+        writerThatAddsAScalarSeesItsDefault("empty");
+    }
+
+    @Test
+    void aWriterThatAddsAScalarByCopyingIntoAPopulatedArchetypeSeesItsDefault() {
+        writerThatAddsAScalarSeesItsDefault("populated");
+    }
+
+    @Test
+    void aWriterThatAddsAScalarRowByRowSeesItsDefault() {
+        writerThatAddsAScalarSeesItsDefault("changed");
+    }
+
+    /** A batch writer adding N (default 4) reads each row before incrementing it: it must find the default. */
+    private void writerThatAddsAScalarSeesItsDefault(String path) {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table source = tableOf(first);
+        Table target = drain.planSpawn(new Input[] {N.of(0), T}, false).table();
+        if (path.equals("populated")) {
+            spawnBatch(1, N.of(0), T);
+            drain.drain();
+        }
+        List<Integer> seen = new ArrayList<>();
+        dev.jtecs.mutation.BatchCallback writer = (archetype, from, to) -> {
+            dev.jtecs.storage.IntColumn column = archetype.getMut(N);
+            for (int row = from; row < to; row++) {
+                seen.add(column.get(row));
+                column.set(row, column.get(row) + 1);
+            }
+        };
+        BatchOp op = BatchOp.query(BatchOp.Kind.SET, new Table[] {source}, new long[][] {null},
+                new long[] {source.dirty().structuralCount()}, new int[] {3}, N, null, writer, tx);
+        if (path.equals("changed")) {
+            tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN);
+        }
+        tx.addOp(op);
+        drain.drain();
+        int members = path.equals("changed") ? 2 : 3;
+        assertEquals(java.util.Collections.nCopies(members, 4), seen, "the writer starts from the default");
+        for (int i = 0; i < members; i++) {
+            assertSame(target, tableOf(first + i));
+            assertEquals(5, target.readValue(target.position(N.id()), index.rowOf(Entity.slot(first + i))));
+        }
+    }
+
+    record Label(String text) {}
+
+    static final dev.jtecs.component.ManagedComponent<Label> LABEL = Components.registerManaged(Label.class);
+
+    static final TagComponent LABELLED = Components.tag("test.bulk.Labelled", o -> o.requires(LABEL.of(new Label("x"))));
+
+    @Test
+    void aWholeArchetypeBatchSetWhoseComponentRequiresAManagedValueGivesEveryRowThatValue() {
+        batchSetWithAManagedRequirement(true);
+    }
+
+    @Test
+    void aRowByRowBatchSetWhoseComponentRequiresAManagedValueGivesEveryRowThatValue() {
+        batchSetWithAManagedRequirement(false);
+    }
+
+    private void batchSetWithAManagedRequirement(boolean whole) {
+        long first = spawnBatch(3, T);
+        drain.drain();
+        Table source = tableOf(first);
+        if (!whole) {
+            tx.begin(first + 2, Entity.slot(first + 2), TxState.STAGED_DESPAWN); // row by row
+        }
+        tx.addOp(capture(BatchOp.Kind.SET, source, LABELLED, LABELLED));
+        drain.drain();
+        for (int i = 0; i < (whole ? 3 : 2); i++) {
+            Table now = tableOf(first + i);
+            assertTrue(now.has(LABELLED.id()));
+            assertEquals(new Label("x"), now.readValue(now.position(LABEL.id()), index.rowOf(Entity.slot(first + i))),
+                    "the required value");
+        }
+    }
+
+    @Test
+    void aRowByRowBatchSetOfARecordInPlaceLeavesTheRowAfterEachMemberAlone() {
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            long a = world.spawn(N.of(1), LABEL.of(new Label("a")));
+            long b = world.spawn(N.of(2), LABEL.of(new Label("b")));
+            long c = world.spawn(N.of(3), LABEL.of(new Label("c")));
+            dev.jtecs.query.Query all = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(N).build());
+            world.defer();
+            long d = world.spawn(N.of(4), LABEL.of(new Label("d"))); // placed before the batch runs, not captured
+            world.despawn(c); // changes the table: the batch runs member by member
+            world.batchSet(all, LABEL.of(new Label("set")));
+            world.commit();
+            assertEquals(new Label("set"), world.get(a, LABEL));
+            assertEquals(new Label("set"), world.get(b, LABEL));
+            assertEquals(new Label("d"), world.get(d, LABEL), "the row after the last member is not written");
+        }
+    }
+
+    @Test
+    void aWholeArchetypeSetOfMoreThanAChunkIntoAPopulatedArchetypeRelocatesEveryEntity() {
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            int n = 4096 + 904; // the ids are relocated in chunks of 4096
+            dev.jtecs.mutation.BatchIds ids = world.batchSpawn(n, List.of(N), (archetype, from, to) -> {
+                dev.jtecs.storage.IntColumn column = archetype.getMut(N);
+                for (int row = from; row < to; row++) {
+                    column.set(row, 100 + row - from); // each member its own value, in batch order
+                }
+            });
+            long settled = world.spawn(N.of(2), T); // the destination holds a row: a bulk copy, not an exchange
+            dev.jtecs.query.Query all = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(N)
+                    .exclude(T).build());
+            world.batchSet(all, T);
+            dev.jtecs.storage.Archetype target = world.archetypeOf(settled);
+            assertEquals(n + 1, target.count());
+            for (int i = 0; i < n; i++) {
+                long id = ids.get(i);
+                assertSame(target, world.archetypeOf(id), "entity " + i);
+                assertEquals(100 + i, world.get(id, N), "entity " + i + " is found at its own row");
+            }
+            assertEquals(2, world.get(settled, N));
+        }
+    }
+
+    // ---------------------------------------------------------------- failures part way through a query batch
+
+    /** A drain of its own over 100 committed entities of {T} (later {T, U}), for sweeps that need a fresh one per try. */
+    private static final class Rig implements AutoCloseable {
+        final NativeMemory memory = new NativeMemory();
+        final EntityIndex index = new EntityIndex(1000);
+        final ArchetypeRegistry registry = new ArchetypeRegistry(memory);
+        final Transaction tx = new Transaction();
+        final List<String> events = new ArrayList<>();
+        final CommitDrain drain = new CommitDrain(index, registry, tx, new SparseWriteQueue(), new KeyIndex(id -> null),
+                new LifecycleEvents(index, registry, new dev.jtecs.event.internal.ObserverRegistry(), null),
+                new DrainHooks() {
+                    @Override
+                    public void prepareDespawns(int count, int highestSlot) {
+                        events.add("prepare " + count);
+                    }
+
+                    @Override
+                    public void despawned(long id) {
+                        events.add("despawned " + id);
+                    }
+                });
+        final java.util.Map<Table, int[]> heard = new java.util.IdentityHashMap<>();
+        final Table source;
+        final Table target;
+        final long first;
+
+        Rig() {
+            BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {T}, false);
+            first = index.allocateBatch(100, plan.table().id(), null);
+            tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 100, first, null, null));
+            drain.drain();
+            source = plan.table();
+            BatchOp.SpawnPlan targetPlan = drain.planSpawn(new Input[] {T, U}, false);
+            target = targetPlan.table();
+            long settled = index.allocateBatch(1, target.id(), null); // the destination holds a row: batches copy
+            tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, targetPlan, 1, settled, null, null)); // into it, row by row
+            drain.drain(); // or all at once
+            for (Table table : new Table[] {source, target}) {
+                table.dirty().clear(); // from here on each overwritten row is recorded (and may allocate)
+                int[] rows = {table.count()};
+                heard.put(table, rows);
+                table.addObserver(new dev.jtecs.storage.EntityObserver() { // as a query's membership does
+                    @Override
+                    public void onEntitiesAdded(dev.jtecs.storage.Archetype a, int from, int to,
+                            dev.jtecs.storage.Archetype other) {
+                        rows[0] += to - from;
+                        events.add("added " + a.entity(from));
+                    }
+
+                    @Override
+                    public void onEntitiesRemoved(dev.jtecs.storage.Archetype a, int from, int to,
+                            dev.jtecs.storage.Archetype other) {
+                        rows[0] -= to - from;
+                        events.add("removed " + a.entity(from));
+                    }
+                });
+            }
+        }
+
+        /** A batch over every member after a despawn of member 50 changed the table: it runs row by row. */
+        void stageRowByRow(BatchOp.Kind kind) {
+            BatchOp op = BatchOp.query(kind, new Table[] {source}, new long[][] {null},
+                    new long[] {source.dirty().structuralCount()}, new int[] {source.count()},
+                    kind == BatchOp.Kind.DESPAWN ? null : U, kind == BatchOp.Kind.DESPAWN ? null : U, null, tx);
+            tx.begin(first + 50, Entity.slot(first + 50), TxState.STAGED_DESPAWN);
+            tx.addOp(op);
+        }
+
+        /** A batch set of U over every member of an unchanged table: the whole-archetype path. */
+        void stageWhole() {
+            tx.addOp(BatchOp.query(BatchOp.Kind.SET, new Table[] {source}, new long[][] {null},
+                    new long[] {source.dirty().structuralCount()}, new int[] {source.count()}, U, U, null, tx));
+        }
+
+        /** Index, tables and what the tables' observers heard all agree; no entity is half despawned. */
+        void assertConsistent(String when) {
+            int alive = 0;
+            for (Table table : new Table[] {source, target}) {
+                assertEquals(table.count(), heard.get(table)[0], "what observers heard of the rows, " + when);
+                for (int row = 0; row < table.count(); row++) {
+                    long id = table.entityAt(row);
+                    assertTrue(index.isAlive(id), "row " + row + " holds a live entity, " + when);
+                    assertEquals(row, index.rowOf(Entity.slot(id)), "the index finds it there, " + when);
+                    assertSame(table, registry.ofStore(index.storeOf(Entity.slot(id))), when);
+                }
+                alive += table.count();
+            }
+            assertEquals(alive, index.aliveCount(), "no live id without a row, " + when);
+        }
+
+        @Override
+        public void close() {
+            registry.close();
+            memory.close();
+        }
+    }
+
+    /**
+     * Fails the k-th allocation of {@code kind} during a row-by-row batch for k = 1, 2, ... until one runs through:
+     * each failure leaves index, tables and observers agreeing, and the world working.
+     */
+    private static void sweepRowByRow(BatchOp.Kind kind, AllocationFaultsKind faults) {
+        sweep(rig -> rig.stageRowByRow(kind), faults);
+    }
+
+    /** {@link #sweepRowByRow} for any batch {@code stage} adds to a fresh rig. */
+    private static void sweep(java.util.function.Consumer<Rig> stage, AllocationFaultsKind faults) {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (Rig rig = new Rig()) {
+                stage.accept(rig);
+                dev.jtecs.entity.internal.AllocationFaults.failAt(faults.kind, k);
+                boolean failed;
+                try {
+                    rig.drain.drain();
+                    failed = false;
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                rig.assertConsistent("after allocation " + k + " failed=" + failed);
+                if (!failed) {
+                    assertTrue(failures > 0, "some allocation of the batch was failed");
+                    return;
+                }
+                failures++;
+                stage.accept(rig); // the world goes on: the same batch again runs through
+                rig.drain.drain();
+                rig.assertConsistent("after the retry of allocation " + k);
+            }
+        }
+    }
+
+    @Test
+    void aWholeArchetypeBatchSetIntoAPopulatedArchetypeFailingAtItsGrowthChangesNothing() {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (Rig rig = new Rig()) {
+                rig.stageWhole();
+                rig.events.clear();
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.NATIVE, k);
+                boolean failed;
+                try {
+                    rig.drain.drain();
+                    failed = false;
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                rig.assertConsistent("after native allocation " + k + " failed=" + failed);
+                if (!failed) {
+                    assertTrue(failures > 0, "the destination's growth was failed");
+                    assertEquals(101, rig.target.count());
+                    return;
+                }
+                failures++;
+                assertEquals(List.of(), rig.events, "it failed before any observer heard of a move");
+                assertEquals(100, rig.source.count());
+                rig.stageWhole(); // the world goes on: the same batch again runs through
+                rig.drain.drain();
+                rig.assertConsistent("after the retry of allocation " + k);
+                assertEquals(101, rig.target.count());
+            }
+        }
+    }
+
+    enum AllocationFaultsKind {
+        NATIVE(dev.jtecs.entity.internal.AllocationFaults.Kind.NATIVE),
+        HEAP(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
+
+        final dev.jtecs.entity.internal.AllocationFaults.Kind kind;
+
+        AllocationFaultsKind(dev.jtecs.entity.internal.AllocationFaults.Kind kind) {
+            this.kind = kind;
+        }
+    }
+
+    @Test
+    void aRowByRowBatchDespawnFailingAtAnyHeapGrowthLeavesIndexTablesAndObserversAgreeing() {
+        sweepRowByRow(BatchOp.Kind.DESPAWN, AllocationFaultsKind.HEAP); // 100 frees outgrow the free stack
+    }
+
+    @Test
+    void aWholeArchetypeBatchDespawnFailingAtAnyHeapGrowthLeavesIndexTablesAndObserversAgreeing() {
+        sweep(rig -> rig.tx.addOp(BatchOp.query(BatchOp.Kind.DESPAWN, new Table[] {rig.source}, new long[][] {null},
+                new long[] {rig.source.dirty().structuralCount()}, new int[] {rig.source.count()}, null, null, null,
+                rig.tx)), AllocationFaultsKind.HEAP); // 100 ids freed at once outgrow the free stack
+    }
+
+    @Test
+    void aRowByRowBatchSetFailingAtAnyAllocationLeavesIndexTablesAndObserversAgreeing() {
+        sweepRowByRow(BatchOp.Kind.SET, AllocationFaultsKind.HEAP);
+        sweepRowByRow(BatchOp.Kind.SET, AllocationFaultsKind.NATIVE); // 99 rows outgrow the destination
+    }
+
+    @Test
+    void theDrainIsToldOfEveryBatchDespawnBeforeAnyObserverHearsOfIt() {
+        for (boolean whole : new boolean[] {true, false}) {
+            try (Rig rig = new Rig()) {
+                rig.drain.reportWholeDespawns(true);
+                if (whole) {
+                    rig.tx.addOp(BatchOp.query(BatchOp.Kind.DESPAWN, new Table[] {rig.source}, new long[][] {null},
+                            new long[] {rig.source.dirty().structuralCount()}, new int[] {100}, null, null, null,
+                            rig.tx));
+                } else {
+                    rig.stageRowByRow(BatchOp.Kind.DESPAWN);
+                }
+                rig.events.clear();
+                rig.drain.drain();
+                assertEquals(1, rig.index.aliveCount(), "the row of the other archetype is left");
+                List<String> expected = new ArrayList<>();
+                if (whole) {
+                    expected.add("prepare 100");
+                    expected.add("removed " + rig.first);
+                    for (int i = 0; i < 100; i++) {
+                        expected.add("despawned " + (rig.first + i));
+                    }
+                    assertEquals(expected, rig.events);
+                } else {
+                    for (int i = 0; i < rig.events.size(); i += 3) { // each member: prepared, removed, reported
+                        assertEquals("prepare 1", rig.events.get(i), "event " + i);
+                        assertTrue(rig.events.get(i + 1).startsWith("removed "), "event " + (i + 1));
+                        assertEquals("despawned " + rig.events.get(i + 1).substring("removed ".length()),
+                                rig.events.get(i + 2), "event " + (i + 2));
+                    }
+                    assertEquals(300, rig.events.size());
+                }
+            }
+        }
+    }
+
+    @Test
+    void aBatchSetOfARecordMakesOneCopyPerEntityItWrites() {
+        long first = spawnBatch(4, N.of(1));
+        drain.drain();
+        Table table = tableOf(first);
+        Boom value = new Boom(3);
+        BatchOp op = capture(BatchOp.Kind.SET, table, BOOM, BOOM.of(value));
+        tx.begin(first + 1, Entity.slot(first + 1), TxState.STAGED_DESPAWN); // one member dies before the batch
+        tx.addOp(op);
+        Boom.constructed = 0;
+        Boom.failAt = 0;
+        drain.drain();
+        assertEquals(3, Boom.constructed, "the canonical constructor (user code) runs once per entity written");
+        for (long id : new long[] {first, first + 2, first + 3}) {
+            Table now = tableOf(id);
+            Object held = now.readValue(now.position(BOOM.id()), index.rowOf(Entity.slot(id)));
+            assertEquals(value, held);
+            assertTrue(held != value, "a copy of its own");
+        }
+    }
+
+    record Named(String name) {}
+
+    static final dev.jtecs.component.ManagedComponent<Named> NAMED = Components.registerManaged(Named.class);
+
+    @Test
+    void anEntitySpawnedWithAManagedComponentByDefinitionHoldsNoValueEvenAfterAValueBatch() {
+        long valued = spawnBatch(2, N.of(1), NAMED.of(new Named("x"))); // rows 0 and 1 get copies of the value
+        long empty = spawnBatch(1, N.of(1), NAMED); // row 2: by definition, so empty
+        drain.drain();
+        Table table = tableOf(valued);
+        assertSame(table, tableOf(empty));
+        assertEquals(new Named("x"), table.readValue(table.position(NAMED.id()), 1));
+        assertEquals(null, table.readValue(table.position(NAMED.id()), index.rowOf(Entity.slot(empty))),
+                "a managed component named by its definition starts empty");
+    }
+
+    @Test
+    void aWriterThatThrowsInARowByRowBatchSetUndoesTheRemovalNoticeOfItsRow() {
+        try (Rig rig = new Rig()) {
+            BatchOp op = BatchOp.query(BatchOp.Kind.SET, new Table[] {rig.source}, new long[][] {null},
+                    new long[] {rig.source.dirty().structuralCount()}, new int[] {100}, N, null,
+                    (archetype, from, to) -> {
+                        throw new IllegalStateException("writer failed");
+                    }, rig.tx);
+            rig.tx.begin(rig.first + 99, Entity.slot(rig.first + 99), TxState.STAGED_DESPAWN); // row by row
+            rig.tx.addOp(op);
+            IllegalStateException e = assertThrows(IllegalStateException.class, rig.drain::drain);
+            assertEquals("writer failed", e.getMessage());
+            rig.assertConsistent("after the writer threw");
+            assertTrue(rig.index.isAlive(rig.first));
+            assertSame(rig.source, rig.registry.ofStore(rig.index.storeOf(Entity.slot(rig.first))),
+                    "the member whose writer threw stays where it was");
+        }
+    }
+
+    @Test
+    void aSpawnQueuesBatchWritesItsManagedConstantAndEachSurvivorKeepsItsOwnStagedRow() {
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            dev.jtecs.mutation.SpawnQueue queue =
+                    world.spawnQueue(List.of(VEL.of(new Vel(1, 1)), LABEL.of(new Label("queued"))));
+            dev.jtecs.component.FloatField x = VEL.floatField("x");
+            world.defer();
+            long[] ids = new long[4];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = queue.spawn();
+                queue.set(x, 10 + i); // each entity's own staged row
+            }
+            world.despawn(ids[1]); // a cancelled member: the survivors' staged rows are copied one by one
+            world.commit();
+            assertFalse(world.isAlive(ids[1]));
+            for (int i : new int[] {0, 2, 3}) {
+                assertEquals(new Vel(10 + i, 1), world.get(ids[i], VEL), "entity " + i + " keeps its own row");
+                assertEquals(new Label("queued"), world.get(ids[i], LABEL), "the queue's managed constant");
+            }
         }
     }
 }

@@ -403,4 +403,71 @@ class TransactionTest {
         tx.stageTagMove(1, 1, B, true); // the slots take new work
         tx.begin(2, 2, TxState.STAGED_MUTATE);
     }
+
+    @Test
+    void anyDoomedCountsEachMarkedSlotOnceAcrossWordBoundaries() {
+        Transaction tx = new Transaction();
+        assertFalse(tx.anyDoomed());
+        for (int slot : new int[] {63, 64, 127, 128}) { // the last and first bit of neighbouring words
+            tx.doom(slot);
+            tx.doom(slot); // twice: still one mark
+        }
+        for (int slot : new int[] {62, 65, 126, 129}) {
+            assertFalse(tx.isDoomed(slot), "slot " + slot);
+        }
+        for (int slot : new int[] {63, 64, 127}) {
+            assertTrue(tx.isDoomed(slot));
+            tx.undoom(slot);
+            tx.undoom(slot); // a second undoom of a cleared mark changes nothing
+            assertFalse(tx.isDoomed(slot));
+            assertTrue(tx.anyDoomed(), "slot 128 is still marked");
+        }
+        tx.undoom(128);
+        assertFalse(tx.anyDoomed(), "every mark cleared");
+        tx.doom(3);
+        tx.doom(4_000);
+        tx.undoomAll();
+        assertFalse(tx.anyDoomed());
+        assertFalse(tx.isDoomed(3));
+        assertFalse(tx.isDoomed(4_000));
+    }
+
+    @Test
+    void droppingTheTailEntryLetsTheNextPutFollowTheNewTail() {
+        Transaction tx = new Transaction();
+        int r = tx.begin(1, 1, TxState.STAGED_SPAWN);
+        tx.put(r, A, A);
+        tx.put(r, B, B);
+        tx.drop(r, B); // the tail
+        tx.put(r, N, N.of(1));
+        assertEquals(List.of(A, A, N, N.of(1)), entries(tx, r));
+        tx.drop(r, A); // the head
+        tx.drop(r, N); // the only one left: the record is empty
+        assertEquals(List.of(), entries(tx, r));
+        tx.put(r, B, B);
+        assertEquals(List.of(B, B), entries(tx, r), "an emptied record starts its chain again");
+        tx.drop(r, A); // not staged: nothing changes
+        assertEquals(List.of(B, B), entries(tx, r));
+    }
+
+    @Test
+    void theOpenWaveIsDescribedByStateWithItsFirstEntity() {
+        Transaction tx = new Transaction();
+        assertEquals("0 spawns, 0 moves, 0 despawns, 0 tag moves and 0 batch operations", tx.describeOpen());
+        long first = dev.jtecs.entity.Entity.pack(7, 2);
+        tx.stageTagMove(first, 7, A, true);
+        tx.begin(dev.jtecs.entity.Entity.pack(8, 0), 8, TxState.STAGED_SPAWN);
+        tx.begin(dev.jtecs.entity.Entity.pack(9, 0), 9, TxState.STAGED_SPAWN);
+        tx.begin(dev.jtecs.entity.Entity.pack(10, 0), 10, TxState.STAGED_MUTATE);
+        tx.begin(dev.jtecs.entity.Entity.pack(11, 0), 11, TxState.STAGED_DESPAWN);
+        tx.begin(dev.jtecs.entity.Entity.pack(12, 0), 12, TxState.CANCELLED_SPAWN);
+        assertEquals("2 spawns, 1 moves, 2 despawns, 1 tag moves and 0 batch operations, the first for entity "
+                + dev.jtecs.entity.Entity.toString(dev.jtecs.entity.Entity.pack(8, 0)), tx.describeOpen(),
+                "a record names the first entity before a tag move does");
+        tx.seal();
+        tx.recycle();
+        tx.stageTagMove(first, 7, B, true);
+        assertEquals("0 spawns, 0 moves, 0 despawns, 1 tag moves and 0 batch operations, the first for entity "
+                + dev.jtecs.entity.Entity.toString(first), tx.describeOpen(), "a sealed wave is not described");
+    }
 }

@@ -1,0 +1,263 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.world.World;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-entity transaction table ({@link Staging}) driven through the world: what {@code set}, {@code remove} and
+ * {@code despawn} stage for an entity in each transaction state, for components, dense and sparse edges.
+ */
+class StagingTest {
+    static final ScalarComponent.OfInt N = Components.scalar("test.staging.N", 4);
+    static final Relationship SPARSE = Relationships.register("test.staging.Sparse", o -> o.sparse().reverseIndex());
+    static final Relationship KNOWS = Relationships.register("test.staging.Knows");
+    static final Relationship ONE = Relationships.register("test.staging.One", o -> o.exclusive());
+
+    private final World world = World.create();
+
+    @AfterEach
+    void close() {
+        world.close();
+    }
+
+    private List<Long> targets(long id, Relationship relationship) {
+        List<Long> out = new ArrayList<>();
+        world.forEachRelationship(id, relationship, edge -> out.add(edge.target()));
+        return out;
+    }
+
+    private Query withN() {
+        return world.newQuery(QueryDescriptor.builder().include(N).build());
+    }
+
+    // ---------------------------------------------------------------- sparse edges
+
+    @Test
+    void aSparseEdgeAddedAfterAnotherStagedChangeOfTheSameEntityIsKept() {
+        long t = world.spawn();
+        long e = world.spawn(N.of(1));
+        world.defer();
+        world.set(e, N.of(2)); // e now has an open record
+        world.set(e, SPARSE.to(t));
+        world.commit();
+        assertEquals(2, world.get(e, N));
+        assertTrue(world.has(e, SPARSE));
+        assertEquals(List.of(t), targets(e, SPARSE));
+    }
+
+    @Test
+    void aSparseEdgeAddedToAnEntityThatAlreadyHasOneIsKeptEvenWhenABatchIsPending() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t));
+        world.defer();
+        world.batchSet(withN(), N.of(3)); // a pending batch: the edge is staged in call order
+        world.set(e, SPARSE.to(u));
+        world.commit();
+        assertEquals(3, world.get(e, N));
+        assertEquals(List.of(t, u), targets(e, SPARSE));
+        world.set(e, SPARSE.to(t)); // published, already marked, nothing pending: only the edge write
+        assertEquals(List.of(t, u), targets(e, SPARSE));
+    }
+
+    @Test
+    void sparseEdgeCallsOnAnEntityWhoseDespawnIsStagedAreDropped() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t));
+        long f = world.spawn(N.of(1), SPARSE.to(t));
+        world.defer();
+        world.despawn(e); // the first record of the scope
+        world.set(e, SPARSE.to(u));
+        world.remove(e, SPARSE.to(t));
+        world.remove(e, SPARSE);
+        world.batchDespawn(world.newQuery(QueryDescriptor.builder().include(N).build())); // f is selected
+        world.set(f, SPARSE.to(u));
+        world.remove(f, SPARSE.to(t));
+        world.remove(f, SPARSE);
+        world.commit();
+        assertFalse(world.isAlive(e));
+        assertFalse(world.isAlive(f));
+        assertArrayEquals(new long[0], world.relationshipSources(SPARSE, t));
+        assertArrayEquals(new long[0], world.relationshipSources(SPARSE, u), "no edge of a dead entity was written");
+        long g = world.spawn(N.of(1)); // the world goes on
+        world.set(g, SPARSE.to(u));
+        assertArrayEquals(new long[] {g}, world.relationshipSources(SPARSE, u));
+    }
+
+    @Test
+    void removingEverySparseEdgeOfAStagedChangeRemovesTheMarkerToo() {
+        long t = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t));
+        world.defer();
+        world.set(e, N.of(2));
+        world.remove(e, SPARSE);
+        world.commit();
+        assertFalse(world.has(e, SPARSE));
+        assertEquals(List.of(), targets(e, SPARSE));
+        assertArrayEquals(new long[0], world.relationshipSources(SPARSE, t));
+    }
+
+    // ---------------------------------------------------------------- dense edges
+
+    @Test
+    void anExclusiveEdgeReplacesTheOtherInAStagedSpawnACommittedEntityAndAcrossABatch() {
+        long a = world.spawn();
+        long b = world.spawn();
+        long c = world.spawn();
+        world.defer();
+        long spawned = world.spawn(N.of(1), ONE.to(a));
+        world.set(spawned, ONE.to(b)); // replaces a in the staged spawn
+        world.commit();
+        assertEquals(List.of(b), targets(spawned, ONE));
+
+        long e = world.spawn(N.of(1), ONE.to(a));
+        world.defer();
+        world.set(e, ONE.to(b)); // replaces the committed edge
+        world.commit();
+        assertEquals(List.of(b), targets(e, ONE));
+
+        world.defer();
+        world.set(e, ONE.to(c));
+        world.batchSet(withN(), N.of(2)); // a batch boundary: the record above is closed
+        world.set(e, ONE.to(a)); // replaces both the committed b and the staged c
+        world.commit();
+        assertEquals(List.of(a), targets(e, ONE));
+        assertEquals(2, world.get(e, N));
+    }
+
+    @Test
+    void removingADenseRelationshipRemovesEveryEdgeCommittedStagedOrStagedBeforeABatch() {
+        long a = world.spawn();
+        long b = world.spawn();
+        long c = world.spawn();
+        world.defer();
+        long spawned = world.spawn(N.of(1), KNOWS.to(a), KNOWS.to(b));
+        world.remove(spawned, KNOWS); // from the staged spawn
+        world.commit();
+        assertFalse(world.has(spawned, KNOWS));
+        assertEquals(List.of(), targets(spawned, KNOWS));
+
+        long e = world.spawn(N.of(1), KNOWS.to(a), KNOWS.to(b));
+        world.defer();
+        world.set(e, KNOWS.to(c));
+        world.batchSet(withN(), N.of(2)); // a batch boundary: the record above is closed
+        world.remove(e, KNOWS); // the committed a, b and the staged c
+        world.commit();
+        assertFalse(world.has(e, KNOWS));
+        assertEquals(List.of(), targets(e, KNOWS));
+        assertEquals(2, world.get(e, N));
+
+        int archetypes = world.archetypeCount();
+        world.remove(e, KNOWS); // nothing to remove: nothing changes
+        assertFalse(world.hasPendingChanges());
+        assertEquals(archetypes, world.archetypeCount());
+        assertEquals(2, world.get(e, N));
+    }
+
+    @Test
+    void aPayloadlessEdgeToATargetTheEntityAlreadyHasChangesNothing() {
+        long a = world.spawn();
+        long e = world.spawn(N.of(1), KNOWS.to(a));
+        var archetype = world.archetypeOf(e);
+        world.set(e, KNOWS.to(a));
+        assertEquals(archetype, world.archetypeOf(e));
+        assertEquals(List.of(a), targets(e, KNOWS));
+        world.defer();
+        world.set(e, KNOWS.to(a));
+        world.set(e, ONE.to(a)); // the first edge of another relationship: staged
+        world.set(e, ONE.to(a)); // the same edge again, while staged: still one
+        world.commit();
+        assertEquals(List.of(a), targets(e, KNOWS));
+        assertEquals(List.of(a), targets(e, ONE));
+        world.defer();
+        world.set(e, KNOWS.to(a)); // published and present: nothing to stage
+        world.set(e, ONE.to(a));
+        assertFalse(world.hasPendingChanges(), "an edge the entity already has stages nothing");
+        world.commit();
+    }
+
+    // ---------------------------------------------------------------- despawn
+
+    @Test
+    void despawningAChangedMemberOfAStagedSpawnBatchCancelsItsPlacement() {
+        world.defer();
+        BatchIds ids = world.batchSpawn(3, List.of(N.of(1)));
+        world.set(ids.get(1), N.of(7)); // a record for a member not placed yet
+        world.despawn(ids.get(1));
+        world.commit();
+        assertTrue(world.isAlive(ids.get(0)));
+        assertFalse(world.isAlive(ids.get(1)), "the batch skipped the despawned member");
+        assertTrue(world.isAlive(ids.get(2)));
+        assertEquals(2, world.entityCount());
+    }
+
+    @Test
+    void despawningAMemberOfAnEmptyStagedSpawnBatchCancelsItsPlacement() {
+        world.defer();
+        BatchIds ids = world.batchSpawn(3, List.of()); // bound for the empty archetype, whose id is 0
+        world.despawn(ids.get(1));
+        world.commit();
+        assertTrue(world.isAlive(ids.get(0)));
+        assertFalse(world.isAlive(ids.get(1)), "the batch skipped the despawned member");
+        assertTrue(world.isAlive(ids.get(2)));
+        assertEquals(2, world.entityCount());
+
+        world.defer();
+        BatchIds more = world.batchSpawn(2, List.of());
+        world.set(more.get(0), N.of(5)); // a record first, then the despawn
+        world.despawn(more.get(0));
+        world.commit();
+        assertFalse(world.isAlive(more.get(0)));
+        assertTrue(world.isAlive(more.get(1)));
+    }
+
+    @Test
+    void callsAfterTheDespawnOfAChangedEntityAreDropped() {
+        long e = world.spawn(N.of(1));
+        long t = world.spawn();
+        world.defer();
+        world.set(e, N.of(2)); // a mutate record
+        world.despawn(e); // turned into a despawn
+        world.set(e, N.of(3));
+        world.set(e, KNOWS.to(t));
+        world.remove(e, N);
+        world.despawn(e); // a second despawn does nothing
+        world.commit();
+        assertFalse(world.isAlive(e));
+        assertTrue(world.isAlive(t));
+        assertEquals(1, world.entityCount());
+    }
+
+    @Test
+    void aChangedEntityWhoseDespawnIsStagedHearsOneDespawnWhenItsParentsCascadeReachesItFirst() {
+        long parent = world.spawn(N.of(1));
+        long child = world.spawn(N.of(1), dev.jtecs.builtin.ChildOf.COMPONENT.to(parent));
+        List<Long> despawns = new ArrayList<>();
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> despawns.add(event.entity()));
+        world.defer();
+        world.despawn(parent); // its segment publishes first, and its cascade reaches the child
+        world.batchSet(withN(), N.of(2)); // a batch boundary: what follows publishes in a later segment
+        world.set(child, N.of(3)); // a record for the child...
+        world.despawn(child); // ...turned into its despawn
+        world.commit();
+        assertFalse(world.isAlive(parent));
+        assertFalse(world.isAlive(child));
+        assertEquals(List.of(parent, child), despawns, "each despawn is heard once");
+    }
+}
