@@ -550,8 +550,11 @@ public final class Table {
      * Moves every row into an <em>empty</em> destination by exchanging buffers: the destination takes this
      * table's entity column and every column the two share, allocates the columns only it has (to be written by
      * the caller, rows {@code [0, count)}), and frees its old buffers; this table is left empty with no storage.
-     * When both tables have the same columns and the destination had capacity, this table keeps the destination's
-     * old buffers instead (empty, nothing freed), so a move back allocates nothing.
+     * When the destination had capacity and either both tables have the same columns, or both have exactly this
+     * table's capacity and neither has managed columns, nothing is freed or allocated: this table keeps the
+     * destination's old buffers of the shared columns and its entity column, and its own buffers of the columns
+     * only it has; the destination keeps its own buffers of the columns only it has. A move back then allocates
+     * nothing either. Rows at and past a table's count hold whatever they held: every append writes its row.
      * The two tables also exchange their storage blocks, so the entity index follows without touching any
      * entity. O(columns), whatever the number of rows. Views of both tables are invalid afterwards.
      *
@@ -572,6 +575,7 @@ public final class Table {
         }
         MovePlan plan = movePlanTo(destination);
         int rows = capacityRows;
+        boolean reuse = takesBuffersOf(destination, plan);
         MemorySegment[] taken = new MemorySegment[destination.nativeSegments.length];
         Object[][] takenHeap = new Object[destination.heapArrays.length][];
         boolean[] shared = new boolean[taken.length];
@@ -586,6 +590,7 @@ public final class Table {
             for (int c = 0; c < taken.length; c++) {
                 if (!shared[c]) {
                     taken[c] = rows == 0 ? MemorySegment.NULL
+                            : reuse ? destination.nativeSegments[c] // its own, of this capacity: nothing allocated
                             : memory.allocate(destination.nativeKinds[c].byteSize() * rows);
                 }
             }
@@ -599,7 +604,27 @@ public final class Table {
             freeAll(MemorySegment.NULL, taken);
             throw e;
         }
-        return new Exchange(this, destination, rows, taken, takenHeap);
+        return new Exchange(this, destination, rows, taken, takenHeap, reuse);
+    }
+
+    /**
+     * Whether an exchange into {@code destination}, whose columns differ from this table's, keeps both tables'
+     * buffers (see {@link #exchangeInto(Table)}): both have the same capacity and no managed columns, so each
+     * table's columns keep one capacity, and the destination's own buffers of the columns only it has are taken
+     * instead of new ones. (Tables of the same columns keep them whatever their capacities: nothing is taken.)
+     */
+    private boolean takesBuffersOf(Table destination, MovePlan plan) {
+        return destination.capacityRows > 0 && !sameColumns(destination, plan)
+                && destination.capacityRows == capacityRows && heapArrays.length == 0
+                && destination.heapArrays.length == 0;
+    }
+
+    /** Whether this table and {@code destination} have the same columns. */
+    private boolean sameColumns(Table destination, MovePlan plan) {
+        return plan.nativeSource.length == nativeSegments.length
+                && plan.nativeSource.length == destination.nativeSegments.length
+                && plan.heapSource.length == heapArrays.length
+                && plan.heapSource.length == destination.heapArrays.length;
     }
 
     /**
@@ -612,19 +637,24 @@ public final class Table {
         private final int rows;
         private MemorySegment[] taken;
         private final Object[][] takenHeap;
+        private final boolean reused; // taken holds the destination's own buffers: none of them is ours to free
 
-        private Exchange(Table source, Table destination, int rows, MemorySegment[] taken, Object[][] takenHeap) {
+        private Exchange(Table source, Table destination, int rows, MemorySegment[] taken, Object[][] takenHeap,
+                boolean reused) {
             this.source = source;
             this.destination = destination;
             this.rows = rows;
             this.taken = taken;
             this.takenHeap = takenHeap;
+            this.reused = reused;
         }
 
         /** Frees the buffers of a preparation that will not be used. Idempotent. */
         public void free() {
             if (taken != null) {
-                source.freeAll(MemorySegment.NULL, taken);
+                if (!reused) {
+                    source.freeAll(MemorySegment.NULL, taken);
+                }
                 taken = null;
             }
         }
@@ -633,7 +663,8 @@ public final class Table {
     /** {@link #exchangeInto(Table)} with buffers already prepared for it; allocates nothing. */
     public int[] exchangeInto(Table destination, Exchange prepared) {
         if (prepared.source != this || prepared.destination != destination || prepared.taken == null
-                || prepared.rows != capacityRows || destination.count != 0) {
+                || prepared.rows != capacityRows || destination.count != 0
+                || prepared.reused && destination.capacityRows != prepared.rows) { // (its own buffers were taken)
             throw new IllegalStateException("exchange prepared for " + prepared.source + " -> " + prepared.destination
                     + " does not fit " + this + " -> " + destination);
         }
@@ -645,13 +676,13 @@ public final class Table {
         Object[][] takenHeap = prepared.takenHeap;
         prepared.taken = null; // consumed
         // nothing below allocates
-        // When the two tables have the same columns (a tag move), this table keeps the destination's old, empty
-        // buffers instead of freeing them: the move back (the tag removed again) then finds its capacity in place
-        // and allocates nothing, where freeing them made every round trip allocate, zero and fault in fresh memory.
-        boolean swap = destination.capacityRows > 0 && plan.nativeSource.length == nativeSegments.length
-                && plan.nativeSource.length == destination.nativeSegments.length
-                && plan.heapSource.length == heapArrays.length
-                && plan.heapSource.length == destination.heapArrays.length;
+        // When the destination has capacity and the same columns, or other columns of the same capacity (the
+        // preparation then took its own buffers of the columns only it has: takesBuffersOf), this table keeps the
+        // destination's old, empty buffers of the shared columns instead of freeing them, and its own of the
+        // columns only it has: the move back (the tag or the component removed again) then finds its capacity in
+        // place and allocates nothing, where freeing them made every round trip allocate, zero and fault in fresh
+        // memory.
+        boolean swap = prepared.reused || destination.capacityRows > 0 && sameColumns(destination, plan);
         for (int i = 0; i < plan.nativeSource.length; i++) {
             taken[plan.nativeDestination[i]] = nativeSegments[plan.nativeSource[i]];
             nativeSegments[plan.nativeSource[i]] = swap ? destination.nativeSegments[plan.nativeDestination[i]]

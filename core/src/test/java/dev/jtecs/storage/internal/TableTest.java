@@ -1,5 +1,6 @@
 package dev.jtecs.storage.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -318,6 +319,74 @@ class TableTest {
         fill(destination, 5);
         assertEquals(new Vec(-7, -7), source.readValue(source.position(VEC.id()), 0), "no buffer is shared");
         assertEquals(new Vec(1, -1), source.readValue(source.position(VEC.id()), 1));
+    }
+
+    @Test
+    void anExchangeBetweenTablesOfOtherColumnsButOneCapacityFreesAndAllocatesNothingEitherWay() {
+        Table wide = tableWithId(1, VEC, COUNT);
+        Table narrow = tableWithId(2, VEC); // COUNT removed: other columns, none of them managed
+        fill(narrow, 100);
+        narrow.truncate(0); // empty, with capacity of its own (what a commit's reservation leaves)
+        fill(wide, 100);
+        assertEquals(wide.capacityRows(), narrow.capacityRows(), "the case under test: one capacity");
+        MemorySegment narrowX = ((FloatColumn) narrow.nativeColumn(narrow.position(VEC.id()), 0)).segment();
+        MemorySegment wideCount = wide.nativeColumn(wide.position(COUNT.id()), 0).segment();
+        long reserved = memory.reservedBytes();
+        int buffers = memory.liveBuffers();
+        assertEquals(0, wide.exchangeInto(narrow).length, "nothing is new to the rows");
+        assertEquals(reserved, memory.reservedBytes(), "nothing freed, nothing allocated");
+        assertEquals(buffers, memory.liveBuffers());
+        assertEquals(narrowX.address(), ((FloatColumn) wide.nativeColumn(wide.position(VEC.id()), 0)).segment()
+                .address(), "the source keeps the destination's old buffer of the shared column");
+        assertEquals(wideCount.address(), wide.nativeColumn(wide.position(COUNT.id()), 0).segment().address(),
+                "and its own of the column only it has");
+        assertEquals(0, wide.count());
+        for (int row = 0; row < 100; row++) {
+            assertEquals(new Vec(row, -row), narrow.readValue(narrow.position(VEC.id()), row));
+            assertEquals(100 + row, narrow.entityAt(row));
+        }
+        // and back, as a component added again: COUNT's rows are the caller's to write, in the kept buffer
+        int[] missing = narrow.exchangeInto(wide);
+        assertArrayEquals(new int[] {wide.position(COUNT.id())}, missing);
+        assertEquals(reserved, memory.reservedBytes(), "the move back allocates nothing either");
+        assertEquals(buffers, memory.liveBuffers());
+        assertEquals(100, wide.count());
+        for (int row = 0; row < 100; row++) {
+            wide.writeValue(wide.position(COUNT.id()), row, (long) -row);
+        }
+        fill(narrow, 3); // the narrow table writes its kept buffers: nothing of wide's changes
+        for (int row = 0; row < 100; row++) {
+            assertEquals(new Vec(row, -row), wide.readValue(wide.position(VEC.id()), row));
+            assertEquals((long) -row, wide.readValue(wide.position(COUNT.id()), row));
+            assertEquals(100 + row, wide.entityAt(row));
+        }
+        assertEquals(new Vec(2, -2), narrow.readValue(narrow.position(VEC.id()), 2));
+    }
+
+    @Test
+    void aPreparationThatTookTheDestinationsOwnBuffersFreesNoneOfThemAndGoesStaleWhenTheDestinationGrows() {
+        Table narrow = tableWithId(1, VEC);
+        Table wide = tableWithId(2, VEC, COUNT); // COUNT added: wide's own empty COUNT buffer is taken
+        fill(wide, 100);
+        wide.truncate(0);
+        fill(narrow, 100);
+        assertEquals(narrow.capacityRows(), wide.capacityRows());
+        long reserved = memory.reservedBytes();
+        Table.Exchange unused = narrow.prepareExchange(wide);
+        assertEquals(reserved, memory.reservedBytes(), "nothing allocated: the destination's buffer is reused");
+        unused.free();
+        assertEquals(reserved, memory.reservedBytes(), "and nothing of the destination's is freed");
+        fill(wide, 2); // the destination's buffers are intact and its own
+        assertEquals(1L, wide.readValue(wide.position(COUNT.id()), 1));
+        wide.truncate(0);
+        Table.Exchange stale = narrow.prepareExchange(wide);
+        wide.ensureCapacity(wide.capacityRows() + 1); // its buffers are replaced: the preparation must not be used
+        assertThrows(IllegalStateException.class, () -> narrow.exchangeInto(wide, stale));
+        stale.free();
+        assertEquals(100, narrow.count(), "the refused exchange changed nothing");
+        assertEquals(new Vec(99, -99), narrow.readValue(narrow.position(VEC.id()), 99));
+        assertEquals(1, narrow.exchangeInto(wide).length, "a fresh preparation moves everything");
+        assertEquals(100, wide.count());
     }
 
     @Test
