@@ -2,10 +2,6 @@ package dev.jtecs.bench.jmh;
 
 import static dev.jtecs.bench.particles.Particles.POSITION;
 import static dev.jtecs.bench.particles.Particles.VELOCITY;
-import static dev.jtecs.bench.particles.Particles.VX;
-import static dev.jtecs.bench.particles.Particles.VY;
-import static dev.jtecs.bench.particles.Particles.X;
-import static dev.jtecs.bench.particles.Particles.Y;
 
 import com.artemis.Aspect;
 import com.artemis.ComponentMapper;
@@ -120,28 +116,12 @@ public class SpawnReusedWorldBenchmark {
     /** jtecs, typed: N queue spawns writing their staged rows, one {@code defer} scope, {@code commit}. */
     @Benchmark
     public World jtecsTyped() {
-        world.defer();
-        for (int i = 0; i < entities; i++) {
-            queue.spawn();
-            queue.set(X, i).set(Y, -i).set(VX, 1).set(VY, 2);
-        }
-        world.commit();
-        return world;
+        return SpawnSingleBenchmark.spawnTyped(world, queue, entities);
     }
 
     /** Fairness: Artemis-odb's {@code create} plus mapper {@code create}s filled in place, then {@code process}. */
     @Benchmark
     public com.artemis.World artemis() {
-        for (int i = 0; i < entities; i++) {
-            int entity = artemis.create();
-            ArtemisPosition position = artemisPositions.create(entity);
-            position.x = i;
-            position.y = -i;
-            ArtemisVelocity velocity = artemisVelocities.create(entity);
-            velocity.x = 1;
-            velocity.y = 2;
-        }
-        artemis.process();
-        return artemis;
+        return SpawnSingleBenchmark.spawnArtemis(artemis, artemisPositions, artemisVelocities, entities);
     }
 }

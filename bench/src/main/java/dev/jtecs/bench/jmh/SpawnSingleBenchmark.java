@@ -154,6 +154,11 @@ public class SpawnSingleBenchmark {
      */
     @Benchmark
     public World jtecsTyped() {
+        return spawnTyped(world, queue, entities);
+    }
+
+    /** {@link #jtecsTyped}'s operation, which {@link SpawnReusedWorldBenchmark} runs too. */
+    static World spawnTyped(World world, SpawnQueue queue, int entities) {
         world.defer();
         for (int i = 0; i < entities; i++) {
             queue.spawn();
@@ -184,12 +189,18 @@ public class SpawnSingleBenchmark {
     /** Fairness: Artemis-odb's {@code create} plus mapper {@code create}s filled in place, then {@code process}. */
     @Benchmark
     public com.artemis.World artemis() {
+        return spawnArtemis(artemis, artemisPositions, artemisVelocities, entities);
+    }
+
+    /** {@link #artemis}'s operation, which {@link SpawnReusedWorldBenchmark} runs too. */
+    static com.artemis.World spawnArtemis(com.artemis.World artemis, ComponentMapper<ArtemisPosition> positions,
+            ComponentMapper<ArtemisVelocity> velocities, int entities) {
         for (int i = 0; i < entities; i++) {
             int entity = artemis.create();
-            ArtemisPosition position = artemisPositions.create(entity);
+            ArtemisPosition position = positions.create(entity);
             position.x = i;
             position.y = -i;
-            ArtemisVelocity velocity = artemisVelocities.create(entity);
+            ArtemisVelocity velocity = velocities.create(entity);
             velocity.x = 1;
             velocity.y = 2;
         }
