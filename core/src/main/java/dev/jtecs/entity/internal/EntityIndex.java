@@ -16,8 +16,9 @@ import java.util.Arrays;
  *                   └──────────── release (cancelled) ───┘      generation + 1 on every free/release
  * </pre>
  *
- * @implNote Parallel primitive arrays grown geometrically; nothing is allocated per entity. Free slots are
- *     reused last-in first-out; {@code freePos} makes removal of an arbitrary free slot O(1) for
+ * @implNote Three primitive arrays grown geometrically; nothing is allocated per entity. A slot's generation,
+ *     state and store share one {@code long}, so the liveness check of an id and the store of a live entity are
+ *     one load (the row is a second array). Free slots are reused last-in first-out; {@code freePos} makes removal of an arbitrary free slot O(1) for
  *     {@link #reserveAt}.
  */
 public final class EntityIndex {
@@ -27,9 +28,9 @@ public final class EntityIndex {
     public static final byte RETIRED = 3;
 
     private final int maxEntities;
-    private int[] generation;
-    private byte[] state;
-    private int[] tableId;
+    // per slot, in one long: generation (bits 0-30), state (bits 31-32) and store (bits 33-63), so a liveness
+    // check and the store of a live entity are one load
+    private long[] meta;
     private int[] row;
     private int[] freePos;
     private int[] freeStack;
@@ -43,9 +44,7 @@ public final class EntityIndex {
         }
         this.maxEntities = maxEntities;
         int initial = Math.min(maxEntities + 1, 1024);
-        generation = new int[initial];
-        state = new byte[initial];
-        tableId = new int[initial];
+        meta = new long[initial];
         row = new int[initial];
         freePos = new int[initial];
         freeStack = new int[64];
@@ -66,7 +65,7 @@ public final class EntityIndex {
 
     /** Exact liveness for any {@code long}: well formed, in range, published and of the current generation. */
     public boolean isAlive(long id) {
-        return stateOf(id) == ALIVE;
+        return aliveStore(id) >= 0;
     }
 
     /** The state of the slot an id names, or {@link #FREE} when the id is malformed, out of range or stale. */
@@ -75,10 +74,10 @@ public final class EntityIndex {
             return FREE;
         }
         int slot = Entity.slot(id);
-        if (slot >= highWater || generation[slot] != Entity.generation(id)) {
+        if (slot >= highWater || generationOf(slot) != Entity.generation(id)) {
             return FREE;
         }
-        return state[slot];
+        return stateAt(slot);
     }
 
     /**
@@ -106,8 +105,8 @@ public final class EntityIndex {
                     + " never allocated, id generation=" + idGeneration + ")";
         }
         return operation + ": entity " + Entity.toString(id) + " is dead or stale (slot=" + slot
-                + " id generation=" + idGeneration + " current generation=" + generation[slot]
-                + " state=" + stateName(state[slot]) + ")";
+                + " id generation=" + idGeneration + " current generation=" + generationOf(slot)
+                + " state=" + stateName(stateAt(slot)) + ")";
     }
 
     /** How many more ids can be reserved (free slots plus never-used ones). */
@@ -134,9 +133,9 @@ public final class EntityIndex {
             slot = highWater++;
             freePos[slot] = -1;
         }
-        state[slot] = RESERVED;
+        setState(slot, RESERVED);
         row[slot] = -1;
-        return Entity.pack(slot, generation[slot]);
+        return Entity.pack(slot, generationOf(slot));
     }
 
     /**
@@ -149,7 +148,7 @@ public final class EntityIndex {
         int reserved = 0;
         int retired = 0;
         for (int slot = 1; slot < highWater; slot++) {
-            switch (state[slot]) {
+            switch (stateAt(slot)) {
                 case ALIVE -> alive++;
                 case RESERVED -> reserved++;
                 case RETIRED -> retired++;
@@ -239,9 +238,9 @@ public final class EntityIndex {
         } else {
             return 0;
         }
-        Arrays.fill(state, first, first + count, RESERVED);
+        fillState(first, first + count, RESERVED);
         Arrays.fill(row, first, first + count, archetype);
-        return Entity.pack(first, generation[first]); // fresh slots have generation 0
+        return Entity.pack(first, generationOf(first)); // fresh slots have generation 0
     }
 
     /**
@@ -251,10 +250,10 @@ public final class EntityIndex {
     private boolean ascendingRunOnTop(int count) {
         int top = freeCount - 1;
         int first = freeStack[top];
-        int g = generation[first];
+        int g = generationOf(first);
         for (int i = 1; i < count; i++) {
             int slot = freeStack[top - i];
-            if (slot != first + i || generation[slot] != g) {
+            if (slot != first + i || generationOf(slot) != g) {
                 return false;
             }
         }
@@ -266,12 +265,12 @@ public final class EntityIndex {
      * not reserved at all).
      */
     public int batchArchetype(int slot) {
-        return state[slot] == RESERVED ? row[slot] : -1;
+        return stateAt(slot) == RESERVED ? row[slot] : -1;
     }
 
     /** Stamps a slot reserved by {@link #reserveAt} as part of a batch bound for {@code archetype}. */
     public void stampBatch(int slot, int archetype) {
-        assert state[slot] == RESERVED;
+        assert stateAt(slot) == RESERVED;
         row[slot] = archetype;
     }
 
@@ -287,7 +286,7 @@ public final class EntityIndex {
 
     private boolean allReserved(int from, int to) {
         for (int slot = from; slot < to; slot++) {
-            if (state[slot] != RESERVED) {
+            if (stateAt(slot) != RESERVED) {
                 return false;
             }
         }
@@ -308,12 +307,12 @@ public final class EntityIndex {
         if (slot > maxEntities) {
             throw new IllegalArgumentException(operation + ": slot=" + slot + " exceeds maxEntities=" + maxEntities);
         }
-        if (slot < highWater && state[slot] != FREE) {
-            throw new IllegalArgumentException(operation + ": slot=" + slot + " is " + stateName(state[slot])
-                    + " (current generation=" + generation[slot] + ", requested generation="
+        if (slot < highWater && stateAt(slot) != FREE) {
+            throw new IllegalArgumentException(operation + ": slot=" + slot + " is " + stateName(stateAt(slot))
+                    + " (current generation=" + generationOf(slot) + ", requested generation="
                     + Entity.generation(id) + "); it requires a slot that is not in use");
         }
-        if (slot < highWater && Entity.generation(id) < generation[slot]) {
+        if (slot < highWater && Entity.generation(id) < generationOf(slot)) {
             throw staleGeneration(id, slot, operation);
         }
     }
@@ -324,15 +323,14 @@ public final class EntityIndex {
      */
     private IllegalArgumentException staleGeneration(long id, int slot, String operation) {
         return new IllegalArgumentException(operation + ": id " + Entity.toString(id) + " is stale: slot=" + slot
-                + " is free at generation " + generation[slot] + ", and generation " + Entity.generation(id)
+                + " is free at generation " + generationOf(slot) + ", and generation " + Entity.generation(id)
                 + " belonged to an entity that is gone (reviving it would make its old handles valid again); pass "
-                + "generation " + generation[slot] + " or later");
+                + "generation " + generationOf(slot) + " or later");
     }
 
     /** Publishes {@code count} consecutive reserved slots at consecutive rows of one store. */
     public void publishRange(int firstSlot, int count, int store, int firstRow) {
-        Arrays.fill(state, firstSlot, firstSlot + count, ALIVE);
-        Arrays.fill(tableId, firstSlot, firstSlot + count, store);
+        fillAlive(firstSlot, firstSlot + count, store);
         int[] rows = row;
         int delta = firstRow - firstSlot;
         for (int slot = firstSlot; slot < firstSlot + count; slot++) {
@@ -348,13 +346,13 @@ public final class EntityIndex {
     public void clear() {
         freeCount = 0;
         for (int slot = highWater - 1; slot >= 1; slot--) {
-            byte s = state[slot];
+            byte s = stateAt(slot);
             if (s == ALIVE || s == RESERVED) {
-                if (generation[slot] == Entity.MAX_GENERATION) {
-                    state[slot] = RETIRED;
+                if (generationOf(slot) == Entity.MAX_GENERATION) {
+                    setState(slot, RETIRED);
                     continue;
                 }
-                generation[slot]++;
+                setGeneration(slot, generationOf(slot) + 1);
             } else if (s == RETIRED) {
                 continue;
             }
@@ -385,13 +383,13 @@ public final class EntityIndex {
             throw new IllegalArgumentException(operation + ": slot=" + slot + " exceeds maxEntities=" + maxEntities);
         }
         if (slot < highWater) {
-            byte s = state[slot];
+            byte s = stateAt(slot);
             if (s != FREE) {
                 throw new IllegalArgumentException(operation + ": slot=" + slot + " is " + stateName(s)
-                        + " (current generation=" + generation[slot] + ", requested generation="
+                        + " (current generation=" + generationOf(slot) + ", requested generation="
                         + Entity.generation(id) + "); it requires a slot that is not in use");
             }
-            if (Entity.generation(id) < generation[slot]) {
+            if (Entity.generation(id) < generationOf(slot)) {
                 throw staleGeneration(id, slot, operation);
             }
             removeFromFreeStack(slot);
@@ -404,16 +402,16 @@ public final class EntityIndex {
             highWater = slot + 1;
         }
         freePos[slot] = -1;
-        generation[slot] = Entity.generation(id);
-        state[slot] = RESERVED;
+        setGeneration(slot, Entity.generation(id));
+        setState(slot, RESERVED);
         row[slot] = -1;
     }
 
     /** Publishes a reserved id at an archetype row. */
     public void publish(int slot, int table, int rowIndex) {
-        assert state[slot] == RESERVED : "slot " + slot + " is " + stateName(state[slot]);
-        state[slot] = ALIVE;
-        tableId[slot] = table;
+        assert stateAt(slot) == RESERVED : "slot " + slot + " is " + stateName(stateAt(slot));
+        setState(slot, ALIVE);
+        setStore(slot, table);
         row[slot] = rowIndex;
         aliveCount++;
     }
@@ -432,8 +430,7 @@ public final class EntityIndex {
             int first = slots[i];
             int last = first + end - i;
             assert allReserved(first, last) : "slots " + first + ".." + (last - 1) + " are not all reserved";
-            Arrays.fill(state, first, last, ALIVE);
-            Arrays.fill(tableId, first, last, store);
+            fillAlive(first, last, store);
             for (int k = i, slot = first; k < end; k++, slot++) {
                 row[slot] = firstRow + rows[k];
             }
@@ -444,7 +441,7 @@ public final class EntityIndex {
 
     /** Records a new location for an alive slot (after a move or a swap-remove). */
     public void relocate(int slot, int table, int rowIndex) {
-        tableId[slot] = table;
+        setStore(slot, table);
         row[slot] = rowIndex;
     }
 
@@ -453,7 +450,21 @@ public final class EntityIndex {
      * whole-archetype move exchanges blocks), so entities follow their block without being relocated one by one.
      */
     public int storeOf(int slot) {
-        return tableId[slot];
+        return (int) (meta[slot] >>> STORE_SHIFT);
+    }
+
+    /**
+     * The store of a published entity, or -1 when the id is not alive (malformed, out of range, stale, reserved,
+     * free or retired): a liveness check and {@link #storeOf} in one load.
+     */
+    public int aliveStore(long id) {
+        int slot = Entity.slot(id);
+        if (id <= 0 || slot < 0 || slot >= highWater) { // slot 0 is never alive; a negative one is malformed
+            return -1;
+        }
+        long m = meta[slot];
+        return (m & (STATE_MASK | GENERATION_MASK)) == (ALIVE_BITS | Entity.generation(id))
+                ? (int) (m >>> STORE_SHIFT) : -1;
     }
 
     public int rowOf(int slot) {
@@ -461,7 +472,62 @@ public final class EntityIndex {
     }
 
     public int generationOf(int slot) {
-        return generation[slot];
+        return (int) (meta[slot] & GENERATION_MASK);
+    }
+
+    // ---------------------------------------------------------------- the packed slot word
+
+    private static final long GENERATION_MASK = 0x7FFF_FFFFL;
+    private static final int STATE_SHIFT = 31;
+    private static final long STATE_MASK = 3L << STATE_SHIFT;
+    private static final long ALIVE_BITS = (long) ALIVE << STATE_SHIFT;
+    private static final int STORE_SHIFT = 33;
+
+    private byte stateAt(int slot) {
+        return (byte) ((meta[slot] & STATE_MASK) >>> STATE_SHIFT);
+    }
+
+    private void setGeneration(int slot, int generation) {
+        meta[slot] = (meta[slot] & ~GENERATION_MASK) | generation;
+    }
+
+    private void setState(int slot, byte slotState) {
+        meta[slot] = (meta[slot] & ~STATE_MASK) | ((long) slotState << STATE_SHIFT);
+    }
+
+    private void setStore(int slot, int store) {
+        assert store >= 0 : "store " + store;
+        meta[slot] = (meta[slot] & ~(-1L << STORE_SHIFT)) | ((long) store << STORE_SHIFT);
+    }
+
+    private void fillState(int from, int to, byte slotState) {
+        long bits = (long) slotState << STATE_SHIFT;
+        long[] m = meta;
+        for (int slot = from; slot < to; slot++) {
+            m[slot] = (m[slot] & ~STATE_MASK) | bits;
+        }
+    }
+
+    /** Slots {@code [from, to)} become alive in {@code store}, keeping their generations. */
+    private void fillAlive(int from, int to, int store) {
+        long bits = ALIVE_BITS | ((long) store << STORE_SHIFT);
+        long[] m = meta;
+        for (int slot = from; slot < to; slot++) {
+            m[slot] = (m[slot] & GENERATION_MASK) | bits;
+        }
+    }
+
+    /** Slots {@code [from, to)} get one state and generation; their store is forgotten (it is 0). */
+    private void fillStateAndGeneration(int from, int to, byte slotState, int generation) {
+        Arrays.fill(meta, from, to, ((long) slotState << STATE_SHIFT) | generation);
+    }
+
+    /** Slots {@code [to, to + n)} get the generations {@code generations[from, from + n)}, keeping the rest. */
+    private void copyGenerations(int[] generations, int from, int to, int n) {
+        long[] m = meta;
+        for (int k = 0; k < n; k++) {
+            m[to + k] = (m[to + k] & ~GENERATION_MASK) | generations[from + k];
+        }
     }
 
     /**
@@ -475,14 +541,14 @@ public final class EntityIndex {
         }
         for (int i = n - 1; i >= 0; i--) {
             int slot = Entity.slot(ids[i]);
-            assert state[slot] == ALIVE : "slot " + slot + " is " + stateName(state[slot]);
-            int g = generation[slot];
+            assert stateAt(slot) == ALIVE : "slot " + slot + " is " + stateName(stateAt(slot));
+            int g = generationOf(slot);
             if (g == Entity.MAX_GENERATION) {
-                state[slot] = RETIRED;
+                setState(slot, RETIRED);
                 continue;
             }
-            generation[slot] = g + 1;
-            state[slot] = FREE;
+            setGeneration(slot, g + 1);
+            setState(slot, FREE);
             freePos[slot] = freeCount;
             freeStack[freeCount++] = slot;
         }
@@ -493,16 +559,16 @@ public final class EntityIndex {
     public void relocateRange(long[] ids, int n, int store, int firstRow) {
         for (int i = 0; i < n; i++) {
             int slot = Entity.slot(ids[i]);
-            tableId[slot] = store;
+            setStore(slot, store);
             row[slot] = firstRow + i;
         }
     }
 
     /** Frees an alive or reserved slot: its generation grows, so every handle to it goes stale. */
     public void free(int slot) {
-        byte s = state[slot];
+        byte s = stateAt(slot);
         assert s == ALIVE || s == RESERVED : "slot " + slot + " is " + stateName(s);
-        boolean retires = generation[slot] == Entity.MAX_GENERATION;
+        boolean retires = generationOf(slot) == Entity.MAX_GENERATION;
         if (!retires) {
             ensureFree(1); // before the slot changes: a failed growth leaves it as it was
         }
@@ -510,11 +576,11 @@ public final class EntityIndex {
             aliveCount--;
         }
         if (retires) {
-            state[slot] = RETIRED;
+            setState(slot, RETIRED);
             return;
         }
-        generation[slot]++;
-        state[slot] = FREE;
+        setGeneration(slot, generationOf(slot) + 1);
+        setState(slot, FREE);
         pushFree(slot);
     }
 
@@ -537,7 +603,7 @@ public final class EntityIndex {
         ensureFree(1);
         freePos[slot] = freeCount;
         freeStack[freeCount++] = slot;
-        state[slot] = FREE;
+        setState(slot, FREE);
     }
 
     private void removeFromFreeStack(int slot) {
@@ -550,19 +616,15 @@ public final class EntityIndex {
     }
 
     private void ensureSlots(int needed) {
-        if (needed <= generation.length) {
+        if (needed <= meta.length) {
             return;
         }
-        int capacity = (int) Math.min((long) maxEntities + 1, Math.max(needed, (long) generation.length * 2));
-        // all five first, then assign: a failed growth leaves the arrays as they were, of one length
-        int[] grownGeneration = Growth.copyOf(generation, capacity);
-        byte[] grownState = Growth.copyOf(state, capacity);
-        int[] grownTable = Growth.copyOf(tableId, capacity);
+        int capacity = (int) Math.min((long) maxEntities + 1, Math.max(needed, (long) meta.length * 2));
+        // all three first, then assign: a failed growth leaves the arrays as they were, of one length
+        long[] grownMeta = Growth.copyOf(meta, capacity);
         int[] grownRow = Growth.copyOf(row, capacity);
         int[] grownFreePos = Growth.copyOf(freePos, capacity);
-        generation = grownGeneration;
-        state = grownState;
-        tableId = grownTable;
+        meta = grownMeta;
         row = grownRow;
         freePos = grownFreePos;
     }
@@ -571,7 +633,7 @@ public final class EntityIndex {
 
     /** The state of a slot below {@link #highWater()} ({@link #FREE} for slot 0 and slots past it). */
     public byte slotState(int slot) {
-        return slot <= 0 || slot >= highWater ? FREE : state[slot];
+        return slot <= 0 || slot >= highWater ? FREE : stateAt(slot);
     }
 
     /** The number of slots on the free stack. */
@@ -670,13 +732,12 @@ public final class EntityIndex {
             int n = end - r;
             if (reserve) { // what reserveRestored leaves: reserved, saved generation, off the stack, stamped
                 Arrays.fill(row, next, next + n, archetype);
-                System.arraycopy(restoredGenerations, r, generation, next, n);
-                Arrays.fill(state, next, next + n, RESERVED);
+                copyGenerations(restoredGenerations, r, next, n);
+                fillState(next, next + n, RESERVED);
                 Arrays.fill(freePos, next, next + n, -1);
             } else {
                 Arrays.fill(row, next, next + n, -1);
-                Arrays.fill(generation, next, next + n, 0);
-                Arrays.fill(state, next, next + n, FREE);
+                fillStateAndGeneration(next, next + n, FREE, 0);
                 for (int k = 0; k < n; k++) {
                     freePos[next + k] = base + r + k;
                 }
@@ -687,8 +748,8 @@ public final class EntityIndex {
         }
         for (int i = 0; i < base; i++) {
             int free = freeSlots[i];
-            generation[free] = freeGenerations[i];
-            state[free] = FREE;
+            setGeneration(free, freeGenerations[i]);
+            setState(free, FREE);
             freePos[free] = i;
             freeStack[i] = free;
         }
@@ -717,7 +778,7 @@ public final class EntityIndex {
         for (int i = 0; i < n; ) {
             int end = runEnd(slots, i);
             for (int k = i, slot = slots[i]; k < end; k++, slot++) {
-                if (generations[k] < generation[slot]) { // on the stack, so free: only a stale id is refused
+                if (generations[k] < generationOf(slot)) { // on the stack, so free: only a stale id is refused
                     return false;
                 }
             }
@@ -727,8 +788,8 @@ public final class EntityIndex {
             int end = runEnd(slots, i);
             int first = slots[i];
             int last = first + end - i;
-            System.arraycopy(generations, i, generation, first, end - i);
-            Arrays.fill(state, first, last, RESERVED);
+            copyGenerations(generations, i, first, end - i);
+            fillState(first, last, RESERVED);
             Arrays.fill(freePos, first, last, -1);
             Arrays.fill(row, first, last, archetype);
             i = end;
@@ -741,8 +802,7 @@ public final class EntityIndex {
     private void layOut(int from, int to, byte slotState, int slotGeneration) {
         Arrays.fill(row, from, to, -1);
         Arrays.fill(freePos, from, to, -1);
-        Arrays.fill(state, from, to, slotState);
-        Arrays.fill(generation, from, to, slotGeneration);
+        fillStateAndGeneration(from, to, slotState, slotGeneration);
     }
 
     /**

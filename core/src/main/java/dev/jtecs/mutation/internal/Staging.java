@@ -81,8 +81,9 @@ public final class Staging {
 
     /** {@code set} for a component value (or a sparse relationship's marker). */
     private void setComponent(long id, int slot, Input input) {
-        boolean alive = index.isAlive(id);
-        Table table = alive ? archetypes.ofStore(index.storeOf(slot)) : null; // read once for every check below
+        int store = index.aliveStore(id);
+        boolean alive = store >= 0;
+        Table table = alive ? archetypes.ofStore(store) : null; // read once for every check below
         if (alive && isDoomed(slot, table)) {
             return; // a staged batch despawn selected it
         }
@@ -431,8 +432,9 @@ public final class Staging {
 
     /** {@code remove} for a component (or a sparse relationship's marker). */
     private void removeComponent(long id, int slot, Component<?> component) {
-        boolean alive = index.isAlive(id);
-        Table table = alive ? archetypes.ofStore(index.storeOf(slot)) : null; // read once for every check below
+        int store = index.aliveStore(id);
+        boolean alive = store >= 0;
+        Table table = alive ? archetypes.ofStore(store) : null; // read once for every check below
         if (alive && isDoomed(slot, table)) {
             return;
         }

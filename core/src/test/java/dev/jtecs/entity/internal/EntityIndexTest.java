@@ -62,6 +62,33 @@ class EntityIndexTest {
     }
 
     @Test
+    void aliveStoreAnswersTheStoreOfALiveIdAndMinusOneForEveryOtherLong() {
+        EntityIndex index = new EntityIndex(1 << 20);
+        long reserved = index.allocate();
+        long id = index.allocate();
+        int big = (1 << 31) - 1; // the largest store: every bit of the slot word's store field set
+        index.publish(Entity.slot(id), big, 5);
+        assertEquals(big, index.aliveStore(id));
+        assertEquals(big, index.storeOf(Entity.slot(id)));
+        assertEquals(0, index.generationOf(Entity.slot(id)), "the store's bits leave the generation alone");
+        assertEquals(EntityIndex.ALIVE, index.stateOf(id));
+        index.relocate(Entity.slot(id), 0, 6);
+        assertEquals(0, index.aliveStore(id), "a move to store 0 clears the old store's bits");
+        assertEquals(-1, index.aliveStore(reserved), "reserved: not alive");
+        for (long probe : new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE, id + (1L << 32), id + 1, 1L << 31,
+                Entity.pack(Entity.MAX_ENTITIES, 0), 0xFFFF_FFFFL, 0x8000_0002L}) {
+            assertEquals(-1, index.aliveStore(probe), "probe " + probe);
+        }
+        index.free(Entity.slot(id));
+        assertEquals(-1, index.aliveStore(id), "freed: stale");
+        long again = index.allocate(); // the freed slot, one generation on
+        index.publish(Entity.slot(again), 4, 0);
+        assertEquals(4, index.aliveStore(again));
+        assertEquals(1, Entity.generation(again));
+        assertEquals(-1, index.aliveStore(id));
+    }
+
+    @Test
     void capacityIsEnforced() {
         EntityIndex index = new EntityIndex(2);
         index.allocate();
