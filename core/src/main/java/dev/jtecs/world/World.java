@@ -4,6 +4,22 @@ import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.FloatField;
+import dev.jtecs.component.IntField;
+import dev.jtecs.component.LongField;
+import dev.jtecs.component.DoubleField;
+import dev.jtecs.component.ShortField;
+import dev.jtecs.component.ByteField;
+import dev.jtecs.component.CharField;
+import dev.jtecs.component.BooleanField;
+import dev.jtecs.storage.FloatColumn;
+import dev.jtecs.storage.IntColumn;
+import dev.jtecs.storage.LongColumn;
+import dev.jtecs.storage.DoubleColumn;
+import dev.jtecs.storage.ShortColumn;
+import dev.jtecs.storage.ByteColumn;
+import dev.jtecs.storage.CharColumn;
+import dev.jtecs.storage.BooleanColumn;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
@@ -1061,6 +1077,105 @@ public final class World implements AutoCloseable {
         }
         table.markDirty(position);
         return component.valueType().cast(table.readValue(position, row));
+    }
+
+    /**
+     * Writes one field of a published entity's native component in place, now, and marks the component's column
+     * dirty: what a write through {@link #getMut}'s live row would do in an engine with mutable rows. Unlike
+     * {@link #set}, it is never staged, inside a {@code defer} scope or not: the entity's row takes the value at
+     * once, and staged work on the entity keeps its place (a staged move carries the row, value included, to the
+     * new archetype; a staged value of the same component, applied at publication, replaces it; a staged
+     * despawn discards it). The way to change a few fields of many entities one by one without a record per
+     * call: no input object is made, nothing is allocated.
+     *
+     * <p>A field of a {@link TargetSelector} writes the payload of the entity's edge to that target, marking the
+     * relationship's wildcard column too.
+     *
+     * @throws IllegalArgumentException when the id is dead, stale or malformed, or the entity lacks the field's
+     *     component (nothing changes)
+     * @throws IllegalStateException when the entity's spawn is staged: it has no row until its scope commits
+     *     (give the value to its spawn, or to its {@code SpawnQueue}'s {@code set})
+     */
+    public void write(long id, FloatField field, float value) {
+        ((FloatColumn) liveField(id, field)).set(fieldRow, value);
+    }
+
+    /** {@link #write(long, FloatField, float)} for a {@code int} field. */
+    public void write(long id, IntField field, int value) {
+        ((IntColumn) liveField(id, field)).set(fieldRow, value);
+    }
+
+    /** {@link #write(long, FloatField, float)} for a {@code long} field. */
+    public void write(long id, LongField field, long value) {
+        ((LongColumn) liveField(id, field)).set(fieldRow, value);
+    }
+
+    /** {@link #write(long, FloatField, float)} for a {@code double} field. */
+    public void write(long id, DoubleField field, double value) {
+        ((DoubleColumn) liveField(id, field)).set(fieldRow, value);
+    }
+
+    /** {@link #write(long, FloatField, float)} for a {@code short} field. */
+    public void write(long id, ShortField field, short value) {
+        ((ShortColumn) liveField(id, field)).set(fieldRow, value);
+    }
+
+    /** {@link #write(long, FloatField, float)} for a {@code byte} field. */
+    public void write(long id, ByteField field, byte value) {
+        ((ByteColumn) liveField(id, field)).set(fieldRow, value);
+    }
+
+    /** {@link #write(long, FloatField, float)} for a {@code char} field. */
+    public void write(long id, CharField field, char value) {
+        ((CharColumn) liveField(id, field)).set(fieldRow, value);
+    }
+
+    /** {@link #write(long, FloatField, float)} for a {@code boolean} field. */
+    public void write(long id, BooleanField field, boolean value) {
+        ((BooleanColumn) liveField(id, field)).set(fieldRow, value);
+    }
+
+    // the row of the entity liveField last found: read right after it returns (owner thread only)
+    private int fieldRow;
+
+    /** The column of a published entity's field, marked dirty; the entity's row is left in {@link #fieldRow}. */
+    private dev.jtecs.storage.Column liveField(long id, dev.jtecs.component.FieldHandle field) {
+        checkOpen();
+        Component<?> component = field.component();
+        int store = index.aliveStore(id);
+        if (store < 0) {
+            throw notWritable(id, component);
+        }
+        Table table = archetypes.ofStore(store);
+        int position;
+        if (component instanceof TargetSelector<?> selector) {
+            position = table.pairPosition(selector.relationship(), selector.target());
+            int wildcard = position < 0 ? -1 : table.position(selector.relationship().id());
+            if (wildcard >= 0) {
+                table.markDirty(wildcard);
+            }
+        } else {
+            if (component instanceof PairComponent) {
+                requireOwnPair(component, "write");
+            }
+            position = table.position(component.id());
+        }
+        if (position < 0) {
+            throw new IllegalArgumentException("write: entity " + Entity.toString(id) + " has no component "
+                    + component.name() + " (field " + field.name() + "); add it with set first");
+        }
+        table.markDirty(position);
+        fieldRow = index.rowOf(Entity.slot(id));
+        return table.nativeColumn(position, field.field());
+    }
+
+    /** Why {@code write} cannot reach an entity's row: its spawn is still staged, or the id is not alive. */
+    private RuntimeException notWritable(long id, Component<?> component) {
+        if (index.stateOf(id) == EntityIndex.RESERVED) {
+            return new IllegalStateException("write: entity " + Entity.toString(id) + " is staged for spawn and has no "
+                    + "row until its scope commits; give " + component.name() + " to its spawn instead");
+        }
+        return new IllegalArgumentException(index.describeDead(id, "write"));
     }
 
     /**

@@ -778,6 +778,132 @@ class WorldTest {
         assertNull(world.getMut(dead, POSITION));
     }
 
+    record Mixed(byte b, boolean flag, short s, char c, int i, float f, long l, double d) {}
+
+    static final NativeComponent<Mixed> MIXED = Components.registerNative(Mixed.class);
+
+    record Spring(long target, float stiffness) {}
+
+    static final dev.jtecs.component.RelationshipDefinition<Spring> SPRING =
+            dev.jtecs.component.Relationships.register(Spring.class, o -> o.name("test.world.Spring"));
+
+    @Test
+    void writeChangesEachKindOfFieldInPlaceAndMarksItsColumn() {
+        long id = committed(MIXED.of(new Mixed((byte) 1, false, (short) 2, 'a', 3, 4f, 5L, 6.0)), HEALTH);
+        long other = committed(MIXED.of(new Mixed((byte) 9, true, (short) 9, 'z', 9, 9f, 9L, 9.0)));
+        Archetype archetype = world.archetypeOf(id);
+        long structure = world.structureVersion();
+        archetype.clearDirtyComponents();
+
+        world.write(id, MIXED.byteField("b"), (byte) -7);
+        world.write(id, MIXED.booleanField("flag"), true);
+        world.write(id, MIXED.shortField("s"), (short) 300);
+        world.write(id, MIXED.charField("c"), 'q');
+        world.write(id, MIXED.intField("i"), -40);
+        world.write(id, MIXED.floatField("f"), 0.5f);
+        world.write(id, MIXED.longField("l"), Long.MIN_VALUE);
+        world.write(id, MIXED.doubleField("d"), -2.25);
+
+        assertEquals(new Mixed((byte) -7, true, (short) 300, 'q', -40, 0.5f, Long.MIN_VALUE, -2.25), world.get(id, MIXED));
+        assertEquals(new Mixed((byte) 9, true, (short) 9, 'z', 9, 9f, 9L, 9.0), world.get(other, MIXED), "one row only");
+        assertTrue(archetype.isComponentDirty(MIXED));
+        assertFalse(archetype.isComponentDirty(HEALTH), "only the written component's column");
+        assertEquals(structure, world.structureVersion(), "nothing structural");
+    }
+
+    @Test
+    void writeInsideAScopeReachesTheRowAtOnceAndAStagedMoveCarriesIt() {
+        long id = committed(POSITION.of(pos(1, 2)));
+        world.defer();
+        world.set(id, FROZEN);                            // a staged move to another archetype
+        world.write(id, POSITION.floatField("x"), 10f);   // never staged: the published row now
+        assertEquals(pos(10, 2), world.get(id, POSITION));
+        assertFalse(world.has(id, FROZEN));
+        world.commit();
+        assertTrue(world.has(id, FROZEN));
+        assertEquals(pos(10, 2), world.get(id, POSITION), "the move carried the written row");
+
+        world.defer();
+        world.set(id, ENEMY);                             // a record for the entity: what follows is staged
+        world.set(id, POSITION.of(pos(7, 7)));            // applied at publication
+        world.write(id, POSITION.floatField("y"), -1f);
+        assertEquals(pos(10, -1), world.get(id, POSITION));
+        world.commit();
+        assertEquals(pos(7, 7), world.get(id, POSITION), "the staged value replaces the earlier in-place write");
+
+        world.defer();
+        world.despawn(id);
+        world.write(id, POSITION.floatField("x"), 3f);    // the row lives until the despawn publishes
+        assertEquals(pos(3, 7), world.get(id, POSITION));
+        world.commit();
+        assertFalse(world.isAlive(id));
+    }
+
+    @Test
+    void writeRefusesWhatHasNoRowAndChangesNothing() {
+        long id = committed(POSITION.of(pos(1, 2)));
+        long bare = committed(HEALTH);
+        long dead = committed(POSITION);
+        world.despawn(dead);
+        var x = POSITION.floatField("x");
+        world.defer();
+        long staged = world.spawn(POSITION);
+        var unplaced = assertThrows(IllegalStateException.class, () -> world.write(staged, x, 5f));
+        assertTrue(unplaced.getMessage().contains("staged for spawn"), unplaced.getMessage());
+        world.commit();
+        assertEquals(pos(0, 0), world.get(staged, POSITION));
+        Archetype archetype = world.archetypeOf(id);
+        archetype.clearDirtyComponents();
+
+        var lacks = assertThrows(IllegalArgumentException.class, () -> world.write(bare, x, 5f));
+        assertTrue(lacks.getMessage().contains("has no component") && lacks.getMessage().contains("(field x)"),
+                lacks.getMessage());
+        var stale = assertThrows(IllegalArgumentException.class, () -> world.write(dead, x, 5f));
+        assertTrue(stale.getMessage().startsWith("write: entity"), stale.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> world.write(0L, x, 5f));
+        assertThrows(IllegalArgumentException.class, () -> world.write(-3L, x, 5f));
+        assertEquals(pos(1, 2), world.get(id, POSITION));
+        assertFalse(archetype.anyComponentDirty(), "a refused write marks nothing");
+        assertThrows(NullPointerException.class, () -> world.write(id, (dev.jtecs.component.FloatField) null, 1f));
+
+        world.close();
+        assertThrows(IllegalStateException.class, () -> world.write(id, x, 5f));
+    }
+
+    @Test
+    void writeFromAnotherThreadIsRefused() throws Exception {
+        long id = committed(POSITION.of(pos(1, 2)));
+        Throwable[] thrown = new Throwable[1];
+        Thread other = new Thread(() -> {
+            try {
+                world.write(id, POSITION.floatField("x"), 5f);
+            } catch (Throwable t) {
+                thrown[0] = t;
+            }
+        });
+        other.start();
+        other.join();
+        assertTrue(thrown[0] instanceof WrongThreadException, String.valueOf(thrown[0]));
+        assertEquals(pos(1, 2), world.get(id, POSITION));
+    }
+
+    @Test
+    void writeThroughASelectorChangesThatEdgesPayload() {
+        long a = committed();
+        long b = committed();
+        long id = committed(SPRING.of(new Spring(a, 1f)), SPRING.of(new Spring(b, 2f)));
+        Archetype archetype = world.archetypeOf(id);
+        archetype.clearDirtyComponents();
+        world.write(id, SPRING.targeting(b).floatField("stiffness"), 8f);
+        assertEquals(new Spring(b, 8f), world.get(id, SPRING.targeting(b)));
+        assertEquals(new Spring(a, 1f), world.get(id, SPRING), "the other edge is untouched");
+        assertTrue(archetype.isComponentDirty(SPRING), "the wildcard column is marked too");
+        long stranger = committed();
+        var missing = assertThrows(IllegalArgumentException.class,
+                () -> world.write(id, SPRING.targeting(stranger).floatField("stiffness"), 1f));
+        assertTrue(missing.getMessage().contains("has no component"), missing.getMessage());
+    }
+
     @Test
     void removeOnAnEntityStagedForDespawnDoesNothing() {
         long id = world.spawn(POSITION, FROZEN);
