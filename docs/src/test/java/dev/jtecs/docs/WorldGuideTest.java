@@ -160,6 +160,28 @@ class WorldGuideTest {
     }
 
     @Test
+    void writeChangesOneFieldInPlace() {
+        try (World world = World.create()) {
+            // begin-example
+            var x = POSITION.floatField("x"); // a field handle: make it once, keep it
+            long id = world.spawn(POSITION.of(new Position(1, 2)));
+
+            world.defer();
+            world.set(id, FROZEN);   // a staged move
+            world.write(id, x, 5f);  // never staged: the row has it now
+            assertEquals(new Position(5, 2), world.get(id, POSITION));
+            world.commit();          // the move carries the row, new x included
+            assertEquals(new Position(5, 2), world.get(id, POSITION));
+
+            world.defer();
+            long pending = world.spawn(POSITION);
+            assertThrows(IllegalStateException.class, () -> world.write(pending, x, 1f)); // no row yet
+            world.commit();
+            // end-example
+        }
+    }
+
+    @Test
     void pendingIdsAcceptMoreWork() {
         try (World world = World.create()) {
             world.defer();
