@@ -515,7 +515,7 @@ final class MovePlacement {
         int row = index.rowOf(slot);
         current.prepareRowRemoval(); // the destination's room was reserved with the wave; this is the rest
         Notifications.removed(current, row, row + 1, target);
-        int destination = current.moveRowTo(row, target); // a tag has no column: nothing else to write
+        int destination = current.moveRowTo(row, target); // a tag move carries no value: nothing else to write
         markTag(target, move);
         transaction.tagMoveDone(move);
         drain.completeRowMove(slot, current, row, target, destination, null);

@@ -4,6 +4,9 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
@@ -451,8 +454,8 @@ public final class Staging {
             if (!alive || transaction.hasOpenBoundary()) {
                 transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
             } else if (table.has(component.id())) {
-                if (component instanceof TagComponent tag) {
-                    transaction.stageTagMove(id, slot, tag, false); // the compact form: no record, no entry
+                if (removesAsPlainMove(component)) {
+                    transaction.stageTagMove(id, slot, component, false); // the compact form: no record, no entry
                 } else {
                     transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
                 }
@@ -464,6 +467,17 @@ public final class Staging {
             case STAGED_MUTATE -> transaction.put(record, component, null);
             default -> { }
         }
+    }
+
+    /**
+     * Whether removing the component is nothing but a row move to the archetype without it, so the compact tag
+     * move can stage it: a tag, or a native, scalar or managed component other than {@code EntityKey} (whose
+     * removal releases a key). Relationships, their markers and pairs keep records (edges, reverse index).
+     */
+    static boolean removesAsPlainMove(Component<?> component) {
+        return component instanceof TagComponent || component instanceof NativeComponent<?>
+                || component instanceof ManagedComponent<?>
+                || (component instanceof ScalarComponent<?> && component != EntityKey.COMPONENT);
     }
 
     /**

@@ -16,8 +16,9 @@ import java.util.Arrays;
  * <p>Records are plain {@code int} handles into parallel arrays, so staging a million spawns creates no objects
  * beyond the amortized growth of a few arrays, and a steady state of stage/commit allocates nothing.
  *
- * <p>A committed entity's lone change of one tag without requirements is kept more compactly still, as a tag
- * move (id, tag, add or remove, staging position): no record, no entry. Any later call that stages for its slot
+ * <p>A committed entity's lone change of one tag without requirements, or its lone removal of a plain component
+ * (see {@link #stageTagMove}), is kept more compactly still, as a tag move (id, component, add or remove, staging
+ * position): no record, no entry. Any later call that stages for its slot
  * turns it into a record ({@link #find}), and so does a batch boundary, so every other path sees records only.
  *
  * <p>Invariants: a slot has at most one open record or tag move ({@code recordBySlot[slot]} is a record's handle
@@ -99,9 +100,12 @@ public final class Transaction {
     /**
      * Stages the lone change of one tag (without requirements) of a committed entity whose slot has nothing
      * staged, while no batch boundary is open: a compact move the drain publishes like a record's, at a fraction
-     * of a record's cost. Any later staging call for the slot turns it into a record ({@link #find}).
+     * of a record's cost. Any later staging call for the slot turns it into a record ({@link #find}). A removal
+     * may name any component whose removal is a plain row move (no value to write, nothing to release beyond
+     * the row: the caller decides, see {@code Staging}); an addition only a tag, since the move carries no value.
      */
-    public void stageTagMove(long id, int slot, TagComponent tag, boolean add) {
+    public void stageTagMove(long id, int slot, Component<?> tag, boolean add) {
+        assert !add || tag instanceof TagComponent : "a compact addition carries no value: " + tag;
         if (slot >= recordBySlot.length) {
             recordBySlot = Growth.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
         }
@@ -471,6 +475,9 @@ public final class Transaction {
     private int doomedCount;
 
     public boolean isDoomed(int slot) {
+        if (doomedCount == 0) { // the common case: no despawn staged, and the bitset stays out of the cache
+            return false;
+        }
         int word = slot >>> 6;
         return word < doomed.length && (doomed[word] & (1L << slot)) != 0;
     }

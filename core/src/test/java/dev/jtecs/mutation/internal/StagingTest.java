@@ -45,6 +45,81 @@ class StagingTest {
         return world.newQuery(QueryDescriptor.builder().include(N).build());
     }
 
+    // ---------------------------------------------------------------- compact removals
+
+    record Mass(float kg) {}
+
+    static final dev.jtecs.component.NativeComponent<Mass> MASS = Components.registerNative(Mass.class,
+            o -> o.name("test.staging.Mass"));
+    static final dev.jtecs.component.ManagedComponent<StringBuilder> NOTE =
+            Components.registerManaged(StringBuilder.class, o -> o.name("test.staging.Note"));
+    static final dev.jtecs.component.TagComponent HOT = Components.tag("test.staging.Hot");
+
+    @Test
+    void onlyRemovalsThatArePlainRowMovesTakeTheCompactForm() {
+        assertTrue(Staging.removesAsPlainMove(N));
+        assertTrue(Staging.removesAsPlainMove(MASS));
+        assertTrue(Staging.removesAsPlainMove(NOTE));
+        assertTrue(Staging.removesAsPlainMove(HOT));
+        assertFalse(Staging.removesAsPlainMove(dev.jtecs.builtin.EntityKey.COMPONENT), "releases a key");
+        assertFalse(Staging.removesAsPlainMove(SPARSE), "a sparse marker goes with its edges");
+        assertFalse(Staging.removesAsPlainMove(KNOWS), "a dense relationship's edges");
+        long t = world.spawn();
+        long e = world.spawn(KNOWS.to(t));
+        world.forEachRelationship(e, KNOWS, edge -> { });
+        assertFalse(Staging.removesAsPlainMove(world.archetypeOf(e).components().stream()
+                .filter(c -> c instanceof dev.jtecs.component.PairComponent).findFirst().orElseThrow()), "a pair");
+    }
+
+    @Test
+    void aCompactRemovalFollowedByMoreCallsForTheEntityKeepsCallOrder() {
+        long a = world.spawn(N.of(1), MASS.of(new Mass(2)), NOTE.of(new StringBuilder("a")));
+        long b = world.spawn(N.of(1), MASS.of(new Mass(3)));
+        long c = world.spawn(N.of(1), MASS.of(new Mass(4)));
+        world.defer();
+        world.remove(a, MASS);            // compact
+        world.set(a, MASS.of(new Mass(9))); // turns it into a record: removal, then the new value
+        world.remove(b, N);               // compact
+        world.set(b, HOT);                // another change: both publish
+        world.remove(c, NOTE);            // c lacks it: nothing staged
+        world.remove(c, MASS);
+        world.despawn(c);                 // the removal gives way to the despawn
+        assertEquals(new Mass(2), world.get(a, MASS), "nothing publishes before the commit");
+        world.commit();
+        assertEquals(new Mass(9), world.get(a, MASS));
+        assertEquals("a", world.get(a, NOTE).toString(), "the other columns moved with the row");
+        assertFalse(world.has(b, N));
+        assertTrue(world.has(b, HOT));
+        assertEquals(new Mass(3), world.get(b, MASS));
+        assertFalse(world.isAlive(c));
+    }
+
+    @Test
+    void compactRemovalsOfEveryRowTellTheQueriesTheyLeave() {
+        List<Long> left = new ArrayList<>();
+        Query masses = world.newQuery(QueryDescriptor.builder().include(MASS)
+                .onEntitiesRemoved((archetype, from, to) -> {
+                    for (int row = from; row < to; row++) {
+                        left.add(archetype.entity(row)); // departing rows are still readable
+                    }
+                }).build());
+        long[] ids = new long[20];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = world.spawn(N.of(i), MASS.of(new Mass(i)));
+        }
+        world.defer();
+        for (long id : ids) {
+            world.remove(id, MASS);
+        }
+        world.commit();
+        assertEquals(20, left.size());
+        assertEquals(0, masses.count());
+        for (int i = 0; i < ids.length; i++) {
+            assertFalse(world.has(ids[i], MASS));
+            assertEquals(i, world.get(ids[i], N), "each entity kept its own values");
+        }
+    }
+
     // ---------------------------------------------------------------- sparse edges
 
     @Test
