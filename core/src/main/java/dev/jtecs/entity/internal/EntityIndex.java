@@ -86,6 +86,9 @@ public final class EntityIndex {
      * @param operation what the caller was doing, for the message
      */
     public int requireLiveOrReserved(long id, String operation) {
+        if (aliveStore(id) >= 0) { // the common case in one compare of the slot word
+            return Entity.slot(id);
+        }
         byte s = stateOf(id);
         if (s == ALIVE || s == RESERVED) {
             return Entity.slot(id);
