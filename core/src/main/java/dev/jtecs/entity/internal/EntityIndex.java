@@ -433,9 +433,12 @@ public final class EntityIndex {
             int first = slots[i];
             int last = first + end - i;
             assert allReserved(first, last) : "slots " + first + ".." + (last - 1) + " are not all reserved";
-            fillAlive(first, last, store);
-            for (int k = i, slot = first; k < end; k++, slot++) {
-                row[slot] = firstRow + rows[k];
+            long bits = ALIVE_BITS | ((long) store << STORE_SHIFT);
+            long[] m = meta;
+            int[] r = row;
+            for (int k = i, slot = first; k < end; k++, slot++) { // one pass: the slot word and the row together
+                m[slot] = (m[slot] & GENERATION_MASK) | bits;
+                r[slot] = firstRow + rows[k];
             }
             i = end;
         }
@@ -484,6 +487,7 @@ public final class EntityIndex {
     private static final int STATE_SHIFT = 31;
     private static final long STATE_MASK = 3L << STATE_SHIFT;
     private static final long ALIVE_BITS = (long) ALIVE << STATE_SHIFT;
+    private static final long RESERVED_BITS = (long) RESERVED << STATE_SHIFT;
     private static final int STORE_SHIFT = 33;
 
     private byte stateAt(int slot) {
@@ -525,11 +529,18 @@ public final class EntityIndex {
         Arrays.fill(meta, from, to, ((long) slotState << STATE_SHIFT) | generation);
     }
 
-    /** Slots {@code [to, to + n)} get the generations {@code generations[from, from + n)}, keeping the rest. */
-    private void copyGenerations(int[] generations, int from, int to, int n) {
+    /**
+     * Slots {@code [to, to + n)} become reserved with the generations {@code generations[from, from + n)}, off the
+     * free stack, stamped for {@code archetype}: one pass writing each slot's word, row and stack position.
+     */
+    private void reserveRun(int[] generations, int from, int to, int n, int archetype) {
         long[] m = meta;
+        int[] r = row;
+        int[] p = freePos;
         for (int k = 0; k < n; k++) {
-            m[to + k] = (m[to + k] & ~GENERATION_MASK) | generations[from + k];
+            m[to + k] = RESERVED_BITS | generations[from + k];
+            r[to + k] = archetype;
+            p[to + k] = -1;
         }
     }
 
@@ -734,10 +745,7 @@ public final class EntityIndex {
             int end = runEnd(restoredSlots, r);
             int n = end - r;
             if (reserve) { // what reserveRestored leaves: reserved, saved generation, off the stack, stamped
-                Arrays.fill(row, next, next + n, archetype);
-                copyGenerations(restoredGenerations, r, next, n);
-                fillState(next, next + n, RESERVED);
-                Arrays.fill(freePos, next, next + n, -1);
+                reserveRun(restoredGenerations, r, next, n, archetype);
             } else {
                 Arrays.fill(row, next, next + n, -1);
                 fillStateAndGeneration(next, next + n, FREE, 0);
@@ -791,10 +799,7 @@ public final class EntityIndex {
             int end = runEnd(slots, i);
             int first = slots[i];
             int last = first + end - i;
-            copyGenerations(generations, i, first, end - i);
-            fillState(first, last, RESERVED);
-            Arrays.fill(freePos, first, last, -1);
-            Arrays.fill(row, first, last, archetype);
+            reserveRun(generations, i, first, end - i, archetype);
             i = end;
         }
         freeCount = base;
