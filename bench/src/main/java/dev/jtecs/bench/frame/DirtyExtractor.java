@@ -40,7 +40,9 @@ import java.util.function.Consumer;
  *     archetype; nothing per row (the dirty archetypes are visited, not listed). Column segments are looked up once per archetype and
  *     storage version ({@link Archetype#storageVersion()}) and kept: with many small archetypes (one per parent
  *     in a hierarchy) the lookups, not the copies, would dominate. The buffer grows by doubling; abandoned regions are not
- *     reclaimed (a bench tool: archetypes here only grow).
+ *     reclaimed (a bench tool: archetypes here only grow). Given a pool, the whole-column copies of a frame are
+ *     queued while the archetypes are visited and run together at the end as pieces on the workers
+ *     ({@link ParallelCopies}); smaller copies stay on the calling thread.
  */
 public final class DirtyExtractor implements AutoCloseable {
     private static final int REGION_ALIGN_ROWS = 8;
@@ -71,6 +73,7 @@ public final class DirtyExtractor implements AutoCloseable {
     private long totalBytes;
     private boolean closed;
     private final Consumer<Archetype> visitor = this::visit;
+    private final ParallelCopies copies;          // null: every copy on the calling thread
 
     /**
      * An extractor of these fields (at least one; each at most once).
@@ -78,6 +81,18 @@ public final class DirtyExtractor implements AutoCloseable {
      * @throws IllegalArgumentException for an empty list or a repeated field
      */
     public DirtyExtractor(List<? extends FieldHandle> fields) {
+        this(fields, null);
+    }
+
+    /**
+     * An extractor of these fields that runs its large copies (whole columns, {@link ParallelCopies#MIN_PIECE_BYTES}
+     * and up) on {@code pool}'s workers as well as the calling thread, once per {@link #extract}; {@code null} copies
+     * everything on the calling thread. The output is the same bytes either way. The pool is borrowed.
+     *
+     * @throws IllegalArgumentException for an empty list or a repeated field
+     */
+    public DirtyExtractor(List<? extends FieldHandle> fields, java.util.concurrent.ForkJoinPool pool) {
+        this.copies = pool == null ? null : new ParallelCopies(pool);
         List<FieldHandle> list = List.copyOf(fields);
         if (list.isEmpty()) {
             throw new IllegalArgumentException("an extractor needs at least one field, got " + list);
@@ -129,7 +144,11 @@ public final class DirtyExtractor implements AutoCloseable {
         lastColumns = 0;
         lastBytes = 0;
         lastArchetypes = 0;
-        world.forEachDirtyArchetype(visitor);
+        try {
+            world.forEachDirtyArchetype(visitor);
+        } finally {
+            flushCopies(); // also after a failure: the queue must not outlive the frame that filled it
+        }
         totalColumns += lastColumns;
         totalBytes += lastBytes;
         return lastColumns;
@@ -205,7 +224,11 @@ public final class DirtyExtractor implements AutoCloseable {
         int id = archetype.id();
         long size = elementBytes[f];
         long bytes = (to - from) * size;
-        MemorySegment.copy(columns[id][f], from * size, outputs[f], (regionBase[id] + from) * size, bytes);
+        if (copies != null && bytes >= ParallelCopies.MIN_PIECE_BYTES) {
+            copies.add(columns[id][f], from * size, outputs[f], (regionBase[id] + from) * size, bytes);
+        } else {
+            MemorySegment.copy(columns[id][f], from * size, outputs[f], (regionBase[id] + from) * size, bytes);
+        }
         return bytes;
     }
 
@@ -236,8 +259,16 @@ public final class DirtyExtractor implements AutoCloseable {
         usedRows = end;
     }
 
+    /** Runs the queued large copies (on the pool), if any. */
+    private void flushCopies() {
+        if (copies != null) {
+            copies.run();
+        }
+    }
+
     /** Replaces the output segments by ones of {@code rows} rows, keeping what the used rows hold. */
     private void allocate(long rows) {
+        flushCopies(); // the queued copies write into the outputs about to be replaced: finish them first
         Arena next = Arena.ofShared();
         MemorySegment[] grown = new MemorySegment[fields.length];
         for (int f = 0; f < fields.length; f++) {

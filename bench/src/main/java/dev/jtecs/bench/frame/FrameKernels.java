@@ -60,6 +60,14 @@ public final class FrameKernels implements AutoCloseable {
         }
     }
 
+    /**
+     * The pool the kernels run on, for other work of the frame to share (the extraction's copies), or
+     * {@code null} on one thread. Owned by this object: {@link #close()} shuts it down.
+     */
+    public ForkJoinPool pool() {
+        return pool;
+    }
+
     /** The worker count: 1 means everything runs on the calling thread. */
     public int threads() {
         return threads;

@@ -58,7 +58,8 @@ import java.util.List;
  *
  * Both give the same state bit for bit and the same dirty marks (Position, Velocity, TTL on the archetype).
  * The extraction stays a pass of its own: the despawns and the burst between the step and it move and add rows,
- * so rows written by the step are not yet the rows the consumer must see; it is bulk copies of whole columns.
+ * so rows written by the step are not yet the rows the consumer must see; it is bulk copies of whole columns,
+ * which on more than one thread run as pieces on the kernels' workers ({@link dev.jtecs.bench.frame.ParallelCopies}).
  *
  * <p>The builtin {@code jtecs.TTL} system is removed: {@code particles.Lifetimes} is its kernel form, with the same
  * rule. Spawn values come from {@code world.randomStream(RANDOM_STREAM)} after {@code world.seedRandom(seed)},
@@ -178,7 +179,7 @@ public final class ParticleSimulation implements FrameWorkload {
         this.kernels = kernels;
         this.passes = java.util.Objects.requireNonNull(passes, "passes");
         this.kernelPasses = new FrameKernels(kernels, threads);
-        this.extractor = new DirtyExtractor(EXTRACTED);
+        this.extractor = new DirtyExtractor(EXTRACTED, kernelPasses.pool()); // its column copies on the workers too
         this.world = World.create(WorldConfig.defaults().maxEntities(entities + Math.max(1024, entities / 8))
                 .timestep(ParticleRules.FIXED_STEP));
         try {

@@ -87,6 +87,55 @@ class DirtyExtractorTest {
         }
     }
 
+    /**
+     * With a pool, the whole-column copies run on its workers at the end of the extraction: the regions hold the
+     * same bytes as an extractor copying on the calling thread, also when a later archetype's new region grows the
+     * buffer while earlier archetypes' copies are still queued (the first extraction of two large archetypes). Two
+     * worlds get the same operations, one extractor each (an extraction consumes its world's dirty bits).
+     */
+    @Test
+    void aPoolCopiesWhatTheCallingThreadWouldCopy() {
+        java.util.concurrent.ForkJoinPool pool = new java.util.concurrent.ForkJoinPool(2);
+        try (World serialWorld = World.create(); World pooledWorld = World.create();
+                DirtyExtractor serial = new DirtyExtractor(FIELDS);
+                DirtyExtractor pooled = new DirtyExtractor(FIELDS, pool)) {
+            int large = (int) (3 * ParallelCopies.MIN_PIECE_BYTES / Float.BYTES);
+            List<List<Long>> live = List.of(new ArrayList<>(), new ArrayList<>());
+            List<World> worlds = List.of(serialWorld, pooledWorld);
+            for (int w = 0; w < 2; w++) {
+                SplittableRandom random = new SplittableRandom(7);
+                for (int i = 0; i < 2 * large; i++) {
+                    live.get(w).add(spawn(worlds.get(w), random));
+                }
+            }
+            for (int frame = 0; frame < 6; frame++) {
+                for (int w = 0; w < 2; w++) {
+                    int f = frame;
+                    worlds.get(w).forEachArchetype(archetype -> {
+                        if (archetype.has(POSITION) && archetype.count() > 0) {
+                            FloatColumn x = archetype.getMut(X);
+                            for (int row = 0; row < archetype.count(); row += 97) {
+                                x.set(row, f * 1000 + row);
+                            }
+                        }
+                    });
+                    SplittableRandom random = new SplittableRandom(frame);
+                    for (int i = 0; i < 50; i++) {
+                        worlds.get(w).despawn(live.get(w).remove(random.nextInt(live.get(w).size())));
+                    }
+                }
+                int columns = serial.extract(serialWorld);
+                assertTrue(columns > 0, "frame " + frame + " copies something");
+                assertEquals(columns, pooled.extract(pooledWorld), "frame " + frame);
+                assertEquals(serial.lastBytes(), pooled.lastBytes(), "frame " + frame);
+                assertMirrors(pooledWorld, pooled, "frame " + frame + " with a pool");
+                assertMirrors(serialWorld, serial, "frame " + frame + " on the calling thread");
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
     @Test
     void copiesNothingWhenNothingChanged() {
         try (World world = World.create(); DirtyExtractor extractor = new DirtyExtractor(FIELDS)) {

@@ -293,6 +293,34 @@ class ParticleSimulationTest {
         }
     }
 
+    /**
+     * On two threads a warm frame allocates nothing on any thread: the parallel step's chunks and the
+     * extraction's copies (at 100,000 particles each extracted column is at least 400 KB, so the copies run as
+     * pieces on the workers) reuse their tasks and scratch. Counted over every thread of the JVM, the quietest of
+     * several windows.
+     */
+    @Test
+    void aWarmTwoThreadFrameAllocatesNothingOnAnyThread() {
+        try (ParticleSimulation simulation = new ParticleSimulation(100_000, 9, KernelChoice.VECTOR, 2)) {
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            for (int frame = 0; frame < 300; frame++) {
+                simulation.frame();
+            }
+            int framesPerWindow = 50;
+            double best = Double.MAX_VALUE;
+            for (int window = 0; window < 20 && best > 0; window++) {
+                long before = threads.getTotalThreadAllocatedBytes();
+                for (int frame = 0; frame < framesPerWindow; frame++) {
+                    simulation.frame();
+                }
+                best = Math.min(best, (threads.getTotalThreadAllocatedBytes() - before) / (double) framesPerWindow);
+            }
+            assertTrue(simulation.extractor().lastBytes() >= 400_000L * 2, "the copies were large enough to split");
+            assertEquals(0.0, best, "a warm two-thread frame allocated " + best + " bytes on average");
+        }
+    }
+
     @Test
     void rejectsPopulationsOutsideItsRange() {
         for (int bad : new int[] {0, -1, ParticleSimulation.MAX_ENTITIES + 1}) {
