@@ -484,12 +484,17 @@ final class MovePlacement {
     private void moveTagsWhole(int first, int end, Table source, Table target) {
         int n = end - first;
         int base;
+        int[] missing;
         if (target.count() == 0) {
-            registry.exchange(source, target); // the stores swap: no entity needs relocating
+            missing = registry.exchange(source, target); // the stores swap: no entity needs relocating
             base = 0;
         } else {
+            missing = source.missingPositionsFor(target);
             base = source.moveAllTo(target);
             relocateRange(target, base, n);
+        }
+        if (transaction.tagMoveInput(first) != null) { // a run of one change: all value moves, or none
+            writeValues(first, end, target, missing, base, n);
         }
         transaction.tagMovesDone(first, end);
         markTag(target, first);
@@ -515,10 +520,39 @@ final class MovePlacement {
         int row = index.rowOf(slot);
         current.prepareRowRemoval(); // the destination's room was reserved with the wave; this is the rest
         Notifications.removed(current, row, row + 1, target);
-        int destination = current.moveRowTo(row, target); // a tag move carries no value: nothing else to write
+        int destination = current.moveRowTo(row, target);
+        Input value = transaction.tagMoveInput(move); // a tag or a removal writes nothing else
+        if (value != null) {
+            try {
+                target.writeInput(target.position(transaction.tagMoveComponent(move)), destination, value);
+            } catch (RuntimeException | Error e) {
+                target.swapRemove(destination);
+                Notifications.added(current, row, row + 1, target); // it never left: undo the removal report
+                throw e;
+            }
+        }
         markTag(target, move);
         transaction.tagMoveDone(move);
         drain.completeRowMove(slot, current, row, target, destination, null);
+    }
+
+    /**
+     * Writes the values of value moves {@code [first, end)} (all of one component, the run's only new column) into
+     * their entities' rows of {@code target}. The column first gets its default in rows {@code [base, base + n)},
+     * as a run of records does, so a value that throws leaves the rows it did not reach at the default rather than
+     * at what the buffer held.
+     */
+    private void writeValues(int first, int end, Table target, int[] missing, int base, int n) {
+        for (int position : missing) {
+            BulkPaths.write(target, position, base, base + n, target.componentAt(position), BatchOp.DEFAULT);
+        }
+        int position = target.position(transaction.tagMoveComponent(first));
+        for (int move = first; move < end; move++) {
+            Input value = transaction.tagMoveInput(move);
+            if (value != null) {
+                target.writeInput(position, index.rowOf(Entity.slot(transaction.tagMoveId(move))), value);
+            }
+        }
     }
 
     /** An added tag's column reads dirty, as a staged set of it marks it. */

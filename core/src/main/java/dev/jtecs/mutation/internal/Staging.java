@@ -107,6 +107,10 @@ public final class Staging {
                     transaction.stageTagMove(id, slot, tag, true); // the compact form: no record, no entry
                     return;
                 }
+                if (addsAsPlainMove(input)) {
+                    transaction.stageValueMove(id, slot, input); // the compact form, carrying the value
+                    return;
+                }
             }
             record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
         }
@@ -478,6 +482,22 @@ public final class Staging {
         return component instanceof TagComponent || component instanceof NativeComponent<?>
                 || component instanceof ManagedComponent<?>
                 || (component instanceof ScalarComponent<?> && component != EntityKey.COMPONENT);
+    }
+
+    /**
+     * Whether adding this value is nothing but a row move to the archetype with its component and one value
+     * written, so the compact tag move can stage it carrying the value: a constructed value of a native, scalar
+     * (not {@code EntityKey}, whose value claims a key) or managed component without requirements (which would
+     * add further components and need a plan). A bare component, which asks for its default, keeps a record.
+     */
+    static boolean addsAsPlainMove(Input input) {
+        if (!(input instanceof ComponentValue<?> value)) {
+            return false;
+        }
+        Component<?> component = value.component();
+        return component.requires().isEmpty() && (component instanceof NativeComponent<?>
+                || component instanceof ManagedComponent<?>
+                || (component instanceof ScalarComponent<?> && component != EntityKey.COMPONENT));
     }
 
     /**

@@ -67,6 +67,10 @@ public final class Transaction {
     private long[] tagIds = new long[64];
     private int[] tagComponents = new int[64]; // the tag's id, + 1 << 31 when the move removes it
     private int[] tagMarks = new int[64];
+    // the value a move adds (a plain component's ComponentValue), or null (a tag, a removal); only moves below
+    // tagInputsEnd can hold one, so a wave of tag moves never clears the array
+    private Input[] tagInputs = new Input[64];
+    private int tagInputsEnd;
     private int tagCount;
     private int sealedTagEnd;
     private long seals;
@@ -102,10 +106,23 @@ public final class Transaction {
      * staged, while no batch boundary is open: a compact move the drain publishes like a record's, at a fraction
      * of a record's cost. Any later staging call for the slot turns it into a record ({@link #find}). A removal
      * may name any component whose removal is a plain row move (no value to write, nothing to release beyond
-     * the row: the caller decides, see {@code Staging}); an addition only a tag, since the move carries no value.
+     * the row: the caller decides, see {@code Staging}).
      */
     public void stageTagMove(long id, int slot, Component<?> tag, boolean add) {
-        assert !add || tag instanceof TagComponent : "a compact addition carries no value: " + tag;
+        assert !add || tag instanceof TagComponent : "a compact addition of a data component carries its value: " + tag;
+        stageTagMove(id, slot, tag, add, null);
+    }
+
+    /**
+     * {@link #stageTagMove(long, int, Component, boolean)} of an addition that carries the component's value: the
+     * lone addition of a plain component without requirements (again the caller decides, see {@code Staging});
+     * the drain writes {@code value} into the moved row.
+     */
+    public void stageValueMove(long id, int slot, Input value) {
+        stageTagMove(id, slot, value.component(), true, value);
+    }
+
+    private void stageTagMove(long id, int slot, Component<?> tag, boolean add, Input value) {
         if (slot >= recordBySlot.length) {
             recordBySlot = Growth.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
         }
@@ -118,14 +135,20 @@ public final class Transaction {
             var grownIds = Growth.copyOf(tagIds, capacity);
             var grownComponents = Growth.copyOf(tagComponents, capacity);
             var grownMarks = Growth.copyOf(tagMarks, capacity);
+            var grownInputs = Growth.copyOf(tagInputs, capacity);
             tagIds = grownIds;
             tagComponents = grownComponents;
             tagMarks = grownMarks;
+            tagInputs = grownInputs;
         }
         int move = tagCount++;
         tagIds[move] = id;
         tagComponents[move] = add ? tag.id() : tag.id() | REMOVAL;
         tagMarks[move] = size;
+        if (value != null) {
+            tagInputs[move] = value;
+            tagInputsEnd = move + 1;
+        }
         recordBySlot[slot] = -(move + 1);
     }
 
@@ -143,7 +166,8 @@ public final class Transaction {
         recordBySlot[slot] = 0;
         int record = begin(id, slot, TxState.STAGED_MUTATE);
         Component<?> tag = Components.findById(packed & ~REMOVAL);
-        put(record, tag, (packed & REMOVAL) != 0 ? null : tag);
+        Input value = tagMoveInput(move);
+        put(record, tag, (packed & REMOVAL) != 0 ? null : value != null ? value : tag);
         return record;
     }
 
@@ -183,6 +207,11 @@ public final class Transaction {
 
     public boolean tagMoveAdds(int move) {
         return (tagComponents[move] & REMOVAL) == 0;
+    }
+
+    /** The value an addition writes into the moved row, or {@code null} for a tag or a removal. */
+    public Input tagMoveInput(int move) {
+        return move < tagInputsEnd ? tagInputs[move] : null;
     }
 
     /** The number of the wave's records begun before the move was staged: it publishes before record {@code mark}. */
@@ -620,6 +649,7 @@ public final class Transaction {
             System.arraycopy(tagIds, sealedTagEnd, tagIds, 0, nextTags);
             System.arraycopy(tagComponents, sealedTagEnd, tagComponents, 0, nextTags);
             System.arraycopy(tagMarks, sealedTagEnd, tagMarks, 0, nextTags);
+            System.arraycopy(tagInputs, sealedTagEnd, tagInputs, 0, nextTags);
             for (int move = 0; move < nextTags; move++) {
                 tagMarks[move] -= sealedEnd; // as the records they follow, which move to the front too
                 if (tagIds[move] != 0) {
@@ -627,6 +657,10 @@ public final class Transaction {
                 }
             }
         }
+        if (tagInputsEnd > nextTags) { // the published values go: the array keeps no entity's value alive
+            java.util.Arrays.fill(tagInputs, nextTags, tagInputsEnd, null);
+        }
+        tagInputsEnd = Math.max(0, tagInputsEnd - sealedTagEnd);
         tagCount = nextTags;
         sealedTagEnd = 0;
         sealedOps = 0;

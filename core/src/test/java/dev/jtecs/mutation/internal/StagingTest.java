@@ -120,6 +120,133 @@ class StagingTest {
         }
     }
 
+    /** A record whose accessor throws while {@code failing} is set: user code failing as the drain reads it. */
+    record Brittle(float v) {
+        static boolean failing;
+
+        @Override
+        public float v() {
+            if (failing) {
+                throw new IllegalStateException("accessor failed");
+            }
+            return v;
+        }
+    }
+
+    static final dev.jtecs.component.NativeComponent<Brittle> BRITTLE = Components.registerNative(Brittle.class,
+            o -> o.name("test.staging.Brittle"));
+    static final ScalarComponent.OfInt NEEDS = Components.scalar("test.staging.Needs", 0, o -> o.requires(HOT));
+
+    @Test
+    void onlyAdditionsThatArePlainRowMovesCarryTheirValueInTheCompactForm() {
+        assertTrue(Staging.addsAsPlainMove(N.of(3)));
+        assertTrue(Staging.addsAsPlainMove(MASS.of(new Mass(1))));
+        assertTrue(Staging.addsAsPlainMove(NOTE.of(new StringBuilder())));
+        assertFalse(Staging.addsAsPlainMove(MASS), "a bare component asks for its default: a record");
+        assertFalse(Staging.addsAsPlainMove(HOT), "a tag carries no value (it has its own compact form)");
+        assertFalse(Staging.addsAsPlainMove(NEEDS.of(1)), "requirements need a plan");
+        assertFalse(Staging.addsAsPlainMove(dev.jtecs.builtin.EntityKey.COMPONENT.of("k")), "claims a key");
+        assertFalse(Staging.addsAsPlainMove(KNOWS.to(world.spawn())), "an edge");
+        assertFalse(Staging.addsAsPlainMove(SPARSE.to(world.spawn())), "a sparse edge");
+    }
+
+    @Test
+    void aCompactAdditionFollowedByMoreCallsForTheEntityKeepsCallOrder() {
+        long a = world.spawn(N.of(1));
+        long b = world.spawn(N.of(1));
+        long c = world.spawn(N.of(1));
+        long d = world.spawn(N.of(1));
+        world.defer();
+        world.set(a, MASS.of(new Mass(1)));   // compact, with its value
+        world.set(a, MASS.of(new Mass(2)));   // a record now: the later value wins
+        world.set(b, MASS.of(new Mass(3)));
+        world.remove(b, MASS);                // added, then removed: no trace
+        world.set(c, MASS.of(new Mass(4)));
+        world.despawn(c);
+        world.set(d, NOTE.of(new StringBuilder("d")));
+        world.set(d, HOT);                    // another change: both publish, value included
+        assertFalse(world.has(a, MASS), "nothing publishes before the commit");
+        world.commit();
+        assertEquals(new Mass(2), world.get(a, MASS));
+        assertFalse(world.has(b, MASS));
+        assertFalse(world.isAlive(c));
+        assertEquals("d", world.get(d, NOTE).toString());
+        assertTrue(world.has(d, HOT));
+        assertEquals(1, world.get(d, N));
+    }
+
+    @Test
+    void compactAdditionsOfEveryRowArriveWithTheirValuesBeforeTheQueriesHear() {
+        List<Float> seen = new ArrayList<>();
+        world.newQuery(QueryDescriptor.builder().include(MASS).onEntitiesAdded((archetype, from, to) -> {
+            for (int row = from; row < to; row++) {
+                seen.add(archetype.get(MASS.floatField("kg")).get(row));
+            }
+        }).build());
+        long[] ids = new long[30];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = world.spawn(N.of(i));
+        }
+        world.defer();
+        for (int i = ids.length - 1; i >= 0; i--) { // staged in the reverse of row order
+            world.set(ids[i], MASS.of(new Mass(i * 10)));
+        }
+        world.commit();
+        assertEquals(30, seen.size());
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(new Mass(i * 10), world.get(ids[i], MASS), "each row its own value");
+            assertEquals(i, world.get(ids[i], N));
+            assertTrue(seen.contains((float) (i * 10)));
+        }
+        assertTrue(world.archetypeOf(ids[0]).isComponentDirty(MASS));
+    }
+
+    @Test
+    void aCompactAdditionWhoseValueThrowsLeavesItsEntityWhereItWas() {
+        long a = world.spawn(N.of(1));
+        long b = world.spawn(N.of(2)); // stays: a's is a lone move, not a whole-table run
+        world.defer();
+        world.set(a, BRITTLE.of(new Brittle(5)));
+        Brittle.failing = true;
+        try {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, world::commit);
+        } finally {
+            Brittle.failing = false;
+        }
+        assertTrue(world.isAlive(a));
+        assertFalse(world.has(a, BRITTLE), "the move was undone");
+        assertEquals(1, world.get(a, N));
+        assertFalse(world.hasPendingChanges());
+        world.set(a, BRITTLE.of(new Brittle(6))); // the world keeps working
+        assertEquals(new Brittle(6), world.get(a, BRITTLE));
+        assertEquals(2, world.get(b, N));
+        assertFalse(world.has(b, BRITTLE));
+    }
+
+    @Test
+    void aWholeTableOfCompactAdditionsWhoseValueThrowsLeavesEveryRowMovedAndInitialized() {
+        long[] ids = new long[12];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = world.spawn(N.of(i));
+        }
+        world.defer();
+        for (long id : ids) {
+            world.set(id, BRITTLE.of(new Brittle(7)));
+        }
+        Brittle.failing = true;
+        try {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, world::commit);
+        } finally {
+            Brittle.failing = false;
+        }
+        for (int i = 0; i < ids.length; i++) { // published rows stay (no atomic rollback), at the default value
+            assertTrue(world.isAlive(ids[i]));
+            assertEquals(new Brittle(0), world.get(ids[i], BRITTLE));
+            assertEquals(i, world.get(ids[i], N));
+        }
+        assertFalse(world.hasPendingChanges());
+    }
+
     // ---------------------------------------------------------------- sparse edges
 
     @Test
