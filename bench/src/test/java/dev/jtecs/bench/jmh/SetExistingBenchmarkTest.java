@@ -24,6 +24,7 @@ class SetExistingBenchmarkTest {
     void everyEngineWritesTheSamePositionsAndTwoOperationsRestoreTheStart() {
         check(new Engine("jtecs", SetExistingBenchmark::jtecs, b -> Positions.of(b.world)));
         check(new Engine("jtecsInstant", SetExistingBenchmark::jtecsInstant, b -> Positions.of(b.world)));
+        check(new Engine("jtecsField", SetExistingBenchmark::jtecsField, b -> Positions.of(b.world)));
         check(new Engine("dominion", SetExistingBenchmark::dominion, b -> Positions.of(b.dominion)));
         check(new Engine("artemis", SetExistingBenchmark::artemis, b -> Positions.of(b.artemis)));
         check(new Engine("ashley", SetExistingBenchmark::ashley, b -> Positions.of(b.ashley)));
@@ -31,7 +32,7 @@ class SetExistingBenchmarkTest {
 
     @Test
     void jtecsWritesThroughOnBothPathsAndNothingMoves() {
-        for (String method : new String[] {"jtecs", "jtecsInstant"}) {
+        for (String method : new String[] {"jtecs", "jtecsInstant", "jtecsField"}) {
             SetExistingBenchmark bench = new SetExistingBenchmark();
             bench.entities = N;
             bench.setUp(method);
@@ -40,10 +41,10 @@ class SetExistingBenchmarkTest {
                 long structure = bench.world.structureVersion();
                 var archetype = bench.world.archetypeOf(bench.ids[0]);
                 int row = bench.world.rowOf(bench.ids[N - 1]);
-                if (method.equals("jtecs")) {
-                    bench.jtecs();
-                } else {
-                    bench.jtecsInstant();
+                switch (method) {
+                    case "jtecs" -> bench.jtecs();
+                    case "jtecsField" -> bench.jtecsField();
+                    default -> bench.jtecsInstant();
                 }
                 assertEquals(structure, bench.world.structureVersion(), method + ": no structural change");
                 assertEquals(archetype, bench.world.archetypeOf(bench.ids[0]), method);
