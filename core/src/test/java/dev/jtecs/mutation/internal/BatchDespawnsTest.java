@@ -115,6 +115,38 @@ class BatchDespawnsTest {
         }
     }
 
+    @Test
+    void aRunOfEveryRowEmptiesTheTableAndFreesTheSlotsAsTheOneRecordDespawnFreesThem() {
+        for (long seed = 1; seed <= 5; seed++) {
+            long[] idsA = new long[ENTITIES];
+            long[] idsB = new long[ENTITIES];
+            AtomicInteger moves = new AtomicInteger();
+            try (World batched = world(false, idsA, moves); World single = world(true, idsB, moves)) {
+                long[] list = idsA.clone();
+                Long[] boxed = java.util.Arrays.stream(list).boxed().toArray(Long[]::new);
+                java.util.Collections.shuffle(java.util.Arrays.asList(boxed), new Random(seed));
+                for (int i = 0; i < boxed.length; i++) {
+                    list[i] = boxed[i];
+                }
+                Archetype archetype = batched.archetypeOf(idsA[0]);
+                long structure = archetype.structuralCount();
+                despawnInOneScope(batched, list.clone());
+                despawnInOneScope(single, list.clone());
+                assertEquals(0, archetype.count(), "seed " + seed);
+                assertEquals(0, batched.entityCount());
+                assertTrue(archetype.structuralCount() > structure, "the emptied table reads structurally changed");
+                for (long id : list) {
+                    assertFalse(batched.isAlive(id));
+                }
+                for (int i = 0; i < list.length; i++) { // the freed slots come back in the same order
+                    assertEquals(single.spawn(D.of(1)), batched.spawn(D.of(1)), "seed " + seed + " spawn " + i);
+                }
+                long again = batched.spawn(M.of(new Mixed(1, (byte) 2, (short) 3)), D.of(4), LABEL.of(new Tagged("x")));
+                assertEquals(new Mixed(1, (byte) 2, (short) 3), batched.get(again, M), "the emptied table takes rows");
+            }
+        }
+    }
+
     private static long firstSurvivor(long[] ids, long[] list) {
         java.util.Set<Long> gone = new java.util.HashSet<>();
         for (long id : list) {
