@@ -378,11 +378,11 @@ final class MovePlacement {
      */
     Table planTag(int move) {
         long id = transaction.tagMoveId(move);
-        if (id == 0 || !index.isAlive(id)) {
+        int store = id == 0 ? -1 : index.aliveStore(id);
+        if (store < 0) {
             tagSources[move] = -1;
             return null;
         }
-        int store = index.storeOf(Entity.slot(id));
         int packed = transaction.tagMovePacked(move);
         if (store != lastStore || packed != lastTag) {
             Table current = registry.ofStore(store);
@@ -474,7 +474,7 @@ final class MovePlacement {
 
     /** Whether an entity is alive and in {@code table} (the distinct entities of a run then fill its rows). */
     private boolean isIn(long id, int store) {
-        return index.isAlive(id) && index.storeOf(Entity.slot(id)) == store;
+        return index.aliveStore(id) == store;
     }
 
     /**
