@@ -22,7 +22,9 @@ import java.util.Arrays;
  * structural change to an archetype holding {@code ChildOf} or a parent, or a change to {@code ChildOf}'s
  * edges); the column views of every archetype it names are fetched once per gather. A frame is then one pass
  * over the steps: per step, the parent's pose and its cosine and sine once, then a plain columnar loop over the
- * step's rows, as a hand-written loop over arrays would do.
+ * step's rows, as a hand-written loop over arrays would do. Consecutive steps whose rows follow each other in
+ * one archetype share that loop, up to {@link #RUN_ROWS} rows ({@code composeRun}), so a forest of a few
+ * children per parent is not composed in loops of a few rows each.
  *
  * <p>Why it is cheap. {@code ChildOf} is sparse, so a forest of any size sits in a few archetypes, and the steps
  * walk their columns in row order when rows were spawned parents first. A frame touches no per-archetype metadata
