@@ -22,7 +22,9 @@ import java.util.Arrays;
  * structural change to an archetype holding {@code ChildOf} or a parent, or a change to {@code ChildOf}'s
  * edges); the column views of every archetype it names are fetched once per gather. A frame is then one pass
  * over the steps: per step, the parent's pose and its cosine and sine once, then a plain columnar loop over the
- * step's rows, as a hand-written loop over arrays would do.
+ * step's rows, as a hand-written loop over arrays would do. Consecutive steps whose rows follow each other in
+ * one archetype share that loop, up to {@link #RUN_ROWS} rows ({@code composeRun}), so a forest of a few
+ * children per parent is not composed in loops of a few rows each.
  *
  * <p>Why it is cheap. {@code ChildOf} is sparse, so a forest of any size sits in a few archetypes, and the steps
  * walk their columns in row order when rows were spawned parents first. A frame touches no per-archetype metadata
@@ -137,17 +139,149 @@ final class RelativeTransformComposer implements SystemBody {
         int archetypes = steps.archetypeCount();
         Arrays.fill(changed, 0, archetypes, false);
         int n = steps.size();
-        for (int k = 0; k < n; k++) {
+        int k = 0;
+        while (k < n) {
             int child = steps.archetypeIndex(k);
-            if (composeStep(child, steps.fromRow(k), steps.rowCount(k), steps.parentIndex(k), steps.parentRow(k))) {
+            int from = steps.fromRow(k);
+            int end = from + steps.rowCount(k);
+            int last = k + 1; // the steps [k, last) compose rows [from, end) together: see composeRun
+            while (last < n && end - from < RUN_ROWS && steps.archetypeIndex(last) == child
+                    && steps.fromRow(last) == end && end - from + steps.rowCount(last) <= RUN_ROWS
+                    && !(steps.parentIndex(last) == child && steps.parentRow(last) >= from
+                            && steps.parentRow(last) < end)) {
+                end += steps.rowCount(last);
+                last++;
+            }
+            boolean diff = last - k == 1
+                    ? composeStep(child, from, end - from, steps.parentIndex(k), steps.parentRow(k))
+                    : composeRun(steps, k, last, child, from, end);
+            if (diff) {
                 changed[child] = true;
             }
+            k = last;
         }
         for (int a = 0; a < archetypes; a++) {
             if (changed[a]) {
                 steps.archetypeAt(a).markComponentDirty(Transform2D.COMPONENT);
             }
         }
+    }
+
+    /**
+     * The most rows one run composes: the parent poses of that many rows (nine arrays of {@value} elements, 18
+     * KiB) stay in the first-level cache while the rows are composed.
+     */
+    static final int RUN_ROWS = 512;
+
+    // The parent pose of each row of a run, by row - from: what composeStep hoists out of its loop, per row.
+    private final float[] runX = new float[RUN_ROWS];
+    private final float[] runY = new float[RUN_ROWS];
+    private final float[] runZ = new float[RUN_ROWS];
+    private final int[] runLayer = new int[RUN_ROWS];
+    private final float[] runR = new float[RUN_ROWS];
+    private final float[] runSx = new float[RUN_ROWS];
+    private final float[] runSy = new float[RUN_ROWS];
+    private final float[] runCos = new float[RUN_ROWS];
+    private final float[] runSin = new float[RUN_ROWS];
+
+    /**
+     * Composes steps {@code [first, last)}, which hold the consecutive rows {@code [from, end)} of archetype
+     * {@code c}, none of whose parents is among those rows: first each row's parent pose (read, with its cosine
+     * and sine, once per step), then one loop over all the rows. A forest of a few children per parent makes
+     * steps of a few rows; their loops are too short for the compiler to take the column reads' checks out of
+     * them, where one loop over hundreds of rows gets them checked once. Same operations, same results as
+     * {@link #composeStep} per step.
+     */
+    private boolean composeRun(HierarchyOrder steps, int first, int last, int c, int from, int end) {
+        for (int k = first; k < last; k++) {
+            int p = steps.parentIndex(k);
+            int row = steps.parentRow(k);
+            float px = 0;
+            float py = 0;
+            float pz = 0;
+            int layer = 0;
+            float pr = 0;
+            float psx = 1;
+            float psy = 1;
+            if (p >= 0 && x[p] != null) {
+                px = x[p].get(row);
+                py = y[p].get(row);
+                pz = z[p].get(row);
+                layer = layers[p].get(row);
+                pr = r[p].get(row);
+                psx = sx[p].get(row);
+                psy = sy[p].get(row);
+            }
+            float cos = (float) Math.cos(pr);
+            float sin = (float) Math.sin(pr);
+            int to = steps.fromRow(k) - from;
+            for (int i = to, stop = to + steps.rowCount(k); i < stop; i++) {
+                runX[i] = px;
+                runY[i] = py;
+                runZ[i] = pz;
+                runLayer[i] = layer;
+                runR[i] = pr;
+                runSx[i] = psx;
+                runSy[i] = psy;
+                runCos[i] = cos;
+                runSin[i] = sin;
+            }
+        }
+        return composeRunRows(c, from, end);
+    }
+
+    /** {@link #composeRows} with the parent pose read per row from the run's arrays. */
+    private boolean composeRunRows(int a, int from, int to) {
+        FloatColumn rx = this.rx[a];
+        FloatColumn ry = this.ry[a];
+        FloatColumn rz = this.rz[a];
+        FloatColumn rr = this.rr[a];
+        FloatColumn rsx = this.rsx[a];
+        FloatColumn rsy = this.rsy[a];
+        FloatColumn x = this.x[a];
+        FloatColumn y = this.y[a];
+        FloatColumn z = this.z[a];
+        IntColumn layers = this.layers[a];
+        FloatColumn r = this.r[a];
+        FloatColumn sx = this.sx[a];
+        FloatColumn sy = this.sy[a];
+        float[] runX = this.runX;
+        float[] runY = this.runY;
+        float[] runZ = this.runZ;
+        int[] runLayer = this.runLayer;
+        float[] runR = this.runR;
+        float[] runSx = this.runSx;
+        float[] runSy = this.runSy;
+        float[] runCos = this.runCos;
+        float[] runSin = this.runSin;
+        int diff = 0;
+        for (int row = from; row < to; row++) {
+            int i = row - from;
+            float psx = runSx[i];
+            float psy = runSy[i];
+            float c = runCos[i];
+            float s = runSin[i];
+            int layer = runLayer[i];
+            float lx = psx * rx.get(row);
+            float ly = psy * ry.get(row);
+            float nx = runX[i] + (c * lx - s * ly);
+            float ny = runY[i] + (s * lx + c * ly);
+            float nz = runZ[i] + rz.get(row);
+            float nr = runR[i] + rr.get(row);
+            float nsx = psx * rsx.get(row);
+            float nsy = psy * rsy.get(row);
+            diff |= bits(x.get(row)) ^ bits(nx) | bits(y.get(row)) ^ bits(ny) | bits(z.get(row)) ^ bits(nz)
+                    | layers.get(row) ^ layer | bits(r.get(row)) ^ bits(nr) | bits(sx.get(row)) ^ bits(nsx)
+                    | bits(sy.get(row)) ^ bits(nsy);
+            x.set(row, nx);
+            y.set(row, ny);
+            z.set(row, nz);
+            layers.set(row, layer);
+            r.set(row, nr);
+            sx.set(row, nsx);
+            sy.set(row, nsy);
+        }
+        return diff != 0;
     }
 
     private HierarchyOrder orderFor(World w) {

@@ -26,6 +26,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * large buffer starts {@code 64 * k} bytes into its allocation, k counting up modulo 64. Successive blocks of a
  * slab, and successive large buffers, start on different cache lines of a page (64 of them at most).
  *
+ * <p>Returning slabs. Each slab is an arena of its own and counts the blocks it has handed out. When the last
+ * block of a slab other than the one being carved is freed, the slab goes back to the system (its free blocks
+ * leave the free lists), except that one such empty slab is kept as a spare, so a workload that frees and
+ * allocates a slab's worth of buffers in turn does not pay a handshake and a fresh slab each time. This is what
+ * returns the buffers a growing column outgrew: a table doubling to 100,000 rows leaves each column's 64 KiB,
+ * 128 KiB and 256 KiB predecessors behind, slabs full of them, which the allocator otherwise kept for reuse
+ * that never came (they were most of a large world's native bytes).
+ *
  * <p>Invariants: every buffer is 64-byte aligned and zero-filled when handed out; {@code reservedBytes} is the
  * sum of the sizes handed out and not yet freed; {@link #close()} frees everything, after which every segment
  * is inaccessible and any access throws {@link IllegalStateException}. A freed small buffer's memory is reused
@@ -50,14 +58,18 @@ public final class NativeMemory implements AutoCloseable {
     /** Bytes held from the system by every open allocator: changes per slab or large buffer, never per row. */
     private static final AtomicLong HELD = new AtomicLong();
 
-    private final Arena slabArena = Arena.ofShared();
     @SuppressWarnings("unchecked")
-    private final ArrayDeque<MemorySegment>[] freeBlocks = new ArrayDeque[Long.numberOfTrailingZeros(LARGE_BYTES) + 1];
-    private final Map<MemorySegment, MemorySegment> smallBlocks = new IdentityHashMap<>();
+    private final ArrayDeque<Block>[] freeBlocks = new ArrayDeque[Long.numberOfTrailingZeros(LARGE_BYTES) + 1];
+    private final Map<MemorySegment, Block> smallBlocks = new IdentityHashMap<>();
     private final Map<MemorySegment, Large> large = new IdentityHashMap<>();
+    /** Every slab held from the system, the one being carved among them. */
+    private final java.util.Set<Slab> heldSlabs = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     private int largeStagger;
     private int slabs;
-    private MemorySegment slab = MemorySegment.NULL;
+    /** The slab being carved ({@code null} before the first small buffer). */
+    private Slab slab;
+    /** An empty slab kept for reuse rather than returned (see Returning slabs), or {@code null}. */
+    private Slab spare;
     private long slabOffset;
     private long reservedBytes;
     private long slabBytes;
@@ -95,27 +107,46 @@ public final class NativeMemory implements AutoCloseable {
 
     private MemorySegment allocateSmall(long byteSize) {
         int shift = Math.max(MIN_CLASS_SHIFT, 64 - Long.numberOfLeadingZeros(byteSize - 1));
-        ArrayDeque<MemorySegment> free = freeBlocks[shift];
-        MemorySegment block = free == null ? null : free.poll();
-        if (block != null) {
-            block.fill((byte) 0);
-        } else {
+        ArrayDeque<Block> free = freeBlocks[shift];
+        Block block = free == null ? null : free.peek();
+        if (block == null) {
             block = carve(1L << shift);
         }
-        MemorySegment segment = block.asSlice(0, byteSize);
-        smallBlocks.put(segment, block);
+        MemorySegment segment = block.memory.asSlice(0, byteSize);
+        smallBlocks.put(segment, block); // the last step that may fail: nothing above changed the free lists
+        if (free != null && free.peek() == block) {
+            free.poll();
+            block.memory.fill((byte) 0);
+        }
+        Slab owner = block.slab;
+        if (owner.live++ == 0 && owner == spare) {
+            spare = null; // in use again
+        }
         return segment;
     }
 
-    private MemorySegment carve(long blockBytes) {
-        if (slabOffset + blockBytes > slab.byteSize()) {
-            slab = slabArena.allocate(SLAB_BYTES, ALIGNMENT);
+    private Block carve(long blockBytes) {
+        if (slab == null || slabOffset + blockBytes > slab.memory.byteSize()) {
+            Arena arena = Arena.ofShared();
+            Slab fresh;
+            try {
+                fresh = new Slab(arena, arena.allocate(SLAB_BYTES, ALIGNMENT));
+                heldSlabs.add(fresh);
+            } catch (RuntimeException | OutOfMemoryError e) {
+                arena.close();
+                throw e;
+            }
+            Slab previous = slab;
+            slab = fresh;
             slabBytes += SLAB_BYTES;
             HELD.addAndGet(SLAB_BYTES);
             // a rotating lead: 9 lines a slab (coprime with the 64 lines of a page) shifts the next slab's run
             slabOffset = ALIGNMENT * (9L * slabs++ & 63);
+            if (previous != null && previous.live == 0) {
+                emptied(previous); // no longer carved: an empty one may go back now
+            }
         }
-        MemorySegment block = slab.asSlice(slabOffset, blockBytes);
+        Block block = new Block(slab.memory.asSlice(slabOffset, blockBytes), slab);
         // blocks are powers of two >= 64 from a 64-aligned slab, spare lines are 64 bytes: aligned
         slabOffset += blockBytes + (blockBytes >= STAGGER_FROM_BYTES ? ALIGNMENT : 0);
         return block;
@@ -131,22 +162,55 @@ public final class NativeMemory implements AutoCloseable {
             HELD.addAndGet(-held.bytes());
             return;
         }
-        MemorySegment block = smallBlocks.remove(segment);
+        Block block = smallBlocks.remove(segment);
         if (block == null) {
             throw new IllegalArgumentException("segment of byteSize=" + segment.byteSize()
                     + " was not allocated here or was already freed");
         }
         reservedBytes -= segment.byteSize();
-        int shift = Long.numberOfTrailingZeros(block.byteSize());
+        int shift = Long.numberOfTrailingZeros(block.memory.byteSize());
         if (freeBlocks[shift] == null) {
             freeBlocks[shift] = new ArrayDeque<>();
         }
         freeBlocks[shift].push(block);
+        if (--block.slab.live == 0 && block.slab != slab) {
+            emptied(block.slab);
+        }
+    }
+
+    /**
+     * A slab not being carved has no block in use: it becomes the spare, or, when there is one already, goes back
+     * to the system with its free blocks. Should its arena refuse to close (a segment of it held by a native call
+     * on another thread), it stays, empty and reusable.
+     */
+    private void emptied(Slab empty) {
+        if (spare == null || spare == empty) {
+            spare = empty;
+            return;
+        }
+        try {
+            empty.arena.close();
+        } catch (IllegalStateException busy) {
+            return;
+        }
+        heldSlabs.remove(empty);
+        for (ArrayDeque<Block> free : freeBlocks) {
+            if (free != null) {
+                free.removeIf(b -> b.slab == empty);
+            }
+        }
+        slabBytes -= SLAB_BYTES;
+        HELD.addAndGet(-SLAB_BYTES);
     }
 
     /** Bytes handed out and not freed. */
     public long reservedBytes() {
         return reservedBytes;
+    }
+
+    /** Slabs held from the system (the one being carved, the spare and every slab with a block in use). */
+    public int heldSlabs() {
+        return heldSlabs.size();
     }
 
     /** Bytes held from the system: slabs plus live large buffers. */
@@ -183,7 +247,12 @@ public final class NativeMemory implements AutoCloseable {
         }
         closed = true;
         HELD.addAndGet(-footprintBytes());
-        slabArena.close();
+        for (Slab held : heldSlabs) {
+            held.arena.close();
+        }
+        heldSlabs.clear();
+        slab = null;
+        spare = null;
         for (Large held : large.values()) {
             held.arena().close();
         }
@@ -192,6 +261,21 @@ public final class NativeMemory implements AutoCloseable {
         reservedBytes = 0;
         slabBytes = 0;
     }
+
+    /** A slab: its own arena and memory, and how many of its blocks are handed out. */
+    private static final class Slab {
+        final Arena arena;
+        final MemorySegment memory;
+        int live;
+
+        Slab(Arena arena, MemorySegment memory) {
+            this.arena = arena;
+            this.memory = memory;
+        }
+    }
+
+    /** A power-of-two block carved from a slab. */
+    private record Block(MemorySegment memory, Slab slab) {}
 
     /** A large buffer's own arena and the bytes it holds from the system (the buffer and its stagger). */
     private record Large(Arena arena, long bytes) {}

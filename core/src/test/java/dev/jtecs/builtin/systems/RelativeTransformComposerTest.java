@@ -178,6 +178,76 @@ class RelativeTransformComposerTest {
         }
     }
 
+    /**
+     * Levels spawned breadth first with a few children per parent lie in consecutive rows, so the composer takes
+     * many steps as one run ({@link RelativeTransformComposer#RUN_ROWS} rows at most): runs cut at the limit, at a
+     * parent among the run's own rows (each child of a level's first node sits right after the level), and a step
+     * longer than a run, all bit for bit what {@link Transform2D#compose} gives, parents first.
+     */
+    @Test
+    void breadthFirstLevelsComposedInRunsMatchComposeBitForBit() {
+        long seed = new SplittableRandom().nextLong();
+        System.out.println("RelativeTransformComposerTest runs seed " + seed);
+        composeLevels(new int[] {RelativeTransformComposer.RUN_ROWS * 2 + 7, 3, 1, 2}, seed); // wide levels
+        composeLevels(new int[] {3, 3, 3, 2}, seed); // levels smaller than a run: parents inside it
+    }
+
+    /** A tree of the given fan-out per level, spawned level by level, composed twice (the root moved between). */
+    private static void composeLevels(int[] fanOut, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        try (World world = World.create()) {
+            List<Long> ids = new ArrayList<>();
+            List<Transform2D> expected = new ArrayList<>();
+            List<Integer> parents = new ArrayList<>();
+            List<RelativeTransform2D> all = new ArrayList<>();
+            parents.add(-1);
+            all.add(null);
+            Transform2D rootPose = new Transform2D(3, -4, 1, 2, 0.75f, 1.5f, 0.5f);
+            ids.add(world.spawn(Transform2D.COMPONENT.of(rootPose)));
+            expected.add(rootPose);
+            int levelFrom = 0;
+            int levelTo = 1;
+            for (int children : fanOut) {
+                for (int p = levelFrom; p < levelTo; p++) {
+                    int count = children == 1 ? 1 + random.nextInt(3) : children;
+                    RelativeTransform2D[] offsets = new RelativeTransform2D[count];
+                    for (int i = 0; i < count; i++) {
+                        offsets[i] = new RelativeTransform2D(f(random, 10), f(random, 10), f(random, 1),
+                                f(random, 3), 1 + f(random, 0.2f), 1 + f(random, 0.2f), 0, 0);
+                        expected.add(expected.get(p).compose(offsets[i]));
+                        parents.add(p);
+                        all.add(offsets[i]);
+                    }
+                    long parent = ids.get(p);
+                    long[] batch = world.batchSpawn(count, List.of(ChildOf.COMPONENT.to(parent),
+                            RelativeTransform2D.COMPONENT), (archetype, fromRow, toRow) -> {
+                                for (int row = fromRow; row < toRow; row++) {
+                                    archetype.set(row, RelativeTransform2D.COMPONENT.of(offsets[row - fromRow]));
+                                }
+                            }).toArray();
+                    for (long id : batch) {
+                        ids.add(id);
+                    }
+                }
+                levelFrom = levelTo;
+                levelTo = ids.size();
+            }
+            world.update(0);
+            for (int i = 0; i < ids.size(); i++) {
+                assertEquals(expected.get(i), world.get(ids.get(i), Transform2D.COMPONENT), "node " + i + ", seed "
+                        + seed);
+            }
+            world.set(ids.get(0), Transform2D.COMPONENT.of(Transform2D.at(-7, 8))); // the root moves: all again
+            world.update(0);
+            expected.set(0, Transform2D.at(-7, 8));
+            for (int i = 1; i < ids.size(); i++) { // parents come before their children in this list
+                expected.set(i, expected.get(parents.get(i)).compose(all.get(i)));
+                assertEquals(expected.get(i), world.get(ids.get(i), Transform2D.COMPONENT), "moved, node " + i
+                        + ", seed " + seed);
+            }
+        }
+    }
+
     @Test
     void aReparentThatMovesNoRowIsComposedUnderTheNewParentNextFrame() {
         try (World world = World.create()) {

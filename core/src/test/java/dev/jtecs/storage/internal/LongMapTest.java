@@ -74,6 +74,47 @@ class LongMapTest {
         assertNull(map.get(1));
     }
 
+    /**
+     * Ids that the bucket choice keeps together or could pile up (consecutive slots, which share blocks of
+     * buckets; power-of-two strides; one slot in many generations) behave as a hash map does through puts, removals
+     * inside their probe runs and growth.
+     */
+    @Test
+    void clusteredIdsAgreeWithAHashMap() {
+        long seed = new SplittableRandom().nextLong();
+        System.out.println("LongMapTest clustered seed=" + seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        java.util.List<Long> keys = new java.util.ArrayList<>();
+        for (int slot = 1; slot <= 3000; slot++) {
+            keys.add(dev.jtecs.entity.Entity.pack(slot, 0));
+        }
+        for (int stride : new int[] {8, 64, 1024, 65_536}) {
+            for (int i = 1; i <= 40; i++) {
+                keys.add(dev.jtecs.entity.Entity.pack(i * stride, 1));
+            }
+        }
+        for (int generation = 0; generation < 200; generation++) {
+            keys.add(dev.jtecs.entity.Entity.pack(17, generation));
+        }
+        LongMap<Long> map = new LongMap<>();
+        Map<Long, Long> model = new HashMap<>();
+        for (int step = 0; step < 40_000; step++) {
+            long key = keys.get(random.nextInt(keys.size()));
+            switch (random.nextInt(3)) {
+                case 0 -> {
+                    map.put(key, (long) step);
+                    model.put(key, (long) step);
+                }
+                case 1 -> assertEquals(model.remove(key), map.remove(key), "seed=" + seed + " step=" + step);
+                default -> assertEquals(model.get(key), map.get(key), "seed=" + seed + " step=" + step);
+            }
+        }
+        assertEquals(model.size(), map.size(), "seed=" + seed);
+        for (long key : keys) {
+            assertEquals(model.get(key), map.get(key), "seed=" + seed);
+        }
+    }
+
     @Test
     void aFailedGrowthLosesNoEntry() {
         LongMap<String> map = new LongMap<>();

@@ -99,6 +99,104 @@ class NativeMemoryTest {
         }
     }
 
+    /**
+     * Slabs whose blocks are all freed go back to the system, all but one spare: what a column outgrew while
+     * doubling is not held for the world's lifetime. Their buffers are then inaccessible, never handed out again.
+     */
+    @Test
+    void emptiedSlabsGoBackToTheSystemButOneSpare() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment[] first = new MemorySegment[4];
+            MemorySegment[] second = new MemorySegment[4];
+            MemorySegment[] third = new MemorySegment[4];
+            for (int i = 0; i < 4; i++) {
+                first[i] = memory.allocate(NativeMemory.LARGE_BYTES);
+            }
+            long oneSlab = memory.footprintBytes();
+            for (int i = 0; i < 4; i++) {
+                second[i] = memory.allocate(NativeMemory.LARGE_BYTES);
+            }
+            for (int i = 0; i < 4; i++) {
+                third[i] = memory.allocate(NativeMemory.LARGE_BYTES); // the slab being carved
+            }
+            assertEquals(3, memory.heldSlabs());
+            assertEquals(3 * oneSlab, memory.footprintBytes());
+            for (MemorySegment segment : first) {
+                memory.free(segment);
+            }
+            assertEquals(3, memory.heldSlabs(), "the first empty slab is kept as the spare");
+            for (MemorySegment segment : second) {
+                memory.free(segment);
+            }
+            assertEquals(2, memory.heldSlabs(), "a second empty slab goes back");
+            assertEquals(2 * oneSlab, memory.footprintBytes());
+            long released = 0;
+            for (MemorySegment segment : first) {
+                released += inaccessible(segment) ? 1 : 0;
+            }
+            for (MemorySegment segment : second) {
+                released += inaccessible(segment) ? 1 : 0;
+            }
+            assertEquals(4, released, "exactly one slab's buffers are gone with it");
+            java.util.Set<Long> reused = new java.util.HashSet<>();
+            for (int i = 0; i < 4; i++) { // served from the spare's blocks: no slab is carved
+                MemorySegment again = memory.allocate(NativeMemory.LARGE_BYTES);
+                assertEquals(0L, again.get(ValueLayout.JAVA_LONG, 0));
+                reused.add(again.address());
+            }
+            assertEquals(2 * oneSlab, memory.footprintBytes());
+            assertEquals(4, reused.size());
+            for (MemorySegment segment : third) {
+                segment.set(ValueLayout.JAVA_LONG, 0, 1L); // the carved slab's buffers are untouched
+                assertTrue(!reused.contains(segment.address()));
+            }
+            assertEquals(8 * NativeMemory.LARGE_BYTES, memory.reservedBytes());
+        }
+    }
+
+    /**
+     * A slab's worth of buffers freed and allocated in turn is served from the emptied slab, kept as the spare:
+     * the same memory each round, no slab returned and carved again.
+     */
+    @Test
+    void churnOfASlabsWorthIsServedFromTheSpare() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment[] blocks = new MemorySegment[12]; // three slabs of four, the last being carved
+            for (int i = 0; i < blocks.length; i++) {
+                blocks[i] = memory.allocate(NativeMemory.LARGE_BYTES);
+            }
+            long footprint = memory.footprintBytes();
+            java.util.Set<Long> middle = new java.util.HashSet<>();
+            for (int i = 4; i < 8; i++) {
+                middle.add(blocks[i].address());
+            }
+            for (int round = 0; round < 20; round++) {
+                for (int i = 4; i < 8; i++) {
+                    memory.free(blocks[i]); // the middle slab empties
+                }
+                java.util.Set<Long> again = new java.util.HashSet<>();
+                for (int i = 4; i < 8; i++) {
+                    blocks[i] = memory.allocate(NativeMemory.LARGE_BYTES);
+                    assertEquals(0L, blocks[i].get(ValueLayout.JAVA_LONG, 8), "round " + round);
+                    blocks[i].set(ValueLayout.JAVA_LONG, 8, round + 1);
+                    again.add(blocks[i].address());
+                }
+                assertEquals(middle, again, "round " + round);
+                assertEquals(footprint, memory.footprintBytes(), "round " + round);
+                assertEquals(3, memory.heldSlabs(), "round " + round);
+            }
+        }
+    }
+
+    private static boolean inaccessible(MemorySegment segment) {
+        try {
+            segment.get(ValueLayout.JAVA_BYTE, 0);
+            return false;
+        } catch (IllegalStateException closed) {
+            return true;
+        }
+    }
+
     @Test
     void manySizesStayAlignedAndDisjoint() {
         try (NativeMemory memory = new NativeMemory()) {
