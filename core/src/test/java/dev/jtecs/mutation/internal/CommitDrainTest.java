@@ -312,4 +312,119 @@ class CommitDrainTest {
         drain.drain();
         assertTrue(index.isAlive(again), "the drain keeps working");
     }
+
+    /** An observer of {@code table} that runs {@code onAdded} each time rows arrive. */
+    private static dev.jtecs.storage.EntityObserver onRowsAdded(Table table, Runnable onAdded) {
+        var observer = new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesAdded(dev.jtecs.storage.Archetype archetype, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                onAdded.run();
+            }
+        };
+        table.addObserver(observer);
+        return observer;
+    }
+
+    @Test
+    void theWaveBoundAllowsExactlyThatManyWavesAndMustBeAtLeastOne() {
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> new CommitDrain(index,
+                registry, tx, sparse, new KeyIndex(id -> null), null, DrainHooks.NONE, 0));
+        assertEquals("maxWaves=0 must be at least 1", bad.getMessage());
+        long first = stageSpawn(N.of(1));
+        drain.drain();
+        Table table = tableOf(first);
+        for (int bound = 1; bound <= 2; bound++) {
+            CommitDrain bounded = new CommitDrain(index, registry, tx, sparse, new KeyIndex(id -> null),
+                    new LifecycleEvents(index, registry, new dev.jtecs.event.internal.ObserverRegistry(), null),
+                    DrainHooks.NONE, bound);
+            java.util.List<Boolean> drainingSeen = new java.util.ArrayList<>();
+            long[] cascaded = new long[1];
+            AtomicInteger arrivals = new AtomicInteger();
+            var observer = onRowsAdded(table, () -> {
+                drainingSeen.add(bounded.isDraining());
+                if (arrivals.incrementAndGet() == 1) {
+                    cascaded[0] = stageSpawn(N.of(3)); // staged by a callback: the next wave publishes it
+                }
+            });
+            long trigger = stageSpawn(N.of(2));
+            if (bound == 1) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, bounded::drain);
+                assertTrue(e.getMessage().startsWith("commit did not reach a fixed point after 1 waves"),
+                        e.getMessage());
+                assertTrue(index.isAlive(trigger), "the first wave published");
+                assertEquals(EntityIndex.FREE, index.stateOf(cascaded[0]), "the wave past the bound was discarded");
+            } else {
+                bounded.drain(); // two waves: the bound allows them
+                assertTrue(index.isAlive(trigger));
+                assertTrue(index.isAlive(cascaded[0]), "the callback's spawn published in the second wave");
+            }
+            assertFalse(bounded.isDraining());
+            assertFalse(bounded.hasWork());
+            assertTrue(drainingSeen.size() >= 1);
+            assertFalse(drainingSeen.contains(false), "callbacks run while the drain is draining");
+            table.removeObserver(observer);
+        }
+    }
+
+    @Test
+    void aSpawnCancelledInItsWaveReleasesItsIdOnceAndIsReportedDespawned() {
+        java.util.List<Long> despawned = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                despawned.add(id);
+            }
+        });
+        long kept = stageSpawn(N.of(1));
+        long cancelled = stageSpawn(N.of(2)); // spawn(...) then despawn(...) in one scope
+        tx.cancelInto(tx.find(Entity.slot(cancelled)), TxState.CANCELLED_SPAWN);
+        drain.drain();
+        assertTrue(index.isAlive(kept));
+        assertEquals(EntityIndex.FREE, index.stateOf(cancelled), "its reserved id went stale");
+        assertEquals(java.util.List.of(cancelled), despawned, "edges staged to it are told it died");
+        assertEquals(1, tableOf(kept).count());
+
+        // the same in a wave that fails after the cancelled spawn was released: it is not released twice
+        FACTORY_CALLS.set(1); // the next default of FRAGILE throws
+        long again = stageSpawn(N.of(3));
+        tx.cancelInto(tx.find(Entity.slot(again)), TxState.CANCELLED_SPAWN);
+        long failing = stageSpawn(FRAGILE);
+        assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals(EntityIndex.FREE, index.stateOf(again));
+        assertEquals(EntityIndex.FREE, index.stateOf(failing));
+        java.util.Set<Integer> slots = new java.util.HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            assertTrue(slots.add(Entity.slot(index.allocate())), "each freed slot is handed out once");
+        }
+    }
+
+    @Test
+    void despawningAnUnplacedMemberOfASpawnBatchFreesItsIdAndClearsItsMark() {
+        java.util.List<Long> despawned = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                despawned.add(id);
+            }
+        });
+        BatchOp.SpawnPlan plan = drain.planSpawn(new dev.jtecs.component.Input[] {N.of(5)}, false);
+        long first = index.allocateBatch(3, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 3, first, null, null));
+        long member = first + 1;
+        int slot = Entity.slot(member);
+        tx.begin(member, slot, TxState.STAGED_DESPAWN); // as Staging.despawn stages it
+        tx.doom(slot);
+        tx.noteBatchCancel();
+        drain.drain();
+        assertEquals(EntityIndex.FREE, index.stateOf(member), "it never got a row; its id went stale");
+        assertFalse(tx.isDoomed(slot), "the slot comes back unmarked");
+        assertFalse(tx.anyDoomed());
+        assertEquals(java.util.List.of(member), despawned);
+        assertTrue(index.isAlive(first) && index.isAlive(first + 2));
+        assertEquals(2, plan.table().count());
+        long reused = index.allocate();
+        assertEquals(slot, Entity.slot(reused), "the freed slot is reused");
+        assertFalse(tx.isDoomed(Entity.slot(reused)), "and does not carry the old mark");
+    }
 }
