@@ -427,4 +427,119 @@ class CommitDrainTest {
         assertEquals(slot, Entity.slot(reused), "the freed slot is reused");
         assertFalse(tx.isDoomed(Entity.slot(reused)), "and does not carry the old mark");
     }
+
+    @Test
+    void aWaveGrowsEachDestinationOnceBeforeAnyCallbackRuns() {
+        long first = stageSpawn(N.of(0));
+        drain.drain();
+        Table table = tableOf(first);
+        assertEquals(Table.ROW_PADDING, table.capacityRows());
+        java.util.List<Integer> capacities = new java.util.ArrayList<>();
+        onRowsAdded(table, () -> capacities.add(table.capacityRows()));
+        for (int i = 1; i <= 200; i++) {
+            stageSpawn(N.of(i));
+        }
+        drain.drain();
+        assertEquals(201, table.count());
+        assertEquals(200, capacities.size(), "one callback per spawn");
+        assertEquals(java.util.Set.of(256), java.util.Set.copyOf(capacities),
+                "grown once, for all 201 rows, before the first callback: no buffer moves under the callbacks");
+    }
+
+    static final TagComponent[] KINDS = new TagComponent[40];
+
+    static {
+        for (int i = 0; i < KINDS.length; i++) {
+            KINDS[i] = Components.tag("test.drain.Kind" + i);
+        }
+    }
+
+    @Test
+    void oneWaveSpawningIntoManyArchetypesReservesEachOfThem() {
+        long[] seeds = new long[KINDS.length];
+        for (int i = 0; i < KINDS.length; i++) { // one archetype per kind, created in this order
+            seeds[i] = stageSpawn(N.of(i), KINDS[i]);
+        }
+        drain.drain();
+        int highest = tableOf(seeds[KINDS.length - 1]).id();
+        assertTrue(highest >= 2 * 16 + 1, "table ids past twice the drain's first tally: " + highest);
+        long[] ids = new long[KINDS.length * 20];
+        for (int i = KINDS.length - 1; i >= 0; i--) { // the highest table id is tallied first
+            for (int k = 0; k < 20; k++) {
+                ids[i * 20 + k] = stageSpawn(N.of(1000 * i + k), KINDS[i]);
+            }
+        }
+        drain.drain();
+        for (int i = 0; i < KINDS.length; i++) {
+            Table table = tableOf(seeds[i]);
+            assertEquals(21, table.count());
+            for (int k = 0; k < 20; k++) {
+                long id = ids[i * 20 + k];
+                assertTrue(index.isAlive(id));
+                assertEquals(1000 * i + k, table.readValue(table.position(N.id()), index.rowOf(Entity.slot(id))));
+            }
+        }
+    }
+
+    @Test
+    void aDespawnFailingAtAnyHeapAllocationLeavesTheEntityWholeOrGone() {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (DrainFixture rig = new DrainFixture()) {
+                long[] ids = new long[65];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = rig.stageSpawn(N.of(i));
+                }
+                rig.drain.drain();
+                Table table = rig.tableOf(ids[0]);
+                for (int i = 1; i < ids.length; i++) { // 64 freed slots: the free stack is full
+                    rig.tx.begin(ids[i], Entity.slot(ids[i]), TxState.STAGED_DESPAWN);
+                }
+                rig.drain.drain();
+                java.util.List<String> events = new java.util.ArrayList<>();
+                table.addObserver(new dev.jtecs.storage.EntityObserver() {
+                    @Override
+                    public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int from, int to,
+                            dev.jtecs.storage.Archetype other) {
+                        events.add("removed");
+                    }
+
+                    @Override
+                    public void onEntitiesAdded(dev.jtecs.storage.Archetype archetype, int from, int to,
+                            dev.jtecs.storage.Archetype other) {
+                        events.add("added");
+                    }
+                });
+                long last = ids[0];
+                rig.tx.begin(last, Entity.slot(last), TxState.STAGED_DESPAWN);
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                boolean failed;
+                try {
+                    rig.drain.drain();
+                    failed = false;
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                if (!failed) {
+                    assertTrue(failures > 0, "some allocation of the despawn was failed");
+                    assertEquals(EntityIndex.FREE, rig.index.stateOf(last));
+                    assertEquals(0, table.count());
+                    assertEquals(java.util.List.of("removed"), events);
+                    return;
+                }
+                failures++;
+                String when = "heap allocation " + k + " failed";
+                assertTrue(rig.index.isAlive(last), "it failed before the row left: the entity stays, " + when);
+                assertEquals(1, table.count(), when);
+                assertEquals(last, table.entityAt(0), when);
+                assertEquals(0, rig.index.rowOf(Entity.slot(last)), when);
+                assertEquals(java.util.List.of(), events, "no observer heard of a removal that did not happen, " + when);
+                rig.tx.begin(last, Entity.slot(last), TxState.STAGED_DESPAWN); // the world goes on
+                rig.drain.drain();
+                assertEquals(EntityIndex.FREE, rig.index.stateOf(last), when);
+            }
+        }
+    }
 }
