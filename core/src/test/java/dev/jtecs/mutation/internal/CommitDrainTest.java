@@ -542,4 +542,36 @@ class CommitDrainTest {
             }
         }
     }
+
+    @Test
+    void clearAllLeavesATableThatIsEmptyAlreadyUnannounced() {
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2), T);
+        drain.drain();
+        Table full = tableOf(a);
+        Table emptied = tableOf(b);
+        tx.begin(b, Entity.slot(b), TxState.STAGED_DESPAWN);
+        drain.drain();
+        assertEquals(0, emptied.count());
+        java.util.List<String> events = new java.util.ArrayList<>();
+        for (Table table : new Table[] {full, emptied}) {
+            String name = table == full ? "full" : "emptied";
+            table.addObserver(new dev.jtecs.storage.EntityObserver() {
+                @Override
+                public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int from, int to,
+                        dev.jtecs.storage.Archetype other) {
+                    events.add(name + " removed " + from + ".." + to);
+                }
+
+                @Override
+                public void onDeactivated(dev.jtecs.storage.Archetype archetype) {
+                    events.add(name + " deactivated");
+                }
+            });
+        }
+        drain.clearAll();
+        assertEquals(java.util.List.of("full removed 0..1", "full deactivated"), events,
+                "a table with no rows loses none and was deactivated when its last row left");
+        assertEquals(0, full.count());
+    }
 }
