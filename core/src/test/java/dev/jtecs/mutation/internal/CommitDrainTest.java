@@ -574,4 +574,37 @@ class CommitDrainTest {
                 "a table with no rows loses none and was deactivated when its last row left");
         assertEquals(0, full.count());
     }
+
+    @Test
+    void aQueryBatchPublishesBetweenTheSparseWritesStagedBeforeAndAfterIt() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                String what = op == SparseWriteQueue.ADD ? "add " + target
+                        : op == SparseWriteQueue.REMOVE_ALL ? "remove all" : "op " + op;
+                log.add(what + " of " + (entity == a ? "a" : entity == b ? "b" : Long.toString(entity)));
+            }
+        });
+        a = stageSpawn(N.of(1), FOLLOWS); // both hold the sparse relationship's marker
+        b = stageSpawn(N.of(2), FOLLOWS);
+        drain.drain();
+        Table table = tableOf(a);
+        assertEquals(2, table.count());
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 7, null, tx.openOps()); // before the batch
+        BatchOp remove = BatchOp.query(BatchOp.Kind.REMOVE, new Table[] {table}, new long[][] {null},
+                new long[] {table.dirty().structuralCount()}, new int[] {table.count()}, FOLLOWS, null, null, tx)
+                .withSparse(BatchOp.SparseEdit.of(SparseWriteQueue.REMOVE_ALL, FOLLOWS, 0, null));
+        tx.addOp(remove); // batchRemove(query, FOLLOWS)
+        sparse.stage(b, SparseWriteQueue.ADD, FOLLOWS, 8, null, tx.openOps()); // after it
+        drain.drain();
+        assertEquals(java.util.List.of("add 7 of a", "remove all of a", "remove all of b", "add 8 of b"), log,
+                "each write publishes on its side of the batch, and the batch edits each member once");
+        assertFalse(tableOf(a).has(FOLLOWS.id()), "the batch removed the marker");
+        assertEquals(tableOf(a), tableOf(b));
+    }
+
+    private long a;
+    private long b;
 }
