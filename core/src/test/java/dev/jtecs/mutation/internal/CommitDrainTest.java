@@ -607,4 +607,27 @@ class CommitDrainTest {
 
     private long a;
     private long b;
+
+    @Test
+    void theRecordsAfterARunOfDespawnsFromOneTablePublishToo() {
+        long[] many = new long[BatchDespawns.MIN_RUN];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = stageSpawn(N.of(i));
+        }
+        long other = stageSpawn(N.of(100), T);
+        long kept = stageSpawn(N.of(101), T);
+        drain.drain();
+        for (long id : many) { // one run of despawns from one unobserved table: despawned as a group
+            tx.begin(id, Entity.slot(id), TxState.STAGED_DESPAWN);
+        }
+        tx.begin(other, Entity.slot(other), TxState.STAGED_DESPAWN); // the record right after the run
+        long fresh = stageSpawn(N.of(102), T);
+        drain.drain();
+        for (long id : many) {
+            assertEquals(EntityIndex.FREE, index.stateOf(id));
+        }
+        assertEquals(EntityIndex.FREE, index.stateOf(other), "the despawn after the run published");
+        assertTrue(index.isAlive(kept) && index.isAlive(fresh));
+        assertEquals(2, tableOf(kept).count());
+    }
 }
