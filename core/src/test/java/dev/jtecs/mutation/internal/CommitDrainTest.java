@@ -630,4 +630,45 @@ class CommitDrainTest {
         assertTrue(index.isAlive(kept) && index.isAlive(fresh));
         assertEquals(2, tableOf(kept).count());
     }
+
+    @Test
+    void aChangeStagedOnAnUnplacedBatchMemberOfTheRootArchetypeMovesItFromThere() {
+        BatchOp.SpawnPlan plan = drain.planSpawn(new dev.jtecs.component.Input[0], false);
+        assertEquals(0, plan.table().id(), "a batch of no components goes to the root archetype");
+        long first = index.allocateBatch(2, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 2, first, null, null));
+        int r = tx.begin(first, Entity.slot(first), TxState.STAGED_MUTATE); // set(member, N.of(5)) in its scope
+        tx.put(r, N, N.of(5));
+        drain.drain();
+        assertTrue(index.isAlive(first) && index.isAlive(first + 1));
+        Table table = tableOf(first);
+        assertTrue(table.has(N.id()), "the member moved on from the root archetype its batch placed it in");
+        assertEquals(5, table.readValue(table.position(N.id()), index.rowOf(Entity.slot(first))));
+        assertEquals(registry.root(), tableOf(first + 1));
+    }
+
+    @Test
+    void aDestinationPrunedBetweenTwoDrainsIsNotReused() {
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        drain.drain();
+        Table source = tableOf(a);
+        int r = tx.begin(a, Entity.slot(a), TxState.STAGED_MUTATE); // add(a, T): the graph's edge to N+T
+        tx.put(r, T, T);
+        drain.drain();
+        Table tagged = tableOf(a);
+        tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
+        drain.drain();
+        registry.prune(tagged); // compaction drops the empty table
+        assertTrue(tagged.isPruned());
+        r = tx.begin(b, Entity.slot(b), TxState.STAGED_MUTATE); // the same lone change from the same table
+        tx.put(r, T, T);
+        drain.drain();
+        Table now = tableOf(b);
+        assertFalse(now.isPruned(), "the entity went to a live table");
+        assertTrue(now.has(T.id()) && now.has(N.id()));
+        assertEquals(now, registry.get(now.id()));
+        assertEquals(2, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(b))));
+        assertEquals(0, source.count());
+    }
 }
