@@ -463,13 +463,14 @@ class CommitDrainTest {
         drain.drain();
         int highest = tableOf(seeds[KINDS.length - 1]).id();
         assertTrue(highest >= 2 * 16 + 1, "table ids past twice the drain's first tally: " + highest);
+        CommitDrain fresh = drainWith(DrainHooks.NONE); // its tallies have never seen a table: they grow now
         long[] ids = new long[KINDS.length * 20];
         for (int i = KINDS.length - 1; i >= 0; i--) { // the highest table id is tallied first
             for (int k = 0; k < 20; k++) {
                 ids[i * 20 + k] = stageSpawn(N.of(1000 * i + k), KINDS[i]);
             }
         }
-        drain.drain();
+        fresh.drain();
         for (int i = 0; i < KINDS.length; i++) {
             Table table = tableOf(seeds[i]);
             assertEquals(21, table.count());
@@ -670,5 +671,44 @@ class CommitDrainTest {
         assertEquals(now, registry.get(now.id()));
         assertEquals(2, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(b))));
         assertEquals(0, source.count());
+    }
+
+    @Test
+    void aCancelledSpawnsSlotIsFreeBeforeTheWavesCallbacksRun() {
+        long seed = stageSpawn(N.of(0));
+        drain.drain();
+        Table table = tableOf(seed);
+        long[] spawnedByCallback = new long[1];
+        var observer = onRowsAdded(table, () -> {
+            if (spawnedByCallback[0] == 0) {
+                spawnedByCallback[0] = stageSpawn(N.of(9)); // a callback spawns: it takes the last slot freed
+            }
+        });
+        long placed = stageSpawn(N.of(1)); // staged first ...
+        long cancelled = stageSpawn(N.of(2)); // ... then spawned and despawned in one scope
+        tx.cancelInto(tx.find(Entity.slot(cancelled)), TxState.CANCELLED_SPAWN);
+        drain.drain();
+        table.removeObserver(observer);
+        assertTrue(index.isAlive(placed));
+        assertEquals(EntityIndex.FREE, index.stateOf(cancelled));
+        assertTrue(index.isAlive(spawnedByCallback[0]));
+        assertEquals(Entity.slot(cancelled), Entity.slot(spawnedByCallback[0]),
+                "released with the despawns, before the spawn phase's callbacks");
+    }
+
+    @Test
+    void aFailedWaveForgetsTheObserversOfTheIdsItReleases() {
+        try (DrainFixture rig = new DrainFixture()) {
+            FACTORY_CALLS.set(1); // the next default of FRAGILE throws
+            long failing = rig.stageSpawn(FRAGILE);
+            long unpublished = rig.stageSpawn(N.of(1)); // after the failure: never published
+            rig.observers.observe(unpublished, dev.jtecs.event.OnDespawn.class, e -> { }, null, false);
+            assertTrue(rig.observers.has(unpublished, dev.jtecs.event.OnDespawn.class));
+            assertThrows(IllegalStateException.class, rig.drain::drain);
+            assertEquals(EntityIndex.FREE, rig.index.stateOf(unpublished));
+            assertEquals(EntityIndex.FREE, rig.index.stateOf(failing));
+            assertFalse(rig.observers.has(unpublished, dev.jtecs.event.OnDespawn.class),
+                    "the released id keeps no observer: its slot's next id starts clean");
+        }
     }
 }
