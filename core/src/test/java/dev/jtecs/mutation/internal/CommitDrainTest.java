@@ -587,10 +587,21 @@ class CommitDrainTest {
                         : op == SparseWriteQueue.REMOVE_ALL ? "remove all" : "op " + op;
                 log.add(what + " of " + (entity == a ? "a" : entity == b ? "b" : Long.toString(entity)));
             }
+
+            @Override
+            public void segmentDone() {
+                log.add("segment done");
+            }
+
+            @Override
+            public void settleSparse() {
+                log.add("settle");
+            }
         });
         a = stageSpawn(N.of(1), FOLLOWS); // both hold the sparse relationship's marker
         b = stageSpawn(N.of(2), FOLLOWS);
         drain.drain();
+        log.clear();
         Table table = tableOf(a);
         assertEquals(2, table.count());
         sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 7, null, tx.openOps()); // before the batch
@@ -600,8 +611,10 @@ class CommitDrainTest {
         tx.addOp(remove); // batchRemove(query, FOLLOWS)
         sparse.stage(b, SparseWriteQueue.ADD, FOLLOWS, 8, null, tx.openOps()); // after it
         drain.drain();
-        assertEquals(java.util.List.of("add 7 of a", "remove all of a", "remove all of b", "add 8 of b"), log,
-                "each write publishes on its side of the batch, and the batch edits each member once");
+        assertEquals(java.util.List.of("add 7 of a", "segment done", "remove all of a", "remove all of b",
+                "segment done", "add 8 of b", "segment done", "settle"), log,
+                "each write publishes on its side of the batch, the batch edits each member once, and the hooks hear "
+                        + "each segment end and the wave's settlement");
         assertFalse(tableOf(a).has(FOLLOWS.id()), "the batch removed the marker");
         assertEquals(tableOf(a), tableOf(b));
     }
@@ -710,5 +723,63 @@ class CommitDrainTest {
             assertFalse(rig.observers.has(unpublished, dev.jtecs.event.OnDespawn.class),
                     "the released id keeps no observer: its slot's next id starts clean");
         }
+    }
+
+    @Test
+    void aFailedSegmentGivesItsPublishedRowsOnlyTheirWritesStagedBeforeItsBatch() {
+        java.util.List<String> applied = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                applied.add(target + " of " + (entity == a ? "a" : entity == b ? "b" : Long.toString(entity)));
+            }
+        });
+        b = stageSpawn(N.of(1));
+        drain.drain();
+        Table table = tableOf(b);
+        a = stageSpawn(N.of(2)); // published before the failure
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 7, null, tx.openOps());
+        int r = tx.begin(b, Entity.slot(b), TxState.STAGED_MUTATE); // alive, but its move is never published
+        tx.put(r, T, T);
+        sparse.stage(b, SparseWriteQueue.ADD, FOLLOWS, 5, null, tx.openOps());
+        FACTORY_CALLS.set(1); // the next default of FRAGILE throws
+        long failing = stageSpawn(FRAGILE);
+        tx.addOp(BatchOp.query(BatchOp.Kind.REMOVE, new Table[] {table}, new long[][] {null},
+                new long[] {table.dirty().structuralCount()}, new int[] {table.count()}, T, null, null, tx));
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 8, null, tx.openOps()); // after the batch
+        assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals(EntityIndex.FREE, index.stateOf(failing));
+        assertTrue(index.isAlive(a) && index.isAlive(b));
+        assertFalse(tableOf(b).has(T.id()), "b's move was not published");
+        assertEquals(java.util.List.of("7 of a"), applied,
+                "only the published row's write of the failed segment lands; b's and the one after the batch go");
+        assertFalse(drain.hasWork());
+        assertFalse(table.hasPendingDespawn());
+    }
+
+    @Test
+    void aWaveOfTagMovesGrowsItsDestinationOnceBeforeAnyCallbackRuns() {
+        long seed = stageSpawn(N.of(0), T);
+        long[] ids = new long[100];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = stageSpawn(N.of(i + 1));
+        }
+        drain.drain();
+        Table tagged = tableOf(seed);
+        assertEquals(Table.ROW_PADDING, tagged.capacityRows());
+        java.util.List<Integer> capacities = new java.util.ArrayList<>();
+        var observer = onRowsAdded(tagged, () -> capacities.add(tagged.capacityRows()));
+        for (long id : ids) {
+            tx.stageTagMove(id, Entity.slot(id), T, true); // add(id, T), staged as a tag move
+        }
+        drain.drain();
+        tagged.removeObserver(observer);
+        assertEquals(101, tagged.count());
+        for (long id : ids) {
+            assertEquals(tagged, tableOf(id));
+        }
+        assertEquals(java.util.Set.of(128), java.util.Set.copyOf(capacities),
+                "grown once, for all 101 rows, before the first callback");
     }
 }
