@@ -782,4 +782,33 @@ class CommitDrainTest {
         assertEquals(java.util.Set.of(128), java.util.Set.copyOf(capacities),
                 "grown once, for all 101 rows, before the first callback");
     }
+
+    @Test
+    void aQueryBatchOverATableChangedSinceTheCallEditsOnlyItsCapturedMembers() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                log.add((op == SparseWriteQueue.REMOVE_ALL ? "remove all" : "op " + op) + " of "
+                        + (entity == a ? "a" : entity == b ? "b" : Long.toString(entity)));
+            }
+        });
+        a = stageSpawn(N.of(1), FOLLOWS);
+        b = stageSpawn(N.of(2), FOLLOWS);
+        drain.drain();
+        Table table = tableOf(a);
+        BatchOp remove = BatchOp.query(BatchOp.Kind.REMOVE, new Table[] {table}, new long[][] {null},
+                new long[] {table.dirty().structuralCount()}, new int[] {table.count()}, FOLLOWS, null, null, tx)
+                .withSparse(BatchOp.SparseEdit.of(SparseWriteQueue.REMOVE_ALL, FOLLOWS, 0, null));
+        long later = stageSpawn(N.of(3), FOLLOWS); // joins the table before the batch runs: not a member
+        tx.addOp(remove);
+        drain.drain();
+        assertEquals(java.util.List.of("remove all of a", "remove all of b"), log,
+                "the members captured at the call are edited one by one, each once; the newcomer is not");
+        assertFalse(tableOf(a).has(FOLLOWS.id()));
+        assertEquals(tableOf(a), tableOf(b));
+        assertTrue(tableOf(later).has(FOLLOWS.id()), "the entity that joined later keeps the marker");
+        assertEquals(3, tableOf(later).readValue(tableOf(later).position(N.id()), index.rowOf(Entity.slot(later))));
+    }
 }
