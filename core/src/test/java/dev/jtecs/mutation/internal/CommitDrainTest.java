@@ -811,4 +811,22 @@ class CommitDrainTest {
         assertTrue(tableOf(later).has(FOLLOWS.id()), "the entity that joined later keeps the marker");
         assertEquals(3, tableOf(later).readValue(tableOf(later).position(N.id()), index.rowOf(Entity.slot(later))));
     }
+
+    @Test
+    void spawnBatchesArePlacedBeforeExplicitIdBatchesWhateverTheCallOrder() {
+        BatchOp.SpawnPlan plan = drain.planSpawn(new dev.jtecs.component.Input[] {N.of(6)}, false);
+        long first = index.allocateBatch(2, plan.table().id(), null); // the ids of the batchSpawn(2, ...) below
+        long restored = Entity.pack(50, 0);
+        index.reserveAt(restored, "batchSpawnAt"); // batchSpawnAt([restored], ...) called first
+        index.stampBatch(Entity.slot(restored), plan.table().id());
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, 1, 0, new long[] {restored}, null));
+        // batchSpawn(2, ...) called second
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 2, first, null, null));
+        drain.drain();
+        Table table = plan.table();
+        assertEquals(3, table.count());
+        assertEquals(java.util.List.of(first, first + 1, restored),
+                java.util.List.of(table.entityAt(0), table.entityAt(1), table.entityAt(2)),
+                "batch queues first, then explicit-id batches, in one wave's spawn phase");
+    }
 }
