@@ -829,4 +829,79 @@ class CommitDrainTest {
                 java.util.List.of(table.entityAt(0), table.entityAt(1), table.entityAt(2)),
                 "batch queues first, then explicit-id batches, in one wave's spawn phase");
     }
+
+    static final TagComponent NEEDS = Components.tag("test.drain.Needs", o -> o.requires(FOLLOWS.to(99)));
+
+    @Test
+    void aRequiredSparseEdgeLandsOnceAndOnlyWhereThePlanAddedItInThatWave() {
+        java.util.List<String> applied = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                applied.add((op == SparseWriteQueue.ADD ? "add " : "op " + op + " ") + target + " of "
+                        + (entity == a ? "a" : entity == b ? "b" : Long.toString(entity)));
+            }
+        });
+        a = stageSpawn(N.of(1), NEEDS); // the requirement adds FOLLOWS -> 99: Staging queues its REQUIRE
+        sparse.stage(a, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, tx.openOps());
+        sparse.stage(a, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, tx.openOps()); // (added twice in one scope)
+        b = stageSpawn(N.of(2), FOLLOWS, NEEDS); // given the relationship itself: the requirement adds nothing
+        sparse.stage(b, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, tx.openOps());
+        drain.drain();
+        assertEquals(java.util.List.of("add 99 of a"), applied, "one required edge per relationship, once");
+        assertTrue(tableOf(a).has(FOLLOWS.id()) && tableOf(a).has(NEEDS.id()));
+
+        applied.clear();
+        long c = stageSpawn(N.of(3), NEEDS); // planned, but no REQUIRE comes in this wave
+        drain.drain();
+        int move = tx.begin(c, Entity.slot(c), TxState.STAGED_MUTATE);
+        tx.put(move, T, T);
+        sparse.stage(c, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, tx.openOps()); // a later wave's REQUIRE
+        drain.drain();
+        assertEquals(java.util.List.of(), applied, "a requirement lapses with the wave that planned it");
+    }
+
+    @Test
+    void aFailureOfTheEdgeCompletionIsKeptWithTheWavesFailure() {
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                throw new IllegalStateException("edge store failed");
+            }
+        });
+        long published = stageSpawn(N.of(1));
+        sparse.stage(published, SparseWriteQueue.ADD, FOLLOWS, 7, null, tx.openOps());
+        FACTORY_CALLS.set(1); // the next default of FRAGILE throws
+        stageSpawn(FRAGILE);
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("factory failed", e.getMessage(), "the wave's own failure propagates");
+        assertEquals(1, e.getSuppressed().length);
+        assertEquals("edge store failed", e.getSuppressed()[0].getMessage(), "the completion's failure is kept");
+        assertTrue(index.isAlive(published));
+        assertFalse(drain.hasWork());
+    }
+
+    @Test
+    void aDespawnReportThatThrowsAfterAThrowingMoveObserverIsKeptWithIt() {
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                throw new IllegalStateException("despawn listener failed");
+            }
+        });
+        long first = stageSpawn(N.of(1));
+        long second = stageSpawn(N.of(2));
+        drain.drain();
+        Table table = tableOf(first);
+        table.addObserver(throwingOnRowMoves());
+        tx.begin(first, Entity.slot(first), TxState.STAGED_DESPAWN); // the last row moves into its row 0
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("move observer failed", e.getMessage());
+        assertEquals(1, e.getSuppressed().length);
+        assertEquals("despawn listener failed", e.getSuppressed()[0].getMessage());
+        assertEquals(EntityIndex.FREE, index.stateOf(first), "the despawn happened all the same");
+        assertEquals(second, table.entityAt(0));
+    }
 }
