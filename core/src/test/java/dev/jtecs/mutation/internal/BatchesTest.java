@@ -1478,8 +1478,7 @@ class BatchesTest {
 
     @Test
     void clearEntitiesForgetsKeysEntityObserversAndSparseEdges() {
-        dev.jtecs.component.Relationship watches = dev.jtecs.component.Relationships.register("test.batch.Watches",
-                o -> o.sparse());
+        dev.jtecs.component.Relationship watches = WATCHES;
         long keyed = world.spawn(EntityKey.COMPONENT.of("boss"));
         long watcher = world.spawn(POS);
         world.set(watcher, watches.to(keyed));
@@ -1500,5 +1499,70 @@ class BatchesTest {
         world.despawn(first);
         world.despawn(second);
         assertEquals(List.of(), heard, "the old observer heard nothing");
+    }
+
+    static final dev.jtecs.component.Relationship OWNER = dev.jtecs.component.Relationships.register(
+            "test.batch.Owner", o -> o.sparse().exclusive());
+    static final dev.jtecs.component.Relationship GUARDS = dev.jtecs.component.Relationships.register(
+            "test.batch.Guards", o -> o.sparse());
+    static final dev.jtecs.component.Relationship WATCHES = dev.jtecs.component.Relationships.register(
+            "test.batch.Watches", o -> o.sparse());
+    /** Requires a sparse edge to the first entity of a fresh world. */
+    static final TagComponent GUARDED = Components.tag("test.batch.Guarded",
+            o -> o.requires(GUARDS.to(Entity.pack(1, 0))));
+
+    private List<Long> targetsOf(long id, dev.jtecs.component.BaseRelationship<?> relationship) {
+        List<Long> targets = new ArrayList<>();
+        world.forEachRelationship(id, relationship, v -> targets.add(((dev.jtecs.component.RelationshipValue) v).target()));
+        return targets;
+    }
+
+    @Test
+    void aSpawnBatchGivenTwoEdgesOfAnExclusiveSparseRelationshipKeepsTheLast() {
+        long first = world.spawn(MARK);
+        long second = world.spawn(MARK);
+        BatchIds ids = world.batchSpawn(2, List.of(POS, OWNER.to(first), OWNER.to(second)));
+        for (int i = 0; i < ids.count(); i++) {
+            assertEquals(List.of(second), targetsOf(ids.get(i), OWNER), "only the last edge given counts");
+            assertTrue(world.has(ids.get(i), OWNER), "with its marker");
+        }
+    }
+
+    @Test
+    void aSpawnBatchGetsItsExplicitSparseEdgesAndThoseItsRequirementsBring() {
+        long guard = world.spawn(MARK);
+        assertEquals(Entity.pack(1, 0), guard, "the target GUARDED requires");
+        long watched = world.spawn(MARK);
+        BatchIds ids = world.batchSpawn(3, List.of(POS, WATCHES.to(watched), GUARDED));
+        for (int i = 0; i < ids.count(); i++) {
+            long id = ids.get(i);
+            assertEquals(List.of(watched), targetsOf(id, WATCHES), "the explicit edge");
+            assertEquals(List.of(guard), targetsOf(id, GUARDS), "the required edge, appended after it");
+            assertTrue(world.has(id, GUARDED) && world.has(id, WATCHES) && world.has(id, GUARDS));
+        }
+        BatchIds alone = world.batchSpawn(1, List.of(GUARDED)); // requirements alone
+        assertEquals(List.of(guard), targetsOf(alone.get(0), GUARDS));
+        assertEquals(List.of(), targetsOf(alone.get(0), WATCHES));
+    }
+
+    @Test
+    void loadingASnapshotReplacesAPopulatedWorld() {
+        try (World source = World.create()) {
+            source.batchSpawn(3, List.of(POS));
+            source.spawn(EntityKey.COMPONENT.of("saved"), HP.of(5));
+            byte[] saved = source.saveSnapshot(dev.jtecs.snapshot.SnapshotOptions.binary()).toByteArray();
+            for (int i = 0; i < 10; i++) {
+                world.spawn(VEL, HP.of(i));
+            }
+            long old = world.spawn(EntityKey.COMPONENT.of("old"), MARK);
+            world.observe(old, OnDespawn.class, e -> { });
+            world.loadSnapshot(saved);
+            assertEquals(4, world.entityCount(), "only the snapshot's entities: the old ones were cleared");
+            assertEquals(0, query(VEL).count());
+            assertEquals(0, world.byKey("old"));
+            assertFalse(world.hasObservers(old, OnDespawn.class), "observers at the old entities went too");
+            assertEquals(5, world.get(world.byKey("saved"), HP));
+            assertEquals(3, query(POS).count());
+        }
     }
 }
