@@ -1511,6 +1511,10 @@ class BatchesTest {
     static final TagComponent GUARDED = Components.tag("test.batch.Guarded",
             o -> o.requires(GUARDS.to(Entity.pack(1, 0))));
 
+    /** Requires two sparse edges: to the first and to the second entity of a fresh world. */
+    static final TagComponent PATROLLED = Components.tag("test.batch.Patrolled",
+            o -> o.requires(GUARDS.to(Entity.pack(1, 0)), OWNER.to(Entity.pack(2, 0))));
+
     private List<Long> targetsOf(long id, dev.jtecs.component.BaseRelationship<?> relationship) {
         List<Long> targets = new ArrayList<>();
         world.forEachRelationship(id, relationship, v -> targets.add(((dev.jtecs.component.RelationshipValue) v).target()));
@@ -1526,6 +1530,11 @@ class BatchesTest {
             assertEquals(List.of(second), targetsOf(ids.get(i), OWNER), "only the last edge given counts");
             assertTrue(world.has(ids.get(i), OWNER), "with its marker");
         }
+        BatchIds both = world.batchSpawn(2, List.of(POS, WATCHES.to(first), WATCHES.to(second)));
+        for (int i = 0; i < both.count(); i++) {
+            assertEquals(List.of(first, second), targetsOf(both.get(i), WATCHES),
+                    "a relationship that is not exclusive keeps every edge given");
+        }
     }
 
     @Test
@@ -1539,6 +1548,13 @@ class BatchesTest {
             assertEquals(List.of(watched), targetsOf(id, WATCHES), "the explicit edge");
             assertEquals(List.of(guard), targetsOf(id, GUARDS), "the required edge, appended after it");
             assertTrue(world.has(id, GUARDED) && world.has(id, WATCHES) && world.has(id, GUARDS));
+        }
+        BatchIds patrolled = world.batchSpawn(2, List.of(POS, WATCHES.to(guard), PATROLLED));
+        for (int i = 0; i < patrolled.count(); i++) {
+            long id = patrolled.get(i);
+            assertEquals(List.of(guard), targetsOf(id, WATCHES), "the explicit edge, kept first");
+            assertEquals(List.of(guard), targetsOf(id, GUARDS), "each required edge appended after it");
+            assertEquals(List.of(watched), targetsOf(id, OWNER));
         }
         BatchIds alone = world.batchSpawn(1, List.of(GUARDED)); // requirements alone
         assertEquals(List.of(guard), targetsOf(alone.get(0), GUARDS));
