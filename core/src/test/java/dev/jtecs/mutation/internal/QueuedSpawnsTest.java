@@ -251,7 +251,8 @@ class QueuedSpawnsTest {
                 .set(PRIMS.shortField("s"), (short) (-100 * k))
                 .set(PRIMS.byteField("b"), (byte) (7 * k))
                 .set(PRIMS.charField("c"), (char) ('a' + k))
-                .set(PRIMS.booleanField("z"), k % 2 == 1);
+                .set(PRIMS.booleanField("z"), k % 2 == 1)
+                .set(PRIMS.intField("i"), 10 * k); // each setter returns the queue, for the next call
     }
 
     private static Prims expected(int k) {
@@ -273,5 +274,29 @@ class QueuedSpawnsTest {
         });
         assertTrue(world.isAlive(spawned[0]), "published when the visit returned");
         assertEquals(new Pos(4, 0), world.get(spawned[0], POS));
+    }
+
+    @Test
+    void everyCallOfAQueueIsRefusedOnAnotherThread() throws InterruptedException, ExecutionException {
+        SpawnQueue queue = world.spawnQueue(List.of(PRIMS, POS));
+        long id = queue.spawn(); // outside any scope: published, the queue's cursor is on it
+        write(queue, 1);
+        List<Runnable> calls = List.of(queue::last, () -> queue.set(X, 9), () -> queue.set(PRIMS.intField("i"), 9),
+                () -> queue.set(PRIMS.longField("l"), 9), () -> queue.set(PRIMS.doubleField("d"), 9),
+                () -> queue.set(PRIMS.shortField("s"), (short) 9), () -> queue.set(PRIMS.byteField("b"), (byte) 9),
+                () -> queue.set(PRIMS.charField("c"), 'z'), () -> queue.set(PRIMS.booleanField("z"), false));
+        for (Runnable call : calls) {
+            Throwable thrown = CompletableFuture.supplyAsync(() -> {
+                try {
+                    call.run();
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            }).get();
+            assertTrue(thrown instanceof WrongThreadException, String.valueOf(thrown));
+        }
+        assertEquals(expected(1), world.get(id, PRIMS), "no refused call wrote anything");
+        assertEquals(new Pos(0, 0), world.get(id, POS));
     }
 }
