@@ -1344,6 +1344,7 @@ class BatchesTest {
     @Test
     void batchCallsInsideAVisitPublishWhenTheVisitReturns() {
         long doomed = world.spawn(POS);
+        long moving = world.spawn(VEL);
         long[] buffer = new long[2];
         List<Long> seenInside = new ArrayList<>();
         int[] visits = {0};
@@ -1354,6 +1355,8 @@ class BatchesTest {
             BatchIds returned = world.batchSpawn(2, List.of(MARK));
             world.batchSpawn(2, List.of(MARK), null, buffer, 0);
             assertEquals(1, world.despawn(new long[] {doomed}, 0, 1));
+            world.batchSet(query(VEL), HP.of(8)); // a query batch's scope
+            assertFalse(world.has(moving, HP), "the batch set waits for the visit too");
             for (long id : new long[] {returned.get(0), returned.get(1), buffer[0], buffer[1]}) {
                 seenInside.add(id);
                 assertFalse(world.isAlive(id), "a visit's rows stay put: nothing publishes while it runs");
@@ -1365,6 +1368,7 @@ class BatchesTest {
             assertTrue(world.isAlive(id), "published when the visit returned");
         }
         assertFalse(world.isAlive(doomed));
+        assertEquals(8, world.get(moving, HP), "the batch set published with them");
     }
 
     @Test

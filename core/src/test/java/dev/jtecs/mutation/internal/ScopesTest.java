@@ -276,4 +276,25 @@ class ScopesTest {
         assertEquals(0, scopes.depth());
         assertFalse(scopes.inCall());
     }
+
+    @Test
+    void insideAHoldACommitClosesItsOwnDeferAndPublishesAndTheReleaseLeavesNoScope() {
+        scopes.hold();
+        assertTrue(scopes.onlyDeferred(), "a hold is no running call");
+        scopes.defer();
+        long id = fixture.stageSpawn(T);
+        scopes.commit();
+        assertTrue(published(id), "the defer closed down to the hold: a commit inside a system publishes");
+        assertEquals(1, scopes.depth());
+        scopes.release(false);
+        assertEquals(0, scopes.depth());
+        assertTrue(scopes.onlyDeferred());
+        scopes.commit(); // nothing is open: the commit closes nothing
+        assertEquals(0, scopes.depth());
+        scopes.defer();
+        long later = fixture.stageSpawn(T);
+        scopes.commit();
+        assertTrue(published(later), "a defer after the release is the outermost scope again");
+        assertEquals(0, scopes.depth());
+    }
 }
