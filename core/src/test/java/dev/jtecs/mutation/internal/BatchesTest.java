@@ -14,6 +14,7 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
+import dev.jtecs.component.Input;
 import dev.jtecs.component.ManagedComponent;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
@@ -1336,5 +1337,252 @@ class BatchesTest {
         world.spawnAt(next, MARK);
         world.despawn(next);
         assertTrue(events.isEmpty(), "the slot's next id starts without the old observer");
+    }
+
+    // ---------------------------------------------------------------- scopes of batch calls inside a visit
+
+    @Test
+    void batchCallsInsideAVisitPublishWhenTheVisitReturns() {
+        long doomed = world.spawn(POS);
+        long moving = world.spawn(VEL);
+        long[] buffer = new long[2];
+        List<Long> seenInside = new ArrayList<>();
+        int[] visits = {0};
+        world.forEachArchetype(archetype -> {
+            if (visits[0]++ > 0) {
+                return;
+            }
+            BatchIds returned = world.batchSpawn(2, List.of(MARK));
+            world.batchSpawn(2, List.of(MARK), null, buffer, 0);
+            assertEquals(1, world.despawn(new long[] {doomed}, 0, 1));
+            world.batchSet(query(VEL), HP.of(8)); // a query batch's scope
+            assertFalse(world.has(moving, HP), "the batch set waits for the visit too");
+            for (long id : new long[] {returned.get(0), returned.get(1), buffer[0], buffer[1]}) {
+                seenInside.add(id);
+                assertFalse(world.isAlive(id), "a visit's rows stay put: nothing publishes while it runs");
+            }
+            assertTrue(world.isAlive(doomed), "its despawn waits for the visit too");
+        });
+        assertEquals(4, seenInside.size());
+        for (long id : seenInside) {
+            assertTrue(world.isAlive(id), "published when the visit returned");
+        }
+        assertFalse(world.isAlive(doomed));
+        assertEquals(8, world.get(moving, HP), "the batch set published with them");
+    }
+
+    @Test
+    void aReusedSpawnPlanStillChecksTheCount() {
+        List<Input> inputs = List.of(POS, MARK);
+        world.batchSpawn(2, inputs); // planned here, reused by the calls below
+        String before = dump();
+        IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+                () -> world.batchSpawn(0, inputs));
+        assertEquals("batchSpawn: count must be at least 1, was 0", zero.getMessage());
+        assertThrows(IllegalStateException.class, () -> world.batchSpawn(1_000_000_000, inputs), "world is full");
+        assertEquals(before, dump(), "a refused call changes nothing");
+        assertEquals(3, world.batchSpawn(3, inputs).count(), "and the plan still serves");
+    }
+
+    @Test
+    void aBufferOffsetAtItsEndIsRefusedForTheCountNotTheBuffer() {
+        long[] ids = new long[4];
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> world.batchSpawn(0, List.of(MARK), null, ids, ids.length));
+        assertEquals("batchSpawn: count must be at least 1, was 0", e.getMessage(),
+                "an offset at the end leaves room for zero ids, which is what was asked");
+        e = assertThrows(IllegalArgumentException.class, () -> world.batchSpawn(1, List.of(MARK), null, ids, 4));
+        assertTrue(e.getMessage().startsWith("batchSpawn: ids.length=4 from offset=4 cannot hold count=1"),
+                e.getMessage());
+        assertEquals(0, world.entityCount());
+    }
+
+    @Test
+    void aRawRestorationOfNoIdsDoesNothingAndDuplicatesAreRefusedBeforeAnyIsReserved() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ids = arena.allocate(ValueLayout.JAVA_LONG, 3);
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(7, 0));
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 1, Entity.pack(9, 0));
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 2, Entity.pack(7, 1)); // slot 7 again
+            int archetypes = world.archetypeCount();
+            world.batchSpawnAtRaw(ids, 0, List.of(POS, VEL, MARK), null);
+            assertEquals(0, world.entityCount(), "count 0: nothing to restore");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> world.batchSpawnAtRaw(ids, 3, List.of(POS, VEL, MARK), null));
+            assertEquals("batchSpawnAtRaw: slot 7 appears twice (id " + Entity.toString(Entity.pack(7, 1)) + ")",
+                    e.getMessage());
+            assertEquals(archetypes, world.archetypeCount(), "refused before its archetype was created");
+            long alive = world.spawn(MARK);
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, alive);
+            assertThrows(IllegalArgumentException.class,
+                    () -> world.batchSpawnAtRaw(ids, 2, List.of(POS, VEL, MARK), null), "an id that is alive");
+            assertFalse(world.isAlive(Entity.pack(9, 0)), "nothing reserved, nothing spawned");
+            world.spawnAt(Entity.pack(9, 0), MARK); // the id is still free
+            assertEquals(archetypes + 1, world.archetypeCount(), "only MARK's archetype was created");
+        }
+    }
+
+    @Test
+    void aTakenConstantKeyRefusesARawRestorationAtTheCall() {
+        world.spawn(EntityKey.COMPONENT.of("boss"));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ids = arena.allocate(ValueLayout.JAVA_LONG, 1);
+            ids.setAtIndex(ValueLayout.JAVA_LONG, 0, Entity.pack(5, 0));
+            world.defer();
+            assertThrows(IllegalArgumentException.class,
+                    () -> world.batchSpawnAtRaw(ids, 1, List.of(POS, EntityKey.COMPONENT.of("boss")), null));
+            world.commit();
+        }
+        assertFalse(world.isAlive(Entity.pack(5, 0)), "refused at the call: nothing was staged");
+        assertEquals(1, world.entityCount());
+        world.spawnAt(Entity.pack(5, 0), POS); // its id was never reserved
+    }
+
+    @Test
+    void batchSpawnAtRefusesALiveIdBeforeCreatingItsArchetype() {
+        long alive = world.spawn(MARK);
+        int archetypes = world.archetypeCount();
+        assertThrows(IllegalArgumentException.class,
+                () -> world.batchSpawnAt(new long[] {Entity.pack(40, 0), alive}, List.of(POS, VEL, MARK), null));
+        assertEquals(archetypes, world.archetypeCount(), "a refused call creates no archetype");
+        assertFalse(world.isAlive(Entity.pack(40, 0)));
+    }
+
+    @Test
+    void aChangeStagedOnARestoredIdBeforeItsBatchPublishesAppliesAfterIt() {
+        long[] ids = {Entity.pack(20, 0), Entity.pack(21, 0)};
+        world.defer();
+        world.batchSpawnAt(ids, List.of(POS), null);
+        world.set(ids[0], HP.of(42)); // staged on a reserved id of the batch
+        world.remove(ids[1], POS);
+        world.commit();
+        assertEquals(42, world.get(ids[0], HP));
+        assertTrue(world.has(ids[0], POS));
+        assertFalse(world.has(ids[1], POS), "the removal applied after the batch placed it");
+        assertTrue(world.isAlive(ids[1]));
+    }
+
+    @Test
+    void batchSetRefusesARelationshipThatIsNotAnEdge() {
+        dev.jtecs.component.Relationship likes = dev.jtecs.component.Relationships.register("test.batch.Likes");
+        long target = world.spawn(MARK);
+        long member = world.spawn(POS);
+        Query positions = query(POS);
+        String before = dump();
+        assertThrows(IllegalArgumentException.class, () -> world.batchSet(positions, likes));
+        assertThrows(IllegalArgumentException.class, () -> world.batchSet(positions, likes.targeting(target)),
+                "a selector is no edge either");
+        IllegalArgumentException writer = assertThrows(IllegalArgumentException.class,
+                () -> world.batchSet(positions, likes, (a, from, to) -> { }));
+        assertTrue(writer.getMessage().startsWith("batchSet: a writer cannot set relationship"), writer.getMessage());
+        assertEquals(before, dump(), "nothing changed");
+        world.batchSet(positions, likes.to(target)); // an edge is what batchSet takes
+        assertEquals(target, world.getFirstRelationship(member, likes).target());
+    }
+
+    @Test
+    void clearEntitiesForgetsKeysEntityObserversAndSparseEdges() {
+        dev.jtecs.component.Relationship watches = WATCHES;
+        long keyed = world.spawn(EntityKey.COMPONENT.of("boss"));
+        long watcher = world.spawn(POS);
+        world.set(watcher, watches.to(keyed));
+        List<Long> heard = new ArrayList<>();
+        world.observe(keyed, OnDespawn.class, e -> heard.add(e.entity()));
+        world.defer();
+        world.spawn(EntityKey.COMPONENT.of("pending")); // a claim staged, never published
+        world.clearEntities();
+        world.commit();
+        assertEquals(0, world.byKey("boss"));
+        assertFalse(world.hasObservers(keyed, OnDespawn.class), "observers at entity addresses go");
+        long first = world.spawn(EntityKey.COMPONENT.of("pending")); // the staged claim was dropped
+        long second = world.spawn(EntityKey.COMPONENT.of("boss"));
+        assertEquals(first, world.byKey("pending"));
+        assertEquals(second, world.byKey("boss"));
+        assertEquals(Entity.slot(watcher), Entity.slot(second), "the watcher's slot is reused");
+        assertEquals(null, world.getFirstRelationship(second, watches), "and comes without the old edge");
+        world.despawn(first);
+        world.despawn(second);
+        assertEquals(List.of(), heard, "the old observer heard nothing");
+    }
+
+    static final dev.jtecs.component.Relationship OWNER = dev.jtecs.component.Relationships.register(
+            "test.batch.Owner", o -> o.sparse().exclusive());
+    static final dev.jtecs.component.Relationship GUARDS = dev.jtecs.component.Relationships.register(
+            "test.batch.Guards", o -> o.sparse());
+    static final dev.jtecs.component.Relationship WATCHES = dev.jtecs.component.Relationships.register(
+            "test.batch.Watches", o -> o.sparse());
+    /** Requires a sparse edge to the first entity of a fresh world. */
+    static final TagComponent GUARDED = Components.tag("test.batch.Guarded",
+            o -> o.requires(GUARDS.to(Entity.pack(1, 0))));
+
+    /** Requires two sparse edges: to the first and to the second entity of a fresh world. */
+    static final TagComponent PATROLLED = Components.tag("test.batch.Patrolled",
+            o -> o.requires(GUARDS.to(Entity.pack(1, 0)), OWNER.to(Entity.pack(2, 0))));
+
+    private List<Long> targetsOf(long id, dev.jtecs.component.BaseRelationship<?> relationship) {
+        List<Long> targets = new ArrayList<>();
+        world.forEachRelationship(id, relationship, v -> targets.add(((dev.jtecs.component.RelationshipValue) v).target()));
+        return targets;
+    }
+
+    @Test
+    void aSpawnBatchGivenTwoEdgesOfAnExclusiveSparseRelationshipKeepsTheLast() {
+        long first = world.spawn(MARK);
+        long second = world.spawn(MARK);
+        BatchIds ids = world.batchSpawn(2, List.of(POS, OWNER.to(first), OWNER.to(second)));
+        for (int i = 0; i < ids.count(); i++) {
+            assertEquals(List.of(second), targetsOf(ids.get(i), OWNER), "only the last edge given counts");
+            assertTrue(world.has(ids.get(i), OWNER), "with its marker");
+        }
+        BatchIds both = world.batchSpawn(2, List.of(POS, WATCHES.to(first), WATCHES.to(second)));
+        for (int i = 0; i < both.count(); i++) {
+            assertEquals(List.of(first, second), targetsOf(both.get(i), WATCHES),
+                    "a relationship that is not exclusive keeps every edge given");
+        }
+    }
+
+    @Test
+    void aSpawnBatchGetsItsExplicitSparseEdgesAndThoseItsRequirementsBring() {
+        long guard = world.spawn(MARK);
+        assertEquals(Entity.pack(1, 0), guard, "the target GUARDED requires");
+        long watched = world.spawn(MARK);
+        BatchIds ids = world.batchSpawn(3, List.of(POS, WATCHES.to(watched), GUARDED));
+        for (int i = 0; i < ids.count(); i++) {
+            long id = ids.get(i);
+            assertEquals(List.of(watched), targetsOf(id, WATCHES), "the explicit edge");
+            assertEquals(List.of(guard), targetsOf(id, GUARDS), "the required edge, appended after it");
+            assertTrue(world.has(id, GUARDED) && world.has(id, WATCHES) && world.has(id, GUARDS));
+        }
+        BatchIds patrolled = world.batchSpawn(2, List.of(POS, WATCHES.to(guard), PATROLLED));
+        for (int i = 0; i < patrolled.count(); i++) {
+            long id = patrolled.get(i);
+            assertEquals(List.of(guard), targetsOf(id, WATCHES), "the explicit edge, kept first");
+            assertEquals(List.of(guard), targetsOf(id, GUARDS), "each required edge appended after it");
+            assertEquals(List.of(watched), targetsOf(id, OWNER));
+        }
+        BatchIds alone = world.batchSpawn(1, List.of(GUARDED)); // requirements alone
+        assertEquals(List.of(guard), targetsOf(alone.get(0), GUARDS));
+        assertEquals(List.of(), targetsOf(alone.get(0), WATCHES));
+    }
+
+    @Test
+    void loadingASnapshotReplacesAPopulatedWorld() {
+        try (World source = World.create()) {
+            source.batchSpawn(3, List.of(POS));
+            source.spawn(EntityKey.COMPONENT.of("saved"), HP.of(5));
+            byte[] saved = source.saveSnapshot(dev.jtecs.snapshot.SnapshotOptions.binary()).toByteArray();
+            for (int i = 0; i < 10; i++) {
+                world.spawn(VEL, HP.of(i));
+            }
+            long old = world.spawn(EntityKey.COMPONENT.of("old"), MARK);
+            world.observe(old, OnDespawn.class, e -> { });
+            world.loadSnapshot(saved);
+            assertEquals(4, world.entityCount(), "only the snapshot's entities: the old ones were cleared");
+            assertEquals(0, query(VEL).count());
+            assertEquals(0, world.byKey("old"));
+            assertFalse(world.hasObservers(old, OnDespawn.class), "observers at the old entities went too");
+            assertEquals(5, world.get(world.byKey("saved"), HP));
+            assertEquals(3, query(POS).count());
+        }
     }
 }

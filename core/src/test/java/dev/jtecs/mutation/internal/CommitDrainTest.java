@@ -312,4 +312,596 @@ class CommitDrainTest {
         drain.drain();
         assertTrue(index.isAlive(again), "the drain keeps working");
     }
+
+    /** An observer of {@code table} that runs {@code onAdded} each time rows arrive. */
+    private static dev.jtecs.storage.EntityObserver onRowsAdded(Table table, Runnable onAdded) {
+        var observer = new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesAdded(dev.jtecs.storage.Archetype archetype, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                onAdded.run();
+            }
+        };
+        table.addObserver(observer);
+        return observer;
+    }
+
+    @Test
+    void theWaveBoundAllowsExactlyThatManyWavesAndMustBeAtLeastOne() {
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> new CommitDrain(index,
+                registry, tx, sparse, new KeyIndex(id -> null), null, DrainHooks.NONE, 0));
+        assertEquals("maxWaves=0 must be at least 1", bad.getMessage());
+        long first = stageSpawn(N.of(1));
+        drain.drain();
+        Table table = tableOf(first);
+        for (int bound = 1; bound <= 2; bound++) {
+            CommitDrain bounded = new CommitDrain(index, registry, tx, sparse, new KeyIndex(id -> null),
+                    new LifecycleEvents(index, registry, new dev.jtecs.event.internal.ObserverRegistry(), null),
+                    DrainHooks.NONE, bound);
+            java.util.List<Boolean> drainingSeen = new java.util.ArrayList<>();
+            long[] cascaded = new long[1];
+            AtomicInteger arrivals = new AtomicInteger();
+            var observer = onRowsAdded(table, () -> {
+                drainingSeen.add(bounded.isDraining());
+                if (arrivals.incrementAndGet() == 1) {
+                    cascaded[0] = stageSpawn(N.of(3)); // staged by a callback: the next wave publishes it
+                }
+            });
+            long trigger = stageSpawn(N.of(2));
+            if (bound == 1) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, bounded::drain);
+                assertTrue(e.getMessage().startsWith("commit did not reach a fixed point after 1 waves"),
+                        e.getMessage());
+                assertTrue(index.isAlive(trigger), "the first wave published");
+                assertEquals(EntityIndex.FREE, index.stateOf(cascaded[0]), "the wave past the bound was discarded");
+            } else {
+                bounded.drain(); // two waves: the bound allows them
+                assertTrue(index.isAlive(trigger));
+                assertTrue(index.isAlive(cascaded[0]), "the callback's spawn published in the second wave");
+            }
+            assertFalse(bounded.isDraining());
+            assertFalse(bounded.hasWork());
+            assertTrue(drainingSeen.size() >= 1);
+            assertFalse(drainingSeen.contains(false), "callbacks run while the drain is draining");
+            table.removeObserver(observer);
+        }
+    }
+
+    @Test
+    void aSpawnCancelledInItsWaveReleasesItsIdOnceAndIsReportedDespawned() {
+        java.util.List<Long> despawned = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                despawned.add(id);
+            }
+        });
+        long kept = stageSpawn(N.of(1));
+        long cancelled = stageSpawn(N.of(2)); // spawn(...) then despawn(...) in one scope
+        tx.cancelInto(tx.find(Entity.slot(cancelled)), TxState.CANCELLED_SPAWN);
+        drain.drain();
+        assertTrue(index.isAlive(kept));
+        assertEquals(EntityIndex.FREE, index.stateOf(cancelled), "its reserved id went stale");
+        assertEquals(java.util.List.of(cancelled), despawned, "edges staged to it are told it died");
+        assertEquals(1, tableOf(kept).count());
+
+        // the same in a wave that fails after the cancelled spawn was released: it is not released twice
+        FACTORY_CALLS.set(1); // the next default of FRAGILE throws
+        long again = stageSpawn(N.of(3));
+        tx.cancelInto(tx.find(Entity.slot(again)), TxState.CANCELLED_SPAWN);
+        long failing = stageSpawn(FRAGILE);
+        assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals(EntityIndex.FREE, index.stateOf(again));
+        assertEquals(EntityIndex.FREE, index.stateOf(failing));
+        java.util.Set<Integer> slots = new java.util.HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            assertTrue(slots.add(Entity.slot(index.allocate())), "each freed slot is handed out once");
+        }
+    }
+
+    @Test
+    void despawningAnUnplacedMemberOfASpawnBatchFreesItsIdAndClearsItsMark() {
+        java.util.List<Long> despawned = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                despawned.add(id);
+            }
+        });
+        BatchOp.SpawnPlan plan = drain.planSpawn(new dev.jtecs.component.Input[] {N.of(5)}, false);
+        long first = index.allocateBatch(3, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 3, first, null, null));
+        long member = first + 1;
+        int slot = Entity.slot(member);
+        tx.begin(member, slot, TxState.STAGED_DESPAWN); // as Staging.despawn stages it
+        tx.doom(slot);
+        tx.noteBatchCancel();
+        drain.drain();
+        assertEquals(EntityIndex.FREE, index.stateOf(member), "it never got a row; its id went stale");
+        assertFalse(tx.isDoomed(slot), "the slot comes back unmarked");
+        assertFalse(tx.anyDoomed());
+        assertEquals(java.util.List.of(member), despawned);
+        assertTrue(index.isAlive(first) && index.isAlive(first + 2));
+        assertEquals(2, plan.table().count());
+        long reused = index.allocate();
+        assertEquals(slot, Entity.slot(reused), "the freed slot is reused");
+        assertFalse(tx.isDoomed(Entity.slot(reused)), "and does not carry the old mark");
+    }
+
+    @Test
+    void aWaveGrowsEachDestinationOnceBeforeAnyCallbackRuns() {
+        long first = stageSpawn(N.of(0));
+        drain.drain();
+        Table table = tableOf(first);
+        assertEquals(Table.ROW_PADDING, table.capacityRows());
+        java.util.List<Integer> capacities = new java.util.ArrayList<>();
+        onRowsAdded(table, () -> capacities.add(table.capacityRows()));
+        for (int i = 1; i <= 200; i++) {
+            stageSpawn(N.of(i));
+        }
+        drain.drain();
+        assertEquals(201, table.count());
+        assertEquals(200, capacities.size(), "one callback per spawn");
+        assertEquals(java.util.Set.of(256), java.util.Set.copyOf(capacities),
+                "grown once, for all 201 rows, before the first callback: no buffer moves under the callbacks");
+    }
+
+    static final TagComponent[] KINDS = new TagComponent[40];
+
+    static {
+        for (int i = 0; i < KINDS.length; i++) {
+            KINDS[i] = Components.tag("test.drain.Kind" + i);
+        }
+    }
+
+    @Test
+    void oneWaveSpawningIntoManyArchetypesReservesEachOfThem() {
+        long[] seeds = new long[KINDS.length];
+        for (int i = 0; i < KINDS.length; i++) { // one archetype per kind, created in this order
+            seeds[i] = stageSpawn(N.of(i), KINDS[i]);
+        }
+        drain.drain();
+        int highest = tableOf(seeds[KINDS.length - 1]).id();
+        assertTrue(highest >= 2 * 16 + 1, "table ids past twice the drain's first tally: " + highest);
+        CommitDrain fresh = drainWith(DrainHooks.NONE); // its tallies have never seen a table: they grow now
+        long[] ids = new long[KINDS.length * 20];
+        for (int i = KINDS.length - 1; i >= 0; i--) { // the highest table id is tallied first
+            for (int k = 0; k < 20; k++) {
+                ids[i * 20 + k] = stageSpawn(N.of(1000 * i + k), KINDS[i]);
+            }
+        }
+        fresh.drain();
+        for (int i = 0; i < KINDS.length; i++) {
+            Table table = tableOf(seeds[i]);
+            assertEquals(21, table.count());
+            for (int k = 0; k < 20; k++) {
+                long id = ids[i * 20 + k];
+                assertTrue(index.isAlive(id));
+                assertEquals(1000 * i + k, table.readValue(table.position(N.id()), index.rowOf(Entity.slot(id))));
+            }
+        }
+    }
+
+    @Test
+    void aDespawnFailingAtAnyHeapAllocationLeavesTheEntityWholeOrGone() {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (DrainFixture rig = new DrainFixture()) {
+                long[] ids = new long[65];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = rig.stageSpawn(N.of(i));
+                }
+                rig.drain.drain();
+                Table table = rig.tableOf(ids[0]);
+                for (int i = 1; i < ids.length; i++) { // 64 freed slots: the free stack is full
+                    rig.tx.begin(ids[i], Entity.slot(ids[i]), TxState.STAGED_DESPAWN);
+                }
+                rig.drain.drain();
+                java.util.List<String> events = new java.util.ArrayList<>();
+                table.addObserver(new dev.jtecs.storage.EntityObserver() {
+                    @Override
+                    public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int from, int to,
+                            dev.jtecs.storage.Archetype other) {
+                        events.add("removed");
+                    }
+
+                    @Override
+                    public void onEntitiesAdded(dev.jtecs.storage.Archetype archetype, int from, int to,
+                            dev.jtecs.storage.Archetype other) {
+                        events.add("added");
+                    }
+                });
+                long last = ids[0];
+                rig.tx.begin(last, Entity.slot(last), TxState.STAGED_DESPAWN);
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                boolean failed;
+                try {
+                    rig.drain.drain();
+                    failed = false;
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                if (!failed) {
+                    assertTrue(failures > 0, "some allocation of the despawn was failed");
+                    assertEquals(EntityIndex.FREE, rig.index.stateOf(last));
+                    assertEquals(0, table.count());
+                    assertEquals(java.util.List.of("removed"), events);
+                    return;
+                }
+                failures++;
+                String when = "heap allocation " + k + " failed";
+                assertTrue(rig.index.isAlive(last), "it failed before the row left: the entity stays, " + when);
+                assertEquals(1, table.count(), when);
+                assertEquals(last, table.entityAt(0), when);
+                assertEquals(0, rig.index.rowOf(Entity.slot(last)), when);
+                assertEquals(java.util.List.of(), events, "no observer heard of a removal that did not happen, " + when);
+                rig.tx.begin(last, Entity.slot(last), TxState.STAGED_DESPAWN); // the world goes on
+                rig.drain.drain();
+                assertEquals(EntityIndex.FREE, rig.index.stateOf(last), when);
+            }
+        }
+    }
+
+    @Test
+    void clearAllLeavesATableThatIsEmptyAlreadyUnannounced() {
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2), T);
+        drain.drain();
+        Table full = tableOf(a);
+        Table emptied = tableOf(b);
+        tx.begin(b, Entity.slot(b), TxState.STAGED_DESPAWN);
+        drain.drain();
+        assertEquals(0, emptied.count());
+        java.util.List<String> events = new java.util.ArrayList<>();
+        for (Table table : new Table[] {full, emptied}) {
+            String name = table == full ? "full" : "emptied";
+            table.addObserver(new dev.jtecs.storage.EntityObserver() {
+                @Override
+                public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int from, int to,
+                        dev.jtecs.storage.Archetype other) {
+                    events.add(name + " removed " + from + ".." + to);
+                }
+
+                @Override
+                public void onDeactivated(dev.jtecs.storage.Archetype archetype) {
+                    events.add(name + " deactivated");
+                }
+            });
+        }
+        drain.clearAll();
+        assertEquals(java.util.List.of("full removed 0..1", "full deactivated"), events,
+                "a table with no rows loses none and was deactivated when its last row left");
+        assertEquals(0, full.count());
+    }
+
+    @Test
+    void aQueryBatchPublishesBetweenTheSparseWritesStagedBeforeAndAfterIt() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                String what = op == SparseWriteQueue.ADD ? "add " + target
+                        : op == SparseWriteQueue.REMOVE_ALL ? "remove all" : "op " + op;
+                log.add(what + " of " + (entity == a ? "a" : entity == b ? "b" : Long.toString(entity)));
+            }
+
+            @Override
+            public void segmentDone() {
+                log.add("segment done");
+            }
+
+            @Override
+            public void settleSparse() {
+                log.add("settle");
+            }
+        });
+        a = stageSpawn(N.of(1), FOLLOWS); // both hold the sparse relationship's marker
+        b = stageSpawn(N.of(2), FOLLOWS);
+        drain.drain();
+        log.clear();
+        Table table = tableOf(a);
+        assertEquals(2, table.count());
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 7, null, tx.openOps()); // before the batch
+        BatchOp remove = BatchOp.query(BatchOp.Kind.REMOVE, new Table[] {table}, new long[][] {null},
+                new long[] {table.dirty().structuralCount()}, new int[] {table.count()}, FOLLOWS, null, null, tx)
+                .withSparse(BatchOp.SparseEdit.of(SparseWriteQueue.REMOVE_ALL, FOLLOWS, 0, null));
+        tx.addOp(remove); // batchRemove(query, FOLLOWS)
+        sparse.stage(b, SparseWriteQueue.ADD, FOLLOWS, 8, null, tx.openOps()); // after it
+        drain.drain();
+        assertEquals(java.util.List.of("add 7 of a", "segment done", "remove all of a", "remove all of b",
+                "segment done", "add 8 of b", "segment done", "settle"), log,
+                "each write publishes on its side of the batch, the batch edits each member once, and the hooks hear "
+                        + "each segment end and the wave's settlement");
+        assertFalse(tableOf(a).has(FOLLOWS.id()), "the batch removed the marker");
+        assertEquals(tableOf(a), tableOf(b));
+    }
+
+    private long a;
+    private long b;
+
+    @Test
+    void theRecordsAfterARunOfDespawnsFromOneTablePublishToo() {
+        long[] many = new long[BatchDespawns.MIN_RUN];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = stageSpawn(N.of(i));
+        }
+        long other = stageSpawn(N.of(100), T);
+        long kept = stageSpawn(N.of(101), T);
+        drain.drain();
+        for (long id : many) { // one run of despawns from one unobserved table: despawned as a group
+            tx.begin(id, Entity.slot(id), TxState.STAGED_DESPAWN);
+        }
+        tx.begin(other, Entity.slot(other), TxState.STAGED_DESPAWN); // the record right after the run
+        long fresh = stageSpawn(N.of(102), T);
+        drain.drain();
+        for (long id : many) {
+            assertEquals(EntityIndex.FREE, index.stateOf(id));
+        }
+        assertEquals(EntityIndex.FREE, index.stateOf(other), "the despawn after the run published");
+        assertTrue(index.isAlive(kept) && index.isAlive(fresh));
+        assertEquals(2, tableOf(kept).count());
+    }
+
+    @Test
+    void aChangeStagedOnAnUnplacedBatchMemberOfTheRootArchetypeMovesItFromThere() {
+        BatchOp.SpawnPlan plan = drain.planSpawn(new dev.jtecs.component.Input[0], false);
+        assertEquals(0, plan.table().id(), "a batch of no components goes to the root archetype");
+        long first = index.allocateBatch(2, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 2, first, null, null));
+        int r = tx.begin(first, Entity.slot(first), TxState.STAGED_MUTATE); // set(member, N.of(5)) in its scope
+        tx.put(r, N, N.of(5));
+        drain.drain();
+        assertTrue(index.isAlive(first) && index.isAlive(first + 1));
+        Table table = tableOf(first);
+        assertTrue(table.has(N.id()), "the member moved on from the root archetype its batch placed it in");
+        assertEquals(5, table.readValue(table.position(N.id()), index.rowOf(Entity.slot(first))));
+        assertEquals(registry.root(), tableOf(first + 1));
+    }
+
+    @Test
+    void aDestinationPrunedBetweenTwoDrainsIsNotReused() {
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        drain.drain();
+        Table source = tableOf(a);
+        int r = tx.begin(a, Entity.slot(a), TxState.STAGED_MUTATE); // add(a, T): the graph's edge to N+T
+        tx.put(r, T, T);
+        drain.drain();
+        Table tagged = tableOf(a);
+        tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
+        drain.drain();
+        registry.prune(tagged); // compaction drops the empty table
+        assertTrue(tagged.isPruned());
+        r = tx.begin(b, Entity.slot(b), TxState.STAGED_MUTATE); // the same lone change from the same table
+        tx.put(r, T, T);
+        drain.drain();
+        Table now = tableOf(b);
+        assertFalse(now.isPruned(), "the entity went to a live table");
+        assertTrue(now.has(T.id()) && now.has(N.id()));
+        assertEquals(now, registry.get(now.id()));
+        assertEquals(2, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(b))));
+        assertEquals(0, source.count());
+    }
+
+    @Test
+    void aCancelledSpawnsSlotIsFreeBeforeTheWavesCallbacksRun() {
+        long seed = stageSpawn(N.of(0));
+        drain.drain();
+        Table table = tableOf(seed);
+        long[] spawnedByCallback = new long[1];
+        var observer = onRowsAdded(table, () -> {
+            if (spawnedByCallback[0] == 0) {
+                spawnedByCallback[0] = stageSpawn(N.of(9)); // a callback spawns: it takes the last slot freed
+            }
+        });
+        long placed = stageSpawn(N.of(1)); // staged first ...
+        long cancelled = stageSpawn(N.of(2)); // ... then spawned and despawned in one scope
+        tx.cancelInto(tx.find(Entity.slot(cancelled)), TxState.CANCELLED_SPAWN);
+        drain.drain();
+        table.removeObserver(observer);
+        assertTrue(index.isAlive(placed));
+        assertEquals(EntityIndex.FREE, index.stateOf(cancelled));
+        assertTrue(index.isAlive(spawnedByCallback[0]));
+        assertEquals(Entity.slot(cancelled), Entity.slot(spawnedByCallback[0]),
+                "released with the despawns, before the spawn phase's callbacks");
+    }
+
+    @Test
+    void aFailedWaveForgetsTheObserversOfTheIdsItReleases() {
+        try (DrainFixture rig = new DrainFixture()) {
+            FACTORY_CALLS.set(1); // the next default of FRAGILE throws
+            long failing = rig.stageSpawn(FRAGILE);
+            long unpublished = rig.stageSpawn(N.of(1)); // after the failure: never published
+            rig.observers.observe(unpublished, dev.jtecs.event.OnDespawn.class, e -> { }, null, false);
+            assertTrue(rig.observers.has(unpublished, dev.jtecs.event.OnDespawn.class));
+            assertThrows(IllegalStateException.class, rig.drain::drain);
+            assertEquals(EntityIndex.FREE, rig.index.stateOf(unpublished));
+            assertEquals(EntityIndex.FREE, rig.index.stateOf(failing));
+            assertFalse(rig.observers.has(unpublished, dev.jtecs.event.OnDespawn.class),
+                    "the released id keeps no observer: its slot's next id starts clean");
+        }
+    }
+
+    @Test
+    void aFailedSegmentGivesItsPublishedRowsOnlyTheirWritesStagedBeforeItsBatch() {
+        java.util.List<String> applied = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                applied.add(target + " of " + (entity == a ? "a" : entity == b ? "b" : Long.toString(entity)));
+            }
+        });
+        b = stageSpawn(N.of(1));
+        drain.drain();
+        Table table = tableOf(b);
+        a = stageSpawn(N.of(2)); // published before the failure
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 7, null, tx.openOps());
+        int r = tx.begin(b, Entity.slot(b), TxState.STAGED_MUTATE); // alive, but its move is never published
+        tx.put(r, T, T);
+        sparse.stage(b, SparseWriteQueue.ADD, FOLLOWS, 5, null, tx.openOps());
+        FACTORY_CALLS.set(1); // the next default of FRAGILE throws
+        long failing = stageSpawn(FRAGILE);
+        tx.addOp(BatchOp.query(BatchOp.Kind.REMOVE, new Table[] {table}, new long[][] {null},
+                new long[] {table.dirty().structuralCount()}, new int[] {table.count()}, T, null, null, tx));
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 8, null, tx.openOps()); // after the batch
+        assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals(EntityIndex.FREE, index.stateOf(failing));
+        assertTrue(index.isAlive(a) && index.isAlive(b));
+        assertFalse(tableOf(b).has(T.id()), "b's move was not published");
+        assertEquals(java.util.List.of("7 of a"), applied,
+                "only the published row's write of the failed segment lands; b's and the one after the batch go");
+        assertFalse(drain.hasWork());
+        assertFalse(table.hasPendingDespawn());
+    }
+
+    @Test
+    void aWaveOfTagMovesGrowsItsDestinationOnceBeforeAnyCallbackRuns() {
+        long seed = stageSpawn(N.of(0), T);
+        long[] ids = new long[100];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = stageSpawn(N.of(i + 1));
+        }
+        drain.drain();
+        Table tagged = tableOf(seed);
+        assertEquals(Table.ROW_PADDING, tagged.capacityRows());
+        java.util.List<Integer> capacities = new java.util.ArrayList<>();
+        var observer = onRowsAdded(tagged, () -> capacities.add(tagged.capacityRows()));
+        for (long id : ids) {
+            tx.stageTagMove(id, Entity.slot(id), T, true); // add(id, T), staged as a tag move
+        }
+        drain.drain();
+        tagged.removeObserver(observer);
+        assertEquals(101, tagged.count());
+        for (long id : ids) {
+            assertEquals(tagged, tableOf(id));
+        }
+        assertEquals(java.util.Set.of(128), java.util.Set.copyOf(capacities),
+                "grown once, for all 101 rows, before the first callback");
+    }
+
+    @Test
+    void aQueryBatchOverATableChangedSinceTheCallEditsOnlyItsCapturedMembers() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                log.add((op == SparseWriteQueue.REMOVE_ALL ? "remove all" : "op " + op) + " of "
+                        + (entity == a ? "a" : entity == b ? "b" : Long.toString(entity)));
+            }
+        });
+        a = stageSpawn(N.of(1), FOLLOWS);
+        b = stageSpawn(N.of(2), FOLLOWS);
+        drain.drain();
+        Table table = tableOf(a);
+        BatchOp remove = BatchOp.query(BatchOp.Kind.REMOVE, new Table[] {table}, new long[][] {null},
+                new long[] {table.dirty().structuralCount()}, new int[] {table.count()}, FOLLOWS, null, null, tx)
+                .withSparse(BatchOp.SparseEdit.of(SparseWriteQueue.REMOVE_ALL, FOLLOWS, 0, null));
+        long later = stageSpawn(N.of(3), FOLLOWS); // joins the table before the batch runs: not a member
+        tx.addOp(remove);
+        drain.drain();
+        assertEquals(java.util.List.of("remove all of a", "remove all of b"), log,
+                "the members captured at the call are edited one by one, each once; the newcomer is not");
+        assertFalse(tableOf(a).has(FOLLOWS.id()));
+        assertEquals(tableOf(a), tableOf(b));
+        assertTrue(tableOf(later).has(FOLLOWS.id()), "the entity that joined later keeps the marker");
+        assertEquals(3, tableOf(later).readValue(tableOf(later).position(N.id()), index.rowOf(Entity.slot(later))));
+    }
+
+    @Test
+    void spawnBatchesArePlacedBeforeExplicitIdBatchesWhateverTheCallOrder() {
+        BatchOp.SpawnPlan plan = drain.planSpawn(new dev.jtecs.component.Input[] {N.of(6)}, false);
+        long first = index.allocateBatch(2, plan.table().id(), null); // the ids of the batchSpawn(2, ...) below
+        long restored = Entity.pack(50, 0);
+        index.reserveAt(restored, "batchSpawnAt"); // batchSpawnAt([restored], ...) called first
+        index.stampBatch(Entity.slot(restored), plan.table().id());
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, 1, 0, new long[] {restored}, null));
+        // batchSpawn(2, ...) called second
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 2, first, null, null));
+        drain.drain();
+        Table table = plan.table();
+        assertEquals(3, table.count());
+        assertEquals(java.util.List.of(first, first + 1, restored),
+                java.util.List.of(table.entityAt(0), table.entityAt(1), table.entityAt(2)),
+                "batch queues first, then explicit-id batches, in one wave's spawn phase");
+    }
+
+    static final TagComponent NEEDS = Components.tag("test.drain.Needs", o -> o.requires(FOLLOWS.to(99)));
+
+    @Test
+    void aRequiredSparseEdgeLandsOnceAndOnlyWhereThePlanAddedItInThatWave() {
+        java.util.List<String> applied = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                applied.add((op == SparseWriteQueue.ADD ? "add " : "op " + op + " ") + target + " of "
+                        + (entity == a ? "a" : entity == b ? "b" : Long.toString(entity)));
+            }
+        });
+        a = stageSpawn(N.of(1), NEEDS); // the requirement adds FOLLOWS -> 99: Staging queues its REQUIRE
+        sparse.stage(a, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, tx.openOps());
+        sparse.stage(a, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, tx.openOps()); // (added twice in one scope)
+        b = stageSpawn(N.of(2), FOLLOWS, NEEDS); // given the relationship itself: the requirement adds nothing
+        sparse.stage(b, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, tx.openOps());
+        drain.drain();
+        assertEquals(java.util.List.of("add 99 of a"), applied, "one required edge per relationship, once");
+        assertTrue(tableOf(a).has(FOLLOWS.id()) && tableOf(a).has(NEEDS.id()));
+
+        applied.clear();
+        long c = stageSpawn(N.of(3), NEEDS); // planned, but no REQUIRE comes in this wave
+        drain.drain();
+        int move = tx.begin(c, Entity.slot(c), TxState.STAGED_MUTATE);
+        tx.put(move, T, T);
+        sparse.stage(c, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, tx.openOps()); // a later wave's REQUIRE
+        drain.drain();
+        assertEquals(java.util.List.of(), applied, "a requirement lapses with the wave that planned it");
+    }
+
+    @Test
+    void aFailureOfTheEdgeCompletionIsKeptWithTheWavesFailure() {
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                throw new IllegalStateException("edge store failed");
+            }
+        });
+        long published = stageSpawn(N.of(1));
+        sparse.stage(published, SparseWriteQueue.ADD, FOLLOWS, 7, null, tx.openOps());
+        FACTORY_CALLS.set(1); // the next default of FRAGILE throws
+        stageSpawn(FRAGILE);
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("factory failed", e.getMessage(), "the wave's own failure propagates");
+        assertEquals(1, e.getSuppressed().length);
+        assertEquals("edge store failed", e.getSuppressed()[0].getMessage(), "the completion's failure is kept");
+        assertTrue(index.isAlive(published));
+        assertFalse(drain.hasWork());
+    }
+
+    @Test
+    void aDespawnReportThatThrowsAfterAThrowingMoveObserverIsKeptWithIt() {
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                throw new IllegalStateException("despawn listener failed");
+            }
+        });
+        long first = stageSpawn(N.of(1));
+        long second = stageSpawn(N.of(2));
+        drain.drain();
+        Table table = tableOf(first);
+        table.addObserver(throwingOnRowMoves());
+        tx.begin(first, Entity.slot(first), TxState.STAGED_DESPAWN); // the last row moves into its row 0
+        IllegalStateException e = assertThrows(IllegalStateException.class, drain::drain);
+        assertEquals("move observer failed", e.getMessage());
+        assertEquals(1, e.getSuppressed().length);
+        assertEquals("despawn listener failed", e.getSuppressed()[0].getMessage());
+        assertEquals(EntityIndex.FREE, index.stateOf(first), "the despawn happened all the same");
+        assertEquals(second, table.entityAt(0));
+    }
 }

@@ -220,4 +220,83 @@ class QueuedSpawnsTest {
         long id = queue.spawn();
         assertNotEquals(0, id);
     }
+
+    record Prims(int i, long l, double d, short s, byte b, char c, boolean z) {}
+
+    static final NativeComponent<Prims> PRIMS = Components.registerNative(Prims.class, o -> o.name("test.queue.Prims"));
+
+    @Test
+    void everyFieldTypeIsWrittenIntoTheStagedRowAndIntoTheLiveRow() {
+        SpawnQueue queue = world.spawnQueue(List.of(PRIMS));
+        world.defer();
+        long staged = queue.spawn();
+        write(queue, 1);
+        long other = queue.spawn();
+        write(queue, 2);
+        world.commit();
+        assertEquals(expected(1), world.get(staged, PRIMS), "each field written into the staged row");
+        assertEquals(expected(2), world.get(other, PRIMS));
+        long live = queue.spawn(); // outside any scope: published at once
+        world.clearDirty();
+        write(queue, 3);
+        assertEquals(expected(3), world.get(live, PRIMS), "each field written into the live row");
+        assertTrue(world.archetypeOf(live).isComponentDirty(PRIMS));
+        assertEquals(expected(2), world.get(other, PRIMS), "no other row written");
+    }
+
+    private static void write(SpawnQueue queue, int k) {
+        queue.set(PRIMS.intField("i"), 10 * k)
+                .set(PRIMS.longField("l"), 1L << (32 + k))
+                .set(PRIMS.doubleField("d"), k + 0.5)
+                .set(PRIMS.shortField("s"), (short) (-100 * k))
+                .set(PRIMS.byteField("b"), (byte) (7 * k))
+                .set(PRIMS.charField("c"), (char) ('a' + k))
+                .set(PRIMS.booleanField("z"), k % 2 == 1)
+                .set(PRIMS.intField("i"), 10 * k); // each setter returns the queue, for the next call
+    }
+
+    private static Prims expected(int k) {
+        return new Prims(10 * k, 1L << (32 + k), k + 0.5, (short) (-100 * k), (byte) (7 * k), (char) ('a' + k),
+                k % 2 == 1);
+    }
+
+    @Test
+    void aSpawnInsideAVisitPublishesWhenTheVisitReturns() {
+        world.spawn(MARK);
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        long[] spawned = new long[1];
+        world.forEachArchetype(archetype -> {
+            if (spawned[0] == 0) {
+                spawned[0] = queue.spawn();
+                queue.set(X, 4);
+                assertFalse(world.isAlive(spawned[0]), "a visit's rows stay put: nothing publishes while it runs");
+            }
+        });
+        assertTrue(world.isAlive(spawned[0]), "published when the visit returned");
+        assertEquals(new Pos(4, 0), world.get(spawned[0], POS));
+    }
+
+    @Test
+    void everyCallOfAQueueIsRefusedOnAnotherThread() throws InterruptedException, ExecutionException {
+        SpawnQueue queue = world.spawnQueue(List.of(PRIMS, POS));
+        long id = queue.spawn(); // outside any scope: published, the queue's cursor is on it
+        write(queue, 1);
+        List<Runnable> calls = List.of(queue::last, () -> queue.set(X, 9), () -> queue.set(PRIMS.intField("i"), 9),
+                () -> queue.set(PRIMS.longField("l"), 9), () -> queue.set(PRIMS.doubleField("d"), 9),
+                () -> queue.set(PRIMS.shortField("s"), (short) 9), () -> queue.set(PRIMS.byteField("b"), (byte) 9),
+                () -> queue.set(PRIMS.charField("c"), 'z'), () -> queue.set(PRIMS.booleanField("z"), false));
+        for (Runnable call : calls) {
+            Throwable thrown = CompletableFuture.supplyAsync(() -> {
+                try {
+                    call.run();
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            }).get();
+            assertTrue(thrown instanceof WrongThreadException, String.valueOf(thrown));
+        }
+        assertEquals(expected(1), world.get(id, PRIMS), "no refused call wrote anything");
+        assertEquals(new Pos(0, 0), world.get(id, POS));
+    }
 }

@@ -188,4 +188,113 @@ class ScopesTest {
         scopes.release(true);
         assertTrue(published(failed));
     }
+
+    @Test
+    void anUnwindInsideNestedRunningCallsPublishesWhenTheOutermostReturns() {
+        scopes.enter();
+        scopes.enter(); // two running calls, one inside the other
+        scopes.defer();
+        long id = fixture.stageSpawn(T);
+        scopes.unwind();
+        assertEquals(2, scopes.depth(), "the explicit scope is closed, the running calls keep theirs");
+        assertFalse(scopes.onlyDeferred(), "running calls are open");
+        assertTrue(scopes.inCall());
+        assertFalse(published(id), "not while a call runs");
+        scopes.exit(true);
+        assertEquals(1, scopes.depth());
+        assertFalse(published(id), "the inner call returning is not the end");
+        scopes.exit(true);
+        assertEquals(0, scopes.depth());
+        assertTrue(published(id), "the outermost call returned: the unwind's publication happens");
+    }
+
+    @Test
+    void aHoldCountsOnceInTheDepthAndItsReleasePublishesWhenOutermost() {
+        scopes.hold();
+        scopes.hold(); // a nested dispatch
+        assertEquals(2, scopes.depth());
+        long id = fixture.stageSpawn(T);
+        scopes.release(true);
+        assertEquals(1, scopes.depth());
+        assertFalse(published(id), "the outer dispatch still holds");
+        assertTrue(scopes.isHeld());
+        scopes.release(true);
+        assertEquals(0, scopes.depth());
+        assertFalse(scopes.isHeld());
+        assertTrue(published(id));
+        scopes.release(true); // an extra release changes nothing
+        assertEquals(0, scopes.depth());
+    }
+
+    @Test
+    void theLastCursorToCloseOutsideAnyOtherScopePublishes() {
+        int first = scopes.openCursor();
+        int second = scopes.openCursor();
+        long id = fixture.stageSpawn(T);
+        scopes.closeCursor(second);
+        assertEquals(1, scopes.depth());
+        assertFalse(published(id), "one cursor is still open");
+        scopes.closeCursor(first);
+        assertEquals(0, scopes.depth());
+        assertTrue(published(id), "the last one closed: the staged work publishes");
+        scopes.closeCursor(first); // closed already: nothing happens
+        assertEquals(0, scopes.depth());
+        scopes.defer();
+        int inside = scopes.openCursor();
+        long later = fixture.stageSpawn(T);
+        scopes.closeCursor(inside);
+        assertFalse(published(later), "a cursor closed inside a defer does not publish");
+        assertEquals(1, scopes.depth());
+        scopes.commit();
+        assertTrue(published(later));
+    }
+
+    @Test
+    void aPublicationFromADrainCallbackJoinsTheRunningDrain() {
+        long first = fixture.stageSpawn(T);
+        fixture.drain.drain(); // the table exists now
+        long[] staged = new long[1];
+        fixture.tableOf(first).addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesAdded(dev.jtecs.storage.Archetype archetype, int from, int to,
+                    dev.jtecs.storage.Archetype other) {
+                if (staged[0] == 0) {
+                    staged[0] = fixture.stageSpawn(T);
+                    assertTrue(scopes.inCall(), "the drain is a running call while its callbacks run");
+                    scopes.enter();
+                    scopes.exit(true); // would publish if outermost: the drain runs, so it joins it
+                    scopes.commit();
+                    assertFalse(published(staged[0]), "published by the running drain's next wave, not here");
+                }
+            }
+        });
+        scopes.enter();
+        long id = fixture.stageSpawn(T);
+        scopes.exit(true);
+        assertTrue(published(id));
+        assertTrue(published(staged[0]), "the callback's spawn published in the same publication");
+        assertEquals(0, scopes.depth());
+        assertFalse(scopes.inCall());
+    }
+
+    @Test
+    void insideAHoldACommitClosesItsOwnDeferAndPublishesAndTheReleaseLeavesNoScope() {
+        scopes.hold();
+        assertTrue(scopes.onlyDeferred(), "a hold is no running call");
+        scopes.defer();
+        long id = fixture.stageSpawn(T);
+        scopes.commit();
+        assertTrue(published(id), "the defer closed down to the hold: a commit inside a system publishes");
+        assertEquals(1, scopes.depth());
+        scopes.release(false);
+        assertEquals(0, scopes.depth());
+        assertTrue(scopes.onlyDeferred());
+        scopes.commit(); // nothing is open: the commit closes nothing
+        assertEquals(0, scopes.depth());
+        scopes.defer();
+        long later = fixture.stageSpawn(T);
+        scopes.commit();
+        assertTrue(published(later), "a defer after the release is the outermost scope again");
+        assertEquals(0, scopes.depth());
+    }
 }
