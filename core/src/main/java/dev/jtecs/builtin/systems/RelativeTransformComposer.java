@@ -194,26 +194,16 @@ final class RelativeTransformComposer implements SystemBody {
      */
     private boolean composeRun(HierarchyOrder steps, int first, int last, int c, int from, int end) {
         for (int k = first; k < last; k++) {
-            int p = steps.parentIndex(k);
-            int row = steps.parentRow(k);
-            float px = 0;
-            float py = 0;
-            float pz = 0;
-            int layer = 0;
-            float pr = 0;
-            float psx = 1;
-            float psy = 1;
-            if (p >= 0 && x[p] != null) {
-                px = x[p].get(row);
-                py = y[p].get(row);
-                pz = z[p].get(row);
-                layer = layers[p].get(row);
-                pr = r[p].get(row);
-                psx = sx[p].get(row);
-                psy = sy[p].get(row);
-            }
-            float cos = (float) Math.cos(pr);
-            float sin = (float) Math.sin(pr);
+            readParent(steps.parentIndex(k), steps.parentRow(k));
+            float px = parentX;
+            float py = parentY;
+            float pz = parentZ;
+            int layer = parentLayer;
+            float pr = parentR;
+            float psx = parentSx;
+            float psy = parentSy;
+            float cos = parentCos;
+            float sin = parentSin;
             int to = steps.fromRow(k) - from;
             for (int i = to, stop = to + steps.rowCount(k); i < stop; i++) {
                 runX[i] = px;
@@ -371,6 +361,25 @@ final class RelativeTransformComposer implements SystemBody {
      * {@link Transform2D#compose}. Returns whether any bit changed.
      */
     private boolean composeStep(int c, int from, int count, int p, int row) {
+        readParent(p, row);
+        return composeRows(c, from, from + count, parentX, parentY, parentZ, parentLayer, parentR, parentSx,
+                parentSy, parentCos, parentSin);
+    }
+
+    // the parent pose readParent read last (the identity for a parent without a transform), with its rotation's
+    // cosine and sine: read once per step, by the step and the run alike
+    private float parentX;
+    private float parentY;
+    private float parentZ;
+    private int parentLayer;
+    private float parentR;
+    private float parentSx;
+    private float parentSy;
+    private float parentCos;
+    private float parentSin;
+
+    /** Reads the pose of row {@code row} of archetype {@code p} (none for {@code p < 0}) into the parent fields. */
+    private void readParent(int p, int row) {
         float px = 0;
         float py = 0;
         float pz = 0;
@@ -389,7 +398,15 @@ final class RelativeTransformComposer implements SystemBody {
         }
         float cos = (float) Math.cos(pr);
         float sin = (float) Math.sin(pr);
-        return composeRows(c, from, from + count, px, py, pz, layer, pr, psx, psy, cos, sin);
+        parentX = px;
+        parentY = py;
+        parentZ = pz;
+        parentLayer = layer;
+        parentR = pr;
+        parentSx = psx;
+        parentSy = psy;
+        parentCos = cos;
+        parentSin = sin;
     }
 
     /**
