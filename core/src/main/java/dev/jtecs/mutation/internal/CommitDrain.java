@@ -531,13 +531,6 @@ public final class CommitDrain {
         notifyAdded(table, from, to, other);
     }
 
-    /** Swap-removes a row, relocates the entity that filled the hole, and tells the table's observers. */
-    static void removeRow(EntityIndex index, Table table, int row) {
-        int last = table.count() - 1;
-        long moved = detachRow(index, table, row);
-        Notifications.swapRemoved(table, moved, last, row);
-    }
-
     /**
      * Swap-removes a row and relocates the entity that filled the hole, telling nobody (runs no user code); returns
      * that entity, or 0 when the row was the last. The caller reports it with {@link Notifications#swapRemoved}
