@@ -202,6 +202,23 @@ class StagingTest {
     }
 
     @Test
+    void additionsThatAreMoreThanARowMoveKeepTheirRulesInAScope() {
+        long e = world.spawn(N.of(1));
+        long k = world.spawn(N.of(2));
+        long taken = world.spawn(dev.jtecs.builtin.EntityKey.COMPONENT.of("taken"));
+        world.defer();
+        world.set(e, NEEDS.of(5));                                  // its requirement comes along
+        world.set(k, dev.jtecs.builtin.EntityKey.COMPONENT.of("k")); // a key claim
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> world.set(e, dev.jtecs.builtin.EntityKey.COMPONENT.of("taken")), "the claim is checked");
+        world.commit();
+        assertEquals(5, world.get(e, NEEDS));
+        assertTrue(world.has(e, HOT), "the requirement was added with it");
+        assertEquals(k, world.byKey("k"));
+        assertEquals(taken, world.byKey("taken"));
+    }
+
+    @Test
     void aCompactAdditionWhoseValueThrowsLeavesItsEntityWhereItWas() {
         long a = world.spawn(N.of(1));
         long b = world.spawn(N.of(2)); // stays: a's is a lone move, not a whole-table run
