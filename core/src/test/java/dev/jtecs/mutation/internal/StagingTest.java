@@ -219,6 +219,27 @@ class StagingTest {
     }
 
     @Test
+    void aValueWritesThroughAfterWholeTableMovesHandedItsTableAnotherStore() {
+        long[] ids = new long[10];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = world.spawn(); // the empty archetype, the first table made
+        }
+        world.defer();
+        for (long id : ids) {
+            world.set(id, MASS.of(new Mass(1))); // every row moves at once: the tables exchange their stores
+        }
+        world.commit();
+        world.defer();
+        world.set(ids[3], MASS.of(new Mass(9))); // has the component, nothing staged: written now
+        assertEquals(new Mass(9), world.get(ids[3], MASS), "written through before the commit");
+        world.remove(ids[4], MASS);
+        assertTrue(world.has(ids[4], MASS), "a removal waits for the commit");
+        world.commit();
+        assertFalse(world.has(ids[4], MASS));
+        assertEquals(new Mass(1), world.get(ids[5], MASS));
+    }
+
+    @Test
     void aCompactAdditionWhoseValueThrowsLeavesItsEntityWhereItWas() {
         long a = world.spawn(N.of(1));
         long b = world.spawn(N.of(2)); // stays: a's is a lone move, not a whole-table run
