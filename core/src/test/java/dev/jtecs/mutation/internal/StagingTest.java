@@ -237,6 +237,10 @@ class StagingTest {
         world.commit();
         assertFalse(world.has(ids[4], MASS));
         assertEquals(new Mass(1), world.get(ids[5], MASS));
+        world.defer();
+        world.remove(ids[5], N); // lacks it: nothing to stage
+        assertFalse(world.hasPendingChanges());
+        world.commit();
     }
 
     @Test
