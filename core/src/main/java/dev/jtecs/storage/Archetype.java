@@ -556,9 +556,7 @@ public final class Archetype {
 
     private Column nativeColumn(FieldHandle field, boolean mutable) {
         checkUsable();
-        int position = field.component() instanceof TargetSelector<?> selector
-                ? table.pairPosition(selector.relationship(), selector.target())
-                : table.position(field.component().id());
+        int position = table.fieldPosition(field);
         if (position < 0) {
             return null;
         }

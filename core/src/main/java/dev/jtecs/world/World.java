@@ -1146,23 +1146,20 @@ public final class World implements AutoCloseable {
         if (store < 0) {
             throw notWritable(id, component);
         }
-        Table table = archetypes.ofStore(store);
-        int position;
-        if (component instanceof TargetSelector<?> selector) {
-            position = table.pairPosition(selector.relationship(), selector.target());
-            int wildcard = position < 0 ? -1 : table.position(selector.relationship().id());
-            if (wildcard >= 0) {
-                table.markDirty(wildcard);
-            }
-        } else {
-            if (component instanceof PairComponent) {
-                requireOwnPair(component, "write");
-            }
-            position = table.position(component.id());
+        if (component instanceof PairComponent) {
+            requireOwnPair(component, "write");
         }
+        Table table = archetypes.ofStore(store);
+        int position = table.fieldPosition(field);
         if (position < 0) {
             throw new IllegalArgumentException("write: entity " + Entity.toString(id) + " has no component "
                     + component.name() + " (field " + field.name() + "); add it with set first");
+        }
+        if (component instanceof TargetSelector<?> selector) { // as getMut: the wildcard column reads changed too
+            int wildcard = table.position(selector.relationship().id());
+            if (wildcard >= 0) {
+                table.markDirty(wildcard);
+            }
         }
         table.markDirty(position);
         fieldRow = index.rowOf(Entity.slot(id));

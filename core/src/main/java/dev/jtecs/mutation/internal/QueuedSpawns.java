@@ -15,7 +15,6 @@ import dev.jtecs.component.LongField;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.ShortField;
 import dev.jtecs.component.TagComponent;
-import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.mutation.SpawnQueue;
@@ -223,8 +222,7 @@ final class QueuedSpawns implements SpawnQueue {
     /** The position of a field's component in {@code in}. */
     private int position(Table in, FieldHandle field) {
         Component<?> component = field.component();
-        int position = component instanceof TargetSelector<?> selector
-                ? in.pairPosition(selector.relationship(), selector.target()) : in.position(component.id());
+        int position = in.fieldPosition(field);
         if (position < 0) {
             throw new IllegalArgumentException("spawn queue of " + inputs + ": " + Entity.toString(cursorId)
                     + " has no component " + component.name() + " (field " + field.name() + ")");

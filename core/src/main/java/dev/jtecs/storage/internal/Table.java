@@ -5,6 +5,8 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.component.Component;
+import dev.jtecs.component.FieldHandle;
+import dev.jtecs.component.TargetSelector;
 import dev.jtecs.component.ComponentLayout;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
@@ -1223,6 +1225,15 @@ public final class Table {
     private Object pairValue(BaseRelationship<?> relationship, long target, int row) {
         int position = pairPosition(relationship, target);
         return position < 0 ? null : readValue(position, row);
+    }
+
+    /**
+     * The position of a field handle's component in this signature (for a {@link TargetSelector}, of its pair),
+     * or a negative number when this table lacks it.
+     */
+    public int fieldPosition(FieldHandle field) {
+        return field.component() instanceof TargetSelector<?> selector
+                ? pairPosition(selector.relationship(), selector.target()) : position(field.component().id());
     }
 
     /** The position of the pair (relationship, target) in this signature, or -1 (pairs sort last). */

@@ -646,4 +646,11 @@ class TableTest {
         }
         assertEquals(9, table.count());
     }
+
+    @Test
+    void fieldPositionIsTheFieldsComponentsPositionOrNegative() {
+        Table table = table(VEC, COUNT);
+        assertEquals(table.position(VEC.id()), table.fieldPosition(VEC.floatField("y")));
+        assertTrue(table(COUNT).fieldPosition(VEC.floatField("x")) < 0, "a table without the component");
+    }
 }
