@@ -182,6 +182,11 @@ public final class CommitDrain {
     private void runWave() {
         transaction.seal();
         sparseWrites.seal();
+        if (transaction.sealedTagMoves() == 1 && transaction.sealedEnd() == transaction.sealedStart()
+                && transaction.sealedOps() == 0 && sparseWrites.isEmpty() && !hooks.pendingSettlement()
+                && publishLoneMove()) {
+            return;
+        }
         int from = transaction.sealedStart();
         int to = transaction.sealedEnd();
         int ops = transaction.sealedOps();
@@ -229,6 +234,30 @@ public final class CommitDrain {
     }
 
     private int ranOps;
+
+    /**
+     * The wave just sealed holds one compact move and nothing else (no record, no batch, no sparse write, no
+     * settlement pending): the lone {@code set} or {@code remove} of a call outside any scope, or a scope that
+     * staged one change. When {@link MovePlacement#moveLone} can publish it without any callback (neither table
+     * is observed or holds pairs), it does so here, without the segment machinery of a general wave; returns
+     * {@code false} when it changed nothing and the general wave must run. A failure (an allocation, a value's
+     * accessor) ends the wave as a general wave's failure does: the move is discarded and the world is as before.
+     */
+    private boolean publishLoneMove() {
+        boolean published;
+        try {
+            published = moves.moveLone();
+        } catch (RuntimeException | Error failure) {
+            transaction.recycle();
+            discardStaged();
+            throw failure;
+        }
+        if (published) {
+            transaction.recycle();
+            sparseWrites.recycle();
+        }
+        return published;
+    }
 
     /**
      * A wave failed part way through a segment: the entities whose records it already published get their

@@ -502,6 +502,58 @@ final class MovePlacement {
     }
 
     /**
+     * Publishes sealed tag move 0, the wave's only work, when that needs no callback: its entity is alive, and
+     * neither its table nor the destination has observers or relationship pairs (so no observer, query
+     * membership or edge settlement hears of it). Does exactly what the general wave does for such a move
+     * ({@link #planTag}, the reservation, {@link #moveTagOne}), minus the bookkeeping of runs, tallies and
+     * segments. Returns {@code false}, having changed nothing, when the move needs the general wave; a move that
+     * changes nothing (the entity died, or already has the final state) is done here.
+     *
+     * @throws RuntimeException or Error from the destination's growth (before anything changes) or from a
+     *     value's accessor (the row is back where it was, as in {@link #moveTagOne})
+     */
+    boolean moveLone() {
+        long id = transaction.tagMoveId(0);
+        int store = id == 0 ? -1 : index.aliveStore(id);
+        if (store < 0) {
+            return false; // lapsed or dead: the general wave's rules apply
+        }
+        Table current = registry.ofStore(store);
+        Component<?> component = Components.findById(transaction.tagMoveComponent(0));
+        boolean adds = transaction.tagMoveAdds(0);
+        Table target = adds ? registry.withAdded(current, component) : registry.withRemoved(current, component);
+        if (target == current) {
+            transaction.tagMoveDone(0);
+            return true;
+        }
+        if (current.observers().length != 0 || target.observers().length != 0 || current.hasPairs()
+                || target.hasPairs()) {
+            return false;
+        }
+        target.ensureCapacity(target.count() + 1); // may fail: nothing has changed yet
+        int slot = Entity.slot(id);
+        int row = index.rowOf(slot);
+        current.prepareRowRemoval();
+        int destination = current.moveRowTo(row, target);
+        Input value = transaction.tagMoveInput(0);
+        if (value != null) {
+            try {
+                target.writeInput(target.position(component.id()), destination, value);
+            } catch (RuntimeException | Error e) {
+                target.swapRemove(destination); // the row never left its table
+                throw e;
+            }
+        }
+        if (adds) {
+            target.markDirty(target.position(component.id())); // as markTag: the added column reads dirty
+        }
+        transaction.tagMoveDone(0);
+        index.relocate(slot, target.store(), destination);
+        CommitDrain.detachRow(index, current, row);
+        return true;
+    }
+
+    /**
      * Moves one entity as {@link #move} moves a record's: what the removal allocates is made first, the row
      * moves, and the destination hears of it even when an observer of the source throws.
      */

@@ -24,6 +24,10 @@ import org.junit.jupiter.api.Test;
 class MovePlacementTest {
     static final ScalarComponent.OfInt HP = Components.scalar("test.moveplace.Hp", 3);
     static final TagComponent A = Components.tag("test.moveplace.A");
+    static final TagComponent C = Components.tag("test.moveplace.C");
+    static final ScalarComponent.OfInt SPEED = Components.scalar("test.moveplace.Speed", 0);
+    static final dev.jtecs.component.Relationship PAIRED =
+            dev.jtecs.component.Relationships.register("test.moveplace.Paired");
 
     static final class Cursed {
         Cursed() {
@@ -240,6 +244,146 @@ class MovePlacementTest {
             fixture.tx.stageTagMove(ids[i], Entity.slot(ids[i]), A, true);
         }
         return ids;
+    }
+
+    // ---------------------------------------------------------------- the lone move
+
+    /** Stages one compact move of {@code id} and seals it: the wave {@link MovePlacement#moveLone} is for. */
+    private void sealLoneMove(long id, dev.jtecs.component.Component<?> component, boolean adds) {
+        fixture.tx.stageTagMove(id, Entity.slot(id), component, adds);
+        fixture.tx.seal();
+    }
+
+    @Test
+    void aLoneTagMoveBetweenUnobservedTablesMovesItsRowAtOnceAndBack() {
+        long[] ids = stageTagMovesAddingA(3, 0);
+        Table source = fixture.tableOf(ids[0]);
+        sealLoneMove(ids[0], A, true);
+        assertTrue(moves.moveLone());
+        Table target = fixture.tableOf(ids[0]);
+        assertTrue(target.has(A.id()));
+        assertEquals(2, source.count());
+        assertEquals(1, target.count());
+        assertEquals(0, hp(ids[0]), "the value moved with its row");
+        for (long id : ids) {
+            assertIndexed(id); // the last row filled the hole
+        }
+        assertEquals(1, target.dirty().writeCount(target.position(A.id())), "an added tag is marked");
+        assertEquals(0, fixture.tx.tagMoveId(0), "done");
+        fixture.tx.recycle();
+        assertTrue(fixture.tx.isEmpty());
+
+        sealLoneMove(ids[0], A, false);
+        assertTrue(moves.moveLone());
+        assertSame(source, fixture.tableOf(ids[0]));
+        assertEquals(0, target.count());
+        assertEquals(3, source.count());
+        assertEquals(0, hp(ids[0]));
+        for (long id : ids) {
+            assertIndexed(id);
+        }
+        assertEquals(0, source.dirty().writeCount(source.position(HP.id())), "a removal marks no column");
+        fixture.tx.recycle();
+    }
+
+    @Test
+    void aLoneValueMoveWritesItsValueAndMarksItsColumn() {
+        long id = published();
+        Table source = fixture.tableOf(id);
+        fixture.tx.stageValueMove(id, Entity.slot(id), SPEED.of(9));
+        fixture.tx.seal();
+        assertTrue(moves.moveLone());
+        Table target = fixture.tableOf(id);
+        assertEquals(fixture.registry.withAdded(source, SPEED), target);
+        assertEquals(9, target.readValue(target.position(SPEED.id()), fixture.index.rowOf(Entity.slot(id))));
+        assertEquals(1, hp(id));
+        assertEquals(1, target.dirty().writeCount(target.position(SPEED.id())));
+        assertEquals(0, source.count());
+        fixture.tx.recycle();
+    }
+
+    @Test
+    void aLoneValueMoveWhoseValueThrowsLeavesTheRowWhereItWas() {
+        long[] ids = stageTagMovesAddingA(2, 0);
+        Table source = fixture.tableOf(ids[0]);
+        fixture.tx.stageValueMove(ids[0], Entity.slot(ids[0]), CURSED);
+        fixture.tx.seal();
+        assertThrows(IllegalStateException.class, moves::moveLone);
+        Table target = fixture.registry.withAdded(source, CURSED);
+        assertEquals(0, target.count(), "the copied row went again");
+        assertEquals(2, source.count());
+        for (long id : ids) {
+            assertSame(source, fixture.tableOf(id));
+            assertIndexed(id);
+        }
+        assertEquals(0, hp(ids[0]));
+        assertEquals(1, hp(ids[1]));
+        fixture.tx.recycle();
+    }
+
+    @Test
+    void aLoneMoveWhoseDestinationCannotGrowChangesNothing() {
+        long[] ids = stageTagMovesAddingA(2, 0);
+        Table source = fixture.tableOf(ids[1]);
+        Table target = fixture.registry.withAdded(source, A);
+        assertEquals(0, target.capacityRows(), "nothing allocated yet: the move must grow it");
+        sealLoneMove(ids[1], A, true);
+        AllocationFaults.failAt(AllocationFaults.Kind.NATIVE, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, moves::moveLone);
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(2, source.count());
+        assertEquals(0, target.count());
+        assertSame(source, fixture.tableOf(ids[1]));
+        assertIndexed(ids[1]);
+        assertEquals(ids[1], fixture.tx.tagMoveId(0), "not done: the wave's failure discards it");
+        fixture.tx.recycle();
+    }
+
+    @Test
+    void aLoneMoveLeavesObservedTablesAndPairsToTheGeneralWave() {
+        long observedSource = published();
+        fixture.tableOf(observedSource).addObserver(new EntityObserver() { });
+        long observedTarget = fixture.stageSpawn(HP.of(2), B);
+        long paired = fixture.stageSpawn(HP.of(3), fixture.registry.pairs().pair(PAIRED, observedSource));
+        long plain = fixture.stageSpawn(HP.of(4), C);
+        fixture.drain.drain();
+        fixture.registry.withAdded(fixture.tableOf(observedTarget), A).addObserver(new EntityObserver() { });
+        for (long id : new long[] {observedSource, observedTarget, paired}) {
+            Table before = fixture.tableOf(id);
+            sealLoneMove(id, A, true);
+            assertFalse(moves.moveLone(), "observers or pairs need the general wave");
+            assertSame(before, fixture.tableOf(id), "nothing moved");
+            assertEquals(id, fixture.tx.tagMoveId(0), "still to publish");
+            fixture.tx.recycle();
+        }
+        sealLoneMove(plain, A, true);
+        assertTrue(moves.moveLone(), "neither table holds pairs or observers");
+        assertTrue(fixture.tableOf(plain).has(A.id()));
+        fixture.tx.recycle();
+    }
+
+    @Test
+    void aLoneMoveOfADeadEntityIsLeftToTheGeneralWaveAndOneThatChangesNothingIsDone() {
+        long[] ids = stageTagMovesAddingA(2, 0);
+        Table source = fixture.tableOf(ids[0]);
+        sealLoneMove(ids[0], A, false); // it has no A: removing it changes nothing
+        assertTrue(moves.moveLone());
+        assertEquals(0, fixture.tx.tagMoveId(0));
+        assertSame(source, fixture.tableOf(ids[0]));
+        assertEquals(2, source.count());
+        fixture.tx.recycle();
+
+        fixture.tx.begin(ids[1], Entity.slot(ids[1]), TxState.STAGED_DESPAWN);
+        fixture.drain.drain();
+        assertFalse(fixture.index.isAlive(ids[1]));
+        sealLoneMove(ids[1], A, true);
+        assertFalse(moves.moveLone());
+        assertEquals(ids[1], fixture.tx.tagMoveId(0), "left to the general wave, which lapses it");
+        assertEquals(1, source.count());
+        fixture.tx.recycle();
     }
 
     /** Where the index puts an entity agrees with the row that holds it. */
