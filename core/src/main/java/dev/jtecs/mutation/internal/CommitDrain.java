@@ -182,10 +182,17 @@ public final class CommitDrain {
     private void runWave() {
         transaction.seal();
         sparseWrites.seal();
-        if (transaction.sealedTagMoves() == 1 && transaction.sealedEnd() == transaction.sealedStart()
-                && transaction.sealedOps() == 0 && sparseWrites.isEmpty() && !hooks.pendingSettlement()
-                && publishLoneMove()) {
-            return;
+        if (transaction.sealedOps() == 0 && sparseWrites.isEmpty()) { // the wave of one instant call, mostly
+            int records = transaction.sealedEnd() - transaction.sealedStart();
+            int tagMoves = transaction.sealedTagMoves();
+            if (tagMoves == 1 && records == 0 && !hooks.pendingSettlement() && publishLoneMove()) {
+                return;
+            }
+            if (tagMoves == 0 && records == 1
+                    && transaction.state(transaction.sealedStart()) == TxState.STAGED_DESPAWN) {
+                publishLoneDespawn(transaction.sealedStart());
+                return;
+            }
         }
         int from = transaction.sealedStart();
         int to = transaction.sealedEnd();
@@ -243,6 +250,29 @@ public final class CommitDrain {
      * {@code false} when it changed nothing and the general wave must run. A failure (an allocation, a value's
      * accessor) ends the wave as a general wave's failure does: the move is discarded and the world is as before.
      */
+    /**
+     * The wave just sealed holds one despawn record and nothing else (no other record, no batch, no tag move, no
+     * sparse write): the lone {@code despawn} of a call outside any scope, or a scope that staged only that. It
+     * runs the phases a general wave runs for it, in the same order (the despawn, the segment's end, the wave's
+     * end), without a segment's reservation and its spawn and move passes, which have nothing to do. A failure
+     * ends it as it ends a general wave.
+     */
+    private void publishLoneDespawn(int record) {
+        try {
+            despawn(record);
+            hooks.segmentDone();
+            requiredEdges.clear();
+            hooks.settleSparse();
+        } catch (RuntimeException | Error failure) {
+            releaseUnpublished(record, record + 1);
+            transaction.recycle();
+            discardStaged();
+            throw failure;
+        }
+        transaction.recycle();
+        sparseWrites.recycle();
+    }
+
     private boolean publishLoneMove() {
         boolean published;
         try {

@@ -157,6 +157,100 @@ class CommitDrainTest {
         assertFalse(drain.hasWork());
     }
 
+    /** Hooks that log each call the drain makes, in order. */
+    private static DrainHooks logging(java.util.List<String> log) {
+        return new DrainHooks() {
+            @Override
+            public void prepareDespawns(int count, int highestSlot) {
+                log.add("prepare " + count);
+            }
+
+            @Override
+            public void despawned(long id) {
+                log.add("despawned " + id);
+            }
+
+            @Override
+            public void segmentDone() {
+                log.add("segment");
+            }
+
+            @Override
+            public void settleSparse() {
+                log.add("settle");
+            }
+
+            @Override
+            public void publicationEnded(boolean published) {
+                log.add("ended " + published);
+            }
+        };
+    }
+
+    @Test
+    void aLoneDespawnRunsTheHooksOfAWholeWaveInItsOrder() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(logging(log));
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        drain.publish();
+        log.clear();
+        Table table = tableOf(a);
+        tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
+        drain.publish();
+        assertEquals(java.util.List.of("prepare 1", "despawned " + a, "segment", "settle", "ended true"), log);
+        assertFalse(index.isAlive(a));
+        assertEquals(EntityIndex.FREE, index.stateOf(a));
+        assertEquals(1, table.count());
+        assertEquals(b, table.entityAt(index.rowOf(Entity.slot(b))), "the last row filled the hole");
+        assertEquals(2, table.readValue(table.position(N.id()), index.rowOf(Entity.slot(b))));
+        assertTrue(tx.isEmpty());
+        assertFalse(drain.hasWork());
+    }
+
+    @Test
+    void aLoneDespawnWhoseObserverThrowsStillReportsItAndDiscardsWhatTheObserverStaged() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(logging(log));
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        drain.publish();
+        Table table = tableOf(a);
+        table.addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntityMove(dev.jtecs.storage.Archetype archetype, long entity, int fromRow, int toRow) {
+                tx.begin(entity, Entity.slot(entity), TxState.STAGED_DESPAWN); // work for a next wave
+                throw new IllegalStateException("move observer failed");
+            }
+        });
+        log.clear();
+        tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
+        assertThrows(IllegalStateException.class, drain::publish);
+        assertEquals(java.util.List.of("prepare 1", "despawned " + a, "ended false"), log,
+                "the despawn is reported even though an observer threw; the wave ends there");
+        assertFalse(index.isAlive(a), "the row had left: the entity is gone");
+        assertTrue(index.isAlive(b), "what the observer staged was discarded with the failed wave");
+        assertEquals(b, table.entityAt(index.rowOf(Entity.slot(b))));
+        assertTrue(tx.isEmpty());
+        assertFalse(drain.hasWork());
+    }
+
+    @Test
+    void aLoneDespawnOfAnEntityNotPublishedYetReleasesItsSlot() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(logging(log));
+        long a = stageSpawn(N.of(1));
+        drain.publish();
+        long dead = a;
+        tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
+        drain.publish();
+        log.clear();
+        tx.begin(dead, Entity.slot(dead), TxState.STAGED_DESPAWN); // already gone: nothing to do
+        drain.publish();
+        assertEquals(java.util.List.of("segment", "settle", "ended true"), log);
+        assertTrue(tx.isEmpty());
+    }
+
     @Test
     void failedPublicationKeepsPublishedRowsAndDiscardsTheRest() {
         FACTORY_CALLS.set(0);
