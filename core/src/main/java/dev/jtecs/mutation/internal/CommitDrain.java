@@ -188,10 +188,12 @@ public final class CommitDrain {
             if (tagMoves == 1 && records == 0 && !hooks.pendingSettlement() && publishLoneMove()) {
                 return;
             }
-            if (tagMoves == 0 && records == 1
-                    && transaction.state(transaction.sealedStart()) == TxState.STAGED_DESPAWN) {
-                publishLoneDespawn(transaction.sealedStart());
-                return;
+            if (tagMoves == 0 && records == 1) {
+                TxState state = transaction.state(transaction.sealedStart());
+                if (state == TxState.STAGED_DESPAWN || state == TxState.STAGED_SPAWN) {
+                    publishLoneRecord(transaction.sealedStart(), state);
+                    return;
+                }
             }
         }
         int from = transaction.sealedStart();
@@ -251,15 +253,21 @@ public final class CommitDrain {
      * accessor) ends the wave as a general wave's failure does: the move is discarded and the world is as before.
      */
     /**
-     * The wave just sealed holds one despawn record and nothing else (no other record, no batch, no tag move, no
-     * sparse write): the lone {@code despawn} of a call outside any scope, or a scope that staged only that. It
-     * runs the phases a general wave runs for it, in the same order (the despawn, the segment's end, the wave's
-     * end), without a segment's reservation and its spawn and move passes, which have nothing to do. A failure
-     * ends it as it ends a general wave.
+     * The wave just sealed holds one spawn or despawn record and nothing else (no other record, no batch, no tag
+     * move, no sparse write): the lone {@code spawn} or {@code despawn} of a call outside any scope, or a scope
+     * that staged only that. It runs what a general wave runs for it, in the same order (a spawn's reservation of
+     * its row, the spawn or the despawn, the segment's end, the wave's end), without the tallies and the passes
+     * over records that have nothing to do. A failure ends it as it ends a general wave.
      */
-    private void publishLoneDespawn(int record) {
+    private void publishLoneRecord(int record, TxState state) {
         try {
-            despawn(record);
+            if (state == TxState.STAGED_SPAWN) {
+                Table table = spawns.shapeOf(record).table();
+                table.ensureCapacity(table.count() + 1); // may fail: nothing has changed yet
+                spawns.spawn(record);
+            } else {
+                despawn(record);
+            }
             hooks.segmentDone();
             requiredEdges.clear();
             hooks.settleSparse();

@@ -12,6 +12,7 @@ import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.NativeMemory;
@@ -236,7 +237,7 @@ class CommitDrainTest {
     }
 
     @Test
-    void aLoneDespawnOfAnEntityNotPublishedYetReleasesItsSlot() {
+    void aLoneDespawnOfAnEntityAlreadyGoneChangesNothing() {
         java.util.List<String> log = new java.util.ArrayList<>();
         CommitDrain drain = drainWith(logging(log));
         long a = stageSpawn(N.of(1));
@@ -249,6 +250,64 @@ class CommitDrainTest {
         drain.publish();
         assertEquals(java.util.List.of("segment", "settle", "ended true"), log);
         assertTrue(tx.isEmpty());
+    }
+
+    @Test
+    void aLoneSpawnGrowsItsTableForItsRowAndRunsTheHooksOfAWholeWave() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(logging(log));
+        long a = stageSpawn(N.of(4), T);
+        drain.publish();
+        assertEquals(java.util.List.of("segment", "settle", "ended true"), log);
+        assertTrue(index.isAlive(a));
+        Table table = tableOf(a);
+        assertTrue(table.has(T.id()));
+        assertEquals(4, table.readValue(table.position(N.id()), index.rowOf(Entity.slot(a))));
+        assertEquals(a, table.entityAt(index.rowOf(Entity.slot(a))));
+        assertTrue(table.capacityRows() >= 1);
+        assertTrue(tx.isEmpty());
+    }
+
+    @Test
+    void aLoneSpawnWhoseValueThrowsReleasesItsIdAndLeavesNoRow() {
+        CommitDrain drain = drainWith(DrainHooks.NONE);
+        FACTORY_CALLS.set(0);
+        long before = stageSpawn(N.of(1), FRAGILE); // a row of the same table, placed before the failure
+        drain.publish();
+        Table table = tableOf(before);
+        long failed = stageSpawn(N.of(2), FRAGILE); // the factory's second call throws
+        assertThrows(IllegalStateException.class, drain::publish);
+        assertEquals(EntityIndex.FREE, index.stateOf(failed), "the reserved id went stale");
+        assertEquals(1, table.count(), "the failed row was undone");
+        assertTrue(tx.isEmpty());
+        assertFalse(drain.hasWork());
+    }
+
+    @Test
+    void aLoneSpawnWhoseTableCannotGrowReleasesItsIdAndChangesNothing() {
+        CommitDrain drain = drainWith(DrainHooks.NONE);
+        long first = stageSpawn(N.of(1), T);
+        drain.publish();
+        Table table = tableOf(first);
+        for (int i = table.count(); i < table.capacityRows(); i++) {
+            stageSpawn(N.of(1), T); // fill it: the next spawn must grow it
+        }
+        drain.publish();
+        int count = table.count();
+        assertEquals(table.capacityRows(), count);
+        long failed = stageSpawn(N.of(9), T);
+        AllocationFaults.failAt(AllocationFaults.Kind.NATIVE, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, drain::publish);
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(EntityIndex.FREE, index.stateOf(failed));
+        assertEquals(count, table.count());
+        assertTrue(tx.isEmpty());
+        long again = stageSpawn(N.of(9), T);
+        drain.publish();
+        assertTrue(index.isAlive(again), "the drain keeps working");
     }
 
     @Test
