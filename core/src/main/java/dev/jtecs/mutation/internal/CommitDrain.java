@@ -382,6 +382,8 @@ public final class CommitDrain {
         moves.startSegment(from, to);
         int distinct = 0;
         try {
+            Table recordTable = null; // consecutive records of one table (a run of despawns, say) are tallied once
+            int recordRows = 0;
             for (int record = from; record < to; record++) {
                 TxState state = transaction.state(record);
                 Table table;
@@ -396,13 +398,27 @@ public final class CommitDrain {
                     }
                     table = moves.plan(record, current);
                     delta = 1;
-                } else if (state == TxState.STAGED_DESPAWN && index.isAlive(transaction.id(record))) {
-                    table = registry.ofStore(index.storeOf(transaction.slot(record)));
+                } else if (state == TxState.STAGED_DESPAWN) {
+                    int store = index.aliveStore(transaction.id(record));
+                    if (store < 0) {
+                        continue;
+                    }
+                    table = registry.ofStore(store);
                     delta = -1;
                 } else {
                     continue;
                 }
-                distinct = tally(table, delta, distinct);
+                if (table != recordTable) {
+                    if (recordTable != null) {
+                        distinct = tally(recordTable, recordRows, distinct);
+                    }
+                    recordTable = table;
+                    recordRows = 0;
+                }
+                recordRows += delta;
+            }
+            if (recordTable != null) {
+                distinct = tally(recordTable, recordRows, distinct);
             }
             for (int k = firstOp; k < endOp; k++) {
                 BatchOp op = transaction.op(k);
