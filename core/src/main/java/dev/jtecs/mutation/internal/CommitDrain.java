@@ -245,26 +245,16 @@ public final class CommitDrain {
     private int ranOps;
 
     /**
-     * The wave just sealed holds one compact move and nothing else (no record, no batch, no sparse write, no
-     * settlement pending): the lone {@code set} or {@code remove} of a call outside any scope, or a scope that
-     * staged one change. When {@link MovePlacement#moveLone} can publish it without any callback (neither table
-     * is observed or holds pairs), it does so here, without the segment machinery of a general wave; returns
-     * {@code false} when it changed nothing and the general wave must run. A failure (an allocation, a value's
-     * accessor) ends the wave as a general wave's failure does: the move is discarded and the world is as before.
-     */
-    /**
      * The wave just sealed holds one spawn or despawn record and nothing else (no other record, no batch, no tag
      * move, no sparse write): the lone {@code spawn} or {@code despawn} of a call outside any scope, or a scope
-     * that staged only that. It runs what a general wave runs for it, in the same order (a spawn's reservation of
-     * its row, the spawn or the despawn, the segment's end, the wave's end), without the tallies and the passes
-     * over records that have nothing to do. A failure ends it as it ends a general wave.
+     * that staged only that. It runs what a general wave runs for it, in the same order (the spawn, whose table
+     * grows for its row before anything changes, or the despawn; the segment's end; the wave's end), without the
+     * tallies and the passes over records that have nothing to do. A failure ends it as it ends a general wave.
      */
     private void publishLoneRecord(int record, TxState state) {
         try {
             if (state == TxState.STAGED_SPAWN) {
-                Table table = spawns.shapeOf(record).table();
-                table.ensureCapacity(table.count() + 1); // may fail: nothing has changed yet
-                spawns.spawn(record);
+                spawns.spawn(record); // its table grows for the row before anything changes (appendRow)
             } else {
                 despawn(record);
             }
@@ -277,10 +267,17 @@ public final class CommitDrain {
             discardStaged();
             throw failure;
         }
-        transaction.recycle();
-        sparseWrites.recycle();
+        transaction.recycle(); // (the sparse queue was empty when sealed: its recycling would change nothing)
     }
 
+    /**
+     * The wave just sealed holds one compact move and nothing else (no record, no batch, no sparse write, no
+     * settlement pending): the lone {@code set} or {@code remove} of a call outside any scope, or a scope that
+     * staged one change. When {@link MovePlacement#moveLone} can publish it without any callback (neither table
+     * is observed or holds pairs), it does so here, without the segment machinery of a general wave; returns
+     * {@code false} when it changed nothing and the general wave must run. A failure (an allocation, a value's
+     * accessor) ends the wave as a general wave's failure does: the move is discarded and the world is as before.
+     */
     private boolean publishLoneMove() {
         boolean published;
         try {
@@ -291,8 +288,7 @@ public final class CommitDrain {
             throw failure;
         }
         if (published) {
-            transaction.recycle();
-            sparseWrites.recycle();
+            transaction.recycle(); // (the sparse queue was empty when sealed: its recycling would change nothing)
         }
         return published;
     }

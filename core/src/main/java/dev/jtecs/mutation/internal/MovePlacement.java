@@ -530,10 +530,9 @@ final class MovePlacement {
                 || target.hasPairs()) {
             return false;
         }
-        target.ensureCapacity(target.count() + 1); // may fail: nothing has changed yet
         int slot = Entity.slot(id);
         int row = index.rowOf(slot);
-        current.prepareRowRemoval();
+        current.prepareRowRemoval(); // may allocate, as the destination's growth in moveRowTo: before any change
         int destination = current.moveRowTo(row, target);
         Input value = transaction.tagMoveInput(0);
         if (value != null) {

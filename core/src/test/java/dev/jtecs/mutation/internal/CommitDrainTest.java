@@ -2,6 +2,7 @@ package dev.jtecs.mutation.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -308,6 +309,63 @@ class CommitDrainTest {
         long again = stageSpawn(N.of(9), T);
         drain.publish();
         assertTrue(index.isAlive(again), "the drain keeps working");
+    }
+
+    @Test
+    void aLoneTagMoveWhoseDestinationCannotGrowChangesNothingAndTheDrainKeepsWorking() {
+        CommitDrain drain = drainWith(DrainHooks.NONE);
+        long a = stageSpawn(N.of(1));
+        drain.publish();
+        Table source = tableOf(a);
+        tx.stageTagMove(a, Entity.slot(a), T, true);
+        AllocationFaults.failAt(AllocationFaults.Kind.NATIVE, 1); // the destination's first buffer
+        try {
+            assertThrows(OutOfMemoryError.class, drain::publish);
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertSame(source, tableOf(a));
+        assertEquals(1, source.count());
+        assertTrue(tx.isEmpty(), "the failed wave's move was discarded");
+        assertFalse(drain.hasWork());
+        tx.stageTagMove(a, Entity.slot(a), T, true);
+        drain.publish();
+        assertTrue(tableOf(a).has(T.id()), "the drain keeps working");
+        assertEquals(1, tableOf(a).readValue(tableOf(a).position(N.id()), index.rowOf(Entity.slot(a))));
+    }
+
+    @Test
+    void aWaveOfOneTagMoveAndOneRecordPublishesBoth() {
+        CommitDrain drain = drainWith(DrainHooks.NONE);
+        long a = stageSpawn(N.of(1));
+        drain.publish();
+        tx.stageTagMove(a, Entity.slot(a), T, true);
+        long b = stageSpawn(N.of(2));
+        drain.publish();
+        assertTrue(tableOf(a).has(T.id()));
+        assertTrue(index.isAlive(b), "the record published beside the move");
+        assertEquals(2, tableOf(b).readValue(tableOf(b).position(N.id()), index.rowOf(Entity.slot(b))));
+        tx.begin(b, Entity.slot(b), TxState.STAGED_DESPAWN);
+        tx.stageTagMove(a, Entity.slot(a), T, false);
+        drain.publish();
+        assertFalse(index.isAlive(b));
+        assertFalse(tableOf(a).has(T.id()), "the move published beside the despawn");
+        assertTrue(tx.isEmpty());
+    }
+
+    @Test
+    void aWaveOfTwoRecordsPublishesBoth() {
+        CommitDrain drain = drainWith(DrainHooks.NONE);
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        drain.publish();
+        assertTrue(index.isAlive(a) && index.isAlive(b));
+        tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
+        tx.begin(b, Entity.slot(b), TxState.STAGED_DESPAWN);
+        drain.publish();
+        assertFalse(index.isAlive(a));
+        assertFalse(index.isAlive(b));
+        assertTrue(tx.isEmpty());
     }
 
     @Test
