@@ -53,8 +53,10 @@ import java.util.Objects;
  *
  * <p>Serves one world and one query, both fixed at construction, and is not thread-safe.
  *
- * @implNote Nothing is allocated in steady state: the node, step and archetype arrays are kept between gathers
- *     and grow (doubling) only when the rows (the steps, for the step arrays) outnumber them. A gather costs a visit of the query, one edge read per
+ * @implNote Nothing is allocated in steady state: the step and archetype arrays are kept between gathers and
+ *     grow (doubling) only when the steps (the archetypes) outnumber them; the node arrays, a gather's scratch,
+ *     are kept from one gather to the next and given back by a {@link #refresh()} that finds the order current,
+ *     so a gather allocates them (sized to the rows) only when the hierarchy changes after holding still. A gather costs a visit of the query, one edge read per
  *     row, two lookups of the world per run of rows with the same parent, and linear passes over the nodes.
  */
 public final class HierarchyOrder {
@@ -78,15 +80,18 @@ public final class HierarchyOrder {
     private int[] slotOf = new int[16];
     private long gathers;
 
-    // Per node: the parent's archetype index (-1: none) and row, the parent node (-1: none), member, order.
-    private int[] parentSlot = new int[16];
-    private int[] parentRow = new int[16];
-    private int[] parentNode = new int[16];
-    private int[] nodeMember = new int[16];
-    private int[] childStart = new int[17];
-    private int[] childList = new int[16];
-    private boolean[] reached = new boolean[16];
-    private int[] order = new int[16];
+    // Per node: the parent's archetype index (-1: none) and row, the parent node (-1: none), member, order. The
+    // scratch of a gather, sized by the nodes; given back when a refresh finds the order current (see refresh).
+    private static final int[] NO_INTS = new int[0];
+    private static final boolean[] NO_FLAGS = new boolean[0];
+    private int[] parentSlot = NO_INTS;
+    private int[] parentRow = NO_INTS;
+    private int[] parentNode = NO_INTS;
+    private int[] nodeMember = NO_INTS;
+    private int[] childStart = NO_INTS;
+    private int[] childList = NO_INTS;
+    private boolean[] reached = NO_FLAGS;
+    private int[] order = NO_INTS;
     private int nodes;
     private boolean cyclic;
 
@@ -186,12 +191,17 @@ public final class HierarchyOrder {
 
     /**
      * Gathers when {@link #isStale()}, again until the world's structure holds still across the gather (its
-     * scope may publish what callbacks staged); otherwise keeps the steps.
+     * scope may publish what callbacks staged); otherwise keeps the steps and gives back the gather's scratch
+     * (about 29 bytes per row, as much as the steps and the rows' columns together in a forest of few children
+     * per parent). A hierarchy that changes every frame so keeps its scratch and allocates nothing; one that
+     * holds still for a frame keeps only its steps, and its next change allocates the scratch once, sized to the
+     * rows.
      *
      * @return whether the steps were rebuilt
      */
     public boolean refresh() {
         if (!isStale()) {
+            releaseScratch();
             return false;
         }
         long version;
@@ -276,10 +286,11 @@ public final class HierarchyOrder {
     }
 
     /**
-     * Empties the order and drops its references to the gathered archetypes, so that a caller that copied what
-     * it needs holds the archetypes alone. The next {@link #refresh()} gathers.
+     * Empties the order, gives back the gather's scratch and drops its references to the gathered archetypes, so
+     * that a caller that copied what it needs holds the archetypes alone. The next {@link #refresh()} gathers.
      */
     public void clear() {
+        releaseScratch();
         Arrays.fill(archetypes, 0, held, null);
         held = 0;
         memberCount = 0;
@@ -423,6 +434,23 @@ public final class HierarchyOrder {
                         ? firstNode[lastSlot] + lastRow : -1;
             }
         }
+    }
+
+    /** Drops the node arrays of the last gather: the steps do not need them. */
+    private void releaseScratch() {
+        parentSlot = NO_INTS;
+        parentRow = NO_INTS;
+        parentNode = NO_INTS;
+        nodeMember = NO_INTS;
+        childStart = NO_INTS;
+        childList = NO_INTS;
+        reached = NO_FLAGS;
+        order = NO_INTS;
+    }
+
+    /** The rows the gather's scratch has room for (0 once given back); read by tests. */
+    int scratchNodes() {
+        return parentSlot.length;
     }
 
     /** Lists the children of each node, in node order (a counting sort by parent node). */

@@ -417,6 +417,36 @@ class HierarchyOrderTest {
     }
 
     @Test
+    void aRefreshThatFindsTheOrderCurrentGivesBackTheScratchAndKeepsTheSteps() {
+        try (World world = World.create()) {
+            HierarchyOrder order = orderOf(world, CHILDREN);
+            long r1 = world.spawn(Transform2D.COMPONENT);
+            long r2 = world.spawn(Transform2D.COMPONENT);
+            long a = world.spawn(ChildOf.COMPONENT.to(r1));
+            long b = world.spawn(ChildOf.COMPONENT.to(a));
+            assertEquals(0, order.scratchNodes(), "nothing held before the first gather");
+            assertTrue(order.refresh());
+            assertEquals(2, order.scratchNodes(), "sized to the rows");
+            world.set(b, ChildOf.COMPONENT.to(r2));
+            assertTrue(order.refresh());
+            assertEquals(2, order.scratchNodes(), "a change in the next frame reuses the scratch");
+            List<String> steps = runs(order);
+
+            assertFalse(order.refresh());
+            assertEquals(0, order.scratchNodes(), "current: the scratch goes back");
+            assertEquals(steps, runs(order), "the steps stay");
+            assertFalse(order.isStale());
+
+            long c = world.spawn(ChildOf.COMPONENT.to(r2));
+            assertTrue(order.refresh());
+            assertEquals(3, order.scratchNodes(), "the next change allocates it again, sized to the rows");
+            assertEquals(List.of("[" + a + "] <- " + r1, "[" + b + ", " + c + "] <- " + r2), runs(order));
+            order.clear();
+            assertEquals(0, order.scratchNodes(), "clear gives it back too");
+        }
+    }
+
+    @Test
     void clearEmptiesTheOrderAndTheNextGatherRebuildsIt() {
         try (World world = World.create()) {
             HierarchyOrder order = orderOf(world, CHILDREN);
