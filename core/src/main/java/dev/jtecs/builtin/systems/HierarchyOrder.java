@@ -192,10 +192,11 @@ public final class HierarchyOrder {
     /**
      * Gathers when {@link #isStale()}, again until the world's structure holds still across the gather (its
      * scope may publish what callbacks staged); otherwise keeps the steps and gives back the gather's scratch
-     * (about 29 bytes per row, as much as the steps and the rows' columns together in a forest of few children
-     * per parent). A hierarchy that changes every frame so keeps its scratch and allocates nothing; one that
-     * holds still for a frame keeps only its steps, and its next change allocates the scratch once, sized to the
-     * rows.
+     * (about 29 bytes per row). A hierarchy that changes every frame so keeps its scratch and allocates nothing;
+     * one that holds still for a frame keeps only its steps, and its next change allocates the scratch once,
+     * sized to the rows. The first refresh that finds the order current after a gather also trims the step
+     * arrays to the steps when doubling left more than an eighth of them unused: the one allocation a current
+     * refresh may make (should it fail, the arrays stay as they were and the error propagates).
      *
      * @return whether the steps were rebuilt
      */
@@ -290,7 +291,7 @@ public final class HierarchyOrder {
      * that a caller that copied what it needs holds the archetypes alone. The next {@link #refresh()} gathers.
      */
     public void clear() {
-        releaseScratch();
+        dropNodes();
         Arrays.fill(archetypes, 0, held, null);
         held = 0;
         memberCount = 0;
@@ -436,8 +437,30 @@ public final class HierarchyOrder {
         }
     }
 
-    /** Drops the node arrays of the last gather: the steps do not need them. */
+    /**
+     * Drops the node arrays of the last gather, which the steps do not need, and trims the step arrays to the
+     * steps when growing them by doubling left more than an eighth of them unused (a copy, once per still frame
+     * after a change); a failed trim keeps the arrays as they were.
+     */
     private void releaseScratch() {
+        if (stepSlot.length - steps > Math.max(16, steps / 8)) {
+            int size = Math.max(16, steps);
+            // every array first, then assign: a failed copy leaves them all as they were, in step
+            var trimmedStepSlot = Growth.copyOf(stepSlot, size);
+            var trimmedStepFrom = Growth.copyOf(stepFrom, size);
+            var trimmedStepCount = Growth.copyOf(stepCount, size);
+            var trimmedStepParentSlot = Growth.copyOf(stepParentSlot, size);
+            var trimmedStepParentRow = Growth.copyOf(stepParentRow, size);
+            stepSlot = trimmedStepSlot;
+            stepFrom = trimmedStepFrom;
+            stepCount = trimmedStepCount;
+            stepParentSlot = trimmedStepParentSlot;
+            stepParentRow = trimmedStepParentRow;
+        }
+        dropNodes();
+    }
+
+    private void dropNodes() {
         parentSlot = NO_INTS;
         parentRow = NO_INTS;
         parentNode = NO_INTS;
@@ -451,6 +474,11 @@ public final class HierarchyOrder {
     /** The rows the gather's scratch has room for (0 once given back); read by tests. */
     int scratchNodes() {
         return parentSlot.length;
+    }
+
+    /** The steps the step arrays have room for; read by tests. */
+    int stepCapacity() {
+        return stepSlot.length;
     }
 
     /** Lists the children of each node, in node order (a counting sort by parent node). */
