@@ -53,8 +53,10 @@ import java.util.Objects;
  *
  * <p>Serves one world and one query, both fixed at construction, and is not thread-safe.
  *
- * @implNote Nothing is allocated in steady state: the node, step and archetype arrays are kept between gathers
- *     and grow (doubling) only when the rows (the steps, for the step arrays) outnumber them. A gather costs a visit of the query, one edge read per
+ * @implNote Nothing is allocated in steady state: the step and archetype arrays are kept between gathers and
+ *     grow (doubling) only when the steps (the archetypes) outnumber them; the node arrays, a gather's scratch,
+ *     are kept from one gather to the next and given back by a {@link #refresh()} that finds the order current,
+ *     so a gather allocates them (sized to the rows) only when the hierarchy changes after holding still. A gather costs a visit of the query, one edge read per
  *     row, two lookups of the world per run of rows with the same parent, and linear passes over the nodes.
  */
 public final class HierarchyOrder {
@@ -78,15 +80,18 @@ public final class HierarchyOrder {
     private int[] slotOf = new int[16];
     private long gathers;
 
-    // Per node: the parent's archetype index (-1: none) and row, the parent node (-1: none), member, order.
-    private int[] parentSlot = new int[16];
-    private int[] parentRow = new int[16];
-    private int[] parentNode = new int[16];
-    private int[] nodeMember = new int[16];
-    private int[] childStart = new int[17];
-    private int[] childList = new int[16];
-    private boolean[] reached = new boolean[16];
-    private int[] order = new int[16];
+    // Per node: the parent's archetype index (-1: none) and row, the parent node (-1: none), member, order. The
+    // scratch of a gather, sized by the nodes; given back when a refresh finds the order current (see refresh).
+    private static final int[] NO_INTS = new int[0];
+    private static final boolean[] NO_FLAGS = new boolean[0];
+    private int[] parentSlot = NO_INTS;
+    private int[] parentRow = NO_INTS;
+    private int[] parentNode = NO_INTS;
+    private int[] nodeMember = NO_INTS;
+    private int[] childStart = NO_INTS;
+    private int[] childList = NO_INTS;
+    private boolean[] reached = NO_FLAGS;
+    private int[] order = NO_INTS;
     private int nodes;
     private boolean cyclic;
 
@@ -186,12 +191,18 @@ public final class HierarchyOrder {
 
     /**
      * Gathers when {@link #isStale()}, again until the world's structure holds still across the gather (its
-     * scope may publish what callbacks staged); otherwise keeps the steps.
+     * scope may publish what callbacks staged); otherwise keeps the steps and gives back the gather's scratch
+     * (about 29 bytes per row). A hierarchy that changes every frame so keeps its scratch and allocates nothing;
+     * one that holds still for a frame keeps only its steps, and its next change allocates the scratch once,
+     * sized to the rows. The first refresh that finds the order current after a gather also trims the step
+     * arrays to the steps when doubling left more than an eighth of them unused: the one allocation a current
+     * refresh may make (should it fail, the arrays stay as they were and the error propagates).
      *
      * @return whether the steps were rebuilt
      */
     public boolean refresh() {
         if (!isStale()) {
+            releaseScratch();
             return false;
         }
         long version;
@@ -276,10 +287,11 @@ public final class HierarchyOrder {
     }
 
     /**
-     * Empties the order and drops its references to the gathered archetypes, so that a caller that copied what
-     * it needs holds the archetypes alone. The next {@link #refresh()} gathers.
+     * Empties the order, gives back the gather's scratch and drops its references to the gathered archetypes, so
+     * that a caller that copied what it needs holds the archetypes alone. The next {@link #refresh()} gathers.
      */
     public void clear() {
+        dropNodes();
         Arrays.fill(archetypes, 0, held, null);
         held = 0;
         memberCount = 0;
@@ -423,6 +435,50 @@ public final class HierarchyOrder {
                         ? firstNode[lastSlot] + lastRow : -1;
             }
         }
+    }
+
+    /**
+     * Drops the node arrays of the last gather, which the steps do not need, and trims the step arrays to the
+     * steps when growing them by doubling left more than an eighth of them unused (a copy, once per still frame
+     * after a change); a failed trim keeps the arrays as they were.
+     */
+    private void releaseScratch() {
+        if (stepSlot.length - steps > Math.max(16, steps / 8)) {
+            int size = Math.max(16, steps);
+            // every array first, then assign: a failed copy leaves them all as they were, in step
+            var trimmedStepSlot = Growth.copyOf(stepSlot, size);
+            var trimmedStepFrom = Growth.copyOf(stepFrom, size);
+            var trimmedStepCount = Growth.copyOf(stepCount, size);
+            var trimmedStepParentSlot = Growth.copyOf(stepParentSlot, size);
+            var trimmedStepParentRow = Growth.copyOf(stepParentRow, size);
+            stepSlot = trimmedStepSlot;
+            stepFrom = trimmedStepFrom;
+            stepCount = trimmedStepCount;
+            stepParentSlot = trimmedStepParentSlot;
+            stepParentRow = trimmedStepParentRow;
+        }
+        dropNodes();
+    }
+
+    private void dropNodes() {
+        parentSlot = NO_INTS;
+        parentRow = NO_INTS;
+        parentNode = NO_INTS;
+        nodeMember = NO_INTS;
+        childStart = NO_INTS;
+        childList = NO_INTS;
+        reached = NO_FLAGS;
+        order = NO_INTS;
+    }
+
+    /** The rows the gather's scratch has room for (0 once given back); read by tests. */
+    int scratchNodes() {
+        return parentSlot.length;
+    }
+
+    /** The steps the step arrays have room for; read by tests. */
+    int stepCapacity() {
+        return stepSlot.length;
     }
 
     /** Lists the children of each node, in node order (a counting sort by parent node). */

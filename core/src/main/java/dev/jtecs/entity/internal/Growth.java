@@ -56,6 +56,20 @@ public final class Growth {
         return Arrays.copyOf(array, length);
     }
 
+    /** From this length on, {@link #nextCapacity} grows by a quarter instead of doubling. */
+    public static final int GENTLE_FROM = 65_536;
+
+    /**
+     * The length to grow a per-slot array of {@code length} elements to, so that it holds at least {@code needed}:
+     * twice the length below {@link #GENTLE_FROM} elements, a quarter more from there on (a large array then
+     * leaves at most a fifth of itself unused, where doubling left up to half), and {@code needed} when that is
+     * more.
+     */
+    public static int nextCapacity(int length, int needed) {
+        long step = length < GENTLE_FROM ? length : length / 4;
+        return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, length + step));
+    }
+
     /** A new {@code long[length]}, failed the same way as a growth (for structures that start lazily). */
     public static long[] newLongs(int length) {
         AllocationFaults.beforeHeapGrowth(length);

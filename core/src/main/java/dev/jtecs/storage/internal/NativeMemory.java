@@ -28,8 +28,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Returning slabs. Each slab is an arena of its own and counts the blocks it has handed out. When the last
  * block of a slab other than the one being carved is freed, the slab goes back to the system (its free blocks
- * leave the free lists), except that one such empty slab is kept as a spare, so a workload that frees and
- * allocates a slab's worth of buffers in turn does not pay a handshake and a fresh slab each time. This is what
+ * leave the free lists), except that one empty slab is kept, so a workload that frees and allocates a slab's worth
+ * of buffers in turn does not pay a handshake and a fresh slab each time. The slab being carved counts: when it
+ * empties too, a spare goes back, and while it is empty no other empty slab is kept. At most one slab with no
+ * block in use is held, a mebibyte that a world of 100,000 entities would otherwise pay twice. This is what
  * returns the buffers a growing column outgrew: a table doubling to 100,000 rows leaves each column's 64 KiB,
  * 128 KiB and 256 KiB predecessors behind, slabs full of them, which the allocator otherwise kept for reuse
  * that never came (they were most of a large world's native bytes).
@@ -142,8 +144,12 @@ public final class NativeMemory implements AutoCloseable {
             HELD.addAndGet(SLAB_BYTES);
             // a rotating lead: 9 lines a slab (coprime with the 64 lines of a page) shifts the next slab's run
             slabOffset = ALIGNMENT * (9L * slabs++ & 63);
-            if (previous != null && previous.live == 0) {
-                emptied(previous); // no longer carved: an empty one may go back now
+            if (previous != null && previous.live == 0) { // no longer carved: an empty one may go back now
+                if (spare == null) {
+                    spare = previous; // the fresh slab gets its first block right away: this is the one empty
+                } else {
+                    release(previous);
+                }
             }
         }
         Block block = new Block(slab.memory.asSlice(slabOffset, blockBytes), slab);
@@ -173,25 +179,43 @@ public final class NativeMemory implements AutoCloseable {
             freeBlocks[shift] = new ArrayDeque<>();
         }
         freeBlocks[shift].push(block);
-        if (--block.slab.live == 0 && block.slab != slab) {
-            emptied(block.slab);
+        if (--block.slab.live == 0) {
+            if (block.slab != slab) {
+                emptied(block.slab);
+            } else if (spare != null) {
+                release(spare); // the slab being carved is empty now: it is the one empty slab kept
+            }
         }
     }
 
     /**
-     * A slab not being carved has no block in use: it becomes the spare, or, when there is one already, goes back
-     * to the system with its free blocks. Should its arena refuse to close (a segment of it held by a native call
-     * on another thread), it stays, empty and reusable.
+     * A slab not being carved has no block in use: it becomes the spare, or, when an empty slab is held already
+     * (the spare, or the slab being carved), goes back to the system with its free blocks. Should its arena refuse
+     * to close (a segment of it held by a native call on another thread), it stays, empty and reusable.
      */
     private void emptied(Slab empty) {
-        if (spare == null || spare == empty) {
+        if (spare == empty) {
+            return;
+        }
+        if (spare == null && (slab == null || slab.live > 0)) {
             spare = empty;
             return;
         }
+        release(empty);
+    }
+
+    /**
+     * Returns an empty slab other than the one being carved to the system, with its free blocks; one whose arena
+     * refuses to close stays, empty and reusable.
+     */
+    private void release(Slab empty) {
         try {
             empty.arena.close();
         } catch (IllegalStateException busy) {
             return;
+        }
+        if (spare == empty) {
+            spare = null;
         }
         heldSlabs.remove(empty);
         for (ArrayDeque<Block> free : freeBlocks) {

@@ -82,7 +82,7 @@ public final class SparseEdges {
         void ensure(int slot) {
             if (exclusive) {
                 if (slot >= single.length) {
-                    int capacity = Math.max(slot + 1, single.length * 2);
+                    int capacity = Growth.nextCapacity(single.length, slot + 1);
                     long[] grownSingle = Growth.copyOf(single, capacity);
                     Object[] grownPayloads = singlePayloads == null ? null : Growth.copyOf(singlePayloads, capacity);
                     single = grownSingle;
@@ -91,7 +91,7 @@ public final class SparseEdges {
                 return;
             }
             if (slot >= counts.length) {
-                int capacity = Math.max(slot + 1, counts.length * 2);
+                int capacity = Growth.nextCapacity(counts.length, slot + 1);
                 long[][] grownTargets = Growth.copyOf(targets, capacity);
                 int[] grownCounts = Growth.copyOf(counts, capacity);
                 Object[][] grownPayloads = payloads == null ? null : Growth.copyOf(payloads, capacity);

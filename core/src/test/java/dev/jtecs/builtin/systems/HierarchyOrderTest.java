@@ -417,6 +417,72 @@ class HierarchyOrderTest {
     }
 
     @Test
+    void aRefreshThatFindsTheOrderCurrentGivesBackTheScratchAndKeepsTheSteps() {
+        try (World world = World.create()) {
+            HierarchyOrder order = orderOf(world, CHILDREN);
+            long r1 = world.spawn(Transform2D.COMPONENT);
+            long r2 = world.spawn(Transform2D.COMPONENT);
+            long a = world.spawn(ChildOf.COMPONENT.to(r1));
+            long b = world.spawn(ChildOf.COMPONENT.to(a));
+            assertEquals(0, order.scratchNodes(), "nothing held before the first gather");
+            assertTrue(order.refresh());
+            assertEquals(2, order.scratchNodes(), "sized to the rows");
+            world.set(b, ChildOf.COMPONENT.to(r2));
+            assertTrue(order.refresh());
+            assertEquals(2, order.scratchNodes(), "a change in the next frame reuses the scratch");
+            List<String> steps = runs(order);
+
+            assertFalse(order.refresh());
+            assertEquals(0, order.scratchNodes(), "current: the scratch goes back");
+            assertEquals(steps, runs(order), "the steps stay");
+            assertFalse(order.isStale());
+
+            long c = world.spawn(ChildOf.COMPONENT.to(r2));
+            assertTrue(order.refresh());
+            assertEquals(3, order.scratchNodes(), "the next change allocates it again, sized to the rows");
+            assertEquals(List.of("[" + a + "] <- " + r1, "[" + b + ", " + c + "] <- " + r2), runs(order));
+            order.clear();
+            assertEquals(0, order.scratchNodes(), "clear gives it back too");
+        }
+    }
+
+    @Test
+    void aCurrentRefreshTrimsStepArraysThatDoublingLeftMostlyUnused() {
+        try (World world = World.create()) {
+            HierarchyOrder order = orderOf(world, CHILDREN);
+            List<Long> roots = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                roots.add(world.spawn(Transform2D.COMPONENT));
+            }
+            for (int i = 0; i < 10; i++) { // one row per root: a step each
+                world.spawn(ChildOf.COMPONENT.to(roots.get(i)));
+            }
+            assertTrue(order.refresh());
+            assertFalse(order.refresh());
+            assertEquals(16, order.stepCapacity(), "6 unused of 16: kept");
+            for (int i = 10; i < 33; i++) {
+                world.spawn(ChildOf.COMPONENT.to(roots.get(i)));
+            }
+            assertTrue(order.refresh());
+            assertEquals(33, order.size());
+            assertEquals(64, order.stepCapacity(), "doubled from 16 to 32 to 64");
+            List<String> steps = runs(order);
+            assertFalse(order.refresh());
+            assertEquals(33, order.stepCapacity(), "trimmed to the steps");
+            assertEquals(steps, runs(order));
+            assertFalse(order.refresh());
+            assertEquals(33, order.stepCapacity());
+
+            world.spawn(ChildOf.COMPONENT.to(roots.get(33)));
+            assertTrue(order.refresh());
+            assertEquals(66, order.stepCapacity(), "one more step doubles them again");
+            assertFalse(order.refresh());
+            assertEquals(34, order.stepCapacity(), "and the next still frame trims them again");
+            assertEquals(34, order.size());
+        }
+    }
+
+    @Test
     void clearEmptiesTheOrderAndTheNextGatherRebuildsIt() {
         try (World world = World.create()) {
             HierarchyOrder order = orderOf(world, CHILDREN);

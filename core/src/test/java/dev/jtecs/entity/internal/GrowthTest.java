@@ -27,6 +27,17 @@ class GrowthTest {
     }
 
     @Test
+    void capacitiesDoubleThenGrowByAQuarter() {
+        assertEquals(32, Growth.nextCapacity(16, 17));
+        assertEquals(100, Growth.nextCapacity(16, 100), "what is needed, when more");
+        assertEquals(Growth.GENTLE_FROM, Growth.nextCapacity(Growth.GENTLE_FROM / 2, 1));
+        assertEquals(81_920, Growth.nextCapacity(Growth.GENTLE_FROM, Growth.GENTLE_FROM + 1));
+        assertEquals(102_400, Growth.nextCapacity(81_920, 81_921));
+        assertEquals(Integer.MAX_VALUE - 8, Growth.nextCapacity(Integer.MAX_VALUE - 9, Integer.MAX_VALUE - 8),
+                "never past what an array may hold");
+    }
+
+    @Test
     void eachGrowthIsAnAllocationTheFaultsCount() {
         AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 2);
         int[] grown = Growth.copyOf(new int[4], 8);

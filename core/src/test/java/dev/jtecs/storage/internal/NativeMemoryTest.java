@@ -155,6 +155,45 @@ class NativeMemoryTest {
     }
 
     /**
+     * The slab being carved counts as the one empty slab kept: when it empties, the spare goes back, and while it
+     * is empty, a slab that empties goes back too. Its own free blocks are served again.
+     */
+    @Test
+    void anEmptySlabBeingCarvedIsTheOneEmptySlabKept() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment[] first = new MemorySegment[4];
+            MemorySegment[] second = new MemorySegment[4];
+            for (int i = 0; i < 4; i++) {
+                first[i] = memory.allocate(NativeMemory.LARGE_BYTES);
+            }
+            long oneSlab = memory.footprintBytes();
+            for (int i = 0; i < 4; i++) {
+                second[i] = memory.allocate(NativeMemory.LARGE_BYTES);
+            }
+            MemorySegment carved = memory.allocate(NativeMemory.LARGE_BYTES); // a third slab, being carved
+            assertEquals(3, memory.heldSlabs());
+            for (MemorySegment segment : first) {
+                memory.free(segment);
+            }
+            assertEquals(3, memory.heldSlabs(), "the first slab is the spare");
+            memory.free(carved);
+            assertEquals(2, memory.heldSlabs(), "the carved slab emptied: the spare went back");
+            assertEquals(2 * oneSlab, memory.footprintBytes());
+            assertTrue(inaccessible(first[0]), "the spare's buffers went with it");
+            for (MemorySegment segment : second) {
+                memory.free(segment);
+            }
+            assertEquals(1, memory.heldSlabs(), "the carved slab is empty: no other empty slab is kept");
+            assertEquals(oneSlab, memory.footprintBytes());
+            assertEquals(0, memory.reservedBytes());
+            MemorySegment again = memory.allocate(NativeMemory.LARGE_BYTES); // the carved slab's free block
+            assertEquals(carved.address(), again.address());
+            assertEquals(0L, again.get(ValueLayout.JAVA_LONG, 0));
+            assertEquals(oneSlab, memory.footprintBytes());
+        }
+    }
+
+    /**
      * A slab's worth of buffers freed and allocated in turn is served from the emptied slab, kept as the spare:
      * the same memory each round, no slab returned and carved again.
      */

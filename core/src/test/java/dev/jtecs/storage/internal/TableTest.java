@@ -92,6 +92,28 @@ class TableTest {
     }
 
     @Test
+    void largeTablesGrowByAQuarterAndKeepTheirRows() {
+        Table table = table(VEC, COUNT);
+        int vec = table.position(VEC.id());
+        int rows = Table.GENTLE_GROWTH_ROWS;
+        for (int i = 0; i < rows; i++) {
+            int row = table.appendRow(1 + i);
+            table.writeValue(vec, row, new Vec(i, -i));
+        }
+        assertEquals(rows, table.capacityRows(), "doubling up to the threshold");
+        table.appendRow(1 + rows);
+        assertEquals(rows + rows / 4, table.capacityRows(), "past it, a quarter more");
+        table.ensureCapacity(rows + rows / 4 + 1);
+        assertEquals(102_400, table.capacityRows(), "81,920 and a quarter");
+        table.ensureCapacity(300_001);
+        assertEquals(300_032, table.capacityRows(), "what was asked, when more, in whole padded blocks");
+        assertEquals(new Vec(rows - 1, -(rows - 1)), table.readValue(vec, rows - 1));
+        assertEquals(1 + rows, table.entityAt(rows));
+        assertEquals(300_032L * (Long.BYTES + 2 * Float.BYTES + Long.BYTES), memory.reservedBytes(),
+                "old buffers are freed on growth");
+    }
+
+    @Test
     void swapRemoveMovesLastRowIntoHole() {
         Table table = table(VEC, BLOB);
         int vec = table.position(VEC.id());
