@@ -267,7 +267,7 @@ public final class SparseEdges {
     }
 
     /** Empties the slot of an exclusive relationship's source that holds an edge; allocates nothing. */
-    private static void dropSingle(Edges edges, long source, int slot) {
+    private void dropSingle(Edges edges, long source, int slot) {
         if (edges.sources != null) {
             unlink(edges.sources, edges.single[slot], source);
         }
@@ -475,23 +475,72 @@ public final class SparseEdges {
             clock.tickEdges(relationship.id());
         }
         byRelationship.clear();
+        Arrays.fill(stash, 0, stashed, null);
+        stashed = 0;
         Arrays.fill(ordered, 0, orderedCount, null);
         orderedCount = 0;
         lastRelationship = null;
         lastEdges = null;
     }
 
+    /** At most this many emptied reverse-index lists are kept for reuse, each of at most {@link #STASHED_MAX}. */
+    private static final int STASH = 16;
+    private static final int STASHED_MAX = 4096;
+    // reverse-index lists a target no longer uses (emptied, or outgrown), kept for the next list that needs room:
+    // sources that leave a target and join another (reparenting) reuse them instead of allocating per move
+    private final long[][] stash = new long[STASH][];
+    private int stashed;
+
     /**
      * Makes room for one more source of {@code target} in the reverse index: its list grown, or a new list
-     * entered with no sources (the map grown first when it must). After this, {@link #link} allocates nothing.
+     * entered with no sources (the map grown first when it must). A stashed list serves when one is long enough.
+     * After this, {@link #link} allocates nothing.
      */
-    private static void prepareLink(LongMap<long[]> sources, long target) {
+    private void prepareLink(LongMap<long[]> sources, long target) {
         long[] list = sources.get(target);
         if (list == null) {
-            long[] fresh = Growth.newLongs(4);
-            sources.put(target, fresh); // grows the map whole or not at all
+            int spare = stashedAtLeast(4);
+            sources.put(target, spare >= 0 ? stash[spare] : Growth.newLongs(4)); // grows the map whole or not at all
+            unstash(spare);
         } else if ((int) list[0] + 1 == list.length) {
-            sources.put(target, Growth.copyOf(list, list.length * 2)); // an existing key: put allocates nothing
+            int spare = stashedAtLeast(list.length * 2);
+            long[] grown;
+            if (spare >= 0) {
+                grown = stash[spare];
+                unstash(spare);
+                System.arraycopy(list, 0, grown, 0, list.length);
+            } else {
+                grown = Growth.copyOf(list, list.length * 2);
+            }
+            sources.put(target, grown); // an existing key: put allocates nothing
+            stash(list);
+        }
+    }
+
+    /** The index of a stashed list of at least {@code length} elements, the last stashed first; -1 for none. */
+    private int stashedAtLeast(int length) {
+        for (int i = stashed - 1; i >= 0; i--) {
+            if (stash[i].length >= length) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Takes stashed list {@code i} out of the stash (nothing for -1). */
+    private void unstash(int i) {
+        if (i < 0) {
+            return;
+        }
+        stash[i] = stash[--stashed];
+        stash[stashed] = null;
+    }
+
+    /** Keeps a list no target uses any more, emptied, while the stash has room and the list is not too long. */
+    private void stash(long[] list) {
+        if (stashed < STASH && list.length <= STASHED_MAX) {
+            Arrays.fill(list, 0L); // no source id outlives its edge here, and a reused list starts empty
+            stash[stashed++] = list;
         }
     }
 
@@ -506,8 +555,11 @@ public final class SparseEdges {
         list[0] = n + 1;
     }
 
-    /** Takes {@code source} out of {@code target}'s list, keeping it ascending; an emptied list leaves the map. */
-    private static void unlink(LongMap<long[]> sources, long target, long source) {
+    /**
+     * Takes {@code source} out of {@code target}'s list, keeping it ascending; an emptied list leaves the map for
+     * the stash.
+     */
+    private void unlink(LongMap<long[]> sources, long target, long source) {
         long[] list = sources.get(target);
         if (list == null) {
             return;
@@ -521,6 +573,7 @@ public final class SparseEdges {
         }
         if (list[0] == 0) {
             sources.remove(target);
+            stash(list);
         }
     }
 }

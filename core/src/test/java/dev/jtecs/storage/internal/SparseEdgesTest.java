@@ -309,4 +309,64 @@ class SparseEdgesTest {
         }
         assertTrue(injected > 20, "the script reached growths to fail: " + injected);
     }
+    @Test
+    void sourcesMovingAmongTargetsReuseTheReverseIndexListsTheirTargetsGaveUp() {
+        long[] parents = {Entity.pack(100, 0), Entity.pack(101, 0), Entity.pack(102, 0)};
+        long[] children = new long[20];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = Entity.pack(200 + i, 0);
+            edges.add(ONE, children[i], parents[0], null);
+        }
+        for (int round = 1; round <= 3; round++) { // warm: each parent's list has grown once, the others stashed
+            for (long child : children) {
+                edges.add(ONE, child, parents[round % 3], null);
+            }
+        }
+        dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, 1);
+        try {
+            org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> {
+                for (int round = 4; round <= 9; round++) { // every list a parent needs is one another gave up
+                    for (long child : children) {
+                        edges.add(ONE, child, parents[round % 3], null);
+                    }
+                }
+            }, "no reverse-index list is allocated once the parents' lists exist");
+        } finally {
+            dev.jtecs.entity.internal.AllocationFaults.disarm();
+        }
+        long current = parents[9 % 3];
+        assertEquals(children.length, edges.sourceCount(ONE, current));
+        assertArrayEquals(children, edges.sources(ONE, current), "ascending, every child once");
+        for (long parent : parents) {
+            if (parent != current) {
+                assertEquals(0, edges.sourceCount(ONE, parent));
+                assertEquals(0, edges.sources(ONE, parent).length);
+            }
+        }
+        for (long child : children) {
+            assertEquals(current, edges.firstTarget(ONE, child));
+        }
+    }
+
+    @Test
+    void aReusedListCarriesNoSourceOfItsFormerTarget() {
+        long a = Entity.pack(1, 0);
+        long b = Entity.pack(2, 0);
+        long c = Entity.pack(3, 0);
+        edges.add(MANY, a, t1, null);
+        edges.add(MANY, b, t1, null);
+        edges.add(MANY, c, t1, null);
+        edges.remove(MANY, a, t1);
+        edges.remove(MANY, b, t1);
+        edges.remove(MANY, c, t1); // t1's list emptied: stashed
+        edges.add(MANY, b, t2, null); // t2's new list is t1's old one
+        assertArrayEquals(new long[] {b}, edges.sources(MANY, t2));
+        assertEquals(0, edges.sourceCount(MANY, t1));
+        edges.add(MANY, a, t2, null);
+        edges.add(MANY, c, t2, null);
+        assertArrayEquals(new long[] {a, b, c}, edges.sources(MANY, t2));
+        edges.clear();
+        edges.add(MANY, c, t3, null); // a clear drops the stash: nothing carried over either way
+        assertArrayEquals(new long[] {c}, edges.sources(MANY, t3));
+    }
 }
