@@ -182,6 +182,11 @@ public final class CommitDrain {
     private void runWave() {
         transaction.seal();
         sparseWrites.seal();
+        if (transaction.sealedOps() == 0 && transaction.sealedTagMoves() == 0
+                && transaction.sealedEnd() == transaction.sealedStart() && !sparseWrites.isEmpty()) {
+            publishSparseOnly(); // the wave of an instant sparse edge call, mostly (a reparenting)
+            return;
+        }
         if (transaction.sealedOps() == 0 && sparseWrites.isEmpty()) { // the wave of one instant call, mostly
             int records = transaction.sealedEnd() - transaction.sealedStart();
             int tagMoves = transaction.sealedTagMoves();
@@ -243,6 +248,28 @@ public final class CommitDrain {
     }
 
     private int ranOps;
+
+    /**
+     * The wave just sealed holds sparse edge writes and nothing else (no record, no batch, no tag move): the
+     * instant {@code set} or {@code remove} of a sparse edge whose marker needs no move, such as a reparenting.
+     * It flushes the writes and ends the segment and the wave as a general wave does, without a segment's
+     * reservation and passes over records it does not have. A failure ends it as it ends a general wave: the
+     * writes applied stay, the rest are discarded.
+     */
+    private void publishSparseOnly() {
+        try {
+            sparseWrites.flush(Integer.MAX_VALUE, index, flushSink);
+            hooks.segmentDone();
+            requiredEdges.clear();
+            hooks.settleSparse();
+        } catch (RuntimeException | Error failure) {
+            transaction.recycle();
+            discardStaged();
+            throw failure;
+        }
+        transaction.recycle();
+        sparseWrites.recycle();
+    }
 
     /**
      * The wave just sealed holds one spawn or despawn record and nothing else (no other record, no batch, no tag

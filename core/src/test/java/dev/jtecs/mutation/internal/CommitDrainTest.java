@@ -369,6 +369,60 @@ class CommitDrainTest {
     }
 
     @Test
+    void aWaveOfSparseWritesOnlyAppliesThemInOrderAndEndsLikeAWholeWave() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                if (target == 13) {
+                    throw new IllegalStateException("edge store failed");
+                }
+                log.add(entity + "->" + target);
+            }
+
+            @Override
+            public void segmentDone() {
+                log.add("segment");
+            }
+
+            @Override
+            public void settleSparse() {
+                log.add("settle");
+            }
+
+            @Override
+            public void publicationEnded(boolean published) {
+                log.add("ended " + published);
+            }
+        });
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        drain.publish();
+        tx.begin(b, Entity.slot(b), TxState.STAGED_DESPAWN);
+        drain.publish();
+        log.clear();
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 11, null, tx.openOps());
+        sparse.stage(b, SparseWriteQueue.ADD, FOLLOWS, 12, null, tx.openOps()); // b is dead: skipped
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 14, null, tx.openOps());
+        drain.publish();
+        assertEquals(java.util.List.of(a + "->11", a + "->14", "segment", "settle", "ended true"), log);
+        assertFalse(drain.hasWork());
+
+        log.clear();
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 15, null, tx.openOps());
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 13, null, tx.openOps()); // throws
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 16, null, tx.openOps());
+        assertThrows(IllegalStateException.class, drain::publish);
+        assertEquals(java.util.List.of(a + "->15", "ended false"), log, "applied before the failure: stays");
+        assertFalse(drain.hasWork(), "the rest was discarded");
+        log.clear();
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 17, null, tx.openOps());
+        drain.publish();
+        assertEquals(java.util.List.of(a + "->17", "segment", "settle", "ended true"), log, "it keeps working");
+    }
+
+    @Test
     void failedPublicationKeepsPublishedRowsAndDiscardsTheRest() {
         FACTORY_CALLS.set(0);
         long first = stageSpawn(FRAGILE);
