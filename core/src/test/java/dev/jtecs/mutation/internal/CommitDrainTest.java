@@ -423,6 +423,27 @@ class CommitDrainTest {
     }
 
     @Test
+    void aWaveOfATagMoveAndSparseWritesPublishesBoth() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                log.add(entity + "->" + target);
+            }
+        });
+        long a = stageSpawn(N.of(1));
+        drain.publish();
+        tx.stageTagMove(a, Entity.slot(a), T, true);
+        sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 21, null, tx.openOps());
+        drain.publish();
+        assertTrue(tableOf(a).has(T.id()), "the move published beside the writes");
+        assertEquals(java.util.List.of(a + "->21"), log);
+        assertTrue(tx.isEmpty());
+        assertFalse(drain.hasWork());
+    }
+
+    @Test
     void failedPublicationKeepsPublishedRowsAndDiscardsTheRest() {
         FACTORY_CALLS.set(0);
         long first = stageSpawn(FRAGILE);
