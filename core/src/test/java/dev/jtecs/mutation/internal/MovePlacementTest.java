@@ -710,7 +710,7 @@ class MovePlacementTest {
 
     @Test
     void theRecordsOfASecondSegmentMoveByTheirOwnPlans() {
-        long[] first = publishedMany(41, 0, B); // 40 of 41 rows change: moved one by one
+        long[] first = publishedMany(42, 0, B); // 40 of 42 rows change: moved one by one
         long[] whole = publishedMany(40, 1000); // every row changes: moved as one run
         long dead = publishedMany(1, 5000, MASS.of(new Mass(1)))[0];
         for (int i = 0; i < 40; i++) {
@@ -722,7 +722,7 @@ class MovePlacementTest {
         for (int i = 0; i < whole.length; i++) {
             record(whole[i], A, A, HP, HP.of(2000 + i));
         }
-        record(first[40], A, A, HP, HP.of(-40)); // after the run: alone
+        record(first[40], A, A, HP, HP.of(-40)); // after the run: alone (first[41] stays)
         record(dead, A, A);
         kill(dead); // its record lapses in the second segment (index 81 of the wave)
         fixture.drain.drain();
@@ -741,6 +741,8 @@ class MovePlacementTest {
         assertSame(fixture.tableOf(first[0]), fixture.tableOf(first[40]));
         assertEquals(-40, hp(first[40]));
         assertIndexed(first[40]);
+        assertFalse(fixture.tableOf(first[41]).has(A.id()));
+        assertIndexed(first[41]);
         assertFalse(fixture.index.isAlive(dead));
         assertTrue(fixture.tx.isEmpty());
     }
@@ -802,6 +804,50 @@ class MovePlacementTest {
         assertEquals(new Counted(5), value(counted[0], COUNTED), "not the other record's requirement value");
         assertTrue(fixture.tableOf(counted[0]).has(A.id()));
         assertEquals(new Counted(5), value(counted[1], COUNTED));
+    }
+
+    /** A tag whose requirement brings a sparse edge (its marker comes with it). */
+    static final TagComponent LEADS = Components.tag("test.moveplace.Leads", o -> o.requires(FOLLOWS.to(99)));
+
+    @Test
+    void aRequiredSparseEdgeOfAMovedRowLandsWithItsRequire() {
+        List<String> applied = new ArrayList<>();
+        try (DrainFixture f = new DrainFixture(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                applied.add((op == SparseWriteQueue.ADD ? "add " : "op " + op + " ") + target + " of " + entity);
+            }
+        })) {
+            long e = f.stageSpawn(HP.of(1));
+            f.drain.drain();
+            int r = f.tx.begin(e, Entity.slot(e), TxState.STAGED_MUTATE);
+            f.tx.put(r, LEADS, LEADS); // the requirement adds the marker: the move plans the edge
+            f.sparse.stage(e, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, f.tx.openOps()); // as Staging queues it
+            f.drain.drain();
+            assertTrue(f.tableOf(e).has(LEADS.id()) && f.tableOf(e).has(FOLLOWS.id()));
+            assertEquals(List.of("add 99 of " + e), applied, "the planned requirement let its REQUIRE through");
+        }
+    }
+
+    @Test
+    void aSegmentOfRecordsForAllButOneRowOfATableEndsItsRunSearchAtTheSegmentsEnd() {
+        long[] ids = publishedMany(64, 0); // two spawn waves, neither over 64 records: the wave's arrays stay at 64
+        long kept = publishedMany(1, 64)[0];
+        Table source = fixture.tableOf(kept);
+        int store = source.store();
+        for (int i = 0; i < ids.length; i++) {
+            record(ids[i], A, A, HP, HP.of(100 + i)); // 64 records, the segment's last one ends the search
+        }
+        fixture.drain.drain();
+        assertEquals(store, source.store(), "not the whole table: one by one");
+        assertEquals(1, source.count());
+        for (int i = 0; i < ids.length; i++) {
+            assertTrue(fixture.tableOf(ids[i]).has(A.id()));
+            assertEquals(100 + i, hp(ids[i]));
+            assertIndexed(ids[i]);
+        }
+        assertIndexed(kept);
     }
 
     @Test
