@@ -1233,15 +1233,17 @@ class MovePlacementTest {
                 ids[i] = f.stageSpawn(HP.of(i), LIKES, pair);
             }
             long lone = f.stageSpawn(HP.of(9), MASS.of(new Mass(1)), LIKES, pair);
-            f.stageSpawn(HP.of(10), MASS.of(new Mass(1)), LIKES, pair);
+            long mate = f.stageSpawn(HP.of(10), MASS.of(new Mass(1)), LIKES, pair);
             f.drain.drain();
             placed.clear();
-            for (long id : ids) { // records: every row of the table, one run
+            int first = f.tx.begin(mate, Entity.slot(mate), TxState.STAGED_MUTATE); // record 0: alone
+            f.tx.put(first, A, A);
+            for (long id : ids) { // records 1..4: every row of the table, one run
                 int r = f.tx.begin(id, Entity.slot(id), TxState.STAGED_MUTATE);
                 f.tx.put(r, A, A);
             }
             f.drain.drain();
-            assertEquals(List.of("0..4 A"), placed);
+            assertEquals(List.of("0..1 A", "0..4 A"), placed);
             placed.clear();
             f.tx.stageTagMove(lone, Entity.slot(lone), B, true); // tag move 0: alone
             for (long id : ids) { // tag moves 1..4: every row, one run
