@@ -526,6 +526,21 @@ class StagingTest {
     }
 
     @Test
+    void removingASparseRelationshipOfAnEntityWithAStagedRecordRemovesEveryEdgeAndTheMarker() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t), SPARSE.to(u));
+        world.defer();
+        world.set(e, MASS); // a default asks for a record: the entity has one open now
+        world.remove(e, SPARSE);
+        world.commit();
+        assertTrue(world.has(e, MASS));
+        assertFalse(world.has(e, SPARSE));
+        assertEquals(List.of(), targets(e, SPARSE));
+        assertArrayEquals(new long[0], world.relationshipSources(SPARSE, t));
+    }
+
+    @Test
     void anEdgeAddedAfterABatchRemovedItsRelationshipBringsTheMarkerBack() {
         long t = world.spawn();
         long u = world.spawn();
