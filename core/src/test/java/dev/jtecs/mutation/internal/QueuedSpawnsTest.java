@@ -299,4 +299,57 @@ class QueuedSpawnsTest {
         assertEquals(expected(1), world.get(id, PRIMS), "no refused call wrote anything");
         assertEquals(new Pos(0, 0), world.get(id, POS));
     }
+
+    // ---------------------------------------------------------------- issue 27
+
+    static final dev.jtecs.component.Relationship LIKES = dev.jtecs.component.Relationships.register(
+            "test.queue.Likes");
+
+    @Test
+    void aQueueNamesItsInputs() {
+        List<dev.jtecs.component.Input> inputs = List.of(POS, VEL.of(new Vel(1, 2)));
+        SpawnQueue queue = world.spawnQueue(inputs);
+        assertEquals(inputs, queue.inputs());
+        assertEquals("SpawnQueue" + inputs, queue.toString());
+    }
+
+    @Test
+    void aQueueWhoseEdgeTargetDiedRefusesTheNextSpawn() {
+        long target = world.spawn();
+        SpawnQueue queue = world.spawnQueue(List.of(POS, LIKES.to(target)));
+        long first = queue.spawn(); // published at once: its batch is done
+        assertTrue(world.isAlive(first));
+        world.despawn(target);
+        int count = world.entityCount();
+        assertThrows(IllegalArgumentException.class, queue::spawn, "the edge's target is dead");
+        assertEquals(count, world.entityCount(), "nothing spawned");
+    }
+
+    @Test
+    void aQueueWhoseTableWasPrunedPlansAgain() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, MARK));
+        long first = queue.spawn();
+        world.despawn(first);
+        world.compact(); // its table is empty: pruned
+        long second = queue.spawn();
+        queue.set(X, 4);
+        assertTrue(world.isAlive(second));
+        assertEquals(new Pos(4, 0), world.get(second, POS));
+        assertTrue(world.has(second, MARK));
+    }
+
+    @Test
+    void fieldsSetInAnotherOrderThanBeforeLandInTheirOwnColumns() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, VEL));
+        world.defer();
+        long a = queue.spawn();
+        queue.set(X, 1).set(Y, 2).set(VX, 3);
+        long b = queue.spawn();
+        queue.set(VX, 6).set(Y, 5).set(X, 4); // each lookup misses the guess and searches the cache
+        world.commit();
+        assertEquals(new Pos(1, 2), world.get(a, POS));
+        assertEquals(new Vel(3, 0), world.get(a, VEL));
+        assertEquals(new Pos(4, 5), world.get(b, POS));
+        assertEquals(new Vel(6, 0), world.get(b, VEL));
+    }
 }
