@@ -303,7 +303,7 @@ class QueuedSpawnsTest {
     // ---------------------------------------------------------------- issue 27
 
     static final dev.jtecs.component.Relationship LIKES = dev.jtecs.component.Relationships.register(
-            "test.queue.Likes");
+            "test.queue.Knows");
 
     @Test
     void aQueueNamesItsInputs() {
