@@ -346,10 +346,36 @@ class QueuedSpawnsTest {
         queue.set(X, 1).set(Y, 2).set(VX, 3);
         long b = queue.spawn();
         queue.set(VX, 6).set(Y, 5).set(X, 4); // each lookup misses the guess and searches the cache
+        long c = queue.spawn();
+        queue.set(Y, 8); // the guess after a search
         world.commit();
+        assertEquals(new Pos(0, 8), world.get(c, POS));
         assertEquals(new Pos(1, 2), world.get(a, POS));
         assertEquals(new Vel(3, 0), world.get(a, VEL));
         assertEquals(new Pos(4, 5), world.get(b, POS));
         assertEquals(new Vel(6, 0), world.get(b, VEL));
+    }
+
+    @Test
+    void aPendingBatchOfRecycledIdsKeepsItsMembersWhenTheShapeChanges() {
+        world.createState("game", StatePolicy.pauseOnBlur());
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        long[] old = {world.spawn(), world.spawn(), world.spawn()};
+        for (long id : old) {
+            world.despawn(id); // their slots come back with a new generation: the queue's ids are not consecutive
+        }
+        world.defer();
+        long a = queue.spawn();
+        queue.set(X, 1);
+        long b = queue.spawn();
+        queue.set(X, 2);
+        world.pushState("game");
+        long c = queue.spawn(); // a new shape: it must not write into the pending batch's member list
+        queue.set(X, 3);
+        world.commit();
+        assertEquals(new Pos(1, 0), world.get(a, POS));
+        assertEquals(new Pos(2, 0), world.get(b, POS));
+        assertEquals(new Pos(3, 0), world.get(c, POS));
+        assertEquals(3, world.entityCount());
     }
 }
