@@ -347,9 +347,10 @@ class QueuedSpawnsTest {
         long b = queue.spawn();
         queue.set(VX, 6).set(Y, 5).set(X, 4); // each lookup misses the guess and searches the cache
         long c = queue.spawn();
-        queue.set(Y, 8); // the guess after a search
+        queue.set(Y, 8).set(X, 6).set(X, 7).set(VX, 1).set(Y, 9); // a field again: the guess after a hit misses
         world.commit();
-        assertEquals(new Pos(0, 8), world.get(c, POS));
+        assertEquals(new Pos(7, 9), world.get(c, POS), "the last write of each field");
+        assertEquals(new Vel(1, 0), world.get(c, VEL));
         assertEquals(new Pos(1, 2), world.get(a, POS));
         assertEquals(new Vel(3, 0), world.get(a, VEL));
         assertEquals(new Pos(4, 5), world.get(b, POS));
