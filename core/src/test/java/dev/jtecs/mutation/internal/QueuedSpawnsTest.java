@@ -379,4 +379,30 @@ class QueuedSpawnsTest {
         assertEquals(new Pos(3, 0), world.get(c, POS));
         assertEquals(3, world.entityCount());
     }
+
+    record Wide(int a, int b, int c, int d, int e) {}
+
+    static final NativeComponent<Wide> WIDE = Components.registerNative(Wide.class, o -> o.name("test.queue.Wide"));
+
+    @Test
+    void aShapeWithMoreFieldsThanTheColumnCacheHoldsWritesEveryField() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, VEL, WIDE));
+        IntField[] wide = {WIDE.intField("a"), WIDE.intField("b"), WIDE.intField("c"), WIDE.intField("d"),
+                WIDE.intField("e")};
+        world.defer();
+        long[] ids = new long[3];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = queue.spawn();
+            queue.set(X, i).set(Y, i + 1).set(VX, i + 2).set(VEL.floatField("y"), i + 3);
+            for (int f = 0; f < wide.length; f++) {
+                queue.set(wide[f], 10 * i + f); // nine fields in all: the cache of eight starts over
+            }
+        }
+        world.commit();
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(new Pos(i, i + 1), world.get(ids[i], POS));
+            assertEquals(new Vel(i + 2, i + 3), world.get(ids[i], VEL));
+            assertEquals(new Wide(10 * i, 10 * i + 1, 10 * i + 2, 10 * i + 3, 10 * i + 4), world.get(ids[i], WIDE));
+        }
+    }
 }
