@@ -13,25 +13,32 @@ import dev.jtecs.storage.internal.Table;
 /** A drain over its own index and registry, for the tests of the drain's parts; close it after use. */
 final class DrainFixture implements AutoCloseable {
     final NativeMemory memory = new NativeMemory();
-    final EntityIndex index = new EntityIndex(1000);
+    final EntityIndex index;
     final ArchetypeRegistry registry = new ArchetypeRegistry(memory);
     final Transaction tx = new Transaction();
     final SparseWriteQueue sparse = new SparseWriteQueue();
     final ObserverRegistry observers = new ObserverRegistry();
-    final LifecycleEvents lifecycle = new LifecycleEvents(index, registry, observers, new OnDespawn.Context() {
-        @Override
-        public <T> T committedValue(long entity, Component<T> component) {
-            return null; // no world behind the fixture: nothing committed to read
-        }
-
-        @Override
-        public void despawn(long entity) {
-            throw new UnsupportedOperationException("the drain fixture has no world to despawn in");
-        }
-    });
+    final LifecycleEvents lifecycle;
     final CommitDrain drain;
 
     DrainFixture(DrainHooks hooks) {
+        this(hooks, 1000);
+    }
+
+    /** A fixture whose index holds up to {@code maxEntities} entities. */
+    DrainFixture(DrainHooks hooks, int maxEntities) {
+        index = new EntityIndex(maxEntities);
+        lifecycle = new LifecycleEvents(index, registry, observers, new OnDespawn.Context() {
+            @Override
+            public <T> T committedValue(long entity, Component<T> component) {
+                return null; // no world behind the fixture: nothing committed to read
+            }
+
+            @Override
+            public void despawn(long entity) {
+                throw new UnsupportedOperationException("the drain fixture has no world to despawn in");
+            }
+        });
         drain = new CommitDrain(index, registry, tx, sparse, new KeyIndex(id -> null), lifecycle, hooks);
     }
 

@@ -2,12 +2,17 @@ package dev.jtecs.mutation.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
 import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.PairComponent;
+import dev.jtecs.component.Relationship;
+import dev.jtecs.component.Relationships;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
@@ -17,6 +22,7 @@ import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.storage.internal.Table;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,9 +44,9 @@ class MovePlacementTest {
     static final ManagedComponent<Cursed> CURSED = Components.registerManaged(Cursed.class,
             o -> o.name("test.moveplace.Cursed").defaults(Cursed::new));
 
-    private final DrainFixture fixture = new DrainFixture();
+    private DrainFixture fixture = new DrainFixture();
     private final RequirementPlan requirements = new RequirementPlan(fixture.registry.pairs());
-    private final MovePlacement moves = new MovePlacement(fixture.drain, fixture.index, fixture.registry, fixture.tx,
+    private MovePlacement moves = new MovePlacement(fixture.drain, fixture.index, fixture.registry, fixture.tx,
             requirements, new Destinations(fixture.registry, fixture.tx, requirements), new RequiredEdges());
 
     @AfterEach
@@ -755,6 +761,640 @@ class MovePlacementTest {
                     assertEquals(i, world.get(ids[i], HP), at);
                 }
             }
+        }
+    }
+
+    // ---------------------------------------------------------------- plans, runs and failures (issue 27)
+
+    record Counted(int n) {}
+
+    static final AtomicInteger FACTORY_CALLS = new AtomicInteger();
+    /** A native component whose default comes from a factory (which counts its calls). */
+    static final NativeComponent<Counted> COUNTED = Components.registerNative(Counted.class,
+            o -> o.name("test.moveplace.Counted").defaults(() -> new Counted(1000 + FACTORY_CALLS.incrementAndGet())));
+
+    record Mass(float kg) {}
+
+    /** A native component without a factory: its default is all zero. */
+    static final NativeComponent<Mass> MASS = Components.registerNative(Mass.class, o -> o.name("test.moveplace.Mass"));
+
+    record Label(String text) {}
+
+    /** A managed component whose default comes from a factory (which counts its calls). */
+    static final ManagedComponent<Label> LABEL = Components.registerManaged(Label.class,
+            o -> o.name("test.moveplace.Label").defaults(() -> {
+                FACTORY_CALLS.incrementAndGet();
+                return new Label("default");
+            }));
+
+    /** A tag whose requirement brings {@code COUNTED} with a value of its own. */
+    static final TagComponent NEEDY = Components.tag("test.moveplace.Needy", o -> o.requires(COUNTED.of(new Counted(50))));
+
+    static final Relationship FOLLOWS = Relationships.register("test.moveplace.Follows", o -> o.sparse());
+    static final Relationship LIKES = Relationships.register("test.moveplace.Likes");
+
+    /** A record whose accessor throws while {@code failing} is set: user code failing as the drain reads it. */
+    record Brittle(float v) {
+        static boolean failing;
+
+        @Override
+        public float v() {
+            if (failing) {
+                throw new IllegalStateException("accessor failed");
+            }
+            return v;
+        }
+    }
+
+    static final NativeComponent<Brittle> BRITTLE = Components.registerNative(Brittle.class,
+            o -> o.name("test.moveplace.Brittle"));
+
+    /** Publishes {@code n} entities with {@code HP = base + i} and these other inputs (one table). */
+    private long[] publishedMany(int n, int base, dev.jtecs.component.Input... others) {
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            dev.jtecs.component.Input[] inputs = new dev.jtecs.component.Input[others.length + 1];
+            inputs[0] = HP.of(base + i);
+            System.arraycopy(others, 0, inputs, 1, others.length);
+            ids[i] = fixture.stageSpawn(inputs);
+        }
+        fixture.drain.drain();
+        return ids;
+    }
+
+    /** Opens a record for a published entity with these entries (a {@code null} input: a removal). */
+    private int record(long id, Object... componentsAndInputs) {
+        int record = fixture.tx.begin(id, Entity.slot(id), TxState.STAGED_MUTATE);
+        for (int i = 0; i < componentsAndInputs.length; i += 2) {
+            fixture.tx.put(record, (dev.jtecs.component.Component<?>) componentsAndInputs[i],
+                    (dev.jtecs.component.Input) componentsAndInputs[i + 1]);
+        }
+        return record;
+    }
+
+    /** A query batch that selects nothing: a boundary, so the records staged after it form a second segment. */
+    private void stageBoundary(DrainFixture on) {
+        on.tx.addOp(BatchOp.query(BatchOp.Kind.REMOVE, new Table[0], new long[0][], new long[0], new int[0], B, null,
+                null, on.tx));
+    }
+
+    private <T> T value(long id, dev.jtecs.component.Component<T> component) {
+        Table table = fixture.tableOf(id);
+        @SuppressWarnings("unchecked")
+        T value = (T) table.readValue(table.position(component.id()), fixture.index.rowOf(Entity.slot(id)));
+        return value;
+    }
+
+    /** Kills an entity behind the drain's back (no record, no event), as an earlier segment's despawn would. */
+    private void kill(long id) {
+        int slot = Entity.slot(id);
+        CommitDrain.detachRow(fixture.index, fixture.tableOf(id), fixture.index.rowOf(slot));
+        fixture.index.free(slot);
+    }
+
+    @Test
+    void theRecordsOfASecondSegmentMoveByTheirOwnPlans() {
+        long[] first = publishedMany(42, 0, B); // 40 of 42 rows change: moved one by one
+        long[] whole = publishedMany(40, 1000); // every row changes: moved as one run
+        long dead = publishedMany(1, 5000, MASS.of(new Mass(1)))[0];
+        for (int i = 0; i < 40; i++) {
+            record(first[i], A, A);
+        }
+        stageBoundary(fixture);
+        Table wholeSource = fixture.tableOf(whole[0]);
+        int wholeStore = wholeSource.store();
+        for (int i = 0; i < whole.length; i++) {
+            record(whole[i], A, A, HP, HP.of(2000 + i));
+        }
+        record(first[40], A, A, HP, HP.of(-40)); // after the run: alone (first[41] stays)
+        record(dead, A, A);
+        kill(dead); // its record lapses in the second segment (index 81 of the wave)
+        fixture.drain.drain();
+        Table withA = fixture.tableOf(whole[0]);
+        assertEquals(wholeStore, withA.store(), "the second segment's run moved whole (its plan was found)");
+        for (int i = 0; i < whole.length; i++) {
+            assertSame(withA, fixture.tableOf(whole[i]));
+            assertEquals(2000 + i, hp(whole[i]));
+            assertIndexed(whole[i]);
+        }
+        for (int i = 0; i < 40; i++) {
+            assertTrue(fixture.tableOf(first[i]).has(A.id()) && fixture.tableOf(first[i]).has(B.id()));
+            assertEquals(i, hp(first[i]));
+            assertIndexed(first[i]);
+        }
+        assertSame(fixture.tableOf(first[0]), fixture.tableOf(first[40]));
+        assertEquals(-40, hp(first[40]));
+        assertIndexed(first[40]);
+        assertFalse(fixture.tableOf(first[41]).has(A.id()));
+        assertIndexed(first[41]);
+        assertFalse(fixture.index.isAlive(dead));
+        assertTrue(fixture.tx.isEmpty());
+    }
+
+    @Test
+    void aFailedWaveStillLandsTheSparseWritesOfTheRecordsItPublished() {
+        List<String> applied = new ArrayList<>();
+        try (DrainFixture f = new DrainFixture(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                applied.add(entity + " -> " + target);
+            }
+        })) {
+            long inPlace = f.stageSpawn(HP.of(1));
+            long moved = f.stageSpawn(HP.of(2));
+            long failing = f.stageSpawn(HP.of(3));
+            long[] run = {f.stageSpawn(HP.of(4), B), f.stageSpawn(HP.of(5), B), f.stageSpawn(HP.of(6), B)};
+            f.drain.drain();
+            int r = f.tx.begin(inPlace, Entity.slot(inPlace), TxState.STAGED_MUTATE);
+            f.tx.put(r, HP, HP.of(10)); // written in place
+            f.sparse.stage(inPlace, SparseWriteQueue.ADD, FOLLOWS, 71, null, f.tx.openOps());
+            r = f.tx.begin(moved, Entity.slot(moved), TxState.STAGED_MUTATE);
+            f.tx.put(r, A, A); // moved alone
+            f.sparse.stage(moved, SparseWriteQueue.ADD, FOLLOWS, 72, null, f.tx.openOps());
+            for (long id : run) { // every row of their table: moved as one run
+                r = f.tx.begin(id, Entity.slot(id), TxState.STAGED_MUTATE);
+                f.tx.put(r, A, A);
+            }
+            f.sparse.stage(run[1], SparseWriteQueue.ADD, FOLLOWS, 73, null, f.tx.openOps());
+            r = f.tx.begin(failing, Entity.slot(failing), TxState.STAGED_MUTATE);
+            f.tx.put(r, CURSED, CURSED); // its default throws: the wave fails after the others published
+            f.sparse.stage(failing, SparseWriteQueue.ADD, FOLLOWS, 74, null, f.tx.openOps());
+            assertThrows(IllegalStateException.class, f.drain::drain);
+            assertEquals(List.of(inPlace + " -> 71", moved + " -> 72", run[1] + " -> 73"), applied,
+                    "the published rows get their edges; the failed one's write goes");
+            assertTrue(f.tableOf(run[1]).has(A.id()));
+            assertFalse(f.tableOf(failing).has(CURSED.id()));
+            assertFalse(f.drain.hasWork());
+        }
+    }
+
+    @Test
+    void requirementValuesLandOnlyInTheRowWhoseRecordPlannedThem() {
+        long[] plain = publishedMany(2, 0); // two rows: neither record's move is a whole-table run
+        long[] counted = publishedMany(2, 10, COUNTED.of(new Counted(5)));
+        int calls = FACTORY_CALLS.get();
+        int valued = record(plain[1], COUNTED, COUNTED.of(new Counted(77))); // first entry of the wave
+        int needy = record(plain[0], NEEDY, NEEDY); // its requirement brings COUNTED = 50
+        int other = record(counted[0], A, A); // planned after it, needs no requirement
+        assertEquals(List.of(0, 1, 2), List.of(valued, needy, other));
+        fixture.drain.drain();
+        assertEquals(calls, FACTORY_CALLS.get(), "no default made: every new value was staged or required");
+        assertEquals(new Counted(77), value(plain[1], COUNTED));
+        assertEquals(new Counted(50), value(plain[0], COUNTED), "the requirement's value");
+        assertTrue(fixture.tableOf(plain[0]).has(NEEDY.id()));
+        Table needyTable = fixture.tableOf(plain[0]);
+        assertEquals(1, needyTable.dirty().writeCount(needyTable.position(COUNTED.id())), "the requirement's write is marked");
+        assertEquals(new Counted(5), value(counted[0], COUNTED), "not the other record's requirement value");
+        assertTrue(fixture.tableOf(counted[0]).has(A.id()));
+        assertEquals(new Counted(5), value(counted[1], COUNTED));
+    }
+
+    /** A tag whose requirement brings a sparse edge (its marker comes with it). */
+    static final TagComponent LEADS = Components.tag("test.moveplace.Leads", o -> o.requires(FOLLOWS.to(99)));
+
+    @Test
+    void aRequiredSparseEdgeOfAMovedRowLandsWithItsRequire() {
+        List<String> applied = new ArrayList<>();
+        try (DrainFixture f = new DrainFixture(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                applied.add((op == SparseWriteQueue.ADD ? "add " : "op " + op + " ") + target + " of " + entity);
+            }
+        })) {
+            long e = f.stageSpawn(HP.of(1));
+            f.drain.drain();
+            int r = f.tx.begin(e, Entity.slot(e), TxState.STAGED_MUTATE);
+            f.tx.put(r, LEADS, LEADS); // the requirement adds the marker: the move plans the edge
+            f.sparse.stage(e, SparseWriteQueue.REQUIRE, FOLLOWS, 99, null, f.tx.openOps()); // as Staging queues it
+            f.drain.drain();
+            assertTrue(f.tableOf(e).has(LEADS.id()) && f.tableOf(e).has(FOLLOWS.id()));
+            assertEquals(List.of("add 99 of " + e), applied, "the planned requirement let its REQUIRE through");
+        }
+    }
+
+    @Test
+    void aSegmentOfRecordsForAllButOneRowOfATableEndsItsRunSearchAtTheSegmentsEnd() {
+        long[] ids = publishedMany(64, 0); // two spawn waves, neither over 64 records: the wave's arrays stay at 64
+        long kept = publishedMany(1, 64)[0];
+        Table source = fixture.tableOf(kept);
+        int store = source.store();
+        for (int i = 0; i < ids.length; i++) {
+            record(ids[i], A, A, HP, HP.of(100 + i)); // 64 records, the segment's last one ends the search
+        }
+        fixture.drain.drain();
+        assertEquals(store, source.store(), "not the whole table: one by one");
+        assertEquals(1, source.count());
+        for (int i = 0; i < ids.length; i++) {
+            assertTrue(fixture.tableOf(ids[i]).has(A.id()));
+            assertEquals(100 + i, hp(ids[i]));
+            assertIndexed(ids[i]);
+        }
+        assertIndexed(kept);
+    }
+
+    @Test
+    void aWriteInPlaceIsMarkedOncePerRecord() {
+        long[] ids = publishedMany(2, 0);
+        Table table = fixture.tableOf(ids[0]);
+        int position = table.position(HP.id());
+        long before = table.dirty().writeCount(position);
+        record(ids[0], HP, HP.of(7));
+        record(ids[1], HP, HP.of(8));
+        fixture.drain.drain();
+        assertEquals(before + 2, table.dirty().writeCount(position));
+        assertEquals(7, hp(ids[0]));
+        assertEquals(8, hp(ids[1]));
+    }
+
+    @Test
+    void aWholeTableRunMarksEachWrittenColumnOnce() {
+        long[] ids = publishedMany(5, 0);
+        Table source = fixture.tableOf(ids[0]);
+        int store = source.store();
+        for (int i = 0; i < ids.length; i++) {
+            record(ids[i], A, A, HP, HP.of(50 + i)); // HP is the target's column 0
+        }
+        fixture.drain.drain();
+        Table target = fixture.tableOf(ids[0]);
+        assertEquals(store, target.store(), "moved whole");
+        assertEquals(0, target.position(HP.id()));
+        assertEquals(1, target.dirty().writeCount(target.position(HP.id())), "once for the run");
+        assertEquals(1, target.dirty().writeCount(target.position(A.id())), "once for the run");
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(50 + i, hp(ids[i]));
+        }
+    }
+
+    /** Stages, for every row of a table of {@code n}, a record adding {@code component} with its own value. */
+    private long[] stageValues(int n, dev.jtecs.component.Component<?> component,
+            java.util.function.IntFunction<dev.jtecs.component.Input> value, dev.jtecs.component.Input... others) {
+        long[] ids = publishedMany(n, 0, others);
+        for (int i = 0; i < n; i++) {
+            record(ids[i], A, A, component, value.apply(i));
+        }
+        return ids;
+    }
+
+    @Test
+    void aRunWhoseNewColumnsHaveDefaultFactoriesMovesRecordByRecordAndMakesNoDefault() {
+        long[] managed = stageValues(3, LABEL, i -> LABEL.of(new Label("m" + i)));
+        int calls = FACTORY_CALLS.get();
+        fixture.drain.drain();
+        assertEquals(calls, FACTORY_CALLS.get(), "a staged value needs no default");
+        for (int i = 0; i < managed.length; i++) {
+            assertEquals(new Label("m" + i), value(managed[i], LABEL));
+        }
+        long[] nativeWithFactory = stageValues(3, COUNTED, i -> COUNTED.of(new Counted(i)), MASS.of(new Mass(0)));
+        calls = FACTORY_CALLS.get();
+        fixture.drain.drain();
+        assertEquals(calls, FACTORY_CALLS.get(), "a staged value needs no default");
+        for (int i = 0; i < nativeWithFactory.length; i++) {
+            assertEquals(new Counted(i), value(nativeWithFactory[i], COUNTED));
+        }
+    }
+
+    @Test
+    void aRunWhoseNewColumnsCannotFailMovesWhole() {
+        long[] ids = publishedMany(4, 0);
+        int store = fixture.tableOf(ids[0]).store();
+        for (int i = 0; i < ids.length; i++) {
+            record(ids[i], A, A, MASS, MASS.of(new Mass(i))); // a native without a factory: zero default
+        }
+        fixture.drain.drain();
+        assertEquals(store, fixture.tableOf(ids[0]).store(), "moved whole");
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(new Mass(i), value(ids[i], MASS));
+        }
+        // a managed column the rows already have takes its staged values whole too: no default is made
+        long[] labelled = publishedMany(3, 0, LABEL.of(new Label("old")));
+        store = fixture.tableOf(labelled[0]).store();
+        for (int i = 0; i < labelled.length; i++) {
+            record(labelled[i], A, A, LABEL, LABEL.of(new Label("new" + i)));
+        }
+        int calls = FACTORY_CALLS.get();
+        fixture.drain.drain();
+        assertEquals(calls, FACTORY_CALLS.get());
+        assertEquals(store, fixture.tableOf(labelled[0]).store(), "moved whole");
+        for (int i = 0; i < labelled.length; i++) {
+            assertEquals(new Label("new" + i), value(labelled[i], LABEL));
+        }
+    }
+
+    static final TagComponent[] NINE = new TagComponent[9];
+
+    static {
+        for (int i = 0; i < NINE.length; i++) {
+            NINE[i] = Components.tag("test.moveplace.Nine" + i);
+        }
+    }
+
+    @Test
+    void aRunOfRecordsWithManyEntriesMovesWholeWithEveryValue() {
+        long[] ids = publishedMany(3, 0);
+        int store = fixture.tableOf(ids[0]).store();
+        for (int i = 0; i < ids.length; i++) {
+            int record = record(ids[i]);
+            for (TagComponent tag : NINE) {
+                fixture.tx.put(record, tag, tag);
+            }
+            fixture.tx.put(record, HP, HP.of(30 + i)); // the tenth entry
+        }
+        fixture.drain.drain();
+        Table target = fixture.tableOf(ids[0]);
+        assertEquals(store, target.store(), "moved whole");
+        for (TagComponent tag : NINE) {
+            assertTrue(target.has(tag.id()));
+        }
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(30 + i, hp(ids[i]));
+        }
+    }
+
+    @Test
+    void recordsStagingOtherEntriesOrEntriesInAnotherOrderMoveOneByOneWithTheirOwnValues() {
+        long[] ids = publishedMany(3, 0);
+        int store = fixture.tableOf(ids[0]).store();
+        record(ids[0], A, A, HP, HP.of(7));
+        record(ids[1], HP, HP.of(8), A, A); // the same change, entries in another order
+        record(ids[2], A, A, HP, HP.of(9));
+        fixture.drain.drain();
+        assertEquals(List.of(7, 8, 9), List.of(hp(ids[0]), hp(ids[1]), hp(ids[2])));
+        assertSame(fixture.tableOf(ids[0]), fixture.tableOf(ids[2]));
+        long[] more = publishedMany(3, 100);
+        Table source = fixture.tableOf(more[0]);
+        store = source.store();
+        record(more[0], B, B, HP, HP.of(7));
+        record(more[1], B, B); // fewer entries: not the run's
+        record(more[2], B, B, HP, HP.of(9));
+        fixture.drain.drain();
+        assertNotEquals(store, fixture.tableOf(more[0]).store());
+        assertEquals(List.of(7, 101, 9), List.of(hp(more[0]), hp(more[1]), hp(more[2])));
+        assertEquals(store, source.store(), "moved one by one: the source kept its store");
+        assertEquals(0, source.count());
+    }
+
+    @Test
+    void aRunIntoAPopulatedTableRelocatesMoreEntitiesThanOneScratchChunk() {
+        fixture.close();
+        fixture = new DrainFixture(DrainHooks.NONE, 6000); // room for the rows; this test only drains (closed after it)
+        long settled = fixture.stageSpawn(HP.of(-1), A);
+        fixture.drain.drain();
+        long[] ids = publishedMany(5000, 0);
+        for (long id : ids) {
+            record(id, A, A);
+        }
+        fixture.drain.drain();
+        Table target = fixture.tableOf(settled);
+        assertEquals(5001, target.count());
+        for (int i = 0; i < ids.length; i++) {
+            assertIndexed(ids[i]);
+            assertEquals(i, hp(ids[i]));
+        }
+        fixture.tx.stageTagMove(settled, Entity.slot(settled), B, true);
+        for (long id : ids) {
+            fixture.tx.stageTagMove(id, Entity.slot(id), B, true);
+        }
+        long settledB = fixture.stageSpawn(HP.of(-2), A, B);
+        fixture.drain.drain(); // the spawn lands first: the tag moves' target is populated
+        Table withB = fixture.tableOf(settledB);
+        assertEquals(5002, withB.count());
+        for (long id : ids) {
+            assertSame(withB, fixture.tableOf(id));
+            assertIndexed(id);
+        }
+    }
+
+    @Test
+    void aFailedRowMoveReportsTheRowBackToTheSourcesObservers() {
+        long[] ids = publishedMany(3, 0);
+        Table before = fixture.tableOf(ids[0]);
+        List<String> heard = new ArrayList<>();
+        before.addObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesAdded(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add("added back " + fromRow + ".." + toRow);
+            }
+
+            @Override
+            public void onEntitiesRemoved(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add("removed " + fromRow + ".." + toRow);
+            }
+        });
+        record(ids[1], CURSED, CURSED);
+        assertThrows(IllegalStateException.class, fixture.drain::drain);
+        assertEquals(List.of("removed 1..2", "added back 1..2"), heard);
+        assertSame(before, fixture.tableOf(ids[1]));
+        assertIndexed(ids[1]);
+        heard.clear();
+        fixture.tx.stageValueMove(ids[2], Entity.slot(ids[2]), BRITTLE.of(new Brittle(4)));
+        Brittle.failing = true;
+        try {
+            assertThrows(IllegalStateException.class, fixture.drain::drain);
+        } finally {
+            Brittle.failing = false;
+        }
+        assertEquals(List.of("removed 2..3", "added back 2..3"), heard, "a value move the same");
+        assertSame(before, fixture.tableOf(ids[2]));
+        assertEquals(0, fixture.registry.withAdded(before, BRITTLE).count());
+        assertIndexed(ids[2]);
+    }
+
+    @Test
+    void aRecordsMoveAllocatesWhatTheRemovalNeedsBeforeObserversHearOfIt() {
+        long[] ids = publishedMany(3, 0);
+        Table source = fixture.tableOf(ids[0]);
+        source.dirty().clear(); // a later swap-remove records its overwritten row: that record needs room
+        List<String> heard = new ArrayList<>();
+        source.addObserver(new EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(Archetype archetype, int fromRow, int toRow, Archetype other) {
+                heard.add("removed");
+            }
+        });
+        int record = record(ids[0], A, A);
+        fixture.tx.seal();
+        moves.startSegment(record, record + 1);
+        Table target = moves.plan(record, source);
+        target.ensureCapacity(1);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> moves.move(record));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(List.of(), heard, "it failed before anyone heard of the move");
+        assertEquals(3, source.count());
+        assertEquals(0, target.count());
+        for (long id : ids) {
+            assertSame(source, fixture.tableOf(id));
+            assertIndexed(id);
+        }
+        fixture.tx.recycle();
+    }
+
+    @Test
+    void everyPublishedOrLapsedTagMoveReadsDone() {
+        long[] alone = publishedMany(2, 10, B);
+        long dead = publishedMany(1, 20, MASS.of(new Mass(1)))[0];
+        long[] ids = stageTagMovesAddingA(3, 3); // a whole-table run
+        fixture.tx.stageTagMove(alone[0], Entity.slot(alone[0]), A, true); // one of two rows: alone
+        fixture.tx.stageTagMove(dead, Entity.slot(dead), A, true);
+        kill(dead); // lapses at planning
+        planSealedTagMoves();
+        moves.moveAllWithTags(0, 0);
+        for (int move = 0; move < 5; move++) {
+            assertEquals(0, fixture.tx.tagMoveId(move), "move " + move);
+        }
+        fixture.tx.recycle();
+        for (long id : ids) {
+            assertTrue(fixture.tableOf(id).has(A.id()));
+            assertIndexed(id);
+        }
+        assertTrue(fixture.tableOf(alone[0]).has(A.id()));
+        assertFalse(fixture.tableOf(alone[1]).has(A.id()));
+    }
+
+    @Test
+    void aRecordRunStopsAtATagMoveStagedAmongItsRecords() {
+        long[] ids = publishedMany(4, 0); // {HP}
+        long other = publishedMany(1, 100, A, B)[0]; // {HP, A, B}: removing B takes it where the records go
+        record(ids[0], A, A);
+        record(ids[1], A, A);
+        fixture.tx.stageTagMove(other, Entity.slot(other), B, false); // staged between the records
+        record(ids[2], A, A);
+        record(ids[3], A, A);
+        fixture.drain.drain();
+        Table target = fixture.tableOf(ids[0]);
+        assertSame(target, fixture.tableOf(other));
+        assertEquals(List.of(ids[0], ids[1], other), List.of(target.entityAt(0), target.entityAt(1),
+                target.entityAt(2)), "the tag move publishes after the records begun before it, before the others");
+        for (int i = 0; i < ids.length; i++) {
+            assertIndexed(ids[i]);
+            assertEquals(i, hp(ids[i]));
+        }
+        assertIndexed(other);
+    }
+
+    @Test
+    void aRecordRunAfterTheWavesLastTagMoveMovesWhole() {
+        long[] ids = publishedMany(4, 0);
+        long other = publishedMany(1, 100, B)[0];
+        int store = fixture.tableOf(ids[0]).store();
+        fixture.tx.stageTagMove(other, Entity.slot(other), A, true); // before any record
+        for (long id : ids) {
+            record(id, A, A);
+        }
+        fixture.drain.drain();
+        Table target = fixture.tableOf(ids[0]);
+        assertEquals(store, target.store(), "moved whole");
+        assertTrue(fixture.tableOf(other).has(A.id()));
+        for (long id : ids) {
+            assertIndexed(id);
+        }
+    }
+
+    @Test
+    void tagMovesStagedBeforeARecordMoveWholeBeforeIt() {
+        long[] ids = publishedMany(4, 0);
+        long[] others = publishedMany(2, 100, B);
+        int store = fixture.tableOf(ids[0]).store();
+        record(others[0], MASS, MASS.of(new Mass(3))); // record 0: the tag moves below are staged after it began
+        for (long id : ids) {
+            fixture.tx.stageTagMove(id, Entity.slot(id), A, true); // they publish before record 1
+        }
+        record(others[1], MASS, MASS.of(new Mass(4))); // record 1
+        fixture.drain.drain();
+        Table target = fixture.tableOf(ids[0]);
+        assertEquals(store, target.store(), "the tag moves before record 1 moved as one run");
+        for (long id : ids) {
+            assertIndexed(id);
+            assertTrue(fixture.tableOf(id).has(A.id()));
+        }
+        assertEquals(new Mass(3), value(others[0], MASS));
+        assertEquals(new Mass(4), value(others[1], MASS));
+    }
+
+    @Test
+    void aRunOfValueMovesDoesNotWriteTheValueOfTheMoveAfterIt() {
+        long settled = fixture.stageSpawn(HP.of(-1), MASS.of(new Mass(-1)));
+        fixture.drain.drain();
+        long[] ids = publishedMany(3, 0);
+        long[] others = publishedMany(4, 10, B);
+        for (int i = 0; i < ids.length; i++) {
+            fixture.tx.stageValueMove(ids[i], Entity.slot(ids[i]), MASS.of(new Mass(i)));
+        }
+        // the next move's entity is in row 1 of its own table: the run's rows are 1..3 of the populated target
+        fixture.tx.stageValueMove(others[1], Entity.slot(others[1]), MASS.of(new Mass(99)));
+        fixture.drain.drain();
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(new Mass(i), value(ids[i], MASS), "entity " + i);
+        }
+        assertEquals(new Mass(-1), value(settled, MASS));
+        assertEquals(new Mass(99), value(others[1], MASS));
+    }
+
+    @Test
+    void aWholeRunOfValueMovesWhoseValueThrowsLeavesTheDefaultNotWhatTheBufferHeld() {
+        long[] old = publishedMany(13, 0, BRITTLE.of(new Brittle(5)));
+        for (int i = 1; i < old.length; i++) { // 12 rows leave: rows 1..12 of the table still hold Brittle(5)
+            fixture.tx.begin(old[i], Entity.slot(old[i]), TxState.STAGED_DESPAWN);
+        }
+        fixture.drain.drain();
+        Table target = fixture.tableOf(old[0]);
+        assertEquals(1, target.count());
+        long[] ids = publishedMany(12, 100);
+        for (long id : ids) {
+            fixture.tx.stageValueMove(id, Entity.slot(id), BRITTLE.of(new Brittle(7)));
+        }
+        Brittle.failing = true;
+        try {
+            assertThrows(IllegalStateException.class, fixture.drain::drain);
+        } finally {
+            Brittle.failing = false;
+        }
+        assertEquals(13, target.count(), "the run moved every row before the first value threw");
+        for (long id : ids) {
+            assertSame(target, fixture.tableOf(id));
+            assertEquals(new Brittle(0), value(id, BRITTLE), "the default");
+            assertIndexed(id);
+        }
+    }
+
+    @Test
+    void aWholeRunIntoATableWithPairsTellsTheHooksOfItsRows() {
+        List<String> placed = new ArrayList<>();
+        try (DrainFixture f = new DrainFixture(new DrainHooks() {
+            @Override
+            public void placedWithPairs(Table table, int fromRow, int toRow) {
+                placed.add(fromRow + ".." + toRow + (table.has(A.id()) ? " A" : "") + (table.has(B.id()) ? " B" : ""));
+            }
+        })) {
+            PairComponent pair = f.registry.pairs().pair(LIKES, Entity.pack(999, 0));
+            long[] ids = new long[4];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = f.stageSpawn(HP.of(i), LIKES, pair);
+            }
+            long lone = f.stageSpawn(HP.of(9), MASS.of(new Mass(1)), LIKES, pair);
+            long mate = f.stageSpawn(HP.of(10), MASS.of(new Mass(1)), LIKES, pair);
+            f.drain.drain();
+            placed.clear();
+            int first = f.tx.begin(mate, Entity.slot(mate), TxState.STAGED_MUTATE); // record 0: alone
+            f.tx.put(first, A, A);
+            for (long id : ids) { // records 1..4: every row of the table, one run
+                int r = f.tx.begin(id, Entity.slot(id), TxState.STAGED_MUTATE);
+                f.tx.put(r, A, A);
+            }
+            f.drain.drain();
+            assertEquals(List.of("0..1 A", "0..4 A"), placed);
+            placed.clear();
+            f.tx.stageTagMove(lone, Entity.slot(lone), B, true); // tag move 0: alone
+            for (long id : ids) { // tag moves 1..4: every row, one run
+                f.tx.stageTagMove(id, Entity.slot(id), B, true);
+            }
+            f.drain.drain();
+            assertEquals(List.of("0..1 B", "0..4 A B"), placed);
         }
     }
 }

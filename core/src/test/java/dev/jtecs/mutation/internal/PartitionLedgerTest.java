@@ -152,6 +152,17 @@ class PartitionLedgerTest {
     }
 
     @Test
+    void removeWinsOverACancelledSpawnThatIsTheScopesFirstRecord() {
+        world.defer();
+        long id = world.spawn(IDLE); // record 0 of the scope
+        world.despawn(id); // its placement is cancelled (no slot mark: the record says it)
+        world.setTag(id, WALKING);
+        world.setTag(id, RUNNING); // would conflict with WALKING in RAISE mode, but the entity is going
+        world.commit();
+        assertFalse(world.isAlive(id));
+    }
+
+    @Test
     void removeWinsOverABatchDespawnToo() {
         long id = world.spawn(IDLE, PLAIN);
         world.defer();

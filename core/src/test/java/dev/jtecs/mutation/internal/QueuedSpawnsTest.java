@@ -299,4 +299,110 @@ class QueuedSpawnsTest {
         assertEquals(expected(1), world.get(id, PRIMS), "no refused call wrote anything");
         assertEquals(new Pos(0, 0), world.get(id, POS));
     }
+
+    // ---------------------------------------------------------------- issue 27
+
+    static final dev.jtecs.component.Relationship LIKES = dev.jtecs.component.Relationships.register(
+            "test.queue.Knows");
+
+    @Test
+    void aQueueNamesItsInputs() {
+        List<dev.jtecs.component.Input> inputs = List.of(POS, VEL.of(new Vel(1, 2)));
+        SpawnQueue queue = world.spawnQueue(inputs);
+        assertEquals(inputs, queue.inputs());
+        assertEquals("SpawnQueue" + inputs, queue.toString());
+    }
+
+    @Test
+    void aQueueWhoseEdgeTargetDiedRefusesTheNextSpawn() {
+        long target = world.spawn();
+        SpawnQueue queue = world.spawnQueue(List.of(POS, LIKES.to(target)));
+        long first = queue.spawn(); // published at once: its batch is done
+        assertTrue(world.isAlive(first));
+        world.despawn(target);
+        int count = world.entityCount();
+        assertThrows(IllegalArgumentException.class, queue::spawn, "the edge's target is dead");
+        assertEquals(count, world.entityCount(), "nothing spawned");
+    }
+
+    @Test
+    void aQueueWhoseTableWasPrunedPlansAgain() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, MARK));
+        long first = queue.spawn();
+        world.despawn(first);
+        world.compact(); // its table is empty: pruned
+        long second = queue.spawn();
+        queue.set(X, 4);
+        assertTrue(world.isAlive(second));
+        assertEquals(new Pos(4, 0), world.get(second, POS));
+        assertTrue(world.has(second, MARK));
+    }
+
+    @Test
+    void fieldsSetInAnotherOrderThanBeforeLandInTheirOwnColumns() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, VEL));
+        world.defer();
+        long a = queue.spawn();
+        queue.set(X, 1).set(Y, 2).set(VX, 3);
+        long b = queue.spawn();
+        queue.set(VX, 6).set(Y, 5).set(X, 4); // each lookup misses the guess and searches the cache
+        long c = queue.spawn();
+        queue.set(Y, 8).set(X, 6).set(X, 7).set(VX, 1).set(Y, 9); // a field again: the guess after a hit misses
+        world.commit();
+        assertEquals(new Pos(7, 9), world.get(c, POS), "the last write of each field");
+        assertEquals(new Vel(1, 0), world.get(c, VEL));
+        assertEquals(new Pos(1, 2), world.get(a, POS));
+        assertEquals(new Vel(3, 0), world.get(a, VEL));
+        assertEquals(new Pos(4, 5), world.get(b, POS));
+        assertEquals(new Vel(6, 0), world.get(b, VEL));
+    }
+
+    @Test
+    void aPendingBatchOfRecycledIdsKeepsItsMembersWhenTheShapeChanges() {
+        world.createState("game", StatePolicy.pauseOnBlur());
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        long[] old = {world.spawn(), world.spawn(), world.spawn()};
+        for (long id : old) {
+            world.despawn(id); // their slots come back with a new generation: the queue's ids are not consecutive
+        }
+        world.defer();
+        long a = queue.spawn();
+        queue.set(X, 1);
+        long b = queue.spawn();
+        queue.set(X, 2);
+        world.pushState("game");
+        long c = queue.spawn(); // a new shape: it must not write into the pending batch's member list
+        queue.set(X, 3);
+        world.commit();
+        assertEquals(new Pos(1, 0), world.get(a, POS));
+        assertEquals(new Pos(2, 0), world.get(b, POS));
+        assertEquals(new Pos(3, 0), world.get(c, POS));
+        assertEquals(3, world.entityCount());
+    }
+
+    record Wide(int a, int b, int c, int d, int e) {}
+
+    static final NativeComponent<Wide> WIDE = Components.registerNative(Wide.class, o -> o.name("test.queue.Wide"));
+
+    @Test
+    void aShapeWithMoreFieldsThanTheColumnCacheHoldsWritesEveryField() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, VEL, WIDE));
+        IntField[] wide = {WIDE.intField("a"), WIDE.intField("b"), WIDE.intField("c"), WIDE.intField("d"),
+                WIDE.intField("e")};
+        world.defer();
+        long[] ids = new long[3];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = queue.spawn();
+            queue.set(X, i).set(Y, i + 1).set(VX, i + 2).set(VEL.floatField("y"), i + 3);
+            for (int f = 0; f < wide.length; f++) {
+                queue.set(wide[f], 10 * i + f); // nine fields in all: the cache of eight starts over
+            }
+        }
+        world.commit();
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(new Pos(i, i + 1), world.get(ids[i], POS));
+            assertEquals(new Vel(i + 2, i + 3), world.get(ids[i], VEL));
+            assertEquals(new Wide(10 * i, 10 * i + 1, 10 * i + 2, 10 * i + 3, 10 * i + 4), world.get(ids[i], WIDE));
+        }
+    }
 }

@@ -504,4 +504,121 @@ class StagingTest {
         assertFalse(world.isAlive(child));
         assertEquals(List.of(parent, child), despawns, "each despawn is heard once");
     }
+
+    // ---------------------------------------------------------------- issue 27: calls around boundaries and despawns
+
+    @Test
+    void removingOneSparseEdgeKeepsTheMarkerAndRemovingTheLastOneTakesIt() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t), SPARSE.to(u));
+        world.defer();
+        world.remove(e, SPARSE.to(t));
+        world.commit();
+        assertEquals(List.of(u), targets(e, SPARSE));
+        assertTrue(world.has(e, SPARSE));
+        world.defer();
+        world.remove(e, SPARSE.to(u));
+        world.commit();
+        assertEquals(List.of(), targets(e, SPARSE));
+        assertFalse(world.has(e, SPARSE), "the last edge took the marker with it");
+        assertArrayEquals(new long[0], world.relationshipSources(SPARSE, u));
+    }
+
+    @Test
+    void removingASparseRelationshipOfAnEntityWithAStagedRecordRemovesEveryEdgeAndTheMarker() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t), SPARSE.to(u));
+        world.defer();
+        world.set(e, MASS); // a default asks for a record: the entity has one open now
+        world.remove(e, SPARSE);
+        world.commit();
+        assertTrue(world.has(e, MASS));
+        assertFalse(world.has(e, SPARSE));
+        assertEquals(List.of(), targets(e, SPARSE));
+        assertArrayEquals(new long[0], world.relationshipSources(SPARSE, t));
+    }
+
+    @Test
+    void anEdgeAddedAfterABatchRemovedItsRelationshipBringsTheMarkerBack() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t));
+        world.defer();
+        world.batchRemove(withN(), SPARSE); // the marker and every edge go first
+        world.set(e, SPARSE.to(u)); // then this edge lands
+        world.commit();
+        assertEquals(List.of(u), targets(e, SPARSE));
+        assertTrue(world.has(e, SPARSE), "the marker follows the edge the wave left");
+    }
+
+    @Test
+    void aWriteThroughIsMarkedAndAKeyWrittenThroughMovesAtOnce() {
+        long e = world.spawn(N.of(1), dev.jtecs.builtin.EntityKey.COMPONENT.of("a"));
+        world.clearDirty();
+        world.defer();
+        world.set(e, N.of(5)); // present, nothing staged: written now
+        assertEquals(5, world.get(e, N));
+        assertTrue(world.archetypeOf(e).isComponentDirty(N), "the write is marked");
+        world.set(e, dev.jtecs.builtin.EntityKey.COMPONENT.of("b"));
+        assertEquals(e, world.byKey("b"), "the new key holds at once");
+        assertEquals(0, world.byKey("a"), "the old one is released");
+        world.commit();
+        assertEquals(e, world.byKey("b"));
+    }
+
+    @Test
+    void aCommittedEntityWhoseDespawnIsStagedHearsOneDespawnWhenItsParentsCascadeReachesItFirst() {
+        long parent = world.spawn(N.of(1));
+        long child = world.spawn(N.of(1), dev.jtecs.builtin.ChildOf.COMPONENT.to(parent));
+        List<Long> despawns = new ArrayList<>();
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> despawns.add(event.entity()));
+        world.defer();
+        world.despawn(parent); // its segment publishes first, and its cascade reaches the child
+        world.batchSet(withN(), N.of(2)); // a batch boundary: what follows publishes in a later segment
+        world.despawn(child); // no record before: its slot is marked
+        world.commit();
+        assertFalse(world.isAlive(parent));
+        assertFalse(world.isAlive(child));
+        assertEquals(List.of(parent, child), despawns, "each despawn is heard once");
+    }
+
+    @Test
+    void aSecondDespawnOfACancelledSpawnAfterABatchBoundaryDoesNothing() {
+        List<Long> despawns = new ArrayList<>();
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> despawns.add(event.entity()));
+        long other = world.spawn(N.of(1));
+        world.defer();
+        long s = world.spawn(N.of(1)); // the scope's first record
+        world.despawn(s);
+        world.batchSet(withN(), N.of(2)); // the record is closed
+        world.despawn(s);
+        world.commit();
+        assertFalse(world.isAlive(s));
+        assertEquals(List.of(s), despawns, "one despawn heard");
+        assertEquals(2, world.get(other, N));
+        assertEquals(1, world.entityCount());
+    }
+
+    @Test
+    void callsAfterABatchBoundaryApplyAfterTheBatchEvenForTheScopesFirstRecord() {
+        long e = world.spawn(N.of(1));
+        world.defer();
+        world.set(e, MASS); // the scope's first record (a default asks for a record)
+        world.batchSet(withN(), N.of(5));
+        world.set(e, N.of(7)); // after the batch: a record of its own
+        world.commit();
+        assertEquals(7, world.get(e, N), "the batch's value, then this one");
+        assertTrue(world.has(e, MASS));
+
+        world.defer();
+        world.set(e, NOTE.of(new StringBuilder("n"))); // the first record again (a compact move, turned into one below)
+        world.set(e, HOT);
+        world.batchSet(withN(), N.of(6));
+        world.remove(e, N); // after the batch
+        world.commit();
+        assertFalse(world.has(e, N), "removed after the batch set it");
+        assertTrue(world.has(e, HOT));
+    }
 }
