@@ -653,4 +653,156 @@ class TableTest {
         assertEquals(table.position(VEC.id()), table.fieldPosition(VEC.floatField("y")));
         assertTrue(table(COUNT).fieldPosition(VEC.floatField("x")) < 0, "a table without the component");
     }
+
+    record Owes(long target, int amount) {}
+
+    record Tip(long target, int size) {}
+
+    static final dev.jtecs.component.Relationship LIKES = dev.jtecs.component.Relationships.register(
+            "test.table.Likes");
+    static final dev.jtecs.component.RelationshipDefinition<Owes> OWES = dev.jtecs.component.Relationships.register(
+            Owes.class, o -> o.name("test.table.Owes"));
+    static final dev.jtecs.component.RelationshipDefinition<Tip> TIPS = dev.jtecs.component.Relationships.register(
+            Tip.class, o -> o.name("test.table.Tips").sparse());
+    static final dev.jtecs.component.Relationship UNHELD = dev.jtecs.component.Relationships.register(
+            "test.table.Unheld");
+
+    @Test
+    void theEdgesOfDenseRelationshipsAreThePairsOfTheSignature() {
+        try (ArchetypeRegistry registry = new ArchetypeRegistry(memory)) {
+            long t1 = dev.jtecs.entity.Entity.pack(30, 0);
+            long t2 = dev.jtecs.entity.Entity.pack(31, 0);
+            dev.jtecs.component.PairComponent likesT2 = registry.pairs().pair(LIKES, t2); // the lower pair id
+            dev.jtecs.component.PairComponent likesT1 = registry.pairs().pair(LIKES, t1);
+            dev.jtecs.component.PairComponent owesT1 = registry.pairs().pair(OWES, t1);
+            Component<?>[] signature = {LIKES, OWES, VEC, likesT2, likesT1, owesT1};
+            Arrays.sort(signature, Comparator.comparingInt(Component::id));
+            Table table = registry.findOrCreate(signature);
+            assertTrue(table.hasPairs());
+            assertFalse(registry.root().hasPairs());
+            assertFalse(registry.withAdded(registry.root(), VEC).hasPairs());
+            assertArrayEquals(new long[] {t1, t2}, table.targetsOf(LIKES), "ascending by target");
+            assertArrayEquals(new long[] {t1}, table.targetsOf(OWES));
+            assertArrayEquals(new long[0], table.targetsOf(UNHELD));
+            assertArrayEquals(new long[0], table.targetsOf(TIPS), "sparse edges are not in the signature");
+            assertEquals(table.position(likesT2.id()), table.pairPosition(LIKES, t2));
+            assertEquals(table.position(owesT1.id()), table.pairPosition(OWES, t1));
+            assertEquals(-1, table.pairPosition(OWES, t2));
+            assertEquals(-1, table.pairPosition(UNHELD, t1));
+            int row = table.appendRow(dev.jtecs.entity.Entity.pack(1, 0));
+            table.writeValue(table.position(VEC.id()), row, new Vec(1, 2));
+            table.writeValue(table.pairPosition(OWES, t1), row, new Owes(t1, 5));
+            StringBuilder seen = new StringBuilder();
+            table.forEachEdge(LIKES, row, (target, payload) -> seen.append(target).append('=').append(payload)
+                    .append(' '));
+            table.forEachEdge(OWES, row, (target, payload) -> seen.append(target).append('=').append(payload));
+            assertEquals(t1 + "=null " + t2 + "=null " + t1 + "=" + new Owes(t1, 5), seen.toString());
+            assertEquals(new Owes(t1, 5), table.edgePayload(OWES, t1, row));
+            assertNull(table.edgePayload(OWES, t2, row), "no such edge");
+            assertNull(table.edgePayload(LIKES, t1, row), "a target-only relationship");
+            assertEquals(t1, table.firstTarget(LIKES, row));
+            assertEquals(0, table.firstTarget(UNHELD, row));
+            assertEquals(OWES.edgeValue(t1, new Owes(t1, 5)), table.firstEdgeValue(OWES, row));
+            assertEquals(LIKES.edgeValue(t1, null), table.firstEdgeValue(LIKES, row));
+            assertNull(table.firstEdgeValue(UNHELD, row));
+        }
+    }
+
+    @Test
+    void theEdgesOfSparseRelationshipsComeFromTheRegistrysStore() {
+        try (ArchetypeRegistry registry = new ArchetypeRegistry(memory)) {
+            Table table = registry.withAdded(registry.withAdded(registry.root(), TIPS), VEC);
+            long source = dev.jtecs.entity.Entity.pack(2, 0);
+            long target = dev.jtecs.entity.Entity.pack(40, 0);
+            int row = table.appendRow(source);
+            registry.sparseEdges().add(TIPS, source, target, new Tip(target, 3));
+            StringBuilder seen = new StringBuilder();
+            table.forEachEdge(TIPS, row, (t, payload) -> seen.append(t).append('=').append(payload));
+            assertEquals(target + "=" + new Tip(target, 3), seen.toString());
+            assertEquals(new Tip(target, 3), table.edgePayload(TIPS, target, row));
+            assertEquals(target, table.firstTarget(TIPS, row));
+            assertEquals(TIPS.edgeValue(target, new Tip(target, 3)), table.firstEdgeValue(TIPS, row));
+            Table outside = table(TIPS, VEC); // made outside a registry: no store to read
+            int other = outside.appendRow(source);
+            outside.forEachEdge(TIPS, other, (t, payload) -> seen.append("unexpected"));
+            assertEquals(target + "=" + new Tip(target, 3), seen.toString());
+            assertNull(outside.edgePayload(TIPS, target, other));
+            assertEquals(0, outside.firstTarget(TIPS, other));
+        }
+    }
+
+    @Test
+    void observersAreAddedInOrderAndRemovedOneByOne() {
+        Table table = table(VEC);
+        dev.jtecs.storage.EntityObserver a = new dev.jtecs.storage.EntityObserver() { };
+        dev.jtecs.storage.EntityObserver b = new dev.jtecs.storage.EntityObserver() { };
+        dev.jtecs.storage.EntityObserver c = new dev.jtecs.storage.EntityObserver() { };
+        assertEquals(0, table.observers().length);
+        table.addObserver(a);
+        table.addObserver(b);
+        table.addObserver(c);
+        assertArrayEquals(new Object[] {a, b, c}, table.observers());
+        assertTrue(table.removeObserver(b));
+        assertArrayEquals(new Object[] {a, c}, table.observers());
+        assertFalse(table.removeObserver(b), "gone already");
+        assertTrue(table.removeObserver(a));
+        assertArrayEquals(new Object[] {c}, table.observers());
+        assertTrue(table.removeObserver(c));
+        assertEquals(0, table.observers().length);
+        assertThrows(NullPointerException.class, () -> table.addObserver(null));
+    }
+
+    @Test
+    void columnsExportAndImportInThePortableLayoutAndDescribeThemselves() {
+        Table table = table(VEC, BLOB, COUNT, FLAG);
+        fill(table, 5);
+        int vec = table.position(VEC.id());
+        assertEquals(2, table.nativeColumnCount(vec));
+        assertEquals(dev.jtecs.component.PrimitiveKind.FLOAT, table.nativeKindAt(vec, 1));
+        assertEquals(dev.jtecs.component.PrimitiveKind.LONG, table.nativeKindAt(table.position(COUNT.id()), 0));
+        assertFalse(table.hasHeapColumn(vec));
+        assertTrue(table.hasHeapColumn(table.position(BLOB.id())));
+        assertEquals(new Blob("b3"), table.heapValue(table.position(BLOB.id()), 3));
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment ys = arena.allocate(3 * 4L);
+            table.exportColumn(vec, 1, 1, 3, ys, 0); // y of rows 1..3
+            assertEquals(-1f, ys.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(
+                    java.nio.ByteOrder.LITTLE_ENDIAN), 0));
+            assertEquals(-3f, ys.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(
+                    java.nio.ByteOrder.LITTLE_ENDIAN), 8));
+            table.importColumn(vec, 0, 2, 3, ys, 0); // x of rows 2..4 := those ys
+            assertEquals(new Vec(-1, -2), table.readValue(vec, 2));
+            assertEquals(new Vec(-3, -4), table.readValue(vec, 4));
+            assertEquals(new Vec(1, -1), table.readValue(vec, 1));
+            MemorySegment ids = arena.allocate(2 * 8L);
+            table.exportEntities(3, 2, ids, 0);
+            long[] exported = ids.toArray(java.lang.foreign.ValueLayout.JAVA_LONG.withOrder(
+                    java.nio.ByteOrder.LITTLE_ENDIAN));
+            assertArrayEquals(new long[] {table.entityAt(3), table.entityAt(4)}, exported);
+            MemorySegment replacement = arena.allocate(2 * 8L);
+            replacement.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 901L);
+            replacement.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1, 902L);
+            table.writeEntities(1, replacement, 2);
+            assertEquals(901L, table.entityAt(1));
+            assertEquals(902L, table.entityAt(2));
+            assertEquals(103L, table.entityAt(3));
+        }
+        table.fillColumn(vec, 1, 0, 2, 8f);
+        assertEquals(new Vec(0, 8), table.readValue(vec, 0));
+        assertEquals(new Vec(1, 8), table.readValue(vec, 1));
+        assertEquals(new Vec(-1, -2), table.readValue(vec, 2));
+    }
+
+    @Test
+    void theStorageVersionMovesWhenTheBuffersAreReplaced() {
+        Table table = table(VEC);
+        long start = table.storageVersion();
+        fill(table, 1);
+        long grown = table.storageVersion();
+        assertTrue(grown > start, "the first buffers");
+        fill(table, 2);
+        assertEquals(grown, table.storageVersion(), "rows within the capacity keep the buffers");
+        fill(table, table.capacityRows());
+        assertTrue(table.storageVersion() > grown);
+    }
 }
