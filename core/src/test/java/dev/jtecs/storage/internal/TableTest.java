@@ -805,4 +805,77 @@ class TableTest {
         fill(table, table.capacityRows());
         assertTrue(table.storageVersion() > grown);
     }
+
+    /** A capture that copies the entity ids it claimed when asked, as a staged batch does. */
+    private static final class Claim implements RowCapture {
+        final boolean dooms;
+        long[] ids;
+        int calls;
+
+        Claim(boolean dooms) {
+            this.dooms = dooms;
+        }
+
+        @Override
+        public void materialize(Table table) {
+            calls++;
+            ids = new long[table.count()];
+            table.readEntities(0, table.count(), ids, 0);
+        }
+
+        @Override
+        public boolean dooms() {
+            return dooms;
+        }
+    }
+
+    /** Every change to a table's rows first hands each pending capture the rows as they were. */
+    @Test
+    void everyStructuralChangeHandsPendingCapturesTheRowsBeforeIt() {
+        java.util.List<java.util.function.Consumer<Table>> changes = java.util.List.of(
+                t -> t.appendRow(5000),
+                t -> t.appendRows(2),
+                t -> t.truncate(2),
+                t -> t.swapRemove(0),
+                t -> t.prepareRowRemovals(3),
+                t -> t.swapRemoveDeferringValues(1),
+                Table::settleCaptures,
+                t -> t.moveAllTo(table(VEC)),
+                t -> t.exchangeInto(table(VEC, FLAG)));
+        for (int k = 0; k < changes.size(); k++) {
+            Table table = filled(4);
+            Claim claim = new Claim(false);
+            table.addCapture(claim);
+            changes.get(k).accept(table);
+            assertEquals(1, claim.calls, "change " + k);
+            assertArrayEquals(new long[] {1000, 1001, 1002, 1003}, claim.ids, "change " + k + ": the rows before");
+            assertFalse(table.removeCapture(claim), "change " + k + ": handed its rows, no longer pending");
+        }
+    }
+
+    @Test
+    void capturesAreWithdrawnOneByOneAndADoomingOneMarksAPendingDespawn() {
+        Table table = filled(3);
+        Claim first = new Claim(false);
+        Claim doomed = new Claim(true);
+        Claim last = new Claim(false);
+        assertFalse(table.hasPendingDespawn());
+        table.addCapture(first);
+        assertFalse(table.hasPendingDespawn());
+        table.addCapture(doomed);
+        table.addCapture(last);
+        for (int i = 0; i < 3; i++) { // past the first room of four
+            table.addCapture(new Claim(false));
+        }
+        assertTrue(table.hasPendingDespawn());
+        assertTrue(table.removeCapture(doomed));
+        assertFalse(table.hasPendingDespawn(), "the despawn's batch ran");
+        assertFalse(table.removeCapture(doomed));
+        assertTrue(table.removeCapture(first));
+        table.settleCaptures(); // the others copy their rows now, last first
+        assertEquals(0, first.calls, "withdrawn: never asked");
+        assertEquals(0, doomed.calls);
+        assertEquals(1, last.calls);
+        assertFalse(table.removeCapture(last));
+    }
 }
