@@ -878,4 +878,60 @@ class TableTest {
         assertEquals(1, last.calls);
         assertFalse(table.removeCapture(last));
     }
+
+    static final NativeComponent<TableValuesTest.Narrow> NARROW = TableValuesTest.NARROW;
+
+    private static TableValuesTest.Narrow narrow(int i) {
+        return new TableValuesTest.Narrow((byte) (i - 100), i % 2 == 0, (short) (i * 1000), (char) ('A' + i),
+                i * 100_003, i * 1.25f, (long) i << 40 | i, -i * 1e100);
+    }
+
+    @Test
+    void rowsOfEveryElementWidthMoveWholeWhereverTheyGo() {
+        Table table = table(NARROW, VEC);
+        int narrow = table.position(NARROW.id());
+        for (int i = 0; i < 6; i++) {
+            int row = table.appendRow(2000 + i);
+            table.writeValue(narrow, row, narrow(i));
+            table.writeValue(table.position(VEC.id()), row, new Vec(i, i));
+        }
+        table.swapRemove(1); // row 5 into row 1: copied within the table
+        assertEquals(narrow(5), table.readValue(narrow, 1));
+        long moved = table.swapRemoveDeferringValues(2); // row 4 into row 2, the values left to copyNativeRows
+        assertEquals(2004, moved);
+        table.swapRemoveDeferringValues(0); // row 3 into row 0
+        table.copyNativeRows(new int[] {4, 3}, new int[] {2, 0}, 2);
+        assertEquals(narrow(4), table.readValue(narrow, 2));
+        assertEquals(narrow(3), table.readValue(narrow, 0));
+        assertEquals(new Vec(3, 3), table.readValue(table.position(VEC.id()), 0));
+        Table destination = table(NARROW, FLAG);
+        destination.appendRow(9999);
+        destination.writeValue(destination.position(NARROW.id()), 0, narrow(9));
+        assertEquals(1, table.moveRowTo(2, destination), "the destination row");
+        assertEquals(narrow(4), destination.readValue(destination.position(NARROW.id()), 1));
+        assertEquals(narrow(9), destination.readValue(destination.position(NARROW.id()), 0));
+        assertEquals(3, table.count(), "the source row is left for the caller to remove");
+        assertThrows(IndexOutOfBoundsException.class, () -> table.moveRowTo(3, destination), "past the count");
+        assertThrows(IndexOutOfBoundsException.class, () -> table.moveRowTo(-1, destination));
+        assertEquals(2, destination.count(), "a refused move appends nothing");
+    }
+
+    @Test
+    void aRemovalOrAnExchangeMarksTheTablesItChangesStructurallyDirty() {
+        Table table = filled(4);
+        table.dirty().clear();
+        table.swapRemoveDeferringValues(3);
+        assertTrue(table.dirty().isStructurallyDirty());
+        assertEquals(3, table.dirty().structuralAdded(), "the residue's appended rows start at the count");
+        table.dirty().clear();
+        table.swapRemove(2);
+        assertEquals(2, table.dirty().structuralAdded());
+        Table empty = table(VEC, BLOB, FLAG);
+        table.dirty().clear();
+        empty.dirty().clear();
+        table.exchangeInto(empty);
+        assertTrue(table.dirty().isStructurallyDirty(), "the source emptied");
+        assertTrue(empty.dirty().isStructurallyDirty(), "the destination filled");
+        assertEquals(0, table.dirty().structuralAdded());
+    }
 }
