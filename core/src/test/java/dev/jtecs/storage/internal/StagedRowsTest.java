@@ -86,7 +86,7 @@ class StagedRowsTest {
     void aRowStartsWithTheGivenValuesTheScalarDefaultsAndTheFactorysValue() {
         All all = new All((byte) -3, true, (short) -300, 'q', 70000, -1.5f, 1L << 40, Math.PI);
         StagedRows staged = StagedRows.of(table, inputs(new ComponentValue<>(ALL, all),
-                new ComponentValue<>(LEVEL, 12)));
+                new ComponentValue<>(PLAIN, new Plain(3, 4f)), new ComponentValue<>(LEVEL, 12)));
         assertSame(table, staged.table());
         staged.ensureRoom();
         int before = FACTORY_CALLS[0];
@@ -96,7 +96,7 @@ class StagedRowsTest {
         int row = place(staged, 0, 1);
         assertEquals(all, read(ALL, row));
         assertEquals(new Seeded(7 + before + 1, 2.5), read(SEEDED, row));
-        assertEquals(new Plain(0, 0f), read(PLAIN, row), "a native definition without factory: zero bits");
+        assertEquals(new Plain(3, 4f), read(PLAIN, row), "the factory's columns end where PLAIN's begin");
         assertEquals(12, read(LEVEL, row), "the given value, not the default");
         assertEquals(-9L, read(SCORE, row));
         assertEquals(1.25, read(SPEED, row));
@@ -114,6 +114,7 @@ class StagedRowsTest {
         assertEquals(-0.0, read(SPEED, row));
         assertEquals(false, read(AWAKE, row));
         assertEquals(5, read(LEVEL, row));
+        assertEquals(new Plain(0, 0f), read(PLAIN, row), "a native definition without factory: zero bits");
     }
 
     @Test
