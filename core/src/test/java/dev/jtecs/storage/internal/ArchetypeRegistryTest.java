@@ -281,6 +281,13 @@ class ArchetypeRegistryTest {
         Table a = registry.withAdded(registry.root(), A);
         Table ab = registry.withAdded(a, B);
         assertEquals(3, registry.count());
+        record Spot(float x) {}
+        Table spotted = registry.withAdded(ab, Components.registerNative(Spot.class));
+        spotted.appendRows(2);
+        spotted.truncate(0);
+        int buffers = memory.liveBuffers();
+        registry.prune(spotted);
+        assertTrue(memory.liveBuffers() < buffers, "a pruned table's buffers are freed");
         long before = registry.clock().version(B.id());
         long aBefore = registry.clock().version(A.id());
         registry.prune(ab);

@@ -934,4 +934,49 @@ class TableTest {
         assertTrue(empty.dirty().isStructurallyDirty(), "the destination filled");
         assertEquals(0, table.dirty().structuralAdded());
     }
+
+    @Test
+    void rebuildRoundsTheRowsLeftUpToWholePaddedBlocksOnly() {
+        Table table = table(VEC);
+        fill(table, 1000);
+        table.truncate(2 * Table.ROW_PADDING); // exactly two blocks
+        assertTrue(table.rebuild());
+        assertEquals(2 * Table.ROW_PADDING, table.capacityRows());
+        table.truncate(Table.ROW_PADDING - 1); // one row short of a block
+        assertTrue(table.rebuild());
+        assertEquals(Table.ROW_PADDING, table.capacityRows());
+    }
+
+    @Test
+    void movesToOneDestinationAndThenAnotherEachFollowTheirOwnPlan() {
+        Table source = filled(3);
+        Table narrow = table(VEC);
+        Table wide = table(VEC, BLOB, FLAG);
+        source.moveRowTo(0, narrow);
+        assertEquals(1, source.missingPositionsFor(wide).length, "FLAG only");
+        int row = source.moveRowTo(1, wide);
+        assertEquals(new Blob("b1"), wide.readValue(wide.position(BLOB.id()), row), "wide takes the blob along");
+        assertEquals(new Vec(1, -1), wide.readValue(wide.position(VEC.id()), row));
+        assertEquals(0, source.missingPositionsFor(narrow).length);
+    }
+
+    @Test
+    void nativeColumnViewsAndImportsReachTheFieldAskedFor() {
+        Table table = table(BLOB, VEC, COUNT);
+        fill(table, 4);
+        int vec = table.position(VEC.id());
+        FloatColumn y = (FloatColumn) table.nativeColumn(vec, 1);
+        assertEquals(-3f, y.get(3));
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment ys = arena.allocate(2 * 4L);
+            ys.set(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 0,
+                    40f);
+            ys.set(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 4,
+                    41f);
+            table.importColumn(vec, 1, 1, 2, ys, 0); // y of rows 1 and 2
+        }
+        assertEquals(new Vec(1, 40), table.readValue(vec, 1));
+        assertEquals(new Vec(2, 41), table.readValue(vec, 2));
+        assertEquals(3L, table.readValue(table.position(COUNT.id()), 3), "the next component's column stays");
+    }
 }
