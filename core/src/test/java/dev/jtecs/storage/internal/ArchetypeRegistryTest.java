@@ -237,6 +237,7 @@ class ArchetypeRegistryTest {
         assertEquals(List.of(), registry.dirtyQueue());
         b.markDirty(0);
         a.markStructural();
+        assertEquals(List.of(b, a), registry.dirtyQueue(), "a structural change queues the table too");
         b.markDirty(0);
         a.markDirty(0);
         assertEquals(List.of(b, a), registry.dirtyQueue(), "each once, first dirtied first");

@@ -118,6 +118,8 @@ class SignatureBuilderTest {
         assertEquals(16, consistent.size());
         assertFalse(consistent.normalizeRelationships(), "every marker has its pair");
         assertEquals(16, consistent.size());
+        consistent.removeEdgesOf(rel, pair);
+        assertEquals(16, consistent.size(), "the pair kept, from a full builder");
         SignatureBuilder stale = new SignatureBuilder();
         for (int i = 0; i < 15; i++) {
             stale.add(TAGS.get(i));
