@@ -979,4 +979,24 @@ class TableTest {
         assertEquals(new Vec(2, 41), table.readValue(vec, 2));
         assertEquals(3L, table.readValue(table.position(COUNT.id()), 3), "the next component's column stays");
     }
+
+    @Test
+    void aCaptureThatFailsBeforeAWholeTableMoveLeavesBothTablesAsTheyWere() {
+        Table source = filled(3);
+        Table destination = table(VEC);
+        source.addCapture(new RowCapture() {
+            @Override
+            public void materialize(Table t) {
+                throw new OutOfMemoryError("injected: the capture's copy");
+            }
+
+            @Override
+            public boolean dooms() {
+                return false;
+            }
+        });
+        assertThrows(OutOfMemoryError.class, () -> source.moveAllTo(destination));
+        assertRows(source, 3);
+        assertEquals(0, destination.count(), "nothing moved before the capture had its rows");
+    }
 }
