@@ -485,8 +485,8 @@ public final class Table {
     }
 
     /**
-     * Moves a row into {@code destination}: appends there, copies every shared column, swap-removes here.
-     * Components the destination has and this table lacks are left for the caller to write.
+     * Copies a row into {@code destination}: appends there and copies every shared column; the row stays here for
+     * the caller to remove. Components the destination has and this table lacks are left for the caller to write.
      *
      * @return the destination row
      */

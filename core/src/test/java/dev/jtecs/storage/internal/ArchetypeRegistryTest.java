@@ -197,4 +197,177 @@ class ArchetypeRegistryTest {
         }
         assertTrue(injected > 80, "every creation reached a growth to fail: " + injected);
     }
+
+    static final TagComponent C = Components.tag("test.registry.C");
+
+    @Test
+    void removingAComponentFromATableFoundBySignatureBuildsTheSmallerOneAndCachesTheEdgeBothWays() {
+        Table abc = registry.findOrCreate(sorted(A, B, C)); // no edge leads here: the removal builds its target
+        Table ac = registry.withRemoved(abc, B);
+        assertEquals(List.of(A.id(), C.id()), ids(ac));
+        assertSame(ac, abc.removeEdge(B.id()));
+        assertSame(abc, ac.addEdge(B.id()));
+        assertSame(ac, registry.withRemoved(abc, B), "the cached edge");
+        assertSame(registry.findOrCreate(sorted(A, C)), ac, "one table per signature");
+        Table bc = registry.withRemoved(abc, A);
+        assertEquals(List.of(B.id(), C.id()), ids(bc));
+        assertEquals(List.of(A.id(), B.id()), ids(registry.withRemoved(abc, C)));
+        assertEquals(5, registry.count(), "the root, abc, ac, bc, ab");
+    }
+
+    private static dev.jtecs.component.Component<?>[] sorted(dev.jtecs.component.Component<?>... components) {
+        dev.jtecs.component.Component<?>[] copy = components.clone();
+        java.util.Arrays.sort(copy, java.util.Comparator.comparingInt(dev.jtecs.component.Component::id));
+        return copy;
+    }
+
+    private static List<Integer> ids(Table table) {
+        List<Integer> ids = new ArrayList<>();
+        for (int p = 0; p < table.componentCount(); p++) {
+            ids.add(table.componentAt(p).id());
+        }
+        return ids;
+    }
+
+    @Test
+    void theDirtyQueueHoldsEachTableOnceInFirstDirtiedOrderUntilCleared() {
+        Table a = registry.withAdded(registry.root(), A);
+        Table b = registry.withAdded(registry.root(), B);
+        Table c = registry.withAdded(registry.root(), C);
+        assertEquals(List.of(), registry.dirtyQueue());
+        b.markDirty(0);
+        a.markStructural();
+        assertEquals(List.of(b, a), registry.dirtyQueue(), "a structural change queues the table too");
+        b.markDirty(0);
+        a.markDirty(0);
+        assertEquals(List.of(b, a), registry.dirtyQueue(), "each once, first dirtied first");
+        List<dev.jtecs.storage.Archetype> visited = new ArrayList<>();
+        registry.forEachDirty(archetype -> {
+            visited.add(archetype);
+            c.markDirty(0); // queued during the visit: not visited by it
+        });
+        assertEquals(List.of(b.archetype(), a.archetype()), visited);
+        assertEquals(List.of(b, a, c), registry.dirtyQueue());
+        b.dirty().clear();
+        visited.clear();
+        registry.forEachDirty(visited::add);
+        assertEquals(List.of(a.archetype(), c.archetype()), visited, "a queued table no longer dirty is skipped");
+        registry.clearDirty();
+        assertEquals(List.of(), registry.dirtyQueue());
+        assertTrue(!a.dirty().anyDirty() && !c.dirty().anyDirty(), "every queued table's marks cleared");
+        c.markDirty(0);
+        assertEquals(List.of(c), registry.dirtyQueue(), "a cleared table queues again");
+    }
+
+    @Test
+    void aVisitThatEmptiesTheDirtyQueueEndsThere() {
+        Table a = registry.withAdded(registry.root(), A);
+        Table b = registry.withAdded(registry.root(), B);
+        Table c = registry.withAdded(registry.root(), C);
+        a.markDirty(0);
+        b.markDirty(0);
+        List<dev.jtecs.storage.Archetype> visited = new ArrayList<>();
+        registry.forEachDirty(archetype -> {
+            visited.add(archetype);
+            registry.clearDirty();
+            c.markDirty(0); // the queue starts again during the visit
+        });
+        assertEquals(List.of(a.archetype()), visited);
+        assertEquals(List.of(c), registry.dirtyQueue());
+    }
+
+    @Test
+    void creatingAndPruningTablesCountsThemAndAdvancesTheirComponentsCounters() {
+        assertEquals(1, registry.count(), "the root");
+        Table a = registry.withAdded(registry.root(), A);
+        Table ab = registry.withAdded(a, B);
+        assertEquals(3, registry.count());
+        record Spot(float x) {}
+        Table spotted = registry.withAdded(ab, Components.registerNative(Spot.class));
+        spotted.appendRows(2);
+        spotted.truncate(0);
+        int buffers = memory.liveBuffers();
+        registry.prune(spotted);
+        assertTrue(memory.liveBuffers() < buffers, "a pruned table's buffers are freed");
+        long before = registry.clock().version(B.id());
+        long aBefore = registry.clock().version(A.id());
+        registry.prune(ab);
+        assertEquals(2, registry.count());
+        assertTrue(registry.clock().version(B.id()) > before, "B's tables changed");
+        assertTrue(registry.clock().version(A.id()) > aBefore);
+    }
+
+    @Test
+    void anObserverThatFailsOnAPrunedTableFailsThePruneAfterEveryTableIsGone() {
+        Table a = registry.withAdded(registry.root(), A);
+        Table b = registry.withAdded(registry.root(), B);
+        List<String> heard = new ArrayList<>();
+        a.addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onArchetypeDestroyed(dev.jtecs.storage.Archetype archetype) {
+                throw new IllegalStateException("observer failed");
+            }
+        });
+        b.addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onArchetypeDestroyed(dev.jtecs.storage.Archetype archetype) {
+                heard.add("b");
+            }
+        });
+        IllegalStateException failure = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> registry.pruneAll(List.of(a, b)));
+        assertEquals("observer failed", failure.getMessage());
+        assertEquals(List.of("b"), heard, "the other table's observer still heard");
+        assertTrue(a.isPruned() && b.isPruned());
+        assertEquals(1, registry.count());
+    }
+
+    @Test
+    void signaturesWhoseHashesCollideStayTwoTables() {
+        List<TagComponent> tags = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            tags.add(Components.tag("test.registry.collide" + i));
+        }
+        // find two signatures of two tags each with equal Arrays.hashCode (ids i < j: 31 * (31 + i) + j)
+        java.util.Map<Integer, TagComponent[]> byHash = new java.util.HashMap<>();
+        TagComponent[] first = null;
+        TagComponent[] second = null;
+        for (int x = 0; x < tags.size() && second == null; x++) {
+            for (int y = x + 1; y < tags.size() && second == null; y++) {
+                TagComponent[] pair = {tags.get(x), tags.get(y)};
+                java.util.Arrays.sort(pair, java.util.Comparator.comparingInt(TagComponent::id));
+                TagComponent[] earlier = byHash.putIfAbsent(
+                        java.util.Arrays.hashCode(new int[] {pair[0].id(), pair[1].id()}), pair);
+                if (earlier != null) {
+                    first = earlier;
+                    second = pair;
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertNotNull(second, "forty tags give two signatures of one hash");
+        Table one = registry.findOrCreate(first);
+        Table two = registry.findOrCreate(second);
+        org.junit.jupiter.api.Assertions.assertNotSame(one, two);
+        assertSame(one, registry.findOrCreate(first.clone()));
+        assertSame(two, registry.findOrCreate(second.clone()));
+        registry.prune(one);
+        assertSame(two, registry.findOrCreate(second.clone()), "pruning one leaves the other's entry");
+        Table again = registry.findOrCreate(first.clone());
+        org.junit.jupiter.api.Assertions.assertNotSame(two, again);
+        assertEquals(ids(again), List.of(first[0].id(), first[1].id()));
+    }
+
+    @Test
+    void closingTheRegistryFreesEveryTablesBuffers() {
+        NativeMemory own = new NativeMemory();
+        ArchetypeRegistry closing = new ArchetypeRegistry(own);
+        record Pos(float x, float y) {}
+        dev.jtecs.component.NativeComponent<Pos> pos = Components.registerNative(Pos.class);
+        Table table = closing.withAdded(closing.root(), pos);
+        table.appendRows(3);
+        assertTrue(own.liveBuffers() > 0);
+        closing.close();
+        assertEquals(0, own.liveBuffers());
+        own.close();
+    }
 }

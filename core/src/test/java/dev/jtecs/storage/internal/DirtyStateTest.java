@@ -185,4 +185,43 @@ class DirtyStateTest {
         assertArrayEquals(new int[] {7}, table.dirty().structuralTouched());
         assertTrue(table.dirty().structuralDescribed(seen));
     }
+
+    @Test
+    void rowsAppendedAfterAClearStartAtTheCountOfTheClearAndTheirOverwritesAreNotTouches() {
+        Table table = table(FLAG);
+        int first = table.appendRows(5);
+        table.writeConsecutiveEntities(first, 5, 1);
+        table.dirty().clear();
+        assertEquals(5, table.dirty().structuralAdded());
+        table.appendRow(dev.jtecs.entity.Entity.pack(20, 0));
+        table.appendRow(dev.jtecs.entity.Entity.pack(21, 0));
+        table.appendRow(dev.jtecs.entity.Entity.pack(22, 0));
+        assertEquals(5, table.dirty().structuralAdded(), "later appends do not move the start");
+        table.swapRemove(5); // the first appended row: new anyway, not a touch
+        assertArrayEquals(new int[0], table.dirty().structuralTouched());
+        assertEquals(5, table.dirty().structuralAdded());
+        table.swapRemove(1);
+        assertArrayEquals(new int[] {1}, table.dirty().structuralTouched());
+    }
+
+    @Test
+    void aPreparedRemovalRecordsItsOverwriteWithoutAllocating() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        Table table = table(FLAG);
+        int first = table.appendRows(200);
+        table.writeConsecutiveEntities(first, 200, 1);
+        table.dirty().clear();
+        table.prepareRowRemoval();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        table.swapRemove(3); // the residue's first touched row: its set starts without room
+        assertEquals(0, threads.getCurrentThreadAllocatedBytes() - before, "one prepared removal");
+        table.prepareRowRemovals(40);
+        before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 40; i++) {
+            table.swapRemoveDeferringValues(10 + 2 * i);
+        }
+        assertEquals(0, threads.getCurrentThreadAllocatedBytes() - before, "forty prepared removals");
+        assertEquals(41, table.dirty().structuralTouched().length);
+    }
 }

@@ -43,4 +43,30 @@ class IntTableMapTest {
     void reservedKeyIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> new IntTableMap().put(Integer.MIN_VALUE, null));
     }
+
+    @Test
+    void removingAValueDropsExactlyItsKeys() {
+        try (NativeMemory memory = new NativeMemory()) {
+            Table kept = new Table(1, new Component<?>[0], memory);
+            Table dropped = new Table(2, new Component<?>[0], memory);
+            IntTableMap map = new IntTableMap();
+            for (int key = -5; key < 40; key++) {
+                map.put(key, key % 3 == 0 ? dropped : kept);
+            }
+            map.removeValue(dropped);
+            for (int key = -5; key < 40; key++) {
+                if (key % 3 == 0) {
+                    assertNull(map.get(key), "key " + key);
+                } else {
+                    assertSame(kept, map.get(key), "key " + key);
+                }
+            }
+            assertEquals(30, map.size());
+            java.util.List<Table> values = new java.util.ArrayList<>();
+            map.forEachValue(values::add);
+            assertEquals(30, values.size());
+            map.removeValue(dropped); // nothing left to drop
+            assertEquals(30, map.size());
+        }
+    }
 }

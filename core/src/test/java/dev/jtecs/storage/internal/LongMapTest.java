@@ -71,7 +71,12 @@ class LongMapTest {
         }
         map.clear();
         assertEquals(0, map.size());
-        assertNull(map.get(1));
+        for (long key = 1; key <= 300; key++) {
+            assertNull(map.get(key), "seed=" + seed + ": cleared");
+        }
+        map.put(7, 70L);
+        assertEquals(1, map.size());
+        assertEquals(70L, map.get(7));
     }
 
     /**

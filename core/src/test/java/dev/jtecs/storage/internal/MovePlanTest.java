@@ -50,4 +50,24 @@ class MovePlanTest {
         assertEquals(1, plan.heapSource.length);
         assertEquals(0, plan.nativeSource.length);
     }
+
+    record First(Object o) {}
+
+    record Second(Object o) {}
+
+    static final ManagedComponent<First> FIRST = Components.registerManaged(First.class);
+    static final ManagedComponent<Second> SECOND = Components.registerManaged(Second.class);
+
+    @Test
+    void heapColumnsArePairedByComponentWhateverTheirIndexOnEachSide() {
+        // the source holds REF's heap column first; the destination starts its heap columns with FIRST's
+        Table source = registry.withAdded(registry.withAdded(registry.withAdded(registry.root(), REF), FIRST),
+                SECOND);
+        Table destination = registry.withRemoved(source, REF);
+        MovePlan plan = MovePlan.between(source, destination);
+        assertArrayEquals(new int[] {source.heapIndexAt(source.position(FIRST.id())),
+                source.heapIndexAt(source.position(SECOND.id()))}, plan.heapSource);
+        assertArrayEquals(new int[] {0, 1}, plan.heapDestination);
+        assertEquals(0, plan.missingPositions.length);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.jtecs.storage.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -301,5 +302,38 @@ class NativeMemoryTest {
         assertEquals(baseline, NativeMemory.heldByAllOpen());
         memory.close(); // idempotent: nothing is taken off twice
         assertEquals(baseline, NativeMemory.heldByAllOpen());
+    }
+
+    @Test
+    void aRecycledBlockIsHandedOutOnceUntilFreedAgain() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment a = memory.allocate(1000);
+            MemorySegment keep = memory.allocate(1000); // the slab stays in use
+            memory.free(a);
+            MemorySegment b = memory.allocate(1000); // a's block, from the free list
+            MemorySegment c = memory.allocate(1000); // must be another block
+            assertTrue(b.address() + b.byteSize() <= c.address() || c.address() + c.byteSize() <= b.address(),
+                    "two live buffers overlap");
+            b.set(ValueLayout.JAVA_LONG, 0, 11L);
+            c.set(ValueLayout.JAVA_LONG, 0, 22L);
+            assertEquals(11L, b.get(ValueLayout.JAVA_LONG, 0));
+            assertEquals(3, memory.liveBuffers());
+            memory.free(keep);
+        }
+    }
+
+    @Test
+    void liveBuffersCountSmallAndLargeOnesAndCloseLetsGoOfBoth() {
+        NativeMemory memory = new NativeMemory();
+        assertFalse(memory.isClosed());
+        MemorySegment small = memory.allocate(64);
+        MemorySegment large = memory.allocate(NativeMemory.LARGE_BYTES + 64);
+        assertEquals(2, memory.liveBuffers());
+        assertEquals(1, memory.heldSlabs());
+        memory.close();
+        assertEquals(0, memory.liveBuffers());
+        assertEquals(0, memory.heldSlabs());
+        assertThrows(IllegalStateException.class, () -> large.get(ValueLayout.JAVA_BYTE, 0), "the large arena closed");
+        assertThrows(IllegalStateException.class, () -> small.get(ValueLayout.JAVA_BYTE, 0));
     }
 }

@@ -23,6 +23,7 @@ class PairRegistryTest {
         assertTrue(pairs.isEmpty());
         long t = Entity.pack(9, 1);
         PairComponent a = pairs.pair(A, t);
+        org.junit.jupiter.api.Assertions.assertFalse(pairs.isEmpty());
         PairComponent b = pairs.pair(B, t);
         assertSame(a, pairs.pair(A, t));
         assertSame(a, pairs.find(A, t));
@@ -53,5 +54,18 @@ class PairRegistryTest {
         PairComponent again = pairs.pair(A, dead);
         assertTrue(again.id() > kept.id(), "forgotten ids are not handed out again");
         org.junit.jupiter.api.Assertions.assertNotSame(gone, again);
+    }
+
+    @Test
+    void aDeadTargetWhosePairsAllGoLeavesTheRegistryEmpty() {
+        PairRegistry pairs = new PairRegistry();
+        long dead = Entity.pack(3, 0);
+        pairs.pair(A, dead);
+        pairs.pair(B, dead);
+        assertEquals(2, pairs.forgetDead(id -> false, id -> false));
+        assertTrue(pairs.isEmpty(), "no target is left with pairs");
+        assertEquals(0, pairs.live());
+        assertEquals(List.of(), pairs.targeting(dead));
+        assertEquals(2, pairs.size(), "ids handed out stay counted");
     }
 }

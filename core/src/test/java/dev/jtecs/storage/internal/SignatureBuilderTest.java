@@ -87,4 +87,80 @@ class SignatureBuilderTest {
         assertTrue(signature.normalizeRelationships(), "no pair left: the marker goes");
         assertFalse(signature.contains(rel));
     }
+
+    @Test
+    void loadingATableOfMoreComponentsThanTheFirstRoomGrowsFirst() {
+        Component<?>[] seventeen = new Component<?>[17]; // one past the builder's first room of 16
+        for (int i = 0; i < seventeen.length; i++) {
+            seventeen[i] = TAGS.get(i);
+        }
+        java.util.Arrays.sort(seventeen, java.util.Comparator.comparingInt(Component::id));
+        Table table = registry.findOrCreate(seventeen);
+        SignatureBuilder builder = new SignatureBuilder().loadFrom(table);
+        assertEquals(17, builder.size());
+        for (int i = 0; i < 17; i++) {
+            assertSame(seventeen[i], builder.get(i));
+        }
+        assertSame(table, builder.resolve(registry));
+    }
+
+    @Test
+    void normalizingAFullBuilderLooksAtEveryEntryAndNoFurther() {
+        dev.jtecs.component.Relationship rel = dev.jtecs.component.Relationships.register("test.sig.Full");
+        PairRegistry pairs = new PairRegistry();
+        dev.jtecs.component.PairComponent pair = pairs.pair(rel, dev.jtecs.entity.Entity.pack(4, 0));
+        SignatureBuilder consistent = new SignatureBuilder();
+        for (int i = 0; i < 14; i++) {
+            consistent.add(TAGS.get(i));
+        }
+        consistent.add(rel);
+        consistent.add(pair); // sixteen entries: the first room, full
+        assertEquals(16, consistent.size());
+        assertFalse(consistent.normalizeRelationships(), "every marker has its pair");
+        assertEquals(16, consistent.size());
+        consistent.removeEdgesOf(rel, pair);
+        assertEquals(16, consistent.size(), "the pair kept, from a full builder");
+        SignatureBuilder stale = new SignatureBuilder();
+        for (int i = 0; i < 15; i++) {
+            stale.add(TAGS.get(i));
+        }
+        stale.add(rel); // a marker whose pairs are gone, the last of sixteen entries
+        assertTrue(stale.normalizeRelationships());
+        assertFalse(stale.contains(rel));
+        assertEquals(15, stale.size());
+    }
+
+    @Test
+    void removingTheEdgesOfARelationshipKeepsTheOneAskedForAndEverythingElse() {
+        dev.jtecs.component.Relationship rel = dev.jtecs.component.Relationships.register("test.sig.Edges");
+        dev.jtecs.component.Relationship other = dev.jtecs.component.Relationships.register("test.sig.Other");
+        PairRegistry pairs = new PairRegistry();
+        dev.jtecs.component.PairComponent a = pairs.pair(rel, dev.jtecs.entity.Entity.pack(1, 0));
+        dev.jtecs.component.PairComponent b = pairs.pair(rel, dev.jtecs.entity.Entity.pack(2, 0));
+        dev.jtecs.component.PairComponent c = pairs.pair(rel, dev.jtecs.entity.Entity.pack(3, 0));
+        dev.jtecs.component.PairComponent elsewhere = pairs.pair(other, dev.jtecs.entity.Entity.pack(1, 0));
+        SignatureBuilder builder = new SignatureBuilder();
+        for (Component<?> component : List.of(a, TAGS.get(0), b, rel, c, other, elsewhere)) {
+            builder.add(component);
+        }
+        builder.removeEdgesOf(rel, b);
+        assertFalse(builder.contains(a));
+        assertTrue(builder.contains(b), "the pair to keep");
+        assertFalse(builder.contains(c));
+        assertTrue(builder.contains(rel), "the marker is not a pair");
+        assertTrue(builder.contains(elsewhere), "another relationship's pair");
+        assertTrue(builder.contains(TAGS.get(0)));
+        assertEquals(5, builder.size());
+        builder.removeEdgesOf(rel, null);
+        assertFalse(builder.contains(b));
+        assertEquals(4, builder.size());
+        assertTrue(builder.normalizeRelationships(), "the marker without pairs goes");
+        assertFalse(builder.contains(rel));
+        assertTrue(builder.contains(other));
+        SignatureBuilder onlyPairs = new SignatureBuilder(); // a pair at index 0 too
+        onlyPairs.add(c);
+        onlyPairs.add(a);
+        onlyPairs.removeEdgesOf(rel, null);
+        assertEquals(0, onlyPairs.size());
+    }
 }

@@ -70,6 +70,7 @@ class SparseEdgesTest {
     void targetsStayAscendingAndDistinct() {
         assertTrue(edges.isEmpty());
         assertTrue(edges.add(MANY, s1, t3, null));
+        assertFalse(edges.isEmpty());
         assertTrue(edges.add(MANY, s1, t1, null));
         assertFalse(edges.add(MANY, s1, t3, null), "already there");
         assertTrue(edges.add(MANY, s1, t2, null));
@@ -228,6 +229,197 @@ class SparseEdgesTest {
         assertThrows(IndexOutOfBoundsException.class, () -> edges.relationshipAt(3));
         edges.clear();
         assertEquals(0, edges.relationshipCount());
+    }
+
+
+    @Test
+    void everyChangeToAManyTargetRelationshipsEdgesAdvancesItsCounterAndOnlyThen() {
+        long many = clock.version(MANY.id());
+        long plain = clock.version(PLAIN.id());
+        assertTrue(edges.add(MANY, s1, t2, null));
+        assertEquals(many + 1, clock.version(MANY.id()));
+        assertFalse(edges.add(MANY, s1, t2, null));
+        assertEquals(many + 1, clock.version(MANY.id()), "no change, no tick");
+        edges.add(MANY, s1, t1, null);
+        assertTrue(edges.remove(MANY, s1, t2));
+        assertEquals(many + 3, clock.version(MANY.id()));
+        assertFalse(edges.remove(MANY, s1, t2));
+        assertEquals(many + 3, clock.version(MANY.id()));
+        edges.add(MANY, s1, t3, null);
+        assertTrue(edges.removeAll(MANY, s1));
+        assertEquals(many + 5, clock.version(MANY.id()));
+        assertFalse(edges.removeAll(MANY, s1), "nothing left");
+        assertEquals(many + 5, clock.version(MANY.id()));
+        edges.add(PLAIN, s2, t1, null);
+        assertEquals(plain + 1, clock.version(PLAIN.id()));
+        long world = clock.version();
+        edges.clear(); // every relationship that held edges changes
+        assertEquals(many + 6, clock.version(MANY.id()));
+        assertEquals(plain + 2, clock.version(PLAIN.id()));
+        assertTrue(clock.version() > world);
+    }
+
+    /** Registered after enough components that its id lies past a fresh clock's first counter table. */
+    static final class Late {
+        static final Relationship FAR;
+
+        static {
+            for (int i = 0; i < 70; i++) {
+                dev.jtecs.component.Components.tag("test.sparse.filler" + i);
+            }
+            FAR = Relationships.register("test.sparse.Far", o -> o.sparse());
+        }
+    }
+
+    @Test
+    void aRelationshipsFirstEdgeMakesRoomForItsCounterWhateverItsId() {
+        assertTrue(Late.FAR.id() >= 64, "the id lies past the first counter table: " + Late.FAR.id());
+        long before = clock.version(Late.FAR.id());
+        assertTrue(edges.add(Late.FAR, s1, t1, null));
+        assertEquals(before + 1, clock.version(Late.FAR.id()));
+        assertArrayEquals(new long[] {t1}, edges.targets(Late.FAR, s1));
+    }
+
+    @Test
+    void removingEveryEdgeOfASourceTakesItOutOfEachTargetsSources() {
+        edges.add(MANY, s1, t1, null);
+        edges.add(MANY, s1, t2, null); // the list is full: two targets in room for two
+        edges.add(MANY, s2, t1, null);
+        assertTrue(edges.removeAll(MANY, s1));
+        assertEquals(0, edges.count(MANY, s1));
+        assertArrayEquals(new long[] {s2}, edges.sources(MANY, t1));
+        assertArrayEquals(new long[0], edges.sources(MANY, t2));
+        assertEquals(0, edges.sourceCount(MANY, t2));
+        edges.add(ONE, s1, t3, null);
+        assertTrue(edges.removeAll(ONE, s1));
+        assertArrayEquals(new long[0], edges.sources(ONE, t3));
+        edges.add(PLAIN, s1, t1, null);
+        edges.add(PLAIN, s1, t2, null);
+        assertTrue(edges.removeAll(PLAIN, s1), "no reverse index to clean, still removed");
+        assertEquals(0, edges.count(PLAIN, s1));
+    }
+
+    @Test
+    void payloadsStayWithTheirTargetsThroughInsertionsAndRemovals() {
+        long t4 = Entity.pack(13, 0);
+        edges.add(PAID, s1, t3, new Paid(t3, 3));
+        edges.add(PAID, s1, t1, new Paid(t1, 1)); // before t3: both lists shift
+        edges.add(PAID, s1, t2, new Paid(t2, 2)); // grown to room for four
+        edges.add(PAID, s1, t4, new Paid(t4, 4)); // full
+        assertEquals(new Paid(t1, 1), edges.payload(PAID, s1, t1), "the lowest target, at index 0");
+        assertEquals(new Paid(t2, 2), edges.payload(PAID, s1, t2));
+        assertEquals(new Paid(t3, 3), edges.payload(PAID, s1, t3));
+        assertEquals(null, edges.payload(PAID, s1, Entity.pack(14, 0)), "no such edge");
+        assertEquals(null, edges.payload(PAID, s2, t1), "a source without edges");
+        assertTrue(edges.remove(PAID, s1, t2)); // from the middle of a full list
+        assertArrayEquals(new long[] {t1, t3, t4}, edges.targets(PAID, s1));
+        StringBuilder seen = new StringBuilder();
+        edges.forEach(PAID, s1, (target, payload) -> seen.append(((Paid) payload).amount()));
+        assertEquals("134", seen.toString());
+        assertTrue(edges.remove(PAID, s1, t1)); // from the front
+        assertEquals(new Paid(t3, 3), edges.payload(PAID, s1, t3));
+        assertEquals(new Paid(t4, 4), edges.payload(PAID, s1, t4));
+        edges.add(MANY, s1, t1, null);
+        assertEquals(null, edges.payload(MANY, s1, t1), "a target-only relationship");
+    }
+
+    @Test
+    void aTargetRemovedFromTheMiddleLeavesTheOthersInOrder() {
+        long t4 = Entity.pack(13, 0);
+        for (long t : new long[] {t1, t2, t3, t4}) {
+            edges.add(MANY, s1, t, null);
+        }
+        assertTrue(edges.remove(MANY, s1, t2));
+        assertArrayEquals(new long[] {t1, t3, t4}, edges.targets(MANY, s1));
+        assertTrue(edges.remove(MANY, s1, t3));
+        assertArrayEquals(new long[] {t1, t4}, edges.targets(MANY, s1));
+        assertArrayEquals(new long[0], edges.sources(MANY, t2));
+        assertArrayEquals(new long[] {s1}, edges.sources(MANY, t4));
+    }
+
+    @Test
+    void aVisitSeesTheEdgesThereWhenItStartedThatAreStillThere() {
+        edges.add(MANY, s1, t1, null);
+        edges.add(MANY, s1, t2, null);
+        edges.add(MANY, s1, t3, null);
+        java.util.List<Long> seen = new java.util.ArrayList<>();
+        edges.forEach(MANY, s1, (target, payload) -> {
+            if (seen.isEmpty()) {
+                edges.remove(MANY, s1, t3); // the list shrinks under the visit
+            }
+            seen.add(target);
+        });
+        assertEquals(java.util.List.of(t1, t2), seen);
+        seen.clear();
+        edges.forEach(MANY, s1, (target, payload) -> {
+            if (seen.isEmpty()) {
+                edges.add(MANY, s1, t3, null); // an edge added during the visit is not visited
+            }
+            seen.add(target);
+        });
+        assertEquals(java.util.List.of(t1, t2), seen);
+        assertArrayEquals(new long[] {t1, t2, t3}, edges.targets(MANY, s1));
+    }
+
+    @Test
+    void theSlotJustPastTheFirstSlotTablesIsEmptyAndTakesAnEdge() {
+        long first = Entity.pack(16, 0); // the slot tables start with room for slots 0..15
+        edges.add(ONE, s1, t1, null);
+        edges.add(MANY, s1, t1, null);
+        assertEquals(0, edges.firstTarget(ONE, first));
+        assertEquals(0, edges.firstTarget(MANY, first));
+        assertEquals(0, edges.count(ONE, first));
+        assertEquals(0, edges.count(MANY, first));
+        assertTrue(edges.add(ONE, first, t2, null));
+        assertTrue(edges.add(MANY, first, t3, null));
+        assertEquals(t2, edges.firstTarget(ONE, first));
+        assertEquals(t3, edges.firstTarget(MANY, first));
+        assertEquals(1, edges.count(MANY, first));
+    }
+
+    @Test
+    void aRelationshipWithALowerIdThanEveryOtherIsListedFirst() {
+        assertFalse(OWNED.id() < MANY.id(), "OWNED was registered after MANY");
+        edges.add(OWNED, s1, t1, new Owner(t1, 1));
+        edges.add(MANY, s1, t1, null);
+        assertEquals(MANY, edges.relationshipAt(0));
+        assertEquals(OWNED, edges.relationshipAt(1));
+    }
+
+    @Test
+    void aSourceLeavesEveryRelationshipWhenTheListOfThemIsFull() {
+        edges.add(MANY, s1, t1, null);
+        edges.add(ONE, s1, t1, null);
+        edges.add(PLAIN, s1, t1, null);
+        edges.add(PAID, s1, t1, new Paid(t1, 1)); // four relationships: the list's first room
+        assertEquals(4, edges.relationshipCount());
+        edges.removeSource(s1);
+        for (Relationship relationship : new Relationship[] {MANY, ONE, PLAIN}) {
+            assertEquals(0, edges.count(relationship, s1));
+        }
+        assertEquals(0, edges.count(PAID, s1));
+        assertFalse(edges.isEmpty(), "the relationships stay known");
+    }
+
+    @Test
+    void sourceListsAreVisitedPerTargetAscending() {
+        edges.forEachSourceList(MANY, (target, list, from, count) -> {
+            throw new AssertionError("no edges yet");
+        });
+        edges.add(MANY, s2, t1, null);
+        edges.add(MANY, s1, t1, null);
+        edges.add(MANY, s1, t2, null);
+        java.util.Map<Long, java.util.List<Long>> seen = new java.util.TreeMap<>();
+        edges.forEachSourceList(MANY, (target, list, from, count) -> {
+            java.util.List<Long> sources = new java.util.ArrayList<>();
+            for (int i = from; i < from + count; i++) {
+                sources.add(list[i]);
+            }
+            assertEquals(null, seen.put(target, sources), "each target once");
+        });
+        assertEquals(java.util.Map.of(t1, java.util.List.of(s1, s2), t2, java.util.List.of(s1)), seen);
+        edges.add(PLAIN, s1, t1, null);
+        assertThrows(IllegalStateException.class, () -> edges.forEachSourceList(PLAIN, (t, l, f, c) -> { }));
     }
 
     @Test

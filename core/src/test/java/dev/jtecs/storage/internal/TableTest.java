@@ -675,4 +675,350 @@ class TableTest {
         assertEquals(table.position(VEC.id()), table.fieldPosition(VEC.floatField("y")));
         assertTrue(table(COUNT).fieldPosition(VEC.floatField("x")) < 0, "a table without the component");
     }
+
+    record Owes(long target, int amount) {}
+
+    record Tip(long target, int size) {}
+
+    static final dev.jtecs.component.Relationship LIKES = dev.jtecs.component.Relationships.register(
+            "test.table.Likes");
+    static final dev.jtecs.component.RelationshipDefinition<Owes> OWES = dev.jtecs.component.Relationships.register(
+            Owes.class, o -> o.name("test.table.Owes"));
+    static final dev.jtecs.component.RelationshipDefinition<Tip> TIPS = dev.jtecs.component.Relationships.register(
+            Tip.class, o -> o.name("test.table.Tips").sparse());
+    static final dev.jtecs.component.Relationship UNHELD = dev.jtecs.component.Relationships.register(
+            "test.table.Unheld");
+
+    @Test
+    void theEdgesOfDenseRelationshipsAreThePairsOfTheSignature() {
+        try (ArchetypeRegistry registry = new ArchetypeRegistry(memory)) {
+            long t1 = dev.jtecs.entity.Entity.pack(30, 0);
+            long t2 = dev.jtecs.entity.Entity.pack(31, 0);
+            dev.jtecs.component.PairComponent likesT2 = registry.pairs().pair(LIKES, t2); // the lower pair id
+            dev.jtecs.component.PairComponent likesT1 = registry.pairs().pair(LIKES, t1);
+            dev.jtecs.component.PairComponent owesT1 = registry.pairs().pair(OWES, t1);
+            Component<?>[] signature = {LIKES, OWES, VEC, likesT2, likesT1, owesT1};
+            Arrays.sort(signature, Comparator.comparingInt(Component::id));
+            Table table = registry.findOrCreate(signature);
+            assertTrue(table.hasPairs());
+            assertFalse(registry.root().hasPairs());
+            assertFalse(registry.withAdded(registry.root(), VEC).hasPairs());
+            assertArrayEquals(new long[] {t1, t2}, table.targetsOf(LIKES), "ascending by target");
+            assertArrayEquals(new long[] {t1}, table.targetsOf(OWES));
+            assertArrayEquals(new long[0], table.targetsOf(UNHELD));
+            assertArrayEquals(new long[0], table.targetsOf(TIPS), "sparse edges are not in the signature");
+            assertEquals(table.position(likesT2.id()), table.pairPosition(LIKES, t2));
+            assertEquals(table.position(owesT1.id()), table.pairPosition(OWES, t1));
+            assertEquals(-1, table.pairPosition(OWES, t2));
+            assertEquals(-1, table.pairPosition(UNHELD, t1));
+            int row = table.appendRow(dev.jtecs.entity.Entity.pack(1, 0));
+            table.writeValue(table.position(VEC.id()), row, new Vec(1, 2));
+            table.writeValue(table.pairPosition(OWES, t1), row, new Owes(t1, 5));
+            StringBuilder seen = new StringBuilder();
+            table.forEachEdge(LIKES, row, (target, payload) -> seen.append(target).append('=').append(payload)
+                    .append(' '));
+            table.forEachEdge(OWES, row, (target, payload) -> seen.append(target).append('=').append(payload));
+            assertEquals(t1 + "=null " + t2 + "=null " + t1 + "=" + new Owes(t1, 5), seen.toString());
+            assertEquals(new Owes(t1, 5), table.edgePayload(OWES, t1, row));
+            assertNull(table.edgePayload(OWES, t2, row), "no such edge");
+            assertNull(table.edgePayload(LIKES, t1, row), "a target-only relationship");
+            assertEquals(t1, table.firstTarget(LIKES, row));
+            assertEquals(0, table.firstTarget(UNHELD, row));
+            assertEquals(OWES.edgeValue(t1, new Owes(t1, 5)), table.firstEdgeValue(OWES, row));
+            assertEquals(LIKES.edgeValue(t1, null), table.firstEdgeValue(LIKES, row));
+            assertNull(table.firstEdgeValue(UNHELD, row));
+        }
+    }
+
+    @Test
+    void theEdgesOfSparseRelationshipsComeFromTheRegistrysStore() {
+        try (ArchetypeRegistry registry = new ArchetypeRegistry(memory)) {
+            Table table = registry.withAdded(registry.withAdded(registry.root(), TIPS), VEC);
+            long source = dev.jtecs.entity.Entity.pack(2, 0);
+            long target = dev.jtecs.entity.Entity.pack(40, 0);
+            int row = table.appendRow(source);
+            registry.sparseEdges().add(TIPS, source, target, new Tip(target, 3));
+            StringBuilder seen = new StringBuilder();
+            table.forEachEdge(TIPS, row, (t, payload) -> seen.append(t).append('=').append(payload));
+            assertEquals(target + "=" + new Tip(target, 3), seen.toString());
+            assertEquals(new Tip(target, 3), table.edgePayload(TIPS, target, row));
+            assertEquals(target, table.firstTarget(TIPS, row));
+            assertEquals(TIPS.edgeValue(target, new Tip(target, 3)), table.firstEdgeValue(TIPS, row));
+            Table outside = table(TIPS, VEC); // made outside a registry: no store to read
+            int other = outside.appendRow(source);
+            outside.forEachEdge(TIPS, other, (t, payload) -> seen.append("unexpected"));
+            assertEquals(target + "=" + new Tip(target, 3), seen.toString());
+            assertNull(outside.edgePayload(TIPS, target, other));
+            assertEquals(0, outside.firstTarget(TIPS, other));
+        }
+    }
+
+    @Test
+    void observersAreAddedInOrderAndRemovedOneByOne() {
+        Table table = table(VEC);
+        dev.jtecs.storage.EntityObserver a = new dev.jtecs.storage.EntityObserver() { };
+        dev.jtecs.storage.EntityObserver b = new dev.jtecs.storage.EntityObserver() { };
+        dev.jtecs.storage.EntityObserver c = new dev.jtecs.storage.EntityObserver() { };
+        assertEquals(0, table.observers().length);
+        table.addObserver(a);
+        table.addObserver(b);
+        table.addObserver(c);
+        assertArrayEquals(new Object[] {a, b, c}, table.observers());
+        assertTrue(table.removeObserver(b));
+        assertArrayEquals(new Object[] {a, c}, table.observers());
+        assertFalse(table.removeObserver(b), "gone already");
+        assertTrue(table.removeObserver(a));
+        assertArrayEquals(new Object[] {c}, table.observers());
+        assertTrue(table.removeObserver(c));
+        assertEquals(0, table.observers().length);
+        assertThrows(NullPointerException.class, () -> table.addObserver(null));
+    }
+
+    @Test
+    void columnsExportAndImportInThePortableLayoutAndDescribeThemselves() {
+        Table table = table(VEC, BLOB, COUNT, FLAG);
+        fill(table, 5);
+        int vec = table.position(VEC.id());
+        assertEquals(2, table.nativeColumnCount(vec));
+        assertEquals(dev.jtecs.component.PrimitiveKind.FLOAT, table.nativeKindAt(vec, 1));
+        assertEquals(dev.jtecs.component.PrimitiveKind.LONG, table.nativeKindAt(table.position(COUNT.id()), 0));
+        assertFalse(table.hasHeapColumn(vec));
+        assertTrue(table.hasHeapColumn(table.position(BLOB.id())));
+        assertEquals(new Blob("b3"), table.heapValue(table.position(BLOB.id()), 3));
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment ys = arena.allocate(3 * 4L);
+            table.exportColumn(vec, 1, 1, 3, ys, 0); // y of rows 1..3
+            assertEquals(-1f, ys.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(
+                    java.nio.ByteOrder.LITTLE_ENDIAN), 0));
+            assertEquals(-3f, ys.get(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(
+                    java.nio.ByteOrder.LITTLE_ENDIAN), 8));
+            table.importColumn(vec, 0, 2, 3, ys, 0); // x of rows 2..4 := those ys
+            assertEquals(new Vec(-1, -2), table.readValue(vec, 2));
+            assertEquals(new Vec(-3, -4), table.readValue(vec, 4));
+            assertEquals(new Vec(1, -1), table.readValue(vec, 1));
+            MemorySegment ids = arena.allocate(2 * 8L);
+            table.exportEntities(3, 2, ids, 0);
+            long[] exported = ids.toArray(java.lang.foreign.ValueLayout.JAVA_LONG.withOrder(
+                    java.nio.ByteOrder.LITTLE_ENDIAN));
+            assertArrayEquals(new long[] {table.entityAt(3), table.entityAt(4)}, exported);
+            MemorySegment replacement = arena.allocate(2 * 8L);
+            replacement.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 901L);
+            replacement.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 1, 902L);
+            table.writeEntities(1, replacement, 2);
+            assertEquals(901L, table.entityAt(1));
+            assertEquals(902L, table.entityAt(2));
+            assertEquals(103L, table.entityAt(3));
+        }
+        table.fillColumn(vec, 1, 0, 2, 8f);
+        assertEquals(new Vec(0, 8), table.readValue(vec, 0));
+        assertEquals(new Vec(1, 8), table.readValue(vec, 1));
+        assertEquals(new Vec(-1, -2), table.readValue(vec, 2));
+    }
+
+    @Test
+    void theStorageVersionMovesWhenTheBuffersAreReplaced() {
+        Table table = table(VEC);
+        long start = table.storageVersion();
+        fill(table, 1);
+        long grown = table.storageVersion();
+        assertTrue(grown > start, "the first buffers");
+        fill(table, 2);
+        assertEquals(grown, table.storageVersion(), "rows within the capacity keep the buffers");
+        fill(table, table.capacityRows());
+        assertTrue(table.storageVersion() > grown);
+    }
+
+    /** A capture that copies the entity ids it claimed when asked, as a staged batch does. */
+    private static final class Claim implements RowCapture {
+        final boolean dooms;
+        long[] ids;
+        int calls;
+
+        Claim(boolean dooms) {
+            this.dooms = dooms;
+        }
+
+        @Override
+        public void materialize(Table table) {
+            calls++;
+            ids = new long[table.count()];
+            table.readEntities(0, table.count(), ids, 0);
+        }
+
+        @Override
+        public boolean dooms() {
+            return dooms;
+        }
+    }
+
+    /** Every change to a table's rows first hands each pending capture the rows as they were. */
+    @Test
+    void everyStructuralChangeHandsPendingCapturesTheRowsBeforeIt() {
+        java.util.List<java.util.function.Consumer<Table>> changes = java.util.List.of(
+                t -> t.appendRow(5000),
+                t -> t.appendRows(2),
+                t -> t.truncate(2),
+                t -> t.swapRemove(0),
+                t -> t.prepareRowRemovals(3),
+                t -> t.swapRemoveDeferringValues(1),
+                Table::settleCaptures,
+                t -> t.moveAllTo(table(VEC)),
+                t -> t.exchangeInto(table(VEC, FLAG)));
+        for (int k = 0; k < changes.size(); k++) {
+            Table table = filled(4);
+            Claim claim = new Claim(false);
+            table.addCapture(claim);
+            changes.get(k).accept(table);
+            assertEquals(1, claim.calls, "change " + k);
+            assertArrayEquals(new long[] {1000, 1001, 1002, 1003}, claim.ids, "change " + k + ": the rows before");
+            assertFalse(table.removeCapture(claim), "change " + k + ": handed its rows, no longer pending");
+        }
+    }
+
+    @Test
+    void capturesAreWithdrawnOneByOneAndADoomingOneMarksAPendingDespawn() {
+        Table table = filled(3);
+        Claim first = new Claim(false);
+        Claim doomed = new Claim(true);
+        Claim last = new Claim(false);
+        assertFalse(table.hasPendingDespawn());
+        table.addCapture(first);
+        assertFalse(table.hasPendingDespawn());
+        table.addCapture(doomed);
+        table.addCapture(last);
+        for (int i = 0; i < 3; i++) { // past the first room of four
+            table.addCapture(new Claim(false));
+        }
+        assertTrue(table.hasPendingDespawn());
+        assertTrue(table.removeCapture(doomed));
+        assertFalse(table.hasPendingDespawn(), "the despawn's batch ran");
+        assertFalse(table.removeCapture(doomed));
+        assertTrue(table.removeCapture(first));
+        table.settleCaptures(); // the others copy their rows now, last first
+        assertEquals(0, first.calls, "withdrawn: never asked");
+        assertEquals(0, doomed.calls);
+        assertEquals(1, last.calls);
+        assertFalse(table.removeCapture(last));
+    }
+
+    static final NativeComponent<TableValuesTest.Narrow> NARROW = TableValuesTest.NARROW;
+
+    private static TableValuesTest.Narrow narrow(int i) {
+        return new TableValuesTest.Narrow((byte) (i - 100), i % 2 == 0, (short) (i * 1000), (char) ('A' + i),
+                i * 100_003, i * 1.25f, (long) i << 40 | i, -i * 1e100);
+    }
+
+    @Test
+    void rowsOfEveryElementWidthMoveWholeWhereverTheyGo() {
+        Table table = table(NARROW, VEC);
+        int narrow = table.position(NARROW.id());
+        for (int i = 0; i < 6; i++) {
+            int row = table.appendRow(2000 + i);
+            table.writeValue(narrow, row, narrow(i));
+            table.writeValue(table.position(VEC.id()), row, new Vec(i, i));
+        }
+        table.swapRemove(1); // row 5 into row 1: copied within the table
+        assertEquals(narrow(5), table.readValue(narrow, 1));
+        long moved = table.swapRemoveDeferringValues(2); // row 4 into row 2, the values left to copyNativeRows
+        assertEquals(2004, moved);
+        table.swapRemoveDeferringValues(0); // row 3 into row 0
+        table.copyNativeRows(new int[] {4, 3}, new int[] {2, 0}, 2);
+        assertEquals(narrow(4), table.readValue(narrow, 2));
+        assertEquals(narrow(3), table.readValue(narrow, 0));
+        assertEquals(new Vec(3, 3), table.readValue(table.position(VEC.id()), 0));
+        Table destination = table(NARROW, FLAG);
+        destination.appendRow(9999);
+        destination.writeValue(destination.position(NARROW.id()), 0, narrow(9));
+        assertEquals(1, table.moveRowTo(2, destination), "the destination row");
+        assertEquals(narrow(4), destination.readValue(destination.position(NARROW.id()), 1));
+        assertEquals(narrow(9), destination.readValue(destination.position(NARROW.id()), 0));
+        assertEquals(3, table.count(), "the source row is left for the caller to remove");
+        assertThrows(IndexOutOfBoundsException.class, () -> table.moveRowTo(3, destination), "past the count");
+        assertThrows(IndexOutOfBoundsException.class, () -> table.moveRowTo(-1, destination));
+        assertEquals(2, destination.count(), "a refused move appends nothing");
+    }
+
+    @Test
+    void aRemovalOrAnExchangeMarksTheTablesItChangesStructurallyDirty() {
+        Table table = filled(4);
+        table.dirty().clear();
+        table.swapRemoveDeferringValues(3);
+        assertTrue(table.dirty().isStructurallyDirty());
+        assertEquals(3, table.dirty().structuralAdded(), "the residue's appended rows start at the count");
+        table.dirty().clear();
+        table.swapRemove(2);
+        assertEquals(2, table.dirty().structuralAdded());
+        Table empty = table(VEC, BLOB, FLAG);
+        table.dirty().clear();
+        empty.dirty().clear();
+        table.exchangeInto(empty);
+        assertTrue(table.dirty().isStructurallyDirty(), "the source emptied");
+        assertTrue(empty.dirty().isStructurallyDirty(), "the destination filled");
+        assertEquals(0, table.dirty().structuralAdded());
+    }
+
+    @Test
+    void rebuildRoundsTheRowsLeftUpToWholePaddedBlocksOnly() {
+        Table table = table(VEC);
+        fill(table, 1000);
+        table.truncate(2 * Table.ROW_PADDING); // exactly two blocks
+        assertTrue(table.rebuild());
+        assertEquals(2 * Table.ROW_PADDING, table.capacityRows());
+        table.truncate(Table.ROW_PADDING - 1); // one row short of a block
+        assertTrue(table.rebuild());
+        assertEquals(Table.ROW_PADDING, table.capacityRows());
+    }
+
+    @Test
+    void movesToOneDestinationAndThenAnotherEachFollowTheirOwnPlan() {
+        Table source = filled(3);
+        Table narrow = table(VEC);
+        Table wide = table(VEC, BLOB, FLAG);
+        source.moveRowTo(0, narrow);
+        assertEquals(1, source.missingPositionsFor(wide).length, "FLAG only");
+        int row = source.moveRowTo(1, wide);
+        assertEquals(new Blob("b1"), wide.readValue(wide.position(BLOB.id()), row), "wide takes the blob along");
+        assertEquals(new Vec(1, -1), wide.readValue(wide.position(VEC.id()), row));
+        assertEquals(0, source.missingPositionsFor(narrow).length);
+    }
+
+    @Test
+    void nativeColumnViewsAndImportsReachTheFieldAskedFor() {
+        Table table = table(BLOB, VEC, COUNT);
+        fill(table, 4);
+        int vec = table.position(VEC.id());
+        FloatColumn y = (FloatColumn) table.nativeColumn(vec, 1);
+        assertEquals(-3f, y.get(3));
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment ys = arena.allocate(2 * 4L);
+            ys.set(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 0,
+                    40f);
+            ys.set(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 4,
+                    41f);
+            table.importColumn(vec, 1, 1, 2, ys, 0); // y of rows 1 and 2
+        }
+        assertEquals(new Vec(1, 40), table.readValue(vec, 1));
+        assertEquals(new Vec(2, 41), table.readValue(vec, 2));
+        assertEquals(3L, table.readValue(table.position(COUNT.id()), 3), "the next component's column stays");
+    }
+
+    @Test
+    void aCaptureThatFailsBeforeAWholeTableMoveLeavesBothTablesAsTheyWere() {
+        Table source = filled(3);
+        Table destination = table(VEC);
+        source.addCapture(new RowCapture() {
+            @Override
+            public void materialize(Table t) {
+                throw new OutOfMemoryError("injected: the capture's copy");
+            }
+
+            @Override
+            public boolean dooms() {
+                return false;
+            }
+        });
+        assertThrows(OutOfMemoryError.class, () -> source.moveAllTo(destination));
+        assertRows(source, 3);
+        assertEquals(0, destination.count(), "nothing moved before the capture had its rows");
+    }
 }

@@ -167,4 +167,102 @@ class TableValuesTest {
         assertEquals(7, table.readValue(level, 1));
         assertEquals(2.5, table.readValue(weight, 1));
     }
+
+    static final ScalarComponent.OfString LABEL = Components.scalar("test.values.Label", "none");
+
+    record Seeded(int a, long b) {}
+
+    static final NativeComponent<Seeded> SEEDED = Components.registerNative(Seeded.class,
+            o -> o.defaults(() -> new Seeded(41, -2L)));
+
+    @Test
+    void theFieldByFieldPathWritesEveryKind() {
+        Table table = table(NARROW, VEC);
+        table.values().forgetSpunWriters();
+        table.appendRows(2);
+        Narrow first = new Narrow((byte) -7, true, (short) -12345, '\u20ac', Integer.MIN_VALUE + 3, -0.25f,
+                Long.MAX_VALUE - 5, -1e300);
+        Narrow second = new Narrow((byte) 1, false, (short) 2, 'z', 4, 5.5f, 6L, 7.25);
+        table.writeValue(table.position(NARROW.id()), 0, first);
+        table.writeValue(table.position(NARROW.id()), 1, second);
+        table.writeValue(table.position(VEC.id()), 0, new TableTest.Vec(3, 4));
+        assertEquals(first, table.readValue(table.position(NARROW.id()), 0));
+        assertEquals(second, table.readValue(table.position(NARROW.id()), 1));
+        assertEquals(new TableTest.Vec(3, 4), table.readValue(table.position(VEC.id()), 0));
+    }
+
+    @Test
+    void aScalarHeldOnTheHeapIsWrittenThereEvenAsTheFirstHeapColumn() {
+        Table table = table(LABEL, LEVEL);
+        table.appendRows(1);
+        table.writeValue(table.position(LABEL.id()), 0, "hello");
+        table.writeValue(table.position(LEVEL.id()), 0, 12);
+        assertEquals("hello", table.readValue(table.position(LABEL.id()), 0));
+        assertEquals(12, table.readValue(table.position(LEVEL.id()), 0));
+        table.values().writeDefault(table.position(LABEL.id()), 0);
+        assertEquals("none", table.readValue(table.position(LABEL.id()), 0));
+    }
+
+    @Test
+    void aDefaultWritesItsOwnColumnsOnlyAndAFactorysValueWhereThereIsOne() {
+        Table table = table(VEC, SEEDED, NARROW);
+        table.appendRows(1);
+        Narrow narrow = new Narrow((byte) 1, true, (short) 3, 'c', 5, 6f, 7L, 8.0);
+        table.writeValue(table.position(VEC.id()), 0, new TableTest.Vec(1, 2));
+        table.writeValue(table.position(SEEDED.id()), 0, new Seeded(3, 4L));
+        table.writeValue(table.position(NARROW.id()), 0, narrow);
+        table.values().writeDefault(table.position(VEC.id()), 0);
+        assertEquals(new TableTest.Vec(0, 0), table.readValue(table.position(VEC.id()), 0));
+        assertEquals(new Seeded(3, 4L), table.readValue(table.position(SEEDED.id()), 0), "the next columns stay");
+        table.values().writeDefault(table.position(SEEDED.id()), 0);
+        assertEquals(new Seeded(41, -2L), table.readValue(table.position(SEEDED.id()), 0), "the factory's value");
+        assertEquals(narrow, table.readValue(table.position(NARROW.id()), 0));
+        table.writeValue(table.position(SEEDED.id()), 0, new Seeded(3, 4L));
+        table.values().zeroRows(table.position(VEC.id()), 0, 1);
+        assertEquals(new Seeded(3, 4L), table.readValue(table.position(SEEDED.id()), 0), "zeroing stays in VEC");
+        table.values().zeroRows(table.position(SEEDED.id()), 0, 1);
+        assertEquals(narrow, table.readValue(table.position(NARROW.id()), 0));
+    }
+
+    @Test
+    void aColumnFilledWithOneBoxedValueOfEachKindHoldsItInTheRowsAskedFor() {
+        Table table = table(NARROW);
+        table.appendRows(6);
+        int p = table.position(NARROW.id());
+        Narrow before = new Narrow((byte) 9, false, (short) 9, '9', 9, 9f, 9L, 9.0);
+        for (int row = 0; row < 6; row++) {
+            table.writeValue(p, row, before);
+        }
+        Object[] boxed = {(byte) -2, true, (short) -3, 'x', -4, 1.5f, -5L, 2.75};
+        for (int f = 0; f < boxed.length; f++) {
+            table.fillColumn(p, f, 1, 5, boxed[f]);
+        }
+        table.fillColumn(p, 4, 3, 3, 77); // an empty range writes nothing
+        Narrow filled = new Narrow((byte) -2, true, (short) -3, 'x', -4, 1.5f, -5L, 2.75);
+        assertEquals(before, table.readValue(p, 0));
+        for (int row = 1; row < 5; row++) {
+            assertEquals(filled, table.readValue(p, row), "row " + row);
+        }
+        assertEquals(before, table.readValue(p, 5));
+    }
+
+    @Test
+    void fillsAndZeroingsLongerThanOneBulkCopyStayInTheirRows() {
+        Table table = table(LEVEL); // an int column: 5,000 rows are 20,000 bytes, more than one 16 KiB copy
+        int n = 10_000;
+        table.appendRows(n);
+        int level = table.position(LEVEL.id());
+        table.values().fillInput(level, 5_000, n, LEVEL.of(-1));
+        table.values().fillInput(level, 0, 5_000, LEVEL.of(8));
+        for (int row = 0; row < n; row += 7) {
+            assertEquals(row < 5_000 ? 8 : -1, table.readValue(level, row), "row " + row);
+        }
+        assertEquals(8, table.readValue(level, 4_999));
+        assertEquals(-1, table.readValue(level, 5_000));
+        table.values().zeroRows(level, 5_000, n);
+        for (int row = 0; row < n; row += 7) {
+            assertEquals(row < 5_000 ? 8 : 0, table.readValue(level, row), "row " + row);
+        }
+        assertEquals(0, table.readValue(level, n - 1));
+    }
 }

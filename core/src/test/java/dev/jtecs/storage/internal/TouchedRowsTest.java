@@ -81,6 +81,63 @@ class TouchedRowsTest {
         assertArrayEquals(new int[] {3, 8, 16}, rows.sorted(), "a dropped row's slot does not hide 16");
     }
 
+
+    /**
+     * {@code reserveOne} makes room for exactly the next add, whatever the set holds: the heap at each of its
+     * growth points (8, 16, 32 rows) and the hash set at each of its rebuild points.
+     */
+    @Test
+    void reserveOneMakesTheNextAddAllocateNothingAtEverySize() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int held = 0; held < TouchedRows.LIMIT; held++) {
+            TouchedRows rows = new TouchedRows();
+            for (int row = 0; row < held; row++) {
+                rows.add(row * 5);
+            }
+            rows.reserveOne();
+            long before = threads.getCurrentThreadAllocatedBytes();
+            rows.add(1); // 1 is no multiple of 5: a new row
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertEquals(0, allocated, "an add after reserveOne allocated, with " + held + " rows held");
+            assertEquals(held + 1, rows.size());
+            rows.add(1);
+            assertEquals(held + 1, rows.size(), "held once");
+        }
+    }
+
+    @Test
+    void reservingOneRowIsReserveOne() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (int held : new int[] {0, 8, 11, 16}) { // an empty heap, a full one, a hash set at its rebuild point
+            TouchedRows rows = new TouchedRows();
+            for (int row = 0; row < held; row++) {
+                rows.add(row * 5);
+            }
+            rows.reserve(1);
+            long before = threads.getCurrentThreadAllocatedBytes();
+            rows.add(1);
+            assertEquals(0, threads.getCurrentThreadAllocatedBytes() - before, held + " rows held");
+            assertEquals(held + 1, rows.size());
+        }
+    }
+
+    @Test
+    void reservingForManyRowsStillKnowsTheRowsHeld() {
+        TouchedRows rows = new TouchedRows();
+        for (int row = 0; row < 12; row++) { // a hash set that reserve must grow: the held rows move into it
+            rows.add(row * 5);
+        }
+        rows.reserve(300);
+        for (int row = 0; row < 12; row++) {
+            rows.add(row * 5);
+        }
+        assertEquals(12, rows.size(), "a row held before the reservation is not added twice");
+        rows.add(7);
+        assertEquals(13, rows.size());
+    }
+
     @Test
     void overflowsOnTheSixtyFifthDistinctRowOnly() {
         TouchedRows rows = new TouchedRows();

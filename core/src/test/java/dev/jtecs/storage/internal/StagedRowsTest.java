@@ -1,0 +1,254 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Components;
+import dev.jtecs.component.Input;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
+import dev.jtecs.component.PrimitiveKind;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import java.util.Arrays;
+import java.util.Comparator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class StagedRowsTest {
+    /** One field of every primitive kind: every column width, every encoding. */
+    record All(byte b, boolean z, short s, char c, int i, float f, long l, double d) {}
+
+    record Seeded(int a, double b) {}
+
+    record Plain(int x, float y) {}
+
+    record Note(String text) {}
+
+    static final NativeComponent<All> ALL = Components.registerNative(All.class);
+    static final int[] FACTORY_CALLS = new int[1];
+    static final boolean[] FACTORY_FAILS = new boolean[1];
+    static final NativeComponent<Seeded> SEEDED = Components.registerNative(Seeded.class, o -> o.defaults(() -> {
+        if (FACTORY_FAILS[0]) {
+            throw new IllegalStateException("no default today");
+        }
+        FACTORY_CALLS[0]++;
+        return new Seeded(7 + FACTORY_CALLS[0], 2.5);
+    }));
+    static final NativeComponent<Plain> PLAIN = Components.registerNative(Plain.class);
+    static final ManagedComponent<Note> NOTE = Components.registerManaged(Note.class);
+    static final ScalarComponent.OfInt LEVEL = Components.scalar("test.staged.Level", 5);
+    static final ScalarComponent.OfLong SCORE = Components.scalar("test.staged.Score", -9L);
+    static final ScalarComponent.OfDouble SPEED = Components.scalar("test.staged.Speed", 1.25);
+    static final ScalarComponent.OfBoolean AWAKE = Components.scalar("test.staged.Awake", true);
+    static final TagComponent MARK = Components.tag("test.staged.Mark");
+
+    private final NativeMemory memory = new NativeMemory();
+    private final Table table = table(ALL, SEEDED, PLAIN, NOTE, LEVEL, SCORE, SPEED, AWAKE, MARK);
+
+    @AfterEach
+    void tearDown() {
+        table.release();
+        memory.close();
+        FACTORY_FAILS[0] = false;
+    }
+
+    private Table table(Component<?>... components) {
+        Component<?>[] sorted = components.clone();
+        Arrays.sort(sorted, Comparator.comparingInt(Component::id));
+        return new Table(1, sorted, memory);
+    }
+
+    /** The inputs of a spawn plan: {@code value} at its component's position, nothing elsewhere. */
+    private Input[] inputs(ComponentValue<?>... values) {
+        Input[] inputs = new Input[table.componentCount()];
+        for (ComponentValue<?> value : values) {
+            inputs[table.position(value.component().id())] = value;
+        }
+        return inputs;
+    }
+
+    private Object read(Component<?> component, int row) {
+        return table.readValue(table.position(component.id()), row);
+    }
+
+    /** Places {@code n} staged rows from {@code stagedRow} at the end of the table; returns the first table row. */
+    private int place(StagedRows staged, int stagedRow, int n) {
+        int first = table.appendRows(n);
+        staged.copyInto(first, stagedRow, n);
+        return first;
+    }
+
+    @Test
+    void aRowStartsWithTheGivenValuesTheScalarDefaultsAndTheFactorysValue() {
+        All all = new All((byte) -3, true, (short) -300, 'q', 70000, -1.5f, 1L << 40, Math.PI);
+        StagedRows staged = StagedRows.of(table, inputs(new ComponentValue<>(ALL, all),
+                new ComponentValue<>(PLAIN, new Plain(3, 4f)), new ComponentValue<>(LEVEL, 12)));
+        assertSame(table, staged.table());
+        staged.ensureRoom();
+        int before = FACTORY_CALLS[0];
+        assertEquals(0, staged.append());
+        assertEquals(before + 1, FACTORY_CALLS[0], "the factory runs once per row");
+        assertEquals(1, staged.size());
+        int row = place(staged, 0, 1);
+        assertEquals(all, read(ALL, row));
+        assertEquals(new Seeded(7 + before + 1, 2.5), read(SEEDED, row));
+        assertEquals(new Plain(3, 4f), read(PLAIN, row), "the factory's columns end where PLAIN's begin");
+        assertEquals(12, read(LEVEL, row), "the given value, not the default");
+        assertEquals(-9L, read(SCORE, row));
+        assertEquals(1.25, read(SPEED, row));
+        assertEquals(true, read(AWAKE, row));
+    }
+
+    @Test
+    void scalarValuesGivenAsInputOfEveryKindAreEncoded() {
+        StagedRows staged = StagedRows.of(table, inputs(new ComponentValue<>(SCORE, Long.MIN_VALUE + 1),
+                new ComponentValue<>(SPEED, -0.0), new ComponentValue<>(AWAKE, false)));
+        staged.ensureRoom();
+        staged.append();
+        int row = place(staged, 0, 1);
+        assertEquals(Long.MIN_VALUE + 1, read(SCORE, row));
+        assertEquals(-0.0, read(SPEED, row));
+        assertEquals(false, read(AWAKE, row));
+        assertEquals(5, read(LEVEL, row));
+        assertEquals(new Plain(0, 0f), read(PLAIN, row), "a native definition without factory: zero bits");
+    }
+
+    @Test
+    void eachRowGetsItsOwnFactoryValueAndTheSettersWriteEveryKind() {
+        StagedRows staged = StagedRows.of(table, inputs());
+        int allAt = table.position(ALL.id());
+        int[] column = new int[8];
+        for (int f = 0; f < 8; f++) {
+            column[f] = staged.column(allAt, f);
+        }
+        assertEquals(PrimitiveKind.BYTE, staged.kind(column[0]));
+        assertEquals(PrimitiveKind.DOUBLE, staged.kind(column[7]));
+        int n = 150; // past the first room (64 rows) and its first doubling
+        int firstCall = FACTORY_CALLS[0];
+        for (int r = 0; r < n; r++) {
+            staged.ensureRoom();
+            assertEquals(r, staged.append());
+            staged.setByte(column[0], r, (byte) r);
+            staged.setBoolean(column[1], r, r % 3 == 0);
+            staged.setShort(column[2], r, (short) (r * 100));
+            staged.setChar(column[3], r, (char) ('a' + r % 26));
+            staged.setInt(column[4], r, -r);
+            staged.setFloat(column[5], r, r + 0.5f);
+            staged.setLong(column[6], r, (long) r << 33);
+            staged.setDouble(column[7], r, r / 4.0);
+        }
+        assertEquals(n, staged.size());
+        assertEquals(-7, staged.bits(column[4], 7));
+        assertEquals(Double.doubleToRawLongBits(7 / 4.0), staged.bits(column[7], 7));
+        int first = place(staged, 0, n);
+        for (int r = 0; r < n; r++) {
+            All expected = new All((byte) r, r % 3 == 0, (short) (r * 100), (char) ('a' + r % 26), -r, r + 0.5f,
+                    (long) r << 33, r / 4.0);
+            assertEquals(expected, read(ALL, first + r), "row " + r);
+            assertEquals(new Seeded(7 + firstCall + r + 1, 2.5), read(SEEDED, first + r), "row " + r);
+            assertEquals(5, read(LEVEL, first + r));
+        }
+    }
+
+    @Test
+    void aCopyTakesTheStagedRowsAskedForToTheTableRowsAskedFor() {
+        StagedRows staged = StagedRows.of(table, inputs());
+        int level = staged.column(table.position(LEVEL.id()), 0);
+        for (int r = 0; r < 6; r++) {
+            staged.ensureRoom();
+            staged.append();
+            staged.setInt(level, r, 100 + r);
+        }
+        table.appendRows(2); // rows the copy must leave alone
+        table.writeValue(table.position(LEVEL.id()), 0, 1);
+        table.writeValue(table.position(LEVEL.id()), 1, 2);
+        int first = place(staged, 2, 3); // staged rows 2, 3, 4 to table rows 2, 3, 4
+        assertEquals(2, first);
+        assertEquals(1, read(LEVEL, 0));
+        assertEquals(2, read(LEVEL, 1));
+        assertEquals(102, read(LEVEL, 2));
+        assertEquals(103, read(LEVEL, 3));
+        assertEquals(104, read(LEVEL, 4));
+    }
+
+    @Test
+    void aResetOrADroppedRowLeavesNothingOfItsValuesForTheNextRow() {
+        StagedRows staged = StagedRows.of(table, inputs());
+        int allAt = table.position(ALL.id());
+        int plainX = staged.column(table.position(PLAIN.id()), 0);
+        for (int r = 0; r < 3; r++) {
+            staged.ensureRoom();
+            staged.append();
+            for (int f = 0; f < 8; f++) {
+                writeOnes(staged, staged.column(allAt, f), r);
+            }
+            staged.setInt(plainX, r, 99);
+            staged.setInt(staged.column(table.position(LEVEL.id()), 0), r, 77);
+        }
+        staged.dropLast();
+        assertEquals(2, staged.size());
+        staged.ensureRoom();
+        assertEquals(2, staged.append(), "the dropped row's place");
+        assertAtStart(staged, 2);
+        assertEquals(99, staged.bits(plainX, 1), "the rows before stay");
+        staged.reset();
+        assertEquals(0, staged.size());
+        for (int r = 0; r < 3; r++) {
+            staged.ensureRoom();
+            assertEquals(r, staged.append());
+            assertAtStart(staged, r);
+        }
+    }
+
+    private void assertAtStart(StagedRows staged, int row) {
+        int allAt = table.position(ALL.id());
+        for (int f = 0; f < 8; f++) {
+            assertEquals(0, staged.bits(staged.column(allAt, f), row), "field " + f + " of row " + row);
+        }
+        assertEquals(0, staged.bits(staged.column(table.position(PLAIN.id()), 0), row));
+        assertEquals(5, staged.bits(staged.column(table.position(LEVEL.id()), 0), row), "the default again");
+    }
+
+    private static void writeOnes(StagedRows staged, int column, int row) {
+        switch (staged.kind(column)) {
+            case BYTE -> staged.setByte(column, row, (byte) -1);
+            case BOOLEAN -> staged.setBoolean(column, row, true);
+            case SHORT -> staged.setShort(column, row, (short) -1);
+            case CHAR -> staged.setChar(column, row, (char) 0xFFFF);
+            case INT -> staged.setInt(column, row, -1);
+            case FLOAT -> staged.setFloat(column, row, Float.intBitsToFloat(-1));
+            case LONG -> staged.setLong(column, row, -1L);
+            case DOUBLE -> staged.setDouble(column, row, Double.longBitsToDouble(-1L));
+        }
+    }
+
+    @Test
+    void aThrowingFactoryAppendsNothing() {
+        StagedRows staged = StagedRows.of(table, inputs());
+        staged.ensureRoom();
+        staged.append();
+        FACTORY_FAILS[0] = true;
+        assertThrows(IllegalStateException.class, staged::append);
+        assertEquals(1, staged.size());
+        FACTORY_FAILS[0] = false;
+        assertEquals(1, staged.append());
+    }
+
+    @Test
+    void aGivenValueOfAComponentWithAFactoryIsUsedInsteadOfTheFactory() {
+        StagedRows staged = StagedRows.of(table, inputs(new ComponentValue<>(SEEDED, new Seeded(-4, 0.125))));
+        staged.ensureRoom();
+        int calls = FACTORY_CALLS[0];
+        staged.append();
+        staged.ensureRoom();
+        staged.append();
+        assertEquals(calls, FACTORY_CALLS[0], "no factory call");
+        int first = place(staged, 0, 2);
+        assertEquals(new Seeded(-4, 0.125), read(SEEDED, first));
+        assertEquals(new Seeded(-4, 0.125), read(SEEDED, first + 1));
+    }
+}
