@@ -466,4 +466,79 @@ class SettlementTest {
             assertFalse(world.has(spawned.get(i), FOLLOWS), dump());
         }
     }
+
+    @Test
+    void aSourceWhoseCascadingEdgeLandedOnADeadTargetAndWasThenDetachedInTheSameFlushIsSpared() {
+        long keeper = world.spawn();
+        long detached = world.spawn(HOLDS.to(keeper));
+        world.defer();
+        long gone = world.spawn();
+        world.despawn(gone);
+        world.set(detached, HOLDS.to(gone)); // lands on a dead target...
+        world.remove(detached, HOLDS); // ...and a later call of the same flush leaves it no edge at all
+        world.commit();
+        assertTrue(world.isAlive(detached), "no edge left, nothing to follow: " + dump());
+        assertEquals(List.of(), targets(detached, HOLDS));
+        assertFalse(world.has(detached, HOLDS), "the marker went with the last edge");
+    }
+
+    /**
+     * A commit that runs out of heap at any point while twenty targets in high slots die: once unwound and
+     * published again, every dead target has lost its incoming edges and every live one kept them. The room
+     * to note the dead targets is made before the first one dies ({@code prepareDespawns}), so a failure there
+     * leaves no target dead and un-noted.
+     */
+    @Test
+    void aDespawnOfManyTargetsThatRunsOutOfHeapAnywhereLeavesNoEdgeToADeadTarget() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED,
+                "needs -Djtecs.allocationFaults=true (set by the build)");
+        int injected = 0;
+        for (int k = 1; k < 400; k++) {
+            try (World w = World.create()) {
+                for (int i = 0; i < 70; i++) {
+                    w.spawn(); // the targets' slots lie beyond the first 64 per-slot stamps
+                }
+                long[] targets = new long[20];
+                long[] fans = new long[20];
+                for (int i = 0; i < targets.length; i++) {
+                    targets[i] = w.spawn();
+                    fans[i] = w.spawn(FOLLOWS.to(targets[i]));
+                }
+                w.defer();
+                for (long target : targets) {
+                    w.despawn(target);
+                }
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                        k);
+                boolean failed = false;
+                try {
+                    w.commit();
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                if (!failed) {
+                    assertTrue(injected > 0, "the despawn allocates");
+                    return;
+                }
+                injected++;
+                w.unwind();
+                w.spawn(); // a further publication settles what the failed one left
+                for (int i = 0; i < targets.length; i++) {
+                    if (w.isAlive(targets[i])) {
+                        assertEquals(List.of(targets[i]), targets(w, fans[i]), "k=" + k + " live target " + i);
+                    } else {
+                        assertFalse(w.has(fans[i], FOLLOWS), "k=" + k + " dead target " + i + ": "
+                                + RelationFixtures.dump(w));
+                    }
+                }
+            }
+        }
+        throw new AssertionError("the commit kept failing");
+    }
+
+    private static List<Long> targets(World w, long id) {
+        return RelationFixtures.targets(w, id, FOLLOWS);
+    }
 }
