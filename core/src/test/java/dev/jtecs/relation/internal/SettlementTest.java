@@ -483,10 +483,11 @@ class SettlementTest {
     }
 
     /**
-     * A commit that runs out of heap at any point while twenty targets in high slots die: once unwound and
+     * A commit that runs out of heap at any point while forty targets in high slots die: once unwound and
      * published again, every dead target has lost its incoming edges and every live one kept them. The room
-     * to note the dead targets is made before the first one dies ({@code prepareDespawns}), so a failure there
-     * leaves no target dead and un-noted.
+     * to note the dead targets is made before the first one dies ({@code prepareDespawns}), all of it (more than
+     * twice the first 16 noted targets, slots beyond twice the first 64 stamps), so a failure there leaves no
+     * target dead and un-noted.
      */
     @Test
     void aDespawnOfManyTargetsThatRunsOutOfHeapAnywhereLeavesNoEdgeToADeadTarget() {
@@ -495,11 +496,11 @@ class SettlementTest {
         int injected = 0;
         for (int k = 1; k < 400; k++) {
             try (World w = World.create()) {
-                for (int i = 0; i < 70; i++) {
-                    w.spawn(); // the targets' slots lie beyond the first 64 per-slot stamps
+                for (int i = 0; i < 150; i++) {
+                    w.spawn(); // the targets' slots lie beyond twice the first 64 per-slot stamps
                 }
-                long[] targets = new long[20];
-                long[] fans = new long[20];
+                long[] targets = new long[40];
+                long[] fans = new long[40];
                 for (int i = 0; i < targets.length; i++) {
                     targets[i] = w.spawn();
                     fans[i] = w.spawn(FOLLOWS.to(targets[i]));
