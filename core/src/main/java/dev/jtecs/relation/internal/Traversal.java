@@ -85,7 +85,7 @@ public final class Traversal {
     private ChildIndex lastChildIndex;
 
     /** The child index of a sparse, reverse-indexed relationship, or null for a dense one (read by archetype). */
-    private ChildIndex childIndex(BaseRelationship<?> relationship) {
+    ChildIndex childIndex(BaseRelationship<?> relationship) {
         if (!relationship.isSparse()) {
             return null;
         }

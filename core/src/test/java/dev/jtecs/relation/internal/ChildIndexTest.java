@@ -162,6 +162,27 @@ class ChildIndexTest {
     }
 
     @Test
+    void aRebuildGrowsItsSlotsForATargetInTheSlotJustPastTheLastBuild() {
+        try (NativeMemory memory = new NativeMemory()) {
+            ArchetypeRegistry registry = new ArchetypeRegistry(memory);
+            SparseEdges store = registry.sparseEdges();
+            long first = Entity.pack(5, 0);
+            long next = Entity.pack(6, 0); // the slot one past the first build's last
+            long a = Entity.pack(1, 0);
+            long b = Entity.pack(2, 0);
+            store.add(KEEPS, a, first, null);
+            ChildIndex index = new ChildIndex(KEEPS, store, registry.clock());
+            assertTrue(index.build());
+            store.add(KEEPS, b, next, null);
+            assertTrue(index.build());
+            TraversalStack stack = new TraversalStack(registry);
+            assertEquals(List.of(b + "@0"), popped(stack, index.push(stack, next, 0, 0), 0));
+            assertEquals(List.of(a + "@1"), popped(stack, index.push(stack, first, 1, 0), 0));
+            registry.close();
+        }
+    }
+
+    @Test
     void aDenseRelationshipHasNoChildIndex() {
         Relationship dense = Relationships.register("test.childIndex.Dense", o -> o.reverseIndex());
         try (NativeMemory memory = new NativeMemory()) {

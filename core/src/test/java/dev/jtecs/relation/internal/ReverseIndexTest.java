@@ -39,5 +39,10 @@ class ReverseIndexTest {
         assertThrows(IllegalArgumentException.class, () -> world.relationshipSources(FOLLOWS, hub),
                 "FOLLOWS has no reverse index");
         assertThrows(IllegalArgumentException.class, () -> world.traverse(hub, FOLLOWS, (e, d) -> { }));
+        List<Long> visited = new ArrayList<>();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> world.targets(hub, FOLLOWS, visited::add));
+        assertEquals(true, e.getMessage().contains("targets: relationship " + FOLLOWS.name()), e.getMessage());
+        assertEquals(List.of(), visited, "refused before any visit");
     }
 }

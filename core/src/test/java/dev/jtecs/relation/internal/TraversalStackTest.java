@@ -8,6 +8,8 @@ import dev.jtecs.component.Relationship;
 import dev.jtecs.component.Relationships;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.NativeMemory;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The walks' reusable stack: children pushed to pop in ascending id order, visit stamps without clearing. */
@@ -65,6 +67,90 @@ class TraversalStackTest {
             ArchetypeRegistry registry = new ArchetypeRegistry(memory);
             TraversalStack stack = new TraversalStack(registry);
             assertEquals(5, stack.pushChildren(UNDER, 42, 0, 5), "the top stays where it was");
+            registry.close();
+        }
+    }
+
+    @Test
+    void aWideDenseParentsChildrenFromSeveralArchetypesPopAscending() {
+        // children alternate between two archetypes, so the rows read are not in id order: more than 24 take the
+        // library sort, fewer the insertion sort; 100 also grow the stack past its first 64 entries
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            for (int width : new int[] {2, 7, 24, 25, 100}) {
+                long parent = world.spawn();
+                List<Long> children = new ArrayList<>();
+                for (int i = 0; i < width; i++) {
+                    children.add(i % 2 == 0 ? world.spawn(UNDER.to(parent))
+                            : world.spawn(UNDER.to(parent), RelationFixtures.MARK));
+                }
+                List<Long> visits = new ArrayList<>();
+                world.traverse(parent, UNDER, (entity, depth) -> visits.add(entity));
+                assertEquals(children, visits, "width " + width);
+            }
+        }
+    }
+
+    @Test
+    void aDenseSortStaysInsideItsRangeAboveStaleEntries() {
+        // the stack keeps the entries of an earlier walk above the top; sorting a later push must not take them in
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            long small = world.spawn();
+            long s1 = world.spawn(UNDER.to(small));
+            long s2 = world.spawn(UNDER.to(small));
+            long large = world.spawn();
+            for (int i = 0; i < 5; i++) {
+                world.spawn(UNDER.to(large));
+            }
+            int[] count = {0};
+            world.traverse(large, UNDER, (entity, depth) -> count[0]++);
+            assertEquals(5, count[0]);
+            List<Long> visits = new ArrayList<>();
+            world.traverse(small, UNDER, (entity, depth) -> visits.add(entity));
+            assertEquals(List.of(s1, s2), visits);
+        }
+    }
+
+    @Test
+    void theStackGrowsByDoublingAndOnlyWhenAPushOverflowsIt() {
+        try (NativeMemory memory = new NativeMemory()) {
+            ArchetypeRegistry registry = new ArchetypeRegistry(memory);
+            TraversalStack stack = new TraversalStack(registry);
+            long[] ascending = new long[200];
+            for (int i = 0; i < ascending.length; i++) {
+                ascending[i] = 1_000 + i;
+            }
+            assertEquals(64, stack.pushDescending(ascending, 10, 74, 2, 0));
+            assertEquals(64, stack.entities.length, "64 entries fill the stack without growing it");
+            assertEquals(65, stack.pushDescending(ascending, 0, 1, 3, 64));
+            assertEquals(128, stack.entities.length, "one more doubles it");
+            assertEquals(128, stack.depths.length);
+            assertEquals(1_000, stack.entities[64]);
+            assertEquals(3, stack.depths[64]);
+            for (int i = 0; i < 64; i++) {
+                assertEquals(1_010 + i, stack.entities[63 - i], "entry " + (63 - i) + " pops in ascending order");
+                assertEquals(2, stack.depths[63 - i]);
+            }
+            assertEquals(65 + 200, stack.pushDescending(ascending, 0, 200, 0, 65), "a push beyond double");
+            assertEquals(265, stack.entities.length, "grows to what the push needs when doubling is not enough");
+            registry.close();
+        }
+    }
+
+    @Test
+    void visitStampsGrowAtTheirFirstLengthAndForgetEverySlotWhenTheVisitCounterWraps() throws Exception {
+        try (NativeMemory memory = new NativeMemory()) {
+            ArchetypeRegistry registry = new ArchetypeRegistry(memory);
+            TraversalStack stack = new TraversalStack(registry);
+            stack.newVisit();
+            assertTrue(stack.markSeen(64), "the slot just past the first 64 stamps");
+            assertFalse(stack.markSeen(64));
+            assertTrue(stack.markSeen(3)); // stamped with visit 1
+            java.lang.reflect.Field visit = TraversalStack.class.getDeclaredField("visit");
+            visit.setAccessible(true);
+            visit.setInt(stack, Integer.MAX_VALUE - 1); // as after 2^31 - 2 walks
+            stack.newVisit(); // wraps to visit 1 again
+            assertTrue(stack.markSeen(3), "a stamp from the first visit 1 does not count in the new one");
+            assertFalse(stack.markSeen(3));
             registry.close();
         }
     }

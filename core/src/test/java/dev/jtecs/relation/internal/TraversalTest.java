@@ -96,4 +96,97 @@ class TraversalTest {
         assertTrue(e.getMessage().contains("maxDepth=-1"), e.getMessage());
         assertEquals(List.of(), visited);
     }
+
+    @Test
+    void walkUpMayGoExactlyMaxDepthLevelsAndAnEntityWithoutEdgesNeedsNone() {
+        long top = world.spawn();
+        long mid = world.spawn(PARENT.to(top));
+        long low = world.spawn(PARENT.to(mid));
+        List<Long> seen = new ArrayList<>();
+        world.walkUp(low, PARENT, (ancestor, depth) -> seen.add(ancestor), 2);
+        assertEquals(List.of(mid, top), seen, "two levels within maxDepth=2");
+        seen.clear();
+        world.walkUp(top, PARENT, (ancestor, depth) -> seen.add(ancestor), 0);
+        assertEquals(List.of(), seen, "no edge: maxDepth=0 is enough");
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> world.walkUp(mid, PARENT, (ancestor, depth) -> true, 0));
+        assertTrue(e.getMessage().contains("deeper than 0"), e.getMessage());
+    }
+
+    @Test
+    void walkUpNamesACycleAsACycle() {
+        long a = world.spawn();
+        long b = world.spawn(PARENT.to(a));
+        long c = world.spawn(PARENT.to(b));
+        world.set(a, PARENT.to(c));
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> world.walkUp(c, PARENT, (ancestor, depth) -> true, 1_000));
+        assertTrue(e.getMessage().contains("cycle at " + Entity.toString(c)), e.getMessage());
+    }
+
+    @Test
+    void walkUpFollowsAChainLongerThanItsFirstPathAndNestsInItsVisitor() {
+        List<Long> chain = new ArrayList<>(List.of(world.spawn()));
+        for (int i = 1; i < 70; i++) { // beyond the path's first 16 entries, and its first growth
+            chain.add(world.spawn(PARENT.to(chain.get(i - 1))));
+        }
+        List<String> seen = new ArrayList<>();
+        List<Integer> innerDepths = new ArrayList<>();
+        world.walkUp(chain.get(69), PARENT, (ancestor, depth) -> {
+            seen.add(ancestor + "@" + depth);
+            if (depth == 3) { // a walk from the visitor of another walk gets a path of its own
+                int[] deepest = {0};
+                world.walkUp(ancestor, PARENT, (x, d) -> {
+                    deepest[0] = d;
+                    return true;
+                });
+                innerDepths.add(deepest[0]);
+            }
+            return true;
+        });
+        List<String> expected = new ArrayList<>();
+        for (int depth = 1; depth < 70; depth++) {
+            expected.add(chain.get(69 - depth) + "@" + depth);
+        }
+        assertEquals(expected, seen);
+        assertEquals(List.of(66), innerDepths, "from chain[66] up to chain[0]");
+    }
+
+    @Test
+    void aSparseWalkOnTheStoreEarnsTheFlatIndexOnceItsWalksReachHalfTheSlotsInUse() {
+        Relationship under = ChildIndexTest.UNDER;
+        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory()) {
+            var registry = new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
+            var entities = new dev.jtecs.entity.internal.EntityIndex(1_000);
+            long root = entities.allocate();
+            List<String> expected = new ArrayList<>();
+            List<Long> children = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                long child = entities.allocate();
+                children.add(child);
+                registry.sparseEdges().add(under, child, root, null);
+                expected.add(child + "@0");
+            }
+            for (int i = 0; i < 3; i++) {
+                entities.allocate(); // slots in use: 1 (the world's) + 7
+            }
+            assertEquals(8, entities.highWater());
+            Traversal traversal = new Traversal(entities, registry);
+            assertTrue(traversal.childIndex(KNOWS) == null, "a dense relationship is read by archetype");
+            for (int walk = 0; walk < 4; walk++) {
+                List<String> visits = new ArrayList<>();
+                traversal.traverse(root, under, (entity, depth) -> visits.add(entity + "@" + depth));
+                assertEquals(expected, visits, "walk " + walk);
+                // the first walk reaches the root and 3 children, 4 of 8 slots: the second builds and reads flat
+                assertEquals(walk > 0, traversal.childIndex(under).isCurrent(), "after walk " + walk);
+            }
+            registry.sparseEdges().removeAll(under, children.get(0));
+            expected.remove(0);
+            List<String> visits = new ArrayList<>();
+            traversal.traverse(root, under, (entity, depth) -> visits.add(entity + "@" + depth));
+            assertEquals(expected, visits, "a change sends the walk back to the store");
+            assertFalse(traversal.childIndex(under).isCurrent());
+            registry.close();
+        }
+    }
 }
