@@ -396,18 +396,21 @@ public final class HierarchyOrder {
         if (n <= stepSlot.length) {
             return;
         }
-        int size = Math.max(n, stepSlot.length * 2);
-        // every array first, then assign: a failed growth leaves them all as they were, in step
-        var grownStepSlot = Growth.copyOf(stepSlot, size);
-        var grownStepFrom = Growth.copyOf(stepFrom, size);
-        var grownStepCount = Growth.copyOf(stepCount, size);
-        var grownStepParentSlot = Growth.copyOf(stepParentSlot, size);
-        var grownStepParentRow = Growth.copyOf(stepParentRow, size);
-        stepSlot = grownStepSlot;
-        stepFrom = grownStepFrom;
-        stepCount = grownStepCount;
-        stepParentSlot = grownStepParentSlot;
-        stepParentRow = grownStepParentRow;
+        resizeSteps(Math.max(n, stepSlot.length * 2));
+    }
+
+    /** Copies the five step arrays to {@code size}: every array first, then assigned, so a failure changes none. */
+    private void resizeSteps(int size) {
+        var resizedStepSlot = Growth.copyOf(stepSlot, size);
+        var resizedStepFrom = Growth.copyOf(stepFrom, size);
+        var resizedStepCount = Growth.copyOf(stepCount, size);
+        var resizedStepParentSlot = Growth.copyOf(stepParentSlot, size);
+        var resizedStepParentRow = Growth.copyOf(stepParentRow, size);
+        stepSlot = resizedStepSlot;
+        stepFrom = resizedStepFrom;
+        stepCount = resizedStepCount;
+        stepParentSlot = resizedStepParentSlot;
+        stepParentRow = resizedStepParentRow;
     }
 
     /** Reads each node's parent: archetype slot and row, and the parent node when the parent is a member row. */
@@ -444,18 +447,7 @@ public final class HierarchyOrder {
      */
     private void releaseScratch() {
         if (stepSlot.length - steps > Math.max(16, steps / 8)) {
-            int size = Math.max(16, steps);
-            // every array first, then assign: a failed copy leaves them all as they were, in step
-            var trimmedStepSlot = Growth.copyOf(stepSlot, size);
-            var trimmedStepFrom = Growth.copyOf(stepFrom, size);
-            var trimmedStepCount = Growth.copyOf(stepCount, size);
-            var trimmedStepParentSlot = Growth.copyOf(stepParentSlot, size);
-            var trimmedStepParentRow = Growth.copyOf(stepParentRow, size);
-            stepSlot = trimmedStepSlot;
-            stepFrom = trimmedStepFrom;
-            stepCount = trimmedStepCount;
-            stepParentSlot = trimmedStepParentSlot;
-            stepParentRow = trimmedStepParentRow;
+            resizeSteps(Math.max(16, steps));
         }
         dropNodes();
     }
