@@ -231,14 +231,12 @@ public final class CommitDrain {
                 segment = end;
                 firstOp = k + 1;
             }
-            requiredEdges.clear(); // a requirement whose REQUIRE did not come is not ours to add
-            hooks.settleSparse(); // markers follow the edges where the wave left them
+            endWave();
         } catch (RuntimeException | Error failure) {
             completePublishedEdges(failure, segmentStart, segmentEnd, segmentMark);
             releaseUnpublished(from, to);
             releaseOps(ranOps, ops);
-            transaction.recycle();
-            discardStaged();
+            abandonWave();
             throw failure;
         } finally {
             ranOps = 0;
@@ -248,6 +246,21 @@ public final class CommitDrain {
     }
 
     private int ranOps;
+
+    /**
+     * The end of every wave, once its segments published: a requirement whose {@code REQUIRE} did not come is not
+     * ours to add, and relationship markers follow the edges where the wave left them.
+     */
+    private void endWave() {
+        requiredEdges.clear();
+        hooks.settleSparse();
+    }
+
+    /** A wave failed: it is recycled, and everything still staged (the rest of it, what callbacks staged) goes. */
+    private void abandonWave() {
+        transaction.recycle();
+        discardStaged();
+    }
 
     /**
      * The wave just sealed holds sparse edge writes and nothing else (no record, no batch, no tag move): the
@@ -260,11 +273,9 @@ public final class CommitDrain {
         try {
             sparseWrites.flush(Integer.MAX_VALUE, index, flushSink);
             hooks.segmentDone();
-            requiredEdges.clear();
-            hooks.settleSparse();
+            endWave();
         } catch (RuntimeException | Error failure) {
-            transaction.recycle();
-            discardStaged();
+            abandonWave();
             throw failure;
         }
         transaction.recycle();
@@ -286,12 +297,10 @@ public final class CommitDrain {
                 despawn(record);
             }
             hooks.segmentDone();
-            requiredEdges.clear();
-            hooks.settleSparse();
+            endWave();
         } catch (RuntimeException | Error failure) {
             releaseUnpublished(record, record + 1);
-            transaction.recycle();
-            discardStaged();
+            abandonWave();
             throw failure;
         }
         transaction.recycle(); // (the sparse queue was empty when sealed: its recycling would change nothing)
@@ -310,8 +319,7 @@ public final class CommitDrain {
         try {
             published = moves.moveLone();
         } catch (RuntimeException | Error failure) {
-            transaction.recycle();
-            discardStaged();
+            abandonWave();
             throw failure;
         }
         if (published) {

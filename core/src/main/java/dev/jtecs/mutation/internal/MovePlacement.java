@@ -520,35 +520,13 @@ final class MovePlacement {
         }
         Table current = registry.ofStore(store);
         Component<?> component = Components.findById(transaction.tagMoveComponent(0));
-        boolean adds = transaction.tagMoveAdds(0);
-        Table target = adds ? registry.withAdded(current, component) : registry.withRemoved(current, component);
-        if (target == current) {
-            transaction.tagMoveDone(0);
-            return true;
-        }
-        if (current.observers().length != 0 || target.observers().length != 0 || current.hasPairs()
-                || target.hasPairs()) {
+        Table target = transaction.tagMoveAdds(0) ? registry.withAdded(current, component)
+                : registry.withRemoved(current, component);
+        if (target != current && (current.observers().length != 0 || target.observers().length != 0
+                || current.hasPairs() || target.hasPairs())) {
             return false;
         }
-        int slot = Entity.slot(id);
-        int row = index.rowOf(slot);
-        current.prepareRowRemoval(); // may allocate, as the destination's growth in moveRowTo: before any change
-        int destination = current.moveRowTo(row, target);
-        Input value = transaction.tagMoveInput(0);
-        if (value != null) {
-            try {
-                target.writeInput(target.position(component.id()), destination, value);
-            } catch (RuntimeException | Error e) {
-                target.swapRemove(destination); // the row never left its table
-                throw e;
-            }
-        }
-        if (adds) {
-            target.markDirty(target.position(component.id())); // as markTag: the added column reads dirty
-        }
-        transaction.tagMoveDone(0);
-        index.relocate(slot, target.store(), destination);
-        CommitDrain.detachRow(index, current, row);
+        moveTagOne(0, target); // the general wave's move of one entity; with nobody to tell, it tells nobody
         return true;
     }
 
