@@ -668,10 +668,11 @@ public final class World implements AutoCloseable {
      * (their entity observers hear {@code onArchetypeDestroyed}, persistent queries drop them, and their ids are
      * reused by the next archetypes created; survivors keep theirs), and reallocates the storage of archetypes
      * that hold far fewer rows than their high-water mark (under a quarter of it) at the smallest padded
-     * capacity. Views are invalid afterwards. The pass always completes: an {@code onArchetypeDestroyed}
-     * observer that throws, or a reallocation that fails for want of memory (that archetype keeps its buffers and
-     * is shrunk by a later pass), does not stop it; the first such exception is rethrown once every archetype was
-     * dealt with.
+     * capacity. It also gives back the arrays a snapshot load keeps for the next one (about 16 bytes per entity
+     * the last load restored). Views are invalid afterwards. The pass always completes: an
+     * {@code onArchetypeDestroyed} observer that throws, or a reallocation that fails for want of memory (that
+     * archetype keeps its buffers and is shrunk by a later pass), does not stop it; the first such exception is
+     * rethrown once every archetype was dealt with.
      *
      * @throws IllegalStateException inside a scope, during publication, or with unpublished work
      */
@@ -684,6 +685,7 @@ public final class World implements AutoCloseable {
         if (drain.hasWork()) {
             throw new IllegalStateException("compact: the world has unpublished work; commit first");
         }
+        snapshots.releaseScratch();
         try {
             return compaction.run(pruned -> {
                 for (WorldQuery query : queries) {

@@ -277,10 +277,10 @@ public final class EntityIndex {
         row[slot] = archetype;
     }
 
-    /** {@link #stampBatch} of every slot of {@code slots} (ascending), run by run. */
-    public void stampSlots(int[] slots, int archetype) {
-        for (int i = 0; i < slots.length; ) {
-            int end = runEnd(slots, i);
+    /** {@link #stampBatch} of every slot of {@code slots[from, to)} (ascending), run by run. */
+    public void stampSlots(int[] slots, int from, int to, int archetype) {
+        for (int i = from; i < to; ) {
+            int end = runEnd(slots, i, to);
             assert allReserved(slots[i], slots[i] + end - i);
             Arrays.fill(row, slots[i], slots[i] + end - i, archetype);
             i = end;
@@ -420,16 +420,18 @@ public final class EntityIndex {
     }
 
     /**
-     * Publishes reserved slots at rows {@code firstRow + rows[k]} of one store. The slots ascend strictly (the
-     * caller guarantees it; assertions check what is published), so a batch is published in slot order, run by
-     * run of consecutive slots with bulk fills, instead of at the slots of its rows one after the other.
+     * Publishes the reserved slots {@code slots[from, to)} at rows {@code firstRow + rows[k]} of one store. The
+     * slots ascend strictly (the caller guarantees it; assertions check what is published), so a batch is
+     * published in slot order, run by run of consecutive slots with bulk fills, instead of at the slots of its
+     * rows one after the other.
      */
-    public void publishSlots(int[] slots, int[] rows, int store, int firstRow) {
-        if (rows.length != slots.length) {
-            throw new IllegalArgumentException(slots.length + " slots but " + rows.length + " rows");
+    public void publishSlots(int[] slots, int[] rows, int from, int to, int store, int firstRow) {
+        if (from < 0 || to < from || to > slots.length || to > rows.length) {
+            throw new IllegalArgumentException("slots [" + from + ", " + to + ") outside " + slots.length
+                    + " slots and " + rows.length + " rows");
         }
-        for (int i = 0; i < slots.length; ) {
-            int end = runEnd(slots, i);
+        for (int i = from; i < to; ) {
+            int end = runEnd(slots, i, to);
             int first = slots[i];
             int last = first + end - i;
             assert allReserved(first, last) : "slots " + first + ".." + (last - 1) + " are not all reserved";
@@ -442,7 +444,7 @@ public final class EntityIndex {
             }
             i = end;
         }
-        aliveCount += slots.length;
+        aliveCount += to - from;
     }
 
     /** Records a new location for an alive slot (after a move or a swap-remove). */
@@ -678,7 +680,7 @@ public final class EntityIndex {
      *     (nothing changes then)
      */
     public void prepareRestore(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots) {
-        layOutRestore(newHighWater, freeSlots, freeGenerations, restoredSlots, null, 0);
+        layOutRestore(newHighWater, freeSlots, freeGenerations, restoredSlots, restoredSlots.length, null, 0);
     }
 
     /**
@@ -689,30 +691,34 @@ public final class EntityIndex {
      * again, so a load of a large world writes each of the index's arrays once rather than twice. Nothing can run
      * between the two here, so the reservation cannot meet a changed stack.
      *
-     * @param restoredSlots ascending
+     * @param restoredSlots ascending in {@code [0, restoredCount)}; what follows is not read
      * @param restoredGenerations the generation of each restored slot's id, in the same order, none negative
+     * @param restoredCount how many restored slots the two arrays hold
      * @throws IllegalArgumentException when {@code restoredSlots} is not ascending inside {@code [1, highWater)},
      *     or a generation is negative or missing (nothing changes then)
      */
     public void prepareRestoreReserved(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
-            int[] restoredGenerations, int archetype) {
-        if (restoredGenerations.length != restoredSlots.length) {
-            throw new IllegalArgumentException("prepareRestoreReserved: " + restoredSlots.length + " slots but "
-                    + restoredGenerations.length + " generations");
+            int[] restoredGenerations, int restoredCount, int archetype) {
+        if (restoredCount < 0 || restoredCount > restoredSlots.length || restoredCount > restoredGenerations.length) {
+            throw new IllegalArgumentException("prepareRestoreReserved: " + restoredCount + " restored slots but "
+                    + restoredSlots.length + " slots and " + restoredGenerations.length + " generations");
         }
-        for (int g : restoredGenerations) {
-            if (g < 0) {
-                throw new IllegalArgumentException("prepareRestoreReserved: generation " + g + " is negative");
+        for (int i = 0; i < restoredCount; i++) {
+            if (restoredGenerations[i] < 0) {
+                throw new IllegalArgumentException("prepareRestoreReserved: generation " + restoredGenerations[i]
+                        + " is negative");
             }
         }
-        layOutRestore(newHighWater, freeSlots, freeGenerations, restoredSlots, restoredGenerations, archetype);
+        layOutRestore(newHighWater, freeSlots, freeGenerations, restoredSlots, restoredCount, restoredGenerations,
+                archetype);
     }
 
     /** The pass of both: {@code restoredGenerations} null lays the restored slots out free, on top of the stack. */
     private void layOutRestore(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
-            int[] restoredGenerations, int archetype) {
+            int restoredCount, int[] restoredGenerations, int archetype) {
         int previous = 0;
-        for (int slot : restoredSlots) { // checked before anything changes: the layout pass relies on it
+        for (int i = 0; i < restoredCount; i++) { // checked before anything changes: the layout pass relies on it
+            int slot = restoredSlots[i];
             if (slot <= previous || slot >= newHighWater) {
                 throw new IllegalArgumentException("prepareRestore: restored slots must ascend inside 1.."
                         + (newHighWater - 1) + " (" + slot + " after " + previous + ")");
@@ -721,7 +727,7 @@ public final class EntityIndex {
         }
         int top = Math.max(highWater, newHighWater);
         boolean reserve = restoredGenerations != null;
-        int needed = freeSlots.length + (reserve ? 0 : restoredSlots.length);
+        int needed = freeSlots.length + (reserve ? 0 : restoredCount);
         ensureSlots(top);
         if (freeStack.length < needed) {
             freeStack = Growth.copyOf(new int[0], Math.max(needed, 64)); // nothing on it is kept
@@ -731,7 +737,7 @@ public final class EntityIndex {
         int base = freeSlots.length;
         int slot = 1;
         for (int r = 0; ; ) {
-            int next = r < restoredSlots.length ? restoredSlots[r] : top;
+            int next = r < restoredCount ? restoredSlots[r] : top;
             int retiredEnd = Math.min(next, newHighWater);
             if (slot < retiredEnd) {
                 layOut(slot, retiredEnd, RETIRED, Entity.MAX_GENERATION);
@@ -739,10 +745,10 @@ public final class EntityIndex {
             if (Math.max(slot, newHighWater) < next) {
                 layOut(Math.max(slot, newHighWater), next, FREE, 0);
             }
-            if (r == restoredSlots.length) {
+            if (r == restoredCount) {
                 break;
             }
-            int end = runEnd(restoredSlots, r);
+            int end = runEnd(restoredSlots, r, restoredCount);
             int n = end - r;
             if (reserve) { // what reserveRestored leaves: reserved, saved generation, off the stack, stamped
                 reserveRun(restoredGenerations, r, next, n, archetype);
@@ -787,7 +793,7 @@ public final class EntityIndex {
             return false;
         }
         for (int i = 0; i < n; ) {
-            int end = runEnd(slots, i);
+            int end = runEnd(slots, i, n);
             for (int k = i, slot = slots[i]; k < end; k++, slot++) {
                 if (generations[k] < generationOf(slot)) { // on the stack, so free: only a stale id is refused
                     return false;
@@ -796,7 +802,7 @@ public final class EntityIndex {
             i = end;
         }
         for (int i = 0; i < n; ) {
-            int end = runEnd(slots, i);
+            int end = runEnd(slots, i, n);
             int first = slots[i];
             int last = first + end - i;
             reserveRun(generations, i, first, end - i, archetype);
@@ -814,13 +820,14 @@ public final class EntityIndex {
     }
 
     /**
-     * The end of the run of consecutive slots that starts at {@code slots[from]}: {@code slots[from, end)} are
-     * {@code slots[from] + 0, 1, 2, ...}. The slots ascend strictly, so {@code slots[k] - k} never falls and the run
-     * is where it stays equal: found by galloping, in time logarithmic in the run's length, so a snapshot of a
-     * whole world (one run) is laid out with a few bulk fills and copies whatever order its rows name the slots in.
+     * The end of the run of consecutive slots that starts at {@code slots[from]}, not past {@code to}:
+     * {@code slots[from, end)} are {@code slots[from] + 0, 1, 2, ...}. The slots ascend strictly, so
+     * {@code slots[k] - k} never falls and the run is where it stays equal: found by galloping, in time logarithmic
+     * in the run's length, so a snapshot of a whole world (one run) is laid out with a few bulk fills and copies
+     * whatever order its rows name the slots in.
      */
-    static int runEnd(int[] slots, int from) {
-        int n = slots.length;
+    static int runEnd(int[] slots, int from, int to) {
+        int n = to;
         int key = slots[from] - from;
         int known = from; // slots[known] - known == key
         int step = 1;

@@ -44,6 +44,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     java.lang.foreign.MemorySegment idSegment; // a restoration's ids: count native longs, read at publication
     int[] restoredSlots; // a restoration's slots ascending, or null
     int[] restoredRows; // the batch index of each of restoredSlots' entities
+    int restoredFrom; // where this batch's entries start in restoredSlots and restoredRows
     BatchCallback callback;
     int[] positions;
     Input[] inputs;
@@ -149,6 +150,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
         idSegment = null;
         restoredSlots = null;
         restoredRows = null;
+        restoredFrom = 0;
         callback = null;
         positions = null;
         inputs = null;
@@ -269,14 +271,16 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     /**
      * A restoration batch whose ids are the first {@code count} longs (native byte order) of {@code ids}, read at
      * publication: nothing per entity is copied at the call. {@code slots} (ascending) and {@code rows} (each
-     * one's index in the batch), when not {@code null}, let the batch be published in slot order.
+     * one's index in the batch), at {@code [slotsFrom, slotsFrom + count)} when not {@code null}, let the batch be
+     * published in slot order.
      */
     static BatchOp restore(SpawnPlan plan, java.lang.foreign.MemorySegment ids, int count, BatchCallback callback,
-            int[] slots, int[] rows) {
+            int[] slots, int[] rows, int slotsFrom) {
         BatchOp op = spawn(Kind.SPAWN_AT, plan, count, 0, null, 0, callback);
         op.idSegment = ids;
         op.restoredSlots = slots;
         op.restoredRows = rows;
+        op.restoredFrom = slotsFrom;
         return op;
     }
 

@@ -378,16 +378,17 @@ final class Batches {
      * A batch that knows its slots in order ({@link MutationModel.RestoreBatch#slots}) is stamped and, unless
      * something cancels a member, published in that order too.
      *
-     * @param restoredSlots every batch's slots, ascending
+     * @param restoredSlots every batch's slots, ascending, in {@code [0, restoredCount)}
      * @param restoredGenerations the generation of each restored slot's id, in the same order
      */
     void restore(int highWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
-            int[] restoredGenerations, MutationModel.RestoreBatch[] restored) {
+            int[] restoredGenerations, int restoredCount, MutationModel.RestoreBatch[] restored) {
         clearStorage();
         // Reserved before planning, which creates archetypes and so runs ArchetypeCreated observers: a spawn of
         // theirs must take a slot the snapshot leaves free, not one it restores. The layout reserves them in the
         // same pass that clears the index, so nothing can have taken one meanwhile.
-        index.prepareRestoreReserved(highWater, freeSlots, freeGenerations, restoredSlots, restoredGenerations, -1);
+        index.prepareRestoreReserved(highWater, freeSlots, freeGenerations, restoredSlots, restoredGenerations,
+                restoredCount, -1);
         clearAddressesAndKeys();
         BatchOp.SpawnPlan[] plans = new BatchOp.SpawnPlan[restored.length];
         try {
@@ -397,20 +398,20 @@ final class Batches {
             }
         } catch (RuntimeException | Error e) {
             // no op holds them yet: released as a discarded spawn releases its slot (the ids go stale)
-            for (int slot : restoredSlots) {
-                index.free(slot);
+            for (int i = 0; i < restoredCount; i++) {
+                index.free(restoredSlots[i]);
             }
             throw e;
         }
         if (restored.length == 1) {
-            index.stampSlots(restoredSlots, plans[0].table().id());
+            index.stampSlots(restoredSlots, 0, restoredCount, plans[0].table().id());
         }
         long[] chunk = new long[CHUNK];
         for (int b = 0; b < restored.length; b++) {
             MutationModel.RestoreBatch batch = restored[b];
             int tableId = plans[b].table().id();
             if (restored.length > 1 && batch.slots() != null) {
-                index.stampSlots(batch.slots(), tableId);
+                index.stampSlots(batch.slots(), batch.from(), batch.from() + batch.count(), tableId);
             } else if (restored.length > 1) {
                 for (int done = 0; done < batch.count(); done += chunk.length) {
                     int n = Math.min(chunk.length, batch.count() - done);
@@ -421,7 +422,7 @@ final class Batches {
                 }
             }
             transaction.addOp(BatchOp.restore(plans[b], batch.ids(), batch.count(), batch.initializer(),
-                    batch.slots(), batch.rows())
+                    batch.slots(), batch.rows(), batch.from())
                     .withSparse(withRequired(null, plans[b])));
         }
     }

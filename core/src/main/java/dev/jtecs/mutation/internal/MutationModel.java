@@ -397,18 +397,19 @@ public final class MutationModel {
     /**
      * One batch of a whole-world restoration: the first {@code count} ids (native byte order) of {@code ids}, read
      * at publication, placed with one signature ({@code inputs}, requirements expanded as for {@code spawnAt})
-     * and written by {@code initializer} before any membership callback sees the rows. {@code slots} holds the
-     * slots of the ids ascending and {@code rows} the index in {@code ids} of each one's entity, so the entity
-     * index is stamped and published in slot order ({@code null} for both: in the ids' order). The initializer
-     * writes every row of every column of the components in {@code initialized}, so their columns are not first
-     * zeroed or defaulted ({@code null}: none).
+     * and written by {@code initializer} before any membership callback sees the rows. {@code slots[from, from +
+     * count)} holds the slots of the ids ascending and {@code rows} (at the same indices) the index in {@code ids}
+     * of each one's entity, so the entity index is stamped and published in slot order ({@code null} for both: in
+     * the ids' order); the arrays may be longer (a loader's reused buffers) and nothing outside that range is read.
+     * The initializer writes every row of every column of the components in {@code initialized}, so their columns
+     * are not first zeroed or defaulted ({@code null}: none).
      */
     public record RestoreBatch(MemorySegment ids, int count, Input[] inputs, BatchCallback initializer, int[] slots,
-            int[] rows, java.util.Set<Component<?>> initialized) {
+            int[] rows, int from, java.util.Set<Component<?>> initialized) {
         public RestoreBatch {
-            if ((slots == null) != (rows == null) || slots != null && (slots.length != count
-                    || rows.length != count)) {
-                throw new IllegalArgumentException("slots and rows come together, one per id");
+            if ((slots == null) != (rows == null) || slots != null && (from < 0 || count < 0
+                    || (long) from + count > slots.length || (long) from + count > rows.length)) {
+                throw new IllegalArgumentException("slots and rows come together, one per id from index " + from);
             }
         }
     }
@@ -423,18 +424,19 @@ public final class MutationModel {
      * cannot make, a callback that throws), the world is cleared again, so it holds no entity rather than some of
      * the snapshot's, and the exception propagates.
      *
-     * @param restoredSlots the slots of every batch's ids, ascending
+     * @param restoredSlots the slots of every batch's ids, ascending, in {@code [0, restoredCount)}
      * @param restoredGenerations the generation of each restored slot's id, in the same order
+     * @param restoredCount how many restored slots the two arrays hold (they may be longer)
      * @throws IllegalStateException during publication or inside a scope
      */
     public void restore(int highWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
-            int[] restoredGenerations, RestoreBatch[] restored) {
+            int[] restoredGenerations, int restoredCount, RestoreBatch[] restored) {
         if (drain.isDraining() || scopes.depth() > 0) {
             throw new IllegalStateException("restore: not allowed during publication or inside a scope");
         }
         try {
             scopes.run(() -> batches.restore(highWater, freeSlots, freeGenerations, restoredSlots, restoredGenerations,
-                    restored));
+                    restoredCount, restored));
         } catch (RuntimeException | Error e) {
             // the old entities are gone and the new ones did not all arrive (an allocation or a callback failed):
             // the world is left empty rather than half loaded

@@ -20,8 +20,9 @@ final class LoadModel {
     int highWater;
     int[] freeSlots = new int[0];
     int[] freeGenerations = new int[0];
-    int[] restoredSlots = new int[0]; // ascending
+    int[] restoredSlots = new int[0]; // ascending in [0, restoredCount); the array may be longer (reused)
     int[] restoredGenerations = new int[0]; // of each restored slot's id, in restoredSlots' order
+    int restoredCount;
     final List<Frame> frames = new ArrayList<>();
     Integer randomSeed;
     LinkedHashMap<String, int[]> randomStreams;
@@ -59,8 +60,9 @@ final class LoadModel {
     static final class Frame {
         int count;
         MemorySegment ids; // count longs, native byte order
-        int[] slots; // the slots of the ids, ascending
-        int[] rows; // the index in ids of each of slots' entities
+        int[] slots; // the slots of the ids, ascending, in [from, from + count); the array may be longer (shared)
+        int[] rows; // the index in ids of each of slots' entities, at the same indices
+        int from;
         Input[] inputs;
         final List<Fill> fills = new ArrayList<>();
         final List<Sparse> sparse = new ArrayList<>();

@@ -27,7 +27,9 @@ import java.util.Arrays;
  * <p>Recording the ids is a write per id at a slot the snapshot's row order scatters, so the direct form's size
  * is what it costs: while every generation and position fit, it packs a cell into an {@code int}
  * ({@code generation << positionBits | position + 1}, where {@code positionBits} holds {@code named}) and holds
- * half the bytes; the first cell that does not fit widens it to {@code long}s once.
+ * half the bytes; the first cell that does not fit widens it to {@code long}s once. A table given a
+ * {@link LoadScratch} takes its packed cells from there (a reused array, possibly longer than {@code highWater},
+ * of which it reads and writes only {@code [0, highWater)}).
  */
 final class SlotTable {
     static final int ABSENT = -1;
@@ -36,7 +38,7 @@ final class SlotTable {
 
     private final int highWater;
     private final int positionBits; // of a packed cell, 0..31: positions below 2^positionBits - 1
-    private int[] packed; // packed cell by slot, 0 for none; null once widened, or when hashed
+    private int[] packed; // packed cell by slot below highWater, 0 for none; null once widened, or when hashed
     private long[] direct; // cell by slot, 0 for none; null while packed, or when hashed
     private final int[] keys; // slot + 1, 0 for an empty cell; null when direct
     private final long[] values;
@@ -48,13 +50,21 @@ final class SlotTable {
      * @param named how many slots the input names (entities or free slots it holds), not what it claims
      */
     SlotTable(int highWater, int named) {
+        this(highWater, named, null);
+    }
+
+    /**
+     * A table for up to {@code named} slots in {@code [1, highWater)} whose direct form takes its packed cells from
+     * {@code scratch} ({@code null}: a fresh array).
+     */
+    SlotTable(int highWater, int named, LoadScratch scratch) {
         if (named < 0) {
             throw new IllegalArgumentException("named=" + named + " must not be negative");
         }
         this.highWater = highWater;
         this.positionBits = 32 - Integer.numberOfLeadingZeros(named); // named + 1 positions and 0 fit
         if (highWater <= 4L * named + DIRECT_FLOOR) {
-            packed = new int[highWater];
+            packed = scratch != null ? scratch.cells(highWater) : new int[highWater];
             keys = null;
             values = null;
         } else {
@@ -75,9 +85,9 @@ final class SlotTable {
         return packed != null;
     }
 
-    /** How many cells the table holds: its allocation in cells, per array. */
+    /** How many cells the table uses: {@code highWater} when direct, its hash capacity when hashed. */
     int cells() {
-        return packed != null ? packed.length : direct != null ? direct.length : keys.length;
+        return keys == null ? highWater : keys.length;
     }
 
     int size() {
@@ -176,8 +186,8 @@ final class SlotTable {
 
     /** Turns the packed cells into long ones (once: the first cell that does not fit in an int). */
     private void widen() {
-        long[] wide = new long[packed.length];
-        for (int slot = 0; slot < packed.length; slot++) {
+        long[] wide = new long[highWater];
+        for (int slot = 0; slot < highWater; slot++) {
             if (packed[slot] != 0) {
                 wide[slot] = unpack(packed[slot]);
             }
@@ -250,7 +260,7 @@ final class SlotTable {
         int n = 0;
         if (packed != null) {
             int mask = (int) ((1L << positionBits) - 1);
-            for (int slot = 1; slot < packed.length; slot++) {
+            for (int slot = 1; slot < highWater; slot++) {
                 int cell = packed[slot];
                 if (cell != 0) {
                     slots[n] = slot;

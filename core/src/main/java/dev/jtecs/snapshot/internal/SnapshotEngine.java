@@ -65,6 +65,7 @@ public final class SnapshotEngine {
     private final SnapshotHost host;
     private final List<SnapshotHandler<Object>> handlers = new ArrayList<>();
     private boolean busy;
+    private final LoadScratch scratch = new LoadScratch();
 
     public SnapshotEngine(EntityIndex index, ArchetypeRegistry archetypes, MutationModel mutations,
             ObserverRegistry observers, RandomStreams random, SnapshotHost host) {
@@ -317,8 +318,21 @@ public final class SnapshotEngine {
                 : loadBinary(snapshot.buffer());
     }
 
+    /**
+     * Gives back the arrays kept for the next load ({@link LoadScratch}: about 16 bytes per entity the last load
+     * restored, and 4 per slot below its {@code nextEntityId}); the next load allocates them again.
+     */
+    public void releaseScratch() {
+        scratch.release();
+    }
+
+    /** The bytes of heap the arrays kept for the next load hold. */
+    public long scratchBytes() {
+        return scratch.bytes();
+    }
+
     private SnapshotReader reader() {
-        return new SnapshotReader(index.maxEntities(), host);
+        return new SnapshotReader(index.maxEntities(), host, scratch);
     }
 
     private SnapshotPrelude apply(LoadModel model) {
@@ -333,10 +347,10 @@ public final class SnapshotEngine {
         for (int f = 0; f < batches.length; f++) {
             LoadModel.Frame frame = model.frames.get(f);
             batches[f] = new MutationModel.RestoreBatch(frame.ids, frame.count, frame.inputs, initializer(frame),
-                    frame.slots, frame.rows, initialized(frame));
+                    frame.slots, frame.rows, frame.from, initialized(frame));
         }
         mutations.restore(model.highWater, model.freeSlots, model.freeGenerations, model.restoredSlots,
-                model.restoredGenerations, batches);
+                model.restoredGenerations, model.restoredCount, batches);
         if (model.states != null) {
             host.restoreStates(model.states);
         }

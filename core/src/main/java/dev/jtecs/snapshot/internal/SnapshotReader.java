@@ -53,10 +53,12 @@ final class SnapshotReader {
     private Object[][] fieldDefaults; // per entry: destination field -> the default of an added field
     private SlotTable restored; // restored slot -> generation, sized by the ids the input holds
     private final Set<String> keys = new HashSet<>();
+    private final LoadScratch scratch;
 
-    SnapshotReader(int maxEntities, SnapshotHost host) {
+    SnapshotReader(int maxEntities, SnapshotHost host, LoadScratch scratch) {
         this.maxEntities = maxEntities;
         this.host = host;
+        this.scratch = scratch;
     }
 
     // ---------------------------------------------------------------- table
@@ -102,7 +104,7 @@ final class SnapshotReader {
             total += count;
         }
         checkEntityCount(total);
-        restored = new SlotTable(model.highWater, (int) total);
+        restored = new SlotTable(model.highWater, (int) total, scratch);
         int position = 0;
         for (int f = 0; f < trees.size(); f++) {
             registerIds(ids.get(f), null, position, "archetype " + f);
@@ -192,7 +194,7 @@ final class SnapshotReader {
                     + " of " + header.sections() + " sections (inconsistent counts or trailing sections)");
         }
         checkEntityCount(total);
-        restored = new SlotTable(model.highWater, (int) total);
+        restored = new SlotTable(model.highWater, (int) total, scratch);
         boolean littleEndian = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
         int position = 0;
         for (int f = 0; f < trees.size(); f++) {
@@ -881,38 +883,45 @@ final class SnapshotReader {
 
     /**
      * The restored slots in slot order, each with its generation, and each frame's slots (ascending) with their
-     * rows in the frame: what lets the entity index be written in slot order when the load is applied.
+     * rows in the frame: what lets the entity index be written in slot order when the load is applied. All of it
+     * lives in the scratch's reused arrays: frame {@code f}'s slots and rows at {@code [start f, start f + count)}
+     * of two arrays shared by the frames (the restored slots' own arrays when there is one frame).
      */
     private void restoredLayout() {
         int n = restored.size();
-        int[] slots = new int[n];
-        int[] generations = new int[n];
-        int[] positions = new int[n];
+        int[] slots = scratch.slots(n);
+        int[] generations = scratch.generations(n);
+        int[] positions = scratch.positions(n);
         restored.layout(slots, generations, positions);
         model.restoredSlots = slots;
         model.restoredGenerations = generations;
+        model.restoredCount = n;
         List<LoadModel.Frame> frames = model.frames;
         if (frames.size() == 1) { // positions are the rows of the one frame
             frames.get(0).slots = slots;
             frames.get(0).rows = positions;
+            frames.get(0).from = 0;
             return;
         }
+        int[] frameSlots = scratch.frameSlots(n);
+        int[] frameRows = scratch.frameRows(n);
         int[] starts = new int[frames.size()];
         int[] filled = new int[frames.size()];
         for (int f = 0, start = 0; f < starts.length; f++) {
             starts[f] = start;
+            filled[f] = start;
             start += frames.get(f).count;
-            frames.get(f).slots = new int[frames.get(f).count];
-            frames.get(f).rows = new int[frames.get(f).count];
+            frames.get(f).slots = frameSlots;
+            frames.get(f).rows = frameRows;
+            frames.get(f).from = starts[f];
         }
         for (int k = 0; k < n; k++) {
             int f = Arrays.binarySearch(starts, positions[k]); // starts ascend strictly: every frame holds one
             if (f < 0) {
                 f = -f - 2; // the last frame starting before the position
             }
-            LoadModel.Frame frame = frames.get(f);
-            frame.slots[filled[f]] = slots[k];
-            frame.rows[filled[f]++] = positions[k] - starts[f];
+            frameSlots[filled[f]] = slots[k];
+            frameRows[filled[f]++] = positions[k] - starts[f];
         }
     }
 

@@ -499,10 +499,36 @@ class EntityIndexTest {
             rows[ROW_ORDER[i]] = i;
             expected.publish(RESTORED[ROW_ORDER[i]], 2, 10 + i);
         }
-        index.publishSlots(RESTORED, rows, 2, 10);
+        index.publishSlots(RESTORED, rows, 0, RESTORED.length, 2, 10);
         assertEquals(dump(expected), dump(index));
         assertEquals(RESTORED.length, index.aliveCount());
         assertEquals(FREE_SLOTS[2], Entity.slot(index.allocate()), "the saved free stack pops top first");
+    }
+
+    @Test
+    void publishingARangeOfLongerArraysPublishesThoseSlotsOnly() {
+        EntityIndex expected = restoredIdById();
+        EntityIndex index = restoredIdById();
+        // the slots sit at [3, 3 + n) of arrays with unrelated entries around them, as a reused load buffer holds
+        int n = RESTORED.length;
+        int[] slots = new int[n + 5];
+        int[] rows = new int[n + 5];
+        java.util.Arrays.fill(slots, 44);
+        java.util.Arrays.fill(rows, 999);
+        System.arraycopy(RESTORED, 0, slots, 3, n);
+        for (int i = 0; i < ROW_ORDER.length; i++) {
+            rows[3 + ROW_ORDER[i]] = i;
+            if (ROW_ORDER[i] < 4) {
+                expected.publish(RESTORED[ROW_ORDER[i]], 2, 10 + i);
+            }
+        }
+        index.publishSlots(slots, rows, 3, 3 + 4, 2, 10); // the first four slots only
+        assertEquals(dump(expected), dump(index));
+        assertEquals(4, index.aliveCount());
+        assertThrows(IllegalArgumentException.class, () -> index.publishSlots(slots, rows, 4, 3, 2, 10));
+        assertThrows(IllegalArgumentException.class, () -> index.publishSlots(slots, new int[2], 0, 3, 2, 10));
+        assertThrows(IllegalArgumentException.class, () -> index.publishSlots(slots, rows, -1, 3, 2, 10));
+        assertEquals(dump(expected), dump(index));
     }
 
     @Test
@@ -511,8 +537,12 @@ class EntityIndexTest {
         EntityIndex index = populated();
         index.prepareRestore(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED);
         assertTrue(index.reserveRestored(RESTORED, RESTORED_GENERATIONS, -1));
-        index.stampSlots(RESTORED, 6);
+        index.stampSlots(RESTORED, 0, RESTORED.length, 6);
         assertEquals(dump(expected), dump(index));
+        index.stampSlots(RESTORED, 2, 4, 9); // a range stamps those slots only
+        for (int k = 0; k < RESTORED.length; k++) {
+            assertEquals(k >= 2 && k < 4 ? 9 : 6, index.batchArchetype(RESTORED[k]), "slot " + RESTORED[k]);
+        }
     }
 
     @Test
@@ -522,7 +552,8 @@ class EntityIndexTest {
             expected.prepareRestore(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED);
             assertTrue(expected.reserveRestored(RESTORED, RESTORED_GENERATIONS, archetype));
             EntityIndex index = populated();
-            index.prepareRestoreReserved(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED, RESTORED_GENERATIONS, archetype);
+            index.prepareRestoreReserved(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED, RESTORED_GENERATIONS,
+                    RESTORED.length, archetype);
             assertEquals(dump(expected), dump(index));
             assertEquals(0, index.aliveCount());
             assertEquals(FREE_SLOTS[2], Entity.slot(index.allocate()), "only the saved free slots are on the stack");
@@ -531,8 +562,12 @@ class EntityIndexTest {
         EntityIndex expected = populated();
         expected.prepareRestore(12, new int[0], new int[0], new int[] {1, 4, 9});
         assertTrue(expected.reserveRestored(new int[] {1, 4, 9}, new int[] {0, 2, 0}, -1));
-        shrunk.prepareRestoreReserved(12, new int[0], new int[0], new int[] {1, 4, 9}, new int[] {0, 2, 0}, -1);
+        shrunk.prepareRestoreReserved(12, new int[0], new int[0], new int[] {1, 4, 9}, new int[] {0, 2, 0}, 3, -1);
         assertEquals(dump(expected), dump(shrunk));
+        EntityIndex prefix = populated(); // only the first three of longer arrays count: the rest is not read
+        prefix.prepareRestoreReserved(12, new int[0], new int[0], new int[] {1, 4, 9, 2, 0}, new int[] {0, 2, 0, -5},
+                3, -1);
+        assertEquals(dump(expected), dump(prefix));
     }
 
     @Test
@@ -540,11 +575,15 @@ class EntityIndexTest {
         EntityIndex index = populated();
         String before = dump(index);
         assertThrows(IllegalArgumentException.class, () -> index.prepareRestoreReserved(45, new int[0], new int[0],
-                new int[] {3, 2}, new int[] {0, 0}, -1));
+                new int[] {3, 2}, new int[] {0, 0}, 2, -1));
         assertThrows(IllegalArgumentException.class, () -> index.prepareRestoreReserved(45, new int[0], new int[0],
-                new int[] {2, 3}, new int[] {0, -1}, -1));
+                new int[] {2, 3}, new int[] {0, -1}, 2, -1));
         assertThrows(IllegalArgumentException.class, () -> index.prepareRestoreReserved(45, new int[0], new int[0],
-                new int[] {2, 3}, new int[] {0}, -1));
+                new int[] {2, 3}, new int[] {0}, 2, -1));
+        assertThrows(IllegalArgumentException.class, () -> index.prepareRestoreReserved(45, new int[0], new int[0],
+                new int[] {2, 3}, new int[] {0, 0}, 3, -1));
+        assertThrows(IllegalArgumentException.class, () -> index.prepareRestoreReserved(45, new int[0], new int[0],
+                new int[] {2, 3}, new int[] {0, 0}, -1, -1));
         assertEquals(before, dump(index));
     }
 

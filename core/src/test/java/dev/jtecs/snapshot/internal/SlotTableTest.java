@@ -151,6 +151,28 @@ class SlotTableTest {
         assertEquals(5, checked.addPacked(odd, 5, 6, 0), "a widened table leaves everything to add");
     }
 
+    @Test
+    void aTableOnReusedScratchCellsUsesOnlyTheCellsBelowItsHighWater() {
+        LoadScratch scratch = new LoadScratch();
+        SlotTable large = new SlotTable(1000, 900, scratch);
+        assertTrue(large.add(950, 4, 1));
+        int[] cells = scratch.cells(100); // the same array: a later, smaller load's cells
+        cells[500] = 12345; // not cleared by a later ask of 100 cells: only [0, 100) is promised zero
+        SlotTable small = new SlotTable(100, 90, scratch);
+        assertTrue(small.isPacked());
+        assertEquals(100, small.cells(), "the table uses its high-water mark's cells, not the whole array");
+        assertEquals(SlotTable.ABSENT, small.generation(950), "the larger load's record is not seen");
+        assertTrue(small.add(3, 1, 0));
+        assertTrue(small.add(99, 2, 1));
+        assertArrayEquals(new int[] {3, 99}, small.slots(), "the cell left at 500 lies past the high-water mark");
+        assertTrue(small.add(50, 1 << 30, 2), "widening copies the cells below the high-water mark only");
+        assertFalse(small.isPacked());
+        assertArrayEquals(new int[] {3, 50, 99}, small.slots());
+        assertEquals(100, small.cells());
+        SlotTable next = new SlotTable(60, 50, scratch); // the packed cells the widened table left are cleared
+        assertArrayEquals(new int[0], next.slots());
+    }
+
     private static long pack(int slot, int generation) {
         return (long) generation << 32 | slot;
     }

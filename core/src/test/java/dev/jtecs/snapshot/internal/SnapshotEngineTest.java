@@ -1,13 +1,20 @@
 package dev.jtecs.snapshot.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.Component;
+import dev.jtecs.snapshot.InvalidSnapshotException;
 import dev.jtecs.snapshot.Snapshot;
 import dev.jtecs.snapshot.SnapshotOptions;
 import dev.jtecs.world.World;
+import java.lang.management.ManagementFactory;
+import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class SnapshotEngineTest {
@@ -36,6 +43,106 @@ class SnapshotEngineTest {
                 assertEquals("a", third.get(a, LABEL));
                 assertEquals(world.spawn(), third.spawn());
             }
+        }
+    }
+
+    record Vel(float dx, float dy) {}
+
+    static final NativeComponent<Vel> VEL = Components.registerNative(Vel.class, o -> o.name("engine.Vel"));
+
+    /** A world of {@code n} entities over up to three archetypes, with holes in its slots (seeded). */
+    private static World shaped(long seed, int n, int archetypes) {
+        Random random = new Random(seed);
+        World world = World.create();
+        long[] ids = new long[n + n / 3];
+        for (int i = 0; i < ids.length; i++) {
+            int kind = random.nextInt(archetypes);
+            ids[i] = kind == 0 ? world.spawn(POS.of(new Pos(i, -i)))
+                    : kind == 1 ? world.spawn(POS.of(new Pos(i, 1)), VEL.of(new Vel(2, i)))
+                    : world.spawn(VEL.of(new Vel(i, 3)), LABEL.of("l" + i));
+        }
+        for (int i = 0; i < n / 3; i++) { // despawned in a shuffled order: free slots and scattered rows
+            int k = random.nextInt(ids.length);
+            if (world.isAlive(ids[k])) {
+                world.despawn(ids[k]);
+            }
+        }
+        return world;
+    }
+
+    /** Every live entity's values by id (no archetype ids or rows). */
+    private static String rows(World world) {
+        TreeMap<Long, String> rows = new TreeMap<>();
+        world.forEachArchetype(archetype -> {
+            for (int row = 0; row < archetype.count(); row++) {
+                StringBuilder sb = new StringBuilder();
+                for (Component<?> c : archetype.components()) {
+                    sb.append(c.name()).append('=').append(archetype.getValue(row, c)).append(' ');
+                }
+                rows.put(archetype.entity(row), sb.toString());
+            }
+        });
+        return rows + " alive=" + world.entityCount();
+    }
+
+    /** {@link #rows}, then the ids the next three spawns get (it spawns them). */
+    private static String state(World world) {
+        String rows = rows(world);
+        return rows + " next=" + world.spawn() + "," + world.spawn() + "," + world.spawn();
+    }
+
+    @Test
+    void loadsOfDifferentShapesIntoOneWorldEachRestoreTheirWorldExactly() {
+        long seed = System.nanoTime();
+        System.out.println("SnapshotEngineTest.loadsOfDifferentShapes seed=" + seed);
+        // larger then smaller, several archetypes then one, and a rejected load between: the loader's reused
+        // arrays must never carry one load's slots into the next
+        int[][] shapes = {{3000, 3}, {500, 1}, {4000, 2}, {20, 3}, {3000, 1}};
+        try (World destination = World.create()) {
+            for (int s = 0; s < shapes.length; s++) {
+                try (World source = shaped(seed + s, shapes[s][0], shapes[s][1])) {
+                    Snapshot binary = source.saveSnapshot(SnapshotOptions.binary());
+                    Snapshot table = source.saveSnapshot();
+                    if (s == 2) {
+                        byte[] bytes = new byte[(int) binary.buffer().byteSize()];
+                        java.lang.foreign.MemorySegment.copy(binary.buffer(), java.lang.foreign.ValueLayout.JAVA_BYTE,
+                                0, bytes, 0, bytes.length);
+                        bytes[bytes.length - 9] ^= 1; // the last block's payload: refused after the ids were read
+                        String before = rows(destination);
+                        assertThrows(InvalidSnapshotException.class, () -> destination.loadSnapshot(bytes));
+                        assertEquals(before, rows(destination), "seed " + seed);
+                    }
+                    destination.loadSnapshot(s % 2 == 0 ? binary : table);
+                    String expected = state(source);
+                    assertEquals(expected, state(destination), "shape " + s + ", seed " + seed);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aRepeatedLoadAllocatesNoArrayInProportionToTheWorldAndCompactGivesTheKeptOnesBack() {
+        int n = 200_000;
+        try (World source = World.create(); World destination = World.create()) {
+            for (int i = 0; i < n; i++) {
+                source.spawn(POS.of(new Pos(i, i)), VEL.of(new Vel(1, 1)));
+            }
+            Snapshot binary = source.saveSnapshot(SnapshotOptions.binary());
+            destination.loadSnapshot(binary);
+            destination.loadSnapshot(binary);
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long thread = Thread.currentThread().threadId();
+            long before = threads.getThreadAllocatedBytes(thread);
+            destination.loadSnapshot(binary);
+            long bytes = threads.getThreadAllocatedBytes(thread) - before;
+            System.out.println("a repeated load of " + n + " entities allocated " + bytes + " bytes");
+            assertTrue(bytes < n, "a repeated load of " + n + " entities allocated " + bytes
+                    + " bytes: its per-entity arrays (16 bytes per entity and more when allocated) are reused");
+            assertEquals(n, destination.entityCount());
+            destination.compact();
+            destination.loadSnapshot(binary);
+            assertEquals(n, destination.entityCount(), "a load after compact allocates its arrays again");
         }
     }
 }

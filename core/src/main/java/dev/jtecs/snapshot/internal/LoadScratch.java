@@ -1,0 +1,103 @@
+package dev.jtecs.snapshot.internal;
+
+import java.util.Arrays;
+
+/**
+ * The arrays a load needs in proportion to the world it restores, kept by the engine from one load to the next:
+ * the slot table's cells (one per slot below {@code nextEntityId}) and the restored slots laid out in slot order
+ * with their generations and rows (one each per restored entity). A load that allocated them afresh asked the heap
+ * for a few arrays of megabytes each time, and on a garbage-collected heap such arrays are what starts collections:
+ * a million-entity load spent more time in the pauses they caused than in its own work. Kept, a repeated load
+ * (a rollback, a benchmark, a level restart) allocates none of them.
+ *
+ * <p>Every array is handed out at least as long as asked and may be longer; the callers read only the prefix they
+ * asked for. {@link #cells} alone promises contents (zeros over what is asked); the others are overwritten before
+ * they are read. Nothing here outlives a load except the arrays: loads never nest (a load from inside a load's
+ * callbacks is refused), so one set serves them all.
+ */
+final class LoadScratch {
+    private static final int[] EMPTY = new int[0];
+
+    private int[] cells = EMPTY;
+    private int dirty; // cells[0, dirty) may hold what the last load recorded
+    private int[] slots = EMPTY;
+    private int[] generations = EMPTY;
+    private int[] positions = EMPTY;
+    private int[] frameSlots = EMPTY;
+    private int[] frameRows = EMPTY;
+
+    /** The slot table's cells: at least {@code length} of them, zero in {@code [0, length)}. */
+    int[] cells(int length) {
+        if (cells.length < length) {
+            cells = EMPTY; // the old array is not kept while its successor is allocated
+            dirty = 0;
+            cells = new int[length];
+        } else if (dirty > 0) {
+            Arrays.fill(cells, 0, dirty, 0);
+        }
+        dirty = length;
+        return cells;
+    }
+
+    /** The restored slots in slot order: at least {@code n}. */
+    int[] slots(int n) {
+        if (slots.length < n) {
+            slots = EMPTY;
+            slots = new int[n];
+        }
+        return slots;
+    }
+
+    /** The generation of each restored slot: at least {@code n}. */
+    int[] generations(int n) {
+        if (generations.length < n) {
+            generations = EMPTY;
+            generations = new int[n];
+        }
+        return generations;
+    }
+
+    /** The position of each restored slot's entity over all frames: at least {@code n}. */
+    int[] positions(int n) {
+        if (positions.length < n) {
+            positions = EMPTY;
+            positions = new int[n];
+        }
+        return positions;
+    }
+
+    /** Every frame's slots, frame after frame (a snapshot of several frames): at least {@code n}. */
+    int[] frameSlots(int n) {
+        if (frameSlots.length < n) {
+            frameSlots = EMPTY;
+            frameSlots = new int[n];
+        }
+        return frameSlots;
+    }
+
+    /** Every frame's rows, at the indices of {@link #frameSlots}: at least {@code n}. */
+    int[] frameRows(int n) {
+        if (frameRows.length < n) {
+            frameRows = EMPTY;
+            frameRows = new int[n];
+        }
+        return frameRows;
+    }
+
+    /** The bytes the kept arrays hold. */
+    long bytes() {
+        return 4L * ((long) cells.length + slots.length + generations.length + positions.length + frameSlots.length
+                + frameRows.length);
+    }
+
+    /** Gives every array back to the heap; the next load allocates what it needs again. */
+    void release() {
+        cells = EMPTY;
+        dirty = 0;
+        slots = EMPTY;
+        generations = EMPTY;
+        positions = EMPTY;
+        frameSlots = EMPTY;
+        frameRows = EMPTY;
+    }
+}
