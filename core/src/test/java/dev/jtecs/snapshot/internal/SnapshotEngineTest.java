@@ -12,7 +12,6 @@ import dev.jtecs.snapshot.InvalidSnapshotException;
 import dev.jtecs.snapshot.Snapshot;
 import dev.jtecs.snapshot.SnapshotOptions;
 import dev.jtecs.world.World;
-import java.lang.management.ManagementFactory;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -129,13 +128,7 @@ class SnapshotEngineTest {
             }
             Snapshot binary = source.saveSnapshot(SnapshotOptions.binary());
             destination.loadSnapshot(binary);
-            destination.loadSnapshot(binary);
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            long thread = Thread.currentThread().threadId();
-            long before = threads.getThreadAllocatedBytes(thread);
-            destination.loadSnapshot(binary);
-            long bytes = threads.getThreadAllocatedBytes(thread) - before;
+            long bytes = dev.jtecs.testing.Allocations.fewestBytes(3, () -> destination.loadSnapshot(binary));
             System.out.println("a repeated load of " + n + " entities allocated " + bytes + " bytes");
             assertTrue(bytes < n, "a repeated load of " + n + " entities allocated " + bytes
                     + " bytes: its per-entity arrays (16 bytes per entity and more when allocated) are reused");
