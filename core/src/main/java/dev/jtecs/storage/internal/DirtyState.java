@@ -29,6 +29,8 @@ public final class DirtyState {
     private boolean queued;
     private Consumer<Table> listener = table -> { };
     private long residueFrom;
+    // the first row appended since the last clear: at most the count (a clear sets it to the count, a removal
+    // lowers it with the count), so an append, which starts at the count, leaves it as it is
     private int addedFrom;
     private final TouchedRows touched = new TouchedRows();
 
@@ -85,14 +87,6 @@ public final class DirtyState {
     }
 
     // ---------------------------------------------------------------- row residue (fed by the table)
-
-    /** Rows from {@code firstRow} on were appended. */
-    void appended(int firstRow) {
-        if (firstRow < addedFrom) {
-            addedFrom = firstRow;
-            touched.dropFrom(firstRow); // (holds none there: rows held are below every count since they came)
-        }
-    }
 
     /** A swap-remove overwrote {@code row} with the last row. */
     void overwrote(int row) {

@@ -303,7 +303,6 @@ public final class Table {
         ensureCapacity(count + 1);
         int row = count++;
         entitySegment.setAtIndex(ENTITY, row, entity);
-        dirty.appended(row);
         if (count > highWater) {
             highWater = count;
         }
@@ -320,7 +319,6 @@ public final class Table {
         ensureCapacity(count + n);
         int first = count;
         count += n;
-        dirty.appended(first);
         if (count > highWater) {
             highWater = count;
         }
@@ -725,7 +723,6 @@ public final class Table {
         store = destination.store;
         destination.store = exchanged;
         dirty.shrunk(0);
-        destination.dirty.appended(0);
         markStructural();
         destination.markStructural();
         rebuildViews();
