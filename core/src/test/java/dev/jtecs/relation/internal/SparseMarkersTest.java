@@ -156,7 +156,7 @@ class SparseMarkersTest {
         Query children = world.newQuery(QueryDescriptor.builder().include(childOf).build());
         long root = world.spawn();
         long held = world.spawn(HOLDS.to(root)); // sparse, cascading
-        long child = world.spawn(childOf.to(held)); // dense, cascading
+        long child = world.spawn(childOf.to(held)); // sparse too (ChildOf is), cascading
         long grandchild = world.spawn(HOLDS.to(child));
         List<Long> despawned = new ArrayList<>();
         world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
