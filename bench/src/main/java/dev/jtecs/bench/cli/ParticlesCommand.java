@@ -62,7 +62,12 @@ public final class ParticlesCommand extends FrameJobCommand {
 
     @Override
     FrameWorkload create(int entities, int seed, KernelChoice kernels, int threads) {
-        return new ParticleSimulation(entities, seed, kernels, threads, load, passes);
+        try {
+            return new ParticleSimulation(entities, seed, kernels, threads, load, passes);
+        } catch (dev.jtecs.snapshot.InvalidSnapshotException | java.io.UncheckedIOException e) {
+            // a damaged or foreign file is the user's input: say what is wrong with it, not where the loader was
+            throw usage("--load " + load + ": " + e.getMessage());
+        }
     }
 
     @Override

@@ -56,6 +56,25 @@ class ParticlesCommandTest {
     }
 
     @Test
+    void aDamagedOrTooLargeSnapshotIsRefusedWithItsReasonAndNoStackTrace(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("world.snapshot");
+        assertEquals(0, CliRun.of("particles", "--entities", "2000", "--frames", "5", "--save", file.toString(),
+                "--no-progress").exit());
+        Path truncated = tmp.resolve("truncated.snapshot");
+        byte[] bytes = Files.readAllBytes(file);
+        Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+        CliRun cut = CliRun.of("particles", "--entities", "2000", "--frames", "5", "--load", truncated.toString(),
+                "--no-progress");
+        assertEquals(2, cut.exit(), cut.toString());
+        assertTrue(cut.err().contains("--load " + truncated + ": binary snapshot truncated"), cut.toString());
+        assertTrue(!cut.toString().contains("\tat dev.jtecs"), "no stack trace: " + cut);
+        CliRun small = CliRun.of("particles", "--entities", "100", "--frames", "5", "--load", file.toString(),
+                "--no-progress"); // a world sized for 100 cannot take 2,000 saved particles
+        assertEquals(2, small.exit(), small.toString());
+        assertTrue(small.err().contains("--load " + file + ": "), small.toString());
+    }
+
+    @Test
     void aShortRunPrintsTheSummaryTable() {
         CliRun run = CliRun.of("particles", "--entities", "3000", "--frames", "30", "--no-progress");
         assertEquals(0, run.exit(), run.toString());
