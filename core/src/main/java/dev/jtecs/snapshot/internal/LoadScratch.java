@@ -17,14 +17,15 @@ import java.util.Arrays;
  */
 final class LoadScratch {
     private static final int[] EMPTY = new int[0];
+    private static final int SLOTS = 0;
+    private static final int GENERATIONS = 1;
+    private static final int POSITIONS = 2;
+    private static final int FRAME_SLOTS = 3;
+    private static final int FRAME_ROWS = 4;
 
     private int[] cells = EMPTY;
     private int dirty; // cells[0, dirty) may hold what the last load recorded
-    private int[] slots = EMPTY;
-    private int[] generations = EMPTY;
-    private int[] positions = EMPTY;
-    private int[] frameSlots = EMPTY;
-    private int[] frameRows = EMPTY;
+    private final int[][] lists = {EMPTY, EMPTY, EMPTY, EMPTY, EMPTY}; // indexed by SLOTS .. FRAME_ROWS
 
     /** The slot table's cells: at least {@code length} of them, zero in {@code [0, length)}. */
     int[] cells(int length) {
@@ -41,63 +42,50 @@ final class LoadScratch {
 
     /** The restored slots in slot order: at least {@code n}. */
     int[] slots(int n) {
-        if (slots.length < n) {
-            slots = EMPTY;
-            slots = new int[n];
-        }
-        return slots;
+        return list(SLOTS, n);
     }
 
     /** The generation of each restored slot: at least {@code n}. */
     int[] generations(int n) {
-        if (generations.length < n) {
-            generations = EMPTY;
-            generations = new int[n];
-        }
-        return generations;
+        return list(GENERATIONS, n);
     }
 
     /** The position of each restored slot's entity over all frames: at least {@code n}. */
     int[] positions(int n) {
-        if (positions.length < n) {
-            positions = EMPTY;
-            positions = new int[n];
-        }
-        return positions;
+        return list(POSITIONS, n);
     }
 
     /** Every frame's slots, frame after frame (a snapshot of several frames): at least {@code n}. */
     int[] frameSlots(int n) {
-        if (frameSlots.length < n) {
-            frameSlots = EMPTY;
-            frameSlots = new int[n];
-        }
-        return frameSlots;
+        return list(FRAME_SLOTS, n);
     }
 
     /** Every frame's rows, at the indices of {@link #frameSlots}: at least {@code n}. */
     int[] frameRows(int n) {
-        if (frameRows.length < n) {
-            frameRows = EMPTY;
-            frameRows = new int[n];
+        return list(FRAME_ROWS, n);
+    }
+
+    private int[] list(int which, int n) {
+        if (lists[which].length < n) {
+            lists[which] = EMPTY; // the old array is not kept while its successor is allocated
+            lists[which] = new int[n];
         }
-        return frameRows;
+        return lists[which];
     }
 
     /** The bytes the kept arrays hold. */
     long bytes() {
-        return 4L * ((long) cells.length + slots.length + generations.length + positions.length + frameSlots.length
-                + frameRows.length);
+        long ints = cells.length;
+        for (int[] list : lists) {
+            ints += list.length;
+        }
+        return 4 * ints;
     }
 
     /** Gives every array back to the heap; the next load allocates what it needs again. */
     void release() {
         cells = EMPTY;
         dirty = 0;
-        slots = EMPTY;
-        generations = EMPTY;
-        positions = EMPTY;
-        frameSlots = EMPTY;
-        frameRows = EMPTY;
+        Arrays.fill(lists, EMPTY);
     }
 }
