@@ -1,5 +1,6 @@
 package dev.jtecs.snapshot.internal;
 
+import dev.jtecs.entity.internal.Growth;
 import java.util.Arrays;
 
 /**
@@ -13,7 +14,9 @@ import java.util.Arrays;
  * <p>Every array is handed out at least as long as asked and may be longer; the callers read only the prefix they
  * asked for. {@link #cells} alone promises contents (zeros over what is asked); the others are overwritten before
  * they are read. Nothing here outlives a load except the arrays: loads never nest (a load from inside a load's
- * callbacks is refused), so one set serves them all.
+ * callbacks is refused), so one set serves them all. They grow through {@link Growth}, so an allocation that
+ * fails (or a fault injected there) is a failed load like any other: it happens while the input is validated,
+ * before the world changes, and leaves the scratch holding nothing.
  */
 final class LoadScratch {
     private static final int[] EMPTY = new int[0];
@@ -32,7 +35,7 @@ final class LoadScratch {
         if (cells.length < length) {
             cells = EMPTY; // the old array is not kept while its successor is allocated
             dirty = 0;
-            cells = new int[length];
+            cells = Growth.copyOf(EMPTY, length); // zeros, through the engine's fault-injectable growth
         } else if (dirty > 0) {
             Arrays.fill(cells, 0, dirty, 0);
         }
@@ -68,7 +71,7 @@ final class LoadScratch {
     private int[] list(int which, int n) {
         if (lists[which].length < n) {
             lists[which] = EMPTY; // the old array is not kept while its successor is allocated
-            lists[which] = new int[n];
+            lists[which] = Growth.copyOf(EMPTY, n);
         }
         return lists[which];
     }

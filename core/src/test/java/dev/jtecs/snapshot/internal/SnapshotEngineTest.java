@@ -138,4 +138,71 @@ class SnapshotEngineTest {
             assertEquals(n, destination.entityCount(), "a load after compact allocates its arrays again");
         }
     }
+
+    @Test
+    void aLoadWhoseWorkingArraysCannotBeAllocatedChangesNothingOrLeavesTheWorldEmptyAndTheNextLoadWorks() {
+        long seed = System.nanoTime();
+        System.out.println("SnapshotEngineTest.aLoadWhoseWorkingArrays seed=" + seed);
+        try (World source = shaped(seed, 2000, 3); World small = shaped(seed + 1, 30, 2)) {
+            Snapshot binary = source.saveSnapshot(SnapshotOptions.binary());
+            Snapshot smallBinary = small.saveSnapshot(SnapshotOptions.binary());
+            String expected = rows(source);
+            int unchanged = 0;
+            int emptied = 0;
+            for (int k = 1; ; k++) {
+                try (World destination = World.create()) {
+                    destination.loadSnapshot(smallBinary); // the scratch is sized for 30 entities: 2,000 must grow it
+                    String before = rows(destination);
+                    dev.jtecs.entity.internal.AllocationFaults.failAt(
+                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                    boolean failed = false;
+                    try {
+                        destination.loadSnapshot(binary);
+                    } catch (OutOfMemoryError injected) {
+                        failed = true;
+                    } finally {
+                        dev.jtecs.entity.internal.AllocationFaults.disarm();
+                    }
+                    if (!failed) {
+                        assertEquals(expected, rows(destination), "k=" + k + ", seed " + seed);
+                        break;
+                    }
+                    String after = rows(destination);
+                    if (after.equals(before)) {
+                        unchanged++; // failed while the input was read and checked
+                    } else {
+                        assertEquals(0, destination.entityCount(), "a load that fails once it has begun to "
+                                + "replace the entities leaves none (k=" + k + ", seed " + seed + "): " + after);
+                        emptied++;
+                    }
+                    destination.loadSnapshot(binary); // whatever failed, the next load works
+                    assertEquals(expected, rows(destination), "after the fault at k=" + k + ", seed " + seed);
+                }
+            }
+            assertTrue(unchanged > 0, "some growth while the input is read must fail before the world changes");
+            System.out.println("heap faults: " + unchanged + " before the world changed, " + emptied + " after");
+        }
+    }
+
+    @Test
+    void aMembershipCallbackThatThrowsDuringALoadLeavesTheWorldEmptyAndTheNextLoadWorks() {
+        try (World source = shaped(5, 300, 3); World destination = shaped(6, 50, 1)) {
+            Snapshot binary = source.saveSnapshot(SnapshotOptions.binary());
+            boolean[] armed = {true};
+            destination.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(VEL)
+                    .onEntitiesAdded((archetype, from, to) -> {
+                        if (armed[0]) {
+                            throw new IllegalStateException("callback");
+                        }
+                    }).build());
+            IllegalStateException thrown = assertThrows(IllegalStateException.class,
+                    () -> destination.loadSnapshot(binary));
+            assertEquals("callback", thrown.getMessage());
+            assertEquals(0, destination.entityCount(), "no half-loaded world: " + rows(destination));
+            assertTrue(!destination.hasPendingChanges());
+            armed[0] = false;
+            destination.loadSnapshot(binary);
+            assertEquals(rows(source), rows(destination));
+        }
+    }
 }
