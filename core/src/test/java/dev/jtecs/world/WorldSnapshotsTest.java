@@ -294,6 +294,31 @@ class WorldSnapshotsTest {
     }
 
     @Test
+    void aLoadFromAStateTransitionIsRefusedAndTheTransitionCompletes() {
+        try (World world = World.create()) {
+            world.createState("snap.menu", StatePolicy.none());
+            long kept = world.spawn(HEALTH.of(4.0));
+            Snapshot empty;
+            try (World fresh = World.create()) {
+                fresh.createState("snap.menu", StatePolicy.none());
+                empty = fresh.saveSnapshot();
+            }
+            List<String> refused = new ArrayList<>();
+            world.observe(Entity.WORLD, dev.jtecs.event.StateEnter.class, e -> {
+                IllegalStateException thrown = assertThrows(IllegalStateException.class,
+                        () -> world.loadSnapshot(empty));
+                refused.add(thrown.getMessage());
+            });
+            world.pushState("snap.menu");
+            assertEquals(1, refused.size());
+            assertTrue(refused.get(0).contains("pushState(snap.menu)"), refused.get(0));
+            assertEquals(List.of("snap.menu"), world.listStates());
+            assertTrue(world.isAlive(kept));
+            assertEquals(4.0, world.get(kept, HEALTH));
+        }
+    }
+
+    @Test
     void handlersAndEventsRunInTheirOrder() {
         try (World world = World.create(); World copy = World.create()) {
             List<String> log = new ArrayList<>();
