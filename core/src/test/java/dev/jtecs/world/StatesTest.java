@@ -605,6 +605,22 @@ class StatesTest {
         assertEquals(List.of("paused at blur=true", "paused after push=true"), log);
     }
 
+    @Test
+    void insideASystemPendingWorkIsPublishedBeforeAPopSoTheExitReachesIt() {
+        world.createState("level", StatePolicy.despawnOnExit());
+        world.pushState("level");
+        long[] spawned = new long[1];
+        world.addSystem(SystemConfig.named("test.Leaver").run((dt, w) -> {
+            spawned[0] = w.spawn(A); // staged inside the dispatch, tagged with the level
+            w.popState();
+            log.add("alive after pop=" + w.isAlive(spawned[0]));
+        }));
+        world.update(0.1);
+        assertEquals(List.of("alive after pop=false"), log);
+        assertFalse(world.isAlive(spawned[0]), "published first, so the exit's despawn selected it");
+        assertEquals(List.of(), world.listStates());
+    }
+
     // ---------------------------------------------------------------- against a naive model
 
     /** What the model remembers of one entity. */
