@@ -606,6 +606,44 @@ class StatesTest {
     }
 
     @Test
+    void aTransitionWhoseStepsThrowCompletesAndThrowsTheFirstWithTheLaterSuppressed() {
+        world.createState("menu", StatePolicy.none());
+        world.createState("game", StatePolicy.none());
+        world.pushState("menu");
+        IllegalStateException blur = new IllegalStateException("blur");
+        IllegalStateException enter = new IllegalStateException("enter");
+        world.observe(Entity.WORLD, StateBlur.class, e -> {
+            throw blur;
+        });
+        world.observe(Entity.WORLD, StateEnter.class, e -> {
+            throw enter;
+        });
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> world.pushState("game"));
+        assertSame(blur, thrown);
+        assertEquals(List.of(enter), List.of(thrown.getSuppressed()));
+        assertEquals(List.of("menu", "game"), world.listStates(), "the transition completed");
+    }
+
+    @Test
+    void theSameExceptionThrownByTwoStepsIsThrownOnceWithoutSuppressingItself() {
+        world.createState("menu", StatePolicy.none());
+        world.createState("game", StatePolicy.none());
+        world.pushState("menu");
+        IllegalStateException again = new IllegalStateException("again");
+        world.observe(Entity.WORLD, StateExit.class, e -> {
+            throw again;
+        });
+        world.observe(Entity.WORLD, StateFocus.class, e -> {
+            throw again;
+        });
+        world.pushState("game");
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, world::popState);
+        assertSame(again, thrown);
+        assertEquals(0, thrown.getSuppressed().length);
+        assertEquals(List.of("menu"), world.listStates());
+    }
+
+    @Test
     void insideASystemPendingWorkIsPublishedBeforeAPopSoTheExitReachesIt() {
         world.createState("level", StatePolicy.despawnOnExit());
         world.pushState("level");

@@ -635,15 +635,17 @@ class WorldTest {
         // held for good
         long before = World.nativeBytesHeldByOpenWorlds();
         World[] seen = new World[1];
+        Archetype[] kept = new Archetype[1];
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> World.create(WorldConfig.defaults().pipelineFactory((w, scope) -> {
                     seen[0] = w;
-                    w.spawn(POSITION.of(pos(1, 2)), HEALTH.of(3));
+                    kept[0] = w.archetypeOf(w.spawn(POSITION.of(pos(1, 2)), HEALTH.of(3)));
                     w.defer(); // left open: the failed construction closes the world all the same
                     w.spawn(VELOCITY);
                     throw new IllegalStateException("no scheduler today");
                 })));
         assertEquals("no scheduler today", refused.getMessage());
+        assertThrows(IllegalStateException.class, () -> kept[0].count(), "the archetype was released with its memory");
         assertEquals(before, World.nativeBytesHeldByOpenWorlds(), "the half-made world returned its memory");
         assertTrue(seen[0].isClosed());
         assertThrows(IllegalStateException.class, () -> seen[0].spawn(POSITION));
@@ -903,6 +905,9 @@ class WorldTest {
         var lacks = assertThrows(IllegalArgumentException.class, () -> world.write(bare, x, 5f));
         assertTrue(lacks.getMessage().contains("has no component") && lacks.getMessage().contains("(field x)"),
                 lacks.getMessage());
+        long empty = committed(); // no component at all: the root archetype, the registry's first store
+        var nothing = assertThrows(IllegalArgumentException.class, () -> world.write(empty, x, 5f));
+        assertTrue(nothing.getMessage().contains("has no component"), nothing.getMessage());
         var stale = assertThrows(IllegalArgumentException.class, () -> world.write(dead, x, 5f));
         assertTrue(stale.getMessage().startsWith("write: entity"), stale.getMessage());
         assertThrows(IllegalArgumentException.class, () -> world.write(0L, x, 5f));
@@ -1249,6 +1254,8 @@ class WorldTest {
         world.targets(root, UNDER, sources::add);
         assertEquals(List.of(child, other), sources);
         assertEquals(null, world.getFirstRelationship(root, UNDER), "no edge of its own");
+        assertEquals(world.get(child, UNDER), world.getFirstRelationship(child, UNDER));
+        assertTrue(world.getFirstRelationship(child, UNDER) != null, "child has its edge to root");
         assertTrue(world.has(child, UNDER.targeting(root)));
 
         world.remove(other, UNDER.to(root));
@@ -1434,6 +1441,67 @@ class WorldTest {
         world.commit();
         assertEquals(pos(9, 0), world.get(queued, POSITION));
         assertEquals(100.0, world.get(queued, HEALTH));
+    }
+
+    @Test
+    void aQueryWhoseGroupByThrowsLeavesNoCallbackBehind() {
+        committed(POSITION);
+        committed(POSITION, HEALTH);
+        List<String> heard = new ArrayList<>();
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> world.newQuery(
+                dev.jtecs.query.QueryDescriptor.builder().include(POSITION)
+                        .groupBy(archetype -> {
+                            if (archetype.has(HEALTH)) {
+                                throw new IllegalStateException("groupBy");
+                            }
+                            return 0;
+                        })
+                        .onEntitiesAdded((archetype, from, to) -> heard.add("added " + (to - from)))
+                        .onEntitiesRemoved((archetype, from, to) -> heard.add("removed " + (to - from)))
+                        .build()));
+        assertEquals("groupBy", thrown.getMessage());
+        long id = world.spawn(POSITION); // into the archetype the query took before its groupBy threw
+        world.despawn(id);
+        assertEquals(List.of(), heard, "no query was made, so nothing hears the archetype it had taken");
+    }
+
+    static final TagComponent[] SHAPES = new TagComponent[24];
+
+    static {
+        for (int i = 0; i < SHAPES.length; i++) {
+            SHAPES[i] = Components.tag("test.world.Shape" + i);
+        }
+    }
+
+    @Test
+    void anArchetypeAQueryCouldNotTakeIsWithdrawnSoNoQueryMissesIt() {
+        assertTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED, "the suite runs with allocation faults on");
+        dev.jtecs.query.Query positions = world.newQuery(dev.jtecs.query.QueryDescriptor.builder()
+                .include(POSITION).build());
+        int failures = 0;
+        for (TagComponent shape : SHAPES) { // each a new archetype, so the query's arrays grow now and then
+            int archetypes = world.archetypeCount();
+            int entities = world.entityCount();
+            long id = 0;
+            for (int k = 1; id == 0; k++) {
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                try {
+                    id = world.spawn(POSITION.of(pos(k, 0)), shape);
+                } catch (OutOfMemoryError injected) {
+                    failures++;
+                    assertEquals(entities, world.entityCount(), shape + ", growth " + k);
+                    assertTrue(world.findArchetypes(shape).isEmpty(), shape + ", growth " + k
+                            + ": the half-announced archetype was withdrawn");
+                    assertEquals(archetypes, world.archetypeCount(), shape + ", growth " + k);
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                assertTrue(k < 50, "some growth count lets the spawn through");
+            }
+            assertTrue(positions.archetypes().contains(world.archetypeOf(id)), shape + ": the query holds it");
+        }
+        assertTrue(failures > 0);
+        assertEquals(SHAPES.length, positions.count());
     }
 
     @Test
