@@ -660,4 +660,33 @@ class TransactionTest {
         assertFalse(tx.hasOpenTagMoves(), "each move was found once, at its own index");
         assertEquals(3, tx.openRecords());
     }
+    @Test
+    void aRecycledWaveLeavesNoValueForALaterTagMoveAtTheSameIndex() {
+        Transaction tx = new Transaction();
+        tx.stageValueMove(1, 1, N.of(10));
+        tx.stageValueMove(2, 2, N.of(20));
+        tx.seal();
+        tx.tagMovesDone(0, 2);
+        tx.recycle();
+        tx.stageTagMove(3, 3, A, true); // index 0 again, with no value of its own
+        tx.stageValueMove(4, 4, N.of(40)); // index 1: the moves below it are read for values now
+        assertNull(tx.tagMoveInput(0), "the published wave's value is gone");
+        assertEquals(N.of(40), tx.tagMoveInput(1));
+    }
+
+    @Test
+    void twoOpenNextWaveMovesAreEachFoundAtTheirOwnIndexAfterRecycling() {
+        Transaction tx = new Transaction();
+        tx.stageTagMove(1, 1, A, true);
+        tx.seal();
+        tx.stageTagMove(2, 2, A, true); // staged while the wave drains: indices 1 and 2
+        tx.stageTagMove(3, 3, B, false);
+        tx.tagMoveDone(0);
+        tx.recycle(); // to indices 0 and 1; index 2 still holds its old copy
+        assertEquals(java.util.Arrays.asList(B, null), entries(tx, tx.find(3)));
+        assertTrue(tx.hasOpenTagMoves(), "slot 2's move is still open");
+        assertEquals(List.of(A, A), entries(tx, tx.find(2)));
+        assertFalse(tx.hasOpenTagMoves(), "each promoted at its own index");
+        assertEquals(2, tx.openRecords());
+    }
 }
