@@ -596,6 +596,28 @@ class WorldTest {
     }
 
     @Test
+    void aClosedWorldRefusesBeforeItsPipelineHearsOfTheCall() {
+        List<String> calls = new ArrayList<>();
+        World recorded = World.create(WorldConfig.defaults().pipelineFactory((w, scope) ->
+                (Pipeline) Proxy.newProxyInstance(Pipeline.class.getClassLoader(), new Class<?>[] {Pipeline.class},
+                        (proxy, method, args) -> {
+                            calls.add(method.getName());
+                            Class<?> type = method.getReturnType();
+                            return type == boolean.class ? false : type == int.class ? 0 : type == long.class
+                                    ? 0L : type == double.class ? 0.0 : type == String.class ? "" : null;
+                        })));
+        recorded.close();
+        calls.clear();
+        for (Executable call : List.<Executable>of(() -> recorded.update(0.5), recorded::enqueueCommit,
+                recorded::startup, recorded::shutdown, () -> recorded.runPhase(dev.jtecs.schedule.Phases.UPDATE),
+                () -> recorded.removeSystem("x"), recorded::listSystems, recorded::fixedStepCount)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call);
+            assertEquals(recorded + " is closed", e.getMessage());
+        }
+        assertEquals(List.of(), calls, "no call reached the pipeline");
+    }
+
+    @Test
     void growthAcrossManyEntitiesKeepsEveryValue() {
         int n = 5000;
         long[] ids = new long[n];
