@@ -1192,17 +1192,28 @@ class WorldTest {
     }
 
     @Test
-    void enqueueCommitOutsideAScopePublishesAtOnceAndInsideOneWaits() {
+    void enqueueCommitFromASystemPublishesAfterItAndElsewhereAtOnce() {
         long[] spawned = new long[1];
-        List<Boolean> aliveAfterRequest = new ArrayList<>();
+        List<String> log = new ArrayList<>();
         world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.requester").run((dt, w) -> {
             spawned[0] = w.spawn(POSITION);
             w.enqueueCommit(); // once after the body returns
-            aliveAfterRequest.add(w.isAlive(spawned[0]));
+            log.add("after request alive=" + w.isAlive(spawned[0]));
         }));
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.next").after("test.world.requester")
+                .run((dt, w) -> log.add("next system alive=" + w.isAlive(spawned[0]))));
         world.update(0.1);
-        assertEquals(List.of(false), aliveAfterRequest);
-        assertTrue(world.isAlive(spawned[0]));
+        assertEquals(List.of("after request alive=false", "next system alive=true"), log);
+
+        long doomed = world.spawn(POSITION);
+        world.observe(doomed, dev.jtecs.event.OnDespawn.class, e -> {
+            throw new IllegalStateException("observer");
+        });
+        assertThrows(IllegalStateException.class, () -> world.despawn(doomed));
+        assertTrue(world.hasPendingChanges(), "the despawn stays staged");
+        world.enqueueCommit(); // no scope open, no system running: at once
+        assertFalse(world.hasPendingChanges());
+        assertFalse(world.isAlive(doomed));
     }
 
     // ------------------------------------------------------------------ the surface the world hands on

@@ -1641,4 +1641,33 @@ class BatchesTest {
             assertEquals(List.of(new Debt(creditor, 40), new Debt(other, 2)), debts, "each edge with its payload");
         }
     }
+    static final dev.jtecs.component.Relationship FENCED_BY = dev.jtecs.component.Relationships.register(
+            "test.batch.FencedBy");
+    /** Requires a dense edge to the first entity of a fresh world: a table with a pair, though no input is an edge. */
+    static final TagComponent FENCED = Components.tag("test.batch.Fenced",
+            o -> o.requires(FENCED_BY.to(Entity.pack(1, 0))));
+
+    @Test
+    void aKeptSpawnPlanWhoseTableCompactionPrunedIsPlannedAgain() {
+        long fence = world.spawn(MARK);
+        assertEquals(Entity.pack(1, 0), fence, "the target FENCED requires");
+        List<Input> inputs = List.of(FENCED, HP.of(2));
+        BatchIds first = world.batchSpawn(2, inputs);
+        dev.jtecs.storage.Archetype fenced = world.archetypeOf(first.get(0));
+        assertTrue(world.has(first.get(0), FENCED_BY.targeting(fence)));
+        world.despawn(first.get(0));
+        world.despawn(first.get(1));
+        world.despawn(fence);
+        assertEquals(1, world.compact().pruned(), "the emptied table with the dead target's pair");
+        assertThrows(IllegalStateException.class, fenced::count, "released");
+        BatchIds again = world.batchSpawn(2, inputs); // the kept plan names the released table: planned afresh
+        dev.jtecs.storage.Archetype placed = world.archetypeOf(again.get(0));
+        assertEquals(2, placed.count(), "a live table holds both");
+        for (int i = 0; i < again.count(); i++) {
+            assertTrue(world.isAlive(again.get(i)));
+            assertTrue(world.has(again.get(i), FENCED));
+            assertEquals(2, world.get(again.get(i), HP));
+        }
+        assertEquals(2, world.entityCount());
+    }
 }
