@@ -184,10 +184,10 @@ final class States {
 
     /**
      * Replaces the stack with these created states, bottom first (a snapshot load): no policy runs and no event
-     * is delivered, since the loaded entities already carry what the transitions did to them.
+     * is delivered, since the loaded entities already carry what the transitions did to them. The load refused a
+     * call during a transition ({@link #checkIdle}) before it replaced anything.
      */
     void restore(List<String> names) {
-        checkIdle("loadSnapshot");
         List<State> restored = new ArrayList<>(names.size());
         for (String name : names) {
             restored.add(require(name, "loadSnapshot"));
@@ -247,7 +247,8 @@ final class States {
         return state;
     }
 
-    private void checkIdle(String operation) {
+    /** Refuses {@code operation} while a transition runs (from a state event observer or a policy's effects). */
+    void checkIdle(String operation) {
         if (changing != null) {
             throw new IllegalStateException(operation + ": not allowed while " + changing
                     + " runs (from a state event observer or a policy's effects); change states from a system or"

@@ -1609,8 +1609,9 @@ public final class World implements AutoCloseable {
      * Queries see the old rows leave and the loaded rows arrive through their membership callbacks; observers at
      * entity addresses are dropped; no {@code OnSpawn} is delivered. Column views taken before are stale.
      *
-     * @throws IllegalStateException during publication, from a running system, inside a scope, or from a
-     *     snapshot event or handler
+     * @throws IllegalStateException during publication, from a running system, inside a scope, from a
+     *     snapshot event or handler, or during a state transition (from its event observers or its policy's
+     *     effects); nothing changes then
      */
     public SnapshotPrelude loadSnapshot(Snapshot snapshot) {
         checkOpen();
@@ -1679,6 +1680,9 @@ public final class World implements AutoCloseable {
             if (scopes.depth() > 0) {
                 throw new IllegalStateException(operation + ": not allowed inside a scope (depth=" + scopes.depth()
                         + "); commit or unwind first");
+            }
+            if (operation.equals("loadSnapshot")) {
+                states.checkIdle(operation); // a load replaces the state stack: refused before it replaces anything
             }
         }
 

@@ -63,6 +63,23 @@ class CompactionTest {
     }
 
     @Test
+    void compactRebuildsOnlyWhatFellBelowAQuarterOfItsHighWaterMark() {
+        long[] ids = world.batchSpawn(1024, List.of(POS.of(new Pos(1, 2)))).toArray();
+        Archetype archetype = world.archetypeOf(ids[0]);
+        int capacity = archetype.capacityRows();
+        world.despawn(ids, 0, 512); // half left: far from a quarter
+        assertEquals(new CompactResult(0, 0), world.compact());
+        assertEquals(capacity, archetype.capacityRows());
+        world.despawn(ids, 512, 768); // exactly a quarter (256 of 1024) left: not below it
+        assertEquals(new CompactResult(0, 0), world.compact());
+        assertEquals(capacity, archetype.capacityRows(), "a quarter is not under a quarter");
+        world.despawn(ids, 768, 769); // 255: below
+        assertEquals(new CompactResult(0, 1), world.compact());
+        assertEquals(256, archetype.capacityRows(), "255 rows padded to the next multiple of the row padding");
+        assertEquals(new Pos(1, 2), world.get(ids[1023], POS));
+    }
+
+    @Test
     void compactRefusesPendingWorkScopesAndPublication() {
         world.defer();
         world.spawn(POS);

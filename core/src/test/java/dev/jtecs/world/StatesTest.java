@@ -605,6 +605,60 @@ class StatesTest {
         assertEquals(List.of("paused at blur=true", "paused after push=true"), log);
     }
 
+    @Test
+    void aTransitionWhoseStepsThrowCompletesAndThrowsTheFirstWithTheLaterSuppressed() {
+        world.createState("menu", StatePolicy.none());
+        world.createState("game", StatePolicy.none());
+        world.pushState("menu");
+        IllegalStateException blur = new IllegalStateException("blur");
+        IllegalStateException enter = new IllegalStateException("enter");
+        world.observe(Entity.WORLD, StateBlur.class, e -> {
+            throw blur;
+        });
+        world.observe(Entity.WORLD, StateEnter.class, e -> {
+            throw enter;
+        });
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> world.pushState("game"));
+        assertSame(blur, thrown);
+        assertEquals(List.of(enter), List.of(thrown.getSuppressed()));
+        assertEquals(List.of("menu", "game"), world.listStates(), "the transition completed");
+    }
+
+    @Test
+    void theSameExceptionThrownByTwoStepsIsThrownOnceWithoutSuppressingItself() {
+        world.createState("menu", StatePolicy.none());
+        world.createState("game", StatePolicy.none());
+        world.pushState("menu");
+        IllegalStateException again = new IllegalStateException("again");
+        world.observe(Entity.WORLD, StateExit.class, e -> {
+            throw again;
+        });
+        world.observe(Entity.WORLD, StateFocus.class, e -> {
+            throw again;
+        });
+        world.pushState("game");
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, world::popState);
+        assertSame(again, thrown);
+        assertEquals(0, thrown.getSuppressed().length);
+        assertEquals(List.of("menu"), world.listStates());
+    }
+
+    @Test
+    void insideASystemPendingWorkIsPublishedBeforeAPopSoTheExitReachesIt() {
+        world.createState("level", StatePolicy.despawnOnExit());
+        world.pushState("level");
+        long[] spawned = new long[1];
+        world.addSystem(SystemConfig.named("test.Leaver").run((dt, w) -> {
+            spawned[0] = w.spawn(A); // staged inside the dispatch, tagged with the level
+            w.popState();
+            log.add("alive after pop=" + w.isAlive(spawned[0]));
+        }));
+        world.update(0.1);
+        assertEquals(List.of("alive after pop=false"), log);
+        assertFalse(world.isAlive(spawned[0]), "published first, so the exit's despawn selected it");
+        assertEquals(List.of(), world.listStates());
+    }
+
     // ---------------------------------------------------------------- against a naive model
 
     /** What the model remembers of one entity. */

@@ -25,6 +25,10 @@ class WorldConfigTest {
         WorldConfig changed = base.maxEntities(10).timestep(0.5).fixedMaxSteps(2).nominalFrameTime(0.25);
         assertEquals(new WorldConfig(10, 0.5, 2, 0.25, FixedOverload.DROP, PipelineFactory.DEFAULT), changed);
         assertEquals(Entity.DEFAULT_MAX_ENTITIES, base.maxEntities());
+        WorldConfig accumulating = changed.fixedOverload(FixedOverload.ACCUMULATE);
+        assertEquals(new WorldConfig(10, 0.5, 2, 0.25, FixedOverload.ACCUMULATE, PipelineFactory.DEFAULT),
+                accumulating);
+        assertEquals(FixedOverload.DROP, changed.fixedOverload(), "the copy changed, not the original");
     }
 
     @Test

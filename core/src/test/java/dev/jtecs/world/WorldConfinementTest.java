@@ -252,7 +252,12 @@ class WorldConfinementTest {
         Thread main = Thread.currentThread();
         assertWrongThread(onIntruder(() -> world.transferTo(Thread.currentThread())), "transferTo");
         assertWrongThread(onIntruder(world::release), "release");
-        assertWrongThread(onIntruder(world::claim), "claim");
+        Throwable claimed = onIntruder(world::claim);
+        assertWrongThread(claimed, "claim");
+        assertTrue(claimed.getMessage().startsWith("claim: " + world + " is confined to"), claimed.getMessage());
+        Throwable called = onIntruder(world::entityCount);
+        assertTrue(called.getMessage().startsWith(world + " is confined to"), "no operation to name: "
+                + called.getMessage());
         assertSame(main, world.owner());
         assertThrows(NullPointerException.class, () -> world.transferTo(null));
         assertSame(main, world.owner());

@@ -283,13 +283,117 @@ class WorldSnapshotsTest {
             Snapshot saved = world.saveSnapshot(SnapshotOptions.binary());
             world.popState();
             world.enablePhase(Phases.RENDER);
+            world.disablePhase(Phases.UPDATE); // the load enables it again
             world.update(0.01);
             world.loadSnapshot(saved);
             assertEquals(List.of("game", "menu"), world.listStates());
             assertFalse(world.isPhaseEnabled(Phases.RENDER));
+            assertTrue(world.isPhaseEnabled(Phases.UPDATE), "saved enabled, loaded enabled");
             assertEquals(0.25 - 0.1 - 0.1, world.getFixedTiming().accumulator(), 1e-15);
             long spawned = world.spawn();
             assertTrue(world.has(spawned, Components.findByName("state:menu")), "the active state tags spawns");
+        }
+    }
+
+    @Test
+    void everyLoadFormAnswersTheSnapshotsPrelude(@TempDir Path dir) {
+        Path file = dir.resolve("prelude.snapshot");
+        try (World world = World.create(); World copy = World.create()) {
+            populate(world);
+            Snapshot binary = world.saveSnapshot(SnapshotOptions.binary().path(file));
+            Snapshot table = world.saveSnapshot();
+            List<SnapshotPrelude> preludes = new ArrayList<>();
+            preludes.add(copy.loadSnapshot(binary));
+            preludes.add(copy.loadSnapshot(table));
+            preludes.add(copy.loadSnapshot(table.table()));
+            preludes.add(copy.loadSnapshot(binary.toByteArray()));
+            preludes.add(copy.loadSnapshot(java.lang.foreign.MemorySegment.ofArray(binary.toByteArray())));
+            preludes.add(copy.loadSnapshot(file));
+            for (SnapshotPrelude prelude : preludes) {
+                assertEquals(world.entityCount(), prelude.entityCount(), prelude.toString());
+                assertEquals(binary.nextEntityId(), prelude.nextEntityId(), prelude.toString());
+            }
+            assertEquals(describe(world), describe(copy));
+        }
+    }
+
+    @Test
+    void aSnapshotWhoseStateThisWorldNeverCreatedIsRefusedAndChangesNothing() {
+        try (World source = World.create(); World target = World.create()) {
+            source.createState("snap.level", StatePolicy.none());
+            source.pushState("snap.level");
+            source.spawn(MARK);
+            source.spawn(MARK);
+            Snapshot saved = source.saveSnapshot();
+            long kept = target.spawn(HEALTH.of(3.0));
+            for (Snapshot form : List.of(saved, source.saveSnapshot(SnapshotOptions.binary()))) {
+                InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                        () -> target.loadSnapshot(form));
+                assertTrue(refused.getMessage().contains("state snap.level was not created in this world"),
+                        refused.getMessage());
+                assertEquals(1, target.entityCount());
+                assertEquals(3.0, target.get(kept, HEALTH));
+                assertEquals(List.of(), target.listStates());
+            }
+            target.createState("snap.level", StatePolicy.none());
+            target.loadSnapshot(saved);
+            assertEquals(List.of("snap.level"), target.listStates());
+            assertEquals(2, target.entityCount());
+        }
+    }
+
+    @Test
+    void aLoadFromAStateTransitionIsRefusedAndTheTransitionCompletes() {
+        try (World world = World.create()) {
+            world.createState("snap.menu", StatePolicy.none());
+            long kept = world.spawn(HEALTH.of(4.0));
+            Snapshot empty;
+            try (World fresh = World.create()) {
+                fresh.createState("snap.menu", StatePolicy.none());
+                empty = fresh.saveSnapshot();
+            }
+            List<String> refused = new ArrayList<>();
+            world.observe(Entity.WORLD, dev.jtecs.event.StateEnter.class, e -> {
+                IllegalStateException thrown = assertThrows(IllegalStateException.class,
+                        () -> world.loadSnapshot(empty));
+                refused.add(thrown.getMessage());
+            });
+            world.pushState("snap.menu");
+            assertEquals(1, refused.size());
+            assertTrue(refused.get(0).contains("pushState(snap.menu)"), refused.get(0));
+            assertEquals(List.of("snap.menu"), world.listStates());
+            assertTrue(world.isAlive(kept));
+            assertEquals(4.0, world.get(kept, HEALTH));
+        }
+    }
+
+    @Test
+    void aSaveFirstPublishesWorkLeftStagedByACallWhoseObserverThrew() {
+        try (World world = World.create(); World copy = World.create()) {
+            long doomed = world.spawn(HEALTH.of(9.0));
+            long kept = world.spawn(HEALTH.of(8.0));
+            world.observe(doomed, dev.jtecs.event.OnDespawn.class, e -> {
+                throw new IllegalStateException("observer");
+            });
+            assertThrows(IllegalStateException.class, () -> world.despawn(doomed));
+            assertTrue(world.hasPendingChanges(), "the despawn stays staged, outside any scope");
+            assertEquals(0, world.scopeDepth());
+            Snapshot saved = world.saveSnapshot();
+            assertFalse(world.hasPendingChanges());
+            assertFalse(world.isAlive(doomed), "published before the save read the world");
+            copy.loadSnapshot(saved);
+            assertEquals(1, copy.entityCount());
+            assertEquals(8.0, copy.get(kept, HEALTH));
+        }
+    }
+
+    @Test
+    void theHandlerNamesListTheRegisteredHandlersInOrder() {
+        try (World world = World.create()) {
+            assertEquals(List.of(), world.snapshotHandlerNames());
+            world.addSnapshotHandler(SnapshotHandler.<World>of("snap.b", w -> 1, null));
+            world.addSnapshotHandler(SnapshotHandler.<World>of("snap.a", w -> 2, null));
+            assertEquals(List.of("snap.b", "snap.a"), world.snapshotHandlerNames());
         }
     }
 

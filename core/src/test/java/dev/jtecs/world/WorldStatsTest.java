@@ -19,6 +19,37 @@ class WorldStatsTest {
         assertTrue(stats.toString().startsWith("WorldStats[entities=0"));
     }
 
+    record Point(float x, float y) {}
+
+    static final dev.jtecs.component.NativeComponent<Point> POINT = dev.jtecs.component.Components.registerNative(
+            Point.class, o -> o.name("test.stats.Point"));
+    static final dev.jtecs.component.TagComponent MARK = dev.jtecs.component.Components.tag("test.stats.Mark");
+
+    @Test
+    void getStatsFillsEveryCountFromTheWorld() {
+        try (World world = World.create(WorldConfig.defaults().timestep(0.25).fixedMaxSteps(3))) {
+            int builtinSystems = world.listSystems().size();
+            world.spawn(POINT);
+            world.spawn(POINT, MARK);
+            world.spawn(MARK);
+            world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.stats.fixed")
+                    .phase(dev.jtecs.schedule.Phases.FIXED_UPDATE).run((dt, w) -> { }));
+            world.update(2.0625); // 8 steps due, 3 run, 5 dropped: 1.25 s
+            WorldStats stats = world.getStats(new WorldStats());
+            assertEquals(3, stats.entities());
+            assertEquals(world.archetypeCount(), stats.archetypes());
+            assertEquals(2, stats.components(), "POINT and MARK");
+            assertEquals(builtinSystems + 1, stats.systems());
+            assertEquals(1.25, stats.fixedTimeDropped());
+            assertEquals(5, stats.fixedStepsDropped());
+            assertEquals(world.nativeBytesReserved(), stats.nativeBytes());
+            assertTrue(stats.nativeBytes() > 0);
+            assertEquals("WorldStats[entities=3, archetypes=" + stats.archetypes() + ", components=2, systems="
+                    + stats.systems() + ", fixedTimeDropped=1.25, fixedStepsDropped=5, nativeBytes="
+                    + stats.nativeBytes() + "]", stats.toString());
+        }
+    }
+
     @Test
     void fillingACallerOwnedRecordAllocatesNothing() {
         try (World world = World.create()) {

@@ -550,6 +550,73 @@ class WorldTest {
         assertThrows(IllegalStateException.class, () -> other.forEachArchetype(a -> { }));
     }
 
+    /**
+     * World methods a closed world still answers: settings, identity, the owner hint, close itself, and the two
+     * that only concern the thread (checkThread, and claim, which the owner may call on a world it owns).
+     */
+    private static final java.util.Set<String> ANSWERED_WHEN_CLOSED = java.util.Set.of("owner", "config",
+            "toString", "hashCode", "equals", "getClass", "notify", "notifyAll", "wait", "isClosed", "close",
+            "checkThread", "claim");
+
+    @Test
+    void aClosedWorldRefusesEveryOtherCallAsClosedBeforeReadingItsArguments() throws Exception {
+        World other = World.create();
+        other.close();
+        List<java.lang.reflect.Method> methods = new ArrayList<>();
+        for (java.lang.reflect.Method method : World.class.getMethods()) {
+            if (!java.lang.reflect.Modifier.isStatic(method.getModifiers())
+                    && !ANSWERED_WHEN_CLOSED.contains(method.getName())) {
+                methods.add(method);
+            }
+        }
+        methods.sort(java.util.Comparator.comparing(java.lang.reflect.Method::toString));
+        assertTrue(methods.size() > 90, "the sweep covers the whole surface: " + methods.size());
+        List<String> wrong = new ArrayList<>();
+        for (java.lang.reflect.Method method : methods) {
+            Object[] args = new Object[method.getParameterCount()];
+            Class<?>[] types = method.getParameterTypes();
+            for (int i = 0; i < args.length; i++) { // null for references: a call that read them would not say closed
+                args[i] = types[i] == int.class ? (Object) 1 : types[i] == long.class ? (Object) 1L
+                        : types[i] == double.class ? (Object) 0.5 : types[i] == float.class ? (Object) 1f
+                        : types[i] == boolean.class ? (Object) true : types[i] == short.class ? (Object) (short) 1
+                        : types[i] == byte.class ? (Object) (byte) 1 : types[i] == char.class ? (Object) 'x' : null;
+            }
+            Throwable thrown = null;
+            try {
+                method.invoke(other, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                thrown = e.getCause();
+            }
+            if (!(thrown instanceof IllegalStateException)
+                    || !thrown.getMessage().equals(other + " is closed")) {
+                wrong.add(method + " -> " + thrown);
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
+
+    @Test
+    void aClosedWorldRefusesBeforeItsPipelineHearsOfTheCall() {
+        List<String> calls = new ArrayList<>();
+        World recorded = World.create(WorldConfig.defaults().pipelineFactory((w, scope) ->
+                (Pipeline) Proxy.newProxyInstance(Pipeline.class.getClassLoader(), new Class<?>[] {Pipeline.class},
+                        (proxy, method, args) -> {
+                            calls.add(method.getName());
+                            Class<?> type = method.getReturnType();
+                            return type == boolean.class ? false : type == int.class ? 0 : type == long.class
+                                    ? 0L : type == double.class ? 0.0 : type == String.class ? "" : null;
+                        })));
+        recorded.close();
+        calls.clear();
+        for (Executable call : List.<Executable>of(() -> recorded.update(0.5), recorded::enqueueCommit,
+                recorded::startup, recorded::shutdown, () -> recorded.runPhase(dev.jtecs.schedule.Phases.UPDATE),
+                () -> recorded.removeSystem("x"), recorded::listSystems, recorded::fixedStepCount)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call);
+            assertEquals(recorded + " is closed", e.getMessage());
+        }
+        assertEquals(List.of(), calls, "no call reached the pipeline");
+    }
+
     @Test
     void growthAcrossManyEntitiesKeepsEveryValue() {
         int n = 5000;
@@ -590,15 +657,17 @@ class WorldTest {
         // held for good
         long before = World.nativeBytesHeldByOpenWorlds();
         World[] seen = new World[1];
+        Archetype[] kept = new Archetype[1];
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> World.create(WorldConfig.defaults().pipelineFactory((w, scope) -> {
                     seen[0] = w;
-                    w.spawn(POSITION.of(pos(1, 2)), HEALTH.of(3));
+                    kept[0] = w.archetypeOf(w.spawn(POSITION.of(pos(1, 2)), HEALTH.of(3)));
                     w.defer(); // left open: the failed construction closes the world all the same
                     w.spawn(VELOCITY);
                     throw new IllegalStateException("no scheduler today");
                 })));
         assertEquals("no scheduler today", refused.getMessage());
+        assertThrows(IllegalStateException.class, () -> kept[0].count(), "the archetype was released with its memory");
         assertEquals(before, World.nativeBytesHeldByOpenWorlds(), "the half-made world returned its memory");
         assertTrue(seen[0].isClosed());
         assertThrows(IllegalStateException.class, () -> seen[0].spawn(POSITION));
@@ -858,6 +927,9 @@ class WorldTest {
         var lacks = assertThrows(IllegalArgumentException.class, () -> world.write(bare, x, 5f));
         assertTrue(lacks.getMessage().contains("has no component") && lacks.getMessage().contains("(field x)"),
                 lacks.getMessage());
+        long empty = committed(); // no component at all: the root archetype, the registry's first store
+        var nothing = assertThrows(IllegalArgumentException.class, () -> world.write(empty, x, 5f));
+        assertTrue(nothing.getMessage().contains("has no component"), nothing.getMessage());
         var stale = assertThrows(IllegalArgumentException.class, () -> world.write(dead, x, 5f));
         assertTrue(stale.getMessage().startsWith("write: entity"), stale.getMessage());
         assertThrows(IllegalArgumentException.class, () -> world.write(0L, x, 5f));
@@ -1024,7 +1096,457 @@ class WorldTest {
         assertEquals(1, warnings.size(), warnings.toString());
         assertTrue(warnings.get(0).contains("1 scope(s) left open"), warnings.get(0));
         assertTrue(world.isAlive(id), "update still closes the scope and publishes, as documented");
+        assertTrue(warnings.get(0).endsWith("closes them and publishes the work staged in them before the systems run"),
+                warnings.get(0));
         assertEquals(List.of(), warningsDuring(() -> world.update(0)), "closed now: no second warning");
+        world.defer(); // a scope left open with nothing in it
+        List<String> empty = warningsDuring(() -> world.update(0));
+        assertEquals(1, empty.size(), empty.toString());
+        assertTrue(empty.get(0).endsWith("closes them and publishes nothing staged before the systems run"),
+                empty.get(0));
+    }
+
+    @Test
+    void updateClearsTheDirtyMarksOnceTheSystemsRan() {
+        List<Boolean> seenBySystem = new ArrayList<>();
+        long id = world.spawn(POSITION.of(pos(1, 2)), HEALTH);
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.dirtyReader")
+                .run((dt, w) -> seenBySystem.add(w.archetypeOf(id).isComponentDirty(POSITION))));
+        world.update(0.1);
+        assertEquals(List.of(true), seenBySystem, "the spawn's marks are still there while systems run");
+        assertEquals(List.of(), world.dirtyArchetypes(), "and gone after the update");
+        assertFalse(world.archetypeOf(id).anyComponentDirty());
+        world.set(id, HEALTH.of(3.0));
+        world.update(0.1);
+        assertEquals(List.of(true, false), seenBySystem);
+        assertEquals(List.of(), world.dirtyArchetypes());
+    }
+
+    @Test
+    void theWorldRunsItsPipelineThroughEveryEntryPoint() {
+        List<String> log = new ArrayList<>();
+        dev.jtecs.schedule.Phase custom = dev.jtecs.schedule.Phase.of("test.world.Custom");
+        world.registerPhase(dev.jtecs.schedule.PhaseDefinition.leaf(custom));
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.start")
+                .phase(dev.jtecs.schedule.Phases.STARTUP).run((dt, w) -> log.add("startup dt=" + dt)));
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.stop")
+                .phase(dev.jtecs.schedule.Phases.SHUTDOWN).run((dt, w) -> log.add("shutdown dt=" + dt)));
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.custom")
+                .phase(custom).run((dt, w) -> log.add("custom dt=" + dt)));
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.fixed")
+                .phase(dev.jtecs.schedule.Phases.FIXED_UPDATE).run((dt, w) -> log.add("fixed")));
+        assertEquals(List.of("test.world.start", "test.world.fixed", "test.world.stop", "test.world.custom"),
+                world.listSystems().stream().map(dev.jtecs.schedule.SystemInfo::name)
+                        .filter(name -> name.startsWith("test.")).toList(), "dispatch order, by phase");
+        int systems = world.listSystems().size();
+        assertEquals(systems, world.getStats(null).systems());
+
+        world.startup();
+        assertEquals(List.of("startup dt=0.0"), log);
+        world.runPhase(custom);
+        world.runPhase(custom, 0.25);
+        assertEquals(List.of("startup dt=0.0", "custom dt=0.0", "custom dt=0.25"), log);
+        log.clear();
+
+        assertTrue(world.isPhaseEnabled(custom));
+        world.disablePhase(custom);
+        assertFalse(world.isPhaseEnabled(custom));
+        world.runPhase(custom);
+        world.enablePhase(custom);
+        assertTrue(world.isPhaseEnabled(custom));
+        assertTrue(world.setSystemEnabled("test.world.custom", false));
+        assertFalse(world.setSystemEnabled("test.world.none", false), "no such system");
+        world.runPhase(custom);
+        assertEquals(List.of(), log, "a disabled phase, then a disabled system, ran nothing");
+        assertTrue(world.setSystemEnabled("test.world.custom", true));
+        assertTrue(world.replaceSystemBody("test.world.custom", (dt, w) -> log.add("replaced")));
+        assertFalse(world.replaceSystemBody("test.world.none", (dt, w) -> { }), "no such system");
+        world.runPhase(custom);
+        assertEquals(List.of("replaced"), log);
+        log.clear();
+
+        double step = world.getFixedTiming().timestep();
+        assertEquals(0L, world.fixedStepCount());
+        world.update(step * 2.5);
+        assertEquals(2L, world.fixedStepCount());
+        assertEquals(List.of("fixed", "fixed"), log);
+        log.clear();
+
+        assertTrue(world.removeSystem("test.world.fixed"));
+        assertFalse(world.removeSystem("test.world.fixed"), "already gone");
+        assertEquals(systems - 1, world.listSystems().size());
+        world.shutdown();
+        assertEquals(List.of("shutdown dt=0.0"), log);
+    }
+
+    @Test
+    void aCommitBarrierBetweenSystemsPublishesTheFirstOnesWork() {
+        List<String> log = new ArrayList<>();
+        long[] spawned = new long[1];
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.spawner")
+                .run((dt, w) -> spawned[0] = w.spawn(POSITION)).commitAfter());
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.reader").after("test.world.spawner")
+                .run((dt, w) -> log.add("alive=" + w.isAlive(spawned[0]))));
+        world.update(0.1);
+        assertEquals(List.of("alive=true"), log);
+    }
+
+    @Test
+    void enqueueCommitFromASystemPublishesAfterItAndElsewhereAtOnce() {
+        long[] spawned = new long[1];
+        List<String> log = new ArrayList<>();
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.requester").run((dt, w) -> {
+            spawned[0] = w.spawn(POSITION);
+            w.enqueueCommit(); // once after the body returns
+            log.add("after request alive=" + w.isAlive(spawned[0]));
+        }));
+        world.addSystem(dev.jtecs.schedule.SystemConfig.named("test.world.next").after("test.world.requester")
+                .run((dt, w) -> log.add("next system alive=" + w.isAlive(spawned[0]))));
+        world.update(0.1);
+        assertEquals(List.of("after request alive=false", "next system alive=true"), log);
+
+        long doomed = world.spawn(POSITION);
+        world.observe(doomed, dev.jtecs.event.OnDespawn.class, e -> {
+            throw new IllegalStateException("observer");
+        });
+        assertThrows(IllegalStateException.class, () -> world.despawn(doomed));
+        assertTrue(world.hasPendingChanges(), "the despawn stays staged");
+        world.enqueueCommit(); // no scope open, no system running: at once
+        assertFalse(world.hasPendingChanges());
+        assertFalse(world.isAlive(doomed));
+    }
+
+    // ------------------------------------------------------------------ the surface the world hands on
+
+    static final dev.jtecs.component.Relationship UNDER = dev.jtecs.component.Relationships.register(
+            "test.world.Under", o -> o.reverseIndex());
+    static final dev.jtecs.component.Relationship KNOWS = dev.jtecs.component.Relationships.register(
+            "test.world.Knows", o -> o.reverseIndex());
+
+    @Test
+    void batchCallsRefuseAQueryOfAnotherWorldAndChangeNothing() {
+        long a = committed(POSITION.of(pos(1, 2)), HEALTH.of(5.0), KNOWS.to(committed()));
+        try (World other = World.create()) {
+            dev.jtecs.query.Query foreign = other.newQuery(dev.jtecs.query.QueryDescriptor.builder()
+                    .include(POSITION).build());
+            other.spawn(POSITION);
+            assertRejectedUnchanged(() -> world.batchSet(foreign, HEALTH.of(1.0)), a);
+            assertRejectedUnchanged(() -> world.batchSet(foreign, HEALTH, (archetype, from, to) -> { }), a);
+            assertRejectedUnchanged(() -> world.batchRemove(foreign, HEALTH), a);
+            assertRejectedUnchanged(() -> world.batchRemove(foreign, KNOWS.to(a)), a);
+            assertRejectedUnchanged(() -> world.batchDespawn(foreign), a);
+            assertTrue(world.isAlive(a));
+            assertEquals(1, other.entityCount(), "the other world is untouched too");
+        }
+    }
+
+    @Test
+    void batchCallsReachEveryEntityTheQueryMatches() {
+        long t1 = committed();
+        long t2 = committed();
+        long a = committed(POSITION.of(pos(1, 2)), KNOWS.to(t1), KNOWS.to(t2));
+        long b = committed(POSITION.of(pos(3, 4)), KNOWS.to(t1));
+        long outsider = committed(HEALTH.of(7.0));
+        dev.jtecs.query.Query positions = world.newQuery(dev.jtecs.query.QueryDescriptor.builder()
+                .include(POSITION).build());
+        world.batchSet(positions, HEALTH, (archetype, from, to) -> {
+            for (int row = from; row < to; row++) {
+                archetype.getMut(HEALTH).set(row, 40.0 + row);
+            }
+        });
+        assertTrue(world.get(a, HEALTH) >= 40.0 && world.get(b, HEALTH) >= 40.0);
+        assertEquals(7.0, world.get(outsider, HEALTH), "not a member");
+        world.batchRemove(positions, KNOWS.to(t1));
+        List<Long> knownByA = new ArrayList<>();
+        world.targets(t2, KNOWS, knownByA::add);
+        assertEquals(List.of(a), knownByA);
+        List<Long> knowingT1 = new ArrayList<>();
+        world.targets(t1, KNOWS, knowingT1::add);
+        assertEquals(List.of(), knowingT1, "the edge to t1 left both members");
+        assertTrue(world.has(a, KNOWS) && !world.has(b, KNOWS));
+        world.batchDespawn(positions);
+        assertFalse(world.isAlive(a) || world.isAlive(b));
+        assertTrue(world.isAlive(outsider));
+    }
+
+    @Test
+    void edgesAreReadRemovedAndWalkedThroughTheWorld() {
+        long root = committed();
+        long child = committed(UNDER.to(root));
+        long grandchild = committed(UNDER.to(child));
+        long other = committed(UNDER.to(root));
+        List<String> visited = new ArrayList<>();
+        world.traverse(root, UNDER, (entity, depth) -> visited.add(entity + "@" + depth));
+        assertEquals(List.of(child + "@0", grandchild + "@1", other + "@0"), visited);
+        List<String> up = new ArrayList<>();
+        world.walkUp(grandchild, UNDER, (ancestor, depth) -> up.add(ancestor + "@" + depth));
+        assertEquals(List.of(child + "@1", root + "@2"), up);
+        assertThrows(IllegalStateException.class, () -> world.walkUp(grandchild, UNDER, (x, d) -> true, 1),
+                "deeper than the limit");
+        List<Long> sources = new ArrayList<>();
+        world.targets(root, UNDER, sources::add);
+        assertEquals(List.of(child, other), sources);
+        assertEquals(null, world.getFirstRelationship(root, UNDER), "no edge of its own");
+        assertEquals(world.get(child, UNDER), world.getFirstRelationship(child, UNDER));
+        assertTrue(world.getFirstRelationship(child, UNDER) != null, "child has its edge to root");
+        assertTrue(world.has(child, UNDER.targeting(root)));
+
+        world.remove(other, UNDER.to(root));
+        assertFalse(world.has(other, UNDER));
+        sources.clear();
+        world.targets(root, UNDER, sources::add);
+        assertEquals(List.of(child), sources);
+    }
+
+    @Test
+    void getMutOfARelationshipMarksTheEdgesColumnAndTheWildcard() {
+        long a = committed();
+        long b = committed();
+        long id = committed(SPRING.of(new Spring(a, 1f)), SPRING.of(new Spring(b, 2f)));
+        Archetype archetype = world.archetypeOf(id);
+        archetype.clearDirtyComponents();
+        String pairA = "test.world.Spring(" + Entity.toString(a) + ")";
+        String pairB = "test.world.Spring(" + Entity.toString(b) + ")";
+
+        assertEquals(new Spring(a, 1f), world.getMut(id, SPRING), "the first edge, ascending target order");
+        assertEquals(List.of("test.world.Spring", pairA), dirtyNames(archetype));
+        archetype.clearDirtyComponents();
+        assertEquals(new Spring(b, 2f), world.getMut(id, SPRING.targeting(b)));
+        assertEquals(List.of("test.world.Spring", pairB), dirtyNames(archetype));
+        archetype.clearDirtyComponents();
+
+        long c = committed();
+        assertNull(world.getMut(id, SPRING.targeting(c)), "no edge to c");
+        long plain = committed(HEALTH);
+        world.archetypeOf(plain).clearDirtyComponents();
+        assertNull(world.getMut(plain, SPRING), "no edge at all");
+        assertFalse(archetype.anyComponentDirty());
+        assertFalse(world.archetypeOf(plain).anyComponentDirty());
+    }
+
+    private static List<String> dirtyNames(Archetype archetype) {
+        return archetype.dirtyComponents().stream().map(Component::name).toList();
+    }
+
+    /** The pair component of {@code id}'s archetype for the edge to {@code target}. */
+    private Component<?> pairOf(long id, long target) {
+        for (Component<?> component : world.archetypeOf(id).components()) {
+            if (component instanceof dev.jtecs.component.PairComponent pair && pair.target() == target) {
+                return pair;
+            }
+        }
+        throw new AssertionError("no pair to " + target);
+    }
+
+    @Test
+    void compactForgetsThePairsOfDeadTargetsAndKeepsTheRest() {
+        long dying = committed();
+        long staying = committed();
+        long source = committed(KNOWS.to(dying), KNOWS.to(staying));
+        Component<?> deadPair = pairOf(source, dying);
+        Component<?> livePair = pairOf(source, staying);
+        world.despawn(dying);
+        assertEquals(1, world.findArchetypes(deadPair).size(), "known until compaction, in no archetype with rows");
+        world.compact();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> world.findArchetypes(deadPair));
+        assertTrue(e.getMessage().contains("compact() forgot it"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> world.getMut(source, deadPair));
+        assertThrows(IllegalArgumentException.class, () -> world.markComponentDirty(source, deadPair));
+        assertEquals(List.of(world.archetypeOf(source)), world.findArchetypes(livePair));
+        assertEquals(List.of(world.archetypeOf(source)), world.findArchetypes(KNOWS.targeting(staying)));
+        assertEquals(List.of(), world.findArchetypes(KNOWS.targeting(dying)), "the forgotten pair has none");
+    }
+
+    @Test
+    void aPairOfAnotherWorldIsRefusedByEveryCallThatNamesOne() {
+        long target = committed();
+        long source = committed(KNOWS.to(target), HEALTH);
+        Component<?> pair = pairOf(source, target);
+        try (World other = World.create()) {
+            long otherTarget = other.spawn();
+            long otherSource = other.spawn(KNOWS.to(otherTarget), HEALTH);
+            for (Executable call : List.<Executable>of(() -> other.getMut(otherSource, pair),
+                    () -> other.findArchetypes(pair), () -> other.markComponentDirty(otherSource, pair))) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+                assertTrue(e.getMessage().contains("belongs to another world"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aQueryWithAnAddedCallbackHearsTheRowsItStartsWith() {
+        long a = committed(POSITION.of(pos(1, 2)));
+        long b = committed(POSITION.of(pos(3, 4)), HEALTH);
+        List<Long> heard = new ArrayList<>();
+        world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(POSITION)
+                .onEntitiesAdded((archetype, from, to) -> {
+                    for (int row = from; row < to; row++) {
+                        heard.add(archetype.entity(row));
+                    }
+                }).build());
+        heard.sort(null);
+        assertEquals(List.of(a, b), heard);
+    }
+
+    @Test
+    void aCursorOpenedAfterAnUnwindStillPublishesWhenItCloses() {
+        committed(POSITION);
+        world.defer();
+        world.unwind(); // a new epoch: cursors opened before it are void
+        dev.jtecs.query.Query positions = world.newQuery(dev.jtecs.query.QueryDescriptor.builder()
+                .include(POSITION).build());
+        long spawned;
+        try (dev.jtecs.query.QueryCursor cursor = positions.cursor()) {
+            assertTrue(cursor.next());
+            spawned = world.spawn(HEALTH);
+            assertFalse(world.isAlive(spawned), "staged while the cursor is open");
+        }
+        assertEquals(0, world.scopeDepth());
+        assertTrue(world.isAlive(spawned), "the cursor's close published it");
+    }
+
+    @Test
+    void observersOnceAndStoppedAnswerForTheirAddress() {
+        long dead = committed();
+        world.despawn(dead);
+        assertThrows(IllegalArgumentException.class,
+                () -> world.observeOnce(dead, dev.jtecs.event.OnDespawn.class, e -> { }));
+        long id = committed(POSITION);
+        dev.jtecs.event.Observer<dev.jtecs.event.OnDespawn> never = e -> { };
+        assertFalse(world.stopObserving(id, dev.jtecs.event.OnDespawn.class, never), "never registered");
+        world.observe(id, dev.jtecs.event.OnDespawn.class, never);
+        assertTrue(world.stopObserving(id, dev.jtecs.event.OnDespawn.class, never));
+        assertFalse(world.stopObserving(id, dev.jtecs.event.OnDespawn.class, never), "stopped already");
+    }
+
+    static final TagComponent HUNGRY = Components.tag("test.world.Hungry");
+    static final TagComponent WALKING = Components.tag("test.world.Walking");
+    static final TagComponent RUNNING = Components.tag("test.world.Running");
+
+    @Test
+    void partitionsAreDeclaredSetAndReadThroughTheWorld() {
+        dev.jtecs.mutation.PartitionDimension hunger = dev.jtecs.mutation.PartitionDimension.presence(
+                "test.world.hunger", HUNGRY);
+        dev.jtecs.mutation.PartitionDimension gait = dev.jtecs.mutation.PartitionDimension.variants(
+                "test.world.gait", WALKING, RUNNING);
+        long id = committed(POSITION);
+        assertThrows(IllegalArgumentException.class, () -> world.partitionOf(id, hunger), "not declared yet");
+        world.declarePartition(hunger);
+        world.declarePartition(gait);
+        assertEquals(List.of(hunger, gait), world.partitionDimensions());
+        assertNull(world.partitionOf(id, hunger));
+        world.setTag(id, HUNGRY);
+        world.setTag(id, RUNNING);
+        assertSame(HUNGRY, world.partitionOf(id, hunger));
+        assertSame(RUNNING, world.partitionOf(id, gait));
+        world.setTag(id, WALKING);
+        assertSame(WALKING, world.partitionOf(id, gait));
+        assertFalse(world.has(id, RUNNING));
+        world.unsetTag(id, HUNGRY);
+        assertNull(world.partitionOf(id, hunger));
+        assertTrue(world.has(id, POSITION));
+        world.despawn(id);
+        assertNull(world.partitionOf(id, gait), "a dead entity holds none");
+    }
+
+    @Test
+    void spawnsThroughBatchesListsAndQueuesReturnWhatTheyStarted() {
+        long[] ids = new long[5];
+        world.batchSpawn(3, List.of(POSITION.of(pos(1, 1))), null, ids, 1);
+        assertEquals(0L, ids[0]);
+        assertEquals(0L, ids[4]);
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(pos(1, 1), world.get(ids[i], POSITION));
+        }
+        assertEquals(2, world.despawn(ids, 1, 3));
+        assertEquals(1, world.entityCount());
+        world.defer();
+        long[] twice = {ids[3], ids[3] + 0};
+        assertThrows(IllegalArgumentException.class, () -> world.despawn(twice, 0, 2), "listed twice");
+        world.despawn(ids[3]);
+        assertEquals(0, world.despawn(new long[] {ids[3]}, 0, 1), "already being despawned");
+        world.commit();
+        dev.jtecs.mutation.SpawnQueue queue = world.spawnQueue(List.of(POSITION, HEALTH));
+        long queued = queue.spawn();
+        queue.set(POSITION.floatField("x"), 9f);
+        assertEquals(queued, queue.last());
+        world.commit();
+        assertEquals(pos(9, 0), world.get(queued, POSITION));
+        assertEquals(100.0, world.get(queued, HEALTH));
+    }
+
+    @Test
+    void aQueryWhoseGroupByThrowsLeavesNoCallbackBehind() {
+        committed(POSITION);
+        committed(POSITION, HEALTH);
+        List<String> heard = new ArrayList<>();
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> world.newQuery(
+                dev.jtecs.query.QueryDescriptor.builder().include(POSITION)
+                        .groupBy(archetype -> {
+                            if (archetype.has(HEALTH)) {
+                                throw new IllegalStateException("groupBy");
+                            }
+                            return 0;
+                        })
+                        .onEntitiesAdded((archetype, from, to) -> heard.add("added " + (to - from)))
+                        .onEntitiesRemoved((archetype, from, to) -> heard.add("removed " + (to - from)))
+                        .build()));
+        assertEquals("groupBy", thrown.getMessage());
+        long id = world.spawn(POSITION); // into the archetype the query took before its groupBy threw
+        world.despawn(id);
+        assertEquals(List.of(), heard, "no query was made, so nothing hears the archetype it had taken");
+    }
+
+    static final TagComponent[] SHAPES = new TagComponent[24];
+
+    static {
+        for (int i = 0; i < SHAPES.length; i++) {
+            SHAPES[i] = Components.tag("test.world.Shape" + i);
+        }
+    }
+
+    @Test
+    void anArchetypeAQueryCouldNotTakeIsWithdrawnSoNoQueryMissesIt() {
+        assertTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED, "the suite runs with allocation faults on");
+        dev.jtecs.query.Query positions = world.newQuery(dev.jtecs.query.QueryDescriptor.builder()
+                .include(POSITION).build());
+        int failures = 0;
+        for (TagComponent shape : SHAPES) { // each a new archetype, so the query's arrays grow now and then
+            int archetypes = world.archetypeCount();
+            int entities = world.entityCount();
+            long id = 0;
+            for (int k = 1; id == 0; k++) {
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                try {
+                    id = world.spawn(POSITION.of(pos(k, 0)), shape);
+                } catch (OutOfMemoryError injected) {
+                    failures++;
+                    assertEquals(entities, world.entityCount(), shape + ", growth " + k);
+                    assertTrue(world.findArchetypes(shape).isEmpty(), shape + ", growth " + k
+                            + ": the half-announced archetype was withdrawn");
+                    assertEquals(archetypes, world.archetypeCount(), shape + ", growth " + k);
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                assertTrue(k < 50, "some growth count lets the spawn through");
+            }
+            assertTrue(positions.archetypes().contains(world.archetypeOf(id)), shape + ": the query holds it");
+        }
+        assertTrue(failures > 0);
+        assertEquals(SHAPES.length, positions.count());
+    }
+
+    @Test
+    void randomStreamsFollowTheWorldSeed() {
+        world.seedRandom(1234);
+        assertEquals(1234, world.randomSeed());
+        int first = world.randomStream("test.world.dice").nextInt();
+        try (World other = World.create()) {
+            other.seedRandom(1234);
+            assertEquals(first, other.randomStream("test.world.dice").nextInt());
+        }
+        assertSame(world.randomStream("test.world.dice"), world.randomStream("test.world.dice"));
     }
 
     @Test

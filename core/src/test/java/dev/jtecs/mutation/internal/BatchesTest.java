@@ -1585,4 +1585,89 @@ class BatchesTest {
             assertEquals(3, query(POS).count());
         }
     }
+    // ---------------------------------------------------------------- edges among a spawn batch's inputs
+
+    static final dev.jtecs.component.Relationship OWNED_BY = dev.jtecs.component.Relationships.register(
+            "test.batch.OwnedBy", o -> o.exclusive().reverseIndex());
+    static final dev.jtecs.component.Relationship SEES = dev.jtecs.component.Relationships.register(
+            "test.batch.Sees", o -> o.reverseIndex());
+
+    record Debt(long target, int amount) {}
+
+    static final dev.jtecs.component.RelationshipDefinition<Debt> OWES = dev.jtecs.component.Relationships.register(
+            Debt.class, o -> o.name("test.batch.Owes").sparse());
+
+    @Test
+    void anExclusiveRelationshipKeepsOnlyTheLastEdgeABatchIsGivenAndOtherEdgesAllOfThem() {
+        long a = world.spawn();
+        long b = world.spawn();
+        BatchIds owned = world.batchSpawn(2, List.of(OWNED_BY.to(a), HP.of(1), OWNED_BY.to(b)));
+        BatchIds seeing = world.batchSpawn(2, List.of(SEES.to(a), HP.of(1), SEES.to(b)));
+        BatchIds kept = world.batchSpawn(2, List.of(OWNED_BY.to(a), SEES.to(b), HP.of(2)));
+        for (int i = 0; i < 2; i++) {
+            long o = owned.get(i);
+            assertFalse(world.has(o, OWNED_BY.targeting(a)), "the earlier edge of an exclusive relationship");
+            assertTrue(world.has(o, OWNED_BY.targeting(b)));
+            long s = seeing.get(i);
+            assertTrue(world.has(s, SEES.targeting(a)) && world.has(s, SEES.targeting(b)), "both edges");
+            long k = kept.get(i);
+            assertTrue(world.has(k, OWNED_BY.targeting(a)), "a later edge of another relationship is no later edge");
+            assertTrue(world.has(k, SEES.targeting(b)));
+            assertEquals(2, world.get(k, HP));
+        }
+    }
+
+    @Test
+    void aSpawnBatchRefusesWhatIsNotAnEdgeBeforeReservingAnything() {
+        long target = world.spawn();
+        int count = world.entityCount();
+        for (Input input : List.<Input>of(SEES, SEES.targeting(target))) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> world.batchSpawn(2, List.of(HP.of(1), input)));
+            assertTrue(e.getMessage().contains("is not an edge"), e.getMessage());
+            assertEquals(count, world.entityCount());
+        }
+    }
+
+    @Test
+    void aSpawnBatchsSparseEdgesCarryTheirPayloads() {
+        long creditor = world.spawn();
+        long other = world.spawn();
+        BatchIds ids = world.batchSpawn(3, List.of(OWES.of(new Debt(creditor, 40)), OWES.of(new Debt(other, 2)),
+                HP.of(1)));
+        for (int i = 0; i < ids.count(); i++) {
+            List<Debt> debts = new ArrayList<>();
+            world.forEachRelationship(ids.get(i), OWES, debts::add);
+            assertEquals(List.of(new Debt(creditor, 40), new Debt(other, 2)), debts, "each edge with its payload");
+        }
+    }
+    static final dev.jtecs.component.Relationship FENCED_BY = dev.jtecs.component.Relationships.register(
+            "test.batch.FencedBy");
+    /** Requires a dense edge to the first entity of a fresh world: a table with a pair, though no input is an edge. */
+    static final TagComponent FENCED = Components.tag("test.batch.Fenced",
+            o -> o.requires(FENCED_BY.to(Entity.pack(1, 0))));
+
+    @Test
+    void aKeptSpawnPlanWhoseTableCompactionPrunedIsPlannedAgain() {
+        long fence = world.spawn(MARK);
+        assertEquals(Entity.pack(1, 0), fence, "the target FENCED requires");
+        List<Input> inputs = List.of(FENCED, HP.of(2));
+        BatchIds first = world.batchSpawn(2, inputs);
+        dev.jtecs.storage.Archetype fenced = world.archetypeOf(first.get(0));
+        assertTrue(world.has(first.get(0), FENCED_BY.targeting(fence)));
+        world.despawn(first.get(0));
+        world.despawn(first.get(1));
+        world.despawn(fence);
+        assertEquals(1, world.compact().pruned(), "the emptied table with the dead target's pair");
+        assertThrows(IllegalStateException.class, fenced::count, "released");
+        BatchIds again = world.batchSpawn(2, inputs); // the kept plan names the released table: planned afresh
+        dev.jtecs.storage.Archetype placed = world.archetypeOf(again.get(0));
+        assertEquals(2, placed.count(), "a live table holds both");
+        for (int i = 0; i < again.count(); i++) {
+            assertTrue(world.isAlive(again.get(i)));
+            assertTrue(world.has(again.get(i), FENCED));
+            assertEquals(2, world.get(again.get(i), HP));
+        }
+        assertEquals(2, world.entityCount());
+    }
 }

@@ -1145,4 +1145,141 @@ class BulkPathsTest {
             }
         }
     }
+    // ---------------------------------------------------------------- edges and new columns of query batches
+
+    static final dev.jtecs.component.Relationship LINKS = dev.jtecs.component.Relationships.register(
+            "test.bulk.Links", o -> o.reverseIndex());
+    static final dev.jtecs.component.Relationship HELD_BY = dev.jtecs.component.Relationships.register(
+            "test.bulk.HeldBy", o -> o.exclusive().reverseIndex());
+
+    record Spot(float x, float y) {}
+
+    static final dev.jtecs.component.NativeComponent<Spot> SPOT = Components.registerNative(Spot.class,
+            o -> o.name("test.bulk.Spot"));
+
+    private static boolean holdsAnyPair(dev.jtecs.world.World world, long id) {
+        return world.archetypeOf(id).components().stream()
+                .anyMatch(c -> c instanceof dev.jtecs.component.PairComponent);
+    }
+
+    @Test
+    void aBatchRemoveOfARelationshipTakesEveryEdgeWholeAndRowByRow() {
+        for (boolean rowByRow : new boolean[] {false, true}) {
+            try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+                long t1 = world.spawn();
+                long t2 = world.spawn();
+                long a = world.spawn(T, LINKS.to(t1), LINKS.to(t2));
+                long b = world.spawn(T, LINKS.to(t1), LINKS.to(t2));
+                dev.jtecs.query.Query linked = world.newQuery(dev.jtecs.query.QueryDescriptor.builder()
+                        .include(T).build());
+                world.defer();
+                if (rowByRow) {
+                    world.set(b, N.of(1)); // b leaves the table first: the batch goes member by member
+                }
+                world.batchRemove(linked, LINKS);
+                world.commit();
+                for (long id : new long[] {a, b}) {
+                    assertFalse(world.has(id, LINKS), "row by row " + rowByRow);
+                    assertFalse(holdsAnyPair(world, id), "no edge left in the signature, row by row " + rowByRow);
+                    assertTrue(world.has(id, T));
+                }
+                List<Long> sources = new ArrayList<>();
+                world.targets(t1, LINKS, sources::add);
+                assertEquals(List.of(), sources);
+            }
+        }
+    }
+
+    @Test
+    void aBatchSetOfAnEdgeReplacesTheEdgeOfAnExclusiveRelationshipOnlyWholeAndRowByRow() {
+        for (boolean rowByRow : new boolean[] {false, true}) {
+            try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+                long t1 = world.spawn();
+                long t2 = world.spawn();
+                long held = world.spawn(T, HELD_BY.to(t1));
+                long other = world.spawn(T, HELD_BY.to(t1));
+                long linked = world.spawn(U, LINKS.to(t1));
+                long another = world.spawn(U, LINKS.to(t1));
+                dev.jtecs.query.Query ts = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(T).build());
+                dev.jtecs.query.Query us = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(U).build());
+                world.defer();
+                if (rowByRow) {
+                    world.set(other, N.of(1));
+                    world.set(another, N.of(2));
+                }
+                world.batchSet(ts, HELD_BY.to(t2));
+                world.batchSet(us, LINKS.to(t2));
+                world.commit();
+                for (long id : new long[] {held, other}) {
+                    assertFalse(world.has(id, HELD_BY.targeting(t1)), "exclusive: replaced, row by row " + rowByRow);
+                    assertTrue(world.has(id, HELD_BY.targeting(t2)));
+                }
+                for (long id : new long[] {linked, another}) {
+                    assertTrue(world.has(id, LINKS.targeting(t1)), "not exclusive: kept, row by row " + rowByRow);
+                    assertTrue(world.has(id, LINKS.targeting(t2)));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aWriterBatchSetAddingANativeComponentFindsItZeroedInRowsThatHeldOldValues() {
+        for (boolean rowByRow : new boolean[] {false, true}) {
+            try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+                long[] old = new long[4];
+                for (int i = 0; i < old.length; i++) {
+                    old[i] = world.spawn(T, N.of(1), SPOT.of(new Spot(9, 9)));
+                }
+                world.despawn(old, 1, old.length); // rows 1..3 of {T, N, Spot} now hold stale values
+                long a = world.spawn(T, N.of(1));
+                long b = world.spawn(T, N.of(1));
+                dev.jtecs.query.Query bare = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(T)
+                        .exclude(SPOT).build());
+                List<Float> seenY = new ArrayList<>();
+                world.defer();
+                if (rowByRow) {
+                    world.set(b, U); // b leaves the table first: member by member
+                }
+                world.batchSet(bare, SPOT, (archetype, from, to) -> {
+                    dev.jtecs.storage.FloatColumn y = archetype.getMut(SPOT.floatField("y"));
+                    for (int row = from; row < to; row++) {
+                        seenY.add(y.get(row));
+                        archetype.getMut(SPOT.floatField("x")).set(row, 5f); // leaves y as it found it
+                    }
+                });
+                world.commit();
+                assertEquals(java.util.Collections.nCopies(2, 0f), seenY, "row by row " + rowByRow);
+                assertEquals(new Spot(5, 0), world.get(a, SPOT));
+                assertEquals(new Spot(5, 0), world.get(b, SPOT));
+                assertEquals(new Spot(9, 9), world.get(old[0], SPOT));
+            }
+        }
+    }
+
+    @Test
+    void aRecordCopyThatThrowsInARowByRowBatchSetWithADeadMemberChangesNothing() {
+        try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+            long[] ids = new long[4];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = world.spawn(N.of(i));
+            }
+            dev.jtecs.query.Query all = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(N).build());
+            Boom value = new Boom(1);
+            world.defer();
+            world.despawn(ids[1]); // changes the table before the batch runs: members one by one, one of them dead
+            Boom.constructed = 0;
+            Boom.failAt = 2;
+            world.batchSet(all, BOOM.of(value));
+            IllegalStateException e = assertThrows(IllegalStateException.class, world::commit);
+            assertEquals("constructor failed at copy 2", e.getMessage());
+            world.unwind();
+            Boom.failAt = 0;
+            for (long id : new long[] {ids[0], ids[2], ids[3]}) {
+                assertFalse(world.has(id, BOOM), "the copies are made before any member is written");
+            }
+            Boom.constructed = 0;
+            world.batchSet(all, BOOM.of(value));
+            assertEquals(3, Boom.constructed, "one copy per member still alive, no more");
+        }
+    }
 }

@@ -470,4 +470,223 @@ class TransactionTest {
         assertEquals("0 spawns, 0 moves, 0 despawns, 1 tag moves and 0 batch operations, the first for entity "
                 + dev.jtecs.entity.Entity.toString(first), tx.describeOpen(), "a sealed wave is not described");
     }
+    // ---------------------------------------------------------------- arrays at their edges, the next wave
+
+    @Test
+    void peekAndStagingAnswerForSlotsAtAndPastTheSlotTable() {
+        Transaction tx = new Transaction();
+        assertEquals(-1, tx.peek(1024), "the first slot past the initial table");
+        assertEquals(-1, tx.peek(1 << 20));
+        tx.stageTagMove(5000, 5000, A, true); // past twice the table: the table grows to hold it
+        assertEquals(-1, tx.peek(5000), "a tag move stays one");
+        int r = tx.find(5000);
+        assertEquals(List.of(A, A), entries(tx, r));
+        int far = tx.begin(9000, 9000, TxState.STAGED_SPAWN);
+        assertEquals(far, tx.peek(9000));
+    }
+
+    @Test
+    void aFullTableOfTagMovesIsPromotedCheckedAndSealedWithoutReadingPastIt() {
+        Transaction tx = new Transaction();
+        for (int slot = 1; slot <= 64; slot++) { // exactly the initial capacity of the tag arrays
+            tx.stageTagMove(slot, slot, A, true);
+        }
+        tx.addOp(boundary());
+        assertEquals(64, tx.openRecords(), "every move became a record before the boundary");
+        assertFalse(tx.hasOpenTagMoves());
+
+        Transaction sealing = new Transaction();
+        for (int slot = 1; slot <= 64; slot++) {
+            sealing.stageTagMove(slot, slot, B, false);
+        }
+        sealing.seal();
+        assertEquals(64, sealing.sealedTagMoves());
+        assertEquals(-1, sealing.find(64), "sealed moves are no longer found by slot");
+        sealing.tagMovesDone(0, 64);
+        sealing.recycle();
+        assertTrue(sealing.isEmpty());
+    }
+
+    @Test
+    void aPromotionWhoseEntryGrowthFailsLeavesTheTagMoveStaged() {
+        Transaction tx = new Transaction();
+        for (int slot = 100; slot < 165; slot++) { // 65 records: the record arrays have room
+            int r = tx.begin(slot, slot, TxState.STAGED_MUTATE);
+            tx.put(r, A, A);
+            if (slot < 163) {
+                tx.put(r, B, B); // 63 * 2 + 2 = 128 entries: the entry arrays are full
+            }
+        }
+        tx.stageTagMove(5, 5, N, false);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> tx.find(5));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(65, tx.openRecords());
+        assertTrue(tx.hasOpenTagMoves(), "the move is still staged");
+        assertEquals(java.util.Arrays.asList(N, null), entries(tx, tx.find(5)));
+    }
+
+    @Test
+    void aCancelledRecordAndARecycledWaveKeepNoStagedValue() {
+        Transaction tx = new Transaction();
+        int r = tx.begin(1, 1, TxState.STAGED_SPAWN);
+        tx.put(r, A, A);
+        tx.put(r, N, N.of(4));
+        int head = tx.firstEntry(r);
+        int second = tx.nextEntry(head);
+        tx.cancelInto(r, TxState.CANCELLED_SPAWN);
+        for (int e : new int[] {head, second}) {
+            assertNull(tx.entryComponent(e), "entry " + e);
+            assertNull(tx.entryInput(e), "entry " + e);
+        }
+        int kept = tx.begin(2, 2, TxState.STAGED_MUTATE);
+        tx.put(kept, N, N.of(5));
+        int entry = tx.firstEntry(kept);
+        tx.seal();
+        tx.recycle(); // nothing staged meanwhile: the entry storage starts over
+        assertNull(tx.entryComponent(entry));
+        assertNull(tx.entryInput(entry));
+    }
+
+    @Test
+    void batchIdRangesAlwaysFitThePool() {
+        Transaction tx = new Transaction();
+        int a = tx.reserveBatchIds(10);
+        assertTrue(tx.batchIds().length >= a + 10, "the first range fits");
+        int b = tx.reserveBatchIds(5);
+        assertEquals(10, b);
+        assertTrue(tx.batchIds().length >= b + 5, "so does one reserved into a pool that has room for part");
+        tx.batchIds()[b + 4] = 42;
+        assertEquals(42, tx.batchIds()[14]);
+    }
+
+    @Test
+    void openOperationsCountOnlyThoseStagedSinceTheSeal() {
+        Transaction tx = new Transaction();
+        BatchOp first = boundary();
+        tx.addOp(first);
+        tx.addOp(boundary());
+        assertTrue(tx.isLastOpenOp(tx.op(1)));
+        assertFalse(tx.isLastOpenOp(first), "not the last one");
+        tx.seal();
+        assertEquals(0, tx.openOps());
+        assertFalse(tx.isLastOpenOp(tx.op(1)), "sealed: nothing staged now comes after it in the open wave");
+        BatchOp late = boundary();
+        tx.addOp(late);
+        assertEquals(1, tx.openOps());
+        assertTrue(tx.isLastOpenOp(late));
+        assertEquals("0 spawns, 0 moves, 0 despawns, 0 tag moves and 1 batch operations", tx.describeOpen());
+        tx.recycle();
+        assertEquals(1, tx.openOps());
+    }
+
+    @Test
+    void undoomAllClearsTheMarksSoALaterMarkFindsNoneOfThem() {
+        Transaction tx = new Transaction();
+        tx.doom(5);
+        tx.doom(100_000); // far past the initial words: the bit set grows to hold it
+        assertTrue(tx.isDoomed(100_000));
+        tx.undoomAll();
+        tx.doom(7); // marks counted again: the check reads the bits
+        assertFalse(tx.isDoomed(5));
+        assertFalse(tx.isDoomed(100_000));
+        assertTrue(tx.isDoomed(7));
+    }
+
+    @Test
+    void sealsAreCountedAndTheOpenRecordsAreThoseOfTheNextWave() {
+        Transaction tx = new Transaction();
+        assertEquals(0, tx.seals());
+        tx.begin(1, 1, TxState.STAGED_MUTATE);
+        tx.begin(2, 2, TxState.STAGED_MUTATE);
+        tx.seal();
+        assertEquals(1, tx.seals());
+        assertEquals(0, tx.openRecords());
+        tx.begin(3, 3, TxState.STAGED_MUTATE);
+        assertEquals(1, tx.openRecords(), "one staged while the wave drains");
+        IllegalStateException draining = assertThrows(IllegalStateException.class, tx::seal);
+        assertEquals("a sealed wave of 2 records and 0 tag moves is draining", draining.getMessage());
+        tx.recycle();
+        tx.seal();
+        assertEquals(3, tx.seals(), "the refused seal counted too");
+    }
+
+    @Test
+    void aNextWaveRecordKeepsItsEntryChainAndItsBatchMarkThroughRecycling() {
+        Transaction tx = new Transaction();
+        for (int slot = 1; slot <= 2; slot++) {
+            int r = tx.begin(slot, slot, TxState.STAGED_MUTATE);
+            tx.put(r, A, A);
+            tx.put(r, B, B);
+        }
+        tx.seal();
+        int next = tx.begin(3, 3, TxState.STAGED_MUTATE); // staged while the wave drains
+        tx.put(next, N, N.of(1));
+        BatchOp op = boundary();
+        tx.addOp(op);
+        assertEquals(3, op.recordMark);
+        tx.recycle();
+        int moved = tx.find(3);
+        assertEquals(0, moved);
+        assertEquals(1, op.recordMark, "after the one record that moved to the front");
+        int reopened = tx.begin(3, 3, TxState.STAGED_MUTATE); // closed behind the boundary: a new record
+        tx.put(reopened, A, A);
+        tx.put(moved, B, B); // the moved record's chain goes on from its own tail
+        assertEquals(List.of(N, N.of(1), B, B), entries(tx, moved));
+        assertEquals(List.of(A, A), entries(tx, reopened));
+    }
+
+    @Test
+    void nextWaveTagMovesMoveToTheFrontWithTheirValuesAndStayFindable() {
+        Transaction tx = new Transaction();
+        tx.stageValueMove(1, 1, N.of(1));
+        tx.seal();
+        tx.stageTagMove(2, 2, A, true); // staged while the wave drains
+        tx.stageValueMove(3, 3, N.of(3));
+        tx.stageTagMove(4, 4, B, false);
+        tx.find(4); // lapsed: a record now
+        tx.tagMoveDone(0);
+        tx.recycle();
+        assertNull(tx.tagMoveInput(0), "a tag carries no value");
+        assertEquals(N.of(3), tx.tagMoveInput(1), "the value moved with its move");
+        assertEquals(-1, tx.peek(3), "still a tag move, found by its slot");
+        int r = tx.find(3);
+        assertEquals(List.of(N, N.of(3)), entries(tx, r));
+        assertTrue(tx.hasOpenTagMoves(), "the tag move of slot 2 is still open");
+        tx.find(2);
+        assertFalse(tx.hasOpenTagMoves(), "each move was found once, at its own index");
+        assertEquals(3, tx.openRecords());
+    }
+    @Test
+    void aRecycledWaveLeavesNoValueForALaterTagMoveAtTheSameIndex() {
+        Transaction tx = new Transaction();
+        tx.stageValueMove(1, 1, N.of(10));
+        tx.stageValueMove(2, 2, N.of(20));
+        tx.seal();
+        tx.tagMovesDone(0, 2);
+        tx.recycle();
+        tx.stageTagMove(3, 3, A, true); // index 0 again, with no value of its own
+        tx.stageValueMove(4, 4, N.of(40)); // index 1: the moves below it are read for values now
+        assertNull(tx.tagMoveInput(0), "the published wave's value is gone");
+        assertEquals(N.of(40), tx.tagMoveInput(1));
+    }
+
+    @Test
+    void twoOpenNextWaveMovesAreEachFoundAtTheirOwnIndexAfterRecycling() {
+        Transaction tx = new Transaction();
+        tx.stageTagMove(1, 1, A, true);
+        tx.seal();
+        tx.stageTagMove(2, 2, A, true); // staged while the wave drains: indices 1 and 2
+        tx.stageTagMove(3, 3, B, false);
+        tx.tagMoveDone(0);
+        tx.recycle(); // to indices 0 and 1; index 2 still holds its old copy
+        assertEquals(java.util.Arrays.asList(B, null), entries(tx, tx.find(3)));
+        assertTrue(tx.hasOpenTagMoves(), "slot 2's move is still open");
+        assertEquals(List.of(A, A), entries(tx, tx.find(2)));
+        assertFalse(tx.hasOpenTagMoves(), "each promoted at its own index");
+        assertEquals(2, tx.openRecords());
+    }
 }
