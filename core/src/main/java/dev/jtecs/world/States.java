@@ -16,7 +16,6 @@ import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.state.StateOperation;
 import dev.jtecs.state.StatePolicy;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -216,22 +215,6 @@ final class States {
     /** The tag spawn paths add: the active state's, or {@code null} while the stack is empty. */
     TagComponent activeTag() {
         return activeTag;
-    }
-
-    /** {@code inputs} with the active state's tag appended, unless there is none or the inputs name it already. */
-    Input[] withActiveTag(Input[] inputs) {
-        TagComponent tag = activeTag;
-        if (tag == null) {
-            return inputs;
-        }
-        for (Input input : inputs) {
-            if (input.component() == tag) {
-                return inputs;
-            }
-        }
-        Input[] tagged = Arrays.copyOf(inputs, inputs.length + 1);
-        tagged[inputs.length] = tag;
-        return tagged;
     }
 
     private State top() {
