@@ -264,8 +264,15 @@ public final class EntityIndex {
     }
 
     /**
-     * The archetype a batch-reserved slot will be placed in, or -1 for a slot reserved by a single spawn (or
-     * not reserved at all).
+     * What {@link #batchArchetype} answers for a slot a whole-world restoration reserved and has not stamped yet
+     * (while its batches are planned): the entity exists once the restoration places it, and nothing may act on
+     * it before.
+     */
+    public static final int RESTORING = -2;
+
+    /**
+     * The archetype a batch-reserved slot will be placed in, {@link #RESTORING} for a restored slot not stamped
+     * yet, or -1 for a slot reserved by a single spawn (or not reserved at all).
      */
     public int batchArchetype(int slot) {
         return stateAt(slot) == RESERVED ? row[slot] : -1;

@@ -388,7 +388,7 @@ final class Batches {
         // theirs must take a slot the snapshot leaves free, not one it restores. The layout reserves them in the
         // same pass that clears the index, so nothing can have taken one meanwhile.
         index.prepareRestoreReserved(highWater, freeSlots, freeGenerations, restoredSlots, restoredGenerations,
-                restoredCount, -1);
+                restoredCount, EntityIndex.RESTORING); // stamped with their tables once those are planned
         clearAddressesAndKeys();
         BatchOp.SpawnPlan[] plans = new BatchOp.SpawnPlan[restored.length];
         try {

@@ -535,6 +535,12 @@ public final class Staging {
         if (record >= 0 && isDespawning(transaction.state(record))) {
             return null;
         }
+        if (!alive && index.batchArchetype(slot) == EntityIndex.RESTORING) {
+            // a callback that runs while a load plans its batches (an ArchetypeCreated observer) named an entity
+            // the load reserved but has not placed: neither a staged spawn to cancel nor a live entity
+            throw new IllegalStateException("despawn: " + Entity.toString(id) + " is being restored by a snapshot "
+                    + "load and is not placed yet; despawn it once the load has returned");
+        }
         transaction.begin(id, slot, TxState.STAGED_DESPAWN);
         transaction.doom(slot);
         if (!alive) {
