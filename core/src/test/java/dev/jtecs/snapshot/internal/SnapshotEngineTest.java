@@ -479,4 +479,103 @@ class SnapshotEngineTest {
         out.sort(null);
         return out;
     }
+
+    @Test
+    void aSavePublishesTheSettlementAFailedCascadeLeftPending() {
+        try (World world = World.create(); World copy = World.create()) {
+            long parent = world.spawn(LABEL.of("parent"));
+            long child = world.spawn(LABEL.of("child"), dev.jtecs.builtin.ChildOf.COMPONENT.to(parent));
+            boolean[] failing = {true};
+            world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, event -> {
+                if (event.entity() == child && failing[0]) {
+                    throw new IllegalStateException("cascade observer failed");
+                }
+            });
+            assertThrows(IllegalStateException.class, () -> world.despawn(parent));
+            assertTrue(world.isAlive(child));
+            assertTrue(world.hasPendingChanges(), "the cascade waits for the next publication");
+            failing[0] = false;
+            Snapshot saved = world.saveSnapshot();
+            assertFalse(world.hasPendingChanges());
+            assertFalse(world.isAlive(child), "the save published it first");
+            assertEquals(0, saved.entityCount());
+            copy.loadSnapshot(saved);
+            assertFalse(copy.isAlive(child));
+        }
+    }
+
+    @Test
+    void aBinaryLoadIsRefusedInsideAScopeAndFromInsideALoad() {
+        try (World world = World.create()) {
+            world.spawn(LABEL.of("x"));
+            byte[] bytes = world.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            world.defer();
+            IllegalStateException scoped = assertThrows(IllegalStateException.class, () -> world.loadSnapshot(bytes));
+            assertTrue(scoped.getMessage().startsWith("loadSnapshot: not allowed inside a scope"), scoped.getMessage());
+            world.commit();
+            int[] nested = {0};
+            world.observe(Entity.WORLD, StartSnapshotLoad.class, event -> {
+                if (nested[0]++ == 0) {
+                    world.loadSnapshot(bytes);
+                }
+            });
+            IllegalStateException inside = assertThrows(IllegalStateException.class, () -> world.loadSnapshot(bytes));
+            assertTrue(inside.getMessage().startsWith("loadSnapshot: a snapshot save or load is already running"),
+                    inside.getMessage());
+            assertEquals(1, nested[0], "the nested load never started");
+            world.loadSnapshot(bytes);
+            assertEquals(1, world.entityCount());
+        }
+    }
+
+    @Test
+    void aTemporaryFileThatCannotBeDeletedIsReportedWithTheWriteFailure(@TempDir Path dir) throws Exception {
+        try (World world = World.create()) {
+            world.spawn(LABEL.of("x"));
+            Path file = dir.resolve("blocked.snap");
+            Path temporary = dir.resolve("blocked.snap.tmp");
+            Files.createDirectory(temporary); // cannot be opened as a file, nor deleted while it holds a file
+            Files.writeString(temporary.resolve("inside"), "x");
+            UncheckedIOException failed = assertThrows(UncheckedIOException.class,
+                    () -> world.saveSnapshot(SnapshotOptions.binary().path(file)));
+            assertEquals(1, failed.getCause().getSuppressed().length, "the failed clean-up rides along");
+            assertTrue(failed.getCause().getSuppressed()[0] instanceof java.nio.file.DirectoryNotEmptyException);
+            assertFalse(Files.exists(file));
+        }
+    }
+
+    @Test
+    void rowsAMembershipCallbackDespawnsBeforeTheirPlacementAreLeftOutAndTheRestGetTheirOwnValues() {
+        for (boolean binary : new boolean[] {false, true}) {
+            try (World saved = World.create(); World loaded = World.create()) {
+                long target = saved.spawn(LABEL.of("target"));
+                long first = saved.spawn(POS.of(new Pos(-1, -1)));
+                long[] ids = new long[4];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = saved.spawn(BAG.of(new Bag("bag" + i)), CODED.of(new Pos(i, i)), LABEL.of("l" + i),
+                            WATCHES.to(target), OWES.of(new Debt(target, i)));
+                }
+                Snapshot snapshot = binary ? saved.saveSnapshot(SnapshotOptions.binary()) : saved.saveSnapshot();
+                loaded.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(POS)
+                        .onEntitiesAdded((archetype, from, to) -> {
+                            loaded.despawn(ids[0]);
+                            loaded.despawn(ids[2]);
+                        }).build());
+                loaded.loadSnapshot(snapshot);
+                String form = binary ? "binary" : "table";
+                assertTrue(loaded.isAlive(first), form);
+                assertFalse(loaded.isAlive(ids[0]), form);
+                assertFalse(loaded.isAlive(ids[2]), form);
+                for (int i : new int[] {1, 3}) {
+                    assertEquals(new Bag("bag" + i), loaded.get(ids[i], BAG), form);
+                    assertEquals(new Pos(i, i), loaded.get(ids[i], CODED), form);
+                    assertEquals("l" + i, loaded.get(ids[i], LABEL), form);
+                    assertEquals(List.of(target), targets(loaded, ids[i]), form);
+                    List<Debt> debts = new ArrayList<>();
+                    loaded.forEachRelationship(ids[i], OWES, debts::add);
+                    assertEquals(List.of(new Debt(target, i)), debts, form);
+                }
+            }
+        }
+    }
 }

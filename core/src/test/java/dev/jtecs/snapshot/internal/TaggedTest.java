@@ -167,6 +167,27 @@ class TaggedTest {
     }
 
     @Test
+    void nestingInsideMapsCountsToTheSameLimit() {
+        In deep = new In();
+        for (int d = 0; d <= Trees.MAX_DEPTH; d++) {
+            deep.b(9).i32(1).str("k");
+        }
+        deep.b(0);
+        assertEquals("t (byte " + 10 * (Trees.MAX_DEPTH + 1) + "): nested deeper than 64 levels",
+                refusal(deep.done()));
+        In ok = new In();
+        for (int d = 0; d < Trees.MAX_DEPTH; d++) {
+            ok.b(9).i32(1).str("k");
+        }
+        ok.b(2);
+        Object value = read(ok.done());
+        for (int d = 0; d < Trees.MAX_DEPTH; d++) {
+            value = ((Map<?, ?>) value).get("k");
+        }
+        assertEquals(true, value);
+    }
+
+    @Test
     void truncatedNumbersAndEmptyInputAreRefusedNamingWhatWasLeft() {
         assertEquals("t (byte 0): a value needs 1 bytes, 0 are left (truncated or a hostile length)",
                 refusal(new byte[0]));
