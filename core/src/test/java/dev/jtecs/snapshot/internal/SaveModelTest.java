@@ -205,4 +205,20 @@ class SaveModelTest {
             assertEquals(70 + 5, copy.entityCount());
         }
     }
+
+    @Test
+    void aChildInTheFirstFrameSavedGoesWithItsParent() {
+        try (World world = World.create(); World copy = World.create()) {
+            long parent = world.spawn(); // no component: the descriptor leaves it out
+            long child = world.spawn(MARK, ChildOf.COMPONENT.to(parent));
+            long other = world.spawn(MARK, HP.of(3));
+            Map<String, Object> root = world.saveSnapshot(SnapshotOptions.table()
+                    .filter(QueryDescriptor.builder().include(MARK).build())).table();
+            assertEquals(1L, root.get("entityCount"), "the child's frame comes first and is dropped whole");
+            copy.loadSnapshot(root);
+            assertFalse(copy.isAlive(parent));
+            assertFalse(copy.isAlive(child));
+            assertEquals(3, copy.get(other, HP));
+        }
+    }
 }
