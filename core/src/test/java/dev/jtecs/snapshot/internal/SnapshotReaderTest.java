@@ -628,12 +628,12 @@ class SnapshotReaderTest {
                 assertEquals(before, WorldState.of(world), bad.getKey());
             }
 
-            // and just inside the bounds: all slots but one free, a generation of 0, a stream with one word set
+            // and just inside the bounds: all slots but one free, a generation of 0, streams with one word set
             Map<String, Object> edge = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
                     source.saveSnapshot().table());
             edge.put("freeSlots", List.of(highWater - 1, 0));
             ((Map<String, Object>) edge.get("data")).put("jtecs.random",
-                    Map.of("seed", 1, "streams", Map.of("s", List.of(0, 0, 0, 1))));
+                    Map.of("seed", 1, "streams", Map.of("s", List.of(0, 0, 0, 1), "t", List.of(1, 0, 0, 0))));
             world.loadSnapshot(edge);
             assertEquals(Entity.pack(highWater - 1, 0), world.spawn(), "the free slot comes back with generation 0");
             assertEquals(List.of(b), List.of(world.byKey("b")));
