@@ -681,4 +681,68 @@ class SnapshotReaderTest {
                     + "holds 8"), refused.getMessage());
         }
     }
+
+    /** The offset of the first occurrence of {@code text} (UTF-8) in {@code bytes}. */
+    private static int find(byte[] bytes, String text) {
+        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i + needle.length <= bytes.length; i++) {
+            if (java.util.Arrays.equals(bytes, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError(text);
+    }
+
+    @Test
+    void aBinarySnapshotWhoseFramesDisagreeWithItsCountsOrItsComponentTableIsRefused() {
+        byte[] good;
+        try (World source = World.create()) {
+            source.spawn(OLD.of(new ShipV1(1, 2, 3)), COUNT.of(1));
+            source.spawn(COUNT.of(2));
+            source.despawn(source.spawn()); // nextEntityId 4: room for an entityCount of 3
+            good = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+        }
+        Map<String, byte[]> cases = new LinkedHashMap<>();
+        // the header and the metadata agree on 3 entities, the frames hold 2
+        byte[] count = withHeaderInt(good, 32, 3);
+        int value = find(count, "entityCount") + "entityCount".length();
+        assertEquals(4, count[value], "an int64 follows the key");
+        MemorySegment.ofArray(count).set(LE64, value + 1, 3L);
+        cases.put("entityCount says 3 but the archetypes hold 2 entities",
+                SnapshotReaderFuzzTest.repairChecksums(prefixed(count), 1));
+        // frame 0's first component index, one past the component table (its column is raw)
+        byte[] index = good.clone();
+        Section frame = sections(good).get(2);
+        assertEquals(Binary.FRAME, frame.kind());
+        int first = frame.payload() + 1 + 4 + 4 + "components".length() + 1 + 4; // map, count, key, list, count
+        assertEquals(3, index[first], "an int32 component index");
+        MemorySegment.ofArray(index).set(LE32, first + 1, 2);
+        cases.put("archetype 0.components[0]", SnapshotReaderFuzzTest.repairChecksums(prefixed(index), 1));
+        try (World world = World.create()) {
+            populate(world);
+            assertRefusedChangingNothing(world, WorldState.of(world), cases);
+            world.loadSnapshot(good);
+            assertEquals(2, world.entityCount());
+        }
+    }
+
+    @Test
+    void aWorldFullOfFreeSlotsLoadsIntoAWorldOfTheSameCapacity() {
+        dev.jtecs.world.WorldConfig eight = dev.jtecs.world.WorldConfig.defaults().maxEntities(8);
+        try (World source = World.create(eight); World copy = World.create(eight)) {
+            long[] ids = new long[8];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = source.spawn(COUNT.of(i));
+            }
+            for (long id : ids) {
+                source.despawn(id);
+            }
+            byte[] bytes = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            copy.loadSnapshot(bytes); // eight free slots: as many as the world holds
+            assertEquals(0, copy.entityCount());
+            for (int i = 0; i < ids.length; i++) {
+                assertEquals(source.spawn(), copy.spawn(), "spawn " + i);
+            }
+        }
+    }
 }
