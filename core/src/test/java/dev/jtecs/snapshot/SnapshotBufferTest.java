@@ -33,7 +33,8 @@ class SnapshotBufferTest {
             same.set(ValueLayout.JAVA_BYTE, 63, (byte) 7);
             assertEquals(64, buffer.capacity(), "exactly its room: no growth");
             assertEquals(10, buffer.ensure(10).byteSize());
-            assertEquals(7, buffer.ensure(64).get(ValueLayout.JAVA_BYTE, 63), "the contents stay while it does not grow");
+            assertEquals(7, buffer.ensure(64).get(ValueLayout.JAVA_BYTE, 63),
+                    "the contents stay while it does not grow");
             buffer.ensure(65);
             assertEquals(128, buffer.capacity(), "twice its room");
             buffer.ensure(1000);

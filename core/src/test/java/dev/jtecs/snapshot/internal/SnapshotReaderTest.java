@@ -50,6 +50,9 @@ class SnapshotReaderTest {
     static final NativeComponent<ShipV3> BAD = Components.registerNative(ShipV3.class, o -> o.name("mig.ShipC"));
     static final ScalarComponent.OfInt COUNT = Components.scalar("mig.Count", 3);
 
+    /** Transient here, laid out as {@code mig.Count}: a snapshot naming it loads without its values. */
+    static final ScalarComponent.OfInt GHOST = Components.scalar("mig.Coun2", 0, o -> o.transient_(true));
+
     record Debt(long target, int amount) {}
 
     record Named(long target, String name) {}
@@ -526,7 +529,8 @@ class SnapshotReaderTest {
             }
             byte[] kind = good.clone();
             MemorySegment.ofArray(kind).set(LE32, all.get(1).payload() - Binary.SECTION, Binary.IDS);
-            cases.put("expected section FREE 0, found IDS 0", SnapshotReaderFuzzTest.repairChecksums(prefixed(kind), 1));
+            cases.put("expected section FREE 0, found IDS 0",
+                    SnapshotReaderFuzzTest.repairChecksums(prefixed(kind), 1));
             assertRefusedChangingNothing(world, before, cases);
         }
     }
@@ -743,6 +747,57 @@ class SnapshotReaderTest {
             for (int i = 0; i < ids.length; i++) {
                 assertEquals(source.spawn(), copy.spawn(), "spawn " + i);
             }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aComponentTransientHereLoadsWithoutItsValuesAndTheColumnsAfterItStillLineUp() {
+        try (World source = World.create()) {
+            long a = source.spawn(OLD.of(new ShipV1(1.5f, -2f, 70)), COUNT.of(4));
+            long b = source.spawn(COUNT.of(5));
+            byte[] bytes = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            byte[] ghostly = SnapshotReaderFuzzTest.repairChecksums(
+                    prefixed(replace(bytes, "mig.Count", "mig.Coun2")), 1);
+            Map<String, Object> table = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                    source.saveSnapshot().table());
+            for (Object entry : (List<?>) table.get("componentTable")) {
+                Map<String, Object> map = (Map<String, Object>) entry;
+                if (map.get("name").equals("mig.Count")) {
+                    map.put("name", "mig.Coun2");
+                }
+            }
+            for (Object snapshot : List.of(ghostly, table)) {
+                try (World world = World.create()) {
+                    if (snapshot instanceof byte[] raw) {
+                        world.loadSnapshot(raw);
+                    } else {
+                        world.loadSnapshot((Map<String, Object>) snapshot);
+                    }
+                    assertEquals(new ShipV1(1.5f, -2f, 70), world.get(a, OLD), "the raw blocks after the skipped ones");
+                    assertTrue(world.isAlive(b));
+                    assertEquals(false, world.has(a, GHOST));
+                    assertEquals(false, world.has(b, COUNT));
+                }
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aCodecThatChangedSidesIsRefusedNamingBoth() {
+        try (World source = World.create(); World world = World.create()) {
+            source.spawn(COUNT.of(1));
+            Map<String, Object> table = source.saveSnapshot().table();
+            Map<String, Object> custom = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(table);
+            for (Object entry : (List<?>) custom.get("componentTable")) {
+                ((Map<String, Object>) entry).put("codec", "custom");
+            }
+            InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                    () -> world.loadSnapshot(custom));
+            assertTrue(refused.getMessage().contains("codec mismatch: saved with a custom codec, registered here with "
+                    + "the automatic one"), refused.getMessage());
+            assertEquals(0, world.entityCount());
         }
     }
 }

@@ -165,7 +165,8 @@ class SnapshotWriterTest {
             world.set(ids[2], SEES.to(ids[0]));
             Map<String, Object> root = world.saveSnapshot().table();
             Map<?, ?> frame = frameWith(root, ids[0]);
-            assertEquals(List.of(Long.toString(ids[0]), Long.toString(ids[1]), Long.toString(ids[2])), frame.get("ids"));
+            assertEquals(List.of(Long.toString(ids[0]), Long.toString(ids[1]), Long.toString(ids[2])),
+                    frame.get("ids"));
             Map<?, ?> wide = (Map<?, ?>) columnOf(root, frame, "writer.Wide");
             assertEquals(List.of(-1, 0, 1), wide.get("b"));
             assertEquals(List.of(false, true, false), wide.get("flag"));
