@@ -50,6 +50,20 @@ class SnapshotReaderTest {
     static final NativeComponent<ShipV3> BAD = Components.registerNative(ShipV3.class, o -> o.name("mig.ShipC"));
     static final ScalarComponent.OfInt COUNT = Components.scalar("mig.Count", 3);
 
+    /** Transient here, laid out as {@code mig.Count}: a snapshot naming it loads without its values. */
+    static final ScalarComponent.OfInt GHOST = Components.scalar("mig.Coun2", 0, o -> o.transient_(true));
+
+    record Debt(long target, int amount) {}
+
+    record Named(long target, String name) {}
+
+    static final dev.jtecs.component.RelationshipDefinition<Debt> OWES = dev.jtecs.component.Relationships.register(
+            Debt.class, o -> o.name("reader.Owes").sparse());
+    static final dev.jtecs.component.RelationshipDefinition<Named> NAMES = dev.jtecs.component.Relationships
+            .register(Named.class, o -> o.name("reader.Names"));
+    static final dev.jtecs.component.Relationship SEES = dev.jtecs.component.Relationships.register("reader.Sees",
+            o -> o.sparse());
+
     /** A binary snapshot of {@code OLD} values, renamed to {@code name} as if an older build had saved it. */
     private static byte[] savedAs(String name) {
         try (World world = World.create()) {
@@ -492,6 +506,298 @@ class SnapshotReaderTest {
                             "the free slot came back with its generation");
                 }
             }
+        }
+    }
+
+    @Test
+    void aSectionOfTheWrongKindOrArgumentIsRefused() {
+        byte[] good = twoFrames();
+        List<Section> all = sections(good);
+        try (World world = World.create()) {
+            populate(world);
+            String before = WorldState.of(world);
+            Map<String, byte[]> cases = new LinkedHashMap<>();
+            // META, FREE, FRAME 0, IDS 0, COLUMN 0: each with its argument changed, then its kind
+            for (int s = 0; s < 5; s++) {
+                Section section = all.get(s);
+                int header = section.payload() - Binary.SECTION;
+                byte[] arg = good.clone();
+                MemorySegment.ofArray(arg).set(LE32, header + 4, section.arg() + 7);
+                cases.put("expected section " + Binary.kindName(section.kind()) + " " + section.arg() + ", found "
+                        + Binary.kindName(section.kind()) + " " + (section.arg() + 7),
+                        SnapshotReaderFuzzTest.repairChecksums(prefixed(arg), 1));
+            }
+            byte[] kind = good.clone();
+            MemorySegment.ofArray(kind).set(LE32, all.get(1).payload() - Binary.SECTION, Binary.IDS);
+            cases.put("expected section FREE 0, found IDS 0",
+                    SnapshotReaderFuzzTest.repairChecksums(prefixed(kind), 1));
+            assertRefusedChangingNothing(world, before, cases);
+        }
+    }
+
+    /** The frame of a table snapshot that holds {@code id}. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> frameOf(Map<String, Object> table, long id) {
+        for (Object frame : (List<?>) table.get("archetypes")) {
+            if (((List<?>) ((Map<?, ?>) frame).get("ids")).contains(Long.toString(id))) {
+                return (Map<String, Object>) frame;
+            }
+        }
+        throw new AssertionError("no frame holds " + id);
+    }
+
+    private static int indexOf(Map<String, Object> table, String name) {
+        List<?> entries = (List<?>) table.get("componentTable");
+        for (int i = 0; i < entries.size(); i++) {
+            if (((Map<?, ?>) entries.get(i)).get("name").equals(name)) {
+                return i;
+            }
+        }
+        throw new AssertionError(name);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void tablesAreRefusedAtEachBoundOfTheirFreeSlotsIndicesKeysAndEdges() {
+        try (World source = World.create(); World world = World.create()) {
+            long a = source.spawn(COUNT.of(1), EntityKey.COMPONENT.of("a"));
+            long b = source.spawn(COUNT.of(2), EntityKey.COMPONENT.of("b"));
+            long c = source.spawn(COUNT.of(3), OWES.of(new Debt(a, 5)), SEES.to(a), NAMES.of(new Named(b, "n")));
+            source.set(c, SEES.to(b));
+            long d = source.spawn(COUNT.of(4), dev.jtecs.builtin.ChildOf.COMPONENT.to(a));
+            source.despawn(source.spawn());
+            int highWater = Entity.slot(d) + 2;
+            populate(world);
+            String before = WorldState.of(world);
+            Map<String, Consumer<Map<String, Object>>> cases = new LinkedHashMap<>();
+            cases.put(highWater + " free slots cannot lie below nextEntityId " + highWater, t -> {
+                List<Object> free = new ArrayList<>();
+                for (int i = 0; i < highWater; i++) {
+                    free.add(highWater - 1);
+                    free.add(1);
+                }
+                t.put("freeSlots", free);
+            });
+            cases.put("free slot " + highWater + " is outside 1.." + (highWater - 1),
+                    t -> t.put("freeSlots", List.of(highWater, 1)));
+            cases.put("free slot 0 is outside 1.." + (highWater - 1), t -> t.put("freeSlots", List.of(0, 1)));
+            cases.put("free slot " + (highWater - 1) + " has a negative generation",
+                    t -> t.put("freeSlots", List.of(highWater - 1, -1)));
+            cases.put("EntityKey 'a' is held twice", t -> {
+                Map<String, Object> frame = frameOf(t, a);
+                List<Object> columns = (List<Object>) frame.get("columns");
+                int key = ((List<?>) frame.get("components")).indexOf(indexOf(t, EntityKey.COMPONENT.name()));
+                columns.set(key, List.of("a", "a"));
+            });
+            cases.put("an EntityKey must be a non-empty string", t -> {
+                Map<String, Object> frame = frameOf(t, a);
+                int key = ((List<?>) frame.get("components")).indexOf(indexOf(t, EntityKey.COMPONENT.name()));
+                ((List<Object>) frame.get("columns")).set(key, List.of("a", ""));
+            });
+            cases.put("component indices must ascend without repeats", t -> {
+                Map<String, Object> frame = frameOf(t, a);
+                List<Object> components = (List<Object>) frame.get("components");
+                components.set(1, components.get(0));
+            });
+            cases.put("archetype 0.components[0]", t -> {
+                List<Object> components = (List<Object>) frameOf(t, a).get("components");
+                components.set(0, ((List<?>) t.get("componentTable")).size());
+            });
+            cases.put(".pairs[0]", t -> ((Map<String, Object>) ((List<Object>) frameOf(t, c).get("pairs")).get(0))
+                    .put("relationship", ((List<?>) t.get("componentTable")).size()));
+            cases.put(".sparse[0]", t -> ((Map<String, Object>) ((List<Object>) frameOf(t, c).get("sparse")).get(0))
+                    .put("relationship", ((List<?>) t.get("componentTable")).size()));
+            cases.put("targets must ascend without repeats", t -> sparseEdges(t, c, "reader.Sees")
+                    .set(0, List.of(Long.toString(b), Long.toString(a))));
+            cases.put("targets must ascend without repeats (" + a + " after " + a + ")", t -> sparseEdges(t, c,
+                    "reader.Sees").set(0, List.of(Long.toString(a), Long.toString(a))));
+            cases.put("the edge record names target " + b + ", its edge is to " + a, t -> sparseEdges(t, c,
+                    "reader.Owes").set(0, List.of(Map.of("target", Long.toString(a), "payload",
+                    Map.of("target", Long.toString(b), "amount", 5)))));
+            cases.put("the edge record names target " + a + ", its edge is to " + b, t -> {
+                Map<String, Object> frame = frameOf(t, c);
+                List<Object> pairColumns = (List<Object>) frame.get("pairColumns");
+                pairColumns.set(0, List.of(Map.of("target", Long.toString(a), "name", "n")));
+            });
+            long stale = Entity.pack(Entity.slot(a), Entity.generation(a) + 1);
+            cases.put("ChildOf cascades, but target " + Entity.toString(stale) + " is not an entity of the snapshot",
+                    t -> sparseEdges(t, d, "ChildOf").set(0, List.of(Long.toString(stale))));
+            for (Map.Entry<String, Consumer<Map<String, Object>>> bad : cases.entrySet()) {
+                Map<String, Object> table = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                        source.saveSnapshot().table());
+                bad.getValue().accept(table);
+                InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                        () -> world.loadSnapshot(table), bad.getKey());
+                assertTrue(refused.getMessage().contains(bad.getKey()), bad.getKey() + ": " + refused.getMessage());
+                assertEquals(before, WorldState.of(world), bad.getKey());
+            }
+
+            // and just inside the bounds: all slots but one free, a generation of 0, streams with one word set
+            Map<String, Object> edge = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                    source.saveSnapshot().table());
+            edge.put("freeSlots", List.of(highWater - 1, 0));
+            ((Map<String, Object>) edge.get("data")).put("jtecs.random",
+                    Map.of("seed", 1, "streams", Map.of("s", List.of(0, 0, 0, 1), "t", List.of(1, 0, 0, 0))));
+            world.loadSnapshot(edge);
+            assertEquals(Entity.pack(highWater - 1, 0), world.spawn(), "the free slot comes back with generation 0");
+            assertEquals(List.of(b), List.of(world.byKey("b")));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> sparseEdges(Map<String, Object> table, long source, String relationship) {
+        Map<String, Object> frame = frameOf(table, source);
+        int index = indexOf(table, relationship);
+        for (Object entry : (List<?>) frame.get("sparse")) {
+            Map<String, Object> map = (Map<String, Object>) entry;
+            if (((Integer) map.get("relationship")) == index) {
+                return (List<Object>) map.get("edges");
+            }
+        }
+        throw new AssertionError(relationship);
+    }
+
+    @Test
+    void aTableLoadRestoresTheFreeSlotsAndTheWorldsSizeIsCheckedAtItsBound() {
+        try (World source = World.create(); World copy = World.create()) {
+            long first = source.spawn(COUNT.of(1));
+            source.despawn(source.spawn(COUNT.of(2)));
+            source.despawn(source.spawn(COUNT.of(3)));
+            Map<String, Object> table = source.saveSnapshot().table();
+            copy.loadSnapshot(table);
+            assertEquals(source.spawn(), copy.spawn(), "the free stack came back");
+            assertEquals(source.spawn(), copy.spawn());
+            assertEquals(1, copy.get(first, COUNT));
+        }
+        try (World source = World.create(); World small = World.create(
+                dev.jtecs.world.WorldConfig.defaults().maxEntities(8))) {
+            source.spawn(COUNT.of(1));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> fits = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                    source.saveSnapshot().table());
+            fits.put("nextEntityId", 9); // slots 1..8: as many as the world holds
+            small.loadSnapshot(fits);
+            assertEquals(1, small.entityCount());
+            fits.put("nextEntityId", 10);
+            InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                    () -> small.loadSnapshot(fits));
+            assertTrue(refused.getMessage().contains("nextEntityId 10 needs a world of at least 9 entities; this one "
+                    + "holds 8"), refused.getMessage());
+        }
+    }
+
+    /** The offset of the first occurrence of {@code text} (UTF-8) in {@code bytes}. */
+    private static int find(byte[] bytes, String text) {
+        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i + needle.length <= bytes.length; i++) {
+            if (java.util.Arrays.equals(bytes, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        throw new AssertionError(text);
+    }
+
+    @Test
+    void aBinarySnapshotWhoseFramesDisagreeWithItsCountsOrItsComponentTableIsRefused() {
+        byte[] good;
+        try (World source = World.create()) {
+            source.spawn(OLD.of(new ShipV1(1, 2, 3)), COUNT.of(1));
+            source.spawn(COUNT.of(2));
+            source.despawn(source.spawn()); // nextEntityId 4: room for an entityCount of 3
+            good = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+        }
+        Map<String, byte[]> cases = new LinkedHashMap<>();
+        // the header and the metadata agree on 3 entities, the frames hold 2
+        byte[] count = withHeaderInt(good, 32, 3);
+        int value = find(count, "entityCount") + "entityCount".length();
+        assertEquals(4, count[value], "an int64 follows the key");
+        MemorySegment.ofArray(count).set(LE64, value + 1, 3L);
+        cases.put("entityCount says 3 but the archetypes hold 2 entities",
+                SnapshotReaderFuzzTest.repairChecksums(prefixed(count), 1));
+        // frame 0's first component index, one past the component table (its column is raw)
+        byte[] index = good.clone();
+        Section frame = sections(good).get(2);
+        assertEquals(Binary.FRAME, frame.kind());
+        int first = frame.payload() + 1 + 4 + 4 + "components".length() + 1 + 4; // map, count, key, list, count
+        assertEquals(3, index[first], "an int32 component index");
+        MemorySegment.ofArray(index).set(LE32, first + 1, 2);
+        cases.put("archetype 0.components[0]", SnapshotReaderFuzzTest.repairChecksums(prefixed(index), 1));
+        try (World world = World.create()) {
+            populate(world);
+            assertRefusedChangingNothing(world, WorldState.of(world), cases);
+            world.loadSnapshot(good);
+            assertEquals(2, world.entityCount());
+        }
+    }
+
+    @Test
+    void aWorldFullOfFreeSlotsLoadsIntoAWorldOfTheSameCapacity() {
+        dev.jtecs.world.WorldConfig eight = dev.jtecs.world.WorldConfig.defaults().maxEntities(8);
+        try (World source = World.create(eight); World copy = World.create(eight)) {
+            long[] ids = new long[8];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = source.spawn(COUNT.of(i));
+            }
+            for (long id : ids) {
+                source.despawn(id);
+            }
+            byte[] bytes = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            copy.loadSnapshot(bytes); // eight free slots: as many as the world holds
+            assertEquals(0, copy.entityCount());
+            for (int i = 0; i < ids.length; i++) {
+                assertEquals(source.spawn(), copy.spawn(), "spawn " + i);
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aComponentTransientHereLoadsWithoutItsValuesAndTheColumnsAfterItStillLineUp() {
+        try (World source = World.create()) {
+            long a = source.spawn(OLD.of(new ShipV1(1.5f, -2f, 70)), COUNT.of(4));
+            long b = source.spawn(COUNT.of(5));
+            byte[] bytes = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            byte[] ghostly = SnapshotReaderFuzzTest.repairChecksums(
+                    prefixed(replace(bytes, "mig.Count", "mig.Coun2")), 1);
+            Map<String, Object> table = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                    source.saveSnapshot().table());
+            for (Object entry : (List<?>) table.get("componentTable")) {
+                Map<String, Object> map = (Map<String, Object>) entry;
+                if (map.get("name").equals("mig.Count")) {
+                    map.put("name", "mig.Coun2");
+                }
+            }
+            for (Object snapshot : List.of(ghostly, table)) {
+                try (World world = World.create()) {
+                    if (snapshot instanceof byte[] raw) {
+                        world.loadSnapshot(raw);
+                    } else {
+                        world.loadSnapshot((Map<String, Object>) snapshot);
+                    }
+                    assertEquals(new ShipV1(1.5f, -2f, 70), world.get(a, OLD), "the raw blocks after the skipped ones");
+                    assertTrue(world.isAlive(b));
+                    assertEquals(false, world.has(a, GHOST));
+                    assertEquals(false, world.has(b, COUNT));
+                }
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aCodecThatChangedSidesIsRefusedNamingBoth() {
+        try (World source = World.create(); World world = World.create()) {
+            source.spawn(COUNT.of(1));
+            Map<String, Object> table = source.saveSnapshot().table();
+            Map<String, Object> custom = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(table);
+            for (Object entry : (List<?>) custom.get("componentTable")) {
+                ((Map<String, Object>) entry).put("codec", "custom");
+            }
+            InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                    () -> world.loadSnapshot(custom));
+            assertTrue(refused.getMessage().contains("codec mismatch: saved with a custom codec, registered here with "
+                    + "the automatic one"), refused.getMessage());
+            assertEquals(0, world.entityCount());
         }
     }
 }
