@@ -826,4 +826,24 @@ class StagingTest {
         assertTrue(world.has(e, SPARSE), "and the marker follows it");
         assertFalse(world.hasPendingChanges());
     }
+
+    @Test
+    void aDenseRelationshipRemovedFromASpawnTheDrainIsPublishingGoes() {
+        long a = world.spawn();
+        long[] spawned = new long[1];
+        boolean[] unpublished = new boolean[1];
+        world.newQuery(QueryDescriptor.builder().include(NOTE).onEntitiesAdded((archetype, from, to) -> {
+            unpublished[0] = !world.isAlive(spawned[0]); // its record is sealed: staging no longer finds it
+            world.remove(spawned[0], KNOWS);
+        }).build());
+        world.defer();
+        world.batchSpawn(1, List.of(NOTE.of(new StringBuilder()))); // placed first, so its callback runs before...
+        spawned[0] = world.spawn(N.of(1), KNOWS.to(a)); // ...this spawn publishes
+        world.commit();
+        assertTrue(unpublished[0], "the callback ran while the spawn was being published");
+        assertTrue(world.isAlive(spawned[0]));
+        assertFalse(world.has(spawned[0], KNOWS), "the removal came after the spawn in call order");
+        assertEquals(List.of(), targets(spawned[0], KNOWS));
+        assertEquals(1, world.get(spawned[0], N));
+    }
 }
