@@ -312,9 +312,12 @@ public final class Staging {
         java.util.List<PairComponent> edges = new java.util.ArrayList<>();
         collectEdges(slot, record, earlier, relationship, edges);
         if (record < 0) {
-            if (edges.isEmpty() && !transaction.hasOpenBoundary()
-                    && (!alive || !archetypes.ofStore(index.storeOf(slot)).has(relationship.id()))) {
-                return; // nothing to remove (and no pending batch that could add an edge first)
+            // a published entity without the relationship, and no pending batch that could add an edge first:
+            // nothing to remove. One not published yet (a spawn the drain is publishing, whose sealed record
+            // staging no longer finds) may hold edges staging cannot see: its removal is staged, as a component's is
+            if (edges.isEmpty() && !transaction.hasOpenBoundary() && alive
+                    && !archetypes.ofStore(index.storeOf(slot)).has(relationship.id())) {
+                return;
             }
             record = transaction.begin(id, slot, TxState.STAGED_MUTATE);
         }

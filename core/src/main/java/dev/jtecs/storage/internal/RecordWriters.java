@@ -36,20 +36,27 @@ final class RecordWriters {
     private static final ClassValue<RecordWriter[]> CACHE = new ClassValue<>() {
         @Override
         protected RecordWriter[] computeValue(Class<?> type) {
-            RecordCodec codec = RecordCodec.of(type);
-            PrimitiveKind[] kinds = new PrimitiveKind[codec.fieldCount()];
-            MethodHandle[] getters = new MethodHandle[kinds.length];
-            for (int f = 0; f < kinds.length; f++) {
-                kinds[f] = codec.kind(f);
-                getters[f] = codec.getterHandle(f);
-            }
-            try {
-                return new RecordWriter[] {spin(kinds, getters)};
-            } catch (Throwable t) {
-                return new RecordWriter[] {null}; // written field by field instead
-            }
+            return new RecordWriter[] {spinFor(RecordCodec.of(type))};
         }
     };
+
+    /**
+     * Spins a new writer of a codec's record type (what the cache holds for it), or returns {@code null} when it
+     * cannot be spun: the record is then written field by field.
+     */
+    static RecordWriter spinFor(RecordCodec codec) {
+        PrimitiveKind[] kinds = new PrimitiveKind[codec.fieldCount()];
+        MethodHandle[] getters = new MethodHandle[kinds.length];
+        for (int f = 0; f < kinds.length; f++) {
+            kinds[f] = codec.kind(f);
+            getters[f] = codec.getterHandle(f);
+        }
+        try {
+            return spin(kinds, getters);
+        } catch (Throwable t) {
+            return null;
+        }
+    }
 
     /** The spun writer of a codec's record type, or {@code null} when it could not be spun. */
     static RecordWriter of(RecordCodec codec) {

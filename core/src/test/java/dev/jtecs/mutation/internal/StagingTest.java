@@ -621,4 +621,229 @@ class StagingTest {
         assertFalse(world.has(e, N), "removed after the batch set it");
         assertTrue(world.has(e, HOT));
     }
+
+    // ---------------------------------------------------------------- issue 27, fifth round
+
+    static final Relationship SPARSE_TOO = Relationships.register("test.staging.SparseToo", o -> o.sparse());
+    static final dev.jtecs.component.TagComponent CALM = Components.tag("test.staging.Calm");
+    static final dev.jtecs.component.TagComponent ANGRY = Components.tag("test.staging.Angry");
+    static final dev.jtecs.mutation.PartitionDimension MOOD =
+            dev.jtecs.mutation.PartitionDimension.variants("test.staging.mood", CALM, ANGRY);
+    static final Relationship NEEDS_HOT = Relationships.register("test.staging.NeedsHot", o -> o.requires(HOT));
+
+    /** Counts the rows that move from one archetype to another, in every archetype created from here on. */
+    private int[] watchMoves() {
+        int[] moved = {0};
+        world.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> created.archetype().addEntityObserver(
+                new dev.jtecs.storage.EntityObserver() {
+                    @Override
+                    public void onEntitiesAdded(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
+                            dev.jtecs.storage.Archetype other) {
+                        if (other != null) {
+                            moved[0] += toRow - fromRow;
+                        }
+                    }
+                }));
+        return moved;
+    }
+
+    @Test
+    void edgeCallsOnAStagedSpawnInTheSlotOfAnEntityWhoseTableABatchDespawnHoldsStillApply() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long x1 = world.spawn(N.of(1));
+        long x2 = world.spawn(N.of(1));
+        long kept = world.spawn(N.of(2)); // keeps the table
+        world.despawn(x2);
+        world.despawn(x1); // both slots free; the index still names the table their entities were in
+        world.defer();
+        world.batchDespawn(withN()); // holds every row of that table (no slot is marked)
+        long y1 = world.spawn();
+        long y2 = world.spawn();
+        assertEquals(List.of(dev.jtecs.entity.Entity.slot(x1), dev.jtecs.entity.Entity.slot(x2)),
+                List.of(dev.jtecs.entity.Entity.slot(y1), dev.jtecs.entity.Entity.slot(y2)), "the slots are reused");
+        world.set(y1, SPARSE.to(t));
+        world.set(y1, SPARSE.to(u));
+        world.remove(y1, SPARSE.to(u));
+        world.set(y1, KNOWS.to(t));
+        world.set(y1, ONE.to(u));
+        world.remove(y1, ONE);
+        world.set(y2, SPARSE_TOO.to(t));
+        world.remove(y2, SPARSE_TOO);
+        world.commit();
+        assertFalse(world.isAlive(kept));
+        assertEquals(List.of(t), targets(y1, SPARSE), "a sparse edge set, another set and removed");
+        assertTrue(world.has(y1, SPARSE));
+        assertEquals(List.of(t), targets(y1, KNOWS), "a dense edge set");
+        assertFalse(world.has(y1, ONE), "a dense relationship set and removed");
+        assertFalse(world.has(y2, SPARSE_TOO), "a sparse relationship set and removed");
+        assertEquals(List.of(), targets(y2, SPARSE_TOO));
+    }
+
+    @Test
+    void partitionCallsAreDroppedExactlyForEntitiesWhoseDespawnIsStaged() {
+        try (World w = World.create(dev.jtecs.world.WorldConfig.defaults()
+                .partitionConflicts(dev.jtecs.mutation.PartitionConflicts.RAISE))) {
+            w.declarePartition(MOOD);
+            long x = w.spawn(N.of(1));
+            long held = w.spawn(N.of(2));
+            w.despawn(x); // its slot free; the index still names the table x was in
+            w.defer();
+            w.batchDespawn(w.newQuery(QueryDescriptor.builder().include(N).build())); // holds the table whole
+            w.setTag(held, CALM); // both dropped: no conflict raised
+            w.setTag(held, ANGRY);
+            long spawned = w.spawn(); // in x's slot
+            assertEquals(dev.jtecs.entity.Entity.slot(x), dev.jtecs.entity.Entity.slot(spawned));
+            w.setTag(spawned, ANGRY); // not despawning: applies
+            BatchIds members = w.batchSpawn(2, List.of());
+            w.despawn(members.get(0)); // a member not placed yet: its slot is marked
+            w.setTag(members.get(0), CALM); // both dropped: no conflict raised
+            w.setTag(members.get(0), ANGRY);
+            w.setTag(members.get(1), CALM);
+            w.commit();
+            assertFalse(w.isAlive(held));
+            assertTrue(w.has(spawned, ANGRY));
+            assertFalse(w.isAlive(members.get(0)));
+            assertTrue(w.has(members.get(1), CALM));
+        }
+    }
+
+    @Test
+    void anEdgeAddedBesideTheMarkerWritesNothingIntoTheRow() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t));
+        world.clearDirty();
+        world.set(e, SPARSE.to(u));
+        assertEquals(List.of(t, u), targets(e, SPARSE));
+        assertFalse(world.archetypeOf(e).isComponentDirty(SPARSE), "the marker column was not written");
+        assertFalse(world.archetypeOf(e).isComponentDirty(N));
+    }
+
+    @Test
+    void aSparseRelationshipRemovedAndAnEdgeOfItAddedInOneRecordNeverLeavesTheTable() {
+        int[] moved = watchMoves();
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t));
+        int archetypes = world.archetypeCount();
+        world.defer();
+        world.remove(e, SPARSE); // the scope's first record: the marker goes...
+        world.set(e, SPARSE.to(u)); // ...and comes back in the same record
+        world.commit();
+        assertEquals(List.of(u), targets(e, SPARSE));
+        assertTrue(world.has(e, SPARSE));
+        assertEquals(0, moved[0], "the entity never left its table");
+        assertEquals(archetypes, world.archetypeCount());
+    }
+
+    @Test
+    void aMarkerCorrectionGivesWayToALaterCallThatDecidesTheMarker() {
+        int[] moved = watchMoves();
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t));
+        long m = world.spawn(N.of(2));
+        world.newQuery(QueryDescriptor.builder().include(HOT).onEntitiesAdded((archetype, from, to) -> {
+            world.remove(e, SPARSE); // staged in the wave's callback: the open part's first record...
+            world.set(e, SPARSE.to(u)); // ...which keeps the marker, with another edge
+        }).build());
+        world.defer();
+        world.remove(e, SPARSE.to(t)); // e's last edge: at the wave's end its marker disagrees with the store
+        world.set(m, HOT); // the move that runs the callback
+        world.commit();
+        assertEquals(List.of(u), targets(e, SPARSE));
+        assertTrue(world.has(e, SPARSE));
+        assertEquals(1, moved[0], "m moved; e stayed where it was (no correction took its marker away)");
+    }
+
+    @Test
+    void edgeCallsAfterABatchBoundaryApplyAfterTheBatchForTheScopesFirstRecord() {
+        long a = world.spawn();
+        long b = world.spawn();
+        long c = world.spawn();
+        long e = world.spawn(N.of(1));
+        world.defer();
+        world.set(e, MASS); // the scope's first record (a default asks for a record)
+        world.batchSet(withN(), ONE.to(a)); // a boundary: record 0 is closed
+        world.set(e, ONE.to(b)); // after the batch: replaces a
+        world.commit();
+        assertEquals(List.of(b), targets(e, ONE));
+
+        world.defer();
+        world.set(e, NOTE); // the first record again
+        world.batchSet(withN(), KNOWS.to(c));
+        world.remove(e, KNOWS); // after the batch: c goes too
+        world.commit();
+        assertFalse(world.has(e, KNOWS));
+        assertEquals(List.of(), targets(e, KNOWS));
+        assertTrue(world.has(e, NOTE));
+    }
+
+    @Test
+    void removingADenseRelationshipThatIsNotThereStagesNothing() {
+        long a = world.spawn();
+        long e = world.spawn(N.of(1));
+        world.defer();
+        world.remove(e, KNOWS);
+        assertFalse(world.hasPendingChanges(), "nothing to remove, no batch pending: nothing staged");
+        BatchIds ids = world.batchSpawn(2, List.of(N.of(1), KNOWS.to(a)));
+        world.remove(ids.get(0), KNOWS); // a member not placed yet: its planned edges go
+        world.commit();
+        assertFalse(world.has(ids.get(0), KNOWS));
+        assertEquals(List.of(), targets(ids.get(0), KNOWS));
+        assertEquals(List.of(a), targets(ids.get(1), KNOWS));
+    }
+
+    @Test
+    void aDenseRelationshipRemovedFromAStagedSpawnTakesWhatItsMarkerRequiresWithIt() {
+        long a = world.spawn();
+        world.defer();
+        long s = world.spawn(N.of(1), NEEDS_HOT.to(a));
+        world.remove(s, NEEDS_HOT);
+        world.commit();
+        assertFalse(world.has(s, NEEDS_HOT));
+        assertFalse(world.has(s, HOT), "the relationship was never added, nor what it requires");
+        long kept = world.spawn(N.of(1), NEEDS_HOT.to(a));
+        assertTrue(world.has(kept, HOT), "a relationship kept brings what it requires");
+    }
+
+    @Test
+    void anEdgeStagedWhileItsEntitysMarkerWasBeingRemovedBringsTheMarkerBack() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long e = world.spawn(N.of(1), SPARSE.to(t));
+        long m = world.spawn(N.of(2));
+        world.newQuery(QueryDescriptor.builder().include(NOTE).onEntitiesAdded((archetype, from, to) -> {
+            // runs before e's record publishes: e still shows its marker, so only the edge write is staged
+            world.set(e, SPARSE.to(u));
+        }).build());
+        world.defer();
+        world.set(m, NOTE); // publishes first and runs the callback
+        world.remove(e, SPARSE); // the marker and every edge go
+        world.commit();
+        assertEquals(List.of(u), targets(e, SPARSE), "the callback's edge came after the removal");
+        assertTrue(world.has(e, SPARSE), "and the marker follows it");
+        assertFalse(world.hasPendingChanges());
+    }
+
+    @Test
+    void aDenseRelationshipRemovedFromASpawnTheDrainIsPublishingGoes() {
+        long a = world.spawn();
+        long[] spawned = new long[1];
+        boolean[] unpublished = new boolean[1];
+        world.newQuery(QueryDescriptor.builder().include(NOTE).onEntitiesAdded((archetype, from, to) -> {
+            unpublished[0] = !world.isAlive(spawned[0]); // its record is sealed: staging no longer finds it
+            world.remove(spawned[0], KNOWS);
+        }).build());
+        world.defer();
+        world.batchSpawn(1, List.of(NOTE.of(new StringBuilder()))); // placed first, so its callback runs before...
+        spawned[0] = world.spawn(N.of(1), KNOWS.to(a)); // ...this spawn publishes
+        world.commit();
+        assertTrue(unpublished[0], "the callback ran while the spawn was being published");
+        assertTrue(world.isAlive(spawned[0]));
+        assertFalse(world.has(spawned[0], KNOWS), "the removal came after the spawn in call order");
+        assertEquals(List.of(), targets(spawned[0], KNOWS));
+        assertEquals(1, world.get(spawned[0], N));
+    }
 }

@@ -542,4 +542,49 @@ class SettlementTest {
     private static List<Long> targets(World w, long id) {
         return RelationFixtures.targets(w, id, FOLLOWS);
     }
+
+    static final Relationship KNEW = Relationships.register("test.rel.Knew");
+    static final dev.jtecs.component.TagComponent FIRST = dev.jtecs.component.Components.tag("test.rel.First");
+    static final dev.jtecs.component.TagComponent SECOND = dev.jtecs.component.Components.tag("test.rel.Second");
+
+    /**
+     * A publication settles two targets that held one slot in turn (the second spawned into the slot the first
+     * freed), then fails before the second's settlement publishes: the next publication settles both again, so
+     * the edge to the second goes too.
+     */
+    @Test
+    void twoTargetsOfOneSlotLeftByAFailedPublicationAreBothSettledByTheNext() {
+        Query marked = world.newQuery(QueryDescriptor.builder().include(MARK).build());
+        world.spawn(MARK);
+        long a = world.spawn();
+        long sa = world.spawn(FIRST, KNEW.to(a));
+        long[] b = new long[1];
+        long[] sb = new long[1];
+        world.newQuery(QueryDescriptor.builder().include(FIRST).exclude(KNEW).onEntitiesAdded((archetype, f, t) -> {
+            if (b[0] == 0) { // wave 2: sa lost its edge to a, whose slot is free now
+                b[0] = world.spawn();
+                sb[0] = world.spawn(SECOND, KNEW.to(b[0]));
+            }
+        }).build());
+        world.newQuery(QueryDescriptor.builder().include(SECOND).include(KNEW).onEntitiesAdded((archetype, f, t) -> {
+            world.despawn(b[0]); // wave 3: sb arrived with its edge; b dies in wave 4
+        }).build());
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> {
+            if (event.entity() == b[0]) { // wave 4: a batch that fails wave 5 before sb's edge removal publishes
+                world.batchSet(marked, LOYALTY, (archetype, fromRow, toRow) -> {
+                    throw new IllegalStateException("boom");
+                });
+            }
+        });
+        world.defer();
+        world.despawn(a);
+        assertThrows(IllegalStateException.class, world::commit);
+        assertEquals(Entity.slot(a), Entity.slot(b[0]), "b took a's slot");
+        assertFalse(world.isAlive(b[0]));
+        assertFalse(world.has(sa, KNEW));
+        assertEquals(List.of(b[0]), targets(sb[0], KNEW), "the failed wave discarded the removal of this edge");
+        world.unwind();
+        assertEquals(List.of(), targets(sb[0], KNEW), "no edge outlives its target: " + dump());
+        assertFalse(world.has(sb[0], KNEW));
+    }
 }

@@ -407,4 +407,43 @@ class SparseMarkersTest {
         }
         throw new AssertionError("the commit kept failing");
     }
+
+    /**
+     * A batch that adds a sparse edge to a table of one row and runs out of heap in the edge's write: the row
+     * moved into the marker's archetype before the write, so the failed write is remembered and, after
+     * {@code unwind()}, the entity carries the marker exactly while it holds an edge.
+     */
+    @Test
+    void aOneRowSparseBatchThatRunsOutOfHeapLeavesNoMarkerWithoutItsEdge() {
+        int injected = 0;
+        for (int k = 1; k < 100; k++) {
+            try (World w = World.create()) {
+                long target = w.spawn();
+                long source = w.spawn(MARK);
+                Query marked = w.newQuery(QueryDescriptor.builder().include(MARK).build());
+                w.defer();
+                w.batchSet(marked, LIKES.to(target));
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                        k);
+                boolean failed = false;
+                try {
+                    w.commit();
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                if (!failed) {
+                    assertTrue(injected > 0, "the batch allocates");
+                    return;
+                }
+                injected++;
+                w.unwind();
+                List<Long> edges = RelationFixtures.targets(w, source, LIKES);
+                assertEquals(!edges.isEmpty(), w.has(source, LIKES), "k=" + k + " " + edges);
+                assertFalse(w.hasPendingChanges(), "k=" + k);
+            }
+        }
+        throw new AssertionError("the commit kept failing");
+    }
 }

@@ -336,4 +336,74 @@ class NativeMemoryTest {
         assertThrows(IllegalStateException.class, () -> large.get(ValueLayout.JAVA_BYTE, 0), "the large arena closed");
         assertThrows(IllegalStateException.class, () -> small.get(ValueLayout.JAVA_BYTE, 0));
     }
+
+    /**
+     * The spare is the one empty slab kept: a spare whose block is handed out again is in use, no longer the spare,
+     * so the next slab to empty takes its place; a slab that empties beside the spare goes back without touching
+     * it, and the spare goes back once the slab being carved empties.
+     */
+    @Test
+    void theSpareStopsBeingTheSpareWhenOneOfItsBlocksIsHandedOutAgain() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment[] first = new MemorySegment[4];
+            MemorySegment[] second = new MemorySegment[4];
+            java.util.Set<Long> firstAddresses = new java.util.HashSet<>();
+            for (int i = 0; i < 4; i++) {
+                first[i] = memory.allocate(NativeMemory.LARGE_BYTES);
+                firstAddresses.add(first[i].address());
+            }
+            for (int i = 0; i < 4; i++) {
+                second[i] = memory.allocate(NativeMemory.LARGE_BYTES);
+            }
+            MemorySegment carved = memory.allocate(NativeMemory.LARGE_BYTES); // a third slab, being carved
+            for (MemorySegment segment : first) {
+                memory.free(segment);
+            }
+            assertEquals(3, memory.heldSlabs(), "the first slab is the spare");
+            MemorySegment reused = memory.allocate(NativeMemory.LARGE_BYTES);
+            assertTrue(firstAddresses.contains(reused.address()), "served from the spare");
+            for (MemorySegment segment : second) {
+                memory.free(segment);
+            }
+            assertEquals(3, memory.heldSlabs(), "the first slab is in use again: the second is the spare now");
+            assertTrue(!inaccessible(second[0]));
+            memory.free(reused);
+            assertEquals(2, memory.heldSlabs(), "the first slab emptied beside the spare: it went back");
+            assertTrue(inaccessible(first[1]));
+            memory.free(carved);
+            assertEquals(1, memory.heldSlabs(), "the carved slab emptied: the spare went back");
+            assertTrue(inaccessible(second[0]));
+            assertEquals(0, memory.reservedBytes());
+        }
+    }
+
+    /**
+     * A slab that is empty when the next one is carved (its blocks were all freed while it was being carved) is
+     * kept as the spare, and is what the next blocks of its class are served from.
+     */
+    @Test
+    void anEmptySlabLeftBehindByTheNextCarveIsKeptAsTheSpare() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment[] blocks = new MemorySegment[4];
+            java.util.Set<Long> addresses = new java.util.HashSet<>();
+            for (int i = 0; i < 4; i++) {
+                blocks[i] = memory.allocate(NativeMemory.LARGE_BYTES); // the first slab, carved to its end
+                addresses.add(blocks[i].address());
+            }
+            long oneSlab = memory.footprintBytes();
+            for (MemorySegment segment : blocks) {
+                memory.free(segment);
+            }
+            assertEquals(1, memory.heldSlabs(), "the slab being carved, empty");
+            MemorySegment other = memory.allocate(8192); // no room left in it: a second slab
+            assertEquals(2, memory.heldSlabs(), "the empty one stays as the spare");
+            assertEquals(2 * oneSlab, memory.footprintBytes());
+            MemorySegment again = memory.allocate(NativeMemory.LARGE_BYTES);
+            assertTrue(addresses.contains(again.address()), "served from the spare's blocks");
+            assertEquals(2, memory.heldSlabs());
+            memory.free(other);
+            memory.free(again);
+            assertEquals(0, memory.reservedBytes());
+        }
+    }
 }

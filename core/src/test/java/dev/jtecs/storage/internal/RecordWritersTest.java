@@ -87,4 +87,54 @@ class RecordWritersTest {
             assertEquals(0.5, columns[1].getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 2));
         }
     }
+
+    /**
+     * {@link RecordWriters#spinFor} and {@link RecordWriters#spin} called directly: {@link RecordWriters#of} spins
+     * once per record type for the life of the JVM (a class value), so only a direct call shows what a fresh spin
+     * builds.
+     */
+    @Test
+    void aFreshSpinStoresEveryKindAtItsColumnAndRowAndReadsEveryAccessorFirst() throws Throwable {
+        RecordCodec codec = RecordCodec.of(All.class);
+        RecordWriter spun = RecordWriters.spinFor(codec);
+        assertNotNull(spun);
+        assertTrue(spun != RecordWriters.of(codec), "a class of its own");
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment[] columns = new java.lang.foreign.MemorySegment[10];
+            for (int c = 0; c < columns.length; c++) {
+                columns[c] = arena.allocate(8 * 4, 8);
+            }
+            spun.write(new All((byte) 7, true, (short) 700, 'z', -70_000, -7.5f, 7L << 40, -0.125), columns, 2, 3);
+            assertEquals((byte) 7, columns[2].getAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, 3));
+            assertTrue(columns[3].getAtIndex(java.lang.foreign.ValueLayout.JAVA_BOOLEAN, 3));
+            assertEquals((short) 700, columns[4].getAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT, 3));
+            assertEquals('z', columns[5].getAtIndex(java.lang.foreign.ValueLayout.JAVA_CHAR, 3));
+            assertEquals(-70_000, columns[6].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 3));
+            assertEquals(-7.5f, columns[7].getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT, 3));
+            assertEquals(7L << 40, columns[8].getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, 3));
+            assertEquals(-0.125, columns[9].getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 3));
+            for (int c = 0; c < 2; c++) {
+                for (int row = 0; row < 4; row++) {
+                    assertEquals(0L, columns[c].getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, row),
+                            "columns before base");
+                }
+            }
+        }
+
+        RecordCodec fused = RecordCodec.of(Fused.class);
+        RecordWriter guarded = RecordWriters.spin(new dev.jtecs.component.PrimitiveKind[] {fused.kind(0), fused.kind(1)},
+                new java.lang.invoke.MethodHandle[] {fused.getterHandle(0), fused.getterHandle(1)});
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment[] columns = {arena.allocate(4 * 4, 8), arena.allocate(8 * 4, 8)};
+            guarded.write(new Fused(7, 0.5), columns, 0, 1);
+            Fused.armed = true;
+            try {
+                assertThrows(IllegalStateException.class, () -> guarded.write(new Fused(9, 1.5), columns, 0, 1));
+            } finally {
+                Fused.armed = false;
+            }
+            assertEquals(7, columns[0].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 1), "no torn first field");
+            assertEquals(0.5, columns[1].getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 1));
+        }
+    }
 }

@@ -1021,4 +1021,137 @@ class TableTest {
         assertRows(source, 3);
         assertEquals(0, destination.count(), "nothing moved before the capture had its rows");
     }
+
+    // ---------------------------------------------------------------- issue 27, fifth round
+
+    @Test
+    void theEntityViewReadsTheIdsAndTheHeapViewNamesItsComponent() {
+        Table table = filled(2);
+        assertEquals(1001L, table.entities().get(1));
+        ObjectColumn<?> blobs = table.heapColumn(table.position(BLOB.id()));
+        assertEquals(new Blob("b1"), blobs.get(1));
+        IndexOutOfBoundsException outside = assertThrows(IndexOutOfBoundsException.class, () -> blobs.get(2));
+        assertTrue(outside.getMessage().contains("view of " + BLOB.name() + " in "), outside.getMessage());
+    }
+
+    @Test
+    void aWholeTableMovesItsManagedValuesIntoAPopulatedTable() {
+        Table source = filled(3);
+        Table destination = new Table(2, sortedOf(VEC, BLOB), memory);
+        destination.appendRow(7);
+        destination.writeValue(destination.position(BLOB.id()), 0, new Blob("kept"));
+        int at = source.moveAllTo(destination);
+        assertEquals(1, at);
+        int blob = destination.position(BLOB.id());
+        assertEquals(new Blob("kept"), destination.readValue(blob, 0));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(new Blob("b" + i), destination.readValue(blob, 1 + i));
+        }
+    }
+
+    @Test
+    void anExchangeIntoATableWithAManagedColumnOfItsOwnGivesThatColumnAnArrayAndAFailedOneLeaksNothing() {
+        Table source = new Table(1, sortedOf(VEC), memory);
+        for (int i = 0; i < 5; i++) {
+            source.writeValue(source.position(VEC.id()), source.appendRow(100 + i), new Vec(i, i));
+        }
+        Table destination = new Table(2, sortedOf(VEC, BLOB, COUNT), memory); // BLOB and COUNT only there
+        source.prepareExchange(destination).free(); // the move plan is built once, outside the failure below
+        long reserved = memory.reservedBytes();
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1); // BLOB's array, after COUNT's native column
+        try {
+            assertThrows(OutOfMemoryError.class, () -> source.prepareExchange(destination));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(reserved, memory.reservedBytes(), "COUNT's column, allocated before the failure, was freed");
+        source.exchangeInto(destination, source.prepareExchange(destination));
+        int blob = destination.position(BLOB.id());
+        destination.writeValue(blob, 4, new Blob("new"));
+        assertEquals(new Blob("new"), destination.readValue(blob, 4));
+        assertEquals(new Vec(4, 4), destination.readValue(destination.position(VEC.id()), 4));
+        assertEquals(104L, destination.entityAt(4));
+    }
+
+    @Test
+    void anUnusedPreparationOfATableWithoutStorageFreesNothing() {
+        Table source = new Table(1, sortedOf(VEC), memory); // never grown: no buffers
+        Table destination = new Table(2, sortedOf(VEC, COUNT), memory);
+        long reserved = memory.reservedBytes();
+        Table.Exchange prepared = source.prepareExchange(destination);
+        prepared.free(); // its buffers of COUNT are NULL: nothing to free
+        assertEquals(reserved, memory.reservedBytes());
+        source.exchangeInto(destination, source.prepareExchange(destination));
+        assertEquals(0, destination.count());
+        assertEquals(0, destination.capacityRows());
+    }
+
+    @Test
+    void anExchangeHandsAPendingCaptureOfTheEmptyDestinationItsRowsFirst() {
+        Table source = filled(3);
+        Table destination = new Table(2, sortedOf(VEC, BLOB, FLAG), memory);
+        Claim claim = new Claim(false);
+        destination.addCapture(claim);
+        source.exchangeInto(destination);
+        assertEquals(1, claim.calls);
+        assertArrayEquals(new long[0], claim.ids, "the destination held no row before the exchange");
+        assertFalse(destination.removeCapture(claim));
+        assertEquals(3, destination.count());
+    }
+
+    @Test
+    void anExchangeLeavesTheSourceNoManagedArrayOfItsOwnColumns() {
+        Table source = filled(3);
+        Table destination = new Table(2, sortedOf(VEC), memory); // BLOB only in the source; no capacity here
+        source.exchangeInto(destination);
+        int blob = source.position(BLOB.id());
+        assertEquals(0, source.capacityRows());
+        assertEquals(0, source.heapColumn(blob).capacityRows(), "the array of the rows that left is let go");
+        source.appendRow(500);
+        assertNull(source.readValue(blob, 0), "a new row does not find the value of the row that left");
+    }
+
+    @Test
+    void aFullListOfCapturesWithdrawsAMiddleOneAndRefusesAnUnknownOne() {
+        Table table = filled(2);
+        Claim[] claims = {new Claim(false), new Claim(false), new Claim(false), new Claim(false)};
+        for (Claim claim : claims) {
+            table.addCapture(claim); // four: the first room, full
+        }
+        assertFalse(table.removeCapture(new Claim(false)), "never registered");
+        assertTrue(table.removeCapture(claims[1]));
+        assertFalse(table.removeCapture(claims[1]));
+        table.settleCaptures();
+        assertEquals(1, claims[0].calls);
+        assertEquals(0, claims[1].calls);
+        assertEquals(1, claims[2].calls);
+        assertEquals(1, claims[3].calls);
+    }
+
+    @Test
+    void aReleasedTableHoldsNoBufferInItsArraysOrViewsAndSaysWhy() {
+        Table table = filled(10);
+        long version = table.storageVersion();
+        assertFalse(table.isReleased());
+        table.release();
+        assertTrue(table.isReleased());
+        assertEquals(0, table.nativeBytesReserved(), "no freed segment is kept");
+        assertTrue(version != table.storageVersion(), "the views were rebuilt");
+        assertEquals(0, table.entities().capacityRows());
+        assertEquals(0, table.heapColumn(table.position(BLOB.id())).capacityRows());
+        assertTrue(table.releasedError().getMessage().contains("closed world"), table.releasedError().getMessage());
+
+        Table pruned = filled(1);
+        pruned.destroyed();
+        assertTrue(pruned.isReleased());
+        assertTrue(pruned.releasedError().getMessage().contains("was pruned by compact()"),
+                pruned.releasedError().getMessage());
+    }
+
+    @Test
+    void toStringNamesTheComponentsInSignatureOrderAndTheCount() {
+        Table table = filled(2);
+        Component<?>[] sorted = sortedOf(VEC, BLOB);
+        assertEquals("Archetype#1[" + sorted[0].name() + ", " + sorted[1].name() + "] count=2", table.toString());
+    }
 }
