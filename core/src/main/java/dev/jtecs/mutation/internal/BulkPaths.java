@@ -60,6 +60,7 @@ final class BulkPaths {
             op.done = true;
             return;
         }
+        drain.reserveSparseRows(op.sparse, 0, n); // before the rows exist: see CommitDrain.sparseRows
         int from = table.appendRows(n);
         int to = from + n;
         boolean published = false;
@@ -457,6 +458,8 @@ final class BulkPaths {
             return;
         }
         // what the move allocates comes first: a failed allocation throws before any observer hears of a move
+        int[] added = table.missingPositionsFor(target);
+        drain.reserveSparseRows(op.sparse, requiredSparseEdges(added, target), n);
         Table.Exchange prepared = null;
         if (target.count() == 0) {
             prepared = table.prepareExchange(target);
@@ -477,7 +480,7 @@ final class BulkPaths {
             missing = registry.exchange(table, target, prepared);
             from = 0;
         } else {
-            missing = table.missingPositionsFor(target);
+            missing = added;
             from = table.moveAllTo(target);
             long[] chunk = scratch(n);
             for (int done = 0; done < n; done += chunk.length) {
@@ -538,6 +541,7 @@ final class BulkPaths {
             return;
         }
         int[] missing = current.missingPositionsFor(target);
+        drain.reserveSparseRows(op.sparse, requiredSparseEdges(missing, target), 1);
         target.ensureCapacity(target.count() + 1); // what the move allocates, before observers hear of it
         current.prepareRowRemoval();
         CommitDrain.notifyRemoved(current, row, row + 1, target);
@@ -553,6 +557,18 @@ final class BulkPaths {
             throw e;
         }
         drain.completeRowMove(slot, current, row, target, destination, op.sparse);
+    }
+
+    /** How many of the columns a move adds are sparse markers a requirement brings with an edge to write. */
+    private int requiredSparseEdges(int[] missing, Table target) {
+        int edges = 0;
+        for (int position : missing) {
+            if (requirements.inputFor(target.componentAt(position)) instanceof RelationshipValue edge
+                    && edge.relationship().isSparse()) {
+                edges++;
+            }
+        }
+        return edges;
     }
 
     /** Initializes the columns a move added: the set component (left to its value), requirements, defaults. */

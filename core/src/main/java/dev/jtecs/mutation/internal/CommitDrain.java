@@ -102,11 +102,42 @@ public final class CommitDrain {
     }
 
     /** Applies a batch's sparse edge edit to the entities in rows {@code [from, to)} of {@code table}. */
+    /**
+     * Makes room, before a batch moves or places rows, to note {@code rows} rows' writes of {@code edit} and of
+     * {@code requiredEdges} more sparse requirements per row without allocating: should one of its writes fail
+     * after the rows moved, {@link #sparseRows} notes the rows it leaves unwritten in that room.
+     */
+    void reserveSparseRows(BatchOp.SparseEdit edit, int requiredEdges, int rows) {
+        int perRow = (edit == null ? 0 : edit.relationships().length) + requiredEdges;
+        if (perRow > 0) {
+            hooks.reserveSparseTouches(Math.multiplyExact(rows, perRow));
+        }
+    }
+
     void sparseRows(BatchOp.SparseEdit edit, Table table, int from, int to) {
+        BaseRelationship<?>[] relationships = edit.relationships();
+        // room for a note of every row and relationship, made before the first write: should a write fail, the
+        // rows it leaves unwritten already moved with the markers and are noted without allocating
+        hooks.reserveSparseTouches(Math.multiplyExact(to - from, relationships.length));
         for (int row = from; row < to; row++) {
             long entity = table.entityAt(row);
-            for (int e = 0; e < edit.relationships().length; e++) {
-                hooks.applySparse(entity, edit.op(), edit.relationships()[e], edit.targets()[e], edit.payloads()[e]);
+            for (int e = 0; e < relationships.length; e++) {
+                try {
+                    hooks.applySparse(entity, edit.op(), relationships[e], edit.targets()[e], edit.payloads()[e]);
+                } catch (RuntimeException | Error failure) {
+                    rememberUnwritten(relationships, table, row, e, to); // the failed write noted itself
+                    throw failure;
+                }
+            }
+        }
+    }
+
+    /** Notes the writes of a batch after the one at ({@code row}, {@code e}) that failed, to the end of the rows. */
+    private void rememberUnwritten(BaseRelationship<?>[] relationships, Table table, int row, int e, int to) {
+        for (int r = row; r < to; r++) {
+            long entity = table.entityAt(r);
+            for (int k = r == row ? e + 1 : 0; k < relationships.length; k++) {
+                hooks.rememberUnwritten(entity, relationships[k]);
             }
         }
     }

@@ -51,6 +51,19 @@ public interface DrainHooks {
         throw new IllegalStateException("no sparse edge store attached");
     }
 
+    /**
+     * Makes room to {@link #rememberUnwritten remember} {@code n} entities without allocating: a batch about to
+     * write the sparse edges of {@code n} rows (or row and relationship pairs) asks first.
+     */
+    default void reserveSparseTouches(int n) {}
+
+    /**
+     * A batch placed or changed {@code entity} with {@code relationship}'s marker but could not write its edge (an
+     * earlier write of the batch failed): the next settlement makes the marker follow the edges it holds. Allocates
+     * nothing in the room {@link #reserveSparseTouches} made.
+     */
+    default void rememberUnwritten(long entity, BaseRelationship<?> relationship) {}
+
     /** The wave has applied all its sparse writes (flushes and batches): relationship markers follow the edges now. */
     default void settleSparse() {}
 

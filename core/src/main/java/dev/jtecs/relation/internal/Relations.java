@@ -100,6 +100,16 @@ public final class Relations implements DrainHooks {
     }
 
     @Override
+    public void reserveSparseTouches(int n) {
+        markers.reserveTouches(n);
+    }
+
+    @Override
+    public void rememberUnwritten(long entity, BaseRelationship<?> relationship) {
+        markers.rememberUnwritten(entity, relationship);
+    }
+
+    @Override
     public void settleSparse() {
         markers.settle();
     }

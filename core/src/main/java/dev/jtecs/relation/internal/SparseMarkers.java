@@ -64,6 +64,28 @@ final class SparseMarkers {
         }
     }
 
+    /**
+     * Makes room for {@code n} more notes at once (a batch's sparse writes, and what a failure among them leaves
+     * to note), growing every array first so a failure leaves them as they were.
+     */
+    void reserveTouches(int n) {
+        if (touchedEntities.length - touchedCount < n) {
+            int capacity = Math.max(touchedCount + n, touchedEntities.length * 2);
+            var grownTouchedEntities = Growth.copyOf(touchedEntities, capacity);
+            var grownTouchedRelationships = Growth.copyOf(touchedRelationships, capacity);
+            touchedEntities = grownTouchedEntities;
+            touchedRelationships = grownTouchedRelationships;
+        }
+    }
+
+    /**
+     * Notes an entity a batch moved with the relationship's marker and left without the edge it was to get (a write
+     * before it failed), in room {@link #reserveTouches} made: the next settlement brings its marker in step.
+     */
+    void rememberUnwritten(long entity, BaseRelationship<?> relationship) {
+        remember(entity, relationship);
+    }
+
     /** Notes an entity for {@link #settle}, in the room {@link #ensureTouchRoom} made. */
     private void remember(long entity, BaseRelationship<?> relationship) {
         touchedEntities[touchedCount] = entity;
