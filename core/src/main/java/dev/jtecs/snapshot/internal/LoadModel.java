@@ -36,10 +36,6 @@ final class LoadModel {
         int position(Table table) {
             return relationship == null ? table.position(component.id()) : table.pairPosition(relationship, target);
         }
-
-        String name() {
-            return relationship == null ? component.name() : relationship.name() + "(" + target + ")";
-        }
     }
 
     /** What the initializer writes into one column of the placed rows. */

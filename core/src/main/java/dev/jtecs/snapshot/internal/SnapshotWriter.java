@@ -4,9 +4,7 @@ import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentLayout;
 import dev.jtecs.component.PrimitiveKind;
-import dev.jtecs.component.RelationshipDefinition;
 import dev.jtecs.component.SnapshotCodec;
-import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.TreeCodec;
 import dev.jtecs.snapshot.SnapshotBuffer;
 import dev.jtecs.snapshot.SnapshotComponentEntry;
@@ -408,9 +406,5 @@ final class SnapshotWriter {
         }
         Binary.writeSection(out, at, kind, arg, length, payloadCrc, crc);
         return payload + padded;
-    }
-
-    static StorageKind storageOf(Component<?> definition) {
-        return definition instanceof RelationshipDefinition<?> d ? d.payloadStorage() : definition.storage();
     }
 }
