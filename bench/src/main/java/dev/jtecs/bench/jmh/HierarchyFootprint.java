@@ -26,11 +26,11 @@ import java.util.Locale;
  * <p>Reported per entity: the world's heap (heap in use after full collections with the world open, less the same
  * once it is closed and dropped), after a second, still frame (the steady state: the first frame's gather of the
  * hierarchy's order keeps a scratch of about 29 bytes per child, given back by the next frame that finds the order
- * current) and, in parentheses, after the first frame, its native bytes held from the system ({@link World#nativeFootprintBytes()}) and
- * the part of them its buffers use ({@link World#nativeBytesReserved()}: the rest is slab memory the allocator keeps
- * for reuse, such as the smaller buffers a column outgrew), and its column bytes
- * (each archetype's rows times the bytes of a row: the id and every native field). The same forest is measured
- * twice, with {@code ChildOf} edges ({@code childOf}) and with the children as plain entities of the same
+ * current) and, in parentheses, after the first frame; its native bytes held from the system
+ * ({@link World#nativeFootprintBytes()}) and the part of them its buffers use ({@link World#nativeBytesReserved()}:
+ * the rest is slab memory the allocator keeps for reuse, such as the smaller buffers a column outgrew); and its
+ * column bytes (each archetype's rows times the bytes of a row: the id and every native field). The same forest
+ * is measured twice, with {@code ChildOf} edges ({@code childOf}) and with the children as plain entities of the same
  * components and no edge at all ({@code noEdges}), so the difference is what the hierarchy costs beyond its
  * columns.
  *

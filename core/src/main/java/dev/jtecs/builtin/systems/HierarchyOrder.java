@@ -56,8 +56,9 @@ import java.util.Objects;
  * @implNote Nothing is allocated in steady state: the step and archetype arrays are kept between gathers and
  *     grow (doubling) only when the steps (the archetypes) outnumber them; the node arrays, a gather's scratch,
  *     are kept from one gather to the next and given back by a {@link #refresh()} that finds the order current,
- *     so a gather allocates them (sized to the rows) only when the hierarchy changes after holding still. A gather costs a visit of the query, one edge read per
- *     row, two lookups of the world per run of rows with the same parent, and linear passes over the nodes.
+ *     so a gather allocates them (sized to the rows) only when the hierarchy changes after holding still. A
+ *     gather costs a visit of the query, one edge read per row, two lookups of the world per run of rows with
+ *     the same parent, and linear passes over the nodes.
  */
 public final class HierarchyOrder {
     private final World world;

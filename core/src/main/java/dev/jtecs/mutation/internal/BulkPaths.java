@@ -102,8 +102,8 @@ final class BulkPaths {
                 keys.claimRows(table, from, to);
             }
             if (survivors == null && op.restoredSlots != null) {
-                index.publishSlots(op.restoredSlots, op.restoredRows, op.restoredFrom, op.restoredFrom + n, table.store(),
-                        from); // in slot order
+                index.publishSlots(op.restoredSlots, op.restoredRows, op.restoredFrom, op.restoredFrom + n,
+                        table.store(), from); // in slot order
             } else if (survivors == null && op.idSegment != null) {
                 publishRows(table, from, n);
             } else if (survivors == null && op.ids == null) {

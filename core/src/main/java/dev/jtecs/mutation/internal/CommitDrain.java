@@ -101,7 +101,6 @@ public final class CommitDrain {
         return draining;
     }
 
-    /** Applies a batch's sparse edge edit to the entities in rows {@code [from, to)} of {@code table}. */
     /**
      * Makes room, before a batch moves or places rows, to note {@code rows} rows' writes of {@code edit} and of
      * {@code requiredEdges} more sparse requirements per row without allocating: should one of its writes fail
@@ -114,6 +113,7 @@ public final class CommitDrain {
         }
     }
 
+    /** Applies a batch's sparse edge edit to the entities in rows {@code [from, to)} of {@code table}. */
     void sparseRows(BatchOp.SparseEdit edit, Table table, int from, int to) {
         BaseRelationship<?>[] relationships = edit.relationships();
         // room for a note of every row and relationship, made before the first write: should a write fail, the

@@ -71,6 +71,7 @@ final class SparseMarkers {
     void reserveTouches(int n) {
         if (touchedEntities.length - touchedCount < n) {
             int capacity = Math.max(touchedCount + n, touchedEntities.length * 2);
+            // every array first, then assign: a failed growth leaves them all as they were, in step
             var grownTouchedEntities = Growth.copyOf(touchedEntities, capacity);
             var grownTouchedRelationships = Growth.copyOf(touchedRelationships, capacity);
             touchedEntities = grownTouchedEntities;
@@ -93,13 +94,7 @@ final class SparseMarkers {
     }
 
     private void ensureTouchRoom() {
-        if (touchedCount == touchedEntities.length) {
-            // every array first, then assign: a failed growth leaves them all as they were, in step
-            var grownTouchedEntities = Growth.copyOf(touchedEntities, touchedCount * 2);
-            var grownTouchedRelationships = Growth.copyOf(touchedRelationships, touchedCount * 2);
-            touchedEntities = grownTouchedEntities;
-            touchedRelationships = grownTouchedRelationships;
-        }
+        reserveTouches(1);
     }
 
     /**

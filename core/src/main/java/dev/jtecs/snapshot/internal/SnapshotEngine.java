@@ -326,11 +326,6 @@ public final class SnapshotEngine {
         scratch.release();
     }
 
-    /** The bytes of heap the arrays kept for the next load hold. */
-    public long scratchBytes() {
-        return scratch.bytes();
-    }
-
     private SnapshotReader reader() {
         return new SnapshotReader(index.maxEntities(), host, scratch);
     }
