@@ -674,8 +674,14 @@ class SnapshotEngineTest {
                     + " bytes: its per-entity arrays (16 bytes per entity and more when allocated) are reused");
             assertEquals(n, destination.entityCount());
             destination.compact();
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = threads.getCurrentThreadAllocatedBytes();
             destination.loadSnapshot(binary);
-            assertEquals(n, destination.entityCount(), "a load after compact allocates its arrays again");
+            long again = threads.getCurrentThreadAllocatedBytes() - before;
+            assertEquals(n, destination.entityCount());
+            assertTrue(again > 12L * n, "compact gave the arrays back, so the next load allocates them again (16 bytes "
+                    + "per entity); it allocated " + again + " bytes");
         }
     }
 
