@@ -115,13 +115,22 @@ public final class TableValues {
      * accessors inlined), or field by field when none could be spun.
      */
     private void writeRecord(int position, int row, Object record) {
-        RecordCodec codec = codecs[position];
-        int base = nativeStart[position];
         RecordWriter writer = writers[position];
         if (writer != null) {
-            writer.write(record, nativeSegments, base, row);
-            return;
+            writer.write(record, nativeSegments, nativeStart[position], row);
+        } else {
+            writeFields(position, row, record);
         }
+    }
+
+    /**
+     * {@link #writeRecord} for a record type no writer could be spun for. Its own method so that the spun path
+     * stays small enough for the JIT to inline into a caller's write-through, which lets escape analysis remove
+     * the caller's record and input.
+     */
+    private void writeFields(int position, int row, Object record) {
+        RecordCodec codec = codecs[position];
+        int base = nativeStart[position];
         int count = nativeCount[position];
         if (scratch.length < count) {
             scratch = new long[count];
