@@ -1365,6 +1365,26 @@ public final class World implements AutoCloseable {
         return NativeMemory.heldByAllOpen();
     }
 
+    /**
+     * Native bytes the process keeps for reuse: the memory of large column buffers (over 256 KiB) that worlds
+     * freed or closed, which the next large buffers of any world take instead of fresh memory from the system.
+     * Kept only where native access is enabled for the core (as the {@code jtecs} launcher does), and at most the
+     * system property {@code jtecs.nativePoolBytes} (128 MiB unless set; 0 keeps none). Not part of any world's
+     * footprint. Any thread may ask.
+     */
+    public static long nativeBytesKeptForReuse() {
+        return NativeMemory.idleBlockBytes();
+    }
+
+    /**
+     * Returns the memory counted by {@link #nativeBytesKeptForReuse()} to the system, say after unloading a large
+     * level that will not come back; returns how many bytes that was. Any thread may call it; worlds keep working
+     * and simply take fresh memory for their next large buffers.
+     */
+    public static long releaseNativeBytesKeptForReuse() {
+        return NativeMemory.releaseIdleBlocks();
+    }
+
     // ---------------------------------------------------------------- systems and the frame (see Scheduler)
 
     /**

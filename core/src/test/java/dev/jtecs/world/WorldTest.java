@@ -651,6 +651,30 @@ class WorldTest {
     }
 
     @Test
+    void aClosedWorldsLargeColumnsAreKeptForTheNextWorldUntilReleased() {
+        World.releaseNativeBytesKeptForReuse();
+        assertEquals(0, World.nativeBytesKeptForReuse());
+        dev.jtecs.storage.FloatColumn stale;
+        long footprint;
+        try (World other = World.create()) {
+            other.batchSpawn(100_000, List.of(POSITION, VELOCITY)); // columns of 400 KB: large buffers
+            stale = other.archetypeOf(other.batchSpawn(1, List.of(POSITION, VELOCITY)).first())
+                    .get(POSITION.floatField("x"));
+            footprint = other.nativeFootprintBytes();
+        }
+        long kept = World.nativeBytesKeptForReuse();
+        assertTrue(kept > footprint / 2 && kept <= footprint, kept + " of " + footprint + " bytes kept");
+        assertThrows(IllegalStateException.class, () -> stale.get(0), "a kept buffer's old view is closed");
+        try (World next = World.create()) {
+            long id = next.batchSpawn(100_001, List.of(POSITION, VELOCITY)).get(100_000);
+            assertEquals(0, World.nativeBytesKeptForReuse(), "the next world of that shape took every block");
+            assertEquals(pos(0, 0), next.get(id, POSITION), "the last row, in reused memory, reads its default");
+        }
+        assertEquals(kept, World.releaseNativeBytesKeptForReuse());
+        assertEquals(0, World.nativeBytesKeptForReuse());
+    }
+
+    @Test
     void aPipelineFactoryThatThrowsLeavesNoNativeMemoryHeld() {
         // the factory runs on a usable world; when it (or the pipeline it made, as the builtin systems register)
         // throws, the caller never gets the world to close, so the world must close itself: before, its slab stayed

@@ -197,6 +197,23 @@ class StorageGuideTest {
     }
 
     @Test
+    void largeBuffersAreKeptForTheNextWorld() {
+        World.releaseNativeBytesKeptForReuse(); // what earlier tests left
+        // begin-example
+        try (World level = World.create()) {
+            level.batchSpawn(100_000, List.of(POSITION, VELOCITY)); // columns of 400 KB and more: large buffers
+        }
+        long kept = World.nativeBytesKeptForReuse();
+        assertTrue(kept > 0); // the closed level's columns, for the next world
+        try (World next = World.create()) {
+            next.batchSpawn(100_000, List.of(POSITION, VELOCITY)); // takes them instead of fresh memory
+        }
+        assertEquals(kept, World.releaseNativeBytesKeptForReuse()); // handed back to the system
+        assertEquals(0, World.nativeBytesKeptForReuse());
+        // end-example
+    }
+
+    @Test
     void dirtyBitsAndTheStructuralFlag() {
         try (World world = World.create()) {
             // begin-example

@@ -37,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 8)
-@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
+    "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
 @State(Scope.Thread)
 public class CompactBenchmark {
     static final Relationship HOLDS = Relationships.register("bench.compact.Holds", o -> { });

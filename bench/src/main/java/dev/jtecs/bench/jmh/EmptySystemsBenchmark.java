@@ -41,7 +41,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow"})
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
+    "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
 @State(Scope.Thread)
 public class EmptySystemsBenchmark {
     static final int SYSTEMS = 100;

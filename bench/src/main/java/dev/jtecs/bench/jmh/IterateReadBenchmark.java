@@ -59,7 +59,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow",
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
+    "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
     "-Ddominion.show-banner=false", "-Ddominion.logging-level=WARNING"})
 @State(Scope.Thread)
 public class IterateReadBenchmark {

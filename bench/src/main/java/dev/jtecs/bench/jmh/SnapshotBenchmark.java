@@ -117,7 +117,7 @@ public class SnapshotBenchmark {
     @Warmup(iterations = 3, time = 1)
     @Measurement(iterations = 5, time = 1)
     @Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
-        "--sun-misc-unsafe-memory-access=allow"})
+        "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
     @State(Scope.Thread)
     public static class Save extends Worlds {
         SnapshotBuffer saveBuffer;
@@ -171,7 +171,7 @@ public class SnapshotBenchmark {
     @Warmup(iterations = 8, time = 2)
     @Measurement(iterations = 5, time = 1)
     @Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
-        "--sun-misc-unsafe-memory-access=allow"})
+        "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
     @State(Scope.Thread)
     public static class Load extends Worlds {
         World destination;

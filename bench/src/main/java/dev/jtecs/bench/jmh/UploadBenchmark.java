@@ -51,8 +51,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--sun-misc-unsafe-memory-access=allow",
-        "--enable-native-access=ALL-UNNAMED"})
+@Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
+    "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})
 @State(Scope.Thread)
 public class UploadBenchmark {
     static final int SEED = 42;

@@ -15,7 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * through per-size-class free lists (power-of-two classes from 64 bytes); large buffers get a shared arena each,
  * closed when the buffer is freed. Closing a shared arena is a handshake with every thread (tens to hundreds of
  * microseconds, measured here), so the many small buffers of a world must not each pay it; the few large ones
- * do, and return their memory to the system at once. Shared arenas let kernels on worker threads read columns.
+ * do. A large buffer's memory goes back to the system when it is freed, or, where native access is enabled, to
+ * the process's {@link LargeBlockPool}, which hands it to the next large buffer of any world (its arena is then a
+ * view's, closed all the same, so no view outlives its buffer). Shared arenas let kernels on worker threads read
+ * columns.
  *
  * <p>Staggering. Buffers whose addresses agree in their low 12 bits make a vector loop that stores into one
  * column and then loads from another stall on "4K aliasing": the core's first check of a load against earlier
@@ -77,6 +80,18 @@ public final class NativeMemory implements AutoCloseable {
     private long slabBytes;
     private long totalAllocations;
     private boolean closed;
+    /** Where freed large buffers' memory goes, or {@code null}: back to the system (see {@link LargeBlockPool}). */
+    private final LargeBlockPool pool;
+
+    /** An allocator whose large buffers go through the process's pool when native access allows it. */
+    public NativeMemory() {
+        this(LargeBlockPool.ENABLED ? LargeBlockPool.SHARED : null);
+    }
+
+    /** An allocator whose large buffers go through {@code pool}, or straight to the system when it is null. */
+    NativeMemory(LargeBlockPool pool) {
+        this.pool = pool;
+    }
 
     /** A zero-filled, 64-byte-aligned buffer of exactly {@code byteSize} bytes. */
     public MemorySegment allocate(long byteSize) {
@@ -92,19 +107,79 @@ public final class NativeMemory implements AutoCloseable {
     }
 
     private MemorySegment allocateLarge(long byteSize) {
+        if (pool != null) {
+            return allocatePooled(byteSize);
+        }
         Arena arena = Arena.ofShared();
         try {
             long lead = ALIGNMENT * (largeStagger & 63);
             // page-aligned, so the lead alone decides where in a page the buffer starts
             MemorySegment segment = arena.allocate(lead + byteSize, PAGE).asSlice(lead, byteSize);
             largeStagger++;
-            large.put(segment, new Large(arena, lead + byteSize));
+            large.put(segment, new Large(arena, lead + byteSize, null));
             HELD.addAndGet(lead + byteSize);
             return segment;
         } catch (RuntimeException | OutOfMemoryError e) {
             arena.close();
             throw e;
         }
+    }
+
+    /**
+     * {@link #allocateLarge} through the process's {@link LargeBlockPool}: an idle block that fits (zeroed here),
+     * or a fresh one; the buffer is a view of the block under an arena of its own, which {@link #free} closes
+     * before the block goes back, so no view outlives its buffer.
+     */
+    private MemorySegment allocatePooled(long byteSize) {
+        long maxLead = ALIGNMENT * 63;
+        long wantedLead = ALIGNMENT * (largeStagger & 63);
+        LargeBlockPool.Block block = pool.take(byteSize, maxLead, wantedLead);
+        boolean reused = block != null;
+        Arena view = null;
+        try {
+            if (!reused) {
+                block = LargeBlockPool.allocate(wantedLead + byteSize);
+            }
+            long lead = block.bytes() - byteSize; // a reused block's room decides its lead (at most 63 lines)
+            view = Arena.ofShared();
+            MemorySegment segment = block.memory().reinterpret(view, null).asSlice(lead, byteSize);
+            if (reused) {
+                segment.fill((byte) 0); // resident memory: a memset, not a page fault per page
+            }
+            large.put(segment, new Large(view, block.bytes(), block));
+            largeStagger++;
+            HELD.addAndGet(block.bytes());
+            return segment;
+        } catch (RuntimeException | OutOfMemoryError e) {
+            if (view != null) {
+                view.close();
+            }
+            if (block != null) {
+                pool.give(block);
+            }
+            throw e;
+        }
+    }
+
+    /** Closes a large buffer's arena and gives its pooled block, if any, back to the pool. */
+    private void releaseLarge(Large held) {
+        held.arena().close();
+        if (held.block() != null) {
+            pool.give(held.block());
+        }
+    }
+
+    /**
+     * Returns the memory of freed large buffers that the process keeps for reuse (see {@link LargeBlockPool}) to
+     * the system; returns how many bytes that was (0 when the pool is off).
+     */
+    public static long releaseIdleBlocks() {
+        return LargeBlockPool.SHARED.release();
+    }
+
+    /** Bytes of freed large buffers kept for reuse by the process's allocators (see {@link LargeBlockPool}). */
+    public static long idleBlockBytes() {
+        return LargeBlockPool.SHARED.idleBytes();
     }
 
     private MemorySegment allocateSmall(long byteSize) {
@@ -164,7 +239,7 @@ public final class NativeMemory implements AutoCloseable {
         Large held = large.remove(segment);
         if (held != null) {
             reservedBytes -= segment.byteSize();
-            held.arena().close();
+            releaseLarge(held);
             HELD.addAndGet(-held.bytes());
             return;
         }
@@ -278,7 +353,7 @@ public final class NativeMemory implements AutoCloseable {
         slab = null;
         spare = null;
         for (Large held : large.values()) {
-            held.arena().close();
+            releaseLarge(held);
         }
         large.clear();
         smallBlocks.clear();
@@ -301,8 +376,11 @@ public final class NativeMemory implements AutoCloseable {
     /** A power-of-two block carved from a slab. */
     private record Block(MemorySegment memory, Slab slab) {}
 
-    /** A large buffer's own arena and the bytes it holds from the system (the buffer and its stagger). */
-    private record Large(Arena arena, long bytes) {}
+    /**
+     * A large buffer's own arena, the bytes it holds from the system (the buffer and its stagger), and the pooled
+     * block it views ({@code null} when the pool is off: the arena holds the memory itself).
+     */
+    private record Large(Arena arena, long bytes, LargeBlockPool.Block block) {}
 
     private void ensureOpen() {
         if (closed) {

@@ -48,7 +48,7 @@ class NativeMemoryTest {
 
     @Test
     void largeBuffersHaveTheirOwnArenaAndAreReleasedOnFree() {
-        try (NativeMemory memory = new NativeMemory()) {
+        try (NativeMemory memory = new NativeMemory(null)) {
             long big = NativeMemory.LARGE_BYTES + 1;
             MemorySegment segment = memory.allocate(big);
             assertEquals(0, segment.address() % NativeMemory.ALIGNMENT);
@@ -68,7 +68,13 @@ class NativeMemoryTest {
      */
     @Test
     void successiveBuffersStartOnDifferentLinesOfAPage() {
-        try (NativeMemory memory = new NativeMemory()) {
+        // without a pool, and with a fresh one (blocks some other test left in the process's pool keep their leads)
+        successiveBuffersStartOnDifferentLinesOfAPage(new NativeMemory(null));
+        successiveBuffersStartOnDifferentLinesOfAPage(new NativeMemory(new LargeBlockPool(64L << 20)));
+    }
+
+    private static void successiveBuffersStartOnDifferentLinesOfAPage(NativeMemory allocator) {
+        try (NativeMemory memory = allocator) {
             memory.allocate(64); // a slab to carve from
             for (long size : new long[] {NativeMemory.STAGGER_FROM_BYTES, 2560, 4096, 65_536, NativeMemory.LARGE_BYTES,
                 NativeMemory.LARGE_BYTES + 1, 4L << 20}) {
@@ -404,6 +410,99 @@ class NativeMemoryTest {
             memory.free(other);
             memory.free(again);
             assertEquals(0, memory.reservedBytes());
+        }
+    }
+
+    @Test
+    void theDefaultAllocatorPoolsLargeBuffersWhereNativeAccessIsEnabled() {
+        // the suite runs with --enable-native-access=ALL-UNNAMED, as the launcher does
+        assertTrue(LargeBlockPool.ENABLED);
+        long kept = NativeMemory.idleBlockBytes();
+        long size = NativeMemory.LARGE_BYTES + 4096;
+        MemorySegment segment;
+        try (NativeMemory memory = new NativeMemory()) {
+            segment = memory.allocate(size);
+        }
+        assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_BYTE, 0));
+        assertTrue(NativeMemory.idleBlockBytes() >= kept + size, "the closed allocator's block is kept");
+        assertTrue(NativeMemory.releaseIdleBlocks() >= size);
+        assertEquals(0, NativeMemory.idleBlockBytes());
+    }
+
+    @Test
+    void aFreedLargeBufferIsReusedZeroedAndItsOldViewThrows() {
+        LargeBlockPool pool = new LargeBlockPool(16L << 20);
+        try (NativeMemory memory = new NativeMemory(pool)) {
+            long size = 3L << 20;
+            MemorySegment first = memory.allocate(size);
+            first.fill((byte) 7);
+            long address = first.address();
+            long footprint = memory.footprintBytes();
+            memory.free(first);
+            assertThrows(IllegalStateException.class, () -> first.get(ValueLayout.JAVA_BYTE, 0),
+                    "a freed buffer's view is closed although its memory is kept");
+            assertEquals(0, memory.footprintBytes(), "a kept block belongs to no allocator");
+            assertEquals(footprint, pool.idleBytes());
+
+            MemorySegment second = memory.allocate(size);
+            assertEquals(1, pool.reuses());
+            assertEquals(address, second.address(), "the same memory, at the same lead");
+            assertEquals(0, pool.idleBytes());
+            assertEquals(footprint, memory.footprintBytes());
+            assertEquals(size, second.byteSize());
+            for (long at = 0; at < size; at += 4093) {
+                assertEquals(0, second.get(ValueLayout.JAVA_BYTE, at), "reused memory is zeroed at " + at);
+            }
+            assertEquals(0, second.get(ValueLayout.JAVA_BYTE, size - 1));
+
+            MemorySegment other = memory.allocate(size / 2); // no kept block fits: fresh memory
+            assertEquals(1, pool.reuses());
+            memory.free(other);
+            assertEquals(1, pool.idleBlocks());
+        }
+        assertEquals(2, pool.idleBlocks(), "closing gave the live buffer's block back too");
+        assertTrue(pool.release() > 0);
+    }
+
+    @Test
+    void aKeptBlockServesOnlyBuffersItHoldsWithinSixtyThreeLinesAndPrefersTheWantedLead() {
+        LargeBlockPool pool = new LargeBlockPool(64L << 20);
+        long size = 1L << 20;
+        LargeBlockPool.Block exact = LargeBlockPool.allocate(size + 5 * NativeMemory.ALIGNMENT);
+        LargeBlockPool.Block near = LargeBlockPool.allocate(size + 2 * NativeMemory.ALIGNMENT);
+        LargeBlockPool.Block odd = LargeBlockPool.allocate(size + 100); // no lead of whole lines
+        LargeBlockPool.Block far = LargeBlockPool.allocate(size + 64 * NativeMemory.ALIGNMENT); // 64 lines
+        pool.give(odd);
+        pool.give(near);
+        pool.give(far);
+        pool.give(exact);
+        assertEquals(4, pool.idleBlocks());
+        assertEquals(exact, pool.take(size, 63 * NativeMemory.ALIGNMENT, 5 * NativeMemory.ALIGNMENT));
+        assertEquals(near, pool.take(size, 63 * NativeMemory.ALIGNMENT, 5 * NativeMemory.ALIGNMENT));
+        assertEquals(null, pool.take(size, 63 * NativeMemory.ALIGNMENT, 0), "too far ahead, or off the lines");
+        assertEquals(null, pool.take(size + 1, 63 * NativeMemory.ALIGNMENT, 0));
+        assertEquals(2, pool.reuses());
+        assertEquals(2, pool.idleBlocks());
+        exact.arena().close();
+        near.arena().close();
+        pool.release();
+    }
+
+    @Test
+    void anAllocationThatCannotBeMadeChangesNothing() {
+        LargeBlockPool pool = new LargeBlockPool(16L << 20);
+        try (NativeMemory memory = new NativeMemory(pool)) {
+            MemorySegment kept = memory.allocate(NativeMemory.LARGE_BYTES * 2);
+            long footprint = memory.footprintBytes();
+            long held = NativeMemory.heldByAllOpen();
+            assertThrows(OutOfMemoryError.class, () -> memory.allocate(1L << 56));
+            assertEquals(footprint, memory.footprintBytes());
+            assertEquals(held, NativeMemory.heldByAllOpen());
+            assertEquals(1, memory.liveBuffers());
+            assertEquals(0, pool.idleBlocks());
+            memory.free(kept);
+            assertEquals(kept.byteSize(), memory.allocate(kept.byteSize()).byteSize());
+            assertEquals(1, pool.reuses());
         }
     }
 }
