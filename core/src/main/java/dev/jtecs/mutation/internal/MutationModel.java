@@ -3,6 +3,7 @@ package dev.jtecs.mutation.internal;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
@@ -232,6 +233,17 @@ public final class MutationModel {
         } finally {
             scopes.exit(ok);
         }
+    }
+
+    /**
+     * {@link #set} of a native component's value the published entity already has, when nothing is staged for the
+     * entity and no earlier failure left work to publish: written into its row now (the outcome {@code set} would
+     * have) and {@code true}; otherwise nothing changes and {@code false}, and the caller calls {@code set}. The
+     * short form of the commonest {@code set}, small enough for the JIT to inline into the caller, so a value
+     * constructed at the call ({@code set(id, POSITION.of(new Position(x, y)))}) can be left unallocated.
+     */
+    public boolean setExisting(long id, ComponentValue<?> value) {
+        return !scopes.publishesAtExit() && staging.writeThrough(id, value);
     }
 
     /** Removes a component, or every edge of a relationship; a selector names one edge. */

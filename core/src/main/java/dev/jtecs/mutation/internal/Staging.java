@@ -82,6 +82,37 @@ public final class Staging {
         setComponent(id, slot, input);
     }
 
+    /**
+     * The write-through branch of {@code set} alone, for a native component's value: when the published entity
+     * has the component and nothing is staged for it (no record, tag move or despawn, no open batch boundary), the
+     * value goes into its row now, exactly as {@link #setComponent} would write it, and this returns true; otherwise
+     * it changes nothing and returns false, and the caller takes the general path. Small on purpose: inlined into
+     * a caller that constructs the value where it calls {@code set}, it lets the JIT remove that value's
+     * allocation.
+     */
+    boolean writeThrough(long id, ComponentValue<?> value) {
+        Component<?> component = value.component();
+        if (!(component instanceof NativeComponent<?>)) {
+            return false; // (a pair, a key, a relationship's payload or a managed value: the general path)
+        }
+        int store = index.aliveStore(id);
+        if (store < 0) {
+            return false;
+        }
+        int slot = Entity.slot(id);
+        Table table = archetypes.ofStore(store);
+        if (transaction.hasStaged(slot) || transaction.hasOpenBoundary() || isDoomed(slot, table)) {
+            return false;
+        }
+        int position = table.position(component.id());
+        if (position < 0) {
+            return false;
+        }
+        table.writeInput(position, index.rowOf(slot), value);
+        table.markDirty(position);
+        return true;
+    }
+
     /** {@code set} for a component value (or a sparse relationship's marker). */
     private void setComponent(long id, int slot, Input input) {
         int store = index.aliveStore(id);

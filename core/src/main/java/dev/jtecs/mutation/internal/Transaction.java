@@ -92,6 +92,11 @@ public final class Transaction {
         return handle >= 0 ? handle - 1 : promote(-handle - 1);
     }
 
+    /** Whether anything is staged for a slot: an open or closed record of this wave, or a tag move. */
+    public boolean hasStaged(int slot) {
+        return slot < recordBySlot.length && recordBySlot[slot] != 0;
+    }
+
     /** The open record of a slot, or -1 when it has none (a tag move staged for it stays one). */
     public int peek(int slot) {
         return slot < recordBySlot.length ? Math.max(recordBySlot[slot], 0) - 1 : -1;

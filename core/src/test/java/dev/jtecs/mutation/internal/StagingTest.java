@@ -3,6 +3,8 @@ package dev.jtecs.mutation.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
@@ -845,5 +847,80 @@ class StagingTest {
         assertFalse(world.has(spawned[0], KNOWS), "the removal came after the spawn in call order");
         assertEquals(List.of(), targets(spawned[0], KNOWS));
         assertEquals(1, world.get(spawned[0], N));
+    }
+
+    // ---------------------------------------------------------------- the short write-through of set
+
+    @Test
+    void aValueTheEntityHasIsWrittenAtOnceOnlyWhenNothingIsStagedForIt() {
+        long tagged = world.spawn(MASS.of(new Mass(1)));
+        long grown = world.spawn(MASS.of(new Mass(1)));
+        long doomed = world.spawn(MASS.of(new Mass(1)));
+        long plain = world.spawn(MASS.of(new Mass(1)), N.of(1));
+        long bare = world.spawn(N.of(1));
+        world.archetypeOf(plain).clearDirtyComponents();
+        world.defer();
+        world.set(tagged, HOT);                         // a compact tag move
+        world.set(tagged, MASS.of(new Mass(2)));
+        world.set(grown, N.of(5));                      // a compact value move
+        world.set(grown, MASS.of(new Mass(3)));
+        world.despawn(doomed);
+        world.set(doomed, MASS.of(new Mass(4)));
+        world.set(plain, MASS.of(new Mass(5)));         // nothing staged: written through now
+        world.set(bare, MASS.of(new Mass(6)));          // lacks it: staged
+        assertEquals(new Mass(5), world.get(plain, MASS));
+        assertTrue(world.archetypeOf(plain).isComponentDirty(MASS));
+        assertEquals(new Mass(1), world.get(tagged, MASS), "staged with the tag move, for the commit");
+        assertEquals(new Mass(1), world.get(grown, MASS), "staged with the value move");
+        assertEquals(new Mass(1), world.get(doomed, MASS), "dropped: the entity is going");
+        assertNull(world.get(bare, MASS));
+        world.commit();
+        assertEquals(new Mass(2), world.get(tagged, MASS));
+        assertTrue(world.has(tagged, HOT));
+        assertEquals(new Mass(3), world.get(grown, MASS));
+        assertFalse(world.isAlive(doomed));
+        assertEquals(new Mass(6), world.get(bare, MASS));
+    }
+
+    @Test
+    void aValueSetAfterABatchBoundaryWaitsForItsTurn() {
+        long e = world.spawn(MASS.of(new Mass(1)), N.of(1));
+        world.defer();
+        world.batchSet(withN(), N.of(2)); // a query batch: what follows publishes after it
+        world.set(e, MASS.of(new Mass(7)));
+        assertEquals(new Mass(1), world.get(e, MASS));
+        world.commit();
+        assertEquals(new Mass(7), world.get(e, MASS));
+        assertEquals(2, world.get(e, N));
+    }
+
+    @Test
+    void aSetWithNoScopeOpenPublishesWhatAFailedCallLeftBeforeWritingThrough() {
+        long going = world.spawn(MASS.of(new Mass(1)));
+        long kept = world.spawn(MASS.of(new Mass(1)));
+        boolean[] refuse = {true};
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> {
+            if (refuse[0]) {
+                refuse[0] = false;
+                throw new IllegalStateException("not now");
+            }
+        });
+        assertThrows(IllegalStateException.class, () -> world.despawn(going));
+        assertTrue(world.isAlive(going), "the despawn stays staged after the failed call");
+        world.set(kept, MASS.of(new Mass(9)));
+        assertFalse(world.isAlive(going), "the set published it, as every call outside a scope does");
+        assertEquals(new Mass(9), world.get(kept, MASS));
+    }
+
+    @Test
+    void valuesThatAreNotPlainNativeOnesTakeTheGeneralPath() {
+        long e = world.spawn(MASS.of(new Mass(1)), N.of(1), NOTE.of(new StringBuilder("a")));
+        world.defer();
+        world.set(e, N.of(4));                                 // scalar
+        world.set(e, NOTE.of(new StringBuilder("b")));         // managed
+        assertEquals(4, world.get(e, N), "a scalar the entity has is written through by the general path");
+        assertEquals("b", world.get(e, NOTE).toString(), "and a managed value");
+        world.commit();
+        assertEquals(4, world.get(e, N));
     }
 }

@@ -689,4 +689,17 @@ class TransactionTest {
         assertFalse(tx.hasOpenTagMoves(), "each promoted at its own index");
         assertEquals(2, tx.openRecords());
     }
+
+    @Test
+    void hasStagedSeesRecordsAndTagMovesAlikeAndSlotsPastTheTable() {
+        Transaction tx = new Transaction();
+        assertFalse(tx.hasStaged(7));
+        assertFalse(tx.hasStaged(1 << 20), "past the slot table");
+        tx.begin(7, 7, TxState.STAGED_MUTATE);
+        tx.stageTagMove(9, 9, A, true);
+        assertTrue(tx.hasStaged(7));
+        assertTrue(tx.hasStaged(9), "a tag move, which peek does not report");
+        assertEquals(-1, tx.peek(9));
+        assertFalse(tx.hasStaged(8));
+    }
 }
