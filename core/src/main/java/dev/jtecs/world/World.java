@@ -325,8 +325,9 @@ public final class World implements AutoCloseable {
      */
     public void set(long id, Input input) {
         checkOpen();
-        if (input instanceof ComponentValue<?> value && mutations.setExisting(id, value)) {
-            return; // the write-through of a native value, in short (see MutationModel.setExisting)
+        if (input instanceof ComponentValue<?> value ? mutations.setExisting(id, value)
+                : input instanceof TagComponent tag && mutations.stageTagMove(id, tag, true)) {
+            return; // a native value written through, or a tag staged, in short (see MutationModel)
         }
         mutations.set(id, input);
     }
@@ -334,6 +335,9 @@ public final class World implements AutoCloseable {
     /** Removes a component; does nothing when the entity lacks it or is staged for despawn. */
     public void remove(long id, Component<?> component) {
         checkOpen();
+        if (component != null && mutations.stageTagMove(id, component, false)) {
+            return; // staged as a compact move, in short (see MutationModel.stageTagMove)
+        }
         mutations.remove(id, component, this);
     }
 

@@ -246,6 +246,17 @@ public final class MutationModel {
         return !scopes.publishesAtExit() && staging.writeThrough(id, value);
     }
 
+    /**
+     * {@link #set} of a tag ({@code add}) or {@link #remove} of a component, in short, inside a scope: stages the
+     * compact tag move the general path would stage (see {@code Staging.stageTagMove}) and returns true, or
+     * changes nothing and returns false, and the caller takes the general path. A partition tag, a call with no
+     * scope open (which publishes) and every other case are left to the general path.
+     */
+    public boolean stageTagMove(long id, Component<?> component, boolean add) {
+        return scopes.depth() > 0 && partitions.dimensionOf(component) == null
+                && staging.stageTagMove(id, component, add);
+    }
+
     /** Removes a component, or every edge of a relationship; a selector names one edge. */
     public void remove(long id, Component<?> component, Object owner) {
         Objects.requireNonNull(component, "component");

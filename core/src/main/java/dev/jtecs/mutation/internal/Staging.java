@@ -113,6 +113,37 @@ public final class Staging {
         return true;
     }
 
+    /**
+     * The compact tag move of {@code set(tag)} or {@code remove(component)} alone, inside a scope: when the
+     * published entity has nothing staged (no record, tag move or despawn), no batch boundary is open, and the
+     * change is a plain row move (adding a tag without requirements it lacks; removing a tag, native, scalar or
+     * managed component it has, {@code EntityKey} aside), stages the move exactly as {@link #setComponent} or
+     * {@link #removeComponent} would and returns true; a removal of a component the entity lacks returns true
+     * having staged nothing, as those do. Anything else changes nothing and returns false: the caller takes the
+     * general path. The caller checks the partition rules and the scope.
+     */
+    boolean stageTagMove(long id, Component<?> component, boolean add) {
+        if (add ? !(component instanceof TagComponent) || !component.requires().isEmpty()
+                : !removesAsPlainMove(component)) {
+            return false;
+        }
+        int store = index.aliveStore(id);
+        if (store < 0) {
+            return false;
+        }
+        int slot = Entity.slot(id);
+        Table table = archetypes.ofStore(store);
+        if (transaction.hasStaged(slot) || transaction.hasOpenBoundary() || isDoomed(slot, table)) {
+            return false;
+        }
+        boolean has = table.position(component.id()) >= 0;
+        if (add == has) {
+            return !add; // adding a tag it has marks the column (the general path's write-through)
+        }
+        transaction.stageTagMove(id, slot, component, add);
+        return true;
+    }
+
     /** {@code set} for a component value (or a sparse relationship's marker). */
     private void setComponent(long id, int slot, Input input) {
         int store = index.aliveStore(id);

@@ -923,4 +923,112 @@ class StagingTest {
         world.commit();
         assertEquals(4, world.get(e, N));
     }
+
+    // ---------------------------------------------------------------- the short compact move of set(tag) and remove
+
+    static final dev.jtecs.component.TagComponent NEEDS_MASS = Components.tag("test.staging.NeedsMass",
+            o -> o.requires(MASS.of(new Mass(8))));
+
+    @Test
+    void aTagInAScopeTakesTheCompactFormOnlyAsTheGeneralPathWould() {
+        long fresh = world.spawn(MASS.of(new Mass(1)));
+        long tagged = world.spawn(MASS.of(new Mass(1)), HOT);
+        long needs = world.spawn(N.of(1));
+        long going = world.spawn(N.of(1));
+        world.archetypeOf(tagged).clearDirtyComponents();
+        world.defer();
+        world.set(fresh, HOT);
+        world.set(tagged, HOT);          // has it: the column is marked, nothing moves
+        world.set(needs, NEEDS_MASS);    // requirements: a record plans them
+        world.despawn(going);
+        world.set(going, HOT);           // dropped: the entity is going
+        assertFalse(world.has(fresh, HOT), "staged");
+        assertTrue(world.archetypeOf(tagged).isComponentDirty(HOT));
+        world.commit();
+        assertTrue(world.has(fresh, HOT));
+        assertTrue(world.has(tagged, HOT));
+        assertTrue(world.has(needs, NEEDS_MASS));
+        assertEquals(new Mass(8), world.get(needs, MASS), "the requirement came with the tag");
+        assertFalse(world.isAlive(going));
+    }
+
+    @Test
+    void aTagAfterABatchBoundaryOrOtherStagedWorkKeepsCallOrder() {
+        long e = world.spawn(N.of(1));
+        long f = world.spawn(N.of(1));
+        world.defer();
+        world.set(f, MASS.of(new Mass(2)));       // a compact value move: the tag joins it as a record
+        world.set(f, HOT);
+        world.batchRemove(withN(), N);            // a boundary: what follows publishes after it
+        world.set(e, HOT);
+        world.remove(e, HOT);                     // the same entity again: a record now, in call order
+        world.set(e, HOT);
+        world.commit();
+        assertTrue(world.has(f, HOT));
+        assertEquals(new Mass(2), world.get(f, MASS));
+        assertTrue(world.has(e, HOT));
+        assertFalse(world.has(e, N));
+        assertFalse(world.has(f, N));
+    }
+
+    @Test
+    void aRemovalInAScopeTakesTheCompactFormOnlyAsTheGeneralPathWould() {
+        long plain = world.spawn(MASS.of(new Mass(1)), HOT);
+        long lacking = world.spawn(N.of(1));
+        long keyed = world.spawn(HOT, dev.jtecs.builtin.EntityKey.COMPONENT.of("staging.removal"));
+        world.defer();
+        world.remove(plain, HOT);
+        world.remove(plain, MASS);                             // a second call: both in one record
+        world.remove(lacking, HOT);                            // nothing to remove: nothing staged
+        world.remove(keyed, dev.jtecs.builtin.EntityKey.COMPONENT); // releases a key: a record
+        assertTrue(world.has(plain, HOT), "staged");
+        world.commit();
+        assertFalse(world.has(plain, HOT));
+        assertFalse(world.has(plain, MASS));
+        assertEquals(1, world.get(lacking, N));
+        assertEquals(0, world.byKey("staging.removal"), "the key went with its component");
+        assertThrows(NullPointerException.class, () -> world.remove(plain, (dev.jtecs.component.Component<?>) null));
+        world.defer();
+        assertThrows(IllegalArgumentException.class, () -> world.remove(world.spawn(HOT) + 1_000_000, HOT),
+                "a dead id is refused, scope or not");
+        world.commit();
+    }
+
+    static final dev.jtecs.component.TagComponent LATE = Components.tag("test.staging.Late");
+
+    @Test
+    void aTagStagedAfterABatchBoundaryMovesTheEntityAfterTheBatch() {
+        long e = world.spawn(N.of(1), MASS.of(new Mass(1)));
+        List<String> created = new ArrayList<>();
+        world.observe(0, dev.jtecs.event.ArchetypeCreated.class,
+                event -> created.add(event.archetype().has(N) + "/" + event.archetype().has(LATE)));
+        world.defer();
+        world.batchRemove(withN(), N); // e leaves {N, Mass} for {Mass} first...
+        world.set(e, LATE);            // ...then gains the tag: {Mass, Late}
+        world.commit();
+        assertTrue(world.has(e, LATE));
+        assertFalse(world.has(e, N));
+        assertFalse(created.contains("true/true"), "the entity never held N and Late together: " + created);
+    }
+
+    @Test
+    void aTagSetOrRemovedWithNoScopeOpenIsPublishedBeforeTheCallReturns() {
+        long e = world.spawn(MASS.of(new Mass(1)));
+        world.set(e, HOT);
+        assertTrue(world.has(e, HOT));
+        world.remove(e, HOT);
+        assertFalse(world.has(e, HOT));
+    }
+
+    @Test
+    void aPartitionTagIsRefusedInAScopeAsOutsideOne() {
+        world.declarePartition(MOOD);
+        long e = world.spawn(MASS.of(new Mass(1)), CALM);
+        world.defer();
+        assertThrows(IllegalArgumentException.class, () -> world.set(e, ANGRY));
+        assertThrows(IllegalArgumentException.class, () -> world.remove(e, CALM));
+        world.commit();
+        assertTrue(world.has(e, CALM));
+        assertFalse(world.has(e, ANGRY));
+    }
 }
