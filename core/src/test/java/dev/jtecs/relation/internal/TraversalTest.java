@@ -189,4 +189,44 @@ class TraversalTest {
             registry.close();
         }
     }
+
+    static final Relationship OWNED_BY = dev.jtecs.component.Relationships.register("test.traversal.OwnedBy",
+            o -> o.sparse().exclusive().reverseIndex());
+    static final Relationship LED_BY = dev.jtecs.component.Relationships.register("test.traversal.LedBy",
+            o -> o.exclusive().reverseIndex());
+
+    /** Exclusive relationships, sparse and dense: a tree walked once, a cycle through the root ended there. */
+    @Test
+    void anExclusiveWalkVisitsATreeOnceAndEndsACycleThroughTheRoot() {
+        for (Relationship relationship : List.of(ChildOf.COMPONENT, OWNED_BY, LED_BY)) {
+            long root = world.spawn();
+            long a = world.spawn(relationship.to(root));
+            long b = world.spawn(relationship.to(root));
+            long a1 = world.spawn(relationship.to(a));
+            long a2 = world.spawn(relationship.to(a));
+            long a11 = world.spawn(relationship.to(a1));
+            world.set(root, relationship.to(a11)); // the root below its own grandchild: a cycle
+            List<String> visits = new ArrayList<>();
+            world.traverse(root, relationship, (entity, depth) -> visits.add(entity + "@" + depth));
+            assertEquals(List.of(a + "@0", a1 + "@1", a11 + "@2", a2 + "@1", b + "@0"), visits,
+                    relationship.name());
+            visits.clear();
+            world.traverse(a1, relationship, (entity, depth) -> visits.add(entity + "@" + depth));
+            assertEquals(List.of(a11 + "@0", root + "@1", a + "@2", a2 + "@3", b + "@2"), visits,
+                    relationship.name() + ": from inside the cycle, back round to its start");
+        }
+    }
+
+    @Test
+    void anExclusiveWalkFromADeadRootVisitsTheEntityThatTookItsSlotOnce() {
+        long root = world.spawn();
+        long a = world.spawn(OWNED_BY.to(root));
+        world.despawn(root); // OwnedBy does not cascade: a keeps its edge to the dead id
+        long reborn = world.spawn(OWNED_BY.to(a));
+        assertEquals(Entity.slot(root), Entity.slot(reborn), "the slot was recycled");
+        long below = world.spawn(OWNED_BY.to(reborn));
+        List<Long> visits = new ArrayList<>();
+        world.traverse(root, OWNED_BY, (entity, depth) -> visits.add(entity));
+        assertEquals(List.of(a, reborn, below), visits);
+    }
 }
