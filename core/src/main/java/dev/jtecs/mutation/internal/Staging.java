@@ -86,31 +86,35 @@ public final class Staging {
      * The write-through branch of {@code set} alone, for a native component's value: when the published entity
      * has the component and nothing is staged for it (no record, tag move or despawn, no open batch boundary), the
      * value goes into its row now, exactly as {@link #setComponent} would write it, and this returns true; otherwise
-     * it changes nothing and returns false, and the caller takes the general path. Small on purpose: inlined into
-     * a caller that constructs the value where it calls {@code set}, it lets the JIT remove that value's
-     * allocation.
+     * it changes nothing and returns false, and the caller takes the general path.
      */
     boolean writeThrough(long id, ComponentValue<?> value) {
         Component<?> component = value.component();
         if (!(component instanceof NativeComponent<?>)) {
             return false; // (a pair, a key, a relationship's payload or a managed value: the general path)
         }
-        int store = index.aliveStore(id);
-        if (store < 0) {
-            return false;
-        }
-        int slot = Entity.slot(id);
-        Table table = archetypes.ofStore(store);
-        if (transaction.hasStaged(slot) || transaction.hasOpenBoundary() || isDoomed(slot, table)) {
-            return false;
-        }
-        int position = table.position(component.id());
+        Table table = quietTable(id);
+        int position = table == null ? -1 : table.position(component.id());
         if (position < 0) {
             return false;
         }
-        table.writeInput(position, index.rowOf(slot), value);
+        table.writeInput(position, index.rowOf(Entity.slot(id)), value);
         table.markDirty(position);
         return true;
+    }
+
+    /**
+     * The table of a published entity for which nothing is staged (no record, tag move or despawn) while no batch
+     * boundary is open, or {@code null}: the entity a short form may change at once.
+     */
+    private Table quietTable(long id) {
+        int store = index.aliveStore(id);
+        if (store < 0) {
+            return null;
+        }
+        int slot = Entity.slot(id);
+        Table table = archetypes.ofStore(store);
+        return transaction.hasStaged(slot) || transaction.hasOpenBoundary() || isDoomed(slot, table) ? null : table;
     }
 
     /**
@@ -127,20 +131,15 @@ public final class Staging {
                 : !removesAsPlainMove(component)) {
             return false;
         }
-        int store = index.aliveStore(id);
-        if (store < 0) {
-            return false;
-        }
-        int slot = Entity.slot(id);
-        Table table = archetypes.ofStore(store);
-        if (transaction.hasStaged(slot) || transaction.hasOpenBoundary() || isDoomed(slot, table)) {
+        Table table = quietTable(id);
+        if (table == null) {
             return false;
         }
         boolean has = table.position(component.id()) >= 0;
         if (add == has) {
             return !add; // adding a tag it has marks the column (the general path's write-through)
         }
-        transaction.stageTagMove(id, slot, component, add);
+        transaction.stageTagMove(id, Entity.slot(id), component, add);
         return true;
     }
 
