@@ -239,8 +239,8 @@ public final class MutationModel {
      * {@link #set} of a native component's value the published entity already has, when nothing is staged for the
      * entity and no earlier failure left work to publish: written into its row now (the outcome {@code set} would
      * have) and {@code true}; otherwise nothing changes and {@code false}, and the caller calls {@code set}. The
-     * short form of the commonest {@code set}, small enough for the JIT to inline into the caller, so a value
-     * constructed at the call ({@code set(id, POSITION.of(new Position(x, y)))}) can be left unallocated.
+     * short form of the commonest {@code set}: none of the general path's input, partition and key checks can
+     * apply to a native value, and it needs no scope of its own.
      */
     public boolean setExisting(long id, ComponentValue<?> value) {
         return !scopes.publishesAtExit() && staging.writeThrough(id, value);
