@@ -134,15 +134,6 @@ public final class Scopes {
         }
     }
 
-    /**
-     * Whether a call that opened a scope and closed it again at once, successfully, would publish at its
-     * {@link #exit}: it is the outermost call and work is staged (left by a call that failed), so a call that
-     * skips its scope must take the general path instead.
-     */
-    boolean publishesAtExit() {
-        return depth == 0 && !closed && !drain.isDraining() && drain.hasWork();
-    }
-
     /** Opens a cursor's scope; returns the token {@link #closeCursor} needs. */
     public int openCursor() {
         depth++;

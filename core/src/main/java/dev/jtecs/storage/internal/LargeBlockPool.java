@@ -3,7 +3,6 @@ package dev.jtecs.storage.internal;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
-import java.util.Iterator;
 
 /**
  * The memory of freed large buffers, kept for the next large buffers of any world of the process instead of going
@@ -98,43 +97,62 @@ final class LargeBlockPool {
 
     /**
      * Keeps a block no buffer uses any more (every view of it closed), returning the oldest idle blocks to the
-     * system while the idle bytes would pass the limit; a block larger than the limit goes back at once.
+     * system while the idle bytes would pass the limit; a block larger than the limit goes back at once. Never
+     * throws: the caller has already given the block up, so a block this cannot keep (the queue cannot grow) goes
+     * back to the system too. Arenas close outside the lock, one at a time, so nothing here allocates but the
+     * queue's own growth.
      */
     void give(Block block) {
-        ArrayDeque<Block> evicted = new ArrayDeque<>();
-        synchronized (this) {
-            if (block.bytes() > limit) {
-                evicted.add(block);
-            } else {
-                while (idleBytes + block.bytes() > limit) {
-                    Block oldest = idle.pollFirst();
-                    idleBytes -= oldest.bytes();
-                    evicted.add(oldest);
+        Block keep = block;
+        while (true) {
+            Block back;
+            synchronized (this) {
+                if (keep.bytes() <= limit && idleBytes + keep.bytes() <= limit) {
+                    if (offer(keep)) {
+                        return;
+                    }
+                    back = keep; // the queue could not grow
+                    keep = null;
+                } else if (keep.bytes() > limit) {
+                    back = keep;
+                    keep = null;
+                } else {
+                    back = idle.pollFirst();
+                    idleBytes -= back.bytes();
                 }
-                idle.addLast(block);
-                idleBytes += block.bytes();
+            }
+            back.arena().close(); // a handshake: outside the lock
+            if (keep == null) {
+                return;
             }
         }
-        closeAll(evicted); // handshakes outside the lock
     }
 
-    /** Returns every idle block to the system; returns the bytes returned. */
-    long release() {
-        ArrayDeque<Block> evicted;
-        long bytes;
-        synchronized (this) {
-            evicted = new ArrayDeque<>(idle);
-            bytes = idleBytes;
-            idle.clear();
-            idleBytes = 0;
+    /** Queues an idle block; false, having changed nothing, when the queue cannot grow. Under the lock. */
+    private boolean offer(Block block) {
+        try {
+            idle.addLast(block);
+        } catch (OutOfMemoryError full) {
+            return false;
         }
-        closeAll(evicted);
-        return bytes;
+        idleBytes += block.bytes();
+        return true;
     }
 
-    private static void closeAll(ArrayDeque<Block> blocks) {
-        for (Iterator<Block> it = blocks.iterator(); it.hasNext(); ) {
-            it.next().arena().close();
+    /** Returns every idle block to the system, one at a time; returns the bytes returned. */
+    long release() {
+        long bytes = 0;
+        while (true) {
+            Block back;
+            synchronized (this) {
+                back = idle.pollFirst();
+                if (back == null) {
+                    return bytes;
+                }
+                idleBytes -= back.bytes();
+            }
+            back.arena().close();
+            bytes += back.bytes();
         }
     }
 

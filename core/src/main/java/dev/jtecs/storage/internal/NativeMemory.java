@@ -161,14 +161,6 @@ public final class NativeMemory implements AutoCloseable {
         }
     }
 
-    /** Closes a large buffer's arena and gives its pooled block, if any, back to the pool. */
-    private void releaseLarge(Large held) {
-        held.arena().close();
-        if (held.block() != null) {
-            pool.give(held.block());
-        }
-    }
-
     /**
      * Returns the memory of freed large buffers that the process keeps for reuse (see {@link LargeBlockPool}) to
      * the system; returns how many bytes that was (0 when the pool is off).
@@ -236,11 +228,15 @@ public final class NativeMemory implements AutoCloseable {
     /** Frees a buffer this allocator handed out. */
     public void free(MemorySegment segment) {
         ensureOpen();
-        Large held = large.remove(segment);
+        Large held = large.get(segment);
         if (held != null) {
+            held.arena().close(); // refused (a native call on another thread holds the buffer): nothing changed
+            large.remove(segment);
             reservedBytes -= segment.byteSize();
-            releaseLarge(held);
             HELD.addAndGet(-held.bytes());
+            if (held.block() != null) {
+                pool.give(held.block()); // never throws
+            }
             return;
         }
         Block block = smallBlocks.remove(segment);
@@ -346,19 +342,45 @@ public final class NativeMemory implements AutoCloseable {
         }
         closed = true;
         HELD.addAndGet(-footprintBytes());
+        // every arena is closed even when one refuses (a native call on another thread holds it: its memory stays
+        // with it, and a pooled block is not given back while it is viewed); the first refusal is thrown at the end
+        IllegalStateException refused = null;
         for (Slab held : heldSlabs) {
-            held.arena.close();
+            try {
+                held.arena.close();
+            } catch (IllegalStateException busy) {
+                refused = firstOf(refused, busy);
+            }
         }
         heldSlabs.clear();
         slab = null;
         spare = null;
         for (Large held : large.values()) {
-            releaseLarge(held);
+            try {
+                held.arena().close();
+            } catch (IllegalStateException busy) {
+                refused = firstOf(refused, busy);
+                continue;
+            }
+            if (held.block() != null) {
+                pool.give(held.block());
+            }
         }
         large.clear();
         smallBlocks.clear();
         reservedBytes = 0;
         slabBytes = 0;
+        if (refused != null) {
+            throw refused;
+        }
+    }
+
+    private static IllegalStateException firstOf(IllegalStateException first, IllegalStateException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     /** A slab: its own arena and memory, and how many of its blocks are handed out. */

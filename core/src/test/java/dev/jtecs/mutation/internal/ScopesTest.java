@@ -297,24 +297,4 @@ class ScopesTest {
         assertTrue(published(later), "a defer after the release is the outermost scope again");
         assertEquals(0, scopes.depth());
     }
-
-    @Test
-    void publishesAtExitOnlyForTheOutermostCallWithWorkLeftToPublish() {
-        assertFalse(scopes.publishesAtExit(), "nothing staged");
-        scopes.enter();
-        long id = fixture.stageSpawn(T);
-        assertFalse(scopes.publishesAtExit(), "inside a call");
-        scopes.exit(false); // a failure leaves the work staged
-        assertTrue(scopes.publishesAtExit(), "the next outermost call publishes it");
-        scopes.defer();
-        assertFalse(scopes.publishesAtExit(), "inside a scope");
-        scopes.commit();
-        assertTrue(published(id));
-        assertFalse(scopes.publishesAtExit(), "published");
-        scopes.enter();
-        fixture.stageSpawn(T);
-        scopes.exit(false);
-        scopes.close();
-        assertFalse(scopes.publishesAtExit(), "closed: nothing publishes");
-    }
 }

@@ -1031,4 +1031,36 @@ class StagingTest {
         assertTrue(world.has(e, CALM));
         assertFalse(world.has(e, ANGRY));
     }
+
+    /** A record whose accessor calls back into the world: what a record accessor may do, since it is user code. */
+    record Meddling(float kg) {
+        static World world;
+        static long victim;
+
+        @Override
+        public float kg() {
+            if (victim != 0) {
+                long id = victim;
+                victim = 0;
+                world.despawn(id); // inside set's call: staged, published when set returns
+            }
+            return kg;
+        }
+    }
+
+    static final dev.jtecs.component.NativeComponent<Meddling> MEDDLING = Components.registerNative(Meddling.class,
+            o -> o.name("test.staging.Meddling"));
+
+    @Test
+    void anAccessorThatCallsTheWorldRunsInsideSetsCall() {
+        long first = world.spawn(MEDDLING.of(new Meddling(1)));
+        long last = world.spawn(MEDDLING.of(new Meddling(2)));
+        Meddling.world = world;
+        Meddling.victim = first; // despawning it would move last into first's row before the write
+        world.set(first, MEDDLING.of(new Meddling(5)));
+        assertFalse(world.isAlive(first), "the despawn was published when set returned");
+        assertEquals(new Meddling(2), world.get(last, MEDDLING), "the value went into first's row, not last's");
+        assertEquals(0, world.rowOf(last));
+        Meddling.world = null;
+    }
 }
