@@ -67,7 +67,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * by {@code deleteEntity} of everything it holds: each {@code Dominion.create()} takes a slot of a static,
  * 1,024-entry logging registry that {@code close()} never frees, so a world per operation fails after about a
  * thousand operations in one fork ({@code ArrayIndexOutOfBoundsException: Index 1024}). Its storage is then
- * warm (chunks allocated, ids recycled), which favours Dominion over the engines that start empty.
+ * warm (chunks allocated, ids recycled), which favours Dominion over the engines that start empty. A new jtecs
+ * world takes the memory of the large column buffers that the worlds closed before it left in the process's pool
+ * (the forks enable native access, as {@code ./jtecs} does; see {@code docs/storage.md}) rather than pages fresh
+ * from the system, much as the on-heap peers allocate from a Java heap that is already mapped; its entity index and
+ * staged rows still start empty.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
