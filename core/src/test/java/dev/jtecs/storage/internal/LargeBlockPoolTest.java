@@ -80,4 +80,30 @@ class LargeBlockPoolTest {
                 LargeBlockPool.SHARED.limit());
         assertTrue(LargeBlockPool.ENABLED, "the suite runs with native access enabled and no limit of 0");
     }
+
+    @Test
+    void aBlockAsLargeAsTheLimitIsKeptAndSendsTheOthersBack() {
+        LargeBlockPool pool = new LargeBlockPool(2 * MIB);
+        LargeBlockPool.Block small = LargeBlockPool.allocate(MIB);
+        LargeBlockPool.Block whole = LargeBlockPool.allocate(2 * MIB);
+        pool.give(small);
+        pool.give(whole); // exactly the limit: kept, once the smaller block has made room
+        assertEquals(1, pool.idleBlocks());
+        assertEquals(2 * MIB, pool.idleBytes());
+        assertThrows(IllegalStateException.class, () -> small.memory().get(ValueLayout.JAVA_BYTE, 0));
+        assertSame(whole, pool.take(2 * MIB, 0, 0));
+        pool.give(whole); // and into an empty pool
+        assertEquals(2 * MIB, pool.idleBytes());
+        pool.release();
+    }
+
+    @Test
+    void aLeadOfExactlyTheMostAllowedStillFits() {
+        LargeBlockPool pool = new LargeBlockPool(4 * MIB);
+        LargeBlockPool.Block block = LargeBlockPool.allocate(MIB + 4032);
+        pool.give(block);
+        assertNull(pool.take(MIB, 4031, 0));
+        assertSame(block, pool.take(MIB, 4032, 0));
+        block.arena().close();
+    }
 }

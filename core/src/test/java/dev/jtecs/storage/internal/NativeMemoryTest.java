@@ -295,8 +295,12 @@ class NativeMemoryTest {
 
     @Test
     void theProcessTotalFollowsEveryOpenAllocatorAndDropsOnClose() {
-        long baseline = NativeMemory.heldByAllOpen();
-        NativeMemory memory = new NativeMemory();
+        theProcessTotalFollowsEveryOpenAllocatorAndDropsOnClose(new NativeMemory(null)); // large buffers: own arenas
+        theProcessTotalFollowsEveryOpenAllocatorAndDropsOnClose(new NativeMemory(new LargeBlockPool(8L << 20)));
+    }
+
+    private static void theProcessTotalFollowsEveryOpenAllocatorAndDropsOnClose(NativeMemory memory) {
+        long baseline = NativeMemory.heldByAllOpen() - memory.footprintBytes();
         memory.allocate(100); // carves a first slab
         MemorySegment large = memory.allocate(NativeMemory.LARGE_BYTES + 64);
         assertEquals(baseline + memory.footprintBytes(), NativeMemory.heldByAllOpen());
