@@ -1063,4 +1063,20 @@ class StagingTest {
         assertEquals(0, world.rowOf(last));
         Meddling.world = null;
     }
+
+    @Test
+    void aWriteThroughCountsOneWriteAndATagMoveOneChange() {
+        long e = world.spawn(MASS.of(new Mass(1)));
+        dev.jtecs.storage.Archetype archetype = world.archetypeOf(e);
+        long writes = archetype.writeCount(MASS);
+        world.set(e, MASS.of(new Mass(2)));
+        assertEquals(writes + 1, archetype.writeCount(MASS), "one set, one write");
+        world.defer();
+        world.set(e, MASS.of(new Mass(3)));
+        world.set(e, HOT);
+        assertEquals(writes + 2, archetype.writeCount(MASS));
+        world.commit();
+        assertTrue(world.has(e, HOT));
+        assertEquals(new Mass(3), world.get(e, MASS));
+    }
 }
