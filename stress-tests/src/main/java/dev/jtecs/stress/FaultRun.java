@@ -1633,7 +1633,9 @@ public final class FaultRun {
 
     private Input randomInput() {
         int roll = random.nextInt(20);
-        if (roll == 0) {
+        // a bare Fuse makes the engine call its default factory: more often while that point is armed, which
+        // otherwise fired once or twice in 120 seeds (and on some bases not at all)
+        if (roll == 0 || armed == Point.DEFAULT_FACTORY && roll < 5) {
             return FUSE;
         }
         if (roll < 6 && !seen.isEmpty()) {
