@@ -745,34 +745,40 @@ class SnapshotReaderTest {
     }
 
     /**
-     * A binary frame of more ids than the reader copies at once (4,096), one of them past the first copy with a
-     * generation no packed cell holds (13 bits of position leave 19): every entity gets its own row's value.
+     * Two binary frames of more ids than the reader copies at once (4,096), so the second frame's later copies
+     * start past the first frame's positions, and one id past the first copy with a generation no packed cell
+     * holds (14 bits of position leave 18): every entity gets its own row's values.
      */
     @Test
-    void aBinaryFrameOfMoreIdsThanOneCopyLandsEveryIdOnItsRow() {
-        int n = 5000;
+    void binaryFramesOfMoreIdsThanOneCopyLandEveryIdOnItsRow() {
+        int n = 9600; // 5000 of COUNT alone, then 4600 of COUNT and OLD
         long[] ids = new long[n];
         byte[] bytes;
         try (World source = World.create()) {
             for (int i = 0; i < n; i++) {
-                ids[i] = source.spawn(COUNT.of(i));
+                ids[i] = i < 5000 ? source.spawn(COUNT.of(i)) : source.spawn(COUNT.of(i), OLD.of(new ShipV1(i, 0, i)));
             }
             bytes = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
         }
-        Section block = sections(bytes).stream().filter(section -> section.kind() == Binary.IDS).findFirst()
-                .orElseThrow();
-        assertEquals(8L * n, block.length());
+        List<Section> blocks = sections(bytes).stream().filter(section -> section.kind() == Binary.IDS).toList();
+        assertEquals(2, blocks.size());
+        assertTrue(blocks.get(0).length() > 8 * 4096 && blocks.get(1).length() > 8 * 4096);
         MemorySegment segment = MemorySegment.ofArray(bytes);
         int odd = 4500;
-        assertEquals(ids[odd], segment.get(LE64, block.payload() + 8L * odd), "the rows are in spawn order");
-        ids[odd] = Entity.pack(Entity.slot(ids[odd]), 1 << 30);
-        segment.set(LE64, block.payload() + 8L * odd, ids[odd]);
+        long id = segment.get(LE64, blocks.get(0).payload() + 8L * odd);
+        int at = java.util.Arrays.stream(ids).boxed().toList().indexOf(id);
+        assertTrue(at >= 0, "an id the source spawned");
+        ids[at] = Entity.pack(Entity.slot(id), 1 << 30);
+        segment.set(LE64, blocks.get(0).payload() + 8L * odd, ids[at]);
         byte[] edited = SnapshotReaderFuzzTest.repairChecksums(prefixed(bytes), 1);
         try (World world = World.create()) {
             world.loadSnapshot(edited);
             assertEquals(n, world.entityCount());
             for (int i = 0; i < n; i++) {
                 assertEquals(i, world.get(ids[i], COUNT), "entity " + i);
+                if (i >= 5000) {
+                    assertEquals(new ShipV1(i, 0, i), world.get(ids[i], OLD), "entity " + i);
+                }
             }
         }
     }
