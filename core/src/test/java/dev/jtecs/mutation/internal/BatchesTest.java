@@ -1585,6 +1585,115 @@ class BatchesTest {
             assertEquals(3, query(POS).count());
         }
     }
+
+    /** Transient, so a snapshot never holds it: a load brings it only through {@link #NEEDS_SPARE}'s requirement. */
+    static final ScalarComponent.OfInt SPARE = Components.scalar("test.batch.Spare", 5, o -> o.transient_(true));
+    static final ScalarComponent.OfInt SPARE_ZERO = Components.scalar("test.batch.SpareZero", 0,
+            o -> o.transient_(true));
+    static final TagComponent NEEDS_SPARE = Components.tag("test.batch.NeedsSpare",
+            o -> o.requires(SPARE, SPARE_ZERO));
+
+    /**
+     * A load leaves the zero or default fill of a saved column to its initializer, which copies the saved values
+     * over it; a column only a requirement brings is not in the snapshot, so it keeps its fill, even in rows whose
+     * memory the cleared entities of the same archetype left holding other values.
+     */
+    @Test
+    void aLoadFillsTheColumnsOnlyARequirementBringsOverRowsTheClearedEntitiesLeft() {
+        try (World source = World.create()) {
+            long saved = source.spawn(NEEDS_SPARE, HP.of(11));
+            source.set(saved, SPARE.of(77));
+            source.set(saved, SPARE_ZERO.of(78));
+            for (boolean binary : new boolean[] {true, false}) {
+                dev.jtecs.snapshot.Snapshot snapshot = binary
+                        ? source.saveSnapshot(dev.jtecs.snapshot.SnapshotOptions.binary()) : source.saveSnapshot();
+                for (int i = 0; i < 4; i++) {
+                    world.spawn(NEEDS_SPARE, HP.of(i), SPARE.of(66), SPARE_ZERO.of(67));
+                }
+                world.loadSnapshot(snapshot);
+                assertEquals(1, world.entityCount());
+                assertEquals(11, world.get(saved, HP), "the saved value");
+                assertEquals(5, world.get(saved, SPARE), "the default, not what a cleared row held");
+                assertEquals(0, world.get(saved, SPARE_ZERO), "zero, not what a cleared row held");
+            }
+        }
+    }
+
+    /**
+     * A single-archetype load stamps its reserved slots with the table before it publishes, so a value an
+     * {@code ArchetypeCreated} observer sets on a restored entity while the load plans reaches it once placed.
+     */
+    @Test
+    void aValueSetWhileASingleArchetypeLoadPlansReachesTheEntityOnceItIsPlaced() {
+        try (World source = World.create()) {
+            long a = source.spawn(HP.of(1));
+            long b = source.spawn(HP.of(2));
+            for (boolean binary : new boolean[] {true, false}) {
+                dev.jtecs.snapshot.Snapshot snapshot = binary
+                        ? source.saveSnapshot(dev.jtecs.snapshot.SnapshotOptions.binary()) : source.saveSnapshot();
+                try (World destination = World.create()) {
+                    boolean[] armed = {true};
+                    destination.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+                        if (armed[0]) {
+                            armed[0] = false;
+                            destination.set(b, MARK);
+                        }
+                    });
+                    destination.loadSnapshot(snapshot);
+                    assertFalse(armed[0], "the load created the archetype");
+                    assertTrue(destination.has(b, MARK), binary ? "binary" : "table");
+                    assertEquals(2, destination.get(b, HP));
+                    assertFalse(destination.has(a, MARK));
+                    assertEquals(2, destination.entityCount());
+                }
+            }
+        }
+    }
+
+    /**
+     * A membership callback that hears the first restored archetype arrive despawns an entity of another one:
+     * the load leaves that entity out (placed later, it is skipped; placed already, it goes in the next wave) and
+     * places every other entity with its values.
+     */
+    @Test
+    void aRestoredEntityDespawnedByACallbackOfTheLoadIsLeftOutAndTheRestArrive() {
+        try (World source = World.create()) {
+            long[] plain = new long[3];
+            long[] moving = new long[3];
+            for (int i = 0; i < 3; i++) {
+                plain[i] = source.spawn(HP.of(i));
+                moving[i] = source.spawn(HP.of(10 + i), VEL.of(new Vel(i, 0)));
+            }
+            for (boolean binary : new boolean[] {true, false}) {
+                dev.jtecs.snapshot.Snapshot snapshot = binary
+                        ? source.saveSnapshot(dev.jtecs.snapshot.SnapshotOptions.binary()) : source.saveSnapshot();
+                try (World destination = World.create()) {
+                    long[] victim = {0};
+                    destination.newQuery(QueryDescriptor.builder().include(HP).onEntitiesAdded((archetype, from, to) -> {
+                        if (victim[0] == 0) {
+                            victim[0] = archetype.has(VEL) ? plain[1] : moving[1];
+                            destination.despawn(victim[0]);
+                        }
+                    }).build());
+                    destination.loadSnapshot(snapshot);
+                    String form = binary ? "binary" : "table";
+                    assertTrue(victim[0] != 0, form);
+                    assertFalse(destination.isAlive(victim[0]), form);
+                    assertEquals(5, destination.entityCount(), form);
+                    for (int i = 0; i < 3; i++) {
+                        if (plain[i] != victim[0]) {
+                            assertEquals(i, destination.get(plain[i], HP), form);
+                        }
+                        if (moving[i] != victim[0]) {
+                            assertEquals(10 + i, destination.get(moving[i], HP), form);
+                            assertEquals(new Vel(i, 0), destination.get(moving[i], VEL), form);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- edges among a spawn batch's inputs
 
     static final dev.jtecs.component.Relationship OWNED_BY = dev.jtecs.component.Relationships.register(
@@ -1641,6 +1750,53 @@ class BatchesTest {
             assertEquals(List.of(new Debt(creditor, 40), new Debt(other, 2)), debts, "each edge with its payload");
         }
     }
+
+    /** A loaded entity with sparse edges is placed with the relationship's marker, as {@code spawnAt} places it. */
+    @Test
+    void aLoadedEntityWithSparseEdgesHasItsRelationshipsMarker() {
+        try (World source = World.create()) {
+            long guard = source.spawn(HP.of(1));
+            long guarded = source.spawn(HP.of(2), GUARDS.to(guard));
+            for (boolean binary : new boolean[] {true, false}) {
+                dev.jtecs.snapshot.Snapshot snapshot = binary
+                        ? source.saveSnapshot(dev.jtecs.snapshot.SnapshotOptions.binary()) : source.saveSnapshot();
+                try (World destination = World.create()) {
+                    destination.loadSnapshot(snapshot);
+                    assertTrue(destination.has(guarded, GUARDS), binary ? "binary" : "table");
+                    assertTrue(destination.archetypeOf(guarded).has(GUARDS));
+                    assertFalse(destination.has(guard, GUARDS));
+                    assertEquals(2, destination.archetypeCount() - 1, "the root archetype and the two saved ones");
+                }
+            }
+        }
+    }
+
+    record Loan(long target, int amount) {}
+
+    static final dev.jtecs.component.RelationshipDefinition<Loan> LENDS = dev.jtecs.component.Relationships.register(
+            Loan.class, o -> o.name("test.batch.Lends").sparse());
+    /** Requires two sparse edges: to the first entity of a fresh world, and with a payload to the second. */
+    static final TagComponent INDEBTED = Components.tag("test.batch.Indebted",
+            o -> o.requires(GUARDS.to(Entity.pack(1, 0)), LENDS.of(new Loan(Entity.pack(2, 0), 31))));
+
+    @Test
+    void theSparseEdgesRequirementsBringKeepTheirPayloadsAfterTheExplicitOnes() {
+        long bank = world.spawn(MARK);
+        long friend = world.spawn(MARK);
+        assertEquals(Entity.pack(2, 0), friend, "the targets INDEBTED requires");
+        long shop = world.spawn(MARK);
+        BatchIds ids = world.batchSpawn(2, List.of(OWES.of(new Debt(shop, 9)), INDEBTED));
+        for (int i = 0; i < ids.count(); i++) {
+            List<Object> debts = new ArrayList<>();
+            world.forEachRelationship(ids.get(i), OWES, debts::add);
+            assertEquals(List.of(new Debt(shop, 9)), debts, "the explicit edge keeps its payload");
+            assertEquals(List.of(bank), targetsOf(ids.get(i), GUARDS), "the first required edge");
+            List<Object> loans = new ArrayList<>();
+            world.forEachRelationship(ids.get(i), LENDS, loans::add);
+            assertEquals(List.of(new Loan(friend, 31)), loans, "the second required edge, with its own payload");
+        }
+    }
+
     static final dev.jtecs.component.Relationship FENCED_BY = dev.jtecs.component.Relationships.register(
             "test.batch.FencedBy");
     /** Requires a dense edge to the first entity of a fresh world: a table with a pair, though no input is an edge. */

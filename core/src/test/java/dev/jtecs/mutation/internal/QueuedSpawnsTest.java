@@ -81,6 +81,51 @@ class QueuedSpawnsTest {
         assertTrue(archetype.isComponentDirty(POS), "placement is structural");
     }
 
+    /**
+     * A heap growth fails at each point of a run of queued spawns in turn (the staged rows, the ids, the entity
+     * index): the spawn that met it throws and leaves the open batch as it was, and every spawn before and after it
+     * is placed with its own values at the commit.
+     */
+    @Test
+    void aSpawnThatCannotGrowLeavesTheOpenBatchAsItWas() {
+        assertTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED,
+                "the suite runs with -Djtecs.allocationFaults=true");
+        int failedAtIndex = 0;
+        boolean finished = false;
+        for (int k = 1; !finished; k++) {
+            try (World fresh = World.create()) {
+                SpawnQueue queue = fresh.spawnQueue(List.of(POS));
+                fresh.defer();
+                List<Long> ids = new ArrayList<>();
+                List<Integer> values = new ArrayList<>();
+                int failures = 0;
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                for (int i = 0; i < 3000; i++) {
+                    try {
+                        long id = queue.spawn();
+                        queue.set(X, i).set(Y, -i);
+                        ids.add(id);
+                        values.add(i);
+                    } catch (OutOfMemoryError injected) {
+                        failures++;
+                    }
+                }
+                dev.jtecs.entity.internal.AllocationFaults.disarm();
+                fresh.commit();
+                assertEquals(ids.size(), fresh.entityCount(), "growth " + k);
+                for (int i = 0; i < ids.size(); i++) {
+                    int v = values.get(i);
+                    assertEquals(new Pos(v, -v), fresh.get(ids.get(i), POS), "growth " + k + ", spawn " + v);
+                }
+                finished = failures == 0;
+                if (failures > 0) {
+                    failedAtIndex++;
+                }
+            }
+        }
+        assertTrue(failedAtIndex >= 3, "the rows, the ids and the index each grew at least once: " + failedAtIndex);
+    }
+
     @Test
     void anUnwrittenFieldKeepsItsDefaultAndAFactoryRunsPerEntity() {
         SpawnQueue queue = world.spawnQueue(List.of(POS, COUNTER));

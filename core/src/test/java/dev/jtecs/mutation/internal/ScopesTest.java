@@ -227,6 +227,67 @@ class ScopesTest {
     }
 
     @Test
+    void aCursorClosedTwiceInsideARunningCallChangesNothingTheSecondTime() {
+        scopes.enter();
+        int cursor = scopes.openCursor();
+        assertEquals(2, scopes.depth());
+        scopes.closeCursor(cursor);
+        scopes.closeCursor(cursor);
+        assertEquals(1, scopes.depth(), "the running call's scope stays");
+        scopes.exit(true);
+        assertEquals(0, scopes.depth());
+    }
+
+    @Test
+    void anUnwindInsideNestedCallsOfAHoldPublishesWhenTheOutermostCallReturnsAndOnlyThen() {
+        scopes.hold();
+        scopes.enter();
+        scopes.enter();
+        long first = fixture.stageSpawn(T);
+        scopes.unwind();
+        assertFalse(published(first), "running calls keep their scopes");
+        scopes.exit(true);
+        assertFalse(published(first), "an inner call's return is not the outermost one");
+        scopes.exit(true);
+        assertTrue(published(first), "the outermost call's return publishes what the unwind left");
+        long second = fixture.stageSpawn(T);
+        scopes.enter();
+        scopes.exit(true);
+        assertFalse(published(second), "the unwind is spent: a later call inside the hold waits for the barrier");
+        scopes.release(true);
+        assertTrue(published(second));
+    }
+
+    @Test
+    void anUnwindFromADrainCallbackJoinsThatPublicationAndIsSpentWithIt() {
+        scopes.hold();
+        long first = fixture.stageSpawn(T);
+        scopes.barrier();
+        assertTrue(published(first));
+        boolean[] armed = {true};
+        fixture.tableOf(first).addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesAdded(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
+                    dev.jtecs.storage.Archetype other) {
+                if (armed[0]) {
+                    armed[0] = false;
+                    scopes.unwind(); // inside the drain: it joins the publication running now
+                }
+            }
+        });
+        long second = fixture.stageSpawn(T);
+        scopes.barrier();
+        assertFalse(armed[0], "the callback ran");
+        assertTrue(published(second));
+        long third = fixture.stageSpawn(T);
+        scopes.enter();
+        scopes.exit(true);
+        assertFalse(published(third), "no unwind is pending after that publication: the call inside the hold waits");
+        scopes.release(true);
+        assertTrue(published(third));
+    }
+
+    @Test
     void theLastCursorToCloseOutsideAnyOtherScopePublishes() {
         int first = scopes.openCursor();
         int second = scopes.openCursor();

@@ -15,6 +15,12 @@ class LoadScratchTest {
         int[] first = scratch.cells(100);
         assertEquals(100, first.length);
         Arrays.fill(first, 7); // what a load recorded
+        int[] same = scratch.cells(100);
+        assertSame(first, same, "an ask of the array's own length reuses it: a repeated load allocates nothing");
+        for (int i = 0; i < 100; i++) {
+            assertEquals(0, same[i], "cell " + i);
+        }
+        Arrays.fill(first, 7); // what the repeated load recorded
         int[] smaller = scratch.cells(40);
         assertSame(first, smaller, "a smaller ask reuses the array");
         for (int i = 0; i < 100; i++) {

@@ -173,6 +173,50 @@ class SlotTableTest {
         assertArrayEquals(new int[0], next.slots());
     }
 
+    @Test
+    void theDirectFormReachesExactlyToItsBound() {
+        assertTrue(new SlotTable(4 * 10 + 1024, 10).isDirect(), "nextEntityId at 4 * named + 1024 is still direct");
+        assertFalse(new SlotTable(4 * 10 + 1025, 10).isDirect(), "one past it is hashed");
+    }
+
+    @Test
+    void everyFormAnswersAtTheEdgesOfItsSlotRange() {
+        for (SlotTable table : new SlotTable[] {new SlotTable(10, 5), new SlotTable(1 << 24, 5)}) {
+            int top = table.isDirect() ? 9 : (1 << 24) - 1;
+            assertTrue(table.add(1, 4, 0));
+            assertTrue(table.add(top, 6, 1));
+            assertEquals(4, table.generation(1), "slot 1 is the first slot");
+            assertEquals(6, table.generation(top));
+            assertFalse(table.contains(top + 1), "the high-water mark itself is never a slot");
+            assertEquals(SlotTable.ABSENT, table.position(top + 1));
+        }
+        SlotTable wide = new SlotTable(10, 5);
+        assertTrue(wide.add(9, Integer.MAX_VALUE, 0));
+        assertFalse(wide.isPacked());
+        assertFalse(wide.contains(10), "nor in the widened form");
+    }
+
+    @Test
+    void aRefusedAddNamesTheRangeOrTheSizing() {
+        IllegalStateException outside = assertThrows(IllegalStateException.class, () -> new SlotTable(10, 2).add(10, 0));
+        assertEquals("slot 10 is outside 1..9", outside.getMessage());
+        SlotTable hashed = new SlotTable(1 << 24, 2);
+        hashed.add(5, 0);
+        hashed.add(6, 0);
+        IllegalStateException full = assertThrows(IllegalStateException.class, () -> hashed.add(7, 0));
+        assertEquals("more slots than the 2 it was sized for", full.getMessage());
+    }
+
+    @Test
+    void theFastPathTakesEveryGenerationAndPositionAPackedCellHolds() {
+        SlotTable table = new SlotTable(2000, 1000); // positions take 10 bits: generations up to 2^22 - 1 pack
+        long[] ids = {pack(3, (1 << 22) - 1), pack(4, 0), pack(5, 1 << 21)};
+        assertEquals(3, table.addPacked(ids, 0, 3, 1020), "positions 1020..1022 and these generations all fit");
+        assertTrue(table.isPacked());
+        assertEquals((1 << 22) - 1, table.generation(3));
+        assertEquals(1022, table.position(5));
+    }
+
     private static long pack(int slot, int generation) {
         return (long) generation << 32 | slot;
     }

@@ -686,6 +686,103 @@ class SnapshotReaderTest {
         }
     }
 
+    /** A table snapshot of three entities of {@code COUNT} 0, 1 and 2 (one archetype, slots 1 to 3). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> threeCounts(long[] ids) {
+        try (World source = World.create()) {
+            for (int i = 0; i < 3; i++) {
+                ids[i] = source.spawn(COUNT.of(i));
+            }
+            return (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(source.saveSnapshot().table());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> idsOf(Map<String, Object> table) {
+        return (List<Object>) ((Map<String, Object>) ((List<Object>) table.get("archetypes")).get(0)).get("ids");
+    }
+
+    @Test
+    void anIdIsRefusedAtTheSlotBoundsNamingItsEntity() {
+        long[] ids = new long[3];
+        Map<String, Consumer<List<Object>>> cases = new LinkedHashMap<>();
+        cases.put("archetype 0: id 4294967296 (entity 2) is not an entity id",
+                list -> list.set(2, Long.toString(1L << 32))); // slot 0, generation 1: positive, yet no entity
+        cases.put("archetype 0: entity 4#0 lies past nextEntityId 4", list -> list.set(1, Long.toString(4)));
+        try (World world = World.create()) {
+            populate(world);
+            String before = WorldState.of(world);
+            for (Map.Entry<String, Consumer<List<Object>>> bad : cases.entrySet()) {
+                Map<String, Object> table = threeCounts(ids);
+                assertEquals(4, ((Number) table.get("nextEntityId")).intValue());
+                bad.getValue().accept(idsOf(table));
+                InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                        () -> world.loadSnapshot(table), bad.getKey());
+                assertEquals(bad.getKey(), refused.getMessage());
+                assertEquals(before, WorldState.of(world), bad.getKey());
+            }
+        }
+    }
+
+    /**
+     * An id whose generation does not fit the slot table's packed cell (two bits of position for three entities
+     * leave 30 for the generation) is recorded the long way; it and the ids after it still land on their rows.
+     */
+    @Test
+    void anIdWhoseGenerationNoPackedCellHoldsLandsOnItsOwnRow() {
+        long[] ids = new long[3];
+        Map<String, Object> table = threeCounts(ids);
+        long old = Entity.pack(Entity.slot(ids[1]), 1 << 30);
+        idsOf(table).set(1, Long.toString(old));
+        try (World world = World.create()) {
+            world.loadSnapshot(table);
+            assertEquals(3, world.entityCount());
+            assertEquals(0, world.get(ids[0], COUNT));
+            assertEquals(1, world.get(old, COUNT));
+            assertEquals(2, world.get(ids[2], COUNT));
+            assertTrue(!world.isAlive(ids[1]));
+        }
+    }
+
+    /**
+     * Two binary frames of more ids than the reader copies at once (4,096), so the second frame's later copies
+     * start past the first frame's positions, and one id of the second frame's second copy with a generation no
+     * packed cell holds (14 bits of position leave 18): every entity gets its own row's values.
+     */
+    @Test
+    void binaryFramesOfMoreIdsThanOneCopyLandEveryIdOnItsRow() {
+        int n = 9600; // 5000 of COUNT alone, then 4600 of COUNT and OLD
+        long[] ids = new long[n];
+        byte[] bytes;
+        try (World source = World.create()) {
+            for (int i = 0; i < n; i++) {
+                ids[i] = i < 5000 ? source.spawn(COUNT.of(i)) : source.spawn(COUNT.of(i), OLD.of(new ShipV1(i, 0, i)));
+            }
+            bytes = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+        }
+        List<Section> blocks = sections(bytes).stream().filter(section -> section.kind() == Binary.IDS).toList();
+        assertEquals(2, blocks.size());
+        assertTrue(blocks.get(0).length() > 8 * 4096 && blocks.get(1).length() > 8 * 4096);
+        MemorySegment segment = MemorySegment.ofArray(bytes);
+        int odd = 4500;
+        long id = segment.get(LE64, blocks.get(1).payload() + 8L * odd); // after the fast path took 404 of the copy
+        int at = java.util.Arrays.stream(ids).boxed().toList().indexOf(id);
+        assertTrue(at >= 0, "an id the source spawned");
+        ids[at] = Entity.pack(Entity.slot(id), 1 << 30);
+        segment.set(LE64, blocks.get(1).payload() + 8L * odd, ids[at]);
+        byte[] edited = SnapshotReaderFuzzTest.repairChecksums(prefixed(bytes), 1);
+        try (World world = World.create()) {
+            world.loadSnapshot(edited);
+            assertEquals(n, world.entityCount());
+            for (int i = 0; i < n; i++) {
+                assertEquals(i, world.get(ids[i], COUNT), "entity " + i);
+                if (i >= 5000) {
+                    assertEquals(new ShipV1(i, 0, i), world.get(ids[i], OLD), "entity " + i);
+                }
+            }
+        }
+    }
+
     /** The offset of the first occurrence of {@code text} (UTF-8) in {@code bytes}. */
     private static int find(byte[] bytes, String text) {
         byte[] needle = text.getBytes(StandardCharsets.UTF_8);

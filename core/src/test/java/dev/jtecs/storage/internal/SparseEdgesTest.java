@@ -540,6 +540,47 @@ class SparseEdgesTest {
         }
     }
 
+    /** A list that grows takes a stashed list long enough for it, though a shorter one was stashed before. */
+    @Test
+    void aGrowingListTakesAStashedListLongEnoughNotTheFirstStashed() {
+        long grower = Entity.pack(300, 0);
+        long other = Entity.pack(301, 0);
+        long[] three = new long[4];
+        for (int i = 0; i < 3; i++) {
+            three[i] = Entity.pack(400 + i, 0);
+            edges.add(MANY, three[i], grower, null); // a list of 4 elements: full at 3 sources
+        }
+        long[] eight = new long[8];
+        for (int i = 0; i < eight.length; i++) {
+            eight[i] = Entity.pack(500 + i, 0);
+            edges.add(MANY, eight[i], other, null); // grows 4 to 8 to 16: the lists of 4 and 8 are stashed
+        }
+        three[3] = Entity.pack(403, 0);
+        edges.add(MANY, three[3], grower, null); // grows to 8: the stashed list of 8 serves, not the one of 4
+        assertArrayEquals(three, edges.sources(MANY, grower));
+        assertArrayEquals(eight, edges.sources(MANY, other));
+    }
+
+    /** The stash keeps 16 emptied lists; a seventeenth is let go. */
+    @Test
+    void aFullStashLetsTheNextEmptiedListGo() {
+        long source = Entity.pack(600, 0);
+        long[] targets = new long[17];
+        for (int i = 0; i < targets.length; i++) {
+            targets[i] = Entity.pack(700 + i, 0);
+            edges.add(MANY, source, targets[i], null);
+        }
+        for (long target : targets) {
+            edges.remove(MANY, source, target); // each list emptied: the first 16 are stashed
+        }
+        for (long target : targets) {
+            assertEquals(0, edges.sourceCount(MANY, target));
+        }
+        long later = Entity.pack(800, 0);
+        edges.add(MANY, source, later, null);
+        assertArrayEquals(new long[] {source}, edges.sources(MANY, later));
+    }
+
     @Test
     void aReusedListCarriesNoSourceOfItsFormerTarget() {
         long a = Entity.pack(1, 0);
