@@ -3,7 +3,6 @@ package dev.jtecs.world;
 import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
-import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.IntField;
@@ -325,9 +324,8 @@ public final class World implements AutoCloseable {
      */
     public void set(long id, Input input) {
         checkOpen();
-        if (input instanceof ComponentValue<?> value ? mutations.setExisting(id, value)
-                : input instanceof TagComponent tag && mutations.stageTagMove(id, tag, true)) {
-            return; // a native value written through, or a tag staged, in short (see MutationModel)
+        if (input instanceof TagComponent tag && mutations.stageTagMove(id, tag, true)) {
+            return; // a tag staged as a compact move, in short (see MutationModel.stageTagMove)
         }
         mutations.set(id, input);
     }

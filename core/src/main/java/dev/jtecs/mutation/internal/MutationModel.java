@@ -3,7 +3,6 @@ package dev.jtecs.mutation.internal;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
-import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
@@ -233,25 +232,6 @@ public final class MutationModel {
         } finally {
             scopes.exit(ok);
         }
-    }
-
-    /**
-     * {@link #set} of a native component's value the published entity already has, when nothing is staged for the
-     * entity: written into its row now (the outcome {@code set} would have) and {@code true}; otherwise nothing
-     * changes and {@code false}, and the caller calls {@code set}. The short form of the commonest {@code set}:
-     * none of the general path's input, partition and key checks can apply to a native value. The write runs in a
-     * call's scope, as {@code set}'s does, so a record accessor that calls the world finds it inside a call, and
-     * work a failed call left staged is published when it returns, as {@code set} would publish it.
-     */
-    public boolean setExisting(long id, ComponentValue<?> value) {
-        scopes.enter();
-        boolean written = false;
-        try {
-            written = staging.writeThrough(id, value);
-        } finally {
-            scopes.exit(written); // not written: nothing ran, and the general path publishes at its own exit
-        }
-        return written;
     }
 
     /**

@@ -83,29 +83,8 @@ public final class Staging {
     }
 
     /**
-     * The write-through branch of {@code set} alone, for a native component's value: when the published entity
-     * has the component and nothing is staged for it (no record, tag move or despawn, no open batch boundary), the
-     * value goes into its row now, exactly as {@link #setComponent} would write it, and this returns true; otherwise
-     * it changes nothing and returns false, and the caller takes the general path.
-     */
-    boolean writeThrough(long id, ComponentValue<?> value) {
-        Component<?> component = value.component();
-        if (!(component instanceof NativeComponent<?>)) {
-            return false; // (a pair, a key, a relationship's payload or a managed value: the general path)
-        }
-        Table table = quietTable(id);
-        int position = table == null ? -1 : table.position(component.id());
-        if (position < 0) {
-            return false;
-        }
-        table.writeInput(position, index.rowOf(Entity.slot(id)), value);
-        table.markDirty(position);
-        return true;
-    }
-
-    /**
      * The table of a published entity for which nothing is staged (no record, tag move or despawn) while no batch
-     * boundary is open, or {@code null}: the entity a short form may change at once.
+     * boundary is open, or {@code null}: the entity whose compact move {@link #stageTagMove} may stage at once.
      */
     private Table quietTable(long id) {
         int store = index.aliveStore(id);
