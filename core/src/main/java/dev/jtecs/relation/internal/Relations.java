@@ -106,7 +106,7 @@ public final class Relations implements DrainHooks {
 
     @Override
     public void rememberUnwritten(long entity, BaseRelationship<?> relationship) {
-        markers.rememberUnwritten(entity, relationship);
+        markers.remember(entity, relationship);
     }
 
     @Override

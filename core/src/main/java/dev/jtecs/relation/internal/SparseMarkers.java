@@ -80,15 +80,10 @@ final class SparseMarkers {
     }
 
     /**
-     * Notes an entity a batch moved with the relationship's marker and left without the edge it was to get (a write
-     * before it failed), in room {@link #reserveTouches} made: the next settlement brings its marker in step.
+     * Notes an entity for {@link #settle}, in room {@link #reserveTouches} made: one whose edges changed, or one a
+     * batch moved with the relationship's marker and left without the edge it was to get (a write before it failed).
      */
-    void rememberUnwritten(long entity, BaseRelationship<?> relationship) {
-        remember(entity, relationship);
-    }
-
-    /** Notes an entity for {@link #settle}, in the room {@link #ensureTouchRoom} made. */
-    private void remember(long entity, BaseRelationship<?> relationship) {
+    void remember(long entity, BaseRelationship<?> relationship) {
         touchedEntities[touchedCount] = entity;
         touchedRelationships[touchedCount++] = relationship;
     }

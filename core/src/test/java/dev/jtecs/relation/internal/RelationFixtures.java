@@ -54,6 +54,22 @@ final class RelationFixtures {
             o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
 
     /** The targets of {@code id}'s edges of {@code relationship}, in the order the world reports them. */
+    /**
+     * Commits {@code world}'s open scope with the {@code k}-th heap growth of the commit failing; returns whether it
+     * failed (an injected {@code OutOfMemoryError}), false when the commit made fewer than {@code k} growths.
+     */
+    static boolean commitFailingAtHeapGrowth(World world, int k) {
+        dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+        try {
+            world.commit();
+            return false;
+        } catch (OutOfMemoryError e) {
+            return true;
+        } finally {
+            dev.jtecs.entity.internal.AllocationFaults.disarm();
+        }
+    }
+
     static List<Long> targets(World world, long id, Relationship relationship) {
         List<Long> out = new ArrayList<>();
         world.forEachRelationship(id, relationship, edge -> out.add(edge.target()));

@@ -509,17 +509,7 @@ class SettlementTest {
                 for (long target : targets) {
                     w.despawn(target);
                 }
-                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
-                        k);
-                boolean failed = false;
-                try {
-                    w.commit();
-                } catch (OutOfMemoryError e) {
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
-                }
-                if (!failed) {
+                if (!RelationFixtures.commitFailingAtHeapGrowth(w, k)) {
                     assertTrue(injected > 0, "the despawn allocates");
                     return;
                 }

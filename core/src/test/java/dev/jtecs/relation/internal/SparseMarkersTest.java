@@ -371,17 +371,7 @@ class SparseMarkersTest {
                 for (int i = 0; i < sources.length; i++) {
                     sources[i] = w.spawn(LIKES.to(targets[i % 6]), LIKES.to(targets[(i * 5 + 1) % 6]));
                 }
-                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
-                        k);
-                boolean failed = false;
-                try {
-                    w.commit();
-                } catch (OutOfMemoryError e) {
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
-                }
-                if (!failed) {
+                if (!RelationFixtures.commitFailingAtHeapGrowth(w, k)) {
                     assertTrue(injected > 0, "the flush allocates");
                     return;
                 }
@@ -415,36 +405,7 @@ class SparseMarkersTest {
      */
     @Test
     void aOneRowSparseBatchThatRunsOutOfHeapLeavesNoMarkerWithoutItsEdge() {
-        int injected = 0;
-        for (int k = 1; k < 100; k++) {
-            try (World w = World.create()) {
-                long target = w.spawn();
-                long source = w.spawn(MARK);
-                Query marked = w.newQuery(QueryDescriptor.builder().include(MARK).build());
-                w.defer();
-                w.batchSet(marked, LIKES.to(target));
-                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
-                        k);
-                boolean failed = false;
-                try {
-                    w.commit();
-                } catch (OutOfMemoryError e) {
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
-                }
-                if (!failed) {
-                    assertTrue(injected > 0, "the batch allocates");
-                    return;
-                }
-                injected++;
-                w.unwind();
-                List<Long> edges = RelationFixtures.targets(w, source, LIKES);
-                assertEquals(!edges.isEmpty(), w.has(source, LIKES), "k=" + k + " " + edges);
-                assertFalse(w.hasPendingChanges(), "k=" + k);
-            }
-        }
-        throw new AssertionError("the commit kept failing");
+        sparseBatchRunningOutOfHeap(1, 100, true);
     }
 
     /**
@@ -454,28 +415,27 @@ class SparseMarkersTest {
      */
     @Test
     void aSparseBatchThatRunsOutOfHeapLeavesNoMarkerWithoutItsEdge() {
+        sparseBatchRunningOutOfHeap(40, 400, false);
+    }
+
+    /**
+     * Fails the {@code k}-th heap growth of a batch giving {@code rows} marked entities a sparse edge, for every
+     * {@code k} below {@code maxK} until the batch runs through; after each failure and {@code unwind()}, every entity
+     * has the marker exactly while it holds an edge (and, when {@code nothingPending}, nothing is left staged).
+     */
+    private static void sparseBatchRunningOutOfHeap(int rows, int maxK, boolean nothingPending) {
         int injected = 0;
-        for (int k = 1; k < 400; k++) {
+        for (int k = 1; k < maxK; k++) {
             try (World w = World.create()) {
                 long target = w.spawn();
-                long[] sources = new long[40];
+                long[] sources = new long[rows];
                 for (int i = 0; i < sources.length; i++) {
                     sources[i] = w.spawn(MARK);
                 }
                 Query marked = w.newQuery(QueryDescriptor.builder().include(MARK).build());
                 w.defer();
                 w.batchSet(marked, LIKES.to(target));
-                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
-                        k);
-                boolean failed = false;
-                try {
-                    w.commit();
-                } catch (OutOfMemoryError e) {
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
-                }
-                if (!failed) {
+                if (!RelationFixtures.commitFailingAtHeapGrowth(w, k)) {
                     assertTrue(injected > 0, "the batch allocates");
                     return;
                 }
@@ -485,9 +445,11 @@ class SparseMarkersTest {
                     List<Long> edges = RelationFixtures.targets(w, sources[i], LIKES);
                     assertEquals(!edges.isEmpty(), w.has(sources[i], LIKES), "k=" + k + " source " + i + " " + edges);
                 }
+                if (nothingPending) {
+                    assertFalse(w.hasPendingChanges(), "k=" + k);
+                }
             }
         }
         throw new AssertionError("the commit kept failing");
     }
-
 }

@@ -211,15 +211,7 @@ class SnapshotReaderTest {
             cases.put("all-zero state", t -> ((Map<String, Object>) t.get("data")).put("jtecs.random",
                     Map.of("seed", 1, "streams", Map.of("s", List.of(0, 0, 0, 0)))));
             cases.put("needs a world of at least", t -> t.put("nextEntityId", Integer.MAX_VALUE));
-            for (Map.Entry<String, Consumer<Map<String, Object>>> bad : cases.entrySet()) {
-                Map<String, Object> table = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
-                        source.saveSnapshot().table());
-                bad.getValue().accept(table);
-                InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
-                        () -> world.loadSnapshot(table), bad.getKey());
-                assertTrue(refused.getMessage().contains(bad.getKey()), bad.getKey() + ": " + refused.getMessage());
-                assertEquals(before, WorldState.of(world), bad.getKey());
-            }
+            refuseEach(cases, source, world, before);
         }
     }
 
@@ -622,15 +614,7 @@ class SnapshotReaderTest {
             long stale = Entity.pack(Entity.slot(a), Entity.generation(a) + 1);
             cases.put("ChildOf cascades, but target " + Entity.toString(stale) + " is not an entity of the snapshot",
                     t -> sparseEdges(t, d, "ChildOf").set(0, List.of(Long.toString(stale))));
-            for (Map.Entry<String, Consumer<Map<String, Object>>> bad : cases.entrySet()) {
-                Map<String, Object> table = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
-                        source.saveSnapshot().table());
-                bad.getValue().accept(table);
-                InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
-                        () -> world.loadSnapshot(table), bad.getKey());
-                assertTrue(refused.getMessage().contains(bad.getKey()), bad.getKey() + ": " + refused.getMessage());
-                assertEquals(before, WorldState.of(world), bad.getKey());
-            }
+            refuseEach(cases, source, world, before);
 
             // and just inside the bounds: all slots but one free, a generation of 0, streams with one word set
             Map<String, Object> edge = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
@@ -895,6 +879,24 @@ class SnapshotReaderTest {
             assertTrue(refused.getMessage().contains("codec mismatch: saved with a custom codec, registered here with "
                     + "the automatic one"), refused.getMessage());
             assertEquals(0, world.entityCount());
+        }
+    }
+
+    /**
+     * Loads {@code source}'s table snapshot into {@code world} once per case, the case's change applied to a copy:
+     * each load is refused with a message containing the case's name, and the world stays {@code before}.
+     */
+    @SuppressWarnings("unchecked")
+    private static void refuseEach(Map<String, Consumer<Map<String, Object>>> cases, World source, World world,
+            String before) {
+        for (Map.Entry<String, Consumer<Map<String, Object>>> bad : cases.entrySet()) {
+            Map<String, Object> table = (Map<String, Object>) SnapshotReaderTestSupport.deepCopy(
+                    source.saveSnapshot().table());
+            bad.getValue().accept(table);
+            InvalidSnapshotException refused = assertThrows(InvalidSnapshotException.class,
+                    () -> world.loadSnapshot(table), bad.getKey());
+            assertTrue(refused.getMessage().contains(bad.getKey()), bad.getKey() + ": " + refused.getMessage());
+            assertEquals(before, WorldState.of(world), bad.getKey());
         }
     }
 }
