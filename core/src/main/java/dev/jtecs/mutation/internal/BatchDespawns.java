@@ -8,33 +8,34 @@ import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.Table;
 
 /**
- * The drain's despawn of a run of staged despawn records whose entities all live in one table that no entity
- * observer watches (a countdown's spent list, despawned in one call): the same rows leave in the same order as
- * {@link CommitDrain}'s one-record despawn would take them, so the table ends with the same rows in the same
- * order, the entity index and free list end the same, and the same despawns are reported; only the work is
- * grouped.
+ * The drain's despawn of a run of staged despawns (records, or quiet despawns: ids only) whose entities all live in
+ * one table that no entity observer watches (a countdown's spent list, despawned in one call): the same rows leave
+ * in the same order as {@link CommitDrain}'s one-at-a-time despawn would take them, so the table ends with the
+ * same rows in the same order, the entity index and free list end the same, and the same despawns are reported;
+ * only the work is grouped.
  *
  * <pre>
  *   reserve for the whole run: free-list room, the table's removal residue, the hooks' despawn room, scratch
- *   per record, in record order:  COMMITTED, swap-remove (entity column, marks, count), relocate, free, undoom
+ *   per entity, in run order:      swap-remove (entity column, marks, count), relocate, free, undoom
  *                                  (last, row) recorded: the native values are not copied yet
  *   per native column:             the recorded copies, in order                      (Table.copyNativeRows)
- *   (a run of every row instead:   per record COMMITTED, free, undoom; then one truncation of the table)
- *   per record:                    hooks.despawned(id), every one even when one throws; the first throw propagates
+ *   (a run of every row instead:   per entity free, undoom; then one truncation of the table)
+ *   the caller:                    marks the run published (records COMMITTED, or its quiet cursor past it)
+ *   per entity:                    hooks.despawned(id), every one even when one throws; the first throw propagates
  * </pre>
  *
- * <p>Why it is cheaper: the one-record path runs its bookkeeping (reservations, notifications, hooks) between
+ * <p>Why it is cheaper: the one-at-a-time path runs its bookkeeping (reservations, notifications, hooks) between
  * every two row copies, and each copy touches a random row of every column. Here the bookkeeping is one pass
- * over the records and the copies of one column follow each other with nothing in between, so the processor
+ * over the run and the copies of one column follow each other with nothing in between, so the processor
  * overlaps their cache misses.
  *
- * <p>Failure: everything that may allocate (or fail an injected allocation) happens before the first record
+ * <p>Failure: everything that may allocate (or fail an injected allocation) happens before the first entity
  * changes, and no user code runs until every row has left; a failure before that leaves the whole run staged,
- * as a failure in the first of its one-record despawns would. A hook that throws when told of a despawn does not
- * stop the others being told: the rows and slots are gone either way ({@code CommitDrain.reportRemovedRow}).
+ * as a failure in the first of its one-at-a-time despawns would. A hook that throws when told of a despawn does
+ * not stop the others being told: the rows and slots are gone either way ({@code CommitDrain.reportRemovedRow}).
  */
 final class BatchDespawns {
-    /** The shortest run of despawn records taken as a batch; shorter runs go one record at a time. */
+    /** The shortest run of despawns taken as a batch; shorter runs go one at a time. */
     static final int MIN_RUN = 8;
 
     private final EntityIndex index;
@@ -54,47 +55,56 @@ final class BatchDespawns {
     }
 
     /**
-     * The end of the run of records from {@code record} (below {@code to}) that despawn alive entities of one
-     * unobserved table, or {@code record} itself when that run is shorter than {@link #MIN_RUN}.
+     * The end of the run of despawns from {@code from} (below {@code to}) of alive entities of one unobserved
+     * table, or {@code from} itself when that run is shorter than {@link #MIN_RUN}. {@code ids} holds the records'
+     * ids when {@code records} (a record must stage a despawn to join), the quiet despawns' ids otherwise.
      */
-    int runEnd(int record, int to) {
-        if (to - record < MIN_RUN || !despawnsAlive(record)) {
-            return record;
+    int runEnd(long[] ids, int from, int to, boolean records) {
+        if (to - from < MIN_RUN || !despawnsAlive(ids, from, records)) {
+            return from;
         }
-        int store = index.storeOf(transaction.slot(record));
+        int store = index.storeOf(Entity.slot(ids[from]));
         if (registry.ofStore(store).observers().length != 0) {
-            return record;
+            return from;
         }
-        int end = record + 1;
-        while (end < to && despawnsAlive(end) && index.storeOf(transaction.slot(end)) == store) {
+        int end = from + 1;
+        while (end < to && despawnsAlive(ids, end, records) && index.storeOf(Entity.slot(ids[end])) == store) {
             end++;
         }
-        return end - record >= MIN_RUN ? end : record;
+        return end - from >= MIN_RUN ? end : from;
     }
 
-    private boolean despawnsAlive(int record) {
-        return transaction.state(record) == TxState.STAGED_DESPAWN && index.isAlive(transaction.id(record));
+    private boolean despawnsAlive(long[] ids, int i, boolean records) {
+        return (!records || transaction.state(i) == TxState.STAGED_DESPAWN) && index.isAlive(ids[i]);
     }
 
-    /** Despawns the entities of records {@code [from, to)}, a run {@link #runEnd} found. */
-    void despawn(int from, int to) {
+    /**
+     * Removes the rows and frees the slots of the despawns {@code [from, to)} of {@code ids}, a run {@link #runEnd}
+     * found; the caller then marks them published and calls {@link #reportRun}. Everything that allocates happens
+     * before anything changes: a failure leaves the run staged.
+     */
+    void removeRun(long[] ids, int from, int to) {
         int n = to - from;
-        Table table = registry.ofStore(index.storeOf(transaction.slot(from)));
+        Table table = registry.ofStore(index.storeOf(Entity.slot(ids[from])));
         int highestSlot = 0;
-        for (int record = from; record < to; record++) {
-            highestSlot = Math.max(highestSlot, transaction.slot(record));
+        for (int i = from; i < to; i++) {
+            highestSlot = Math.max(highestSlot, Entity.slot(ids[i]));
         }
-        // everything that allocates, before anything changes: a failure leaves the run staged
         reserve(n);
         index.reserveFree(n);
         table.prepareRowRemovals(n);
         drain.prepareDespawns(n, highestSlot);
+        System.arraycopy(ids, from, this.ids, 0, n); // what reportRun reports, whatever the caller's array becomes
         if (n == table.count()) {
-            emptyTable(table, from, n);
+            emptyTable(table, n);
         } else {
-            touchRows(table, from, n);
-            removeRows(table, from, n);
+            touchRows(table, n);
+            removeRows(table, n);
         }
+    }
+
+    /** Reports the despawns of the run {@link #removeRun} removed last, every one even when one throws. */
+    void reportRun(int n) {
         Throwable failure = null;
         for (int i = 0; i < n; i++) {
             try {
@@ -113,11 +123,11 @@ final class BatchDespawns {
      * behind the previous record's bookkeeping; here the processor overlaps them. Changes nothing, allocates
      * nothing; a stale guess (a row that an earlier removal of the run moves) only warms a line for nothing.
      */
-    private void touchRows(Table table, int from, int n) {
+    private void touchRows(Table table, int n) {
         int count = table.count();
         long sum = 0;
         for (int i = 0; i < n; i++) {
-            int row = index.rowOf(transaction.slot(from + i));
+            int row = index.rowOf(Entity.slot(ids[i]));
             if (row < count) {
                 sum += table.entityAt(row);
             }
@@ -129,16 +139,13 @@ final class BatchDespawns {
         touched = sum;
     }
 
-    /** The rows of records {@code [from, from + n)} leave, in record order; allocates nothing, runs no user code. */
-    private void removeRows(Table table, int from, int n) {
+    /** The rows of the run's entities leave, in its order; allocates nothing, runs no user code. */
+    private void removeRows(Table table, int n) {
         int store = table.store();
         int moves = 0;
         try {
             for (int i = 0; i < n; i++) {
-                int record = from + i;
-                int slot = transaction.slot(record);
-                ids[i] = transaction.id(record);
-                transaction.setState(record, TxState.COMMITTED);
+                int slot = Entity.slot(ids[i]);
                 int row = index.rowOf(slot);
                 int last = table.count() - 1;
                 long moved = table.swapRemoveDeferringValues(row);
@@ -156,17 +163,14 @@ final class BatchDespawns {
     }
 
     /**
-     * The run takes every row of the table (its records name distinct entities, each in the table): the slots are
-     * freed in record order, as {@link #removeRows} frees them, and the table is emptied with one truncation, as
+     * The run takes every row of the table (it names distinct entities, each in the table): the slots are
+     * freed in the run's order, as {@link #removeRows} frees them, and the table is emptied with one truncation, as
      * a whole-archetype despawn empties it, instead of swap-removing row after row into rows that go next.
      * Allocates nothing, runs no user code.
      */
-    private void emptyTable(Table table, int from, int n) {
+    private void emptyTable(Table table, int n) {
         for (int i = 0; i < n; i++) {
-            int record = from + i;
-            int slot = transaction.slot(record);
-            ids[i] = transaction.id(record);
-            transaction.setState(record, TxState.COMMITTED);
+            int slot = Entity.slot(ids[i]);
             index.free(slot);
             transaction.undoom(slot);
         }

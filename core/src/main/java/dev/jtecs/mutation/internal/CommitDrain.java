@@ -213,7 +213,9 @@ public final class CommitDrain {
     private void runWave() {
         transaction.seal();
         sparseWrites.seal();
-        if (transaction.sealedOps() == 0 && transaction.sealedTagMoves() == 0
+        quietNext = 0;
+        int quiet = transaction.sealedQuietDespawns();
+        if (transaction.sealedOps() == 0 && transaction.sealedTagMoves() == 0 && quiet == 0
                 && transaction.sealedEnd() == transaction.sealedStart() && !sparseWrites.isEmpty()) {
             publishSparseOnly(); // the wave of an instant sparse edge call, mostly (a reparenting)
             return;
@@ -221,10 +223,14 @@ public final class CommitDrain {
         if (transaction.sealedOps() == 0 && sparseWrites.isEmpty()) { // the wave of one instant call, mostly
             int records = transaction.sealedEnd() - transaction.sealedStart();
             int tagMoves = transaction.sealedTagMoves();
-            if (tagMoves == 1 && records == 0 && !hooks.pendingSettlement() && publishLoneMove()) {
+            if (tagMoves == 1 && records == 0 && quiet == 0 && !hooks.pendingSettlement() && publishLoneMove()) {
                 return;
             }
-            if (tagMoves == 0 && records == 1) {
+            if (tagMoves == 0 && records == 0 && quiet == 1) {
+                publishLoneQuietDespawn();
+                return;
+            }
+            if (tagMoves == 0 && records == 1 && quiet == 0) {
                 TxState state = transaction.state(transaction.sealedStart());
                 if (state == TxState.STAGED_DESPAWN || state == TxState.STAGED_SPAWN) {
                     publishLoneRecord(transaction.sealedStart(), state);
@@ -239,6 +245,7 @@ public final class CommitDrain {
         int segmentStart = from; // the segment being published, for a failure's edge completion
         int segmentEnd = from;
         int segmentMark = 0;
+        int segmentQuiet = 0; // the first quiet despawn the segment being published may publish
         try {
             int segment = from;
             int firstOp = 0;
@@ -251,6 +258,7 @@ public final class CommitDrain {
                 segmentStart = segment;
                 segmentEnd = end;
                 segmentMark = op == null ? Integer.MAX_VALUE : k;
+                segmentQuiet = quietNext;
                 runSegment(segment, end, firstOp, k, cancels, op == null);
                 sparseWrites.flush(op == null ? Integer.MAX_VALUE : k, index, flushSink);
                 hooks.segmentDone();
@@ -264,8 +272,9 @@ public final class CommitDrain {
             }
             endWave();
         } catch (RuntimeException | Error failure) {
-            completePublishedEdges(failure, segmentStart, segmentEnd, segmentMark);
+            completePublishedEdges(failure, segmentStart, segmentEnd, segmentMark, segmentQuiet);
             releaseUnpublished(from, to);
+            releaseQuietDespawns(quietNext);
             releaseOps(ranOps, ops);
             abandonWave();
             throw failure;
@@ -338,6 +347,24 @@ public final class CommitDrain {
     }
 
     /**
+     * The wave just sealed holds one quiet despawn and nothing else: the lone {@code despawn} of a call outside any
+     * scope, or a scope that staged only that. It runs what a general wave runs for it, as
+     * {@link #publishLoneRecord} does for a despawn record; a failure ends it as it ends a general wave.
+     */
+    private void publishLoneQuietDespawn() {
+        try {
+            despawnEntity(transaction.quietDespawnIds()[0], -1);
+            hooks.segmentDone();
+            endWave();
+        } catch (RuntimeException | Error failure) {
+            releaseQuietDespawns(quietNext);
+            abandonWave();
+            throw failure;
+        }
+        transaction.recycle(); // (the sparse queue was empty when sealed: its recycling would change nothing)
+    }
+
+    /**
      * The wave just sealed holds one compact move and nothing else (no record, no batch, no sparse write, no
      * settlement pending): the lone {@code set} or {@code remove} of a call outside any scope, or a scope that
      * staged one change. When {@link MovePlacement#moveLone} can publish it without any callback (neither table
@@ -364,16 +391,23 @@ public final class CommitDrain {
      * sparse edge writes of that segment now, so a published row never carries a relationship marker without its
      * edges (or the other way round); the writes of everything not published are discarded with it.
      */
-    private void completePublishedEdges(Throwable failure, int segmentStart, int segmentEnd, int segmentMark) {
+    private void completePublishedEdges(Throwable failure, int segmentStart, int segmentEnd, int segmentMark,
+            int segmentQuiet) {
         int count = 0;
         int[] published = null;
         for (int record = segmentStart; record < segmentEnd; record++) {
             if (transaction.state(record) == TxState.COMMITTED) {
                 if (published == null) {
-                    published = new int[segmentEnd - segmentStart];
+                    published = new int[segmentEnd - segmentStart + quietNext - segmentQuiet];
                 }
                 published[count++] = transaction.slot(record);
             }
+        }
+        for (int k = segmentQuiet; k < quietNext; k++) { // the quiet despawns the segment published
+            if (published == null) {
+                published = new int[segmentEnd - segmentStart + quietNext - segmentQuiet];
+            }
+            published[count++] = Entity.slot(transaction.quietDespawnIds()[k]);
         }
         if (published == null) {
             return;
@@ -390,15 +424,26 @@ public final class CommitDrain {
     /** Publishes records {@code [from, to)} and the spawn batches among ops {@code [firstOp, endOp)}. */
     private void runSegment(int from, int to, int firstOp, int endOp, boolean cancels, boolean last) {
         resolveAndReserve(from, to, firstOp, endOp, last);
+        int quietEnd = transaction.sealedQuietDespawns();
         for (int record = from; record < to; record++) {
+            if (quietNext < quietEnd && transaction.quietDespawnMark(quietNext) <= record) {
+                publishQuietDespawns(record, quietEnd); // staged before this record began: they go first
+            }
+            int limit = quietNext < quietEnd ? Math.min(to, transaction.quietDespawnMark(quietNext)) : to;
             int runEnd = transaction.state(record) == TxState.STAGED_DESPAWN
-                    ? batchDespawns.runEnd(record, to) : record;
+                    ? batchDespawns.runEnd(transaction.recordIds(), record, limit, true) : record;
             if (runEnd > record) {
-                batchDespawns.despawn(record, runEnd); // a run of despawns from one table: same result, grouped
+                // a run of despawns from one table: same result, grouped
+                batchDespawns.removeRun(transaction.recordIds(), record, runEnd);
+                transaction.commitRecords(record, runEnd);
+                batchDespawns.reportRun(runEnd - record);
                 record = runEnd - 1;
             } else {
                 publish(record, 0);
             }
+        }
+        if (quietNext < quietEnd) {
+            publishQuietDespawns(to, quietEnd); // (staged before the wave's first batch boundary: all of them here)
         }
         for (BatchOp.Kind kind : SPAWN_ORDER) {
             for (int k = firstOp; k < endOp; k++) {
@@ -482,6 +527,7 @@ public final class CommitDrain {
             if (recordTable != null) {
                 distinct = tally(recordTable, recordRows, distinct);
             }
+            distinct = tallyQuietDespawns(to, distinct);
             for (int k = firstOp; k < endOp; k++) {
                 BatchOp op = transaction.op(k);
                 distinct = tally(op.table, op.count, distinct);
@@ -517,6 +563,30 @@ public final class CommitDrain {
                 reserved[k] = null;
             }
         }
+    }
+
+    /** {@link #tally}s the rows that the pending quiet despawns staged before record {@code mark} free. */
+    private int tallyQuietDespawns(int mark, int distinct) {
+        long[] ids = transaction.quietDespawnIds();
+        Table runTable = null; // consecutive despawns from one table (a spent list, say) are tallied once
+        int runRows = 0;
+        for (int k = quietNext; k < transaction.sealedQuietDespawns() && transaction.quietDespawnMark(k) <= mark;
+                k++) {
+            int store = index.aliveStore(ids[k]);
+            if (store < 0) {
+                continue;
+            }
+            Table table = registry.ofStore(store);
+            if (table != runTable) {
+                if (runTable != null) {
+                    distinct = tally(runTable, runRows, distinct);
+                }
+                runTable = table;
+                runRows = 0;
+            }
+            runRows--;
+        }
+        return runTable == null ? distinct : tally(runTable, runRows, distinct);
     }
 
     /**
@@ -572,16 +642,64 @@ public final class CommitDrain {
 
     // ---------------------------------------------------------------- despawn
 
+    private int quietNext; // the sealed quiet despawns below it are published
+
+    /**
+     * Publishes the pending quiet despawns staged before record {@code mark} began (all of a wave's are staged
+     * before its first batch boundary), in call order: runs from one unobserved table grouped as a run of despawn
+     * records is, the others one at a time.
+     */
+    private void publishQuietDespawns(int mark, int quietEnd) {
+        int end = quietNext;
+        while (end < quietEnd && transaction.quietDespawnMark(end) <= mark) {
+            end++;
+        }
+        long[] ids = transaction.quietDespawnIds();
+        while (quietNext < end) {
+            int runEnd = batchDespawns.runEnd(ids, quietNext, end, false);
+            if (runEnd > quietNext) {
+                int n = runEnd - quietNext;
+                batchDespawns.removeRun(ids, quietNext, runEnd);
+                quietNext = runEnd;
+                batchDespawns.reportRun(n);
+            } else {
+                despawnEntity(ids[quietNext], -1);
+            }
+        }
+    }
+
+    /** A wave failed: the quiet despawns from {@code from} on were not published, and their slots lose the mark. */
+    private void releaseQuietDespawns(int from) {
+        long[] ids = transaction.quietDespawnIds();
+        for (int k = from; k < transaction.sealedQuietDespawns(); k++) {
+            transaction.undoom(Entity.slot(ids[k])); // the entity stays alive
+        }
+        quietNext = 0;
+    }
+
     private void despawn(int record) {
-        int slot = transaction.slot(record);
-        long id = transaction.id(record);
+        despawnEntity(transaction.id(record), record);
+    }
+
+    /** Marks the despawn of record {@code record}, or of the next quiet despawn when it is -1, published. */
+    private void despawnPublished(int record) {
+        if (record >= 0) {
+            transaction.setState(record, TxState.COMMITTED);
+        } else {
+            quietNext++;
+        }
+    }
+
+    /** Despawns one entity: the despawn of record {@code record}, or the next quiet despawn when it is -1. */
+    private void despawnEntity(long id, int record) {
+        int slot = Entity.slot(id);
         if (!index.isAlive(id)) {
             if (index.stateOf(id) == EntityIndex.RESERVED) {
                 index.free(slot); // a member of a spawn batch not placed yet: it never gets a row
                 transaction.undoom(slot); // its despawn's mark: the slot must come back unmarked
                 hooks.despawned(id);
             }
-            transaction.setState(record, TxState.COMMITTED);
+            despawnPublished(record);
             return;
         }
         Table table = registry.ofStore(index.storeOf(slot));
@@ -590,7 +708,7 @@ public final class CommitDrain {
         table.prepareRowRemoval();
         hooks.prepareDespawns(1, slot);
         notifyRemoved(table, row, row + 1, null);
-        transaction.setState(record, TxState.COMMITTED);
+        despawnPublished(record);
         int last = table.count() - 1;
         long moved = detachRow(index, table, row);
         // the index forgets the id before observers hear of the row move: one that throws cannot leave a zombie
@@ -762,6 +880,7 @@ public final class CommitDrain {
         }
         transaction.seal();
         releaseUnpublished(transaction.sealedStart(), transaction.sealedEnd());
+        releaseQuietDespawns(0);
         releaseOps(0, transaction.sealedOps());
         transaction.recycle();
     }

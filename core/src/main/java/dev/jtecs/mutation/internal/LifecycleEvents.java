@@ -82,6 +82,14 @@ public final class LifecycleEvents {
     }
 
     /**
+     * Whether {@link #despawned} would deliver nothing and clear nothing for any entity: nobody observes
+     * {@code OnDespawn} at the world, and nobody observes any entity address.
+     */
+    public boolean despawnIsSilent() {
+        return observers.observedEntityAddresses() == 0 && !despawnObservers.atWorld();
+    }
+
+    /**
      * A reserved id was released unpublished (a failed or discarded commit): the observers registered at it go,
      * so a later {@code spawnAt} of the same id starts clean.
      */

@@ -322,6 +322,9 @@ public final class MutationModel {
     }
 
     public void despawn(long id) {
+        if (scopes.depth() > 0 && lifecycle.despawnIsSilent() && staging.stageQuietDespawn(id)) {
+            return; // inside a scope with nobody to tell: no user code runs, and the call's scope would not publish
+        }
         int slot = index.requireLiveOrReserved(id, "despawn");
         scopes.enter();
         boolean ok = false;

@@ -122,6 +122,20 @@ public final class Staging {
         return true;
     }
 
+    /**
+     * The quiet despawn of a published entity that has nothing staged while no batch boundary is open, in short:
+     * stages it exactly as {@link #despawn} would ({@link Transaction#stageQuietDespawn}) and returns true, or
+     * changes nothing and returns false (any other entity or state), and the caller takes the general path. The
+     * caller delivers nothing: it takes this path only when nobody observes the despawn.
+     */
+    boolean stageQuietDespawn(long id) {
+        if (quietTable(id) == null) {
+            return false;
+        }
+        transaction.stageQuietDespawn(id, Entity.slot(id));
+        return true;
+    }
+
     /** {@code set} for a component value (or a sparse relationship's marker). */
     private void setComponent(long id, int slot, Input input) {
         int store = index.aliveStore(id);
@@ -550,7 +564,9 @@ public final class Staging {
      *
      * <p>A staged removal also marks the slot: once the drain seals the record it can no longer be found by slot,
      * and a cascade that reaches the entity before the record's segment publishes (its parent died in an
-     * earlier segment) must see that it is already being despawned.
+     * earlier segment) must see that it is already being despawned. A published entity with nothing staged, while
+     * no batch boundary is open, gets no record at all: the mark and its id in the transaction's list of quiet
+     * despawns are all the drain needs, and every later call for the slot reads the mark first.
      */
     public TxState despawn(long id, int slot) {
         boolean alive = index.isAlive(id);
@@ -583,6 +599,10 @@ public final class Staging {
             // the load reserved but has not placed: neither a staged spawn to cancel nor a live entity
             throw new IllegalStateException("despawn: " + Entity.toString(id) + " is being restored by a snapshot "
                     + "load and is not placed yet; despawn it once the load has returned");
+        }
+        if (alive && record < 0 && !transaction.hasOpenBoundary()) {
+            transaction.stageQuietDespawn(id, slot); // the compact form: an id and the slot's mark, no record
+            return TxState.COMMITTED;
         }
         transaction.begin(id, slot, TxState.STAGED_DESPAWN);
         transaction.doom(slot);

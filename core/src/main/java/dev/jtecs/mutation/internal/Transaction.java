@@ -75,6 +75,14 @@ public final class Transaction {
     private int sealedTagEnd;
     private long seals;
 
+    // quiet despawns: the despawn of a published entity whose slot had nothing staged while no batch boundary was
+    // open, kept as its id (its slot is doomed) instead of a record. Sealed ones are [0, sealedQuietEnd); a mark is
+    // the number of records begun before the despawn: it publishes before record {@code mark}, as a record would.
+    private long[] quietIds = new long[64];
+    private int[] quietMarks = new int[64];
+    private int quietCount;
+    private int sealedQuietEnd;
+
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
     private int[] entryNext = new int[128];
@@ -524,9 +532,57 @@ public final class Transaction {
         }
     }
 
-    /** Whether the open wave has no records and no batch operations. */
+    /** Whether the open wave has no records, tag moves, quiet despawns or batch operations. */
     public boolean isEmpty() {
-        return size == sealedEnd && ops.size() == sealedOps && tagCount == sealedTagEnd;
+        return size == sealedEnd && ops.size() == sealedOps && tagCount == sealedTagEnd
+                && quietCount == sealedQuietEnd;
+    }
+
+    // ---------------------------------------------------------------- quiet despawns
+
+    /**
+     * Stages the despawn of a published entity whose slot has nothing staged (no record, no tag move), while no
+     * batch boundary is open: its slot is doomed, which every later staging call for it checks first, and its id
+     * is listed instead of a record. The drain publishes it exactly where a despawn record begun now would
+     * publish. Room is made first: a failed allocation leaves nothing staged and the slot unmarked.
+     */
+    public void stageQuietDespawn(long id, int slot) {
+        if (quietCount == quietIds.length) {
+            int capacity = quietCount * 2;
+            var grownIds = Growth.copyOf(quietIds, capacity); // both first: a failure leaves them in step
+            var grownMarks = Growth.copyOf(quietMarks, capacity);
+            quietIds = grownIds;
+            quietMarks = grownMarks;
+        }
+        doom(slot); // (may grow the marks first: a failure there changes nothing either)
+        quietIds[quietCount] = id;
+        quietMarks[quietCount] = size;
+        quietCount++;
+    }
+
+    /** The sealed quiet despawns: {@code [0, sealedQuietDespawns())}, in call order. */
+    public int sealedQuietDespawns() {
+        return sealedQuietEnd;
+    }
+
+    /** The ids of the quiet despawns (read {@code [0, sealedQuietDespawns())}); the array itself, not a copy. */
+    long[] quietDespawnIds() {
+        return quietIds;
+    }
+
+    /** The number of the wave's records begun before a quiet despawn: it publishes before record {@code mark}. */
+    public int quietDespawnMark(int despawn) {
+        return quietMarks[despawn];
+    }
+
+    /** The ids of the records (read {@code [sealedStart(), sealedEnd())}); the array itself, not a copy. */
+    long[] recordIds() {
+        return ids;
+    }
+
+    /** Marks records {@code [from, to)} published. */
+    void commitRecords(int from, int to) {
+        Arrays.fill(states, from, to, TxState.COMMITTED);
     }
 
     /** How many waves were sealed so far: the work staged between two seals is one submission. */
@@ -562,6 +618,12 @@ public final class Transaction {
                 }
             }
         }
+        for (int k = sealedQuietEnd; k < quietCount; k++) {
+            despawns++;
+            if (first == 0) {
+                first = quietIds[k];
+            }
+        }
         return spawns + " spawns, " + moves + " moves, " + despawns + " despawns, " + tags + " tag moves and "
                 + (ops.size() - sealedOps) + " batch operations" + (first == 0 ? ""
                         : ", the first for entity " + Entity.toString(first));
@@ -578,9 +640,9 @@ public final class Transaction {
      */
     public void seal() {
         seals++;
-        if (sealedEnd != sealedStart || sealedOps != 0 || sealedTagEnd != 0) {
-            throw new IllegalStateException("a sealed wave of " + (sealedEnd - sealedStart) + " records and "
-                    + sealedTagEnd + " tag moves is draining");
+        if (sealedEnd != sealedStart || sealedOps != 0 || sealedTagEnd != 0 || sealedQuietEnd != 0) {
+            throw new IllegalStateException("a sealed wave of " + (sealedEnd - sealedStart) + " records, "
+                    + sealedTagEnd + " tag moves and " + sealedQuietEnd + " quiet despawns is draining");
         }
         sealedStart = 0;
         sealedEnd = size;
@@ -593,6 +655,7 @@ public final class Transaction {
                 recordBySlot[Entity.slot(tagIds[move])] = 0;
             }
         }
+        sealedQuietEnd = quietCount;
         sealedOps = ops.size();
         openBoundaries = 0;
         sealedBatchCancels = batchCancels > 0;
@@ -668,6 +731,16 @@ public final class Transaction {
         tagInputsEnd = Math.max(0, tagInputsEnd - sealedTagEnd);
         tagCount = nextTags;
         sealedTagEnd = 0;
+        int nextQuiet = quietCount - sealedQuietEnd;
+        if (nextQuiet > 0) { // staged while the wave drained: the next wave's, moved to the front
+            System.arraycopy(quietIds, sealedQuietEnd, quietIds, 0, nextQuiet);
+            System.arraycopy(quietMarks, sealedQuietEnd, quietMarks, 0, nextQuiet);
+            for (int k = 0; k < nextQuiet; k++) {
+                quietMarks[k] -= sealedEnd; // as the records they follow, which move to the front too
+            }
+        }
+        quietCount = nextQuiet;
+        sealedQuietEnd = 0;
         sealedOps = 0;
         sealedStart = 0;
         sealedEnd = 0;

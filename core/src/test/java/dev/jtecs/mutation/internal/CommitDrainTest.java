@@ -253,6 +253,212 @@ class CommitDrainTest {
         assertTrue(tx.isEmpty());
     }
 
+    // ---------------------------------------------------------------- quiet despawns
+
+    static final TagComponent U = Components.tag("test.drain.U");
+
+    /** Stages a despawn of a published entity as Staging does: quiet (an id and a mark), or a record and a mark. */
+    private static void stageDespawn(DrainFixture rig, long id, boolean quiet) {
+        if (quiet) {
+            rig.tx.stageQuietDespawn(id, Entity.slot(id));
+        } else {
+            rig.tx.begin(id, Entity.slot(id), TxState.STAGED_DESPAWN);
+            rig.tx.doom(Entity.slot(id));
+        }
+    }
+
+    /**
+     * One scenario on a fresh fixture: 20 entities of N, 3 of N+T, 3 of N+U (watched by a logging observer), then
+     * one wave mixing despawns (quiet where {@code quiet}, records otherwise) with spawn and move records: a lone
+     * despawn, a run of ten from one table, one between two records, one from the watched table, and one that
+     * empties N+T's last row. Returns the rows of every table in order, the order in which freed slots come back,
+     * and what the hooks and the observer heard.
+     */
+    private static java.util.List<Object> mixedWave(boolean quiet) {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        try (DrainFixture rig = new DrainFixture(logging(log))) {
+            long[] n = new long[20];
+            for (int i = 0; i < n.length; i++) {
+                n[i] = rig.stageSpawn(N.of(i));
+            }
+            long[] t = {rig.stageSpawn(N.of(100), T), rig.stageSpawn(N.of(101), T), rig.stageSpawn(N.of(102), T)};
+            long[] u = {rig.stageSpawn(N.of(200), U), rig.stageSpawn(N.of(201), U), rig.stageSpawn(N.of(202), U)};
+            rig.drain.drain();
+            rig.tableOf(u[0]).addObserver(new dev.jtecs.storage.EntityObserver() {
+                @Override
+                public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int from, int to,
+                        dev.jtecs.storage.Archetype other) {
+                    log.add("removed rows " + from + ".." + to);
+                }
+
+                @Override
+                public void onEntityMove(dev.jtecs.storage.Archetype archetype, long entity, int from, int to) {
+                    log.add("moved " + entity + " " + from + "->" + to);
+                }
+            });
+            log.clear();
+            stageDespawn(rig, n[3], quiet);
+            long s1 = rig.stageSpawn(N.of(300));
+            for (int i = 5; i < 15; i++) {
+                stageDespawn(rig, n[i], quiet);
+            }
+            int move = rig.tx.begin(n[0], Entity.slot(n[0]), TxState.STAGED_MUTATE);
+            rig.tx.put(move, T, T);
+            stageDespawn(rig, t[1], quiet);
+            stageDespawn(rig, u[0], quiet);
+            rig.stageSpawn(N.of(301), U);
+            stageDespawn(rig, t[0], quiet);
+            stageDespawn(rig, n[19], quiet);
+            rig.drain.drain();
+            java.util.List<Object> state = new java.util.ArrayList<>(log);
+            for (long id : new long[] {n[1], n[0], s1, u[1]}) {
+                Table table = rig.tableOf(id);
+                for (int row = 0; row < table.count(); row++) {
+                    long entity = table.entityAt(row);
+                    state.add(table.id() + ":" + row + "=" + entity + "/"
+                            + table.readValue(table.position(N.id()), row));
+                    assertEquals(row, rig.index.rowOf(Entity.slot(entity)));
+                }
+            }
+            for (int k = 0; k < 16; k++) {
+                state.add(rig.index.allocate()); // freed slots come back in the order the despawns freed them
+            }
+            assertTrue(rig.tx.isEmpty());
+            assertFalse(rig.tx.anyDoomed(), "every mark went with its despawn");
+            return state;
+        }
+    }
+
+    @Test
+    void quietDespawnsPublishExactlyAsDespawnRecordsBegunInTheirPlaceWould() {
+        java.util.List<Object> records = mixedWave(false);
+        java.util.List<Object> quiet = mixedWave(true);
+        assertTrue(records.contains("removed rows 0..1"), "the watched table's despawn ran one at a time: "
+                + records);
+        assertEquals(records, quiet);
+    }
+
+    @Test
+    void aLoneQuietDespawnRunsTheHooksOfAWholeWaveInItsOrder() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(logging(log));
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        drain.publish();
+        log.clear();
+        Table table = tableOf(a);
+        tx.stageQuietDespawn(a, Entity.slot(a));
+        drain.publish();
+        assertEquals(java.util.List.of("prepare 1", "despawned " + a, "segment", "settle", "ended true"), log);
+        assertEquals(EntityIndex.FREE, index.stateOf(a));
+        assertFalse(tx.isDoomed(Entity.slot(a)));
+        assertEquals(b, table.entityAt(0), "the last row filled the hole");
+        assertEquals(2, table.readValue(table.position(N.id()), 0));
+        assertTrue(tx.isEmpty());
+        assertFalse(drain.hasWork());
+    }
+
+    @Test
+    void aWaveThatFailsAfterSomeQuietDespawnsKeepsThoseAndUnmarksTheRest() {
+        for (boolean lone : new boolean[] {false, true}) {
+            try (DrainFixture rig = new DrainFixture()) {
+                long a = rig.stageSpawn(N.of(1));
+                long watched = rig.stageSpawn(N.of(2), U);
+                long c = rig.stageSpawn(N.of(3));
+                rig.drain.drain();
+                boolean[] refuse = {true};
+                rig.tableOf(watched).addObserver(new dev.jtecs.storage.EntityObserver() {
+                    @Override
+                    public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int from, int to,
+                            dev.jtecs.storage.Archetype other) {
+                        if (refuse[0]) {
+                            throw new IllegalStateException("observer refused");
+                        }
+                    }
+                });
+                if (!lone) {
+                    rig.tx.stageQuietDespawn(a, Entity.slot(a));
+                }
+                rig.tx.stageQuietDespawn(watched, Entity.slot(watched));
+                if (!lone) {
+                    rig.tx.stageQuietDespawn(c, Entity.slot(c));
+                }
+                assertThrows(IllegalStateException.class, rig.drain::drain);
+                String when = lone ? "a lone despawn" : "a wave of three";
+                assertEquals(lone ? EntityIndex.ALIVE : EntityIndex.FREE, rig.index.stateOf(a),
+                        "published before the failure, " + when);
+                assertTrue(rig.index.isAlive(watched) && rig.index.isAlive(c), when);
+                assertFalse(rig.tx.isDoomed(Entity.slot(watched)), "its mark went with the wave, " + when);
+                assertFalse(rig.tx.isDoomed(Entity.slot(c)), when);
+                assertTrue(rig.tx.isEmpty() && !rig.drain.hasWork(), when);
+                refuse[0] = false; // the world goes on
+                rig.tx.stageQuietDespawn(watched, Entity.slot(watched));
+                rig.tx.stageQuietDespawn(c, Entity.slot(c));
+                rig.drain.drain();
+                assertEquals(EntityIndex.FREE, rig.index.stateOf(watched), when);
+                assertEquals(EntityIndex.FREE, rig.index.stateOf(c), when);
+            }
+        }
+    }
+
+    @Test
+    void aRunOfQuietDespawnsFailingAtAnyHeapAllocationLeavesEveryEntityWholeOrEveryOneGone() {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (DrainFixture rig = new DrainFixture()) {
+                long[] ids = new long[3 * BatchDespawns.MIN_RUN];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = rig.stageSpawn(N.of(i));
+                }
+                rig.drain.drain();
+                Table table = rig.tableOf(ids[0]);
+                for (int i = 0; i < 2 * BatchDespawns.MIN_RUN; i++) { // a run, not every row
+                    rig.tx.stageQuietDespawn(ids[i], Entity.slot(ids[i]));
+                }
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                boolean failed;
+                try {
+                    rig.drain.drain();
+                    failed = false;
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    AllocationFaults.disarm();
+                }
+                int left = ids.length - 2 * BatchDespawns.MIN_RUN;
+                if (!failed) {
+                    assertTrue(failures > 0, "some allocation of the run was failed");
+                    assertEquals(left, table.count());
+                    assertFalse(rig.tx.anyDoomed());
+                    return;
+                }
+                failures++;
+                String when = "heap allocation " + k + " failed";
+                assertEquals(ids.length, table.count(), when);
+                for (int i = 0; i < ids.length; i++) {
+                    assertTrue(rig.index.isAlive(ids[i]), when);
+                    assertEquals(ids[i], table.entityAt(rig.index.rowOf(Entity.slot(ids[i]))), when);
+                    assertEquals(i, table.readValue(table.position(N.id()), rig.index.rowOf(Entity.slot(ids[i]))));
+                }
+                assertFalse(rig.tx.anyDoomed(), "no mark is left, " + when);
+                assertTrue(rig.tx.isEmpty(), when);
+            }
+        }
+    }
+
+    @Test
+    void discardingStagedWorkUnmarksItsQuietDespawns() {
+        long a = stageSpawn(N.of(1));
+        drain.drain();
+        tx.stageQuietDespawn(a, Entity.slot(a));
+        assertTrue(drain.hasWork());
+        drain.discardStaged();
+        assertTrue(index.isAlive(a));
+        assertFalse(tx.isDoomed(Entity.slot(a)));
+        assertTrue(tx.isEmpty());
+        assertFalse(drain.hasWork());
+    }
+
     @Test
     void aLoneSpawnGrowsItsTableForItsRowAndRunsTheHooksOfAWholeWave() {
         java.util.List<String> log = new java.util.ArrayList<>();

@@ -440,6 +440,77 @@ class StagingTest {
 
     // ---------------------------------------------------------------- despawn
 
+    /**
+     * One scope of despawns mixed with the calls around them, on a fresh world: despawns of entities with nothing
+     * staged (quiet despawns, staged in short unless a world {@code OnDespawn} observer sends every despawn down the
+     * general path), calls on an entity after its despawn, a tag move turned into a despawn, a run from one archetype, and
+     * despawns after a batch boundary. Returns who is alive where, at which row with which value, and the ids the
+     * next spawns get (freed slots come back in the order the despawns freed them).
+     */
+    private static List<Object> scopedDespawns(boolean observed) {
+        try (World w = World.create()) {
+            List<Long> heard = new ArrayList<>();
+            if (observed) {
+                w.observe(0, dev.jtecs.event.OnDespawn.class, event -> heard.add(event.entity()));
+            }
+            long[] a = new long[20];
+            for (int i = 0; i < a.length; i++) {
+                a[i] = w.spawn(N.of(i));
+            }
+            long m = w.spawn(N.of(50), HOT);
+            long h = w.spawn(N.of(60), HOT);
+            w.defer();
+            w.despawn(a[2]);
+            w.set(a[2], N.of(99)); // dropped: it is being despawned
+            w.remove(a[2], N);
+            w.set(a[2], HOT);
+            w.despawn(a[2]); // nothing more
+            long s = w.spawn(N.of(100));
+            w.set(a[3], HOT); // a compact move turned into a record by the despawn: it publishes between the others
+            w.despawn(a[3]);
+            for (int i = 4; i < 13; i++) {
+                w.despawn(a[i]);
+            }
+            w.remove(m, HOT); // a compact move, then its despawn: a record either way
+            w.despawn(m);
+            w.despawn(h);
+            w.batchSet(w.newQuery(QueryDescriptor.builder().include(N).include(HOT).build()), N.of(7)); // a boundary
+            w.despawn(a[0]); // after the boundary: records either way
+            w.despawn(a[13]);
+            w.commit();
+            // call order: a[2] left first (a[19] filled its row), then a[3] (a[18]), then the run (a[17] to a[13])
+            assertEquals(List.of(1, 7, 6, 5, 4, 3, 2), java.util.stream.Stream.of(a[1], a[14], a[15], a[16],
+                    a[17], a[18], a[19]).map(w::rowOf).toList());
+            List<Object> state = new ArrayList<>();
+            for (long id : new long[] {m, h, s}) {
+                state.add(w.isAlive(id) ? w.archetypeOf(id).components() + "@" + w.rowOf(id) + "=" + w.get(id, N)
+                        : "dead");
+            }
+            for (long id : a) {
+                state.add(w.isAlive(id) ? w.archetypeOf(id).components() + "@" + w.rowOf(id) + "=" + w.get(id, N)
+                        : "dead");
+            }
+            for (int k = 0; k < 16; k++) {
+                state.add(w.spawn());
+            }
+            if (observed) {
+                assertEquals(List.of(a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], m, h, a[0],
+                        a[13]), heard, "each despawn heard once, at its call");
+            }
+            return state;
+        }
+    }
+
+    @Test
+    void despawnsInAScopeEndTheSameWhetherOrNotTheyAreStagedInShort() {
+        List<Object> general = scopedDespawns(true);
+        assertEquals("dead", general.get(0), "m");
+        assertEquals("dead", general.get(3), "a[0]");
+        assertEquals("dead", general.get(5), "a[2]");
+        assertEquals(general, scopedDespawns(false));
+    }
+
+
     @Test
     void despawningAChangedMemberOfAStagedSpawnBatchCancelsItsPlacement() {
         world.defer();

@@ -450,6 +450,79 @@ class TransactionTest {
         assertEquals(List.of(B, B), entries(tx, r));
     }
 
+    // ---------------------------------------------------------------- quiet despawns
+
+    @Test
+    void aQuietDespawnIsNoRecordButAMarkAndAnIdWithItsPlaceAmongRecords() {
+        Transaction tx = new Transaction();
+        tx.begin(1, 1, TxState.STAGED_MUTATE);
+        tx.stageQuietDespawn(2, 2);
+        assertTrue(tx.isDoomed(2), "its slot is marked: later calls for it read the mark");
+        assertEquals(-1, tx.peek(2), "no record");
+        assertEquals(-1, tx.find(2));
+        assertFalse(tx.isEmpty());
+        assertEquals("0 spawns, 1 moves, 1 despawns, 0 tag moves and 0 batch operations, the first for entity "
+                + dev.jtecs.entity.Entity.toString(1), tx.describeOpen());
+        tx.seal();
+        assertTrue(tx.isEmpty());
+        assertEquals(1, tx.sealedQuietDespawns());
+        assertEquals(2, tx.quietDespawnIds()[0]);
+        assertEquals(1, tx.quietDespawnMark(0), "staged after one record: it publishes before record 1");
+        tx.begin(3, 3, TxState.STAGED_MUTATE); // staged while the wave drains: the next wave's
+        tx.stageQuietDespawn(4, 4);
+        assertEquals(2, tx.quietDespawnMark(1), "after the sealed record and the next wave's first");
+        IllegalStateException draining = assertThrows(IllegalStateException.class, tx::seal);
+        assertEquals("a sealed wave of 1 records, 0 tag moves and 1 quiet despawns is draining",
+                draining.getMessage());
+        tx.recycle();
+        assertFalse(tx.isEmpty());
+        assertEquals("0 spawns, 1 moves, 1 despawns, 0 tag moves and 0 batch operations, the first for entity "
+                + dev.jtecs.entity.Entity.toString(3), tx.describeOpen());
+        tx.seal();
+        assertEquals(1, tx.sealedQuietDespawns());
+        assertEquals(4, tx.quietDespawnIds()[0], "moved to the front");
+        assertEquals(1, tx.quietDespawnMark(0), "after the record that moved to the front with it");
+        tx.recycle();
+        assertTrue(tx.isEmpty());
+        assertEquals(0, tx.sealedQuietDespawns());
+    }
+
+    @Test
+    void quietDespawnsGrowPastTheirCapacityAndAFailedGrowthStagesNothing() {
+        Transaction tx = new Transaction();
+        for (int slot = 1; slot <= 64; slot++) {
+            tx.stageQuietDespawn(slot, slot);
+        }
+        for (int k = 1; k <= 2; k++) { // the id and mark arrays grow in turn
+            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+            try {
+                assertThrows(OutOfMemoryError.class, () -> tx.stageQuietDespawn(65, 65), "growth " + k);
+            } finally {
+                AllocationFaults.disarm();
+            }
+            assertFalse(tx.isDoomed(65), "the slot is not marked, growth " + k);
+        }
+        tx.stageQuietDespawn(65, 65); // the lists grow: they have room for slot 5000's despawn
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try { // the marks must grow for slot 5000
+            assertThrows(OutOfMemoryError.class, () -> tx.stageQuietDespawn(5000, 5000));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertFalse(tx.isDoomed(5000));
+        for (int slot = 66; slot <= 200; slot++) {
+            tx.stageQuietDespawn(slot, slot);
+        }
+        tx.seal();
+        assertEquals(200, tx.sealedQuietDespawns(), "nothing of the failed calls was listed");
+        for (int k = 0; k < 200; k++) {
+            assertEquals(k + 1, tx.quietDespawnIds()[k]);
+            assertEquals(0, tx.quietDespawnMark(k));
+        }
+        tx.recycle();
+        assertTrue(tx.isEmpty());
+    }
+
     @Test
     void theOpenWaveIsDescribedByStateWithItsFirstEntity() {
         Transaction tx = new Transaction();
@@ -608,7 +681,7 @@ class TransactionTest {
         tx.begin(3, 3, TxState.STAGED_MUTATE);
         assertEquals(1, tx.openRecords(), "one staged while the wave drains");
         IllegalStateException draining = assertThrows(IllegalStateException.class, tx::seal);
-        assertEquals("a sealed wave of 2 records and 0 tag moves is draining", draining.getMessage());
+        assertEquals("a sealed wave of 2 records, 0 tag moves and 0 quiet despawns is draining", draining.getMessage());
         tx.recycle();
         tx.seal();
         assertEquals(3, tx.seals(), "the refused seal counted too");
