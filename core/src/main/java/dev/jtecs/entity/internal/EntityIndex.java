@@ -578,6 +578,30 @@ public final class EntityIndex {
         aliveCount -= n;
     }
 
+    /**
+     * Frees the alive slots of the distinct ids {@code ids[0, n)} in that order, exactly as {@code n} calls of
+     * {@link #free} would (the last one ends on top of the free stack), in one pass with one write of each slot's
+     * word. Room on the free stack is made first: a failed growth changes nothing.
+     */
+    public void freeInOrder(long[] ids, int n) {
+        ensureFree(n);
+        long[] m = meta;
+        for (int i = 0; i < n; i++) {
+            int slot = Entity.slot(ids[i]);
+            long word = m[slot];
+            assert (word & STATE_MASK) == ALIVE_BITS : "slot " + slot + " is " + stateName(stateAt(slot));
+            int g = (int) (word & GENERATION_MASK);
+            if (g == Entity.MAX_GENERATION) {
+                m[slot] = (word & ~STATE_MASK) | ((long) RETIRED << STATE_SHIFT);
+                continue;
+            }
+            m[slot] = (word & ~(STATE_MASK | GENERATION_MASK)) | ((long) FREE << STATE_SHIFT) | (g + 1);
+            freePos[slot] = freeCount;
+            freeStack[freeCount++] = slot;
+        }
+        aliveCount -= n;
+    }
+
     /** Records that the entities {@code ids[0, n)} now occupy consecutive rows of one store. */
     public void relocateRange(long[] ids, int n, int store, int firstRow) {
         for (int i = 0; i < n; i++) {

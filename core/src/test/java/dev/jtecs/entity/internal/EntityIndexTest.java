@@ -214,6 +214,64 @@ class EntityIndexTest {
         assertThrows(IllegalArgumentException.class, () -> index.reserveAt(Entity.pack(1, 0)));
     }
 
+    /** An index with alive entities at slots 1..8, slot 5 at its last generation, each published in store 3. */
+    private static long[] eightAlive(EntityIndex index) {
+        long[] ids = new long[8];
+        for (int k = 0; k < ids.length; k++) {
+            ids[k] = Entity.pack(k + 1, k == 4 ? Entity.MAX_GENERATION : k);
+            index.reserveAt(ids[k]);
+            index.publish(k + 1, 3, k);
+        }
+        return ids;
+    }
+
+    @Test
+    void freeingInOrderEndsAsFreeingOneAtATime() {
+        EntityIndex one = new EntityIndex(100);
+        EntityIndex all = new EntityIndex(100);
+        long[] ids = eightAlive(one);
+        eightAlive(all);
+        long[] order = {ids[6], ids[1], ids[4], ids[0], ids[7]};
+        for (long id : order) {
+            one.free(Entity.slot(id));
+        }
+        all.freeInOrder(order, order.length);
+        assertEquals(one.aliveCount(), all.aliveCount());
+        assertEquals(3, all.aliveCount());
+        for (long id : ids) {
+            assertEquals(one.stateOf(id), all.stateOf(id));
+            assertEquals(one.generationOf(Entity.slot(id)), all.generationOf(Entity.slot(id)));
+            assertEquals(one.storeOf(Entity.slot(id)), all.storeOf(Entity.slot(id)));
+        }
+        assertEquals(EntityIndex.RETIRED, all.stateOf(ids[4]), "the last generation retires the slot");
+        for (int k = 0; k < 6; k++) { // the same free stack: ids[7]'s slot on top, then ids[0]'s, ...
+            assertEquals(one.allocate(), all.allocate());
+        }
+    }
+
+    @Test
+    void freeingInOrderWhoseStackCannotGrowChangesNothing() {
+        EntityIndex index = new EntityIndex(10_000);
+        long[] ids = new long[3000];
+        for (int k = 0; k < ids.length; k++) {
+            ids[k] = index.allocate();
+            index.publish(Entity.slot(ids[k]), 0, k);
+        }
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> index.freeInOrder(ids, ids.length));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(3000, index.aliveCount());
+        for (long id : ids) {
+            assertTrue(index.isAlive(id));
+        }
+        index.freeInOrder(ids, ids.length);
+        assertEquals(0, index.aliveCount());
+        assertEquals(Entity.slot(ids[ids.length - 1]), Entity.slot(index.allocate()), "the last freed comes first");
+    }
+
     @Test
     void rejectsBadCapacity() {
         assertThrows(IllegalArgumentException.class, () -> new EntityIndex(0));
