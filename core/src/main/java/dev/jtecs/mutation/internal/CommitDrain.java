@@ -429,9 +429,11 @@ public final class CommitDrain {
             if (quietNext < quietEnd && transaction.quietDespawnMark(quietNext) <= record) {
                 publishQuietDespawns(record, quietEnd); // staged before this record began: they go first
             }
-            int limit = quietNext < quietEnd ? Math.min(to, transaction.quietDespawnMark(quietNext)) : to;
-            int runEnd = transaction.state(record) == TxState.STAGED_DESPAWN
-                    ? batchDespawns.runEnd(transaction.recordIds(), record, limit, true) : record;
+            int runEnd = record;
+            if (transaction.state(record) == TxState.STAGED_DESPAWN) { // a run stops at the next quiet despawn
+                int limit = quietNext < quietEnd ? Math.min(to, transaction.quietDespawnMark(quietNext)) : to;
+                runEnd = batchDespawns.runEnd(transaction.recordIds(), record, limit, true);
+            }
             if (runEnd > record) {
                 // a run of despawns from one table: same result, grouped
                 batchDespawns.removeRun(transaction.recordIds(), record, runEnd);
@@ -654,8 +656,10 @@ public final class CommitDrain {
         while (end < quietEnd && transaction.quietDespawnMark(end) <= mark) {
             end++;
         }
-        long[] ids = transaction.quietDespawnIds();
         while (quietNext < end) {
+            // read again each time: a despawn's observer may stage quiet despawns of the next wave, which may
+            // replace the array (a grown copy: the sealed ones keep their places)
+            long[] ids = transaction.quietDespawnIds();
             int runEnd = batchDespawns.runEnd(ids, quietNext, end, false);
             if (runEnd > quietNext) {
                 int n = runEnd - quietNext;

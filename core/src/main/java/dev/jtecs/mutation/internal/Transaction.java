@@ -547,6 +547,7 @@ public final class Transaction {
      * publish. Room is made first: a failed allocation leaves nothing staged and the slot unmarked.
      */
     public void stageQuietDespawn(long id, int slot) {
+        assert !isDoomed(slot) && !hasStaged(slot) : "slot " + slot + " already has staged work";
         if (quietCount == quietIds.length) {
             int capacity = quietCount * 2;
             var grownIds = Growth.copyOf(quietIds, capacity); // both first: a failure leaves them in step

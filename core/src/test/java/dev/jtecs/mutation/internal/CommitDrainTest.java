@@ -269,9 +269,9 @@ class CommitDrainTest {
 
     /**
      * One scenario on a fresh fixture: 20 entities of N, 3 of N+T, 3 of N+U (watched by a logging observer), then
-     * one wave mixing despawns (quiet where {@code quiet}, records otherwise) with spawn and move records: a lone
-     * despawn, a run of ten from one table, one between two records, one from the watched table, and one that
-     * empties N+T's last row. Returns the rows of every table in order, the order in which freed slots come back,
+     * one wave mixing despawns (quiet where {@code quiet}, records otherwise; three are records either way) with
+     * spawn and move records: a lone despawn, a run of ten from one table, despawn records between quiet ones of
+     * the same table, one from the watched table, and one that empties N+T's last row. Returns the rows of every table in order, the order in which freed slots come back,
      * and what the hooks and the observer heard.
      */
     private static java.util.List<Object> mixedWave(boolean quiet) {
@@ -304,14 +304,16 @@ class CommitDrainTest {
             }
             int move = rig.tx.begin(n[0], Entity.slot(n[0]), TxState.STAGED_MUTATE);
             rig.tx.put(move, T, T);
-            stageDespawn(rig, t[1], quiet);
+            stageDespawn(rig, t[1], false); // a despawn record among the quiet ones, in both waves
             stageDespawn(rig, u[0], quiet);
             rig.stageSpawn(N.of(301), U);
+            stageDespawn(rig, n[1], false);
             stageDespawn(rig, t[0], quiet);
             stageDespawn(rig, n[19], quiet);
+            stageDespawn(rig, n[2], false);
             rig.drain.drain();
             java.util.List<Object> state = new java.util.ArrayList<>(log);
-            for (long id : new long[] {n[1], n[0], s1, u[1]}) {
+            for (long id : new long[] {n[4], n[0], s1, u[1]}) {
                 Table table = rig.tableOf(id);
                 for (int row = 0; row < table.count(); row++) {
                     long entity = table.entityAt(row);
@@ -406,13 +408,13 @@ class CommitDrainTest {
         int failures = 0;
         for (int k = 1; ; k++) {
             try (DrainFixture rig = new DrainFixture()) {
-                long[] ids = new long[3 * BatchDespawns.MIN_RUN];
+                long[] ids = new long[100]; // a run of 80: more than the free stack's first room (64)
                 for (int i = 0; i < ids.length; i++) {
                     ids[i] = rig.stageSpawn(N.of(i));
                 }
                 rig.drain.drain();
                 Table table = rig.tableOf(ids[0]);
-                for (int i = 0; i < 2 * BatchDespawns.MIN_RUN; i++) { // a run, not every row
+                for (int i = 0; i < 80; i++) { // a run, not every row
                     rig.tx.stageQuietDespawn(ids[i], Entity.slot(ids[i]));
                 }
                 AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
@@ -425,7 +427,7 @@ class CommitDrainTest {
                 } finally {
                     AllocationFaults.disarm();
                 }
-                int left = ids.length - 2 * BatchDespawns.MIN_RUN;
+                int left = ids.length - 80;
                 if (!failed) {
                     assertTrue(failures > 0, "some allocation of the run was failed");
                     assertEquals(left, table.count());
@@ -443,6 +445,78 @@ class CommitDrainTest {
                 assertFalse(rig.tx.anyDoomed(), "no mark is left, " + when);
                 assertTrue(rig.tx.isEmpty(), when);
             }
+        }
+    }
+
+    @Test
+    void aRunOfQuietDespawnsReportsEveryOneWhenAReportThrowsAndRethrows() {
+        java.util.List<Long> reported = new java.util.ArrayList<>();
+        long[] ids = new long[2 * BatchDespawns.MIN_RUN];
+        try (DrainFixture rig = new DrainFixture(new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                reported.add(id);
+                if (id == ids[3]) {
+                    throw new IllegalStateException("hook refused");
+                }
+            }
+        })) {
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = rig.stageSpawn(N.of(i));
+            }
+            long kept = rig.stageSpawn(N.of(99));
+            rig.drain.drain();
+            for (long id : ids) {
+                rig.tx.stageQuietDespawn(id, Entity.slot(id));
+            }
+            IllegalStateException thrown = assertThrows(IllegalStateException.class, rig.drain::drain);
+            assertEquals("hook refused", thrown.getMessage());
+            assertEquals(java.util.Arrays.stream(ids).boxed().toList(), reported, "each reported, in order");
+            for (long id : ids) {
+                assertEquals(EntityIndex.FREE, rig.index.stateOf(id), "the rows had left: gone either way");
+            }
+            assertTrue(rig.index.isAlive(kept));
+            assertEquals(1, rig.tableOf(kept).count());
+            assertFalse(rig.tx.anyDoomed());
+        }
+    }
+
+    @Test
+    void quietDespawnsStagedByACallbackPublishInTheNextWaveAfterTheRecordsBegunBeforeThem() {
+        try (DrainFixture rig = new DrainFixture()) {
+            long watched = rig.stageSpawn(N.of(1), U);
+            long[] n = new long[4];
+            for (int i = 0; i < n.length; i++) {
+                n[i] = rig.stageSpawn(N.of(10 + i));
+            }
+            rig.drain.drain();
+            long[] spawned = new long[1];
+            rig.tableOf(watched).addObserver(new dev.jtecs.storage.EntityObserver() {
+                @Override
+                public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int from, int to,
+                        dev.jtecs.storage.Archetype other) {
+                    rig.tx.stageQuietDespawn(n[0], Entity.slot(n[0])); // the next wave: mark 0
+                    int record = rig.tx.begin(n[1], Entity.slot(n[1]), TxState.STAGED_DESPAWN);
+                    rig.tx.doom(Entity.slot(n[1]));
+                    assertEquals(0, record - rig.tx.sealedEnd(), "the next wave's first record");
+                    rig.tx.stageQuietDespawn(n[2], Entity.slot(n[2])); // mark 1: after n[1]'s record
+                    spawned[0] = rig.stageSpawn(N.of(99));
+                }
+            });
+            rig.tx.stageQuietDespawn(watched, Entity.slot(watched));
+            rig.drain.drain();
+            for (int i = 0; i < 3; i++) {
+                assertEquals(EntityIndex.FREE, rig.index.stateOf(n[i]), "published in the next wave");
+            }
+            assertTrue(rig.index.isAlive(n[3]) && rig.index.isAlive(spawned[0]));
+            // call order n[0], n[1], n[2]: n[3] (the last row) filled n[0]'s row 0, then the spawn came after
+            assertEquals(java.util.List.of(n[3], spawned[0]), java.util.List.of(rig.tableOf(n[3]).entityAt(0),
+                    rig.tableOf(n[3]).entityAt(1)));
+            assertEquals(Entity.slot(n[2]), Entity.slot(rig.index.allocate()), "freed last, reused first");
+            assertEquals(Entity.slot(n[1]), Entity.slot(rig.index.allocate()));
+            assertEquals(Entity.slot(n[0]), Entity.slot(rig.index.allocate()));
+            assertFalse(rig.tx.anyDoomed());
+            assertTrue(rig.tx.isEmpty());
         }
     }
 
