@@ -529,7 +529,6 @@ public final class CommitDrain {
             if (recordTable != null) {
                 distinct = tally(recordTable, recordRows, distinct);
             }
-            distinct = tallyQuietDespawns(to, distinct);
             for (int k = firstOp; k < endOp; k++) {
                 BatchOp op = transaction.op(k);
                 distinct = tally(op.table, op.count, distinct);
@@ -554,6 +553,9 @@ public final class CommitDrain {
             if (runRows > 0) {
                 distinct = tally(runTarget, runRows, distinct);
             }
+            if (distinct > 0) { // the rows quiet despawns free matter only to a table that also gets rows
+                distinct = tallyQuietDespawns(to, distinct);
+            }
             for (int k = 0; k < distinct; k++) {
                 if (reservedRows[k] > 0) {
                     reserved[k].ensureCapacity(reserved[k].count() + reservedRows[k]);
@@ -567,7 +569,10 @@ public final class CommitDrain {
         }
     }
 
-    /** {@link #tally}s the rows that the pending quiet despawns staged before record {@code mark} free. */
+    /**
+     * {@link #tally}s the rows that the pending quiet despawns staged before record {@code mark} free in tables
+     * already tallied (only a table that gets rows needs its net count).
+     */
     private int tallyQuietDespawns(int mark, int distinct) {
         long[] ids = transaction.quietDespawnIds();
         Table runTable = null; // consecutive despawns from one table (a spent list, say) are tallied once
@@ -580,7 +585,7 @@ public final class CommitDrain {
             }
             Table table = registry.ofStore(store);
             if (table != runTable) {
-                if (runTable != null) {
+                if (runTable != null && isTallied(runTable)) {
                     distinct = tally(runTable, runRows, distinct);
                 }
                 runTable = table;
@@ -588,7 +593,11 @@ public final class CommitDrain {
             }
             runRows--;
         }
-        return runTable == null ? distinct : tally(runTable, runRows, distinct);
+        return runTable != null && isTallied(runTable) ? tally(runTable, runRows, distinct) : distinct;
+    }
+
+    private boolean isTallied(Table table) {
+        return table.id() < reservationOf.length && reservationOf[table.id()] != 0;
     }
 
     /**

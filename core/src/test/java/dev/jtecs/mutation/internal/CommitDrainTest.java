@@ -103,6 +103,28 @@ class CommitDrainTest {
     }
 
     @Test
+    void theRowsQuietDespawnsFreeCountInTheReservationOfATableThatGetsRows() {
+        long[] ids = new long[64];
+        for (int i = 0; i < 64; i++) {
+            ids[i] = stageSpawn(N.of(i));
+        }
+        long other = stageSpawn(N.of(100), T);
+        drain.drain();
+        Table table = tableOf(ids[0]);
+        assertEquals(64, table.capacityRows());
+        tx.stageQuietDespawn(other, Entity.slot(other)); // a table that gets no rows: nothing to count there
+        tx.stageQuietDespawn(ids[3], Entity.slot(ids[3]));
+        long fresh = stageSpawn(N.of(99)); // two rows in, two out
+        long second = stageSpawn(N.of(98));
+        tx.stageQuietDespawn(ids[5], Entity.slot(ids[5]));
+        drain.drain();
+        assertEquals(64, table.count());
+        assertEquals(64, table.capacityRows(), "the spawns took the rows the despawns freed: no growth");
+        assertTrue(index.isAlive(fresh) && index.isAlive(second));
+        assertFalse(index.isAlive(ids[3]) || index.isAlive(ids[5]) || index.isAlive(other));
+    }
+
+    @Test
     void netUnchangedSignatureWritesInPlace() {
         long a = stageSpawn(N.of(1));
         drain.drain();
@@ -367,6 +389,7 @@ class CommitDrainTest {
                 long a = rig.stageSpawn(N.of(1));
                 long watched = rig.stageSpawn(N.of(2), U);
                 long c = rig.stageSpawn(N.of(3));
+                long d = rig.stageSpawn(N.of(4), T);
                 rig.drain.drain();
                 boolean[] refuse = {true};
                 rig.tableOf(watched).addObserver(new dev.jtecs.storage.EntityObserver() {
@@ -379,6 +402,7 @@ class CommitDrainTest {
                     }
                 });
                 if (!lone) {
+                    stageDespawn(rig, d, false); // a despawn record published before the failure, with a
                     rig.tx.stageQuietDespawn(a, Entity.slot(a));
                 }
                 rig.tx.stageQuietDespawn(watched, Entity.slot(watched));
@@ -389,6 +413,7 @@ class CommitDrainTest {
                 String when = lone ? "a lone despawn" : "a wave of three";
                 assertEquals(lone ? EntityIndex.ALIVE : EntityIndex.FREE, rig.index.stateOf(a),
                         "published before the failure, " + when);
+                assertEquals(lone ? EntityIndex.ALIVE : EntityIndex.FREE, rig.index.stateOf(d), when);
                 assertTrue(rig.index.isAlive(watched) && rig.index.isAlive(c), when);
                 assertFalse(rig.tx.isDoomed(Entity.slot(watched)), "its mark went with the wave, " + when);
                 assertFalse(rig.tx.isDoomed(Entity.slot(c)), when);
