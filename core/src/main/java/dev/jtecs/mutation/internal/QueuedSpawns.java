@@ -334,4 +334,9 @@ final class QueuedSpawns implements SpawnQueue {
     public String toString() {
         return "SpawnQueue" + inputs;
     }
+
+    /** The rows staged since the queue's batches were last all done (they start again then): for tests. */
+    int stagedRows() {
+        return rows.size();
+    }
 }

@@ -154,6 +154,21 @@ class QueuedSpawnsTest {
     }
 
     @Test
+    void aQueueStagesFromItsFirstRowAgainOnceEveryBatchOfItIsDone() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        for (int round = 1; round <= 3; round++) {
+            world.defer();
+            queue.spawn();
+            assertEquals(1, ((QueuedSpawns) queue).stagedRows(), "round " + round + " starts at the first row");
+            queue.spawn();
+            queue.spawn();
+            assertEquals(3, ((QueuedSpawns) queue).stagedRows());
+            world.commit();
+        }
+        assertEquals(9, world.entityCount());
+    }
+
+    @Test
     void outsideAnyScopeASpawnPublishesAndSetWritesTheLiveRow() {
         SpawnQueue queue = world.spawnQueue(List.of(POS));
         long id = queue.spawn();
