@@ -13,8 +13,8 @@ import java.util.Arrays;
 
 /**
  * Publishes staged work in waves. Each wave first resolves every destination archetype and reserves its
- * capacity, then runs, in order: despawns (rows removed, slots freed), spawns (rows placed, ids published),
- * moves (rows relocated with their final values), and the sparse edge writes. Work staged by callbacks while a wave
+ * capacity, then runs, in order: despawns (records and quiet despawns in call order; rows removed, slots freed),
+ * spawns (rows placed, ids published), moves (rows relocated with their final values), and the sparse edge writes. Work staged by callbacks while a wave
  * runs forms the next wave; more than the configured bound (default {@link #MAX_WAVES}) is reported as a likely observer cascade.
  *
  * <pre>

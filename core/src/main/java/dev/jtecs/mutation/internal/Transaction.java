@@ -21,6 +21,11 @@ import java.util.Arrays;
  * position): no record, no entry. Any later call that stages for its slot
  * turns it into a record ({@link #find}), and so does a batch boundary, so every other path sees records only.
  *
+ * <p>A committed entity's despawn while its slot has nothing staged and no batch boundary is open is a quiet
+ * despawn ({@link #stageQuietDespawn}): its slot's doom mark and its id in a list, with its staging position, and no
+ * record. Every staging path reads the doom mark before looking for a record, so none needs one; the drain
+ * publishes quiet despawns among the despawn records in call order.
+ *
  * <p>Invariants: a slot has at most one open record or tag move ({@code recordBySlot[slot]} is a record's handle
  * + 1, a tag move's -(index + 1), or 0); entry
  * lists keep first-staging order and hold each component at most once; records handed to the drain by
