@@ -1,0 +1,97 @@
+package dev.jtecs.mutation.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.jtecs.component.Components;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.ScalarComponent;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.mutation.PartitionDimension;
+import dev.jtecs.query.Query;
+import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.world.World;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The mutation model's entry points, driven through the world: the checks each call makes before it stages
+ * anything (inputs, partition tags), so that bad input gets a clear exception naming the call and changes nothing.
+ * What the calls stage is tested with {@link Staging}, {@link Batches} and {@link CommitDrain}.
+ */
+class MutationModelTest {
+    static final ScalarComponent.OfInt HP = Components.scalar("test.model.Hp", 0);
+    static final TagComponent IDLE = Components.tag("test.model.Idle");
+    static final TagComponent RUNNING = Components.tag("test.model.Running");
+    static final PartitionDimension MOVE = PartitionDimension.variants("test.model.move", IDLE, RUNNING);
+
+    static final class Opaque { // no no-argument constructor (and not a record): the component has no default
+        Opaque(int seed) {
+        }
+    }
+
+    static final ManagedComponent<Opaque> OPAQUE = Components.registerManaged(Opaque.class,
+            o -> o.name("test.model.Opaque"));
+
+    private final World world = World.create();
+
+    @AfterEach
+    void close() {
+        world.close();
+    }
+
+    private static IllegalArgumentException refused(Runnable call) {
+        return assertThrows(IllegalArgumentException.class, call::run);
+    }
+
+    @Test
+    void batchCallsRefusePartitionTagsNamingTheCallAndChangeNothing() {
+        world.declarePartition(MOVE);
+        long id = world.spawn(HP.of(3), IDLE);
+        Query idle = world.newQuery(QueryDescriptor.builder().include(IDLE).build());
+        long version = world.structureVersion();
+        String setTag = "is a tag of partition dimension test.model.move; change it with setTag";
+        IllegalArgumentException set = refused(() -> world.batchSet(idle, RUNNING));
+        assertTrue(set.getMessage().startsWith("batchSet: test.model.Running " + setTag), set.getMessage());
+        IllegalArgumentException written = refused(() -> world.batchSet(idle, RUNNING, (archetype, from, to) -> { }));
+        assertTrue(written.getMessage().startsWith("batchSet: test.model.Running " + setTag), written.getMessage());
+        IllegalArgumentException removed = refused(() -> world.batchRemove(idle, IDLE));
+        assertTrue(removed.getMessage().startsWith("batchRemove: test.model.Idle " + setTag), removed.getMessage());
+        world.commit();
+        assertEquals(version, world.structureVersion(), "nothing was staged");
+        assertTrue(world.has(id, IDLE));
+        assertFalse(world.has(id, RUNNING));
+    }
+
+    @Test
+    void aBatchSetOfAnInputThatIsNoValueIsRefusedBeforeAnythingIsStaged() {
+        long id = world.spawn(HP.of(3));
+        Query withHp = world.newQuery(QueryDescriptor.builder().include(HP).build());
+        world.defer();
+        IllegalArgumentException bad = refused(() -> world.batchSet(withHp, OPAQUE));
+        assertTrue(bad.getMessage().contains("test.model.Opaque has no default value"), bad.getMessage());
+        world.commit();
+        assertFalse(world.has(id, OPAQUE));
+        assertEquals(3, world.get(id, HP));
+    }
+
+    @Test
+    void spawnsRefuseABadInputInAnyPlaceBeforeTakingAnId() {
+        long before = world.spawn();
+        world.despawn(before); // its slot is the next to be taken
+        IllegalArgumentException third = refused(() -> world.spawn(HP.of(1), IDLE, OPAQUE));
+        assertTrue(third.getMessage().contains("test.model.Opaque has no default value"), third.getMessage());
+        long restored = Entity.pack(40, 3);
+        IllegalArgumentException at = refused(() -> world.spawnAt(restored, HP.of(1), OPAQUE));
+        assertTrue(at.getMessage().contains("test.model.Opaque has no default value"), at.getMessage());
+        assertFalse(world.isAlive(restored));
+        assertEquals(0, world.entityCount());
+        long next = world.spawn(HP.of(2));
+        assertEquals(Entity.slot(before), Entity.slot(next), "no slot was taken by the refused spawns");
+        world.spawnAt(restored, HP.of(1)); // the id was never reserved
+        assertTrue(world.isAlive(restored));
+    }
+}
