@@ -213,23 +213,28 @@ class CommitDrainTest {
 
     @Test
     void aLoneDespawnRunsTheHooksOfAWholeWaveInItsOrder() {
-        java.util.List<String> log = new java.util.ArrayList<>();
-        CommitDrain drain = drainWith(logging(log));
-        long a = stageSpawn(N.of(1));
-        long b = stageSpawn(N.of(2));
-        drain.publish();
-        log.clear();
-        Table table = tableOf(a);
-        tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
-        drain.publish();
-        assertEquals(java.util.List.of("prepare 1", "despawned " + a, "segment", "settle", "ended true"), log);
-        assertFalse(index.isAlive(a));
-        assertEquals(EntityIndex.FREE, index.stateOf(a));
-        assertEquals(1, table.count());
-        assertEquals(b, table.entityAt(index.rowOf(Entity.slot(b))), "the last row filled the hole");
-        assertEquals(2, table.readValue(table.position(N.id()), index.rowOf(Entity.slot(b))));
-        assertTrue(tx.isEmpty());
-        assertFalse(drain.hasWork());
+        for (boolean quiet : new boolean[] {false, true}) { // a despawn record, then a quiet despawn
+            java.util.List<String> log = new java.util.ArrayList<>();
+            try (DrainFixture rig = new DrainFixture(logging(log))) {
+                long a = rig.stageSpawn(N.of(1));
+                long b = rig.stageSpawn(N.of(2));
+                rig.drain.publish();
+                log.clear();
+                Table table = rig.tableOf(a);
+                stageDespawn(rig, a, quiet);
+                rig.drain.publish();
+                String when = quiet ? "quiet" : "a record";
+                assertEquals(java.util.List.of("prepare 1", "despawned " + a, "segment", "settle", "ended true"), log,
+                        when);
+                assertEquals(EntityIndex.FREE, rig.index.stateOf(a), when);
+                assertFalse(rig.tx.isDoomed(Entity.slot(a)), when);
+                assertEquals(1, table.count(), when);
+                assertEquals(b, table.entityAt(rig.index.rowOf(Entity.slot(b))), "the last row filled the hole");
+                assertEquals(2, table.readValue(table.position(N.id()), rig.index.rowOf(Entity.slot(b))), when);
+                assertTrue(rig.tx.isEmpty(), when);
+                assertFalse(rig.drain.hasWork(), when);
+            }
+        }
     }
 
     @Test
@@ -360,26 +365,6 @@ class CommitDrainTest {
         assertTrue(records.contains("removed rows 0..1"), "the watched table's despawn ran one at a time: "
                 + records);
         assertEquals(records, quiet);
-    }
-
-    @Test
-    void aLoneQuietDespawnRunsTheHooksOfAWholeWaveInItsOrder() {
-        java.util.List<String> log = new java.util.ArrayList<>();
-        CommitDrain drain = drainWith(logging(log));
-        long a = stageSpawn(N.of(1));
-        long b = stageSpawn(N.of(2));
-        drain.publish();
-        log.clear();
-        Table table = tableOf(a);
-        tx.stageQuietDespawn(a, Entity.slot(a));
-        drain.publish();
-        assertEquals(java.util.List.of("prepare 1", "despawned " + a, "segment", "settle", "ended true"), log);
-        assertEquals(EntityIndex.FREE, index.stateOf(a));
-        assertFalse(tx.isDoomed(Entity.slot(a)));
-        assertEquals(b, table.entityAt(0), "the last row filled the hole");
-        assertEquals(2, table.readValue(table.position(N.id()), 0));
-        assertTrue(tx.isEmpty());
-        assertFalse(drain.hasWork());
     }
 
     @Test
