@@ -14,8 +14,9 @@ import java.util.Arrays;
 /**
  * Publishes staged work in waves. Each wave first resolves every destination archetype and reserves its
  * capacity, then runs, in order: despawns (records and quiet despawns in call order; rows removed, slots freed),
- * spawns (rows placed, ids published), moves (rows relocated with their final values), and the sparse edge writes. Work staged by callbacks while a wave
- * runs forms the next wave; more than the configured bound (default {@link #MAX_WAVES}) is reported as a likely observer cascade.
+ * spawns (rows placed, ids published), moves (rows relocated with their final values), and the sparse edge writes.
+ * Work staged by callbacks while a wave runs forms the next wave; more than the configured bound (default
+ * {@link #MAX_WAVES}) is reported as a likely observer cascade.
  *
  * <pre>
  *   Transaction ──seal──► wave: resolve+reserve → despawns → spawns → moves → sparse writes
@@ -393,20 +394,21 @@ public final class CommitDrain {
      */
     private void completePublishedEdges(Throwable failure, int segmentStart, int segmentEnd, int segmentMark,
             int segmentQuiet) {
+        int room = segmentEnd - segmentStart + quietNext - segmentQuiet; // its records and quiet despawns
         int count = 0;
         int[] published = null;
         for (int record = segmentStart; record < segmentEnd; record++) {
             if (transaction.state(record) == TxState.COMMITTED) {
                 if (published == null) {
-                    published = new int[segmentEnd - segmentStart + quietNext - segmentQuiet];
+                    published = new int[room];
                 }
                 published[count++] = transaction.slot(record);
             }
         }
+        if (quietNext > segmentQuiet && published == null) {
+            published = new int[room];
+        }
         for (int k = segmentQuiet; k < quietNext; k++) { // the quiet despawns the segment published
-            if (published == null) {
-                published = new int[segmentEnd - segmentStart + quietNext - segmentQuiet];
-            }
             published[count++] = Entity.slot(transaction.quietDespawnIds()[k]);
         }
         if (published == null) {
@@ -427,7 +429,7 @@ public final class CommitDrain {
         int quietEnd = transaction.sealedQuietDespawns();
         for (int record = from; record < to; record++) {
             if (quietNext < quietEnd && transaction.quietDespawnMark(quietNext) <= record) {
-                publishQuietDespawns(record, quietEnd); // staged before this record began: they go first
+                publishQuietDespawns(record); // staged before this record began: they go first
             }
             int runEnd = record;
             if (transaction.state(record) == TxState.STAGED_DESPAWN) { // a run stops at the next quiet despawn
@@ -445,7 +447,7 @@ public final class CommitDrain {
             }
         }
         if (quietNext < quietEnd) {
-            publishQuietDespawns(to, quietEnd); // (staged before the wave's first batch boundary: all of them here)
+            publishQuietDespawns(to); // (staged before the wave's first batch boundary: all of them here)
         }
         for (BatchOp.Kind kind : SPAWN_ORDER) {
             for (int k = firstOp; k < endOp; k++) {
@@ -660,9 +662,9 @@ public final class CommitDrain {
      * before its first batch boundary), in call order: runs from one unobserved table grouped as a run of despawn
      * records is, the others one at a time.
      */
-    private void publishQuietDespawns(int mark, int quietEnd) {
+    private void publishQuietDespawns(int mark) {
         int end = quietNext;
-        while (end < quietEnd && transaction.quietDespawnMark(end) <= mark) {
+        while (end < transaction.sealedQuietDespawns() && transaction.quietDespawnMark(end) <= mark) {
             end++;
         }
         while (quietNext < end) {

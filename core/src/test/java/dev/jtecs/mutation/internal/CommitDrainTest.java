@@ -298,8 +298,8 @@ class CommitDrainTest {
      * One scenario on a fresh fixture: 20 entities of N, 3 of N+T, 3 of N+U (watched by a logging observer), then
      * one wave mixing despawns (quiet where {@code quiet}, records otherwise; three are records either way) with
      * spawn and move records: a lone despawn, a run of ten from one table, despawn records between quiet ones of
-     * the same table, one from the watched table, and one that empties N+T's last row. Returns the rows of every table in order, the order in which freed slots come back,
-     * and what the hooks and the observer heard.
+     * the same table, one from the watched table, and one that empties N+T's last row. Returns the rows of every
+     * table in order, the order in which freed slots come back, and what the hooks and the observer heard.
      */
     private static java.util.List<Object> mixedWave(boolean quiet) {
         java.util.List<String> log = new java.util.ArrayList<>();
@@ -413,6 +413,19 @@ class CommitDrainTest {
         }
     }
 
+    /** Drains with the {@code k}-th heap allocation failing; returns whether it failed (the fault is disarmed). */
+    private static boolean drainFailsAtHeapAllocation(DrainFixture rig, int k) {
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+        try {
+            rig.drain.drain();
+            return false;
+        } catch (OutOfMemoryError e) {
+            return true;
+        } finally {
+            AllocationFaults.disarm();
+        }
+    }
+
     @Test
     void aRunOfQuietDespawnsFailingAtAnyHeapAllocationLeavesEveryEntityWholeOrEveryOneGone() {
         int failures = 0;
@@ -427,16 +440,7 @@ class CommitDrainTest {
                 for (int i = 0; i < 80; i++) { // a run, not every row
                     rig.tx.stageQuietDespawn(ids[i], Entity.slot(ids[i]));
                 }
-                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
-                boolean failed;
-                try {
-                    rig.drain.drain();
-                    failed = false;
-                } catch (OutOfMemoryError e) {
-                    failed = true;
-                } finally {
-                    AllocationFaults.disarm();
-                }
+                boolean failed = drainFailsAtHeapAllocation(rig, k);
                 int left = ids.length - 80;
                 if (!failed) {
                     assertTrue(failures > 0, "some allocation of the run was failed");
@@ -1089,16 +1093,7 @@ class CommitDrainTest {
                 });
                 long last = ids[0];
                 rig.tx.begin(last, Entity.slot(last), TxState.STAGED_DESPAWN);
-                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
-                boolean failed;
-                try {
-                    rig.drain.drain();
-                    failed = false;
-                } catch (OutOfMemoryError e) {
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
-                }
+                boolean failed = drainFailsAtHeapAllocation(rig, k);
                 if (!failed) {
                     assertTrue(failures > 0, "some allocation of the despawn was failed");
                     assertEquals(EntityIndex.FREE, rig.index.stateOf(last));
