@@ -539,6 +539,11 @@ public final class CommitDrain {
             moves.startTags(tagMoves);
             Table runTarget = null; // consecutive moves to one table are tallied once
             int runRows = 0;
+            if (tagMoves > 0 && moves.planRun(tagMoves)) { // one run, planned at once
+                runTarget = moves.runTarget();
+                runRows = runTarget == null ? 0 : tagMoves;
+                tagMoves = 0;
+            }
             for (int move = 0; move < tagMoves; move++) {
                 Table target = moves.planTag(move);
                 if (target != runTarget) {

@@ -12,6 +12,7 @@ import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.Table;
+import java.util.Arrays;
 
 /**
  * Publishes the staged changes of committed entities: each record's destination is resolved once when its wave
@@ -351,6 +352,10 @@ final class MovePlacement {
     private int lastTag;
     private Table lastSource;
     private Table lastTarget;
+    // the source of the wave's tag moves when planRun planned them as one run, and its structural count when the
+    // run's first move was staged: while the count is the same, every entity of the run is still in it
+    private Table runSource;
+    private long runStamp;
 
     /**
      * A wave with {@code n} sealed tag moves is being reserved (0 for a segment with none to move): forgets the
@@ -362,6 +367,7 @@ final class MovePlacement {
         lastStore = -1;
         lastSource = null;
         lastTarget = null;
+        runSource = null;
         if (tagSources.length < n) {
             int capacity = Math.max(n, tagSources.length * 2);
             var grownSources = Growth.copyOf(tagSources, capacity);
@@ -370,6 +376,42 @@ final class MovePlacement {
             tagTargets = grownTargets;
         }
         tagMoves = n;
+    }
+
+    /**
+     * Plans all {@code n} sealed tag moves at once when they are one run ({@link Transaction#sealedRunTable}) whose
+     * table nothing has entered or left since the run's first move was staged: each move's entity was in that table
+     * when it was staged, so it still is, alive, and every move has the same source and destination. Returns
+     * whether it planned them; {@link #runTarget()} is then the destination, or {@code null} when the change leaves
+     * the entities where they are. Returns {@code false}, having planned nothing, for any other wave: the caller
+     * plans move by move ({@link #planTag}).
+     */
+    boolean planRun(int n) {
+        Table source = transaction.sealedRunTable();
+        if (source == null || source.dirty().structuralCount() != transaction.sealedRunStamp()) {
+            return false;
+        }
+        assert !source.isReleased() && index.aliveStore(transaction.tagMoveId(0)) == source.store()
+                && index.aliveStore(transaction.tagMoveId(n - 1)) == source.store() : "a run left its table";
+        Component<?> tag = Components.findById(transaction.tagMoveComponent(0));
+        Table target = transaction.tagMoveAdds(0) ? registry.withAdded(source, tag)
+                : registry.withRemoved(source, tag);
+        if (target == source) {
+            Arrays.fill(tagSources, 0, n, -1);
+            lastTarget = null;
+            return true;
+        }
+        Arrays.fill(tagSources, 0, n, source.id());
+        Arrays.fill(tagTargets, 0, n, target.id());
+        runSource = source;
+        runStamp = transaction.sealedRunStamp();
+        lastTarget = target;
+        return true;
+    }
+
+    /** The destination {@link #planRun} planned, or {@code null} when its moves change nothing. */
+    Table runTarget() {
+        return lastTarget;
     }
 
     /**
@@ -430,6 +472,7 @@ final class MovePlacement {
         tagNext = 0;
         lastSource = null;
         lastTarget = null;
+        runSource = null;
     }
 
     /**
@@ -450,16 +493,22 @@ final class MovePlacement {
             Table source = registry.get(sourceId);
             Table target = registry.get(targetId);
             int end = move;
-            if (source.observers().length == 0 && target.observers().length == 0) {
-                int rows = source.count();
-                int store = source.store();
-                int limit = Math.min(tagMoves, move + rows);
-                while (end < limit && tagSources[end] == sourceId && tagTargets[end] == targetId
-                        && transaction.tagMoveMark(end) <= mark && isIn(transaction.tagMoveId(end), store)) {
-                    end++;
-                }
-                if (end - move != rows) {
-                    end = move;
+            int rows = source.count();
+            // a whole-table move needs a run of at least as many moves as the table has rows (checked first: a
+            // run of fewer moves than rows would be scanned again at each of its moves)
+            if (source.observers().length == 0 && target.observers().length == 0 && tagMoves - move >= rows) {
+                if (source == runSource && move == 0 && source.dirty().structuralCount() == runStamp) {
+                    end = rows == tagMoves ? tagMoves : move; // planRun's run, its table untouched since
+                } else {
+                    int store = source.store();
+                    int limit = move + rows;
+                    while (end < limit && tagSources[end] == sourceId && tagTargets[end] == targetId
+                            && transaction.tagMoveMark(end) <= mark && isIn(transaction.tagMoveId(end), store)) {
+                        end++;
+                    }
+                    if (end - move != rows) {
+                        end = move;
+                    }
                 }
             }
             if (end > move) {

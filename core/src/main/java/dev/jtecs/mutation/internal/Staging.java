@@ -118,7 +118,7 @@ public final class Staging {
         if (add == has) {
             return !add; // adding a tag it has marks the column (the general path's write-through)
         }
-        transaction.stageTagMove(id, Entity.slot(id), component, add);
+        transaction.stageTagMove(id, Entity.slot(id), component, add, table);
         return true;
     }
 
@@ -158,11 +158,11 @@ public final class Staging {
                     return;
                 }
                 if (input instanceof TagComponent tag && tag.requires().isEmpty()) {
-                    transaction.stageTagMove(id, slot, tag, true); // the compact form: no record, no entry
+                    transaction.stageTagMove(id, slot, tag, true, table); // the compact form: no record, no entry
                     return;
                 }
                 if (addsAsPlainMove(input)) {
-                    transaction.stageValueMove(id, slot, input); // the compact form, carrying the value
+                    transaction.stageValueMove(id, slot, input, table); // the compact form, carrying the value
                     return;
                 }
             }
@@ -516,7 +516,7 @@ public final class Staging {
                 transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
             } else if (table.has(component.id())) {
                 if (removesAsPlainMove(component)) {
-                    transaction.stageTagMove(id, slot, component, false); // the compact form: no record, no entry
+                    transaction.stageTagMove(id, slot, component, false, table); // the compact form: no record, no entry
                 } else {
                     transaction.put(transaction.begin(id, slot, TxState.STAGED_MUTATE), component, null);
                 }

@@ -7,6 +7,7 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.storage.internal.Table;
 import java.util.Arrays;
 
 /**
@@ -80,6 +81,21 @@ public final class Transaction {
     private int sealedTagEnd;
     private long seals;
 
+    // the open tag moves as one run, while they are one (runState RUN): each left runTable with the same change
+    // (runPacked) and the same mark (runMark), none lapsed since, and runStamp is runTable's structural count when
+    // the first was staged. The drain plans such a run once instead of move by move, while that table is unchanged
+    // (see MovePlacement.planRun). sealedRunTable is the sealed wave's run table, or null when it has none.
+    private static final int NO_RUN = 0;
+    private static final int RUN = 1;
+    private static final int MIXED = 2;
+    private int runState;
+    private Table runTable;
+    private int runPacked;
+    private int runMark;
+    private long runStamp;
+    private Table sealedRunTable;
+    private long sealedRunStamp;
+
     // quiet despawns: the despawn of a published entity whose slot had nothing staged while no batch boundary was
     // open, kept as its id (its slot is doomed) instead of a record. Sealed ones are [0, sealedQuietEnd); a mark is
     // the number of records begun before the despawn: it publishes before record {@code mark}, as a record would.
@@ -126,48 +142,71 @@ public final class Transaction {
      * may name any component whose removal is a plain row move (no value to write, nothing to release beyond
      * the row: the caller decides, see {@code Staging}).
      */
-    public void stageTagMove(long id, int slot, Component<?> tag, boolean add) {
+    public void stageTagMove(long id, int slot, Component<?> tag, boolean add, Table table) {
         assert !add || tag instanceof TagComponent : "a compact addition of a data component carries its value: " + tag;
-        stageTagMove(id, slot, tag, add, null);
+        stageTagMove(id, slot, tag, add, null, table);
     }
 
     /**
-     * {@link #stageTagMove(long, int, Component, boolean)} of an addition that carries the component's value: the
+     * {@link #stageTagMove(long, int, Component, boolean, Table)} of an addition that carries the component's value: the
      * lone addition of a plain component without requirements (again the caller decides, see {@code Staging});
      * the drain writes {@code value} into the moved row.
      */
-    public void stageValueMove(long id, int slot, Input value) {
-        stageTagMove(id, slot, value.component(), true, value);
+    public void stageValueMove(long id, int slot, Input value, Table table) {
+        stageTagMove(id, slot, value.component(), true, value, table);
     }
 
-    private void stageTagMove(long id, int slot, Component<?> tag, boolean add, Input value) {
+    // table: the entity's table now (the move's source)
+    private void stageTagMove(long id, int slot, Component<?> tag, boolean add, Input value, Table table) {
         if (slot >= recordBySlot.length) {
-            recordBySlot = Growth.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
+            growSlots(slot);
         }
         if (recordBySlot[slot] != 0) {
             throw new IllegalStateException("slot " + slot + " already has staged work");
         }
         if (tagCount == tagIds.length) {
-            int capacity = tagCount * 2;
-            // every array first, then assign: a failed growth leaves them all as they were, in step
-            var grownIds = Growth.copyOf(tagIds, capacity);
-            var grownComponents = Growth.copyOf(tagComponents, capacity);
-            var grownMarks = Growth.copyOf(tagMarks, capacity);
-            var grownInputs = Growth.copyOf(tagInputs, capacity);
-            tagIds = grownIds;
-            tagComponents = grownComponents;
-            tagMarks = grownMarks;
-            tagInputs = grownInputs;
+            growTagMoves();
         }
         int move = tagCount++;
+        int packed = add ? tag.id() : tag.id() | REMOVAL;
         tagIds[move] = id;
-        tagComponents[move] = add ? tag.id() : tag.id() | REMOVAL;
+        tagComponents[move] = packed;
         tagMarks[move] = size;
+        if (runState == RUN) {
+            if (table != runTable || packed != runPacked || size != runMark) {
+                runState = MIXED;
+            }
+        } else if (runState == NO_RUN) {
+            runState = RUN;
+            runTable = table;
+            runPacked = packed;
+            runMark = size;
+            runStamp = table.dirty().structuralCount();
+        }
         if (value != null) {
             tagInputs[move] = value;
             tagInputsEnd = move + 1;
         }
         recordBySlot[slot] = -(move + 1);
+    }
+
+    /** Makes room in the slot index for {@code slot} (out of line: the staging paths that call it stay small). */
+    private void growSlots(int slot) {
+        recordBySlot = Growth.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
+    }
+
+    /** Doubles the tag-move arrays (out of line, as {@link #growSlots}). */
+    private void growTagMoves() {
+        int capacity = tagCount * 2;
+        // every array first, then assign: a failed growth leaves them all as they were, in step
+        var grownIds = Growth.copyOf(tagIds, capacity);
+        var grownComponents = Growth.copyOf(tagComponents, capacity);
+        var grownMarks = Growth.copyOf(tagMarks, capacity);
+        var grownInputs = Growth.copyOf(tagInputs, capacity);
+        tagIds = grownIds;
+        tagComponents = grownComponents;
+        tagMarks = grownMarks;
+        tagInputs = grownInputs;
     }
 
     /**
@@ -181,6 +220,7 @@ public final class Transaction {
         int slot = Entity.slot(id);
         int packed = tagComponents[move];
         tagIds[move] = 0; // lapsed: the record carries it now
+        runState = MIXED;
         recordBySlot[slot] = 0;
         int record = begin(id, slot, TxState.STAGED_MUTATE);
         Component<?> tag = Components.findById(packed & ~REMOVAL);
@@ -206,6 +246,20 @@ public final class Transaction {
             }
         }
         return false;
+    }
+
+    /**
+     * The table every sealed tag move left when they are one run: the same change, the same mark, none lapsed, each
+     * staged while its entity was in this table. {@code null} otherwise. The run's entities are still all in it
+     * while its structural count is {@link #sealedRunStamp()} (nothing has entered or left it since).
+     */
+    public Table sealedRunTable() {
+        return sealedRunTable;
+    }
+
+    /** {@link #sealedRunTable()}'s structural count when the run's first move was staged. */
+    public long sealedRunStamp() {
+        return sealedRunStamp;
     }
 
     /** The sealed tag moves: {@code [0, sealedTagMoves())}; a lapsed one has id 0. */
@@ -661,6 +715,10 @@ public final class Transaction {
                 recordBySlot[Entity.slot(tagIds[move])] = 0;
             }
         }
+        sealedRunTable = runState == RUN ? runTable : null;
+        sealedRunStamp = runStamp;
+        runState = NO_RUN;
+        runTable = null;
         sealedQuietEnd = quietCount;
         sealedOps = ops.size();
         openBoundaries = 0;
@@ -737,6 +795,8 @@ public final class Transaction {
         tagInputsEnd = Math.max(0, tagInputsEnd - sealedTagEnd);
         tagCount = nextTags;
         sealedTagEnd = 0;
+        runMark -= sealedEnd; // the open run's moves, if any, moved to the front with their marks
+        sealedRunTable = null;
         int nextQuiet = quietCount - sealedQuietEnd;
         if (nextQuiet > 0) { // staged while the wave drained: the next wave's, moved to the front
             System.arraycopy(quietIds, sealedQuietEnd, quietIds, 0, nextQuiet);

@@ -611,7 +611,7 @@ class CommitDrainTest {
         long a = stageSpawn(N.of(1));
         drain.publish();
         Table source = tableOf(a);
-        tx.stageTagMove(a, Entity.slot(a), T, true);
+        tx.stageTagMove(a, Entity.slot(a), T, true, tableOf(a));
         AllocationFaults.failAt(AllocationFaults.Kind.NATIVE, 1); // the destination's first buffer
         try {
             assertThrows(OutOfMemoryError.class, drain::publish);
@@ -622,7 +622,7 @@ class CommitDrainTest {
         assertEquals(1, source.count());
         assertTrue(tx.isEmpty(), "the failed wave's move was discarded");
         assertFalse(drain.hasWork());
-        tx.stageTagMove(a, Entity.slot(a), T, true);
+        tx.stageTagMove(a, Entity.slot(a), T, true, tableOf(a));
         drain.publish();
         assertTrue(tableOf(a).has(T.id()), "the drain keeps working");
         assertEquals(1, tableOf(a).readValue(tableOf(a).position(N.id()), index.rowOf(Entity.slot(a))));
@@ -633,14 +633,14 @@ class CommitDrainTest {
         CommitDrain drain = drainWith(DrainHooks.NONE);
         long a = stageSpawn(N.of(1));
         drain.publish();
-        tx.stageTagMove(a, Entity.slot(a), T, true);
+        tx.stageTagMove(a, Entity.slot(a), T, true, tableOf(a));
         long b = stageSpawn(N.of(2));
         drain.publish();
         assertTrue(tableOf(a).has(T.id()));
         assertTrue(index.isAlive(b), "the record published beside the move");
         assertEquals(2, tableOf(b).readValue(tableOf(b).position(N.id()), index.rowOf(Entity.slot(b))));
         tx.begin(b, Entity.slot(b), TxState.STAGED_DESPAWN);
-        tx.stageTagMove(a, Entity.slot(a), T, false);
+        tx.stageTagMove(a, Entity.slot(a), T, false, tableOf(a));
         drain.publish();
         assertFalse(index.isAlive(b));
         assertFalse(tableOf(a).has(T.id()), "the move published beside the despawn");
@@ -728,7 +728,7 @@ class CommitDrainTest {
         });
         long a = stageSpawn(N.of(1));
         drain.publish();
-        tx.stageTagMove(a, Entity.slot(a), T, true);
+        tx.stageTagMove(a, Entity.slot(a), T, true, tableOf(a));
         sparse.stage(a, SparseWriteQueue.ADD, FOLLOWS, 21, null, tx.openOps());
         drain.publish();
         assertTrue(tableOf(a).has(T.id()), "the move published beside the writes");
@@ -1342,7 +1342,7 @@ class CommitDrainTest {
         java.util.List<Integer> capacities = new java.util.ArrayList<>();
         var observer = onRowsAdded(tagged, () -> capacities.add(tagged.capacityRows()));
         for (long id : ids) {
-            tx.stageTagMove(id, Entity.slot(id), T, true); // add(id, T), staged as a tag move
+            tx.stageTagMove(id, Entity.slot(id), T, true, tableOf(id)); // add(id, T), staged as a tag move
         }
         drain.drain();
         tagged.removeObserver(observer);

@@ -247,7 +247,7 @@ class MovePlacementTest {
         }
         fixture.drain.drain();
         for (int i = 0; i < k; i++) {
-            fixture.tx.stageTagMove(ids[i], Entity.slot(ids[i]), A, true);
+            fixture.tx.stageTagMove(ids[i], Entity.slot(ids[i]), A, true, fixture.tableOf(ids[i]));
         }
         return ids;
     }
@@ -256,7 +256,7 @@ class MovePlacementTest {
 
     /** Stages one compact move of {@code id} and seals it: the wave {@link MovePlacement#moveLone} is for. */
     private void sealLoneMove(long id, dev.jtecs.component.Component<?> component, boolean adds) {
-        fixture.tx.stageTagMove(id, Entity.slot(id), component, adds);
+        fixture.tx.stageTagMove(id, Entity.slot(id), component, adds, fixture.tableOf(id));
         fixture.tx.seal();
     }
 
@@ -296,7 +296,7 @@ class MovePlacementTest {
     void aLoneValueMoveWritesItsValueAndMarksItsColumn() {
         long id = published();
         Table source = fixture.tableOf(id);
-        fixture.tx.stageValueMove(id, Entity.slot(id), SPEED.of(9));
+        fixture.tx.stageValueMove(id, Entity.slot(id), SPEED.of(9), fixture.tableOf(id));
         fixture.tx.seal();
         assertTrue(moves.moveLone());
         Table target = fixture.tableOf(id);
@@ -312,7 +312,7 @@ class MovePlacementTest {
     void aLoneValueMoveWhoseValueThrowsLeavesTheRowWhereItWas() {
         long[] ids = stageTagMovesAddingA(2, 0);
         Table source = fixture.tableOf(ids[0]);
-        fixture.tx.stageValueMove(ids[0], Entity.slot(ids[0]), CURSED);
+        fixture.tx.stageValueMove(ids[0], Entity.slot(ids[0]), CURSED, fixture.tableOf(ids[0]));
         fixture.tx.seal();
         assertThrows(IllegalStateException.class, moves::moveLone);
         Table target = fixture.registry.withAdded(source, CURSED);
@@ -434,6 +434,89 @@ class MovePlacementTest {
         assertEquals(0, fixture.tx.sealedTagMoves(), "recycled");
     }
 
+    /** Seals the staged tag moves and plans them as one run, as the drain does; returns the run's destination. */
+    private Table planSealedRun() {
+        fixture.tx.seal();
+        moves.startSegment(0, fixture.tx.sealedEnd());
+        int n = fixture.tx.sealedTagMoves();
+        moves.startTags(n);
+        assertTrue(moves.planRun(n), "one run");
+        Table target = moves.runTarget();
+        target.ensureCapacity(target.count() + n);
+        return target;
+    }
+
+    @Test
+    void oneRunOfTagMovesIsPlannedAtOnceAndMovesItsTableWhole() {
+        long[] ids = stageTagMovesAddingA(50, 50);
+        Table source = fixture.tableOf(ids[0]);
+        int store = source.store();
+        Table target = planSealedRun();
+        assertTrue(target.has(A.id()));
+        assertSame(source, fixture.tableOf(ids[49]), "planning moves nothing");
+        moves.moveAllWithTags(0, 0);
+        assertEquals(store, target.store(), "moved whole");
+        for (int i = 0; i < ids.length; i++) {
+            assertSame(target, fixture.tableOf(ids[i]));
+            assertEquals(i, hp(ids[i]));
+            assertIndexed(ids[i]);
+        }
+    }
+
+    @Test
+    void aRunWhoseTableChangedSinceItsFirstMoveIsPlannedMoveByMove() {
+        long[] ids = stageTagMovesAddingA(3, 3);
+        kill(ids[2]); // the table changes after the run was staged
+        fixture.tx.seal();
+        moves.startSegment(0, fixture.tx.sealedEnd());
+        moves.startTags(3);
+        assertFalse(moves.planRun(3), "a run whose table changed is not planned at once");
+        fixture.tx.recycle();
+        assertTrue(fixture.tx.isEmpty());
+    }
+
+    @Test
+    void aRunWhoseTableChangesAfterPlanningMovesOneByOneAndLeavesANewcomerAlone() {
+        long[] ids = stageTagMovesAddingA(4, 4);
+        Table source = fixture.tableOf(ids[0]);
+        int store = source.store();
+        Table target = planSealedRun();
+        // as many rows as moves again, but not the same entities: ids[0] left, a newcomer came
+        kill(ids[0]);
+        long newcomer = fixture.index.allocate();
+        int row = source.appendRow(newcomer);
+        source.writeValue(source.position(HP.id()), row, 77);
+        fixture.index.publish(Entity.slot(newcomer), source.store(), row);
+        assertEquals(4, source.count());
+        moves.moveAllWithTags(0, 0);
+        assertSame(source, fixture.tableOf(newcomer), "the newcomer has no move: it stays");
+        assertEquals(77, hp(newcomer));
+        assertEquals(store, source.store(), "not moved whole");
+        assertFalse(fixture.index.isAlive(ids[0]));
+        for (int i = 1; i < ids.length; i++) {
+            assertSame(target, fixture.tableOf(ids[i]));
+            assertEquals(i, hp(ids[i]));
+            assertIndexed(ids[i]);
+        }
+        assertIndexed(newcomer);
+    }
+
+    @Test
+    void aRunOfFewerMovesThanItsTableHasRowsMovesOneByOne() {
+        long[] ids = stageTagMovesAddingA(10, 4);
+        Table source = fixture.tableOf(ids[0]);
+        int store = source.store();
+        Table target = planSealedRun();
+        moves.moveAllWithTags(0, 0);
+        assertEquals(store, source.store(), "not moved whole");
+        assertEquals(6, source.count());
+        for (int i = 0; i < ids.length; i++) {
+            assertSame(i < 4 ? target : source, fixture.tableOf(ids[i]), "entity " + i);
+            assertEquals(i, hp(ids[i]));
+            assertIndexed(ids[i]);
+        }
+    }
+
     @Test
     void tagMovesTakingEveryRowIntoAPopulatedTableCopyItOnceAndRelocateEveryEntity() {
         long settled = fixture.stageSpawn(HP.of(-1), A);
@@ -450,9 +533,9 @@ class MovePlacementTest {
         assertEquals(-1, hp(settled));
         // and back: removals take every row of the tagged table to the untagged one, now empty
         Table tagged = target;
-        fixture.tx.stageTagMove(settled, Entity.slot(settled), A, false);
+        fixture.tx.stageTagMove(settled, Entity.slot(settled), A, false, fixture.tableOf(settled));
         for (long id : ids) {
-            fixture.tx.stageTagMove(id, Entity.slot(id), A, false);
+            fixture.tx.stageTagMove(id, Entity.slot(id), A, false, fixture.tableOf(id));
         }
         fixture.drain.drain();
         assertEquals(0, tagged.count());
@@ -468,7 +551,7 @@ class MovePlacementTest {
         long[] ids = stageTagMovesAddingA(50, 0);
         Table source = fixture.tableOf(ids[0]);
         for (int i = 0; i < ids.length; i += 2) {
-            fixture.tx.stageTagMove(ids[i], Entity.slot(ids[i]), A, true);
+            fixture.tx.stageTagMove(ids[i], Entity.slot(ids[i]), A, true, fixture.tableOf(ids[i]));
         }
         int sourceStore = source.store();
         fixture.drain.drain();
@@ -510,7 +593,7 @@ class MovePlacementTest {
         long[] ids = stageTagMovesAddingA(4, 1); // ids[0]: a tag move staged before any record
         int record = fixture.tx.begin(ids[1], Entity.slot(ids[1]), TxState.STAGED_MUTATE);
         fixture.tx.put(record, A, A);
-        fixture.tx.stageTagMove(ids[2], Entity.slot(ids[2]), A, true);
+        fixture.tx.stageTagMove(ids[2], Entity.slot(ids[2]), A, true, fixture.tableOf(ids[2]));
         record = fixture.tx.begin(ids[3], Entity.slot(ids[3]), TxState.STAGED_MUTATE);
         fixture.tx.put(record, A, A);
         Table source = fixture.tableOf(ids[0]);
@@ -598,7 +681,7 @@ class MovePlacementTest {
             assertIndexed(id);
         }
         fixture.tx.recycle(); // the failed wave's moves lapse; staged again, they publish
-        fixture.tx.stageTagMove(ids[0], Entity.slot(ids[0]), A, true);
+        fixture.tx.stageTagMove(ids[0], Entity.slot(ids[0]), A, true, fixture.tableOf(ids[0]));
         fixture.drain.drain();
         assertSame(target, fixture.tableOf(ids[0]));
         assertIndexed(ids[0]);
@@ -657,7 +740,7 @@ class MovePlacementTest {
         for (long id : ids) {
             assertIndexed(id);
         }
-        fixture.tx.stageTagMove(ids[2], Entity.slot(ids[2]), A, true); // the slots take new work
+        fixture.tx.stageTagMove(ids[2], Entity.slot(ids[2]), A, true, fixture.tableOf(ids[2])); // the slots take new work
         fixture.drain.drain();
         assertSame(target, fixture.tableOf(ids[2]));
     }
@@ -671,7 +754,7 @@ class MovePlacementTest {
         fixture.drain.drain();
         assertSame(source, fixture.tableOf(ids[0]));
         assertSame(source, fixture.tableOf(ids[1]));
-        fixture.tx.stageTagMove(ids[1], Entity.slot(ids[1]), B, true);
+        fixture.tx.stageTagMove(ids[1], Entity.slot(ids[1]), B, true, fixture.tableOf(ids[1]));
         fixture.drain.drain();
         assertTrue(fixture.tableOf(ids[1]).has(B.id()));
         assertSame(source, fixture.tableOf(ids[0]));
@@ -687,7 +770,7 @@ class MovePlacementTest {
         int record = fixture.tx.begin(x, Entity.slot(x), TxState.STAGED_MUTATE);
         fixture.tx.put(record, B, null); // x moves into the tag moves' source first
         for (long id : ids) {
-            fixture.tx.stageTagMove(id, Entity.slot(id), A, true);
+            fixture.tx.stageTagMove(id, Entity.slot(id), A, true, fixture.tableOf(id));
         }
         fixture.tx.seal();
         moves.startSegment(0, 1);
@@ -1152,9 +1235,9 @@ class MovePlacementTest {
             assertIndexed(ids[i]);
             assertEquals(i, hp(ids[i]));
         }
-        fixture.tx.stageTagMove(settled, Entity.slot(settled), B, true);
+        fixture.tx.stageTagMove(settled, Entity.slot(settled), B, true, fixture.tableOf(settled));
         for (long id : ids) {
-            fixture.tx.stageTagMove(id, Entity.slot(id), B, true);
+            fixture.tx.stageTagMove(id, Entity.slot(id), B, true, fixture.tableOf(id));
         }
         long settledB = fixture.stageSpawn(HP.of(-2), A, B);
         fixture.drain.drain(); // the spawn lands first: the tag moves' target is populated
@@ -1188,7 +1271,7 @@ class MovePlacementTest {
         assertSame(before, fixture.tableOf(ids[1]));
         assertIndexed(ids[1]);
         heard.clear();
-        fixture.tx.stageValueMove(ids[2], Entity.slot(ids[2]), BRITTLE.of(new Brittle(4)));
+        fixture.tx.stageValueMove(ids[2], Entity.slot(ids[2]), BRITTLE.of(new Brittle(4)), fixture.tableOf(ids[2]));
         Brittle.failing = true;
         try {
             assertThrows(IllegalStateException.class, fixture.drain::drain);
@@ -1239,8 +1322,8 @@ class MovePlacementTest {
         long[] alone = publishedMany(2, 10, B);
         long dead = publishedMany(1, 20, MASS.of(new Mass(1)))[0];
         long[] ids = stageTagMovesAddingA(3, 3); // a whole-table run
-        fixture.tx.stageTagMove(alone[0], Entity.slot(alone[0]), A, true); // one of two rows: alone
-        fixture.tx.stageTagMove(dead, Entity.slot(dead), A, true);
+        fixture.tx.stageTagMove(alone[0], Entity.slot(alone[0]), A, true, fixture.tableOf(alone[0])); // one of two rows: alone
+        fixture.tx.stageTagMove(dead, Entity.slot(dead), A, true, fixture.tableOf(dead));
         kill(dead); // lapses at planning
         planSealedTagMoves();
         moves.moveAllWithTags(0, 0);
@@ -1262,7 +1345,7 @@ class MovePlacementTest {
         long other = publishedMany(1, 100, A, B)[0]; // {HP, A, B}: removing B takes it where the records go
         record(ids[0], A, A);
         record(ids[1], A, A);
-        fixture.tx.stageTagMove(other, Entity.slot(other), B, false); // staged between the records
+        fixture.tx.stageTagMove(other, Entity.slot(other), B, false, fixture.tableOf(other)); // staged between the records
         record(ids[2], A, A);
         record(ids[3], A, A);
         fixture.drain.drain();
@@ -1282,7 +1365,7 @@ class MovePlacementTest {
         long[] ids = publishedMany(4, 0);
         long other = publishedMany(1, 100, B)[0];
         int store = fixture.tableOf(ids[0]).store();
-        fixture.tx.stageTagMove(other, Entity.slot(other), A, true); // before any record
+        fixture.tx.stageTagMove(other, Entity.slot(other), A, true, fixture.tableOf(other)); // before any record
         for (long id : ids) {
             record(id, A, A);
         }
@@ -1302,7 +1385,7 @@ class MovePlacementTest {
         int store = fixture.tableOf(ids[0]).store();
         record(others[0], MASS, MASS.of(new Mass(3))); // record 0: the tag moves below are staged after it began
         for (long id : ids) {
-            fixture.tx.stageTagMove(id, Entity.slot(id), A, true); // they publish before record 1
+            fixture.tx.stageTagMove(id, Entity.slot(id), A, true, fixture.tableOf(id)); // they publish before record 1
         }
         record(others[1], MASS, MASS.of(new Mass(4))); // record 1
         fixture.drain.drain();
@@ -1323,10 +1406,10 @@ class MovePlacementTest {
         long[] ids = publishedMany(3, 0);
         long[] others = publishedMany(4, 10, B);
         for (int i = 0; i < ids.length; i++) {
-            fixture.tx.stageValueMove(ids[i], Entity.slot(ids[i]), MASS.of(new Mass(i)));
+            fixture.tx.stageValueMove(ids[i], Entity.slot(ids[i]), MASS.of(new Mass(i)), fixture.tableOf(ids[i]));
         }
         // the next move's entity is in row 1 of its own table: the run's rows are 1..3 of the populated target
-        fixture.tx.stageValueMove(others[1], Entity.slot(others[1]), MASS.of(new Mass(99)));
+        fixture.tx.stageValueMove(others[1], Entity.slot(others[1]), MASS.of(new Mass(99)), fixture.tableOf(others[1]));
         fixture.drain.drain();
         for (int i = 0; i < ids.length; i++) {
             assertEquals(new Mass(i), value(ids[i], MASS), "entity " + i);
@@ -1346,7 +1429,7 @@ class MovePlacementTest {
         assertEquals(1, target.count());
         long[] ids = publishedMany(12, 100);
         for (long id : ids) {
-            fixture.tx.stageValueMove(id, Entity.slot(id), BRITTLE.of(new Brittle(7)));
+            fixture.tx.stageValueMove(id, Entity.slot(id), BRITTLE.of(new Brittle(7)), fixture.tableOf(id));
         }
         Brittle.failing = true;
         try {
@@ -1389,9 +1472,9 @@ class MovePlacementTest {
             f.drain.drain();
             assertEquals(List.of("0..1 A", "0..4 A"), placed);
             placed.clear();
-            f.tx.stageTagMove(lone, Entity.slot(lone), B, true); // tag move 0: alone
+            f.tx.stageTagMove(lone, Entity.slot(lone), B, true, f.tableOf(lone)); // tag move 0: alone
             for (long id : ids) { // tag moves 1..4: every row, one run
-                f.tx.stageTagMove(id, Entity.slot(id), B, true);
+                f.tx.stageTagMove(id, Entity.slot(id), B, true, f.tableOf(id));
             }
             f.drain.drain();
             assertEquals(List.of("0..1 B", "0..4 A B"), placed);

@@ -11,6 +11,8 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.internal.AllocationFaults;
+import dev.jtecs.storage.internal.NativeMemory;
+import dev.jtecs.storage.internal.Table;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,9 @@ class TransactionTest {
     static final TagComponent A = Components.tag("test.tx.A");
     static final TagComponent B = Components.tag("test.tx.B");
     static final ScalarComponent.OfInt N = Components.scalar("test.tx.N", 0);
+    // the source table a tag move names: these tests stage moves for entities that live in no world, so any table
+    // will do; an empty one allocates nothing
+    static final Table SOURCE = new Table(0, new dev.jtecs.component.Component<?>[0], new NativeMemory());
 
     private static List<Object> entries(Transaction tx, int record) {
         List<Object> out = new ArrayList<>();
@@ -226,8 +231,8 @@ class TransactionTest {
     @Test
     void aTagMoveIsNoRecordUntilALaterCallForItsSlotTurnsItIntoOne() {
         Transaction tx = new Transaction();
-        tx.stageTagMove(7, 7, A, true);
-        tx.stageTagMove(8, 8, B, false);
+        tx.stageTagMove(7, 7, A, true, SOURCE);
+        tx.stageTagMove(8, 8, B, false, SOURCE);
         assertFalse(tx.isEmpty());
         assertEquals(0, tx.openRecords(), "no record yet");
         assertEquals(-1, tx.peek(7), "peeking leaves it a tag move");
@@ -251,12 +256,81 @@ class TransactionTest {
         assertTrue(tx.isEmpty());
     }
 
+    // ---------------------------------------------------------------- one run of tag moves
+
+    /** A table of its own for a run's tests: its structural count is its own. */
+    private static Table table(int id) {
+        return new Table(id, new dev.jtecs.component.Component<?>[0], new NativeMemory());
+    }
+
+    @Test
+    void tagMovesOfOneChangeFromOneTableSealAsOneRunStampedWithItsStructuralCountAtTheFirst() {
+        Transaction tx = new Transaction();
+        Table t = table(3);
+        t.markStructural();
+        t.markStructural();
+        for (int slot = 1; slot <= 3; slot++) {
+            tx.stageTagMove(slot, slot, A, true, t);
+            t.markStructural(); // later changes are the drain's to see, not the stamp's
+        }
+        assertNull(tx.sealedRunTable(), "nothing sealed yet");
+        tx.seal();
+        assertSame(t, tx.sealedRunTable());
+        assertEquals(2, tx.sealedRunStamp(), "the count when the first move was staged");
+        tx.recycle();
+        assertNull(tx.sealedRunTable(), "the drained wave's run is gone");
+        tx.seal();
+        assertNull(tx.sealedRunTable(), "an empty wave has no run");
+        tx.recycle();
+    }
+
+    @Test
+    void anotherTableAnotherTagAnotherDirectionAnotherMarkOrALapseEndsTheRun() {
+        Table t = table(4);
+        List<java.util.function.Consumer<Transaction>> breakers = List.of(
+                tx -> tx.stageTagMove(9, 9, A, true, table(5)),
+                tx -> tx.stageTagMove(9, 9, B, true, t),
+                tx -> tx.stageTagMove(9, 9, A, false, t),
+                tx -> {
+                    tx.begin(20, 20, TxState.STAGED_MUTATE); // a record: the next move has another mark
+                    tx.stageTagMove(9, 9, A, true, t);
+                },
+                tx -> tx.find(1)); // the first move turns into a record
+        for (int k = 0; k < breakers.size(); k++) {
+            Transaction tx = new Transaction();
+            tx.stageTagMove(1, 1, A, true, t);
+            tx.stageTagMove(2, 2, A, true, t);
+            breakers.get(k).accept(tx);
+            tx.stageTagMove(3, 3, A, true, t); // back to the run's own change: too late
+            tx.seal();
+            assertNull(tx.sealedRunTable(), "breaker " + k);
+            tx.recycle();
+        }
+    }
+
+    @Test
+    void aRunStagedWhileAWaveDrainsKeepsItsMarkWhenItMovesToTheFront() {
+        Transaction tx = new Transaction();
+        Table t = table(6);
+        tx.begin(20, 20, TxState.STAGED_MUTATE);
+        tx.seal(); // a wave of one record: the next wave's moves are staged after it (mark 1)
+        tx.stageTagMove(1, 1, A, true, t);
+        tx.stageTagMove(2, 2, A, true, t);
+        tx.recycle(); // the record drained: the moves move to the front, their mark to 0
+        assertEquals(0, tx.tagMoveMark(0));
+        tx.stageTagMove(3, 3, A, true, t); // staged now, with mark 0 too
+        tx.seal();
+        assertSame(t, tx.sealedRunTable(), "one run across the recycle");
+        assertEquals(3, tx.sealedTagMoves());
+        tx.recycle();
+    }
+
     @Test
     void aSlotWithATagMoveTakesNoSecondStagingWithoutTurningItIntoARecord() {
         Transaction tx = new Transaction();
-        tx.stageTagMove(3, 3, A, true);
+        tx.stageTagMove(3, 3, A, true, SOURCE);
         assertThrows(IllegalStateException.class, () -> tx.begin(3, 3, TxState.STAGED_DESPAWN));
-        assertThrows(IllegalStateException.class, () -> tx.stageTagMove(3, 3, B, true));
+        assertThrows(IllegalStateException.class, () -> tx.stageTagMove(3, 3, B, true, SOURCE));
         assertEquals(0, tx.openRecords());
         int r = tx.find(3);
         assertEquals(List.of(A, A), entries(tx, r), "still the first move");
@@ -265,9 +339,9 @@ class TransactionTest {
     @Test
     void aBatchBoundaryTurnsEveryOpenTagMoveIntoARecordThatPublishesBeforeIt() {
         Transaction tx = new Transaction();
-        tx.stageTagMove(1, 1, A, true);
+        tx.stageTagMove(1, 1, A, true, SOURCE);
         int spawn = tx.begin(2, 2, TxState.STAGED_SPAWN);
-        tx.stageTagMove(3, 3, B, false);
+        tx.stageTagMove(3, 3, B, false, SOURCE);
         assertEquals(1, tx.openRecords());
         assertTrue(tx.hasOpenTagMoves());
         BatchOp op = boundary();
@@ -291,7 +365,7 @@ class TransactionTest {
     void sealedTagMovesAreNotFoundAndThoseStagedMeanwhileMoveToTheFrontWithTheirPlaceAmongRecords() {
         Transaction tx = new Transaction();
         tx.begin(1, 1, TxState.STAGED_MUTATE);
-        tx.stageTagMove(2, 2, A, true);
+        tx.stageTagMove(2, 2, A, true, SOURCE);
         assertEquals(1, tx.tagMoveMark(0), "staged after one record");
         tx.seal();
         assertTrue(tx.isEmpty());
@@ -300,9 +374,9 @@ class TransactionTest {
         assertEquals(A.id(), tx.tagMoveComponent(0));
         assertTrue(tx.tagMoveAdds(0));
         assertEquals(-1, tx.find(2), "sealed: no longer found by slot");
-        tx.stageTagMove(2, 2, A, false); // the same slot again, in the next wave
+        tx.stageTagMove(2, 2, A, false, SOURCE); // the same slot again, in the next wave
         tx.begin(4, 4, TxState.STAGED_MUTATE);
-        tx.stageTagMove(5, 5, B, true);
+        tx.stageTagMove(5, 5, B, true, SOURCE);
         assertEquals(1, tx.tagMoveMark(1), "after the sealed record, before the next one");
         assertEquals(2, tx.tagMoveMark(2));
         assertThrows(IllegalStateException.class, tx::seal);
@@ -328,7 +402,7 @@ class TransactionTest {
     void tagMovesGrowPastTheirInitialCapacity() {
         Transaction tx = new Transaction();
         for (int slot = 1; slot <= 3000; slot++) {
-            tx.stageTagMove(slot, slot, (slot & 1) == 0 ? A : B, (slot % 3) != 0);
+            tx.stageTagMove(slot, slot, (slot & 1) == 0 ? A : B, (slot % 3) != 0, SOURCE);
         }
         tx.seal();
         assertEquals(3000, tx.sealedTagMoves());
@@ -346,19 +420,19 @@ class TransactionTest {
     void aTagMoveGrowthThatFailsLeavesEveryTagArrayAsItWas() {
         Transaction tx = new Transaction();
         for (int slot = 1; slot <= 64; slot++) {
-            tx.stageTagMove(slot, slot, A, true);
+            tx.stageTagMove(slot, slot, A, true, SOURCE);
         }
         for (int k = 1; k <= 3; k++) { // the id, tag and mark arrays grow in turn
             AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
             try {
-                assertThrows(OutOfMemoryError.class, () -> tx.stageTagMove(65, 65, B, false), "growth " + k);
+                assertThrows(OutOfMemoryError.class, () -> tx.stageTagMove(65, 65, B, false, SOURCE), "growth " + k);
             } finally {
                 AllocationFaults.disarm();
             }
             assertEquals(-1, tx.peek(65), "nothing staged for the slot");
         }
         for (int slot = 65; slot <= 200; slot++) {
-            tx.stageTagMove(slot, slot, B, false);
+            tx.stageTagMove(slot, slot, B, false, SOURCE);
         }
         tx.seal();
         assertEquals(200, tx.sealedTagMoves());
@@ -375,7 +449,7 @@ class TransactionTest {
         for (int slot = 100; slot < 164; slot++) {
             tx.begin(slot, slot, TxState.STAGED_MUTATE); // the record arrays are full
         }
-        tx.stageTagMove(5, 5, A, true);
+        tx.stageTagMove(5, 5, A, true, SOURCE);
         AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
         try {
             assertThrows(OutOfMemoryError.class, () -> tx.find(5));
@@ -392,15 +466,15 @@ class TransactionTest {
     @Test
     void discardingTheTransactionForgetsItsTagMoves() {
         Transaction tx = new Transaction();
-        tx.stageTagMove(1, 1, A, true);
-        tx.stageTagMove(2, 2, A, false);
+        tx.stageTagMove(1, 1, A, true, SOURCE);
+        tx.stageTagMove(2, 2, A, false, SOURCE);
         tx.find(2);
         tx.seal(); // what CommitDrain.discardStaged does: seal, release records, recycle
         tx.recycle();
         assertTrue(tx.isEmpty());
         assertEquals(-1, tx.find(1));
         assertEquals(-1, tx.find(2));
-        tx.stageTagMove(1, 1, B, true); // the slots take new work
+        tx.stageTagMove(1, 1, B, true, SOURCE); // the slots take new work
         tx.begin(2, 2, TxState.STAGED_MUTATE);
     }
 
@@ -528,7 +602,7 @@ class TransactionTest {
         Transaction tx = new Transaction();
         assertEquals("0 spawns, 0 moves, 0 despawns, 0 tag moves and 0 batch operations", tx.describeOpen());
         long first = dev.jtecs.entity.Entity.pack(7, 2);
-        tx.stageTagMove(first, 7, A, true);
+        tx.stageTagMove(first, 7, A, true, SOURCE);
         tx.begin(dev.jtecs.entity.Entity.pack(8, 0), 8, TxState.STAGED_SPAWN);
         tx.begin(dev.jtecs.entity.Entity.pack(9, 0), 9, TxState.STAGED_SPAWN);
         tx.begin(dev.jtecs.entity.Entity.pack(10, 0), 10, TxState.STAGED_MUTATE);
@@ -539,7 +613,7 @@ class TransactionTest {
                 "a record names the first entity before a tag move does");
         tx.seal();
         tx.recycle();
-        tx.stageTagMove(first, 7, B, true);
+        tx.stageTagMove(first, 7, B, true, SOURCE);
         assertEquals("0 spawns, 0 moves, 0 despawns, 1 tag moves and 0 batch operations, the first for entity "
                 + dev.jtecs.entity.Entity.toString(first), tx.describeOpen(), "a sealed wave is not described");
     }
@@ -550,7 +624,7 @@ class TransactionTest {
         Transaction tx = new Transaction();
         assertEquals(-1, tx.peek(1024), "the first slot past the initial table");
         assertEquals(-1, tx.peek(1 << 20));
-        tx.stageTagMove(5000, 5000, A, true); // past twice the table: the table grows to hold it
+        tx.stageTagMove(5000, 5000, A, true, SOURCE); // past twice the table: the table grows to hold it
         assertEquals(-1, tx.peek(5000), "a tag move stays one");
         int r = tx.find(5000);
         assertEquals(List.of(A, A), entries(tx, r));
@@ -562,7 +636,7 @@ class TransactionTest {
     void aFullTableOfTagMovesIsPromotedCheckedAndSealedWithoutReadingPastIt() {
         Transaction tx = new Transaction();
         for (int slot = 1; slot <= 64; slot++) { // exactly the initial capacity of the tag arrays
-            tx.stageTagMove(slot, slot, A, true);
+            tx.stageTagMove(slot, slot, A, true, SOURCE);
         }
         tx.addOp(boundary());
         assertEquals(64, tx.openRecords(), "every move became a record before the boundary");
@@ -570,7 +644,7 @@ class TransactionTest {
 
         Transaction sealing = new Transaction();
         for (int slot = 1; slot <= 64; slot++) {
-            sealing.stageTagMove(slot, slot, B, false);
+            sealing.stageTagMove(slot, slot, B, false, SOURCE);
         }
         sealing.seal();
         assertEquals(64, sealing.sealedTagMoves());
@@ -590,7 +664,7 @@ class TransactionTest {
                 tx.put(r, B, B); // 63 * 2 + 2 = 128 entries: the entry arrays are full
             }
         }
-        tx.stageTagMove(5, 5, N, false);
+        tx.stageTagMove(5, 5, N, false, SOURCE);
         AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
         try {
             assertThrows(OutOfMemoryError.class, () -> tx.find(5));
@@ -715,11 +789,11 @@ class TransactionTest {
     @Test
     void nextWaveTagMovesMoveToTheFrontWithTheirValuesAndStayFindable() {
         Transaction tx = new Transaction();
-        tx.stageValueMove(1, 1, N.of(1));
+        tx.stageValueMove(1, 1, N.of(1), SOURCE);
         tx.seal();
-        tx.stageTagMove(2, 2, A, true); // staged while the wave drains
-        tx.stageValueMove(3, 3, N.of(3));
-        tx.stageTagMove(4, 4, B, false);
+        tx.stageTagMove(2, 2, A, true, SOURCE); // staged while the wave drains
+        tx.stageValueMove(3, 3, N.of(3), SOURCE);
+        tx.stageTagMove(4, 4, B, false, SOURCE);
         tx.find(4); // lapsed: a record now
         tx.tagMoveDone(0);
         tx.recycle();
@@ -736,13 +810,13 @@ class TransactionTest {
     @Test
     void aRecycledWaveLeavesNoValueForALaterTagMoveAtTheSameIndex() {
         Transaction tx = new Transaction();
-        tx.stageValueMove(1, 1, N.of(10));
-        tx.stageValueMove(2, 2, N.of(20));
+        tx.stageValueMove(1, 1, N.of(10), SOURCE);
+        tx.stageValueMove(2, 2, N.of(20), SOURCE);
         tx.seal();
         tx.tagMovesDone(0, 2);
         tx.recycle();
-        tx.stageTagMove(3, 3, A, true); // index 0 again, with no value of its own
-        tx.stageValueMove(4, 4, N.of(40)); // index 1: the moves below it are read for values now
+        tx.stageTagMove(3, 3, A, true, SOURCE); // index 0 again, with no value of its own
+        tx.stageValueMove(4, 4, N.of(40), SOURCE); // index 1: the moves below it are read for values now
         assertNull(tx.tagMoveInput(0), "the published wave's value is gone");
         assertEquals(N.of(40), tx.tagMoveInput(1));
     }
@@ -750,10 +824,10 @@ class TransactionTest {
     @Test
     void twoOpenNextWaveMovesAreEachFoundAtTheirOwnIndexAfterRecycling() {
         Transaction tx = new Transaction();
-        tx.stageTagMove(1, 1, A, true);
+        tx.stageTagMove(1, 1, A, true, SOURCE);
         tx.seal();
-        tx.stageTagMove(2, 2, A, true); // staged while the wave drains: indices 1 and 2
-        tx.stageTagMove(3, 3, B, false);
+        tx.stageTagMove(2, 2, A, true, SOURCE); // staged while the wave drains: indices 1 and 2
+        tx.stageTagMove(3, 3, B, false, SOURCE);
         tx.tagMoveDone(0);
         tx.recycle(); // to indices 0 and 1; index 2 still holds its old copy
         assertEquals(java.util.Arrays.asList(B, null), entries(tx, tx.find(3)));
@@ -769,7 +843,7 @@ class TransactionTest {
         assertFalse(tx.hasStaged(7));
         assertFalse(tx.hasStaged(1 << 20), "past the slot table");
         tx.begin(7, 7, TxState.STAGED_MUTATE);
-        tx.stageTagMove(9, 9, A, true);
+        tx.stageTagMove(9, 9, A, true, SOURCE);
         assertTrue(tx.hasStaged(7));
         assertTrue(tx.hasStaged(9), "a tag move, which peek does not report");
         assertEquals(-1, tx.peek(9));
