@@ -106,7 +106,9 @@ final class MovePlacement {
         int at = first - waveStart;
         Table source = moveSources[at];
         Table target = moveTargets[at];
-        if (target == null || target == source || replan[at] || source.count() == 0 || source.observers().length > 0
+        // fewer records left than the table has rows can never be the whole table: decided before the costlier checks
+        if (target == null || target == source || replan[at] || source.count() == 0 || to - first < source.count()
+                || source.observers().length > 0
                 || target.observers().length > 0 || !cannotFail(first, target, source)) {
             return first;
         }
