@@ -106,21 +106,34 @@ public final class Staging {
      * general path. The caller checks the partition rules and the scope.
      */
     boolean stageTagMove(long id, Component<?> component, boolean add) {
-        if (add ? !(component instanceof TagComponent) || !component.requires().isEmpty()
-                : !removesAsPlainMove(component)) {
+        // the same change as the last move staged here passed the component's checks then (its kind and
+        // requirements never change); in the same table, the entity lacks (adds) or has (removes) it as that one did
+        boolean repeat = component == lastMoveComponent && add == lastMoveAdds;
+        if (!repeat && (add ? !(component instanceof TagComponent) || !component.requires().isEmpty()
+                : !removesAsPlainMove(component))) {
             return false;
         }
         Table table = quietTable(id);
         if (table == null) {
             return false;
         }
-        boolean has = table.position(component.id()) >= 0;
-        if (add == has) {
-            return !add; // adding a tag it has marks the column (the general path's write-through)
+        if (!repeat || table != lastMoveTable) {
+            boolean has = table.position(component.id()) >= 0;
+            if (add == has) {
+                return !add; // adding a tag it has marks the column (the general path's write-through)
+            }
+            lastMoveComponent = component;
+            lastMoveAdds = add;
+            lastMoveTable = table;
         }
         transaction.stageTagMove(id, Entity.slot(id), component, add, table);
         return true;
     }
+
+    // the last change stageTagMove staged and the table it left (a table's signature never changes)
+    private Component<?> lastMoveComponent;
+    private boolean lastMoveAdds;
+    private Table lastMoveTable;
 
     /**
      * The quiet despawn of a published entity that has nothing staged while no batch boundary is open, in short:
