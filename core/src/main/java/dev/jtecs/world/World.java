@@ -729,6 +729,7 @@ public final class World implements AutoCloseable {
         stats.fixedTimeDropped = pipeline.fixedTimeDropped();
         stats.fixedStepsDropped = pipeline.fixedStepsDropped();
         stats.nativeBytes = memory.reservedBytes();
+        stats.partitionConflictsResolved = mutations.partitions().conflictsResolved();
         return stats;
     }
 

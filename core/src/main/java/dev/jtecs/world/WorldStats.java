@@ -12,6 +12,7 @@ public final class WorldStats {
     double fixedTimeDropped;
     long fixedStepsDropped;
     long nativeBytes;
+    long partitionConflictsResolved;
 
     /** Published entities. */
     public int entities() {
@@ -48,10 +49,19 @@ public final class WorldStats {
         return nativeBytes;
     }
 
+    /**
+     * Same-dimension partition conflicts the world settled by keeping the higher tag value
+     * ({@code PartitionConflicts.HIGHEST_WINS}), accumulated; each was also logged. Raised ones are not counted.
+     */
+    public long partitionConflictsResolved() {
+        return partitionConflictsResolved;
+    }
+
     @Override
     public String toString() {
         return "WorldStats[entities=" + entities + ", archetypes=" + archetypes + ", components=" + components
                 + ", systems=" + systems + ", fixedTimeDropped=" + fixedTimeDropped + ", fixedStepsDropped="
-                + fixedStepsDropped + ", nativeBytes=" + nativeBytes + "]";
+                + fixedStepsDropped + ", nativeBytes=" + nativeBytes + ", partitionConflictsResolved="
+                + partitionConflictsResolved + "]";
     }
 }

@@ -16,6 +16,7 @@ class WorldStatsTest {
         assertEquals(0.0, stats.fixedTimeDropped());
         assertEquals(0, stats.fixedStepsDropped());
         assertEquals(0, stats.nativeBytes());
+        assertEquals(0, stats.partitionConflictsResolved());
         assertTrue(stats.toString().startsWith("WorldStats[entities=0"));
     }
 
@@ -46,7 +47,7 @@ class WorldStatsTest {
             assertTrue(stats.nativeBytes() > 0);
             assertEquals("WorldStats[entities=3, archetypes=" + stats.archetypes() + ", components=2, systems="
                     + stats.systems() + ", fixedTimeDropped=1.25, fixedStepsDropped=5, nativeBytes="
-                    + stats.nativeBytes() + "]", stats.toString());
+                    + stats.nativeBytes() + ", partitionConflictsResolved=0]", stats.toString());
         }
     }
 

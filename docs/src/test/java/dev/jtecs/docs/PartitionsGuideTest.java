@@ -154,6 +154,7 @@ class PartitionsGuideTest {
             world.setTag(fish, FLEEING);  // value 2: loses, and an ERROR is logged
             world.commit();
             assertSame(RESTING, world.partitionOf(fish, MOTION));
+            assertEquals(1, world.getStats(null).partitionConflictsResolved());
             // end-example
             assertNull(world.partitionOf(world.spawn(), MOTION));
         }

@@ -234,6 +234,7 @@ class PartitionLedgerTest {
             assertFalse(world.has(b, WALKING) || world.has(b, IDLE));
             assertTrue(world.has(b, HUNGRY));
             assertEquals(3, logged.size());
+            assertEquals(3, world.getStats(null).partitionConflictsResolved(), "one per logged conflict");
             assertEquals(java.util.logging.Level.SEVERE, logged.get(0).getLevel());
             assertTrue(logged.get(0).getMessage().contains("kept setTag(test.partition.Running)"),
                     logged.get(0).getMessage());
@@ -362,5 +363,75 @@ class PartitionLedgerTest {
         long id = world.spawn(IDLE, WALKING); // spawns are not checked against dimensions
         world.setTag(id, RUNNING);
         assertTrue(world.has(id, RUNNING) && !world.has(id, IDLE) && !world.has(id, WALKING));
+    }
+
+    @Test
+    void switchingToALowerVariantDropsEveryOtherVariant() {
+        long id = world.spawn(RUNNING); // the third variant
+        world.setTag(id, IDLE);         // the first
+        assertSame(IDLE, world.partitionOf(id, MOVE));
+        assertFalse(world.has(id, RUNNING) || world.has(id, WALKING));
+    }
+
+    @Test
+    void unsetThenSetOfAPresenceTagTheEntityHasIsAConflict() {
+        long id = world.spawn(IDLE, HUNGRY);
+        world.defer();
+        world.unsetTag(id, HUNGRY);
+        assertThrows(PartitionConflictException.class, () -> world.setTag(id, HUNGRY),
+                "the unset of this submission decides, not what the published entity has");
+        world.commit();
+        assertFalse(world.has(id, HUNGRY), "the first request stood");
+    }
+
+    @Test
+    void twoEntitiesRequestsInOneSubmissionKeepTheirOwnValues() {
+        long a = world.spawn(IDLE);
+        long b = world.spawn(IDLE);
+        world.defer();
+        world.setTag(a, WALKING);
+        world.setTag(b, RUNNING);
+        world.setTag(a, WALKING); // a's own request again: no conflict
+        world.commit();
+        assertSame(WALKING, world.partitionOf(a, MOVE));
+        assertSame(RUNNING, world.partitionOf(b, MOVE));
+    }
+
+    @Test
+    void anEntityWhoseSlotIsPastTheLedgersFirstTableIsTracked() {
+        long[] ids = new long[1024]; // slots 1 to 1024: the last one is the first past the ledger's 1,024 slots
+        world.batchSpawn(ids.length, List.of(IDLE), null, ids, 0);
+        long last = ids[ids.length - 1];
+        assertEquals(1024, dev.jtecs.entity.Entity.slot(last));
+        world.defer();
+        world.setTag(last, WALKING);
+        assertThrows(PartitionConflictException.class, () -> world.setTag(last, RUNNING));
+        world.commit();
+        assertSame(WALKING, world.partitionOf(last, MOVE));
+    }
+
+    @Test
+    void aDimensionWhoseTagHasAHighIdIsDeclared() {
+        TagComponent high = Components.tag("test.partition.High0");
+        for (int i = 1; high.id() < 200; i++) { // past twice the ledger's first 64 component slots
+            high = Components.tag("test.partition.High" + i);
+        }
+        PartitionDimension dimension = PartitionDimension.presence("high", high);
+        try (World fresh = World.create()) { // a ledger whose first growth this declaration is
+            fresh.declarePartition(dimension);
+            long id = fresh.spawn(HP.of(1));
+            fresh.setTag(id, high);
+            assertTrue(fresh.has(id, high));
+            assertSame(high, fresh.partitionOf(id, dimension));
+        }
+    }
+
+    @Test
+    void aRefusedPlainCallSaysHowToChangeTheTag() {
+        long id = world.spawn(IDLE);
+        String variant = assertThrows(IllegalArgumentException.class, () -> world.set(id, RUNNING)).getMessage();
+        assertTrue(variant.contains("change it with setTag (switching the variant)"), variant);
+        String presence = assertThrows(IllegalArgumentException.class, () -> world.set(id, HUNGRY)).getMessage();
+        assertTrue(presence.contains("change it with setTag/unsetTag"), presence);
     }
 }
