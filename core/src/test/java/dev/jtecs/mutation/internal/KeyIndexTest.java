@@ -84,4 +84,39 @@ class KeyIndexTest {
         }
         assertTrue(keys.size() < 2 * 20_000 + 64, "sweeps keep the map near the live keys: " + keys.size());
     }
+
+    @Test
+    void rekeyingAnEntityDropsItsPreviousEntryAtOnce() {
+        held.put(3L, "new");
+        keys.commitNow("old", null, 3);
+        keys.commitNow("new", "old", 3);
+        assertEquals(1, keys.size(), "the previous key's entry went with the call, not when met");
+        keys.commitNow("newer", "", 3); // an empty previous key releases nothing
+        assertEquals(2, keys.size());
+    }
+
+    @Test
+    void theSixtyFourthEntrySweepsTheStaleOnesAndKeepsTheLive() {
+        for (long id = 1; id <= 63; id++) {
+            keys.commitNow("gone" + id, null, id); // no holder holds these: stale from the start
+        }
+        assertEquals(63, keys.size(), "no sweep below 64 entries");
+        held.put(64L, "live");
+        keys.commitNow("live", null, 64);
+        assertEquals(1, keys.size(), "at 64 entries the sweep drops the 63 stale ones");
+        assertEquals(64, keys.holder("live"), "and keeps the live one");
+    }
+
+    @Test
+    void aRefusedClaimNamesBothEntitiesOrANewOne() {
+        held.put(7L, "k");
+        keys.commitNow("k", null, 7);
+        String forNew = assertThrows(IllegalArgumentException.class, () -> keys.checkClaim("k", 0)).getMessage();
+        assertTrue(forNew.contains("a new entity"), forNew);
+        long other = dev.jtecs.entity.Entity.pack(8, 0);
+        String forOther = assertThrows(IllegalArgumentException.class, () -> keys.checkClaim("k", other))
+                .getMessage();
+        assertTrue(forOther.contains(dev.jtecs.entity.Entity.toString(other)), forOther);
+        assertTrue(forOther.contains(dev.jtecs.entity.Entity.toString(7)), forOther);
+    }
 }

@@ -37,4 +37,21 @@ class RequiredEdgesTest {
         edges.clear();
         assertEquals(-1, edges.find(0, A));
     }
+
+    @Test
+    void findGivesThePlansOwnPlaceAndAFullTableConsumesAndSearchesWithinItsPlans() {
+        RequiredEdges edges = new RequiredEdges();
+        for (int i = 1; i <= 8; i++) { // exactly the initial capacity
+            edges.plan(i, A);
+        }
+        assertEquals(1, edges.find(2, A), "the second plan is at index 1");
+        assertEquals(7, edges.find(8, A));
+        assertEquals(-1, edges.find(9, A), "a full table is searched to its end and no further");
+        edges.consume(edges.find(1, A)); // the last plan takes the consumed one's place
+        assertEquals(0, edges.find(8, A));
+        assertEquals(-1, edges.find(1, A));
+        for (int i = 2; i <= 7; i++) {
+            assertEquals(i - 1, edges.find(i, A), "plan " + i + " stays where it was");
+        }
+    }
 }

@@ -78,4 +78,32 @@ class RequirementPlanTest {
         assertTrue(signature.contains(EXCLUSIVE));
         assertTrue(signature.contains(other) && signature.contains(MANY), "other relationships keep theirs");
     }
+
+    static final ScalarComponent.OfInt[] EIGHT = new ScalarComponent.OfInt[8];
+    static {
+        for (int i = 0; i < EIGHT.length; i++) {
+            EIGHT[i] = Components.scalar("test.plan.Eight" + i, i);
+        }
+    }
+    static final TagComponent NEEDS_EIGHT = Components.tag("test.plan.NeedsEight", o -> o.requires(
+            EIGHT[0], EIGHT[1], EIGHT[2], EIGHT[3], EIGHT[4], EIGHT[5], EIGHT[6], EIGHT[7]));
+
+    @Test
+    void aRequirementForgottenFromAFullPlanMovesTheRestUpWithinIt() {
+        Transaction tx = new Transaction();
+        int record = tx.begin(Entity.pack(3, 0), 3, TxState.STAGED_MUTATE);
+        tx.put(record, NEEDS_EIGHT, NEEDS_EIGHT); // eight requirements: the plan's arrays exactly full
+        tx.put(record, EIGHT[1], null);
+        RequirementPlan plan = new RequirementPlan(new PairRegistry());
+
+        plan.plan(tx, record, new SignatureBuilder());
+
+        assertEquals(7, plan.size());
+        for (int k = 0, i = 0; i < EIGHT.length; i++) {
+            if (i != 1) {
+                assertSame(EIGHT[i], plan.componentAt(k), "requirement " + i);
+                assertSame(EIGHT[i], plan.inputAt(k++));
+            }
+        }
+    }
 }

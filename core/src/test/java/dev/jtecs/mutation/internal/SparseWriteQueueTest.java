@@ -129,4 +129,39 @@ class SparseWriteQueueTest {
         queue.flush(Integer.MAX_VALUE, index, sink);
         assertEquals(2, log.size(), "nothing of the wave is left");
     }
+
+    private static final Relationship KNOWS = Relationships.register("test.queue.Knows", o -> o.sparse());
+
+    @Test
+    void aWriteStagedWhileAWaveDrainsKeepsEveryFieldWhenItMovesToTheFront() {
+        long a = alive();
+        long b = alive();
+        List<String> full = new ArrayList<>();
+        SparseWriteQueue.Sink fullSink = (entity, op, relationship, target, payload) ->
+                full.add(Entity.slot(entity) + ":" + op + ":" + relationship.name() + ":" + target + ":" + payload);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, "first", 0);
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, "second", 0);
+        queue.seal();
+        // staged by a callback during the wave: every field differs from the wave's writes
+        queue.stage(b, SparseWriteQueue.REMOVE, KNOWS, 9, "next", 1);
+        queue.flush(Integer.MAX_VALUE, index, fullSink);
+        queue.recycle();
+        assertEquals(1, queue.size());
+        full.clear();
+        queue.seal();
+        queue.flush(0, index, fullSink);
+        assertEquals(List.of(), full, "it still comes after query batch #0");
+        queue.flush(1, index, fullSink);
+        assertEquals(List.of(Entity.slot(b) + ":1:" + KNOWS.name() + ":9:next"), full);
+    }
+
+    @Test
+    void afterAFailureAWriteStagedRightBeforeTheLimitBatchStillLands() {
+        long a = alive();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 1); // after batch #0, before batch #1
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 2, null, 2);
+        queue.seal();
+        queue.flushPublished(1, index, sink, slot -> true);
+        assertEquals(List.of(Entity.slot(a) + ":0:1"), log, "the write before batch #1, and not the one after it");
+    }
 }
