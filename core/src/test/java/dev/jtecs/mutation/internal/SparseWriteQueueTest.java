@@ -130,7 +130,7 @@ class SparseWriteQueueTest {
         assertEquals(2, log.size(), "nothing of the wave is left");
     }
 
-    private static final Relationship KNOWS = Relationships.register("test.queue.Knows", o -> o.sparse());
+    private static final Relationship KNOWS = Relationships.register("test.writequeue.Knows", o -> o.sparse());
 
     @Test
     void aWriteStagedWhileAWaveDrainsKeepsEveryFieldWhenItMovesToTheFront() {
