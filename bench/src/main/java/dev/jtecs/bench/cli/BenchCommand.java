@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
         description = {"Run the benchmark workloads (jtecs beside plain baselines, Dominion, Artemis-odb and Ashley) "
                 + "and write latest.json, latest.md and latest.png.",
             "Workloads: integrate, integrate_frag, integrate_parallel, iterate_read, spawn_batch, spawn_single, "
-                + "add_remove_tag, move_whole_archetype, despawn_batch, particles, transforms, sparse_delta, "
+                + "add_remove_tag, add_remove_tag_part, move_whole_archetype, despawn_batch, particles, transforms, sparse_delta, "
                 + "set_existing, set_new, remove, despawn_single, reparent, snapshot_save, snapshot_load.",
             "A benchmark that fails costs only its own row: the others are written, the failed ones marked."},
         exitCodeListHeading = "Exit codes:%n",

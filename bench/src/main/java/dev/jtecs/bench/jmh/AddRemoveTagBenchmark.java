@@ -85,22 +85,39 @@ public class AddRemoveTagBenchmark {
 
     /** Builds and populates the world of the engine {@code selected} measures ({@link EngineUnderTest}). */
     void setUp(String selected) {
+        setUp(selected, 1);
+    }
+
+    /**
+     * {@link #setUp(String)} with {@code entities * spread} entities, all of one archetype, of which the passes
+     * change every {@code spread}-th one ({@code entities} in all): the handles kept are theirs
+     * ({@link AddRemoveTagPartBenchmark}).
+     */
+    void setUp(String selected, int spread) {
+        int population = entities * spread;
         if (EngineUnderTest.needs(selected, "jtecs")) {
-            world = World.create(WorldConfig.defaults().maxEntities(entities + 1));
-            float[] coordinates = new float[entities];
-            for (int i = 0; i < entities; i++) {
+            world = World.create(WorldConfig.defaults().maxEntities(population + 1));
+            float[] coordinates = new float[population];
+            for (int i = 0; i < population; i++) {
                 coordinates[i] = i;
             }
-            ids = world.batchSpawn(entities, List.of(POSITION), (archetype, fromRow, toRow) -> {
+            long[] all = world.batchSpawn(population, List.of(POSITION), (archetype, fromRow, toRow) -> {
                 Populations.copy(coordinates, archetype, X, fromRow, toRow);
                 Populations.copy(coordinates, archetype, Y, fromRow, toRow);
             }).toArray();
+            ids = new long[entities];
+            for (int i = 0; i < entities; i++) {
+                ids[i] = all[i * spread];
+            }
         }
         if (EngineUnderTest.needs(selected, "dominion")) {
             dominion = dev.jtecs.bench.peers.DominionWorlds.create();
             dominionEntities = new Entity[entities];
-            for (int i = 0; i < entities; i++) {
-                dominionEntities[i] = dominion.createEntity(new DominionPosition(i, i));
+            for (int i = 0; i < population; i++) {
+                Entity entity = dominion.createEntity(new DominionPosition(i, i));
+                if (i % spread == 0) {
+                    dominionEntities[i / spread] = entity;
+                }
             }
         }
         if (EngineUnderTest.needs(selected, "artemis")) {
@@ -108,24 +125,30 @@ public class AddRemoveTagBenchmark {
             artemisTags = artemis.getMapper(ArtemisTag.class);
             ComponentMapper<ArtemisPosition> positions = artemis.getMapper(ArtemisPosition.class);
             artemisEntities = new int[entities];
-            for (int i = 0; i < entities; i++) {
-                artemisEntities[i] = artemis.create();
-                ArtemisPosition position = positions.create(artemisEntities[i]);
+            for (int i = 0; i < population; i++) {
+                int entity = artemis.create();
+                ArtemisPosition position = positions.create(entity);
                 position.x = i;
                 position.y = i;
+                if (i % spread == 0) {
+                    artemisEntities[i / spread] = entity;
+                }
             }
             artemis.process();
         }
         if (EngineUnderTest.needs(selected, "ashley")) {
             ashley = new Engine();
             ashleyEntities = new com.badlogic.ashley.core.Entity[entities];
-            for (int i = 0; i < entities; i++) {
-                ashleyEntities[i] = ashley.createEntity();
+            for (int i = 0; i < population; i++) {
+                com.badlogic.ashley.core.Entity entity = ashley.createEntity();
                 AshleyPosition position = new AshleyPosition();
                 position.x = i;
                 position.y = i;
-                ashleyEntities[i].add(position);
-                ashley.addEntity(ashleyEntities[i]);
+                entity.add(position);
+                ashley.addEntity(entity);
+                if (i % spread == 0) {
+                    ashleyEntities[i / spread] = entity;
+                }
             }
         }
     }

@@ -10,6 +10,7 @@ import static dev.jtecs.bench.results.Impls.PLAIN_ARRAY;
 import static dev.jtecs.bench.results.Impls.PLAIN_SEGMENT_VECTOR;
 
 import dev.jtecs.bench.jmh.AddRemoveTagBenchmark;
+import dev.jtecs.bench.jmh.AddRemoveTagPartBenchmark;
 import dev.jtecs.bench.jmh.DespawnBatchBenchmark;
 import dev.jtecs.bench.jmh.DespawnSingleBenchmark;
 import dev.jtecs.bench.jmh.IntegrateBenchmark;
@@ -52,7 +53,8 @@ import java.util.Optional;
  *       {@code HierarchyComposer}); {@code jtecs-builtin-system} with the builtin system's scalar body.
  *   <li>{@code sparse_delta}: {@code jtecs} re-uploads what is dirty; {@code jtecs-full-rescan}, the baseline,
  *       re-uploads everything.
- *   <li>the per-entity workloads ({@code spawn_single}, {@code add_remove_tag}, {@code set_existing},
+ *   <li>the per-entity workloads ({@code spawn_single}, {@code add_remove_tag}, {@code add_remove_tag_part},
+ *       {@code set_existing},
  *       {@code set_new}, {@code remove}, {@code despawn_single}, {@code reparent}): {@code jtecs} is the staged
  *       path (the calls inside one {@code defer} scope, published by {@code commit}); {@code jtecs-instant} the
  *       instant path (the same calls outside any scope, each published before it returns).
@@ -66,6 +68,9 @@ import java.util.Optional;
  * <p>Entities: every workload divides an operation's time by its {@code entities} parameter. The quick profile
  * narrows {@code spawn_batch} and {@code despawn_batch} to the two default sizes (16,384 and 1,048,576) and
  * {@code iterate_read} to 1 and 3 components (the ends of its range), and keeps every other size and dimension.
+ *
+ * <p>{@code add_remove_tag_part} is not a WORKLOADS.md row: {@code add_remove_tag} on every 16th entity of
+ * an archetype (see its benchmark), the per-entity path's usual case, placed after the row it varies.
  *
  * <p>{@code integrate_parallel} (not a WORKLOADS.md row: the kernels issue asks for the parallel speedup) is
  * {@code integrate} at 4,194,304 entities with {@code threads} 1 (the single-threaded runner) and 2 (the parallel
@@ -107,6 +112,7 @@ public final class Workloads {
             Workload.of("spawn_single", SpawnSingleBenchmark.class, impls("jtecs", JTECS, "jtecsTyped", "jtecs-typed",
                     "jtecsInstant", JTECS_INSTANT, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY)),
             Workload.of("add_remove_tag", AddRemoveTagBenchmark.class, BOTH_PATHS_AND_PEERS),
+            Workload.of("add_remove_tag_part", AddRemoveTagPartBenchmark.class, BOTH_PATHS_AND_PEERS),
             Workload.of("move_whole_archetype", MoveWholeArchetypeBenchmark.class, PEERS),
             Workload.of("despawn_batch", DespawnBatchBenchmark.class, PEERS).quick("entities", DEFAULT_SIZES),
             Workload.of("particles", ParticlesBenchmark.class, impls("jtecsFrame", JTECS, "jtecsScalarFrame",

@@ -12,8 +12,8 @@ class WorkloadsTest {
     @Test
     void holdsTheWorkloadsOfTheTableInItsOrder() {
         assertEquals(List.of("integrate", "integrate_frag", "integrate_parallel", "iterate_read", "spawn_batch",
-                "spawn_single", "add_remove_tag", "move_whole_archetype", "despawn_batch", "particles", "transforms",
-                "sparse_delta", "set_existing", "set_new", "remove", "despawn_single", "reparent",
+                "spawn_single", "add_remove_tag", "add_remove_tag_part", "move_whole_archetype", "despawn_batch",
+                "particles", "transforms", "sparse_delta", "set_existing", "set_new", "remove", "despawn_single", "reparent",
                 "snapshot_save", "snapshot_load"),
                 Workloads.names());
     }
@@ -33,14 +33,14 @@ class WorkloadsTest {
 
     @Test
     void everyPerEntityWorkloadMeasuresBothJtecsPaths() {
-        for (String name : List.of("spawn_single", "add_remove_tag", "set_existing", "set_new", "remove",
-                "despawn_single", "reparent")) {
+        for (String name : List.of("spawn_single", "add_remove_tag", "add_remove_tag_part", "set_existing",
+                "set_new", "remove", "despawn_single", "reparent")) {
             Workload w = Workloads.find(name).orElseThrow();
             assertEquals(Impls.JTECS, w.impls().get("jtecs"), name);
             assertEquals(Impls.JTECS_INSTANT, w.impls().get("jtecsInstant"), name);
         }
-        for (String name : List.of("spawn_single", "add_remove_tag", "set_existing", "set_new", "remove",
-                "despawn_single")) {
+        for (String name : List.of("spawn_single", "add_remove_tag", "add_remove_tag_part", "set_existing",
+                "set_new", "remove", "despawn_single")) {
             assertTrue(Workloads.find(name).orElseThrow().impls().values().containsAll(List.of(Impls.DOMINION,
                     Impls.ARTEMIS, Impls.ASHLEY)), name);
         }
