@@ -411,6 +411,18 @@ class PartitionLedgerTest {
     }
 
     @Test
+    void anEntityWhoseSlotIsPastTwiceTheLedgersFirstTableIsTracked() {
+        long[] ids = new long[3000]; // the ledger's first growth must reach slot 3,000 itself, past 2 x 1,024
+        world.batchSpawn(ids.length, List.of(IDLE), null, ids, 0);
+        long last = ids[ids.length - 1];
+        world.defer();
+        world.setTag(last, RUNNING);
+        world.setTag(last, RUNNING); // its own request again, found in the grown table: no conflict
+        world.commit();
+        assertSame(RUNNING, world.partitionOf(last, MOVE));
+    }
+
+    @Test
     void aDimensionWhoseTagHasAHighIdIsDeclared() {
         TagComponent high = Components.tag("test.partition.High0");
         for (int i = 1; high.id() < 200; i++) { // past twice the ledger's first 64 component slots

@@ -164,4 +164,19 @@ class SparseWriteQueueTest {
         queue.flushPublished(1, index, sink, slot -> true);
         assertEquals(List.of(Entity.slot(a) + ":0:1"), log, "the write before batch #1, and not the one after it");
     }
+
+    @Test
+    void afterAFailureAWriteOfTheNextWaveWaitsForItsWave() {
+        long a = alive();
+        long b = alive();
+        queue.stage(a, SparseWriteQueue.ADD, LIKES, 1, null, 0);
+        queue.seal();
+        queue.stage(b, SparseWriteQueue.ADD, LIKES, 2, null, 0); // staged by a callback during the wave
+        queue.flushPublished(Integer.MAX_VALUE, index, sink, slot -> true);
+        assertEquals(List.of(Entity.slot(a) + ":0:1"), log, "only the failed wave's own write");
+        queue.recycle();
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(List.of(Entity.slot(a) + ":0:1", Entity.slot(b) + ":0:2"), log);
+    }
 }
