@@ -515,12 +515,64 @@ final class MovePlacement {
             }
             if (end > move) {
                 moveTagsWhole(move, end, source, target);
+            } else if ((end = rowRunEnd(move, mark, source, target)) > move + 1) {
+                moveTagRows(move, end, source, target);
             } else {
                 moveTagOne(move, target);
                 end = move + 1;
             }
             tagNext = end;
         }
+    }
+
+    /**
+     * The end of the run of planned tag moves from {@code move} that {@link #moveTagRows} can publish together:
+     * the same source and destination, neither observed nor holding pairs (nobody is told of a row, and no edge
+     * settles), staged before record {@code mark}, adding or removing no value, each entity alive in the source.
+     * Returns {@code move} when the first move is not such a one.
+     */
+    private int rowRunEnd(int move, int mark, Table source, Table target) {
+        if (source.observers().length != 0 || target.observers().length != 0 || source.hasPairs()
+                || target.hasPairs()) {
+            return move;
+        }
+        int sourceId = tagSources[move];
+        int targetId = tagTargets[move];
+        int store = source.store();
+        int end = move;
+        while (end < tagMoves && tagSources[end] == sourceId && tagTargets[end] == targetId
+                && transaction.tagMoveMark(end) <= mark && transaction.tagMoveInput(end) == null
+                && isIn(transaction.tagMoveId(end), store)) {
+            end++;
+        }
+        return end;
+    }
+
+    /**
+     * Publishes tag moves {@code [first, end)} ({@link #rowRunEnd}'s run) one row at a time, as {@link #moveTagOne}
+     * would in turn, but with the destination's rows appended at once and each table marked structurally changed
+     * once: the rows land in the same places, in the same order. What may allocate (the source's residue room, a
+     * pending capture's copy) does before anything changes; the destination's room was reserved with the wave.
+     */
+    private void moveTagRows(int first, int end, Table source, Table target) {
+        int n = end - first;
+        source.prepareRowRemovals(n);
+        int base = target.appendRows(n);
+        int store = source.store();
+        for (int k = 0; k < n; k++) {
+            int slot = Entity.slot(transaction.tagMoveId(first + k));
+            int row = index.rowOf(slot);
+            source.copyRowInto(row, target, base + k);
+            index.relocate(slot, target.store(), base + k);
+            long moved = source.swapRemoveUnmarked(row);
+            if (moved != 0) {
+                index.relocate(Entity.slot(moved), store, row);
+            }
+            markTag(target, first + k);
+        }
+        source.markStructural();
+        transaction.tagMovesDone(first, end);
+        drain.placed(target, base, end - first + base, source);
     }
 
     /** Whether an entity is alive and in {@code table} (the distinct entities of a run then fill its rows). */

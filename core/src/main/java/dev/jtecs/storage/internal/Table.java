@@ -392,6 +392,17 @@ public final class Table {
      * {@code row} was the last row.
      */
     public long swapRemove(int row) {
+        long moved = swapRemoveUnmarked(row);
+        markStructural();
+        return moved;
+    }
+
+    /**
+     * {@link #swapRemove} without its structural mark: for a caller that removes several rows one after another
+     * and then calls {@link #markStructural} once (nobody reads the table in between). Every other mark (the
+     * overwritten row's residue, the shrunk count) is made row by row, as {@code swapRemove} makes it.
+     */
+    public long swapRemoveUnmarked(int row) {
         checkRow(row);
         preStructural();
         int last = count - 1;
@@ -406,7 +417,6 @@ public final class Table {
         }
         count = last;
         dirty.shrunk(count);
-        markStructural();
         return moved;
     }
 
@@ -490,9 +500,25 @@ public final class Table {
      */
     public int moveRowTo(int row, Table destination) {
         checkRow(row);
+        int dstRow = destination.appendRow(entitySegment.getAtIndex(ENTITY, row));
+        copyShared(row, destination, dstRow);
+        return dstRow;
+    }
+
+    /**
+     * Copies a row's entity and every column it shares with {@code destination} into {@code destination}'s row
+     * {@code dstRow}, one of the rows its {@link #appendRows} just added; the row stays here for the caller to
+     * remove. A caller that moves several rows to one destination so appends once (a run of tag moves).
+     */
+    public void copyRowInto(int row, Table destination, int dstRow) {
+        checkRow(row);
+        destination.checkRow(dstRow);
+        destination.entitySegment.setAtIndex(ENTITY, dstRow, entitySegment.getAtIndex(ENTITY, row));
+        copyShared(row, destination, dstRow);
+    }
+
+    private void copyShared(int row, Table destination, int dstRow) {
         MovePlan plan = movePlanTo(destination);
-        long entity = entitySegment.getAtIndex(ENTITY, row);
-        int dstRow = destination.appendRow(entity);
         for (int i = 0; i < plan.nativeSource.length; i++) {
             long bytes = plan.nativeBytes[i];
             copyElement(nativeSegments[plan.nativeSource[i]], row * bytes,
@@ -501,7 +527,6 @@ public final class Table {
         for (int i = 0; i < plan.heapSource.length; i++) {
             destination.heapArrays[plan.heapDestination[i]][dstRow] = heapArrays[plan.heapSource[i]][row];
         }
-        return dstRow;
     }
 
     /** The destination positions a move into {@code destination} leaves unwritten. */

@@ -517,6 +517,116 @@ class MovePlacementTest {
         }
     }
 
+    /** The entities of a table's rows, in row order. */
+    private static List<Long> rowsOf(Table table) {
+        List<Long> entities = new ArrayList<>();
+        for (int row = 0; row < table.count(); row++) {
+            entities.add(table.entityAt(row));
+        }
+        return entities;
+    }
+
+    /**
+     * Stages the addition of A to every third of 30 entities of one table and publishes it; with {@code observed},
+     * an observer on the source sends every move down the one-by-one path. Returns the source's and the
+     * destination's rows afterwards, as slots, and how many structural changes each table counted.
+     */
+    private List<Object> publishEveryThird(boolean observed) {
+        try (DrainFixture f = new DrainFixture()) {
+            long[] ids = new long[30];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = f.stageSpawn(HP.of(i));
+            }
+            f.drain.drain();
+            Table source = f.tableOf(ids[0]);
+            if (observed) {
+                source.addObserver(new EntityObserver() {});
+            }
+            long sourceChanges = source.dirty().structuralCount();
+            for (int i = 0; i < ids.length; i += 3) {
+                f.tx.stageTagMove(ids[i], Entity.slot(ids[i]), A, true, f.tableOf(ids[i]));
+            }
+            f.drain.drain();
+            Table target = f.tableOf(ids[0]);
+            assertTrue(target.has(A.id()));
+            for (int i = 0; i < ids.length; i++) {
+                Table table = f.tableOf(ids[i]);
+                assertSame(i % 3 == 0 ? target : source, table, "entity " + i);
+                assertEquals(ids[i], table.entityAt(f.index.rowOf(Entity.slot(ids[i]))), "indexed " + i);
+                assertEquals(i, (Integer) table.readValue(table.position(HP.id()), f.index.rowOf(Entity.slot(ids[i]))));
+            }
+            assertEquals(10, target.dirty().writeCount(target.position(A.id())), "the tag marked once per entity");
+            return List.of(rowsOf(source), rowsOf(target), source.dirty().structuralCount() - sourceChanges,
+                    target.dirty().structuralCount());
+        }
+    }
+
+    @Test
+    void aRunOfTagMovesFromPartOfATableLeavesEveryRowWhereOneByOneMovesWouldAndCountsOneChangePerTable() {
+        List<Object> together = publishEveryThird(false);
+        List<Object> alone = publishEveryThird(true);
+        assertEquals(alone.get(0), together.get(0), "the source's rows, in order");
+        assertEquals(alone.get(1), together.get(1), "the destination's rows, in order");
+        assertEquals(10L, alone.get(2), "one by one: a change per row that left");
+        assertEquals(1L, together.get(2), "together: one change for the run");
+        assertEquals(1L, together.get(3), "and one for the destination");
+    }
+
+    @Test
+    void aRunOfTagMovesWhoseRemovalRoomCannotGrowChangesNothing() {
+        long[] ids = stageTagMovesAddingA(30, 0);
+        Table source = fixture.tableOf(ids[0]);
+        source.dirty().clear(); // from now on each swap-remove records its overwritten row: that needs room
+        for (int i = 0; i < ids.length; i += 3) {
+            fixture.tx.stageTagMove(ids[i], Entity.slot(ids[i]), A, true, source);
+        }
+        List<Long> before = rowsOf(source);
+        planSealedTagMoves();
+        Table target = fixture.registry.withAdded(source, A);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> moves.moveAllWithTags(0, 0));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(before, rowsOf(source), "no row moved");
+        assertEquals(0, target.count());
+        for (long id : ids) {
+            assertIndexed(id);
+        }
+        fixture.tx.recycle();
+    }
+
+    @Test
+    void aRunOfTagMovesStopsAtAMoveThatCarriesAValueOrComesFromAnotherTableAndValueMovesGoOneByOne() {
+        long[] ids = publishedMany(8, 0); // ids[6] and ids[7] stay: no run is the whole table
+        long[] others = publishedMany(2, 100, MASS.of(new Mass(1)));
+        Table source = fixture.tableOf(ids[0]);
+        fixture.tx.stageTagMove(ids[0], Entity.slot(ids[0]), A, true, source);
+        fixture.tx.stageTagMove(ids[1], Entity.slot(ids[1]), A, true, source);
+        fixture.tx.stageValueMove(ids[2], Entity.slot(ids[2]), SPEED.of(9), source); // carries a value
+        fixture.tx.stageTagMove(others[0], Entity.slot(others[0]), A, true, fixture.tableOf(others[0]));
+        fixture.tx.stageTagMove(ids[3], Entity.slot(ids[3]), A, true, source);
+        fixture.tx.stageValueMove(ids[4], Entity.slot(ids[4]), SPEED.of(10), source); // two value moves with one
+        fixture.tx.stageValueMove(ids[5], Entity.slot(ids[5]), SPEED.of(11), source); // destination: one by one
+        fixture.drain.drain();
+        for (int i = 4; i <= 5; i++) {
+            Table speedy = fixture.tableOf(ids[i]);
+            assertEquals(i + 6, speedy.readValue(speedy.position(SPEED.id()), fixture.index.rowOf(Entity.slot(ids[i]))));
+        }
+        Table withA = fixture.tableOf(ids[0]);
+        assertTrue(withA.has(A.id()));
+        assertEquals(List.of(ids[0], ids[1], ids[3]), rowsOf(withA), "call order");
+        assertEquals(9, fixture.tableOf(ids[2]).readValue(fixture.tableOf(ids[2]).position(SPEED.id()),
+                fixture.index.rowOf(Entity.slot(ids[2]))));
+        assertTrue(fixture.tableOf(others[0]).has(A.id()));
+        for (long id : ids) {
+            assertIndexed(id);
+        }
+        assertIndexed(others[0]);
+        assertIndexed(others[1]);
+    }
+
     @Test
     void tagMovesTakingEveryRowIntoAPopulatedTableCopyItOnceAndRelocateEveryEntity() {
         long settled = fixture.stageSpawn(HP.of(-1), A);

@@ -20,6 +20,7 @@ import dev.jtecs.storage.ObjectColumn;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -132,6 +133,32 @@ class TableTest {
         assertEquals(0, table.swapRemove(1), "removing the last row moves nothing");
         assertEquals(1, table.count());
         assertThrows(IndexOutOfBoundsException.class, () -> table.swapRemove(1));
+    }
+
+    @Test
+    void copyRowIntoFillsAnAppendedRowAndSwapRemoveUnmarkedLeavesTheStructuralMarkToTheCaller() {
+        Table source = tableWithId(1, VEC, BLOB, COUNT);
+        Table destination = tableWithId(2, VEC, BLOB, FLAG); // shares VEC and BLOB
+        fill(source, 3);
+        int at = destination.appendRows(2);
+        source.copyRowInto(2, destination, at);
+        source.copyRowInto(0, destination, at + 1);
+        assertEquals(List.of(102L, 100L), List.of(destination.entityAt(0), destination.entityAt(1)));
+        assertEquals(new Vec(2, -2), destination.readValue(destination.position(VEC.id()), 0));
+        assertEquals(new Blob("b0"), destination.readValue(destination.position(BLOB.id()), 1));
+        assertEquals(3, source.count(), "the rows stay in the source");
+        assertThrows(IndexOutOfBoundsException.class, () -> source.copyRowInto(3, destination, 0), "past the count");
+        assertThrows(IndexOutOfBoundsException.class, () -> source.copyRowInto(0, destination, 2),
+                "a destination row not appended");
+
+        long changes = source.dirty().structuralCount();
+        assertEquals(102, source.swapRemoveUnmarked(0));
+        assertEquals(changes, source.dirty().structuralCount(), "no structural mark: the caller makes one");
+        assertEquals(2, source.count());
+        assertEquals(new Vec(2, -2), source.readValue(source.position(VEC.id()), 0));
+        assertEquals(2L, source.readValue(source.position(COUNT.id()), 0));
+        assertEquals(0, source.swapRemove(1));
+        assertEquals(changes + 1, source.dirty().structuralCount(), "swapRemove marks");
     }
 
     @Test
