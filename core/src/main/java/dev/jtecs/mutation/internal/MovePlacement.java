@@ -358,6 +358,8 @@ final class MovePlacement {
     // run's first move was staged: while the count is the same, every entity of the run is still in it
     private Table runSource;
     private long runStamp;
+    // the moves before this one belong to a run a whole-table scan already refused: it is not scanned again
+    private int scannedUntil;
 
     /**
      * A wave with {@code n} sealed tag moves is being reserved (0 for a segment with none to move): forgets the
@@ -370,6 +372,7 @@ final class MovePlacement {
         lastSource = null;
         lastTarget = null;
         runSource = null;
+        scannedUntil = 0;
         if (tagSources.length < n) {
             int capacity = Math.max(n, tagSources.length * 2);
             var grownSources = Growth.copyOf(tagSources, capacity);
@@ -475,6 +478,7 @@ final class MovePlacement {
         lastSource = null;
         lastTarget = null;
         runSource = null;
+        scannedUntil = 0;
     }
 
     /**
@@ -498,7 +502,8 @@ final class MovePlacement {
             int rows = source.count();
             // a whole-table move needs a run of at least as many moves as the table has rows (checked first: a
             // run of fewer moves than rows would be scanned again at each of its moves)
-            if (source.observers().length == 0 && target.observers().length == 0 && tagMoves - move >= rows) {
+            if (source.observers().length == 0 && target.observers().length == 0 && tagMoves - move >= rows
+                    && move >= scannedUntil) {
                 if (source == runSource && move == 0 && source.dirty().structuralCount() == runStamp) {
                     end = rows == tagMoves ? tagMoves : move; // planRun's run, its table untouched since
                 } else {
@@ -509,6 +514,9 @@ final class MovePlacement {
                         end++;
                     }
                     if (end - move != rows) {
+                        // each later move of [move, end) would stop at the same place with one row fewer:
+                        // refused too, so not scanned again (a run of k moves would cost k squared)
+                        scannedUntil = end;
                         end = move;
                     }
                 }
@@ -557,6 +565,7 @@ final class MovePlacement {
     private void moveTagRows(int first, int end, Table source, Table target) {
         int n = end - first;
         source.prepareRowRemovals(n);
+        source.missingPositionsFor(target); // the move plan between the two may be new: made before anything changes
         int base = target.appendRows(n);
         int store = source.store();
         for (int k = 0; k < n; k++) {

@@ -573,6 +573,45 @@ class MovePlacementTest {
     }
 
     @Test
+    void anEntityThatLeftItsTableBetweenPlanningAndMovingSplitsAPartialRun() {
+        long[] ids = stageTagMovesAddingA(10, 6);
+        Table source = fixture.tableOf(ids[0]);
+        Table target = planSealedRun();
+        kill(ids[2]); // in the middle of the run, after planning
+        moves.moveAllWithTags(0, 0);
+        assertFalse(fixture.index.isAlive(ids[2]));
+        for (int i = 0; i < ids.length; i++) {
+            if (i != 2) {
+                assertSame(i < 6 ? target : source, fixture.tableOf(ids[i]), "entity " + i);
+                assertEquals(i, hp(ids[i]));
+                assertIndexed(ids[i]);
+            }
+        }
+        assertEquals(List.of(ids[0], ids[1], ids[3], ids[4], ids[5]), rowsOf(target), "call order");
+    }
+
+    @Test
+    void aRunWhoseChangeLeavesItsEntitiesWhereTheyAreIsPlannedAsNothing() {
+        long[] ids = stageTagMovesAddingA(3, 0);
+        Table source = fixture.tableOf(ids[0]);
+        for (long id : ids) {
+            fixture.tx.stageTagMove(id, Entity.slot(id), A, false, source); // removes what none of them has
+        }
+        fixture.tx.seal();
+        moves.startSegment(0, fixture.tx.sealedEnd());
+        moves.startTags(3);
+        assertTrue(moves.planRun(3));
+        assertEquals(null, moves.runTarget(), "nothing to move");
+        moves.moveAllWithTags(0, 0);
+        for (long id : ids) {
+            assertSame(source, fixture.tableOf(id));
+            assertIndexed(id);
+        }
+        fixture.tx.recycle();
+        assertTrue(fixture.tx.isEmpty());
+    }
+
+    @Test
     void aRunOfTagMovesWhoseRemovalRoomCannotGrowChangesNothing() {
         long[] ids = stageTagMovesAddingA(30, 0);
         Table source = fixture.tableOf(ids[0]);

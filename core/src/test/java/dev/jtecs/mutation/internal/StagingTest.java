@@ -1024,6 +1024,19 @@ class StagingTest {
     }
 
     @Test
+    void aRemovalLikeTheLastCompactOneOfAnEntityInAnotherTableThatLacksTheComponentStagesNothing() {
+        long tagged = world.spawn(MASS.of(new Mass(1)), HOT);
+        long lacking = world.spawn(N.of(1));
+        world.defer();
+        world.remove(tagged, HOT); // a compact move: the last one, remembered with its table
+        world.commit();
+        world.defer();
+        world.remove(lacking, HOT); // the same change, from another table, which lacks HOT
+        assertFalse(world.hasPendingChanges(), "nothing to remove: nothing staged");
+        world.commit();
+    }
+
+    @Test
     void aTagAfterABatchBoundaryOrOtherStagedWorkKeepsCallOrder() {
         long e = world.spawn(N.of(1));
         long f = world.spawn(N.of(1));
