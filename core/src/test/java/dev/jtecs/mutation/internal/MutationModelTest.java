@@ -2,6 +2,7 @@ package dev.jtecs.mutation.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -93,5 +94,71 @@ class MutationModelTest {
         assertEquals(Entity.slot(before), Entity.slot(next), "no slot was taken by the refused spawns");
         world.spawnAt(restored, HP.of(1)); // the id was never reserved
         assertTrue(world.isAlive(restored));
+    }
+
+    static final TagComponent HEARD = Components.tag("test.model.Heard");
+
+    @Test
+    void aDespawnKeepsItsScopeOpenWhileItsObserversRunSoTheirCallsPublishWithIt() {
+        long going = world.spawn(HP.of(1));
+        long other = world.spawn(HP.of(2));
+        boolean[] seenInside = {true};
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> {
+            world.set(other, HEARD);
+            seenInside[0] = world.has(other, HEARD);
+        });
+        world.despawn(going); // no scope open: the call's own scope publishes when it returns
+        assertFalse(seenInside[0], "inside the observer the call is still open: the tag is staged");
+        assertTrue(world.has(other, HEARD), "published with the despawn");
+        assertFalse(world.isAlive(going));
+    }
+
+    @Test
+    void aSpawnAtKeepsItsScopeOpenWhileItsObserversRunSoTheirCallsPublishWithIt() {
+        long other = world.spawn(HP.of(2));
+        long id = Entity.pack(500, 0);
+        boolean[] seenInside = {true};
+        world.observe(0, dev.jtecs.event.OnSpawn.class, event -> {
+            if (event.entity() == id) {
+                world.set(other, HEARD);
+                seenInside[0] = world.has(other, HEARD);
+            }
+        });
+        world.spawnAt(id, HP.of(7));
+        assertFalse(seenInside[0], "inside the observer the call is still open: the tag is staged");
+        assertTrue(world.has(other, HEARD));
+        assertEquals(7, world.get(id, HP));
+    }
+
+    @Test
+    void aRemovalOrAPartitionCallMadeByAnObserverLeavesTheOuterCallsScopeOpen() {
+        world.declarePartition(MOVE);
+        long going = world.spawn(HP.of(1));
+        long other = world.spawn(HP.of(2), IDLE, dev.jtecs.builtin.EntityKey.COMPONENT.of("model.other"));
+        boolean[] stagedInside = {false, false};
+        world.observe(0, dev.jtecs.event.OnDespawn.class, event -> {
+            world.remove(other, dev.jtecs.builtin.EntityKey.COMPONENT); // a key's removal: the general path
+            stagedInside[0] = world.has(other, dev.jtecs.builtin.EntityKey.COMPONENT); // the despawn's scope is open
+            world.setTag(other, RUNNING);
+            stagedInside[1] = world.has(other, IDLE);
+        });
+        world.despawn(going);
+        assertTrue(stagedInside[0], "the removal waited for the despawn's scope");
+        assertTrue(stagedInside[1], "the switch waited too");
+        assertFalse(world.has(other, dev.jtecs.builtin.EntityKey.COMPONENT));
+        assertSame(RUNNING, world.partitionOf(other, MOVE));
+    }
+
+    @Test
+    void aPartitionCallOnADeadEntityIsRefusedUnderItsOwnName() {
+        world.declarePartition(MOVE);
+        long dead = world.spawn(IDLE);
+        world.despawn(dead);
+        String set = assertThrows(IllegalArgumentException.class, () -> world.setTag(dead, RUNNING)).getMessage();
+        assertTrue(set.startsWith("setTag: "), set);
+        dev.jtecs.mutation.PartitionDimension flag = PartitionDimension.presence("test.model.flag", HEARD);
+        world.declarePartition(flag);
+        String unset = assertThrows(IllegalArgumentException.class, () -> world.unsetTag(dead, HEARD)).getMessage();
+        assertTrue(unset.startsWith("unsetTag: "), unset);
     }
 }
