@@ -97,6 +97,8 @@ class MutationModelTest {
     }
 
     static final TagComponent HEARD = Components.tag("test.model.Heard");
+    static final dev.jtecs.component.Relationship KNOWS = dev.jtecs.component.Relationships.register(
+            "test.model.Knows");
 
     @Test
     void aDespawnKeepsItsScopeOpenWhileItsObserversRunSoTheirCallsPublishWithIt() {
@@ -131,12 +133,16 @@ class MutationModelTest {
     }
 
     @Test
-    void aRemovalOrAPartitionCallMadeByAnObserverLeavesTheOuterCallsScopeOpen() {
+    void aRemovalAnEdgesRemovalOrAPartitionCallMadeByAnObserverLeavesTheOuterCallsScopeOpen() {
         world.declarePartition(MOVE);
         long going = world.spawn(HP.of(1));
+        long friend = world.spawn(HP.of(3));
         long other = world.spawn(HP.of(2), IDLE, dev.jtecs.builtin.EntityKey.COMPONENT.of("model.other"));
-        boolean[] stagedInside = {false, false};
+        world.set(other, KNOWS.to(friend));
+        boolean[] stagedInside = {false, false, false};
         world.observe(0, dev.jtecs.event.OnDespawn.class, event -> {
+            world.remove(other, KNOWS.to(friend)); // one edge: its own overload
+            stagedInside[2] = world.has(other, KNOWS);
             world.remove(other, dev.jtecs.builtin.EntityKey.COMPONENT); // a key's removal: the general path
             stagedInside[0] = world.has(other, dev.jtecs.builtin.EntityKey.COMPONENT); // the despawn's scope is open
             world.setTag(other, RUNNING);
@@ -145,6 +151,8 @@ class MutationModelTest {
         world.despawn(going);
         assertTrue(stagedInside[0], "the removal waited for the despawn's scope");
         assertTrue(stagedInside[1], "the switch waited too");
+        assertTrue(stagedInside[2], "the edge's removal waited too");
+        assertFalse(world.has(other, KNOWS));
         assertFalse(world.has(other, dev.jtecs.builtin.EntityKey.COMPONENT));
         assertSame(RUNNING, world.partitionOf(other, MOVE));
     }
