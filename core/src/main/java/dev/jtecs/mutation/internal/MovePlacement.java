@@ -561,6 +561,7 @@ final class MovePlacement {
      * would in turn, but with the destination's rows appended at once and each table marked structurally changed
      * once: the rows land in the same places, in the same order. What may allocate (the source's residue room, a
      * pending capture's copy) does before anything changes; the destination's room was reserved with the wave.
+     * Nobody is told and no edge settles: neither table has observers or pairs ({@link #rowRunEnd}).
      */
     private void moveTagRows(int first, int end, Table source, Table target) {
         int n = end - first;
@@ -581,7 +582,6 @@ final class MovePlacement {
         }
         source.markStructural();
         transaction.tagMovesDone(first, end);
-        drain.placed(target, base, end - first + base, source);
     }
 
     /** Whether an entity is alive and in {@code table} (the distinct entities of a run then fill its rows). */

@@ -508,6 +508,9 @@ class MovePlacementTest {
         int store = source.store();
         Table target = planSealedRun();
         moves.moveAllWithTags(0, 0);
+        for (int move = 0; move < 4; move++) {
+            assertEquals(0, fixture.tx.tagMoveId(move), "published: done");
+        }
         assertEquals(store, source.store(), "not moved whole");
         assertEquals(6, source.count());
         for (int i = 0; i < ids.length; i++) {
@@ -570,6 +573,19 @@ class MovePlacementTest {
         assertEquals(10L, alone.get(2), "one by one: a change per row that left");
         assertEquals(1L, together.get(2), "together: one change for the run");
         assertEquals(1L, together.get(3), "and one for the destination");
+    }
+
+    @Test
+    void asManyMovesAsTheTableHasRowsButTwoChangesAreNoWholeTableMove() {
+        long[] ids = publishedMany(2, 0);
+        Table source = fixture.tableOf(ids[0]);
+        fixture.tx.stageTagMove(ids[0], Entity.slot(ids[0]), A, true, source);
+        fixture.tx.stageTagMove(ids[1], Entity.slot(ids[1]), C, true, source); // not one run: planned move by move
+        fixture.drain.drain();
+        assertTrue(fixture.tableOf(ids[0]).has(A.id()) && !fixture.tableOf(ids[0]).has(C.id()));
+        assertTrue(fixture.tableOf(ids[1]).has(C.id()) && !fixture.tableOf(ids[1]).has(A.id()));
+        assertIndexed(ids[0]);
+        assertIndexed(ids[1]);
     }
 
     @Test

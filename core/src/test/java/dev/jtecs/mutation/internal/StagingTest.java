@@ -1024,6 +1024,20 @@ class StagingTest {
     }
 
     @Test
+    void addingATagAfterRemovingItFromAnEntityOfTheSameTableChecksWhetherTheEntityHasIt() {
+        long losing = world.spawn(MASS.of(new Mass(1)), HOT);
+        long keeping = world.spawn(MASS.of(new Mass(2)), HOT);
+        world.archetypeOf(keeping).clearDirtyComponents();
+        world.defer();
+        world.remove(losing, HOT); // the last compact move: a removal, from this table
+        world.set(keeping, HOT);   // the opposite change in the same table: it has HOT, so the column is marked
+        assertTrue(world.archetypeOf(keeping).isComponentDirty(HOT), "the general path's write-through");
+        world.commit();
+        assertTrue(world.has(keeping, HOT));
+        assertFalse(world.has(losing, HOT));
+    }
+
+    @Test
     void aRemovalLikeTheLastCompactOneOfAnEntityInAnotherTableThatLacksTheComponentStagesNothing() {
         long tagged = world.spawn(MASS.of(new Mass(1)), HOT);
         long lacking = world.spawn(N.of(1));
