@@ -507,12 +507,7 @@ final class MovePlacement {
                 if (source == runSource && move == 0 && source.dirty().structuralCount() == runStamp) {
                     end = rows == tagMoves ? tagMoves : move; // planRun's run, its table untouched since
                 } else {
-                    int store = source.store();
-                    int limit = move + rows;
-                    while (end < limit && tagSources[end] == sourceId && tagTargets[end] == targetId
-                            && transaction.tagMoveMark(end) <= mark && isIn(transaction.tagMoveId(end), store)) {
-                        end++;
-                    }
+                    end = sameChangeEnd(move, move + rows, mark, source.store(), false);
                     if (end - move != rows) {
                         // each later move of [move, end) would stop at the same place with one row fewer:
                         // refused too, so not scanned again (a run of k moves would cost k squared)
@@ -544,12 +539,21 @@ final class MovePlacement {
                 || target.hasPairs()) {
             return move;
         }
+        return sameChangeEnd(move, tagMoves, mark, source.store(), true);
+    }
+
+    /**
+     * The end of the planned tag moves from {@code move}, before {@code limit}, that make the same change from the
+     * same table as {@code move}: planned with its source and destination, staged before record {@code mark}, each
+     * entity still alive in the source (of store {@code store}); with {@code withoutValues}, a move that writes a
+     * value ends them too.
+     */
+    private int sameChangeEnd(int move, int limit, int mark, int store, boolean withoutValues) {
         int sourceId = tagSources[move];
         int targetId = tagTargets[move];
-        int store = source.store();
         int end = move;
-        while (end < tagMoves && tagSources[end] == sourceId && tagTargets[end] == targetId
-                && transaction.tagMoveMark(end) <= mark && transaction.tagMoveInput(end) == null
+        while (end < limit && tagSources[end] == sourceId && tagTargets[end] == targetId
+                && transaction.tagMoveMark(end) <= mark && (!withoutValues || transaction.tagMoveInput(end) == null)
                 && isIn(transaction.tagMoveId(end), store)) {
             end++;
         }

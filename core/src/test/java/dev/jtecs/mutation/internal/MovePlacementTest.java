@@ -398,6 +398,13 @@ class MovePlacementTest {
         assertEquals(id, table.entityAt(fixture.index.rowOf(Entity.slot(id))), "the index agrees for " + id);
     }
 
+    /** Entity {@code id} is in {@code table}, at the row the index gives, with HP {@code hp}. */
+    private void assertAt(Table table, long id, int hp) {
+        assertSame(table, fixture.tableOf(id), "the table of " + Entity.toString(id));
+        assertEquals(hp, hp(id), "the HP of " + Entity.toString(id));
+        assertIndexed(id);
+    }
+
     /** Plans the sealed tag moves with {@link #moves} (reserving their destinations) as the drain would. */
     private void planSealedTagMoves() {
         fixture.tx.seal();
@@ -457,9 +464,7 @@ class MovePlacementTest {
         moves.moveAllWithTags(0, 0);
         assertEquals(store, target.store(), "moved whole");
         for (int i = 0; i < ids.length; i++) {
-            assertSame(target, fixture.tableOf(ids[i]));
-            assertEquals(i, hp(ids[i]));
-            assertIndexed(ids[i]);
+            assertAt(target, ids[i], i);
         }
     }
 
@@ -494,9 +499,7 @@ class MovePlacementTest {
         assertEquals(store, source.store(), "not moved whole");
         assertFalse(fixture.index.isAlive(ids[0]));
         for (int i = 1; i < ids.length; i++) {
-            assertSame(target, fixture.tableOf(ids[i]));
-            assertEquals(i, hp(ids[i]));
-            assertIndexed(ids[i]);
+            assertAt(target, ids[i], i);
         }
         assertIndexed(newcomer);
     }
@@ -514,9 +517,7 @@ class MovePlacementTest {
         assertEquals(store, source.store(), "not moved whole");
         assertEquals(6, source.count());
         for (int i = 0; i < ids.length; i++) {
-            assertSame(i < 4 ? target : source, fixture.tableOf(ids[i]), "entity " + i);
-            assertEquals(i, hp(ids[i]));
-            assertIndexed(ids[i]);
+            assertAt(i < 4 ? target : source, ids[i], i);
         }
     }
 
@@ -598,9 +599,7 @@ class MovePlacementTest {
         assertFalse(fixture.index.isAlive(ids[2]));
         for (int i = 0; i < ids.length; i++) {
             if (i != 2) {
-                assertSame(i < 6 ? target : source, fixture.tableOf(ids[i]), "entity " + i);
-                assertEquals(i, hp(ids[i]));
-                assertIndexed(ids[i]);
+                assertAt(i < 6 ? target : source, ids[i], i);
             }
         }
         assertEquals(List.of(ids[0], ids[1], ids[3], ids[4], ids[5]), rowsOf(target), "call order");
@@ -691,9 +690,7 @@ class MovePlacementTest {
         Table target = fixture.tableOf(settled);
         assertEquals(101, target.count());
         for (int i = 0; i < ids.length; i++) {
-            assertSame(target, fixture.tableOf(ids[i]));
-            assertEquals(i, hp(ids[i]));
-            assertIndexed(ids[i]);
+            assertAt(target, ids[i], i);
         }
         assertEquals(-1, hp(settled));
         // and back: removals take every row of the tagged table to the untagged one, now empty
@@ -725,9 +722,7 @@ class MovePlacementTest {
         Table target = fixture.tableOf(ids[0]);
         assertEquals(25, target.count());
         for (int i = 0; i < ids.length; i++) {
-            assertSame((i & 1) == 0 ? target : source, fixture.tableOf(ids[i]));
-            assertEquals(i, hp(ids[i]));
-            assertIndexed(ids[i]);
+            assertAt((i & 1) == 0 ? target : source, ids[i], i);
         }
         assertEquals(25, target.dirty().writeCount(target.position(A.id())), "marked per moved row");
     }
