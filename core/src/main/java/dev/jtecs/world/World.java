@@ -325,7 +325,7 @@ public final class World implements AutoCloseable {
     public void set(long id, Input input) {
         checkOpen();
         if (input instanceof TagComponent tag && mutations.stageTagMove(id, tag, true)) {
-            return; // a tag staged as a compact move, in short (see MutationModel.stageTagMove)
+            return; // a tag staged as a compact move, or moved at once with no scope open (MutationModel.stageTagMove)
         }
         mutations.set(id, input);
     }
@@ -334,7 +334,7 @@ public final class World implements AutoCloseable {
     public void remove(long id, Component<?> component) {
         checkOpen();
         if (component != null && mutations.stageTagMove(id, component, false)) {
-            return; // staged as a compact move, in short (see MutationModel.stageTagMove)
+            return; // staged as a compact move, or moved at once with no scope open (MutationModel.stageTagMove)
         }
         mutations.remove(id, component, this);
     }

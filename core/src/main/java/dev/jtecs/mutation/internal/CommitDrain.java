@@ -5,6 +5,7 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.component.Component;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
@@ -100,6 +101,16 @@ public final class CommitDrain {
 
     public boolean isDraining() {
         return draining;
+    }
+
+    /**
+     * The instant {@code set} of a tag or {@code remove} of a component (no scope open): when no drain runs and
+     * nothing waits for one (no staged work, sparse write, settlement or key claim), so that the call's
+     * publication would hold this one change alone, moves the row at once where {@link MovePlacement#moveAtOnce}
+     * can; {@code false}, having changed nothing, sends the call down the staged path.
+     */
+    public boolean moveAtOnce(long id, Component<?> component, boolean add) {
+        return !draining && !hasWork() && !keys.hasPending() && moves.moveAtOnce(id, component, add);
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.StorageKind;
+import dev.jtecs.component.TagComponent;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.Components;
 import dev.jtecs.entity.Entity;
@@ -663,22 +664,69 @@ final class MovePlacement {
             return;
         }
         int row = index.rowOf(slot);
+        int destination = moveRow(row, current, target, transaction.tagMoveComponent(move),
+                transaction.tagMoveAdds(move), transaction.tagMoveInput(move));
+        transaction.tagMoveDone(move);
+        drain.completeRowMove(slot, current, row, target, destination, null);
+    }
+
+    /**
+     * The row move of one entity's change: what the removal allocates is made first, the row is copied to
+     * {@code target} with {@code value} (a value move's, or {@code null}: a tag or a removal writes nothing else),
+     * and an added component's column is marked. Returns the destination row; the caller completes the move
+     * ({@code CommitDrain.completeRowMove}). A failure leaves the row where it was, only there.
+     */
+    private int moveRow(int row, Table current, Table target, int componentId, boolean add, Input value) {
         current.prepareRowRemoval(); // the destination's room was reserved with the wave; this is the rest
         Notifications.removed(current, row, row + 1, target);
         int destination = current.moveRowTo(row, target);
-        Input value = transaction.tagMoveInput(move); // a tag or a removal writes nothing else
         if (value != null) {
             try {
-                target.writeInput(target.position(transaction.tagMoveComponent(move)), destination, value);
+                target.writeInput(target.position(componentId), destination, value);
             } catch (RuntimeException | Error e) {
                 target.swapRemove(destination);
                 Notifications.added(current, row, row + 1, target); // it never left: undo the removal report
                 throw e;
             }
         }
-        markTag(target, move);
-        transaction.tagMoveDone(move);
+        if (add) {
+            target.markDirty(target.position(componentId));
+        }
+        return destination;
+    }
+
+    /**
+     * The instant {@code set} of a tag or {@code remove} of a component, moved at once: called with no scope open
+     * and nothing staged or pending anywhere (the caller checks), for a tag without requirements or a component
+     * that {@code Staging.removesAsPlainMove} allows. When the entity is published and neither its table nor the
+     * destination has observers or relationship pairs, the row moves here with no staging and no wave, exactly as
+     * {@link #moveLone} would move it after a wave of that one change: the same row copy, marks and index, and a
+     * failure leaves the entity where it was. A removal of a component the entity lacks does nothing and counts
+     * as done. Returns {@code false}, having changed nothing, for everything else: the caller stages the call.
+     */
+    boolean moveAtOnce(long id, Component<?> component, boolean add) {
+        if (add ? !(component instanceof TagComponent) || !component.requires().isEmpty()
+                : !Staging.removesAsPlainMove(component)) {
+            return false;
+        }
+        int store = index.aliveStore(id);
+        if (store < 0) {
+            return false; // reserved, dead or stale: the general path names it
+        }
+        Table current = registry.ofStore(store);
+        if (current.position(component.id()) >= 0 == add) {
+            return !add; // adding a tag it has marks the column (the general path's write-through)
+        }
+        Table target = add ? registry.withAdded(current, component) : registry.withRemoved(current, component);
+        if (current.observers().length != 0 || target.observers().length != 0 || current.hasPairs()
+                || target.hasPairs()) {
+            return false;
+        }
+        int slot = Entity.slot(id);
+        int row = index.rowOf(slot);
+        int destination = moveRow(row, current, target, component.id(), add, null);
         drain.completeRowMove(slot, current, row, target, destination, null);
+        return true;
     }
 
     /**

@@ -235,14 +235,18 @@ public final class MutationModel {
     }
 
     /**
-     * {@link #set} of a tag ({@code add}) or {@link #remove} of a component, in short, inside a scope: stages the
-     * compact tag move the general path would stage (see {@code Staging.stageTagMove}) and returns true, or
-     * changes nothing and returns false, and the caller takes the general path. A partition tag, a call with no
-     * scope open (which publishes) and every other case are left to the general path.
+     * {@link #set} of a tag ({@code add}) or {@link #remove} of a component, in short: inside a scope, stages the
+     * compact tag move the general path would stage (see {@code Staging.stageTagMove}); with no scope open, moves
+     * the row at once where nothing waits to be published and nobody is to be told ({@code CommitDrain.moveAtOnce}).
+     * Returns true when the call is done, or false having changed nothing, and the caller takes the general path.
+     * A partition tag and every other case are left to the general path.
      */
     public boolean stageTagMove(long id, Component<?> component, boolean add) {
-        return scopes.depth() > 0 && partitions.dimensionOf(component) == null
-                && staging.stageTagMove(id, component, add);
+        if (partitions.dimensionOf(component) != null) {
+            return false;
+        }
+        return scopes.depth() > 0 ? staging.stageTagMove(id, component, add)
+                : drain.moveAtOnce(id, component, add);
     }
 
     /** Removes a component, or every edge of a relationship; a selector names one edge. */

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class CommitDrainTest {
     static final ScalarComponent.OfInt N = Components.scalar("test.drain.N", 0);
     static final TagComponent T = Components.tag("test.drain.T");
+    static final TagComponent OTHER = Components.tag("test.drain.Other");
     static final Relationship MANY = Relationships.register("test.drain.Many");
     static final AtomicInteger FACTORY_CALLS = new AtomicInteger();
 
@@ -67,6 +68,54 @@ class CommitDrainTest {
 
     private Table tableOf(long id) {
         return registry.ofStore(index.storeOf(Entity.slot(id)));
+    }
+
+    @Test
+    void aMoveAtOnceWaitsForStagedWorkPendingSettlementsKeyClaimsAndARunningDrain() {
+        boolean[] settling = {false};
+        KeyIndex keys = new KeyIndex(id -> null);
+        CommitDrain drain = new CommitDrain(index, registry, tx, sparse, keys,
+                new LifecycleEvents(index, registry, new dev.jtecs.event.internal.ObserverRegistry(), null),
+                new DrainHooks() {
+                    @Override
+                    public boolean pendingSettlement() {
+                        return settling[0];
+                    }
+                });
+        long id = stageSpawn(N.of(1));
+        long observed = stageSpawn(N.of(2), OTHER); // observed below: neither table of id's move is
+        drain.drain();
+        Table table = tableOf(id);
+
+        long staged = stageSpawn(N.of(3));
+        assertFalse(drain.moveAtOnce(id, T, true), "a staged spawn waits: the call must publish it too");
+        drain.drain();
+        assertTrue(index.isAlive(staged));
+        settling[0] = true;
+        assertFalse(drain.moveAtOnce(id, T, true), "a settlement waits");
+        settling[0] = false;
+        keys.stageClaim("k", id);
+        assertFalse(drain.moveAtOnce(id, T, true), "a key claim waits for its reconciliation");
+        keys.clear();
+        boolean[] inDrain = new boolean[2];
+        tableOf(observed).addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
+                    dev.jtecs.storage.Archetype other) {
+                inDrain[0] = true;
+                inDrain[1] = drain.moveAtOnce(id, T, true);
+            }
+        });
+        tx.begin(observed, Entity.slot(observed), TxState.STAGED_DESPAWN);
+        drain.drain();
+        assertTrue(inDrain[0]);
+        assertFalse(inDrain[1], "a call from a drain's callback joins the drain");
+        assertSame(table, tableOf(id), "nothing moved so far");
+        assertTrue(tx.isEmpty());
+
+        assertTrue(drain.moveAtOnce(id, T, true), "nothing waits now");
+        assertTrue(tableOf(id).has(T.id()));
+        assertTrue(tx.isEmpty());
     }
 
     @Test

@@ -392,6 +392,117 @@ class MovePlacementTest {
         fixture.tx.recycle();
     }
 
+    // ---------------------------------------------------------------- the move at once (no staging)
+
+    static final TagComponent NEEDS_SPEED = Components.tag("test.moveplace.NeedsSpeed", o -> o.requires(SPEED));
+
+    @Test
+    void aMoveAtOnceAddsATagAndRemovesItWithNothingStaged() {
+        long[] ids = stageTagMovesAddingA(3, 0);
+        Table source = fixture.tableOf(ids[0]);
+        assertTrue(moves.moveAtOnce(ids[0], A, true));
+        assertTrue(fixture.tx.isEmpty(), "nothing was staged");
+        Table target = fixture.tableOf(ids[0]);
+        assertEquals(fixture.registry.withAdded(source, A), target);
+        assertEquals(2, source.count());
+        assertEquals(1, target.count());
+        assertEquals(0, hp(ids[0]), "the value moved with its row");
+        for (long id : ids) {
+            assertIndexed(id); // the last row filled the hole
+        }
+        assertEquals(1, target.dirty().writeCount(target.position(A.id())), "an added tag is marked");
+
+        assertTrue(moves.moveAtOnce(ids[0], A, false));
+        assertSame(source, fixture.tableOf(ids[0]));
+        assertEquals(0, target.count());
+        assertEquals(3, source.count());
+        assertEquals(0, hp(ids[0]));
+        for (long id : ids) {
+            assertIndexed(id);
+        }
+        assertEquals(0, source.dirty().writeCount(source.position(HP.id())), "a removal marks no column");
+        assertEquals(1, target.dirty().writeCount(target.position(A.id())), "nor does it mark the tag again");
+
+        assertTrue(moves.moveAtOnce(ids[1], HP, false), "a value component leaves as a plain row move too");
+        assertFalse(fixture.tableOf(ids[1]).has(HP.id()));
+        assertIndexed(ids[1]);
+        assertTrue(fixture.tx.isEmpty());
+    }
+
+    @Test
+    void aMoveAtOnceLeavesEveryOtherCallToTheStagedPathHavingChangedNothing() {
+        long plain = published();
+        long withA = fixture.stageSpawn(HP.of(2), A);
+        long observed = fixture.stageSpawn(HP.of(3), C);
+        long paired = fixture.stageSpawn(HP.of(4), fixture.registry.pairs().pair(PAIRED, plain));
+        long dead = fixture.stageSpawn(HP.of(5));
+        fixture.drain.drain();
+        fixture.tableOf(observed).addObserver(new EntityObserver() { });
+        fixture.tx.begin(dead, Entity.slot(dead), TxState.STAGED_DESPAWN);
+        fixture.drain.drain();
+        long observedTarget = fixture.stageSpawn(HP.of(7), B);
+        fixture.drain.drain();
+        fixture.registry.withAdded(fixture.tableOf(observedTarget), A).addObserver(new EntityObserver() { });
+        long reserved = fixture.stageSpawn(HP.of(6)); // staged, not published
+        Table plainTable = fixture.tableOf(plain);
+        String[] cases = {"a value component to add", "a tag with requirements", "a tag it has",
+            "a dead entity", "a staged spawn", "an observed table", "an observed destination", "a table with pairs",
+            "a relationship pair to remove"};
+        boolean[] refused = {
+            !moves.moveAtOnce(plain, SPEED, true),
+            !moves.moveAtOnce(plain, NEEDS_SPEED, true),
+            !moves.moveAtOnce(withA, A, true),
+            !moves.moveAtOnce(dead, A, true),
+            !moves.moveAtOnce(reserved, A, true),
+            !moves.moveAtOnce(observed, A, true),
+            !moves.moveAtOnce(observedTarget, A, true),
+            !moves.moveAtOnce(paired, A, true),
+            !moves.moveAtOnce(paired, fixture.registry.pairs().pair(PAIRED, plain), false)};
+        for (int i = 0; i < cases.length; i++) {
+            assertTrue(refused[i], cases[i] + " takes the staged path");
+        }
+        assertSame(plainTable, fixture.tableOf(plain));
+        assertEquals(1, plainTable.count());
+        assertTrue(fixture.tableOf(withA).has(A.id()));
+        assertFalse(fixture.tableOf(observed).has(A.id()));
+        assertFalse(fixture.tableOf(observedTarget).has(A.id()));
+        assertFalse(fixture.tableOf(paired).has(A.id()));
+        assertTrue(fixture.tableOf(paired).hasPairs());
+        fixture.drain.drain(); // the staged spawn alone publishes: nothing was staged beside it
+        assertTrue(fixture.index.isAlive(reserved));
+        assertFalse(fixture.tableOf(reserved).has(A.id()));
+        assertSame(plainTable, fixture.tableOf(plain));
+        assertTrue(fixture.tx.isEmpty());
+
+        assertTrue(moves.moveAtOnce(plain, A, false), "removing what it lacks is done: there is nothing to do");
+        assertSame(plainTable, fixture.tableOf(plain));
+        assertEquals(0, plainTable.dirty().writeCount(plainTable.position(HP.id())));
+    }
+
+    @Test
+    void aMoveAtOnceWhoseDestinationCannotGrowChangesNothing() {
+        long[] ids = stageTagMovesAddingA(2, 0);
+        Table source = fixture.tableOf(ids[1]);
+        Table target = fixture.registry.withAdded(source, A);
+        assertEquals(0, target.capacityRows(), "nothing allocated yet: the move must grow it");
+        AllocationFaults.failAt(AllocationFaults.Kind.NATIVE, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> moves.moveAtOnce(ids[1], A, true));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(2, source.count());
+        assertEquals(0, target.count());
+        for (long id : ids) {
+            assertSame(source, fixture.tableOf(id));
+            assertIndexed(id);
+        }
+        assertEquals(1, hp(ids[1]));
+        assertTrue(fixture.tx.isEmpty());
+        assertTrue(moves.moveAtOnce(ids[1], A, true), "the same move succeeds once memory is there");
+        assertSame(target, fixture.tableOf(ids[1]));
+    }
+
     /** Where the index puts an entity agrees with the row that holds it. */
     private void assertIndexed(long id) {
         Table table = fixture.tableOf(id);
@@ -966,14 +1077,16 @@ class MovePlacementTest {
     /**
      * The short paths of tag moves (one run planned at once, whole-table moves, partial runs row by row, quiet
      * despawns) against the paths every move takes when each archetype is observed: the same random scopes of
-     * tag changes, removals, value changes, despawns and spawns, over entities of three archetypes, leave every
-     * entity with the same components and values, and the archetypes with the same entities. Fixed seeds, named
+     * tag changes, removals, value changes, despawns and spawns, over entities of three archetypes, each followed
+     * by a few of the same calls with no scope open (which the plain world moves at once,
+     * {@link MovePlacement#moveAtOnce}), leave every entity with the same components and values. Fixed seeds, named
      * in each failure.
      */
     @Test
     void theShortPathsOfTagMovesEndWhereTheOneByOnePathsEnd() {
         for (long seed = 1; seed <= 40; seed++) {
             java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+            java.util.SplittableRandom instant = new java.util.SplittableRandom(-seed); // the scopes' draws stay
             try (dev.jtecs.world.World fast = differentialWorld(false);
                     dev.jtecs.world.World slow = differentialWorld(true)) {
                 List<Long> ids = new ArrayList<>();
@@ -1023,6 +1136,28 @@ class MovePlacementTest {
                     }
                     fast.commit();
                     slow.commit();
+                    // then a few calls with no scope open: the fast world moves the plain ones at once
+                    for (int k = instant.nextInt(12); k > 0; k--) {
+                        long id = ids.get(instant.nextInt(ids.size()));
+                        int what = instant.nextInt(10);
+                        dev.jtecs.component.TagComponent instantTag = instant.nextBoolean() ? A : C;
+                        for (dev.jtecs.world.World world : List.of(fast, slow)) {
+                            if (!world.isAlive(id)) {
+                                continue;
+                            }
+                            if (what == 0) {
+                                world.despawn(id);
+                            } else if (what == 1) {
+                                world.set(id, SPEED.of(-k)); // a value move
+                            } else if (what == 2) {
+                                world.remove(id, SPEED); // a value component leaving
+                            } else if (what < 6) {
+                                world.set(id, instantTag);
+                            } else {
+                                world.remove(id, instantTag);
+                            }
+                        }
+                    }
                     for (long id : ids) {
                         String at = "seed " + seed + " round " + round + " entity " + Entity.toString(id);
                         assertEquals(slow.isAlive(id), fast.isAlive(id), at);

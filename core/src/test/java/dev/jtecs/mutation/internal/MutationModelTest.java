@@ -48,6 +48,46 @@ class MutationModelTest {
         return assertThrows(IllegalArgumentException.class, call::run);
     }
 
+    /**
+     * {@code stageTagMove}: with no scope open a plain tag moves at once and stages nothing; inside a scope it is
+     * staged as a compact move and moves at the commit; a partition tag is left to the general path (which
+     * refuses it) at both depths, having staged nothing.
+     */
+    @Test
+    void aTagChangeWithNoScopeOpenMovesAtOnceAndAPartitionTagIsLeftToTheGeneralPath() {
+        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+                dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
+            MutationModel model = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
+                    () -> null, null, DrainHooks.NONE);
+            long id = model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
+            java.util.function.Supplier<dev.jtecs.storage.internal.Table> table =
+                    () -> registry.ofStore(index.storeOf(dev.jtecs.entity.Entity.slot(id)));
+
+            assertTrue(model.stageTagMove(id, IDLE, true));
+            assertTrue(model.transaction().isEmpty(), "moved at once: nothing staged");
+            assertTrue(table.get().has(IDLE.id()));
+
+            model.scopes().defer();
+            assertTrue(model.stageTagMove(id, IDLE, false));
+            assertFalse(model.transaction().isEmpty(), "staged inside the scope");
+            assertTrue(table.get().has(IDLE.id()), "until the commit");
+            model.scopes().commit();
+            assertFalse(table.get().has(IDLE.id()));
+
+            model.partitions().declare(MOVE);
+            assertFalse(model.stageTagMove(id, RUNNING, true), "a partition tag takes the general path");
+            model.scopes().defer();
+            assertFalse(model.stageTagMove(id, RUNNING, true));
+            assertTrue(model.transaction().isEmpty());
+            model.scopes().commit();
+            assertFalse(table.get().has(RUNNING.id()));
+            assertEquals(3, table.get().readValue(table.get().position(HP.id()),
+                    index.rowOf(dev.jtecs.entity.Entity.slot(id))));
+        }
+    }
+
     @Test
     void batchCallsRefusePartitionTagsNamingTheCallAndChangeNothing() {
         world.declarePartition(MOVE);
