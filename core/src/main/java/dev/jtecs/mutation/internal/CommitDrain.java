@@ -104,13 +104,14 @@ public final class CommitDrain {
     }
 
     /**
-     * The instant {@code set} of a tag or {@code remove} of a component (no scope open): when no drain runs and
-     * nothing waits for one (no staged work, sparse write, settlement or key claim), so that the call's
-     * publication would hold this one change alone, moves the row at once where {@link MovePlacement#moveAtOnce}
-     * can; {@code false}, having changed nothing, sends the call down the staged path.
+     * The instant {@code set} of a tag or a new value, or {@code remove} of a component (no scope open): when no
+     * drain runs and nothing waits for one (no staged work, sparse write, settlement or key claim), so that the
+     * call's publication would hold this one change alone, moves the row at once where
+     * {@link MovePlacement#moveAtOnce} can ({@code value}: the value a set adds, or {@code null}); {@code false},
+     * having changed nothing, sends the call down the staged path.
      */
-    public boolean moveAtOnce(long id, Component<?> component, boolean add) {
-        return !draining && !hasWork() && !keys.hasPending() && moves.moveAtOnce(id, component, add);
+    public boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
+        return !draining && !hasWork() && !keys.hasPending() && moves.moveAtOnce(id, component, add, value);
     }
 
     /**

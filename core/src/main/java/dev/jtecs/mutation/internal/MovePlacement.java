@@ -696,17 +696,22 @@ final class MovePlacement {
     }
 
     /**
-     * The instant {@code set} of a tag or {@code remove} of a component, moved at once: called with no scope open
-     * and nothing staged or pending anywhere (the caller checks), for a tag without requirements or a component
-     * that {@code Staging.removesAsPlainMove} allows. When the entity is published and neither its table nor the
-     * destination has observers or relationship pairs, the row moves here with no staging and no wave, exactly as
-     * {@link #moveLone} would move it after a wave of that one change: the same row copy, marks and index, and a
-     * failure leaves the entity where it was. A removal of a component the entity lacks does nothing and counts
-     * as done. Returns {@code false}, having changed nothing, for everything else: the caller stages the call.
+     * The instant {@code set} of a tag or of a new component value, or {@code remove} of a component, moved at
+     * once: called with no scope open and nothing staged or pending anywhere (the caller checks), for a tag without
+     * requirements ({@code value} null), a value of {@code component} that {@code Staging.addsAsPlainMove} allows,
+     * or a removal that {@code Staging.removesAsPlainMove} allows. When the entity is published and lacks what it
+     * adds (has what it removes), and neither its table nor the destination has observers or relationship pairs,
+     * the row moves here with no staging and no wave, exactly as {@link #moveLone} would move it after a wave of
+     * that one change: the same row copy, value, marks and index, and a failure (an allocation, the value's
+     * accessor) leaves the entity where it was. A removal of a component the entity lacks does nothing and counts
+     * as done. Returns {@code false}, having changed nothing, for everything else (adding what the entity has is a
+     * write-through): the caller stages the call.
      */
-    boolean moveAtOnce(long id, Component<?> component, boolean add) {
-        if (add ? !(component instanceof TagComponent) || !component.requires().isEmpty()
-                : !Staging.removesAsPlainMove(component)) {
+    boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
+        boolean plain = !add ? Staging.removesAsPlainMove(component)
+                : value == null ? component instanceof TagComponent && component.requires().isEmpty()
+                : value.component() == component && Staging.addsAsPlainMove(value);
+        if (!plain) {
             return false;
         }
         int store = index.aliveStore(id);
@@ -724,7 +729,7 @@ final class MovePlacement {
         }
         int slot = Entity.slot(id);
         int row = index.rowOf(slot);
-        int destination = moveRow(row, current, target, component.id(), add, null);
+        int destination = moveRow(row, current, target, component.id(), add, value);
         drain.completeRowMove(slot, current, row, target, destination, null);
         return true;
     }

@@ -3,6 +3,7 @@ package dev.jtecs.mutation.internal;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
@@ -224,6 +225,10 @@ public final class MutationModel {
         if (input.component() == EntityKey.COMPONENT) {
             keys.checkClaim(Staging.keyOf(input), id);
         }
+        if (scopes.depth() == 0 && input instanceof ComponentValue<?>
+                && drain.moveAtOnce(id, input.component(), true, input)) {
+            return; // a new value with no scope open, moved at once (CommitDrain.moveAtOnce)
+        }
         scopes.enter();
         boolean ok = false;
         try {
@@ -246,7 +251,7 @@ public final class MutationModel {
             return false;
         }
         return scopes.depth() > 0 ? staging.stageTagMove(id, component, add)
-                : drain.moveAtOnce(id, component, add);
+                : drain.moveAtOnce(id, component, add, null);
     }
 
     /** Removes a component, or every edge of a relationship; a selector names one edge. */

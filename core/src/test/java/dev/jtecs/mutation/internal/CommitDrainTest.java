@@ -88,14 +88,14 @@ class CommitDrainTest {
         Table table = tableOf(id);
 
         long staged = stageSpawn(N.of(3));
-        assertFalse(drain.moveAtOnce(id, T, true), "a staged spawn waits: the call must publish it too");
+        assertFalse(drain.moveAtOnce(id, T, true, null), "a staged spawn waits: the call must publish it too");
         drain.drain();
         assertTrue(index.isAlive(staged));
         settling[0] = true;
-        assertFalse(drain.moveAtOnce(id, T, true), "a settlement waits");
+        assertFalse(drain.moveAtOnce(id, T, true, null), "a settlement waits");
         settling[0] = false;
         keys.stageClaim("k", id);
-        assertFalse(drain.moveAtOnce(id, T, true), "a key claim waits for its reconciliation");
+        assertFalse(drain.moveAtOnce(id, T, true, null), "a key claim waits for its reconciliation");
         keys.clear();
         boolean[] inDrain = new boolean[2];
         tableOf(observed).addObserver(new dev.jtecs.storage.EntityObserver() {
@@ -103,7 +103,7 @@ class CommitDrainTest {
             public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
                     dev.jtecs.storage.Archetype other) {
                 inDrain[0] = true;
-                inDrain[1] = drain.moveAtOnce(id, T, true);
+                inDrain[1] = drain.moveAtOnce(id, T, true, null);
             }
         });
         tx.begin(observed, Entity.slot(observed), TxState.STAGED_DESPAWN);
@@ -113,7 +113,7 @@ class CommitDrainTest {
         assertSame(table, tableOf(id), "nothing moved so far");
         assertTrue(tx.isEmpty());
 
-        assertTrue(drain.moveAtOnce(id, T, true), "nothing waits now");
+        assertTrue(drain.moveAtOnce(id, T, true, null), "nothing waits now");
         assertTrue(tableOf(id).has(T.id()));
         assertTrue(tx.isEmpty());
     }

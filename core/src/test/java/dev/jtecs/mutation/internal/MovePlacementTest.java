@@ -400,7 +400,7 @@ class MovePlacementTest {
     void aMoveAtOnceAddsATagAndRemovesItWithNothingStaged() {
         long[] ids = stageTagMovesAddingA(3, 0);
         Table source = fixture.tableOf(ids[0]);
-        assertTrue(moves.moveAtOnce(ids[0], A, true));
+        assertTrue(moves.moveAtOnce(ids[0], A, true, null));
         assertTrue(fixture.tx.isEmpty(), "nothing was staged");
         Table target = fixture.tableOf(ids[0]);
         assertEquals(fixture.registry.withAdded(source, A), target);
@@ -412,7 +412,7 @@ class MovePlacementTest {
         }
         assertEquals(1, target.dirty().writeCount(target.position(A.id())), "an added tag is marked");
 
-        assertTrue(moves.moveAtOnce(ids[0], A, false));
+        assertTrue(moves.moveAtOnce(ids[0], A, false, null));
         assertSame(source, fixture.tableOf(ids[0]));
         assertEquals(0, target.count());
         assertEquals(3, source.count());
@@ -423,7 +423,7 @@ class MovePlacementTest {
         assertEquals(0, source.dirty().writeCount(source.position(HP.id())), "a removal marks no column");
         assertEquals(1, target.dirty().writeCount(target.position(A.id())), "nor does it mark the tag again");
 
-        assertTrue(moves.moveAtOnce(ids[1], HP, false), "a value component leaves as a plain row move too");
+        assertTrue(moves.moveAtOnce(ids[1], HP, false, null), "a value component leaves as a plain row move too");
         assertFalse(fixture.tableOf(ids[1]).has(HP.id()));
         assertIndexed(ids[1]);
         assertTrue(fixture.tx.isEmpty());
@@ -449,15 +449,15 @@ class MovePlacementTest {
             "a dead entity", "a staged spawn", "an observed table", "an observed destination", "a table with pairs",
             "a relationship pair to remove"};
         boolean[] refused = {
-            !moves.moveAtOnce(plain, SPEED, true),
-            !moves.moveAtOnce(plain, NEEDS_SPEED, true),
-            !moves.moveAtOnce(withA, A, true),
-            !moves.moveAtOnce(dead, A, true),
-            !moves.moveAtOnce(reserved, A, true),
-            !moves.moveAtOnce(observed, A, true),
-            !moves.moveAtOnce(observedTarget, A, true),
-            !moves.moveAtOnce(paired, A, true),
-            !moves.moveAtOnce(paired, fixture.registry.pairs().pair(PAIRED, plain), false)};
+            !moves.moveAtOnce(plain, SPEED, true, null),
+            !moves.moveAtOnce(plain, NEEDS_SPEED, true, null),
+            !moves.moveAtOnce(withA, A, true, null),
+            !moves.moveAtOnce(dead, A, true, null),
+            !moves.moveAtOnce(reserved, A, true, null),
+            !moves.moveAtOnce(observed, A, true, null),
+            !moves.moveAtOnce(observedTarget, A, true, null),
+            !moves.moveAtOnce(paired, A, true, null),
+            !moves.moveAtOnce(paired, fixture.registry.pairs().pair(PAIRED, plain), false, null)};
         for (int i = 0; i < cases.length; i++) {
             assertTrue(refused[i], cases[i] + " takes the staged path");
         }
@@ -474,9 +474,44 @@ class MovePlacementTest {
         assertSame(plainTable, fixture.tableOf(plain));
         assertTrue(fixture.tx.isEmpty());
 
-        assertTrue(moves.moveAtOnce(plain, A, false), "removing what it lacks is done: there is nothing to do");
+        assertTrue(moves.moveAtOnce(plain, A, false, null), "removing what it lacks is done: there is nothing to do");
         assertSame(plainTable, fixture.tableOf(plain));
         assertEquals(0, plainTable.dirty().writeCount(plainTable.position(HP.id())));
+    }
+
+    @Test
+    void aNewValueMovedAtOnceIsWrittenAndMarkedAndOneWhoseAccessorThrowsLeavesTheRowWhereItWas() {
+        long[] ids = stageTagMovesAddingA(3, 0);
+        Table source = fixture.tableOf(ids[0]);
+        assertTrue(moves.moveAtOnce(ids[0], SPEED, true, SPEED.of(9)));
+        Table target = fixture.tableOf(ids[0]);
+        assertEquals(fixture.registry.withAdded(source, SPEED), target);
+        assertEquals(9, target.readValue(target.position(SPEED.id()), fixture.index.rowOf(Entity.slot(ids[0]))));
+        assertEquals(0, hp(ids[0]));
+        assertEquals(1, target.dirty().writeCount(target.position(SPEED.id())));
+        assertTrue(fixture.tx.isEmpty());
+        assertFalse(moves.moveAtOnce(ids[0], SPEED, true, SPEED.of(10)), "a value it has is a write-through");
+        assertEquals(9, target.readValue(target.position(SPEED.id()), fixture.index.rowOf(Entity.slot(ids[0]))));
+        assertFalse(moves.moveAtOnce(ids[1], SPEED, true, HP.of(4)), "a value of another component is refused");
+        assertFalse(moves.moveAtOnce(ids[1], CURSED, true, CURSED), "a bare component asks for a default: staged");
+        assertSame(source, fixture.tableOf(ids[1]));
+
+        Brittle.failing = true;
+        try {
+            assertThrows(IllegalStateException.class,
+                    () -> moves.moveAtOnce(ids[1], BRITTLE, true, BRITTLE.of(new Brittle(4))));
+        } finally {
+            Brittle.failing = false;
+        }
+        assertEquals(0, fixture.registry.withAdded(source, BRITTLE).count(), "the copied row went again");
+        assertEquals(2, source.count());
+        for (long id : new long[] {ids[1], ids[2]}) {
+            assertSame(source, fixture.tableOf(id));
+            assertIndexed(id);
+        }
+        assertEquals(1, hp(ids[1]));
+        assertEquals(2, hp(ids[2]));
+        assertTrue(fixture.tx.isEmpty());
     }
 
     @Test
@@ -487,7 +522,7 @@ class MovePlacementTest {
         assertEquals(0, target.capacityRows(), "nothing allocated yet: the move must grow it");
         AllocationFaults.failAt(AllocationFaults.Kind.NATIVE, 1);
         try {
-            assertThrows(OutOfMemoryError.class, () -> moves.moveAtOnce(ids[1], A, true));
+            assertThrows(OutOfMemoryError.class, () -> moves.moveAtOnce(ids[1], A, true, null));
         } finally {
             AllocationFaults.disarm();
         }
@@ -499,7 +534,7 @@ class MovePlacementTest {
         }
         assertEquals(1, hp(ids[1]));
         assertTrue(fixture.tx.isEmpty());
-        assertTrue(moves.moveAtOnce(ids[1], A, true), "the same move succeeds once memory is there");
+        assertTrue(moves.moveAtOnce(ids[1], A, true, null), "the same move succeeds once memory is there");
         assertSame(target, fixture.tableOf(ids[1]));
     }
 

@@ -88,6 +88,48 @@ class MutationModelTest {
         }
     }
 
+    /**
+     * {@code set} of a new value with no scope open moves the row during the call and runs no publication; a
+     * value the entity has is written through, and inside a scope the new value waits for the commit's.
+     */
+    @Test
+    void aNewValueWithNoScopeOpenMovesAtOnceWithoutAPublication() {
+        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+                dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
+            int[] publications = {0};
+            MutationModel model = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
+                    () -> null, null, new DrainHooks() {
+                        @Override
+                        public void publicationEnded(boolean published) {
+                            publications[0]++;
+                        }
+                    });
+            long id = model.spawn(new dev.jtecs.component.Input[] {IDLE});
+            assertEquals(1, publications[0], "the spawn published");
+            java.util.function.IntSupplier hp = () -> {
+                dev.jtecs.storage.internal.Table table = registry.ofStore(index.storeOf(
+                        dev.jtecs.entity.Entity.slot(id)));
+                return (Integer) table.readValue(table.position(HP.id()),
+                        index.rowOf(dev.jtecs.entity.Entity.slot(id)));
+            };
+            model.set(id, HP.of(5));
+            assertEquals(1, publications[0], "moved at once: no publication");
+            assertEquals(5, hp.getAsInt());
+            model.set(id, HP.of(6));
+            assertEquals(1, publications[0], "written through");
+            assertEquals(6, hp.getAsInt());
+            model.remove(id, HP, null);
+            model.scopes().defer();
+            model.set(id, HP.of(7));
+            assertFalse(model.transaction().isEmpty(), "staged inside the scope");
+            model.scopes().commit();
+            assertEquals(3, publications[0], "the removal's and the commit's");
+            assertEquals(7, hp.getAsInt());
+        }
+    }
+
     @Test
     void batchCallsRefusePartitionTagsNamingTheCallAndChangeNothing() {
         world.declarePartition(MOVE);
