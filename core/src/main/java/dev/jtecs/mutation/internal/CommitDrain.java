@@ -201,21 +201,69 @@ public final class CommitDrain {
         draining = true;
         destinations.forget(); // tables may have been pruned since the last drain
         try {
-            int waves = 0;
-            while (hasWork()) {
-                if (++waves > maxWaves) {
-                    String cascade = describeCascade();
-                    discardStaged();
-                    throw new IllegalStateException("commit did not reach a fixed point after " + maxWaves
-                            + " waves: likely observer cascade (observers or callbacks keep staging work; wave "
-                            + waves + " would have published " + cascade + "; the bound is "
-                            + "WorldConfig.maxSubmissionWaves)");
-                }
-                runWave();
-            }
+            runWaves(0);
         } finally {
             draining = false;
         }
+    }
+
+    /** Runs waves while there is work, {@code waves} of them already run in this drain. */
+    private void runWaves(int waves) {
+        while (hasWork()) {
+            if (++waves > maxWaves) {
+                String cascade = describeCascade();
+                discardStaged();
+                throw new IllegalStateException("commit did not reach a fixed point after " + maxWaves
+                        + " waves: likely observer cascade (observers or callbacks keep staging work; wave "
+                        + waves + " would have published " + cascade + "; the bound is "
+                        + "WorldConfig.maxSubmissionWaves)");
+            }
+            runWave();
+        }
+    }
+
+    /**
+     * The instant {@code despawn} of a published entity (no scope open, nobody observing despawns): when no drain
+     * runs and nothing waits for one (no staged work, sparse write, settlement or key claim), publishes it as the
+     * call's publication would, as its one quiet despawn ({@link #publishLoneQuietDespawn}: the row leaves, the
+     * segment and the wave end, the waves its callbacks or settlements staged follow, then the publication ends),
+     * without staging it first. The slot carries the despawn's mark while the row leaves, as a staged despawn's
+     * does, so a callback sees the entity as despawning. Returns {@code false}, having changed nothing, otherwise:
+     * the caller stages the call.
+     */
+    public boolean despawnAtOnce(long id) {
+        if (draining || hasWork() || keys.hasPending() || index.aliveStore(id) < 0) {
+            return false;
+        }
+        int slot = Entity.slot(id);
+        transaction.doom(slot); // (may grow the marks: a failure there changes nothing)
+        boolean published = false;
+        draining = true;
+        try {
+            destinations.forget();
+            quietNext = 0;
+            try {
+                despawnEntity(id, -1);
+                hooks.segmentDone();
+                endWave();
+            } catch (RuntimeException | Error failure) {
+                if (quietNext == 0) {
+                    transaction.undoom(slot); // it never left: the entity stays alive, unmarked
+                }
+                quietNext = 0;
+                abandonWave();
+                throw failure;
+            }
+            runWaves(1);
+            published = true;
+        } finally {
+            draining = false;
+            hooks.publicationEnded(published);
+            if (keys.hasPending()) {
+                keys.reconcile();
+            }
+        }
+        return true;
     }
 
     /**

@@ -331,8 +331,9 @@ public final class MutationModel {
     }
 
     public void despawn(long id) {
-        if (scopes.depth() > 0 && lifecycle.despawnIsSilent() && staging.stageQuietDespawn(id)) {
-            return; // inside a scope with nobody to tell: no user code runs, and the call's scope would not publish
+        if (lifecycle.despawnIsSilent() && (scopes.depth() > 0 ? staging.stageQuietDespawn(id)
+                : drain.despawnAtOnce(id))) {
+            return; // nobody to tell: inside a scope staged in short, with none published at once
         }
         int slot = index.requireLiveOrReserved(id, "despawn");
         scopes.enter();

@@ -314,6 +314,149 @@ class CommitDrainTest {
     }
 
     @Test
+    void aDespawnAtOnceRunsTheHooksOfTheLoneDespawnsPublicationAndIsRefusedWhileAnythingWaits() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        try (DrainFixture rig = new DrainFixture(logging(log))) {
+            long a = rig.stageSpawn(N.of(1));
+            long b = rig.stageSpawn(N.of(2));
+            rig.drain.publish();
+            Table table = rig.tableOf(a);
+            long staged = rig.stageSpawn(N.of(3));
+            log.clear();
+            assertFalse(rig.drain.despawnAtOnce(a), "a staged spawn waits: the call must publish it too");
+            assertTrue(log.isEmpty());
+            assertTrue(rig.index.isAlive(a));
+            assertFalse(rig.tx.isDoomed(Entity.slot(a)));
+            rig.drain.publish();
+            assertTrue(rig.index.isAlive(staged));
+            log.clear();
+
+            assertTrue(rig.drain.despawnAtOnce(a));
+            assertEquals(java.util.List.of("prepare 1", "despawned " + a, "segment", "settle", "ended true"), log,
+                    "what the publication of the lone despawn runs, in its order");
+            assertEquals(EntityIndex.FREE, rig.index.stateOf(a));
+            assertFalse(rig.tx.isDoomed(Entity.slot(a)));
+            assertEquals(2, table.count());
+            assertEquals(b, table.entityAt(rig.index.rowOf(Entity.slot(b))), "the last row filled the hole");
+            assertEquals(2, table.readValue(table.position(N.id()), rig.index.rowOf(Entity.slot(b))));
+            assertTrue(rig.tx.isEmpty());
+            assertFalse(rig.drain.hasWork());
+            log.clear();
+            assertFalse(rig.drain.despawnAtOnce(a), "gone: the general path names it");
+            assertTrue(log.isEmpty());
+        }
+    }
+
+    @Test
+    void aDespawnAtOnceMarksItsSlotForCallbacksAndPublishesWhatTheyStageInTheNextWave() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        try (DrainFixture rig = new DrainFixture(logging(log))) {
+            long a = rig.stageSpawn(N.of(1));
+            long b = rig.stageSpawn(N.of(2));
+            rig.drain.publish();
+            boolean[] seen = new boolean[2];
+            long[] spawned = new long[1];
+            rig.tableOf(a).addObserver(new dev.jtecs.storage.EntityObserver() {
+                @Override
+                public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
+                        dev.jtecs.storage.Archetype other) {
+                    seen[0] = rig.tx.isDoomed(Entity.slot(a));
+                    seen[1] = rig.drain.isDraining();
+                    spawned[0] = rig.stageSpawn(N.of(7)); // joins the drain: the next wave publishes it
+                }
+            });
+            log.clear();
+            assertTrue(rig.drain.despawnAtOnce(a));
+            assertTrue(seen[0], "the callback sees the entity marked as despawning");
+            assertTrue(seen[1], "and a drain running, which its own calls join");
+            assertFalse(rig.index.isAlive(a));
+            assertTrue(rig.index.isAlive(spawned[0]), "published in the same publication");
+            assertEquals(java.util.List.of("prepare 1", "despawned " + a, "segment", "settle", "segment", "settle",
+                    "ended true"), log, "two waves, one publication");
+            assertTrue(rig.index.isAlive(b));
+            assertFalse(rig.tx.anyDoomed());
+            assertTrue(rig.tx.isEmpty());
+        }
+    }
+
+    @Test
+    void aDespawnAtOnceWhoseObserverThrowsEndsAsTheLoneDespawnDoes() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        CommitDrain drain = drainWith(logging(log));
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        drain.publish();
+        Table table = tableOf(a);
+        table.addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntityMove(dev.jtecs.storage.Archetype archetype, long entity, int fromRow, int toRow) {
+                tx.begin(entity, Entity.slot(entity), TxState.STAGED_DESPAWN); // work for a next wave
+                throw new IllegalStateException("move observer failed");
+            }
+        });
+        log.clear();
+        assertThrows(IllegalStateException.class, () -> drain.despawnAtOnce(a));
+        assertEquals(java.util.List.of("prepare 1", "despawned " + a, "ended false"), log,
+                "the despawn is reported even though an observer threw; the wave ends there");
+        assertFalse(index.isAlive(a), "the row had left: the entity is gone");
+        assertTrue(index.isAlive(b), "what the observer staged was discarded with the failed wave");
+        assertEquals(b, table.entityAt(index.rowOf(Entity.slot(b))));
+        assertFalse(tx.anyDoomed());
+        assertTrue(tx.isEmpty());
+        assertFalse(drain.hasWork());
+        assertFalse(drain.isDraining());
+    }
+
+    @Test
+    void aDespawnAtOnceFailingAtAnyHeapAllocationLeavesTheEntityWholeAndUnmarked() {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            java.util.List<String> log = new java.util.ArrayList<>();
+            try (DrainFixture rig = new DrainFixture(logging(log))) {
+                long[] ids = new long[70]; // more than the free stack's first room (64): its growth can fail
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = rig.stageSpawn(N.of(i));
+                }
+                rig.drain.drain();
+                for (int i = 0; i < 64; i++) {
+                    assertTrue(rig.drain.despawnAtOnce(ids[i]));
+                }
+                Table table = rig.tableOf(ids[64]);
+                long id = ids[64];
+                log.clear();
+                boolean failed;
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                try {
+                    assertTrue(rig.drain.despawnAtOnce(id));
+                    failed = false;
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    AllocationFaults.disarm();
+                }
+                if (!failed) {
+                    assertTrue(failures > 0, "some allocation of the despawn was failed");
+                    assertFalse(rig.index.isAlive(id));
+                    assertEquals(5, table.count());
+                    return;
+                }
+                failures++;
+                String when = "heap allocation " + k + " failed";
+                assertTrue(rig.index.isAlive(id), when);
+                assertEquals(6, table.count(), when);
+                assertEquals(id, table.entityAt(rig.index.rowOf(Entity.slot(id))), when);
+                assertEquals(64, table.readValue(table.position(N.id()), rig.index.rowOf(Entity.slot(id))), when);
+                assertFalse(rig.tx.anyDoomed(), "no mark is left, " + when);
+                assertTrue(rig.tx.isEmpty(), when);
+                assertFalse(rig.drain.isDraining(), when);
+                assertFalse(log.contains("despawned " + id), when + ": " + log);
+                assertTrue(log.isEmpty() || log.get(log.size() - 1).equals("ended false"),
+                        when + ": a publication that began ends failed, " + log);
+            }
+        }
+    }
+
+    @Test
     void aLoneDespawnOfAnEntityAlreadyGoneChangesNothing() {
         java.util.List<String> log = new java.util.ArrayList<>();
         CommitDrain drain = drainWith(logging(log));

@@ -130,6 +130,65 @@ class MutationModelTest {
         }
     }
 
+    /**
+     * {@code despawn} with nobody observing despawns: with no scope open it is published at once, never staged
+     * (the wave that reports it holds no quiet despawn); inside a scope it is staged in short and published by the
+     * commit's wave.
+     */
+    @Test
+    void aSilentDespawnWithNoScopeOpenIsPublishedWithoutBeingStaged() {
+        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+                dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
+            java.util.List<String> log = new java.util.ArrayList<>();
+            MutationModel[] model = new MutationModel[1];
+            model[0] = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
+                    () -> null, null, new DrainHooks() {
+                        @Override
+                        public void despawned(long id) {
+                            log.add("despawned, sealed quiet despawns " + model[0].transaction().sealedQuietDespawns());
+                        }
+                    });
+            long a = model[0].spawn(new dev.jtecs.component.Input[] {HP.of(1)});
+            long b = model[0].spawn(new dev.jtecs.component.Input[] {HP.of(2)});
+            model[0].despawn(a);
+            assertEquals(java.util.List.of("despawned, sealed quiet despawns 0"), log, "published at once");
+            assertFalse(index.isAlive(a));
+            model[0].scopes().defer();
+            model[0].despawn(b);
+            assertTrue(index.isAlive(b), "staged until the commit");
+            model[0].scopes().commit();
+            assertEquals(java.util.List.of("despawned, sealed quiet despawns 0", "despawned, sealed quiet despawns 1"),
+                    log);
+            assertFalse(index.isAlive(b));
+            IllegalArgumentException dead = refused(() -> model[0].despawn(a));
+            assertTrue(dead.getMessage().contains("despawn"), dead.getMessage());
+        }
+    }
+
+    @Test
+    void setAndRemoveRefusePartitionTagsNamingTheCallAtBothDepthsAndChangeNothing() {
+        world.declarePartition(MOVE);
+        long id = world.spawn(HP.of(3), IDLE);
+        String setTag = "is a tag of partition dimension test.model.move; change it with setTag";
+        for (boolean scoped : new boolean[] {false, true}) {
+            if (scoped) {
+                world.defer();
+            }
+            IllegalArgumentException set = refused(() -> world.set(id, RUNNING));
+            assertTrue(set.getMessage().startsWith("set: test.model.Running " + setTag), set.getMessage());
+            IllegalArgumentException removed = refused(() -> world.remove(id, IDLE));
+            assertTrue(removed.getMessage().startsWith("remove: test.model.Idle " + setTag), removed.getMessage());
+            if (scoped) {
+                world.commit();
+            }
+            assertTrue(world.has(id, IDLE), "scoped " + scoped);
+            assertFalse(world.has(id, RUNNING), "scoped " + scoped);
+            assertFalse(world.hasPendingChanges());
+        }
+    }
+
     @Test
     void batchCallsRefusePartitionTagsNamingTheCallAndChangeNothing() {
         world.declarePartition(MOVE);
