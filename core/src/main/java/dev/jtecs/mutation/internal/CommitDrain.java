@@ -108,10 +108,43 @@ public final class CommitDrain {
      * drain runs and nothing waits for one (no staged work, sparse write, settlement or key claim), so that the
      * call's publication would hold this one change alone, moves the row at once where
      * {@link MovePlacement#moveAtOnce} can ({@code value}: the value a set adds, or {@code null}); {@code false},
-     * having changed nothing, sends the call down the staged path.
+     * having changed nothing, sends the call down the staged path. A value's accessor runs with the drain marked
+     * running, as in the lone move's wave, so the calls it makes stage and publish in waves after the move (a
+     * failing accessor discards them with the move), and the publication ends as that one would.
      */
     public boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
-        return !draining && !hasWork() && !keys.hasPending() && moves.moveAtOnce(id, component, add, value);
+        if (draining || hasWork() || keys.hasPending()) {
+            return false;
+        }
+        if (value == null) {
+            return moves.moveAtOnce(id, component, add, null); // runs no user code
+        }
+        // a value's accessor is user code: as in the lone move's wave, a call it makes joins this publication
+        draining = true;
+        boolean moved = false;
+        boolean published = false;
+        try {
+            try {
+                moved = moves.moveAtOnce(id, component, add, value);
+            } catch (RuntimeException | Error failure) {
+                moved = true; // (a failure comes from the write, after the checks: the publication had begun)
+                abandonWave(); // what the accessor staged goes with the move it failed
+                throw failure;
+            }
+            if (moved) {
+                runWaves(1);
+                published = true;
+            }
+            return moved;
+        } finally {
+            draining = false;
+            if (moved) {
+                hooks.publicationEnded(published);
+                if (keys.hasPending()) {
+                    keys.reconcile();
+                }
+            }
+        }
     }
 
     /**

@@ -89,11 +89,12 @@ class MutationModelTest {
     }
 
     /**
-     * {@code set} of a new value with no scope open moves the row during the call and runs no publication; a
-     * value the entity has is written through, and inside a scope the new value waits for the commit's.
+     * {@code set} of a new value with no scope open moves the row during the call, as one publication (its value's
+     * accessor is user code, whose calls join it); a value the entity has is written through without one, and
+     * inside a scope the new value waits for the commit's.
      */
     @Test
-    void aNewValueWithNoScopeOpenMovesAtOnceWithoutAPublication() {
+    void aNewValueWithNoScopeOpenMovesAtOnceAsOnePublication() {
         try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
                 dev.jtecs.storage.internal.ArchetypeRegistry registry =
                         new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
@@ -115,17 +116,18 @@ class MutationModelTest {
                         index.rowOf(dev.jtecs.entity.Entity.slot(id)));
             };
             model.set(id, HP.of(5));
-            assertEquals(1, publications[0], "moved at once: no publication");
+            assertEquals(2, publications[0], "moved at once, as a publication of its own");
+            assertTrue(model.transaction().isEmpty());
             assertEquals(5, hp.getAsInt());
             model.set(id, HP.of(6));
-            assertEquals(1, publications[0], "written through");
+            assertEquals(2, publications[0], "written through");
             assertEquals(6, hp.getAsInt());
             model.remove(id, HP, null);
             model.scopes().defer();
             model.set(id, HP.of(7));
             assertFalse(model.transaction().isEmpty(), "staged inside the scope");
             model.scopes().commit();
-            assertEquals(3, publications[0], "the removal's and the commit's");
+            assertEquals(4, publications[0], "the removal's and the commit's");
             assertEquals(7, hp.getAsInt());
         }
     }
@@ -186,6 +188,69 @@ class MutationModelTest {
             assertTrue(world.has(id, IDLE), "scoped " + scoped);
             assertFalse(world.has(id, RUNNING), "scoped " + scoped);
             assertFalse(world.hasPendingChanges());
+        }
+    }
+
+    /** A record whose accessor runs {@code MEDDLE} first: user code calling the world while its value is read. */
+    record Meddler(int v) {
+        static Runnable meddle = () -> { };
+
+        @Override
+        public int v() {
+            Runnable run = meddle;
+            meddle = () -> { };
+            run.run();
+            return v;
+        }
+    }
+
+    static final dev.jtecs.component.NativeComponent<Meddler> MEDDLER =
+            Components.registerNative(Meddler.class, o -> o.name("test.model.Meddler"));
+
+    /**
+     * A new value set with no scope open whose accessor despawns the entity and tags another: the calls join the
+     * move's publication (they publish after it, in the next wave) exactly as they do when the set is staged and
+     * published by a commit, so both worlds end alike and whole.
+     */
+    @Test
+    void callsFromTheAccessorOfAValueMovedAtOnceJoinItsPublication() {
+        for (boolean scoped : new boolean[] {false, true}) {
+            try (World w = World.create()) {
+                long a = w.spawn(HP.of(1));
+                long b = w.spawn(HP.of(2));
+                long c = w.spawn(HP.of(3));
+                Meddler.meddle = () -> {
+                    assertTrue(w.isAlive(a), "the move is under way");
+                    w.despawn(a);
+                    w.set(c, IDLE);
+                };
+                if (scoped) {
+                    w.defer();
+                }
+                w.set(a, MEDDLER.of(new Meddler(7)));
+                if (scoped) {
+                    w.commit();
+                }
+                String at = scoped ? "staged" : "at once";
+                assertFalse(w.isAlive(a), at);
+                assertEquals(2, w.get(b, HP), at);
+                assertEquals(3, w.get(c, HP), at);
+                assertTrue(w.has(c, IDLE), at);
+                assertFalse(w.has(b, IDLE), at);
+                assertFalse(w.hasPendingChanges(), at);
+                assertEquals(2, w.entityCount(), at);
+                int rows = 0;
+                for (dev.jtecs.storage.Archetype archetype
+                        : w.newQuery(QueryDescriptor.builder().include(HP).build()).archetypes()) {
+                    for (int row = 0; row < archetype.count(); row++) {
+                        long entity = archetype.entity(row);
+                        assertTrue(w.isAlive(entity), at + ": a row of " + dev.jtecs.entity.Entity.toString(entity)
+                                + ", which is not alive");
+                        rows++;
+                    }
+                }
+                assertEquals(2, rows, at + ": one row per live entity");
+            }
         }
     }
 
