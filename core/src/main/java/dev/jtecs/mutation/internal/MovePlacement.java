@@ -700,7 +700,8 @@ final class MovePlacement {
      * once: called with no scope open and nothing staged or pending anywhere (the caller checks), for a tag without
      * requirements ({@code value} null), a value of {@code component} that {@code Staging.addsAsPlainMove} allows,
      * or a removal that {@code Staging.removesAsPlainMove} allows. When the entity is published and lacks what it
-     * adds (has what it removes), and neither its table nor the destination has observers or relationship pairs,
+     * adds (has what it removes), the destination is one its table's edge cache holds (a new archetype's creation
+     * runs user code, left to the general path), and neither table has observers or relationship pairs,
      * the row moves here with no staging and no wave, exactly as {@link #moveLone} would move it after a wave of
      * that one change: the same row copy, value, marks and index, and a failure (an allocation, the value's
      * accessor) leaves the entity where it was. A removal of a component the entity lacks does nothing and counts
@@ -722,9 +723,11 @@ final class MovePlacement {
         if (current.position(component.id()) >= 0 == add) {
             return !add; // adding a tag it has marks the column (the general path's write-through)
         }
-        Table target = add ? registry.withAdded(current, component) : registry.withRemoved(current, component);
-        if (current.observers().length != 0 || target.observers().length != 0 || current.hasPairs()
-                || target.hasPairs()) {
+        // only a destination the table's edge cache knows: creating an archetype runs user code (query groupBy,
+        // ArchetypeCreated observers), which the general path runs inside the drain
+        Table target = add ? current.addEdge(component.id()) : current.removeEdge(component.id());
+        if (target == null || current.observers().length != 0 || target.observers().length != 0
+                || current.hasPairs() || target.hasPairs()) {
             return false;
         }
         int slot = Entity.slot(id);

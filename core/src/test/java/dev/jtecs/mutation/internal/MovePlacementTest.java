@@ -400,6 +400,10 @@ class MovePlacementTest {
     void aMoveAtOnceAddsATagAndRemovesItWithNothingStaged() {
         long[] ids = stageTagMovesAddingA(3, 0);
         Table source = fixture.tableOf(ids[0]);
+        assertFalse(moves.moveAtOnce(ids[0], A, true, null), "a destination the edge cache does not hold yet");
+        assertSame(source, fixture.tableOf(ids[0]));
+        fixture.registry.withAdded(source, A); // caches the edges both ways, as a first general move does
+        fixture.registry.withRemoved(source, HP);
         assertTrue(moves.moveAtOnce(ids[0], A, true, null));
         assertTrue(fixture.tx.isEmpty(), "nothing was staged");
         Table target = fixture.tableOf(ids[0]);
@@ -445,6 +449,12 @@ class MovePlacementTest {
         fixture.registry.withAdded(fixture.tableOf(observedTarget), A).addObserver(new EntityObserver() { });
         long reserved = fixture.stageSpawn(HP.of(6)); // staged, not published
         Table plainTable = fixture.tableOf(plain);
+        for (long id : new long[] {plain, observed, paired}) { // each refusal below has its own reason
+            fixture.registry.withAdded(fixture.tableOf(id), A);
+        }
+        fixture.registry.withAdded(plainTable, SPEED);
+        fixture.registry.withAdded(plainTable, NEEDS_SPEED);
+        fixture.registry.withRemoved(fixture.tableOf(paired), fixture.registry.pairs().pair(PAIRED, plain));
         String[] cases = {"a value component to add", "a tag with requirements", "a tag it has",
             "a dead entity", "a staged spawn", "an observed table", "an observed destination", "a table with pairs",
             "a relationship pair to remove"};
@@ -483,6 +493,8 @@ class MovePlacementTest {
     void aNewValueMovedAtOnceIsWrittenAndMarkedAndOneWhoseAccessorThrowsLeavesTheRowWhereItWas() {
         long[] ids = stageTagMovesAddingA(3, 0);
         Table source = fixture.tableOf(ids[0]);
+        fixture.registry.withAdded(source, SPEED); // the edges a move at once takes are cached
+        fixture.registry.withAdded(source, BRITTLE);
         assertTrue(moves.moveAtOnce(ids[0], SPEED, true, SPEED.of(9)));
         Table target = fixture.tableOf(ids[0]);
         assertEquals(fixture.registry.withAdded(source, SPEED), target);

@@ -65,6 +65,9 @@ class MutationModelTest {
             java.util.function.Supplier<dev.jtecs.storage.internal.Table> table =
                     () -> registry.ofStore(index.storeOf(dev.jtecs.entity.Entity.slot(id)));
 
+            assertFalse(model.stageTagMove(id, IDLE, true), "a destination not in the edge cache: the general path");
+            assertFalse(table.get().has(IDLE.id()));
+            registry.withAdded(table.get(), IDLE); // which caches the edge, as a first general move does
             assertTrue(model.stageTagMove(id, IDLE, true));
             assertTrue(model.transaction().isEmpty(), "moved at once: nothing staged");
             assertTrue(table.get().has(IDLE.id()));
@@ -250,6 +253,54 @@ class MutationModelTest {
                     }
                 }
                 assertEquals(2, rows, at + ": one row per live entity");
+            }
+        }
+    }
+
+    /**
+     * An instant tag whose destination is a new archetype: its creation runs user code (an {@code ArchetypeCreated}
+     * observer that despawns the moving entity and another and tags a third), which the general path runs inside
+     * the drain, so the instant call ends as the staged one does, with every row a live entity's.
+     */
+    @Test
+    void anInstantTagIntoANewArchetypeRunsItsCreationCallbacksInsideThePublication() {
+        for (boolean scoped : new boolean[] {false, true}) {
+            try (World w = World.create()) {
+                long a = w.spawn(HP.of(1));
+                long b = w.spawn(HP.of(2));
+                long c = w.spawn(HP.of(3));
+                boolean[] once = {false};
+                w.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
+                    if (!once[0]) {
+                        once[0] = true;
+                        w.despawn(a); // the entity whose move created the archetype
+                        w.despawn(b);
+                        w.set(c, RUNNING);
+                    }
+                });
+                if (scoped) {
+                    w.defer();
+                }
+                w.set(a, IDLE);
+                if (scoped) {
+                    w.commit();
+                }
+                String at = scoped ? "staged" : "instant";
+                assertTrue(once[0], at);
+                assertFalse(w.isAlive(a), at);
+                assertFalse(w.isAlive(b), at);
+                assertTrue(w.has(c, RUNNING), at);
+                assertEquals(3, w.get(c, HP), at);
+                assertFalse(w.hasPendingChanges(), at);
+                int rows = 0;
+                for (dev.jtecs.storage.Archetype archetype
+                        : w.newQuery(QueryDescriptor.builder().include(HP).build()).archetypes()) {
+                    for (int row = 0; row < archetype.count(); row++) {
+                        assertTrue(w.isAlive(archetype.entity(row)), at);
+                        rows++;
+                    }
+                }
+                assertEquals(1, rows, at);
             }
         }
     }
