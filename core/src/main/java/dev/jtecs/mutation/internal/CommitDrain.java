@@ -108,26 +108,25 @@ public final class CommitDrain {
      * drain runs and nothing waits for one (no staged work, sparse write, settlement or key claim), so that the
      * call's publication would hold this one change alone, moves the row at once where
      * {@link MovePlacement#moveAtOnce} can ({@code value}: the value a set adds, or {@code null}); {@code false},
-     * having changed nothing, sends the call down the staged path. A value's accessor runs with the drain marked
-     * running, as in the lone move's wave, so the calls it makes stage and publish in waves after the move (a
-     * failing accessor discards them with the move), and the publication ends as that one would.
+     * having changed nothing, sends the call down the staged path. The move runs with the drain marked running,
+     * as in the lone move's wave, so the calls a value's accessor makes stage and publish in waves after the move
+     * (a failing accessor discards them with the move), and the publication ends as that one would. The caller
+     * holds the running call of a publication open around it ({@code Scopes.enterPublication}).
      */
     public boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
         if (draining || hasWork() || keys.hasPending()) {
             return false;
         }
-        if (value == null) {
-            return moves.moveAtOnce(id, component, add, null); // runs no user code
-        }
-        // a value's accessor is user code: as in the lone move's wave, a call it makes joins this publication
+        // as in the lone move's wave: a call a value's accessor makes joins this publication
         draining = true;
         boolean moved = false;
         boolean published = false;
         try {
+            destinations.forget(); // tables may have been pruned since the last drain
             try {
                 moved = moves.moveAtOnce(id, component, add, value);
             } catch (RuntimeException | Error failure) {
-                moved = true; // (a failure comes from the write, after the checks: the publication had begun)
+                moved = true; // (a failure comes after the checks, from the row's growth or the value's write)
                 abandonWave(); // what the accessor staged goes with the move it failed
                 throw failure;
             }
@@ -262,7 +261,8 @@ public final class CommitDrain {
      * segment and the wave end, the waves its callbacks or settlements staged follow, then the publication ends),
      * without staging it first. The slot carries the despawn's mark while the row leaves, as a staged despawn's
      * does, so a callback sees the entity as despawning. Returns {@code false}, having changed nothing, otherwise:
-     * the caller stages the call.
+     * the caller stages the call. The caller holds the running call of a publication open around it
+     * ({@code Scopes.enterPublication}).
      */
     public boolean despawnAtOnce(long id) {
         if (draining || hasWork() || keys.hasPending() || index.aliveStore(id) < 0) {
@@ -270,6 +270,7 @@ public final class CommitDrain {
         }
         int slot = Entity.slot(id);
         transaction.doom(slot); // (may grow the marks: a failure there changes nothing)
+        transaction.countSubmission(); // the call is a submission of its own, as when its wave is sealed
         boolean published = false;
         draining = true;
         try {

@@ -730,6 +730,7 @@ final class MovePlacement {
                 || current.hasPairs() || target.hasPairs()) {
             return false;
         }
+        transaction.countSubmission(); // the call is a submission of its own, as when its wave is sealed
         int slot = Entity.slot(id);
         int row = index.rowOf(slot);
         int destination = moveRow(row, current, target, component.id(), add, value);

@@ -226,7 +226,7 @@ public final class MutationModel {
             keys.checkClaim(Staging.keyOf(input), id);
         }
         if (scopes.depth() == 0 && input instanceof ComponentValue<?>
-                && drain.moveAtOnce(id, input.component(), true, input)) {
+                && moveAtOnce(id, input.component(), true, input)) {
             return; // a new value with no scope open, moved at once (CommitDrain.moveAtOnce)
         }
         scopes.enter();
@@ -250,8 +250,17 @@ public final class MutationModel {
         if (partitions.dimensionOf(component) != null) {
             return false;
         }
-        return scopes.depth() > 0 ? staging.stageTagMove(id, component, add)
-                : drain.moveAtOnce(id, component, add, null);
+        return scopes.depth() > 0 ? staging.stageTagMove(id, component, add) : moveAtOnce(id, component, add, null);
+    }
+
+    /** {@code CommitDrain.moveAtOnce} inside the running call of a publication, as a publication runs. */
+    private boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
+        scopes.enterPublication();
+        try {
+            return drain.moveAtOnce(id, component, add, value);
+        } finally {
+            scopes.exitPublication();
+        }
     }
 
     /** Removes a component, or every edge of a relationship; a selector names one edge. */
@@ -332,7 +341,7 @@ public final class MutationModel {
 
     public void despawn(long id) {
         if (lifecycle.despawnIsSilent() && (scopes.depth() > 0 ? staging.stageQuietDespawn(id)
-                : drain.despawnAtOnce(id))) {
+                : despawnAtOnce(id))) {
             return; // nobody to tell: inside a scope staged in short, with none published at once
         }
         int slot = index.requireLiveOrReserved(id, "despawn");
@@ -346,6 +355,16 @@ public final class MutationModel {
             ok = true;
         } finally {
             scopes.exit(ok);
+        }
+    }
+
+    /** {@code CommitDrain.despawnAtOnce} inside the running call of a publication, as a publication runs. */
+    private boolean despawnAtOnce(long id) {
+        scopes.enterPublication();
+        try {
+            return drain.despawnAtOnce(id);
+        } finally {
+            scopes.exitPublication();
         }
     }
 

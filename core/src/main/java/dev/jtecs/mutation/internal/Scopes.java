@@ -193,16 +193,30 @@ public final class Scopes {
     }
 
     private void publish() {
-        depth++; // the drain is a running call while it runs callbacks
-        running++;
+        enterPublication();
         try {
             drain.publish();
         } finally {
-            running--;
-            depth--;
-            if (running == 0) {
-                unwindPending = false; // an unwind() from a drain callback joined this publication
-            }
+            exitPublication();
+        }
+    }
+
+    /**
+     * Opens the running call of a publication (the drain is a running call while it runs callbacks): around
+     * {@code CommitDrain.publish}, and around a call the drain publishes at once ({@code CommitDrain.moveAtOnce},
+     * {@code despawnAtOnce}), closed by {@link #exitPublication}.
+     */
+    public void enterPublication() {
+        depth++;
+        running++;
+    }
+
+    /** Closes what {@link #enterPublication} opened. */
+    public void exitPublication() {
+        running--;
+        depth--;
+        if (running == 0) {
+            unwindPending = false; // an unwind() from a drain callback joined this publication
         }
     }
 }

@@ -645,6 +645,14 @@ public final class Transaction {
         Arrays.fill(states, from, to, TxState.COMMITTED);
     }
 
+    /**
+     * Counts a submission that was published without being staged (a call the drain published at once), as its
+     * wave's seal would have: work staged before it belongs to an earlier submission.
+     */
+    public void countSubmission() {
+        seals++;
+    }
+
     /** How many waves were sealed so far: the work staged between two seals is one submission. */
     public long seals() {
         return seals;

@@ -222,8 +222,14 @@ class MutationModelTest {
                 long a = w.spawn(HP.of(1));
                 long b = w.spawn(HP.of(2));
                 long c = w.spawn(HP.of(3));
+                w.set(c, IDLE); // the tables and the edges exist: the set below is at once when instant
+                w.remove(c, IDLE);
+                w.set(a, MEDDLER.of(new Meddler(0)));
+                w.remove(a, MEDDLER);
+                int[] depth = {-1};
                 Meddler.meddle = () -> {
                     assertTrue(w.isAlive(a), "the move is under way");
+                    depth[0] = w.scopeDepth();
                     w.despawn(a);
                     w.set(c, IDLE);
                 };
@@ -235,6 +241,7 @@ class MutationModelTest {
                     w.commit();
                 }
                 String at = scoped ? "staged" : "at once";
+                assertEquals(1, depth[0], at + ": the publication is a running call while user code runs");
                 assertFalse(w.isAlive(a), at);
                 assertEquals(2, w.get(b, HP), at);
                 assertEquals(3, w.get(c, HP), at);
@@ -270,9 +277,11 @@ class MutationModelTest {
                 long b = w.spawn(HP.of(2));
                 long c = w.spawn(HP.of(3));
                 boolean[] once = {false};
+                int[] depth = {-1};
                 w.observe(0, dev.jtecs.event.ArchetypeCreated.class, created -> {
                     if (!once[0]) {
                         once[0] = true;
+                        depth[0] = w.scopeDepth();
                         w.despawn(a); // the entity whose move created the archetype
                         w.despawn(b);
                         w.set(c, RUNNING);
@@ -287,6 +296,7 @@ class MutationModelTest {
                 }
                 String at = scoped ? "staged" : "instant";
                 assertTrue(once[0], at);
+                assertEquals(1, depth[0], at);
                 assertFalse(w.isAlive(a), at);
                 assertFalse(w.isAlive(b), at);
                 assertTrue(w.has(c, RUNNING), at);
@@ -301,6 +311,113 @@ class MutationModelTest {
                     }
                 }
                 assertEquals(1, rows, at);
+            }
+        }
+    }
+
+    /**
+     * A call that a publication refuses (a snapshot save) made by the accessor of a value moved at once is refused
+     * as during the staged set's publication, naming the publication, and the set fails with it.
+     */
+    @Test
+    void anAccessorOfAValueMovedAtOnceRunsDuringAPublication() {
+        for (boolean scoped : new boolean[] {false, true}) {
+            try (World w = World.create()) {
+                long a = w.spawn(HP.of(1));
+                w.set(a, MEDDLER.of(new Meddler(0))); // the tables and the edge exist: the next set is at once
+                w.remove(a, MEDDLER);
+                Meddler.meddle = () -> w.saveSnapshot();
+                String at = scoped ? "staged" : "at once";
+                IllegalStateException refused;
+                if (scoped) {
+                    w.defer();
+                    w.set(a, MEDDLER.of(new Meddler(7)));
+                    refused = assertThrows(IllegalStateException.class, w::commit, at);
+                } else {
+                    refused = assertThrows(IllegalStateException.class, () -> w.set(a, MEDDLER.of(new Meddler(7))),
+                            at);
+                }
+                assertTrue(refused.getMessage().startsWith("saveSnapshot: not allowed during publication"),
+                        at + ": " + refused.getMessage());
+                assertFalse(w.has(a, MEDDLER), at);
+                assertFalse(w.hasPendingChanges(), at);
+            }
+        }
+    }
+
+    /**
+     * A new value set with no scope open whose accessor stages a despawn and then throws: the move is undone and
+     * what the accessor staged is discarded with it, as when the failing set is staged and published.
+     */
+    @Test
+    void whatTheFailingAccessorOfAValueMovedAtOnceStagedIsDiscardedWithTheMove() {
+        for (boolean scoped : new boolean[] {false, true}) {
+            try (World w = World.create()) {
+                long a = w.spawn(HP.of(1));
+                long b = w.spawn(HP.of(2));
+                w.set(a, MEDDLER.of(new Meddler(0))); // the tables and the edge exist: the next set is at once
+                w.remove(a, MEDDLER);
+                Meddler.meddle = () -> {
+                    w.despawn(b);
+                    throw new IllegalStateException("accessor failed");
+                };
+                if (scoped) {
+                    w.defer();
+                }
+                String at = scoped ? "staged" : "at once";
+                if (scoped) {
+                    w.set(a, MEDDLER.of(new Meddler(7)));
+                    assertThrows(IllegalStateException.class, w::commit, at);
+                } else {
+                    assertThrows(IllegalStateException.class, () -> w.set(a, MEDDLER.of(new Meddler(7))), at);
+                }
+                assertFalse(w.has(a, MEDDLER), at);
+                assertEquals(1, w.get(a, HP), at);
+                assertTrue(w.isAlive(b), at + ": the despawn the accessor staged went with the failed move");
+                assertFalse(w.hasPendingChanges(), at);
+                assertEquals(0, w.scopeDepth(), at);
+            }
+        }
+    }
+
+    /**
+     * The membership callback of an instant despawn runs inside the running call of its publication, as when the
+     * despawn is staged and published by a commit: the calls it makes publish after the despawn.
+     */
+    @Test
+    void anInstantDespawnsCallbacksRunInsideItsPublication() {
+        for (boolean scoped : new boolean[] {false, true}) {
+            try (World w = World.create()) {
+                int[] depth = {-1};
+                long[] spawned = {0};
+                dev.jtecs.storage.EntityObserver observer = new dev.jtecs.storage.EntityObserver() {
+                    @Override
+                    public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
+                            dev.jtecs.storage.Archetype other) {
+                        if (spawned[0] == 0 && other == null) {
+                            depth[0] = w.scopeDepth();
+                            spawned[0] = w.spawn(HP.of(9), IDLE);
+                        }
+                    }
+                };
+                w.observe(0, dev.jtecs.event.ArchetypeCreated.class,
+                        created -> created.archetype().addEntityObserver(observer));
+                long a = w.spawn(HP.of(1));
+                long b = w.spawn(HP.of(2));
+                if (scoped) {
+                    w.defer();
+                }
+                w.despawn(a);
+                if (scoped) {
+                    w.commit();
+                }
+                String at = scoped ? "staged" : "instant";
+                assertEquals(1, depth[0], at);
+                assertFalse(w.isAlive(a), at);
+                assertTrue(w.isAlive(b), at);
+                assertTrue(w.isAlive(spawned[0]), at + ": published after the despawn, in the same publication");
+                assertEquals(9, w.get(spawned[0], HP), at);
+                assertFalse(w.hasPendingChanges(), at);
             }
         }
     }
