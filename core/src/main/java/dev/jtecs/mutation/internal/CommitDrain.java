@@ -108,14 +108,28 @@ public final class CommitDrain {
      * drain runs and nothing waits for one (no staged work, sparse write, settlement or key claim), so that the
      * call's publication would hold this one change alone, moves the row at once where
      * {@link MovePlacement#moveAtOnce} can ({@code value}: the value a set adds, or {@code null}); {@code false},
-     * having changed nothing, sends the call down the staged path. The move runs with the drain marked running,
-     * as in the lone move's wave, so the calls a value's accessor makes stage and publish in waves after the move
-     * (a failing accessor discards them with the move), and the publication ends as that one would. The caller
-     * holds the running call of a publication open around it ({@code Scopes.enterPublication}).
+     * having changed nothing, sends the call down the staged path. A tag or a removal runs no user code (no
+     * observer, no pair, no archetype created), so it only ends its publication as the lone move's would. A
+     * value's move runs with the drain marked running, as in the lone move's wave, so the calls its accessor makes
+     * stage and publish in waves after the move (a failing accessor discards them with the move); its caller holds
+     * the running call of a publication open around it ({@code Scopes.enterPublication}).
      */
     public boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
         if (draining || hasWork() || keys.hasPending()) {
             return false;
+        }
+        if (value == null) { // a tag or a removal runs no user code: nothing can be staged while it moves
+            boolean moved;
+            try {
+                moved = moves.moveAtOnce(id, component, add, null);
+            } catch (RuntimeException | Error failure) {
+                hooks.publicationEnded(false);
+                throw failure;
+            }
+            if (moved) {
+                hooks.publicationEnded(true);
+            }
+            return moved;
         }
         // as in the lone move's wave: a call a value's accessor makes joins this publication
         draining = true;

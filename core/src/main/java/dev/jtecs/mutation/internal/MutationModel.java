@@ -250,10 +250,11 @@ public final class MutationModel {
         if (partitions.dimensionOf(component) != null) {
             return false;
         }
-        return scopes.depth() > 0 ? staging.stageTagMove(id, component, add) : moveAtOnce(id, component, add, null);
+        return scopes.depth() > 0 ? staging.stageTagMove(id, component, add)
+                : drain.moveAtOnce(id, component, add, null); // runs no user code
     }
 
-    /** {@code CommitDrain.moveAtOnce} inside the running call of a publication, as a publication runs. */
+    /** {@code CommitDrain.moveAtOnce} of a value inside the running call of a publication, as a publication runs. */
     private boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
         scopes.enterPublication();
         try {
