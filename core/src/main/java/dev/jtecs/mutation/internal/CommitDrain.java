@@ -111,8 +111,9 @@ public final class CommitDrain {
      * having changed nothing, sends the call down the staged path. A tag or a removal runs no user code (no
      * observer, no pair, no archetype created), so it only ends its publication as the lone move's would. A
      * value's move runs with the drain marked running, as in the lone move's wave, so the calls its accessor makes
-     * stage and publish in waves after the move (a failing accessor discards them with the move); its caller holds
-     * the running call of a publication open around it ({@code Scopes.enterPublication}).
+     * stage and publish in waves after the move (a failing accessor discards them with the move); it runs inside
+     * the scope of the outermost call that set it ({@code Staging}, asked by {@code MutationModel}), one running
+     * call deep as a publication's callbacks are.
      */
     public boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
         if (draining || hasWork() || keys.hasPending()) {

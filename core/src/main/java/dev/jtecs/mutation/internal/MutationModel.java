@@ -86,6 +86,9 @@ public final class MutationModel {
         this.drain = new CommitDrain(index, archetypes, transaction, sparseWrites, keys, lifecycle, hooks, maxWaves);
         this.partitions = new PartitionLedger(index, archetypes, transaction, staging, conflicts);
         this.scopes = new Scopes(drain);
+        // a new value set by an outermost call (no scope open but its own) moves at once where nothing waits
+        staging.moveValuesAtOnceWith((id, input) -> scopes.isOutermostCall()
+                && drain.moveAtOnce(id, input.component(), true, input));
         this.checks = new InputChecks(index, pairs, keys, drain);
         this.batches = new Batches(index, archetypes, transaction, drain, keys, pairs, staging, scopes, lifecycle,
                 checks, stateTag);
@@ -225,14 +228,10 @@ public final class MutationModel {
         if (input.component() == EntityKey.COMPONENT) {
             keys.checkClaim(Staging.keyOf(input), id);
         }
-        if (scopes.depth() == 0 && input instanceof ComponentValue<?>
-                && moveAtOnce(id, input.component(), true, input)) {
-            return; // a new value with no scope open, moved at once (CommitDrain.moveAtOnce)
-        }
         scopes.enter();
         boolean ok = false;
         try {
-            staging.set(id, slot, input);
+            staging.set(id, slot, input); // a new value of the outermost call may move at once (see the constructor)
             ok = true;
         } finally {
             scopes.exit(ok);
@@ -254,15 +253,7 @@ public final class MutationModel {
                 : drain.moveAtOnce(id, component, add, null); // runs no user code
     }
 
-    /** {@code CommitDrain.moveAtOnce} of a value inside the running call of a publication, as a publication runs. */
-    private boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
-        scopes.enterPublication();
-        try {
-            return drain.moveAtOnce(id, component, add, value);
-        } finally {
-            scopes.exitPublication();
-        }
-    }
+
 
     /** Removes a component, or every edge of a relationship; a selector names one edge. */
     public void remove(long id, Component<?> component, Object owner) {

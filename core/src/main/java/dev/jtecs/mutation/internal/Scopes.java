@@ -48,6 +48,14 @@ public final class Scopes {
         return depth;
     }
 
+    /**
+     * Whether the only open scope is that of one running structural call made with no scope open: nothing of the
+     * caller's (no explicit scope, cursor or dispatch) is open around it, and no other call or drain runs.
+     */
+    public boolean isOutermostCall() {
+        return depth == 1 && running == 1 && held == 0;
+    }
+
     /** Whether a running dispatch holds the world (a system body or run condition is on the stack). */
     public boolean isHeld() {
         return held > 0;

@@ -82,6 +82,22 @@ public final class Staging {
         setComponent(id, slot, input);
     }
 
+    /** Publishes a new value at once instead of staging it, where it can (see {@link #moveValuesAtOnceWith}). */
+    interface ValueMoveAtOnce {
+        /** Moves the published entity's row with the value at once and answers true, or changes nothing. */
+        boolean move(long id, Input input);
+    }
+
+    private ValueMoveAtOnce valuesAtOnce;
+
+    /**
+     * Asks {@code atOnce} first whenever a new value would be staged as a compact value move (a plain row move of a
+     * published entity with nothing staged): the mutation model moves it at once when the call is outermost.
+     */
+    void moveValuesAtOnceWith(ValueMoveAtOnce atOnce) {
+        this.valuesAtOnce = atOnce;
+    }
+
     /**
      * The table of a published entity for which nothing is staged (no record, tag move or despawn) while no batch
      * boundary is open, or {@code null}: the entity whose compact move {@link #stageTagMove} may stage at once.
@@ -175,7 +191,9 @@ public final class Staging {
                     return;
                 }
                 if (addsAsPlainMove(input)) {
-                    transaction.stageValueMove(id, slot, input, table); // the compact form, carrying the value
+                    if (valuesAtOnce == null || !valuesAtOnce.move(id, input)) {
+                        transaction.stageValueMove(id, slot, input, table); // the compact form, carrying the value
+                    }
                     return;
                 }
             }

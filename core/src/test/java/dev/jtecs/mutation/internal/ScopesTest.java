@@ -27,6 +27,34 @@ class ScopesTest {
     }
 
     @Test
+    void onlyTheScopeOfOneCallWithNothingAroundItIsTheOutermostCall() {
+        assertFalse(scopes.isOutermostCall(), "no call runs");
+        scopes.enter();
+        assertTrue(scopes.isOutermostCall());
+        scopes.enter();
+        assertFalse(scopes.isOutermostCall(), "a call inside a call");
+        scopes.exit(false);
+        assertTrue(scopes.isOutermostCall());
+        scopes.exit(false);
+        scopes.defer();
+        scopes.enter();
+        assertFalse(scopes.isOutermostCall(), "inside an explicit scope");
+        scopes.exit(false);
+        scopes.commit();
+        int token = scopes.openCursor();
+        scopes.enter();
+        assertFalse(scopes.isOutermostCall(), "inside an open cursor");
+        scopes.exit(false);
+        scopes.closeCursor(token);
+        scopes.enterPublication();
+        scopes.enter();
+        assertFalse(scopes.isOutermostCall(), "a call from a publication's callback");
+        scopes.exit(false);
+        scopes.exitPublication();
+        assertEquals(0, scopes.depth());
+    }
+
+    @Test
     void theOutermostImplicitScopePublishesOnASuccessfulExit() {
         scopes.enter();
         scopes.enter();

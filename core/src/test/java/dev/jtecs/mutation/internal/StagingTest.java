@@ -37,6 +37,49 @@ class StagingTest {
         world.close();
     }
 
+    static final ScalarComponent.OfInt M = Components.scalar("test.staging.M", 0);
+    static final dev.jtecs.component.TagComponent FLAG = Components.tag("test.staging.Flag");
+
+    /**
+     * A new value that would be staged as a compact value move is offered to the at-once hook first, and staged
+     * only when the hook declines; a write-through and a tag are never offered.
+     */
+    @Test
+    void aNewValueIsOfferedToTheAtOnceHookBeforeItIsStagedAndNothingElseIs() {
+        try (DrainFixture rig = new DrainFixture()) {
+            Staging staging = new Staging(rig.index, rig.registry, rig.tx, new KeyIndex(id -> null),
+                    rig.registry.pairs(), rig.sparse);
+            long a = rig.stageSpawn(N.of(1));
+            long b = rig.stageSpawn(N.of(2));
+            long c = rig.stageSpawn(N.of(3));
+            long d = rig.stageSpawn(N.of(4));
+            rig.drain.drain();
+            List<Long> offered = new java.util.ArrayList<>();
+            boolean[] accept = {false};
+            staging.moveValuesAtOnceWith((id, input) -> {
+                assertEquals(M, input.component());
+                offered.add(id);
+                return accept[0];
+            });
+            staging.set(a, dev.jtecs.entity.Entity.slot(a), N.of(5)); // a write-through
+            staging.set(b, dev.jtecs.entity.Entity.slot(b), M.of(6)); // declined: staged
+            accept[0] = true;
+            staging.set(c, dev.jtecs.entity.Entity.slot(c), M.of(7)); // taken: not staged
+            staging.set(d, dev.jtecs.entity.Entity.slot(d), FLAG); // a tag's compact move
+            assertEquals(List.of(b, c), offered);
+            assertFalse(rig.tx.hasStaged(dev.jtecs.entity.Entity.slot(a)));
+            assertTrue(rig.tx.hasStaged(dev.jtecs.entity.Entity.slot(b)));
+            assertFalse(rig.tx.hasStaged(dev.jtecs.entity.Entity.slot(c)));
+            assertTrue(rig.tx.hasStaged(dev.jtecs.entity.Entity.slot(d)));
+            dev.jtecs.storage.internal.Table table = rig.tableOf(a);
+            assertEquals(5, table.readValue(table.position(N.id()), rig.index.rowOf(dev.jtecs.entity.Entity.slot(a))));
+            rig.drain.drain();
+            assertTrue(rig.tableOf(b).has(M.id()));
+            assertFalse(rig.tableOf(c).has(M.id()), "the hook took it (and here did nothing with it)");
+            assertTrue(rig.tableOf(d).has(FLAG.id()));
+        }
+    }
+
     private List<Long> targets(long id, Relationship relationship) {
         List<Long> out = new ArrayList<>();
         world.forEachRelationship(id, relationship, edge -> out.add(edge.target()));
