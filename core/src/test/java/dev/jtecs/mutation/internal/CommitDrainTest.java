@@ -301,6 +301,16 @@ class CommitDrainTest {
 
     @Test
     void aLoneDespawnWhoseObserverThrowsStillReportsItAndDiscardsWhatTheObserverStaged() {
+        despawnWhoseMoveObserverThrows(false);
+    }
+
+    @Test
+    void aDespawnAtOnceWhoseObserverThrowsEndsAsTheLoneDespawnDoes() {
+        despawnWhoseMoveObserverThrows(true);
+    }
+
+    /** A despawn, staged and published or published at once, whose table's move observer stages work and throws. */
+    private void despawnWhoseMoveObserverThrows(boolean atOnce) {
         java.util.List<String> log = new java.util.ArrayList<>();
         CommitDrain drain = drainWith(logging(log));
         long a = stageSpawn(N.of(1));
@@ -315,15 +325,21 @@ class CommitDrainTest {
             }
         });
         log.clear();
-        tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
-        assertThrows(IllegalStateException.class, drain::publish);
+        if (atOnce) {
+            assertThrows(IllegalStateException.class, () -> drain.despawnAtOnce(a));
+        } else {
+            tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
+            assertThrows(IllegalStateException.class, drain::publish);
+        }
         assertEquals(java.util.List.of("prepare 1", "despawned " + a, "ended false"), log,
                 "the despawn is reported even though an observer threw; the wave ends there");
         assertFalse(index.isAlive(a), "the row had left: the entity is gone");
         assertTrue(index.isAlive(b), "what the observer staged was discarded with the failed wave");
         assertEquals(b, table.entityAt(index.rowOf(Entity.slot(b))));
+        assertFalse(tx.anyDoomed());
         assertTrue(tx.isEmpty());
         assertFalse(drain.hasWork());
+        assertFalse(drain.isDraining());
     }
 
     @Test
@@ -390,34 +406,6 @@ class CommitDrainTest {
             assertFalse(rig.tx.anyDoomed());
             assertTrue(rig.tx.isEmpty());
         }
-    }
-
-    @Test
-    void aDespawnAtOnceWhoseObserverThrowsEndsAsTheLoneDespawnDoes() {
-        java.util.List<String> log = new java.util.ArrayList<>();
-        CommitDrain drain = drainWith(logging(log));
-        long a = stageSpawn(N.of(1));
-        long b = stageSpawn(N.of(2));
-        drain.publish();
-        Table table = tableOf(a);
-        table.addObserver(new dev.jtecs.storage.EntityObserver() {
-            @Override
-            public void onEntityMove(dev.jtecs.storage.Archetype archetype, long entity, int fromRow, int toRow) {
-                tx.begin(entity, Entity.slot(entity), TxState.STAGED_DESPAWN); // work for a next wave
-                throw new IllegalStateException("move observer failed");
-            }
-        });
-        log.clear();
-        assertThrows(IllegalStateException.class, () -> drain.despawnAtOnce(a));
-        assertEquals(java.util.List.of("prepare 1", "despawned " + a, "ended false"), log,
-                "the despawn is reported even though an observer threw; the wave ends there");
-        assertFalse(index.isAlive(a), "the row had left: the entity is gone");
-        assertTrue(index.isAlive(b), "what the observer staged was discarded with the failed wave");
-        assertEquals(b, table.entityAt(index.rowOf(Entity.slot(b))));
-        assertFalse(tx.anyDoomed());
-        assertTrue(tx.isEmpty());
-        assertFalse(drain.hasWork());
-        assertFalse(drain.isDraining());
     }
 
     @Test

@@ -281,14 +281,7 @@ class MovePlacementTest {
 
         sealLoneMove(ids[0], A, false);
         assertTrue(moves.moveLone());
-        assertSame(source, fixture.tableOf(ids[0]));
-        assertEquals(0, target.count());
-        assertEquals(3, source.count());
-        assertEquals(0, hp(ids[0]));
-        for (long id : ids) {
-            assertIndexed(id);
-        }
-        assertEquals(0, source.dirty().writeCount(source.position(HP.id())), "a removal marks no column");
+        assertBackInSource(ids, source, target);
         fixture.tx.recycle();
     }
 
@@ -417,14 +410,7 @@ class MovePlacementTest {
         assertEquals(1, target.dirty().writeCount(target.position(A.id())), "an added tag is marked");
 
         assertTrue(moves.moveAtOnce(ids[0], A, false, null));
-        assertSame(source, fixture.tableOf(ids[0]));
-        assertEquals(0, target.count());
-        assertEquals(3, source.count());
-        assertEquals(0, hp(ids[0]));
-        for (long id : ids) {
-            assertIndexed(id);
-        }
-        assertEquals(0, source.dirty().writeCount(source.position(HP.id())), "a removal marks no column");
+        assertBackInSource(ids, source, target);
         assertEquals(1, target.dirty().writeCount(target.position(A.id())), "nor does it mark the tag again");
 
         assertTrue(moves.moveAtOnce(ids[1], HP, false, null), "a value component leaves as a plain row move too");
@@ -548,6 +534,18 @@ class MovePlacementTest {
         assertTrue(fixture.tx.isEmpty());
         assertTrue(moves.moveAtOnce(ids[1], A, true, null), "the same move succeeds once memory is there");
         assertSame(target, fixture.tableOf(ids[1]));
+    }
+
+    /** {@code ids[0]} moved back from {@code target}: {@code source} holds all three again, value kept, unmarked. */
+    private void assertBackInSource(long[] ids, Table source, Table target) {
+        assertSame(source, fixture.tableOf(ids[0]));
+        assertEquals(0, target.count());
+        assertEquals(3, source.count());
+        assertEquals(0, hp(ids[0]));
+        for (long id : ids) {
+            assertIndexed(id);
+        }
+        assertEquals(0, source.dirty().writeCount(source.position(HP.id())), "a removal marks no column");
     }
 
     /** Where the index puts an entity agrees with the row that holds it. */

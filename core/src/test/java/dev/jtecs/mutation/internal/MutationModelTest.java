@@ -194,6 +194,21 @@ class MutationModelTest {
         }
     }
 
+    /** The archetypes holding {@code HP} have {@code rows} rows, each a live entity's (no row outlived its entity). */
+    private static void assertRowsAreLiveEntities(World w, int rows, String at) {
+        int seen = 0;
+        for (dev.jtecs.storage.Archetype archetype
+                : w.newQuery(QueryDescriptor.builder().include(HP).build()).archetypes()) {
+            for (int row = 0; row < archetype.count(); row++) {
+                long entity = archetype.entity(row);
+                assertTrue(w.isAlive(entity), at + ": a row of " + dev.jtecs.entity.Entity.toString(entity)
+                        + ", which is not alive");
+                seen++;
+            }
+        }
+        assertEquals(rows, seen, at + ": one row per live entity");
+    }
+
     /** A record whose accessor runs {@code MEDDLE} first: user code calling the world while its value is read. */
     record Meddler(int v) {
         static Runnable meddle = () -> { };
@@ -249,17 +264,7 @@ class MutationModelTest {
                 assertFalse(w.has(b, IDLE), at);
                 assertFalse(w.hasPendingChanges(), at);
                 assertEquals(2, w.entityCount(), at);
-                int rows = 0;
-                for (dev.jtecs.storage.Archetype archetype
-                        : w.newQuery(QueryDescriptor.builder().include(HP).build()).archetypes()) {
-                    for (int row = 0; row < archetype.count(); row++) {
-                        long entity = archetype.entity(row);
-                        assertTrue(w.isAlive(entity), at + ": a row of " + dev.jtecs.entity.Entity.toString(entity)
-                                + ", which is not alive");
-                        rows++;
-                    }
-                }
-                assertEquals(2, rows, at + ": one row per live entity");
+                assertRowsAreLiveEntities(w, 2, at);
             }
         }
     }
@@ -302,15 +307,7 @@ class MutationModelTest {
                 assertTrue(w.has(c, RUNNING), at);
                 assertEquals(3, w.get(c, HP), at);
                 assertFalse(w.hasPendingChanges(), at);
-                int rows = 0;
-                for (dev.jtecs.storage.Archetype archetype
-                        : w.newQuery(QueryDescriptor.builder().include(HP).build()).archetypes()) {
-                    for (int row = 0; row < archetype.count(); row++) {
-                        assertTrue(w.isAlive(archetype.entity(row)), at);
-                        rows++;
-                    }
-                }
-                assertEquals(1, rows, at);
+                assertRowsAreLiveEntities(w, 1, at);
             }
         }
     }
