@@ -116,6 +116,14 @@ public final class CommitDrain {
      * call deep as a publication's callbacks are.
      */
     public boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
+        return moveAtOnce(id, component, add, value, null);
+    }
+
+    /**
+     * {@link #moveAtOnce(long, Component, boolean, Input)}; a new value's caller that has found the entity
+     * published in {@code current}, lacking the component, passes it ({@code null} otherwise).
+     */
+    boolean moveAtOnce(long id, Component<?> component, boolean add, Input value, Table current) {
         if (draining || hasWork() || keys.hasPending()) {
             return false;
         }
@@ -139,7 +147,8 @@ public final class CommitDrain {
         try {
             destinations.forget(); // tables may have been pruned since the last drain
             try {
-                moved = moves.moveAtOnce(id, component, add, value);
+                moved = current != null ? moves.moveValueFrom(id, current, value)
+                        : moves.moveAtOnce(id, component, add, value);
             } catch (RuntimeException | Error failure) {
                 moved = true; // (a failure comes after the checks, from the row's growth or the value's write)
                 abandonWave(); // what the accessor staged goes with the move it failed

@@ -723,6 +723,19 @@ final class MovePlacement {
         if (current.position(component.id()) >= 0 == add) {
             return !add; // adding a tag it has marks the column (the general path's write-through)
         }
+        return moveFrom(id, current, component, add, value);
+    }
+
+    /**
+     * {@link #moveAtOnce} of a new value for a caller that has made its first checks: the entity is published in
+     * {@code current}, which lacks the value's component, and the value is a plain move's
+     * ({@code Staging.addsAsPlainMove}).
+     */
+    boolean moveValueFrom(long id, Table current, Input value) {
+        return moveFrom(id, current, value.component(), true, value);
+    }
+
+    private boolean moveFrom(long id, Table current, Component<?> component, boolean add, Input value) {
         // only a destination the table's edge cache knows: creating an archetype runs user code (query groupBy,
         // ArchetypeCreated observers), which the general path runs inside the drain
         Table target = add ? current.addEdge(component.id()) : current.removeEdge(component.id());

@@ -87,8 +87,8 @@ public final class MutationModel {
         this.partitions = new PartitionLedger(index, archetypes, transaction, staging, conflicts);
         this.scopes = new Scopes(drain);
         // a new value set by an outermost call (no scope open but its own) moves at once where nothing waits
-        staging.moveValuesAtOnceWith((id, input) -> scopes.isOutermostCall()
-                && drain.moveAtOnce(id, input.component(), true, input));
+        staging.moveValuesAtOnceWith((id, input, table) -> scopes.isOutermostCall()
+                && drain.moveAtOnce(id, input.component(), true, input, table));
         this.checks = new InputChecks(index, pairs, keys, drain);
         this.batches = new Batches(index, archetypes, transaction, drain, keys, pairs, staging, scopes, lifecycle,
                 checks, stateTag);

@@ -84,8 +84,11 @@ public final class Staging {
 
     /** Publishes a new value at once instead of staging it, where it can (see {@link #moveValuesAtOnceWith}). */
     interface ValueMoveAtOnce {
-        /** Moves the published entity's row with the value at once and answers true, or changes nothing. */
-        boolean move(long id, Input input);
+        /**
+         * Moves the row of the entity, published in {@code table}, which lacks the value's component, with the
+         * value at once and answers true, or changes nothing.
+         */
+        boolean move(long id, Input input, Table table);
     }
 
     private ValueMoveAtOnce valuesAtOnce;
@@ -191,7 +194,7 @@ public final class Staging {
                     return;
                 }
                 if (addsAsPlainMove(input)) {
-                    if (valuesAtOnce == null || !valuesAtOnce.move(id, input)) {
+                    if (valuesAtOnce == null || !valuesAtOnce.move(id, input, table)) {
                         transaction.stageValueMove(id, slot, input, table); // the compact form, carrying the value
                     }
                     return;

@@ -56,7 +56,9 @@ class StagingTest {
             rig.drain.drain();
             List<Long> offered = new java.util.ArrayList<>();
             boolean[] accept = {false};
-            staging.moveValuesAtOnceWith((id, input) -> {
+            staging.moveValuesAtOnceWith((id, input, table) -> {
+                assertEquals(rig.tableOf(id), table, "the entity's table");
+                assertFalse(table.has(M.id()), "which lacks the component");
                 assertEquals(M, input.component());
                 offered.add(id);
                 return accept[0];
