@@ -103,52 +103,54 @@ public final class CommitDrain {
         return draining;
     }
 
-    /**
-     * The instant {@code set} of a tag or a new value, or {@code remove} of a component (no scope open): when no
-     * drain runs and nothing waits for one (no staged work, sparse write, settlement or key claim), so that the
-     * call's publication would hold this one change alone, moves the row at once where
-     * {@link MovePlacement#moveAtOnce} can ({@code value}: the value a set adds, or {@code null}); {@code false},
-     * having changed nothing, sends the call down the staged path. A tag or a removal runs no user code (no
-     * observer, no pair, no archetype created), so it only ends its publication as the lone move's would. A
-     * value's move runs with the drain marked running, as in the lone move's wave, so the calls its accessor makes
-     * stage and publish in waves after the move (a failing accessor discards them with the move); it runs inside
-     * the scope of the outermost call that set it ({@code Staging}, asked by {@code MutationModel}), one running
-     * call deep as a publication's callbacks are.
-     */
-    public boolean moveAtOnce(long id, Component<?> component, boolean add, Input value) {
-        return moveAtOnce(id, component, add, value, null);
+    /** Whether a call may be published at once: no drain runs and nothing waits for one. */
+    private boolean quiet() {
+        return !draining && !hasWork() && !keys.hasPending();
     }
 
     /**
-     * {@link #moveAtOnce(long, Component, boolean, Input)}; a new value's caller that has found the entity
-     * published in {@code current}, lacking the component, passes it ({@code null} otherwise).
+     * The instant {@code set} of a tag or {@code remove} of a component (no scope open): when no drain runs and
+     * nothing waits for one (no staged work, sparse write, settlement or key claim), so that the call's
+     * publication would hold this one change alone, moves the row at once where {@link MovePlacement#moveAtOnce}
+     * can; {@code false}, having changed nothing, sends the call down the staged path. It runs no user code (no
+     * observer, no pair, no archetype created), so it only ends its publication as the lone move's would.
      */
-    boolean moveAtOnce(long id, Component<?> component, boolean add, Input value, Table current) {
-        if (draining || hasWork() || keys.hasPending()) {
+    public boolean moveAtOnce(long id, Component<?> component, boolean add) {
+        if (!quiet()) {
             return false;
         }
-        if (value == null) { // a tag or a removal runs no user code: nothing can be staged while it moves
-            boolean moved;
-            try {
-                moved = moves.moveAtOnce(id, component, add, null);
-            } catch (RuntimeException | Error failure) {
-                hooks.publicationEnded(false);
-                throw failure;
-            }
-            if (moved) {
-                hooks.publicationEnded(true);
-            }
-            return moved;
+        boolean moved;
+        try {
+            moved = moves.moveAtOnce(id, component, add, null);
+        } catch (RuntimeException | Error failure) {
+            hooks.publicationEnded(false);
+            throw failure;
         }
-        // as in the lone move's wave: a call a value's accessor makes joins this publication
+        if (moved) {
+            hooks.publicationEnded(true);
+        }
+        return moved;
+    }
+
+    /**
+     * The instant {@code set} of a new value, which {@code Staging} found the entity, published in {@code current},
+     * to lack: moved at once as {@link #moveAtOnce} moves a tag ({@link MovePlacement#moveValueFrom}), or
+     * {@code false}, having changed nothing. The move runs with the drain marked running, as in the lone move's
+     * wave, so the calls its value's accessor makes stage and publish in waves after the move (a failing accessor
+     * discards them with the move); it runs inside the scope of the outermost call that set it (asked by
+     * {@code MutationModel}), one running call deep as a publication's callbacks are.
+     */
+    boolean moveValueAtOnce(long id, Input value, Table current) {
+        if (!quiet()) {
+            return false;
+        }
         draining = true;
         boolean moved = false;
         boolean published = false;
         try {
             destinations.forget(); // tables may have been pruned since the last drain
             try {
-                moved = current != null ? moves.moveValueFrom(id, current, value)
-                        : moves.moveAtOnce(id, component, add, value);
+                moved = moves.moveValueFrom(id, current, value);
             } catch (RuntimeException | Error failure) {
                 moved = true; // (a failure comes after the checks, from the row's growth or the value's write)
                 abandonWave(); // what the accessor staged goes with the move it failed
@@ -162,10 +164,7 @@ public final class CommitDrain {
         } finally {
             draining = false;
             if (moved) {
-                hooks.publicationEnded(published);
-                if (keys.hasPending()) {
-                    keys.reconcile();
-                }
+                endPublication(published);
             }
         }
     }
@@ -242,10 +241,15 @@ public final class CommitDrain {
             drain();
             published = true;
         } finally {
-            hooks.publicationEnded(published);
-            if (keys.hasPending()) {
-                keys.reconcile();
-            }
+            endPublication(published);
+        }
+    }
+
+    /** The end of a publication, also a failed one: the hooks hear of it, the key claims it staged are settled. */
+    private void endPublication(boolean published) {
+        hooks.publicationEnded(published);
+        if (keys.hasPending()) {
+            keys.reconcile();
         }
     }
 
@@ -289,7 +293,7 @@ public final class CommitDrain {
      * ({@code Scopes.enterPublication}).
      */
     public boolean despawnAtOnce(long id) {
-        if (draining || hasWork() || keys.hasPending() || index.aliveStore(id) < 0) {
+        if (!quiet() || index.aliveStore(id) < 0) {
             return false;
         }
         int slot = Entity.slot(id);
@@ -316,10 +320,7 @@ public final class CommitDrain {
             published = true;
         } finally {
             draining = false;
-            hooks.publicationEnded(published);
-            if (keys.hasPending()) {
-                keys.reconcile();
-            }
+            endPublication(published);
         }
         return true;
     }

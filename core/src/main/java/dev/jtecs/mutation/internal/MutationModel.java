@@ -88,7 +88,7 @@ public final class MutationModel {
         this.scopes = new Scopes(drain);
         // a new value set by an outermost call (no scope open but its own) moves at once where nothing waits
         staging.moveValuesAtOnceWith((id, input, table) -> scopes.isOutermostCall()
-                && drain.moveAtOnce(id, input.component(), true, input, table));
+                && drain.moveValueAtOnce(id, input, table));
         this.checks = new InputChecks(index, pairs, keys, drain);
         this.batches = new Batches(index, archetypes, transaction, drain, keys, pairs, staging, scopes, lifecycle,
                 checks, stateTag);
@@ -250,10 +250,8 @@ public final class MutationModel {
             return false;
         }
         return scopes.depth() > 0 ? staging.stageTagMove(id, component, add)
-                : drain.moveAtOnce(id, component, add, null); // runs no user code
+                : drain.moveAtOnce(id, component, add); // runs no user code
     }
-
-
 
     /** Removes a component, or every edge of a relationship; a selector names one edge. */
     public void remove(long id, Component<?> component, Object owner) {

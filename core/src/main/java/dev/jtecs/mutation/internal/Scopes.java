@@ -211,8 +211,8 @@ public final class Scopes {
 
     /**
      * Opens the running call of a publication (the drain is a running call while it runs callbacks): around
-     * {@code CommitDrain.publish}, and around a call the drain publishes at once ({@code CommitDrain.moveAtOnce},
-     * {@code despawnAtOnce}), closed by {@link #exitPublication}.
+     * {@code CommitDrain.publish}, and around a despawn the drain publishes at once
+     * ({@code CommitDrain.despawnAtOnce}), closed by {@link #exitPublication}.
      */
     public void enterPublication() {
         depth++;

@@ -90,16 +90,16 @@ class CommitDrainTest {
 
         long staged = stageSpawn(N.of(3));
         long seals = tx.seals();
-        assertFalse(drain.moveAtOnce(id, T, true, null), "a staged spawn waits: the call must publish it too");
+        assertFalse(drain.moveAtOnce(id, T, true), "a staged spawn waits: the call must publish it too");
         assertFalse(drain.despawnAtOnce(id));
         drain.drain();
         assertTrue(index.isAlive(staged));
         settling[0] = true;
-        assertFalse(drain.moveAtOnce(id, T, true, null), "a settlement waits");
+        assertFalse(drain.moveAtOnce(id, T, true), "a settlement waits");
         assertFalse(drain.despawnAtOnce(id));
         settling[0] = false;
         keys.stageClaim("k", id);
-        assertFalse(drain.moveAtOnce(id, T, true, null), "a key claim waits for its reconciliation");
+        assertFalse(drain.moveAtOnce(id, T, true), "a key claim waits for its reconciliation");
         assertFalse(drain.despawnAtOnce(id));
         keys.clear();
         assertEquals(seals + 1, tx.seals(), "only the drain's wave counted as a submission");
@@ -110,7 +110,7 @@ class CommitDrainTest {
             public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
                     dev.jtecs.storage.Archetype other) {
                 inDrain[0] = true;
-                inDrain[1] = drain.moveAtOnce(id, T, true, null) || drain.despawnAtOnce(id);
+                inDrain[1] = drain.moveAtOnce(id, T, true) || drain.despawnAtOnce(id);
             }
         });
         tx.begin(observed, Entity.slot(observed), TxState.STAGED_DESPAWN);
@@ -121,7 +121,7 @@ class CommitDrainTest {
         assertTrue(tx.isEmpty());
 
         long before = tx.seals();
-        assertTrue(drain.moveAtOnce(id, T, true, null), "nothing waits now");
+        assertTrue(drain.moveAtOnce(id, T, true), "nothing waits now");
         assertTrue(tableOf(id).has(T.id()));
         assertTrue(tx.isEmpty());
         assertEquals(before + 1, tx.seals(), "the move counts as a submission, as its sealed wave would");
