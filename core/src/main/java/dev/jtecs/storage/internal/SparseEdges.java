@@ -42,11 +42,11 @@ public final class SparseEdges {
         long[][] targets;
         Object[][] payloads;
         int[] counts;
-        final LongMap<long[]> sources; // target -> sources (ascending, element 0 is the count); null: no index
+        final TargetLists sources; // target -> sources (ascending, element 0 is the count); null: no index
 
         Edges(boolean exclusive, boolean reverse, boolean payload) {
             this.exclusive = exclusive;
-            sources = reverse ? new LongMap<>() : null;
+            sources = reverse ? new TargetLists() : null;
             if (exclusive) {
                 single = new long[16];
                 singlePayloads = payload ? new Object[16] : null;
@@ -496,7 +496,7 @@ public final class SparseEdges {
      * entered with no sources (the map grown first when it must). A stashed list serves when one is long enough.
      * After this, {@link #link} allocates nothing.
      */
-    private void prepareLink(LongMap<long[]> sources, long target) {
+    private void prepareLink(TargetLists sources, long target) {
         long[] list = sources.get(target);
         if (list == null) {
             int spare = stashedAtLeast(4);
@@ -545,7 +545,7 @@ public final class SparseEdges {
     }
 
     /** Adds {@code source} to {@code target}'s ascending list, which {@link #prepareLink} made room in. */
-    private static void link(LongMap<long[]> sources, long target, long source) {
+    private static void link(TargetLists sources, long target, long source) {
         long[] list = sources.get(target);
         int n = (int) list[0];
         int at = Arrays.binarySearch(list, 1, 1 + n, source);
@@ -559,7 +559,7 @@ public final class SparseEdges {
      * Takes {@code source} out of {@code target}'s list, keeping it ascending; an emptied list leaves the map for
      * the stash.
      */
-    private void unlink(LongMap<long[]> sources, long target, long source) {
+    private void unlink(TargetLists sources, long target, long source) {
         long[] list = sources.get(target);
         if (list == null) {
             return;

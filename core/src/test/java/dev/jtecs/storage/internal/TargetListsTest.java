@@ -1,0 +1,152 @@
+package dev.jtecs.storage.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.AllocationFaults;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class TargetListsTest {
+    private static final long[] A = {1};
+    private static final long[] B = {2};
+    private static final long[] C = {3};
+
+    @Test
+    void aTargetsListIsFoundReplacedAndRemovedByItsWholeId() {
+        TargetLists lists = new TargetLists();
+        long target = Entity.pack(5, 3);
+        assertNull(lists.get(target));
+        lists.put(target, A);
+        assertSame(A, lists.get(target));
+        assertNull(lists.get(Entity.pack(5, 2)), "another generation of the slot has no list");
+        assertNull(lists.get(Entity.pack(6, 3)));
+        lists.put(target, B);
+        assertSame(B, lists.get(target));
+        assertEquals(1, lists.size());
+        assertNull(lists.remove(Entity.pack(5, 4)), "removing another generation removes nothing");
+        assertEquals(1, lists.size());
+        assertSame(B, lists.remove(target));
+        assertNull(lists.get(target));
+        assertNull(lists.remove(target));
+        assertEquals(0, lists.size());
+        assertThrows(IllegalArgumentException.class, () -> lists.put(0, A));
+        assertEquals(0, lists.size());
+    }
+
+    @Test
+    void aSecondIdOfATakenSlotIsKeptBesideTheCells() {
+        TargetLists lists = new TargetLists();
+        long dead = Entity.pack(7, 1); // a target whose sources wait for settlement
+        long fresh = Entity.pack(7, 2); // the slot's new entity
+        lists.put(dead, A);
+        lists.put(fresh, B);
+        assertEquals(2, lists.size());
+        assertSame(A, lists.get(dead));
+        assertSame(B, lists.get(fresh));
+        assertSame(A, lists.remove(dead)); // the cell empties; the other id stays where it is
+        assertSame(B, lists.get(fresh));
+        lists.put(fresh, C); // replaced beside the cells, not entered a second time in the free cell
+        assertSame(C, lists.get(fresh));
+        assertEquals(1, lists.size());
+        lists.put(dead, A); // the free cell takes an id again
+        assertSame(A, lists.get(dead));
+        assertEquals(2, lists.size());
+        assertSame(C, lists.remove(fresh));
+        assertNull(lists.get(fresh));
+        assertSame(A, lists.get(dead));
+        assertEquals(1, lists.size());
+    }
+
+    @Test
+    void theHighestGenerationIsATargetLikeAnyOther() {
+        TargetLists lists = new TargetLists();
+        long last = Entity.pack(9, Entity.MAX_GENERATION);
+        lists.put(last, A);
+        assertSame(A, lists.get(last));
+        assertNull(lists.get(Entity.pack(9, 0)));
+        Map<Long, long[]> seen = new HashMap<>();
+        lists.forEach(seen::put);
+        assertEquals(Map.of(last, A), seen);
+        assertSame(A, lists.remove(last));
+    }
+
+    @Test
+    void forEachVisitsTheCellsInSlotOrderThenTheOthers() {
+        TargetLists lists = new TargetLists();
+        long high = Entity.pack(400, 0); // past the first capacity: the cells grow
+        long low = Entity.pack(3, 5);
+        long shared = Entity.pack(3, 6); // slot 3's cell is taken: kept beside
+        long middle = Entity.pack(40, 1);
+        lists.put(high, A);
+        lists.put(low, B);
+        lists.put(shared, C);
+        lists.put(middle, A);
+        Map<Long, long[]> seen = new LinkedHashMap<>();
+        lists.forEach((target, list) -> assertNull(seen.put(target, list), "visited twice"));
+        assertEquals(List.of(low, middle, high, shared), new ArrayList<>(seen.keySet()));
+        assertSame(C, seen.get(shared));
+        new TargetLists().forEach((target, list) -> {
+            throw new AssertionError("an empty index has no target");
+        });
+    }
+
+    @Test
+    void aFailedGrowthChangesNothing() {
+        TargetLists lists = new TargetLists();
+        long near = Entity.pack(2, 0);
+        lists.put(near, A);
+        long far = Entity.pack(1000, 0);
+        for (int k = 1; k <= 2; k++) { // the owners, then the lists
+            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+            try {
+                assertThrows(OutOfMemoryError.class, () -> lists.put(far, B));
+            } finally {
+                AllocationFaults.disarm();
+            }
+            assertEquals(1, lists.size(), "k=" + k);
+            assertNull(lists.get(far), "k=" + k);
+            assertSame(A, lists.get(near), "k=" + k);
+        }
+        lists.put(far, B);
+        assertSame(B, lists.get(far));
+        assertEquals(2, lists.size());
+    }
+
+    @Test
+    void randomOperationsAgreeWithAHashMap() {
+        Long replay = Long.getLong("jtecs.seed");
+        long seed = replay != null ? replay : new SplittableRandom().nextLong();
+        System.out.println("TargetListsTest.randomOperationsAgreeWithAHashMap seed=" + seed
+                + " (replay with -Djtecs.seed=" + seed + ")");
+        SplittableRandom random = new SplittableRandom(seed);
+        TargetLists lists = new TargetLists();
+        Map<Long, long[]> model = new HashMap<>();
+        for (int step = 0; step < 20_000; step++) {
+            // few slots and generations: cells taken by one generation while others wait beside them
+            long target = Entity.pack(1 + random.nextInt(200), random.nextInt(3));
+            String at = "seed=" + seed + " step=" + step;
+            switch (random.nextInt(3)) {
+                case 0 -> {
+                    long[] list = {step};
+                    lists.put(target, list);
+                    model.put(target, list);
+                }
+                case 1 -> assertSame(model.remove(target), lists.remove(target), at);
+                default -> assertSame(model.get(target), lists.get(target), at);
+            }
+            assertEquals(model.size(), lists.size(), at);
+        }
+        Map<Long, long[]> seen = new HashMap<>();
+        lists.forEach((target, list) -> assertNull(seen.put(target, list), "seed=" + seed + ": visited twice"));
+        assertEquals(model, seen, "seed=" + seed);
+    }
+}
