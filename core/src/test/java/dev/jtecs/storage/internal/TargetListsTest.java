@@ -67,6 +67,21 @@ class TargetListsTest {
     }
 
     @Test
+    void slotsPastTheCellsHaveNoListAndRemoveNothing() {
+        TargetLists lists = new TargetLists(); // 16 cells to begin with
+        for (int slot : new int[] {15, 16, 17, 1 << 20}) {
+            long target = Entity.pack(slot, 0);
+            assertNull(lists.get(target), "slot " + slot);
+            assertNull(lists.remove(target), "slot " + slot);
+        }
+        assertEquals(0, lists.size());
+        lists.put(Entity.pack(16, 0), A); // the first slot past the cells: they grow to hold it
+        assertSame(A, lists.get(Entity.pack(16, 0)));
+        assertSame(A, lists.remove(Entity.pack(16, 0)));
+        assertEquals(0, lists.size());
+    }
+
+    @Test
     void theHighestGenerationIsATargetLikeAnyOther() {
         TargetLists lists = new TargetLists();
         long last = Entity.pack(9, Entity.MAX_GENERATION);
