@@ -82,6 +82,37 @@ class TargetListsTest {
     }
 
     @Test
+    void aFewTargetsInHighSlotsDoNotStretchTheCells() {
+        TargetLists lists = new TargetLists();
+        long high = Entity.pack(4_000_000, 0); // one target near the top of a large world
+        lists.put(high, A);
+        assertEquals(16, lists.cells(), "a lone high target goes beside the cells");
+        assertSame(A, lists.get(high));
+        long edge = Entity.pack(TargetLists.CELLS_PER_TARGET * 2 + TargetLists.MIN_CELLS - 1, 0);
+        lists.put(edge, B); // the second target: the cells may reach 8 per target plus 1,024
+        assertEquals(edge, edgeSlotCovered(lists, edge));
+        long past = Entity.pack(TargetLists.CELLS_PER_TARGET * 3 + TargetLists.MIN_CELLS, 0);
+        int before = lists.cells();
+        lists.put(past, C); // the third: one slot past its limit
+        assertEquals(before, lists.cells());
+        assertSame(A, lists.get(high));
+        assertSame(B, lists.get(edge));
+        assertSame(C, lists.get(past));
+        assertEquals(3, lists.size());
+        Map<Long, long[]> seen = new HashMap<>();
+        lists.forEach(seen::put);
+        assertEquals(Map.of(high, A, edge, B, past, C), seen);
+        assertSame(C, lists.remove(past));
+        assertSame(A, lists.remove(high));
+        assertEquals(1, lists.size());
+    }
+
+    /** The id when the cells cover its slot. */
+    private static long edgeSlotCovered(TargetLists lists, long target) {
+        return Entity.slot(target) < lists.cells() ? target : -1;
+    }
+
+    @Test
     void theHighestGenerationIsATargetLikeAnyOther() {
         TargetLists lists = new TargetLists();
         long last = Entity.pack(9, Entity.MAX_GENERATION);
