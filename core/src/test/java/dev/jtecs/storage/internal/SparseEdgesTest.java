@@ -423,6 +423,31 @@ class SparseEdgesTest {
     }
 
     @Test
+    void aDeadTargetAndTheNextEntityOfItsSlotKeepSourcesApart() {
+        long dead = Entity.pack(10, 0); // sources of a non-cascading relationship keep a dead target's id
+        long next = Entity.pack(10, 1); // the slot's next entity gains sources of its own
+        edges.add(MANY, s1, dead, null);
+        edges.add(MANY, s2, next, null);
+        edges.add(ONE, s1, next, null);
+        edges.add(ONE, s2, dead, null);
+        assertArrayEquals(new long[] {s1}, edges.sources(MANY, dead));
+        assertArrayEquals(new long[] {s2}, edges.sources(MANY, next));
+        assertArrayEquals(new long[] {s2}, edges.sources(ONE, dead));
+        assertArrayEquals(new long[] {s1}, edges.sources(ONE, next));
+        java.util.Map<Long, Integer> counts = new java.util.HashMap<>();
+        edges.forEachSourceList(MANY, (target, list, from, count) -> counts.put(target, count));
+        assertEquals(java.util.Map.of(dead, 1, next, 1), counts);
+        edges.removeSource(s1); // s1 leaves the dead target (MANY) and the next one (ONE)
+        assertEquals(0, edges.sourceCount(MANY, dead));
+        assertEquals(0, edges.sourceCount(ONE, next));
+        assertArrayEquals(new long[] {s2}, edges.sources(MANY, next));
+        assertArrayEquals(new long[] {s2}, edges.sources(ONE, dead));
+        edges.add(MANY, s1, dead, null); // the dead id's list again, now that the slot's cell holds the next one
+        assertArrayEquals(new long[] {s1}, edges.sources(MANY, dead));
+        assertArrayEquals(new long[] {s2}, edges.sources(MANY, next));
+    }
+
+    @Test
     void sourcesNeedAReverseIndex() {
         edges.add(PLAIN, s1, t1, null);
         assertThrows(IllegalStateException.class, () -> edges.sources(PLAIN, t1));
