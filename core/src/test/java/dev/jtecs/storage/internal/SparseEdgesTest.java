@@ -607,6 +607,22 @@ class SparseEdgesTest {
     }
 
     @Test
+    void aClearLetsGoOfTheListsKeptForReuse() {
+        long source = Entity.pack(600, 0);
+        for (int i = 0; i < 3; i++) {
+            edges.add(MANY, source, Entity.pack(700 + i, 0), null);
+        }
+        for (int i = 0; i < 3; i++) {
+            edges.remove(MANY, source, Entity.pack(700 + i, 0)); // each emptied list is kept for a next target
+        }
+        assertEquals(3, edges.stashReferences());
+        edges.clear();
+        assertEquals(0, edges.stashReferences(), "a cleared store holds no list of the edges it dropped");
+        edges.add(MANY, source, t1, null); // and takes edges again
+        assertArrayEquals(new long[] {source}, edges.sources(MANY, t1));
+    }
+
+    @Test
     void aReusedListCarriesNoSourceOfItsFormerTarget() {
         long a = Entity.pack(1, 0);
         long b = Entity.pack(2, 0);
