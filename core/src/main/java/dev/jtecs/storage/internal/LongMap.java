@@ -1,7 +1,6 @@
 package dev.jtecs.storage.internal;
 
 import dev.jtecs.entity.internal.Growth;
-import java.util.Arrays;
 
 /**
  * An open-addressing map from an entity id ({@code long}, never 0) to a value, with linear probing and
@@ -137,13 +136,6 @@ final class LongMap<V> {
                 put(oldKeys[i], (V) oldValues[i]);
             }
         }
-    }
-
-    /** Removes every entry, keeping the capacity. */
-    void clear() {
-        Arrays.fill(keys, 0);
-        Arrays.fill(values, null);
-        size = 0;
     }
 
     private static int mix(long key) {
