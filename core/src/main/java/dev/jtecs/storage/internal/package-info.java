@@ -18,7 +18,9 @@
  *    ├─ StructureClock  counters that move when the shape of storage may have changed
  *    ├─ PairRegistry    (relationship, target) → its pair component (a LongMap per relationship); pairs by target
  *    └─ SparseEdges     sparse relationship edges: each source's targets (exclusive: one per slot, inline);
- *                       each target's sources, ascending, when indexed
+ *        │              each target's sources, ascending, when indexed
+ *        └─ TargetLists the reverse index of one relationship: a target's list in the cell of its slot, a
+ *                       second id of a taken slot (or a target in a slot too high for the cells) in a LongMap
  *   NativeMemory        every off-heap buffer of one world: slab size classes, one arena per large buffer
  *
  *   for the mutation model:  SignatureBuilder   a row's final signature, assembled before one table lookup
