@@ -76,7 +76,7 @@ final class Settlement {
     private boolean cascadingSparseSources(long target) {
         for (int i = 0, n = sparse.relationshipCount(); i < n; i++) { // no iterator: runs per despawned entity
             BaseRelationship<?> relationship = sparse.relationshipAt(i);
-            if (relationship.isCascadeDelete() && sparse.sourceCount(relationship, target) > 0) {
+            if (relationship.isCascadeDelete() && sparse.sourceCountAt(i, target) > 0) {
                 return true;
             }
         }

@@ -25,6 +25,7 @@ public final class SparseEdges {
     // the same relationships in ascending id order: walked per despawned entity without an iterator, and in an
     // order that does not depend on identity hashes
     private BaseRelationship<?>[] ordered = new BaseRelationship<?>[4];
+    private Edges[] orderedEdges = new Edges[4]; // the edges of ordered[i]: read per despawned entity, no lookup
     private int orderedCount;
     private final StructureClock clock;
     // the last relationship looked up and its edges: walks and loops ask for one relationship many times in a row
@@ -128,14 +129,19 @@ public final class SparseEdges {
                     relationship.payloadType() != null);
             BaseRelationship<?>[] room = orderedCount < ordered.length ? ordered
                     : Growth.copyOf(ordered, orderedCount * 2);
+            Edges[] edgesRoom = orderedCount < orderedEdges.length ? orderedEdges
+                    : Growth.copyOf(orderedEdges, orderedCount * 2);
             byRelationship.put(relationship, edges); // the last allocation: the list entry below cannot fail
             ordered = room;
+            orderedEdges = edgesRoom;
             int at = orderedCount;
             while (at > 0 && ordered[at - 1].id() > relationship.id()) {
                 ordered[at] = ordered[at - 1];
+                orderedEdges[at] = orderedEdges[at - 1];
                 at--;
             }
             ordered[at] = relationship;
+            orderedEdges[at] = edges;
             orderedCount++;
         }
         return edges;
@@ -279,7 +285,10 @@ public final class SparseEdges {
 
     /** Removes every edge of {@code relationship} from {@code source}; returns whether there was one. */
     public boolean removeAll(BaseRelationship<?> relationship, long source) {
-        Edges edges = find(relationship);
+        return removeAll(find(relationship), relationship, source);
+    }
+
+    private boolean removeAll(Edges edges, BaseRelationship<?> relationship, long source) {
         int slot = Entity.slot(source);
         if (edges == null || edges.count(slot) == 0) {
             return false;
@@ -306,7 +315,7 @@ public final class SparseEdges {
     /** Removes every sparse edge of the entity in {@code slot}, of any relationship (its entity died). */
     public void removeSource(long source) {
         for (int i = 0; i < orderedCount; i++) {
-            removeAll(ordered[i], source);
+            removeAll(orderedEdges[i], ordered[i], source); // no lookup per relationship: this runs per despawn
         }
     }
 
@@ -398,6 +407,16 @@ public final class SparseEdges {
             return NONE;
         }
         return Arrays.copyOfRange(list, 1, 1 + (int) list[0]); // kept ascending
+    }
+
+    /**
+     * {@link #sourceCount} of the {@code i}-th of {@link #relationships()} ({@link #relationshipAt}): without a
+     * lookup of the relationship, for loops over every relationship per despawned entity.
+     */
+    public int sourceCountAt(int i, long target) {
+        Edges edges = orderedEdges[java.util.Objects.checkIndex(i, orderedCount)];
+        long[] list = edges.sources == null ? null : edges.sources.get(target);
+        return list == null ? 0 : (int) list[0];
     }
 
     /** The number of sources holding an edge to {@code target} (reverse-indexed relationships; else 0). */
@@ -492,6 +511,7 @@ public final class SparseEdges {
         Arrays.fill(stash, 0, stashed, null);
         stashed = 0;
         Arrays.fill(ordered, 0, orderedCount, null);
+        Arrays.fill(orderedEdges, 0, orderedCount, null);
         orderedCount = 0;
         lastRelationship = null;
         lastEdges = null;

@@ -231,6 +231,40 @@ class SparseEdgesTest {
         assertEquals(0, edges.relationshipCount());
     }
 
+    @Test
+    void theEdgesOfEachListedRelationshipStayWithItWhateverOrderTheyCameIn() {
+        // relationships first used in descending id order: each insertion shifts the ones already listed
+        java.util.List<Relationship> byIdDescending = new java.util.ArrayList<>(java.util.List.of(PLAIN, MANY, ONE));
+        byIdDescending.sort(java.util.Comparator.comparingInt(Relationship::id).reversed());
+        for (int i = 0; i < 3; i++) {
+            edges.add(byIdDescending.get(i), Entity.pack(20 + i, 0), t1, null); // 20 -> t1 in the highest id, ...
+        }
+        edges.add(MANY, s2, t2, null);
+        edges.add(ONE, s1, t2, null);
+        for (int i = 0; i < edges.relationshipCount(); i++) {
+            dev.jtecs.component.BaseRelationship<?> relationship = edges.relationshipAt(i);
+            for (long target : new long[] {t1, t2, t3}) {
+                int expected = relationship.hasReverseIndex() ? edges.sourceCount(relationship, target) : 0;
+                assertEquals(expected, edges.sourceCountAt(i, target), relationship.name() + " at " + i);
+            }
+        }
+        int many = edges.relationshipAt(0) == MANY ? 0 : edges.relationshipAt(1) == MANY ? 1 : 2;
+        assertEquals(2, edges.sourceCountAt(many, t1) + edges.sourceCountAt(many, t2));
+        assertThrows(IndexOutOfBoundsException.class, () -> edges.sourceCountAt(3, t1));
+        long manySource = Entity.pack(20 + byIdDescending.indexOf(MANY), 0);
+        edges.removeSource(manySource); // leaves MANY's edge only: every other relationship's edges stay
+        edges.removeSource(s1); // leaves ONE's edge to t2
+        assertEquals(0, edges.count(MANY, manySource));
+        assertEquals(0, edges.sourceCount(MANY, t1));
+        assertEquals(0, edges.sourceCount(ONE, t2));
+        assertEquals(1, edges.sourceCount(MANY, t2));
+        assertEquals(1, edges.sourceCount(ONE, t1));
+        assertEquals(1, edges.count(PLAIN, Entity.pack(20 + byIdDescending.indexOf(PLAIN), 0)));
+        edges.clear();
+        assertEquals(0, edges.relationshipCount());
+        assertThrows(IndexOutOfBoundsException.class, () -> edges.sourceCountAt(0, t1));
+    }
+
 
     @Test
     void everyChangeToAManyTargetRelationshipsEdgesAdvancesItsCounterAndOnlyThen() {
