@@ -502,6 +502,21 @@ public final class SparseEdges {
         return n;
     }
 
+    /**
+     * How many relationships' edges the store still references from its ordered list, counted cell by cell,
+     * whatever its count says (what the tests check: {@link #clear} lets go of every relationship's per-slot
+     * arrays).
+     */
+    int listedEdgesReferences() {
+        int n = 0;
+        for (Edges edges : orderedEdges) {
+            if (edges != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Drops every edge (the world cleared its entities), and the lists kept for reuse with them. */
     public void clear() {
         for (BaseRelationship<?> relationship : byRelationship.keySet()) {

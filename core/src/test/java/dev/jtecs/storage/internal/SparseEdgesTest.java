@@ -260,8 +260,10 @@ class SparseEdgesTest {
         assertEquals(1, edges.sourceCount(MANY, t2));
         assertEquals(1, edges.sourceCount(ONE, t1));
         assertEquals(1, edges.count(PLAIN, Entity.pack(20 + byIdDescending.indexOf(PLAIN), 0)));
+        assertEquals(3, edges.listedEdgesReferences());
         edges.clear();
         assertEquals(0, edges.relationshipCount());
+        assertEquals(0, edges.listedEdgesReferences(), "a cleared store keeps no relationship's per-slot arrays");
         assertThrows(IndexOutOfBoundsException.class, () -> edges.sourceCountAt(0, t1));
     }
 
