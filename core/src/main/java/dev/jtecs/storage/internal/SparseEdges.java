@@ -414,14 +414,15 @@ public final class SparseEdges {
      * lookup of the relationship, for loops over every relationship per despawned entity.
      */
     public int sourceCountAt(int i, long target) {
-        Edges edges = orderedEdges[java.util.Objects.checkIndex(i, orderedCount)];
-        long[] list = edges.sources == null ? null : edges.sources.get(target);
-        return list == null ? 0 : (int) list[0];
+        return sourceCount(orderedEdges[java.util.Objects.checkIndex(i, orderedCount)], target);
     }
 
     /** The number of sources holding an edge to {@code target} (reverse-indexed relationships; else 0). */
     public int sourceCount(BaseRelationship<?> relationship, long target) {
-        Edges edges = find(relationship);
+        return sourceCount(find(relationship), target);
+    }
+
+    private static int sourceCount(Edges edges, long target) {
         long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
         return list == null ? 0 : (int) list[0];
     }
@@ -493,13 +494,7 @@ public final class SparseEdges {
      * check: {@link #clear} lets every kept list go, up to 16 of 32 KiB each).
      */
     int stashReferences() {
-        int n = 0;
-        for (long[] list : stash) {
-            if (list != null) {
-                n++;
-            }
-        }
-        return n;
+        return references(stash);
     }
 
     /**
@@ -508,9 +503,14 @@ public final class SparseEdges {
      * arrays).
      */
     int listedEdgesReferences() {
+        return references(orderedEdges);
+    }
+
+    /** The cells of {@code cells} that are not null. */
+    private static int references(Object[] cells) {
         int n = 0;
-        for (Edges edges : orderedEdges) {
-            if (edges != null) {
+        for (Object cell : cells) {
+            if (cell != null) {
                 n++;
             }
         }

@@ -178,19 +178,27 @@ class MutationModelTest {
         long id = world.spawn(HP.of(3), IDLE);
         String setTag = "is a tag of partition dimension test.model.move; change it with setTag";
         for (boolean scoped : new boolean[] {false, true}) {
-            if (scoped) {
-                world.defer();
-            }
-            IllegalArgumentException set = refused(() -> world.set(id, RUNNING));
-            assertTrue(set.getMessage().startsWith("set: test.model.Running " + setTag), set.getMessage());
-            IllegalArgumentException removed = refused(() -> world.remove(id, IDLE));
-            assertTrue(removed.getMessage().startsWith("remove: test.model.Idle " + setTag), removed.getMessage());
-            if (scoped) {
-                world.commit();
-            }
+            inScopeOrNot(world, scoped, () -> {
+                IllegalArgumentException set = refused(() -> world.set(id, RUNNING));
+                assertTrue(set.getMessage().startsWith("set: test.model.Running " + setTag), set.getMessage());
+                IllegalArgumentException removed = refused(() -> world.remove(id, IDLE));
+                assertTrue(removed.getMessage().startsWith("remove: test.model.Idle " + setTag),
+                        removed.getMessage());
+            });
             assertTrue(world.has(id, IDLE), "scoped " + scoped);
             assertFalse(world.has(id, RUNNING), "scoped " + scoped);
             assertFalse(world.hasPendingChanges());
+        }
+    }
+
+    /** Runs {@code calls} inside one {@code defer}/{@code commit} scope when {@code scoped}, else at depth 0. */
+    private static void inScopeOrNot(World w, boolean scoped, Runnable calls) {
+        if (scoped) {
+            w.defer();
+        }
+        calls.run();
+        if (scoped) {
+            w.commit();
         }
     }
 
@@ -248,13 +256,7 @@ class MutationModelTest {
                     w.despawn(a);
                     w.set(c, IDLE);
                 };
-                if (scoped) {
-                    w.defer();
-                }
-                w.set(a, MEDDLER.of(new Meddler(7)));
-                if (scoped) {
-                    w.commit();
-                }
+                inScopeOrNot(w, scoped, () -> w.set(a, MEDDLER.of(new Meddler(7))));
                 String at = scoped ? "staged" : "at once";
                 assertEquals(1, depth[0], at + ": the publication is a running call while user code runs");
                 assertFalse(w.isAlive(a), at);
@@ -292,13 +294,7 @@ class MutationModelTest {
                         w.set(c, RUNNING);
                     }
                 });
-                if (scoped) {
-                    w.defer();
-                }
-                w.set(a, IDLE);
-                if (scoped) {
-                    w.commit();
-                }
+                inScopeOrNot(w, scoped, () -> w.set(a, IDLE));
                 String at = scoped ? "staged" : "instant";
                 assertTrue(once[0], at);
                 assertEquals(1, depth[0], at);
@@ -401,13 +397,7 @@ class MutationModelTest {
                         created -> created.archetype().addEntityObserver(observer));
                 long a = w.spawn(HP.of(1));
                 long b = w.spawn(HP.of(2));
-                if (scoped) {
-                    w.defer();
-                }
-                w.despawn(a);
-                if (scoped) {
-                    w.commit();
-                }
+                inScopeOrNot(w, scoped, () -> w.despawn(a));
                 String at = scoped ? "staged" : "instant";
                 assertEquals(1, depth[0], at);
                 assertFalse(w.isAlive(a), at);
