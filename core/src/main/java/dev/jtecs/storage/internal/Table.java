@@ -72,6 +72,8 @@ public final class Table {
     private final int[] heapIndex;
     private final RecordCodec[] codecs;
     private final PrimitiveKind[] nativeKinds;
+    // each native column's element size in bytes, beside its kind: what a per-row copy switches on
+    private final byte[] nativeSizes;
     private final MemorySegment[] nativeSegments;
     private final Column[] nativeViews;
     /** What each native column holds ({@code Component.field}), for the checked mode's messages. */
@@ -141,12 +143,14 @@ public final class Table {
             }
         }
         nativeKinds = new PrimitiveKind[natives];
+        nativeSizes = new byte[natives];
         nativeLabels = new String[natives];
         heapLabels = new String[heaps];
         for (int p = 0; p < n; p++) {
             ComponentLayout layout = components[p].layout();
             for (int f = 0; f < nativeCount[p]; f++) {
                 nativeKinds[nativeStart[p] + f] = layout.fieldKinds().get(f);
+                nativeSizes[nativeStart[p] + f] = (byte) layout.fieldKinds().get(f).byteSize();
                 nativeLabels[nativeStart[p] + f] = components[p].name() + "." + layout.fieldNames().get(f);
             }
             if (heapIndex[p] >= 0) {
@@ -519,10 +523,23 @@ public final class Table {
 
     private void copyShared(int row, Table destination, int dstRow) {
         MovePlan plan = movePlanTo(destination);
-        for (int i = 0; i < plan.nativeSource.length; i++) {
-            long bytes = plan.nativeBytes[i];
-            copyElement(nativeSegments[plan.nativeSource[i]], row * bytes,
-                    destination.nativeSegments[plan.nativeDestination[i]], dstRow * bytes, bytes);
+        int[] sources = plan.nativeSource;
+        int[] destinations = plan.nativeDestination;
+        MemorySegment[] dstSegments = destination.nativeSegments;
+        for (int i = 0; i < sources.length; i++) {
+            int c = sources[i];
+            MemorySegment from = nativeSegments[c];
+            MemorySegment to = dstSegments[destinations[i]];
+            int bytes = nativeSizes[c];
+            if (bytes == 4) {
+                to.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, dstRow,
+                        from.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, row));
+            } else if (bytes == 8) {
+                to.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, dstRow,
+                        from.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, row));
+            } else {
+                copyElement(from, (long) row * bytes, to, (long) dstRow * bytes, bytes);
+            }
         }
         for (int i = 0; i < plan.heapSource.length; i++) {
             destination.heapArrays[plan.heapDestination[i]][dstRow] = heapArrays[plan.heapSource[i]][row];
@@ -562,9 +579,18 @@ public final class Table {
     }
 
     private void copyRowWithin(int from, int to) {
-        for (int c = 0; c < nativeSegments.length; c++) {
-            long bytes = nativeKinds[c].byteSize();
-            copyElement(nativeSegments[c], from * bytes, nativeSegments[c], to * bytes, bytes);
+        MemorySegment[] segments = nativeSegments;
+        byte[] sizes = nativeSizes;
+        for (int c = 0; c < segments.length; c++) {
+            MemorySegment s = segments[c];
+            int bytes = sizes[c];
+            if (bytes == 4) {
+                s.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, to, s.getAtIndex(ValueLayout.JAVA_INT_UNALIGNED, from));
+            } else if (bytes == 8) {
+                s.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, to, s.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, from));
+            } else {
+                copyElement(s, (long) from * bytes, s, (long) to * bytes, bytes);
+            }
         }
         long entity = entitySegment.getAtIndex(ENTITY, from);
         entitySegment.setAtIndex(ENTITY, to, entity);
