@@ -1150,13 +1150,10 @@ public final class World implements AutoCloseable {
     /** The column of a published entity's field, marked dirty; the entity's row is left in {@link #fieldRow}. */
     private dev.jtecs.storage.Column liveField(long id, dev.jtecs.component.FieldHandle field) {
         checkOpen();
-        Component<?> component = field.component();
+        Component<?> component = field.component(); // a NativeComponent or a TargetSelector (FieldSource), no pair
         int store = index.aliveStore(id);
         if (store < 0) {
             throw notWritable(id, component);
-        }
-        if (component instanceof PairComponent) {
-            requireOwnPair(component, "write");
         }
         Table table = archetypes.ofStore(store);
         int position = table.fieldPosition(field);
