@@ -6,9 +6,9 @@ import java.util.Arrays;
 /**
  * The world's entity table: for every slot its generation, lifecycle state and (when alive) its archetype and row.
  *
- * <p>Invariants: a slot is in exactly one state; only {@link #FREE} slots sit on the free stack, each once;
- * {@code tableId}/{@code row} are meaningful only for {@link #ALIVE} slots; slots at or above {@code highWater}
- * have never been used and have generation 0.
+ * <p>Invariants: a slot is in exactly one state; only {@link #FREE} slots sit on the free stack, each once, and
+ * each free slot's {@code row} entry is its position there; the store and row are meaningful only for
+ * {@link #ALIVE} slots; slots at or above {@code highWater} have never been used and have generation 0.
  *
  * <pre>
  *   allocate ──► RESERVED ──publish──► ALIVE ──free──► FREE ──allocate──► RESERVED ...
@@ -16,10 +16,13 @@ import java.util.Arrays;
  *                   └──────────── release (cancelled) ───┘      generation + 1 on every free/release
  * </pre>
  *
- * @implNote Three primitive arrays grown geometrically; nothing is allocated per entity. A slot's generation,
+ * @implNote Two primitive arrays grown geometrically; nothing is allocated per entity. A slot's generation,
  *     state and store share one {@code long}, so the liveness check of an id and the store of a live entity are
- *     one load (the row is a second array). Free slots are reused last-in first-out; {@code freePos} makes removal of an arbitrary free slot O(1) for
- *     {@link #reserveAt}.
+ *     one load. The second array holds one {@code int} per slot whose meaning follows the state: an alive slot's
+ *     row, the archetype a reserved slot is stamped for, or a free slot's position on the free stack (which makes
+ *     removing an arbitrary free slot, for {@link #reserveAt}, O(1)). A slot never needs two of them at once, so a
+ *     despawn that frees a slot and a spawn that takes one back each write the line its row was read from,
+ *     rather than a third array's line.
  */
 public final class EntityIndex {
     public static final byte FREE = 0;
@@ -31,8 +34,8 @@ public final class EntityIndex {
     // per slot, in one long: generation (bits 0-30), state (bits 31-32) and store (bits 33-63), so a liveness
     // check and the store of a live entity are one load
     private long[] meta;
+    // per slot, by its state: the row (alive), the stamped archetype or -1 (reserved), the free-stack position (free)
     private int[] row;
-    private int[] freePos;
     private int[] freeStack;
     private int freeCount;
     private int highWater = 1;
@@ -46,7 +49,6 @@ public final class EntityIndex {
         int initial = Math.min(maxEntities + 1, 1024);
         meta = new long[initial];
         row = new int[initial];
-        freePos = new int[initial];
         freeStack = new int[64];
     }
 
@@ -127,14 +129,12 @@ public final class EntityIndex {
         int slot;
         if (freeCount > 0) {
             slot = freeStack[--freeCount];
-            freePos[slot] = -1;
         } else {
             if (highWater > maxEntities) {
                 throw new IllegalStateException(full("no slot is left for a new entity"));
             }
             ensureSlots(highWater + 1); // grows (and may fail) before anything changes
             slot = highWater++;
-            freePos[slot] = -1;
         }
         setState(slot, RESERVED);
         row[slot] = -1;
@@ -237,7 +237,7 @@ public final class EntityIndex {
             highWater = first + count;
         } else if (count <= freeCount && ascendingRunOnTop(count)) {
             first = freeStack[freeCount - 1];
-            freeCount -= count; // freePos of slots off the stack is never read
+            freeCount -= count; // their stack positions are overwritten by the stamp below
         } else {
             return 0;
         }
@@ -411,7 +411,6 @@ public final class EntityIndex {
             }
             highWater = slot + 1;
         }
-        freePos[slot] = -1;
         setGeneration(slot, Entity.generation(id));
         setState(slot, RESERVED);
         row[slot] = -1;
@@ -540,16 +539,14 @@ public final class EntityIndex {
 
     /**
      * Slots {@code [to, to + n)} become reserved with the generations {@code generations[from, from + n)}, off the
-     * free stack, stamped for {@code archetype}: one pass writing each slot's word, row and stack position.
+     * free stack, stamped for {@code archetype}: one pass writing each slot's word and stamp.
      */
     private void reserveRun(int[] generations, int from, int to, int n, int archetype) {
         long[] m = meta;
         int[] r = row;
-        int[] p = freePos;
         for (int k = 0; k < n; k++) {
             m[to + k] = RESERVED_BITS | generations[from + k];
             r[to + k] = archetype;
-            p[to + k] = -1;
         }
     }
 
@@ -572,7 +569,7 @@ public final class EntityIndex {
             }
             setGeneration(slot, g + 1);
             setState(slot, FREE);
-            freePos[slot] = freeCount;
+            row[slot] = freeCount;
             freeStack[freeCount++] = slot;
         }
         aliveCount -= n;
@@ -596,7 +593,7 @@ public final class EntityIndex {
                 continue;
             }
             m[slot] = (word & ~(STATE_MASK | GENERATION_MASK)) | ((long) FREE << STATE_SHIFT) | (g + 1);
-            freePos[slot] = freeCount;
+            row[slot] = freeCount;
             freeStack[freeCount++] = slot;
         }
         aliveCount -= n;
@@ -648,18 +645,18 @@ public final class EntityIndex {
 
     private void pushFree(int slot) {
         ensureFree(1);
-        freePos[slot] = freeCount;
+        row[slot] = freeCount;
         freeStack[freeCount++] = slot;
         setState(slot, FREE);
     }
 
     private void removeFromFreeStack(int slot) {
-        int pos = freePos[slot];
+        int pos = row[slot];
         assert pos >= 0 && freeStack[pos] == slot : "slot " + slot + " not on free stack";
         int last = freeStack[--freeCount];
         freeStack[pos] = last;
-        freePos[last] = pos;
-        freePos[slot] = -1;
+        row[last] = pos;
+        row[slot] = -1;
     }
 
     private void ensureSlots(int needed) {
@@ -667,13 +664,11 @@ public final class EntityIndex {
             return;
         }
         int capacity = (int) Math.min((long) maxEntities + 1, Math.max(needed, (long) meta.length * 2));
-        // all three first, then assign: a failed growth leaves the arrays as they were, of one length
+        // both first, then assign: a failed growth leaves the arrays as they were, of one length
         long[] grownMeta = Growth.copyOf(meta, capacity);
         int[] grownRow = Growth.copyOf(row, capacity);
-        int[] grownFreePos = Growth.copyOf(freePos, capacity);
         meta = grownMeta;
         row = grownRow;
-        freePos = grownFreePos;
     }
 
     // ---------------------------------------------------------------- snapshots
@@ -784,10 +779,9 @@ public final class EntityIndex {
             if (reserve) { // what reserveRestored leaves: reserved, saved generation, off the stack, stamped
                 reserveRun(restoredGenerations, r, next, n, archetype);
             } else {
-                Arrays.fill(row, next, next + n, -1);
                 fillStateAndGeneration(next, next + n, FREE, 0);
                 for (int k = 0; k < n; k++) {
-                    freePos[next + k] = base + r + k;
+                    row[next + k] = base + r + k; // their stack positions
                 }
                 System.arraycopy(restoredSlots, r, freeStack, base + r, n);
             }
@@ -798,7 +792,7 @@ public final class EntityIndex {
             int free = freeSlots[i];
             setGeneration(free, freeGenerations[i]);
             setState(free, FREE);
-            freePos[free] = i;
+            row[free] = i;
             freeStack[i] = free;
         }
         highWater = newHighWater;
@@ -846,7 +840,6 @@ public final class EntityIndex {
     /** Lays slots {@code [from, to)} out in one state and generation, off the stack and with no row. */
     private void layOut(int from, int to, byte slotState, int slotGeneration) {
         Arrays.fill(row, from, to, -1);
-        Arrays.fill(freePos, from, to, -1);
         fillStateAndGeneration(from, to, slotState, slotGeneration);
     }
 
