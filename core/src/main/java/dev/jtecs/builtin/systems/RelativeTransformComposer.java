@@ -36,7 +36,9 @@ import java.util.Arrays;
  *
  * <p>A parent without {@code Transform2D} (or not yet published) counts as {@link Transform2D#IDENTITY}.
  * {@code Transform2D} is marked dirty only in archetypes where some value changed, bit for bit, so a still
- * hierarchy leaves it clean.
+ * hierarchy leaves it clean. The old values are read back to compare only until the first change in the
+ * archetype: after it, the archetype's mark is settled, and its later runs write without reading (a moving forest
+ * then streams its offsets in and its transforms out).
  *
  * <p>Dirty sampling. Before composing, the body samples what composition reads: the structure counters of
  * {@code Transform2D}, {@code RelativeTransform2D} and {@code ChildOf}, and the write counters of the two
@@ -152,9 +154,10 @@ final class RelativeTransformComposer implements SystemBody {
                 end += steps.rowCount(last);
                 last++;
             }
+            boolean compare = !changed[child]; // once a value of the archetype changed, its mark is settled
             boolean diff = last - k == 1
-                    ? composeStep(child, from, end - from, steps.parentIndex(k), steps.parentRow(k))
-                    : composeRun(steps, k, last, child, from, end);
+                    ? composeStep(child, from, end - from, steps.parentIndex(k), steps.parentRow(k), compare)
+                    : composeRun(steps, k, last, child, from, end, compare);
             if (diff) {
                 changed[child] = true;
             }
@@ -192,7 +195,8 @@ final class RelativeTransformComposer implements SystemBody {
      * them, where one loop over hundreds of rows gets them checked once. Same operations, same results as
      * {@link #composeStep} per step.
      */
-    private boolean composeRun(HierarchyOrder steps, int first, int last, int c, int from, int end) {
+    private boolean composeRun(HierarchyOrder steps, int first, int last, int c, int from, int end,
+            boolean compare) {
         for (int k = first; k < last; k++) {
             readParent(steps.parentIndex(k), steps.parentRow(k));
             float px = parentX;
@@ -217,7 +221,7 @@ final class RelativeTransformComposer implements SystemBody {
                 runSin[i] = sin;
             }
         }
-        return composeRunRows(c, from, end);
+        return compare ? composeRunRows(c, from, end) : writeRunRows(c, from, end);
     }
 
     /** {@link #composeRows} with the parent pose read per row from the run's arrays. */
@@ -272,6 +276,53 @@ final class RelativeTransformComposer implements SystemBody {
             sy.set(row, nsy);
         }
         return diff != 0;
+    }
+
+    /**
+     * {@link #composeRunRows} for an archetype already known to have changed this frame: the same values written,
+     * without reading the old ones back to compare (the archetype's mark no longer depends on them), so the loop
+     * streams the offsets in and the transforms out. Returns {@code true}: the archetype changed.
+     */
+    private boolean writeRunRows(int a, int from, int to) {
+        FloatColumn rx = this.rx[a];
+        FloatColumn ry = this.ry[a];
+        FloatColumn rz = this.rz[a];
+        FloatColumn rr = this.rr[a];
+        FloatColumn rsx = this.rsx[a];
+        FloatColumn rsy = this.rsy[a];
+        FloatColumn x = this.x[a];
+        FloatColumn y = this.y[a];
+        FloatColumn z = this.z[a];
+        IntColumn layers = this.layers[a];
+        FloatColumn r = this.r[a];
+        FloatColumn sx = this.sx[a];
+        FloatColumn sy = this.sy[a];
+        float[] runX = this.runX;
+        float[] runY = this.runY;
+        float[] runZ = this.runZ;
+        int[] runLayer = this.runLayer;
+        float[] runR = this.runR;
+        float[] runSx = this.runSx;
+        float[] runSy = this.runSy;
+        float[] runCos = this.runCos;
+        float[] runSin = this.runSin;
+        for (int row = from; row < to; row++) {
+            int i = row - from;
+            float psx = runSx[i];
+            float psy = runSy[i];
+            float c = runCos[i];
+            float s = runSin[i];
+            float lx = psx * rx.get(row);
+            float ly = psy * ry.get(row);
+            x.set(row, runX[i] + (c * lx - s * ly));
+            y.set(row, runY[i] + (s * lx + c * ly));
+            z.set(row, runZ[i] + rz.get(row));
+            layers.set(row, runLayer[i]);
+            r.set(row, runR[i] + rr.get(row));
+            sx.set(row, psx * rsx.get(row));
+            sy.set(row, psy * rsy.get(row));
+        }
+        return true;
     }
 
     private HierarchyOrder orderFor(World w) {
@@ -360,10 +411,10 @@ final class RelativeTransformComposer implements SystemBody {
      * Writes {@code parent.compose(offset)} into rows {@code [from, from + count)} of archetype {@code c}; see
      * {@link Transform2D#compose}. Returns whether any bit changed.
      */
-    private boolean composeStep(int c, int from, int count, int p, int row) {
+    private boolean composeStep(int c, int from, int count, int p, int row, boolean compare) {
         readParent(p, row);
         return composeRows(c, from, from + count, parentX, parentY, parentZ, parentLayer, parentR, parentSx,
-                parentSy, parentCos, parentSin);
+                parentSy, parentCos, parentSin, compare);
     }
 
     // the parent pose readParent read last (the identity for a parent without a transform), with its rotation's
@@ -414,7 +465,7 @@ final class RelativeTransformComposer implements SystemBody {
      * through read views and reports whether any bit changed, so the caller marks the column dirty only then.
      */
     private boolean composeRows(int a, int from, int to, float px, float py, float pz, int layer, float pr,
-            float psx, float psy, float c, float s) {
+            float psx, float psy, float c, float s, boolean compare) {
         FloatColumn rx = this.rx[a];
         FloatColumn ry = this.ry[a];
         FloatColumn rz = this.rz[a];
@@ -438,9 +489,11 @@ final class RelativeTransformComposer implements SystemBody {
             float nr = pr + rr.get(row);
             float nsx = psx * rsx.get(row);
             float nsy = psy * rsy.get(row);
-            diff |= bits(x.get(row)) ^ bits(nx) | bits(y.get(row)) ^ bits(ny) | bits(z.get(row)) ^ bits(nz)
-                    | layers.get(row) ^ layer | bits(r.get(row)) ^ bits(nr) | bits(sx.get(row)) ^ bits(nsx)
-                    | bits(sy.get(row)) ^ bits(nsy);
+            if (compare) { // a step is a few rows: one loop, the old values read only while the mark is open
+                diff |= bits(x.get(row)) ^ bits(nx) | bits(y.get(row)) ^ bits(ny) | bits(z.get(row)) ^ bits(nz)
+                        | layers.get(row) ^ layer | bits(r.get(row)) ^ bits(nr) | bits(sx.get(row)) ^ bits(nsx)
+                        | bits(sy.get(row)) ^ bits(nsy);
+            }
             x.set(row, nx);
             y.set(row, ny);
             z.set(row, nz);
@@ -449,7 +502,7 @@ final class RelativeTransformComposer implements SystemBody {
             sx.set(row, nsx);
             sy.set(row, nsy);
         }
-        return diff != 0;
+        return diff != 0 || !compare;
     }
 
     private static int bits(float value) {
