@@ -490,7 +490,7 @@ public final class Table {
                 }
             } else {
                 for (int i = 0; i < n; i++) {
-                    copyElement(segment, from[i] * bytes, segment, to[i] * bytes, bytes);
+                    copyNarrowElement(segment, from[i] * bytes, segment, to[i] * bytes, bytes);
                 }
             }
         }
@@ -538,7 +538,7 @@ public final class Table {
                 to.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, dstRow,
                         from.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, row));
             } else {
-                copyElement(from, (long) row * bytes, to, (long) dstRow * bytes, bytes);
+                copyNarrowElement(from, (long) row * bytes, to, (long) dstRow * bytes, bytes);
             }
         }
         for (int i = 0; i < plan.heapSource.length; i++) {
@@ -565,13 +565,13 @@ public final class Table {
         return plan;
     }
 
-    /** Copies one element of {@code bytes} bytes: typed accesses for the common sizes, a bulk copy otherwise. */
-    private static void copyElement(MemorySegment from, long fromOffset, MemorySegment to, long toOffset, long bytes) {
-        if (bytes == 4) {
-            to.set(ValueLayout.JAVA_INT_UNALIGNED, toOffset, from.get(ValueLayout.JAVA_INT_UNALIGNED, fromOffset));
-        } else if (bytes == 8) {
-            to.set(ValueLayout.JAVA_LONG_UNALIGNED, toOffset, from.get(ValueLayout.JAVA_LONG_UNALIGNED, fromOffset));
-        } else if (bytes == 1) {
+    /**
+     * Copies one element of a narrow column, 1 or 2 bytes: every caller copies its 4- and 8-byte columns, the common
+     * ones, with typed accesses of its own.
+     */
+    private static void copyNarrowElement(MemorySegment from, long fromOffset, MemorySegment to, long toOffset,
+            long bytes) {
+        if (bytes == 1) {
             to.set(ValueLayout.JAVA_BYTE, toOffset, from.get(ValueLayout.JAVA_BYTE, fromOffset));
         } else {
             MemorySegment.copy(from, fromOffset, to, toOffset, bytes);
@@ -589,7 +589,7 @@ public final class Table {
             } else if (bytes == 8) {
                 s.setAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, to, s.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, from));
             } else {
-                copyElement(s, (long) from * bytes, s, (long) to * bytes, bytes);
+                copyNarrowElement(s, (long) from * bytes, s, (long) to * bytes, bytes);
             }
         }
         long entity = entitySegment.getAtIndex(ENTITY, from);
