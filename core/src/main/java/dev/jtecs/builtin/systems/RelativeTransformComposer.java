@@ -221,11 +221,14 @@ final class RelativeTransformComposer implements SystemBody {
                 runSin[i] = sin;
             }
         }
-        return compare ? composeRunRows(c, from, end) : writeRunRows(c, from, end);
+        return composeRunRows(c, from, end, compare);
     }
 
-    /** {@link #composeRows} with the parent pose read per row from the run's arrays. */
-    private boolean composeRunRows(int a, int from, int to) {
+    /**
+     * {@link #composeRows} with the parent pose read per row from the run's arrays. Without {@code compare} (the
+     * archetype already changed this frame) the old values are not read back and the answer is {@code true}.
+     */
+    private boolean composeRunRows(int a, int from, int to, boolean compare) {
         FloatColumn rx = this.rx[a];
         FloatColumn ry = this.ry[a];
         FloatColumn rz = this.rz[a];
@@ -264,9 +267,11 @@ final class RelativeTransformComposer implements SystemBody {
             float nr = runR[i] + rr.get(row);
             float nsx = psx * rsx.get(row);
             float nsy = psy * rsy.get(row);
-            diff |= bits(x.get(row)) ^ bits(nx) | bits(y.get(row)) ^ bits(ny) | bits(z.get(row)) ^ bits(nz)
-                    | layers.get(row) ^ layer | bits(r.get(row)) ^ bits(nr) | bits(sx.get(row)) ^ bits(nsx)
-                    | bits(sy.get(row)) ^ bits(nsy);
+            if (compare) { // loop-invariant: the compiler makes two loops of this one
+                diff |= bits(x.get(row)) ^ bits(nx) | bits(y.get(row)) ^ bits(ny) | bits(z.get(row)) ^ bits(nz)
+                        | layers.get(row) ^ layer | bits(r.get(row)) ^ bits(nr) | bits(sx.get(row)) ^ bits(nsx)
+                        | bits(sy.get(row)) ^ bits(nsy);
+            }
             x.set(row, nx);
             y.set(row, ny);
             z.set(row, nz);
@@ -275,54 +280,7 @@ final class RelativeTransformComposer implements SystemBody {
             sx.set(row, nsx);
             sy.set(row, nsy);
         }
-        return diff != 0;
-    }
-
-    /**
-     * {@link #composeRunRows} for an archetype already known to have changed this frame: the same values written,
-     * without reading the old ones back to compare (the archetype's mark no longer depends on them), so the loop
-     * streams the offsets in and the transforms out. Returns {@code true}: the archetype changed.
-     */
-    private boolean writeRunRows(int a, int from, int to) {
-        FloatColumn rx = this.rx[a];
-        FloatColumn ry = this.ry[a];
-        FloatColumn rz = this.rz[a];
-        FloatColumn rr = this.rr[a];
-        FloatColumn rsx = this.rsx[a];
-        FloatColumn rsy = this.rsy[a];
-        FloatColumn x = this.x[a];
-        FloatColumn y = this.y[a];
-        FloatColumn z = this.z[a];
-        IntColumn layers = this.layers[a];
-        FloatColumn r = this.r[a];
-        FloatColumn sx = this.sx[a];
-        FloatColumn sy = this.sy[a];
-        float[] runX = this.runX;
-        float[] runY = this.runY;
-        float[] runZ = this.runZ;
-        int[] runLayer = this.runLayer;
-        float[] runR = this.runR;
-        float[] runSx = this.runSx;
-        float[] runSy = this.runSy;
-        float[] runCos = this.runCos;
-        float[] runSin = this.runSin;
-        for (int row = from; row < to; row++) {
-            int i = row - from;
-            float psx = runSx[i];
-            float psy = runSy[i];
-            float c = runCos[i];
-            float s = runSin[i];
-            float lx = psx * rx.get(row);
-            float ly = psy * ry.get(row);
-            x.set(row, runX[i] + (c * lx - s * ly));
-            y.set(row, runY[i] + (s * lx + c * ly));
-            z.set(row, runZ[i] + rz.get(row));
-            layers.set(row, runLayer[i]);
-            r.set(row, runR[i] + rr.get(row));
-            sx.set(row, psx * rsx.get(row));
-            sy.set(row, psy * rsy.get(row));
-        }
-        return true;
+        return diff != 0 || !compare;
     }
 
     private HierarchyOrder orderFor(World w) {
@@ -489,7 +447,7 @@ final class RelativeTransformComposer implements SystemBody {
             float nr = pr + rr.get(row);
             float nsx = psx * rsx.get(row);
             float nsy = psy * rsy.get(row);
-            if (compare) { // a step is a few rows: one loop, the old values read only while the mark is open
+            if (compare) { // loop-invariant, as in composeRunRows
                 diff |= bits(x.get(row)) ^ bits(nx) | bits(y.get(row)) ^ bits(ny) | bits(z.get(row)) ^ bits(nz)
                         | layers.get(row) ^ layer | bits(r.get(row)) ^ bits(nr) | bits(sx.get(row)) ^ bits(nsx)
                         | bits(sy.get(row)) ^ bits(nsy);
