@@ -226,7 +226,8 @@ final class RelativeTransformComposer implements SystemBody {
 
     /**
      * {@link #composeRows} with the parent pose read per row from the run's arrays. Without {@code compare} (the
-     * archetype already changed this frame) the old values are not read back and the answer is {@code true}.
+     * archetype already changed this frame) the old values are not read back and the answer is {@code false}: the
+     * caller's mark is settled already.
      */
     private boolean composeRunRows(int a, int from, int to, boolean compare) {
         FloatColumn rx = this.rx[a];
@@ -280,7 +281,7 @@ final class RelativeTransformComposer implements SystemBody {
             sx.set(row, nsx);
             sy.set(row, nsy);
         }
-        return diff != 0 || !compare;
+        return diff != 0;
     }
 
     private HierarchyOrder orderFor(World w) {
@@ -420,7 +421,8 @@ final class RelativeTransformComposer implements SystemBody {
 
     /**
      * The columnar loop: the same float operations, in the same order, as {@link Transform2D#compose}. Writes
-     * through read views and reports whether any bit changed, so the caller marks the column dirty only then.
+     * through read views and reports whether any bit changed, so the caller marks the column dirty only then;
+     * without {@code compare} it reads nothing back and answers {@code false}, as {@link #composeRunRows} does.
      */
     private boolean composeRows(int a, int from, int to, float px, float py, float pz, int layer, float pr,
             float psx, float psy, float c, float s, boolean compare) {
@@ -460,7 +462,7 @@ final class RelativeTransformComposer implements SystemBody {
             sx.set(row, nsx);
             sy.set(row, nsy);
         }
-        return diff != 0 || !compare;
+        return diff != 0;
     }
 
     private static int bits(float value) {
