@@ -120,6 +120,61 @@ class RelativeTransformComposerTest {
         }
     }
 
+    /**
+     * The compare that decides the mark looks at every field on its own, in a run of steps and in a lone step: a
+     * frame that rewrites a parent with the same value composes and stays clean, and a frame that changes one field
+     * of one child's pose (its offset's, or its parent's layer) marks the archetype. The parents are unrotated, so
+     * each offset field moves exactly one field of the child's transform.
+     */
+    @Test
+    void theMarkFollowsAChangeOfAnySingleFieldInARunAndInALoneStep() {
+        for (int parents : new int[] {3, 1}) { // three parents' children compose as one run; one parent's as a step
+            try (World world = World.create()) {
+                Transform2D pose = new Transform2D(5, 6, 1, 2, 0, 2, 3);
+                long[] roots = new long[parents];
+                long last = 0;
+                for (int p = 0; p < parents; p++) {
+                    roots[p] = world.spawn(Transform2D.COMPONENT.of(pose));
+                    for (int c = 0; c < 4; c++) {
+                        last = spawnChild(world, roots[p], ARM);
+                    }
+                }
+                long child = last; // in the last step: the steps before it compare clean first
+                List<Boolean> dirty = new ArrayList<>();
+                world.addSystem(SystemConfig.named("probe").phase(Phases.LAST).run((dt, w) ->
+                        dirty.add(w.archetypeOf(child).isComponentDirty(Transform2D.COMPONENT))));
+                world.update(0);
+                RelativeTransform2D a = ARM;
+                List<RelativeTransform2D> offsets = List.of(
+                        new RelativeTransform2D(a.x() + 1, a.y(), a.z(), a.rotation(), a.scaleX(), a.scaleY(), 0, 0),
+                        new RelativeTransform2D(a.x(), a.y() + 1, a.z(), a.rotation(), a.scaleX(), a.scaleY(), 0, 0),
+                        new RelativeTransform2D(a.x(), a.y(), a.z() + 1, a.rotation(), a.scaleX(), a.scaleY(), 0, 0),
+                        new RelativeTransform2D(a.x(), a.y(), a.z(), a.rotation() + 1, a.scaleX(), a.scaleY(), 0, 0),
+                        new RelativeTransform2D(a.x(), a.y(), a.z(), a.rotation(), a.scaleX() + 1, a.scaleY(), 0, 0),
+                        new RelativeTransform2D(a.x(), a.y(), a.z(), a.rotation(), a.scaleX(), a.scaleY() + 1, 0, 0));
+                for (RelativeTransform2D offset : offsets) {
+                    world.set(roots[0], Transform2D.COMPONENT.of(pose)); // the same pose: composed, nothing moves
+                    world.update(0);
+                    world.set(child, RelativeTransform2D.COMPONENT.of(offset));
+                    world.update(0);
+                    world.set(child, RelativeTransform2D.COMPONENT.of(ARM));
+                    world.update(0);
+                }
+                world.set(roots[parents - 1], Transform2D.COMPONENT.of(
+                        new Transform2D(5, 6, 1, 7, 0, 2, 3))); // the layer alone
+                world.update(0);
+                List<Boolean> expected = new ArrayList<>(List.of(true));
+                for (int i = 0; i < offsets.size(); i++) {
+                    expected.addAll(List.of(false, true, true));
+                }
+                expected.add(true);
+                assertEquals(expected, dirty, parents + " parents");
+                assertEquals(new Transform2D(5, 6, 1, 7, 0, 2, 3).compose(ARM),
+                        world.get(child, Transform2D.COMPONENT));
+            }
+        }
+    }
+
     @Test
     void aCycleEndsTheRunWithoutThrowing() {
         try (World world = World.create()) {
