@@ -175,6 +175,20 @@ class RelativeTransformComposerTest {
         }
     }
 
+    /** A frame after one write to each of the two components of one archetype composes: both counters count. */
+    @Test
+    void aWriteToEachComponentOfOneArchetypeInOneFrameIsComposed() {
+        try (World world = World.create()) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long child = spawnChild(world, root, ARM);
+            world.update(0);
+            world.set(child, Transform2D.COMPONENT.of(Transform2D.at(-1, -1))); // overwritten by the composition
+            world.set(child, RelativeTransform2D.COMPONENT.of(HAND));
+            world.update(0);
+            assertEquals(ROOT.compose(HAND), world.get(child, Transform2D.COMPONENT));
+        }
+    }
+
     @Test
     void aCycleEndsTheRunWithoutThrowing() {
         try (World world = World.create()) {
