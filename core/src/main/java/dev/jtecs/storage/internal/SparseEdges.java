@@ -22,10 +22,9 @@ import java.util.Map;
  */
 public final class SparseEdges {
     private final Map<BaseRelationship<?>, Edges> byRelationship = new IdentityHashMap<>();
-    // the same relationships in ascending id order: walked per despawned entity without an iterator, and in an
-    // order that does not depend on identity hashes
-    private BaseRelationship<?>[] ordered = new BaseRelationship<?>[4];
-    private Edges[] orderedEdges = new Edges[4]; // the edges of ordered[i]: read per despawned entity, no lookup
+    // the same relationships' edges (each names its relationship) in ascending id order: walked per despawned
+    // entity without an iterator or a lookup, in an order that does not depend on identity hashes
+    private Edges[] ordered = new Edges[4];
     private int orderedCount;
     private final StructureClock clock;
     // the last relationship looked up and its edges: walks and loops ask for one relationship many times in a row
@@ -35,6 +34,7 @@ public final class SparseEdges {
 
     /** The edges of one sparse relationship. */
     private static final class Edges {
+        final BaseRelationship<?> relationship;
         final boolean exclusive;
         // exclusive: by source slot, the one target (0: none) and its payload (null array: target-only)
         long[] single;
@@ -45,9 +45,11 @@ public final class SparseEdges {
         int[] counts;
         final TargetLists sources; // target -> sources (ascending, element 0 is the count); null: no index
 
-        Edges(boolean exclusive, boolean reverse, boolean payload) {
-            this.exclusive = exclusive;
-            sources = reverse ? new TargetLists() : null;
+        Edges(BaseRelationship<?> relationship) {
+            this.relationship = relationship;
+            this.exclusive = relationship.isExclusive();
+            sources = relationship.hasReverseIndex() ? new TargetLists() : null;
+            boolean payload = relationship.payloadType() != null;
             if (exclusive) {
                 single = new long[16];
                 singlePayloads = payload ? new Object[16] : null;
@@ -125,23 +127,16 @@ public final class SparseEdges {
         Edges edges = find(relationship);
         if (edges == null) {
             clock.reserve(relationship.id()); // before anything changes: ticking allocates nothing
-            edges = new Edges(relationship.isExclusive(), relationship.hasReverseIndex(),
-                    relationship.payloadType() != null);
-            BaseRelationship<?>[] room = orderedCount < ordered.length ? ordered
-                    : Growth.copyOf(ordered, orderedCount * 2);
-            Edges[] edgesRoom = orderedCount < orderedEdges.length ? orderedEdges
-                    : Growth.copyOf(orderedEdges, orderedCount * 2);
+            edges = new Edges(relationship);
+            Edges[] room = orderedCount < ordered.length ? ordered : Growth.copyOf(ordered, orderedCount * 2);
             byRelationship.put(relationship, edges); // the last allocation: the list entry below cannot fail
             ordered = room;
-            orderedEdges = edgesRoom;
             int at = orderedCount;
-            while (at > 0 && ordered[at - 1].id() > relationship.id()) {
+            while (at > 0 && ordered[at - 1].relationship.id() > relationship.id()) {
                 ordered[at] = ordered[at - 1];
-                orderedEdges[at] = orderedEdges[at - 1];
                 at--;
             }
-            ordered[at] = relationship;
-            orderedEdges[at] = edges;
+            ordered[at] = edges;
             orderedCount++;
         }
         return edges;
@@ -285,17 +280,17 @@ public final class SparseEdges {
 
     /** Removes every edge of {@code relationship} from {@code source}; returns whether there was one. */
     public boolean removeAll(BaseRelationship<?> relationship, long source) {
-        return removeAll(find(relationship), relationship, source);
+        return removeAll(find(relationship), source);
     }
 
-    private boolean removeAll(Edges edges, BaseRelationship<?> relationship, long source) {
+    private boolean removeAll(Edges edges, long source) {
         int slot = Entity.slot(source);
         if (edges == null || edges.count(slot) == 0) {
             return false;
         }
         if (edges.exclusive) {
             dropSingle(edges, source, slot);
-            clock.tickEdges(relationship.id());
+            clock.tickEdges(edges.relationship.id());
             return true;
         }
         if (edges.sources != null) {
@@ -308,14 +303,14 @@ public final class SparseEdges {
             Arrays.fill(edges.payloads[slot], 0, edges.counts[slot], null);
         }
         edges.counts[slot] = 0;
-        clock.tickEdges(relationship.id());
+        clock.tickEdges(edges.relationship.id());
         return true;
     }
 
     /** Removes every sparse edge of the entity in {@code slot}, of any relationship (its entity died). */
     public void removeSource(long source) {
         for (int i = 0; i < orderedCount; i++) {
-            removeAll(orderedEdges[i], ordered[i], source); // no lookup per relationship: this runs per despawn
+            removeAll(ordered[i], source); // no lookup per relationship: this runs per despawn
         }
     }
 
@@ -414,7 +409,7 @@ public final class SparseEdges {
      * lookup of the relationship, for loops over every relationship per despawned entity.
      */
     public int sourceCountAt(int i, long target) {
-        return sourceCount(orderedEdges[java.util.Objects.checkIndex(i, orderedCount)], target);
+        return sourceCount(ordered[java.util.Objects.checkIndex(i, orderedCount)], target);
     }
 
     /** The number of sources holding an edge to {@code target} (reverse-indexed relationships; else 0). */
@@ -476,7 +471,11 @@ public final class SparseEdges {
 
     /** The sparse relationships with stored edges (or that had some), in ascending id order. */
     public Iterable<BaseRelationship<?>> relationships() {
-        return java.util.List.of(Arrays.copyOf(ordered, orderedCount));
+        BaseRelationship<?>[] relationships = new BaseRelationship<?>[orderedCount];
+        for (int i = 0; i < orderedCount; i++) {
+            relationships[i] = ordered[i].relationship;
+        }
+        return java.util.List.of(relationships);
     }
 
     /** The number of {@link #relationships()}: with {@link #relationshipAt}, a walk that allocates nothing. */
@@ -486,7 +485,7 @@ public final class SparseEdges {
 
     /** The {@code i}-th of {@link #relationships()}, ascending by id. */
     public BaseRelationship<?> relationshipAt(int i) {
-        return ordered[java.util.Objects.checkIndex(i, orderedCount)];
+        return ordered[java.util.Objects.checkIndex(i, orderedCount)].relationship;
     }
 
     /**
@@ -503,7 +502,7 @@ public final class SparseEdges {
      * arrays).
      */
     int listedEdgesReferences() {
-        return references(orderedEdges);
+        return references(ordered);
     }
 
     /** The cells of {@code cells} that are not null. */
@@ -526,7 +525,6 @@ public final class SparseEdges {
         Arrays.fill(stash, 0, stashed, null);
         stashed = 0;
         Arrays.fill(ordered, 0, orderedCount, null);
-        Arrays.fill(orderedEdges, 0, orderedCount, null);
         orderedCount = 0;
         lastRelationship = null;
         lastEdges = null;

@@ -578,6 +578,8 @@ public final class Table {
         }
     }
 
+    // copyShared and copyRowWithin each switch on the element size in their own loop body: moved into one helper
+    // (with the narrow case), the switch measured 20% slower on an instant remove, the helper no longer inlined
     private void copyRowWithin(int from, int to) {
         MemorySegment[] segments = nativeSegments;
         byte[] sizes = nativeSizes;
