@@ -15,13 +15,17 @@ import java.util.concurrent.locks.LockSupport;
  * shut down by {@link #close()}).
  *
  * <pre>
- *   caller: publish plan ──► execute(drainer 0..d-1) ──► park until pending == 0 ──► first failure? throw
+ *   caller: publish plan ──► execute(drainer 0..d-2) ──► drain as worker P ──► park until pending == 0
+ *           ──► first failure? throw                        (d = min(P, units), P = the pool's parallelism)
  *   drainer i: while (u = nextUnit++) &lt; units: for each chunk of u: ran; body.run(chunk, i)
  *              (catch ─► chunk.failure, and changed: the body may have written before it threw)
  *              pending-- ──► the last one unparks the caller
  * </pre>
  *
- * <p>Units are claimed from one atomic counter, so a thread slowed down by the machine leaves its share to the
+ * <p>A pass runs on P threads: the caller and P - 1 of the pool's workers. The caller drains units as soon as it
+ * has handed the others theirs, instead of parking while they wake up; on a machine of two cores a pass on the
+ * caller and two workers (three threads) measured slower than the same pass on the caller alone. Units are
+ * claimed from one atomic counter, so a thread slowed down by the machine leaves its share to the
  * others. A plan of one unit, or a call from a worker thread of the same pool (which must not park waiting for
  * its own pool), runs on the calling thread. A chunk's failure stops the rest of its unit but no other unit, so
  * the lowest-numbered failing chunk always runs and is always the one thrown; later failures are added to it as
@@ -113,7 +117,7 @@ final class ChunkExecutor implements AutoCloseable {
     }
 
     private void fork(ChunkPlan plan, Body body) {
-        int count = Math.min(parallelism(), plan.unitCount());
+        int count = Math.min(parallelism(), plan.unitCount()) - 1; // the calling thread drains too
         if (drainers.length < count) {
             Drainer[] grown = Arrays.copyOf(drainers, count);
             for (int i = drainers.length; i < count; i++) {
@@ -137,6 +141,7 @@ final class ChunkExecutor implements AutoCloseable {
             pending.addAndGet(submitted - count);
         }
         try {
+            drain(parallelism());
             await();
         } finally {
             this.plan = null;
@@ -151,6 +156,15 @@ final class ChunkExecutor implements AutoCloseable {
         }
         if (refused instanceof Error e) {
             throw e;
+        }
+    }
+
+    /** Claims and runs units until none is left, as worker {@code worker}. */
+    private void drain(int worker) {
+        ChunkPlan p = plan;
+        Body b = body;
+        for (int unit = nextUnit.getAndIncrement(); unit < p.unitCount(); unit = nextUnit.getAndIncrement()) {
+            runUnit(p, b, unit, worker);
         }
     }
 

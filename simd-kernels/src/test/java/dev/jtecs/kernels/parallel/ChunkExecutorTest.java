@@ -89,8 +89,12 @@ class ChunkExecutorTest {
                 });
             }
             threadsBySlot.forEach((slot, threads) -> {
-                assertTrue(slot >= 0 && slot < 3, "slot " + slot);
-                assertFalse(threads.contains(Thread.currentThread()));
+                if (slot == 3) {
+                    assertEquals(Set.of(Thread.currentThread()), threads, "the caller's slot is the last");
+                } else {
+                    assertTrue(slot >= 0 && slot < 2, "a pool of 3 lends 2 workers beside the caller: slot " + slot);
+                    assertFalse(threads.contains(Thread.currentThread()));
+                }
             });
             ChunkPlan one = new ChunkPlan();
             try (World small = ParallelWorlds.movers(2, new int[] {10})) {
@@ -103,6 +107,27 @@ class ChunkExecutorTest {
                 });
                 assertEquals(3, slot[0], "one unit: the caller, in the last slot");
             }
+        }
+    }
+
+    @Test
+    void theCallerDrainsUnitsBesideTheWorkers() throws InterruptedException {
+        try (World world = ParallelWorlds.movers(1, new int[] {64 * 64});
+                ChunkExecutor executor = new ChunkExecutor(2)) {
+            ChunkPlan plan = plan(world);
+            Thread caller = Thread.currentThread();
+            // each thread's first unit waits for the other's: passes only when both claim units in one pass
+            java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+            Set<Thread> threads = ConcurrentHashMap.newKeySet();
+            executor.run(plan, (chunk, worker) -> {
+                if (threads.add(Thread.currentThread())) {
+                    both.countDown();
+                    assertTrue(both.await(30, TimeUnit.SECONDS), "one thread ran units alone: " + threads);
+                }
+                return true;
+            });
+            assertEquals(2, threads.size(), "the caller and the pool's one other worker: " + threads);
+            assertTrue(threads.contains(caller), "the caller runs units itself instead of only waiting");
         }
     }
 

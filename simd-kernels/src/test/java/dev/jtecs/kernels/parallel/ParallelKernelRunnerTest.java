@@ -203,8 +203,12 @@ class ParallelKernelRunnerTest {
     }
 
     @Test
-    void aPassOfOneUnitRunsOnTheCallerAndALargerOneOnTheWorkers() {
+    void aPassOfOneUnitRunsOnTheCallerAndALargerOneOnTheCallerAndAWorker() {
         Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Thread caller = Thread.currentThread();
+        boolean[] inLargePass = {false};
+        // in the large pass each thread's first chunk waits for the other's: both must claim units in that pass
+        java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
         ColumnKernel probe = new ColumnKernel() {
             private final KernelColumns columns = KernelColumns.of(List.of(X), List.of(), WritePolicy.ALWAYS);
 
@@ -215,7 +219,14 @@ class ParallelKernelRunnerTest {
 
             @Override
             public boolean run(MemorySegment[] segments, int count, float dt) {
-                threads.add(Thread.currentThread());
+                if (threads.add(Thread.currentThread()) && inLargePass[0]) {
+                    both.countDown();
+                    try {
+                        assertTrue(both.await(30, java.util.concurrent.TimeUnit.SECONDS), "one thread ran alone");
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                }
                 return true;
             }
         };
@@ -225,9 +236,12 @@ class ParallelKernelRunnerTest {
             runner.run(ParallelWorlds.movers(small), probe, 0f);
             assertEquals(Set.of(Thread.currentThread()), threads, "three small archetypes: one unit");
             threads.clear();
+            inLargePass[0] = true;
             runner.run(ParallelWorlds.movers(large), probe, 0f);
-            assertFalse(threads.contains(Thread.currentThread()), "the caller only waits: " + threads);
-            assertTrue(threads.stream().allMatch(t -> t.getName().startsWith("jtecs-kernels-")), threads.toString());
+            assertEquals(2, threads.size(), "two threads for a runner of two: " + threads);
+            assertTrue(threads.contains(caller), "the caller drains units beside the worker: " + threads);
+            assertTrue(threads.stream().filter(t -> t != caller)
+                    .allMatch(t -> t.getName().startsWith("jtecs-kernels-")), threads.toString());
         }
     }
 
