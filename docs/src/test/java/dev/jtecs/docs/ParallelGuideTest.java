@@ -109,7 +109,7 @@ class ParallelGuideTest {
             Query q2 = many.newQuery(QueryDescriptor.builder().include(POSITION, VELOCITY).build());
             // begin-example
             ColumnKernel integrate = MotionKernels.integrate2d(X, Y, DX, DY);
-            try (ParallelKernelRunner runner = new ParallelKernelRunner(2)) { // its own pool of two workers
+            try (ParallelKernelRunner runner = new ParallelKernelRunner(2)) { // two threads: the caller and a worker
                 for (int frame = 0; frame < 10; frame++) {
                     new KernelRunner().run(q1, integrate, 1f / 60f);
                     runner.run(q2, integrate, 1f / 60f);
@@ -276,7 +276,7 @@ class ParallelGuideTest {
             // begin-example
             try (ParallelParticleStep step = new ParallelParticleStep(KernelProvider.particleSteps(), X, Y, DX, DY,
                     -9.81f, 0.5f, pool)) {
-                int spent = step.run(sameInTwo, 1.0 / 60);      // chunks of rows on two workers
+                int spent = step.run(sameInTwo, 1.0 / 60);      // chunks of rows on the caller and a worker
                 assertEquals(single.run(particles, 1.0 / 60), spent);
                 assertEquals(10_000, spent);
                 assertEquals(ids.get(4), step.expired(1));       // the single-threaded list, entry for entry

@@ -278,8 +278,8 @@ public final class FaultRun {
     /** The column the kernel writes. */
     private static final FloatField X = POSITION.floatField("x");
     /**
-     * The workers every run's kernels share (runs borrow it, one pass at a time): two threads, so a pass of several
-     * units runs its chunks off the calling thread.
+     * The workers every run's kernels share (runs borrow it, one pass at a time): a pool of two, so a pass of
+     * several units runs its chunks on the calling thread and a worker.
      */
     private static final ForkJoinPool WORKERS = new ForkJoinPool(2);
     /** The smallest chunk the runner cuts: 64 rows, so the run's few hundred rows make several units. */

@@ -33,9 +33,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *   <li>{@code jtecsScalarFrame}: the same with the scalar twins ({@code jtecs-scalar}).
  *   <li>{@code jtecsSeparateFrame}: the vector frame with one pass per kernel instead of the fused step
  *       ({@code --passes separate}); {@code jtecsFrame} runs the fused one, the default.
- *   <li>{@code jtecsTwoThreadsFrame}: {@code jtecsFrame} with its step on two workers ({@code --threads 2}).
+ *   <li>{@code jtecsTwoThreadsFrame}: {@code jtecsFrame} with its step on two threads ({@code --threads 2}).
  *   <li>{@code plainArrayFusedFrame}: {@link PlainArrayFusedParticles}, the frame as one hand-written loop over
  *       plain arrays ({@code plain-array-fused}), the floor.
+ *   <li>{@code plainArrayFusedTwoThreadsFrame}: the same loop split over two threads as well as plain arrays
+ *       allow (rows for the step, columns for the removals and appends), the ceiling of a two-thread frame on the
+ *       machine that runs it: what {@code jtecsTwoThreadsFrame} is measured against.
  *   <li>{@code dominionFrame}, {@code artemisFrame}, {@code ashleyFrame}: {@link DominionParticles},
  *       {@link ArtemisParticles}, {@link AshleyParticles}, each written as its engine documents, with its fairness
  *       notes. None has dirty tracking: every particle moves every frame, so each extracts every particle, which
@@ -65,6 +68,7 @@ public class ParticlesBenchmark {
     ParticleFrame jtecsSeparate;
     ParticleFrame jtecsTwoThreads;
     ParticleFrame plainArrayFused;
+    ParticleFrame plainArrayFusedTwoThreads;
     ParticleFrame dominion;
     ParticleFrame artemis;
     ParticleFrame ashley;
@@ -93,6 +97,9 @@ public class ParticlesBenchmark {
         if (all || selected.equals("plainArrayFusedFrame")) {
             plainArrayFused = new PlainArrayFusedParticles(entities, SEED);
         }
+        if (all || selected.equals("plainArrayFusedTwoThreadsFrame")) {
+            plainArrayFusedTwoThreads = new PlainArrayFusedParticles(entities, SEED, 2);
+        }
         if (EngineUnderTest.needs(selected, "dominion")) {
             dominion = new DominionParticles(entities, SEED);
         }
@@ -107,7 +114,7 @@ public class ParticlesBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() {
         for (ParticleFrame frame : new ParticleFrame[] {jtecs, jtecsScalar, jtecsSeparate, jtecsTwoThreads,
-            plainArrayFused, dominion, artemis, ashley}) {
+            plainArrayFused, plainArrayFusedTwoThreads, dominion, artemis, ashley}) {
             if (frame != null) {
                 frame.close();
             }
@@ -137,6 +144,11 @@ public class ParticlesBenchmark {
     @Benchmark
     public void plainArrayFusedFrame() {
         plainArrayFused.frame();
+    }
+
+    @Benchmark
+    public void plainArrayFusedTwoThreadsFrame() {
+        plainArrayFusedTwoThreads.frame();
     }
 
     @Benchmark

@@ -26,6 +26,7 @@ class ParticlesBenchmarkTest {
         engines.put("jtecs-separate", bench.jtecsSeparate);
         engines.put("jtecs-2-threads", bench.jtecsTwoThreads);
         engines.put("plain-array-fused", bench.plainArrayFused);
+        engines.put("plain-array-fused-2-threads", bench.plainArrayFusedTwoThreads);
         engines.put("dominion", bench.dominion);
         engines.put("artemis", bench.artemis);
         engines.put("ashley", bench.ashley);
@@ -66,6 +67,8 @@ class ParticlesBenchmarkTest {
             assertTrue(reference.expired() > N, "more than one generation expired: " + reference.expired());
             assertTrue(((PlainArrayFusedParticles) bench.plainArrayFused).outputMirrorsState(),
                     "the plain loop's output mirrors its particles");
+            assertTrue(((PlainArrayFusedParticles) bench.plainArrayFusedTwoThreads).outputMirrorsState(),
+                    "the two-thread plain loop's output mirrors its particles");
         } finally {
             bench.tearDown();
         }
@@ -82,6 +85,7 @@ class ParticlesBenchmarkTest {
             assertEquals(null, bench.jtecsSeparate);
             assertEquals(null, bench.jtecsTwoThreads);
             assertEquals(null, bench.plainArrayFused);
+            assertEquals(null, bench.plainArrayFusedTwoThreads);
             assertEquals(null, bench.dominion);
             assertEquals(null, bench.ashley);
             bench.artemisFrame();
