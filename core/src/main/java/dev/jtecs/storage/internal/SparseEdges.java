@@ -183,8 +183,9 @@ public final class SparseEdges {
                 grownValues = grownValues == null ? Growth.newObjects(capacity) : Growth.copyOf(grownValues, capacity);
             }
         }
+        long[] targetList = null;
         if (edges.sources != null) {
-            prepareLink(edges.sources, target); // the last allocation: after it, nothing can fail
+            targetList = prepareLink(edges.sources, target); // the last allocation: after it, nothing can fail
         }
         edges.targets[slot] = grownList;
         if (edges.payloads != null) {
@@ -198,8 +199,8 @@ public final class SparseEdges {
             grownValues[insert] = payload;
         }
         edges.counts[slot] = count + 1;
-        if (edges.sources != null) {
-            link(edges.sources, target, source);
+        if (targetList != null) {
+            link(targetList, source);
         }
         clock.tickEdges(relationship.id());
         return true;
@@ -215,18 +216,19 @@ public final class SparseEdges {
             }
             return false;
         }
+        long[] targetList = null;
         if (edges.sources != null) {
-            prepareLink(edges.sources, target); // the only allocation: after it, nothing can fail
+            targetList = prepareLink(edges.sources, target); // the only allocation: after it, nothing can fail
             if (old != 0) {
-                unlink(edges.sources, old, source);
+                unlink(edges.sources, old, source); // another list: old is not target
             }
         }
         edges.single[slot] = target;
         if (edges.singlePayloads != null) {
             edges.singlePayloads[slot] = payload;
         }
-        if (edges.sources != null) {
-            link(edges.sources, target, source);
+        if (targetList != null) {
+            link(targetList, source);
         }
         clock.tickEdges(relationship.id());
         return true;
@@ -488,6 +490,18 @@ public final class SparseEdges {
         return ordered[java.util.Objects.checkIndex(i, orderedCount)].relationship;
     }
 
+    /** Whether every stashed list is all zeros (for the tests: no source id outlives its edge in the stash). */
+    boolean stashHoldsOnlyZeros() {
+        for (int i = 0; i < stashed; i++) {
+            for (long value : stash[i]) {
+                if (value != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /**
      * How many lists the stash still references, counted cell by cell, whatever its count says (what the tests
      * check: {@link #clear} lets every kept list go, up to 16 of 32 KiB each).
@@ -541,14 +555,16 @@ public final class SparseEdges {
     /**
      * Makes room for one more source of {@code target} in the reverse index: its list grown, or a new list
      * entered with no sources (the map grown first when it must). A stashed list serves when one is long enough.
-     * After this, {@link #link} allocates nothing.
+     * Returns the list {@link #link} then adds to, allocating nothing.
      */
-    private void prepareLink(TargetLists sources, long target) {
+    private long[] prepareLink(TargetLists sources, long target) {
         long[] list = sources.get(target);
         if (list == null) {
             int spare = stashedAtLeast(4);
-            sources.put(target, spare >= 0 ? stash[spare] : Growth.newLongs(4)); // grows the map whole or not at all
+            long[] fresh = spare >= 0 ? stash[spare] : Growth.newLongs(4);
+            sources.put(target, fresh); // grows the map whole or not at all
             unstash(spare);
+            return fresh;
         } else if ((int) list[0] + 1 == list.length) {
             int spare = stashedAtLeast(list.length * 2);
             long[] grown;
@@ -560,8 +576,10 @@ public final class SparseEdges {
                 grown = Growth.copyOf(list, list.length * 2);
             }
             sources.put(target, grown); // an existing key: put allocates nothing
-            stash(list);
+            stash(list, true);
+            return grown;
         }
+        return list;
     }
 
     /** The index of a stashed list of at least {@code length} elements, the last stashed first; -1 for none. */
@@ -583,20 +601,30 @@ public final class SparseEdges {
         stash[stashed] = null;
     }
 
-    /** Keeps a list no target uses any more, emptied, while the stash has room and the list is not too long. */
-    private void stash(long[] list) {
+    /**
+     * Keeps a list no target uses any more, all zeros, while the stash has room and the list is not too long: no
+     * source id outlives its edge here, and a reused list starts empty. {@code clear}: the list still holds ids
+     * (an outgrown one); a list {@link #unlink} emptied is all zeros already.
+     */
+    private void stash(long[] list, boolean clear) {
         if (stashed < STASH && list.length <= STASHED_MAX) {
-            Arrays.fill(list, 0L); // no source id outlives its edge here, and a reused list starts empty
+            if (clear) {
+                Arrays.fill(list, 0L);
+            }
             stash[stashed++] = list;
         }
     }
 
-    /** Adds {@code source} to {@code target}'s ascending list, which {@link #prepareLink} made room in. */
-    private static void link(TargetLists sources, long target, long source) {
-        long[] list = sources.get(target);
+    /** Adds {@code source} to a target's ascending list, the one {@link #prepareLink} made room in and returned. */
+    private static void link(long[] list, long source) {
         int n = (int) list[0];
-        int at = Arrays.binarySearch(list, 1, 1 + n, source);
-        int insert = at >= 0 ? at : -at - 1;
+        int insert; // sources usually come in ascending order (a batch, a walk over ids): then it goes last
+        if (n == 0 || list[n] < source) {
+            insert = n + 1;
+        } else {
+            int at = Arrays.binarySearch(list, 1, 1 + n, source);
+            insert = at >= 0 ? at : -at - 1;
+        }
         System.arraycopy(list, insert, list, insert + 1, 1 + n - insert);
         list[insert] = source;
         list[0] = n + 1;
@@ -612,15 +640,16 @@ public final class SparseEdges {
             return;
         }
         int n = (int) list[0];
-        int at = Arrays.binarySearch(list, 1, 1 + n, source);
+        // the first is the usual one to leave (sources leaving in the ascending order they came in)
+        int at = n > 0 && list[1] == source ? 1 : Arrays.binarySearch(list, 1, 1 + n, source);
         if (at >= 0) {
             System.arraycopy(list, at + 1, list, at, n - at);
             list[n] = 0;
             list[0] = n - 1;
         }
-        if (list[0] == 0) {
+        if (list[0] == 0) { // every removal zeroed the entry past the new count: the list is all zeros
             sources.remove(target);
-            stash(list);
+            stash(list, false);
         }
     }
 }

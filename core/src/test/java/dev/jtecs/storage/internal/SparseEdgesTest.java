@@ -679,4 +679,30 @@ class SparseEdgesTest {
         edges.add(MANY, c, t3, null); // a clear drops the stash: nothing carried over either way
         assertArrayEquals(new long[] {c}, edges.sources(MANY, t3));
     }
+
+    /** Lists emptied by removals in any order, and lists outgrown, wait in the stash as zeros only. */
+    @Test
+    void stashedListsHoldNoSourceIdWhetherEmptiedOrOutgrown() {
+        long[] sources = new long[9];
+        for (int i = 0; i < sources.length; i++) {
+            sources[i] = Entity.pack(900 + i, 1);
+        }
+        long[] targets = {Entity.pack(950, 0), Entity.pack(951, 0), Entity.pack(952, 0)};
+        for (long target : targets) {
+            for (long source : sources) { // 9 sources: the list grows from 4 to 8 to 16, the outgrown two stashed
+                edges.add(MANY, source, target, null);
+            }
+        }
+        assertTrue(edges.stashReferences() > 0, "growth stashed the outgrown lists");
+        assertTrue(edges.stashHoldsOnlyZeros(), "an outgrown list is cleared before it is stashed");
+        for (int i = 0; i < sources.length; i++) { // first to last, last to first, middle outwards
+            edges.remove(MANY, sources[i], targets[0]);
+            edges.remove(MANY, sources[sources.length - 1 - i], targets[1]);
+            edges.remove(MANY, sources[(4 + (i % 2 == 0 ? i / 2 : -(i + 1) / 2))], targets[2]);
+        }
+        for (long target : targets) {
+            assertEquals(0, edges.sourceCount(MANY, target));
+        }
+        assertTrue(edges.stashHoldsOnlyZeros(), "an emptied list is zeros already when it is stashed");
+    }
 }
