@@ -693,8 +693,7 @@ class SparseEdgesTest {
                 edges.add(MANY, source, target, null);
             }
         }
-        assertTrue(edges.stashReferences() > 0, "growth stashed the outgrown lists");
-        assertTrue(edges.stashHoldsOnlyZeros(), "an outgrown list is cleared before it is stashed");
+        assertStashHoldsZerosOnly("an outgrown list is cleared before it is stashed");
         for (int i = 0; i < sources.length; i++) { // first to last, last to first, middle outwards
             edges.remove(MANY, sources[i], targets[0]);
             edges.remove(MANY, sources[sources.length - 1 - i], targets[1]);
@@ -703,6 +702,14 @@ class SparseEdgesTest {
         for (long target : targets) {
             assertEquals(0, edges.sourceCount(MANY, target));
         }
-        assertTrue(edges.stashHoldsOnlyZeros(), "an emptied list is zeros already when it is stashed");
+        assertStashHoldsZerosOnly("an emptied list is zeros already when it is stashed");
+    }
+
+    private void assertStashHoldsZerosOnly(String why) {
+        long[][] stashed = edges.stashedLists();
+        assertTrue(stashed.length > 0, "lists were stashed");
+        for (long[] list : stashed) {
+            assertArrayEquals(new long[list.length], list, why);
+        }
     }
 }
