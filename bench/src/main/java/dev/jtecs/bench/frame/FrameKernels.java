@@ -14,8 +14,9 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * How a job runs its kernels: on the calling thread ({@code --threads 1}: {@link KernelRunner},
- * {@link LifetimeCountdown}) or in chunks on a pool of its own ({@code --threads N}: {@link ParallelKernelRunner},
- * {@link ParallelLifetimeCountdown}, sharing one {@link ForkJoinPool} of N workers).
+ * {@link LifetimeCountdown}) or in chunks on N threads ({@code --threads N}: {@link ParallelKernelRunner},
+ * {@link ParallelLifetimeCountdown}, sharing one {@link ForkJoinPool} of N workers; a pass runs on the calling
+ * thread and N - 1 of them).
  *
  * <p>Invariant: the thread count changes the time, not the state. The parallel runners give the single-threaded
  * bytes, dirty marks and expired list for every thread count, so the same seed gives the same checksum whatever
