@@ -59,8 +59,9 @@ import java.util.Optional;
  *       path (the calls inside one {@code defer} scope, published by {@code commit}); {@code jtecs-instant} the
  *       instant path (the same calls outside any scope, each published before it returns).
  *   <li>{@code particles}: {@code jtecs} runs the fused step (the default frame); {@code jtecs-separate} one pass
- *       per kernel; {@code jtecs-2-threads} the fused step on two workers; {@code plain-array-fused} is the frame as
- *       one hand-written loop over plain arrays, the floor.
+ *       per kernel; {@code jtecs-2-threads} the fused step on two threads; {@code plain-array-fused} is the frame
+ *       as one hand-written loop over plain arrays, the floor, and {@code plain-array-fused-2-threads} that loop
+ *       split over two threads, the two-thread frame's ceiling on the machine.
  *   <li>{@code reparent}: {@code plain-array} writes an {@code int[]} of parent indices; no peer has
  *       relationships.
  * </ul>
@@ -117,7 +118,9 @@ public final class Workloads {
             Workload.of("despawn_batch", DespawnBatchBenchmark.class, PEERS).quick("entities", DEFAULT_SIZES),
             Workload.of("particles", ParticlesBenchmark.class, impls("jtecsFrame", JTECS, "jtecsScalarFrame",
                     JTECS_SCALAR, "jtecsSeparateFrame", "jtecs-separate", "jtecsTwoThreadsFrame", "jtecs-2-threads",
-                    "plainArrayFusedFrame", dev.jtecs.bench.results.Impls.PLAIN_ARRAY_FUSED, "dominionFrame", DOMINION, "artemisFrame", ARTEMIS, "ashleyFrame", ASHLEY))
+                    "plainArrayFusedFrame", dev.jtecs.bench.results.Impls.PLAIN_ARRAY_FUSED, "plainArrayFusedTwoThreadsFrame",
+                    "plain-array-fused-2-threads", "dominionFrame", DOMINION, "artemisFrame", ARTEMIS, "ashleyFrame",
+                    ASHLEY))
                     .framed().quick("entities", "10000"),
             Workload.of("transforms", TransformsBenchmark.class,
                     impls("jtecsKernelFrame", JTECS, "jtecsFrame", "jtecs-builtin-system",
