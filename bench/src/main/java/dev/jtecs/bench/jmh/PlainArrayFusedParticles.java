@@ -98,26 +98,7 @@ final class PlainArrayFusedParticles implements ParticleFrame {
             return;
         }
         int n = count;
-        int k = 0;
-        for (int i = 0; i < n; i++) {
-            float pvx = vx[i] * DAMPING_FACTOR;
-            float pvy = (vy[i] + GRAVITY_STEP) * DAMPING_FACTOR;
-            vx[i] = pvx;
-            vy[i] = pvy;
-            float px = x[i] + pvx * DT;
-            float py = y[i] + pvy * DT;
-            x[i] = px;
-            y[i] = py;
-            double left = remaining[i] - FIXED_STEP;
-            remaining[i] = left;
-            outX[i] = px;
-            outY[i] = py;
-            outStart[i] = start[i];
-            outRemaining[i] = left;
-            if (left <= SPENT_LIMIT) {
-                spent[k++] = i;
-            }
-        }
+        int k = step(0, n, spent);
         for (int j = k - 1; j >= 0; j--) { // highest first: the last row is never a spent one still to remove
             int i = spent[j];
             int last = --count;
@@ -143,7 +124,14 @@ final class PlainArrayFusedParticles implements ParticleFrame {
     private void parallelFrame() {
         int n = count;
         int share = (n / threads + 63) & ~63;
-        inParallel(t -> spentCount[t] = step(Math.min(n, t * share), Math.min(n, (t + 1) * share), t));
+        inParallel(t -> {
+            int from = Math.min(n, t * share);
+            int to = Math.min(n, (t + 1) * share);
+            if (spentOf[t] == null || spentOf[t].length < to - from) {
+                spentOf[t] = new int[Math.max(64, to - from)];
+            }
+            spentCount[t] = step(from, to, spentOf[t]);
+        });
         int k = 0;
         for (int t = 0; t < threads; t++) {
             k += spentCount[t];
@@ -169,12 +157,11 @@ final class PlainArrayFusedParticles implements ParticleFrame {
         extractedBytes = (long) count * (2 * Float.BYTES + 2 * Double.BYTES);
     }
 
-    /** The one-thread loop over rows {@code [from, to)}, listing its spent rows in range {@code t}'s list. */
-    private int step(int from, int to, int t) {
-        int[] list = spentOf[t];
-        if (list == null || list.length < to - from) {
-            list = spentOf[t] = new int[Math.max(64, to - from)];
-        }
+    /**
+     * The frame's loop over rows {@code [from, to)}: gravity, damping, integrate, countdown, the output written;
+     * lists the spent rows in {@code list} (ascending) and returns how many.
+     */
+    private int step(int from, int to, int[] list) {
         int k = 0;
         for (int i = from; i < to; i++) {
             float pvx = vx[i] * DAMPING_FACTOR;
