@@ -119,7 +119,8 @@ public record RunReport(String workload, RunOptions options, RunEnvironment envi
         XYChart chart = new XYChartBuilder().width(1200).height(600)
                 .title("jtecs " + workload + ": " + String.format(java.util.Locale.ROOT, "%,d", options.entities())
                         + " entities, " + options.frames() + " frames (" + warmup + " warm-up), "
-                        + options.kernels() + " kernels")
+                        + options.kernels() + " kernels, " + options.threads()
+                        + (options.threads() == 1 ? " thread" : " threads"))
                 .xAxisTitle("frame").yAxisTitle("frame time (ms, log scale)").build();
         chart.getStyler().setYAxisLogarithmic(true).setMarkerSize(0);
         chart.getStyler().setChartTitleBoxVisible(false);

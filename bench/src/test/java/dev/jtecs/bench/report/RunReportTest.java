@@ -64,6 +64,8 @@ class RunReportTest {
         assertTrue(chart.getStyler().isYAxisLogarithmic());
         assertEquals("#,##0.###", chart.getStyler().getYAxisDecimalPattern(), "10,000 ms, not 1E4");
         assertTrue(chart.getTitle().contains("50 frames (10 warm-up)"), chart.getTitle());
+        assertTrue(chart.getTitle().endsWith("vector kernels, 2 threads"), "runs on 1 and 2 threads tell apart: "
+                + chart.getTitle());
     }
 
     @Test
@@ -77,6 +79,7 @@ class RunReportTest {
                 RunReport.FrameSeries.of(log));
         assertEquals(4, report.chart().getSeriesMap().size());
         assertTrue(report.chart().getSeriesMap().keySet().stream().noneMatch(k -> k.startsWith("warm-up")));
+        assertTrue(report.chart().getTitle().endsWith("scalar kernels, 1 thread"), report.chart().getTitle());
     }
 
     @Test
