@@ -18,7 +18,8 @@ class BatchIdsTest {
         assertEquals(3, ids.count());
         assertEquals(Entity.pack(12, 0), ids.get(2));
         assertArrayEquals(new long[] {Entity.pack(10, 0), Entity.pack(11, 0), Entity.pack(12, 0)}, ids.toArray());
-        assertThrows(IndexOutOfBoundsException.class, () -> ids.get(3));
+        IndexOutOfBoundsException past = assertThrows(IndexOutOfBoundsException.class, () -> ids.get(3));
+        assertEquals("index 3 outside 0..2", past.getMessage(), "the message names the valid range");
         assertThrows(IndexOutOfBoundsException.class, () -> ids.get(-1));
         assertTrue(ids.toString().contains("3 from"));
     }

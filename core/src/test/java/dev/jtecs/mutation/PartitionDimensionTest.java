@@ -32,6 +32,8 @@ class PartitionDimensionTest {
         assertEquals(1, d.valueOf(C));
         assertEquals(3, d.valueOf(B));
         assertEquals("v", d.name());
+        assertEquals("PartitionDimension[v: [test.dimension.C, test.dimension.A, test.dimension.B]]", d.toString(),
+                "what error messages and logs show: the name, then the tags in value order");
     }
 
     @Test
