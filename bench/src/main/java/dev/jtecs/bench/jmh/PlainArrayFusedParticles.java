@@ -187,23 +187,32 @@ final class PlainArrayFusedParticles implements ParticleFrame {
 
     /** Column {@code c}'s swap-removals of the {@code k} spent rows, highest first, from a count of {@code n}. */
     private void removeColumn(int c, int k, int n) {
+        float[] floats = switch (c) { // the column chosen once, not per removal
+            case 0 -> x;
+            case 1 -> y;
+            case 2 -> vx;
+            case 3 -> vy;
+            case 4 -> outX;
+            case 5 -> outY;
+            default -> null;
+        };
+        double[] doubles = switch (c) {
+            case 6 -> start;
+            case 7 -> remaining;
+            case 8 -> outStart;
+            case 9 -> outRemaining;
+            default -> null;
+        };
         int last = n;
         for (int t = threads - 1; t >= 0; t--) {
             int[] list = spentOf[t];
             for (int j = spentCount[t] - 1; j >= 0; j--) {
                 int i = list[j];
                 last--;
-                switch (c) {
-                    case 0 -> x[i] = x[last];
-                    case 1 -> y[i] = y[last];
-                    case 2 -> vx[i] = vx[last];
-                    case 3 -> vy[i] = vy[last];
-                    case 4 -> outX[i] = outX[last];
-                    case 5 -> outY[i] = outY[last];
-                    case 6 -> start[i] = start[last];
-                    case 7 -> remaining[i] = remaining[last];
-                    case 8 -> outStart[i] = outStart[last];
-                    default -> outRemaining[i] = outRemaining[last];
+                if (floats != null) {
+                    floats[i] = floats[last];
+                } else {
+                    doubles[i] = doubles[last];
                 }
             }
         }

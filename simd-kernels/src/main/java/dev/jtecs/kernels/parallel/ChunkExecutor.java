@@ -246,11 +246,7 @@ final class ChunkExecutor implements AutoCloseable {
         @Override
         protected boolean exec() {
             try {
-                ChunkPlan p = plan;
-                Body b = body;
-                for (int unit = nextUnit.getAndIncrement(); unit < p.unitCount(); unit = nextUnit.getAndIncrement()) {
-                    runUnit(p, b, unit, worker);
-                }
+                drain(worker);
             } finally {
                 if (pending.decrementAndGet() == 0) {
                     LockSupport.unpark(waiter);

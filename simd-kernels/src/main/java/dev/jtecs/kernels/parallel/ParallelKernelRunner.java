@@ -28,12 +28,12 @@ import java.util.concurrent.ForkJoinPool;
  * <p>Invariants. The world is read and written by the calling thread only: workers receive segments already
  * sliced to their chunk, never the archetype, and run while the calling thread runs units of its own and waits
  * inside this method (so nothing can change the world under them; the gathering checks each archetype's storage
- * version and count once its iteration has ended). A chunk starts at a multiple of 64 rows, so its slices are 64-byte aligned and whole
- * vectors; every chunk but an archetype's last ends exactly at its rows, and the last one reaches the column's
- * end, so the tail and the padding are handled as one call over the archetype would handle them. An archetype of
- * at most {@code chunkRows} rows is one chunk ({@code chunkRows} is {@link #minChunkRows()} or, for large queries,
- * the total rows over four units per thread rounded up to a power of two), and small chunks are batched into units
- * of about {@code chunkRows} rows. A pass of one unit runs on the calling thread.
+ * version and count once its iteration has ended). A chunk starts at a multiple of 64 rows, so its slices are
+ * 64-byte aligned and whole vectors; every chunk but an archetype's last ends exactly at its rows, and the last
+ * one reaches the column's end, so the tail and the padding are handled as one call over the archetype would handle
+ * them. An archetype of at most {@code chunkRows} rows is one chunk ({@code chunkRows} is {@link #minChunkRows()}
+ * or, for large queries, the total rows over four units per thread rounded up to a power of two), and small chunks
+ * are batched into units of about {@code chunkRows} rows. A pass of one unit runs on the calling thread.
  *
  * <p>A kernel run here must compute each row from that row alone and keep no state between calls: then the column
  * bytes, the dirty marks, the return value and the applied commands equal {@link KernelRunner}'s (and a
