@@ -179,9 +179,4 @@ final class ChildIndex {
         int to = starts[slot + 1];
         return stack.pushDescending(children, from, to, depth, top);
     }
-
-    /** The relationship indexed. */
-    BaseRelationship<?> relationship() {
-        return relationship;
-    }
 }

@@ -85,26 +85,22 @@ final class Settlement {
 
     /** Makes room to note {@code count} dead targets of slots up to {@code highestSlot} without allocating. */
     void reserve(int count, int highestSlot) {
-        if (highestSlot >= notedStamps.length) {
-            int capacity = Math.max(highestSlot + 1, notedStamps.length * 2);
-            // every array first, then assign: a failed growth leaves them all as they were, in step
-            var grownNotedStamps = Growth.copyOf(notedStamps, capacity);
-            var grownNotedIds = Growth.copyOf(notedIds, capacity);
-            notedStamps = grownNotedStamps;
-            notedIds = grownNotedIds;
+        noted.reserve(highestSlot);
+        if (highestSlot >= notedIds.length) {
+            notedIds = Growth.copyOf(notedIds, Growth.nextCapacity(notedIds.length, highestSlot + 1));
         }
         if (deadTargetCount + count > deadTargets.length) {
-            deadTargets = Growth.copyOf(deadTargets, Math.max(deadTargetCount + count, deadTargets.length * 2));
+            int capacity = Growth.nextCapacity(deadTargets.length, deadTargetCount + count);
+            deadTargets = Growth.copyOf(deadTargets, capacity);
         }
     }
 
     private void noteDeadTarget(long id) {
         int slot = Entity.slot(id);
         reserve(1, slot); // before it is marked noted: a failed growth must not leave it noted but unlisted
-        if (notedStamps[slot] == notedEpoch && notedIds[slot] == id) {
+        if (!noted.mark(slot) && notedIds[slot] == id) {
             return; // noted already for this settlement (each placed range with an edge to it notes it again)
         }
-        notedStamps[slot] = notedEpoch;
         notedIds[slot] = id;
         deadTargets[deadTargetCount++] = id;
     }
@@ -121,18 +117,10 @@ final class Settlement {
         // (a cascading sparse edge that landed on a dead target in a flush whose wave then failed waits too)
         return deadTargetCount > 0 || !landedOnDead.isEmpty();
     }
-    // per slot: the settlement (epoch) that noted the id there, so noting is O(1) and never twice per settlement
-    private int[] notedStamps = new int[64];
+    // per slot: marked in the settlement (round) that noted the id there, so noting is O(1) and never twice per
+    // settlement; a new settlement starts a new round
+    private final SlotStamps noted = new SlotStamps();
     private long[] notedIds = new long[64];
-    private int notedEpoch = 1;
-
-    /** Starts a new settlement: every target counts as not noted again. */
-    private void nextNoteEpoch() {
-        if (++notedEpoch == Integer.MAX_VALUE) {
-            java.util.Arrays.fill(notedStamps, 0);
-            notedEpoch = 1;
-        }
-    }
 
     /**
      * After a segment published its moves: the edges still pointing at targets that died in it are handled,
@@ -171,7 +159,7 @@ final class Settlement {
             settled(deadTargets[i]);
         }
         deadTargetCount = 0;
-        nextNoteEpoch();
+        noted.nextRound();
     }
 
     private long[] settled = new long[16];
@@ -192,7 +180,7 @@ final class Settlement {
      */
     void publicationEnded(boolean published) {
         if (!published) {
-            nextNoteEpoch();
+            noted.nextRound();
             for (int i = 0; i < settledCount; i++) {
                 noteDeadTarget(settled[i]);
             }

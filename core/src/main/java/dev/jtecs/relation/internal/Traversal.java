@@ -79,24 +79,19 @@ public final class Traversal {
         return stack.pushChildren(relationship, parent, depth, top);
     }
 
-    // The flat child indexes of the sparse relationships walked, and the last one asked for.
+    // The flat child indexes of the sparse relationships walked (one map lookup a walk, not one an entity).
     private final java.util.IdentityHashMap<BaseRelationship<?>, ChildIndex> childIndexes =
             new java.util.IdentityHashMap<>();
-    private ChildIndex lastChildIndex;
 
     /** The child index of a sparse, reverse-indexed relationship, or null for a dense one (read by archetype). */
     ChildIndex childIndex(BaseRelationship<?> relationship) {
         if (!relationship.isSparse()) {
             return null;
         }
-        ChildIndex children = lastChildIndex;
-        if (children == null || children.relationship() != relationship) {
-            children = childIndexes.get(relationship);
-            if (children == null) {
-                children = new ChildIndex(relationship, archetypes.sparseEdges(), archetypes.clock());
-                childIndexes.put(relationship, children);
-            }
-            lastChildIndex = children;
+        ChildIndex children = childIndexes.get(relationship);
+        if (children == null) {
+            children = new ChildIndex(relationship, archetypes.sparseEdges(), archetypes.clock());
+            childIndexes.put(relationship, children);
         }
         return children;
     }

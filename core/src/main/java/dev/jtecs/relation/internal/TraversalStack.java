@@ -16,8 +16,7 @@ final class TraversalStack {
     private final SparseEdges sparse;
     long[] entities = new long[64];
     int[] depths = new int[64];
-    private int[] stamps = new int[64]; // per slot: the visit that saw it (no clearing between visits)
-    private int visit;
+    private final SlotStamps seen = new SlotStamps(); // per slot: the visit that saw it (one round a visit)
 
     TraversalStack(ArchetypeRegistry archetypes) {
         this.archetypes = archetypes;
@@ -27,37 +26,12 @@ final class TraversalStack {
 
     private void ensure(int size) {
         if (size > entities.length) {
-            int capacity = Math.max(size, entities.length * 2);
+            int capacity = Growth.nextCapacity(entities.length, size);
             // every array first, then assign: a failed growth leaves them all as they were, in step
             var grownEntities = Growth.copyOf(entities, capacity);
             var grownDepths = Growth.copyOf(depths, capacity);
             entities = grownEntities;
             depths = grownDepths;
-        }
-    }
-
-    /**
-     * Sorts {@code a[from, to)} descending: insertion sort for the few children a node usually has (the
-     * library sort's set-up costs more than the whole job there), the library sort beyond that.
-     */
-    private static void sortDescending(long[] a, int from, int to) {
-        if (to - from > 24) {
-            java.util.Arrays.sort(a, from, to);
-            for (int i = from, j = to - 1; i < j; i++, j--) {
-                long swap = a[i];
-                a[i] = a[j];
-                a[j] = swap;
-            }
-            return;
-        }
-        for (int i = from + 1; i < to; i++) {
-            long value = a[i];
-            int j = i - 1;
-            while (j >= from && a[j] < value) {
-                a[j + 1] = a[j];
-                j--;
-            }
-            a[j + 1] = value;
         }
     }
 
@@ -78,22 +52,12 @@ final class TraversalStack {
 
     /** Starts a visit: every slot counts as unseen again. */
     void newVisit() {
-        if (++visit == Integer.MAX_VALUE) {
-            java.util.Arrays.fill(stamps, 0);
-            visit = 1;
-        }
+        seen.nextRound();
     }
 
     /** Marks a slot seen in this visit; returns whether it was unseen. */
     boolean markSeen(int slot) {
-        if (slot >= stamps.length) {
-            stamps = Growth.copyOf(stamps, Math.max(slot + 1, stamps.length * 2));
-        }
-        if (stamps[slot] == visit) {
-            return false;
-        }
-        stamps[slot] = visit;
-        return true;
+        return seen.mark(slot);
     }
 
     /**
@@ -125,7 +89,13 @@ final class TraversalStack {
                 top += n;
             }
         }
-        sortDescending(entities, start, top); // so the smallest pops first
+        // so the smallest pops first: ascending by the library sort (insertion sort below its threshold), reversed
+        java.util.Arrays.sort(entities, start, top);
+        for (int k = 0, half = (top - start) >>> 1; k < half; k++) {
+            long swap = entities[start + k];
+            entities[start + k] = entities[top - 1 - k];
+            entities[top - 1 - k] = swap;
+        }
         java.util.Arrays.fill(depths, start, top, depth);
         return top;
     }
