@@ -231,6 +231,29 @@ class SparseEdgesTest {
         assertEquals(0, edges.relationshipCount());
     }
 
+    /** Six more relationships than the three above: the list of relationships outgrows its first four entries. */
+    static final Relationship[] MORE = java.util.stream.IntStream.range(0, 6)
+            .mapToObj(i -> Relationships.register("test.sparse.More" + i, o -> o.sparse().reverseIndex()))
+            .toArray(Relationship[]::new);
+
+    @Test
+    void theListOfRelationshipsGrowsPastItsFirstEntriesAndStaysInIdOrder() {
+        // first used in descending id order, so every one but the first is inserted before those listed
+        for (int i = MORE.length - 1; i >= 0; i--) {
+            edges.add(MORE[i], Entity.pack(30 + i, 0), t1, null);
+        }
+        edges.add(ONE, s1, t2, null);
+        assertEquals(MORE.length + 1, edges.relationshipCount());
+        for (int i = 1; i < edges.relationshipCount(); i++) {
+            assertTrue(edges.relationshipAt(i - 1).id() < edges.relationshipAt(i).id(), "id order at " + i);
+        }
+        for (int i = 0; i < MORE.length; i++) {
+            assertEquals(1, edges.sourceCount(MORE[i], t1), MORE[i].name());
+            assertEquals(t1, edges.firstTarget(MORE[i], Entity.pack(30 + i, 0)), "the edge stays with its relationship");
+        }
+        assertEquals(1, edges.sourceCount(ONE, t2));
+    }
+
     @Test
     void theEdgesOfEachListedRelationshipStayWithItWhateverOrderTheyCameIn() {
         // relationships first used in descending id order: each insertion shifts the ones already listed
