@@ -51,6 +51,29 @@ class WorldStatsTest {
         }
     }
 
+    static final dev.jtecs.component.TagComponent SLOW = dev.jtecs.component.Components.tag("test.stats.Slow");
+    static final dev.jtecs.component.TagComponent FAST = dev.jtecs.component.Components.tag("test.stats.Fast");
+    static final dev.jtecs.mutation.PartitionDimension PACE =
+            dev.jtecs.mutation.PartitionDimension.variants("test.stats.pace", SLOW, FAST);
+
+    @Test
+    void theStatsCountEachPartitionConflictTheWorldSettled() {
+        try (World world = World.create(WorldConfig.defaults()
+                .partitionConflicts(dev.jtecs.mutation.PartitionConflicts.HIGHEST_WINS))) {
+            world.declarePartition(PACE);
+            long a = world.spawn(SLOW);
+            long b = world.spawn(SLOW);
+            world.defer();
+            world.setTag(a, FAST);
+            world.setTag(a, SLOW); // the same dimension twice in one scope: settled, FAST kept
+            world.setTag(b, FAST);
+            world.setTag(b, SLOW);
+            world.commit();
+            assertEquals(2, world.getStats(new WorldStats()).partitionConflictsResolved());
+            assertTrue(world.has(a, FAST) && world.has(b, FAST));
+        }
+    }
+
     @Test
     void fillingACallerOwnedRecordAllocatesNothing() {
         try (World world = World.create()) {

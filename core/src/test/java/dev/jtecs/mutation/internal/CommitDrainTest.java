@@ -1450,6 +1450,82 @@ class CommitDrainTest {
         assertEquals(0, source.count());
     }
 
+    /**
+     * Leaves the drain's cache of the last lone change holding N -> N+T with N+T pruned: the last drain moved
+     * {@code a} there (caching the change) and a callback despawned it in the same drain, then compaction pruned
+     * the empty table. Returns N.
+     */
+    private Table cacheAPrunedDestination(long a) {
+        Table source = tableOf(a);
+        Table tagged = registry.withAdded(source, T);
+        var despawnMoved = onRowsAdded(tagged, () -> {
+            if (index.isAlive(a) && !tx.hasStaged(Entity.slot(a))) {
+                tx.begin(a, Entity.slot(a), TxState.STAGED_DESPAWN);
+            }
+        });
+        int r = tx.begin(a, Entity.slot(a), TxState.STAGED_MUTATE); // add(a, T): the graph's edge to N+T
+        tx.put(r, T, T);
+        drain.drain();
+        tagged.removeObserver(despawnMoved);
+        assertFalse(index.isAlive(a), "moved to N+T, then despawned in the same drain");
+        assertEquals(0, tagged.count());
+        registry.prune(tagged); // compaction drops the empty table
+        assertTrue(tagged.isPruned());
+        return source;
+    }
+
+    /** {@code b} went through the same lone change N -> N+T in a wave after the cache went stale: to a live table. */
+    private void assertTaggedInALiveTable(long b, int n) {
+        Table now = tableOf(b);
+        assertFalse(now.isPruned(), "the entity went to a live table");
+        assertTrue(now.has(T.id()) && now.has(N.id()));
+        assertEquals(now, registry.get(now.id()));
+        assertEquals(n, now.readValue(now.position(N.id()), index.rowOf(Entity.slot(b))));
+    }
+
+    /** Stages the lone change N -> N+T for {@code b}, unless something is staged for it already. */
+    private void stageTag(long b) {
+        if (index.isAlive(b) && !tx.hasStaged(Entity.slot(b))) {
+            int change = tx.begin(b, Entity.slot(b), TxState.STAGED_MUTATE);
+            tx.put(change, T, T);
+        }
+    }
+
+    @Test
+    void anInstantDespawnDoesNotReuseADestinationPrunedSinceTheLastDrain() {
+        // a callback of the instant despawn's row removal stages the cached change again: its wave resolves it
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        long c = stageSpawn(N.of(3));
+        drain.drain();
+        Table source = cacheAPrunedDestination(a);
+        source.addObserver(new dev.jtecs.storage.EntityObserver() {
+            @Override
+            public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
+                    dev.jtecs.storage.Archetype other) {
+                stageTag(b);
+            }
+        });
+        assertTrue(drain.despawnAtOnce(c));
+        assertFalse(index.isAlive(c));
+        assertTaggedInALiveTable(b, 2);
+    }
+
+    @Test
+    void aValueMovedAtOnceDoesNotReuseADestinationPrunedSinceTheLastDrain() {
+        // the accessor of the value moved at once stages the cached change again: the move's next wave resolves it
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        long c = stageSpawn(N.of(3));
+        drain.drain();
+        Table source = cacheAPrunedDestination(a);
+        registry.withAdded(source, MutationModelTest.MEDDLER); // the edge a move at once takes
+        MutationModelTest.Meddler.meddle = () -> stageTag(b);
+        assertTrue(drain.moveValueAtOnce(c, MutationModelTest.MEDDLER.of(new MutationModelTest.Meddler(4)), source));
+        assertTrue(tableOf(c).has(MutationModelTest.MEDDLER.id()));
+        assertTaggedInALiveTable(b, 2);
+    }
+
     @Test
     void aCancelledSpawnsSlotIsFreeBeforeTheWavesCallbacksRun() {
         long seed = stageSpawn(N.of(0));

@@ -234,6 +234,42 @@ class MutationModelTest {
             Components.registerNative(Meddler.class, o -> o.name("test.model.Meddler"));
 
     /**
+     * The calls a value's accessor makes while its row moves at once publish in that move's one publication, in a
+     * wave after it: the call ends with one publication, ended as published, and nothing left staged.
+     */
+    @Test
+    void theCallsOfTheAccessorOfAValueMovedAtOncePublishInItsOnePublication() {
+        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+                dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
+            java.util.List<Boolean> ended = new java.util.ArrayList<>();
+            MutationModel model = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
+                    () -> null, null, new DrainHooks() {
+                        @Override
+                        public void publicationEnded(boolean published) {
+                            ended.add(published);
+                        }
+                    });
+            long a = model.spawn(new dev.jtecs.component.Input[] {HP.of(1)});
+            long c = model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
+            model.set(a, MEDDLER.of(new Meddler(0))); // the tables and the edges the instant calls take exist
+            model.remove(a, MEDDLER, null);
+            model.set(c, IDLE);
+            model.remove(c, IDLE, null);
+            ended.clear();
+            Meddler.meddle = () -> model.set(c, IDLE); // staged: the move's publication is running
+            model.set(a, MEDDLER.of(new Meddler(7)));
+            assertEquals(java.util.List.of(true), ended, "one publication, which published the accessor's call too");
+            assertTrue(model.transaction().isEmpty());
+            java.util.function.LongFunction<dev.jtecs.storage.internal.Table> tableOf =
+                    id -> registry.ofStore(index.storeOf(dev.jtecs.entity.Entity.slot(id)));
+            assertTrue(tableOf.apply(c).has(IDLE.id()));
+            assertTrue(tableOf.apply(a).has(MEDDLER.id()));
+        }
+    }
+
+    /**
      * A new value set with no scope open whose accessor despawns the entity and tags another: the calls join the
      * move's publication (they publish after it, in the next wave) exactly as they do when the set is staged and
      * published by a commit, so both worlds end alike and whole.
