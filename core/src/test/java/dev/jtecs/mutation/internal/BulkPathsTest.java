@@ -774,6 +774,18 @@ class BulkPathsTest {
         batchSetWithAManagedRequirement(false);
     }
 
+    @Test
+    void aSpawnBatchWhoseComponentRequiresAManagedValueGivesEveryMemberThatValue() {
+        long first = spawnBatch(3, LABELLED, N.of(1)); // LABEL comes with the value LABELLED requires
+        drain.drain();
+        Table table = tableOf(first);
+        for (int i = 0; i < 3; i++) {
+            int row = index.rowOf(Entity.slot(first + i));
+            assertEquals(new Label("x"), table.readValue(table.position(LABEL.id()), row), "member " + i);
+            assertEquals(1, table.readValue(table.position(N.id()), row));
+        }
+    }
+
     private void batchSetWithAManagedRequirement(boolean whole) {
         long first = spawnBatch(3, T);
         drain.drain();
@@ -1186,6 +1198,39 @@ class BulkPathsTest {
                 List<Long> sources = new ArrayList<>();
                 world.targets(t1, LINKS, sources::add);
                 assertEquals(List.of(), sources);
+            }
+        }
+    }
+
+    static final dev.jtecs.component.Relationship SPARSE_HELD_BY = dev.jtecs.component.Relationships.register(
+            "test.bulk.SparseHeldBy", o -> o.sparse().exclusive().reverseIndex());
+
+    @Test
+    void aBatchSetOfASparseEdgeOnEntitiesHoldingOneRetargetsEachWholeAndRowByRow() {
+        // the members hold the relationship's marker already, so the set changes no table: its edge is written in
+        // place, by the whole-archetype path or, once the table changed, member by member
+        for (boolean rowByRow : new boolean[] {false, true}) {
+            try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+                long t1 = world.spawn();
+                long t2 = world.spawn();
+                long a = world.spawn(T, SPARSE_HELD_BY.to(t1));
+                long b = world.spawn(T, SPARSE_HELD_BY.to(t1));
+                long c = world.spawn(T, SPARSE_HELD_BY.to(t1));
+                dev.jtecs.query.Query ts = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(T).build());
+                world.defer();
+                if (rowByRow) {
+                    world.set(c, N.of(1)); // c leaves the table first: the batch goes member by member
+                }
+                world.batchSet(ts, SPARSE_HELD_BY.to(t2));
+                world.commit();
+                String at = "row by row " + rowByRow;
+                assertEquals(List.of(), java.util.Arrays.stream(world.relationshipSources(SPARSE_HELD_BY, t1))
+                        .boxed().toList(), at);
+                assertEquals(List.of(a, b, c), java.util.Arrays.stream(world.relationshipSources(SPARSE_HELD_BY, t2))
+                        .boxed().toList(), at);
+                for (long id : new long[] {a, b, c}) {
+                    assertTrue(world.has(id, T), at);
+                }
             }
         }
     }

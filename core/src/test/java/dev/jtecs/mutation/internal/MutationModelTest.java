@@ -118,8 +118,10 @@ class MutationModelTest {
                 return (Integer) table.readValue(table.position(HP.id()),
                         index.rowOf(dev.jtecs.entity.Entity.slot(id)));
             };
+            long seals = model.transaction().seals();
             model.set(id, HP.of(5));
             assertEquals(2, publications[0], "moved at once, as a publication of its own");
+            assertEquals(seals + 1, model.transaction().seals(), "one submission, as a sealed wave would count");
             assertTrue(model.transaction().isEmpty());
             assertEquals(5, hp.getAsInt());
             model.set(id, HP.of(6));
