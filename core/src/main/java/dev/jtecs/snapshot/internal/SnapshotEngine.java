@@ -244,15 +244,7 @@ public final class SnapshotEngine {
         try {
             try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
                     StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-                long done = 0;
-                while (done < bytes.byteSize()) {
-                    long n = Math.min(bytes.byteSize() - done, 1L << 30);
-                    ByteBuffer chunk = bytes.asSlice(done, n).asByteBuffer();
-                    while (chunk.hasRemaining()) {
-                        channel.write(chunk);
-                    }
-                    done += n;
-                }
+                writeChunked(channel, bytes, 1L << 30);
             }
             try {
                 Files.move(temporary, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -266,6 +258,24 @@ public final class SnapshotEngine {
                 e.addSuppressed(suppressed);
             }
             throw new UncheckedIOException("saveSnapshot: writing " + path + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes all of {@code bytes} to {@code channel} in chunks of at most {@code chunk} bytes: a byte buffer view
+     * holds at most 2 GiB, so a larger snapshot goes out in pieces (package-private so a test can see the pieces
+     * join up without a file of gigabytes).
+     */
+    static void writeChunked(java.nio.channels.WritableByteChannel channel, MemorySegment bytes, long chunk)
+            throws IOException {
+        long done = 0;
+        while (done < bytes.byteSize()) {
+            long n = Math.min(bytes.byteSize() - done, chunk);
+            ByteBuffer piece = bytes.asSlice(done, n).asByteBuffer();
+            while (piece.hasRemaining()) {
+                channel.write(piece);
+            }
+            done += n;
         }
     }
 

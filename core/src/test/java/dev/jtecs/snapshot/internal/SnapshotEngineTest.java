@@ -808,4 +808,36 @@ class SnapshotEngineTest {
         actOnARestoredIdWhileTheLoadPlans((world, id) -> world.set(id, LABEL.of("x")), false);
         actOnARestoredIdWhileTheLoadPlans((world, id) -> world.remove(id, POS), false);
     }
+
+    @Test
+    void aSnapshotGoesToItsFileInChunksThatJoinUpWhateverTheChannelTakesAtOnce() throws Exception {
+        byte[] data = new byte[2_500];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (i * 31 + 7);
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        List<Integer> offered = new ArrayList<>();
+        java.nio.channels.WritableByteChannel channel = new java.nio.channels.WritableByteChannel() {
+            @Override
+            public int write(java.nio.ByteBuffer source) {
+                offered.add(source.remaining());
+                int n = Math.min(700, source.remaining()); // a channel that takes part of what it is offered
+                for (int k = 0; k < n; k++) {
+                    out.write(source.get());
+                }
+                return n;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {}
+        };
+        SnapshotEngine.writeChunked(channel, MemorySegment.ofArray(data), 1_000);
+        assertArrayEquals(data, out.toByteArray());
+        assertEquals(List.of(1_000, 300, 1_000, 300, 500), offered, "chunks of 1,000 bytes, each written whole");
+    }
 }
