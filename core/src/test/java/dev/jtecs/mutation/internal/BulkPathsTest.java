@@ -1235,6 +1235,56 @@ class BulkPathsTest {
         }
     }
 
+    /** A tag whose requirement brings an edge of {@link #SPARSE_HELD_BY} (to an id no entity holds). */
+    static final TagComponent HELD = Components.tag("test.bulk.Held",
+            o -> o.requires(SPARSE_HELD_BY.to(Entity.pack(99, 0))));
+
+    @Test
+    void aRowByRowBatchSetWhoseRequirementBringsASparseEdgeLeavesNoMarkerWithoutItsEdgeWhereverTheHeapFails() {
+        // each member that moves makes room to note its required edge before its row moves; the edges of 40
+        // members outgrow that room's first 16 entries, so one of the heap allocations failed below is that growth
+        long held = Entity.pack(99, 0);
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (dev.jtecs.world.World world = dev.jtecs.world.World.create()) {
+                long[] ids = new long[40];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = world.spawn(T);
+                }
+                dev.jtecs.query.Query ts = world.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(T).build());
+                world.defer();
+                world.set(ids[ids.length - 1], N.of(1)); // the table changes first: the batch goes member by member
+                world.batchSet(ts, HELD);
+                boolean failed = false;
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                try {
+                    world.commit();
+                } catch (OutOfMemoryError expected) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                java.util.Set<Long> sources = new java.util.HashSet<>();
+                for (long source : world.relationshipSources(SPARSE_HELD_BY, held)) {
+                    sources.add(source);
+                }
+                for (long id : ids) {
+                    assertEquals(world.has(id, SPARSE_HELD_BY), sources.contains(id),
+                            "heap allocation " + k + ": the marker of " + Entity.toString(id) + " and its edge");
+                    assertEquals(world.has(id, HELD), world.has(id, SPARSE_HELD_BY), "heap allocation " + k);
+                }
+                if (!failed) {
+                    for (long id : ids) {
+                        assertTrue(world.has(id, HELD) && sources.contains(id), "the batch done: every member held");
+                    }
+                    break;
+                }
+                failures++;
+            }
+        }
+        assertTrue(failures > 0, "the commit allocates");
+    }
+
     @Test
     void aBatchSetOfAnEdgeReplacesTheEdgeOfAnExclusiveRelationshipOnlyWholeAndRowByRow() {
         for (boolean rowByRow : new boolean[] {false, true}) {
