@@ -1240,6 +1240,52 @@ class BulkPathsTest {
             o -> o.requires(SPARSE_HELD_BY.to(Entity.pack(99, 0))));
 
     @Test
+    void aMemberMovedRowByRowMakesRoomForItsRequiredSparseEdgeBeforeItsRowMoves() {
+        // the room to note the edge is made before the row leaves its table, so no allocation comes between the
+        // move and the edge's write (a failure there would leave the marker without its edge)
+        List<String> events = new ArrayList<>();
+        CommitDrain drain = drainWith(new DrainHooks() {
+            @Override
+            public void reserveSparseTouches(int n) {
+                events.add("reserve " + n);
+            }
+
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                events.add("edge");
+            }
+        });
+        BatchOp.SpawnPlan plan = drain.planSpawn(new Input[] {T}, false);
+        long first = index.allocateBatch(4, plan.table().id(), null);
+        tx.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN, plan, 4, first, null, null));
+        drain.drain();
+        Table source = tableOf(first);
+        BatchOp op = capture(BatchOp.Kind.SET, source, HELD, HELD);
+        tx.begin(first + 3, Entity.slot(first + 3), TxState.STAGED_DESPAWN); // changes the table first
+        tx.addOp(op); // so each member moves alone
+        source.addObserver(recorder(events));
+        events.clear();
+        drain.drain();
+        int moves = 0;
+        boolean room = false;
+        for (String event : events.subList(1, events.size())) { // after the despawn record's removal
+            if (event.startsWith("reserve ") && Integer.parseInt(event.substring(8)) >= 1) {
+                room = true;
+            } else if (event.equals("edge")) {
+                room = false;
+            } else if (event.startsWith("removed")) {
+                assertTrue(room, "room made before the row leaves: " + events);
+                moves++;
+            }
+        }
+        assertEquals(3, moves, events.toString());
+        for (long id : new long[] {first, first + 1, first + 2}) {
+            assertTrue(tableOf(id).has(HELD.id()) && tableOf(id).has(SPARSE_HELD_BY.id()));
+        }
+    }
+
+    @Test
     void aRowByRowBatchSetWhoseRequirementBringsASparseEdgeLeavesNoMarkerWithoutItsEdgeWhereverTheHeapFails() {
         // each member that moves makes room to note its required edge before its row moves; the edges of 40
         // members outgrow that room's first 16 entries, so one of the heap allocations failed below is that growth
