@@ -174,6 +174,20 @@ class BatchDespawnsTest {
 
     @Test
     void anAllocationThatFailsInTheDrainLeavesTheRunWholeOrGone() {
+        sweepFailedAllocations(false);
+    }
+
+    /**
+     * As {@link #anAllocationThatFailsInTheDrainLeavesTheRunWholeOrGone}, with the table's marks cleared by an
+     * update first: its rows then count as old, so each row a removal overwrites is recorded as touched, and the
+     * room for those records is made before the run starts.
+     */
+    @Test
+    void anAllocationThatFailsInTheDrainOfATableWithClearedMarksLeavesTheRunWholeOrGone() {
+        sweepFailedAllocations(true);
+    }
+
+    private static void sweepFailedAllocations(boolean cleared) {
         assertTrue(AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults=true");
         boolean succeeded = false;
         int failures = 0;
@@ -182,6 +196,10 @@ class BatchDespawnsTest {
             long[] refIds = new long[ENTITIES];
             try (World world = world(false, ids, new AtomicInteger());
                     World reference = world(false, refIds, new AtomicInteger())) {
+                if (cleared) {
+                    world.update(0);
+                    reference.update(0);
+                }
                 long[] list = doomed(ids, k);
                 long survivor = firstSurvivor(ids, list);
                 List<String> before = rows(world, survivor);
