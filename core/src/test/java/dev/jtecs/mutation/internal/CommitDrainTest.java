@@ -1450,12 +1450,19 @@ class CommitDrainTest {
         assertEquals(0, source.count());
     }
 
+    /** Three entities of N: {@code b} and {@code c} alive in {@code source} ({@code a} moved on and despawned). */
+    private record Pruned(Table source, long b, long c) {}
+
     /**
-     * Leaves the drain's cache of the last lone change holding N -> N+T with N+T pruned: the last drain moved
-     * {@code a} there (caching the change) and a callback despawned it in the same drain, then compaction pruned
-     * the empty table. Returns N.
+     * Spawns three entities of N and leaves the drain's cache of the last lone change holding N -> N+T with N+T
+     * pruned: the last drain moved the first entity there (caching the change) and a callback despawned it in the
+     * same drain, then compaction pruned the empty table.
      */
-    private Table cacheAPrunedDestination(long a) {
+    private Pruned cacheAPrunedDestination() {
+        long a = stageSpawn(N.of(1));
+        long b = stageSpawn(N.of(2));
+        long c = stageSpawn(N.of(3));
+        drain.drain();
         Table source = tableOf(a);
         Table tagged = registry.withAdded(source, T);
         var despawnMoved = onRowsAdded(tagged, () -> {
@@ -1471,7 +1478,7 @@ class CommitDrainTest {
         assertEquals(0, tagged.count());
         registry.prune(tagged); // compaction drops the empty table
         assertTrue(tagged.isPruned());
-        return source;
+        return new Pruned(source, b, c);
     }
 
     /** {@code b} went through the same lone change N -> N+T in a wave after the cache went stale: to a live table. */
@@ -1494,12 +1501,10 @@ class CommitDrainTest {
     @Test
     void anInstantDespawnDoesNotReuseADestinationPrunedSinceTheLastDrain() {
         // a callback of the instant despawn's row removal stages the cached change again: its wave resolves it
-        long a = stageSpawn(N.of(1));
-        long b = stageSpawn(N.of(2));
-        long c = stageSpawn(N.of(3));
-        drain.drain();
-        Table source = cacheAPrunedDestination(a);
-        source.addObserver(new dev.jtecs.storage.EntityObserver() {
+        Pruned pruned = cacheAPrunedDestination();
+        long b = pruned.b();
+        long c = pruned.c();
+        pruned.source().addObserver(new dev.jtecs.storage.EntityObserver() {
             @Override
             public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
                     dev.jtecs.storage.Archetype other) {
@@ -1514,11 +1519,10 @@ class CommitDrainTest {
     @Test
     void aValueMovedAtOnceDoesNotReuseADestinationPrunedSinceTheLastDrain() {
         // the accessor of the value moved at once stages the cached change again: the move's next wave resolves it
-        long a = stageSpawn(N.of(1));
-        long b = stageSpawn(N.of(2));
-        long c = stageSpawn(N.of(3));
-        drain.drain();
-        Table source = cacheAPrunedDestination(a);
+        Pruned pruned = cacheAPrunedDestination();
+        long b = pruned.b();
+        long c = pruned.c();
+        Table source = pruned.source();
         registry.withAdded(source, MutationModelTest.MEDDLER); // the edge a move at once takes
         MutationModelTest.Meddler.meddle = () -> stageTag(b);
         assertTrue(drain.moveValueAtOnce(c, MutationModelTest.MEDDLER.of(new MutationModelTest.Meddler(4)), source));

@@ -53,14 +53,20 @@ class MutationModelTest {
      * staged as a compact move and moves at the commit; a partition tag is left to the general path (which
      * refuses it) at both depths, having staged nothing.
      */
+    /** A model over {@code index} and {@code registry} with no observers, no state tag and {@code hooks}. */
+    private static MutationModel model(dev.jtecs.entity.internal.EntityIndex index,
+            dev.jtecs.storage.internal.ArchetypeRegistry registry, DrainHooks hooks) {
+        return new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null,
+                hooks);
+    }
+
     @Test
     void aTagChangeWithNoScopeOpenMovesAtOnceAndAPartitionTagIsLeftToTheGeneralPath() {
         try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
                 dev.jtecs.storage.internal.ArchetypeRegistry registry =
                         new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
             dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
-            MutationModel model = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
-                    () -> null, null, DrainHooks.NONE);
+            MutationModel model = model(index, registry, DrainHooks.NONE);
             long id = model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
             java.util.function.Supplier<dev.jtecs.storage.internal.Table> table =
                     () -> registry.ofStore(index.storeOf(dev.jtecs.entity.Entity.slot(id)));
@@ -103,13 +109,12 @@ class MutationModelTest {
                         new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
             dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
             int[] publications = {0};
-            MutationModel model = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
-                    () -> null, null, new DrainHooks() {
-                        @Override
-                        public void publicationEnded(boolean published) {
-                            publications[0]++;
-                        }
-                    });
+            MutationModel model = model(index, registry, new DrainHooks() {
+                @Override
+                public void publicationEnded(boolean published) {
+                    publications[0]++;
+                }
+            });
             long id = model.spawn(new dev.jtecs.component.Input[] {IDLE});
             assertEquals(1, publications[0], "the spawn published");
             java.util.function.IntSupplier hp = () -> {
@@ -150,13 +155,12 @@ class MutationModelTest {
             dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
             java.util.List<String> log = new java.util.ArrayList<>();
             MutationModel[] model = new MutationModel[1];
-            model[0] = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
-                    () -> null, null, new DrainHooks() {
-                        @Override
-                        public void despawned(long id) {
-                            log.add("despawned, sealed quiet despawns " + model[0].transaction().sealedQuietDespawns());
-                        }
-                    });
+            model[0] = model(index, registry, new DrainHooks() {
+                @Override
+                public void despawned(long id) {
+                    log.add("despawned, sealed quiet despawns " + model[0].transaction().sealedQuietDespawns());
+                }
+            });
             long a = model[0].spawn(new dev.jtecs.component.Input[] {HP.of(1)});
             long b = model[0].spawn(new dev.jtecs.component.Input[] {HP.of(2)});
             model[0].despawn(a);
@@ -246,13 +250,12 @@ class MutationModelTest {
                         new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
             dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
             java.util.List<Boolean> ended = new java.util.ArrayList<>();
-            MutationModel model = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
-                    () -> null, null, new DrainHooks() {
-                        @Override
-                        public void publicationEnded(boolean published) {
-                            ended.add(published);
-                        }
-                    });
+            MutationModel model = model(index, registry, new DrainHooks() {
+                @Override
+                public void publicationEnded(boolean published) {
+                    ended.add(published);
+                }
+            });
             long a = model.spawn(new dev.jtecs.component.Input[] {HP.of(1)});
             long c = model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
             model.set(a, MEDDLER.of(new Meddler(0))); // the tables and the edges the instant calls take exist
