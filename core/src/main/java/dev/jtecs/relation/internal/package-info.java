@@ -7,8 +7,11 @@
  *   reads   World ─► Relations ─┬─ ReverseIndex   target ─► sources (dense: rows of the pair's archetypes;
  *                               │                                     sparse: the edge store's reverse index)
  *                               └─ Traversal      traverse (depth first, ascending ids), walkUp (first edges)
- *                                    └─ ChildIndex  a sparse relationship's children by target slot, flat: a
- *                                                   cache traverse builds once walks on the store paid for it
+ *                                    ├─ PreorderIndex  a sparse exclusive relationship's forest in preorder (a
+ *                                    │                 subtree is a run, a parent a position): a cache both walks
+ *                                    │                 build once walks on the store paid for it
+ *                                    └─ ChildIndex     any other sparse relationship's children by target slot,
+ *                                                      flat: the same kind of cache, for traverse
  *   drain   despawned(id), placedWithPairs(rows) ─► Settlement: note dead targets
  *           segmentDone() ─► Settlement: cascading sources ─► staged despawns; others ─► staged edge removals
  *           applySparse(...), settleSparse() ─► SparseMarkers: edit the store, keep each marker in step

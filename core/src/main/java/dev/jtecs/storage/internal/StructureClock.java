@@ -60,6 +60,18 @@ public final class StructureClock {
     }
 
     /**
+     * The counter of a sparse relationship, read for its edges only: every change to its edge set advances it
+     * ({@link #tickEdges} counts each change, read or not), so equal readings bracket a stretch in which its edges
+     * did not change. Unlike {@link #version(int)} the reading does not end a run of table changes, and a table change
+     * inside such a run may leave it unmoved: it is for code that caches who points at whom, checked once per step
+     * of a walk. 0 until the relationship's first edge.
+     */
+    public long edgeVersion(int relationshipId) {
+        long[] counters = byComponent;
+        return relationshipId < counters.length ? counters[relationshipId] : 0;
+    }
+
+    /**
      * Makes room for the counter of {@code relationshipId}, so that {@link #tickEdges} allocates nothing; called
      * before the first edge of the relationship changes anything.
      */

@@ -152,41 +152,54 @@ class TraversalTest {
         assertEquals(List.of(66), innerDepths, "from chain[66] up to chain[0]");
     }
 
+    /**
+     * The first walks of a sparse relationship read the store and earn its index: the preorder index for an exclusive
+     * one, the flat child index for one whose sources may hold several targets. A change sends walks back.
+     */
     @Test
-    void aSparseWalkOnTheStoreEarnsTheFlatIndexOnceItsWalksReachHalfTheSlotsInUse() {
-        Relationship under = ChildIndexTest.UNDER;
-        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory()) {
-            var registry = new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
-            var entities = new dev.jtecs.entity.internal.EntityIndex(1_000);
-            long root = entities.allocate();
-            List<String> expected = new ArrayList<>();
-            List<Long> children = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                long child = entities.allocate();
-                children.add(child);
-                registry.sparseEdges().add(under, child, root, null);
-                expected.add(child + "@0");
-            }
-            for (int i = 0; i < 3; i++) {
-                entities.allocate(); // slots in use: 1 (the world's) + 7
-            }
-            assertEquals(8, entities.highWater());
-            Traversal traversal = new Traversal(entities, registry);
-            assertTrue(traversal.childIndex(KNOWS) == null, "a dense relationship is read by archetype");
-            for (int walk = 0; walk < 4; walk++) {
+    void aSparseWalkOnTheStoreEarnsItsIndexOnceItsWalksReachHalfTheSlotsInUse() {
+        for (Relationship relationship : List.of(ChildIndexTest.UNDER, ChildIndexTest.KEEPS)) {
+            try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory()) {
+                var registry = new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
+                var entities = new dev.jtecs.entity.internal.EntityIndex(1_000);
+                long root = entities.allocate();
+                entities.publish(Entity.slot(root), 0, 0); // only published entities hold edges
+                List<String> expected = new ArrayList<>();
+                List<Long> children = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    long child = entities.allocate();
+                    entities.publish(Entity.slot(child), 0, 1 + i);
+                    children.add(child);
+                    registry.sparseEdges().add(relationship, child, root, null);
+                    expected.add(child + "@0");
+                }
+                for (int i = 0; i < 3; i++) {
+                    entities.allocate(); // slots in use: 1 (the world's) + 7
+                }
+                assertEquals(8, entities.highWater());
+                Traversal traversal = new Traversal(entities, registry);
+                assertTrue(traversal.childIndex(KNOWS) == null, "a dense relationship is read by archetype");
+                assertTrue(traversal.preorderIndex(KNOWS) == null, "and has no preorder index");
+                boolean exclusive = relationship.isExclusive();
+                assertEquals(exclusive, traversal.preorderIndex(relationship) != null, relationship.name());
+                java.util.function.BooleanSupplier current = exclusive
+                        ? () -> traversal.preorderIndex(relationship).isCurrent()
+                        : () -> traversal.childIndex(relationship).isCurrent();
+                for (int walk = 0; walk < 4; walk++) {
+                    List<String> visits = new ArrayList<>();
+                    traversal.traverse(root, relationship, (entity, depth) -> visits.add(entity + "@" + depth));
+                    assertEquals(expected, visits, "walk " + walk);
+                    // the first walk reaches the root and 3 children, 4 of 8 slots: the second builds and reads it
+                    assertEquals(walk > 0, current.getAsBoolean(), relationship.name() + " after walk " + walk);
+                }
+                registry.sparseEdges().removeAll(relationship, children.get(0));
+                expected.remove(0);
                 List<String> visits = new ArrayList<>();
-                traversal.traverse(root, under, (entity, depth) -> visits.add(entity + "@" + depth));
-                assertEquals(expected, visits, "walk " + walk);
-                // the first walk reaches the root and 3 children, 4 of 8 slots: the second builds and reads flat
-                assertEquals(walk > 0, traversal.childIndex(under).isCurrent(), "after walk " + walk);
+                traversal.traverse(root, relationship, (entity, depth) -> visits.add(entity + "@" + depth));
+                assertEquals(expected, visits, "a change sends the walk back to the store");
+                assertFalse(current.getAsBoolean());
+                registry.close();
             }
-            registry.sparseEdges().removeAll(under, children.get(0));
-            expected.remove(0);
-            List<String> visits = new ArrayList<>();
-            traversal.traverse(root, under, (entity, depth) -> visits.add(entity + "@" + depth));
-            assertEquals(expected, visits, "a change sends the walk back to the store");
-            assertFalse(traversal.childIndex(under).isCurrent());
-            registry.close();
         }
     }
 
@@ -228,5 +241,171 @@ class TraversalTest {
         List<Long> visits = new ArrayList<>();
         world.traverse(root, OWNED_BY, (entity, depth) -> visits.add(entity));
         assertEquals(List.of(a, reborn, below), visits);
+    }
+
+    /** A traversal over a bare store and entity index, so that a test can see which index a walk reads. */
+    private static final class Bare implements AutoCloseable {
+        final dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+        final dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
+        final dev.jtecs.entity.internal.EntityIndex entities = new dev.jtecs.entity.internal.EntityIndex(1_000);
+        final Traversal traversal = new Traversal(entities, registry);
+        final List<Long> ids = new ArrayList<>();
+        private int rows;
+
+        /** A published entity: only those hold edges. */
+        long spawn() {
+            long id = entities.allocate();
+            entities.publish(dev.jtecs.entity.Entity.slot(id), 0, rows++);
+            return id;
+        }
+
+        /** The same forest for the same seed: trees, a cycle or two, a dead target kept by its sources. */
+        Bare(long seed) {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+            for (int i = 0; i < 80; i++) {
+                ids.add(spawn());
+            }
+            for (int i = 1; i < ids.size(); i++) {
+                int t = random.nextInt(12) == 0 ? random.nextInt(ids.size()) : random.nextInt(i);
+                if (t != i && random.nextInt(10) != 0) {
+                    registry.sparseEdges().add(ChildIndexTest.UNDER, ids.get(i), ids.get(t), null);
+                }
+            }
+            long dead = ids.get(random.nextInt(ids.size()));
+            registry.sparseEdges().removeSource(dead);
+            entities.free(dev.jtecs.entity.Entity.slot(dead));
+        }
+
+        /** One change a visitor makes mid-walk, the same in every fixture for the same {@code choice}. */
+        void change(java.util.SplittableRandom random) {
+            var store = registry.sparseEdges();
+            long a = ids.get(random.nextInt(ids.size()));
+            long b = ids.get(random.nextInt(ids.size()));
+            switch (random.nextInt(4)) {
+                case 0 -> {
+                    if (entities.isAlive(a) && a != b) {
+                        store.add(ChildIndexTest.UNDER, a, b, null); // a reparent, perhaps into a cycle
+                    }
+                }
+                case 1 -> store.removeAll(ChildIndexTest.UNDER, a);
+                case 2 -> {
+                    if (entities.isAlive(a)) { // a despawn: its edges go, the edges to it stay
+                        store.removeSource(a);
+                        entities.free(dev.jtecs.entity.Entity.slot(a));
+                    }
+                }
+                default -> {
+                    long born = spawn(); // a new child, perhaps in a freed slot
+                    ids.add(born);
+                    store.add(ChildIndexTest.UNDER, born, b, null);
+                }
+            }
+        }
+
+        boolean indexed() {
+            return traversal.preorderIndex(ChildIndexTest.UNDER).isCurrent();
+        }
+
+        @Override
+        public void close() {
+            registry.close();
+            memory.close();
+        }
+    }
+
+    /**
+     * A walk over the preorder index whose visitor changes the hierarchy goes on exactly as the same walk on the
+     * store: the same visits, the same depths, the same end or exception, for {@code traverse} and {@code walkUp},
+     * from every entity, with the change at every step.
+     */
+    @Test
+    void aWalkOnThePreorderIndexThatChangesTheHierarchyGoesOnAsTheStoreWalkWould() {
+        long seed = Long.getLong("jtecs.seed", new java.util.SplittableRandom().nextLong());
+        System.out.println("TraversalTest preorder seed " + seed + " (replay: -Djtecs.seed=" + seed + ")");
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        int compared = 0;
+        for (int round = 0; round < 60; round++) {
+            long forestSeed = random.nextLong();
+            int start = random.nextInt(80);
+            int changeAt = random.nextInt(6);
+            long changeSeed = random.nextLong();
+            boolean up = random.nextBoolean();
+            List<String> outcomes = new ArrayList<>();
+            for (boolean flat : new boolean[] {true, false}) {
+                try (Bare bare = new Bare(forestSeed)) {
+                    if (flat) {
+                        for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
+                            for (long id : List.copyOf(bare.ids)) {
+                                bare.traversal.traverse(id, ChildIndexTest.UNDER, (e, d) -> { });
+                            }
+                        }
+                        assertTrue(bare.indexed(), "seed " + seed + " round " + round);
+                    }
+                    long from = bare.ids.get(start);
+                    List<String> visits = new ArrayList<>();
+                    java.util.SplittableRandom changes = new java.util.SplittableRandom(changeSeed);
+                    try {
+                        if (up) {
+                            bare.traversal.walkUp(from, ChildIndexTest.UNDER, (e, d) -> {
+                                visits.add(e + "@" + d);
+                                if (visits.size() == changeAt + 1) {
+                                    bare.change(changes);
+                                }
+                                return true;
+                            }, 100);
+                        } else {
+                            bare.traversal.traverse(from, ChildIndexTest.UNDER, (e, d) -> {
+                                visits.add(e + "@" + d);
+                                if (visits.size() == changeAt + 1) {
+                                    bare.change(changes);
+                                }
+                            });
+                        }
+                    } catch (IllegalStateException cycle) {
+                        visits.add(cycle.getMessage());
+                    }
+                    outcomes.add(String.join(" ", visits));
+                }
+            }
+            assertEquals(outcomes.get(1), outcomes.get(0), "seed " + seed + " round " + round + (up ? " walkUp" : ""));
+            compared += outcomes.get(0).isEmpty() ? 0 : 1;
+        }
+        assertTrue(compared > 20, "most walks visited something: " + compared);
+    }
+
+    /** The preorder walks stop where the store's do: {@code walkUp}'s visitor may end it, and its depth limit holds. */
+    @Test
+    void aWalkUpOnThePreorderIndexStopsOnRequestAndAtItsDepthLimit() {
+        try (Bare bare = new Bare(7)) {
+            long leaf = bare.spawn();
+            long top = leaf;
+            List<Long> chain = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                long parent = bare.spawn();
+                bare.registry.sparseEdges().add(ChildIndexTest.UNDER, top, parent, null);
+                chain.add(parent);
+                top = parent;
+            }
+            bare.ids.add(leaf);
+            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
+                for (long id : List.copyOf(bare.ids)) {
+                    bare.traversal.walkUp(id, ChildIndexTest.UNDER, (e, d) -> true, 100);
+                }
+            }
+            assertTrue(bare.indexed(), "walks up earn the index too");
+            List<Long> seen = new ArrayList<>();
+            bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> seen.add(e) && d < 2, 100);
+            assertEquals(chain.subList(0, 2), seen, "the visitor ended it at depth 2");
+            seen.clear();
+            bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> seen.add(e), 5);
+            assertEquals(chain, seen, "exactly maxDepth levels");
+            seen.clear();
+            IllegalStateException deep = assertThrows(IllegalStateException.class,
+                    () -> bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> seen.add(e), 4));
+            assertTrue(deep.getMessage().contains("deeper than 4 levels"), deep.getMessage());
+            assertEquals(chain.subList(0, 4), seen);
+            assertTrue(bare.indexed());
+        }
     }
 }

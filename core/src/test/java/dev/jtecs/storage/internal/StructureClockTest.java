@@ -119,6 +119,28 @@ class StructureClockTest {
     }
 
     @Test
+    void anEdgeCounterAdvancesOnEveryEdgeChangeAndItsReadingDoesNotEndARun() {
+        StructureClock clock = new StructureClock();
+        int relationship = TAG.id();
+        assertEquals(0, clock.edgeVersion(relationship), "no edge yet, and no room reserved");
+        assertEquals(0, clock.edgeVersion(1_000), "an id past every counter");
+        clock.reserve(relationship);
+        clock.tickEdges(relationship);
+        clock.tickEdges(relationship); // unread: still counted, unlike a table's run
+        assertEquals(2, clock.edgeVersion(relationship));
+        assertEquals(2, clock.version(relationship), "the same counter as the component's reading");
+        int[] a = {SPOT.id()};
+        clock.tick(a);
+        long spot = clock.version(SPOT.id());
+        clock.tick(a);
+        clock.edgeVersion(relationship); // not a reading of the tables: the run goes on
+        clock.tick(a);
+        assertEquals(spot + 1, clock.version(SPOT.id()), "one run, an edge reading inside");
+        clock.tickEdges(relationship);
+        assertEquals(3, clock.edgeVersion(relationship));
+    }
+
+    @Test
     void unreadChangesToOneTableAdvanceOnceAndAReadingEndsTheRun() {
         StructureClock clock = new StructureClock();
         int[] a = {SPOT.id()};

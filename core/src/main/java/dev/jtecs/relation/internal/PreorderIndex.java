@@ -1,0 +1,259 @@
+package dev.jtecs.relation.internal;
+
+import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.entity.internal.Growth;
+import dev.jtecs.storage.internal.SparseEdges;
+import dev.jtecs.storage.internal.StructureClock;
+
+/**
+ * The forest of one sparse, exclusive, reverse-indexed relationship (a hierarchy such as {@code ChildOf}) laid out
+ * in preorder, for {@link Traversal}: every tree is a run of positions, its root first, each entity followed by its
+ * descendants, children in ascending id order. Beside each position sit the entity's depth below its tree's root and
+ * its parent's position. A {@code traverse} from an entity is then the run of positions after it whose depth is
+ * greater, read front to back; a {@code walkUp} follows parent positions.
+ *
+ * <p>What it holds. The trees grow from the roots: targets that are not sources themselves (a target that is dead,
+ * or alive with no edge of its own). Because each source has one target, every entity reached from a root is
+ * reached once. Entities on a cycle, or below one, have no root and are left out: a walk from them reads the store.
+ * Every source is alive when the index is built (an edge from an entity that is not is no hierarchy to lay out: the
+ * build gives up, and walks read the store), and stays alive while it is current, since a source's death drops its
+ * edge.
+ * A slot that two indexed ids share (a dead target kept by its sources, and the live entity now in its slot that is
+ * a source) is left out the same way, so that a lookup by slot never answers for the wrong id.
+ *
+ * <p>Currency. The index is a copy of the store's edges as they were at {@link #build}: it is {@linkplain
+ * #isCurrent current} exactly while the relationship's structure counter has not moved since, and every change to
+ * the edge set moves that counter ({@link StructureClock}). A source that dies drops its edge, which moves it too;
+ * a root that dies changes nothing a walk reads, since a root has no parent and its sources keep pointing at its id.
+ *
+ * <p>When it is built. As for {@link ChildIndex}: walks that find the index stale read the store and add what they
+ * reached to a tally, which restarts whenever the counter moves; once it reaches half the slots in use, the next walk
+ * that is not nested inside another builds. A build never runs during a walk, since a walk reads these arrays
+ * between its visitor's calls.
+ *
+ * <p>Memory: by indexed entity an id, a depth and a parent position (16 bytes), by slot a position (4 bytes), held
+ * once built. The build allocates a stack and a list of roots besides. A build that cannot allocate leaves the index
+ * stale and the walks on the store: the index is a cache, not state.
+ */
+final class PreorderIndex {
+    private static final int[] NO_INTS = new int[0];
+
+    private final BaseRelationship<?> relationship;
+    private final int relationshipId;
+    private final SparseEdges sparse;
+    private final StructureClock clock;
+    private final EntityIndex index;
+
+    /** By position: the entity. */
+    long[] ids = new long[0];
+    /** By position: its depth below its tree's root (a root's is 0). */
+    int[] depths = new int[0];
+    /** By position: its parent's position, or -1 for a root. */
+    int[] parents = new int[0];
+    /** Positions in use. */
+    int count;
+    private int[] places = new int[0]; // by slot: position + 1 of the entity there, 0 for none, -1 when two share it
+
+    private boolean built;
+    private long builtVersion;
+
+    // the tally of walks on the store since the counter last moved
+    private long tallyVersion = -1;
+    private long slowWork;
+    private boolean wanted;
+
+    // the build's scratch, dropped after each build
+    private long[] roots;
+    private int rootCount;
+    private long edgeCount;
+    private boolean unpublishedSource;
+
+    PreorderIndex(BaseRelationship<?> relationship, SparseEdges sparse, StructureClock clock, EntityIndex index) {
+        if (!relationship.isSparse() || !relationship.isExclusive() || !relationship.hasReverseIndex()) {
+            throw new IllegalArgumentException("a preorder index needs a sparse, exclusive, reverse-indexed "
+                    + "relationship: " + relationship.name());
+        }
+        this.relationship = relationship;
+        this.relationshipId = relationship.id();
+        this.sparse = sparse;
+        this.clock = clock;
+        this.index = index;
+    }
+
+    /** Whether the index describes the store as it is now. */
+    boolean isCurrent() {
+        return isCurrentAt(clock.edgeVersion(relationshipId));
+    }
+
+    /** Whether the index describes the store at {@code version} of the relationship's counter. */
+    boolean isCurrentAt(long version) {
+        return built && version == builtVersion;
+    }
+
+    /** The relationship's structure counter now: a walk compares it with {@link #builtVersion} after each visit. */
+    long version() {
+        return clock.edgeVersion(relationshipId);
+    }
+
+    /** The counter the index was built at. */
+    long builtVersion() {
+        return builtVersion;
+    }
+
+    /** The position of {@code id}, or -1 when it is not indexed (or shares its slot with another indexed id). */
+    int positionOf(long id) {
+        int slot = Entity.slot(id);
+        if (slot >= places.length) {
+            return -1;
+        }
+        int at = places[slot] - 1;
+        return at >= 0 && ids[at] == id ? at : -1;
+    }
+
+    /** The end (exclusive) of the subtree at {@code at}: the first later position no deeper than it. */
+    int subtreeEnd(int at) {
+        int depth = depths[at];
+        int end = at + 1;
+        while (end < count && depths[end] > depth) {
+            end++;
+        }
+        return end;
+    }
+
+    /**
+     * A walk on the store reached {@code entities} entities; returns whether the walks since the counter last
+     * moved reached at least half of {@code slotsInUse}, so that building now costs no more than they did.
+     */
+    boolean noteSlowWork(int entities, int slotsInUse) {
+        long version = clock.edgeVersion(relationshipId);
+        if (version != tallyVersion) {
+            tallyVersion = version;
+            slowWork = 0;
+        }
+        slowWork += entities;
+        wanted = slowWork * 2 >= slotsInUse;
+        return wanted;
+    }
+
+    /** Whether the walks on the store since the counter last moved have earned a {@link #build}. */
+    boolean wanted() {
+        return wantedAt(clock.edgeVersion(relationshipId));
+    }
+
+    /** {@link #wanted} at {@code version} of the relationship's counter. */
+    boolean wantedAt(long version) {
+        return wanted && version == tallyVersion;
+    }
+
+    /**
+     * Lays the store's forest out in preorder. Returns whether the index is current; when an allocation fails it is
+     * not, and the walks stay on the store. Must not run while a walk reads the index.
+     */
+    boolean build() {
+        long version = clock.edgeVersion(relationshipId);
+        built = false;
+        wanted = false;
+        rootCount = 0;
+        edgeCount = 0;
+        try {
+            roots = Growth.newLongs(16);
+            unpublishedSource = false;
+            sparse.forEachSourceList(relationship, this::noteTarget);
+            if (unpublishedSource) {
+                return false;
+            }
+            java.util.Arrays.sort(roots, 0, rootCount); // trees in ascending root order: a layout that repeats
+            long nodes = edgeCount + rootCount;
+            int slots = index.highWater();
+            if (nodes > Integer.MAX_VALUE - 8) {
+                return false;
+            }
+            if (ids.length < nodes) { // every array first, then assign: a failed allocation leaves them in step
+                int capacity = (int) nodes;
+                long[] newIds = Growth.newLongs(capacity);
+                int[] newDepths = Growth.copyOf(NO_INTS, capacity);
+                int[] newParents = Growth.copyOf(NO_INTS, capacity);
+                ids = newIds;
+                depths = newDepths;
+                parents = newParents;
+            }
+            if (places.length < slots) {
+                places = Growth.copyOf(NO_INTS, slots);
+            } else {
+                java.util.Arrays.fill(places, 0);
+            }
+            count = 0;
+            if (!layOut((int) nodes)) {
+                return false;
+            }
+        } catch (OutOfMemoryError failure) {
+            count = 0;
+            return false; // walks stay on the store; the next tally may try again
+        } finally {
+            roots = null;
+        }
+        builtVersion = version;
+        built = true;
+        return true;
+    }
+
+    private void noteTarget(long target, long[] list, int from, int n) {
+        edgeCount += n;
+        for (int i = from; i < from + n; i++) {
+            if (!index.isAlive(list[i])) {
+                unpublishedSource = true; // only published sources hold edges; if one does not, walk the store
+            }
+        }
+        boolean hasParent = index.isAlive(target) && sparse.firstTarget(relationship, target) != 0;
+        if (!hasParent) {
+            if (rootCount == roots.length) {
+                roots = Growth.copyOf(roots, rootCount * 2);
+            }
+            roots[rootCount++] = target;
+        }
+    }
+
+    /** Depth first from each root, children ascending; returns false if the store held more than it counted. */
+    private boolean layOut(int nodes) {
+        long[] stack = Growth.newLongs(64);
+        int[] stackParents = Growth.copyOf(NO_INTS, 64);
+        int[] stackDepths = Growth.copyOf(NO_INTS, 64);
+        for (int r = 0; r < rootCount; r++) {
+            int top = 0;
+            stack[top] = roots[r];
+            stackParents[top] = -1;
+            stackDepths[top++] = 0;
+            while (top > 0) {
+                top--;
+                long entity = stack[top];
+                int parent = stackParents[top];
+                int depth = stackDepths[top];
+                if (count == nodes) {
+                    return false;
+                }
+                int at = count++;
+                ids[at] = entity;
+                depths[at] = depth;
+                parents[at] = parent;
+                int slot = Entity.slot(entity);
+                places[slot] = places[slot] == 0 ? at + 1 : -1;
+                int end = sparse.copySourcesDescending(relationship, entity, stack, top);
+                if (end < 0) {
+                    int capacity = Growth.nextCapacity(stack.length, top - 1 - end);
+                    stack = Growth.copyOf(stack, capacity);
+                    stackParents = Growth.copyOf(stackParents, capacity);
+                    stackDepths = Growth.copyOf(stackDepths, capacity);
+                    end = sparse.copySourcesDescending(relationship, entity, stack, top);
+                }
+                for (int k = top; k < end; k++) {
+                    stackParents[k] = at;
+                    stackDepths[k] = depth + 1;
+                }
+                top = end;
+            }
+        }
+        return true;
+    }
+}
