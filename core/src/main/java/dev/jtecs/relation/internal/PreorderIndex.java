@@ -30,8 +30,9 @@ import dev.jtecs.storage.internal.StructureClock;
  *
  * <p>When it is built. As for {@link ChildIndex}: walks that find the index stale read the store and add what they
  * reached to a tally, which restarts whenever the counter moves; once it reaches half the slots in use, the next walk
- * that is not nested inside another builds. A build never runs during a walk, since a walk reads these arrays
- * between its visitor's calls.
+ * builds. Each build lays out into new arrays and never writes them again, so a walk whose visitor starts another
+ * walk (which may build) goes on reading the arrays it started with; it then finds the counter moved and goes on
+ * from the store.
  *
  * <p>Memory: by indexed entity an id, a depth and a parent position (16 bytes), by slot a position (4 bytes), held
  * once built. The build allocates a stack and a list of roots besides. A build that cannot allocate leaves the index
@@ -114,6 +115,11 @@ final class PreorderIndex {
 
     /** The end (exclusive) of the subtree at {@code at}: the first later position no deeper than it. */
     int subtreeEnd(int at) {
+        return subtreeEnd(depths, count, at);
+    }
+
+    /** {@link #subtreeEnd(int)} in the arrays of one build ({@code depths[0, count)}). */
+    static int subtreeEnd(int[] depths, int count, int at) {
         int depth = depths[at];
         int end = at + 1;
         while (end < count && depths[end] > depth) {
@@ -148,8 +154,8 @@ final class PreorderIndex {
     }
 
     /**
-     * Lays the store's forest out in preorder. Returns whether the index is current; when an allocation fails it is
-     * not, and the walks stay on the store. Must not run while a walk reads the index.
+     * Lays the store's forest out in preorder, into new arrays. Returns whether the index is current; when an
+     * allocation fails it is not, and the walks stay on the store.
      */
     boolean build() {
         long version = clock.edgeVersion(relationshipId);
@@ -170,15 +176,15 @@ final class PreorderIndex {
             if (nodes > Integer.MAX_VALUE - 8) {
                 return false;
             }
-            if (ids.length < nodes) { // every array first, then assign: a failed allocation leaves them in step
-                int capacity = (int) nodes;
-                long[] newIds = Growth.newLongs(capacity);
-                int[] newDepths = Growth.copyOf(NO_INTS, capacity);
-                int[] newParents = Growth.copyOf(NO_INTS, capacity);
-                ids = newIds;
-                depths = newDepths;
-                parents = newParents;
-            }
+            // new arrays every build, never written after it: a walk holds the ones it started with, and a walk
+            // nested in its visitor may build new ones; every array first, then assign, so a failure leaves them
+            int capacity = (int) nodes;
+            long[] newIds = Growth.newLongs(capacity);
+            int[] newDepths = Growth.copyOf(NO_INTS, capacity);
+            int[] newParents = Growth.copyOf(NO_INTS, capacity);
+            ids = newIds;
+            depths = newDepths;
+            parents = newParents;
             if (places.length < slots) {
                 places = Growth.copyOf(NO_INTS, slots);
             } else {

@@ -34,24 +34,16 @@ public final class Traversal {
     public void traverse(long root, BaseRelationship<?> relationship, TraversalVisitor visitor) {
         ReverseIndex.requireReverseIndex(relationship, "traverse");
         Objects.requireNonNull(visitor, "visitor");
-        walks++;
-        try {
-            PreorderIndex forest = preorderIndex(relationship);
-            if (forest != null && currentPreorder(forest)) {
-                int at = forest.positionOf(root);
-                if (at >= 0) {
-                    traverseForest(forest, at, root, relationship, visitor);
-                    return;
-                }
+        PreorderIndex forest = preorderIndex(relationship);
+        if (forest != null && currentPreorder(forest)) {
+            int at = forest.positionOf(root);
+            if (at >= 0) {
+                traverseForest(forest, at, root, relationship, visitor);
+                return;
             }
-            traverseStore(root, relationship, visitor, forest);
-        } finally {
-            walks--;
         }
+        traverseStore(root, relationship, visitor, forest);
     }
-
-    // walks in progress: a walk nested in another's visitor never builds an index the outer one is reading
-    private int walks;
 
     /** {@link #traverse} by the flat child index or the store, with a stack and visit stamps. */
     private void traverseStore(long root, BaseRelationship<?> relationship, TraversalVisitor visitor,
@@ -65,7 +57,7 @@ public final class Traversal {
                 stack.markSeen(Entity.slot(root));
             }
             ChildIndex children = forest == null ? childIndex(relationship) : null;
-            if (children != null && walks == 1 && children.wanted() && !children.isCurrent()) {
+            if (children != null && children.wanted() && !children.isCurrent()) {
                 children.build();
             }
             int visited = walkStack(stack, push(children, stack, relationship, root, 0, 0), children, relationship,
@@ -119,20 +111,21 @@ public final class Traversal {
             }
             visitor.visit(ids[q], depth - base);
             if (forest.version() != version) {
-                resumeOnStore(forest, at, q, root, relationship, visitor);
+                resumeOnStore(ids, depths, count, at, q, root, relationship, visitor);
                 return;
             }
         }
     }
 
-    /** Goes on from the store after the visit of position {@code q} changed the edges of a preorder walk. */
-    private void resumeOnStore(PreorderIndex forest, int at, int q, long root, BaseRelationship<?> relationship,
-            TraversalVisitor visitor) {
+    /**
+     * Goes on from the store after the visit of position {@code q} changed the edges of a preorder walk, reading the
+     * arrays that walk read (a build from within the visitor made new ones; it never writes these).
+     */
+    private void resumeOnStore(long[] ids, int[] depths, int count, int at, int q, long root,
+            BaseRelationship<?> relationship, TraversalVisitor visitor) {
         TraversalStack stack = idleStack != null ? idleStack : new TraversalStack(archetypes);
         idleStack = null;
         try {
-            long[] ids = forest.ids;
-            int[] depths = forest.depths;
             int base = depths[at] + 1;
             stack.newVisit();
             if (index.isAlive(root)) {
@@ -143,21 +136,21 @@ public final class Traversal {
             }
             // level by level from the root's children down to q: push the later siblings of the one holding q
             int top = 0;
-            int levelEnd = forest.subtreeEnd(at);
+            int levelEnd = PreorderIndex.subtreeEnd(depths, count, at);
             int child = at + 1;
             while (true) {
-                int end = forest.subtreeEnd(child);
+                int end = PreorderIndex.subtreeEnd(depths, count, child);
                 while (end <= q) { // this child's subtree lies before q: on to its next sibling
                     child = end;
-                    end = forest.subtreeEnd(child);
+                    end = PreorderIndex.subtreeEnd(depths, count, child);
                 }
                 int siblings = 0;
-                for (int s = end; s < levelEnd; s = forest.subtreeEnd(s)) {
+                for (int s = end; s < levelEnd; s = PreorderIndex.subtreeEnd(depths, count, s)) {
                     siblings++;
                 }
                 long[] later = new long[siblings]; // the rare path: a visitor changed the hierarchy mid-walk
                 int k = 0;
-                for (int s = end; s < levelEnd; s = forest.subtreeEnd(s)) {
+                for (int s = end; s < levelEnd; s = PreorderIndex.subtreeEnd(depths, count, s)) {
                     later[k++] = ids[s];
                 }
                 top = stack.pushDescending(later, 0, siblings, depths[child] - base, top);
@@ -220,7 +213,7 @@ public final class Traversal {
         if (forest.isCurrentAt(version)) {
             return true;
         }
-        return walks == 1 && forest.wantedAt(version) && forest.build();
+        return forest.wantedAt(version) && forest.build();
     }
 
     /** The child index of a sparse, reverse-indexed relationship, or null for a dense one (read by archetype). */
@@ -249,22 +242,17 @@ public final class Traversal {
         if (maxDepth < 0) {
             throw new IllegalArgumentException("walkUp: maxDepth=" + maxDepth + " must not be negative");
         }
-        walks++;
-        try {
-            PreorderIndex forest = preorderIndex(relationship);
-            if (forest != null && currentPreorder(forest)) {
-                int at = forest.positionOf(id);
-                if (at >= 0) {
-                    walkUpForest(forest, at, id, relationship, visitor, maxDepth);
-                    return;
-                }
+        PreorderIndex forest = preorderIndex(relationship);
+        if (forest != null && currentPreorder(forest)) {
+            int at = forest.positionOf(id);
+            if (at >= 0) {
+                walkUpForest(forest, at, id, relationship, visitor, maxDepth);
+                return;
             }
-            int levels = walkUpStore(id, relationship, visitor, maxDepth, null, 1);
-            if (forest != null && !forest.isCurrent()) {
-                forest.noteSlowWork(levels, index.highWater());
-            }
-        } finally {
-            walks--;
+        }
+        int levels = walkUpStore(id, relationship, visitor, maxDepth, null, 1);
+        if (forest != null && !forest.isCurrent()) {
+            forest.noteSlowWork(levels, index.highWater());
         }
     }
 

@@ -277,8 +277,21 @@ class TraversalTest {
             entities.free(dev.jtecs.entity.Entity.slot(dead));
         }
 
-        /** One change a visitor makes mid-walk, the same in every fixture for the same {@code choice}. */
-        void change(java.util.SplittableRandom random) {
+        /**
+         * One change a visitor makes mid-walk, the same in every fixture for the same random state; then, when
+         * {@code relayOut}, walks nested in that visitor from every entity, enough to build the index again while the
+         * outer walk still reads the arrays it started with.
+         */
+        void change(java.util.SplittableRandom random, boolean relayOut) {
+            change(random);
+            for (int pass = 0; relayOut && pass < 3; pass++) {
+                for (long id : List.copyOf(ids)) {
+                    traversal.traverse(id, ChildIndexTest.UNDER, (e, d) -> { });
+                }
+            }
+        }
+
+        private void change(java.util.SplittableRandom random) {
             var store = registry.sparseEdges();
             long a = ids.get(random.nextInt(ids.size()));
             long b = ids.get(random.nextInt(ids.size()));
@@ -317,7 +330,8 @@ class TraversalTest {
     /**
      * A walk over the preorder index whose visitor changes the hierarchy goes on exactly as the same walk on the
      * store: the same visits, the same depths, the same end or exception, for {@code traverse} and {@code walkUp},
-     * from every entity, with the change at every step.
+     * from every entity, with the change at every step, and with walks nested in the visitor that lay the index out
+     * again meanwhile.
      */
     @Test
     void aWalkOnThePreorderIndexThatChangesTheHierarchyGoesOnAsTheStoreWalkWould() {
@@ -331,6 +345,7 @@ class TraversalTest {
             int changeAt = random.nextInt(6);
             long changeSeed = random.nextLong();
             boolean up = random.nextBoolean();
+            boolean relayOut = random.nextInt(3) == 0;
             List<String> outcomes = new ArrayList<>();
             for (boolean flat : new boolean[] {true, false}) {
                 try (Bare bare = new Bare(forestSeed)) {
@@ -350,7 +365,7 @@ class TraversalTest {
                             bare.traversal.walkUp(from, ChildIndexTest.UNDER, (e, d) -> {
                                 visits.add(e + "@" + d);
                                 if (visits.size() == changeAt + 1) {
-                                    bare.change(changes);
+                                    bare.change(changes, relayOut);
                                 }
                                 return true;
                             }, 100);
@@ -358,7 +373,7 @@ class TraversalTest {
                             bare.traversal.traverse(from, ChildIndexTest.UNDER, (e, d) -> {
                                 visits.add(e + "@" + d);
                                 if (visits.size() == changeAt + 1) {
-                                    bare.change(changes);
+                                    bare.change(changes, relayOut);
                                 }
                             });
                         }
