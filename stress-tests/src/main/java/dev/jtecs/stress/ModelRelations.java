@@ -23,7 +23,9 @@ import java.util.function.Consumer;
  * relationships alike: {@code relationshipSources}
  * (ascending, a sparse edge's dead target included), {@code traverse} (depth first, children ascending, each entity once, root excluded),
  * {@code walkUp} (first edge upward; a cycle or a walk past the depth limit raises), and a temporary query on
- * {@code REL.targeting(root)}. The reference answers each one by scanning its rows.
+ * {@code REL.targeting(root)}; and both walks of the sparse hierarchy ({@code HeldBy}) from every entity, twice, so
+ * that the second pass reads the preorder index the first earned. The reference answers each one by scanning its
+ * rows.
  */
 final class ModelRelations {
     private static final int WALK_DEPTH = 8;
@@ -56,6 +58,25 @@ final class ModelRelations {
             if (!walked.equals(wanted)) {
                 fail.accept("walkUp(" + Entity.toString(root) + ", " + relationship.name() + ") world=" + walked
                         + " model=" + wanted);
+            }
+        }
+        // the sparse hierarchy from every entity, twice: the first pass earns the preorder index, the second reads it
+        List<Long> everyone = new ArrayList<>(new java.util.TreeSet<>(rows.keySet()));
+        for (int pass = 0; pass < 2; pass++) {
+            for (long id : everyone) {
+                List<String> visits = new ArrayList<>();
+                world.traverse(id, ModelComponents.HELD_BY, (entity, depth) -> visits.add(entity + "@" + depth));
+                List<String> wanted = traverse(model, ModelComponents.HELD_BY, id);
+                if (!visits.equals(wanted)) {
+                    fail.accept("traverse(" + Entity.toString(id) + ", HeldBy), pass " + pass + ": world=" + visits
+                            + " model=" + wanted);
+                }
+                String walked = walkUp(world, ModelComponents.HELD_BY, id);
+                String up = walkUp(model, ModelComponents.HELD_BY, id);
+                if (!walked.equals(up)) {
+                    fail.accept("walkUp(" + Entity.toString(id) + ", HeldBy), pass " + pass + ": world=" + walked
+                            + " model=" + up);
+                }
             }
         }
         TargetSelector selector = FOLLOWS.targeting(root);
