@@ -294,6 +294,72 @@ class PreorderIndexTest {
     }
 
     @Test
+    void treesLieInAscendingRootOrderWhateverOrderTheStoreHoldsThemIn() {
+        try (Fixture f = new Fixture()) {
+            long early = f.spawn(); // slot 1
+            List<Long> roots = new ArrayList<>();
+            for (int i = 0; i < 20; i++) { // more roots than the build's first list of them holds
+                roots.add(f.spawn());
+            }
+            f.entities.free(Entity.slot(early));
+            long reborn = f.spawn(); // slot 1 again, a later generation: a higher id than every root above
+            roots.add(reborn);
+            assertTrue(reborn > roots.get(0) && Entity.slot(reborn) < Entity.slot(roots.get(0)),
+                    "the store meets the reborn root first, by slot");
+            for (long root : roots) {
+                f.store.add(UNDER, f.spawn(), root, null);
+            }
+            assertTrue(f.index.build());
+            List<Long> laidOut = new ArrayList<>();
+            for (int q = 0; q < f.index.count; q++) {
+                if (f.index.parents[q] < 0) {
+                    laidOut.add(f.index.ids[q]);
+                }
+            }
+            List<Long> ascending = new ArrayList<>(roots);
+            java.util.Collections.sort(ascending);
+            assertEquals(ascending, laidOut);
+        }
+    }
+
+    @Test
+    void aParentWithMoreChildrenThanTheStackHoldsIsLaidOutWhole() {
+        for (int children : new int[] {63, 64, 65, 300}) { // the build's stack starts at 64 entries
+            try (Fixture f = new Fixture()) {
+                long root = f.spawn();
+                List<Long> expected = new ArrayList<>(List.of(root));
+                for (int i = 0; i < children; i++) {
+                    long child = f.spawn();
+                    f.store.add(UNDER, child, root, null);
+                    expected.add(child);
+                }
+                long grandchild = f.spawn();
+                f.store.add(UNDER, grandchild, expected.get(children), null); // below the last child
+                expected.add(grandchild);
+                assertTrue(f.index.build());
+                List<Long> laidOut = new ArrayList<>();
+                for (int q = 0; q < f.index.count; q++) {
+                    laidOut.add(f.index.ids[q]);
+                }
+                assertEquals(expected, laidOut, children + " children");
+                assertEquals(children + 2, f.index.subtreeEnd(0));
+            }
+        }
+    }
+
+    @Test
+    void anEntitySpawnedAfterTheBuildIsNotInItAndItsLookupSaysSo() {
+        try (Fixture f = new Fixture()) {
+            long root = f.spawn();
+            f.store.add(UNDER, f.spawn(), root, null);
+            assertTrue(f.index.build());
+            long late = f.spawn(); // the slot just past the ones the build saw; no edge changed
+            assertTrue(f.index.isCurrent());
+            assertEquals(-1, f.index.positionOf(late));
+        }
+    }
+
+    @Test
     void onlyASparseExclusiveReverseIndexedRelationshipHasOne() {
         Relationship dense = Relationships.register("test.preorderIndex.Dense", o -> o.exclusive().reverseIndex());
         try (Fixture f = new Fixture()) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.relation.AncestorVisitor;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -260,8 +261,11 @@ class TraversalTest {
             return id;
         }
 
-        /** The same forest for the same seed: trees, a cycle or two, a dead target kept by its sources. */
+        /** The same forest for the same seed: trees, a cycle or two, a dead target kept by its sources; -1: empty. */
         Bare(long seed) {
+            if (seed == -1) {
+                return; // empty: the test lays out its own
+            }
             java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
             for (int i = 0; i < 80; i++) {
                 ids.add(spawn());
@@ -393,6 +397,7 @@ class TraversalTest {
     @Test
     void aWalkUpOnThePreorderIndexStopsOnRequestAndAtItsDepthLimit() {
         try (Bare bare = new Bare(7)) {
+            bare.ids.add(bare.spawn()); // takes the slot the fixture freed, so the chain below shares none
             long leaf = bare.spawn();
             long top = leaf;
             List<Long> chain = new ArrayList<>();
@@ -409,6 +414,7 @@ class TraversalTest {
                 }
             }
             assertTrue(bare.indexed(), "walks up earn the index too");
+            assertTrue(bare.traversal.preorderIndex(ChildIndexTest.UNDER).positionOf(leaf) >= 0, "the leaf is in it");
             List<Long> seen = new ArrayList<>();
             bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> seen.add(e) && d < 2, 100);
             assertEquals(chain.subList(0, 2), seen, "the visitor ended it at depth 2");
@@ -421,6 +427,131 @@ class TraversalTest {
             assertTrue(deep.getMessage().contains("deeper than 4 levels"), deep.getMessage());
             assertEquals(chain.subList(0, 4), seen);
             assertTrue(bare.indexed());
+        }
+    }
+
+    /**
+     * Walks up alone earn the preorder index: each adds the levels it read (visits + 1) whether it ended at a root, at
+     * a dead ancestor or at its visitor's request, and half the slots in use since the last change earn a build.
+     */
+    @Test
+    void walksUpAddWhatTheyReadToTheTallyHoweverTheyEnd() {
+        for (String end : List.of("root", "dead", "visitor")) {
+            try (Bare bare = new Bare(-1)) { // no forest of its own: slots 1..8 in use after the lines below
+                long root = bare.spawn();
+                List<Long> children = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    long child = bare.spawn();
+                    bare.registry.sparseEdges().add(ChildIndexTest.UNDER, child, root, null);
+                    children.add(child);
+                }
+                while (bare.entities.highWater() < 9) {
+                    bare.spawn();
+                }
+                if (end.equals("dead")) {
+                    bare.entities.free(dev.jtecs.entity.Entity.slot(root)); // the children keep their edges to it
+                }
+                AncestorVisitor visitor = (e, d) -> !end.equals("visitor");
+                // a walk reads the child, then its parent (2), or stops at the parent's visit (1): of 9 slots in use,
+                // 5 reads are half, so the third walk earns the build (6), or the fifth when each reads 1
+                int walks = end.equals("visitor") ? 5 : 3;
+                for (int i = 0; i < walks; i++) {
+                    bare.traversal.walkUp(children.get(i % 3), ChildIndexTest.UNDER, visitor, 10);
+                    assertEquals(i == walks - 1, bare.traversal.preorderIndex(ChildIndexTest.UNDER).wanted(),
+                            end + ": after walk " + i);
+                }
+                List<Long> seen = new ArrayList<>();
+                bare.traversal.walkUp(children.get(0), ChildIndexTest.UNDER, (e, d) -> seen.add(e), 10);
+                assertTrue(bare.indexed(), end + ": the next walk built it");
+                assertEquals(List.of(root), seen, end);
+            }
+        }
+    }
+
+    /** A walk from a dead root over the preorder index, whose visitor puts a new entity in the root's slot below it. */
+    @Test
+    void aResumedWalkFromADeadRootVisitsTheEntityThatTakesItsSlotMidWalk() {
+        try (Bare bare = new Bare(-1)) {
+            long root = bare.spawn();
+            long a = bare.spawn();
+            long b = bare.spawn();
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, a, root, null);
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, b, root, null);
+            bare.ids.addAll(List.of(root, a, b));
+            bare.entities.free(dev.jtecs.entity.Entity.slot(root)); // a and b keep their edges to the dead id
+            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
+                bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> { });
+            }
+            assertTrue(bare.indexed());
+            List<Long> visits = new ArrayList<>();
+            long[] reborn = {0};
+            bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> {
+                visits.add(e);
+                if (e == a) {
+                    reborn[0] = bare.spawn(); // the dead root's slot, a new generation
+                    bare.registry.sparseEdges().add(ChildIndexTest.UNDER, reborn[0], b, null);
+                }
+            });
+            assertEquals(dev.jtecs.entity.Entity.slot(root), dev.jtecs.entity.Entity.slot(reborn[0]));
+            assertEquals(List.of(a, b, reborn[0]), visits, "the store walk from a dead root stamps no slot for it");
+        }
+    }
+
+    /** The entity whose visit changed the edges counts as seen when the walk goes on from the store. */
+    @Test
+    void aResumedWalkDoesNotVisitTheChangingEntityAgainWhenItMovesBelowALaterSibling() {
+        try (Bare bare = new Bare(-1)) {
+            long root = bare.spawn();
+            long a = bare.spawn();
+            long b = bare.spawn();
+            long c = bare.spawn();
+            for (long child : List.of(a, b, c)) {
+                bare.registry.sparseEdges().add(ChildIndexTest.UNDER, child, root, null);
+            }
+            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
+                bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> { });
+            }
+            assertTrue(bare.indexed());
+            List<String> visits = new ArrayList<>();
+            bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> {
+                visits.add(e + "@" + d);
+                if (e == b) {
+                    bare.registry.sparseEdges().add(ChildIndexTest.UNDER, b, c, null); // b moves below c
+                }
+            });
+            assertEquals(List.of(a + "@0", b + "@0", c + "@0"), visits, "b once, though c now holds it");
+        }
+    }
+
+    /** A walk that must go on from the store while a walk on the store is in progress gets a stack of its own. */
+    @Test
+    void aPreorderWalkResumedInsideAStoreWalkTakesAStackOfItsOwn() {
+        try (Bare bare = new Bare(-1)) {
+            long root = bare.spawn();
+            long a = bare.spawn();
+            long b = bare.spawn();
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, a, root, null);
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, b, root, null);
+            long hub = bare.spawn();
+            long spoke = bare.spawn();
+            bare.registry.sparseEdges().add(ChildIndexTest.KEEPS, spoke, hub, null);
+            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
+                bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> { });
+            }
+            assertTrue(bare.indexed());
+            List<String> inner = new ArrayList<>();
+            List<Long> outer = new ArrayList<>();
+            bare.traversal.traverse(hub, ChildIndexTest.KEEPS, (e, d) -> { // on the store: it holds the idle stack
+                outer.add(e);
+                bare.traversal.traverse(root, ChildIndexTest.UNDER, (x, depth) -> {
+                    inner.add(x + "@" + depth);
+                    if (x == a) {
+                        bare.registry.sparseEdges().removeAll(ChildIndexTest.UNDER, b); // goes on from the store
+                    }
+                });
+            });
+            assertEquals(List.of(spoke), outer);
+            assertEquals(List.of(a + "@0", b + "@0"), inner, "b left after the walk put it on its stack, as on the store");
         }
     }
 }
