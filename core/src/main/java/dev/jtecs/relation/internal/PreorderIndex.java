@@ -68,7 +68,7 @@ final class PreorderIndex {
     // the build's scratch, dropped after each build
     private long[] roots;
     private int rootCount;
-    private long edgeCount;
+    private int edgeCount;
     private boolean unpublishedSource;
 
     PreorderIndex(BaseRelationship<?> relationship, SparseEdges sparse, StructureClock clock, EntityIndex index) {
@@ -171,27 +171,20 @@ final class PreorderIndex {
                 return false;
             }
             java.util.Arrays.sort(roots, 0, rootCount); // trees in ascending root order: a layout that repeats
-            long nodes = edgeCount + rootCount;
-            int slots = index.highWater();
-            if (nodes > Integer.MAX_VALUE - 8) {
-                return false;
-            }
+            // sources are distinct live entities (fewer than 2^30), roots distinct targets of theirs: no overflow
+            int nodes = edgeCount + rootCount;
             // new arrays every build, never written after it: a walk holds the ones it started with, and a walk
             // nested in its visitor may build new ones; every array first, then assign, so a failure leaves them
-            int capacity = (int) nodes;
-            long[] newIds = Growth.newLongs(capacity);
-            int[] newDepths = Growth.copyOf(NO_INTS, capacity);
-            int[] newParents = Growth.copyOf(NO_INTS, capacity);
+            long[] newIds = Growth.newLongs(nodes);
+            int[] newDepths = Growth.copyOf(NO_INTS, nodes);
+            int[] newParents = Growth.copyOf(NO_INTS, nodes);
+            int[] newPlaces = Growth.copyOf(NO_INTS, index.highWater());
             ids = newIds;
             depths = newDepths;
             parents = newParents;
-            if (places.length < slots) {
-                places = Growth.copyOf(NO_INTS, slots);
-            } else {
-                java.util.Arrays.fill(places, 0);
-            }
+            places = newPlaces;
             count = 0;
-            if (!layOut((int) nodes)) {
+            if (!layOut(nodes)) {
                 return false;
             }
         } catch (OutOfMemoryError failure) {

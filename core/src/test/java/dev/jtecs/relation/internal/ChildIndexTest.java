@@ -41,6 +41,7 @@ class ChildIndexTest {
         return out;
     }
 
+    /** For random edges, and again after each of two rounds of changes, each rebuilt into the last build's arrays. */
     @Test
     void aBuiltIndexPushesWhatTheStorePushesForEveryTarget() {
         for (Relationship relationship : List.of(UNDER, KEEPS)) {
@@ -63,16 +64,26 @@ class ChildIndexTest {
                 }
                 ChildIndex index = new ChildIndex(relationship, store, registry.clock());
                 assertFalse(index.isCurrent(), "never built");
-                assertTrue(index.build());
-                assertTrue(index.isCurrent());
                 TraversalStack fromIndex = new TraversalStack(registry);
                 TraversalStack fromStore = new TraversalStack(registry);
-                for (int i = 0; i < ids.length; i++) {
-                    long target = ids[i];
-                    int a = index.push(fromIndex, target, i % 5, 3);
-                    int b = fromStore.pushChildren(relationship, target, i % 5, 3);
-                    assertEquals(b, a, relationship.name() + " " + Entity.toString(target));
-                    assertEquals(popped(fromStore, b, 3), popped(fromIndex, a, 3));
+                for (int build = 0; build < 3; build++) { // a rebuild after changes reuses the arrays of the last
+                    assertTrue(index.build());
+                    assertTrue(index.isCurrent());
+                    for (int i = 0; i < ids.length; i++) {
+                        long target = ids[i];
+                        int a = index.push(fromIndex, target, i % 5, 3);
+                        int b = fromStore.pushChildren(relationship, target, i % 5, 3);
+                        assertEquals(b, a, relationship.name() + " build " + build + " " + Entity.toString(target));
+                        assertEquals(popped(fromStore, b, 3), popped(fromIndex, a, 3));
+                    }
+                    for (int e = 0; e < 300; e++) { // most sources leave; a few new edges, to other targets
+                        long source = ids[random.nextInt(ids.length)];
+                        if (random.nextInt(4) == 0) {
+                            store.add(relationship, source, ids[random.nextInt(ids.length / 2)], null);
+                        } else {
+                            store.removeAll(relationship, source);
+                        }
+                    }
                 }
                 assertEquals(3, index.push(fromIndex, Entity.pack(5_000, 0), 0, 3), "a slot beyond the index");
                 registry.close();

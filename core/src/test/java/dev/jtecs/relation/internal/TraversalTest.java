@@ -554,4 +554,57 @@ class TraversalTest {
             assertEquals(List.of(a + "@0", b + "@0"), inner, "b left after the walk put it on its stack, as on the store");
         }
     }
+
+    /** Once the edges change, both walks read the store until the walks on it earn a new preorder index. */
+    @Test
+    void aStalePreorderIndexIsNotRead() {
+        try (Bare bare = new Bare(-1)) {
+            long root = bare.spawn();
+            long a = bare.spawn();
+            long b = bare.spawn();
+            long leaf = bare.spawn();
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, a, root, null);
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, b, root, null);
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, leaf, a, null);
+            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
+                bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> { });
+            }
+            assertTrue(bare.indexed());
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, leaf, b, null); // the leaf moves from a to b
+            assertFalse(bare.indexed());
+            List<Long> up = new ArrayList<>();
+            bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> up.add(e), 10);
+            assertEquals(List.of(b, root), up);
+            List<Long> down = new ArrayList<>();
+            bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> down.add(e));
+            assertEquals(List.of(a, b, leaf), down);
+        }
+    }
+
+    /** A walk up whose visitor moves an ancestor still to be climbed goes on along the new edge. */
+    @Test
+    void aWalkUpOnThePreorderIndexFollowsAnAncestorTheVisitorMoved() {
+        try (Bare bare = new Bare(-1)) {
+            long top = bare.spawn();
+            long other = bare.spawn();
+            long middle = bare.spawn();
+            long leaf = bare.spawn();
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, middle, top, null);
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, leaf, middle, null);
+            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, bare.spawn(), other, null);
+            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
+                bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> true, 10);
+            }
+            assertTrue(bare.indexed());
+            List<String> seen = new ArrayList<>();
+            bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> {
+                seen.add(e + "@" + d);
+                if (e == middle) {
+                    bare.registry.sparseEdges().add(ChildIndexTest.UNDER, middle, other, null);
+                }
+                return true;
+            }, 10);
+            assertEquals(List.of(middle + "@1", other + "@2"), seen);
+        }
+    }
 }
