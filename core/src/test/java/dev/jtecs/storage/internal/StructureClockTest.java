@@ -124,6 +124,7 @@ class StructureClockTest {
         int relationship = TAG.id();
         assertEquals(0, clock.edgeVersion(relationship), "no edge yet, and no room reserved");
         assertEquals(0, clock.edgeVersion(1_000), "an id past every counter");
+        assertEquals(0, clock.edgeVersion(64), "the id just past a new clock's 64 counters");
         clock.reserve(relationship);
         clock.tickEdges(relationship);
         clock.tickEdges(relationship); // unread: still counted, unlike a table's run
