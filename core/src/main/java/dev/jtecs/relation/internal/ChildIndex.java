@@ -18,9 +18,9 @@ import dev.jtecs.storage.internal.StructureClock;
  * that changes edges mid-walk sends the rest of the walk to the store.
  *
  * <p>When it is built. Building costs a pass over the reverse index and the target slots. A walk that finds the
- * index stale uses the store and adds the entities it reached to a tally, which restarts whenever the counter
- * moves; once the tally since the last change reaches half the slots in use ({@link #noteSlowWork}), the next walk
- * builds. So a world whose edges change between every pair of short walks never pays a build per walk, and one
+ * index stale uses the store and adds the entities it reached to a {@link BuildTally}, which restarts whenever the
+ * counter moves; once the tally since the last change reaches half the slots in use ({@link #noteSlowWork}), the
+ * next walk builds. So a world whose edges change between every pair of short walks never pays a build per walk, and one
  * whose hierarchy holds still builds once and walks flat arrays.
  *
  * <p>A target slot whose reverse index holds two ids (a dead target kept by non-cascading edges, and the live
@@ -43,9 +43,7 @@ final class ChildIndex {
     private boolean built;
     private long builtVersion;
 
-    // the tally of walks on the store since the counter last moved
-    private long tallyVersion = -1;
-    private long slowWork;
+    private final BuildTally tally = new BuildTally();
 
     // the build's passes
     private final SparseEdges.SourceListVisitor counter = this::count;
@@ -71,22 +69,14 @@ final class ChildIndex {
      * moved reached at least half of {@code slotsInUse}, so that building now costs no more than they did.
      */
     boolean noteSlowWork(int entities, int slotsInUse) {
-        long version = clock.version(relationship.id());
-        if (version != tallyVersion) {
-            tallyVersion = version;
-            slowWork = 0;
-        }
-        slowWork += entities;
-        wanted = slowWork * 2 >= slotsInUse;
-        return wanted;
+        return tally.note(clock.version(relationship.id()), entities, slotsInUse);
     }
 
     /** Whether the walks on the store since the counter last moved have earned a {@link #build}. */
     boolean wanted() {
-        return wanted && clock.version(relationship.id()) == tallyVersion;
+        return tally.earnedAt(clock.version(relationship.id()));
     }
 
-    private boolean wanted;
 
     /**
      * Copies the store's reverse index: one pass counts each target's sources by slot, one copies them. Returns
@@ -95,7 +85,7 @@ final class ChildIndex {
     boolean build() {
         long version = clock.version(relationship.id());
         built = false;
-        wanted = false;
+        tally.spend();
         highestSlot = 0;
         edges = 0;
         sparse.forEachSourceList(relationship, this::measure);

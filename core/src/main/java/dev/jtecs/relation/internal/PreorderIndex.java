@@ -29,8 +29,8 @@ import dev.jtecs.storage.internal.StructureClock;
  * a root that dies changes nothing a walk reads, since a root has no parent and its sources keep pointing at its id.
  *
  * <p>When it is built. As for {@link ChildIndex}: walks that find the index stale read the store and add what they
- * reached to a tally, which restarts whenever the counter moves; once it reaches half the slots in use, the next walk
- * builds. Each build lays out into new arrays and never writes them again, so a walk whose visitor starts another
+ * reached to a {@link BuildTally}, which restarts whenever the counter moves; once it reaches half the slots in use,
+ * the next walk builds. Each build lays out into new arrays and never writes them again, so a walk whose visitor starts another
  * walk (which may build) goes on reading the arrays it started with; it then finds the counter moved and goes on
  * from the store.
  *
@@ -60,10 +60,7 @@ final class PreorderIndex {
     private boolean built;
     private long builtVersion;
 
-    // the tally of walks on the store since the counter last moved
-    private long tallyVersion = -1;
-    private long slowWork;
-    private boolean wanted;
+    private final BuildTally tally = new BuildTally();
 
     // the build's scratch, dropped after each build
     private long[] roots;
@@ -133,14 +130,7 @@ final class PreorderIndex {
      * moved reached at least half of {@code slotsInUse}, so that building now costs no more than they did.
      */
     boolean noteSlowWork(int entities, int slotsInUse) {
-        long version = clock.edgeVersion(relationshipId);
-        if (version != tallyVersion) {
-            tallyVersion = version;
-            slowWork = 0;
-        }
-        slowWork += entities;
-        wanted = slowWork * 2 >= slotsInUse;
-        return wanted;
+        return tally.note(clock.edgeVersion(relationshipId), entities, slotsInUse);
     }
 
     /** Whether the walks on the store since the counter last moved have earned a {@link #build}. */
@@ -150,7 +140,7 @@ final class PreorderIndex {
 
     /** {@link #wanted} at {@code version} of the relationship's counter. */
     boolean wantedAt(long version) {
-        return wanted && version == tallyVersion;
+        return tally.earnedAt(version);
     }
 
     /**
@@ -160,7 +150,7 @@ final class PreorderIndex {
     boolean build() {
         long version = clock.edgeVersion(relationshipId);
         built = false;
-        wanted = false;
+        tally.spend();
         rootCount = 0;
         edgeCount = 0;
         try {

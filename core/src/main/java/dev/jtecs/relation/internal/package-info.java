@@ -10,8 +10,10 @@
  *                                    ├─ PreorderIndex  a sparse exclusive relationship's forest in preorder (a
  *                                    │                 subtree is a run, a parent a position): a cache both walks
  *                                    │                 build once walks on the store paid for it
- *                                    └─ ChildIndex     any other sparse relationship's children by target slot,
- *                                                      flat: the same kind of cache, for traverse
+ *                                    ├─ ChildIndex     any other sparse relationship's children by target slot,
+ *                                    │                 flat: the same kind of cache, for traverse
+ *                                    └─ BuildTally     when a cache has earned its build: walks on the store since
+ *                                                      the last change reached half the slots
  *   drain   despawned(id), placedWithPairs(rows) ─► Settlement: note dead targets
  *           segmentDone() ─► Settlement: cascading sources ─► staged despawns; others ─► staged edge removals
  *           applySparse(...), settleSparse() ─► SparseMarkers: edit the store, keep each marker in step

@@ -324,6 +324,24 @@ class TraversalTest {
             return traversal.preorderIndex(ChildIndexTest.UNDER).isCurrent();
         }
 
+        void link(long child, long parent) {
+            registry.sparseEdges().add(ChildIndexTest.UNDER, child, parent, null);
+        }
+
+        /** Walks (up when {@code up}, else down) from each start, until the walks on the store earned the index. */
+        void indexBy(boolean up, long... starts) {
+            for (int warm = 0; warm < 3 && !indexed(); warm++) {
+                for (long start : starts) {
+                    if (up) {
+                        traversal.walkUp(start, ChildIndexTest.UNDER, (e, d) -> true, 100);
+                    } else {
+                        traversal.traverse(start, ChildIndexTest.UNDER, (e, d) -> { });
+                    }
+                }
+            }
+            assertTrue(indexed(), "the walks earned the preorder index");
+        }
+
         @Override
         public void close() {
             registry.close();
@@ -354,12 +372,7 @@ class TraversalTest {
             for (boolean flat : new boolean[] {true, false}) {
                 try (Bare bare = new Bare(forestSeed)) {
                     if (flat) {
-                        for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
-                            for (long id : List.copyOf(bare.ids)) {
-                                bare.traversal.traverse(id, ChildIndexTest.UNDER, (e, d) -> { });
-                            }
-                        }
-                        assertTrue(bare.indexed(), "seed " + seed + " round " + round);
+                        bare.indexBy(false, bare.ids.stream().mapToLong(Long::longValue).toArray());
                     }
                     long from = bare.ids.get(start);
                     List<String> visits = new ArrayList<>();
@@ -403,17 +416,12 @@ class TraversalTest {
             List<Long> chain = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 long parent = bare.spawn();
-                bare.registry.sparseEdges().add(ChildIndexTest.UNDER, top, parent, null);
+                bare.link(top, parent);
                 chain.add(parent);
                 top = parent;
             }
             bare.ids.add(leaf);
-            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
-                for (long id : List.copyOf(bare.ids)) {
-                    bare.traversal.walkUp(id, ChildIndexTest.UNDER, (e, d) -> true, 100);
-                }
-            }
-            assertTrue(bare.indexed(), "walks up earn the index too");
+            bare.indexBy(true, bare.ids.stream().mapToLong(Long::longValue).toArray()); // walks up earn it too
             assertTrue(bare.traversal.preorderIndex(ChildIndexTest.UNDER).positionOf(leaf) >= 0, "the leaf is in it");
             List<Long> seen = new ArrayList<>();
             bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> seen.add(e) && d < 2, 100);
@@ -442,7 +450,7 @@ class TraversalTest {
                 List<Long> children = new ArrayList<>();
                 for (int i = 0; i < 3; i++) {
                     long child = bare.spawn();
-                    bare.registry.sparseEdges().add(ChildIndexTest.UNDER, child, root, null);
+                    bare.link(child, root);
                     children.add(child);
                 }
                 while (bare.entities.highWater() < 9) {
@@ -475,21 +483,18 @@ class TraversalTest {
             long root = bare.spawn();
             long a = bare.spawn();
             long b = bare.spawn();
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, a, root, null);
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, b, root, null);
+            bare.link(a, root);
+            bare.link(b, root);
             bare.ids.addAll(List.of(root, a, b));
             bare.entities.free(dev.jtecs.entity.Entity.slot(root)); // a and b keep their edges to the dead id
-            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
-                bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> { });
-            }
-            assertTrue(bare.indexed());
+            bare.indexBy(false, root);
             List<Long> visits = new ArrayList<>();
             long[] reborn = {0};
             bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> {
                 visits.add(e);
                 if (e == a) {
                     reborn[0] = bare.spawn(); // the dead root's slot, a new generation
-                    bare.registry.sparseEdges().add(ChildIndexTest.UNDER, reborn[0], b, null);
+                    bare.link(reborn[0], b);
                 }
             });
             assertEquals(dev.jtecs.entity.Entity.slot(root), dev.jtecs.entity.Entity.slot(reborn[0]));
@@ -506,17 +511,14 @@ class TraversalTest {
             long b = bare.spawn();
             long c = bare.spawn();
             for (long child : List.of(a, b, c)) {
-                bare.registry.sparseEdges().add(ChildIndexTest.UNDER, child, root, null);
+                bare.link(child, root);
             }
-            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
-                bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> { });
-            }
-            assertTrue(bare.indexed());
+            bare.indexBy(false, root);
             List<String> visits = new ArrayList<>();
             bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> {
                 visits.add(e + "@" + d);
                 if (e == b) {
-                    bare.registry.sparseEdges().add(ChildIndexTest.UNDER, b, c, null); // b moves below c
+                    bare.link(b, c); // b moves below c
                 }
             });
             assertEquals(List.of(a + "@0", b + "@0", c + "@0"), visits, "b once, though c now holds it");
@@ -530,15 +532,12 @@ class TraversalTest {
             long root = bare.spawn();
             long a = bare.spawn();
             long b = bare.spawn();
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, a, root, null);
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, b, root, null);
+            bare.link(a, root);
+            bare.link(b, root);
             long hub = bare.spawn();
             long spoke = bare.spawn();
             bare.registry.sparseEdges().add(ChildIndexTest.KEEPS, spoke, hub, null);
-            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
-                bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> { });
-            }
-            assertTrue(bare.indexed());
+            bare.indexBy(false, root);
             List<String> inner = new ArrayList<>();
             List<Long> outer = new ArrayList<>();
             bare.traversal.traverse(hub, ChildIndexTest.KEEPS, (e, d) -> { // on the store: it holds the idle stack
@@ -563,14 +562,11 @@ class TraversalTest {
             long a = bare.spawn();
             long b = bare.spawn();
             long leaf = bare.spawn();
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, a, root, null);
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, b, root, null);
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, leaf, a, null);
-            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
-                bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> { });
-            }
-            assertTrue(bare.indexed());
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, leaf, b, null); // the leaf moves from a to b
+            bare.link(a, root);
+            bare.link(b, root);
+            bare.link(leaf, a);
+            bare.indexBy(false, root);
+            bare.link(leaf, b); // the leaf moves from a to b
             assertFalse(bare.indexed());
             List<Long> up = new ArrayList<>();
             bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> up.add(e), 10);
@@ -589,18 +585,15 @@ class TraversalTest {
             long other = bare.spawn();
             long middle = bare.spawn();
             long leaf = bare.spawn();
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, middle, top, null);
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, leaf, middle, null);
-            bare.registry.sparseEdges().add(ChildIndexTest.UNDER, bare.spawn(), other, null);
-            for (int warm = 0; warm < 3 && !bare.indexed(); warm++) {
-                bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> true, 10);
-            }
-            assertTrue(bare.indexed());
+            bare.link(middle, top);
+            bare.link(leaf, middle);
+            bare.link(bare.spawn(), other);
+            bare.indexBy(true, leaf);
             List<String> seen = new ArrayList<>();
             bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> {
                 seen.add(e + "@" + d);
                 if (e == middle) {
-                    bare.registry.sparseEdges().add(ChildIndexTest.UNDER, middle, other, null);
+                    bare.link(middle, other);
                 }
                 return true;
             }, 10);
