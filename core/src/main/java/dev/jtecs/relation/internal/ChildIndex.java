@@ -20,8 +20,8 @@ import dev.jtecs.storage.internal.StructureClock;
  * <p>When it is built. Building costs a pass over the reverse index and the target slots. A walk that finds the
  * index stale uses the store and adds the entities it reached to a {@link BuildTally}, which restarts whenever the
  * counter moves; once the tally since the last change reaches half the slots in use ({@link #noteSlowWork}), the
- * next walk builds. So a world whose edges change between every pair of short walks never pays a build per walk, and one
- * whose hierarchy holds still builds once and walks flat arrays.
+ * next walk builds. So a world whose edges change between every pair of short walks never pays a build per walk,
+ * and one whose hierarchy holds still builds once and walks flat arrays.
  *
  * <p>A target slot whose reverse index holds two ids (a dead target kept by non-cascading edges, and the live
  * entity now in its slot) is marked {@link #AMBIGUOUS}; walks read those targets from the store.
@@ -76,7 +76,6 @@ final class ChildIndex {
     boolean wanted() {
         return tally.earnedAt(clock.version(relationship.id()));
     }
-
 
     /**
      * Copies the store's reverse index: one pass counts each target's sources by slot, one copies them. Returns

@@ -17,11 +17,10 @@ import dev.jtecs.storage.internal.StructureClock;
  * <p>What it holds. The trees grow from the roots: targets that are not sources themselves (a target that is dead,
  * or alive with no edge of its own). Because each source has one target, every entity reached from a root is
  * reached once. Entities on a cycle, or below one, have no root and are left out: a walk from them reads the store.
- * Every source is alive when the index is built (an edge from an entity that is not is no hierarchy to lay out: the
- * build gives up, and walks read the store), and stays alive while it is current, since a source's death drops its
- * edge.
  * A slot that two indexed ids share (a dead target kept by its sources, and the live entity now in its slot that is
- * a source) is left out the same way, so that a lookup by slot never answers for the wrong id.
+ * a source) is left out the same way, so that a lookup by slot never answers for the wrong id. Every source is alive
+ * when the index is built (an edge from an entity that is not is no hierarchy to lay out: the build gives up, and
+ * walks read the store), and stays alive while it is current, since a source's death drops its edge.
  *
  * <p>Currency. The index is a copy of the store's edges as they were at {@link #build}: it is {@linkplain
  * #isCurrent current} exactly while the relationship's structure counter has not moved since, and every change to
@@ -30,9 +29,9 @@ import dev.jtecs.storage.internal.StructureClock;
  *
  * <p>When it is built. As for {@link ChildIndex}: walks that find the index stale read the store and add what they
  * reached to a {@link BuildTally}, which restarts whenever the counter moves; once it reaches half the slots in use,
- * the next walk builds. Each build lays out into new arrays and never writes them again, so a walk whose visitor starts another
- * walk (which may build) goes on reading the arrays it started with; it then finds the counter moved and goes on
- * from the store.
+ * the next walk builds. Each build lays out into new arrays and never writes them again, so a walk whose visitor
+ * starts another walk (which may build) goes on reading the arrays it started with; it then finds the counter moved
+ * and goes on from the store.
  *
  * <p>Memory: by indexed entity an id, a depth and a parent position (16 bytes), by slot a position (4 bytes), held
  * once built. The build allocates a stack and a list of roots besides. A build that cannot allocate leaves the index

@@ -158,6 +158,15 @@ class PreorderIndexTest {
         return false;
     }
 
+    /** The ids the last build laid out, in position order. */
+    private static List<Long> laidOut(PreorderIndex index) {
+        List<Long> ids = new ArrayList<>();
+        for (int q = 0; q < index.count; q++) {
+            ids.add(index.ids[q]);
+        }
+        return ids;
+    }
+
     @Test
     void aSmallForestLaysOutAsTheWalkVisitsIt() {
         try (Fixture f = new Fixture()) {
@@ -176,8 +185,7 @@ class PreorderIndexTest {
             f.store.add(UNDER, y, x, null);
             assertTrue(f.index.build());
             assertEquals(5, f.index.count);
-            assertEquals(List.of(root, a, a1, a2, b), List.of(f.index.ids[0], f.index.ids[1], f.index.ids[2],
-                    f.index.ids[3], f.index.ids[4]));
+            assertEquals(List.of(root, a, a1, a2, b), laidOut(f.index));
             assertEquals(List.of(0, 1, 2, 2, 1), List.of(f.index.depths[0], f.index.depths[1], f.index.depths[2],
                     f.index.depths[3], f.index.depths[4]));
             assertEquals(List.of(-1, 0, 1, 1, 0), List.of(f.index.parents[0], f.index.parents[1],
@@ -289,7 +297,7 @@ class PreorderIndexTest {
             assertFalse(f.index.isCurrent());
             f.entities.publish(Entity.slot(reserved), 0, 99);
             assertTrue(f.index.build());
-            assertEquals(List.of(parent, reserved), List.of(f.index.ids[0], f.index.ids[1]));
+            assertEquals(List.of(parent, reserved), laidOut(f.index));
         }
     }
 
@@ -337,11 +345,7 @@ class PreorderIndexTest {
                 f.store.add(UNDER, grandchild, expected.get(children), null); // below the last child
                 expected.add(grandchild);
                 assertTrue(f.index.build());
-                List<Long> laidOut = new ArrayList<>();
-                for (int q = 0; q < f.index.count; q++) {
-                    laidOut.add(f.index.ids[q]);
-                }
-                assertEquals(expected, laidOut, children + " children");
+                assertEquals(expected, laidOut(f.index), children + " children");
                 assertEquals(children + 2, f.index.subtreeEnd(0));
             }
         }

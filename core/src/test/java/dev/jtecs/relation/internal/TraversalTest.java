@@ -328,6 +328,13 @@ class TraversalTest {
             registry.sparseEdges().add(ChildIndexTest.UNDER, child, parent, null);
         }
 
+        /** A published entity with an edge to {@code parent}. */
+        long childOf(long parent) {
+            long child = spawn();
+            link(child, parent);
+            return child;
+        }
+
         /** Walks (up when {@code up}, else down) from each start, until the walks on the store earned the index. */
         void indexBy(boolean up, long... starts) {
             for (int warm = 0; warm < 3 && !indexed(); warm++) {
@@ -449,8 +456,7 @@ class TraversalTest {
                 long root = bare.spawn();
                 List<Long> children = new ArrayList<>();
                 for (int i = 0; i < 3; i++) {
-                    long child = bare.spawn();
-                    bare.link(child, root);
+                    long child = bare.childOf(root);
                     children.add(child);
                 }
                 while (bare.entities.highWater() < 9) {
@@ -481,10 +487,8 @@ class TraversalTest {
     void aResumedWalkFromADeadRootVisitsTheEntityThatTakesItsSlotMidWalk() {
         try (Bare bare = new Bare(-1)) {
             long root = bare.spawn();
-            long a = bare.spawn();
-            long b = bare.spawn();
-            bare.link(a, root);
-            bare.link(b, root);
+            long a = bare.childOf(root);
+            long b = bare.childOf(root);
             bare.ids.addAll(List.of(root, a, b));
             bare.entities.free(dev.jtecs.entity.Entity.slot(root)); // a and b keep their edges to the dead id
             bare.indexBy(false, root);
@@ -507,12 +511,9 @@ class TraversalTest {
     void aResumedWalkDoesNotVisitTheChangingEntityAgainWhenItMovesBelowALaterSibling() {
         try (Bare bare = new Bare(-1)) {
             long root = bare.spawn();
-            long a = bare.spawn();
-            long b = bare.spawn();
-            long c = bare.spawn();
-            for (long child : List.of(a, b, c)) {
-                bare.link(child, root);
-            }
+            long a = bare.childOf(root);
+            long b = bare.childOf(root);
+            long c = bare.childOf(root);
             bare.indexBy(false, root);
             List<String> visits = new ArrayList<>();
             bare.traversal.traverse(root, ChildIndexTest.UNDER, (e, d) -> {
@@ -530,10 +531,8 @@ class TraversalTest {
     void aPreorderWalkResumedInsideAStoreWalkTakesAStackOfItsOwn() {
         try (Bare bare = new Bare(-1)) {
             long root = bare.spawn();
-            long a = bare.spawn();
-            long b = bare.spawn();
-            bare.link(a, root);
-            bare.link(b, root);
+            long a = bare.childOf(root);
+            long b = bare.childOf(root);
             long hub = bare.spawn();
             long spoke = bare.spawn();
             bare.registry.sparseEdges().add(ChildIndexTest.KEEPS, spoke, hub, null);
@@ -550,7 +549,8 @@ class TraversalTest {
                 });
             });
             assertEquals(List.of(spoke), outer);
-            assertEquals(List.of(a + "@0", b + "@0"), inner, "b left after the walk put it on its stack, as on the store");
+            assertEquals(List.of(a + "@0", b + "@0"), inner,
+                    "b left after the walk put it on its stack, as on the store");
         }
     }
 
@@ -559,12 +559,9 @@ class TraversalTest {
     void aStalePreorderIndexIsNotRead() {
         try (Bare bare = new Bare(-1)) {
             long root = bare.spawn();
-            long a = bare.spawn();
-            long b = bare.spawn();
-            long leaf = bare.spawn();
-            bare.link(a, root);
-            bare.link(b, root);
-            bare.link(leaf, a);
+            long a = bare.childOf(root);
+            long b = bare.childOf(root);
+            long leaf = bare.childOf(a);
             bare.indexBy(false, root);
             bare.link(leaf, b); // the leaf moves from a to b
             assertFalse(bare.indexed());
@@ -583,11 +580,9 @@ class TraversalTest {
         try (Bare bare = new Bare(-1)) {
             long top = bare.spawn();
             long other = bare.spawn();
-            long middle = bare.spawn();
-            long leaf = bare.spawn();
-            bare.link(middle, top);
-            bare.link(leaf, middle);
-            bare.link(bare.spawn(), other);
+            long middle = bare.childOf(top);
+            long leaf = bare.childOf(middle);
+            bare.childOf(other);
             bare.indexBy(true, leaf);
             List<String> seen = new ArrayList<>();
             bare.traversal.walkUp(leaf, ChildIndexTest.UNDER, (e, d) -> {
