@@ -19,9 +19,11 @@ import dev.jtecs.kernels.MotionKernels;
 import dev.jtecs.kernels.vector.VectorParticleOps;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
+import dev.jtecs.query.QueryVisitor;
 import dev.jtecs.random.Xoshiro128;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
+import dev.jtecs.storage.Archetype;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.lang.foreign.MemorySegment;
@@ -165,16 +167,22 @@ public final class TransformsSimulation implements FrameWorkload {
 
     /** Draws every root a fresh velocity (bulk copies into its columns), then integrates the roots by kernel. */
     private void moveRoots(double dt) {
-        roots.forEach((archetype, count) -> {
-            if (scratchVx.length < count) {
-                scratchVx = new float[count];
-                scratchVy = new float[count];
-            }
-            drawVelocities(motion, scratchVx, scratchVy, count);
-            MemorySegment.copy(scratchVx, 0, archetype.getMut(VX).segment(), ValueLayout.JAVA_FLOAT, 0, count);
-            MemorySegment.copy(scratchVy, 0, archetype.getMut(VY).segment(), ValueLayout.JAVA_FLOAT, 0, count);
-        });
+        roots.forEach(drawRootVelocities);
         kernelPasses.run(roots, integrate, (float) dt);
+    }
+
+    // made once: a lambda that reads this simulation's fields is a new object at each evaluation, 16 bytes a frame
+    private final QueryVisitor drawRootVelocities = this::drawRootVelocities;
+
+    /** One archetype of roots: fresh velocities drawn in row order and copied into its columns. */
+    private void drawRootVelocities(Archetype archetype, int count) {
+        if (scratchVx.length < count) {
+            scratchVx = new float[count];
+            scratchVy = new float[count];
+        }
+        drawVelocities(motion, scratchVx, scratchVy, count);
+        MemorySegment.copy(scratchVx, 0, archetype.getMut(VX).segment(), ValueLayout.JAVA_FLOAT, 0, count);
+        MemorySegment.copy(scratchVy, 0, archetype.getMut(VY).segment(), ValueLayout.JAVA_FLOAT, 0, count);
     }
 
     /**
