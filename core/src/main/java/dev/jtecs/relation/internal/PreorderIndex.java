@@ -23,8 +23,8 @@ import dev.jtecs.storage.internal.StructureClock;
  * walks read the store), and stays alive while it is current, since a source's death drops its edge.
  *
  * <p>Currency. The index is a copy of the store's edges as they were at {@link #build}: it is {@linkplain
- * #isCurrent current} exactly while the relationship's structure counter has not moved since, and every change to
- * the edge set moves that counter ({@link StructureClock}). A source that dies drops its edge, which moves it too;
+ * #isCurrent current} exactly while the relationship's edge counter has not moved since, and every change to
+ * the edge set moves that counter ({@link StructureClock.EdgeCounter}, held here: one load per reading). A source that dies drops its edge, which moves it too;
  * a root that dies changes nothing a walk reads, since a root has no parent and its sources keep pointing at its id.
  *
  * <p>When it is built. As for {@link ChildIndex}: walks that find the index stale read the store and add what they
@@ -41,9 +41,9 @@ final class PreorderIndex {
     private static final int[] NO_INTS = new int[0];
 
     private final BaseRelationship<?> relationship;
-    private final int relationshipId;
     private final SparseEdges sparse;
-    private final StructureClock clock;
+    // the relationship's edge counter: read after every visit of a walk, one load (see StructureClock.EdgeCounter)
+    private final StructureClock.EdgeCounter edges;
     private final EntityIndex index;
 
     /** By position: the entity. */
@@ -73,15 +73,14 @@ final class PreorderIndex {
                     + "relationship: " + relationship.name());
         }
         this.relationship = relationship;
-        this.relationshipId = relationship.id();
         this.sparse = sparse;
-        this.clock = clock;
+        this.edges = clock.edgeCounter(relationship.id());
         this.index = index;
     }
 
     /** Whether the index describes the store as it is now. */
     boolean isCurrent() {
-        return isCurrentAt(clock.edgeVersion(relationshipId));
+        return isCurrentAt(edges.value());
     }
 
     /** Whether the index describes the store at {@code version} of the relationship's counter. */
@@ -89,9 +88,9 @@ final class PreorderIndex {
         return built && version == builtVersion;
     }
 
-    /** The relationship's structure counter now: a walk compares it with {@link #builtVersion} after each visit. */
+    /** The relationship's edge counter now: a walk compares it with {@link #builtVersion} after each visit. */
     long version() {
-        return clock.edgeVersion(relationshipId);
+        return edges.value();
     }
 
     /** The counter the index was built at. */
@@ -129,12 +128,12 @@ final class PreorderIndex {
      * moved reached at least half of {@code slotsInUse}, so that building now costs no more than they did.
      */
     boolean noteSlowWork(int entities, int slotsInUse) {
-        return tally.note(clock.edgeVersion(relationshipId), entities, slotsInUse);
+        return tally.note(edges.value(), entities, slotsInUse);
     }
 
     /** Whether the walks on the store since the counter last moved have earned a {@link #build}. */
     boolean wanted() {
-        return wantedAt(clock.edgeVersion(relationshipId));
+        return wantedAt(edges.value());
     }
 
     /** {@link #wanted} at {@code version} of the relationship's counter. */
@@ -147,7 +146,7 @@ final class PreorderIndex {
      * allocation fails it is not, and the walks stay on the store.
      */
     boolean build() {
-        long version = clock.edgeVersion(relationshipId);
+        long version = edges.value();
         built = false;
         tally.spend();
         rootCount = 0;

@@ -60,15 +60,47 @@ public final class StructureClock {
     }
 
     /**
-     * The counter of a sparse relationship, read for its edges only: every change to its edge set advances it
-     * ({@link #tickEdges} counts each change, read or not), so equal readings bracket a stretch in which its edges
-     * did not change. Unlike {@link #version(int)} the reading does not end a run of table changes, and a table change
-     * inside such a run may leave it unmoved: it is for code that caches who points at whom, checked once per step
-     * of a walk. 0 until the relationship's first edge.
+     * A sparse relationship's edge counter, held on its own: every change to the relationship's edge set advances
+     * it ({@link #tickEdges} counts each change, read or not), so equal readings bracket a stretch in which its
+     * edges did not change. Reading it does not end a run of table changes, and table changes do not move it: it is
+     * for code that caches who points at whom and checks once per step of a walk. Held by the reader, one
+     * reading is one load (the clock's array of counters is replaced as it grows, so it cannot be held).
      */
-    public long edgeVersion(int relationshipId) {
-        long[] counters = byComponent;
-        return relationshipId < counters.length ? counters[relationshipId] : 0;
+    public static final class EdgeCounter {
+        private long value;
+
+        private EdgeCounter() {}
+
+        /** The changes to the relationship's edges so far: 0 before its first edge. */
+        public long value() {
+            return value;
+        }
+    }
+
+    private EdgeCounter[] edgeCounters = new EdgeCounter[8];
+
+    /**
+     * The edge counter of the sparse relationship {@code relationshipId}, made on first request (before the
+     * relationship's first edge, {@link #reserve} makes it): the same object for the clock's life.
+     *
+     * @throws IllegalArgumentException for a negative id or a pair id
+     */
+    public EdgeCounter edgeCounter(int relationshipId) {
+        if (relationshipId < 0 || relationshipId >= Components.FIRST_PAIR_ID) {
+            throw new IllegalArgumentException("relationshipId=" + relationshipId + ": edge counters exist for "
+                    + "registered components, ids 0.." + (Components.FIRST_PAIR_ID - 1));
+        }
+        EdgeCounter[] counters = edgeCounters;
+        if (relationshipId < counters.length && counters[relationshipId] != null) {
+            return counters[relationshipId];
+        }
+        EdgeCounter counter = new EdgeCounter(); // both allocations first: a failure changes nothing
+        if (relationshipId >= counters.length) {
+            counters = Growth.copyOf(counters, Growth.nextCapacity(counters.length, relationshipId + 1));
+        }
+        counters[relationshipId] = counter;
+        edgeCounters = counters;
+        return counter;
     }
 
     /**
@@ -79,6 +111,7 @@ public final class StructureClock {
         if (relationshipId >= byComponent.length) {
             byComponent = Growth.copyOf(byComponent, Math.max(relationshipId + 1, byComponent.length * 2));
         }
+        edgeCounter(relationshipId);
     }
 
     /** Records a change to the edge set of the sparse relationship {@code relationshipId} (reserved before). */
@@ -87,6 +120,7 @@ public final class StructureClock {
         lastTicked = null; // the next table change is a new run
         version++;
         byComponent[relationshipId]++;
+        edgeCounters[relationshipId].value++;
     }
 
     /** Records a structural change of a table with this (ascending) signature. */

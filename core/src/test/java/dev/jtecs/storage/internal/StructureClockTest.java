@@ -1,6 +1,8 @@
 package dev.jtecs.storage.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
@@ -122,23 +124,41 @@ class StructureClockTest {
     void anEdgeCounterAdvancesOnEveryEdgeChangeAndItsReadingDoesNotEndARun() {
         StructureClock clock = new StructureClock();
         int relationship = TAG.id();
-        assertEquals(0, clock.edgeVersion(relationship), "no edge yet, and no room reserved");
-        assertEquals(0, clock.edgeVersion(1_000), "an id past every counter");
-        assertEquals(0, clock.edgeVersion(64), "the id just past a new clock's 64 counters");
+        StructureClock.EdgeCounter edges = clock.edgeCounter(relationship);
+        assertEquals(0, edges.value(), "no edge yet, and no room reserved");
+        assertEquals(0, clock.edgeCounter(1_000).value(), "an id past every counter");
+        assertEquals(0, clock.edgeCounter(64).value(), "the id just past a new clock's 64 counters");
         clock.reserve(relationship);
+        assertSame(edges, clock.edgeCounter(relationship), "one counter for the clock's life, reserved or not");
         clock.tickEdges(relationship);
         clock.tickEdges(relationship); // unread: still counted, unlike a table's run
-        assertEquals(2, clock.edgeVersion(relationship));
-        assertEquals(2, clock.version(relationship), "the same counter as the component's reading");
+        assertEquals(2, edges.value());
+        assertEquals(2, clock.version(relationship), "the component's counter moved with it");
         int[] a = {SPOT.id()};
         clock.tick(a);
         long spot = clock.version(SPOT.id());
         clock.tick(a);
-        clock.edgeVersion(relationship); // not a reading of the tables: the run goes on
+        edges.value(); // not a reading of the tables: the run goes on
         clock.tick(a);
         assertEquals(spot + 1, clock.version(SPOT.id()), "one run, an edge reading inside");
+        clock.tick(new int[] {relationship});
+        assertEquals(2, edges.value(), "a table change is not an edge change");
         clock.tickEdges(relationship);
-        assertEquals(3, clock.edgeVersion(relationship));
+        assertEquals(3, edges.value());
+    }
+
+    @Test
+    void aNewRelationshipsCounterIsReservedBeforeItsFirstEdgeAndKeptAsTheClockGrows() {
+        StructureClock clock = new StructureClock();
+        StructureClock.EdgeCounter low = clock.edgeCounter(TAG.id());
+        clock.reserve(5_000); // past the counters made so far: both arrays grow, the first counter stays
+        clock.tickEdges(5_000);
+        assertEquals(1, clock.edgeCounter(5_000).value());
+        assertSame(low, clock.edgeCounter(TAG.id()));
+        clock.tickEdges(TAG.id());
+        assertEquals(1, low.value());
+        assertThrows(IllegalArgumentException.class, () -> clock.edgeCounter(-1));
+        assertThrows(IllegalArgumentException.class, () -> clock.edgeCounter(Components.FIRST_PAIR_ID));
     }
 
     @Test
