@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.frame.KernelChoice;
+import dev.jtecs.bench.frame.WarmFrameAllocation;
 import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.TTL;
 import dev.jtecs.component.FieldHandle;
@@ -271,22 +272,10 @@ class ParticleSimulationTest {
     @Test
     void aWarmFrameAllocatesNothing() {
         try (ParticleSimulation simulation = new ParticleSimulation(100_000, 9, KernelChoice.VECTOR)) {
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-            for (int frame = 0; frame < 300; frame++) {
-                simulation.frame();
-            }
-            int framesPerWindow = 50;
-            double best = Double.MAX_VALUE;
-            for (int window = 0; window < 20 && best > 0; window++) {
-                long expiredBefore = simulation.expired();
-                long before = threads.getCurrentThreadAllocatedBytes();
-                for (int frame = 0; frame < framesPerWindow; frame++) {
-                    simulation.frame();
-                }
-                best = Math.min(best, (threads.getCurrentThreadAllocatedBytes() - before) / (double) framesPerWindow);
-                assertTrue(simulation.expired() - expiredBefore > 500 * framesPerWindow, "turnover ran");
-            }
+            long[] expiredBefore = {0};
+            double best = WarmFrameAllocation.quietest(simulation::frame, false,
+                    () -> expiredBefore[0] = simulation.expired(),
+                    frames -> assertTrue(simulation.expired() - expiredBefore[0] > 500L * frames, "turnover ran"));
             // the burst's BatchOp (~120 B) was the last per-frame object: the transaction now recycles it; a slice
             // per zeroed column and a list view per publication took a frame to ~390 B before that
             assertEquals(0.0, best, "a warm frame allocated " + best + " bytes on average");
@@ -302,20 +291,7 @@ class ParticleSimulationTest {
     @Test
     void aWarmTwoThreadFrameAllocatesNothingOnAnyThread() {
         try (ParticleSimulation simulation = new ParticleSimulation(100_000, 9, KernelChoice.VECTOR, 2)) {
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-            for (int frame = 0; frame < 300; frame++) {
-                simulation.frame();
-            }
-            int framesPerWindow = 50;
-            double best = Double.MAX_VALUE;
-            for (int window = 0; window < 20 && best > 0; window++) {
-                long before = threads.getTotalThreadAllocatedBytes();
-                for (int frame = 0; frame < framesPerWindow; frame++) {
-                    simulation.frame();
-                }
-                best = Math.min(best, (threads.getTotalThreadAllocatedBytes() - before) / (double) framesPerWindow);
-            }
+            double best = WarmFrameAllocation.quietest(simulation::frame, true);
             assertTrue(simulation.extractor().lastBytes() >= 400_000L * 2, "the copies were large enough to split");
             assertEquals(0.0, best, "a warm two-thread frame allocated " + best + " bytes on average");
         }

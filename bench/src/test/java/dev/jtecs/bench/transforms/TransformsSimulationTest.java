@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.frame.KernelChoice;
+import dev.jtecs.bench.frame.WarmFrameAllocation;
 import dev.jtecs.builtin.systems.BuiltinSystems;
 import dev.jtecs.builtin.RelativeTransform2D;
 import dev.jtecs.builtin.Transform2D;
@@ -121,20 +122,7 @@ class TransformsSimulationTest {
     @Test
     void aWarmFrameAllocatesNothing() {
         try (TransformsSimulation simulation = new TransformsSimulation(4_000, 5, KernelChoice.VECTOR)) {
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-            for (int frame = 0; frame < 300; frame++) {
-                simulation.frame();
-            }
-            int framesPerWindow = 50;
-            double best = Double.MAX_VALUE;
-            for (int window = 0; window < 20 && best > 0; window++) {
-                long before = threads.getCurrentThreadAllocatedBytes();
-                for (int frame = 0; frame < framesPerWindow; frame++) {
-                    simulation.frame();
-                }
-                best = Math.min(best, (threads.getCurrentThreadAllocatedBytes() - before) / (double) framesPerWindow);
-            }
+            double best = WarmFrameAllocation.quietest(simulation::frame, false);
             assertEquals(0.0, best, "a warm frame allocated " + best + " bytes on average");
         }
     }

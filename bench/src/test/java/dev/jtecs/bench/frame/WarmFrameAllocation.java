@@ -1,0 +1,49 @@
+package dev.jtecs.bench.frame;
+
+import java.lang.management.ManagementFactory;
+import java.util.function.IntConsumer;
+
+/**
+ * Test support: the heap a workload's warm frame allocates. Runs {@value #WARM_UP} frames, then windows of
+ * {@value #PER_WINDOW} frames, and answers the quietest window's bytes per frame: a JIT deoptimization can allocate
+ * now and then, so one window is not evidence. It stops at the first window that allocated nothing, after at most
+ * {@value #WINDOWS}. A per-frame object shows as a few bytes a frame; per-entity garbage as kilobytes.
+ */
+public final class WarmFrameAllocation {
+    static final int WARM_UP = 300;
+    static final int PER_WINDOW = 50;
+    static final int WINDOWS = 20;
+
+    private WarmFrameAllocation() {}
+
+    /**
+     * The quietest window's bytes per frame of {@code frame}, counted on the calling thread, or on every thread of
+     * the JVM when {@code allThreads} (a frame that hands work to pool workers).
+     */
+    public static double quietest(Runnable frame, boolean allThreads) {
+        return quietest(frame, allThreads, () -> { }, frames -> { });
+    }
+
+    /**
+     * {@link #quietest(Runnable, boolean)}, with {@code beforeWindow} run before each window and {@code afterWindow}
+     * after it (given the window's frame count), both outside the count: for checks that the window did its work.
+     */
+    public static double quietest(Runnable frame, boolean allThreads, Runnable beforeWindow, IntConsumer afterWindow) {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        for (int i = 0; i < WARM_UP; i++) {
+            frame.run();
+        }
+        double best = Double.MAX_VALUE;
+        for (int window = 0; window < WINDOWS && best > 0; window++) {
+            beforeWindow.run();
+            long before = allThreads ? threads.getTotalThreadAllocatedBytes() : threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < PER_WINDOW; i++) {
+                frame.run();
+            }
+            long after = allThreads ? threads.getTotalThreadAllocatedBytes() : threads.getCurrentThreadAllocatedBytes();
+            best = Math.min(best, (after - before) / (double) PER_WINDOW);
+            afterWindow.accept(PER_WINDOW);
+        }
+        return best;
+    }
+}
