@@ -234,25 +234,28 @@ public final class TableValues {
     }
 
     /**
-     * Copies the element at row {@code from} over rows {@code (from, to)}: the pattern is tiled into a small heap
-     * buffer once, then written out in large copies, so memory sees only writes.
+     * Copies the element at row {@code from} over rows {@code (from, to)}, in the column itself: the written run is
+     * doubled in place until it is a tile long, then the tile is copied on in large copies, so every copy reads
+     * bytes just written and still in the cache. Allocates nothing (a heap tile per call was 16 KiB per column of
+     * every batch that spawned or set a constant value: 4 bytes an entity in a batch of 16,384 with four fields).
      */
     private static void replicate(MemorySegment column, long bytes, int from, int to) {
-        byte[] tile = new byte[(int) Math.min((long) (to - from) * bytes, TILE_BYTES)];
-        MemorySegment.copy(column, ValueLayout.JAVA_BYTE, from * bytes, tile, 0, (int) bytes);
-        for (int filled = (int) bytes; filled < tile.length; filled *= 2) {
-            System.arraycopy(tile, 0, tile, filled, Math.min(filled, tile.length - filled));
-        }
-        long offset = from * bytes;
+        long start = from * bytes;
         long end = to * bytes;
-        while (offset < end) {
-            int chunk = (int) Math.min(tile.length, end - offset);
-            MemorySegment.copy(tile, 0, column, ValueLayout.JAVA_BYTE, offset, chunk);
+        long tile = Math.min(end - start, TILE_BYTES);
+        for (long filled = bytes; filled < tile; ) {
+            long n = Math.min(filled, tile - filled);
+            MemorySegment.copy(column, start, column, start + filled, n);
+            filled += n;
+        }
+        for (long offset = start + tile; offset < end; ) {
+            long chunk = Math.min(tile, end - offset);
+            MemorySegment.copy(column, start, column, offset, chunk);
             offset += chunk;
         }
     }
 
-    /** Bytes of the heap tile {@link #replicate} writes from: a multiple of every element size. */
+    /** Bytes of the tile {@link #replicate} copies on: a multiple of every element size. */
     private static final int TILE_BYTES = 16 * 1024;
 
     /** Sets rows {@code [from, to)} of a component's native columns to zero bits (one fill per column). */

@@ -265,4 +265,34 @@ class TableValuesTest {
         }
         assertEquals(0, table.readValue(level, n - 1));
     }
+
+    /**
+     * A constant replicated over many rows lands in every row of the range, in every element width, and nowhere
+     * else; once warm it allocates nothing (the copies read the column itself, where a heap tile of up to 16 KiB
+     * per column was made for every fill).
+     */
+    @Test
+    void aLongFillReachesEveryRowOfEveryWidthAndAllocatesNothing() {
+        Table table = table(NARROW);
+        int n = 9_001; // past the 16 KiB tile in every width but the byte ones, and not a multiple of it
+        table.appendRows(n + 1);
+        int p = table.position(NARROW.id());
+        Narrow edge = new Narrow((byte) -1, false, (short) -2, 'e', -3, -4f, -5L, -6.0);
+        table.writeValue(p, 0, edge);
+        table.writeValue(p, n, edge);
+        Narrow value = new Narrow((byte) 7, true, (short) 300, 'x', 70_000, 1.25f, 1L << 40, Math.PI);
+        table.values().fillInput(p, 1, n, NARROW.of(value)); // warm: the spun writer, the copies
+        table.values().fillInput(p, 1, n, NARROW.of(edge));
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        var input = NARROW.of(value);
+        long before = threads.getCurrentThreadAllocatedBytes();
+        table.values().fillInput(p, 1, n, input);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        for (int row = 1; row < n; row++) {
+            assertEquals(value, table.readValue(p, row), "row " + row);
+        }
+        assertEquals(edge, table.readValue(p, 0), "the row before the range");
+        assertEquals(edge, table.readValue(p, n), "the row after the range");
+        assertEquals(0, allocated, "a warm fill of " + (n - 1) + " rows allocated " + allocated + " bytes");
+    }
 }
