@@ -142,14 +142,15 @@ public final class PartitionLedger {
     PartitionDimension require(TagComponent tag, boolean set) {
         Objects.requireNonNull(tag, "tag");
         PartitionDimension dimension = dimensionOf(tag);
-        String operation = PartitionConflictException.describe(tag, set);
+        // the operation is described only in a message: described on every call, it cost a string per setTag
         if (dimension == null) {
-            throw new IllegalArgumentException(operation + ": tag " + tag.name() + " belongs to no partition "
-                    + "dimension of this world; declare one with declarePartition first");
+            throw new IllegalArgumentException(PartitionConflictException.describe(tag, set) + ": tag " + tag.name()
+                    + " belongs to no partition dimension of this world; declare one with declarePartition first");
         }
         if (!set && !dimension.isPresence()) {
-            throw new IllegalArgumentException(operation + ": dimension " + dimension.name() + " has "
-                    + dimension.arity() + " variants and no absent state; switch it with setTag(other variant)");
+            throw new IllegalArgumentException(PartitionConflictException.describe(tag, set) + ": dimension "
+                    + dimension.name() + " has " + dimension.arity() + " variants and no absent state; switch it "
+                    + "with setTag(other variant)");
         }
         return dimension;
     }

@@ -446,4 +446,45 @@ class PartitionLedgerTest {
         String presence = assertThrows(IllegalArgumentException.class, () -> world.set(id, HUNGRY)).getMessage();
         assertTrue(presence.contains("change it with setTag/unsetTag"), presence);
     }
+
+    /**
+     * A partition operation allocates nothing per entity once warm: {@code setTag} used to describe itself
+     * ("setTag(Hungry)") on every call for messages it only needs when it refuses, a string per call (72 bytes a
+     * round trip). What a commit allocates is per commit, not per entity.
+     */
+    @Test
+    void partitionOperationsAllocateNothingPerEntityOnceWarm() {
+        World w = World.create(WorldConfig.defaults());
+        try {
+            w.declarePartition(MOVE);
+            w.declarePartition(FRENZY);
+            long[] ids = new long[1_000];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = w.spawn(IDLE);
+            }
+            var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long least = Long.MAX_VALUE;
+            for (int round = 0; round < 50; round++) {
+                long before = threads.getCurrentThreadAllocatedBytes();
+                w.defer();
+                for (long id : ids) {
+                    w.setTag(id, HUNGRY);
+                    w.setTag(id, RUNNING);
+                }
+                w.commit();
+                w.defer();
+                for (long id : ids) {
+                    w.unsetTag(id, HUNGRY);
+                    w.setTag(id, IDLE);
+                }
+                w.commit();
+                least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
+            }
+            assertTrue(w.has(ids[ids.length - 1], IDLE) && !w.has(ids[0], HUNGRY), "the rounds ran");
+            assertTrue(least < ids.length, "a warm round of " + 4 * ids.length + " partition operations allocated "
+                    + least + " bytes");
+        } finally {
+            w.close();
+        }
+    }
 }
