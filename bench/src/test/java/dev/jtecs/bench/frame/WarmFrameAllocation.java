@@ -29,7 +29,7 @@ public final class WarmFrameAllocation {
      * after it (given the window's frame count), both outside the count: for checks that the window did its work.
      */
     public static double quietest(Runnable frame, boolean allThreads, Runnable beforeWindow, IntConsumer afterWindow) {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int i = 0; i < WARM_UP; i++) {
             frame.run();
         }

@@ -24,8 +24,9 @@ import dev.jtecs.storage.internal.StructureClock;
  *
  * <p>Currency. The index is a copy of the store's edges as they were at {@link #build}: it is {@linkplain
  * #isCurrent current} exactly while the relationship's edge counter has not moved since, and every change to
- * the edge set moves that counter ({@link StructureClock.EdgeCounter}, held here: one load per reading). A source that dies drops its edge, which moves it too;
- * a root that dies changes nothing a walk reads, since a root has no parent and its sources keep pointing at its id.
+ * the edge set moves that counter ({@link StructureClock.EdgeCounter}, held here: one load per reading). A source
+ * that dies drops its edge, which moves it too; a root that dies changes nothing a walk reads, since a root has no
+ * parent and its sources keep pointing at its id.
  *
  * <p>When it is built. As for {@link ChildIndex}: walks that find the index stale read the store and add what they
  * reached to a {@link BuildTally}, which restarts whenever the counter moves; once it reaches half the slots in use,

@@ -157,7 +157,8 @@ class StructureClockTest {
         assertSame(low, clock.edgeCounter(TAG.id()));
         clock.tickEdges(TAG.id());
         assertEquals(1, low.value());
-        assertEquals(0, clock.edgeCounter(0).value(), "id 0 is in range (no component is given it, but the check is on the range)");
+        assertEquals(0, clock.edgeCounter(0).value(),
+                "id 0 is in range (no component is given it, but the check is on the range)");
         assertEquals(0, new StructureClock().edgeCounter(8).value(), "the id just past a new clock's 8 counters");
         assertThrows(IllegalArgumentException.class, () -> clock.edgeCounter(-1));
         assertThrows(IllegalArgumentException.class, () -> clock.edgeCounter(Components.FIRST_PAIR_ID));
