@@ -620,7 +620,7 @@ public final class SparseEdges {
         }
         System.arraycopy(list, insert, list, insert + 1, 1 + n - insert);
         list[insert] = source;
-        list[0] = n + 1;
+        list[0]++; // the count, in the header's low half (the high half names the target: TargetLists)
     }
 
     /**
@@ -638,10 +638,11 @@ public final class SparseEdges {
         if (at >= 0) {
             System.arraycopy(list, at + 1, list, at, n - at);
             list[n] = 0;
-            list[0] = n - 1;
+            list[0]--; // the count, in the header's low half
         }
-        if (list[0] == 0) { // every removal zeroed the entry past the new count: the list is all zeros
+        if ((int) list[0] == 0) {
             sources.remove(target);
+            list[0] = 0; // the header's owner; every removal zeroed the entry past the new count: all zeros now
             stash(list, false);
         }
     }

@@ -5,17 +5,25 @@ import dev.jtecs.entity.internal.Growth;
 
 /**
  * A sparse relationship's reverse index: the source list of each target id, held by the target's slot. The list
- * of the id living in a slot sits in that slot's cell, so finding it is two array reads at the slot, and targets
- * in neighbouring slots (the parents of one spawn batch, a cascade going down them) have neighbouring cells; a
- * hashed map scatters them over its table, a cache miss each. A second id with a list for a slot whose cell is
- * taken (a dead target whose sources have not been settled yet, beside the slot's new entity) goes to a hashed
- * map beside the cells ({@code others}), which lookups read only while it holds something.
+ * of the id living in a slot sits in that slot's cell, so finding it is one array read at the slot and one at the
+ * list (which the caller reads next anyway), and targets in neighbouring slots (the parents of one spawn batch, a
+ * cascade going down them) have neighbouring cells; a hashed map scatters them over its table, a cache miss each.
+ * A second id with a list for a slot whose cell is taken (a dead target whose sources have not been settled yet,
+ * beside the slot's new entity) goes to a hashed map beside the cells ({@code others}), which lookups read only
+ * while it holds something.
  *
  * <pre>
- *   owners[slot]  the generation + 1 of the target whose list is in the cell (0: none)   4 bytes a slot, up to
- *   lists[slot]   that list                                                  a reference   the highest target
- *   others        target id -> list, for ids whose slot's cell is taken (rare: empty in a settled world)
+ *   lists[slot]      the list of the target whose list is in the cell (null: none)   a reference a slot, up to
+ *                                                                                      the highest target
+ *   list[0]          low 32 bits: the number of sources (the list's own business)
+ *                    high 32 bits: its target's generation + 1 (written here, on put: which id owns the cell)
+ *   others           target id -> list, for ids whose slot's cell is taken (rare: empty in a settled world)
  * </pre>
+ *
+ * <p>A list's first element is its header: the caller keeps the count in its low 32 bits and leaves the high 32
+ * bits as they are ({@code list[0] + 1} to count one more, {@code (int) list[0]} to read the count); {@link #put}
+ * writes the owner there, so a cell needs no array of owners beside it (4 bytes a slot less). A list belongs to
+ * one target at a time.
  *
  * <p>The cells reach up to the highest target slot only while that costs at most {@value #CELLS_PER_TARGET}
  * cells per target (plus {@value #MIN_CELLS}); a target past that goes beside the cells too, so a relationship
@@ -28,67 +36,86 @@ final class TargetLists {
     /**
      * The cells reach a slot only while that is below {@value #CELLS_PER_TARGET} cells per target with a list,
      * plus {@value #MIN_CELLS}: a relationship with a few targets in high slots keeps them beside the cells
-     * instead of 8 bytes for every slot below them, so the index stays proportional to its targets. A hierarchy
-     * (a target for every few entities) stays well inside.
+     * instead of a reference for every slot below them, so the index stays proportional to its targets. A
+     * hierarchy (a target for every few entities) stays well inside.
      */
     static final int CELLS_PER_TARGET = 8;
     static final int MIN_CELLS = 1024;
+    /** The low half of a list's header: its count. */
+    static final long COUNT_MASK = 0xFFFF_FFFFL;
 
-    private int[] owners = new int[16];
-    private Object[] lists = new Object[16];
+    private long[][] lists = new long[16][];
     private final LongMap<long[]> others = new LongMap<>();
     private int size;
 
     /** The list of {@code target}, or {@code null} when it has none. */
     long[] get(long target) {
         int slot = Entity.slot(target);
-        int[] cellOwners = owners;
-        if (slot < cellOwners.length && cellOwners[slot] == owner(target)) {
-            return (long[]) lists[slot];
+        long[][] cells = lists;
+        if (slot < cells.length) {
+            long[] list = cells[slot];
+            if (list != null && list[0] >>> 32 == owner(target)) {
+                return list;
+            }
         }
         return others.size() == 0 ? null : others.get(target);
     }
 
-    /** What a cell holds for {@code target}: its generation + 1, never 0 (generations are below 2^31 - 1). */
-    private static int owner(long target) {
-        return Entity.generation(target) + 1;
+    /** What a list's header holds for {@code target}: its generation + 1, never 0 (generations are below 2^31 - 1). */
+    private static long owner(long target) {
+        return Entity.generation(target) + 1L;
+    }
+
+    /** The owner of the list in {@code slot}'s cell, or 0 when the cell is free. */
+    private long cellOwner(int slot) {
+        long[] list = lists[slot];
+        return list == null ? 0 : list[0] >>> 32;
+    }
+
+    /** Writes {@code target} as the owner in {@code list}'s header, keeping its count. */
+    private static void own(long[] list, long target) {
+        list[0] = list[0] & COUNT_MASK | owner(target) << 32;
     }
 
     /**
-     * Gives {@code target} the list {@code list} (replacing any it had).
+     * Gives {@code target} the list {@code list} (replacing any it had) and writes the target into the list's
+     * header (its high 32 bits; the count in the low ones is kept).
      *
-     * @throws IllegalArgumentException for target 0
+     * @throws IllegalArgumentException for target 0, or a list without a header element
      */
     void put(long target, long[] list) {
         if (target == 0) {
             throw new IllegalArgumentException("target 0 is reserved");
         }
+        if (list.length == 0) {
+            throw new IllegalArgumentException("a list needs its header element");
+        }
         int slot = Entity.slot(target);
-        if (slot < owners.length && owners[slot] == owner(target)) {
+        if (slot < lists.length && cellOwner(slot) == owner(target)) {
+            own(list, target);
             lists[slot] = list;
             return;
         }
         if (others.size() != 0 && others.get(target) != null) {
+            own(list, target);
             others.put(target, list); // an existing key: allocates nothing
             return;
         }
-        if (slot >= owners.length) {
+        if (slot >= lists.length) {
             if (slot >= CELLS_PER_TARGET * (size + 1L) + MIN_CELLS) {
                 others.put(target, list); // few targets for so high a slot: cells up to it would cost more
+                own(list, target);
                 size++;
                 return;
             }
-            int capacity = Growth.nextCapacity(owners.length, slot + 1);
-            int[] grownOwners = Growth.copyOf(owners, capacity); // both first: a failed growth changes nothing
-            Object[] grownLists = Growth.copyOf(lists, capacity);
-            owners = grownOwners;
-            lists = grownLists;
+            lists = Growth.copyOf(lists, Growth.nextCapacity(lists.length, slot + 1)); // fails before any change
         }
-        if (owners[slot] == 0) {
-            owners[slot] = owner(target);
+        if (lists[slot] == null) {
+            own(list, target);
             lists[slot] = list;
         } else {
             others.put(target, list); // the slot's cell holds another id's list
+            own(list, target);
         }
         size++;
     }
@@ -96,9 +123,8 @@ final class TargetLists {
     /** Removes {@code target}'s list; returns it, or {@code null} when it had none. */
     long[] remove(long target) {
         int slot = Entity.slot(target);
-        if (slot < owners.length && owners[slot] == owner(target)) {
-            long[] removed = (long[]) lists[slot];
-            owners[slot] = 0;
+        if (slot < lists.length && cellOwner(slot) == owner(target)) {
+            long[] removed = lists[slot];
             lists[slot] = null;
             size--;
             return removed;
@@ -112,7 +138,7 @@ final class TargetLists {
 
     /** How many slots the cells cover (what the tests check about the index's size). */
     int cells() {
-        return owners.length;
+        return lists.length;
     }
 
     /** The number of targets with a list. */
@@ -122,11 +148,11 @@ final class TargetLists {
 
     /** Visits every target with its list: the cells in slot order, then the others; the visitor must not change it. */
     void forEach(LongMap.EntryVisitor<long[]> visitor) {
-        int[] cellOwners = owners;
-        Object[] cellLists = lists;
-        for (int slot = 0; slot < cellOwners.length; slot++) {
-            if (cellOwners[slot] != 0) {
-                visitor.entry(Entity.pack(slot, cellOwners[slot] - 1), (long[]) cellLists[slot]);
+        long[][] cells = lists;
+        for (int slot = 0; slot < cells.length; slot++) {
+            long[] list = cells[slot];
+            if (list != null) {
+                visitor.entry(Entity.pack(slot, (int) (list[0] >>> 32) - 1), list);
             }
         }
         others.forEach(visitor);

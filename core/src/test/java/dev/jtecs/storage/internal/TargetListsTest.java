@@ -16,9 +16,11 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class TargetListsTest {
-    private static final long[] A = {1};
-    private static final long[] B = {2};
-    private static final long[] C = {3};
+    // a list belongs to one target at a time (put writes its owner into the header): fresh ones for each test
+    private final long[] A = {1};
+    private final long[] B = {2};
+    private final long[] C = {3};
+    private final long[] D = {4};
 
     @Test
     void aTargetsListIsFoundReplacedAndRemovedByItsWholeId() {
@@ -56,6 +58,7 @@ class TargetListsTest {
         assertSame(B, lists.get(fresh));
         lists.put(fresh, C); // replaced beside the cells, not entered a second time in the free cell
         assertSame(C, lists.get(fresh));
+        assertEquals(3, C[0] >>> 32, "every list put names its owner, beside the cells too");
         assertEquals(1, lists.size());
         lists.put(dead, A); // the free cell takes an id again
         assertSame(A, lists.get(dead));
@@ -87,6 +90,7 @@ class TargetListsTest {
         long high = Entity.pack(4_000_000, 0); // one target near the top of a large world
         lists.put(high, A);
         assertEquals(16, lists.cells(), "a lone high target goes beside the cells");
+        assertEquals(1, A[0] >>> 32, "its owner named all the same");
         assertSame(A, lists.get(high));
         long edge = Entity.pack(TargetLists.CELLS_PER_TARGET * 2 + TargetLists.MIN_CELLS - 1, 0);
         lists.put(edge, B); // the second target: the cells may reach 8 per target plus 1,024
@@ -135,7 +139,7 @@ class TargetListsTest {
         lists.put(high, A);
         lists.put(low, B);
         lists.put(shared, C);
-        lists.put(middle, A);
+        lists.put(middle, D);
         Map<Long, long[]> seen = new LinkedHashMap<>();
         lists.forEach((target, list) -> assertNull(seen.put(target, list), "visited twice"));
         assertEquals(List.of(low, middle, high, shared), new ArrayList<>(seen.keySet()));
@@ -151,20 +155,43 @@ class TargetListsTest {
         long near = Entity.pack(2, 0);
         lists.put(near, A);
         long far = Entity.pack(1000, 0);
-        for (int k = 1; k <= 2; k++) { // the owners, then the lists
-            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
-            try {
-                assertThrows(OutOfMemoryError.class, () -> lists.put(far, B));
-            } finally {
-                AllocationFaults.disarm();
-            }
-            assertEquals(1, lists.size(), "k=" + k);
-            assertNull(lists.get(far), "k=" + k);
-            assertSame(A, lists.get(near), "k=" + k);
+        long header = B[0];
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1); // the cells' growth, the one allocation
+        try {
+            assertThrows(OutOfMemoryError.class, () -> lists.put(far, B));
+        } finally {
+            AllocationFaults.disarm();
         }
+        assertEquals(1, lists.size());
+        assertNull(lists.get(far));
+        assertSame(A, lists.get(near));
+        assertEquals(header, B[0], "a refused list's header is left as it was");
         lists.put(far, B);
         assertSame(B, lists.get(far));
         assertEquals(2, lists.size());
+    }
+
+    @Test
+    void putWritesTheOwnerIntoTheHeaderAndKeepsTheCount() {
+        TargetLists lists = new TargetLists();
+        long target = Entity.pack(12, 7);
+        long[] list = {3, 40, 41, 42}; // three sources
+        lists.put(target, list);
+        assertEquals(3, (int) list[0], "the count stays in the low half");
+        assertEquals(8, list[0] >>> 32, "the owner: generation + 1");
+        list[0]++; // what a caller does to count one more
+        assertSame(list, lists.get(target), "counting leaves the owner alone");
+        long other = Entity.pack(12, 8); // the slot's next entity, its cell taken: beside the cells
+        long[] second = {0};
+        lists.put(other, second);
+        assertEquals(9, second[0] >>> 32);
+        assertSame(list, lists.get(target));
+        assertSame(second, lists.get(other));
+        assertThrows(IllegalArgumentException.class, () -> lists.put(Entity.pack(13, 0), new long[0]));
+        assertEquals(2, lists.size());
+        Map<Long, long[]> seen = new HashMap<>();
+        lists.forEach(seen::put);
+        assertEquals(Map.of(target, list, other, second), seen);
     }
 
     @Test
