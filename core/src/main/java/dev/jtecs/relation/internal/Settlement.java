@@ -41,6 +41,7 @@ final class Settlement {
     private final Staging staging;
     private final LifecycleEvents lifecycle;
     private TraversalStack idleStack;
+    private final java.util.function.LongPredicate isAlive;
 
     Settlement(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Staging staging,
             LifecycleEvents lifecycle) {
@@ -52,6 +53,7 @@ final class Settlement {
         this.staging = staging;
         this.lifecycle = lifecycle;
         this.idleStack = new TraversalStack(archetypes);
+        this.isAlive = index::isAlive;
     }
 
     /**
@@ -62,6 +64,7 @@ final class Settlement {
     void despawnedTarget(long id) {
         if (!sparse.isEmpty()) {
             sparse.removeSource(id); // its own sparse edges go with it; the slot's next entity starts without
+            sparse.dropListsOfDeadSources(id, isAlive); // sources that died with it: freed before it was told
             if (cascadingSparseSources(id)) {
                 noteDeadTarget(id);
                 return;

@@ -316,6 +316,35 @@ public final class SparseEdges {
         }
     }
 
+    /**
+     * A target died: each reverse-index list of it whose sources have all died too goes at once, instead of
+     * source by source as each of them is told of its own death. A despawn frees a run of entities before it
+     * tells the store of any of them, so when a parent is told, the children that die with it are already dead:
+     * a subtree leaves its lists whole, with no search and no shift per child, and the parent does not wait for a
+     * settlement that would find no source. A list with a source still {@code alive} stays as it is. Each source's
+     * own edge is removed as before, when it is told; until then it names a target with no list, which removing
+     * it allows. Allocates nothing.
+     */
+    public void dropListsOfDeadSources(long target, java.util.function.LongPredicate alive) {
+        for (int r = 0; r < orderedCount; r++) {
+            TargetLists sources = ordered[r].sources;
+            long[] list = sources == null ? null : sources.get(target);
+            if (list == null) {
+                continue;
+            }
+            int n = (int) list[0];
+            boolean anyAlive = false;
+            for (int i = 1; i <= n && !anyAlive; i++) {
+                anyAlive = alive.test(list[i]);
+            }
+            if (!anyAlive) {
+                sources.remove(target);
+                stash(list, true);
+                clock.tickEdges(ordered[r].relationship.id());
+            }
+        }
+    }
+
     /** The number of edges of {@code relationship} the entity in {@code source}'s slot holds. */
     public int count(BaseRelationship<?> relationship, long source) {
         Edges edges = find(relationship);

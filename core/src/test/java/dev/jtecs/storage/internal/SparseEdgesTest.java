@@ -728,6 +728,52 @@ class SparseEdgesTest {
         assertStashHoldsZerosOnly("an emptied list is zeros already when it is stashed");
     }
 
+    /**
+     * A dying target whose sources all died before it was told loses its lists whole (exclusive and not, as zeros
+     * in the stash), a list with a source still alive stays as it was, and the sources' own edges are removed
+     * afterwards as usual, each finding no list to leave.
+     */
+    @Test
+    void aTargetWhoseSourcesAllDiedLosesItsListsWhole() {
+        long parent = Entity.pack(60, 2);
+        long other = Entity.pack(61, 0);
+        long[] children = {Entity.pack(70, 0), Entity.pack(71, 4), Entity.pack(72, 0)};
+        for (long child : children) {
+            edges.add(ONE, child, parent, null);
+            edges.add(MANY, child, parent, null);
+            edges.add(MANY, child, other, null);
+        }
+        edges.add(PLAIN, children[0], parent, null); // no reverse index: nothing to drop
+        java.util.Set<Long> dead = new java.util.HashSet<>(java.util.List.of(children[0], children[1], children[2]));
+        long one = clock.version(ONE.id());
+        long many = clock.version(MANY.id());
+        edges.dropListsOfDeadSources(other, id -> !dead.contains(id));
+        assertEquals(0, edges.sourceCount(MANY, other), "every source of other is dead: its list went");
+        assertEquals(many + 1, clock.version(MANY.id()), "a dropped list is a change of the edges");
+        dead.remove(children[1]); // one source of parent lives on: the last in the list (its generation is highest)
+        edges.dropListsOfDeadSources(parent, id -> !dead.contains(id));
+        long[] ascending = children.clone();
+        java.util.Arrays.sort(ascending); // by id: the generation first
+        assertArrayEquals(ascending, edges.sources(ONE, parent), "a live source keeps the whole list");
+        assertArrayEquals(ascending, edges.sources(MANY, parent));
+        assertEquals(one, clock.version(ONE.id()), "nothing dropped: no change");
+        dead.add(children[1]);
+        edges.dropListsOfDeadSources(parent, id -> !dead.contains(id));
+        assertEquals(0, edges.sourceCount(ONE, parent));
+        assertEquals(0, edges.sourceCount(MANY, parent));
+        assertEquals(one + 1, clock.version(ONE.id()));
+        assertStashHoldsZerosOnly("a dropped list is cleared before it is stashed");
+        assertEquals(parent, edges.firstTarget(ONE, children[0]), "the sources' own edges wait for their turn");
+        for (long child : children) {
+            edges.removeSource(child); // finds no list to leave
+            assertEquals(0, edges.count(ONE, child));
+            assertEquals(0, edges.count(MANY, child));
+        }
+        assertEquals(0, edges.count(PLAIN, children[0]));
+        edges.add(ONE, children[0], parent, null); // the index works on: a new list for the same target
+        assertArrayEquals(new long[] {children[0]}, edges.sources(ONE, parent));
+    }
+
     private void assertStashHoldsZerosOnly(String why) {
         long[][] stashed = edges.stashedLists();
         assertTrue(stashed.length > 0, "lists were stashed");
