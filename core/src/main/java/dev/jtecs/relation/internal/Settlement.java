@@ -64,8 +64,8 @@ final class Settlement {
     void despawnedTarget(long id) {
         if (!sparse.isEmpty()) {
             sparse.removeSource(id); // its own sparse edges go with it; the slot's next entity starts without
-            sparse.dropListsOfDeadSources(id, isAlive); // sources that died with it: freed before it was told
-            if (cascadingSparseSources(id)) {
+            // lists of sources that died with it (freed before it was told) go whole; live cascading ones wait
+            if (sparse.dropListsOfDeadSources(id, isAlive)) {
                 noteDeadTarget(id);
                 return;
             }
@@ -74,16 +74,6 @@ final class Settlement {
             return;
         }
         noteDeadTarget(id);
-    }
-
-    private boolean cascadingSparseSources(long target) {
-        for (int i = 0, n = sparse.relationshipCount(); i < n; i++) { // no iterator: runs per despawned entity
-            BaseRelationship<?> relationship = sparse.relationshipAt(i);
-            if (relationship.isCascadeDelete() && sparse.sourceCountAt(i, target) > 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Makes room to note {@code count} dead targets of slots up to {@code highestSlot} without allocating. */

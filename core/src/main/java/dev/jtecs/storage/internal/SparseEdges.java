@@ -323,9 +323,12 @@ public final class SparseEdges {
      * a subtree leaves its lists whole, with no search and no shift per child, and the parent does not wait for a
      * settlement that would find no source. A list with a source still {@code alive} stays as it is. Each source's
      * own edge is removed as before, when it is told; until then it names a target with no list, which removing
-     * it allows. Allocates nothing.
+     * it allows. Returns whether a list of a {@link BaseRelationship#isCascadeDelete() cascading} relationship
+     * stays (its sources wait for the target's settlement): the one lookup per list a despawn makes. Allocates
+     * nothing.
      */
-    public void dropListsOfDeadSources(long target, java.util.function.LongPredicate alive) {
+    public boolean dropListsOfDeadSources(long target, java.util.function.LongPredicate alive) {
+        boolean cascadingSourcesLeft = false;
         for (int r = 0; r < orderedCount; r++) {
             TargetLists sources = ordered[r].sources;
             long[] list = sources == null ? null : sources.get(target);
@@ -337,12 +340,15 @@ public final class SparseEdges {
             for (int i = 1; i <= n && !anyAlive; i++) {
                 anyAlive = alive.test(list[i]);
             }
-            if (!anyAlive) {
+            if (anyAlive) {
+                cascadingSourcesLeft |= ordered[r].relationship.isCascadeDelete();
+            } else {
                 sources.remove(target);
                 stash(list, true);
                 clock.tickEdges(ordered[r].relationship.id());
             }
         }
+        return cascadingSourcesLeft;
     }
 
     /** The number of edges of {@code relationship} the entity in {@code source}'s slot holds. */
@@ -433,14 +439,6 @@ public final class SparseEdges {
             return NONE;
         }
         return Arrays.copyOfRange(list, 1, 1 + (int) list[0]); // kept ascending
-    }
-
-    /**
-     * {@link #sourceCount} of the {@code i}-th of {@link #relationships()} ({@link #relationshipAt}): without a
-     * lookup of the relationship, for loops over every relationship per despawned entity.
-     */
-    public int sourceCountAt(int i, long target) {
-        return sourceCount(ordered[java.util.Objects.checkIndex(i, orderedCount)], target);
     }
 
     /** The number of sources holding an edge to {@code target} (reverse-indexed relationships; else 0). */

@@ -16,6 +16,8 @@ class SparseEdgesTest {
     static final Relationship ONE = Relationships.register("test.sparse.One", o -> o.sparse().exclusive()
             .reverseIndex());
     static final Relationship PLAIN = Relationships.register("test.sparse.Plain", o -> o.sparse());
+    static final Relationship CASCADING = Relationships.register("test.sparse.Cascading", o -> o.sparse().exclusive()
+            .reverseIndex().cascadeDelete());
 
     private final StructureClock clock = new StructureClock();
     private final SparseEdges edges = new SparseEdges(clock);
@@ -268,12 +270,14 @@ class SparseEdgesTest {
             dev.jtecs.component.BaseRelationship<?> relationship = edges.relationshipAt(i);
             for (long target : new long[] {t1, t2, t3}) {
                 int expected = relationship.hasReverseIndex() ? edges.sourceCount(relationship, target) : 0;
-                assertEquals(expected, edges.sourceCountAt(i, target), relationship.name() + " at " + i);
+                assertEquals(expected, edges.sourceCount(edges.relationshipAt(i), target),
+                        relationship.name() + " at " + i);
             }
         }
         int many = edges.relationshipAt(0) == MANY ? 0 : edges.relationshipAt(1) == MANY ? 1 : 2;
-        assertEquals(2, edges.sourceCountAt(many, t1) + edges.sourceCountAt(many, t2));
-        assertThrows(IndexOutOfBoundsException.class, () -> edges.sourceCountAt(3, t1));
+        dev.jtecs.component.BaseRelationship<?> listed = edges.relationshipAt(many);
+        assertEquals(2, edges.sourceCount(listed, t1) + edges.sourceCount(listed, t2));
+        assertThrows(IndexOutOfBoundsException.class, () -> edges.relationshipAt(3));
         long manySource = Entity.pack(20 + byIdDescending.indexOf(MANY), 0);
         edges.removeSource(manySource); // leaves MANY's edge only: every other relationship's edges stay
         edges.removeSource(s1); // leaves ONE's edge to t2
@@ -287,7 +291,7 @@ class SparseEdgesTest {
         edges.clear();
         assertEquals(0, edges.relationshipCount());
         assertEquals(0, edges.listedEdgesReferences(), "a cleared store keeps no relationship's per-slot arrays");
-        assertThrows(IndexOutOfBoundsException.class, () -> edges.sourceCountAt(0, t1));
+        assertThrows(IndexOutOfBoundsException.class, () -> edges.relationshipAt(0));
     }
 
 
@@ -747,18 +751,23 @@ class SparseEdgesTest {
         java.util.Set<Long> dead = new java.util.HashSet<>(java.util.List.of(children[0], children[1], children[2]));
         long one = clock.version(ONE.id());
         long many = clock.version(MANY.id());
-        edges.dropListsOfDeadSources(other, id -> !dead.contains(id));
+        assertFalse(edges.dropListsOfDeadSources(other, id -> !dead.contains(id)), "no list is left");
         assertEquals(0, edges.sourceCount(MANY, other), "every source of other is dead: its list went");
         assertEquals(many + 1, clock.version(MANY.id()), "a dropped list is a change of the edges");
         dead.remove(children[1]); // one source of parent lives on: the last in the list (its generation is highest)
-        edges.dropListsOfDeadSources(parent, id -> !dead.contains(id));
+        assertFalse(edges.dropListsOfDeadSources(parent, id -> !dead.contains(id)),
+                "the lists left are of relationships that do not cascade");
         long[] ascending = children.clone();
         java.util.Arrays.sort(ascending); // by id: the generation first
         assertArrayEquals(ascending, edges.sources(ONE, parent), "a live source keeps the whole list");
         assertArrayEquals(ascending, edges.sources(MANY, parent));
         assertEquals(one, clock.version(ONE.id()), "nothing dropped: no change");
+        edges.add(CASCADING, children[1], parent, null); // the live one: a cascading list is left to settle
+        assertTrue(edges.dropListsOfDeadSources(parent, id -> !dead.contains(id)));
+        assertArrayEquals(new long[] {children[1]}, edges.sources(CASCADING, parent));
         dead.add(children[1]);
-        edges.dropListsOfDeadSources(parent, id -> !dead.contains(id));
+        assertFalse(edges.dropListsOfDeadSources(parent, id -> !dead.contains(id)));
+        assertEquals(0, edges.sourceCount(CASCADING, parent));
         assertEquals(0, edges.sourceCount(ONE, parent));
         assertEquals(0, edges.sourceCount(MANY, parent));
         assertEquals(one + 1, clock.version(ONE.id()));
