@@ -30,14 +30,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * slab, and successive large buffers, start on different cache lines of a page (64 of them at most).
  *
  * <p>Returning slabs. Each slab is an arena of its own and counts the blocks it has handed out. When the last
- * block of a slab other than the one being carved is freed, the slab goes back to the system (its free blocks
- * leave the free lists), except that one empty slab is kept, so a workload that frees and allocates a slab's worth
- * of buffers in turn does not pay a handshake and a fresh slab each time. The slab being carved counts: when it
- * empties too, a spare goes back, and while it is empty no other empty slab is kept. At most one slab with no
- * block in use is held, a mebibyte that a world of 100,000 entities would otherwise pay twice. This is what
- * returns the buffers a growing column outgrew: a table doubling to 100,000 rows leaves each column's 64 KiB,
- * 128 KiB and 256 KiB predecessors behind, slabs full of them, which the allocator otherwise kept for reuse
- * that never came (they were most of a large world's native bytes).
+ * block of a slab is freed, the slab goes back to the system (its free blocks leave the free lists), the slab
+ * being carved included: a world that only grows ends with no empty slab. This is what returns the buffers a
+ * growing column outgrew: a table doubling to 100,000 rows leaves each column's 64 KiB, 128 KiB and 256 KiB
+ * predecessors behind, slabs full of them, which the allocator otherwise kept for reuse that never came (they
+ * were most of a large world's native bytes, and the last mebibyte of them, kept empty, 10 bytes an entity of a
+ * 100,000-entity world). Once the allocator has had to carve a fresh slab for a block of a size that a slab it
+ * gave back held free, the world frees and allocates buffers of one size in turn (a column that only doubles
+ * never asks for a size it gave up), and from then on one empty slab is kept, so such a workload does not pay a
+ * handshake and a fresh slab each time: a slab other than the one being carved that empties becomes the
+ * spare (a second one goes back), and the slab being carved counts as the spare when it is empty (when it
+ * empties, a spare goes back; while it is empty, no other empty slab is kept). At most one slab with no block in
+ * use is held.
  *
  * <p>Invariants: every buffer is 64-byte aligned and zero-filled when handed out; {@code reservedBytes} is the
  * sum of the sizes handed out and not yet freed; {@link #close()} frees everything, after which every segment
@@ -75,6 +79,10 @@ public final class NativeMemory implements AutoCloseable {
     private Slab slab;
     /** An empty slab kept for reuse rather than returned (see Returning slabs), or {@code null}. */
     private Slab spare;
+    /** Bit k: a slab went back holding free blocks of 2^k bytes (a fresh slab carved for one shows churn). */
+    private long returnedClasses;
+    /** Whether one empty slab is kept: once a fresh slab was carved after one went back (see Returning slabs). */
+    private boolean keepsSpare;
     private long slabOffset;
     private long reservedBytes;
     private long slabBytes;
@@ -196,6 +204,9 @@ public final class NativeMemory implements AutoCloseable {
 
     private Block carve(long blockBytes) {
         if (slab == null || slabOffset + blockBytes > slab.memory.byteSize()) {
+            // a block of a class that a returned slab held free: buffers of one size are freed and allocated in
+            // turn (a column that doubles only ever needs larger ones), so one empty slab is kept from now on
+            keepsSpare |= (returnedClasses & blockBytes) != 0;
             Arena arena = Arena.ofShared();
             Slab fresh;
             try {
@@ -251,7 +262,9 @@ public final class NativeMemory implements AutoCloseable {
         }
         freeBlocks[shift].push(block);
         if (--block.slab.live == 0) {
-            if (block.slab != slab) {
+            if (!keepsSpare) {
+                release(block.slab); // the slab being carved too: the next small buffer carves a fresh one
+            } else if (block.slab != slab) {
                 emptied(block.slab);
             } else if (spare != null) {
                 release(spare); // the slab being carved is empty now: it is the one empty slab kept
@@ -288,10 +301,14 @@ public final class NativeMemory implements AutoCloseable {
         if (spare == empty) {
             spare = null;
         }
+        if (slab == empty) {
+            slab = null; // the slab being carved went back: the next small buffer carves a fresh one
+        }
         heldSlabs.remove(empty);
-        for (ArrayDeque<Block> free : freeBlocks) {
-            if (free != null) {
-                free.removeIf(b -> b.slab == empty);
+        for (int shift = 0; shift < freeBlocks.length; shift++) {
+            ArrayDeque<Block> free = freeBlocks[shift];
+            if (free != null && free.removeIf(b -> b.slab == empty)) {
+                returnedClasses |= 1L << shift;
             }
         }
         slabBytes -= SLAB_BYTES;
@@ -299,6 +316,19 @@ public final class NativeMemory implements AutoCloseable {
     }
 
     /** Bytes handed out and not freed. */
+    /**
+     * Keeps one empty slab from now on, as the allocator does by itself once it has carved a fresh slab after
+     * giving one back (see Returning slabs); tests of the spare start there.
+     */
+    void keepOneEmptySlab() {
+        keepsSpare = true;
+    }
+
+    /** Whether one empty slab is kept (see Returning slabs). */
+    boolean keepsOneEmptySlab() {
+        return keepsSpare;
+    }
+
     public long reservedBytes() {
         return reservedBytes;
     }

@@ -113,6 +113,7 @@ class NativeMemoryTest {
     @Test
     void emptiedSlabsGoBackToTheSystemButOneSpare() {
         try (NativeMemory memory = new NativeMemory()) {
+            memory.keepOneEmptySlab(); // as after churn (see aFreshSlabAfterOneWentBackStartsKeepingOneEmpty)
             MemorySegment[] first = new MemorySegment[4];
             MemorySegment[] second = new MemorySegment[4];
             MemorySegment[] third = new MemorySegment[4];
@@ -168,6 +169,7 @@ class NativeMemoryTest {
     @Test
     void anEmptySlabBeingCarvedIsTheOneEmptySlabKept() {
         try (NativeMemory memory = new NativeMemory()) {
+            memory.keepOneEmptySlab(); // as after churn (see aFreshSlabAfterOneWentBackStartsKeepingOneEmpty)
             MemorySegment[] first = new MemorySegment[4];
             MemorySegment[] second = new MemorySegment[4];
             for (int i = 0; i < 4; i++) {
@@ -201,8 +203,9 @@ class NativeMemoryTest {
     }
 
     /**
-     * A slab's worth of buffers freed and allocated in turn is served from the emptied slab, kept as the spare:
-     * the same memory each round, no slab returned and carved again.
+     * A slab's worth of buffers freed and allocated in turn: the first round gives the emptied slab back and carves
+     * a fresh one, which teaches the allocator that the world churns; every later round is served from the slab
+     * that empties, kept as the spare: the same memory each round, no slab returned and carved again.
      */
     @Test
     void churnOfASlabsWorthIsServedFromTheSpare() {
@@ -212,14 +215,13 @@ class NativeMemoryTest {
                 blocks[i] = memory.allocate(NativeMemory.LARGE_BYTES);
             }
             long footprint = memory.footprintBytes();
-            java.util.Set<Long> middle = new java.util.HashSet<>();
-            for (int i = 4; i < 8; i++) {
-                middle.add(blocks[i].address());
-            }
+            java.util.Set<Long> middle = null;
             for (int round = 0; round < 20; round++) {
                 for (int i = 4; i < 8; i++) {
                     memory.free(blocks[i]); // the middle slab empties
                 }
+                assertEquals(round == 0 ? 2 : 3, memory.heldSlabs(), "round " + round + ": kept from round 1 on");
+                assertEquals(round > 0, memory.keepsOneEmptySlab(), "round " + round);
                 java.util.Set<Long> again = new java.util.HashSet<>();
                 for (int i = 4; i < 8; i++) {
                     blocks[i] = memory.allocate(NativeMemory.LARGE_BYTES);
@@ -227,10 +229,60 @@ class NativeMemoryTest {
                     blocks[i].set(ValueLayout.JAVA_LONG, 8, round + 1);
                     again.add(blocks[i].address());
                 }
-                assertEquals(middle, again, "round " + round);
+                assertTrue(memory.keepsOneEmptySlab(), "round " + round + ": learned by the fresh slab of round 0");
+                if (middle != null) {
+                    assertEquals(middle, again, "round " + round);
+                }
+                middle = again;
                 assertEquals(footprint, memory.footprintBytes(), "round " + round);
                 assertEquals(3, memory.heldSlabs(), "round " + round);
             }
+        }
+    }
+
+    /**
+     * A world that only grows keeps no empty slab: every slab whose buffers were all outgrown goes back, the slab
+     * being carved too, and the next small buffer then carves a fresh slab. Carving one for a size that a returned
+     * slab held free (a buffer of one size freed and allocated again) is what starts the keeping of one empty
+     * slab; carving one for a new size (a column doubling) is not.
+     */
+    @Test
+    void aFreshSlabAfterOneWentBackStartsKeepingOneEmpty() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment[] first = new MemorySegment[4];
+            MemorySegment[] second = new MemorySegment[2];
+            for (int i = 0; i < 4; i++) {
+                first[i] = memory.allocate(NativeMemory.LARGE_BYTES);
+            }
+            long oneSlab = memory.footprintBytes();
+            for (int i = 0; i < 2; i++) {
+                second[i] = memory.allocate(NativeMemory.LARGE_BYTES); // the slab being carved
+            }
+            assertFalse(memory.keepsOneEmptySlab());
+            for (MemorySegment segment : first) {
+                memory.free(segment);
+            }
+            assertEquals(1, memory.heldSlabs(), "an emptied slab goes back: none is kept yet");
+            assertTrue(inaccessible(first[0]));
+            for (MemorySegment segment : second) {
+                memory.free(segment);
+            }
+            assertEquals(0, memory.heldSlabs(), "the slab being carved goes back too once empty");
+            assertEquals(0, memory.footprintBytes());
+            assertTrue(inaccessible(second[1]));
+            assertFalse(memory.keepsOneEmptySlab(), "giving back alone teaches nothing");
+            MemorySegment small = memory.allocate(64); // a size no returned slab held free: what growth asks for
+            assertFalse(memory.keepsOneEmptySlab(), "a fresh slab for a new size teaches nothing either");
+            memory.free(small);
+            assertEquals(0, memory.heldSlabs());
+            MemorySegment fresh = memory.allocate(NativeMemory.LARGE_BYTES); // a size given up before: churn
+            assertTrue(memory.keepsOneEmptySlab());
+            assertEquals(oneSlab, memory.footprintBytes());
+            assertEquals(0L, fresh.get(ValueLayout.JAVA_LONG, 0));
+            memory.free(fresh);
+            assertEquals(1, memory.heldSlabs(), "from now on the empty slab being carved is kept");
+            MemorySegment again = memory.allocate(NativeMemory.LARGE_BYTES);
+            assertEquals(fresh.address(), again.address(), "served from the kept slab's free block");
         }
     }
 
@@ -355,6 +407,7 @@ class NativeMemoryTest {
     @Test
     void theSpareStopsBeingTheSpareWhenOneOfItsBlocksIsHandedOutAgain() {
         try (NativeMemory memory = new NativeMemory()) {
+            memory.keepOneEmptySlab(); // as after churn (see aFreshSlabAfterOneWentBackStartsKeepingOneEmpty)
             MemorySegment[] first = new MemorySegment[4];
             MemorySegment[] second = new MemorySegment[4];
             java.util.Set<Long> firstAddresses = new java.util.HashSet<>();
@@ -394,6 +447,7 @@ class NativeMemoryTest {
     @Test
     void anEmptySlabLeftBehindByTheNextCarveIsKeptAsTheSpare() {
         try (NativeMemory memory = new NativeMemory()) {
+            memory.keepOneEmptySlab(); // as after churn (see aFreshSlabAfterOneWentBackStartsKeepingOneEmpty)
             MemorySegment[] blocks = new MemorySegment[4];
             java.util.Set<Long> addresses = new java.util.HashSet<>();
             for (int i = 0; i < 4; i++) {
