@@ -204,9 +204,6 @@ public final class NativeMemory implements AutoCloseable {
 
     private Block carve(long blockBytes) {
         if (slab == null || slabOffset + blockBytes > slab.memory.byteSize()) {
-            // a block of a class that a returned slab held free: buffers of one size are freed and allocated in
-            // turn (a column that doubles only ever needs larger ones), so one empty slab is kept from now on
-            keepsSpare |= (returnedClasses & blockBytes) != 0;
             Arena arena = Arena.ofShared();
             Slab fresh;
             try {
@@ -216,6 +213,9 @@ public final class NativeMemory implements AutoCloseable {
                 arena.close();
                 throw e;
             }
+            // a block of a class that a returned slab held free: buffers of one size are freed and allocated in
+            // turn (a column that doubles only ever needs larger ones), so one empty slab is kept from now on
+            keepsSpare |= (returnedClasses & blockBytes) != 0;
             Slab previous = slab;
             slab = fresh;
             slabBytes += SLAB_BYTES;
