@@ -15,6 +15,7 @@ import dev.jtecs.storage.internal.PairRegistry;
 import dev.jtecs.storage.internal.SparseEdges;
 import dev.jtecs.storage.internal.Table;
 import java.util.List;
+import java.util.function.LongPredicate;
 
 /**
  * What a dying target does to the edges pointing at it: a publication notes each target that died with edges to
@@ -41,7 +42,7 @@ final class Settlement {
     private final Staging staging;
     private final LifecycleEvents lifecycle;
     private TraversalStack idleStack;
-    private final java.util.function.LongPredicate isAlive;
+    private final LongPredicate isAlive;
 
     Settlement(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Staging staging,
             LifecycleEvents lifecycle) {

@@ -306,8 +306,7 @@ public final class NativeMemory implements AutoCloseable {
         }
         heldSlabs.remove(empty);
         for (int shift = 0; shift < freeBlocks.length; shift++) {
-            ArrayDeque<Block> free = freeBlocks[shift];
-            if (free != null && free.removeIf(b -> b.slab == empty)) {
+            if (freeBlocks[shift] != null && dropBlocksOf(empty, freeBlocks[shift])) {
                 returnedClasses |= 1L << shift;
             }
         }
@@ -327,6 +326,25 @@ public final class NativeMemory implements AutoCloseable {
     /** Whether one empty slab is kept (see Returning slabs). */
     boolean keepsOneEmptySlab() {
         return keepsSpare;
+    }
+
+    /**
+     * Takes the blocks of {@code slab} out of {@code free}, the others keeping their order; returns whether there
+     * were any. Allocates nothing (each block is taken from the front and put back at the end unless it goes, so
+     * the deque never needs more room), so a release whose arena has closed always finishes: no closed slab's block
+     * is left to be handed out ({@code removeIf} would allocate a lambda and a bit set).
+     */
+    private static boolean dropBlocksOf(Slab slab, ArrayDeque<Block> free) {
+        boolean dropped = false;
+        for (int i = 0, n = free.size(); i < n; i++) {
+            Block block = free.pollFirst();
+            if (block.slab == slab) {
+                dropped = true;
+            } else {
+                free.addLast(block);
+            }
+        }
+        return dropped;
     }
 
     public long reservedBytes() {

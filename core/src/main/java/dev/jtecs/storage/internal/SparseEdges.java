@@ -6,6 +6,7 @@ import dev.jtecs.entity.internal.Growth;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.function.LongPredicate;
 
 /**
  * One world's sparse relationship edges: for each sparse relationship, the targets of each source entity (by
@@ -327,7 +328,7 @@ public final class SparseEdges {
      * stays (its sources wait for the target's settlement): the one lookup per list a despawn makes. Allocates
      * nothing.
      */
-    public boolean dropListsOfDeadSources(long target, java.util.function.LongPredicate alive) {
+    public boolean dropListsOfDeadSources(long target, LongPredicate alive) {
         boolean cascadingSourcesLeft = false;
         for (int r = 0; r < orderedCount; r++) {
             TargetLists sources = ordered[r].sources;

@@ -117,16 +117,10 @@ class NativeMemoryTest {
             MemorySegment[] first = new MemorySegment[4];
             MemorySegment[] second = new MemorySegment[4];
             MemorySegment[] third = new MemorySegment[4];
-            for (int i = 0; i < 4; i++) {
-                first[i] = memory.allocate(NativeMemory.LARGE_BYTES);
-            }
+            allocateSlabBlocks(memory, first);
             long oneSlab = memory.footprintBytes();
-            for (int i = 0; i < 4; i++) {
-                second[i] = memory.allocate(NativeMemory.LARGE_BYTES);
-            }
-            for (int i = 0; i < 4; i++) {
-                third[i] = memory.allocate(NativeMemory.LARGE_BYTES); // the slab being carved
-            }
+            allocateSlabBlocks(memory, second);
+            allocateSlabBlocks(memory, third); // the slab being carved
             assertEquals(3, memory.heldSlabs());
             assertEquals(3 * oneSlab, memory.footprintBytes());
             for (MemorySegment segment : first) {
@@ -172,13 +166,9 @@ class NativeMemoryTest {
             memory.keepOneEmptySlab(); // as after churn (see aFreshSlabAfterOneWentBackStartsKeepingOneEmpty)
             MemorySegment[] first = new MemorySegment[4];
             MemorySegment[] second = new MemorySegment[4];
-            for (int i = 0; i < 4; i++) {
-                first[i] = memory.allocate(NativeMemory.LARGE_BYTES);
-            }
+            allocateSlabBlocks(memory, first);
             long oneSlab = memory.footprintBytes();
-            for (int i = 0; i < 4; i++) {
-                second[i] = memory.allocate(NativeMemory.LARGE_BYTES);
-            }
+            allocateSlabBlocks(memory, second);
             MemorySegment carved = memory.allocate(NativeMemory.LARGE_BYTES); // a third slab, being carved
             assertEquals(3, memory.heldSlabs());
             for (MemorySegment segment : first) {
@@ -211,9 +201,7 @@ class NativeMemoryTest {
     void churnOfASlabsWorthIsServedFromTheSpare() {
         try (NativeMemory memory = new NativeMemory()) {
             MemorySegment[] blocks = new MemorySegment[12]; // three slabs of four, the last being carved
-            for (int i = 0; i < blocks.length; i++) {
-                blocks[i] = memory.allocate(NativeMemory.LARGE_BYTES);
-            }
+            allocateSlabBlocks(memory, blocks);
             long footprint = memory.footprintBytes();
             java.util.Set<Long> middle = null;
             for (int round = 0; round < 20; round++) {
@@ -251,13 +239,9 @@ class NativeMemoryTest {
         try (NativeMemory memory = new NativeMemory()) {
             MemorySegment[] first = new MemorySegment[4];
             MemorySegment[] second = new MemorySegment[2];
-            for (int i = 0; i < 4; i++) {
-                first[i] = memory.allocate(NativeMemory.LARGE_BYTES);
-            }
+            allocateSlabBlocks(memory, first);
             long oneSlab = memory.footprintBytes();
-            for (int i = 0; i < 2; i++) {
-                second[i] = memory.allocate(NativeMemory.LARGE_BYTES); // the slab being carved
-            }
+            allocateSlabBlocks(memory, second); // the slab being carved
             assertFalse(memory.keepsOneEmptySlab());
             for (MemorySegment segment : first) {
                 memory.free(segment);
@@ -283,6 +267,38 @@ class NativeMemoryTest {
             assertEquals(1, memory.heldSlabs(), "from now on the empty slab being carved is kept");
             MemorySegment again = memory.allocate(NativeMemory.LARGE_BYTES);
             assertEquals(fresh.address(), again.address(), "served from the kept slab's free block");
+        }
+    }
+
+    /**
+     * A slab that goes back counts as having held a size only when blocks of that size were free in it: a size whose
+     * free blocks sit in another slab is not given up, and a fresh slab carved for it later starts no keeping.
+     */
+    @Test
+    void aSizeFreeOnlyInAnotherSlabIsNotGivenUpWithTheSlabThatGoesBack() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment free = memory.allocate(128);
+            memory.allocate(128); // keeps the first slab in use
+            memory.free(free); // a free 128-byte block, in the first slab
+            MemorySegment[] large = new MemorySegment[5];
+            allocateSlabBlocks(memory, large); // four fill the first slab, the fifth carves a second
+            assertEquals(2, memory.heldSlabs());
+            memory.free(large[4]); // the second slab empties and goes back: it held no free 128-byte block
+            assertEquals(1, memory.heldSlabs());
+            assertEquals(free.address(), memory.allocate(128).address(), "the free block in the first slab");
+            memory.allocate(128); // a fresh slab, for a size no returned slab held free
+            assertEquals(2, memory.heldSlabs());
+            assertFalse(memory.keepsOneEmptySlab());
+        }
+    }
+
+    /**
+     * Fills {@code into} with buffers of {@link NativeMemory#LARGE_BYTES}, the largest carved from slabs (four to a
+     * slab), in order.
+     */
+    private static void allocateSlabBlocks(NativeMemory memory, MemorySegment[] into) {
+        for (int i = 0; i < into.length; i++) {
+            into[i] = memory.allocate(NativeMemory.LARGE_BYTES);
         }
     }
 
@@ -415,9 +431,7 @@ class NativeMemoryTest {
                 first[i] = memory.allocate(NativeMemory.LARGE_BYTES);
                 firstAddresses.add(first[i].address());
             }
-            for (int i = 0; i < 4; i++) {
-                second[i] = memory.allocate(NativeMemory.LARGE_BYTES);
-            }
+            allocateSlabBlocks(memory, second);
             MemorySegment carved = memory.allocate(NativeMemory.LARGE_BYTES); // a third slab, being carved
             for (MemorySegment segment : first) {
                 memory.free(segment);
