@@ -3,7 +3,6 @@ package dev.jtecs.storage.internal;
 import dev.jtecs.entity.internal.AllocationFaults;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayDeque;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -67,8 +66,11 @@ public final class NativeMemory implements AutoCloseable {
     /** Bytes held from the system by every open allocator: changes per slab or large buffer, never per row. */
     private static final AtomicLong HELD = new AtomicLong();
 
-    @SuppressWarnings("unchecked")
-    private final ArrayDeque<Block>[] freeBlocks = new ArrayDeque[Long.numberOfTrailingZeros(LARGE_BYTES) + 1];
+    /**
+     * Per block size (by its shift), the free blocks: a stack linked through {@link Block#next}, so that a free
+     * allocates nothing (a block that left {@code smallBlocks} always reaches its list).
+     */
+    private final Block[] freeBlocks = new Block[Long.numberOfTrailingZeros(LARGE_BYTES) + 1];
     private final Map<MemorySegment, Block> smallBlocks = new IdentityHashMap<>();
     private final Map<MemorySegment, Large> large = new IdentityHashMap<>();
     /** Every slab held from the system, the one being carved among them. */
@@ -184,15 +186,16 @@ public final class NativeMemory implements AutoCloseable {
 
     private MemorySegment allocateSmall(long byteSize) {
         int shift = Math.max(MIN_CLASS_SHIFT, 64 - Long.numberOfLeadingZeros(byteSize - 1));
-        ArrayDeque<Block> free = freeBlocks[shift];
-        Block block = free == null ? null : free.peek();
-        if (block == null) {
+        Block block = freeBlocks[shift];
+        boolean reused = block != null;
+        if (!reused) {
             block = carve(1L << shift);
         }
         MemorySegment segment = block.memory.asSlice(0, byteSize);
         smallBlocks.put(segment, block); // the last step that may fail: nothing above changed the free lists
-        if (free != null && free.peek() == block) {
-            free.poll();
+        if (reused) {
+            freeBlocks[shift] = block.next;
+            block.next = null;
             block.memory.fill((byte) 0);
         }
         Slab owner = block.slab;
@@ -257,10 +260,8 @@ public final class NativeMemory implements AutoCloseable {
         }
         reservedBytes -= segment.byteSize();
         int shift = Long.numberOfTrailingZeros(block.memory.byteSize());
-        if (freeBlocks[shift] == null) {
-            freeBlocks[shift] = new ArrayDeque<>();
-        }
-        freeBlocks[shift].push(block);
+        block.next = freeBlocks[shift];
+        freeBlocks[shift] = block;
         if (--block.slab.live == 0) {
             if (!keepsSpare) {
                 release(block.slab); // the slab being carved too: the next small buffer carves a fresh one
@@ -306,7 +307,7 @@ public final class NativeMemory implements AutoCloseable {
         }
         heldSlabs.remove(empty);
         for (int shift = 0; shift < freeBlocks.length; shift++) {
-            if (freeBlocks[shift] != null && dropBlocksOf(empty, freeBlocks[shift])) {
+            if (dropBlocksOf(empty, shift)) {
                 returnedClasses |= 1L << shift;
             }
         }
@@ -329,20 +330,27 @@ public final class NativeMemory implements AutoCloseable {
     }
 
     /**
-     * Takes the blocks of {@code slab} out of {@code free}, the others keeping their order; returns whether there
-     * were any. Allocates nothing (each block is taken from the front and put back at the end unless it goes, so
-     * the deque never needs more room), so a release whose arena has closed always finishes: no closed slab's block
-     * is left to be handed out ({@code removeIf} would allocate a lambda and a bit set).
+     * Takes the blocks of {@code slab} out of the free list of block size {@code shift}, the others keeping their
+     * order; returns whether there were any. Allocates nothing (it relinks the list), so a release whose arena has
+     * closed always finishes: no closed slab's block is left to be handed out.
      */
-    private static boolean dropBlocksOf(Slab slab, ArrayDeque<Block> free) {
+    private boolean dropBlocksOf(Slab slab, int shift) {
         boolean dropped = false;
-        for (int i = 0, n = free.size(); i < n; i++) {
-            Block block = free.pollFirst();
+        Block kept = null; // the last block kept so far
+        for (Block block = freeBlocks[shift]; block != null; ) {
+            Block next = block.next;
             if (block.slab == slab) {
                 dropped = true;
+                block.next = null;
+                if (kept == null) {
+                    freeBlocks[shift] = next;
+                } else {
+                    kept.next = next;
+                }
             } else {
-                free.addLast(block);
+                kept = block;
             }
+            block = next;
         }
         return dropped;
     }
@@ -416,6 +424,7 @@ public final class NativeMemory implements AutoCloseable {
         }
         large.clear();
         smallBlocks.clear();
+        java.util.Arrays.fill(freeBlocks, null);
         reservedBytes = 0;
         slabBytes = 0;
         if (refused != null) {
@@ -444,7 +453,17 @@ public final class NativeMemory implements AutoCloseable {
     }
 
     /** A power-of-two block carved from a slab. */
-    private record Block(MemorySegment memory, Slab slab) {}
+    /** A block of a slab; {@code next} links it into its size's free list while it is free. */
+    private static final class Block {
+        final MemorySegment memory;
+        final Slab slab;
+        Block next;
+
+        Block(MemorySegment memory, Slab slab) {
+            this.memory = memory;
+            this.slab = slab;
+        }
+    }
 
     /**
      * A large buffer's own arena, the bytes it holds from the system (the buffer and its stagger), and the pooled

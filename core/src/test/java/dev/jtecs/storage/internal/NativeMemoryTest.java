@@ -312,6 +312,51 @@ class NativeMemoryTest {
     }
 
     @Test
+    void aSlabThatGoesBackLeavesTheOtherFreeBlocksOfItsSizeInTheirOrder() {
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment[] first = new MemorySegment[4];
+            MemorySegment[] second = new MemorySegment[4];
+            allocateSlabBlocks(memory, first); // fill the first slab
+            allocateSlabBlocks(memory, second); // and a second
+            assertEquals(2, memory.heldSlabs());
+            // the free list, newest first, ends up second[3], second[2], second[1], first[2], second[0], first[1]
+            memory.free(first[1]);
+            memory.free(second[0]);
+            memory.free(first[2]);
+            memory.free(second[1]);
+            memory.free(second[2]);
+            memory.free(second[3]); // the second slab empties and goes back with its four free blocks
+            assertEquals(1, memory.heldSlabs());
+            assertEquals(first[2].address(), memory.allocate(NativeMemory.LARGE_BYTES).address());
+            assertEquals(first[1].address(), memory.allocate(NativeMemory.LARGE_BYTES).address());
+            assertEquals(1, memory.heldSlabs(), "no block of the slab that went back was handed out");
+            memory.allocate(NativeMemory.LARGE_BYTES); // none free: a fresh slab
+            assertEquals(2, memory.heldSlabs());
+        }
+    }
+
+    @Test
+    void freeingSmallBuffersAllocatesNothing() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try (NativeMemory memory = new NativeMemory()) {
+            MemorySegment keep = memory.allocate(64); // the slab stays in use
+            MemorySegment[] buffers = new MemorySegment[4096];
+            for (int i = 0; i < buffers.length; i++) {
+                buffers[i] = memory.allocate(64);
+            }
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (MemorySegment buffer : buffers) {
+                memory.free(buffer); // a free list that had to grow could fail here, the block already let go
+            }
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertEquals(0, allocated, "bytes allocated by 4,096 frees");
+            assertEquals(1, memory.liveBuffers());
+            memory.free(keep);
+        }
+    }
+
+    @Test
     void manySizesStayAlignedAndDisjoint() {
         try (NativeMemory memory = new NativeMemory()) {
             java.util.List<MemorySegment> live = new java.util.ArrayList<>();
