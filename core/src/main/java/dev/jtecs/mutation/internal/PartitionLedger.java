@@ -3,6 +3,7 @@ package dev.jtecs.mutation.internal;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.mutation.PartitionConflictException;
 import dev.jtecs.mutation.PartitionConflicts;
 import dev.jtecs.mutation.PartitionDimension;
@@ -195,10 +196,19 @@ public final class PartitionLedger {
         return value > held ? value : -1;
     }
 
-    /** Records and stages a decided operation (inside the call's scope). */
+    /**
+     * Stages a decided operation (inside the call's scope) and records it: the ledger's room first, the note
+     * last, so that an operation whose staging fails is not noted as held (a retry in the same submission would
+     * otherwise be taken for the same operation again and dropped).
+     */
     void apply(long id, int slot, PartitionDimension dimension, int value) {
         int d = dimensionByComponent[dimension.tags().get(0).id()] - 1;
+        reserve(slot);
+        stage(id, slot, dimension, value);
         put(slot, d, value);
+    }
+
+    private void stage(long id, int slot, PartitionDimension dimension, int value) {
         List<TagComponent> tags = dimension.tags();
         if (dimension.isPresence()) {
             if (value == 1) {
@@ -246,16 +256,36 @@ public final class PartitionLedger {
         return -1;
     }
 
+    /**
+     * Makes room to note {@code slot} in this submission: the one step of the ledger that allocates. Every growth
+     * is made into locals and assigned after the last one, so a failed allocation leaves the ledger as it was.
+     */
+    private void reserve(int slot) {
+        int used = transaction.seals() + 1 == epoch ? entries : 0; // a new submission starts the pool over
+        if (slot >= slotEpochs.length) {
+            int capacity = Math.max(slot + 1, slotEpochs.length * 2);
+            long[] grownEpochs = Growth.copyOf(slotEpochs, capacity);
+            int[] grownHeads = Growth.copyOf(slotHeads, capacity);
+            slotEpochs = grownEpochs;
+            slotHeads = grownHeads;
+        }
+        if (used == entryValues.length) {
+            int capacity = used * 2;
+            int[] grownDimensions = Growth.copyOf(entryDimensions, capacity);
+            int[] grownValues = Growth.copyOf(entryValues, capacity);
+            int[] grownNext = Growth.copyOf(entryNext, capacity);
+            entryDimensions = grownDimensions;
+            entryValues = grownValues;
+            entryNext = grownNext;
+        }
+    }
+
+    /** Notes that {@code slot} holds {@code value} on dimension {@code d} in this submission, in the room reserved. */
     private void put(int slot, int d, int value) {
         long now = transaction.seals() + 1;
         if (now != epoch) { // a new submission: the pool of entries starts over
             epoch = now;
             entries = 0;
-        }
-        if (slot >= slotEpochs.length) {
-            int capacity = Math.max(slot + 1, slotEpochs.length * 2);
-            slotEpochs = Arrays.copyOf(slotEpochs, capacity);
-            slotHeads = Arrays.copyOf(slotHeads, capacity);
         }
         if (slotEpochs[slot] != now) {
             slotEpochs[slot] = now;
@@ -266,12 +296,6 @@ public final class PartitionLedger {
                 entryValues[e] = value;
                 return;
             }
-        }
-        if (entries == entryValues.length) {
-            int capacity = entries * 2;
-            entryDimensions = Arrays.copyOf(entryDimensions, capacity);
-            entryValues = Arrays.copyOf(entryValues, capacity);
-            entryNext = Arrays.copyOf(entryNext, capacity);
         }
         entryDimensions[entries] = d;
         entryValues[entries] = value;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.event.ArchetypeCreated;
 import dev.jtecs.mutation.PartitionConflictException;
 import dev.jtecs.mutation.PartitionConflicts;
@@ -60,6 +61,7 @@ class PartitionLedgerTest {
 
     @AfterEach
     void tearDown() {
+        AllocationFaults.disarm();
         world.close();
     }
 
@@ -72,6 +74,38 @@ class PartitionLedgerTest {
         world.unsetTag(id, HUNGRY);
         assertFalse(world.has(id, HUNGRY));
         assertNull(world.partitionOf(id, FRENZY));
+    }
+
+    @Test
+    void aTagChangeWhoseAllocationFailsCanBeMadeAgainOnASlotPastTheLedgersFirstRoom() {
+        long[] ids = world.batchSpawn(3000, List.of(HP.of(1), IDLE)).toArray();
+        long high = ids[2500]; // a slot past the 1,024 the ledger starts with: the first note grows it
+        int failures = 0;
+        for (int k = 1; ; k++) { // fail each allocation of the call in turn, then let it through
+            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+            try {
+                world.defer();
+                try {
+                    world.setTag(high, HUNGRY);
+                } finally {
+                    AllocationFaults.disarm();
+                    world.commit();
+                }
+            } catch (OutOfMemoryError expected) {
+                failures++;
+                continue;
+            }
+            break;
+        }
+        assertEquals(AllocationFaults.ENABLED, failures > 0, "the growths of the ledger were failed");
+        assertTrue(world.has(high, HUNGRY));
+        for (long id : ids) {
+            assertEquals(id == high, world.has(id, HUNGRY));
+        }
+        world.setTag(ids[2999], HUNGRY); // the ledger still notes the slots past its first room
+        world.unsetTag(high, HUNGRY);
+        assertTrue(world.has(ids[2999], HUNGRY));
+        assertFalse(world.has(high, HUNGRY));
     }
 
     @Test
