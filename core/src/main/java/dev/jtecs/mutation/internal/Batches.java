@@ -287,6 +287,10 @@ final class Batches {
      */
     private BatchOp stageSpawn(int count, Planned planned, BatchCallback initializer) {
         BatchOp.SpawnPlan plan = planned.plan();
+        // the op and its room first: once ids are reserved, nothing below allocates (a failure would leak them)
+        BatchOp op = BatchOp.recyclableSpawn(transaction.takeSpareSpawn(), plan, count, 0, null, 0, initializer)
+                .withSparse(planned.sparse());
+        transaction.reserveOps(1);
         long[] ids = null;
         int idsFrom = 0;
         long first = index.allocateConsecutive(count, plan.table().id());
@@ -298,8 +302,9 @@ final class Batches {
                 ids = null; // recycled slots that happen to line up
             }
         }
-        BatchOp op = BatchOp.recyclableSpawn(transaction.takeSpareSpawn(), plan, count, first, ids, idsFrom,
-                initializer).withSparse(planned.sparse());
+        op.firstId = first;
+        op.ids = ids;
+        op.idsFrom = idsFrom;
         transaction.addOp(op);
         return op;
     }
@@ -317,9 +322,11 @@ final class Batches {
         }
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, false);
         scopes.run(() -> {
+            BatchOp op = BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, initializer)
+                    .withSparse(withRequired(sparse, plan));
+            transaction.reserveOps(1); // the op and its room before the ids are reserved
             reserveAll(copy, copy.length, plan.table(), "batchSpawnAt");
-            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, copy.length, 0, copy, initializer)
-                    .withSparse(withRequired(sparse, plan)));
+            transaction.addOp(op);
         });
     }
 
@@ -354,14 +361,16 @@ final class Batches {
         BatchOp.SpawnPlan plan = drain.planSpawn(inputs, true);
         Input[] planned = inputs;
         scopes.run(() -> {
+            BatchOp op = BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, copy, initializer)
+                    .withSparse(withRequired(sparse, plan));
+            transaction.reserveOps(1); // the op and its room before the ids are reserved
             reserveAll(copy, count, plan.table(), "batchSpawnAtRaw");
             for (Input input : planned) {
                 if (input.component() == EntityKey.COMPONENT && input instanceof ComponentValue<?> value) {
                     keys.stageClaim((String) value.value(), copy[0]); // count is 1 here: checked above
                 }
             }
-            transaction.addOp(BatchOp.spawn(BatchOp.Kind.SPAWN_AT, plan, count, 0, copy, initializer)
-                    .withSparse(withRequired(sparse, plan)));
+            transaction.addOp(op);
         });
     }
 
@@ -383,6 +392,7 @@ final class Batches {
      */
     void restore(int highWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
             int[] restoredGenerations, int restoredCount, MutationModel.RestoreBatch[] restored) {
+        transaction.reserveOps(restored.length); // before anything goes: the batches' room
         clearStorage();
         // Reserved before planning, which creates archetypes and so runs ArchetypeCreated observers: a spawn of
         // theirs must take a slot the snapshot leaves free, not one it restores. The layout reserves them in the
@@ -693,6 +703,11 @@ final class Batches {
         int[] counts = new int[nonEmpty];
         boolean filter = kind == BatchOp.Kind.DESPAWN && (transaction.openRecords() > 0
                 || transaction.hasOpenTagMoves() || transaction.anyDoomed()); // (tag moves become records below)
+        // every allocation first (the op's room, the marks' room, the members, the op): the marks come last
+        transaction.reserveOps(1);
+        if (filter) {
+            transaction.reserveDoom(index.highWater());
+        }
         int t = 0;
         for (Archetype archetype : matched) {
             if (archetype.count() == 0) {
@@ -707,26 +722,35 @@ final class Batches {
             } else if (filter) {
                 long[] ids = new long[table.count()];
                 table.readEntities(0, ids.length, ids, 0);
-                members[t] = selectAndDoom(ids);
+                members[t] = unselected(ids);
             }
             t++;
         }
         capturedTables = tables;
         capturedCounts = counts;
         BatchOp op = BatchOp.query(kind, tables, members, structural, counts, component, value, writer, transaction);
+        if (filter) { // nothing below allocates: the marks fit the room reserved, the op its room
+            for (long[] selected : members) {
+                for (long id : selected) {
+                    transaction.doom(Entity.slot(id));
+                }
+            }
+        }
         transaction.addOp(op);
         return op;
     }
 
-    /** Drops members already being despawned and marks the rest as selected by this despawn. */
-    private long[] selectAndDoom(long[] ids) {
+    /**
+     * Drops members already being despawned (a slot is in one table: no member's mark can change another's
+     * answer, so the despawn marks its members afterwards, once everything it needs is allocated).
+     */
+    private long[] unselected(long[] ids) {
         int kept = 0;
         for (long id : ids) {
             int slot = Entity.slot(id);
             if (transaction.isDoomed(slot) || isDespawning(slot)) {
                 continue;
             }
-            transaction.doom(slot);
             ids[kept++] = id;
         }
         return kept == ids.length ? ids : java.util.Arrays.copyOf(ids, kept);

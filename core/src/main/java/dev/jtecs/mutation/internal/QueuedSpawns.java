@@ -151,6 +151,9 @@ final class QueuedSpawns implements SpawnQueue {
         if (idCount == ids.length) {
             ids = Growth.copyOf(ids, ids.length * 2);
         }
+        if (!join) {
+            transaction.reserveOps(1); // the batch this spawn opens
+        }
         BatchOp op = join ? open : BatchOp.queued(planned.plan(), rows, rows.size(), idCount)
                 .withSparse(planned.sparse());
         int row = rows.append(); // a default factory may throw: nothing has changed then

@@ -1,5 +1,6 @@
 package dev.jtecs.mutation.internal;
 
+import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.entity.internal.Growth;
 
 import dev.jtecs.component.Component;
@@ -479,7 +480,26 @@ public final class Transaction {
 
     private BatchOp spareSpawn; // the last recyclable spawn batch dropped, kept for the next one
 
+    private int opsRoom; // the capacity ops is known to have (an ArrayList hides its own)
+
+    /**
+     * Makes room for {@code n} more batch operations, so that the {@link #addOp}s that follow cannot fail: a caller
+     * reserves before it changes anything (ids reserved, slots doomed, captures registered), and a failed
+     * allocation then leaves everything as it was.
+     */
+    public void reserveOps(int n) {
+        int needed = ops.size() + n;
+        if (needed > opsRoom) {
+            int capacity = Growth.nextCapacity(Math.max(opsRoom, 8), needed);
+            AllocationFaults.beforeHeapGrowth(capacity); // the list's growth, failed the same way as the arrays'
+            ops.ensureCapacity(capacity);
+            opsRoom = capacity;
+        }
+    }
+
+    /** Stages a batch operation, in room {@link #reserveOps} made (or makes now, before anything changes). */
     public void addOp(BatchOp op) {
+        reserveOps(1);
         if (op.isBoundary() && tagCount > sealedTagEnd) {
             promoteAll(); // staged before the boundary: they publish before it, as records
         }
@@ -551,6 +571,14 @@ public final class Transaction {
     // ---------------------------------------------------------------- doomed entities
 
     /** Marks a slot whose entity is being despawned (selected by a batch despawn, or its despawn staged). */
+    /** Makes room for selection marks on every slot below {@code slots}, so that {@link #doom} cannot fail. */
+    public void reserveDoom(int slots) {
+        int words = (slots + 63) >>> 6;
+        if (words > doomed.length) {
+            doomed = Growth.copyOf(doomed, Math.max(words, doomed.length * 2));
+        }
+    }
+
     public void doom(int slot) {
         int word = slot >>> 6;
         if (word >= doomed.length) {

@@ -20,6 +20,7 @@ import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.query.Query;
@@ -62,6 +63,7 @@ class BatchesTest {
 
     @AfterEach
     void close() {
+        AllocationFaults.disarm();
         world.close();
     }
 
@@ -82,6 +84,77 @@ class BatchesTest {
             }
         });
         return rows + " alive=" + world.entityCount() + " archetypes=" + world.archetypeCount();
+    }
+
+    // ---------------------------------------------------------------- failed allocations
+
+    @Test
+    void aBatchDespawnWhoseAllocationFailsMarksNoMemberAndTheNextOneDespawnsThemAll() {
+        int failures = 0;
+        for (int k = 1; ; k++) { // fail each allocation of the call in turn, then let it through
+            try (World w = World.create()) {
+                long[] ids = w.batchSpawn(3000, List.of(POS)).toArray(); // past the 1,024 slots the marks start with
+                Query all = w.newQuery(QueryDescriptor.builder().include(POS).build());
+                w.defer();
+                w.set(ids[0], MARK); // a record open in the scope: the despawn filters its members at the call
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                boolean failed = false;
+                try {
+                    w.batchDespawn(all);
+                } catch (OutOfMemoryError expected) {
+                    failed = true;
+                }
+                AllocationFaults.disarm();
+                w.commit();
+                if (!failed) {
+                    assertEquals(0, w.entityCount());
+                    break;
+                }
+                failures++;
+                assertEquals(3000, w.entityCount(), "allocation " + k);
+                assertTrue(w.has(ids[0], MARK), "allocation " + k + ": the record before it stands");
+                w.defer();
+                w.set(ids[1], MARK);
+                w.batchDespawn(all); // a member marked by the failed call would be skipped as despawning already
+                w.commit();
+                assertEquals(0, w.entityCount(), "allocation " + k);
+            }
+        }
+        assertEquals(AllocationFaults.ENABLED, failures > 0, "the call's allocations were failed");
+    }
+
+    @Test
+    void aBatchSpawnWhoseAllocationFailsReservesNoIdForGood() {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            try (World w = World.create(); World reference = World.create()) {
+                for (World each : List.of(w, reference)) {
+                    long[] ids = each.batchSpawn(40, List.of(POS)).toArray();
+                    for (int i = 0; i < ids.length; i += 3) {
+                        each.despawn(ids[i]); // free slots out of order: the batch takes scattered ids
+                    }
+                }
+                w.defer();
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                boolean failed = false;
+                try {
+                    w.batchSpawn(20, List.of(POS, VEL));
+                } catch (OutOfMemoryError expected) {
+                    failed = true;
+                }
+                AllocationFaults.disarm();
+                w.commit();
+                if (!failed) {
+                    break;
+                }
+                failures++;
+                assertEquals(reference.entityCount(), w.entityCount(), "allocation " + k);
+                // the same spawns from here get the same ids in both: no slot stayed reserved by the failure
+                assertArrayEquals(reference.batchSpawn(30, List.of(VEL)).toArray(),
+                        w.batchSpawn(30, List.of(VEL)).toArray(), "allocation " + k);
+            }
+        }
+        assertEquals(AllocationFaults.ENABLED, failures > 0, "the call's allocations were failed");
     }
 
     // ---------------------------------------------------------------- batchSpawn

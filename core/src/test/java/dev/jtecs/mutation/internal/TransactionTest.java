@@ -50,6 +50,43 @@ class TransactionTest {
         assertEquals(2, tx.openRecords());
     }
 
+    /** A batch despawn of no table: the smallest batch operation there is. */
+    private static BatchOp emptyDespawn(Transaction tx) {
+        return BatchOp.query(BatchOp.Kind.DESPAWN, new Table[0], new long[0][], new long[0], new int[0], null, null,
+                null, tx);
+    }
+
+    @Test
+    void reservedRoomLetsTheBatchOperationsAndMarksThatFollowAllocateNothing() {
+        Transaction tx = new Transaction();
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> tx.reserveOps(20));
+            assertEquals(0, tx.openOps());
+            tx.reserveOps(20); // the fault fired once: this one grows
+            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1); // any growth from here throws
+            for (int i = 0; i < 20; i++) {
+                tx.addOp(emptyDespawn(tx));
+            }
+            assertEquals(20, tx.openOps());
+            assertTrue(AllocationFaults.armed(AllocationFaults.Kind.HEAP), "the room reserved held them all");
+            assertThrows(OutOfMemoryError.class, () -> tx.addOp(emptyDespawn(tx)), "a 21st needs room");
+            assertEquals(20, tx.openOps(), "and failed before it was staged");
+            assertTrue(tx.hasOpenBoundary());
+
+            AllocationFaults.disarm();
+            tx.reserveDoom(100_000);
+            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+            tx.doom(99_999);
+            tx.doom(0);
+            assertTrue(tx.isDoomed(99_999));
+            assertTrue(tx.isDoomed(0));
+            assertTrue(AllocationFaults.armed(AllocationFaults.Kind.HEAP), "the marks fit the room reserved");
+        } finally {
+            AllocationFaults.disarm();
+        }
+    }
+
     @Test
     void lastWriteWinsAndFirstStagingOrderIsKept() {
         Transaction tx = new Transaction();
