@@ -1,5 +1,6 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.entity.internal.Growth;
 
@@ -24,7 +25,7 @@ import java.util.function.Consumer;
  */
 public final class ArchetypeRegistry implements AutoCloseable {
     private final NativeMemory memory;
-    private final List<Table> tables = new ArrayList<>();
+    private final ArrayList<Table> tables = new ArrayList<>();
     private Table[] byStore = new Table[16];
     private final java.util.ArrayDeque<int[]> freed = new java.util.ArrayDeque<>(); // {id, store} of pruned tables
     private int live;
@@ -32,7 +33,11 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private final Probe probe = new Probe();
     private final Table root;
     private Consumer<Table> creationListener = table -> { };
-    private final List<Table> dirtyQueue = new ArrayList<>();
+    private final ArrayList<Table> dirtyQueue = new ArrayList<>();
+    // what a table that turns dirty calls: one object for every table, so registering one allocates none
+    private final Consumer<Table> queueDirty = dirtyQueue::add;
+    private int tablesRoom; // the capacities tables and dirtyQueue are known to have (ArrayList hides its own)
+    private int dirtyRoom;
     // the component index: tables by component id, without boxing (registered ids, then pair ids)
     private final ArrayList<List<Table>> byComponent = new ArrayList<>();
     // pair ids are never reused, so pairs are keyed, and a pair's entry goes when its last table is pruned
@@ -267,8 +272,18 @@ public final class ArchetypeRegistry implements AutoCloseable {
             if (store >= byStore.length) { // grown, and the table built, before anything is registered
                 byStore = Growth.copyOf(byStore, Math.max(byStore.length * 2, store + 1));
             }
+            // room in every list the table joins, before it joins any: after the signature's entry (the first
+            // step, and the last that allocates) registering allocates nothing, and neither does a table that
+            // turns dirty later (the queue holds each table at most once)
+            tablesRoom = reserve(tables, tablesRoom, tables.size() + 1);
+            dirtyRoom = reserve(dirtyQueue, dirtyRoom, tables.size() + 1);
+            for (int id : ids) {
+                List<Table> holders = holders(id, true);
+                ((ArrayList<Table>) holders).ensureCapacity(holders.size() + 1);
+            }
             table = new Table(reuse != null ? reuse[0] : tables.size(), exact, memory, clock);
             table.sparse = sparseEdges;
+            bySignature.put(new Signature(ids), table);
             if (reuse != null) {
                 freed.poll();
                 tables.set(reuse[0], table);
@@ -278,8 +293,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
             }
             live++;
             byStore[table.store()] = table;
-            bySignature.put(new Signature(ids), table);
-            table.dirty().onFirstDirty(dirtyQueue::add);
+            table.dirty().onFirstDirty(queueDirty);
             for (int id : ids) {
                 List<Table> holders = holders(id, true);
                 if (holders.isEmpty()) {
@@ -290,6 +304,17 @@ public final class ArchetypeRegistry implements AutoCloseable {
             creationListener.accept(table);
         }
         return table;
+    }
+
+    /** Grows {@code list} to hold {@code needed} tables when its known {@code room} is short; returns the room. */
+    private static int reserve(ArrayList<Table> list, int room, int needed) {
+        if (needed <= room) {
+            return room;
+        }
+        int capacity = Growth.nextCapacity(Math.max(room, 8), needed);
+        AllocationFaults.beforeHeapGrowth(capacity); // a list's growth, failed the same way as the arrays'
+        list.ensureCapacity(capacity);
+        return capacity;
     }
 
     /** The tables that turned dirty since the last {@link #clearDirty()}, in first-dirtied order. */

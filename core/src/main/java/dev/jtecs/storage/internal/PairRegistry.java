@@ -15,7 +15,7 @@ import java.util.Map;
  */
 public final class PairRegistry {
     private final Map<BaseRelationship<?>, LongMap<PairComponent>> byRelationship = new java.util.IdentityHashMap<>();
-    private final Map<Long, List<PairComponent>> byTarget = new HashMap<>();
+    private final Map<Long, ArrayList<PairComponent>> byTarget = new HashMap<>();
     private int nextId = Components.FIRST_PAIR_ID;
 
     /** The pair component of ({@code relationship}, {@code target}), created on first use. */
@@ -26,9 +26,20 @@ public final class PairRegistry {
             if (nextId == Integer.MAX_VALUE) {
                 throw new IllegalStateException("pair id space exhausted");
             }
-            pair = PairComponent.create(nextId++, relationship, target);
-            targets.put(target, pair);
-            byTarget.computeIfAbsent(target, t -> new ArrayList<>(2)).add(pair);
+            // every allocation before the pair is noted (the pair, its target's list with room, the map entries):
+            // a failure leaves at most an empty list for the target, and the id is not spent
+            PairComponent created = PairComponent.create(nextId, relationship, target);
+            ArrayList<PairComponent> pointing = byTarget.get(target);
+            if (pointing == null) {
+                pointing = new ArrayList<>(2);
+                byTarget.put(target, pointing);
+            } else {
+                pointing.ensureCapacity(pointing.size() + 1);
+            }
+            targets.put(target, created);
+            pointing.add(created);
+            nextId++;
+            pair = created;
         }
         return pair;
     }
@@ -61,9 +72,9 @@ public final class PairRegistry {
      */
     public int forgetDead(java.util.function.LongPredicate alive, java.util.function.IntPredicate held) {
         int before = live();
-        java.util.Iterator<Map.Entry<Long, List<PairComponent>>> entries = byTarget.entrySet().iterator();
+        java.util.Iterator<Map.Entry<Long, ArrayList<PairComponent>>> entries = byTarget.entrySet().iterator();
         while (entries.hasNext()) {
-            Map.Entry<Long, List<PairComponent>> entry = entries.next();
+            Map.Entry<Long, ArrayList<PairComponent>> entry = entries.next();
             if (alive.test(entry.getKey())) {
                 continue;
             }

@@ -230,6 +230,27 @@ class ArchetypeRegistryTest {
     }
 
     @Test
+    void tablesTurningDirtyAllocateNothing() {
+        // the queue grows when a table is made, not when one turns dirty: a structural change (a row appended or
+        // swapped out) that then failed to allocate would leave its table out of the queue for good
+        Table a = registry.withAdded(registry.root(), A);
+        List<Table> tables = new ArrayList<>();
+        for (long target = 1; target <= 300; target++) {
+            tables.add(registry.withAdded(a, registry.pairs().pair(LIKES, target)));
+        }
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        Table[] each = tables.toArray(new Table[0]);
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < each.length; i++) { // indexed: an iterator would be an allocation of its own
+            each[i].markStructural();
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(0, allocated, "bytes allocated while 300 tables turned dirty");
+        assertEquals(tables, registry.dirtyQueue());
+    }
+
+    @Test
     void theDirtyQueueHoldsEachTableOnceInFirstDirtiedOrderUntilCleared() {
         Table a = registry.withAdded(registry.root(), A);
         Table b = registry.withAdded(registry.root(), B);

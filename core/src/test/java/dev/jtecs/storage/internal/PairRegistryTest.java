@@ -37,6 +37,39 @@ class PairRegistryTest {
     }
 
     @Test
+    void aPairWhoseCreationFailsIsNotNotedAndSpendsNoId() {
+        PairRegistry pairs = new PairRegistry();
+        int failures = 0;
+        try {
+            for (int i = 1; i <= 200; i++) {
+                long target = Entity.pack(i, 0);
+                for (int k = 1; ; k++) { // fail each heap growth of the creation in turn, then let it through
+                    dev.jtecs.entity.internal.AllocationFaults.failAt(
+                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                    try {
+                        pairs.pair(A, target);
+                    } catch (OutOfMemoryError expected) {
+                        failures++;
+                        assertNull(pairs.find(A, target), "pair " + i);
+                        assertEquals(List.of(), pairs.targeting(target), "pair " + i);
+                        assertEquals(i - 1, pairs.size(), "pair " + i + ": no id spent");
+                        continue;
+                    } finally {
+                        dev.jtecs.entity.internal.AllocationFaults.disarm();
+                    }
+                    break;
+                }
+                PairComponent made = pairs.find(A, target);
+                assertEquals(Components.FIRST_PAIR_ID + i - 1, made.id(), "ids without gaps");
+                assertEquals(List.of(made), pairs.targeting(target));
+            }
+        } finally {
+            dev.jtecs.entity.internal.AllocationFaults.disarm();
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "the map's growths failed");
+    }
+
+    @Test
     void forgetsPairsOfDeadTargetsThatNoArchetypeHolds() {
         PairRegistry pairs = new PairRegistry();
         long dead = Entity.pack(1, 0);
