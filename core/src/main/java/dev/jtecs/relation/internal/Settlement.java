@@ -290,18 +290,17 @@ final class Settlement {
             return;
         }
         Long[] sources = landedOnDead.toArray(new Long[0]);
-        landedOnDead.clear();
-        for (long source : sources) {
-            if (!index.isAlive(source)) {
-                continue;
-            }
-            for (BaseRelationship<?> relationship : sparse.relationships()) {
-                if (relationship.isCascadeDelete() && holdsDeadTarget(relationship, source)) {
-                    settleDeadTargetsOf(relationship, source); // first: should the despawn's observers throw,
-                    despawnSource(source); // the failed publication leaves these targets to the next one
-                    break;
+        for (Long source : sources) { // each leaves the notes once settled: a failure leaves it and the rest noted
+            if (index.isAlive(source)) {
+                for (BaseRelationship<?> relationship : sparse.relationships()) {
+                    if (relationship.isCascadeDelete() && holdsDeadTarget(relationship, source)) {
+                        settleDeadTargetsOf(relationship, source); // first: should the despawn's observers throw,
+                        despawnSource(source); // the failed publication leaves these targets to the next one
+                        break;
+                    }
                 }
             }
+            landedOnDead.remove(source); // the boxed note itself: removing it allocates nothing
         }
     }
 

@@ -41,6 +41,13 @@ final class SparseMarkers {
      */
     void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
         ensureTouchRoom();
+        if (op == SparseWriteQueue.ADD && relationship.isCascadeDelete() && !settlement.isLiveTarget(target)) {
+            // its target died before the edge landed; a later write of the same flush may still re-target it,
+            // so the cascade is decided where the flush (or batch) leaves the store: settleLandedOnDead. Noted
+            // before the edit (the note allocates): an edit that then fails leaves a note that finds no dead
+            // target, never an edge on a dead target that nobody noted
+            settlement.noteLandedOnDead(entity);
+        }
         boolean changed;
         try {
             changed = switch (op) {
@@ -56,11 +63,6 @@ final class SparseMarkers {
         }
         if (changed) {
             remember(entity, relationship);
-        }
-        if (op == SparseWriteQueue.ADD && relationship.isCascadeDelete() && !settlement.isLiveTarget(target)) {
-            // its target died before the edge landed; a later write of the same flush may still re-target it,
-            // so the cascade is decided where the flush (or batch) leaves the store: settleLandedOnDead
-            settlement.noteLandedOnDead(entity);
         }
     }
 

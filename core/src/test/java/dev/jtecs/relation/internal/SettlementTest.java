@@ -529,6 +529,49 @@ class SettlementTest {
         throw new AssertionError("the commit kept failing");
     }
 
+    /**
+     * Many cascading edges land on targets that died in the same wave, and the commit runs out of heap at each of
+     * its growths in turn: settling one of those sources (noting its dead target) may fail, and the sources not
+     * settled yet must stay noted for the next publication, which despawns them.
+     */
+    @Test
+    void edgesThatLandedOnDeadTargetsAreAllSettledWhateverGrowthFails() {
+        int injected = 0;
+        for (int k = 1; k < 400; k++) {
+            try (World w = World.create()) {
+                for (int i = 0; i < 150; i++) {
+                    w.spawn();
+                }
+                long[] targets = new long[40];
+                for (int i = 0; i < targets.length; i++) {
+                    targets[i] = w.spawn();
+                }
+                w.defer();
+                long[] sources = new long[targets.length];
+                for (int i = 0; i < targets.length; i++) {
+                    w.despawn(targets[i]);
+                    sources[i] = w.spawn(HOLD.to(targets[i])); // lands after its target died
+                }
+                if (!RelationFixtures.commitFailingAtHeapGrowth(w, k)) {
+                    assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, injected > 0,
+                            "the commit allocates");
+                    for (long source : sources) {
+                        assertFalse(w.isAlive(source));
+                    }
+                    return;
+                }
+                injected++;
+                w.unwind();
+                w.spawn(); // a further publication settles what the failed one left
+                for (int i = 0; i < sources.length; i++) {
+                    assertFalse(w.isAlive(sources[i]), "k=" + k + " source " + i + " outlived its cascading "
+                            + "target: " + RelationFixtures.dump(w));
+                }
+            }
+        }
+        throw new AssertionError("the commit kept failing");
+    }
+
     private static List<Long> targets(World w, long id) {
         return RelationFixtures.targets(w, id, FOLLOWS);
     }
