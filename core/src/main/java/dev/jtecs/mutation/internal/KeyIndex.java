@@ -2,6 +2,7 @@ package dev.jtecs.mutation.internal;
 
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.storage.internal.Table;
 import java.util.HashSet;
 import java.util.Set;
@@ -79,12 +80,22 @@ public final class KeyIndex {
         pending.put(key, entity);
     }
 
-    /** Records a committed key immediately (a write-through), releasing the entity's previous key. */
-    void commitNow(String key, String previous, long entity) {
-        if (previous != null && !previous.isEmpty()) {
+    /**
+     * Records a committed key at once (a write-through), before the entity's row holds it: the one step that
+     * allocates, so a failure leaves the key unclaimed and the row as it was (an entry whose row then does not
+     * hold the key is stale, and dropped when met). {@link #releaseNow} follows once the row holds it.
+     */
+    void claimNow(String key, long entity) {
+        AllocationFaults.beforeHeapGrowth(1); // the map's entry, failed the same way as the engine's arrays
+        committed.put(key, entity);
+    }
+
+    /** After a write-through: releases the entity's previous key (when another) and sweeps when due. */
+    void releaseNow(String key, String previous, long entity) {
+        if (previous != null && !previous.isEmpty() && !previous.equals(key)) {
             committed.remove(previous, entity);
         }
-        put(key, entity);
+        sweepIfDue();
     }
 
     /** After a drain: staged claims whose entity now holds that key become committed; the rest are dropped. */
@@ -99,6 +110,11 @@ public final class KeyIndex {
 
     private void put(String key, long entity) {
         committed.put(key, entity);
+        sweepIfDue();
+    }
+
+    /** Drops the stale entries once the map has doubled since the last sweep. */
+    private void sweepIfDue() {
         if (committed.size() >= sweepAt) {
             Iterator<Map.Entry<String, Long>> entries = committed.entrySet().iterator();
             while (entries.hasNext()) {

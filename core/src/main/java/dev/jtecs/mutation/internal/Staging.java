@@ -508,8 +508,10 @@ public final class Staging {
     private void writeThrough(long id, Table table, int position, int row, Input input) {
         if (input.component() == EntityKey.COMPONENT) {
             String previous = (String) table.readValue(position, row);
+            String key = keyOf(input);
+            keys.claimNow(key, id); // before the row holds it: a claim that fails leaves the row as it was
             table.writeInput(position, row, input);
-            keys.commitNow(keyOf(input), previous, id);
+            keys.releaseNow(key, previous, id);
         } else {
             table.writeInput(position, row, input);
         }

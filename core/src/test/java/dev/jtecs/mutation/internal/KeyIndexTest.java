@@ -42,10 +42,32 @@ class KeyIndexTest {
         assertEquals(0, keys.size(), "the stale entry was dropped when met");
     }
 
+    /** A write-through as {@code Staging} makes it: the claim, the row (the test's map), then the release. */
+    private void commit(String key, String previous, long id) {
+        keys.claimNow(key, id);
+        keys.releaseNow(key, previous, id);
+    }
+
+    @Test
+    void aClaimThatFailsToAllocateLeavesNoEntry() {
+        held.put(5L, "k");
+        dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> keys.claimNow("k", 5));
+        } finally {
+            dev.jtecs.entity.internal.AllocationFaults.disarm();
+        }
+        assertEquals(0, keys.size());
+        commit("k", null, 5);
+        assertEquals(5, keys.holder("k"));
+        commit("k", "k", 5); // the same key again: its entry stays
+        assertEquals(5, keys.holder("k"));
+    }
+
     @Test
     void liveHoldersBlockClaimsAndDeadOrRekeyedOnesDoNot() {
         held.put(7L, "k");
-        keys.commitNow("k", null, 7);
+        commit("k", null, 7);
         assertThrows(IllegalArgumentException.class, () -> keys.checkClaim("k", 8));
         keys.checkClaim("k", 7);
         held.put(7L, "other"); // a staged set gave 7 another key
@@ -54,10 +76,10 @@ class KeyIndexTest {
     }
 
     @Test
-    void commitNowReleasesThePreviousKey() {
+    void aWriteThroughReleasesThePreviousKey() {
         held.put(3L, "new");
-        keys.commitNow("old", null, 3);
-        keys.commitNow("new", "old", 3);
+        commit("old", null, 3);
+        commit("new", "old", 3);
         assertEquals(0, keys.holder("old"));
         assertEquals(3, keys.holder("new"));
         keys.stageClaim("x", 4);
@@ -69,7 +91,7 @@ class KeyIndexTest {
     void reconcilingLooksOnlyAtStagedClaimsAndTheMapStaysBounded() {
         for (long id = 1; id <= 10_000; id++) {
             held.put(id, "k" + id);
-            keys.commitNow("k" + id, null, id);
+            commit("k" + id, null, id);
         }
         lookups = 0;
         keys.stageClaim("k1", 1);
@@ -80,7 +102,7 @@ class KeyIndexTest {
         }
         for (long id = 20_001; id <= 40_000; id++) {
             held.put(id, "n" + id);
-            keys.commitNow("n" + id, null, id);
+            commit("n" + id, null, id);
         }
         assertTrue(keys.size() < 2 * 20_000 + 64, "sweeps keep the map near the live keys: " + keys.size());
     }
@@ -88,21 +110,21 @@ class KeyIndexTest {
     @Test
     void rekeyingAnEntityDropsItsPreviousEntryAtOnce() {
         held.put(3L, "new");
-        keys.commitNow("old", null, 3);
-        keys.commitNow("new", "old", 3);
+        commit("old", null, 3);
+        commit("new", "old", 3);
         assertEquals(1, keys.size(), "the previous key's entry went with the call, not when met");
-        keys.commitNow("newer", "", 3); // an empty previous key releases nothing
+        commit("newer", "", 3); // an empty previous key releases nothing
         assertEquals(2, keys.size());
     }
 
     @Test
     void theSixtyFourthEntrySweepsTheStaleOnesAndKeepsTheLive() {
         for (long id = 1; id <= 63; id++) {
-            keys.commitNow("gone" + id, null, id); // no holder holds these: stale from the start
+            commit("gone" + id, null, id); // no holder holds these: stale from the start
         }
         assertEquals(63, keys.size(), "no sweep below 64 entries");
         held.put(64L, "live");
-        keys.commitNow("live", null, 64);
+        commit("live", null, 64);
         assertEquals(1, keys.size(), "at 64 entries the sweep drops the 63 stale ones");
         assertEquals(64, keys.holder("live"), "and keeps the live one");
     }
@@ -110,7 +132,7 @@ class KeyIndexTest {
     @Test
     void aRefusedClaimNamesBothEntitiesOrANewOne() {
         held.put(7L, "k");
-        keys.commitNow("k", null, 7);
+        commit("k", null, 7);
         String forNew = assertThrows(IllegalArgumentException.class, () -> keys.checkClaim("k", 0)).getMessage();
         assertTrue(forNew.contains("a new entity"), forNew);
         long other = dev.jtecs.entity.Entity.pack(8, 0);

@@ -37,6 +37,35 @@ class StagingTest {
         world.close();
     }
 
+    @Test
+    void aKeyWrittenThroughWhoseClaimFailsLeavesTheEntityAndTheIndexAsTheyWere() {
+        var key = dev.jtecs.builtin.EntityKey.COMPONENT;
+        long door = world.spawn(key.of("door"));
+        int failures = 0;
+        for (int k = 1; ; k++) { // fail each heap allocation of the write-through in turn, then let it through
+            dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                    k);
+            try {
+                world.set(door, key.of("gate")); // the entity has a key and nothing staged: written through
+            } catch (OutOfMemoryError expected) {
+                failures++;
+                assertEquals("door", world.get(door, key), "allocation " + k);
+                assertEquals(door, world.byKey("door"), "allocation " + k);
+                assertEquals(0, world.byKey("gate"), "allocation " + k);
+                continue;
+            } finally {
+                dev.jtecs.entity.internal.AllocationFaults.disarm();
+            }
+            break;
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "the claim was failed");
+        assertEquals(door, world.byKey("gate"));
+        assertEquals(0, world.byKey("door"));
+        assertThrows(IllegalArgumentException.class, () -> world.spawn(key.of("gate")), "the key is held");
+        long other = world.spawn(key.of("door")); // and the old one is free
+        assertEquals(other, world.byKey("door"));
+    }
+
     static final ScalarComponent.OfInt M = Components.scalar("test.staging.M", 0);
     static final dev.jtecs.component.TagComponent FLAG = Components.tag("test.staging.Flag");
 
