@@ -1,8 +1,8 @@
 package dev.jtecs.storage.internal;
 
-import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.entity.internal.AllocationFaults;
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.FieldHandle;
@@ -283,7 +283,9 @@ public final class Table {
     // ---------------------------------------------------------------- column access
 
     public LongColumn entities() {
-        return entityView;
+        LongColumn view = entityView;
+        // null only when the views could not all be made after the last change of the buffers: made now
+        return view != null ? view : repairedEntities();
     }
 
     public long entityAt(int row) {
@@ -292,11 +294,39 @@ public final class Table {
 
     /** The view of native column {@code field} of the component at {@code position}. */
     public Column nativeColumn(int position, int field) {
-        return nativeViews[nativeStart[position] + field];
+        int c = nativeStart[position] + field;
+        Column view = nativeViews[c];
+        return view != null ? view : repairedNative(c); // see entities()
     }
 
     public ObjectColumn<?> heapColumn(int position) {
-        return heapViews[heapIndex[position]];
+        int h = heapIndex[position];
+        ObjectColumn<?> view = heapViews[h];
+        return view != null ? view : repairedHeap(h); // see entities()
+    }
+
+    // The views made again after a failure (rebuildViews). Locked: parallel systems may ask at once, and a repair
+    // clears every view before it makes the first; only a repair clears them while systems may run.
+
+    private synchronized LongColumn repairedEntities() {
+        if (entityView == null) {
+            makeViews();
+        }
+        return entityView;
+    }
+
+    private synchronized Column repairedNative(int c) {
+        if (nativeViews[c] == null) {
+            makeViews();
+        }
+        return nativeViews[c];
+    }
+
+    private synchronized ObjectColumn<?> repairedHeap(int h) {
+        if (heapViews[h] == null) {
+            makeViews();
+        }
+        return heapViews[h];
     }
 
     // ---------------------------------------------------------------- rows
@@ -943,9 +973,30 @@ public final class Table {
 
     private long storageVersion;
 
+    /**
+     * After the buffers changed: a new storage version, and new views. Making them allocates, and it comes after
+     * the buffers moved, so a failure part way must neither leave a view of a buffer this table gave up (freed, or
+     * handed to another table by an exchange) nor stop the caller half way through its change (an exchange's
+     * caller still relocates the rows): {@link #makeViews} clears every view before it makes the first, and a
+     * failure is left to the first accessor that finds its view missing, which makes them all again and throws if
+     * it cannot.
+     */
     private void rebuildViews() {
         storageVersion++;
         clock.tick(signature);
+        try {
+            makeViews();
+        } catch (OutOfMemoryError deferred) {
+            // the views stay cleared; the next accessor makes them, at a point where a failure changes nothing
+        }
+    }
+
+    /** Makes every view of the buffers as they are: clears them all first, so a failure leaves no stale one. */
+    private void makeViews() {
+        entityView = null; // none of the old views stays: a failure below leaves nulls, never a stale view
+        Arrays.fill(nativeViews, null);
+        Arrays.fill(heapViews, null);
+        AllocationFaults.beforeHeapGrowth(nativeViews.length + heapViews.length + 1); // the views, as one growth
         entityView = new LongColumn(entitySegment, archetype, true, ENTITY_LABEL); // ids change only via the world
         for (int c = 0; c < nativeSegments.length; c++) {
             nativeViews[c] = view(nativeKinds[c], nativeSegments[c], archetype, nativeLabels[c]);

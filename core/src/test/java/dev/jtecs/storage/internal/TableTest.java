@@ -2,6 +2,7 @@ package dev.jtecs.storage.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -595,6 +596,41 @@ class TableTest {
             assertRows(table, Table.ROW_PADDING);
             table.release();
         }
+    }
+
+    @Test
+    void viewsThatCannotBeMadeOnceTheBuffersMovedAreMadeByTheNextAccessAndNeverLeftStale() {
+        Table table = filled(Table.ROW_PADDING); // full: the next row grows every column
+        int vec = table.position(VEC.id());
+        FloatColumn before = (FloatColumn) table.nativeColumn(vec, 0);
+        long version = table.storageVersion();
+        long injected = AllocationFaults.injected(AllocationFaults.Kind.HEAP);
+        // the growth's heap allocations: the heap column's array, then the views (made after the rows moved)
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 2);
+        try {
+            table.appendRow(5); // not thrown here: the rows moved, and the caller's change goes on
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(injected + 1, AllocationFaults.injected(AllocationFaults.Kind.HEAP), "the views were failed");
+        assertEquals(version + 1, table.storageVersion());
+        assertEquals(Table.ROW_PADDING + 1, table.count());
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> table.nativeColumn(vec, 0), "the access makes them, or throws");
+        } finally {
+            AllocationFaults.disarm();
+        }
+        FloatColumn after = (FloatColumn) table.nativeColumn(vec, 0); // never the view of the freed buffer
+        assertNotSame(before, after);
+        assertEquals((long) table.capacityRows() * Float.BYTES, after.segment().byteSize());
+        after.set(3, 42f);
+        assertEquals(new Vec(42, -3), table.readValue(vec, 3));
+        assertEquals(table.capacityRows(), table.entities().segment().byteSize() / Long.BYTES);
+        table.swapRemove(Table.ROW_PADDING);
+        after.set(3, 3f);
+        assertRows(table, Table.ROW_PADDING);
+        table.release();
     }
 
     @Test
