@@ -198,7 +198,12 @@ public final class AllocationSweep {
             AllocationFaults.failAt(kind, k);
             try {
                 STEPS.get(step).accept(script);
-                throw new ModelMismatch(0, step, where + ": no fault was injected", List.of());
+                if (AllocationFaults.armed(kind)) {
+                    throw new ModelMismatch(0, step, where + ": no fault was injected", List.of());
+                }
+                // fired and absorbed: a table's views, made after its buffers moved, are made again when next
+                // asked for; the step completed, and the checks below hold it to the fault-free world
+                where += " (absorbed)";
             } catch (OutOfMemoryError expected) {
                 if (expected.getMessage() == null || !expected.getMessage().startsWith("injected ")) {
                     throw expected;
