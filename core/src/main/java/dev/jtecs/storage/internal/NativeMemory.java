@@ -424,7 +424,6 @@ public final class NativeMemory implements AutoCloseable {
         }
         large.clear();
         smallBlocks.clear();
-        java.util.Arrays.fill(freeBlocks, null);
         reservedBytes = 0;
         slabBytes = 0;
         if (refused != null) {

@@ -1,6 +1,7 @@
 package dev.jtecs.mutation.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -127,6 +128,22 @@ class KeyIndexTest {
         commit("live", null, 64);
         assertEquals(1, keys.size(), "at 64 entries the sweep drops the 63 stale ones");
         assertEquals(64, keys.holder("live"), "and keeps the live one");
+    }
+
+    @Test
+    void reconcilingSweepsToo() {
+        for (long id = 1; id <= 63; id++) {
+            keys.claimNow("gone" + id, id); // a claim alone never sweeps: no holder holds these
+        }
+        assertEquals(63, keys.size());
+        held.put(64L, "live");
+        assertFalse(keys.hasPending());
+        keys.stageClaim("live", 64);
+        assertTrue(keys.hasPending());
+        keys.reconcile(); // confirms the claim: the sixty-fourth entry, and the sweep
+        assertFalse(keys.hasPending());
+        assertEquals(1, keys.size(), "the 63 stale entries went");
+        assertEquals(64, keys.holder("live"));
     }
 
     @Test
