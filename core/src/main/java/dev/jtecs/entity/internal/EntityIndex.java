@@ -354,6 +354,7 @@ public final class EntityIndex {
      * stale), and the free stack is rebuilt so that new ids come in ascending slot order.
      */
     public void clear() {
+        reserveForClear(); // every slot may go back on the free stack: room first, so a failure changes nothing
         freeCount = 0;
         for (int slot = highWater - 1; slot >= 1; slot--) {
             byte s = stateAt(slot);
@@ -637,6 +638,16 @@ public final class EntityIndex {
     }
 
     /** Room on the free stack for {@code n} more slots. */
+    /**
+     * Makes the free stack hold every slot ever handed out, so that a {@link #clear} allocates nothing once it has
+     * begun; a caller that empties the world's tables first calls this before them.
+     */
+    public void reserveForClear() {
+        if (highWater > freeStack.length) {
+            freeStack = Growth.copyOf(freeStack, highWater);
+        }
+    }
+
     private void ensureFree(int n) {
         if (freeCount + n > freeStack.length) {
             freeStack = Growth.copyOf(freeStack, Math.max(freeCount + n, freeStack.length * 2));

@@ -769,6 +769,7 @@ final class Batches {
 
     /** Drops every entity and everything staged (the caller checked it may). */
     void clear() {
+        index.reserveForClear(); // before the rows leave: the index's clear then allocates nothing
         clearStorage();
         index.clear();
         clearAddressesAndKeys();

@@ -323,6 +323,36 @@ class EntityIndexTest {
     }
 
     @Test
+    void aClearThatCannotMakeRoomChangesNothingAndAReservedOneAllocatesNothing() {
+        EntityIndex index = new EntityIndex(10_000);
+        long[] ids = new long[3000]; // more slots than the free stack starts with: a clear must grow it
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = index.allocate();
+            index.publish(Entity.slot(ids[i]), 0, i);
+        }
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, index::clear);
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(ids.length, index.aliveCount());
+        for (long id : ids) {
+            assertTrue(index.isAlive(id), Entity.toString(id));
+        }
+        index.reserveForClear();
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1); // armed: a growth now would throw
+        try {
+            index.clear();
+            assertTrue(AllocationFaults.armed(AllocationFaults.Kind.HEAP), "the reserved clear grew nothing");
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(0, index.aliveCount());
+        assertEquals(Entity.pack(1, 1), index.allocate(), "ascending slots again, one generation on");
+    }
+
+    @Test
     void afterAClearTheRecycledPrefixIsTakenAtOnce() {
         EntityIndex index = new EntityIndex(100);
         index.allocateBatch(10, 0, null);

@@ -124,6 +124,23 @@ class BatchesTest {
     }
 
     @Test
+    void aClearThatCannotMakeRoomLeavesEveryEntity() {
+        long[] ids = world.batchSpawn(3000, List.of(POS)).toArray(); // past the free stack's first room
+        String before = dump();
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, world::clearEntities);
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(3000, world.entityCount());
+        assertTrue(before.equals(dump()), "the room is made before the first row leaves: rows and index as before");
+        world.clearEntities();
+        assertEquals(0, world.entityCount());
+        assertFalse(world.isAlive(ids[0]));
+    }
+
+    @Test
     void aBatchSpawnWhoseAllocationFailsReservesNoIdForGood() {
         int failures = 0;
         for (int k = 1; ; k++) {
