@@ -543,7 +543,7 @@ final class BulkPaths {
         int[] missing = current.missingPositionsFor(target);
         drain.reserveSparseRows(op.sparse, requiredSparseEdges(missing, target), 1);
         target.ensureCapacity(target.count() + 1); // what the move allocates, before observers hear of it
-        current.prepareRowRemoval();
+        current.prepareMoveTo(target);
         CommitDrain.notifyRemoved(current, row, row + 1, target);
         int destination = current.moveRowTo(row, target);
         try {

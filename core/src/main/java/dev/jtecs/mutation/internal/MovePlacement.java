@@ -278,7 +278,7 @@ final class MovePlacement {
             transaction.setState(record, TxState.COMMITTED);
             return;
         }
-        current.prepareRowRemoval(); // the destination's room was reserved with the wave; this is the rest
+        current.prepareMoveTo(target); // the destination's room was reserved with the wave; this is the rest
         Notifications.removed(current, row, row + 1, target);
         int destinationRow = current.moveRowTo(row, target);
         try {
@@ -677,7 +677,7 @@ final class MovePlacement {
      * ({@code CommitDrain.completeRowMove}). A failure leaves the row where it was, only there.
      */
     private int moveRow(int row, Table current, Table target, int componentId, boolean add, Input value) {
-        current.prepareRowRemoval(); // the destination's room was reserved with the wave; this is the rest
+        current.prepareMoveTo(target); // the destination's room was reserved with the wave; this is the rest
         Notifications.removed(current, row, row + 1, target);
         int destination = current.moveRowTo(row, target);
         if (value != null) {

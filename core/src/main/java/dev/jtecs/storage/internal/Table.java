@@ -534,9 +534,22 @@ public final class Table {
      */
     public int moveRowTo(int row, Table destination) {
         checkRow(row);
+        MovePlan plan = movePlanTo(destination); // first: made on a first move, before the destination changes
         int dstRow = destination.appendRow(entitySegment.getAtIndex(ENTITY, row));
-        copyShared(row, destination, dstRow);
+        copyShared(row, destination, dstRow, plan);
         return dstRow;
+    }
+
+    /**
+     * {@link #prepareRowRemoval}, and what moving a row into {@code destination} allocates besides: the copies the
+     * destination's pending query batches take of its rows, and the move plan on a first move between the two. A
+     * caller that tells observers of the move before making it calls this first; with room in the destination,
+     * {@link #moveRowTo} and the {@link #swapRemove} after it then allocate nothing.
+     */
+    public void prepareMoveTo(Table destination) {
+        prepareRowRemoval();
+        destination.preStructural();
+        movePlanTo(destination);
     }
 
     /**
@@ -547,12 +560,12 @@ public final class Table {
     public void copyRowInto(int row, Table destination, int dstRow) {
         checkRow(row);
         destination.checkRow(dstRow);
+        MovePlan plan = movePlanTo(destination);
         destination.entitySegment.setAtIndex(ENTITY, dstRow, entitySegment.getAtIndex(ENTITY, row));
-        copyShared(row, destination, dstRow);
+        copyShared(row, destination, dstRow, plan);
     }
 
-    private void copyShared(int row, Table destination, int dstRow) {
-        MovePlan plan = movePlanTo(destination);
+    private void copyShared(int row, Table destination, int dstRow, MovePlan plan) {
         int[] sources = plan.nativeSource;
         int[] destinations = plan.nativeDestination;
         MemorySegment[] dstSegments = destination.nativeSegments;
@@ -588,6 +601,7 @@ public final class Table {
         }
         plan = movePlans.get(destination);
         if (plan == null) {
+            AllocationFaults.beforeHeapGrowth(1); // the plan and its entry, failed as the engine's arrays are
             plan = MovePlan.between(this, destination);
             movePlans.put(destination, plan);
         }

@@ -54,6 +54,60 @@ class MovePlacementTest {
         fixture.close();
     }
 
+    /**
+     * The first move between two archetypes makes their move plan. Failing each allocation of such a move in
+     * turn, on the instant path and the staged one, leaves the entity where it was and only there: no row of it in
+     * the destination that the index does not know.
+     */
+    @Test
+    void aFirstMoveBetweenTwoArchetypesWhoseAllocationFailsLeavesTheEntityOnlyWhereItWas() {
+        for (boolean staged : new boolean[] {false, true}) {
+            int failures = 0;
+            for (int k = 1; ; k++) {
+                try (dev.jtecs.world.World w = dev.jtecs.world.World.create()) {
+                    long other = w.spawn(HP.of(7), SPEED.of(1)); // the destination exists, with a row
+                    long id = w.spawn(HP.of(1));
+                    AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                    boolean failed = false;
+                    try {
+                        if (staged) {
+                            w.defer();
+                        }
+                        try {
+                            w.set(id, SPEED.of(2)); // the first move from {Hp} to {Hp, Speed}
+                        } finally {
+                            if (staged) {
+                                w.commit();
+                            }
+                        }
+                    } catch (OutOfMemoryError expected) {
+                        failed = true;
+                    } finally {
+                        AllocationFaults.disarm();
+                    }
+                    w.unwind();
+                    String label = (staged ? "staged" : "instant") + ", allocation " + k;
+                    int[] rows = new int[1];
+                    w.forEachArchetype(archetype -> {
+                        for (int r = 0; r < archetype.count(); r++) {
+                            rows[0] += archetype.entity(r) == id ? 1 : 0;
+                        }
+                    });
+                    assertEquals(1, rows[0], label + ": the entity's rows");
+                    assertEquals(1, w.get(id, HP), label);
+                    assertEquals(7, w.get(other, HP), label);
+                    if (!failed) {
+                        assertEquals(2, w.get(id, SPEED), label);
+                        break;
+                    }
+                    failures++;
+                    assertFalse(w.has(id, SPEED), label);
+                }
+            }
+            assertEquals(AllocationFaults.ENABLED, failures > 0, (staged ? "staged" : "instant") + ": failed");
+        }
+    }
+
     /** A published entity with {@code HP = 1}. */
     private long published() {
         long id = fixture.stageSpawn(HP.of(1));
