@@ -225,6 +225,7 @@ public final class BatchOp implements dev.jtecs.storage.internal.RowCapture {
     public void materialize(Table table) {
         for (int t = 0; t < tables.length; t++) {
             if (tables[t] == table && members[t] == null) {
+                dev.jtecs.entity.internal.AllocationFaults.beforeHeapGrowth(counts[t]); // the copy, as a growth
                 long[] ids = new long[counts[t]];
                 table.readEntities(0, ids.length, ids, 0);
                 if (kind == Kind.DESPAWN) {

@@ -323,8 +323,9 @@ final class BulkPaths {
         if (members != null) {
             drain.prepareDespawns(n, index.highWater()); // the despawns it reports below
         }
+        table.settleCaptures(); // other batches copy (and may mark) these rows now: the copies allocate
         CommitDrain.notifyRemoved(table, 0, n, null);
-        table.settleCaptures(); // other batches copy (and may mark) these rows now, before their marks go
+        table.settleCaptures(); // and those the observers staged just now, before the marks go
         if (members != null) {
             for (long id : members) {
                 transaction.undoom(Entity.slot(id));
@@ -467,6 +468,8 @@ final class BulkPaths {
             target.ensureCapacity(target.count() + n);
         }
         try {
+            table.settleCaptures(); // other batches copy both tables' rows now: the copies allocate
+            target.settleCaptures();
             CommitDrain.notifyRemoved(table, 0, n, target);
         } catch (RuntimeException | Error e) {
             if (prepared != null) {

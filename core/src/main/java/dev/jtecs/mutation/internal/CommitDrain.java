@@ -988,6 +988,12 @@ public final class CommitDrain {
      * index.
      */
     public void clearAll() {
+        for (int i = 0; i < registry.size(); i++) { // the copies pending batches take allocate: before any row goes
+            Table table = registry.get(i);
+            if (table != null && table.count() > 0) {
+                table.settleCaptures();
+            }
+        }
         for (int i = 0; i < registry.size(); i++) {
             Table table = registry.get(i);
             if (table != null && table.count() > 0) {
