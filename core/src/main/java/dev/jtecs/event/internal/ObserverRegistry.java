@@ -1,6 +1,7 @@
 package dev.jtecs.event.internal;
 
 import dev.jtecs.entity.internal.Failures;
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.event.Observer;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -91,6 +92,7 @@ public final class ObserverRegistry {
         if (n == current.length) {
             return false;
         }
+        Registration[] trimmed = n == 0 ? null : Growth.copyOf(kept, n); // allocated before anything changes
         count -= current.length - n;
         version++;
         if (n == 0) {
@@ -99,7 +101,7 @@ public final class ObserverRegistry {
                 dropAddress(address);
             }
         } else {
-            byType.put(type, Arrays.copyOf(kept, n));
+            byType.put(type, trimmed); // replaces the entry: no allocation
         }
         return true;
     }

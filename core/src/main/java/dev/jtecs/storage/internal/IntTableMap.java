@@ -1,5 +1,6 @@
 package dev.jtecs.storage.internal;
 
+import dev.jtecs.entity.internal.Growth;
 import java.util.Arrays;
 
 /**
@@ -8,6 +9,8 @@ import java.util.Arrays;
  */
 final class IntTableMap {
     private static final int EMPTY = Integer.MIN_VALUE;
+    private static final int[] NO_KEYS = new int[0];
+    private static final Table[] NO_VALUES = new Table[0];
 
     private int[] keys = new int[8];
     private Table[] values = new Table[8];
@@ -60,8 +63,11 @@ final class IntTableMap {
     void removeValue(Table table) {
         int[] oldKeys = keys;
         Table[] oldValues = values;
-        keys = new int[oldKeys.length];
-        values = new Table[oldKeys.length];
+        // both before either is installed: a failure changes nothing
+        int[] freshKeys = Growth.copyOf(NO_KEYS, oldKeys.length);
+        Table[] freshValues = Growth.copyOf(NO_VALUES, oldKeys.length);
+        keys = freshKeys;
+        values = freshValues;
         Arrays.fill(keys, EMPTY);
         size = 0;
         for (int i = 0; i < oldKeys.length; i++) {
@@ -83,8 +89,10 @@ final class IntTableMap {
     private void grow() {
         int[] oldKeys = keys;
         Table[] oldValues = values;
-        keys = new int[oldKeys.length * 2];
-        values = new Table[oldKeys.length * 2];
+        int[] freshKeys = Growth.copyOf(NO_KEYS, oldKeys.length * 2); // both first (see removeValue)
+        Table[] freshValues = Growth.copyOf(NO_VALUES, oldKeys.length * 2);
+        keys = freshKeys;
+        values = freshValues;
         Arrays.fill(keys, EMPTY);
         size = 0;
         for (int i = 0; i < oldKeys.length; i++) {

@@ -19,6 +19,30 @@ class ObserverRegistryTest {
     private final List<String> log = new ArrayList<>();
 
     @Test
+    void aStopThatCannotAllocateKeepsEveryObserver() {
+        Observer<Ping> a = p -> log.add("a");
+        Observer<Ping> b = p -> log.add("b");
+        Observer<Ping> c = p -> log.add("c");
+        registry.observe(5, Ping.class, a, null, false);
+        registry.observe(5, Ping.class, b, null, false);
+        registry.observe(5, Ping.class, c, null, false);
+        dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> registry.stop(5, Ping.class, b));
+        } finally {
+            dev.jtecs.entity.internal.AllocationFaults.disarm();
+        }
+        assertEquals(3, registry.count());
+        registry.deliver(5, Ping.class, new Ping(1));
+        assertEquals(List.of("a", "b", "c"), log);
+        assertTrue(registry.stop(5, Ping.class, b));
+        assertEquals(2, registry.count());
+        log.clear();
+        registry.deliver(5, Ping.class, new Ping(2));
+        assertEquals(List.of("a", "c"), log);
+    }
+
+    @Test
     void deliversInRegistrationOrderPerAddressAndType() {
         registry.observe(5, Ping.class, (Observer<Ping>) p -> log.add("a" + p.n()), null, false);
         registry.observe(5, Ping.class, (Observer<Ping>) p -> log.add("b" + p.n()), null, false);

@@ -40,6 +40,46 @@ class IntTableMapTest {
     }
 
     @Test
+    void aGrowthOrARemovalThatCannotAllocateLeavesTheMapAsItWas() {
+        try (NativeMemory memory = new NativeMemory()) {
+            Table a = new Table(1, new Component<?>[0], memory);
+            Table b = new Table(2, new Component<?>[0], memory);
+            IntTableMap map = new IntTableMap();
+            for (int key = 0; key < 4; key++) { // 4 keys in 8 cells: the fifth grows the map
+                map.put(key, key == 1 ? b : a);
+            }
+            for (int k = 1; k <= 2; k++) { // the keys' array, then the values': fail each in turn
+                failHeapAt(k);
+                assertThrows(OutOfMemoryError.class, () -> map.put(4, a), "fault " + k + " of the growth");
+                assertHolds(map, a, b);
+                failHeapAt(k);
+                assertThrows(OutOfMemoryError.class, () -> map.removeValue(b), "fault " + k + " of the removal");
+                assertHolds(map, a, b);
+            }
+            map.put(4, a);
+            map.removeValue(b);
+            assertEquals(4, map.size());
+            assertNull(map.get(1));
+            assertSame(a, map.get(4));
+        } finally {
+            dev.jtecs.entity.internal.AllocationFaults.disarm();
+        }
+    }
+
+    private static void failHeapAt(int k) {
+        dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+    }
+
+    private static void assertHolds(IntTableMap map, Table a, Table b) {
+        assertEquals(4, map.size());
+        assertSame(a, map.get(0));
+        assertSame(b, map.get(1));
+        assertSame(a, map.get(2));
+        assertSame(a, map.get(3));
+        assertNull(map.get(4));
+    }
+
+    @Test
     void reservedKeyIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> new IntTableMap().put(Integer.MIN_VALUE, null));
     }
