@@ -54,13 +54,17 @@ final class Compaction {
             }
         }
         if (!prunable.isEmpty()) {
-            Set<Archetype> pruned = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (Table table : prunable) {
-                pruned.add(table.archetype());
-            }
-            beforePrune.accept(pruned);
+            // the pruning's allocations, then the queries' (beforePrune, which allocates before it changes any),
+            // then the pruning itself, which allocates nothing: a failure before it leaves every archetype where
+            // it was, known to every query, for the next pass
             try {
-                archetypes.pruneAll(prunable);
+                Set<Archetype> pruned = Collections.newSetFromMap(new IdentityHashMap<>());
+                for (Table table : prunable) {
+                    pruned.add(table.archetype());
+                }
+                ArchetypeRegistry.PrunePlan plan = archetypes.preparePrune(prunable);
+                beforePrune.accept(pruned);
+                archetypes.prune(plan); // throws only for its observers, after every archetype is pruned
             } catch (RuntimeException | Error e) {
                 failure = Failures.fold(failure, e);
             }

@@ -694,8 +694,12 @@ public final class World implements AutoCloseable {
         snapshots.releaseScratch();
         try {
             return compaction.run(pruned -> {
-                for (WorldQuery query : queries) {
-                    query.forgetAll(pruned); // releases their entries (and group entries) in persistent queries
+                long[][] rooms = new long[queries.size()][]; // every query's room first: then none can fail
+                for (int i = 0; i < rooms.length; i++) {
+                    rooms[i] = queries.get(i).forgetRoom();
+                }
+                for (int i = 0; i < rooms.length; i++) { // releases their entries (and group entries)
+                    queries.get(i).forgetAll(pruned, rooms[i]);
                 }
             });
         } finally {

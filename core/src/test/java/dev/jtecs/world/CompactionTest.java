@@ -112,6 +112,52 @@ class CompactionTest {
         world.commit();
     }
 
+    /**
+     * A pruning and the queries' part in it make everything first: failing each heap growth of a compaction in
+     * turn prunes nothing half way, and every query keeps iterating archetypes that exist.
+     */
+    @Test
+    void aCompactionThatCannotAllocatePrunesAllOrNothingAndQueriesStayInStep() {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            World fresh = World.create();
+            World was = swapWorld(fresh);
+            was.close();
+            Query velocities = query(VEL); // persistent: it matched the archetypes about to be pruned
+            Query positions = query(POS);
+            deadTargetArchetypes(30);
+            long kept = world.spawn(VEL, POS);
+            int archetypes = world.archetypeCount();
+            dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                    k);
+            CompactResult result = null;
+            try {
+                result = world.compact();
+            } catch (OutOfMemoryError expected) {
+                failures++;
+            } finally {
+                dev.jtecs.entity.internal.AllocationFaults.disarm();
+            }
+            int pruned = archetypes - world.archetypeCount();
+            assertTrue(pruned == 0 || pruned == 30, "allocation " + k + ": all or nothing, pruned " + pruned);
+            for (Query query : List.of(velocities, positions)) {
+                int rows = 0;
+                for (Archetype archetype : query.archetypes()) {
+                    rows += archetype.count(); // a pruned archetype would refuse to count
+                }
+                assertEquals(1, rows, "allocation " + k);
+                assertEquals(1, query.count(), "allocation " + k);
+            }
+            assertTrue(world.isAlive(kept));
+            if (result != null) {
+                assertEquals(30, result.pruned());
+                break;
+            }
+            assertEquals(30, world.compact().pruned(), "allocation " + k + ": the next pass prunes them");
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "the compaction's growths");
+    }
+
     @Test
     void aThrowingOnArchetypeDestroyedNeitherStopsCompactionNorLeaksBuffers() { // issue 18, defect 15
         deadTargetArchetypes(5);

@@ -169,12 +169,18 @@ public final class WorldQuery implements Query {
         return true;
     }
 
+    /** The room {@link #forgetAll} needs: made for every query before any of them forgets anything. */
+    public long[] forgetRoom() {
+        return new long[matchedCount];
+    }
+
     /**
      * Drops every archetype of {@code pruned} this query matched (compaction prunes many at once): one pass over
-     * the matched list and one sort of the iteration order, whatever the number dropped. Returns how many it
-     * matched.
+     * the matched list and one sort of the iteration order, whatever the number dropped, in {@code room} that
+     * {@link #forgetRoom} made, so that nothing here allocates. The archetypes are pruned right after, so this
+     * query's membership observer stays on them and goes with them. Returns how many it matched.
      */
-    public int forgetAll(java.util.Set<Archetype> pruned) {
+    public int forgetAll(java.util.Set<Archetype> pruned, long[] room) {
         host.checkThread();
         int kept = 0;
         int dropped = 0;
@@ -182,9 +188,6 @@ public final class WorldQuery implements Query {
             Archetype archetype = matched[i];
             if (pruned.contains(archetype)) {
                 slotById[archetype.id()] = 0;
-                if (membership != null) {
-                    archetype.removeEntityObserver(membership);
-                }
                 dropped++;
                 continue;
             }
@@ -198,11 +201,11 @@ public final class WorldQuery implements Query {
         }
         java.util.Arrays.fill(matched, kept, matchedCount, null);
         matchedCount = kept;
-        long[] keys = new long[kept]; // (group, registration index): a sort of these is the stable order
+        long[] keys = room; // (group, registration index): a sort of these is the stable order
         for (int i = 0; i < kept; i++) {
             keys[i] = ((long) groups[i] << 32) + i;
         }
-        java.util.Arrays.sort(keys);
+        java.util.Arrays.sort(keys, 0, kept);
         for (int i = 0; i < kept; i++) {
             order[i] = (int) keys[i]; // the low half is the index, whatever the group's sign
         }

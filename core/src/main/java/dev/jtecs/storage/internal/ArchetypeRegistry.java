@@ -27,7 +27,11 @@ public final class ArchetypeRegistry implements AutoCloseable {
     private final NativeMemory memory;
     private final ArrayList<Table> tables = new ArrayList<>();
     private Table[] byStore = new Table[16];
-    private final java.util.ArrayDeque<int[]> freed = new java.util.ArrayDeque<>(); // {id, store} of pruned tables
+    // the ids and storage blocks of pruned tables, oldest first, for the next tables made: [freedFirst, freedEnd)
+    private int[] freedIds = new int[8];
+    private int[] freedStores = new int[8];
+    private int freedFirst;
+    private int freedEnd;
     private int live;
     private final Map<Object, Table> bySignature = new HashMap<>();
     private final Probe probe = new Probe();
@@ -107,6 +111,20 @@ public final class ArchetypeRegistry implements AutoCloseable {
      * @throws IllegalStateException when one of them holds rows or is the root (nothing is pruned then)
      */
     public void pruneAll(java.util.Collection<Table> prunable) {
+        PrunePlan plan = preparePrune(prunable);
+        if (plan != null) {
+            prune(plan);
+        }
+    }
+
+    /**
+     * Everything a pruning of {@code prunable} allocates, made apart: nothing changes, and a failure here leaves
+     * the registry as it was. {@code null} when there is nothing to prune. {@link #prune(PrunePlan)} then changes
+     * the registry without allocating.
+     *
+     * @throws IllegalStateException when one of them holds rows or is the root
+     */
+    public PrunePlan preparePrune(java.util.Collection<Table> prunable) {
         java.util.Set<Table> set = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         List<Table> ordered = new ArrayList<>(prunable.size()); // the caller's order: ids are freed in it
         for (Table table : prunable) {
@@ -118,37 +136,106 @@ public final class ArchetypeRegistry implements AutoCloseable {
             }
         }
         if (set.isEmpty()) {
-            return;
+            return null;
         }
-        java.util.Set<Integer> touched = new java.util.LinkedHashSet<>();
-        for (Table table : ordered) {
-            bySignature.remove(new Signature(table.signatureUnsafe()));
+        // everything the pruning allocates comes first (the keys, the index entries touched, the neighbours' edge
+        // maps rebuilt, the other tables' plans found, the room to free the ids): once the first table leaves a
+        // structure, nothing allocates until every table is out of all of them, and only the observers run after
+        Signature[] keys = new Signature[ordered.size()];
+        java.util.Set<Integer> touchedSet = new java.util.LinkedHashSet<>();
+        java.util.Set<Table> neighbours = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (int i = 0; i < ordered.size(); i++) {
+            Table table = ordered.get(i);
+            keys[i] = new Signature(table.signatureUnsafe());
             for (int id : table.signatureUnsafe()) {
-                touched.add(id);
+                touchedSet.add(id);
+            }
+            table.addEdgeNeighbours(neighbours);
+        }
+        int[] touched = new int[touchedSet.size()];
+        int t = 0;
+        for (int id : touchedSet) {
+            touched[t++] = id;
+        }
+        Table[] neighbourTables = neighbours.toArray(new Table[0]);
+        IntTableMap[][] rebuiltEdges = new IntTableMap[neighbourTables.length][];
+        for (int i = 0; i < neighbourTables.length; i++) {
+            rebuiltEdges[i] = neighbourTables[i].edgesWithout(set);
+        }
+        Table[][] plans = new Table[tables.size()][];
+        for (int i = 0; i < tables.size(); i++) {
+            Table other = tables.get(i);
+            if (other != null && !set.contains(other)) {
+                plans[i] = other.plansTo(set);
             }
         }
-        for (int id : touched) {
+        reserveFreed(ordered.size());
+        return new PrunePlan(set, ordered, keys, touched, neighbourTables, rebuiltEdges, plans);
+    }
+
+    /** What {@link #preparePrune} made for one pruning: handed to {@link #prune(PrunePlan)}, opaque elsewhere. */
+    public static final class PrunePlan {
+        final java.util.Set<Table> set;
+        final List<Table> ordered;
+        final Signature[] keys;
+        final int[] touched;
+        final Table[] neighbourTables;
+        final IntTableMap[][] rebuiltEdges;
+        final Table[][] plans;
+
+        PrunePlan(java.util.Set<Table> set, List<Table> ordered, Signature[] keys, int[] touched,
+                Table[] neighbourTables, IntTableMap[][] rebuiltEdges, Table[][] plans) {
+            this.set = set;
+            this.ordered = ordered;
+            this.keys = keys;
+            this.touched = touched;
+            this.neighbourTables = neighbourTables;
+            this.rebuiltEdges = rebuiltEdges;
+            this.plans = plans;
+        }
+    }
+
+    /**
+     * Prunes the tables of {@code plan}: every table is unregistered and its buffers freed, allocating nothing,
+     * before its observers hear {@code onArchetypeDestroyed}; an observer that throws does not stop the others,
+     * and the first exception is rethrown at the end (later ones suppressed). The plan is used once, with no
+     * table made or pruned in between.
+     */
+    public void prune(PrunePlan plan) {
+        java.util.Set<Table> set = plan.set;
+        List<Table> ordered = plan.ordered;
+        Table[] neighbourTables = plan.neighbourTables;
+        IntTableMap[][] rebuiltEdges = plan.rebuiltEdges;
+        Table[][] plans = plan.plans;
+        // nothing below allocates until the observers
+        for (Signature key : plan.keys) {
+            bySignature.remove(key);
+        }
+        for (int id : plan.touched) {
             List<Table> holders = holders(id, false);
-            if (holders != null && holders.removeIf(set::contains) && holders.isEmpty()) {
+            if (holders != null && removeAll(holders, set) && holders.isEmpty()) {
                 indexedComponents--;
                 if (id >= Components.FIRST_PAIR_ID) {
                     byPair.remove(id); // nothing holds the pair any more: its entry goes (ids are not reused)
                 }
             }
         }
-        dirtyQueue.removeIf(set::contains);
-        for (Table table : ordered) {
-            table.detachEdges();
+        removeAll(dirtyQueue, set);
+        for (int i = 0; i < neighbourTables.length; i++) {
+            neighbourTables[i].takeEdges(rebuiltEdges[i]);
         }
-        for (Table other : tables) {
-            if (other != null && !set.contains(other)) {
-                other.forgetPlansTo(set);
+        for (int i = 0; i < plans.length; i++) {
+            if (plans[i] != null) {
+                tables.get(i).forgetPlansTo(plans[i], set);
             }
         }
-        for (Table table : ordered) {
+        for (int i = 0; i < ordered.size(); i++) {
+            Table table = ordered.get(i);
+            table.forgetOwnPlans();
             tables.set(table.id(), null);
             byStore[table.store()] = null;
-            freed.add(new int[] {table.id(), table.store()});
+            freedIds[freedEnd] = table.id();
+            freedStores[freedEnd++] = table.store();
             live--;
             clock.tick(table.signatureUnsafe());
         }
@@ -162,6 +249,41 @@ public final class ArchetypeRegistry implements AutoCloseable {
         }
         Failures.throwIfAny(failure);
     }
+
+    /** Removes the members of {@code gone} from {@code list} in place, keeping the order: allocates nothing. */
+    private static boolean removeAll(List<Table> list, java.util.Set<Table> gone) {
+        int kept = 0;
+        int n = list.size();
+        for (int i = 0; i < n; i++) {
+            Table table = list.get(i);
+            if (!gone.contains(table)) {
+                list.set(kept++, table);
+            }
+        }
+        for (int i = n - 1; i >= kept; i--) {
+            list.remove(i); // from the end: nothing shifts
+        }
+        return kept < n;
+    }
+
+    /** Makes room to free {@code n} more ids, moving the waiting ones to the front first. */
+    private void reserveFreed(int n) {
+        int waiting = freedEnd - freedFirst;
+        if (freedEnd + n <= freedIds.length) {
+            return;
+        }
+        int capacity = Math.max(freedIds.length, waiting + n);
+        int[] ids = capacity == freedIds.length ? freedIds : Growth.copyOf(NO_INTS, capacity);
+        int[] stores = capacity == freedStores.length ? freedStores : Growth.copyOf(NO_INTS, capacity);
+        System.arraycopy(freedIds, freedFirst, ids, 0, waiting);
+        System.arraycopy(freedStores, freedFirst, stores, 0, waiting);
+        freedIds = ids;
+        freedStores = stores;
+        freedFirst = 0;
+        freedEnd = waiting;
+    }
+
+    private static final int[] NO_INTS = new int[0];
 
     /** The table that owns a storage block now (see {@link Table#store()}). */
     public Table ofStore(int store) {
@@ -267,8 +389,8 @@ public final class ArchetypeRegistry implements AutoCloseable {
                 // can grow the pair map, and a growth that failed after registration left a table no query knew
                 holders(id, true);
             }
-            int[] reuse = freed.peek();
-            int store = reuse != null ? reuse[1] : tables.size();
+            boolean reuse = freedFirst < freedEnd; // a pruned table's id and block, oldest first
+            int store = reuse ? freedStores[freedFirst] : tables.size();
             if (store >= byStore.length) { // grown, and the table built, before anything is registered
                 byStore = Growth.copyOf(byStore, Math.max(byStore.length * 2, store + 1));
             }
@@ -281,13 +403,13 @@ public final class ArchetypeRegistry implements AutoCloseable {
                 List<Table> holders = holders(id, true);
                 ((ArrayList<Table>) holders).ensureCapacity(holders.size() + 1);
             }
-            table = new Table(reuse != null ? reuse[0] : tables.size(), exact, memory, clock);
+            table = new Table(reuse ? freedIds[freedFirst] : tables.size(), exact, memory, clock);
             table.sparse = sparseEdges;
             bySignature.put(new Signature(ids), table);
-            if (reuse != null) {
-                freed.poll();
-                tables.set(reuse[0], table);
-                table.setStore(reuse[1]); // the pruned table's block: blocks stay a permutation of ids
+            if (reuse) {
+                freedFirst++;
+                tables.set(table.id(), table);
+                table.setStore(store); // the pruned table's block: blocks stay a permutation of ids
             } else {
                 tables.add(table);
             }

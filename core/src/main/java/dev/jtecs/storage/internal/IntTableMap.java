@@ -12,11 +12,17 @@ final class IntTableMap {
     private static final int[] NO_KEYS = new int[0];
     private static final Table[] NO_VALUES = new Table[0];
 
-    private int[] keys = new int[8];
-    private Table[] values = new Table[8];
+    private int[] keys;
+    private Table[] values;
     private int size;
 
     IntTableMap() {
+        this(8);
+    }
+
+    private IntTableMap(int cells) {
+        keys = Growth.copyOf(NO_KEYS, cells);
+        values = Growth.copyOf(NO_VALUES, cells);
         Arrays.fill(keys, EMPTY);
     }
 
@@ -59,22 +65,25 @@ final class IntTableMap {
         return size;
     }
 
-    /** Drops every entry whose value is {@code table} (a rebuild: for maintenance, not hot paths). */
-    void removeValue(Table table) {
-        int[] oldKeys = keys;
-        Table[] oldValues = values;
-        // both before either is installed: a failure changes nothing
-        int[] freshKeys = Growth.copyOf(NO_KEYS, oldKeys.length);
-        Table[] freshValues = Growth.copyOf(NO_VALUES, oldKeys.length);
-        keys = freshKeys;
-        values = freshValues;
-        Arrays.fill(keys, EMPTY);
-        size = 0;
-        for (int i = 0; i < oldKeys.length; i++) {
-            if (oldKeys[i] != EMPTY && oldValues[i] != table) {
-                put(oldKeys[i], oldValues[i]);
+    /**
+     * This map without the entries whose value is in {@code gone}, built apart (the same number of cells, so no
+     * growth): {@link #take} installs it. Compaction builds every such map before it changes anything.
+     */
+    IntTableMap without(java.util.Set<Table> gone) {
+        IntTableMap rebuilt = new IntTableMap(keys.length);
+        for (int i = 0; i < keys.length; i++) {
+            if (keys[i] != EMPTY && !gone.contains(values[i])) {
+                rebuilt.put(keys[i], values[i]);
             }
         }
+        return rebuilt;
+    }
+
+    /** Takes {@code rebuilt}'s entries in place of this map's: allocates nothing. */
+    void take(IntTableMap rebuilt) {
+        keys = rebuilt.keys;
+        values = rebuilt.values;
+        size = rebuilt.size;
     }
 
     /** Every value, with repeats when several keys map to one table. */
@@ -89,7 +98,7 @@ final class IntTableMap {
     private void grow() {
         int[] oldKeys = keys;
         Table[] oldValues = values;
-        int[] freshKeys = Growth.copyOf(NO_KEYS, oldKeys.length * 2); // both first (see removeValue)
+        int[] freshKeys = Growth.copyOf(NO_KEYS, oldKeys.length * 2); // both before either is installed
         Table[] freshValues = Growth.copyOf(NO_VALUES, oldKeys.length * 2);
         keys = freshKeys;
         values = freshValues;

@@ -1402,28 +1402,54 @@ public final class Table {
         removeEdges.put(componentId, target);
     }
 
-    /** Drops this table's graph edges, from both ends, and its own move plans (pruning). */
-    void detachEdges() {
-        java.util.Set<Table> neighbours = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        addEdges.forEachValue(neighbours::add);
-        removeEdges.forEachValue(neighbours::add);
-        for (Table neighbour : neighbours) {
-            neighbour.addEdges.removeValue(this);
-            neighbour.removeEdges.removeValue(this);
-        }
+    /** Adds the tables this one has cached edges to, either way (a pruning detaches them all). */
+    void addEdgeNeighbours(java.util.Set<Table> into) {
+        addEdges.forEachValue(into::add);
+        removeEdges.forEachValue(into::add);
+    }
+
+    /** This table's edge maps without the edges to {@code pruned}, built apart: {add, remove}. */
+    IntTableMap[] edgesWithout(java.util.Set<Table> pruned) {
+        return new IntTableMap[] {addEdges.without(pruned), removeEdges.without(pruned)};
+    }
+
+    /** Installs maps {@link #edgesWithout} built: allocates nothing. */
+    void takeEdges(IntTableMap[] rebuilt) {
+        addEdges.take(rebuilt[0]);
+        removeEdges.take(rebuilt[1]);
+    }
+
+    /** Drops this table's own move plans (it is being pruned): allocates nothing. */
+    void forgetOwnPlans() {
         movePlans.clear();
         lastPlan = null;
     }
 
-    /** Drops the move plans this table keeps towards any of {@code pruned}. */
-    void forgetPlansTo(java.util.Set<Table> pruned) {
-        if (!movePlans.isEmpty()) {
-            movePlans.keySet().removeIf(pruned::contains);
+    /** The tables among {@code pruned} that this table keeps a move plan towards (found apart, before they go). */
+    Table[] plansTo(java.util.Set<Table> pruned) {
+        if (movePlans.isEmpty()) {
+            return NO_TABLES;
+        }
+        java.util.List<Table> found = new java.util.ArrayList<>();
+        for (Table destination : movePlans.keySet()) {
+            if (pruned.contains(destination)) {
+                found.add(destination);
+            }
+        }
+        return found.isEmpty() ? NO_TABLES : found.toArray(NO_TABLES);
+    }
+
+    /** Drops the move plans towards {@code destinations} ({@link #plansTo}'s answer): allocates nothing. */
+    void forgetPlansTo(Table[] destinations, java.util.Set<Table> pruned) {
+        for (Table destination : destinations) {
+            movePlans.remove(destination);
         }
         if (lastPlan != null && pruned.contains(lastPlan.destination)) {
             lastPlan = null;
         }
     }
+
+    private static final Table[] NO_TABLES = new Table[0];
 
     /** Whether the registry pruned this table (compaction): nothing may place rows in it any more. */
     public boolean isPruned() {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.TagComponent;
 import java.util.ArrayList;
@@ -117,6 +118,55 @@ class ArchetypeRegistryTest {
             assertEquals(0, registry.indexedPairs(), "round " + round + ": no entry outlives its tables");
             assertEquals(1, registry.componentCount(), "only A is still indexed");
         }
+    }
+
+    /**
+     * A pruning makes everything it needs before the first table leaves any structure: failing each heap growth of
+     * a pruning in turn leaves every table registered, indexed, reachable by its edges and its signature.
+     */
+    @Test
+    void aPruningThatCannotAllocateLeavesEveryTableRegistered() {
+        Table a = registry.withAdded(registry.root(), A);
+        List<Table> prunable = new ArrayList<>();
+        for (long target = 1; target <= 40; target++) { // forty pair tables off A: A's edge map holds them all
+            Table pair = registry.withAdded(a, registry.pairs().pair(LIKES, target));
+            a.missingPositionsFor(pair); // a move plan towards each, in A
+            prunable.add(pair);
+        }
+        for (int i = 0; i < 10; i++) { // ten of them pruned and made again: their ids wait to be reused
+            Table gone = prunable.remove(prunable.size() - 1);
+            registry.prune(gone);
+        }
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            int before = registry.count();
+            dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                    k);
+            boolean failed = false;
+            try {
+                registry.pruneAll(prunable);
+            } catch (OutOfMemoryError expected) {
+                failed = true;
+            } finally {
+                dev.jtecs.entity.internal.AllocationFaults.disarm();
+            }
+            if (!failed) {
+                assertEquals(before - prunable.size(), registry.count());
+                assertEquals(0, registry.indexedPairs());
+                break;
+            }
+            failures++;
+            assertEquals(before, registry.count(), "allocation " + k);
+            assertEquals(prunable.size(), registry.indexedPairs(), "allocation " + k);
+            for (Table table : prunable) {
+                org.junit.jupiter.api.Assertions.assertFalse(table.isPruned(), "allocation " + k);
+                org.junit.jupiter.api.Assertions.assertSame(table,
+                        registry.withAdded(a, table.componentAt(table.componentCount() - 1)), "allocation " + k);
+                org.junit.jupiter.api.Assertions.assertSame(table, registry.findOrCreate(
+                        new Component<?>[] {A, table.componentAt(table.componentCount() - 1)}), "allocation " + k);
+            }
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "the pruning's growths failed");
     }
 
     @Test

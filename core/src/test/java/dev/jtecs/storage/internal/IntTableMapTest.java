@@ -40,7 +40,7 @@ class IntTableMapTest {
     }
 
     @Test
-    void aGrowthOrARemovalThatCannotAllocateLeavesTheMapAsItWas() {
+    void aGrowthThatCannotAllocateLeavesTheMapAsItWas() {
         try (NativeMemory memory = new NativeMemory()) {
             Table a = new Table(1, new Component<?>[0], memory);
             Table b = new Table(2, new Component<?>[0], memory);
@@ -53,11 +53,12 @@ class IntTableMapTest {
                 assertThrows(OutOfMemoryError.class, () -> map.put(4, a), "fault " + k + " of the growth");
                 assertHolds(map, a, b);
                 failHeapAt(k);
-                assertThrows(OutOfMemoryError.class, () -> map.removeValue(b), "fault " + k + " of the removal");
+                assertThrows(OutOfMemoryError.class, () -> map.without(java.util.Set.of(b)),
+                        "fault " + k + " of a map built without b");
                 assertHolds(map, a, b);
             }
             map.put(4, a);
-            map.removeValue(b);
+            map.take(map.without(java.util.Set.of(b)));
             assertEquals(4, map.size());
             assertNull(map.get(1));
             assertSame(a, map.get(4));
@@ -85,7 +86,7 @@ class IntTableMapTest {
     }
 
     @Test
-    void removingAValueDropsExactlyItsKeys() {
+    void aMapWithoutSomeValuesDropsExactlyTheirKeys() {
         try (NativeMemory memory = new NativeMemory()) {
             Table kept = new Table(1, new Component<?>[0], memory);
             Table dropped = new Table(2, new Component<?>[0], memory);
@@ -93,7 +94,9 @@ class IntTableMapTest {
             for (int key = -5; key < 40; key++) {
                 map.put(key, key % 3 == 0 ? dropped : kept);
             }
-            map.removeValue(dropped);
+            IntTableMap before = map.without(java.util.Set.of());
+            assertEquals(45, before.size(), "built apart: the map itself is unchanged");
+            map.take(map.without(java.util.Set.of(dropped)));
             for (int key = -5; key < 40; key++) {
                 if (key % 3 == 0) {
                     assertNull(map.get(key), "key " + key);
@@ -105,8 +108,9 @@ class IntTableMapTest {
             java.util.List<Table> values = new java.util.ArrayList<>();
             map.forEachValue(values::add);
             assertEquals(30, values.size());
-            map.removeValue(dropped); // nothing left to drop
+            map.take(map.without(java.util.Set.of(dropped))); // nothing left to drop
             assertEquals(30, map.size());
+            assertEquals(45, before.size());
         }
     }
 }
