@@ -70,6 +70,12 @@ public final class Growth {
         return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, length + step));
     }
 
+    /** A new {@code int[length]}, failed the same way as a growth. */
+    public static int[] newInts(int length) {
+        AllocationFaults.beforeHeapGrowth(length);
+        return new int[length];
+    }
+
     /** A new {@code long[length]}, failed the same way as a growth (for structures that start lazily). */
     public static long[] newLongs(int length) {
         AllocationFaults.beforeHeapGrowth(length);

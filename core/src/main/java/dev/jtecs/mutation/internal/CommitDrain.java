@@ -367,6 +367,12 @@ public final class CommitDrain {
         int segmentMark = 0;
         int segmentQuiet = 0; // the first quiet despawn the segment being published may publish
         try {
+            // a failure's edge completion needs room for the slots the wave publishes: made before any is (a
+            // failure here is handled as any other, with nothing published)
+            int room = to - from + transaction.sealedQuietDespawns() - quietNext;
+            if (publishedSlots.length < room) {
+                publishedSlots = Growth.newInts(Math.max(room, 2 * publishedSlots.length));
+            }
             int segment = from;
             int firstOp = 0;
             for (int k = 0; k <= ops; k++) {
@@ -513,34 +519,34 @@ public final class CommitDrain {
      */
     private void completePublishedEdges(Throwable failure, int segmentStart, int segmentEnd, int segmentMark,
             int segmentQuiet) {
-        int room = segmentEnd - segmentStart + quietNext - segmentQuiet; // its records and quiet despawns
+        // in the room the wave made before it began (publishedSlots): nothing here allocates, so the releases
+        // that follow always run; a write that fails is the flush's to handle (flushPublished)
+        int[] slots = publishedSlots;
         int count = 0;
-        int[] published = null;
         for (int record = segmentStart; record < segmentEnd; record++) {
             if (transaction.state(record) == TxState.COMMITTED) {
-                if (published == null) {
-                    published = new int[room];
-                }
-                published[count++] = transaction.slot(record);
+                slots[count++] = transaction.slot(record);
             }
         }
-        if (quietNext > segmentQuiet && published == null) {
-            published = new int[room];
-        }
         for (int k = segmentQuiet; k < quietNext; k++) { // the quiet despawns the segment published
-            published[count++] = Entity.slot(transaction.quietDespawnIds()[k]);
+            slots[count++] = Entity.slot(transaction.quietDespawnIds()[k]);
         }
-        if (published == null) {
+        if (count == 0) {
             return;
         }
-        int[] slots = Arrays.copyOf(published, count);
-        Arrays.sort(slots);
+        Arrays.sort(slots, 0, count);
+        publishedCount = count;
         try {
-            sparseWrites.flushPublished(segmentMark, index, flushSink, slot -> Arrays.binarySearch(slots, slot) >= 0);
+            sparseWrites.flushPublished(segmentMark, index, flushSink, isPublished);
         } catch (RuntimeException | Error e) {
             failure.addSuppressed(e);
         }
     }
+
+    private int[] publishedSlots = new int[16];
+    private int publishedCount; // slots [0, publishedCount) of publishedSlots, ascending, during a completion
+    private final java.util.function.IntPredicate isPublished =
+            slot -> Arrays.binarySearch(publishedSlots, 0, publishedCount, slot) >= 0;
 
     /** Publishes records {@code [from, to)} and the spawn batches among ops {@code [firstOp, endOp)}. */
     private void runSegment(int from, int to, int firstOp, int endOp, boolean cancels, boolean last) {

@@ -48,8 +48,11 @@ class GrowthTest {
 
     @Test
     void freshArraysAreAllocationsTheFaultsCountToo() {
+        assertEquals(4, Growth.newInts(4).length);
         assertEquals(3, Growth.newLongs(3).length);
         assertEquals(2, Growth.newObjects(2).length);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        assertThrows(OutOfMemoryError.class, () -> Growth.newInts(4));
         AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
         assertThrows(OutOfMemoryError.class, () -> Growth.newLongs(4));
         AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);

@@ -353,6 +353,57 @@ class SparseMarkersTest {
     }
 
     /**
+     * A wave that fails on a membership callback, and then runs out of heap while it settles the edges of the rows
+     * it published: the failure's own clean-up still releases what the wave did not publish, and the next
+     * publication brings every marker in step with the edges.
+     */
+    @Test
+    void aWaveThatFailsAndThenRunsOutOfHeapInItsCleanUpStillReleasesEverything() {
+        int injected = 0;
+        for (int k = 1; k <= 8; k++) {
+            try (World w = World.create()) {
+                long target = w.spawn();
+                int[] seen = {0};
+                int armAt = k;
+                w.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(LIKES).onEntitiesAdded((a, f, t) -> {
+                    if (seen[0]++ == 3) { // the fourth source published: the wave fails here
+                        dev.jtecs.entity.internal.AllocationFaults.failAt(
+                                dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, armAt);
+                        throw new IllegalStateException("callback failed");
+                    }
+                }).build());
+                long[] sources = new long[8];
+                w.defer();
+                for (int i = 0; i < sources.length; i++) {
+                    sources[i] = w.spawn(LIKES.to(target));
+                }
+                try {
+                    w.commit();
+                    throw new AssertionError("the callback fails the wave");
+                } catch (IllegalStateException expected) {
+                    for (Throwable second : expected.getSuppressed()) {
+                        injected += second instanceof OutOfMemoryError ? 1 : 0;
+                    }
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                w.unwind();
+                assertFalse(w.hasPendingChanges(), "k=" + k + ": nothing of the failed wave stays staged");
+                w.spawn(); // a further publication settles the markers
+                for (long id : sources) {
+                    if (w.isAlive(id)) {
+                        List<Long> edges = RelationFixtures.targets(w, id, LIKES);
+                        assertEquals(!edges.isEmpty(), w.has(id, LIKES), "k=" + k + " " + edges);
+                    }
+                }
+                assertTrue(w.has(w.spawn(LIKES.to(target)), LIKES), "k=" + k + ": the world still works");
+            }
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, injected > 0,
+                "a clean-up ran out of heap at least once");
+    }
+
+    /**
      * A publication whose sparse flush runs out of heap at any point: after {@code unwind()} every entity carries
      * the relationship marker exactly while it holds an edge, the reverse index agrees, and each published entity
      * has the edges it was given (a write that failed once is retried for a published entity).
