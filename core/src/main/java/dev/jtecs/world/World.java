@@ -127,7 +127,7 @@ public final class World implements AutoCloseable {
     private final ArchetypeRegistry archetypes;
     private final ObserverRegistry observers = new ObserverRegistry();
     private final OnDespawn.Context despawnContext = new DespawnContext();
-    private final List<WorldQuery> queries = new ArrayList<>();
+    private final ArrayList<WorldQuery> queries = new ArrayList<>();
     private final QueryHost queryHost = new Host();
     private final PairRegistry pairs;
     private final Relations relations;
@@ -822,6 +822,9 @@ public final class World implements AutoCloseable {
     public Query newQuery(QueryDescriptor descriptor) {
         checkOpen();
         WorldQuery query = new WorldQuery(queryHost, Objects.requireNonNull(descriptor, "descriptor"));
+        if (!descriptor.isTemporary()) {
+            queries.ensureCapacity(queries.size() + 1); // before any archetype hears of the query
+        }
         scopes.enter(); // groupBy is user code: the world is running a call (not published on exit: it stages none)
         try {
             for (int i = 0; i < archetypes.size(); i++) {
