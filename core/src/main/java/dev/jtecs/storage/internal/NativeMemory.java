@@ -451,8 +451,7 @@ public final class NativeMemory implements AutoCloseable {
         }
     }
 
-    /** A power-of-two block carved from a slab. */
-    /** A block of a slab; {@code next} links it into its size's free list while it is free. */
+    /** A power-of-two block carved from a slab; {@code next} links it into its size's free list while it is free. */
     private static final class Block {
         final MemorySegment memory;
         final Slab slab;
