@@ -56,7 +56,7 @@ final class States {
 
     private final World world;
     private final Map<String, State> created = new LinkedHashMap<>();
-    private final List<State> stack = new ArrayList<>();
+    private final ArrayList<State> stack = new ArrayList<>();
     private TagComponent activeTag; // the top's tag; null while the stack is empty
     private String changing;        // the transition running now, for error messages; null when none
 
@@ -191,6 +191,7 @@ final class States {
         for (String name : names) {
             restored.add(require(name, "loadSnapshot"));
         }
+        stack.ensureCapacity(restored.size()); // the room first: a failure leaves the stack and its tag as they were
         stack.clear();
         stack.addAll(restored);
         State top = top();
