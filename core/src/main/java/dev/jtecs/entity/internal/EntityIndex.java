@@ -637,7 +637,6 @@ public final class EntityIndex {
         ensureFree(n);
     }
 
-    /** Room on the free stack for {@code n} more slots. */
     /**
      * Makes the free stack hold every slot ever handed out, so that a {@link #clear} allocates nothing once it has
      * begun; a caller that empties the world's tables first calls this before them.
@@ -648,6 +647,7 @@ public final class EntityIndex {
         }
     }
 
+    /** Room on the free stack for {@code n} more slots. */
     private void ensureFree(int n) {
         if (freeCount + n > freeStack.length) {
             freeStack = Growth.copyOf(freeStack, Math.max(freeCount + n, freeStack.length * 2));

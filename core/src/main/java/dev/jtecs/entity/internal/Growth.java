@@ -70,6 +70,21 @@ public final class Growth {
         return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, length + step));
     }
 
+    /**
+     * Grows {@code list} to hold {@code needed} elements when {@code room}, the capacity the caller knows it has
+     * (an {@link java.util.ArrayList} hides its own), is short, failed the same way as an array's growth; returns
+     * the room now known. A caller that reserves before it changes anything then adds without allocating.
+     */
+    public static int reserve(java.util.ArrayList<?> list, int room, int needed) {
+        if (needed <= room) {
+            return room;
+        }
+        int capacity = nextCapacity(Math.max(room, 8), needed);
+        AllocationFaults.beforeHeapGrowth(capacity);
+        list.ensureCapacity(capacity);
+        return capacity;
+    }
+
     /** A new {@code int[length]}, failed the same way as a growth. */
     public static int[] newInts(int length) {
         AllocationFaults.beforeHeapGrowth(length);

@@ -1,6 +1,5 @@
 package dev.jtecs.mutation.internal;
 
-import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.entity.internal.Growth;
 
 import dev.jtecs.component.Component;
@@ -488,13 +487,7 @@ public final class Transaction {
      * allocation then leaves everything as it was.
      */
     public void reserveOps(int n) {
-        int needed = ops.size() + n;
-        if (needed > opsRoom) {
-            int capacity = Growth.nextCapacity(Math.max(opsRoom, 8), needed);
-            AllocationFaults.beforeHeapGrowth(capacity); // the list's growth, failed the same way as the arrays'
-            ops.ensureCapacity(capacity);
-            opsRoom = capacity;
-        }
+        opsRoom = Growth.reserve(ops, opsRoom, ops.size() + n);
     }
 
     /** Stages a batch operation, in room {@link #reserveOps} made (or makes now, before anything changes). */
@@ -570,7 +563,6 @@ public final class Transaction {
 
     // ---------------------------------------------------------------- doomed entities
 
-    /** Marks a slot whose entity is being despawned (selected by a batch despawn, or its despawn staged). */
     /** Makes room for selection marks on every slot below {@code slots}, so that {@link #doom} cannot fail. */
     public void reserveDoom(int slots) {
         int words = (slots + 63) >>> 6;
@@ -579,6 +571,7 @@ public final class Transaction {
         }
     }
 
+    /** Marks a slot whose entity is being despawned (selected by a batch despawn, or its despawn staged). */
     public void doom(int slot) {
         int word = slot >>> 6;
         if (word >= doomed.length) {

@@ -1,6 +1,5 @@
 package dev.jtecs.storage.internal;
 
-import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.entity.internal.Growth;
 
@@ -397,8 +396,8 @@ public final class ArchetypeRegistry implements AutoCloseable {
             // room in every list the table joins, before it joins any: after the signature's entry (the first
             // step, and the last that allocates) registering allocates nothing, and neither does a table that
             // turns dirty later (the queue holds each table at most once)
-            tablesRoom = reserve(tables, tablesRoom, tables.size() + 1);
-            dirtyRoom = reserve(dirtyQueue, dirtyRoom, tables.size() + 1);
+            tablesRoom = Growth.reserve(tables, tablesRoom, tables.size() + 1);
+            dirtyRoom = Growth.reserve(dirtyQueue, dirtyRoom, tables.size() + 1);
             for (int id : ids) {
                 List<Table> holders = holders(id, true);
                 ((ArrayList<Table>) holders).ensureCapacity(holders.size() + 1);
@@ -426,17 +425,6 @@ public final class ArchetypeRegistry implements AutoCloseable {
             creationListener.accept(table);
         }
         return table;
-    }
-
-    /** Grows {@code list} to hold {@code needed} tables when its known {@code room} is short; returns the room. */
-    private static int reserve(ArrayList<Table> list, int room, int needed) {
-        if (needed <= room) {
-            return room;
-        }
-        int capacity = Growth.nextCapacity(Math.max(room, 8), needed);
-        AllocationFaults.beforeHeapGrowth(capacity); // a list's growth, failed the same way as the arrays'
-        list.ensureCapacity(capacity);
-        return capacity;
     }
 
     /** The tables that turned dirty since the last {@link #clearDirty()}, in first-dirtied order. */

@@ -58,4 +58,15 @@ class GrowthTest {
         AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
         assertThrows(OutOfMemoryError.class, () -> Growth.newObjects(4));
     }
+
+    @Test
+    void aReservedListTakesItsRoomOnceAndTheFaultsCountIt() {
+        java.util.ArrayList<String> list = new java.util.ArrayList<>();
+        assertEquals(16, Growth.reserve(list, 0, 3), "a first growth as from eight");
+        assertEquals(16, Growth.reserve(list, 16, 16), "room enough: no growth");
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        assertThrows(OutOfMemoryError.class, () -> Growth.reserve(list, 16, 17));
+        assertEquals(32, Growth.reserve(list, 16, 17), "doubling");
+        assertEquals(80, Growth.reserve(list, 32, 80), "what is needed, when more");
+    }
 }
