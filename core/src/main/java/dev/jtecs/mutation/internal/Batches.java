@@ -416,13 +416,16 @@ final class Batches {
         if (restored.length == 1) {
             index.stampSlots(restoredSlots, 0, restoredCount, plans[0].table().id());
         }
-        long[] chunk = new long[CHUNK];
+        long[] chunk = null; // only a batch of several with no slots in order reads its ids back
         for (int b = 0; b < restored.length; b++) {
             MutationModel.RestoreBatch batch = restored[b];
             int tableId = plans[b].table().id();
             if (restored.length > 1 && batch.slots() != null) {
                 index.stampSlots(batch.slots(), batch.from(), batch.from() + batch.count(), tableId);
             } else if (restored.length > 1) {
+                if (chunk == null) {
+                    chunk = new long[CHUNK];
+                }
                 for (int done = 0; done < batch.count(); done += chunk.length) {
                     int n = Math.min(chunk.length, batch.count() - done);
                     SegmentReads.longs(batch.ids(), done, chunk, 0, n);

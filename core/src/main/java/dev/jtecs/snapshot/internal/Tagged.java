@@ -244,7 +244,9 @@ final class Tagged {
                     return string();
                 case LIST: {
                     int n = count("a list");
-                    need(n, "a list of " + n); // every element takes at least one byte
+                    if (n > end - position) { // every element takes at least one byte
+                        need(n, "a list of " + n); // throws
+                    }
                     // a reference per element is several bytes: pre-size a bounded part, grow past it as read
                     List<Object> list = new ArrayList<>(Math.min(n, PRESIZE));
                     for (int i = 0; i < n; i++) {
@@ -254,7 +256,9 @@ final class Tagged {
                 }
                 case MAP: {
                     int n = count("a map");
-                    need(5L * n, "a map of " + n); // a key's length and a value's tag at least
+                    if (5L * n > end - position) { // a key's length and a value's tag at least
+                        need(5L * n, "a map of " + n); // throws
+                    }
                     Map<String, Object> map = new LinkedHashMap<>(Math.min(n, PRESIZE) * 2);
                     for (int i = 0; i < n; i++) {
                         String key = string();
@@ -273,14 +277,29 @@ final class Tagged {
 
         String string() {
             int n = count("a string");
-            need(n, "a string of " + n + " bytes");
-            byte[] utf8 = segment.asSlice(position, n).toArray(ValueLayout.JAVA_BYTE);
+            if (n > end - position) {
+                need(n, "a string of " + n + " bytes"); // throws: the message is made only then
+            }
+            byte[] utf8 = new byte[n];
+            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, position, utf8, 0, n);
+            // The JDK's decoder replaces malformed input rather than refusing it, but a byte at or above 0x80 either
+            // joins others into one character (fewer characters than bytes) or becomes U+FFFD: as many characters
+            // as bytes and no U+FFFD means every byte was ASCII, and the string is exact. Anything else is decoded
+            // again strictly. (For an all-Latin-1 string the search for U+FFFD answers at once.)
+            String s = new String(utf8, StandardCharsets.UTF_8);
+            if (s.length() != n || s.indexOf('\uFFFD') >= 0) {
+                s = strictUtf8(utf8);
+            }
+            position += n;
+            return s;
+        }
+
+        /** Decodes bytes that are not all ASCII, refusing malformed input instead of replacing it. */
+        private String strictUtf8(byte[] utf8) {
             try {
-                String s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(utf8))
                         .toString();
-                position += n;
-                return s;
             } catch (CharacterCodingException e) {
                 throw bad("a string is not valid UTF-8");
             }

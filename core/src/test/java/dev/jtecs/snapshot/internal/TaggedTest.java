@@ -241,6 +241,18 @@ class TaggedTest {
     }
 
     @Test
+    void everyAsciiCharacterReadsAsItselfAndOneHighByteTakesTheStrictDecoder() {
+        StringBuilder ascii = new StringBuilder();
+        for (char c = 0; c < 0x80; c++) {
+            ascii.append(c);
+        }
+        assertEquals(ascii.toString(), read(new In().b(7).str(ascii.toString()).done()));
+        assertEquals("plain\u00e9", read(new In().b(7).str("plain\u00e9").done())); // the last byte pair is not ASCII
+        assertEquals("t (byte 5): a string is not valid UTF-8", // ASCII up to one lone continuation byte
+                refusal(new In().b(7).i32(4).b('a', 'b', 'c', 0x80).done()));
+    }
+
+    @Test
     void aStringAfterAStringStartsWhereTheFirstEnded() {
         byte[] bytes = new In().b(8).i32(3).b(7).str("héllo").b(7).str("").b(7).str("z").done();
         assertEquals(List.of("héllo", "", "z"), read(bytes));
