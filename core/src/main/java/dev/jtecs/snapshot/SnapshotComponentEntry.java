@@ -36,12 +36,28 @@ public record SnapshotComponentEntry(String name, String kind, List<String> fiel
     public static String fingerprint(List<String> names, List<PrimitiveKind> kinds) {
         long hash = 0xCBF2_9CE4_8422_2325L;
         for (int i = 0; i < names.size(); i++) {
-            String part = names.get(i) + ":" + kinds.get(i).name() + ";";
-            for (byte b : part.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
-                hash ^= b & 0xFF;
-                hash *= 0x0000_0100_0000_01B3L;
-            }
+            hash = fnv(hash, names.get(i));
+            hash = fnv(hash, ":");
+            hash = fnv(hash, kinds.get(i).name());
+            hash = fnv(hash, ";");
         }
-        return String.format("%016x", hash);
+        return java.util.HexFormat.of().toHexDigits(hash);
+    }
+
+    /** Folds the UTF-8 bytes of {@code text} into an FNV-1a 64 hash (ASCII text without encoding it first). */
+    private static long fnv(long hash, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) { // not ASCII: fold the rest as its UTF-8 bytes
+                for (byte b : text.substring(i).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+                    hash ^= b & 0xFF;
+                    hash *= 0x0000_0100_0000_01B3L;
+                }
+                return hash;
+            }
+            hash ^= c;
+            hash *= 0x0000_0100_0000_01B3L;
+        }
+        return hash;
     }
 }

@@ -28,6 +28,9 @@ class SnapshotComponentEntryTest {
                 List.of(PrimitiveKind.FLOAT, PrimitiveKind.INT)));
         assertEquals(fnv("é:BYTE;"), SnapshotComponentEntry.fingerprint(List.of("é"), List.of(PrimitiveKind.BYTE)),
                 "bytes above 0x7F count unsigned");
+        assertEquals(fnv("a\u00e9b:FLOAT;x\uD83D\uDE00:LONG;z:INT;"), SnapshotComponentEntry.fingerprint(
+                List.of("a\u00e9b", "x\uD83D\uDE00", "z"), List.of(PrimitiveKind.FLOAT, PrimitiveKind.LONG,
+                        PrimitiveKind.INT)), "ASCII before and after characters of two and four UTF-8 bytes");
         assertNotEquals(SnapshotComponentEntry.fingerprint(List.of("x", "y"),
                 List.of(PrimitiveKind.FLOAT, PrimitiveKind.FLOAT)), SnapshotComponentEntry.fingerprint(
                 List.of("y", "x"), List.of(PrimitiveKind.FLOAT, PrimitiveKind.FLOAT)), "order matters");

@@ -70,12 +70,12 @@ final class SnapshotReader {
             throw Trees.bad(where, "'format' is " + Trees.describe(format) + ", not \"jtecs-snapshot\"");
         }
         header(root, where);
-        List<?> frames = Trees.list(Trees.field(root, "archetypes", where), where + ".archetypes");
+        List<?> frames = Trees.listField(root, "archetypes", where);
         if (frames.size() != model.prelude.archetypeCount()) {
             throw Trees.bad(where, "archetypeCount says " + model.prelude.archetypeCount() + " but "
                     + frames.size() + " archetypes follow");
         }
-        List<?> free = Trees.list(Trees.field(root, "freeSlots", where), where + ".freeSlots");
+        List<?> free = Trees.listField(root, "freeSlots", where);
         if (free.size() % 2 != 0) {
             throw Trees.bad(where + ".freeSlots", "holds " + free.size() + " numbers, not (slot, generation) pairs");
         }
@@ -257,8 +257,8 @@ final class SnapshotReader {
     /** How many raw column blocks a frame tree announces (checked against the component table). */
     private int rawColumns(Map<?, ?> frame, String where) {
         int raw = 0;
-        List<?> components = Trees.list(Trees.field(frame, "components", where), where + ".components");
-        List<?> columns = Trees.list(Trees.field(frame, "columns", where), where + ".columns");
+        List<?> components = Trees.listField(frame, "components", where);
+        List<?> columns = Trees.listField(frame, "columns", where);
         if (columns.size() != components.size()) {
             throw Trees.bad(where, components.size() + " components but " + columns.size() + " columns");
         }
@@ -267,8 +267,8 @@ final class SnapshotReader {
                 raw += entry(components.get(i), where + ".components[" + i + "]").fieldNames().size();
             }
         }
-        List<?> pairs = Trees.list(Trees.field(frame, "pairs", where), where + ".pairs");
-        List<?> pairColumns = Trees.list(Trees.field(frame, "pairColumns", where), where + ".pairColumns");
+        List<?> pairs = Trees.listField(frame, "pairs", where);
+        List<?> pairColumns = Trees.listField(frame, "pairColumns", where);
         if (pairColumns.size() != pairs.size()) {
             throw Trees.bad(where, pairs.size() + " pairs but " + pairColumns.size() + " pair columns");
         }
@@ -301,7 +301,7 @@ final class SnapshotReader {
                 where + ".entityCount");
         int archetypeCount = (int) Trees.integer(Trees.field(root, "archetypeCount", where), 0,
                 Math.max(0, entityCount), where + ".archetypeCount");
-        List<?> table = Trees.list(Trees.field(root, "componentTable", where), where + ".componentTable");
+        List<?> table = Trees.listField(root, "componentTable", where);
         entries = new SnapshotComponentEntry[table.size()];
         resolved = new Component<?>[table.size()];
         fieldSources = new int[table.size()][];
@@ -319,31 +319,37 @@ final class SnapshotReader {
     }
 
     private static SnapshotComponentEntry entryOf(Map<?, ?> map, String where) {
-        String name = Trees.string(Trees.field(map, "name", where), where + ".name");
-        String kind = Trees.string(Trees.field(map, "kind", where), where + ".kind");
-        List<?> fields = Trees.list(Trees.field(map, "fields", where), where + ".fields");
+        String name = Trees.stringField(map, "name", where);
+        String kind = Trees.stringField(map, "kind", where);
+        List<?> fields = Trees.listField(map, "fields", where);
         List<String> names = new ArrayList<>();
         List<PrimitiveKind> kinds = new ArrayList<>();
         for (int f = 0; f < fields.size(); f++) {
-            Map<?, ?> field = Trees.map(fields.get(f), where + ".fields[" + f + "]");
-            String fieldName = Trees.string(Trees.field(field, "name", where), where + ".fields[" + f + "].name");
+            // each name is put together only for its exception: a load reads every field of every component
+            Object tree = fields.get(f);
+            Map<?, ?> field = tree instanceof Map<?, ?> found ? found : Trees.map(tree, where + ".fields[" + f + "]");
+            Object nameTree = Trees.field(field, "name", where);
+            String fieldName = nameTree instanceof String found ? found
+                    : Trees.string(nameTree, where + ".fields[" + f + "].name");
             if (names.contains(fieldName)) {
                 throw Trees.bad(where, "field " + fieldName + " is listed twice");
             }
             names.add(fieldName);
-            String type = Trees.string(Trees.field(field, "type", where), where + ".fields[" + f + "].type");
+            Object typeTree = Trees.field(field, "type", where);
+            String type = typeTree instanceof String found ? found
+                    : Trees.string(typeTree, where + ".fields[" + f + "].type");
             try {
                 kinds.add(PrimitiveKind.valueOf(type));
             } catch (IllegalArgumentException e) {
                 throw Trees.bad(where, "field " + fieldName + " has unknown type '" + Trees.abbreviate(type) + "'");
             }
         }
-        String fingerprint = Trees.string(Trees.field(map, "fingerprint", where), where + ".fingerprint");
+        String fingerprint = Trees.stringField(map, "fingerprint", where);
         if (!fingerprint.equals(SnapshotComponentEntry.fingerprint(names, kinds))) {
             throw Trees.bad(where, "fingerprint " + Trees.abbreviate(fingerprint) + " does not match its fields "
                     + names + " (corrupted layout)");
         }
-        String codec = Trees.string(Trees.field(map, "codec", where), where + ".codec");
+        String codec = Trees.stringField(map, "codec", where);
         if (!codec.equals("custom") && !codec.equals("automatic")) {
             throw Trees.bad(where, "codec '" + Trees.abbreviate(codec) + "' is neither custom nor automatic");
         }
@@ -495,8 +501,8 @@ final class SnapshotReader {
     private void frame(LoadModel.Frame frame, Map<?, ?> tree, RawColumns raw, String where) {
         int count = frame.count;
         List<Input> inputs = new ArrayList<>();
-        List<?> components = Trees.list(Trees.field(tree, "components", where), where + ".components");
-        List<?> columns = Trees.list(Trees.field(tree, "columns", where), where + ".columns");
+        List<?> components = Trees.listField(tree, "components", where);
+        List<?> columns = Trees.listField(tree, "columns", where);
         if (columns.size() != components.size()) {
             throw Trees.bad(where, components.size() + " components but " + columns.size() + " columns");
         }
@@ -689,8 +695,8 @@ final class SnapshotReader {
     }
 
     private void pairs(LoadModel.Frame frame, Map<?, ?> tree, RawColumns raw, List<Input> inputs, String where) {
-        List<?> pairs = Trees.list(Trees.field(tree, "pairs", where), where + ".pairs");
-        List<?> columns = Trees.list(Trees.field(tree, "pairColumns", where), where + ".pairColumns");
+        List<?> pairs = Trees.listField(tree, "pairs", where);
+        List<?> columns = Trees.listField(tree, "pairColumns", where);
         if (columns.size() != pairs.size()) {
             throw Trees.bad(where, pairs.size() + " pairs but " + columns.size() + " pair columns");
         }
@@ -728,7 +734,7 @@ final class SnapshotReader {
     }
 
     private void sparse(LoadModel.Frame frame, Map<?, ?> tree, Set<BaseRelationship<?>> markers, String where) {
-        List<?> sparse = Trees.list(Trees.field(tree, "sparse", where), where + ".sparse");
+        List<?> sparse = Trees.listField(tree, "sparse", where);
         Set<BaseRelationship<?>> seen = new HashSet<>();
         Set<Integer> listed = new HashSet<>();
         for (int s = 0; s < sparse.size(); s++) {
@@ -829,7 +835,7 @@ final class SnapshotReader {
                 throw Trees.bad(where + ".freeSlots", "slot " + slot + " is free and holds an entity");
             }
         }
-        Map<?, ?> data = Trees.map(Trees.field(root, "data", where), where + ".data");
+        Map<?, ?> data = Trees.mapField(root, "data", where);
         for (Map.Entry<?, ?> entry : data.entrySet()) {
             String key = Trees.string(entry.getKey(), where + ".data key");
             if (key.isEmpty()) {
@@ -871,11 +877,14 @@ final class SnapshotReader {
             List<String> leaves = host.leafPhases();
             model.phases = new LinkedHashMap<>();
             for (Map.Entry<?, ?> entry : phases.entrySet()) {
-                String name = Trees.string(entry.getKey(), at + ".phases key");
+                // (names put together only for an exception: a load reads every phase)
+                String name = entry.getKey() instanceof String found ? found
+                        : Trees.string(entry.getKey(), at + ".phases key");
                 if (!leaves.contains(name)) {
                     throw Trees.bad(at, "phase " + Trees.abbreviate(name) + " is not a leaf phase of this world");
                 }
-                model.phases.put(name, Trees.bool(entry.getValue(), at + ".phases." + name));
+                model.phases.put(name, entry.getValue() instanceof Boolean enabled ? enabled
+                        : Trees.bool(entry.getValue(), at + ".phases." + name));
             }
         }
         return model;
@@ -928,7 +937,7 @@ final class SnapshotReader {
     private void random(Object payload, String where) {
         Map<?, ?> map = Trees.map(payload, where);
         model.randomSeed = Trees.word32(Trees.field(map, "seed", where), where + ".seed");
-        Map<?, ?> streams = Trees.map(Trees.field(map, "streams", where), where + ".streams");
+        Map<?, ?> streams = Trees.mapField(map, "streams", where);
         model.randomStreams = new LinkedHashMap<>();
         for (Map.Entry<?, ?> entry : streams.entrySet()) {
             String name = Trees.string(entry.getKey(), where + ".streams key");

@@ -58,6 +58,24 @@ final class Trees {
         return map.get(key);
     }
 
+    /** {@code map(field(map, key, where), where + "." + key)}, the name put together only for the exception. */
+    static Map<?, ?> mapField(Map<?, ?> map, String key, String where) {
+        Object value = field(map, key, where);
+        return value instanceof Map<?, ?> found ? found : map(value, where + "." + key);
+    }
+
+    /** {@code list(field(map, key, where), where + "." + key)}, the name put together only for the exception. */
+    static List<?> listField(Map<?, ?> map, String key, String where) {
+        Object value = field(map, key, where);
+        return value instanceof List<?> found ? found : list(value, where + "." + key);
+    }
+
+    /** {@code string(field(map, key, where), where + "." + key)}, the name put together only for the exception. */
+    static String stringField(Map<?, ?> map, String key, String where) {
+        Object value = field(map, key, where);
+        return value instanceof String found ? found : string(value, where + "." + key);
+    }
+
     static String string(Object value, String where) {
         if (value instanceof String s) {
             return s;
