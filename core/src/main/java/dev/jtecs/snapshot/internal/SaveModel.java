@@ -204,14 +204,18 @@ final class SaveModel {
     /** Picks a frame's saved components, pairs and sparse relationships, and registers them in the table. */
     private void shape(Frame frame, long[] saved, SparseEdges sparse) {
         Table table = frame.table;
-        List<Integer> positions = new ArrayList<>();
-        List<Integer> pairs = new ArrayList<>();
-        List<BaseRelationship<?>> sparseRelationships = new ArrayList<>();
-        for (int p = 0; p < table.componentCount(); p++) {
+        int components = table.componentCount();
+        int[] positions = new int[components];
+        int[] pairs = new int[components];
+        BaseRelationship<?>[] sparseRelationships = new BaseRelationship<?>[components];
+        int positionCount = 0;
+        int pairCount = 0;
+        int sparseCount = 0;
+        for (int p = 0; p < components; p++) {
             Component<?> component = table.componentAt(p);
             if (component instanceof PairComponent pair) {
                 if (!pair.relationship().isTransient() && isSaved(saved, pair.target())) {
-                    pairs.add(p);
+                    pairs[pairCount++] = p;
                     register(pair.relationship());
                 }
                 continue;
@@ -223,14 +227,14 @@ final class SaveModel {
                 continue; // a dense marker follows its pairs
             }
             if (component instanceof BaseRelationship<?> relationship) {
-                sparseRelationships.add(relationship);
+                sparseRelationships[sparseCount++] = relationship;
             }
-            positions.add(p);
+            positions[positionCount++] = p;
             register(component);
         }
-        frame.positions = positions.stream().mapToInt(Integer::intValue).toArray();
-        frame.pairPositions = pairs.stream().mapToInt(Integer::intValue).toArray();
-        frame.sparse = sparseRelationships.toArray(BaseRelationship<?>[]::new);
+        frame.positions = Arrays.copyOf(positions, positionCount);
+        frame.pairPositions = Arrays.copyOf(pairs, pairCount);
+        frame.sparse = Arrays.copyOf(sparseRelationships, sparseCount);
     }
 
     private void register(Component<?> component) {
@@ -245,33 +249,60 @@ final class SaveModel {
         }
     }
 
-    /** Sorts a frame's parts by component table index (pairs by relationship index, then target). */
+    /**
+     * Sorts a frame's parts by component table index (pairs by relationship index, then target). An archetype has
+     * a handful of parts, so each list is sorted in place by insertion, with no boxing.
+     */
     private void order(Frame frame) {
         Table table = frame.table;
-        Integer[] positions = Arrays.stream(frame.positions).boxed().toArray(Integer[]::new);
-        Arrays.sort(positions, Comparator.comparingInt(p -> index.get(table.componentAt(p))));
-        frame.positions = Arrays.stream(positions).mapToInt(Integer::intValue).toArray();
-        frame.componentIndex = new int[positions.length];
+        int[] positions = frame.positions;
+        int[] componentIndex = new int[positions.length];
         for (int i = 0; i < positions.length; i++) {
-            frame.componentIndex[i] = index.get(table.componentAt(positions[i]));
+            int position = positions[i];
+            int key = index.get(table.componentAt(position));
+            int j = i;
+            for (; j > 0 && componentIndex[j - 1] > key; j--) {
+                componentIndex[j] = componentIndex[j - 1];
+                positions[j] = positions[j - 1];
+            }
+            componentIndex[j] = key;
+            positions[j] = position;
         }
-        Integer[] pairs = Arrays.stream(frame.pairPositions).boxed().toArray(Integer[]::new);
-        Arrays.sort(pairs, Comparator.comparingInt((Integer p) -> index.get(((PairComponent) table.componentAt(p))
-                .relationship())).thenComparingLong(p -> ((PairComponent) table.componentAt(p)).target()));
-        frame.pairPositions = Arrays.stream(pairs).mapToInt(Integer::intValue).toArray();
-        frame.pairRelationship = new int[pairs.length];
-        frame.pairTarget = new long[pairs.length];
+        frame.componentIndex = componentIndex;
+        int[] pairs = frame.pairPositions;
+        int[] pairRelationship = new int[pairs.length];
+        long[] pairTarget = new long[pairs.length];
         for (int i = 0; i < pairs.length; i++) {
-            PairComponent pair = (PairComponent) table.componentAt(pairs[i]);
-            frame.pairRelationship[i] = index.get(pair.relationship());
-            frame.pairTarget[i] = pair.target();
+            int position = pairs[i];
+            PairComponent pair = (PairComponent) table.componentAt(position);
+            int key = index.get(pair.relationship());
+            long target = pair.target();
+            int j = i;
+            for (; j > 0 && (pairRelationship[j - 1] > key
+                    || pairRelationship[j - 1] == key && pairTarget[j - 1] > target); j--) {
+                pairRelationship[j] = pairRelationship[j - 1];
+                pairTarget[j] = pairTarget[j - 1];
+                pairs[j] = pairs[j - 1];
+            }
+            pairRelationship[j] = key;
+            pairTarget[j] = target;
+            pairs[j] = position;
         }
-        BaseRelationship<?>[] sparse = frame.sparse.clone();
-        Arrays.sort(sparse, Comparator.comparingInt(r -> index.get(r)));
-        frame.sparse = sparse;
-        frame.sparseIndex = new int[sparse.length];
+        frame.pairRelationship = pairRelationship;
+        frame.pairTarget = pairTarget;
+        BaseRelationship<?>[] sparse = frame.sparse; // shape's own copy
+        int[] sparseIndex = new int[sparse.length];
         for (int i = 0; i < sparse.length; i++) {
-            frame.sparseIndex[i] = index.get(sparse[i]);
+            BaseRelationship<?> relationship = sparse[i];
+            int key = index.get(relationship);
+            int j = i;
+            for (; j > 0 && sparseIndex[j - 1] > key; j--) {
+                sparseIndex[j] = sparseIndex[j - 1];
+                sparse[j] = sparse[j - 1];
+            }
+            sparseIndex[j] = key;
+            sparse[j] = relationship;
         }
+        frame.sparseIndex = sparseIndex;
     }
 }

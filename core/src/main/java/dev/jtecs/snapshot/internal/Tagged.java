@@ -96,62 +96,73 @@ final class Tagged {
         }
     }
 
-    /** Appends one tree (already checked with {@link Trees#detach}, or built by the engine). */
+    /**
+     * Appends one tree (already checked with {@link Trees#detach}, or built by the engine). The kinds are tested
+     * most common first (a save writes mostly strings, maps and lists), with plain {@code instanceof} tests: a
+     * pattern {@code switch} over these types goes through a bootstrapped type switch on every value.
+     */
     static void write(Bytes out, Object value) {
-        switch (value) {
-            case null -> out.put(NULL);
-            case Boolean b -> out.put(b ? TRUE : FALSE);
-            case Integer i -> {
-                out.put(INT32);
-                out.putInt(i);
+        if (value instanceof String s) {
+            out.put(STRING);
+            writeString(out, s);
+        } else if (value instanceof Map<?, ?> map) {
+            out.put(MAP);
+            out.putInt(map.size());
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                writeString(out, (String) entry.getKey());
+                write(out, entry.getValue());
             }
-            case Short s -> {
-                out.put(INT32);
-                out.putInt(s);
+        } else if (value instanceof List<?> list) {
+            out.put(LIST);
+            out.putInt(list.size());
+            for (Object element : list) {
+                write(out, element);
             }
-            case Byte b -> {
-                out.put(INT32);
-                out.putInt(b);
-            }
-            case Long l -> {
-                out.put(INT64);
-                out.putLong(l);
-            }
-            case Float f -> {
-                out.put(FLOAT32);
-                out.putInt(Float.floatToRawIntBits(f));
-            }
-            case Double d -> {
-                out.put(FLOAT64);
-                out.putLong(Double.doubleToRawLongBits(d));
-            }
-            case String s -> {
-                out.put(STRING);
-                writeString(out, s);
-            }
-            case List<?> list -> {
-                out.put(LIST);
-                out.putInt(list.size());
-                for (Object element : list) {
-                    write(out, element);
-                }
-            }
-            case Map<?, ?> map -> {
-                out.put(MAP);
-                out.putInt(map.size());
-                for (Map.Entry<?, ?> entry : map.entrySet()) {
-                    writeString(out, (String) entry.getKey());
-                    write(out, entry.getValue());
-                }
-            }
-            default -> throw new IllegalArgumentException(value.getClass().getName() + " is not a snapshot value");
+        } else if (value instanceof Integer i) {
+            out.put(INT32);
+            out.putInt(i);
+        } else if (value instanceof Long l) {
+            out.put(INT64);
+            out.putLong(l);
+        } else if (value instanceof Boolean b) {
+            out.put(b ? TRUE : FALSE);
+        } else if (value instanceof Double d) {
+            out.put(FLOAT64);
+            out.putLong(Double.doubleToRawLongBits(d));
+        } else if (value instanceof Float f) {
+            out.put(FLOAT32);
+            out.putInt(Float.floatToRawIntBits(f));
+        } else if (value instanceof Short s) {
+            out.put(INT32);
+            out.putInt(s);
+        } else if (value instanceof Byte b) {
+            out.put(INT32);
+            out.putInt(b);
+        } else if (value == null) {
+            out.put(NULL);
+        } else {
+            throw new IllegalArgumentException(value.getClass().getName() + " is not a snapshot value");
         }
     }
 
+    /** A counted UTF-8 string; an ASCII one (names, keys) is copied in character by character, with no array. */
     private static void writeString(Bytes out, String s) {
-        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-        out.putInt(utf8.length);
-        out.putBytes(utf8);
+        int n = s.length();
+        out.room(4 + n);
+        byte[] data = out.data;
+        int at = out.size + 4;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) { // not ASCII: its UTF-8 bytes, counted, replace the partial copy
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                out.putInt(utf8.length);
+                out.putBytes(utf8);
+                return;
+            }
+            data[at + i] = (byte) c;
+        }
+        out.putInt(n);
+        out.size += n;
     }
 
     /**
