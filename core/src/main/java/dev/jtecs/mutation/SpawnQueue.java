@@ -54,6 +54,18 @@ public interface SpawnQueue {
      */
     long spawn();
 
+    /**
+     * Makes room for {@code count} more spawns through this queue, so that they grow none of the heap arrays a
+     * spawn writes: the world's entity index, the queue's staged rows and its id buffer (what a first spawn
+     * into a new world otherwise pays as those arrays double). The room is for the queue's current shape; the
+     * archetype's columns grow when the rows are placed, once for the whole batch, as without it. Like
+     * reserving an {@code ArrayList}'s capacity, it changes nothing a reader can see. Returns this queue.
+     *
+     * @throws IllegalArgumentException when {@code count} is negative or more entities than the world can
+     *     still hold ({@code maxEntities}, recycled slots counted); nothing changes
+     */
+    SpawnQueue reserve(int count);
+
     /** The inputs the queue was made with, in order (the shape before requirements and the state tag). */
     List<Input> inputs();
 

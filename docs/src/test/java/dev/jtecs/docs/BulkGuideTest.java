@@ -577,4 +577,21 @@ class BulkGuideTest {
             // end-example
         }
     }
+
+    @Test
+    void aReservedQueueSpawnsALevelWithoutGrowing() {
+        try (World world = World.create()) {
+            // begin-example
+            SpawnQueue rocks = world.spawnQueue(List.of(POSITION)).reserve(5_000); // at level load
+            world.defer();
+            for (int i = 0; i < 5_000; i++) {
+                rocks.spawn();
+                rocks.set(X, i);
+            }
+            world.commit();
+            assertEquals(5_000, world.entityCount());
+            assertThrows(IllegalArgumentException.class, () -> rocks.reserve(Integer.MAX_VALUE)); // beyond maxEntities
+            // end-example
+        }
+    }
 }

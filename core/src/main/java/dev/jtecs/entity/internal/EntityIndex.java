@@ -630,6 +630,26 @@ public final class EntityIndex {
     }
 
     /**
+     * Makes room for the next {@code count} {@link #allocate} calls, so they grow nothing: recycled slots are
+     * handed out first, and the slots past {@link #highWater()} the rest will take get their entries now.
+     *
+     * @throws IllegalArgumentException when {@code count} is negative or more than the world can still hand out
+     *     (nothing changes)
+     */
+    public void reserveSlots(int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("reserve: count=" + count + " must not be negative");
+        }
+        long fresh = Math.max(0, (long) count - freeCount);
+        long left = (long) maxEntities + 1 - highWater;
+        if (fresh > left) {
+            throw new IllegalArgumentException("reserve: " + count + " more entities do not fit: " + freeCount
+                    + " recycled and " + left + " new slots are left of maxEntities=" + maxEntities);
+        }
+        ensureSlots((int) (highWater + fresh));
+    }
+
+    /**
      * Makes room on the free stack for {@code n} more slots, so freeing that many allocates nothing (a caller
      * whose observers hear of a despawn before the ids are freed grows it first).
      */

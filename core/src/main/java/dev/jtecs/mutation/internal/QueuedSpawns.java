@@ -112,6 +112,19 @@ final class QueuedSpawns implements SpawnQueue {
     }
 
     @Override
+    public SpawnQueue reserve(int count) {
+        openCheck.run();
+        index.reserveSlots(count); // first: it refuses a count the world cannot hold, before anything grows
+        boolean pending = open != null && !open.done; // otherwise the next spawn starts the rows and ids afresh
+        int held = pending ? idCount : 0;
+        rows.reserve((pending ? rows.size() : 0) + count);
+        if (held + count > ids.length) {
+            ids = Growth.copyOf(ids, held + count);
+        }
+        return this;
+    }
+
+    @Override
     public List<Input> inputs() {
         return inputs;
     }

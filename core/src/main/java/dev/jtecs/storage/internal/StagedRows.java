@@ -167,12 +167,26 @@ public final class StagedRows {
         }
     }
 
-    /** Makes room for one more row: the one call here that allocates (geometric growth). */
+    /** Makes room for one more row: with {@link #reserve}, the only calls here that allocate (geometric growth). */
     public void ensureRoom() {
         if (size < capacity) {
             return;
         }
-        int grown = Math.max(64, capacity * 2);
+        growTo(Math.max(64, capacity * 2));
+    }
+
+    /**
+     * Makes room for {@code rows} rows in all (the rows held count), so that appending up to that many grows
+     * nothing. A failed growth leaves every row as it was.
+     */
+    public void reserve(int rows) {
+        if (rows > capacity) {
+            growTo(rows);
+        }
+    }
+
+    // a failure part way leaves some columns longer than capacity, which is harmless: capacity is what counts
+    private void growTo(int grown) {
         for (int c = 0; c < sizes.length; c++) {
             switch (sizes[c]) {
                 case 1 -> bytes[c] = Growth.copyOf(bytes[c], grown);

@@ -28,6 +28,42 @@ class EntityIndexTest {
     }
 
     @Test
+    void reservedSlotsAreHandedOutWithoutGrowingAndRecycledOnesCountFirst() {
+        assertTrue(AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults=true");
+        EntityIndex index = new EntityIndex(5_000);
+        index.reserveSlots(3_000); // past the first 1,024 entries
+        AllocationFaults.disarm();
+        for (int i = 0; i < 3_000; i++) {
+            index.allocate();
+        }
+        assertEquals(0, AllocationFaults.seen(AllocationFaults.Kind.HEAP), "3,000 allocations after the room");
+        for (int i = 0; i < 2_000; i++) {
+            index.allocate(); // past the room: the control, it grows
+        }
+        assertTrue(AllocationFaults.seen(AllocationFaults.Kind.HEAP) > 0, "beyond the room the index grows");
+        assertEquals(5_001, index.highWater());
+        index.free(7);
+        index.free(8);
+        index.reserveSlots(2); // two recycled slots: nothing new needed, and the world is full otherwise
+        assertThrows(IllegalArgumentException.class, () -> index.reserveSlots(3), "two recycled, no new slot left");
+    }
+
+    @Test
+    void reservingRefusesANegativeCountOrMoreThanTheCapacityAndChangesNothing() {
+        EntityIndex index = new EntityIndex(10);
+        index.allocate();
+        IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class, () -> index.reserveSlots(10));
+        assertEquals("reserve: 10 more entities do not fit: 0 recycled and 9 new slots are left of maxEntities=10",
+                tooMany.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> index.reserveSlots(-1));
+        index.reserveSlots(9);
+        for (int i = 0; i < 9; i++) {
+            index.allocate();
+        }
+        assertThrows(IllegalStateException.class, index::allocate, "full, as before the reservation");
+    }
+
+    @Test
     void publishMakesAliveAndRecordsLocation() {
         EntityIndex index = new EntityIndex(10);
         long id = index.allocate();

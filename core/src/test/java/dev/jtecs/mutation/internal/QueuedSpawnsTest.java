@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -124,6 +125,77 @@ class QueuedSpawnsTest {
             }
         }
         assertTrue(failedAtIndex >= 3, "the rows, the ids and the index each grew at least once: " + failedAtIndex);
+    }
+
+    /**
+     * After {@code reserve(n)} a new world's queue spawns n entities, a pending batch's rows counted, without
+     * growing a heap array; the same spawns without it grow (the control that shows the count can fail).
+     */
+    @Test
+    void aReservedQueueSpawnsWithoutGrowingAndItsEntitiesAreTheSame() {
+        assertTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED,
+                "the suite runs with -Djtecs.allocationFaults=true");
+        for (boolean reserve : new boolean[] {true, false}) {
+            try (World fresh = World.create(WorldConfig.defaults().maxEntities(5_000))) {
+                SpawnQueue queue = fresh.spawnQueue(List.of(POS, VEL));
+                fresh.defer();
+                long first = queue.spawn(); // a pending batch: its row and id are held when the room is made
+                queue.set(X, -1);
+                if (reserve) {
+                    assertSame(queue, queue.reserve(4_000));
+                }
+                dev.jtecs.entity.internal.AllocationFaults.disarm();
+                long[] ids = new long[4_000];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = queue.spawn();
+                    queue.set(X, i).set(Y, -i).set(VX, 1);
+                }
+                long grown = dev.jtecs.entity.internal.AllocationFaults.seen(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
+                if (reserve) {
+                    assertEquals(0, grown, "4,000 reserved spawns grew a heap array");
+                } else {
+                    assertTrue(grown > 0, "without the room the rows, ids and index grow");
+                }
+                fresh.commit();
+                assertEquals(4_001, fresh.entityCount());
+                assertEquals(new Pos(-1, 0), fresh.get(first, POS));
+                for (int i = 0; i < ids.length; i++) {
+                    assertEquals(new Pos(i, -i), fresh.get(ids[i], POS), "entity " + i);
+                    assertEquals(new Vel(1, 0), fresh.get(ids[i], VEL), "entity " + i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void reserveRefusesWhatTheWorldCannotHoldAndAFailedGrowthChangesNothing() {
+        try (World small = World.create(WorldConfig.defaults().maxEntities(100))) {
+            SpawnQueue queue = small.spawnQueue(List.of(POS));
+            assertThrows(IllegalArgumentException.class, () -> queue.reserve(-1));
+            IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class, () -> queue.reserve(101));
+            assertTrue(tooMany.getMessage().contains("maxEntities=100"), tooMany.getMessage());
+            int failed = 0;
+            // a world of 100 has its whole index from the start: the staged rows (two columns) and the ids grow
+            for (int k = 1; k <= 4; k++) {
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                try {
+                    queue.reserve(100);
+                } catch (OutOfMemoryError injected) {
+                    failed++; // what grew before it stays grown: room is invisible
+                }
+                dev.jtecs.entity.internal.AllocationFaults.disarm();
+            }
+            assertEquals(3, failed, "each of the three growths failed once, then the fourth reserve found room");
+            assertEquals(0, small.entityCount(), "reserving spawns nothing");
+            small.defer();
+            for (int i = 0; i < 100; i++) {
+                queue.spawn();
+                queue.set(X, i);
+            }
+            small.commit();
+            assertEquals(100, small.entityCount());
+            assertThrows(IllegalStateException.class, queue::spawn, "full: the room was never more than the capacity");
+        }
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.jtecs.storage.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
@@ -115,6 +116,33 @@ class StagedRowsTest {
         assertEquals(false, read(AWAKE, row));
         assertEquals(5, read(LEVEL, row));
         assertEquals(new Plain(0, 0f), read(PLAIN, row), "a native definition without factory: zero bits");
+    }
+
+    @Test
+    void reservedRowsAppendWithoutGrowingAndKeepTheRowsHeld() {
+        assertTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults");
+        StagedRows staged = StagedRows.of(table, inputs());
+        int x = staged.column(table.position(ALL.id()), 4);
+        for (int r = 0; r < 10; r++) {
+            staged.ensureRoom();
+            staged.append();
+            staged.setInt(x, r, r * 7);
+        }
+        staged.reserve(500); // the rows held count: room for 490 more
+        dev.jtecs.entity.internal.AllocationFaults.disarm();
+        for (int r = 10; r < 500; r++) {
+            staged.ensureRoom();
+            staged.append();
+            staged.setInt(x, r, r * 7);
+        }
+        assertEquals(0, dev.jtecs.entity.internal.AllocationFaults.seen(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP));
+        staged.ensureRoom(); // the 501st: beyond the room, it grows
+        assertTrue(dev.jtecs.entity.internal.AllocationFaults.seen(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP) > 0);
+        for (int r = 0; r < 500; r++) {
+            assertEquals(r * 7, staged.bits(x, r), "row " + r);
+        }
+        staged.reserve(10); // less than the room: nothing
+        assertEquals(500, staged.size());
     }
 
     @Test
