@@ -57,12 +57,15 @@ public interface SpawnQueue {
     /**
      * Makes room for {@code count} more spawns through this queue, so that they grow none of the heap arrays a
      * spawn writes: the world's entity index, the queue's staged rows and its id buffer (what a first spawn
-     * into a new world otherwise pays as those arrays double). The room is for the queue's current shape; the
-     * archetype's columns grow when the rows are placed, once for the whole batch, as without it. Like
-     * reserving an {@code ArrayList}'s capacity, it changes nothing a reader can see. Returns this queue.
+     * into a new world otherwise pays as those arrays double). The room serves the shape the queue last planned
+     * (at its creation or its last spawn): when the active state has changed since, the next spawn plans the new
+     * shape, which grows as it goes. The archetype's columns grow when the rows are placed, once for the whole
+     * batch, as without it. Like reserving an {@code ArrayList}'s capacity, it runs no user code and changes
+     * nothing a reader can see. Returns this queue.
      *
      * @throws IllegalArgumentException when {@code count} is negative or more entities than the world can
      *     still hold ({@code maxEntities}, recycled slots counted); nothing changes
+     * @throws IllegalStateException when the world is closed
      */
     SpawnQueue reserve(int count);
 

@@ -31,6 +31,8 @@ class SnapshotComponentEntryTest {
         assertEquals(fnv("a\u00e9b:FLOAT;x\uD83D\uDE00:LONG;z:INT;"), SnapshotComponentEntry.fingerprint(
                 List.of("a\u00e9b", "x\uD83D\uDE00", "z"), List.of(PrimitiveKind.FLOAT, PrimitiveKind.LONG,
                         PrimitiveKind.INT)), "ASCII before and after characters of two and four UTF-8 bytes");
+        assertEquals(fnv("\u007F:INT;\u0080:INT;"), SnapshotComponentEntry.fingerprint(List.of("\u007F", "\u0080"),
+                List.of(PrimitiveKind.INT, PrimitiveKind.INT)), "the last ASCII character and the first past it");
         assertNotEquals(SnapshotComponentEntry.fingerprint(List.of("x", "y"),
                 List.of(PrimitiveKind.FLOAT, PrimitiveKind.FLOAT)), SnapshotComponentEntry.fingerprint(
                 List.of("y", "x"), List.of(PrimitiveKind.FLOAT, PrimitiveKind.FLOAT)), "order matters");

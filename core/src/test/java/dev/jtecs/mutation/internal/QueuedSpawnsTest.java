@@ -196,6 +196,10 @@ class QueuedSpawnsTest {
             assertEquals(100, small.entityCount());
             assertThrows(IllegalStateException.class, queue::spawn, "full: the room was never more than the capacity");
         }
+        World closed = World.create();
+        SpawnQueue stale = closed.spawnQueue(List.of(POS));
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> stale.reserve(1), "the queue of a closed world");
     }
 
     @Test

@@ -253,6 +253,17 @@ class TaggedTest {
     }
 
     @Test
+    void stringsAreWrittenAsTheirUtf8BytesFromTheFirstCharacterPastAscii() {
+        assertArrayEquals(new byte[] {7, 2, 0, 0, 0, 'a', 0x7F}, written("a\u007F"), "ASCII: one byte each");
+        assertArrayEquals(new byte[] {7, 3, 0, 0, 0, 'a', (byte) 0xC2, (byte) 0x80}, written("a\u0080"),
+                "U+0080, the first character past ASCII, takes two bytes");
+        String mixed = "k\u00e9y\uD83D\uDE00z";
+        assertArrayEquals(new In().b(7).str(mixed).done(), written(mixed));
+        assertEquals(mixed, read(written(mixed)));
+        assertEquals(Map.of("\u0080", "\u0080"), read(written(Map.of("\u0080", "\u0080"))), "a key too");
+    }
+
+    @Test
     void aStringAfterAStringStartsWhereTheFirstEnded() {
         byte[] bytes = new In().b(8).i32(3).b(7).str("héllo").b(7).str("").b(7).str("z").done();
         assertEquals(List.of("héllo", "", "z"), read(bytes));
