@@ -1,10 +1,8 @@
 package dev.jtecs.bench.jmh;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.jtecs.bench.jmh.SpawnBatchBenchmarkTest.Census;
 import org.junit.jupiter.api.Test;
 
 /** Both engines of {@link SpawnReservedBenchmark} create the same N entities in a new, reserved world each time. */
@@ -13,14 +11,6 @@ class SpawnReservedBenchmarkTest {
 
     @Test
     void everyOperationSpawnsTheSameEntitiesIntoANewReservedWorld() {
-        float[] x = new float[N];
-        float[] y = new float[N];
-        for (int i = 0; i < N; i++) {
-            x[i] = i;
-            y[i] = -i;
-        }
-        long[] positions = Positions.of(x, y);
-        Census census = new Census(N, N * 3.0);
         SpawnReservedBenchmark bench = new SpawnReservedBenchmark();
         bench.entities = N;
         for (int operation = 0; operation < 3; operation++) {
@@ -29,10 +19,7 @@ class SpawnReservedBenchmarkTest {
                 assertEquals(0, bench.world.entityCount(), "jtecs empty before operation " + operation);
                 bench.jtecsTyped();
                 bench.artemis();
-                assertArrayEquals(positions, Positions.of(bench.world), "jtecs positions, operation " + operation);
-                assertEquals(census, SpawnBatchBenchmarkTest.census(bench.world), "jtecs, operation " + operation);
-                assertArrayEquals(positions, Positions.of(bench.artemis), "artemis positions, operation " + operation);
-                assertEquals(census, SpawnBatchBenchmarkTest.census(bench.artemis), "artemis, operation " + operation);
+                SpawnReusedWorldBenchmarkTest.assertSpawned(N, bench.world, bench.artemis, "operation " + operation);
             } finally {
                 bench.closeWorlds();
             }

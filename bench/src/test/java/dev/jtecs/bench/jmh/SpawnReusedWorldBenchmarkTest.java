@@ -14,16 +14,27 @@ import org.junit.jupiter.api.Test;
 class SpawnReusedWorldBenchmarkTest {
     private static final int N = 700;
 
-    @Test
-    void everyOperationFindsAnEmptyWorldAndLeavesTheSameEntities() {
-        float[] x = new float[N];
-        float[] y = new float[N];
-        for (int i = 0; i < N; i++) {
+    /**
+     * Both worlds hold exactly the entities one spawn_single operation of {@code n} makes: Position (i, -i) and
+     * Velocity (1, 2) each.
+     */
+    static void assertSpawned(int n, dev.jtecs.world.World jtecs, com.artemis.World artemis, String label) {
+        float[] x = new float[n];
+        float[] y = new float[n];
+        for (int i = 0; i < n; i++) {
             x[i] = i;
             y[i] = -i;
         }
         long[] positions = Positions.of(x, y);
-        Census census = new Census(N, N * 3.0);
+        Census census = new Census(n, n * 3.0);
+        assertArrayEquals(positions, Positions.of(jtecs), "jtecs positions, " + label);
+        assertEquals(census, SpawnBatchBenchmarkTest.census(jtecs), "jtecs, " + label);
+        assertArrayEquals(positions, Positions.of(artemis), "artemis positions, " + label);
+        assertEquals(census, SpawnBatchBenchmarkTest.census(artemis), "artemis, " + label);
+    }
+
+    @Test
+    void everyOperationFindsAnEmptyWorldAndLeavesTheSameEntities() {
         SpawnReusedWorldBenchmark bench = new SpawnReusedWorldBenchmark();
         bench.entities = N;
         bench.createWorlds(EngineUnderTest.ALL);
@@ -35,10 +46,7 @@ class SpawnReusedWorldBenchmarkTest {
                         "artemis empty before operation " + operation);
                 bench.jtecsTyped();
                 bench.artemis();
-                assertArrayEquals(positions, Positions.of(bench.world), "jtecs positions, operation " + operation);
-                assertEquals(census, SpawnBatchBenchmarkTest.census(bench.world), "jtecs, operation " + operation);
-                assertArrayEquals(positions, Positions.of(bench.artemis), "artemis positions, operation " + operation);
-                assertEquals(census, SpawnBatchBenchmarkTest.census(bench.artemis), "artemis, operation " + operation);
+                assertSpawned(N, bench.world, bench.artemis, "operation " + operation);
             }
         } finally {
             bench.closeWorlds();
