@@ -60,13 +60,14 @@ final class Tagged {
             return data;
         }
 
-        private void room(int more) {
-            if (size + more > data.length) {
-                long grown = Math.max((long) size + more, (long) data.length * 2);
-                if (grown > Integer.MAX_VALUE - 16) {
+        void room(long more) {
+            long needed = size + more; // in long: a string near 2^31 characters must not wrap around
+            if (needed > data.length) {
+                if (needed > Integer.MAX_VALUE - 16) {
                     throw new IllegalStateException("snapshot metadata exceeds 2 GiB");
                 }
-                data = Arrays.copyOf(data, (int) grown);
+                data = Arrays.copyOf(data, (int) Math.min(Math.max(needed, (long) data.length * 2),
+                        Integer.MAX_VALUE - 16));
             }
         }
 
@@ -148,7 +149,7 @@ final class Tagged {
     /** A counted UTF-8 string; an ASCII one (names, keys) is copied in character by character, with no array. */
     private static void writeString(Bytes out, String s) {
         int n = s.length();
-        out.room(4 + n);
+        out.room(4L + n);
         byte[] data = out.data;
         int at = out.size + 4;
         for (int i = 0; i < n; i++) {

@@ -138,6 +138,19 @@ class TaggedTest {
     }
 
     @Test
+    void roomPastTwoGibibytesIsRefusedBeforeAnythingIsAllocatedEvenWhereAnIntWouldWrapAround() {
+        Tagged.Bytes sink = new Tagged.Bytes();
+        sink.put((byte) 5);
+        IllegalStateException tooBig = assertThrows(IllegalStateException.class,
+                () -> sink.room(Integer.MAX_VALUE - 16L));
+        assertEquals("snapshot metadata exceeds 2 GiB", tooBig.getMessage());
+        // a string of 2^31 - 2 characters: its count and bytes are 4 + n, past Integer.MAX_VALUE
+        assertThrows(IllegalStateException.class, () -> sink.room(4L + Integer.MAX_VALUE - 2));
+        assertEquals(1, sink.size(), "the sink is as it was");
+        assertEquals(5, sink.array()[0]);
+    }
+
+    @Test
     void aTreeReadsFromAnOffsetInsideALargerSegment() {
         byte[] tree = written(List.of("ab", 5));
         byte[] framed = new byte[tree.length + 10];
