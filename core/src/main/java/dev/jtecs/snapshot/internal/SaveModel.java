@@ -251,24 +251,16 @@ final class SaveModel {
 
     /**
      * Sorts a frame's parts by component table index (pairs by relationship index, then target). An archetype has
-     * a handful of parts, so each list is sorted in place by insertion, with no boxing.
+     * a handful of parts, so each list is sorted in place by insertion, with no boxing; the keys are distinct.
      */
     private void order(Frame frame) {
         Table table = frame.table;
         int[] positions = frame.positions;
-        int[] componentIndex = new int[positions.length];
+        frame.componentIndex = new int[positions.length];
         for (int i = 0; i < positions.length; i++) {
-            int position = positions[i];
-            int key = index.get(table.componentAt(position));
-            int j = i;
-            for (; j > 0 && componentIndex[j - 1] > key; j--) {
-                componentIndex[j] = componentIndex[j - 1];
-                positions[j] = positions[j - 1];
-            }
-            componentIndex[j] = key;
-            positions[j] = position;
+            frame.componentIndex[i] = index.get(table.componentAt(positions[i]));
         }
-        frame.componentIndex = componentIndex;
+        sortByKey(frame.componentIndex, positions);
         int[] pairs = frame.pairPositions;
         int[] pairRelationship = new int[pairs.length];
         long[] pairTarget = new long[pairs.length];
@@ -290,19 +282,30 @@ final class SaveModel {
         }
         frame.pairRelationship = pairRelationship;
         frame.pairTarget = pairTarget;
-        BaseRelationship<?>[] sparse = frame.sparse; // shape's own copy
-        int[] sparseIndex = new int[sparse.length];
-        for (int i = 0; i < sparse.length; i++) {
-            BaseRelationship<?> relationship = sparse[i];
-            int key = index.get(relationship);
-            int j = i;
-            for (; j > 0 && sparseIndex[j - 1] > key; j--) {
-                sparseIndex[j] = sparseIndex[j - 1];
-                sparse[j] = sparse[j - 1];
-            }
-            sparseIndex[j] = key;
-            sparse[j] = relationship;
+        // a sparse relationship's table index names it: sort the indexes, then read the relationships back
+        int[] sparseIndex = new int[frame.sparse.length];
+        for (int i = 0; i < sparseIndex.length; i++) {
+            sparseIndex[i] = index.get(frame.sparse[i]);
+        }
+        Arrays.sort(sparseIndex);
+        for (int i = 0; i < sparseIndex.length; i++) {
+            frame.sparse[i] = (BaseRelationship<?>) components.get(sparseIndex[i]);
         }
         frame.sparseIndex = sparseIndex;
+    }
+
+    /** Sorts {@code keys} ascending by insertion, moving {@code values} along with them. */
+    private static void sortByKey(int[] keys, int[] values) {
+        for (int i = 1; i < keys.length; i++) {
+            int key = keys[i];
+            int value = values[i];
+            int j = i;
+            for (; j > 0 && keys[j - 1] > key; j--) {
+                keys[j] = keys[j - 1];
+                values[j] = values[j - 1];
+            }
+            keys[j] = key;
+            values[j] = value;
+        }
     }
 }

@@ -133,12 +133,9 @@ final class Tagged {
         } else if (value instanceof Float f) {
             out.put(FLOAT32);
             out.putInt(Float.floatToRawIntBits(f));
-        } else if (value instanceof Short s) {
-            out.put(INT32);
-            out.putInt(s);
-        } else if (value instanceof Byte b) {
-            out.put(INT32);
-            out.putInt(b);
+        } else if (value instanceof Short || value instanceof Byte) {
+            out.put(INT32); // widened, as the reader gives them back
+            out.putInt(((Number) value).intValue());
         } else if (value == null) {
             out.put(NULL);
         } else {
