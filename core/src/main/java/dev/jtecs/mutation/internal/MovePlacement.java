@@ -554,7 +554,7 @@ final class MovePlacement {
         int targetId = tagTargets[move];
         int end = move;
         while (end < limit && tagSources[end] == sourceId && tagTargets[end] == targetId
-                && transaction.tagMoveMark(end) <= mark && (!withoutValues || transaction.tagMoveInput(end) == null)
+                && transaction.tagMoveMark(end) <= mark && (!withoutValues || !transaction.tagMoveHasValue(end))
                 && isIn(transaction.tagMoveId(end), store)) {
             end++;
         }
@@ -610,7 +610,7 @@ final class MovePlacement {
             base = source.moveAllTo(target);
             relocateRange(target, base, n);
         }
-        if (transaction.tagMoveInput(first) != null) { // a run of one change: all value moves, or none
+        if (transaction.tagMoveHasValue(first)) { // a run of one change: all value moves, or none
             writeValues(first, end, target, missing, base, n);
         }
         transaction.tagMovesDone(first, end);
@@ -665,24 +665,29 @@ final class MovePlacement {
         }
         int row = index.rowOf(slot);
         int destination = moveRow(row, current, target, transaction.tagMoveComponent(move),
-                transaction.tagMoveAdds(move), transaction.tagMoveInput(move));
+                transaction.tagMoveAdds(move), null, move);
         transaction.tagMoveDone(move);
         drain.completeRowMove(slot, current, row, target, destination, null);
     }
 
     /**
      * The row move of one entity's change: what the removal allocates is made first, the row is copied to
-     * {@code target} with {@code value} (a value move's, or {@code null}: a tag or a removal writes nothing else),
-     * and an added component's column is marked. Returns the destination row; the caller completes the move
-     * ({@code CommitDrain.completeRowMove}). A failure leaves the row where it was, only there.
+     * {@code target} with {@code value}, or with tag move {@code move}'s value when {@code move} is not negative (a
+     * value move's; a tag or a removal writes nothing else), and an added component's column is marked. Returns the
+     * destination row; the caller completes the move ({@code CommitDrain.completeRowMove}). A failure leaves the
+     * row where it was, only there.
      */
-    private int moveRow(int row, Table current, Table target, int componentId, boolean add, Input value) {
+    private int moveRow(int row, Table current, Table target, int componentId, boolean add, Input value, int move) {
         current.prepareMoveTo(target); // the destination's room was reserved with the wave; this is the rest
         Notifications.removed(current, row, row + 1, target);
         int destination = current.moveRowTo(row, target);
-        if (value != null) {
+        if (value != null || move >= 0 && transaction.tagMoveHasValue(move)) {
             try {
-                target.writeInput(target.position(componentId), destination, value);
+                if (value != null) {
+                    target.writeInput(target.position(componentId), destination, value);
+                } else {
+                    transaction.writeTagMoveValue(move, target, target.position(componentId), destination);
+                }
             } catch (RuntimeException | Error e) {
                 target.swapRemove(destination);
                 Notifications.added(current, row, row + 1, target); // it never left: undo the removal report
@@ -746,7 +751,7 @@ final class MovePlacement {
         transaction.countSubmission(); // the call is a submission of its own, as when its wave is sealed
         int slot = Entity.slot(id);
         int row = index.rowOf(slot);
-        int destination = moveRow(row, current, target, component.id(), add, value);
+        int destination = moveRow(row, current, target, component.id(), add, value, -1);
         drain.completeRowMove(slot, current, row, target, destination, null);
         return true;
     }
@@ -762,11 +767,23 @@ final class MovePlacement {
             BulkPaths.write(target, position, base, base + n, target.componentAt(position), BatchOp.DEFAULT);
         }
         int position = target.position(transaction.tagMoveComponent(first));
-        for (int move = first; move < end; move++) {
-            Input value = transaction.tagMoveInput(move);
-            if (value != null) {
-                target.writeInput(position, index.rowOf(Entity.slot(transaction.tagMoveId(move))), value);
+        int move = first;
+        while (move < end) {
+            int row = index.rowOf(Entity.slot(transaction.tagMoveId(move)));
+            int value = transaction.tagMoveStagedValue(move);
+            if (value < 0) {
+                transaction.writeTagMoveValue(move, target, position, row);
+                move++;
+                continue;
             }
+            // values staged in the order their rows now follow (the usual case: set in row order) go in one copy
+            int run = 1;
+            while (move + run < end && transaction.tagMoveStagedValue(move + run) == value + run
+                    && index.rowOf(Entity.slot(transaction.tagMoveId(move + run))) == row + run) {
+                run++;
+            }
+            transaction.writeStagedValues(move, run, target, position, row);
+            move += run;
         }
     }
 

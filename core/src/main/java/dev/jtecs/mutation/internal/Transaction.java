@@ -3,10 +3,13 @@ package dev.jtecs.mutation.internal;
 import dev.jtecs.entity.internal.Growth;
 
 import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
+import dev.jtecs.storage.internal.StagedValues;
 import dev.jtecs.storage.internal.Table;
 import java.util.Arrays;
 
@@ -77,6 +80,16 @@ public final class Transaction {
     // tagInputsEnd can hold one, so a wave of tag moves never clears the array
     private Input[] tagInputs = new Input[64];
     private int tagInputsEnd;
+    // or the value a move adds as its index in the staged values of its component (a plain record's fields, read
+    // when the call was made: see StagedValues), -1 for none; set for every move
+    private int[] tagValues = new int[64];
+    // by component id: the staged values of a native component whose records are plain, NOT_STAGED for one whose
+    // values are kept as objects, null while not asked yet; and the ones holding values, reset once no move is open
+    private static final StagedValues NOT_STAGED = null;
+    private StagedValues[] stagedValues = new StagedValues[0];
+    private boolean[] stagedAsked = new boolean[0];
+    private StagedValues[] stagedInUse = new StagedValues[4];
+    private int stagedInUseCount;
     private int tagCount;
     private int sealedTagEnd;
     private long seals;
@@ -153,7 +166,46 @@ public final class Transaction {
      * the drain writes {@code value} into the moved row.
      */
     public void stageValueMove(long id, int slot, Input value, Table table) {
-        stageTagMove(id, slot, value.component(), true, value, table);
+        StagedValues values = value instanceof ComponentValue<?> given ? stagedValuesOf(given) : null;
+        if (values == null) {
+            stageTagMove(id, slot, value.component(), true, value, table);
+            return;
+        }
+        if (values.size() == 0) {
+            noteStagedInUse(values); // listed before its first value, so that every value it holds is reset
+        }
+        // the fields next (growth before anything is written); should the move's own growth then fail, the value
+        // is one nobody refers to, dropped with the others at the next reset
+        int at = values.append(((ComponentValue<?>) value).value());
+        stageTagMove(id, slot, value.component(), true, null, table);
+        tagValues[tagCount - 1] = at;
+    }
+
+    /** The staged values of {@code value}'s component when its values are staged as bits, else null. */
+    private StagedValues stagedValuesOf(ComponentValue<?> value) {
+        int id = value.component().id();
+        if (id < stagedAsked.length && stagedAsked[id]) {
+            return stagedValues[id];
+        }
+        StagedValues values = StagedValues.holds(value)
+                ? new StagedValues((NativeComponent<?>) value.component()) : NOT_STAGED;
+        if (id >= stagedAsked.length) {
+            int capacity = Math.max(id + 1, stagedAsked.length * 2);
+            var grownValues = Growth.copyOf(stagedValues, capacity); // both first: they stay in step
+            var grownAsked = Arrays.copyOf(stagedAsked, capacity);
+            stagedValues = grownValues;
+            stagedAsked = grownAsked;
+        }
+        stagedValues[id] = values;
+        stagedAsked[id] = true;
+        return values;
+    }
+
+    private void noteStagedInUse(StagedValues values) {
+        if (stagedInUseCount == stagedInUse.length) {
+            stagedInUse = Growth.copyOf(stagedInUse, stagedInUseCount * 2);
+        }
+        stagedInUse[stagedInUseCount++] = values;
     }
 
     // table: the entity's table now (the move's source)
@@ -187,6 +239,7 @@ public final class Transaction {
             tagInputs[move] = value;
             tagInputsEnd = move + 1;
         }
+        tagValues[move] = -1;
         recordBySlot[slot] = -(move + 1);
     }
 
@@ -203,10 +256,12 @@ public final class Transaction {
         var grownComponents = Growth.copyOf(tagComponents, capacity);
         var grownMarks = Growth.copyOf(tagMarks, capacity);
         var grownInputs = Growth.copyOf(tagInputs, capacity);
+        var grownValues = Growth.copyOf(tagValues, capacity);
         tagIds = grownIds;
         tagComponents = grownComponents;
         tagMarks = grownMarks;
         tagInputs = grownInputs;
+        tagValues = grownValues;
     }
 
     /**
@@ -216,6 +271,7 @@ public final class Transaction {
     private int promote(int move) {
         ensureRecordRoom();
         ensureEntryRoom();
+        Input value = tagMoveInput(move); // a value staged as bits is built again here, before anything changes
         long id = tagIds[move];
         int slot = Entity.slot(id);
         int packed = tagComponents[move];
@@ -224,7 +280,6 @@ public final class Transaction {
         recordBySlot[slot] = 0;
         int record = begin(id, slot, TxState.STAGED_MUTATE);
         Component<?> tag = Components.findById(packed & ~REMOVAL);
-        Input value = tagMoveInput(move);
         put(record, tag, (packed & REMOVAL) != 0 ? null : value != null ? value : tag);
         return record;
     }
@@ -281,9 +336,57 @@ public final class Transaction {
         return (tagComponents[move] & REMOVAL) == 0;
     }
 
-    /** The value an addition writes into the moved row, or {@code null} for a tag or a removal. */
+    /**
+     * The value an addition writes into the moved row, or {@code null} for a tag or a removal. A value staged as
+     * bits is built again (a new, equal record): the drain writes values with {@link #writeTagMoveValue} instead.
+     */
     public Input tagMoveInput(int move) {
+        int at = tagValues[move];
+        if (at >= 0) {
+            StagedValues values = stagedValues[tagComponents[move] & ~REMOVAL];
+            @SuppressWarnings("unchecked")
+            NativeComponent<Record> component = (NativeComponent<Record>) values.component();
+            return component.of((Record) values.record(at));
+        }
         return move < tagInputsEnd ? tagInputs[move] : null;
+    }
+
+    /** The index of move {@code move}'s value among its component's values staged as bits, or -1. */
+    public int tagMoveStagedValue(int move) {
+        return tagValues[move];
+    }
+
+    /**
+     * Copies the values staged as bits of moves {@code [move, move + n)}, which follow one another among their
+     * component's staged values ({@link #tagMoveStagedValue} one apart), into rows {@code [row, row + n)} of
+     * {@code target}, where their component sits at {@code position}: one copy a field.
+     */
+    public void writeStagedValues(int move, int n, Table target, int position, int row) {
+        stagedValues[tagComponents[move] & ~REMOVAL].copyInto(target, position, row, tagValues[move], n);
+    }
+
+    /** Whether move {@code move} adds a value (it writes one into the moved row). */
+    public boolean tagMoveHasValue(int move) {
+        return tagValues[move] >= 0 || move < tagInputsEnd && tagInputs[move] != null;
+    }
+
+    /**
+     * Writes the value move {@code move} adds into row {@code row} of {@code target}, where its component sits at
+     * {@code position}; returns false, writing nothing, for a move without one. A value kept as an object is
+     * written through its accessors (user code, which may throw); one staged as bits is copied.
+     */
+    public boolean writeTagMoveValue(int move, Table target, int position, int row) {
+        int at = tagValues[move];
+        if (at >= 0) {
+            stagedValues[tagComponents[move] & ~REMOVAL].copyInto(target, position, row, at, 1);
+            return true;
+        }
+        Input value = move < tagInputsEnd ? tagInputs[move] : null;
+        if (value == null) {
+            return false;
+        }
+        target.writeInput(position, row, value);
+        return true;
     }
 
     /** The number of the wave's records begun before the move was staged: it publishes before record {@code mark}. */
@@ -811,6 +914,7 @@ public final class Transaction {
             System.arraycopy(tagComponents, sealedTagEnd, tagComponents, 0, nextTags);
             System.arraycopy(tagMarks, sealedTagEnd, tagMarks, 0, nextTags);
             System.arraycopy(tagInputs, sealedTagEnd, tagInputs, 0, nextTags);
+            System.arraycopy(tagValues, sealedTagEnd, tagValues, 0, nextTags);
             for (int move = 0; move < nextTags; move++) {
                 tagMarks[move] -= sealedEnd; // as the records they follow, which move to the front too
                 if (tagIds[move] != 0) {
@@ -822,6 +926,13 @@ public final class Transaction {
             java.util.Arrays.fill(tagInputs, nextTags, tagInputsEnd, null);
         }
         tagInputsEnd = Math.max(0, tagInputsEnd - sealedTagEnd);
+        if (nextTags == 0) { // no move refers to a staged value any more
+            for (int k = 0; k < stagedInUseCount; k++) {
+                stagedInUse[k].reset();
+                stagedInUse[k] = null;
+            }
+            stagedInUseCount = 0;
+        }
         tagCount = nextTags;
         sealedTagEnd = 0;
         runMark -= sealedEnd; // the open run's moves, if any, moved to the front with their marks

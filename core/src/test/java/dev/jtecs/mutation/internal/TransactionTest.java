@@ -21,6 +21,19 @@ class TransactionTest {
     static final TagComponent A = Components.tag("test.tx.A");
     static final TagComponent B = Components.tag("test.tx.B");
     static final ScalarComponent.OfInt N = Components.scalar("test.tx.N", 0);
+
+    record Spot(int x, float y) {}
+
+    /** Not plain: an accessor of its own, so its values are kept as the objects. */
+    record Odd(int x) {
+        @Override
+        public int x() {
+            return x + 0; // code of its own, however small
+        }
+    }
+
+    static final dev.jtecs.component.NativeComponent<Spot> SPOT = Components.registerNative(Spot.class);
+    static final dev.jtecs.component.NativeComponent<Odd> ODD = Components.registerNative(Odd.class);
     // the source table a tag move names: these tests stage moves for entities that live in no world, so any table
     // will do; an empty one allocates nothing
     static final Table SOURCE = new Table(0, new dev.jtecs.component.Component<?>[0], new NativeMemory());
@@ -844,6 +857,62 @@ class TransactionTest {
         assertFalse(tx.hasOpenTagMoves(), "each move was found once, at its own index");
         assertEquals(3, tx.openRecords());
     }
+    /**
+     * A plain record's value is staged as its fields' bits: the move keeps no reference to the record or its
+     * input, reads back as an equal value (built again), survives recycling with the next wave's moves, and its
+     * staged values are forgotten once no move is open. A record that is not plain is kept as the object.
+     */
+    @Test
+    void aPlainRecordsValueIsStagedAsBitsAndKeptForTheMoveThatCarriesIt() {
+        Transaction tx = new Transaction();
+        var spot = SPOT.of(new Spot(3, 4.5f));
+        tx.stageValueMove(1, 1, spot, SOURCE);
+        var odd = ODD.of(new Odd(7));
+        tx.stageValueMove(2, 2, odd, SOURCE);
+        assertEquals(0, tx.tagMoveStagedValue(0), "the first value of its component");
+        assertTrue(tx.tagMoveHasValue(0));
+        assertEquals(spot, tx.tagMoveInput(0), "an equal value, built again");
+        assertTrue(spot.value() != ((dev.jtecs.component.ComponentValue<?>) tx.tagMoveInput(0)).value(), "not the one given");
+        assertEquals(-1, tx.tagMoveStagedValue(1), "not plain: kept as given");
+        assertSame(odd, tx.tagMoveInput(1));
+        tx.stageTagMove(3, 3, A, true, SOURCE);
+        assertFalse(tx.tagMoveHasValue(2), "a tag carries no value");
+        tx.seal();
+        tx.stageValueMove(4, 4, SPOT.of(new Spot(8, 9f)), SOURCE); // staged while the wave drains
+        tx.tagMovesDone(0, 3);
+        tx.recycle();
+        assertEquals(1, tx.tagMoveStagedValue(0), "moved to the front with its index: the values stay while it is open");
+        assertEquals(SPOT.of(new Spot(8, 9f)), tx.tagMoveInput(0));
+        tx.seal();
+        tx.tagMovesDone(0, 1);
+        tx.recycle();
+        tx.stageValueMove(5, 5, SPOT.of(new Spot(1, 1f)), SOURCE);
+        assertEquals(0, tx.tagMoveStagedValue(0), "no move was open: the staged values were forgotten");
+        // promoted to a record (another change for the slot), the move's value is the record's entry
+        int r = tx.find(5);
+        assertEquals(List.of(SPOT, SPOT.of(new Spot(1, 1f))), entries(tx, r));
+    }
+
+    /** A failed growth of the staged values, or of the move after them, stages nothing the move would read. */
+    @Test
+    void aFailedGrowthStagesNoValueMove() {
+        assertTrue(AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults");
+        for (int k = 1; k <= 3; k++) {
+            Transaction tx = new Transaction();
+            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+            try {
+                tx.stageValueMove(1, 1, SPOT.of(new Spot(1, 2f)), SOURCE);
+                AllocationFaults.disarm();
+                assertEquals(SPOT.of(new Spot(1, 2f)), tx.tagMoveInput(0), "growth " + k + " was not needed");
+            } catch (OutOfMemoryError expected) {
+                AllocationFaults.disarm();
+                assertFalse(tx.hasOpenTagMoves(), "growth " + k + ": nothing staged for the slot");
+                tx.stageValueMove(1, 1, SPOT.of(new Spot(5, 6f)), SOURCE);
+                assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(0), "growth " + k + ": and it stages again");
+            }
+        }
+    }
+
     @Test
     void aRecycledWaveLeavesNoValueForALaterTagMoveAtTheSameIndex() {
         Transaction tx = new Transaction();

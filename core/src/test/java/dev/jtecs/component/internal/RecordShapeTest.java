@@ -1,0 +1,109 @@
+package dev.jtecs.component.internal;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.classfile.ClassFile;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.invoke.MethodHandles;
+import org.junit.jupiter.api.Test;
+
+class RecordShapeTest {
+    record All(byte b, boolean z, short s, char c, int i, float f, long l, double d) {}
+
+    record Empty() {}
+
+    /** A compact constructor with nothing in it compiles to the generated form. */
+    record Quiet(int x, long y) {
+        Quiet {}
+    }
+
+    /** An accessor written out that only returns its field compiles to the generated one. */
+    record Explicit(int x) {
+        @Override
+        public int x() {
+            return x;
+        }
+    }
+
+    record Validating(int x) {
+        Validating {
+            if (x < 0) {
+                throw new IllegalArgumentException("negative");
+            }
+        }
+    }
+
+    record Clamping(float x) {
+        Clamping {
+            x = Math.max(0, x);
+        }
+    }
+
+    record CountingAccessor(int x) {
+        static int reads;
+
+        @Override
+        public int x() {
+            reads++;
+            return x;
+        }
+    }
+
+    record OtherField(int x, int y) {
+        @Override
+        public int x() {
+            return y; // returns a field, not its own
+        }
+    }
+
+    /** Fields stored in another order than their parameters'. */
+    record Swapped(int a, int b) {
+        Swapped(int a, int b) {
+            this.b = b;
+            this.a = a;
+        }
+    }
+
+    static final class NotARecord {
+        int x;
+    }
+
+    @Test
+    void theGeneratedAccessorsAndConstructorArePlainWhateverTheFieldKinds() {
+        assertTrue(RecordShape.isPlain(All.class));
+        assertTrue(RecordShape.isPlain(Empty.class));
+        assertTrue(RecordShape.isPlain(Quiet.class), "an empty compact constructor is the generated one");
+        assertTrue(RecordShape.isPlain(Explicit.class), "so is an accessor that only returns its field");
+    }
+
+    @Test
+    void codeOfItsOwnInAnAccessorOrTheConstructorIsNotPlain() {
+        assertFalse(RecordShape.isPlain(Validating.class), "a check in the constructor");
+        assertFalse(RecordShape.isPlain(Clamping.class), "a constructor that changes a parameter");
+        assertFalse(RecordShape.isPlain(CountingAccessor.class), "an accessor with a side effect");
+        assertFalse(RecordShape.isPlain(OtherField.class), "an accessor reading another field");
+        assertFalse(RecordShape.isPlain(Swapped.class), "fields stored out of order");
+    }
+
+    @Test
+    void anythingButARecordWithItsClassFileIsNotPlain() throws Exception {
+        assertFalse(RecordShape.isPlain(NotARecord.class));
+        assertFalse(RecordShape.isPlain(String.class));
+        assertFalse(RecordShape.isPlain(int.class));
+        // a record defined at run time has no class file to read: not plain (the engine then keeps the object)
+        ClassDesc self = ClassDesc.of(RecordShapeTest.class.getPackageName() + ".Spun");
+        byte[] bytes = ClassFile.of().build(self, cb -> cb.withSuperclass(ClassDesc.of("java.lang.Record"))
+                .withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_PUBLIC)
+                .withMethodBody(ConstantDescs.INIT_NAME, ConstantDescs.MTD_void, ClassFile.ACC_PUBLIC, code -> code
+                        .aload(0).invokespecial(ClassDesc.of("java.lang.Record"), ConstantDescs.INIT_NAME,
+                                MethodTypeDesc.of(ConstantDescs.CD_void))
+                        .return_())
+                .with(java.lang.classfile.attribute.RecordAttribute.of(java.util.List.of())));
+        Class<?> spun = MethodHandles.lookup().defineHiddenClass(bytes, true).lookupClass();
+        assertTrue(spun.isRecord());
+        assertFalse(RecordShape.isPlain(spun));
+    }
+}
