@@ -35,11 +35,22 @@ public final class StagedValues {
     private final short[][] shorts;
     private final int[][] ints;
     private final long[][] longs;
+    // the record type's spun writer (null when none could be spun) and a segment over each field's array for it
+    private final RecordWriter writer;
+    private final MemorySegment[] views;
     private int size;
     private int capacity;
 
     /** Empty staged values of {@code component}, whose record type must be {@linkplain #holds plain}. */
     public StagedValues(NativeComponent<?> component) {
+        this(component, true);
+    }
+
+    /**
+     * {@link #StagedValues(NativeComponent)}, reading the fields one getter at a time when {@code spunWriter} is
+     * false, as when no writer could be spun for the record type (what the tests of that path ask for).
+     */
+    StagedValues(NativeComponent<?> component, boolean spunWriter) {
         this.component = component;
         this.codec = RecordCodec.of(component.valueType());
         int n = codec.fieldCount();
@@ -48,6 +59,8 @@ public final class StagedValues {
         this.shorts = new short[n][];
         this.ints = new int[n][];
         this.longs = new long[n][];
+        this.writer = spunWriter ? RecordWriters.of(codec) : null;
+        this.views = new MemorySegment[n];
         for (int f = 0; f < n; f++) {
             sizes[f] = codec.kind(f).byteSize();
             switch (sizes[f]) {
@@ -95,6 +108,11 @@ public final class StagedValues {
             grow(Math.max(64, capacity * 2));
         }
         int at = size;
+        if (writer != null) { // one call: the accessors, then a store a field into the arrays' segments
+            writer.write(record, views, 0, at);
+            size = at + 1;
+            return at;
+        }
         for (int f = 0; f < sizes.length; f++) {
             switch (codec.kind(f)) {
                 case BYTE -> bytes[f][at] = codec.getByte(record, f);
@@ -111,16 +129,17 @@ public final class StagedValues {
         return at;
     }
 
-    // all arrays first, then assign: a failure part way leaves every field as it was
+    // all arrays and their segments first, then assign: a failure part way leaves every field as it was
     private void grow(int grown) {
         Object[] next = new Object[sizes.length];
+        MemorySegment[] nextViews = new MemorySegment[sizes.length];
         for (int f = 0; f < sizes.length; f++) {
-            next[f] = switch (sizes[f]) {
-                case 1 -> Growth.copyOf(bytes[f], grown);
-                case 2 -> Growth.copyOf(shorts[f], grown);
-                case 4 -> Growth.copyOf(ints[f], grown);
-                default -> Growth.copyOf(longs[f], grown);
-            };
+            switch (sizes[f]) {
+                case 1 -> nextViews[f] = MemorySegment.ofArray((byte[]) (next[f] = Growth.copyOf(bytes[f], grown)));
+                case 2 -> nextViews[f] = MemorySegment.ofArray((short[]) (next[f] = Growth.copyOf(shorts[f], grown)));
+                case 4 -> nextViews[f] = MemorySegment.ofArray((int[]) (next[f] = Growth.copyOf(ints[f], grown)));
+                default -> nextViews[f] = MemorySegment.ofArray((long[]) (next[f] = Growth.copyOf(longs[f], grown)));
+            }
         }
         for (int f = 0; f < sizes.length; f++) {
             switch (sizes[f]) {
@@ -130,6 +149,7 @@ public final class StagedValues {
                 default -> longs[f] = (long[]) next[f];
             }
         }
+        System.arraycopy(nextViews, 0, views, 0, views.length);
         capacity = grown;
     }
 

@@ -76,8 +76,13 @@ class StagedValuesTest {
     void valuesOfEveryKindGoToTheirRowsBitForBitOneByOneAndInRuns() {
         long seed = Long.getLong("jtecs.stagedValuesSeed", System.nanoTime());
         System.out.println("StagedValuesTest seed " + seed + " (-Djtecs.stagedValuesSeed=" + seed + " replays it)");
+        for (boolean spun : new boolean[] {true, false}) {
+            valuesGoToTheirRows(seed, new StagedValues(ALL, spun), spun);
+        }
+    }
+
+    private void valuesGoToTheirRows(long seed, StagedValues values, boolean spun) {
         SplittableRandom random = new SplittableRandom(seed);
-        StagedValues values = new StagedValues(ALL);
         All[] given = new All[300];
         for (int v = 0; v < given.length; v++) {
             given[v] = all(random);
@@ -85,6 +90,7 @@ class StagedValuesTest {
         }
         assertEquals(300, values.size());
         int first = table.appendRows(400);
+        String how = spun ? " (spun writer)" : " (getters)";
         int position = table.position(ALL.id());
         values.copyInto(table, position, first + 100, 0, 1); // one value
         values.copyInto(table, position, first + 101, 1, 299); // the rest in one run
@@ -96,7 +102,7 @@ class StagedValuesTest {
                     "seed " + seed);
             assertEquals(new All(given[v].b(), given[v].z(), given[v].s(), given[v].c(), given[v].i(), 0f,
                     given[v].l(), 0.0), new All(read.b(), read.z(), read.s(), read.c(), read.i(), 0f, read.l(), 0.0),
-                    "seed " + seed + " value " + v);
+                    "seed " + seed + how + " value " + v);
         }
         assertEquals(new Pair(0, 0f), table.readValue(table.position(PAIR.id()), first + 100),
                 "the other component's columns are untouched");
