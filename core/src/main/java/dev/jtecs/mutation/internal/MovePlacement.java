@@ -160,9 +160,8 @@ final class MovePlacement {
         int n = 0;
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             Component<?> component = transaction.entryComponent(e);
-            Input input = transaction.entryInput(e);
             if (component instanceof PairComponent || component instanceof BaseRelationship<?>
-                    || input == component && !defaultCannotFail(component)) {
+                    || transaction.entryIsDefault(e) && !defaultCannotFail(component)) {
                 return -1;
             }
             if (n == runComponents.length) {
@@ -172,7 +171,7 @@ final class MovePlacement {
                 runPositions = grownPositions;
             }
             runComponents[n] = component;
-            runPositions[n++] = input == null ? -1 : target.position(component.id());
+            runPositions[n++] = !transaction.entryHasInput(e) ? -1 : target.position(component.id());
         }
         return n;
     }
@@ -184,9 +183,8 @@ final class MovePlacement {
     private boolean sameEntries(int record, int entries) {
         int i = 0;
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            Input input = transaction.entryInput(e);
             if (i == entries || transaction.entryComponent(e) != runComponents[i]
-                    || (input == null) != (runPositions[i] < 0)) { // (the first record's check covers defaults)
+                    || !transaction.entryHasInput(e) != (runPositions[i] < 0)) { // (the first record's check covers defaults)
                 return false;
             }
             i++;
@@ -217,10 +215,9 @@ final class MovePlacement {
             int row = index.rowOf(transaction.slot(record));
             int i = 0;
             for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e), i++) {
-                Input input = transaction.entryInput(e);
                 int position = runPositions[i];
-                if (input != null && position >= 0 && runComponents[i].storage() != StorageKind.TAG) {
-                    target.writeInput(position, row, input);
+                if (transaction.entryHasInput(e) && position >= 0 && runComponents[i].storage() != StorageKind.TAG) {
+                    transaction.writeEntry(e, target, position, row);
                 }
             }
             moveTargets[record - waveStart] = null;
@@ -314,11 +311,10 @@ final class MovePlacement {
     /** Writes a record's staged values into its row (entries the final signature dropped are skipped). */
     private void writeEntries(int record, Table table, int row) {
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            Input input = transaction.entryInput(e);
-            if (input != null) {
+            if (transaction.entryHasInput(e)) {
                 int position = table.position(transaction.entryComponent(e).id());
                 if (position >= 0) {
-                    table.writeInput(position, row, input);
+                    transaction.writeEntry(e, table, position, row);
                     table.markDirty(position);
                 }
             }
@@ -333,7 +329,7 @@ final class MovePlacement {
         for (int position : missing) {
             Component<?> component = target.componentAt(position);
             int entry = transaction.findEntry(record, component);
-            if ((entry < 0 || transaction.entryInput(entry) == null) && requirements.inputFor(component) == null) {
+            if ((entry < 0 || !transaction.entryHasInput(entry)) && requirements.inputFor(component) == null) {
                 target.writeInput(position, row, component);
             }
         }

@@ -118,7 +118,7 @@ final class SpawnPlacement {
             for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
                 int position = shape.entryPositions[i++];
                 if (position >= 0) { // negative: a relationship marker its pairs' removal dropped
-                    target.writeInput(position, row, transaction.entryInput(e));
+                    transaction.writeEntry(e, target, position, row);
                 }
             }
         } catch (RuntimeException | Error e) {

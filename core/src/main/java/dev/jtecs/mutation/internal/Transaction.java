@@ -83,11 +83,14 @@ public final class Transaction {
     // or the value a move adds as its index in the staged values of its component (a plain record's fields, read
     // when the call was made: see StagedValues), -1 for none; set for every move
     private int[] tagValues = new int[64];
-    // by component id: the staged values of a native component whose records are plain, NOT_STAGED for one whose
-    // values are kept as objects, null while not asked yet; and the ones holding values, reset once no move is open
-    private static final StagedValues NOT_STAGED = null;
-    private StagedValues[] stagedValues = new StagedValues[0];
-    private boolean[] stagedAsked = new boolean[0];
+    // the native components asked about so far (few in a world: a list, not an array by component id, since ids
+    // are process-wide), each with its staged values, or null for one whose values are kept as objects; the last
+    // one found is remembered, as calls and runs of moves name the same component again and again
+    private int[] stagedIds = new int[4];
+    private StagedValues[] stagedFor = new StagedValues[4];
+    private int stagedCount;
+    private int lastStagedId = -1;
+    private StagedValues lastStaged;
     private StagedValues[] stagedInUse = new StagedValues[4];
     private int stagedInUseCount;
     private int tagCount;
@@ -119,6 +122,9 @@ public final class Transaction {
 
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
+    // an entry's value as its index in its component's staged values (a plain record's fields, read when the call
+    // was made: see StagedValues), its entryInputs slot then holding that component's marker value; -1 for none
+    private int[] entryValues = new int[128];
     private int[] entryNext = new int[128];
     private int entryCount;
 
@@ -166,39 +172,102 @@ public final class Transaction {
      * the drain writes {@code value} into the moved row.
      */
     public void stageValueMove(long id, int slot, Input value, Table table) {
-        StagedValues values = value instanceof ComponentValue<?> given ? stagedValuesOf(given) : null;
-        if (values == null) {
+        int at = value instanceof ComponentValue<?> given ? stageIfPlain(given) : -1;
+        if (at < 0) {
             stageTagMove(id, slot, value.component(), true, value, table);
             return;
         }
-        if (values.size() == 0) {
-            noteStagedInUse(values); // listed before its first value, so that every value it holds is reset
-        }
-        // the fields next (growth before anything is written); should the move's own growth then fail, the value
-        // is one nobody refers to, dropped with the others at the next reset
-        int at = values.append(((ComponentValue<?>) value).value());
+        // the value was staged first; should the move's own growth now fail, the value is one nobody refers to,
+        // dropped with the others at the next reset
         stageTagMove(id, slot, value.component(), true, null, table);
         tagValues[tagCount - 1] = at;
+    }
+
+    /**
+     * Makes what staging {@code input} as bits takes (its component's staged values, room for one more value, the
+     * marker), so that a call that calls this before it changes anything fails, if an allocation fails, with
+     * nothing changed, rather than leaving the staging to fall back to the object part way. Does nothing for any
+     * other input (or {@code null}).
+     */
+    public void prepareToStage(Input input) {
+        if (input instanceof ComponentValue<?> value) {
+            StagedValues values = stagedValuesOf(value);
+            if (values != null) {
+                values.reserve(1);
+                values.marker();
+            }
+        }
+    }
+
+    /**
+     * Stages {@code value} as its fields' bits when its component's values are staged so, and returns its index
+     * among them; -1 when the value is to be kept as the object. Also -1 when staging it cannot allocate: holding
+     * the object needs no allocation, so the bits never add a way for a call to fail (an allocation failure here
+     * leaves the staged values as they were, at worst with one value nobody refers to).
+     */
+    private int stageIfPlain(ComponentValue<?> value) {
+        try {
+            StagedValues values = stagedValuesOf(value);
+            if (values == null) {
+                return -1;
+            }
+            int at = stage(values, value);
+            values.marker(); // made now, while a failure still costs nothing
+            return at;
+        } catch (OutOfMemoryError e) {
+            return -1;
+        }
     }
 
     /** The staged values of {@code value}'s component when its values are staged as bits, else null. */
     private StagedValues stagedValuesOf(ComponentValue<?> value) {
         int id = value.component().id();
-        if (id < stagedAsked.length && stagedAsked[id]) {
-            return stagedValues[id];
+        if (id == lastStagedId) {
+            return lastStaged;
+        }
+        for (int k = 0; k < stagedCount; k++) {
+            if (stagedIds[k] == id) {
+                lastStagedId = id;
+                lastStaged = stagedFor[k];
+                return lastStaged;
+            }
         }
         StagedValues values = StagedValues.holds(value)
-                ? new StagedValues((NativeComponent<?>) value.component()) : NOT_STAGED;
-        if (id >= stagedAsked.length) {
-            int capacity = Math.max(id + 1, stagedAsked.length * 2);
-            var grownValues = Growth.copyOf(stagedValues, capacity); // both first: they stay in step
-            var grownAsked = Arrays.copyOf(stagedAsked, capacity);
-            stagedValues = grownValues;
-            stagedAsked = grownAsked;
+                ? new StagedValues((NativeComponent<?>) value.component()) : null;
+        if (stagedCount == stagedIds.length) {
+            var grownIds = Growth.copyOf(stagedIds, stagedCount * 2); // both first: they stay in step
+            var grownFor = Growth.copyOf(stagedFor, stagedCount * 2);
+            stagedIds = grownIds;
+            stagedFor = grownFor;
         }
-        stagedValues[id] = values;
-        stagedAsked[id] = true;
+        stagedIds[stagedCount] = id;
+        stagedFor[stagedCount++] = values;
+        lastStagedId = id;
+        lastStaged = values;
         return values;
+    }
+
+    /** The staged values of component {@code id}, which a move or an entry holds a value of. */
+    private StagedValues stagedValuesById(int id) {
+        if (id == lastStagedId) {
+            return lastStaged;
+        }
+        for (int k = 0; k < stagedCount; k++) {
+            if (stagedIds[k] == id) {
+                lastStagedId = id;
+                lastStaged = stagedFor[k];
+                return lastStaged;
+            }
+        }
+        throw new IllegalStateException("no staged values of component " + id);
+    }
+
+    /** Stages {@code value}'s fields in {@code values}; returns their index. */
+    private int stage(StagedValues values, ComponentValue<?> value) {
+        if (values.size() == 0) {
+            noteStagedInUse(values); // listed before its first value, so that every value it holds is reset
+        }
+        return values.append(value.value());
     }
 
     private void noteStagedInUse(StagedValues values) {
@@ -343,10 +412,7 @@ public final class Transaction {
     public Input tagMoveInput(int move) {
         int at = tagValues[move];
         if (at >= 0) {
-            StagedValues values = stagedValues[tagComponents[move] & ~REMOVAL];
-            @SuppressWarnings("unchecked")
-            NativeComponent<Record> component = (NativeComponent<Record>) values.component();
-            return component.of((Record) values.record(at));
+            return rebuilt(stagedValuesById(tagComponents[move] & ~REMOVAL), at);
         }
         return move < tagInputsEnd ? tagInputs[move] : null;
     }
@@ -362,7 +428,7 @@ public final class Transaction {
      * {@code target}, where their component sits at {@code position}: one copy a field.
      */
     public void writeStagedValues(int move, int n, Table target, int position, int row) {
-        stagedValues[tagComponents[move] & ~REMOVAL].copyInto(target, position, row, tagValues[move], n);
+        stagedValuesById(tagComponents[move] & ~REMOVAL).copyInto(target, position, row, tagValues[move], n);
     }
 
     /** Whether move {@code move} adds a value (it writes one into the moved row). */
@@ -378,7 +444,7 @@ public final class Transaction {
     public boolean writeTagMoveValue(int move, Table target, int position, int row) {
         int at = tagValues[move];
         if (at >= 0) {
-            stagedValues[tagComponents[move] & ~REMOVAL].copyInto(target, position, row, at, 1);
+            stagedValuesById(tagComponents[move] & ~REMOVAL).copyInto(target, position, row, at, 1);
             return true;
         }
         Input value = move < tagInputsEnd ? tagInputs[move] : null;
@@ -486,9 +552,44 @@ public final class Transaction {
         return entryComponents[entry];
     }
 
-    /** The staged input of an entry, or {@code null} when it stages a removal. */
+    /**
+     * The staged input of an entry, or {@code null} when it stages a removal. A value staged as bits is built again
+     * (a new, equal record): the drain asks {@link #entryHasInput}, {@link #entryIsDefault} and
+     * {@link #writeEntry} instead.
+     */
     public Input entryInput(int entry) {
-        return entryInputs[entry];
+        int at = entryValues[entry];
+        return at >= 0 ? rebuilt(stagedValuesById(entryComponents[entry].id()), at) : entryInputs[entry];
+    }
+
+    /** Whether an entry stages an input (a value, a default, an edge), rather than a removal. */
+    public boolean entryHasInput(int entry) {
+        return entryInputs[entry] != null;
+    }
+
+    /** Whether an entry stages its component's default (the component itself as the input). */
+    public boolean entryIsDefault(int entry) {
+        return entryInputs[entry] == entryComponents[entry];
+    }
+
+    /**
+     * Writes an entry's input into row {@code row} of {@code table}, where its component sits at {@code position}:
+     * a value staged as bits is copied, any other input written as {@link Table#writeInput} writes it (through
+     * its accessors, user code that may throw). The entry stages an input ({@link #entryHasInput}).
+     */
+    public void writeEntry(int entry, Table table, int position, int row) {
+        int at = entryValues[entry];
+        if (at >= 0) {
+            stagedValuesById(entryComponents[entry].id()).copyInto(table, position, row, at, 1);
+        } else {
+            table.writeInput(position, row, entryInputs[entry]);
+        }
+    }
+
+    private static Input rebuilt(StagedValues values, int at) {
+        @SuppressWarnings("unchecked")
+        NativeComponent<Record> component = (NativeComponent<Record>) values.component();
+        return component.of((Record) values.record(at));
     }
 
     /** The entry of a component in a record, or -1. */
@@ -504,14 +605,23 @@ public final class Transaction {
     /** Stages a write ({@code input}) or a removal ({@code null}) of one component; the last one wins. */
     public void put(int record, Component<?> component, Input input) {
         int existing = findEntry(record, component);
+        if (existing < 0) {
+            ensureEntryRoom(); // room first, then the value: a failure leaves the entries as they were
+        }
+        int staged = input instanceof ComponentValue<?> given && given.component() == component
+                ? stageIfPlain(given) : -1;
+        if (staged >= 0) {
+            input = stagedValuesById(component.id()).marker(); // a value kept as bits: the marker stands in
+        }
         if (existing >= 0) {
             entryInputs[existing] = input;
+            entryValues[existing] = staged;
             return;
         }
-        ensureEntryRoom();
         int entry = entryCount++;
         entryComponents[entry] = component;
         entryInputs[entry] = input;
+        entryValues[entry] = staged;
         entryNext[entry] = -1;
         if (tails[record] < 0) {
             heads[record] = entry;
@@ -528,9 +638,11 @@ public final class Transaction {
             var grownEntryComponents = Growth.copyOf(entryComponents, capacity);
             var grownEntryInputs = Growth.copyOf(entryInputs, capacity);
             var grownEntryNext = Growth.copyOf(entryNext, capacity);
+            var grownEntryValues = Growth.copyOf(entryValues, capacity);
             entryComponents = grownEntryComponents;
             entryInputs = grownEntryInputs;
             entryNext = grownEntryNext;
+            entryValues = grownEntryValues;
         }
     }
 
@@ -549,6 +661,7 @@ public final class Transaction {
                 }
                 entryComponents[e] = null;
                 entryInputs[e] = null;
+                entryValues[e] = -1;
                 return;
             }
         }
@@ -559,6 +672,7 @@ public final class Transaction {
         for (int e = heads[record]; e >= 0; e = entryNext[e]) {
             entryComponents[e] = null;
             entryInputs[e] = null;
+            entryValues[e] = -1;
         }
         heads[record] = -1;
         tails[record] = -1;
@@ -926,14 +1040,14 @@ public final class Transaction {
             java.util.Arrays.fill(tagInputs, nextTags, tagInputsEnd, null);
         }
         tagInputsEnd = Math.max(0, tagInputsEnd - sealedTagEnd);
-        if (nextTags == 0) { // no move refers to a staged value any more
+        tagCount = nextTags;
+        if (tagCount == 0 && entryCount == 0) { // no move or entry refers to a staged value any more
             for (int k = 0; k < stagedInUseCount; k++) {
                 stagedInUse[k].reset();
                 stagedInUse[k] = null;
             }
             stagedInUseCount = 0;
         }
-        tagCount = nextTags;
         sealedTagEnd = 0;
         runMark -= sealedEnd; // the open run's moves, if any, moved to the front with their marks
         sealedRunTable = null;
