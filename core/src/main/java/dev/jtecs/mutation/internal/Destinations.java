@@ -39,7 +39,7 @@ final class Destinations {
         int first = transaction.firstEntry(record);
         if (first >= 0 && transaction.nextEntry(first) < 0) {
             Component<?> component = transaction.entryComponent(first);
-            boolean removal = !transaction.entryHasInput(first);
+            boolean removal = transaction.entryInput(first) == null;
             if (component == lastComponent && before == lastBefore && removal == lastRemoval) {
                 requirements.reset(); // the same lone change from the same table as the record before: a run
                 return lastTarget;

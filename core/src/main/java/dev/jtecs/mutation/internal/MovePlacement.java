@@ -160,8 +160,9 @@ final class MovePlacement {
         int n = 0;
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             Component<?> component = transaction.entryComponent(e);
+            Input input = transaction.entryInput(e);
             if (component instanceof PairComponent || component instanceof BaseRelationship<?>
-                    || transaction.entryIsDefault(e) && !defaultCannotFail(component)) {
+                    || input == component && !defaultCannotFail(component)) {
                 return -1;
             }
             if (n == runComponents.length) {
@@ -171,7 +172,7 @@ final class MovePlacement {
                 runPositions = grownPositions;
             }
             runComponents[n] = component;
-            runPositions[n++] = !transaction.entryHasInput(e) ? -1 : target.position(component.id());
+            runPositions[n++] = input == null ? -1 : target.position(component.id());
         }
         return n;
     }
@@ -183,8 +184,9 @@ final class MovePlacement {
     private boolean sameEntries(int record, int entries) {
         int i = 0;
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
+            Input input = transaction.entryInput(e);
             if (i == entries || transaction.entryComponent(e) != runComponents[i]
-                    || !transaction.entryHasInput(e) != (runPositions[i] < 0)) { // (the first record's check covers defaults)
+                    || (input == null) != (runPositions[i] < 0)) { // (the first record's check covers defaults)
                 return false;
             }
             i++;
@@ -215,9 +217,10 @@ final class MovePlacement {
             int row = index.rowOf(transaction.slot(record));
             int i = 0;
             for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e), i++) {
+                Input input = transaction.entryInput(e);
                 int position = runPositions[i];
-                if (transaction.entryHasInput(e) && position >= 0 && runComponents[i].storage() != StorageKind.TAG) {
-                    transaction.writeEntry(e, target, position, row);
+                if (input != null && position >= 0 && runComponents[i].storage() != StorageKind.TAG) {
+                    target.writeInput(position, row, input);
                 }
             }
             moveTargets[record - waveStart] = null;
@@ -311,10 +314,11 @@ final class MovePlacement {
     /** Writes a record's staged values into its row (entries the final signature dropped are skipped). */
     private void writeEntries(int record, Table table, int row) {
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
-            if (transaction.entryHasInput(e)) {
+            Input input = transaction.entryInput(e);
+            if (input != null) {
                 int position = table.position(transaction.entryComponent(e).id());
                 if (position >= 0) {
-                    transaction.writeEntry(e, table, position, row);
+                    table.writeInput(position, row, input);
                     table.markDirty(position);
                 }
             }
@@ -329,7 +333,7 @@ final class MovePlacement {
         for (int position : missing) {
             Component<?> component = target.componentAt(position);
             int entry = transaction.findEntry(record, component);
-            if ((entry < 0 || !transaction.entryHasInput(entry)) && requirements.inputFor(component) == null) {
+            if ((entry < 0 || transaction.entryInput(entry) == null) && requirements.inputFor(component) == null) {
                 target.writeInput(position, row, component);
             }
         }

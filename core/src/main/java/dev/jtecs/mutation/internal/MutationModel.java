@@ -142,12 +142,6 @@ public final class MutationModel {
 
     // ---------------------------------------------------------------- spawning
 
-    private void prepareToStage(Input[] inputs) {
-        for (Input input : inputs) {
-            transaction.prepareToStage(input);
-        }
-    }
-
     /** The fixed-arity spawns: up to three inputs, {@code null} where absent, so no array is allocated. */
     public long spawn(Input a, Input b, Input c) {
         if (a != null) {
@@ -159,9 +153,6 @@ public final class MutationModel {
         if (c != null) {
             checks.spawnInput(c);
         }
-        transaction.prepareToStage(a); // what staging the values as bits allocates, before anything changes
-        transaction.prepareToStage(b);
-        transaction.prepareToStage(c);
         scopes.enter();
         boolean ok = false;
         try {
@@ -191,7 +182,6 @@ public final class MutationModel {
     /** A spawn of any number of inputs (the last input of a component wins), tagged with the active state. */
     public long spawn(Input[] inputs) {
         checks.spawnInputs(inputs);
-        prepareToStage(inputs);
         scopes.enter();
         boolean ok = false;
         try {
@@ -207,7 +197,6 @@ public final class MutationModel {
     /** Restoration: a spawn with a caller-chosen id, and no state tag. */
     public void spawnAt(long id, Input[] inputs) {
         checks.spawnInputs(inputs);
-        prepareToStage(inputs);
         scopes.enter();
         boolean ok = false;
         try {
@@ -239,7 +228,6 @@ public final class MutationModel {
         if (input.component() == EntityKey.COMPONENT) {
             keys.checkClaim(Staging.keyOf(input), id);
         }
-        transaction.prepareToStage(input);
         scopes.enter();
         boolean ok = false;
         try {

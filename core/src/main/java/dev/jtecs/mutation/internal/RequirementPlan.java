@@ -47,7 +47,7 @@ final class RequirementPlan {
         int batch = 0;
         for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
             Component<?> component = transaction.entryComponent(e);
-            if (!transaction.entryHasInput(e)) {
+            if (transaction.entryInput(e) == null) {
                 expand(batch, signature);
                 batch = 0;
                 if (signature.remove(component)) {

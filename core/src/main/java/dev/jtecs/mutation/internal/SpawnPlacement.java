@@ -118,7 +118,7 @@ final class SpawnPlacement {
             for (int e = transaction.firstEntry(record); e >= 0; e = transaction.nextEntry(e)) {
                 int position = shape.entryPositions[i++];
                 if (position >= 0) { // negative: a relationship marker its pairs' removal dropped
-                    transaction.writeEntry(e, target, position, row);
+                    target.writeInput(position, row, transaction.entryInput(e));
                 }
             }
         } catch (RuntimeException | Error e) {

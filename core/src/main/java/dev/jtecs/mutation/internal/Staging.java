@@ -441,7 +441,7 @@ public final class Staging {
             }
             for (int e = transaction.firstEntry(r); e >= 0; e = transaction.nextEntry(e)) {
                 if (transaction.entryComponent(e) instanceof PairComponent pair && pair.relationship() == relationship
-                        && transaction.entryHasInput(e) && !into.contains(pair)) {
+                        && transaction.entryInput(e) != null && !into.contains(pair)) {
                     into.add(pair);
                 }
             }

@@ -122,9 +122,6 @@ public final class Transaction {
 
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
-    // an entry's value as its index in its component's staged values (a plain record's fields, read when the call
-    // was made: see StagedValues), its entryInputs slot then holding that component's marker value; -1 for none
-    private int[] entryValues = new int[128];
     private int[] entryNext = new int[128];
     private int entryCount;
 
@@ -172,51 +169,19 @@ public final class Transaction {
      * the drain writes {@code value} into the moved row.
      */
     public void stageValueMove(long id, int slot, Input value, Table table) {
-        int at = value instanceof ComponentValue<?> given ? stageIfPlain(given) : -1;
-        if (at < 0) {
+        StagedValues values = value instanceof ComponentValue<?> given ? stagedValuesOf(given) : null;
+        if (values == null) {
             stageTagMove(id, slot, value.component(), true, value, table);
             return;
         }
-        // the value was staged first; should the move's own growth now fail, the value is one nobody refers to,
-        // dropped with the others at the next reset
+        if (values.size() == 0) {
+            noteStagedInUse(values); // listed before its first value, so that every value it holds is reset
+        }
+        // the fields next (growth before anything is written); should the move's own growth then fail, the value
+        // is one nobody refers to, dropped with the others at the next reset
+        int at = values.append(((ComponentValue<?>) value).value());
         stageTagMove(id, slot, value.component(), true, null, table);
         tagValues[tagCount - 1] = at;
-    }
-
-    /**
-     * Makes what staging {@code input} as bits takes (its component's staged values, room for one more value, the
-     * marker), so that a call that calls this before it changes anything fails, if an allocation fails, with
-     * nothing changed, rather than leaving the staging to fall back to the object part way. Does nothing for any
-     * other input (or {@code null}).
-     */
-    public void prepareToStage(Input input) {
-        if (input instanceof ComponentValue<?> value) {
-            StagedValues values = stagedValuesOf(value);
-            if (values != null) {
-                values.reserve(1);
-                values.marker();
-            }
-        }
-    }
-
-    /**
-     * Stages {@code value} as its fields' bits when its component's values are staged so, and returns its index
-     * among them; -1 when the value is to be kept as the object. Also -1 when staging it cannot allocate: holding
-     * the object needs no allocation, so the bits never add a way for a call to fail (an allocation failure here
-     * leaves the staged values as they were, at worst with one value nobody refers to).
-     */
-    private int stageIfPlain(ComponentValue<?> value) {
-        try {
-            StagedValues values = stagedValuesOf(value);
-            if (values == null) {
-                return -1;
-            }
-            int at = stage(values, value);
-            values.marker(); // made now, while a failure still costs nothing
-            return at;
-        } catch (OutOfMemoryError e) {
-            return -1;
-        }
     }
 
     /** The staged values of {@code value}'s component when its values are staged as bits, else null. */
@@ -247,7 +212,7 @@ public final class Transaction {
         return values;
     }
 
-    /** The staged values of component {@code id}, which a move or an entry holds a value of. */
+    /** The staged values of component {@code id}, which a move holds a value of. */
     private StagedValues stagedValuesById(int id) {
         if (id == lastStagedId) {
             return lastStaged;
@@ -260,14 +225,6 @@ public final class Transaction {
             }
         }
         throw new IllegalStateException("no staged values of component " + id);
-    }
-
-    /** Stages {@code value}'s fields in {@code values}; returns their index. */
-    private int stage(StagedValues values, ComponentValue<?> value) {
-        if (values.size() == 0) {
-            noteStagedInUse(values); // listed before its first value, so that every value it holds is reset
-        }
-        return values.append(value.value());
     }
 
     private void noteStagedInUse(StagedValues values) {
@@ -412,7 +369,10 @@ public final class Transaction {
     public Input tagMoveInput(int move) {
         int at = tagValues[move];
         if (at >= 0) {
-            return rebuilt(stagedValuesById(tagComponents[move] & ~REMOVAL), at);
+            StagedValues values = stagedValuesById(tagComponents[move] & ~REMOVAL);
+            @SuppressWarnings("unchecked")
+            NativeComponent<Record> component = (NativeComponent<Record>) values.component();
+            return component.of((Record) values.record(at));
         }
         return move < tagInputsEnd ? tagInputs[move] : null;
     }
@@ -552,44 +512,9 @@ public final class Transaction {
         return entryComponents[entry];
     }
 
-    /**
-     * The staged input of an entry, or {@code null} when it stages a removal. A value staged as bits is built again
-     * (a new, equal record): the drain asks {@link #entryHasInput}, {@link #entryIsDefault} and
-     * {@link #writeEntry} instead.
-     */
+    /** The staged input of an entry, or {@code null} when it stages a removal. */
     public Input entryInput(int entry) {
-        int at = entryValues[entry];
-        return at >= 0 ? rebuilt(stagedValuesById(entryComponents[entry].id()), at) : entryInputs[entry];
-    }
-
-    /** Whether an entry stages an input (a value, a default, an edge), rather than a removal. */
-    public boolean entryHasInput(int entry) {
-        return entryInputs[entry] != null;
-    }
-
-    /** Whether an entry stages its component's default (the component itself as the input). */
-    public boolean entryIsDefault(int entry) {
-        return entryInputs[entry] == entryComponents[entry];
-    }
-
-    /**
-     * Writes an entry's input into row {@code row} of {@code table}, where its component sits at {@code position}:
-     * a value staged as bits is copied, any other input written as {@link Table#writeInput} writes it (through
-     * its accessors, user code that may throw). The entry stages an input ({@link #entryHasInput}).
-     */
-    public void writeEntry(int entry, Table table, int position, int row) {
-        int at = entryValues[entry];
-        if (at >= 0) {
-            stagedValuesById(entryComponents[entry].id()).copyInto(table, position, row, at, 1);
-        } else {
-            table.writeInput(position, row, entryInputs[entry]);
-        }
-    }
-
-    private static Input rebuilt(StagedValues values, int at) {
-        @SuppressWarnings("unchecked")
-        NativeComponent<Record> component = (NativeComponent<Record>) values.component();
-        return component.of((Record) values.record(at));
+        return entryInputs[entry];
     }
 
     /** The entry of a component in a record, or -1. */
@@ -605,23 +530,14 @@ public final class Transaction {
     /** Stages a write ({@code input}) or a removal ({@code null}) of one component; the last one wins. */
     public void put(int record, Component<?> component, Input input) {
         int existing = findEntry(record, component);
-        if (existing < 0) {
-            ensureEntryRoom(); // room first, then the value: a failure leaves the entries as they were
-        }
-        int staged = input instanceof ComponentValue<?> given && given.component() == component
-                ? stageIfPlain(given) : -1;
-        if (staged >= 0) {
-            input = stagedValuesById(component.id()).marker(); // a value kept as bits: the marker stands in
-        }
         if (existing >= 0) {
             entryInputs[existing] = input;
-            entryValues[existing] = staged;
             return;
         }
+        ensureEntryRoom();
         int entry = entryCount++;
         entryComponents[entry] = component;
         entryInputs[entry] = input;
-        entryValues[entry] = staged;
         entryNext[entry] = -1;
         if (tails[record] < 0) {
             heads[record] = entry;
@@ -638,11 +554,9 @@ public final class Transaction {
             var grownEntryComponents = Growth.copyOf(entryComponents, capacity);
             var grownEntryInputs = Growth.copyOf(entryInputs, capacity);
             var grownEntryNext = Growth.copyOf(entryNext, capacity);
-            var grownEntryValues = Growth.copyOf(entryValues, capacity);
             entryComponents = grownEntryComponents;
             entryInputs = grownEntryInputs;
             entryNext = grownEntryNext;
-            entryValues = grownEntryValues;
         }
     }
 
@@ -661,7 +575,6 @@ public final class Transaction {
                 }
                 entryComponents[e] = null;
                 entryInputs[e] = null;
-                entryValues[e] = -1;
                 return;
             }
         }
@@ -672,7 +585,6 @@ public final class Transaction {
         for (int e = heads[record]; e >= 0; e = entryNext[e]) {
             entryComponents[e] = null;
             entryInputs[e] = null;
-            entryValues[e] = -1;
         }
         heads[record] = -1;
         tails[record] = -1;
@@ -1040,14 +952,14 @@ public final class Transaction {
             java.util.Arrays.fill(tagInputs, nextTags, tagInputsEnd, null);
         }
         tagInputsEnd = Math.max(0, tagInputsEnd - sealedTagEnd);
-        tagCount = nextTags;
-        if (tagCount == 0 && entryCount == 0) { // no move or entry refers to a staged value any more
+        if (nextTags == 0) { // no move refers to a staged value any more
             for (int k = 0; k < stagedInUseCount; k++) {
                 stagedInUse[k].reset();
                 stagedInUse[k] = null;
             }
             stagedInUseCount = 0;
         }
+        tagCount = nextTags;
         sealedTagEnd = 0;
         runMark -= sealedEnd; // the open run's moves, if any, moved to the front with their marks
         sealedRunTable = null;

@@ -40,7 +40,6 @@ public final class StagedValues {
     private final MemorySegment[] views;
     private int size;
     private int capacity;
-    private ComponentValue<?> marker;
 
     /** Empty staged values of {@code component}, whose record type must be {@linkplain #holds plain}. */
     public StagedValues(NativeComponent<?> component) {
@@ -88,40 +87,6 @@ public final class StagedValues {
 
     public NativeComponent<?> component() {
         return component;
-    }
-
-    /**
-     * A value of the component that stands in, where an input object is expected, for values staged here: every
-     * call answers the same one, a record of zero fields (none of the caller's objects is kept). Not to be written:
-     * the values are read by index.
-     */
-    public ComponentValue<?> marker() {
-        if (marker == null) {
-            Object[] zeros = new Object[sizes.length];
-            for (int f = 0; f < zeros.length; f++) {
-                zeros[f] = switch (codec.kind(f)) {
-                    case BYTE -> (byte) 0;
-                    case BOOLEAN -> false;
-                    case SHORT -> (short) 0;
-                    case CHAR -> (char) 0;
-                    case INT -> 0;
-                    case FLOAT -> 0f;
-                    case LONG -> 0L;
-                    case DOUBLE -> 0.0;
-                };
-            }
-            @SuppressWarnings("unchecked")
-            NativeComponent<Record> typed = (NativeComponent<Record>) component;
-            marker = typed.of((Record) codec.construct(zeros)); // a plain record: its constructor runs no user code
-        }
-        return marker;
-    }
-
-    /** Makes room for {@code n} more values, so that appending them grows nothing; a failure changes nothing. */
-    public void reserve(int n) {
-        if ((long) size + n > capacity) {
-            grow((int) Math.min(Integer.MAX_VALUE - 8, Math.max(64, Math.max((long) size + n, 2L * capacity))));
-        }
     }
 
     /** The values staged since the last {@link #reset}. */

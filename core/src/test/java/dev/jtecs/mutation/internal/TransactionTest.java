@@ -893,71 +893,23 @@ class TransactionTest {
         assertEquals(List.of(SPOT, SPOT.of(new Spot(1, 1f))), entries(tx, r));
     }
 
-    /**
-     * Staging a value as bits never adds a way for a call to fail: when one of its allocations fails, the value is
-     * kept as the object instead, as a value that is not plain is.
-     */
+    /** A failed growth of the staged values, or of the move after them, stages nothing the move would read. */
     @Test
-    void aFailedGrowthWhileStagingBitsKeepsTheValueAsTheObject() {
+    void aFailedGrowthStagesNoValueMove() {
         assertTrue(AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults");
-        int fellBack = 0;
-        for (int k = 1; k <= 4; k++) {
+        for (int k = 1; k <= 3; k++) {
             Transaction tx = new Transaction();
-            var value = SPOT.of(new Spot(k, 2f));
-            long injected = AllocationFaults.injected(AllocationFaults.Kind.HEAP);
             AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
-            tx.stageValueMove(1, 1, value, SOURCE);
-            AllocationFaults.disarm();
-            if (AllocationFaults.injected(AllocationFaults.Kind.HEAP) > injected) {
-                fellBack++;
-                assertEquals(-1, tx.tagMoveStagedValue(0), "growth " + k + " failed: kept as the object");
-                assertSame(value, tx.tagMoveInput(0));
-            } else {
-                assertTrue(tx.tagMoveStagedValue(0) >= 0, "growth " + k + " was not needed: staged as bits");
+            try {
+                tx.stageValueMove(1, 1, SPOT.of(new Spot(1, 2f)), SOURCE);
+                AllocationFaults.disarm();
+                assertEquals(SPOT.of(new Spot(1, 2f)), tx.tagMoveInput(0), "growth " + k + " was not needed");
+            } catch (OutOfMemoryError expected) {
+                AllocationFaults.disarm();
+                assertFalse(tx.hasOpenTagMoves(), "growth " + k + ": nothing staged for the slot");
+                tx.stageValueMove(1, 1, SPOT.of(new Spot(5, 6f)), SOURCE);
+                assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(0), "growth " + k + ": and it stages again");
             }
-            assertEquals(value, tx.tagMoveInput(0));
-            // and the same for a record's entry
-            int r = tx.begin(2, 2, TxState.STAGED_SPAWN);
-            var entry = SPOT.of(new Spot(-k, 3f));
-            injected = AllocationFaults.injected(AllocationFaults.Kind.HEAP);
-            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
-            tx.put(r, SPOT, entry);
-            AllocationFaults.disarm();
-            assertEquals(List.of(SPOT, entry), entries(tx, r), "growth " + k + ": the entry holds its value");
-        }
-        assertTrue(fellBack >= 2, "the first growths (the table by component, the values) were failed: " + fellBack);
-    }
-
-    /**
-     * A record's entry with a plain record's value holds its bits: it reads back equal (built again), counts as an
-     * input and not as a default, and writes the value into a row; replacing it or dropping it forgets the bits.
-     */
-    @Test
-    void aRecordsEntryHoldsAPlainRecordsValueAsBits() {
-        NativeMemory memory = new NativeMemory();
-        Table table = new Table(1, new dev.jtecs.component.Component<?>[] {SPOT}, memory);
-        try {
-            Transaction tx = new Transaction();
-            int r = tx.begin(1, 1, TxState.STAGED_SPAWN);
-            tx.put(r, SPOT, SPOT.of(new Spot(4, 5f)));
-            int e = tx.findEntry(r, SPOT);
-            assertTrue(tx.entryHasInput(e));
-            assertFalse(tx.entryIsDefault(e));
-            assertEquals(SPOT.of(new Spot(4, 5f)), tx.entryInput(e));
-            int row = table.appendRows(1);
-            tx.writeEntry(e, table, 0, row);
-            assertEquals(new Spot(4, 5f), table.readValue(0, row));
-            tx.put(r, SPOT, SPOT.of(new Spot(6, 7f))); // the last write wins
-            assertEquals(SPOT.of(new Spot(6, 7f)), tx.entryInput(e));
-            tx.put(r, SPOT, SPOT); // the default now: no bits
-            assertTrue(tx.entryIsDefault(e));
-            assertSame(SPOT, tx.entryInput(e));
-            tx.put(r, SPOT, null); // a removal
-            assertFalse(tx.entryHasInput(e));
-            assertNull(tx.entryInput(e));
-        } finally {
-            table.release();
-            memory.close();
         }
     }
 
