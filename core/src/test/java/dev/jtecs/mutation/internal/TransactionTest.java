@@ -32,7 +32,10 @@ class TransactionTest {
         }
     }
 
+    record Dot(long id, double r) {}
+
     static final dev.jtecs.component.NativeComponent<Spot> SPOT = Components.registerNative(Spot.class);
+    static final dev.jtecs.component.NativeComponent<Dot> DOT = Components.registerNative(Dot.class);
     static final dev.jtecs.component.NativeComponent<Odd> ODD = Components.registerNative(Odd.class);
     // the source table a tag move names: these tests stage moves for entities that live in no world, so any table
     // will do; an empty one allocates nothing
@@ -891,6 +894,24 @@ class TransactionTest {
         // promoted to a record (another change for the slot), the move's value is the record's entry
         int r = tx.find(5);
         assertEquals(List.of(SPOT, SPOT.of(new Spot(1, 1f))), entries(tx, r));
+    }
+
+    /** Values of several plain components, staged in turn, are each found with their own component's values. */
+    @Test
+    void valuesOfSeveralComponentsStagedInTurnReadBackEachFromItsOwn() {
+        Transaction tx = new Transaction();
+        for (int i = 0; i < 100; i++) {
+            if (i % 3 == 0) {
+                tx.stageValueMove(i + 1, i + 1, DOT.of(new Dot(i, i / 2.0)), SOURCE);
+            } else {
+                tx.stageValueMove(i + 1, i + 1, SPOT.of(new Spot(i, -i)), SOURCE);
+            }
+        }
+        for (int i = 99; i >= 0; i--) { // read back from the last, so the remembered component keeps changing
+            Object expected = i % 3 == 0 ? DOT.of(new Dot(i, i / 2.0)) : SPOT.of(new Spot(i, -i));
+            assertEquals(expected, tx.tagMoveInput(i), "move " + i);
+            assertEquals(i % 3 == 0 ? i / 3 : i - i / 3 - 1, tx.tagMoveStagedValue(i), "move " + i + "'s index");
+        }
     }
 
     /** A failed growth of the staged values, or of the move after them, stages nothing the move would read. */
