@@ -42,7 +42,8 @@ public final class RecordShape {
         return PLAIN.get(type);
     }
 
-    private static boolean read(Class<?> type) {
+    /** {@link #isPlain} without the cache: reads the class file every time (the tests ask this). */
+    static boolean read(Class<?> type) {
         if (!type.isRecord() || type.isHidden()) {
             return false;
         }

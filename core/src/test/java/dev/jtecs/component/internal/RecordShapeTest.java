@@ -71,28 +71,41 @@ class RecordShapeTest {
         int x;
     }
 
+    /** Asks without the per-class cache, so that each answer is worked out here (and a wrong one shows). */
+    private static boolean plain(Class<?> type) {
+        return RecordShape.read(type);
+    }
+
+    @Test
+    void theCachedAnswerIsTheOneWorkedOut() {
+        assertTrue(RecordShape.isPlain(All.class));
+        assertTrue(RecordShape.isPlain(All.class), "asked again: the cached answer");
+        assertFalse(RecordShape.isPlain(Validating.class));
+        assertFalse(RecordShape.isPlain(NotARecord.class));
+    }
+
     @Test
     void theGeneratedAccessorsAndConstructorArePlainWhateverTheFieldKinds() {
-        assertTrue(RecordShape.isPlain(All.class));
-        assertTrue(RecordShape.isPlain(Empty.class));
-        assertTrue(RecordShape.isPlain(Quiet.class), "an empty compact constructor is the generated one");
-        assertTrue(RecordShape.isPlain(Explicit.class), "so is an accessor that only returns its field");
+        assertTrue(plain(All.class));
+        assertTrue(plain(Empty.class));
+        assertTrue(plain(Quiet.class), "an empty compact constructor is the generated one");
+        assertTrue(plain(Explicit.class), "so is an accessor that only returns its field");
     }
 
     @Test
     void codeOfItsOwnInAnAccessorOrTheConstructorIsNotPlain() {
-        assertFalse(RecordShape.isPlain(Validating.class), "a check in the constructor");
-        assertFalse(RecordShape.isPlain(Clamping.class), "a constructor that changes a parameter");
-        assertFalse(RecordShape.isPlain(CountingAccessor.class), "an accessor with a side effect");
-        assertFalse(RecordShape.isPlain(OtherField.class), "an accessor reading another field");
-        assertFalse(RecordShape.isPlain(Swapped.class), "fields stored out of order");
+        assertFalse(plain(Validating.class), "a check in the constructor");
+        assertFalse(plain(Clamping.class), "a constructor that changes a parameter");
+        assertFalse(plain(CountingAccessor.class), "an accessor with a side effect");
+        assertFalse(plain(OtherField.class), "an accessor reading another field");
+        assertFalse(plain(Swapped.class), "fields stored out of order");
     }
 
     @Test
     void anythingButARecordWithItsClassFileIsNotPlain() throws Exception {
-        assertFalse(RecordShape.isPlain(NotARecord.class));
-        assertFalse(RecordShape.isPlain(String.class));
-        assertFalse(RecordShape.isPlain(int.class));
+        assertFalse(plain(NotARecord.class));
+        assertFalse(plain(String.class));
+        assertFalse(plain(int.class));
         // a record defined at run time has no class file to read: not plain (the engine then keeps the object)
         ClassDesc self = ClassDesc.of(RecordShapeTest.class.getPackageName() + ".Spun");
         byte[] bytes = ClassFile.of().build(self, cb -> cb.withSuperclass(ClassDesc.of("java.lang.Record"))
@@ -104,6 +117,6 @@ class RecordShapeTest {
                 .with(java.lang.classfile.attribute.RecordAttribute.of(java.util.List.of())));
         Class<?> spun = MethodHandles.lookup().defineHiddenClass(bytes, true).lookupClass();
         assertTrue(spun.isRecord());
-        assertFalse(RecordShape.isPlain(spun));
+        assertFalse(plain(spun));
     }
 }

@@ -106,7 +106,11 @@ class StagedValuesTest {
         }
         assertEquals(new Pair(0, 0f), table.readValue(table.position(PAIR.id()), first + 100),
                 "the other component's columns are untouched");
+        values.copyInto(table, position, first, 300, 0); // nothing, even at the end
+        assertEquals(new All((byte) 0, false, (short) 0, '\0', 0, 0f, 0L, 0.0), table.readValue(position, first),
+                "an empty copy writes nothing");
         assertThrows(IndexOutOfBoundsException.class, () -> values.copyInto(table, position, first, 299, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> values.copyInto(table, position, first, 0, -1));
         assertThrows(IndexOutOfBoundsException.class, () -> values.copyInto(table, position, first, -1, 1));
     }
 
