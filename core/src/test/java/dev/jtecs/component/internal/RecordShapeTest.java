@@ -59,6 +59,16 @@ class RecordShapeTest {
         }
     }
 
+    /** An accessor that returns the field of another instance: a getfield of its own field, not of {@code this}. */
+    record Borrowing(int x) {
+        static final Borrowing OTHER = new Borrowing(42);
+
+        @Override
+        public int x() {
+            return OTHER.x;
+        }
+    }
+
     /** Fields stored in another order than their parameters'. */
     record Swapped(int a, int b) {
         Swapped(int a, int b) {
@@ -99,6 +109,7 @@ class RecordShapeTest {
         assertFalse(plain(CountingAccessor.class), "an accessor with a side effect");
         assertFalse(plain(OtherField.class), "an accessor reading another field");
         assertFalse(plain(Swapped.class), "fields stored out of order");
+        assertFalse(plain(Borrowing.class), "an accessor reading another instance's field");
     }
 
     @Test
@@ -107,7 +118,8 @@ class RecordShapeTest {
         assertFalse(plain(String.class));
         assertFalse(plain(int.class));
         // a record defined at run time has no class file to read: not plain (the engine then keeps the object)
-        ClassDesc self = ClassDesc.of(RecordShapeTest.class.getPackageName() + ".Spun");
+        // a name of its own each time: a second run of this test in one JVM (a mutation tester's) defines it again
+        ClassDesc self = ClassDesc.of(RecordShapeTest.class.getPackageName() + ".Spun" + System.nanoTime());
         byte[] bytes = ClassFile.of().build(self, cb -> cb.withSuperclass(ClassDesc.of("java.lang.Record"))
                 .withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_PUBLIC)
                 .withMethodBody(ConstantDescs.INIT_NAME, ConstantDescs.MTD_void, ClassFile.ACC_PUBLIC, code -> code
@@ -115,8 +127,11 @@ class RecordShapeTest {
                                 MethodTypeDesc.of(ConstantDescs.CD_void))
                         .return_())
                 .with(java.lang.classfile.attribute.RecordAttribute.of(java.util.List.of())));
-        Class<?> spun = MethodHandles.lookup().defineHiddenClass(bytes, true).lookupClass();
-        assertTrue(spun.isRecord());
-        assertFalse(plain(spun));
+        Class<?> hidden = MethodHandles.lookup().defineHiddenClass(bytes, true).lookupClass();
+        assertTrue(hidden.isRecord());
+        assertFalse(plain(hidden), "a hidden class");
+        Class<?> defined = MethodHandles.lookup().defineClass(bytes); // a class of its own, with no class file
+        assertTrue(defined.isRecord() && !defined.isHidden());
+        assertFalse(plain(defined), "a record without a class file to read");
     }
 }
