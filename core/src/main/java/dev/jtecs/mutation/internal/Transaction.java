@@ -89,8 +89,7 @@ public final class Transaction {
     private int[] stagedIds = new int[4];
     private StagedValues[] stagedFor = new StagedValues[4];
     private int stagedCount;
-    private int lastStagedId = -1;
-    private StagedValues lastStaged;
+    private int lastStaged; // the index of the last one found (nothing to find while stagedCount is 0)
     private StagedValues[] stagedInUse = new StagedValues[4];
     private int stagedInUseCount;
     private int tagCount;
@@ -187,15 +186,9 @@ public final class Transaction {
     /** The staged values of {@code value}'s component when its values are staged as bits, else null. */
     private StagedValues stagedValuesOf(ComponentValue<?> value) {
         int id = value.component().id();
-        if (id == lastStagedId) {
-            return lastStaged;
-        }
-        for (int k = 0; k < stagedCount; k++) {
-            if (stagedIds[k] == id) {
-                lastStagedId = id;
-                lastStaged = stagedFor[k];
-                return lastStaged;
-            }
+        int k = stagedIndex(id);
+        if (k >= 0) {
+            return stagedFor[k];
         }
         StagedValues values = StagedValues.holds(value)
                 ? new StagedValues((NativeComponent<?>) value.component()) : null;
@@ -206,25 +199,32 @@ public final class Transaction {
             stagedFor = grownFor;
         }
         stagedIds[stagedCount] = id;
-        stagedFor[stagedCount++] = values;
-        lastStagedId = id;
-        lastStaged = values;
+        stagedFor[stagedCount] = values;
+        lastStaged = stagedCount++;
         return values;
     }
 
     /** The staged values of component {@code id}, which a move holds a value of. */
     private StagedValues stagedValuesById(int id) {
-        if (id == lastStagedId) {
+        int k = stagedIndex(id);
+        if (k < 0) {
+            throw new IllegalStateException("no staged values of component " + id);
+        }
+        return stagedFor[k];
+    }
+
+    /** Where component {@code id} is in the list of components asked about, or -1; the last one found first. */
+    private int stagedIndex(int id) {
+        if (lastStaged < stagedCount && stagedIds[lastStaged] == id) {
             return lastStaged;
         }
         for (int k = 0; k < stagedCount; k++) {
             if (stagedIds[k] == id) {
-                lastStagedId = id;
-                lastStaged = stagedFor[k];
-                return lastStaged;
+                lastStaged = k;
+                return k;
             }
         }
-        throw new IllegalStateException("no staged values of component " + id);
+        return -1;
     }
 
     private void noteStagedInUse(StagedValues values) {
@@ -402,9 +402,8 @@ public final class Transaction {
      * written through its accessors (user code, which may throw); one staged as bits is copied.
      */
     public boolean writeTagMoveValue(int move, Table target, int position, int row) {
-        int at = tagValues[move];
-        if (at >= 0) {
-            stagedValuesById(tagComponents[move] & ~REMOVAL).copyInto(target, position, row, at, 1);
+        if (tagValues[move] >= 0) {
+            writeStagedValues(move, 1, target, position, row);
             return true;
         }
         Input value = move < tagInputsEnd ? tagInputs[move] : null;

@@ -112,17 +112,22 @@ public final class StagedRows {
         }
         RecordCodec codec = RecordCodec.of(value.getClass());
         for (int f = 0; f < table.nativeCountAt(position); f++) {
-            bits[start + f] = switch (codec.kind(f)) {
-                case BYTE -> codec.getByte(value, f);
-                case BOOLEAN -> codec.getBoolean(value, f) ? 1 : 0;
-                case SHORT -> codec.getShort(value, f);
-                case CHAR -> codec.getChar(value, f);
-                case INT -> codec.getInt(value, f);
-                case FLOAT -> Float.floatToRawIntBits(codec.getFloat(value, f));
-                case LONG -> codec.getLong(value, f);
-                case DOUBLE -> Double.doubleToRawLongBits(codec.getDouble(value, f));
-            };
+            bits[start + f] = fieldBits(codec, value, f);
         }
+    }
+
+    /** Field {@code f} of {@code record} as the bits a column of its width holds (floats and doubles raw). */
+    static long fieldBits(RecordCodec codec, Object record, int f) {
+        return switch (codec.kind(f)) {
+            case BYTE -> codec.getByte(record, f);
+            case BOOLEAN -> codec.getBoolean(record, f) ? 1 : 0;
+            case SHORT -> codec.getShort(record, f);
+            case CHAR -> codec.getChar(record, f);
+            case INT -> codec.getInt(record, f);
+            case FLOAT -> Float.floatToRawIntBits(codec.getFloat(record, f));
+            case LONG -> codec.getLong(record, f);
+            case DOUBLE -> Double.doubleToRawLongBits(codec.getDouble(record, f));
+        };
     }
 
     private static long bitsOf(PrimitiveKind kind, Object boxed) {

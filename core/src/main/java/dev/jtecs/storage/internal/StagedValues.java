@@ -80,9 +80,8 @@ public final class StagedValues {
         if (!(value.component() instanceof NativeComponent<?> component)) {
             return false;
         }
-        Class<?> type = component.valueType();
-        return type.isRecord() && value.value().getClass() == type && RecordShape.isPlain(type)
-                && RecordCodec.of(type).isSpun();
+        Class<?> type = component.valueType(); // the value is one (ComponentValue checked it): records are final
+        return RecordShape.isPlain(type) && RecordCodec.of(type).isSpun();
     }
 
     public NativeComponent<?> component() {
@@ -114,15 +113,12 @@ public final class StagedValues {
             return at;
         }
         for (int f = 0; f < sizes.length; f++) {
-            switch (codec.kind(f)) {
-                case BYTE -> bytes[f][at] = codec.getByte(record, f);
-                case BOOLEAN -> bytes[f][at] = (byte) (codec.getBoolean(record, f) ? 1 : 0);
-                case SHORT -> shorts[f][at] = codec.getShort(record, f);
-                case CHAR -> shorts[f][at] = (short) codec.getChar(record, f);
-                case INT -> ints[f][at] = codec.getInt(record, f);
-                case FLOAT -> ints[f][at] = Float.floatToRawIntBits(codec.getFloat(record, f));
-                case LONG -> longs[f][at] = codec.getLong(record, f);
-                case DOUBLE -> longs[f][at] = Double.doubleToRawLongBits(codec.getDouble(record, f));
+            long bits = StagedRows.fieldBits(codec, record, f);
+            switch (sizes[f]) {
+                case 1 -> bytes[f][at] = (byte) bits;
+                case 2 -> shorts[f][at] = (short) bits;
+                case 4 -> ints[f][at] = (int) bits;
+                default -> longs[f][at] = bits;
             }
         }
         size = at + 1;
