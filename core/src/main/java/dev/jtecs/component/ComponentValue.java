@@ -13,7 +13,9 @@ import java.util.Objects;
 public record ComponentValue<T>(Component<T> component, T value) implements Input {
     public ComponentValue {
         Objects.requireNonNull(component, "component");
-        Objects.requireNonNull(value, () -> "value for component " + component.name());
+        if (value == null) { // not a message supplier: a lambda capturing the component is an object per value
+            throw new NullPointerException("value for component " + component.name());
+        }
         if (!component.valueType().isInstance(value)) {
             throw new IllegalArgumentException("component " + component.name() + " holds "
                     + component.valueType().getName() + ", not " + value.getClass().getName());

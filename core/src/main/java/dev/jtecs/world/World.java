@@ -3,6 +3,7 @@ package dev.jtecs.world;
 import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
+import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.IntField;
@@ -324,6 +325,9 @@ public final class World implements AutoCloseable {
      */
     public void set(long id, Input input) {
         checkOpen();
+        if (input instanceof ComponentValue<?> value && mutations.setAtOnce(id, value)) {
+            return; // a plain record written through to a published row (MutationModel.setAtOnce)
+        }
         if (input instanceof TagComponent tag && mutations.stageTagMove(id, tag, true)) {
             return; // a tag staged as a compact move, or moved at once with no scope open (MutationModel.stageTagMove)
         }

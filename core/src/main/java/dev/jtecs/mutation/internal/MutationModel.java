@@ -5,6 +5,7 @@ import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipDefinition;
@@ -220,6 +221,25 @@ public final class MutationModel {
     }
 
     // ---------------------------------------------------------------- set, remove, despawn
+
+    /**
+     * The fast path of {@link #set} for the value of a native component whose record type is plain, on a published
+     * entity that has the component and has nothing staged: writes the value through and returns true, exactly as
+     * {@code set} would, without opening a scope (no user code runs, nothing is staged, and nothing waits to be
+     * published when no scope is open). Returns false, having changed nothing, whenever {@code set} may do anything
+     * else (stage, move, skip, publish earlier work or throw); the caller then calls {@code set}. Small, so that the
+     * JIT can inline it into the caller's loop, and the value and its record need not be allocated.
+     */
+    public boolean setAtOnce(long id, ComponentValue<?> value) {
+        if (!(value.component() instanceof NativeComponent<?> component)) {
+            return false;
+        }
+        int store = index.aliveStore(id);
+        if (store < 0 || scopes.depth() == 0 && drain.hasWork()) {
+            return false;
+        }
+        return staging.writeThroughPlain(id, archetypes.ofStore(store), component, value.value());
+    }
 
     public void set(long id, Input input) {
         checks.input(input);

@@ -505,6 +505,22 @@ public final class Staging {
         return state == TxState.STAGED_DESPAWN || state == TxState.CANCELLED_SPAWN;
     }
 
+    /**
+     * {@link #setComponent}'s write-through alone, for the value of a native component published in {@code table}
+     * (the entity's current archetype): writes it and returns true when nothing is staged for the entity (no
+     * record, no doom, no open batch boundary), the archetype has the component, and the record type is plain (its
+     * write runs no user code). Returns false, having changed nothing, in every other case, where
+     * {@code setComponent} decides.
+     */
+    boolean writeThroughPlain(long id, Table table, NativeComponent<?> component, Object record) {
+        int slot = Entity.slot(id);
+        if (isDoomed(slot, table) || transaction.find(slot) >= 0 || transaction.hasOpenBoundary()) {
+            return false;
+        }
+        int position = table.position(component.id());
+        return position >= 0 && table.writePlainRecord(position, index.rowOf(slot), record);
+    }
+
     private void writeThrough(long id, Table table, int position, int row, Input input) {
         if (input.component() == EntityKey.COMPONENT) {
             String previous = (String) table.readValue(position, row);

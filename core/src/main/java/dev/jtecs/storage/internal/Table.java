@@ -1160,6 +1160,19 @@ public final class Table {
         values.writeInput(position, row, input);
     }
 
+    /**
+     * Writes a plain record into one row of the native component at {@code position} and marks the column dirty,
+     * as a write-through does, returning true; returns false, changing nothing, when the component's record type
+     * is not plain or has no spun writer ({@link TableValues#writePlainRecord}).
+     */
+    public boolean writePlainRecord(int position, int row, Object record) {
+        if (!values.writePlainRecord(position, row, record)) {
+            return false;
+        }
+        markDirty(position);
+        return true;
+    }
+
     /** Writes a value into one row of the component at {@code position}. */
     public void writeValue(int position, int row, Object value) {
         values.writeValue(position, row, value);

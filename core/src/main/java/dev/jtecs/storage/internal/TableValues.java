@@ -7,6 +7,7 @@ import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.PrimitiveKind;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.internal.RecordCodec;
+import dev.jtecs.component.internal.RecordShape;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -26,6 +27,9 @@ public final class TableValues {
     private final MemorySegment[] nativeSegments;
     private final Object[][] heapArrays;
     private final RecordWriter[] writers; // by position: its record type's spun writer, or null (field by field)
+    // by position: the spun writer when its record type is also plain (RecordShape: accessors and constructor run no
+    // code of their own), so a write through it runs no user code; null otherwise
+    private final RecordWriter[] plainWriters;
 
     /** The fields of the record being written when no writer could be spun, read before any is stored. */
     private long[] scratch = new long[0];
@@ -41,9 +45,13 @@ public final class TableValues {
         this.nativeSegments = nativeSegments;
         this.heapArrays = heapArrays;
         this.writers = new RecordWriter[codecs.length];
+        this.plainWriters = new RecordWriter[codecs.length];
         for (int position = 0; position < codecs.length; position++) {
             if (codecs[position] != null) {
                 writers[position] = RecordWriters.of(codecs[position]);
+                if (RecordShape.isPlain(components[position].valueType())) {
+                    plainWriters[position] = writers[position];
+                }
             }
         }
     }
@@ -55,6 +63,21 @@ public final class TableValues {
      */
     void forgetSpunWriters() {
         Arrays.fill(writers, null);
+        Arrays.fill(plainWriters, null);
+    }
+
+    /**
+     * Writes {@code record} into one row of the native component at {@code position} and returns true when its
+     * type is plain and has a spun writer: the write runs no user code, so it cannot fail half done or call back
+     * into the world. Returns false, having written nothing, for any other component or record type.
+     */
+    boolean writePlainRecord(int position, int row, Object record) {
+        RecordWriter writer = plainWriters[position];
+        if (writer == null) {
+            return false;
+        }
+        writer.write(record, nativeSegments, nativeStart[position], row);
+        return true;
     }
 
     /** Writes an input (a constructed value, or a definition's default) into one row. */

@@ -571,4 +571,100 @@ class MutationModelTest {
         String unset = assertThrows(IllegalArgumentException.class, () -> world.unsetTag(dead, HEARD)).getMessage();
         assertTrue(unset.startsWith("unsetTag: "), unset);
     }
+
+    record Spot(float x, float y) {} // plain: generated accessors and constructor
+
+    static final dev.jtecs.component.NativeComponent<Spot> SPOT = Components.registerNative(Spot.class);
+
+    /** A record whose accessor is code of its own: it notes whether an entity is alive when it runs. */
+    record Probe(float v) {
+        static World world;
+        static long watched;
+        static Boolean watchedAlive;
+
+        @Override
+        public float v() {
+            if (world != null) {
+                world.despawn(watched); // staged when the call's scope is open around the accessor
+                watchedAlive = world.isAlive(watched);
+            }
+            return v;
+        }
+    }
+
+    static final dev.jtecs.component.NativeComponent<Probe> PROBE = Components.registerNative(Probe.class);
+
+    /**
+     * {@code setAtOnce} writes a plain record through to a published entity that has the component, with no scope
+     * open and inside one, staging nothing; it declines (changing nothing) for a value of any other component, an
+     * entity that is not published, and, with no scope open, while earlier work waits to be published, which the
+     * general path then publishes as it always did.
+     */
+    @Test
+    void aPlainRecordOnAPublishedEntityIsWrittenAtOnceAndEverythingElseIsLeftToSet() {
+        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+                dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
+            MutationModel model = model(index, registry, DrainHooks.NONE);
+            long id = model.spawn(new dev.jtecs.component.Input[] {SPOT.of(new Spot(1, 2)), HP.of(3)});
+            java.util.function.Supplier<dev.jtecs.storage.internal.Table> table =
+                    () -> registry.ofStore(index.storeOf(Entity.slot(id)));
+            java.util.function.Supplier<Object> spot = () -> table.get().readValue(table.get().position(SPOT.id()),
+                    index.rowOf(Entity.slot(id)));
+
+            assertTrue(model.setAtOnce(id, SPOT.of(new Spot(3, 4))));
+            assertEquals(new Spot(3, 4), spot.get());
+            assertTrue(model.transaction().isEmpty());
+            assertTrue(table.get().dirty().isDirty(table.get().position(SPOT.id())), "a write-through marks");
+            model.scopes().defer();
+            assertTrue(model.setAtOnce(id, SPOT.of(new Spot(5, 6))), "inside a scope too");
+            assertEquals(new Spot(5, 6), spot.get());
+            model.scopes().commit();
+
+            assertFalse(model.setAtOnce(id, HP.of(7)), "a scalar component");
+            assertFalse(model.setAtOnce(Entity.pack(Entity.slot(id), Entity.generation(id) + 1),
+                    SPOT.of(new Spot(9, 9))), "a stale id");
+            long other = index.allocate(); // earlier work that waits: a staged spawn left unpublished
+            model.transaction().put(model.transaction().begin(other, Entity.slot(other), TxState.STAGED_SPAWN),
+                    HP, HP.of(8));
+            assertFalse(model.setAtOnce(id, SPOT.of(new Spot(9, 9))), "work waits, no scope open");
+            assertEquals(new Spot(5, 6), spot.get(), "nothing written");
+            model.set(id, SPOT.of(new Spot(7, 8))); // the general path writes it and publishes the waiting spawn
+            assertEquals(new Spot(7, 8), spot.get());
+            assertTrue(index.isAlive(other));
+            assertTrue(model.transaction().isEmpty());
+        }
+    }
+
+    /**
+     * Through the world: a value set after a batch operation in the same scope is not written before the batch
+     * (which would let the batch overwrite it), and a record with an accessor of its own is written by the general
+     * path, its accessor running inside the call's scope (a despawn it makes waits for the call's end).
+     */
+    @Test
+    void aBatchBoundaryAndARecordWithCodeOfItsOwnTakeTheGeneralPath() {
+        long a = world.spawn(SPOT.of(new Spot(1, 1)));
+        Query spots = world.newQuery(QueryDescriptor.builder().include(SPOT).build());
+        world.defer();
+        world.batchSet(spots, SPOT.of(new Spot(9, 9)));
+        world.set(a, SPOT.of(new Spot(2, 2))); // after the batch in call order
+        assertEquals(new Spot(1, 1), world.get(a, SPOT), "staged behind the batch, not written through");
+        world.commit();
+        assertEquals(new Spot(2, 2), world.get(a, SPOT), "the later call wins");
+
+        long probed = world.spawn(PROBE.of(new Probe(1)));
+        long watched = world.spawn(HP.of(1));
+        Probe.world = world;
+        Probe.watched = watched;
+        try {
+            world.set(probed, PROBE.of(new Probe(2)));
+        } finally {
+            Probe.world = null;
+        }
+        assertEquals(Boolean.TRUE, Probe.watchedAlive, "the accessor ran inside the call's scope");
+        assertFalse(world.isAlive(watched), "and its despawn was published when the call returned");
+        assertEquals(new Probe(2), world.get(probed, PROBE));
+    }
+
 }

@@ -111,6 +111,56 @@ class StagingTest {
         }
     }
 
+    record Spot(float x, float y) {} // plain: what the compiler generates
+    record Clamped(float v) { // a constructor of its own: not plain
+        Clamped {
+            v = Math.max(0, v);
+        }
+    }
+
+    static final dev.jtecs.component.NativeComponent<Spot> SPOT = Components.registerNative(Spot.class);
+    static final dev.jtecs.component.NativeComponent<Clamped> CLAMPED = Components.registerNative(Clamped.class);
+
+    /**
+     * {@code writeThroughPlain} writes only where {@code setComponent} would write through with no user code: a
+     * published entity that has the component, nothing staged for it and a plain record. It declines, changing
+     * nothing, for a record of another kind, an entity lacking the component, one with a staged change, and one doomed
+     * by a staged despawn ({@code MutationModelTest} covers an open batch boundary); {@code setComponent} then
+     * decides as before.
+     */
+    @Test
+    void aPlainRecordIsWrittenThroughOnlyWhereSetWouldWriteItThroughWithNothingStaged() {
+        try (DrainFixture rig = new DrainFixture()) {
+            Staging staging = new Staging(rig.index, rig.registry, rig.tx, new KeyIndex(id -> null),
+                    rig.registry.pairs(), rig.sparse);
+            long a = rig.stageSpawn(SPOT.of(new Spot(1, 2)), CLAMPED.of(new Clamped(1)));
+            long b = rig.stageSpawn(N.of(1));
+            long c = rig.stageSpawn(SPOT.of(new Spot(5, 6)));
+            long d = rig.stageSpawn(SPOT.of(new Spot(7, 8)));
+            rig.drain.drain();
+            java.util.function.Function<Long, Object> spot = id -> rig.tableOf(id).readValue(
+                    rig.tableOf(id).position(SPOT.id()), rig.index.rowOf(dev.jtecs.entity.Entity.slot(id)));
+
+            assertTrue(staging.writeThroughPlain(a, rig.tableOf(a), SPOT, new Spot(3, 4)));
+            assertEquals(new Spot(3, 4), spot.apply(a));
+            assertTrue(rig.tx.isEmpty(), "written through: nothing staged");
+            assertFalse(staging.writeThroughPlain(a, rig.tableOf(a), CLAMPED, new Clamped(2)), "not plain");
+            assertFalse(staging.writeThroughPlain(b, rig.tableOf(b), SPOT, new Spot(9, 9)), "lacks it");
+            assertFalse(rig.tableOf(b).has(SPOT.id()));
+
+            staging.set(c, dev.jtecs.entity.Entity.slot(c), N.of(2)); // a staged change for c
+            assertFalse(staging.writeThroughPlain(c, rig.tableOf(c), SPOT, new Spot(9, 9)), "staged change");
+            assertEquals(new Spot(5, 6), spot.apply(c));
+            staging.despawn(d, dev.jtecs.entity.Entity.slot(d));
+            rig.tx.doom(dev.jtecs.entity.Entity.slot(d));
+            assertFalse(staging.writeThroughPlain(d, rig.tableOf(d), SPOT, new Spot(9, 9)), "doomed");
+            assertEquals(new Spot(7, 8), spot.apply(d));
+            rig.drain.drain();
+            assertTrue(staging.writeThroughPlain(c, rig.tableOf(c), SPOT, new Spot(10, 11)), "published now");
+            assertEquals(new Spot(10, 11), spot.apply(c));
+        }
+    }
+
     private List<Long> targets(long id, Relationship relationship) {
         List<Long> out = new ArrayList<>();
         world.forEachRelationship(id, relationship, edge -> out.add(edge.target()));

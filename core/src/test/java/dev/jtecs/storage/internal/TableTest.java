@@ -1217,4 +1217,24 @@ class TableTest {
         Component<?>[] sorted = sortedOf(VEC, BLOB);
         assertEquals("Archetype#1[" + sorted[0].name() + ", " + sorted[1].name() + "] count=2", table.toString());
     }
+
+    /**
+     * {@code writePlainRecord} is a write-through: a plain record lands in the row and marks its column dirty, as
+     * {@code writeInput} then {@code markDirty} do; a refused one (not native) writes and marks nothing.
+     */
+    @Test
+    void aPlainRecordWrittenThroughMarksItsColumnDirtyAndARefusedOneMarksNothing() {
+        Table table = table(VEC, COUNT);
+        table.appendRow(1);
+        table.dirty().clear();
+        int vec = table.position(VEC.id());
+        int count = table.position(COUNT.id());
+        assertFalse(table.writePlainRecord(count, 0, 4L));
+        assertFalse(table.dirty().anyDirty(), "refused: nothing marked");
+        assertTrue(table.writePlainRecord(vec, 0, new Vec(2, 3)));
+        assertEquals(new Vec(2, 3), table.readValue(vec, 0));
+        assertTrue(table.dirty().isDirty(vec));
+        assertFalse(table.dirty().isDirty(count));
+    }
+
 }

@@ -1,8 +1,10 @@
 package dev.jtecs.storage.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
@@ -82,6 +84,44 @@ class TableValuesTest {
             table.writeValue(fused, 0, new RecordWritersTest.Fused(-1, -2.5));
             assertEquals(new RecordWritersTest.Fused(-1, -2.5), table.readValue(fused, 0), "still writes");
         }
+    }
+
+    /**
+     * {@code writePlainRecord}: a plain record ({@code Vec}, {@code Narrow}: generated accessors and constructor) is
+     * written through its spun writer, bit for bit; a record with an accessor of its own ({@code Fused}), a component
+     * that is not native, and any record once the spun writers are forgotten are refused with nothing written, so the
+     * caller takes the general path, where that code runs.
+     */
+    @Test
+    void onlyAPlainRecordWithASpunWriterIsWrittenAsPlain() {
+        Table table = table(VEC, NARROW, FUSED, BLOB, COUNT);
+        table.appendRow(1);
+        int vec = table.position(VEC.id());
+        int narrow = table.position(NARROW.id());
+        int fused = table.position(FUSED.id());
+        table.writeValue(fused, 0, new RecordWritersTest.Fused(3, 4.5));
+        table.writeValue(table.position(COUNT.id()), 0, 5L);
+
+        assertTrue(table.values().writePlainRecord(vec, 0, new TableTest.Vec(1.5f, -0.0f)));
+        assertEquals(new TableTest.Vec(1.5f, -0.0f), table.readValue(vec, 0));
+        Narrow every = new Narrow((byte) -3, true, (short) -4, 'q', -5, Float.intBitsToFloat(0x7fc00001), -6L,
+                Double.longBitsToDouble(0x7ff8000000000002L));
+        assertTrue(table.values().writePlainRecord(narrow, 0, every));
+        Narrow read = (Narrow) table.readValue(narrow, 0);
+        assertEquals(every, read);
+        assertEquals(0x7fc00001, Float.floatToRawIntBits(read.f()), "NaN payload kept");
+        assertEquals(0x7ff8000000000002L, Double.doubleToRawLongBits(read.d()), "NaN payload kept");
+
+        assertFalse(table.values().writePlainRecord(fused, 0, new RecordWritersTest.Fused(8, 9.5)),
+                "an accessor of its own: not plain");
+        assertEquals(new RecordWritersTest.Fused(3, 4.5), table.readValue(fused, 0), "nothing written");
+        assertFalse(table.values().writePlainRecord(table.position(BLOB.id()), 0, new Blob("x")), "managed");
+        assertFalse(table.values().writePlainRecord(table.position(COUNT.id()), 0, 9L), "scalar");
+        assertEquals(5L, table.readValue(table.position(COUNT.id()), 0), "nothing written");
+
+        table.values().forgetSpunWriters();
+        assertFalse(table.values().writePlainRecord(vec, 0, new TableTest.Vec(7, 8)), "no spun writer");
+        assertEquals(new TableTest.Vec(1.5f, -0.0f), table.readValue(vec, 0), "nothing written");
     }
 
     @Test
