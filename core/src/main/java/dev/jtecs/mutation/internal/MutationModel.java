@@ -235,10 +235,15 @@ public final class MutationModel {
             return false;
         }
         int store = index.aliveStore(id);
-        if (store < 0 || scopes.depth() == 0 && drain.hasWork()) {
+        if (store < 0) {
             return false;
         }
-        return staging.writeThroughPlain(id, archetypes.ofStore(store), component, value.value());
+        Table table = archetypes.ofStore(store);
+        int position = staging.plainWriteThroughPosition(id, table, component);
+        if (position < 0 || scopes.depth() == 0 && drain.hasWork()) { // (the last check costs the most)
+            return false;
+        }
+        return table.writePlainRecord(position, index.rowOf(Entity.slot(id)), value.value());
     }
 
     public void set(long id, Input input) {

@@ -506,19 +506,18 @@ public final class Staging {
     }
 
     /**
-     * {@link #setComponent}'s write-through alone, for the value of a native component published in {@code table}
-     * (the entity's current archetype): writes it and returns true when nothing is staged for the entity (no
-     * record, no doom, no open batch boundary), the archetype has the component, and the record type is plain (its
-     * write runs no user code). Returns false, having changed nothing, in every other case, where
-     * {@code setComponent} decides.
+     * Where {@link #setComponent} would write a value of {@code component} through to the entity published in
+     * {@code table} (its current archetype) with no user code: the component's position when the archetype has it,
+     * its record type is plain, and nothing is staged for the entity (no record, no doom, no open batch boundary);
+     * -1 in every other case, where {@code setComponent} decides. Changes nothing.
      */
-    boolean writeThroughPlain(long id, Table table, NativeComponent<?> component, Object record) {
-        int slot = Entity.slot(id);
-        if (isDoomed(slot, table) || transaction.find(slot) >= 0 || transaction.hasOpenBoundary()) {
-            return false;
-        }
+    int plainWriteThroughPosition(long id, Table table, NativeComponent<?> component) {
         int position = table.position(component.id());
-        return position >= 0 && table.writePlainRecord(position, index.rowOf(slot), record);
+        if (position < 0 || !table.isPlainRecord(position)) {
+            return -1; // first: a new component (a move) is the usual reason to decline, and the cheapest to see
+        }
+        int slot = Entity.slot(id);
+        return isDoomed(slot, table) || transaction.find(slot) >= 0 || transaction.hasOpenBoundary() ? -1 : position;
     }
 
     private void writeThrough(long id, Table table, int position, int row, Input input) {

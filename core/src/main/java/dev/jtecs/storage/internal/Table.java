@@ -1160,6 +1160,11 @@ public final class Table {
         values.writeInput(position, row, input);
     }
 
+    /** Whether the component at {@code position} is native with a plain record type and a spun writer. */
+    public boolean isPlainRecord(int position) {
+        return values.isPlainRecord(position);
+    }
+
     /**
      * Writes a plain record into one row of the native component at {@code position} and marks the column dirty,
      * as a write-through does, returning true; returns false, changing nothing, when the component's record type

@@ -66,6 +66,11 @@ public final class TableValues {
         Arrays.fill(plainWriters, null);
     }
 
+    /** Whether {@link #writePlainRecord} writes records of the component at {@code position}. */
+    boolean isPlainRecord(int position) {
+        return plainWriters[position] != null;
+    }
+
     /**
      * Writes {@code record} into one row of the native component at {@code position} and returns true when its
      * type is plain and has a spun writer: the write runs no user code, so it cannot fail half done or call back
