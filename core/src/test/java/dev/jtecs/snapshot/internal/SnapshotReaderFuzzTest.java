@@ -26,13 +26,15 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
- * Coverage-guided fuzzing of the binary loader (Jazzer). In every build the seed corpus in
- * {@code src/test/resources/.../SnapshotReaderFuzzTestInputs/aBinaryLoadChangesNothingOrLoadsCompletely} runs as
- * regression tests, and the build's {@code fuzz} execution fuzzes for a bounded time; see
- * {@code docs/snapshots.md} for the long run. The first input byte chooses whether checksums are repaired before
- * loading, so mutations reach the decoder behind them instead of all stopping at the first checksum.
+ * Coverage-guided fuzzing of the snapshot loaders (Jazzer): the binary loader, and the table loader behind JSON. In
+ * every build the seed corpora in {@code src/test/resources/.../SnapshotReaderFuzzTestInputs/} run as regression
+ * tests, and the build's {@code fuzz} executions fuzz each for a bounded time; see {@code docs/snapshots.md} for
+ * the long run. For the binary loader the first input byte chooses whether checksums are repaired before loading,
+ * so mutations reach the decoder behind them instead of all stopping at the first checksum. For the table loader
+ * the input is JSON text, read with Jackson as a game reads its save file; text that is not a JSON object is not a
+ * table and is skipped.
  *
- * <p>The property: loading any bytes either throws {@link InvalidSnapshotException} and leaves the world exactly
+ * <p>The property: loading any input either throws {@link InvalidSnapshotException} and leaves the world exactly
  * as it was (its whole state: {@link WorldState}), or loads a world that saves back to a valid snapshot.
  */
 class SnapshotReaderFuzzTest {
@@ -90,6 +92,45 @@ class SnapshotReaderFuzzTest {
         target.clearEntities();
         populate(target); // back to the baseline for the next input
         baseline = state(target);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+    private static World tableWorld;
+    private static String tableBaseline;
+
+    private static synchronized World tableWorld() {
+        if (tableWorld == null) {
+            tableWorld = World.create();
+            populate(tableWorld);
+            tableBaseline = state(tableWorld);
+        }
+        return tableWorld;
+    }
+
+    @FuzzTest(maxDuration = "20s")
+    @SuppressWarnings("unchecked")
+    void aTableLoadChangesNothingOrLoadsCompletely(byte[] input) {
+        Object read;
+        try {
+            read = JSON.readValue(input, Object.class);
+        } catch (java.io.IOException notJson) {
+            return; // not JSON: nothing a table load is given
+        }
+        if (!(read instanceof java.util.Map<?, ?> table)) {
+            return; // JSON, but not an object: not a table
+        }
+        World target = tableWorld();
+        try {
+            target.loadSnapshot((java.util.Map<String, ?>) table);
+        } catch (InvalidSnapshotException rejected) {
+            assertEquals(tableBaseline, state(target), "a rejected table load changed the world");
+            return;
+        }
+        target.saveSnapshot(SnapshotOptions.table()); // a loaded world saves again
+        target.clearEntities();
+        populate(target); // back to the baseline for the next input
+        tableBaseline = state(target);
     }
 
     /**
@@ -152,6 +193,33 @@ class SnapshotReaderFuzzTest {
             seeds = files.toList();
         }
         assertEquals(5, seeds.size(), "seed corpus in " + dir);
+    }
+
+    /** The table loader's seeds, written and checked as {@link #theSeedCorpusHoldsValidAndHostileSnapshots} does. */
+    @Test
+    void theTableSeedCorpusHoldsValidAndBrokenTables() throws Exception {
+        Path dir = Path.of("src/test/resources/dev/jtecs/snapshot/internal/SnapshotReaderFuzzTestInputs/"
+                + "aTableLoadChangesNothingOrLoadsCompletely");
+        if (Boolean.getBoolean("jtecs.writeFuzzSeeds")) {
+            Files.createDirectories(dir);
+            try (World source = World.create()) {
+                populate(source);
+                String valid = JSON.writeValueAsString(source.saveSnapshot(SnapshotOptions.table()).table());
+                write(dir, "valid", valid.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                write(dir, "truncated", valid.substring(0, valid.length() / 2)
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                write(dir, "numbers-for-strings", valid.replaceAll("\"(-?[0-9]+)\"", "$1")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                source.clearEntities();
+                write(dir, "empty-world", JSON.writeValueAsString(source.saveSnapshot(SnapshotOptions.table())
+                        .table()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        List<Path> seeds;
+        try (var files = Files.list(dir)) {
+            seeds = files.toList();
+        }
+        assertEquals(4, seeds.size(), "seed corpus in " + dir);
     }
 
     private static byte[] prefixed(byte first, byte[] rest) {
