@@ -326,7 +326,7 @@ public final class World implements AutoCloseable {
     public void set(long id, Input input) {
         checkOpen();
         if (input instanceof ComponentValue<?> value && mutations.setAtOnce(id, value)) {
-            return; // a plain record written through to a published row (MutationModel.setAtOnce)
+            return; // written through, or staged as a compact move, on a short path (MutationModel.setAtOnce)
         }
         if (input instanceof TagComponent tag && mutations.stageTagMove(id, tag, true)) {
             return; // a tag staged as a compact move, or moved at once with no scope open (MutationModel.stageTagMove)

@@ -223,12 +223,19 @@ public final class MutationModel {
     // ---------------------------------------------------------------- set, remove, despawn
 
     /**
-     * The fast path of {@link #set} for the value of a native component whose record type is plain, on a published
-     * entity that has the component and has nothing staged: writes the value through and returns true, exactly as
-     * {@code set} would, without opening a scope (no user code runs, nothing is staged, and nothing waits to be
-     * published when no scope is open). Returns false, having changed nothing, whenever {@code set} may do anything
-     * else (stage, move, skip, publish earlier work or throw); the caller then calls {@code set}. Small, so that the
-     * JIT can inline it into the caller's loop, and the value and its record need not be allocated.
+     * The short paths of {@link #set} for the value of a native component on a published entity with nothing
+     * staged (no record, no doom, no open batch boundary): it does exactly what {@code set} would, without opening
+     * the call's scope or repeating the checks a value of a native component always passes, and returns true.
+     *
+     * <ul>
+     *   <li>The entity has the component and the record type is plain: the value is written through (no user
+     *       code runs), unless no scope is open and earlier work waits, which {@code set} would publish.
+     *   <li>The entity lacks the component, it requires nothing, and a scope is open: the value is staged as a
+     *       compact value move, as {@code set} stages it when its call is not the outermost.
+     * </ul>
+     *
+     * <p>Returns false, having changed nothing, in every other case; the caller then calls {@code set}. Small, so
+     * that the JIT can inline it into the caller's loop.
      */
     public boolean setAtOnce(long id, ComponentValue<?> value) {
         if (!(value.component() instanceof NativeComponent<?> component)) {
@@ -239,11 +246,20 @@ public final class MutationModel {
             return false;
         }
         Table table = archetypes.ofStore(store);
-        int position = staging.plainWriteThroughPosition(id, table, component);
-        if (position < 0 || scopes.depth() == 0 && drain.hasWork()) { // (the last check costs the most)
-            return false;
+        int slot = Entity.slot(id);
+        int position = table.position(component.id());
+        if (position >= 0) {
+            if (!table.isPlainRecord(position) || !staging.nothingStaged(slot, table)
+                    || scopes.depth() == 0 && drain.hasWork()) { // (the last check costs the most)
+                return false;
+            }
+            return table.writePlainRecord(position, index.rowOf(slot), value.value());
         }
-        return table.writePlainRecord(position, index.rowOf(Entity.slot(id)), value.value());
+        if (scopes.depth() == 0 || !component.requires().isEmpty() || !staging.nothingStaged(slot, table)) {
+            return false; // no scope open: the general path may move it at once; requirements: a record
+        }
+        transaction.stageValueMove(id, slot, value, table);
+        return true;
     }
 
     public void set(long id, Input input) {

@@ -506,18 +506,13 @@ public final class Staging {
     }
 
     /**
-     * Where {@link #setComponent} would write a value of {@code component} through to the entity published in
-     * {@code table} (its current archetype) with no user code: the component's position when the archetype has it,
-     * its record type is plain, and nothing is staged for the entity (no record, no doom, no open batch boundary);
-     * -1 in every other case, where {@code setComponent} decides. Changes nothing.
+     * Whether nothing is staged for the published entity in {@code slot} of {@code table} (its current archetype):
+     * no record, no compact move, no doom, and no open batch boundary for any entity. Then {@link #setComponent}
+     * writes an existing component through and stages a new one as a compact move. Changes nothing (unlike
+     * {@code setComponent}'s lookup, it does not turn a compact move into a record).
      */
-    int plainWriteThroughPosition(long id, Table table, NativeComponent<?> component) {
-        int position = table.position(component.id());
-        if (position < 0 || !table.isPlainRecord(position)) {
-            return -1; // first: a new component (a move) is the usual reason to decline, and the cheapest to see
-        }
-        int slot = Entity.slot(id);
-        return isDoomed(slot, table) || transaction.find(slot) >= 0 || transaction.hasOpenBoundary() ? -1 : position;
+    boolean nothingStaged(int slot, Table table) {
+        return !isDoomed(slot, table) && !transaction.hasStaged(slot) && !transaction.hasOpenBoundary();
     }
 
     private void writeThrough(long id, Table table, int position, int row, Input input) {

@@ -637,6 +637,53 @@ class MutationModelTest {
         }
     }
 
+    record Heading(float angle) {} // plain
+
+    static final dev.jtecs.component.NativeComponent<Heading> HEADING = Components.registerNative(Heading.class);
+    record Guide(float weight) {} // plain, with a requirement
+
+    static final dev.jtecs.component.NativeComponent<Guide> GUIDE = Components.registerNative(Guide.class,
+            o -> o.requires(RUNNING));
+
+    /**
+     * {@code setAtOnce}'s second path: inside a scope, a new native component on a published entity with nothing
+     * staged is staged as a compact value move (published by the commit, nothing visible before); it declines with
+     * no scope open (where {@code set} may move the row at once), for an entity with something staged already, and
+     * for a component with requirements, each of which the general path handles as before.
+     */
+    @Test
+    void aNewNativeComponentInsideAScopeIsStagedAsACompactMoveOnTheShortPath() {
+        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+                dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
+            MutationModel model = model(index, registry, DrainHooks.NONE);
+            long id = model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
+            long other = model.spawn(new dev.jtecs.component.Input[] {HP.of(4)});
+            java.util.function.LongFunction<dev.jtecs.storage.internal.Table> table =
+                    e -> registry.ofStore(index.storeOf(Entity.slot(e)));
+
+            assertFalse(model.setAtOnce(id, HEADING.of(new Heading(1))), "no scope open: the general path");
+            model.scopes().defer();
+            assertTrue(model.setAtOnce(id, HEADING.of(new Heading(2))));
+            assertTrue(model.transaction().hasStaged(Entity.slot(id)), "staged");
+            assertFalse(table.apply(id).has(HEADING.id()), "not published before the commit");
+            assertFalse(model.setAtOnce(id, HEADING.of(new Heading(3))), "something is staged for it now");
+            assertFalse(model.setAtOnce(other, GUIDE.of(new Guide(1))), "a component with requirements");
+            assertFalse(model.transaction().hasStaged(Entity.slot(other)), "declined: nothing staged");
+            model.set(other, IDLE); // a compact tag move for other
+            assertFalse(model.setAtOnce(other, HEADING.of(new Heading(4))), "a compact move is staged for it");
+            model.set(other, GUIDE.of(new Guide(2))); // the general path: with its requirement
+            model.scopes().commit();
+            assertTrue(table.apply(id).has(HEADING.id()));
+            assertTrue(table.apply(other).has(IDLE.id()));
+            assertTrue(table.apply(other).has(RUNNING.id()), "the requirement came with it");
+            assertFalse(table.apply(other).has(HEADING.id()));
+            assertEquals(new Heading(2), table.apply(id).readValue(table.apply(id).position(HEADING.id()),
+                    index.rowOf(Entity.slot(id))));
+        }
+    }
+
     /**
      * Through the world: a value set after a batch operation in the same scope is not written before the batch
      * (which would let the batch overwrite it), and a record with an accessor of its own is written by the general

@@ -102,6 +102,9 @@ class TableValuesTest {
         table.writeValue(fused, 0, new RecordWritersTest.Fused(3, 4.5));
         table.writeValue(table.position(COUNT.id()), 0, 5L);
 
+        assertTrue(table.values().isPlainRecord(vec));
+        assertFalse(table.values().isPlainRecord(fused));
+        assertFalse(table.values().isPlainRecord(table.position(COUNT.id())));
         assertTrue(table.values().writePlainRecord(vec, 0, new TableTest.Vec(1.5f, -0.0f)));
         assertEquals(new TableTest.Vec(1.5f, -0.0f), table.readValue(vec, 0));
         Narrow every = new Narrow((byte) -3, true, (short) -4, 'q', -5, Float.intBitsToFloat(0x7fc00001), -6L,
@@ -120,6 +123,7 @@ class TableValuesTest {
         assertEquals(5L, table.readValue(table.position(COUNT.id()), 0), "nothing written");
 
         table.values().forgetSpunWriters();
+        assertFalse(table.values().isPlainRecord(vec));
         assertFalse(table.values().writePlainRecord(vec, 0, new TableTest.Vec(7, 8)), "no spun writer");
         assertEquals(new TableTest.Vec(1.5f, -0.0f), table.readValue(vec, 0), "nothing written");
     }
