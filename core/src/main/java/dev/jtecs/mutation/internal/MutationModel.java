@@ -230,8 +230,10 @@ public final class MutationModel {
      * <ul>
      *   <li>The entity has the component and the record type is plain: the value is written through (no user
      *       code runs), unless no scope is open and earlier work waits, which {@code set} would publish.
-     *   <li>The entity lacks the component, it requires nothing, and a scope is open: the value is staged as a
-     *       compact value move, as {@code set} stages it when its call is not the outermost.
+     *   <li>The entity lacks the component and it requires nothing: inside a scope the value is staged as a
+     *       compact value move, as {@code set} stages it when its call is not the outermost; with no scope open,
+     *       the call opens its scope as {@code set} does, the row moves with the value at once where nothing waits
+     *       and nobody is to be told, and otherwise the move is staged and published when the scope closes.
      * </ul>
      *
      * <p>Returns false, having changed nothing, in every other case; the caller then calls {@code set}. Small, so
@@ -255,10 +257,23 @@ public final class MutationModel {
             }
             return table.writePlainRecord(position, index.rowOf(slot), value.value());
         }
-        if (scopes.depth() == 0 || !component.requires().isEmpty() || !staging.nothingStaged(slot, table)) {
-            return false; // no scope open: the general path may move it at once; requirements: a record
+        if (!component.requires().isEmpty() || !staging.nothingStaged(slot, table)) {
+            return false; // requirements: a record
         }
-        transaction.stageValueMove(id, slot, value, table);
+        if (scopes.depth() > 0) {
+            transaction.stageValueMove(id, slot, value, table);
+            return true;
+        }
+        scopes.enter(); // the outermost call, as set's: the row moves at once where nothing waits, else it stages
+        boolean ok = false;
+        try {
+            if (!drain.moveValueAtOnce(id, value, table)) {
+                transaction.stageValueMove(id, slot, value, table);
+            }
+            ok = true;
+        } finally {
+            scopes.exit(ok); // publishes what waits, as set's scope does
+        }
         return true;
     }
 

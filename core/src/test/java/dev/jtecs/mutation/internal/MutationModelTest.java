@@ -646,10 +646,11 @@ class MutationModelTest {
             o -> o.requires(RUNNING));
 
     /**
-     * {@code setAtOnce}'s second path: inside a scope, a new native component on a published entity with nothing
-     * staged is staged as a compact value move (published by the commit, nothing visible before); it declines with
-     * no scope open (where {@code set} may move the row at once), for an entity with something staged already, and
-     * for a component with requirements, each of which the general path handles as before.
+     * {@code setAtOnce}'s second path, a new native component on a published entity with nothing staged: with no
+     * scope open it moves the row at once, or, while earlier work waits, stages the move and publishes it with that
+     * work before it returns; inside a scope it stages a compact value move (published by the commit, nothing
+     * visible before). It declines for an entity with something staged already and for a component with
+     * requirements, which the general path handles as before.
      */
     @Test
     void aNewNativeComponentInsideAScopeIsStagedAsACompactMoveOnTheShortPath() {
@@ -663,7 +664,22 @@ class MutationModelTest {
             java.util.function.LongFunction<dev.jtecs.storage.internal.Table> table =
                     e -> registry.ofStore(index.storeOf(Entity.slot(e)));
 
-            assertFalse(model.setAtOnce(id, HEADING.of(new Heading(1))), "no scope open: the general path");
+            long moved = model.spawn(new dev.jtecs.component.Input[] {HP.of(6)});
+            assertTrue(model.setAtOnce(moved, HEADING.of(new Heading(1))));
+            assertTrue(table.apply(moved).has(HEADING.id()), "no scope open: moved at once");
+            assertTrue(model.transaction().isEmpty());
+            long waiting = index.allocate(); // earlier work that waits: the move is staged and published with it
+            model.transaction().put(model.transaction().begin(waiting, Entity.slot(waiting), TxState.STAGED_SPAWN),
+                    HP, HP.of(8));
+            long late = model.spawn(new dev.jtecs.component.Input[] {HP.of(7)}); // (publishes the waiting spawn)
+            assertTrue(index.isAlive(waiting));
+            long waitingToo = index.allocate();
+            model.transaction().put(model.transaction().begin(waitingToo, Entity.slot(waitingToo),
+                    TxState.STAGED_SPAWN), HP, HP.of(9));
+            assertTrue(model.setAtOnce(late, HEADING.of(new Heading(5))));
+            assertTrue(table.apply(late).has(HEADING.id()), "staged behind the waiting work, published on return");
+            assertTrue(index.isAlive(waitingToo), "the waiting spawn published with it");
+            assertTrue(model.transaction().isEmpty());
             model.scopes().defer();
             assertTrue(model.setAtOnce(id, HEADING.of(new Heading(2))));
             assertTrue(model.transaction().hasStaged(Entity.slot(id)), "staged");
