@@ -44,6 +44,18 @@ import java.util.zip.CRC32C;
  * bookkeeping, {@link SlotTable}, follows the ids and free slots present).
  */
 final class SnapshotReader {
+    /**
+     * The built-in components. A definition is registered (known by name) once its class is initialized, which for
+     * a built-in happens the first time the program touches it: a process that loads a save before it has used
+     * {@code EntityKey} would not know the name {@code Key}. Listing them here registers every one before the first
+     * load looks a name up.
+     */
+    static final List<Component<?>> BUILTINS = List.of(dev.jtecs.builtin.ChildOf.COMPONENT,
+            dev.jtecs.builtin.Disabled.COMPONENT, EntityKey.COMPONENT, dev.jtecs.builtin.Name.COMPONENT,
+            dev.jtecs.builtin.Paused.COMPONENT, dev.jtecs.builtin.PreviousTransform2D.COMPONENT,
+            dev.jtecs.builtin.RelativeTransform2D.COMPONENT, dev.jtecs.builtin.TTL.COMPONENT,
+            dev.jtecs.builtin.Transform2D.COMPONENT, dev.jtecs.builtin.Transform3D.COMPONENT);
+
     private final int maxEntities;
     private final SnapshotHost host;
     private final LoadModel model = new LoadModel();

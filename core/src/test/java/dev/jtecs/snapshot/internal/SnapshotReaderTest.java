@@ -899,4 +899,37 @@ class SnapshotReaderTest {
             assertEquals(before, WorldState.of(world), bad.getKey());
         }
     }
+
+    /**
+     * Every built-in component (each top-level class of {@code dev.jtecs.builtin} with a {@code COMPONENT}) is in
+     * the reader's list, so a process that loads a save before it touched a built-in still finds it by name (a
+     * fresh process could not load a save holding an {@code EntityKey} until this list existed).
+     */
+    @Test
+    void everyBuiltinComponentIsKnownByNameBeforeALoadLooksItUp() throws Exception {
+        java.nio.file.Path classes = java.nio.file.Path.of(
+                dev.jtecs.builtin.ChildOf.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .resolve("dev/jtecs/builtin");
+        List<dev.jtecs.component.Component<?>> declared = new ArrayList<>();
+        try (var files = java.nio.file.Files.list(classes)) {
+            for (java.nio.file.Path file : files.sorted().toList()) {
+                String name = file.getFileName().toString();
+                if (!name.endsWith(".class") || name.contains("$") || name.equals("package-info.class")) {
+                    continue;
+                }
+                Class<?> type = Class.forName("dev.jtecs.builtin." + name.substring(0, name.length() - 6));
+                for (java.lang.reflect.Field field : type.getFields()) {
+                    if (field.getName().equals("COMPONENT")) {
+                        declared.add((dev.jtecs.component.Component<?>) field.get(null));
+                    }
+                }
+            }
+        }
+        assertEquals(10, declared.size(), "the built-ins found: " + declared);
+        assertEquals(new java.util.HashSet<>(declared), new java.util.HashSet<>(SnapshotReader.BUILTINS));
+        for (dev.jtecs.component.Component<?> builtin : SnapshotReader.BUILTINS) {
+            assertEquals(builtin, Components.findByName(builtin.name()));
+        }
+    }
+
 }
