@@ -60,40 +60,56 @@ class MutationModelTest {
                 hooks);
     }
 
+    /** A model over an index and a registry of its own, with no observers, no state tag and no hooks; close it. */
+    private static final class Rig implements AutoCloseable {
+        final dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+        final dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
+        final dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
+        final MutationModel model = model(index, registry, DrainHooks.NONE);
+
+        /** The table the entity {@code id} is published in. */
+        dev.jtecs.storage.internal.Table tableOf(long id) {
+            return registry.ofStore(index.storeOf(Entity.slot(id)));
+        }
+
+        @Override
+        public void close() {
+            registry.close();
+            memory.close();
+        }
+    }
+
     @Test
     void aTagChangeWithNoScopeOpenMovesAtOnceAndAPartitionTagIsLeftToTheGeneralPath() {
-        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
-                dev.jtecs.storage.internal.ArchetypeRegistry registry =
-                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
-            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
-            MutationModel model = model(index, registry, DrainHooks.NONE);
-            long id = model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
-            java.util.function.Supplier<dev.jtecs.storage.internal.Table> table =
-                    () -> registry.ofStore(index.storeOf(dev.jtecs.entity.Entity.slot(id)));
+        try (Rig rig = new Rig()) {
+            long id = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
+            java.util.function.Supplier<dev.jtecs.storage.internal.Table> table = () -> rig.tableOf(id);
 
-            assertFalse(model.stageTagMove(id, IDLE, true), "a destination not in the edge cache: the general path");
+            assertFalse(rig.model.stageTagMove(id, IDLE, true),
+                    "a destination not in the edge cache: the general path");
             assertFalse(table.get().has(IDLE.id()));
-            registry.withAdded(table.get(), IDLE); // which caches the edge, as a first general move does
-            assertTrue(model.stageTagMove(id, IDLE, true));
-            assertTrue(model.transaction().isEmpty(), "moved at once: nothing staged");
+            rig.registry.withAdded(table.get(), IDLE); // which caches the edge, as a first general move does
+            assertTrue(rig.model.stageTagMove(id, IDLE, true));
+            assertTrue(rig.model.transaction().isEmpty(), "moved at once: nothing staged");
             assertTrue(table.get().has(IDLE.id()));
 
-            model.scopes().defer();
-            assertTrue(model.stageTagMove(id, IDLE, false));
-            assertFalse(model.transaction().isEmpty(), "staged inside the scope");
+            rig.model.scopes().defer();
+            assertTrue(rig.model.stageTagMove(id, IDLE, false));
+            assertFalse(rig.model.transaction().isEmpty(), "staged inside the scope");
             assertTrue(table.get().has(IDLE.id()), "until the commit");
-            model.scopes().commit();
+            rig.model.scopes().commit();
             assertFalse(table.get().has(IDLE.id()));
 
-            model.partitions().declare(MOVE);
-            assertFalse(model.stageTagMove(id, RUNNING, true), "a partition tag takes the general path");
-            model.scopes().defer();
-            assertFalse(model.stageTagMove(id, RUNNING, true));
-            assertTrue(model.transaction().isEmpty());
-            model.scopes().commit();
+            rig.model.partitions().declare(MOVE);
+            assertFalse(rig.model.stageTagMove(id, RUNNING, true), "a partition tag takes the general path");
+            rig.model.scopes().defer();
+            assertFalse(rig.model.stageTagMove(id, RUNNING, true));
+            assertTrue(rig.model.transaction().isEmpty());
+            rig.model.scopes().commit();
             assertFalse(table.get().has(RUNNING.id()));
             assertEquals(3, table.get().readValue(table.get().position(HP.id()),
-                    index.rowOf(dev.jtecs.entity.Entity.slot(id))));
+                    rig.index.rowOf(dev.jtecs.entity.Entity.slot(id))));
         }
     }
 
@@ -602,38 +618,33 @@ class MutationModelTest {
      */
     @Test
     void aPlainRecordOnAPublishedEntityIsWrittenAtOnceAndEverythingElseIsLeftToSet() {
-        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
-                dev.jtecs.storage.internal.ArchetypeRegistry registry =
-                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
-            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
-            MutationModel model = model(index, registry, DrainHooks.NONE);
-            long id = model.spawn(new dev.jtecs.component.Input[] {SPOT.of(new Spot(1, 2)), HP.of(3)});
-            java.util.function.Supplier<dev.jtecs.storage.internal.Table> table =
-                    () -> registry.ofStore(index.storeOf(Entity.slot(id)));
+        try (Rig rig = new Rig()) {
+            long id = rig.model.spawn(new dev.jtecs.component.Input[] {SPOT.of(new Spot(1, 2)), HP.of(3)});
+            java.util.function.Supplier<dev.jtecs.storage.internal.Table> table = () -> rig.tableOf(id);
             java.util.function.Supplier<Object> spot = () -> table.get().readValue(table.get().position(SPOT.id()),
-                    index.rowOf(Entity.slot(id)));
+                    rig.index.rowOf(Entity.slot(id)));
 
-            assertTrue(model.setAtOnce(id, SPOT.of(new Spot(3, 4))));
+            assertTrue(rig.model.setAtOnce(id, SPOT.of(new Spot(3, 4))));
             assertEquals(new Spot(3, 4), spot.get());
-            assertTrue(model.transaction().isEmpty());
+            assertTrue(rig.model.transaction().isEmpty());
             assertTrue(table.get().dirty().isDirty(table.get().position(SPOT.id())), "a write-through marks");
-            model.scopes().defer();
-            assertTrue(model.setAtOnce(id, SPOT.of(new Spot(5, 6))), "inside a scope too");
+            rig.model.scopes().defer();
+            assertTrue(rig.model.setAtOnce(id, SPOT.of(new Spot(5, 6))), "inside a scope too");
             assertEquals(new Spot(5, 6), spot.get());
-            model.scopes().commit();
+            rig.model.scopes().commit();
 
-            assertFalse(model.setAtOnce(id, HP.of(7)), "a scalar component");
-            assertFalse(model.setAtOnce(Entity.pack(Entity.slot(id), Entity.generation(id) + 1),
+            assertFalse(rig.model.setAtOnce(id, HP.of(7)), "a scalar component");
+            assertFalse(rig.model.setAtOnce(Entity.pack(Entity.slot(id), Entity.generation(id) + 1),
                     SPOT.of(new Spot(9, 9))), "a stale id");
-            long other = index.allocate(); // earlier work that waits: a staged spawn left unpublished
-            model.transaction().put(model.transaction().begin(other, Entity.slot(other), TxState.STAGED_SPAWN),
+            long other = rig.index.allocate(); // earlier work that waits: a staged spawn left unpublished
+            rig.model.transaction().put(rig.model.transaction().begin(other, Entity.slot(other), TxState.STAGED_SPAWN),
                     HP, HP.of(8));
-            assertFalse(model.setAtOnce(id, SPOT.of(new Spot(9, 9))), "work waits, no scope open");
+            assertFalse(rig.model.setAtOnce(id, SPOT.of(new Spot(9, 9))), "work waits, no scope open");
             assertEquals(new Spot(5, 6), spot.get(), "nothing written");
-            model.set(id, SPOT.of(new Spot(7, 8))); // the general path writes it and publishes the waiting spawn
+            rig.model.set(id, SPOT.of(new Spot(7, 8))); // the general path writes it and publishes the waiting spawn
             assertEquals(new Spot(7, 8), spot.get());
-            assertTrue(index.isAlive(other));
-            assertTrue(model.transaction().isEmpty());
+            assertTrue(rig.index.isAlive(other));
+            assertTrue(rig.model.transaction().isEmpty());
         }
     }
 
@@ -654,49 +665,44 @@ class MutationModelTest {
      */
     @Test
     void aNewNativeComponentInsideAScopeIsStagedAsACompactMoveOnTheShortPath() {
-        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
-                dev.jtecs.storage.internal.ArchetypeRegistry registry =
-                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
-            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
-            MutationModel model = model(index, registry, DrainHooks.NONE);
-            long id = model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
-            long other = model.spawn(new dev.jtecs.component.Input[] {HP.of(4)});
-            java.util.function.LongFunction<dev.jtecs.storage.internal.Table> table =
-                    e -> registry.ofStore(index.storeOf(Entity.slot(e)));
+        try (Rig rig = new Rig()) {
+            long id = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
+            long other = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(4)});
+            java.util.function.LongFunction<dev.jtecs.storage.internal.Table> table = rig::tableOf;
 
-            long moved = model.spawn(new dev.jtecs.component.Input[] {HP.of(6)});
-            assertTrue(model.setAtOnce(moved, HEADING.of(new Heading(1))));
+            long moved = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(6)});
+            assertTrue(rig.model.setAtOnce(moved, HEADING.of(new Heading(1))));
             assertTrue(table.apply(moved).has(HEADING.id()), "no scope open: moved at once");
-            assertTrue(model.transaction().isEmpty());
-            long waiting = index.allocate(); // earlier work that waits: the move is staged and published with it
-            model.transaction().put(model.transaction().begin(waiting, Entity.slot(waiting), TxState.STAGED_SPAWN),
-                    HP, HP.of(8));
-            long late = model.spawn(new dev.jtecs.component.Input[] {HP.of(7)}); // (publishes the waiting spawn)
-            assertTrue(index.isAlive(waiting));
-            long waitingToo = index.allocate();
-            model.transaction().put(model.transaction().begin(waitingToo, Entity.slot(waitingToo),
+            assertTrue(rig.model.transaction().isEmpty());
+            long waiting = rig.index.allocate(); // earlier work that waits: the move is staged and published with it
+            rig.model.transaction().put(rig.model.transaction().begin(waiting, Entity.slot(waiting),
+                    TxState.STAGED_SPAWN), HP, HP.of(8));
+            long late = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(7)}); // (publishes the waiting spawn)
+            assertTrue(rig.index.isAlive(waiting));
+            long waitingToo = rig.index.allocate();
+            rig.model.transaction().put(rig.model.transaction().begin(waitingToo, Entity.slot(waitingToo),
                     TxState.STAGED_SPAWN), HP, HP.of(9));
-            assertTrue(model.setAtOnce(late, HEADING.of(new Heading(5))));
+            assertTrue(rig.model.setAtOnce(late, HEADING.of(new Heading(5))));
             assertTrue(table.apply(late).has(HEADING.id()), "staged behind the waiting work, published on return");
-            assertTrue(index.isAlive(waitingToo), "the waiting spawn published with it");
-            assertTrue(model.transaction().isEmpty());
-            model.scopes().defer();
-            assertTrue(model.setAtOnce(id, HEADING.of(new Heading(2))));
-            assertTrue(model.transaction().hasStaged(Entity.slot(id)), "staged");
+            assertTrue(rig.index.isAlive(waitingToo), "the waiting spawn published with it");
+            assertTrue(rig.model.transaction().isEmpty());
+            rig.model.scopes().defer();
+            assertTrue(rig.model.setAtOnce(id, HEADING.of(new Heading(2))));
+            assertTrue(rig.model.transaction().hasStaged(Entity.slot(id)), "staged");
             assertFalse(table.apply(id).has(HEADING.id()), "not published before the commit");
-            assertFalse(model.setAtOnce(id, HEADING.of(new Heading(3))), "something is staged for it now");
-            assertFalse(model.setAtOnce(other, GUIDE.of(new Guide(1))), "a component with requirements");
-            assertFalse(model.transaction().hasStaged(Entity.slot(other)), "declined: nothing staged");
-            model.set(other, IDLE); // a compact tag move for other
-            assertFalse(model.setAtOnce(other, HEADING.of(new Heading(4))), "a compact move is staged for it");
-            model.set(other, GUIDE.of(new Guide(2))); // the general path: with its requirement
-            model.scopes().commit();
+            assertFalse(rig.model.setAtOnce(id, HEADING.of(new Heading(3))), "something is staged for it now");
+            assertFalse(rig.model.setAtOnce(other, GUIDE.of(new Guide(1))), "a component with requirements");
+            assertFalse(rig.model.transaction().hasStaged(Entity.slot(other)), "declined: nothing staged");
+            rig.model.set(other, IDLE); // a compact tag move for other
+            assertFalse(rig.model.setAtOnce(other, HEADING.of(new Heading(4))), "a compact move is staged for it");
+            rig.model.set(other, GUIDE.of(new Guide(2))); // the general path: with its requirement
+            rig.model.scopes().commit();
             assertTrue(table.apply(id).has(HEADING.id()));
             assertTrue(table.apply(other).has(IDLE.id()));
             assertTrue(table.apply(other).has(RUNNING.id()), "the requirement came with it");
             assertFalse(table.apply(other).has(HEADING.id()));
             assertEquals(new Heading(2), table.apply(id).readValue(table.apply(id).position(HEADING.id()),
-                    index.rowOf(Entity.slot(id))));
+                    rig.index.rowOf(Entity.slot(id))));
         }
     }
 

@@ -51,9 +51,6 @@ class SnapshotReaderFuzzTest {
     static final RelationshipDefinition<Tether> TETHER = Relationships.register(Tether.class,
             o -> o.name("fuzz.Tether").reverseIndex());
 
-    private static World world;
-    private static String baseline;
-
     /** A small world with every column kind, dense and sparse edges, keys, random streams and free slots. */
     static void populate(World target) {
         long a = target.spawn(POS.of(new Pos(1, 2)), SCORE.of(-7L), EntityKey.COMPONENT.of("a"));
@@ -64,48 +61,51 @@ class SnapshotReaderFuzzTest {
         target.randomStream("fuzz.loot").nextInt();
     }
 
-    private static synchronized World world() {
-        if (world == null) {
-            world = World.create();
-            populate(world);
-            baseline = state(world);
-        }
-        return world;
-    }
-
     /** What a rejected load must leave as it was: the world's whole state ({@link WorldState}). */
     static String state(World target) {
         return WorldState.of(target);
     }
 
-    @FuzzTest(maxDuration = "30s")
-    void aBinaryLoadChangesNothingOrLoadsCompletely(byte[] input) {
-        World target = world();
-        byte[] bytes = input.length > 0 && (input[0] & 1) == 1 ? repairChecksums(input, 1) : input;
-        try {
-            target.loadSnapshot(bytes);
-        } catch (InvalidSnapshotException rejected) {
-            assertEquals(baseline, state(target), "a rejected load changed the world");
-            return;
+    /**
+     * A world one fuzz target loads into, built on first use and kept at {@link #populate}'s state between inputs:
+     * {@link #load} checks the property for one input.
+     */
+    static final class Target {
+        private World world;
+        private String baseline;
+
+        /**
+         * Runs {@code load} on the world: a rejection must leave the world's whole state as it was; an accepted
+         * load must save again ({@code saveAgain}), and the world is put back to the baseline for the next input.
+         */
+        synchronized void load(java.util.function.Consumer<World> load, SnapshotOptions saveAgain) {
+            if (world == null) {
+                world = World.create();
+                populate(world);
+                baseline = state(world);
+            }
+            try {
+                load.accept(world);
+            } catch (InvalidSnapshotException rejected) {
+                assertEquals(baseline, state(world), "a rejected load changed the world");
+                return;
+            }
+            world.saveSnapshot(saveAgain); // a loaded world saves again
+            world.clearEntities();
+            populate(world); // back to the baseline for the next input
+            baseline = state(world);
         }
-        target.saveSnapshot(SnapshotOptions.binary()); // a loaded world saves again
-        target.clearEntities();
-        populate(target); // back to the baseline for the next input
-        baseline = state(target);
     }
 
+    private static final Target BINARY = new Target();
+    private static final Target TABLE = new Target();
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
             new com.fasterxml.jackson.databind.ObjectMapper();
-    private static World tableWorld;
-    private static String tableBaseline;
 
-    private static synchronized World tableWorld() {
-        if (tableWorld == null) {
-            tableWorld = World.create();
-            populate(tableWorld);
-            tableBaseline = state(tableWorld);
-        }
-        return tableWorld;
+    @FuzzTest(maxDuration = "30s")
+    void aBinaryLoadChangesNothingOrLoadsCompletely(byte[] input) {
+        byte[] bytes = input.length > 0 && (input[0] & 1) == 1 ? repairChecksums(input, 1) : input;
+        BINARY.load(world -> world.loadSnapshot(bytes), SnapshotOptions.binary());
     }
 
     @FuzzTest(maxDuration = "20s")
@@ -117,20 +117,9 @@ class SnapshotReaderFuzzTest {
         } catch (java.io.IOException notJson) {
             return; // not JSON: nothing a table load is given
         }
-        if (!(read instanceof java.util.Map<?, ?> table)) {
-            return; // JSON, but not an object: not a table
+        if (read instanceof java.util.Map<?, ?> table) { // JSON, but not an object: not a table
+            TABLE.load(world -> world.loadSnapshot((java.util.Map<String, ?>) table), SnapshotOptions.table());
         }
-        World target = tableWorld();
-        try {
-            target.loadSnapshot((java.util.Map<String, ?>) table);
-        } catch (InvalidSnapshotException rejected) {
-            assertEquals(tableBaseline, state(target), "a rejected table load changed the world");
-            return;
-        }
-        target.saveSnapshot(SnapshotOptions.table()); // a loaded world saves again
-        target.clearEntities();
-        populate(target); // back to the baseline for the next input
-        tableBaseline = state(target);
     }
 
     /**
@@ -162,64 +151,79 @@ class SnapshotReaderFuzzTest {
         return bytes;
     }
 
-    /**
-     * Writes the seed corpus (run with {@code -Djtecs.writeFuzzSeeds=true}); otherwise checks that it is there, so
-     * the regression run is never silently empty.
-     */
-    @Test
-    void theSeedCorpusHoldsValidAndHostileSnapshots() throws Exception {
-        Path dir = Path.of("src/test/resources/dev/jtecs/snapshot/internal/SnapshotReaderFuzzTestInputs/"
-                + "aBinaryLoadChangesNothingOrLoadsCompletely");
-        if (Boolean.getBoolean("jtecs.writeFuzzSeeds")) {
-            Files.createDirectories(dir);
-            try (World source = World.create()) {
-                populate(source);
-                byte[] valid = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
-                write(dir, "valid", prefixed((byte) 0, valid));
-                write(dir, "valid-repaired", prefixed((byte) 1, valid));
-                byte[] truncated = java.util.Arrays.copyOf(valid, valid.length / 2);
-                write(dir, "truncated", prefixed((byte) 0, truncated));
-                byte[] hostile = valid.clone();
-                MemorySegment.ofArray(hostile).set(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
-                        Binary.HEADER + 8, Long.MAX_VALUE / 2);
-                write(dir, "hostile-length", prefixed((byte) 1, hostile));
-                source.clearEntities();
-                write(dir, "empty-world", prefixed((byte) 0, source.saveSnapshot(SnapshotOptions.binary())
-                        .toByteArray()));
-            }
-        }
-        List<Path> seeds;
-        try (var files = Files.list(dir)) {
-            seeds = files.toList();
-        }
-        assertEquals(5, seeds.size(), "seed corpus in " + dir);
+    /** What writes one fuzz target's seeds into its directory, from a world {@link #populate}d for it. */
+    interface Seeds {
+        void write(Path dir, World source) throws Exception;
     }
 
-    /** The table loader's seeds, written and checked as {@link #theSeedCorpusHoldsValidAndHostileSnapshots} does. */
-    @Test
-    void theTableSeedCorpusHoldsValidAndBrokenTables() throws Exception {
-        Path dir = Path.of("src/test/resources/dev/jtecs/snapshot/internal/SnapshotReaderFuzzTestInputs/"
-                + "aTableLoadChangesNothingOrLoadsCompletely");
+    /**
+     * Writes the seed corpus of {@code fuzzTest} with {@code seeds} (run with {@code -Djtecs.writeFuzzSeeds=true});
+     * otherwise checks that its {@code count} seeds are there, so the regression run is never silently empty.
+     */
+    private static void seedCorpus(String fuzzTest, int count, Seeds seeds) throws Exception {
+        Path dir = Path.of("src/test/resources/dev/jtecs/snapshot/internal/SnapshotReaderFuzzTestInputs/" + fuzzTest);
         if (Boolean.getBoolean("jtecs.writeFuzzSeeds")) {
             Files.createDirectories(dir);
             try (World source = World.create()) {
                 populate(source);
-                String valid = JSON.writeValueAsString(source.saveSnapshot(SnapshotOptions.table()).table());
-                write(dir, "valid", valid.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                write(dir, "truncated", valid.substring(0, valid.length() / 2)
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                write(dir, "numbers-for-strings", valid.replaceAll("\"(-?[0-9]+)\"", "$1")
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                source.clearEntities();
-                write(dir, "empty-world", JSON.writeValueAsString(source.saveSnapshot(SnapshotOptions.table())
-                        .table()).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                seeds.write(dir, source);
             }
         }
-        List<Path> seeds;
+        List<Path> written;
         try (var files = Files.list(dir)) {
-            seeds = files.toList();
+            written = files.toList();
         }
-        assertEquals(4, seeds.size(), "seed corpus in " + dir);
+        assertEquals(count, written.size(), "seed corpus in " + dir);
+    }
+
+    /** The seed {@code name} of {@code fuzzTest}'s corpus. */
+    private static byte[] seed(String fuzzTest, String name) throws Exception {
+        return Files.readAllBytes(Path.of("src/test/resources/dev/jtecs/snapshot/internal/SnapshotReaderFuzzTestInputs/"
+                + fuzzTest + "/" + name));
+    }
+
+    @Test
+    void theSeedCorpusHoldsValidAndHostileSnapshots() throws Exception {
+        seedCorpus("aBinaryLoadChangesNothingOrLoadsCompletely", 5, (dir, source) -> {
+            byte[] valid = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+            write(dir, "valid", prefixed((byte) 0, valid));
+            write(dir, "valid-repaired", prefixed((byte) 1, valid));
+            byte[] truncated = java.util.Arrays.copyOf(valid, valid.length / 2);
+            write(dir, "truncated", prefixed((byte) 0, truncated));
+            byte[] hostile = valid.clone();
+            MemorySegment.ofArray(hostile).set(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN),
+                    Binary.HEADER + 8, Long.MAX_VALUE / 2);
+            write(dir, "hostile-length", prefixed((byte) 1, hostile));
+            source.clearEntities();
+            write(dir, "empty-world", prefixed((byte) 0, source.saveSnapshot(SnapshotOptions.binary())
+                    .toByteArray()));
+        });
+        byte[] valid = seed("aBinaryLoadChangesNothingOrLoadsCompletely", "valid");
+        try (World loaded = World.create()) { // a seed the format has outgrown would start the fuzzer from nothing
+            loaded.loadSnapshot(java.util.Arrays.copyOfRange(valid, 1, valid.length));
+            assertEquals(3, loaded.entityCount(), "the valid seed loads whole");
+        }
+    }
+
+    @Test
+    void theTableSeedCorpusHoldsValidAndBrokenTables() throws Exception {
+        java.nio.charset.Charset utf8 = java.nio.charset.StandardCharsets.UTF_8;
+        seedCorpus("aTableLoadChangesNothingOrLoadsCompletely", 4, (dir, source) -> {
+            String valid = JSON.writeValueAsString(source.saveSnapshot(SnapshotOptions.table()).table());
+            write(dir, "valid", valid.getBytes(utf8));
+            write(dir, "truncated", valid.substring(0, valid.length() / 2).getBytes(utf8));
+            write(dir, "numbers-for-strings", valid.replaceAll("\"(-?[0-9]+)\"", "$1").getBytes(utf8));
+            source.clearEntities();
+            write(dir, "empty-world", JSON.writeValueAsString(source.saveSnapshot(SnapshotOptions.table()).table())
+                    .getBytes(utf8));
+        });
+        @SuppressWarnings("unchecked")
+        java.util.Map<String, ?> valid = JSON.readValue(seed("aTableLoadChangesNothingOrLoadsCompletely", "valid"),
+                java.util.Map.class);
+        try (World loaded = World.create()) {
+            loaded.loadSnapshot(valid);
+            assertEquals(3, loaded.entityCount(), "the valid seed loads whole");
+        }
     }
 
     private static byte[] prefixed(byte first, byte[] rest) {
