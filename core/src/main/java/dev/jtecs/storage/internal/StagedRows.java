@@ -296,14 +296,24 @@ public final class StagedRows {
     /** Copies staged rows {@code [stagedRow, stagedRow + n)} into table rows from {@code tableRow}: one copy a column. */
     public void copyInto(int tableRow, int stagedRow, int n) {
         for (int c = 0; c < sizes.length; c++) {
-            MemorySegment target = table.nativeSegment(c);
-            long at = (long) tableRow * sizes[c];
-            switch (sizes[c]) {
-                case 1 -> MemorySegment.copy(bytes[c], stagedRow, target, ValueLayout.JAVA_BYTE, at, n);
-                case 2 -> MemorySegment.copy(shorts[c], stagedRow, target, ValueLayout.JAVA_SHORT, at, n);
-                case 4 -> MemorySegment.copy(ints[c], stagedRow, target, ValueLayout.JAVA_INT, at, n);
-                default -> MemorySegment.copy(longs[c], stagedRow, target, ValueLayout.JAVA_LONG, at, n);
-            }
+            copyColumn(sizes[c], bytes[c], shorts[c], ints[c], longs[c], stagedRow, table.nativeSegment(c), tableRow,
+                    n);
+        }
+    }
+
+    /**
+     * Copies {@code n} values from {@code from} of a column of {@code size}-byte values, held in whichever of
+     * {@code bytes}, {@code shorts}, {@code ints} and {@code longs} that width uses, into rows {@code [row, row + n)}
+     * of {@code target}: one bulk copy. What staged rows and staged values ({@link StagedValues}) both publish with.
+     */
+    static void copyColumn(int size, byte[] bytes, short[] shorts, int[] ints, long[] longs, int from,
+            MemorySegment target, int row, int n) {
+        long at = (long) row * size;
+        switch (size) {
+            case 1 -> MemorySegment.copy(bytes, from, target, ValueLayout.JAVA_BYTE, at, n);
+            case 2 -> MemorySegment.copy(shorts, from, target, ValueLayout.JAVA_SHORT, at, n);
+            case 4 -> MemorySegment.copy(ints, from, target, ValueLayout.JAVA_INT, at, n);
+            default -> MemorySegment.copy(longs, from, target, ValueLayout.JAVA_LONG, at, n);
         }
     }
 }

@@ -172,14 +172,8 @@ public final class StagedValues {
             return;
         }
         for (int f = 0; f < sizes.length; f++) {
-            MemorySegment target = table.nativeSegment(start + f);
-            long at = (long) row * sizes[f];
-            switch (sizes[f]) {
-                case 1 -> MemorySegment.copy(bytes[f], value, target, ValueLayout.JAVA_BYTE, at, n);
-                case 2 -> MemorySegment.copy(shorts[f], value, target, ValueLayout.JAVA_SHORT, at, n);
-                case 4 -> MemorySegment.copy(ints[f], value, target, ValueLayout.JAVA_INT, at, n);
-                default -> MemorySegment.copy(longs[f], value, target, ValueLayout.JAVA_LONG, at, n);
-            }
+            StagedRows.copyColumn(sizes[f], bytes[f], shorts[f], ints[f], longs[f], value,
+                    table.nativeSegment(start + f), row, n);
         }
     }
 

@@ -164,16 +164,7 @@ public final class TableValues {
         }
         long[] bits = scratch; // every accessor runs before the first store: one that throws leaves the row as it was
         for (int f = 0; f < count; f++) {
-            bits[f] = switch (nativeKinds[base + f]) {
-                case BYTE -> codec.getByte(record, f);
-                case BOOLEAN -> codec.getBoolean(record, f) ? 1 : 0;
-                case SHORT -> codec.getShort(record, f);
-                case CHAR -> codec.getChar(record, f);
-                case INT -> codec.getInt(record, f);
-                case FLOAT -> Float.floatToRawIntBits(codec.getFloat(record, f));
-                case LONG -> codec.getLong(record, f);
-                case DOUBLE -> Double.doubleToRawLongBits(codec.getDouble(record, f));
-            };
+            bits[f] = StagedRows.fieldBits(codec, record, f); // the codec's kinds are the columns' (one layout)
         }
         for (int f = 0; f < count; f++) {
             MemorySegment s = nativeSegments[base + f];
