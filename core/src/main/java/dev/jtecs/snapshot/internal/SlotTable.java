@@ -150,35 +150,36 @@ final class SlotTable {
 
     /**
      * Records the ids {@code ids[from, to)}, id {@code ids[i]} at position {@code position + i}, for as long as
-     * each one takes the packed fast path: well formed, its slot inside {@code [1, highWater)} and not recorded
-     * yet, its generation and position fitting a packed cell. Returns the index of the first id it did not record
-     * ({@code to} when it recorded them all); the caller takes that one through its checks and {@link #add}, which
-     * names what is wrong with it or records it in the general form, and then continues here.
+     * each one takes the packed fast path: well formed, its slot inside {@code [1, highWater)}, its generation and
+     * position fitting a packed cell. Returns the index of the first id it did not record ({@code to} when it
+     * recorded them all); the caller takes that one through its checks and {@link #add}, which names what is wrong
+     * with it or records it in the general form, and then continues here.
      *
-     * <p>This is the loop a binary load spends its id phase in: one read and one write per id at the slot's
-     * cell, with nothing else between them, since the snapshot's rows name their slots in an order the saved
-     * world's moves scattered.
+     * <p>This is the loop a binary load spends its id phase in, and the snapshot's rows name their slots in an
+     * order the saved world's moves scattered, so it writes each cell without reading it first: a read of a cold
+     * cell before the write made every scattered id wait for memory, and the load about twice as slow. So it does
+     * not look for a slot recorded already: a second id of the same slot overwrites the first one's cell.
+     * {@link #layout} finds that afterwards (it lays out fewer slots than were recorded), and the caller then
+     * looks for the duplicate to name it.
      */
     int addPacked(long[] ids, int from, int to, int position) {
         int[] cells = packed;
-        if (cells == null) {
+        int bits = positionBits;
+        if (cells == null || (position + to) >>> bits != 0) { // the last position fits, so all of them do
             return from;
         }
-        int bits = positionBits;
         int generationShift = 32 - bits;
-        int limit = highWater;
+        int lastSlot = highWater - 1;
         int i = from;
         for (; i < to; i++) {
             long id = ids[i];
             int slot = (int) id;
-            int generation = (int) (id >>> 32);
-            int cell = position + i + 1;
-            // id > 0 and a slot in [1, highWater), where highWater <= MAX_ENTITIES + 1: a well-formed id
-            if (id <= 0 || slot < 1 || slot >= limit || generation >>> generationShift != 0 || cell >>> bits != 0
-                    || cells[slot] != 0) {
+            // id > 0 with a slot in [1, highWater), where highWater <= MAX_ENTITIES + 1: a well-formed id
+            if (id <= 0 || Integer.compareUnsigned(slot - 1, lastSlot) >= 0
+                    || (int) (id >>> 32) >>> generationShift != 0) {
                 break;
             }
-            cells[slot] = generation << bits | cell;
+            cells[slot] = (int) (id >>> 32) << bits | position + i + 1;
         }
         size += i - from;
         return i;
@@ -248,15 +249,16 @@ final class SlotTable {
     /** The recorded slots, ascending. */
     int[] slots() {
         int[] out = new int[size];
-        layout(out, null, null);
-        return out;
+        return Arrays.copyOf(out, layout(out, null, null));
     }
 
     /**
      * Writes the recorded slots ascending into {@code slots}, and (where not {@code null}) each one's generation
      * and position in the same order; each array holds {@link #size()} elements at least.
+     *
+     * @return how many slots it wrote: {@link #size()}, or fewer when {@link #addPacked} recorded a slot twice
      */
-    void layout(int[] slots, int[] generations, int[] positions) {
+    int layout(int[] slots, int[] generations, int[] positions) {
         int n = 0;
         if (packed != null) {
             int mask = (int) ((1L << positionBits) - 1);
@@ -273,7 +275,7 @@ final class SlotTable {
                     n++;
                 }
             }
-            return;
+            return n;
         }
         if (direct != null) {
             for (int slot = 1; slot < direct.length; slot++) {
@@ -289,7 +291,7 @@ final class SlotTable {
                     n++;
                 }
             }
-            return;
+            return n;
         }
         for (int key : keys) {
             if (key != 0) {
@@ -306,6 +308,7 @@ final class SlotTable {
                 positions[i] = (int) cell;
             }
         }
+        return n;
     }
 
     private static int hash(int slot) {

@@ -64,6 +64,7 @@ final class SnapshotReader {
     private int[][] fieldSources; // per entry: destination field -> saved field, or -1
     private Object[][] fieldDefaults; // per entry: destination field -> the default of an added field
     private SlotTable restored; // restored slot -> generation, sized by the ids the input holds
+    private int[] restoredPositions; // by restored slot, in slot order: where the input named it
     private final Set<String> keys = new HashSet<>();
     private final LoadScratch scratch;
 
@@ -122,6 +123,7 @@ final class SnapshotReader {
             registerIds(ids.get(f), null, position, "archetype " + f);
             position += ids.get(f).length;
         }
+        layOutRestored(ids.stream().map(MemorySegment::ofArray).toList());
         for (int f = 0; f < trees.size(); f++) {
             LoadModel.Frame frame = new LoadModel.Frame();
             frame.count = ids.get(f).length;
@@ -220,6 +222,7 @@ final class SnapshotReader {
             position += (int) (ids.byteSize() / 8);
             idSegments.set(f, ids);
         }
+        layOutRestored(idSegments);
         for (int f = 0; f < trees.size(); f++) {
             LoadModel.Frame frame = new LoadModel.Frame();
             frame.count = (int) (idSegments.get(f).byteSize() / 8);
@@ -475,11 +478,15 @@ final class SnapshotReader {
                             + model.highWater);
                 }
                 if (!restored.add(slot, Entity.generation(id), position + at)) {
-                    throw Trees.bad(where, "duplicate id: slot " + slot + " appears twice (entity "
-                            + Entity.toString(id) + ")");
+                    throw duplicate(where, id);
                 }
             }
         }
+    }
+
+    private static InvalidSnapshotException duplicate(String where, long id) {
+        return Trees.bad(where, "duplicate id: slot " + Entity.slot(id) + " appears twice (entity "
+                + Entity.toString(id) + ")");
     }
 
     private boolean isSaved(long id) {
@@ -903,20 +910,47 @@ final class SnapshotReader {
     }
 
     /**
+     * Lays the restored slots out in slot order, each with its generation and position, once every frame's ids
+     * are recorded; fewer slots than ids means that some slot came twice ({@link SlotTable#addPacked} does not
+     * look), and the ids are then recorded again one by one to name the first duplicate, as a load that checked
+     * each id on the way would have.
+     *
+     * @param frames each frame's ids, native order
+     */
+    private void layOutRestored(List<MemorySegment> frames) {
+        int n = restored.size();
+        int[] slots = scratch.slots(n);
+        int[] generations = scratch.generations(n);
+        int[] positions = scratch.positions(n);
+        if (restored.layout(slots, generations, positions) != n) {
+            SlotTable seen = new SlotTable(model.highWater, n);
+            for (int f = 0; f < frames.size(); f++) {
+                MemorySegment ids = frames.get(f);
+                for (long at = 0; at < ids.byteSize() / 8; at++) {
+                    long id = ids.getAtIndex(ValueLayout.JAVA_LONG_UNALIGNED, at);
+                    if (!seen.add(Entity.slot(id), Entity.generation(id))) {
+                        throw duplicate("archetype " + f, id);
+                    }
+                }
+            }
+            throw new IllegalStateException("the ids recorded " + n + " slots, laid out as fewer, with no slot twice");
+        }
+        model.restoredSlots = slots;
+        model.restoredGenerations = generations;
+        model.restoredCount = n;
+        restoredPositions = positions;
+    }
+
+    /**
      * The restored slots in slot order, each with its generation, and each frame's slots (ascending) with their
      * rows in the frame: what lets the entity index be written in slot order when the load is applied. All of it
      * lives in the scratch's reused arrays: frame {@code f}'s slots and rows at {@code [start f, start f + count)}
      * of two arrays shared by the frames (the restored slots' own arrays when there is one frame).
      */
     private void restoredLayout() {
-        int n = restored.size();
-        int[] slots = scratch.slots(n);
-        int[] generations = scratch.generations(n);
-        int[] positions = scratch.positions(n);
-        restored.layout(slots, generations, positions);
-        model.restoredSlots = slots;
-        model.restoredGenerations = generations;
-        model.restoredCount = n;
+        int n = model.restoredCount;
+        int[] slots = model.restoredSlots;
+        int[] positions = restoredPositions;
         List<LoadModel.Frame> frames = model.frames;
         if (frames.size() == 1) { // positions are the rows of the one frame
             frames.get(0).slots = slots;

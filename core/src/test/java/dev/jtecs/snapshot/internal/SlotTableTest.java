@@ -130,13 +130,19 @@ class SlotTableTest {
         assertEquals(slow.size(), fast.size());
         assertArrayEquals(layout(slow), layout(fast));
 
-        long[] mixed = {pack(10, 0), pack(11, 0), pack(10, 5), pack(12, 0)};
+        long[] twice = {pack(10, 0), pack(11, 0), pack(10, 5), pack(12, 0)};
         SlotTable table = new SlotTable(2000, 1000);
-        assertEquals(2, table.addPacked(mixed, 0, 4, 0), "stops at the slot recorded already, records nothing of it");
-        assertEquals(2, table.size());
-        assertEquals(0, table.generation(10));
-        assertEquals(4, table.addPacked(mixed, 3, 4, 0), "resumes after it");
-        assertEquals(3, table.position(12));
+        assertEquals(4, table.addPacked(twice, 0, 4, 0), "the fast path does not look for a slot recorded already");
+        assertEquals(4, table.size(), "four ids recorded");
+        assertEquals(5, table.generation(10), "the second id of slot 10 overwrote the first");
+        assertEquals(3, table.layout(new int[4], new int[4], new int[4]), "the layout finds three slots: one twice");
+        assertArrayEquals(new int[] {10, 11, 12}, table.slots());
+        SlotTable thenAdd = new SlotTable(2000, 1000);
+        assertEquals(2, thenAdd.addPacked(twice, 0, 2, 0));
+        assertFalse(thenAdd.add(10, 5, 2), "add still refuses a slot the fast path recorded");
+        assertEquals(4, thenAdd.addPacked(twice, 3, 4, 0), "and the fast path resumes after it");
+        assertEquals(3, thenAdd.position(12));
+        assertEquals(3, thenAdd.layout(new int[3], new int[3], new int[3]), "no slot twice: the layout finds all");
 
         long[] odd = {pack(3, 0), 0L, -1L, pack(2000, 0), pack(7, 1 << 22), pack(8, 0)};
         SlotTable checked = new SlotTable(2000, 1000); // positions take 10 bits: generations up to 2^22 - 1 pack
@@ -149,6 +155,54 @@ class SlotTableTest {
         assertTrue(checked.isPacked());
         assertTrue(checked.add(7, 1 << 22, 4), "add takes the one the fast path left, widening the table");
         assertEquals(5, checked.addPacked(odd, 5, 6, 0), "a widened table leaves everything to add");
+    }
+
+    @Test
+    void theFastPathAndAddAgreeOnRandomIdsAndTheLayoutCountsADuplicate() {
+        long seed = Long.getLong("jtecs.seed", new java.util.SplittableRandom().nextLong());
+        System.out.println("SlotTableTest seed " + seed + " (replay: -Djtecs.seed=" + seed + ")");
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        for (int round = 0; round < 200; round++) {
+            int highWater = 2 + random.nextInt(3000);
+            int count = random.nextInt(Math.min(highWater - 1, 1500) + 1);
+            int[] shuffled = java.util.stream.IntStream.range(1, highWater).toArray();
+            for (int i = shuffled.length - 1; i > 0; i--) {
+                int j = random.nextInt(i + 1);
+                int t = shuffled[i];
+                shuffled[i] = shuffled[j];
+                shuffled[j] = t;
+            }
+            long[] ids = new long[count];
+            for (int i = 0; i < count; i++) { // distinct slots, generations that mostly pack
+                ids[i] = pack(shuffled[i], random.nextInt(8) == 0 ? random.nextInt(1 << 30) : random.nextInt(64));
+            }
+            boolean twice = count > 1 && random.nextBoolean();
+            if (twice) {
+                ids[random.nextInt(count)] = pack(shuffled[random.nextInt(count)], 0);
+            }
+            long distinct = java.util.Arrays.stream(ids).map(id -> (int) id).distinct().count();
+            SlotTable fast = new SlotTable(highWater, count);
+            int position = random.nextInt(4);
+            for (int i = fast.addPacked(ids, 0, count, position); i < count;
+                    i = fast.addPacked(ids, i + 1, count, position)) { // what the reader does with an id left over
+                fast.add((int) ids[i], (int) (ids[i] >>> 32), position + i);
+            }
+            int[] slots = new int[count];
+            int[] generations = new int[count];
+            int[] positions = new int[count];
+            int laidOut = fast.layout(slots, generations, positions);
+            String at = "seed " + seed + " round " + round;
+            if (distinct < count) {
+                assertTrue(laidOut < count, at + ": a slot recorded twice lays out fewer slots");
+                continue;
+            }
+            assertEquals(count, laidOut, at);
+            SlotTable slow = new SlotTable(highWater, count);
+            for (int i = 0; i < count; i++) {
+                assertTrue(slow.add((int) ids[i], (int) (ids[i] >>> 32), position + i), at);
+            }
+            assertArrayEquals(layout(slow), layout(fast), at);
+        }
     }
 
     @Test
