@@ -707,6 +707,95 @@ class MutationModelTest {
     }
 
     /**
+     * With no scope open, a new plain record whose destination the entity's table already knows moves at once as
+     * one publication: one submission, one publication ended, nothing staged, the value in its row beside the
+     * row's other values, its column dirty, and the entity that moved there first untouched.
+     */
+    @Test
+    void aNewPlainRecordWithNoScopeOpenMovesAsALonePublicationOnceItsDestinationIsKnown() {
+        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+                dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
+            int[] ended = new int[2]; // failed, published
+            MutationModel model = model(index, registry, new DrainHooks() {
+                @Override
+                public void publicationEnded(boolean published) {
+                    ended[published ? 1 : 0]++;
+                }
+            });
+            long first = model.spawn(new dev.jtecs.component.Input[] {HP.of(1)});
+            long second = model.spawn(new dev.jtecs.component.Input[] {HP.of(2)});
+            dev.jtecs.storage.internal.Table from = registry.ofStore(index.storeOf(Entity.slot(second)));
+            assertTrue(model.setAtOnce(first, HEADING.of(new Heading(1)))); // the first move makes the destination
+            assertTrue(from.addEdge(HEADING.id()) != null, "which the source table now knows");
+            int published = ended[1];
+            long seals = model.transaction().seals();
+            assertTrue(model.setAtOnce(second, HEADING.of(new Heading(2))));
+            assertEquals(published + 1, ended[1], "one publication");
+            assertEquals(0, ended[0]);
+            assertEquals(seals + 1, model.transaction().seals(), "one submission");
+            assertTrue(model.transaction().isEmpty(), "nothing staged");
+            dev.jtecs.storage.internal.Table to = registry.ofStore(index.storeOf(Entity.slot(second)));
+            assertSame(from.addEdge(HEADING.id()), to);
+            int row = index.rowOf(Entity.slot(second));
+            assertEquals(new Heading(2), to.readValue(to.position(HEADING.id()), row));
+            assertEquals(2, to.readValue(to.position(HP.id()), row), "the row's other value came with it");
+            assertTrue(to.dirty().isDirty(to.position(HEADING.id())), "the new column reads dirty");
+            assertEquals(new Heading(1), to.readValue(to.position(HEADING.id()),
+                    index.rowOf(Entity.slot(first))), "the first entity's row is untouched");
+        }
+    }
+
+    /**
+     * A failed allocation during such a move (the destination's columns or the engine's arrays growing) leaves
+     * the world as it was, and the next call moves the entity.
+     */
+    @Test
+    void aFailedAllocationDuringAnInstantPlainValueMoveChangesNothing() {
+        long[] ids = new long[300];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = world.spawn(HP.of(i));
+        }
+        world.set(ids[0], HEADING.of(new Heading(0))); // the destination exists and the source knows it
+        int failures = 0;
+        for (dev.jtecs.entity.internal.AllocationFaults.Kind kind : dev.jtecs.entity.internal.AllocationFaults.Kind
+                .values()) {
+            for (int i = 1; i < ids.length; i++) {
+                long id = ids[i];
+                if (world.has(id, HEADING)) {
+                    continue;
+                }
+                for (int k = 1; ; k++) {
+                    String before = dev.jtecs.testing.WorldState.of(world);
+                    if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                        dev.jtecs.entity.internal.AllocationFaults.failAt(kind, k);
+                    }
+                    try {
+                        world.set(id, HEADING.of(new Heading(i)));
+                    } catch (OutOfMemoryError expected) {
+                        failures++;
+                        assertEquals(before, dev.jtecs.testing.WorldState.of(world), kind + " allocation " + k
+                                + " of entity " + i);
+                        continue;
+                    } finally {
+                        if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                            dev.jtecs.entity.internal.AllocationFaults.disarm();
+                        }
+                    }
+                    break;
+                }
+                assertEquals(new Heading(i), world.get(id, HEADING));
+                assertEquals(i, world.get(id, HP));
+                if (i % 2 == 0) {
+                    world.remove(id, HEADING); // rows leave the destination too, so growth comes again later
+                }
+            }
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "growths were failed");
+    }
+
+    /**
      * Through the world: a value set after a batch operation in the same scope is not written before the batch
      * (which would let the batch overwrite it), and a record with an accessor of its own is written by the general
      * path, its accessor running inside the call's scope (a despawn it makes waits for the call's end).
