@@ -313,6 +313,34 @@ class SnapshotReaderTest {
         }
     }
 
+    /**
+     * Inside one frame too, past the first chunk the reader records ids in (4,096): the ids are recorded without
+     * a look for duplicates, and the duplicate is found when the slots are laid out and then named as before.
+     */
+    @Test
+    void aDuplicateIdFarIntoOneLargeFrameIsRefusedNamingItsSlot() {
+        byte[] good;
+        try (World source = World.create()) {
+            for (int i = 0; i < 5000; i++) {
+                source.spawn(COUNT.of(i));
+            }
+            good = source.saveSnapshot(SnapshotOptions.binary()).toByteArray();
+        }
+        List<Section> ids = sections(good).stream().filter(section -> section.kind() == Binary.IDS).toList();
+        assertEquals(1, ids.size());
+        int payload = ids.get(0).payload();
+        MemorySegment bytes = MemorySegment.ofArray(good);
+        long named = bytes.get(LE64, payload + 8L * 10);
+        byte[] twice = good.clone();
+        MemorySegment.ofArray(twice).set(LE64, payload + 8L * 4500, named); // row 4,500 names row 10's entity
+        try (World world = World.create()) {
+            populate(world);
+            assertRefusedChangingNothing(world, WorldState.of(world), Map.of("duplicate id: slot "
+                    + Entity.slot(named) + " appears twice", SnapshotReaderFuzzTest.repairChecksums(prefixed(twice),
+                    1)));
+        }
+    }
+
     @Test
     void aBinaryHeaderThatDisagreesWithItsMetadataIsRefused() {
         byte[] good = twoFrames();
