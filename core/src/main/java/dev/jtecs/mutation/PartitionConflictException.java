@@ -8,8 +8,10 @@ import dev.jtecs.entity.Entity;
  * dimension of one entity in one submission. The second operation changed nothing; the first stays staged.
  */
 public final class PartitionConflictException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
     private final long entity;
-    private final PartitionDimension dimension;
+    private final transient PartitionDimension dimension; // a registration of this process: not serialized
 
     public PartitionConflictException(long entity, PartitionDimension dimension, String first, String second) {
         super("partition conflict on " + Entity.toString(entity) + " in dimension " + dimension.name() + ": "
@@ -28,6 +30,7 @@ public final class PartitionConflictException extends IllegalStateException {
         return entity;
     }
 
+    /** The dimension of the conflict ({@code null} in a copy deserialized from another process). */
     public PartitionDimension dimension() {
         return dimension;
     }

@@ -34,9 +34,9 @@ public final class QueryDescriptor {
     private final int[] includeIds;
     private final int[] anyIds;
     private final int[] excludeIds;
-    private final TargetSelector[] includeEdges;
-    private final TargetSelector[] anyEdges;
-    private final TargetSelector[] excludeEdges;
+    private final TargetSelector<?>[] includeEdges;
+    private final TargetSelector<?>[] anyEdges;
+    private final TargetSelector<?>[] excludeEdges;
     private final int[] explicitExcludeIds;
 
     private QueryDescriptor(Builder b) {
@@ -77,8 +77,8 @@ public final class QueryDescriptor {
         return components.stream().filter(c -> !(c instanceof TargetSelector<?>)).mapToInt(Component::id).toArray();
     }
 
-    private static TargetSelector[] edges(List<Component<?>> components) {
-        return components.stream().filter(c -> c instanceof TargetSelector<?>).toArray(TargetSelector[]::new);
+    private static TargetSelector<?>[] edges(List<Component<?>> components) {
+        return components.stream().filter(c -> c instanceof TargetSelector<?>).toArray(TargetSelector<?>[]::new);
     }
 
     private boolean mentions(Component<?> component) {

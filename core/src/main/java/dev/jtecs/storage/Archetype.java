@@ -44,7 +44,8 @@ import java.util.Objects;
 public final class Archetype {
     private final Table table;
 
-    /** Wraps a storage table; only the world creates archetypes. */
+    /** Wraps a storage table; only the world creates archetypes (the engine's own packages reach it). */
+    @SuppressWarnings("exports") // Table is internal: the constructor is public for those packages only
     public Archetype(Table table) {
         this.table = Objects.requireNonNull(table, "table");
     }

@@ -14,6 +14,10 @@ public final class WorldStats {
     long nativeBytes;
     long partitionConflictsResolved;
 
+    /** An empty record, for {@link World#getStats(WorldStats)} to fill and the caller to keep. */
+    public WorldStats() {
+    }
+
     /** Published entities. */
     public int entities() {
         return entities;

@@ -522,19 +522,17 @@ class RelationshipsGuideTest {
 
     @Test
     void cascadingNeedsExclusiveAndReverseIndex() {
-        try (World world = World.create()) {
-            // begin-example
-            assertThrows(IllegalArgumentException.class, () -> Relationships.register("docs.rel.BadCascade",
-                    o -> o.cascadeDelete().exclusive())); // no reverse index
-            assertThrows(IllegalArgumentException.class, () -> Relationships.register("docs.rel.BadCascade",
-                    o -> o.cascadeDelete().reverseIndex())); // not exclusive
+        // begin-example
+        assertThrows(IllegalArgumentException.class, () -> Relationships.register("docs.rel.BadCascade",
+                o -> o.cascadeDelete().exclusive())); // no reverse index
+        assertThrows(IllegalArgumentException.class, () -> Relationships.register("docs.rel.BadCascade",
+                o -> o.cascadeDelete().reverseIndex())); // not exclusive
 
-            assertTrue(KNOWS.hasReverseIndex());
-            assertFalse(KNOWS.isExclusive());
-            assertTrue(CHILD_OF.isExclusive() && CHILD_OF.hasReverseIndex() && CHILD_OF.isCascadeDelete());
-            assertEquals("ChildOf", CHILD_OF.name());
-            // end-example
-        }
+        assertTrue(KNOWS.hasReverseIndex());
+        assertFalse(KNOWS.isExclusive());
+        assertTrue(CHILD_OF.isExclusive() && CHILD_OF.hasReverseIndex() && CHILD_OF.isCascadeDelete());
+        assertEquals("ChildOf", CHILD_OF.name());
+        // end-example
     }
 
     // ---------------------------------------------------------------- selectors

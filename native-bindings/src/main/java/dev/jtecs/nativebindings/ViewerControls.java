@@ -21,6 +21,10 @@ public final class ViewerControls {
     private int stepsPending;
     private boolean quit;
 
+    /** Controls of a viewer that runs, unpaused, with no step pending. */
+    public ViewerControls() {
+    }
+
     /** A key event as GLFW reports it ({@code action} is press, repeat or release); unknown keys do nothing. */
     public void onKey(int key, int action) {
         if (action != GLFW_PRESS && action != GLFW_REPEAT) {

@@ -29,6 +29,7 @@ class GlContextTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the context is closed inside its block on purpose: what a closed context does
     void oneContextAtATime() {
         try (GlContext context = GlContext.open(GlContext.Surface.OFFSCREEN, 8, 8, "first")) {
             IllegalStateException second = assertThrows(IllegalStateException.class,

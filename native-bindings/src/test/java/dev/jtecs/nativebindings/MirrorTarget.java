@@ -18,6 +18,7 @@ final class MirrorTarget implements UploadTarget, AutoCloseable {
     }
 
     @Override
+    @SuppressWarnings("restricted") // the address and size are the uploader's own column's: what a GL upload reads
     public void upload(int field, long byteOffset, long address, long byteCount) {
         MemorySegment source = MemorySegment.ofAddress(address).reinterpret(byteCount);
         MemorySegment.copy(source, 0, buffers[field], byteOffset, byteCount);

@@ -48,6 +48,10 @@ public final class KernelRunner {
     private float dt;
     private int marked;
 
+    /** A runner with no kernel bound yet. */
+    public KernelRunner() {
+    }
+
     /**
      * Runs {@code kernel} over every non-empty archetype of {@code query}.
      *

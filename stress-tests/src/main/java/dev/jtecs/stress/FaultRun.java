@@ -181,6 +181,8 @@ public final class FaultRun {
 
     /** The exception an armed callback throws. */
     public static final class InjectedFault extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         final Point point;
         /** An allocation that failed inside a publication (the drain was on the stack): judged as such a fault. */
         boolean inPublication;

@@ -8,6 +8,8 @@ import java.util.List;
  * the shrinker preserves.
  */
 public final class ModelMismatch extends AssertionError {
+    private static final long serialVersionUID = 1L;
+
     private final long seed;
     private final int step;
     private final String detail;

@@ -79,7 +79,7 @@ final class ModelRelations {
                 }
             }
         }
-        TargetSelector selector = FOLLOWS.targeting(root);
+        TargetSelector<?> selector = FOLLOWS.targeting(root);
         Query query = world.newQuery(QueryDescriptor.builder().include(selector).temp().build());
         Set<Long> iterated = new HashSet<>();
         query.forEach((archetype, count) -> {

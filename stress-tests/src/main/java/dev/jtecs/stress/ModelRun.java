@@ -164,12 +164,12 @@ public final class ModelRun {
         return commits;
     }
 
-    /** How many single calls with an edge or a relationship (set, remove) the run made. */
     /** How many {@code setTag}/{@code unsetTag} operations the run executed (refused ones included). */
     public long partitionCalls() {
         return partitionCalls;
     }
 
+    /** How many single calls with an edge or a relationship (set, remove) the run made. */
     public long edgeCalls() {
         return edgeCalls;
     }

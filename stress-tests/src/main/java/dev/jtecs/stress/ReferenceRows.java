@@ -58,7 +58,7 @@ final class ReferenceRows {
                 expand(run, present, required);
                 run.clear();
                 drop(present, required, component);
-            } else if (component instanceof TargetSelector edge) {
+            } else if (component instanceof TargetSelector<?> edge) {
                 addEdge(present, required, run, edge);
             } else if (present.add(component)) {
                 run.add(component);
@@ -84,10 +84,10 @@ final class ReferenceRows {
      * loses its other edges first, and the marker joins the run when the entity had no edge of it.
      */
     private static void addEdge(Set<Component<?>> present, Map<Component<?>, Object> required,
-            List<Component<?>> run, TargetSelector edge) {
+            List<Component<?>> run, TargetSelector<?> edge) {
         BaseRelationship<?> relationship = edge.relationship();
         if (relationship.isExclusive()) {
-            for (TargetSelector other : edgesOf(present, relationship)) {
+            for (TargetSelector<?> other : edgesOf(present, relationship)) {
                 if (!other.equals(edge)) {
                     drop(present, required, other);
                 }
@@ -110,16 +110,16 @@ final class ReferenceRows {
         }
         if (component instanceof BaseRelationship<?> relationship) {
             present.removeAll(edgesOf(present, relationship));
-        } else if (component instanceof TargetSelector edge && edgesOf(present, edge.relationship()).isEmpty()) {
+        } else if (component instanceof TargetSelector<?> edge && edgesOf(present, edge.relationship()).isEmpty()) {
             present.remove(edge.relationship());
             required.remove(edge.relationship());
         }
     }
 
-    private static List<TargetSelector> edgesOf(Set<Component<?>> present, BaseRelationship<?> relationship) {
-        List<TargetSelector> edges = new ArrayList<>();
+    private static List<TargetSelector<?>> edgesOf(Set<Component<?>> present, BaseRelationship<?> relationship) {
+        List<TargetSelector<?>> edges = new ArrayList<>();
         for (Component<?> component : present) {
-            if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
+            if (component instanceof TargetSelector<?> edge && edge.relationship() == relationship) {
                 edges.add(edge);
             }
         }
@@ -132,15 +132,15 @@ final class ReferenceRows {
      * its edges are in the reference's store, not in the row.
      */
     static Map<Component<?>, Object> normalize(Map<Component<?>, Object> row) {
-        Map<BaseRelationship<?>, TargetSelector> first = null;
+        Map<BaseRelationship<?>, TargetSelector<?>> first = null;
         for (Component<?> component : row.keySet()) {
-            if (component instanceof TargetSelector edge) {
+            if (component instanceof TargetSelector<?> edge) {
                 first = first == null ? new HashMap<>() : first;
                 first.merge(edge.relationship(), edge, (a, b) -> a.target() <= b.target() ? a : b);
             }
         }
         for (BaseRelationship<?> relationship : ModelComponents.DENSE) {
-            TargetSelector edge = first == null ? null : first.get(relationship);
+            TargetSelector<?> edge = first == null ? null : first.get(relationship);
             if (edge == null) {
                 row.remove(relationship);
             } else {
@@ -164,7 +164,7 @@ final class ReferenceRows {
     static List<Long> targets(Map<Component<?>, Object> row, BaseRelationship<?> relationship) {
         List<Long> targets = new ArrayList<>();
         for (Component<?> component : row.keySet()) {
-            if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
+            if (component instanceof TargetSelector<?> edge && edge.relationship() == relationship) {
                 targets.add(edge.target());
             }
         }
@@ -184,9 +184,9 @@ final class ReferenceRows {
     /** A query batch's {@code batchSet(query, edge)} on one row: the edge, exclusive replacing, marker, requirements. */
     static void addEdge(Map<Component<?>, Object> row, RelationshipValue value) {
         BaseRelationship<?> relationship = value.relationship();
-        TargetSelector edge = relationship.targeting(value.target());
+        TargetSelector<?> edge = relationship.targeting(value.target());
         if (relationship.isExclusive()) {
-            row.keySet().removeIf(c -> c instanceof TargetSelector other && other.relationship() == relationship
+            row.keySet().removeIf(c -> c instanceof TargetSelector<?> other && other.relationship() == relationship
                     && !other.equals(edge));
         }
         row.put(edge, stored(value)); // a held target's payload is replaced
@@ -200,9 +200,9 @@ final class ReferenceRows {
     static void removeFrom(Map<Component<?>, Object> row, Component<?> component) {
         row.remove(component);
         if (component instanceof BaseRelationship<?> relationship) {
-            row.keySet().removeIf(c -> c instanceof TargetSelector edge && edge.relationship() == relationship);
+            row.keySet().removeIf(c -> c instanceof TargetSelector<?> edge && edge.relationship() == relationship);
         }
-        if (component instanceof BaseRelationship<?> || component instanceof TargetSelector) {
+        if (component instanceof BaseRelationship<?> || component instanceof TargetSelector<?>) {
             normalize(row);
         }
     }
@@ -222,10 +222,10 @@ final class ReferenceRows {
             if (input instanceof RelationshipValue value) { // an edge keyed by its selector; the marker joins
                 BaseRelationship<?> relationship = value.relationship();
                 if (relationship.isExclusive()) {
-                    chosen.keySet().removeIf(c -> c instanceof TargetSelector other
+                    chosen.keySet().removeIf(c -> c instanceof TargetSelector<?> other
                             && other.relationship() == relationship);
                 }
-                TargetSelector edge = relationship.targeting(value.target());
+                TargetSelector<?> edge = relationship.targeting(value.target());
                 chosen.put(edge, value);
                 chosen.put(relationship, value);
                 continue;
@@ -241,7 +241,7 @@ final class ReferenceRows {
             if (input == null) {
                 row.put(component, required.get(component));
             } else if (input instanceof RelationshipValue) {
-                row.put(component, component instanceof TargetSelector ? stored((RelationshipValue) input) : input);
+                row.put(component, component instanceof TargetSelector<?> ? stored((RelationshipValue) input) : input);
             } else if (input instanceof ComponentValue<?> value) {
                 row.put(component, value.value());
             } else {
@@ -261,7 +261,7 @@ final class ReferenceRows {
         List<Component<?>> dense = new ArrayList<>();
         List<Component<?>> sparse = new ArrayList<>();
         for (Component<?> component : row.keySet()) {
-            if (component instanceof TargetSelector) {
+            if (component instanceof TargetSelector<?>) {
                 continue;
             }
             if (component instanceof BaseRelationship<?> relationship) {

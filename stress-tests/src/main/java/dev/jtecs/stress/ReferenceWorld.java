@@ -138,6 +138,10 @@ public final class ReferenceWorld {
     private final Map<Long, Integer> observed = new HashMap<>();
     private final List<String> events = new ArrayList<>();
 
+    /** A reference of an empty world, with nothing staged. */
+    public ReferenceWorld() {
+    }
+
     // ---------------------------------------------------------------- spawning
 
     /** Records a spawn the world answered with {@code id}. */
@@ -367,7 +371,7 @@ public final class ReferenceWorld {
         if (doomed.contains(id)) {
             return;
         }
-        TargetSelector edge = value.relationship().targeting(value.target());
+        TargetSelector<?> edge = value.relationship().targeting(value.target());
         Record record = latest.get(id);
         Record earlier = null;
         if (record != null && isClosed(record)) {
@@ -392,9 +396,9 @@ public final class ReferenceWorld {
 
     private void stageEdge(Record record, Record earlier, RelationshipValue value) {
         BaseRelationship<?> relationship = value.relationship();
-        TargetSelector edge = relationship.targeting(value.target());
+        TargetSelector<?> edge = relationship.targeting(value.target());
         if (relationship.isExclusive()) {
-            List<TargetSelector> others = knownEdges(record.id, record, earlier, relationship);
+            List<TargetSelector<?>> others = knownEdges(record.id, record, earlier, relationship);
             others.remove(edge);
             unstage(record, others);
         }
@@ -419,7 +423,7 @@ public final class ReferenceWorld {
             earlier = record;
             record = null;
         }
-        List<TargetSelector> edges = knownEdges(id, record, earlier, relationship);
+        List<TargetSelector<?>> edges = knownEdges(id, record, earlier, relationship);
         if (record == null) {
             Map<Component<?>, Object> row = committedOrPlanned(id);
             if (edges.isEmpty() && segments.size() == 1 && (row == null || !row.containsKey(relationship))) {
@@ -442,13 +446,13 @@ public final class ReferenceWorld {
      * The distinct edges of a relationship the entity holds (committed, or planned by its pending spawn batch) or
      * has staged (in {@code record}, {@code earlier}; either may be {@code null}).
      */
-    private List<TargetSelector> knownEdges(long id, Record record, Record earlier,
+    private List<TargetSelector<?>> knownEdges(long id, Record record, Record earlier,
             BaseRelationship<?> relationship) {
-        List<TargetSelector> edges = new ArrayList<>();
+        List<TargetSelector<?>> edges = new ArrayList<>();
         Map<Component<?>, Object> row = committedOrPlanned(id);
         if (row != null) {
             for (Component<?> component : row.keySet()) {
-                if (component instanceof TargetSelector edge && edge.relationship() == relationship) {
+                if (component instanceof TargetSelector<?> edge && edge.relationship() == relationship) {
                     edges.add(edge);
                 }
             }
@@ -458,7 +462,7 @@ public final class ReferenceWorld {
                 continue;
             }
             for (Map.Entry<Component<?>, Object> entry : r.entries.entrySet()) {
-                if (entry.getKey() instanceof TargetSelector edge && edge.relationship() == relationship
+                if (entry.getKey() instanceof TargetSelector<?> edge && edge.relationship() == relationship
                         && entry.getValue() != REMOVED && !edges.contains(edge)) {
                     edges.add(edge);
                 }
@@ -488,8 +492,8 @@ public final class ReferenceWorld {
         return null;
     }
 
-    private static void unstage(Record record, List<TargetSelector> edges) {
-        for (TargetSelector edge : edges) {
+    private static void unstage(Record record, List<TargetSelector<?>> edges) {
+        for (TargetSelector<?> edge : edges) {
             if (record.state == State.SPAWN) {
                 record.entries.remove(edge);
             } else {
@@ -932,7 +936,7 @@ public final class ReferenceWorld {
                     continue;
                 }
                 for (Component<?> component : entity.getValue().keySet()) {
-                    if (!(component instanceof TargetSelector edge)) {
+                    if (!(component instanceof TargetSelector<?> edge)) {
                         continue;
                     }
                     boolean dead = !committed.containsKey(edge.target());
@@ -959,7 +963,7 @@ public final class ReferenceWorld {
 
     /** Entities a settlement despawns, and edges it removes, in the further wave of this publication. */
     private final Set<Long> settledDespawns = new LinkedHashSet<>();
-    private final Map<Long, Set<TargetSelector>> settledRemovals = new LinkedHashMap<>();
+    private final Map<Long, Set<TargetSelector<?>>> settledRemovals = new LinkedHashMap<>();
 
     /**
      * The further waves of a publication: what the settlements staged, then, as the entities it despawns die,
@@ -969,9 +973,9 @@ public final class ReferenceWorld {
         for (long id : settledDespawns) {
             committed.remove(id);
         }
-        for (Map.Entry<Long, Set<TargetSelector>> removal : settledRemovals.entrySet()) {
+        for (Map.Entry<Long, Set<TargetSelector<?>>> removal : settledRemovals.entrySet()) {
             Map<Component<?>, Object> row = committed.get(removal.getKey());
-            for (TargetSelector edge : row == null ? Set.<TargetSelector>of() : removal.getValue()) {
+            for (TargetSelector<?> edge : row == null ? Set.<TargetSelector<?>>of() : removal.getValue()) {
                 ReferenceRows.removeFrom(row, edge);
             }
         }
@@ -1002,7 +1006,7 @@ public final class ReferenceWorld {
                     continue;
                 }
                 for (Component<?> component : List.copyOf(row.keySet())) {
-                    if (component instanceof TargetSelector edge && !committed.containsKey(edge.target())) {
+                    if (component instanceof TargetSelector<?> edge && !committed.containsKey(edge.target())) {
                         if (edge.relationship().isCascadeDelete()) {
                             committed.remove(id);
                             despawned(id);
@@ -1018,7 +1022,7 @@ public final class ReferenceWorld {
 
     private boolean holdsEdgeToDead(Map<Component<?>, Object> row) {
         for (Component<?> component : row.keySet()) {
-            if (component instanceof TargetSelector edge && !committed.containsKey(edge.target())) {
+            if (component instanceof TargetSelector<?> edge && !committed.containsKey(edge.target())) {
                 return true;
             }
         }

@@ -230,6 +230,8 @@ public final class ParallelCopies {
 
     /** A reusable task that copies pieces until none is left. */
     private final class Copier extends ForkJoinTask<Void> {
+        private static final long serialVersionUID = 1L;
+
         @Override
         protected boolean exec() {
             try {

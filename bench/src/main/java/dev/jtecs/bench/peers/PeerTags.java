@@ -97,7 +97,8 @@ public final class PeerTags {
 
     /** The Artemis-odb tag types in letter order. */
     @SuppressWarnings("unchecked")
-    public static final Class<? extends com.artemis.Component>[] ARTEMIS = new Class[] {
+    public static final Class<? extends com.artemis.Component>[] ARTEMIS = (Class<? extends com.artemis.Component>[])
+            new Class<?>[] {
         ArtemisA.class, ArtemisB.class, ArtemisC.class, ArtemisD.class, ArtemisE.class, ArtemisF.class,
         ArtemisG.class, ArtemisH.class, ArtemisI.class, ArtemisJ.class, ArtemisK.class, ArtemisL.class,
         ArtemisM.class, ArtemisN.class, ArtemisO.class, ArtemisP.class, ArtemisQ.class, ArtemisR.class,
@@ -107,7 +108,8 @@ public final class PeerTags {
 
     /** The Ashley tag types in letter order. */
     @SuppressWarnings("unchecked")
-    public static final Class<? extends com.badlogic.ashley.core.Component>[] ASHLEY = new Class[] {
+    public static final Class<? extends com.badlogic.ashley.core.Component>[] ASHLEY =
+            (Class<? extends com.badlogic.ashley.core.Component>[]) new Class<?>[] {
         AshleyA.class, AshleyB.class, AshleyC.class, AshleyD.class, AshleyE.class, AshleyF.class, AshleyG.class,
         AshleyH.class, AshleyI.class, AshleyJ.class, AshleyK.class, AshleyL.class, AshleyM.class, AshleyN.class,
         AshleyO.class, AshleyP.class, AshleyQ.class, AshleyR.class, AshleyS.class, AshleyT.class, AshleyU.class,

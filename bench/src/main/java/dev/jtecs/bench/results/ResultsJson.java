@@ -200,6 +200,8 @@ public final class ResultsJson {
 
     /** Prints the array one object per line, with a space after each colon and comma inside an object. */
     private static final class OneObjectPerLine extends MinimalPrettyPrinter {
+        private static final long serialVersionUID = 1L;
+
         @Override
         public void writeObjectFieldValueSeparator(JsonGenerator g) throws IOException {
             g.writeRaw(": ");

@@ -53,10 +53,15 @@ final class XvfbDisplay implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         server.destroy();
-        if (!server.waitFor(5, TimeUnit.SECONDS)) {
+        try {
+            if (!server.waitFor(5, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
             server.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -594,10 +594,6 @@ public final class Transaction {
 
     // ---------------------------------------------------------------- batch operations
 
-    /**
-     * Appends a batch operation after every record staged so far. A boundary operation (batch set, remove or
-     * despawn) closes those records: they publish before it runs, and work staged afterwards publishes after it.
-     */
     /** A recycled spawn batch to refill ({@link BatchOp#recyclableSpawn}), or null; the transaction forgets it. */
     BatchOp takeSpareSpawn() {
         BatchOp spare = spareSpawn;
@@ -618,7 +614,11 @@ public final class Transaction {
         opsRoom = Growth.reserve(ops, opsRoom, ops.size() + n);
     }
 
-    /** Stages a batch operation, in room {@link #reserveOps} made (or makes now, before anything changes). */
+    /**
+     * Stages a batch operation after every record staged so far, in room {@link #reserveOps} made (or makes now,
+     * before anything changes). A boundary operation (batch set, remove or despawn) closes those records: they
+     * publish before it runs, and work staged afterwards publishes after it.
+     */
     public void addOp(BatchOp op) {
         reserveOps(1);
         if (op.isBoundary() && tagCount > sealedTagEnd) {

@@ -315,7 +315,6 @@ public final class NativeMemory implements AutoCloseable {
         HELD.addAndGet(-SLAB_BYTES);
     }
 
-    /** Bytes handed out and not freed. */
     /**
      * Keeps one empty slab from now on, as the allocator does by itself once it has carved a fresh slab after
      * giving one back (see Returning slabs); tests of the spare start there.

@@ -53,7 +53,6 @@ final class RelationFixtures {
     static final Relationship HOLD = Relationships.register("test.rel.Hold",
             o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
 
-    /** The targets of {@code id}'s edges of {@code relationship}, in the order the world reports them. */
     /**
      * Commits {@code world}'s open scope with the {@code k}-th heap growth of the commit failing; returns whether it
      * failed (an injected {@code OutOfMemoryError}), false when the commit made fewer than {@code k} growths.

@@ -237,6 +237,8 @@ final class ChunkExecutor implements AutoCloseable {
 
     /** A reusable task that claims units until none is left. */
     private final class Drainer extends ForkJoinTask<Void> {
+        private static final long serialVersionUID = 1L;
+
         private final int worker;
 
         Drainer(int worker) {
