@@ -157,10 +157,10 @@ final class SlotTable {
      *
      * <p>This is the loop a binary load spends its id phase in, and the snapshot's rows name their slots in an
      * order the saved world's moves scattered, so it writes each cell without reading it first: a read of a cold
-     * cell before the write made every scattered id wait for memory, and the load about twice as slow. So it does
-     * not look for a slot recorded already: a second id of the same slot overwrites the first one's cell.
-     * {@link #layout} finds that afterwards (it lays out fewer slots than were recorded), and the caller then
-     * looks for the duplicate to name it.
+     * cell before the write made every scattered id wait for memory, and this loop about two and a half times as
+     * slow. So it does not look for a slot recorded already: a second id of the same slot overwrites the first
+     * one's cell. {@link #layout} finds that afterwards (it lays out fewer slots than were recorded), and the
+     * caller then looks for the duplicate to name it.
      */
     int addPacked(long[] ids, int from, int to, int position) {
         int[] cells = packed;

@@ -452,8 +452,9 @@ final class SnapshotReader {
     }
 
     /**
-     * Checks a frame's ids (well formed, below nextEntityId, distinct across the snapshot) and records them, the
-     * frame's first at {@code position} (its index over all frames).
+     * Checks a frame's ids (well formed, below nextEntityId) and records them, the frame's first at
+     * {@code position} (its index over all frames). That they are distinct across the snapshot is checked by
+     * {@link #layOutRestored} once every frame is recorded (the fast path does not look).
      */
     private void registerIds(long[] array, MemorySegment segment, int position, String where) {
         int count = array != null ? array.length : (int) (segment.byteSize() / 8);

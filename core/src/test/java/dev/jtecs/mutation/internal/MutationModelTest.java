@@ -66,7 +66,16 @@ class MutationModelTest {
         final dev.jtecs.storage.internal.ArchetypeRegistry registry =
                 new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
         final dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
-        final MutationModel model = model(index, registry, DrainHooks.NONE);
+        final MutationModel model;
+
+        Rig() {
+            this(DrainHooks.NONE);
+        }
+
+        /** A rig whose model reports to {@code hooks}. */
+        Rig(DrainHooks hooks) {
+            model = model(index, registry, hooks);
+        }
 
         /** The table the entity {@code id} is published in. */
         dev.jtecs.storage.internal.Table tableOf(long id) {
@@ -120,17 +129,16 @@ class MutationModelTest {
      */
     @Test
     void aNewValueWithNoScopeOpenMovesAtOnceAsOnePublication() {
-        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
-                dev.jtecs.storage.internal.ArchetypeRegistry registry =
-                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
-            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
-            int[] publications = {0};
-            MutationModel model = model(index, registry, new DrainHooks() {
-                @Override
-                public void publicationEnded(boolean published) {
-                    publications[0]++;
-                }
-            });
+        int[] publications = {0};
+        try (Rig rig = new Rig(new DrainHooks() {
+            @Override
+            public void publicationEnded(boolean published) {
+                publications[0]++;
+            }
+        })) {
+            dev.jtecs.entity.internal.EntityIndex index = rig.index;
+            dev.jtecs.storage.internal.ArchetypeRegistry registry = rig.registry;
+            MutationModel model = rig.model;
             long id = model.spawn(new dev.jtecs.component.Input[] {IDLE});
             assertEquals(1, publications[0], "the spawn published");
             java.util.function.IntSupplier hp = () -> {
@@ -713,17 +721,16 @@ class MutationModelTest {
      */
     @Test
     void aNewPlainRecordWithNoScopeOpenMovesAsALonePublicationOnceItsDestinationIsKnown() {
-        try (dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
-                dev.jtecs.storage.internal.ArchetypeRegistry registry =
-                        new dev.jtecs.storage.internal.ArchetypeRegistry(memory)) {
-            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
-            int[] ended = new int[2]; // failed, published
-            MutationModel model = model(index, registry, new DrainHooks() {
-                @Override
-                public void publicationEnded(boolean published) {
-                    ended[published ? 1 : 0]++;
-                }
-            });
+        int[] ended = new int[2]; // failed, published
+        try (Rig rig = new Rig(new DrainHooks() {
+            @Override
+            public void publicationEnded(boolean published) {
+                ended[published ? 1 : 0]++;
+            }
+        })) {
+            dev.jtecs.entity.internal.EntityIndex index = rig.index;
+            dev.jtecs.storage.internal.ArchetypeRegistry registry = rig.registry;
+            MutationModel model = rig.model;
             long first = model.spawn(new dev.jtecs.component.Input[] {HP.of(1)});
             long second = model.spawn(new dev.jtecs.component.Input[] {HP.of(2)});
             dev.jtecs.storage.internal.Table from = registry.ofStore(index.storeOf(Entity.slot(second)));
