@@ -236,8 +236,7 @@ public final class MutationModel {
      *       and nobody is to be told, and otherwise the move is staged and published when the scope closes.
      * </ul>
      *
-     * <p>Returns false, having changed nothing, in every other case; the caller then calls {@code set}. Small, so
-     * that the JIT can inline it into the caller's loop.
+     * <p>Returns false, having changed nothing, in every other case; the caller then calls {@code set}.
      */
     public boolean setAtOnce(long id, ComponentValue<?> value) {
         if (!(value.component() instanceof NativeComponent<?> component)) {

@@ -112,7 +112,7 @@ public final class Staging {
         }
         int slot = Entity.slot(id);
         Table table = archetypes.ofStore(store);
-        return transaction.hasStaged(slot) || transaction.hasOpenBoundary() || isDoomed(slot, table) ? null : table;
+        return nothingStaged(slot, table) ? table : null;
     }
 
     /**
