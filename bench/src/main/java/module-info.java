@@ -13,6 +13,7 @@ module dev.jtecs.bench {
     requires org.knowm.xchart;
     requires com.fasterxml.jackson.databind;
     requires HdrHistogram; // an automatic module: the jar names none, so its file name does
+    requires async.profiler; // the same: jtecs bench --profile reads its native library (AsyncProfilerLibrary)
     requires java.desktop;
     requires java.xml; // jtecs stress --junit-xml
     requires jdk.management;

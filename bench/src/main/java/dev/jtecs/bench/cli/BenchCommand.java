@@ -5,6 +5,7 @@ import dev.jtecs.bench.results.ResultsChart;
 import dev.jtecs.bench.results.ResultsJson;
 import dev.jtecs.bench.results.ResultsMarkdown;
 import dev.jtecs.bench.results.RunInfo;
+import dev.jtecs.bench.suite.AsyncProfilerLibrary;
 import dev.jtecs.bench.suite.Profile;
 import dev.jtecs.bench.suite.SuiteRunner;
 import dev.jtecs.bench.suite.Workload;
@@ -39,7 +40,8 @@ import picocli.CommandLine.Spec;
  * ones are marked ({@code FAILED} rows in {@code latest.md}, {@code "failed": true} objects in
  * {@code latest.json}, left out of {@code latest.png}); 2 for bad options (an unknown workload, a parameter no
  * selected workload has, a value of the wrong type, a negative count, {@code --check-views} with no fork in a JVM
- * whose checks are off), refused before anything runs;
+ * whose checks are off, {@code --profile} off Linux x86-64 or into a path with a {@code ;}), refused before
+ * anything runs;
  * {@value #RUN_FAILED} when the run itself could not go on (JMH refused to run, or the results could not be
  * written).
  */
@@ -114,6 +116,11 @@ public final class BenchCommand implements Callable<Integer> {
             + "(default: off, as a shipped game runs)")
     boolean checkViews;
 
+    @Option(names = "--profile", description = "profile every benchmark with async-profiler (CPU samples every "
+            + "1 ms, Linux x86-64): a flame graph, collapsed stacks and the top frames per benchmark under "
+            + "OUT/profiles/WORKLOAD/; the figures then include the profiler's small cost")
+    boolean profile;
+
     @Option(names = "--list", description = "print the plan (each workload's benchmarks, estimate, parameters "
             + "and implementations, then the total estimate) and run nothing")
     boolean list;
@@ -123,7 +130,12 @@ public final class BenchCommand implements Callable<Integer> {
      * on ({@link SuiteRunner#viewsChecked}).
      */
     record Plan(List<Workload> workloads, Profile profile, Map<String, List<String>> overrides, int benchmarks,
-            boolean checkedViews) {}
+            boolean checkedViews, boolean profiled) {}
+
+    /** Where {@code --profile} writes: {@code profiles/} in the output directory. */
+    Path profilesDirectory() {
+        return out.resolve("profiles");
+    }
 
     @Override
     public Integer call() {
@@ -140,11 +152,22 @@ public final class BenchCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("jtecs bench: cannot create " + this.out + ": " + e);
             return RUN_FAILED;
         }
+        SuiteRunner.Profiling profiling = null;
+        if (plan.profiled()) {
+            try {
+                Path profiles = profilesDirectory();
+                profiling = new SuiteRunner.Profiling(AsyncProfilerLibrary.extractInto(profiles), profiles);
+            } catch (RuntimeException e) {
+                spec.commandLine().getErr().println("jtecs bench: cannot set up --profile: " + e.getMessage());
+                return RUN_FAILED;
+            }
+        }
         Instant start = Instant.now();
         long startNanos = System.nanoTime();
         List<BenchResult> results;
         try {
-            results = new SuiteRunner(out, checkViews).run(plan.workloads(), plan.profile(), plan.overrides());
+            results = new SuiteRunner(out, checkViews, profiling).run(plan.workloads(), plan.profile(),
+                    plan.overrides());
         } catch (RunnerException e) {
             spec.commandLine().getErr().println("jtecs bench: the run failed, no results written: " + e.getMessage());
             return RUN_FAILED;
@@ -215,12 +238,21 @@ public final class BenchCommand implements Callable<Integer> {
         if (refusal != null) {
             throw new ParameterException(spec.commandLine(), refusal);
         }
+        String unsupported = this.profile ? AsyncProfilerLibrary.unsupportedHere() : null;
+        if (unsupported == null && this.profile && profilesDirectory().toString().contains(";")) {
+            unsupported = "--profile: the output path " + out + " holds a ';', which JMH's profiler options cannot "
+                    + "carry; give --out a path without one";
+        }
+        if (unsupported != null) {
+            throw new ParameterException(spec.commandLine(), unsupported);
+        }
         Map<String, List<String>> overrides = overrides(workloads);
         int benchmarks = 0;
         for (Workload w : workloads) {
             benchmarks += w.benchmarkCount(w.effectiveParams(profile.quickParams(), overrides));
         }
-        return new Plan(workloads, profile, overrides, benchmarks, SuiteRunner.viewsChecked(profile, checkViews));
+        return new Plan(workloads, profile, overrides, benchmarks, SuiteRunner.viewsChecked(profile, checkViews),
+                this.profile);
     }
 
     /**
@@ -279,7 +311,7 @@ public final class BenchCommand implements Callable<Integer> {
         return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
-    private static void printPlan(PrintWriter out, Plan plan) {
+    private void printPlan(PrintWriter out, Plan plan) {
         Profile p = plan.profile();
         double load = loadAverage();
         int processors = Runtime.getRuntime().availableProcessors();
@@ -290,6 +322,10 @@ public final class BenchCommand implements Callable<Integer> {
                 p.forks() == 1 ? "" : "s", p.warmupText(), p.measurementText());
         if (plan.checkedViews()) {
             out.println("view checks on (" + SuiteRunner.CHECK_VIEWS_ARG + "): the figures include their cost");
+        }
+        if (plan.profiled()) {
+            out.println("profiling with async-profiler (CPU samples every 1 ms) into " + profilesDirectory()
+                    + ": the figures include its cost");
         }
         for (Workload w : plan.workloads()) {
             Map<String, List<String>> params = w.effectiveParams(p.quickParams(), plan.overrides());

@@ -101,6 +101,20 @@ class BenchCommandTest {
     }
 
     @Test
+    void profileIsInThePlanAndRefusedWhereJmhCouldNotCarryItsPath(@TempDir Path dir) {
+        Outcome profiled = jtecs("bench", "--quick", "--only", "integrate", "--profile", "--list", "--out",
+                dir.toString());
+        assertEquals(0, profiled.exit(), profiled.err());
+        assertTrue(profiled.out().contains("\nprofiling with async-profiler (CPU samples every 1 ms) into "
+                + dir.resolve("profiles") + ": the figures include its cost\n"), profiled.out());
+        assertTrue(Files.notExists(dir.resolve("profiles")), "--list extracts nothing");
+        Outcome plain = jtecs("bench", "--quick", "--only", "integrate", "--list", "--out", dir.toString());
+        assertFalse(plain.out().contains("profiling"), plain.out());
+        assertRefused("--profile: the output path " + dir.resolve("a;b") + " holds a ';'",
+                "bench", "--quick", "--profile", "--list", "--out", dir.resolve("a;b").toString());
+    }
+
+    @Test
     void checkViewsWithNoForkIsRefusedWhereThisJvmRunsUnchecked() {
         String refusal = BenchCommand.checkViewsRefusal(true, 0, false);
         assertNotNull(refusal);

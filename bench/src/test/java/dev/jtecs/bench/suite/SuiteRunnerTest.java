@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.results.BenchResult;
 import dev.jtecs.storage.ViewChecks;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,31 @@ class SuiteRunnerTest {
         assertEquals(expected, List.copyOf(o.getJvmArgs().get()));
         assertEquals(expected, SuiteRunner.forkJvmArgs(true));
         assertEquals(SuiteRunner.FORK_JVM_ARGS, SuiteRunner.forkJvmArgs(false));
+    }
+
+    @Test
+    void profilingAddsAsyncProfilerWithTheLibraryTheCpuEventAndADirectoryPerWorkload() {
+        Workload w = Workloads.find("integrate").orElseThrow();
+        Path library = Path.of("/tmp/p/libasyncProfiler.so");
+        Path profiles = Path.of("/tmp/out/profiles");
+        Options o = SuiteRunner.options(w, Profile.QUICK, w.effectiveParams(true, Map.of()), false,
+                new SuiteRunner.Profiling(library, profiles));
+        assertEquals(List.of("GCProfiler", "AsyncProfiler"), o.getProfilers().stream()
+                .map(p -> p.getKlass().substring(p.getKlass().lastIndexOf('.') + 1)).toList());
+        assertEquals("libPath=/tmp/p/libasyncProfiler.so;event=cpu;interval=1000000;output=flamegraph,collapsed,text;"
+                + "flat=25;traces=0;dir=/tmp/out/profiles/integrate", o.getProfilers().get(1).getOpts());
+        assertEquals(SuiteRunner.FORK_JVM_ARGS, List.copyOf(o.getJvmArgs().get()), "the forks' flags as without");
+        assertEquals(1, SuiteRunner.options(w, Profile.QUICK, w.effectiveParams(true, Map.of()), false)
+                .getProfilers().size(), "no profiler unless asked");
+    }
+
+    @Test
+    void aProfilingPathWithASemicolonIsRefusedSinceJmhSplitsItsOptionsThere() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SuiteRunner.Profiling(Path.of("/tmp/a;b/lib.so"), Path.of("/tmp/out")));
+        assertTrue(e.getMessage().contains("/tmp/a;b/lib.so holds a ';'"), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> new SuiteRunner.Profiling(Path.of("/tmp/lib.so"), Path.of("/tmp/o;ut")));
     }
 
     @Test
