@@ -83,7 +83,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--quick", description = "one fork, 1 × 800 ms warm-up and 3 × 150 ms measurement per "
             + "benchmark, fewer sizes: a first look (--list prints its estimate; default: the full profile, 2 forks, "
-            + "3 × 1 s and 5 × 1 s, every size)")
+            + "5 × 1 s and 5 × 1 s, every size)")
     boolean quick;
 
     @Option(names = "--only", arity = "1..*", split = ",", paramLabel = "WORKLOAD",

@@ -114,7 +114,7 @@ public class SnapshotBenchmark {
     /** {@code snapshot_save}: binary into a reused buffer, binary to a file, the plain copy, and the table form. */
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.MILLISECONDS)
-    @Warmup(iterations = 3, time = 1)
+    @Warmup(iterations = 5, time = 1)
     @Measurement(iterations = 5, time = 1)
     @Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
         "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})

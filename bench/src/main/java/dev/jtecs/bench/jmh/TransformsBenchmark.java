@@ -63,7 +63,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
+@Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 2, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector",
     "--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow"})

@@ -53,9 +53,19 @@ public record Profile(String name, int forks, int warmupIterations, Duration war
     public static final Profile QUICK =
             new Profile("quick", 1, 1, Duration.ofMillis(800), 3, Duration.ofMillis(150), true);
 
-    /** The classes' own settings: two forks, 3 × 1 s warm-up, 5 × 1 s measurement, every declared size. */
+    /**
+     * The classes' own settings: two forks, 5 × 1 s warm-up, 5 × 1 s measurement, every declared size.
+     *
+     * <p>Five warm-up seconds, not three: the per-entity benchmarks reach their steady state late, jtecs's as well
+     * as the peers'. At 16,384 entities, one fork, one-second iterations from the first (µs per operation): jtecs
+     * {@code set_existing} ran 1,158, 473, 391, 384, then 279 from the fifth on; jtecs {@code set_new} 1,330, 858,
+     * 558, 465, 450, then 365 from the sixth; Artemis-odb's {@code set_new} 850, 528, 272, 423, then 276 to 295;
+     * Dominion's 2,019, 2,142, 2,095, then 1,392 from the fourth. With three, the fourth and fifth seconds fell in the
+     * measurement: they raised those means by up to a tenth (jtecs {@code set_existing} 7%, {@code set_new} 10%,
+     * Artemis-odb's {@code set_new} 9%) and widened their errors.
+     */
     public static final Profile FULL =
-            new Profile("full", 2, 3, Duration.ofSeconds(1), 5, Duration.ofSeconds(1), false);
+            new Profile("full", 2, 5, Duration.ofSeconds(1), 5, Duration.ofSeconds(1), false);
 
     public Profile {
         java.util.Objects.requireNonNull(name, "name");

@@ -16,6 +16,7 @@ class ProfileTest {
         assertEquals("1 × 800 ms", Profile.QUICK.warmupText());
         assertEquals("3 × 150 ms", Profile.QUICK.measurementText());
         assertEquals(2, Profile.FULL.forks());
+        assertEquals("5 × 1000 ms", Profile.FULL.warmupText(), "long enough for the per-entity paths' steady state");
         assertEquals("5 × 1000 ms", Profile.FULL.measurementText());
     }
 
@@ -31,7 +32,7 @@ class ProfileTest {
         assertEquals(0.8 + 3 * 0.15, Profile.QUICK.iterationSeconds(), 1e-9);
         double small = 0.8 + 3 * 0.15 + Profile.FORK_BASE_SECONDS;
         assertEquals(Math.round(10 * small * 1000), Profile.QUICK.estimate(10, 0, 1).toMillis());
-        double large = 8 + Profile.FORK_BASE_SECONDS + 2 * Profile.FORK_SECONDS_PER_MILLION_ENTITIES;
+        double large = 10 + Profile.FORK_BASE_SECONDS + 2 * Profile.FORK_SECONDS_PER_MILLION_ENTITIES;
         assertEquals(Math.round(3 * 2 * large * 1000), Profile.FULL.estimate(3, 2_000_000, 1).toMillis(),
                 "two forks each");
     }
