@@ -325,8 +325,16 @@ public final class World implements AutoCloseable {
      */
     public void set(long id, Input input) {
         checkOpen();
+        if (input instanceof ComponentValue<?> value && mutations.writeThrough(id, value)) {
+            return; // the commonest call first (MutationModel.writeThrough)
+        }
+        setOtherwise(id, input);
+    }
+
+    /** {@link #set} past its write-through, out of line. */
+    private void setOtherwise(long id, Input input) {
         if (input instanceof ComponentValue<?> value && mutations.setAtOnce(id, value)) {
-            return; // written through, or staged as a compact move, on a short path (MutationModel.setAtOnce)
+            return; // staged as a compact move, or moved at once, on a short path (MutationModel.setAtOnce)
         }
         if (input instanceof TagComponent tag && mutations.stageTagMove(id, tag, true)) {
             return; // a tag staged as a compact move, or moved at once with no scope open (MutationModel.stageTagMove)

@@ -223,6 +223,30 @@ public final class MutationModel {
     // ---------------------------------------------------------------- set, remove, despawn
 
     /**
+     * The first of {@link #setAtOnce}'s short paths alone: the value of a plain record of a native component the
+     * published entity already has, written through with nothing staged for it. Returns false, having changed
+     * nothing, in every other case. Kept apart and small: {@code World.set} calls it first and everything else
+     * out of line.
+     */
+    public boolean writeThrough(long id, ComponentValue<?> value) {
+        int store = index.aliveStore(id);
+        if (store < 0 || !(value.component() instanceof NativeComponent<?> component)) {
+            return false;
+        }
+        Table table = archetypes.ofStore(store);
+        int position = table.position(component.id());
+        return position >= 0 && writeThroughAt(table, position, Entity.slot(id), value);
+    }
+
+    private boolean writeThroughAt(Table table, int position, int slot, ComponentValue<?> value) {
+        if (!table.isPlainRecord(position) || !staging.nothingStaged(slot, table)
+                || scopes.depth() == 0 && drain.hasWork()) { // (the last check costs the most)
+            return false;
+        }
+        return table.writePlainRecord(position, index.rowOf(slot), value.value());
+    }
+
+    /**
      * The short paths of {@link #set} for the value of a native component on a published entity with nothing
      * staged (no record, no doom, no open batch boundary): it does exactly what {@code set} would, without opening
      * the call's scope or repeating the checks a value of a native component always passes, and returns true.
@@ -250,11 +274,7 @@ public final class MutationModel {
         int slot = Entity.slot(id);
         int position = table.position(component.id());
         if (position >= 0) {
-            if (!table.isPlainRecord(position) || !staging.nothingStaged(slot, table)
-                    || scopes.depth() == 0 && drain.hasWork()) { // (the last check costs the most)
-                return false;
-            }
-            return table.writePlainRecord(position, index.rowOf(slot), value.value());
+            return writeThroughAt(table, position, slot, value);
         }
         if (!component.requires().isEmpty() || !staging.nothingStaged(slot, table)) {
             return false; // requirements: a record

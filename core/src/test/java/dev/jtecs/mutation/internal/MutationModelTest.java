@@ -656,6 +656,37 @@ class MutationModelTest {
         }
     }
 
+    /**
+     * {@code writeThrough}, the part of {@code setAtOnce} that {@code World.set} tries first, writes a plain record
+     * through as {@code setAtOnce} does and declines, changing nothing, whatever else {@code setAtOnce} would do:
+     * a component the entity lacks (no move, staged or made), a scalar, a stale id, and work that waits.
+     */
+    @Test
+    void writeThroughWritesOnlyAPlainRecordTheEntityHasAndMovesNothing() {
+        try (Rig rig = new Rig()) {
+            long id = rig.model.spawn(new dev.jtecs.component.Input[] {SPOT.of(new Spot(1, 2)), HP.of(3)});
+            dev.jtecs.storage.internal.Table before = rig.tableOf(id);
+            java.util.function.Supplier<Object> spot = () -> rig.tableOf(id).readValue(
+                    rig.tableOf(id).position(SPOT.id()), rig.index.rowOf(Entity.slot(id)));
+
+            assertTrue(rig.model.writeThrough(id, SPOT.of(new Spot(3, 4))));
+            assertEquals(new Spot(3, 4), spot.get());
+            assertTrue(before.dirty().isDirty(before.position(SPOT.id())), "a write-through marks");
+
+            assertFalse(rig.model.writeThrough(id, HEADING.of(new Heading(1))), "a component it lacks");
+            assertSame(before, rig.tableOf(id), "no move made");
+            assertTrue(rig.model.transaction().isEmpty(), "and none staged");
+            assertFalse(rig.model.writeThrough(id, HP.of(7)), "a scalar component");
+            assertFalse(rig.model.writeThrough(Entity.pack(Entity.slot(id), Entity.generation(id) + 1),
+                    SPOT.of(new Spot(9, 9))), "a stale id");
+            long other = rig.index.allocate(); // earlier work that waits: a staged spawn left unpublished
+            rig.model.transaction().put(rig.model.transaction().begin(other, Entity.slot(other), TxState.STAGED_SPAWN),
+                    HP, HP.of(8));
+            assertFalse(rig.model.writeThrough(id, SPOT.of(new Spot(9, 9))), "work waits, no scope open");
+            assertEquals(new Spot(3, 4), spot.get(), "nothing written");
+        }
+    }
+
     record Heading(float angle) {} // plain
 
     static final dev.jtecs.component.NativeComponent<Heading> HEADING = Components.registerNative(Heading.class);
