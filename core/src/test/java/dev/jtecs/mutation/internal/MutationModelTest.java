@@ -641,14 +641,7 @@ class MutationModelTest {
             assertEquals(new Spot(5, 6), spot.get());
             rig.model.scopes().commit();
 
-            assertFalse(rig.model.setAtOnce(id, HP.of(7)), "a scalar component");
-            assertFalse(rig.model.setAtOnce(Entity.pack(Entity.slot(id), Entity.generation(id) + 1),
-                    SPOT.of(new Spot(9, 9))), "a stale id");
-            long other = rig.index.allocate(); // earlier work that waits: a staged spawn left unpublished
-            rig.model.transaction().put(rig.model.transaction().begin(other, Entity.slot(other), TxState.STAGED_SPAWN),
-                    HP, HP.of(8));
-            assertFalse(rig.model.setAtOnce(id, SPOT.of(new Spot(9, 9))), "work waits, no scope open");
-            assertEquals(new Spot(5, 6), spot.get(), "nothing written");
+            long other = assertDeclinesTheCommonCases(rig, id, rig.model::setAtOnce, spot);
             rig.model.set(id, SPOT.of(new Spot(7, 8))); // the general path writes it and publishes the waiting spawn
             assertEquals(new Spot(7, 8), spot.get());
             assertTrue(rig.index.isAlive(other));
@@ -676,15 +669,28 @@ class MutationModelTest {
             assertFalse(rig.model.writeThrough(id, HEADING.of(new Heading(1))), "a component it lacks");
             assertSame(before, rig.tableOf(id), "no move made");
             assertTrue(rig.model.transaction().isEmpty(), "and none staged");
-            assertFalse(rig.model.writeThrough(id, HP.of(7)), "a scalar component");
-            assertFalse(rig.model.writeThrough(Entity.pack(Entity.slot(id), Entity.generation(id) + 1),
-                    SPOT.of(new Spot(9, 9))), "a stale id");
-            long other = rig.index.allocate(); // earlier work that waits: a staged spawn left unpublished
-            rig.model.transaction().put(rig.model.transaction().begin(other, Entity.slot(other), TxState.STAGED_SPAWN),
-                    HP, HP.of(8));
-            assertFalse(rig.model.writeThrough(id, SPOT.of(new Spot(9, 9))), "work waits, no scope open");
-            assertEquals(new Spot(3, 4), spot.get(), "nothing written");
+            assertDeclinesTheCommonCases(rig, id, rig.model::writeThrough, spot);
         }
+    }
+
+    /**
+     * What both short paths of a plain record's {@code set} decline, writing nothing: a scalar component's value, a
+     * stale id, and, with no scope open, a value while earlier work waits (a staged spawn, left unpublished here:
+     * its id is returned).
+     */
+    private static long assertDeclinesTheCommonCases(Rig rig, long id,
+            java.util.function.BiPredicate<Long, dev.jtecs.component.ComponentValue<?>> path,
+            java.util.function.Supplier<Object> spot) {
+        Object before = spot.get();
+        assertFalse(path.test(id, HP.of(7)), "a scalar component");
+        assertFalse(path.test(Entity.pack(Entity.slot(id), Entity.generation(id) + 1), SPOT.of(new Spot(9, 9))),
+                "a stale id");
+        long other = rig.index.allocate(); // earlier work that waits: a staged spawn left unpublished
+        rig.model.transaction().put(rig.model.transaction().begin(other, Entity.slot(other), TxState.STAGED_SPAWN),
+                HP, HP.of(8));
+        assertFalse(path.test(id, SPOT.of(new Spot(9, 9))), "work waits, no scope open");
+        assertEquals(before, spot.get(), "nothing written");
+        return other;
     }
 
     record Heading(float angle) {} // plain
