@@ -331,7 +331,10 @@ public final class World implements AutoCloseable {
         setOtherwise(id, input);
     }
 
-    /** {@link #set} past its write-through, out of line. */
+    /**
+     * {@link #set} past its write-through, out of line. {@code setAtOnce} looks at the write-through again and
+     * declines it again: a few lookups, only on the way to a move or to the general path.
+     */
     private void setOtherwise(long id, Input input) {
         if (input instanceof ComponentValue<?> value && mutations.setAtOnce(id, value)) {
             return; // staged as a compact move, or moved at once, on a short path (MutationModel.setAtOnce)
