@@ -4,6 +4,7 @@
  */
 module dev.jtecs.core {
     requires transitive org.joml; // Transform3D's helpers take and return JOML types
+    requires jdk.management; // the heap's region size, to fit large arrays to it (entity.internal.Growth)
 
     exports dev.jtecs.entity;
     exports dev.jtecs.component;

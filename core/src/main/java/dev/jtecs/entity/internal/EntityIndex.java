@@ -694,7 +694,9 @@ public final class EntityIndex {
         if (needed <= meta.length) {
             return;
         }
-        int capacity = (int) Math.min((long) maxEntities + 1, Math.max(needed, (long) meta.length * 2));
+        int doubled = (int) Math.min((long) maxEntities + 1, Math.max(needed, (long) meta.length * 2));
+        // fitted to the heap's regions (Growth.fitted), never past the last slot there can be
+        int capacity = Math.min(maxEntities + 1, Growth.fitted(meta.length, doubled, needed, Long.BYTES));
         // both first, then assign: a failed growth leaves the arrays as they were, of one length
         long[] grownMeta = Growth.copyOf(meta, capacity);
         int[] grownRow = Growth.copyOf(row, capacity);

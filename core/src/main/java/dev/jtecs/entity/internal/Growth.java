@@ -71,6 +71,99 @@ public final class Growth {
     }
 
     /**
+     * {@link #nextCapacity(int, int)} for an array of {@code elementBytes}-byte elements (the widest of the arrays a
+     * caller grows in step: 8 for a {@code long[]}, {@link #REFERENCES} for references), fitted to the heap
+     * regions a large array takes whole ({@link #fitToRegions}).
+     */
+    public static int nextCapacity(int length, int needed, int elementBytes) {
+        return fitted(length, nextCapacity(length, needed), needed, elementBytes);
+    }
+
+    /**
+     * A growth of an array of {@code length} to {@code capacity} (at least {@code needed}), fitted to the heap's
+     * regions as {@link #nextCapacity(int, int, int)} fits it: for a caller with a growth rule of its own.
+     */
+    public static int fitted(int length, int capacity, int needed, int elementBytes) {
+        if (ARRAY_HEADER + (long) capacity * Math.max(4, elementBytes) < SMALLEST_REGION / 2) {
+            return capacity; // no region is this small: the JVM's heap need not even be asked
+        }
+        int bytes = elementBytes == REFERENCES ? HeapRegions.referenceBytes() : elementBytes;
+        return fitToRegions(length, capacity, needed, bytes, HeapRegions.bytes());
+    }
+
+    /** The {@code elementBytes} of a reference array for {@link #nextCapacity(int, int, int)}: 4 or 8 bytes. */
+    public static final int REFERENCES = -1;
+
+    /** G1's smallest region: 1 MiB. */
+    private static final long SMALLEST_REGION = 1L << 20;
+
+    /**
+     * Under G1 an array of at least half a heap region is allocated in whole regions of its own, so what its last
+     * region holds past the array is lost to everything else: an array of one more element than two regions hold
+     * costs three. A million-slot world had two such arrays, 7 bytes of every entity's 56 on the heap. So a large
+     * capacity is fitted to whole regions, with room for a 16-byte array header and the header of an array in
+     * step with half its element size (a {@code long[]} and an {@code int[]} of one length both fit): down to
+     * the regions before it when that still holds {@code needed} and grows the array by at least a sixteenth,
+     * else up to the end of its last region, which it occupies anyway. Small arrays, and any array under a
+     * collector without such regions ({@code regionBytes} 0), keep {@code capacity}.
+     */
+    static int fitToRegions(int length, int capacity, int needed, int elementBytes, long regionBytes) {
+        long bytes = ARRAY_HEADER + (long) capacity * elementBytes;
+        if (regionBytes <= 0 || bytes < regionBytes / 2) {
+            return capacity;
+        }
+        long regions = (bytes + regionBytes - 1) / regionBytes;
+        long down = ((regions - 1) * regionBytes - 2 * ARRAY_HEADER) / elementBytes;
+        if (regions > 1 && down >= needed && down >= length + length / 16L) {
+            return (int) down;
+        }
+        long up = (regions * regionBytes - 2 * ARRAY_HEADER) / elementBytes;
+        return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(capacity, up));
+    }
+
+    /** The bytes before an array's first element, at most (a 64-bit JVM: 12 or 16). */
+    static final int ARRAY_HEADER = 16;
+
+    /** What the running JVM's heap is made of, read once, the first time a large array grows. */
+    static final class HeapRegions {
+        private static final long BYTES;
+        private static final int REFERENCE_BYTES;
+
+        static {
+            long region = 0;
+            int references = 8;
+            try {
+                com.sun.management.HotSpotDiagnosticMXBean vm = java.lang.management.ManagementFactory
+                        .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+                if (vm != null) {
+                    if (Boolean.parseBoolean(vm.getVMOption("UseG1GC").getValue())) {
+                        region = Long.parseLong(vm.getVMOption("G1HeapRegionSize").getValue());
+                    }
+                    if (Boolean.parseBoolean(vm.getVMOption("UseCompressedOops").getValue())) {
+                        references = 4;
+                    }
+                }
+            } catch (RuntimeException | LinkageError unknown) {
+                region = 0; // not HotSpot, or no management: capacities stay as they are
+            }
+            BYTES = region > 0 && Long.bitCount(region) == 1 ? region : 0;
+            REFERENCE_BYTES = references;
+        }
+
+        private HeapRegions() {}
+
+        /** G1's region size, or 0 under any other collector or where it cannot be read. */
+        static long bytes() {
+            return BYTES;
+        }
+
+        /** 4 with compressed references, else 8. */
+        static int referenceBytes() {
+            return REFERENCE_BYTES;
+        }
+    }
+
+    /**
      * Grows {@code list} to hold {@code needed} elements when {@code room}, the capacity the caller knows it has
      * (an {@link java.util.ArrayList} hides its own), is short, failed the same way as an array's growth; returns
      * the room now known. A caller that reserves before it changes anything then adds without allocating.

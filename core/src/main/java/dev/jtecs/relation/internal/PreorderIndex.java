@@ -229,7 +229,7 @@ final class PreorderIndex {
                 places[slot] = places[slot] == 0 ? at + 1 : -1;
                 int end = sparse.copySourcesDescending(relationship, entity, stack, top);
                 if (end < 0) {
-                    int capacity = Growth.nextCapacity(stack.length, top - 1 - end);
+                    int capacity = Growth.nextCapacity(stack.length, top - 1 - end, Long.BYTES);
                     stack = Growth.copyOf(stack, capacity);
                     stackParents = Growth.copyOf(stackParents, capacity);
                     stackDepths = Growth.copyOf(stackDepths, capacity);

@@ -81,10 +81,10 @@ final class Settlement {
     void reserve(int count, int highestSlot) {
         noted.reserve(highestSlot);
         if (highestSlot >= notedIds.length) {
-            notedIds = Growth.copyOf(notedIds, Growth.nextCapacity(notedIds.length, highestSlot + 1));
+            notedIds = Growth.copyOf(notedIds, Growth.nextCapacity(notedIds.length, highestSlot + 1, Long.BYTES));
         }
         if (deadTargetCount + count > deadTargets.length) {
-            int capacity = Growth.nextCapacity(deadTargets.length, deadTargetCount + count);
+            int capacity = Growth.nextCapacity(deadTargets.length, deadTargetCount + count, Long.BYTES);
             deadTargets = Growth.copyOf(deadTargets, capacity);
         }
     }

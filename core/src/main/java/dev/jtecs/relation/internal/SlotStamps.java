@@ -24,7 +24,7 @@ final class SlotStamps {
     /** Makes room to mark slots up to {@code highestSlot}; a failed growth changes nothing. */
     void reserve(int highestSlot) {
         if (highestSlot >= stamps.length) {
-            stamps = Growth.copyOf(stamps, Growth.nextCapacity(stamps.length, highestSlot + 1));
+            stamps = Growth.copyOf(stamps, Growth.nextCapacity(stamps.length, highestSlot + 1, Integer.BYTES));
         }
     }
 

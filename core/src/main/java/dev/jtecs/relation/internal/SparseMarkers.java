@@ -72,7 +72,7 @@ final class SparseMarkers {
      */
     void reserveTouches(int n) {
         if (touchedEntities.length - touchedCount < n) {
-            int capacity = Growth.nextCapacity(touchedEntities.length, touchedCount + n);
+            int capacity = Growth.nextCapacity(touchedEntities.length, touchedCount + n, Long.BYTES);
             // every array first, then assign: a failed growth leaves them all as they were, in step
             var grownTouchedEntities = Growth.copyOf(touchedEntities, capacity);
             var grownTouchedRelationships = Growth.copyOf(touchedRelationships, capacity);

@@ -26,7 +26,7 @@ final class TraversalStack {
 
     private void ensure(int size) {
         if (size > entities.length) {
-            int capacity = Growth.nextCapacity(entities.length, size);
+            int capacity = Growth.nextCapacity(entities.length, size, Long.BYTES);
             // every array first, then assign: a failed growth leaves them all as they were, in step
             var grownEntities = Growth.copyOf(entities, capacity);
             var grownDepths = Growth.copyOf(depths, capacity);

@@ -86,7 +86,7 @@ public final class SparseEdges {
         void ensure(int slot) {
             if (exclusive) {
                 if (slot >= single.length) {
-                    int capacity = Growth.nextCapacity(single.length, slot + 1);
+                    int capacity = Growth.nextCapacity(single.length, slot + 1, Long.BYTES);
                     long[] grownSingle = Growth.copyOf(single, capacity);
                     Object[] grownPayloads = singlePayloads == null ? null : Growth.copyOf(singlePayloads, capacity);
                     single = grownSingle;
@@ -95,7 +95,7 @@ public final class SparseEdges {
                 return;
             }
             if (slot >= counts.length) {
-                int capacity = Growth.nextCapacity(counts.length, slot + 1);
+                int capacity = Growth.nextCapacity(counts.length, slot + 1, Growth.REFERENCES);
                 long[][] grownTargets = Growth.copyOf(targets, capacity);
                 int[] grownCounts = Growth.copyOf(counts, capacity);
                 Object[][] grownPayloads = payloads == null ? null : Growth.copyOf(payloads, capacity);
