@@ -4,7 +4,7 @@
  */
 module dev.jtecs.core {
     requires transitive org.joml; // Transform3D's helpers take and return JOML types
-    requires jdk.management; // the heap's region size, to fit large arrays to it (entity.internal.Growth)
+    requires static jdk.management; // optional: the heap's region size, to fit large arrays to it (entity.internal.Growth)
 
     exports dev.jtecs.entity;
     exports dev.jtecs.component;
