@@ -4,7 +4,8 @@
  */
 module dev.jtecs.core {
     requires transitive org.joml; // Transform3D's helpers take and return JOML types
-    requires static jdk.management; // optional: the heap's region size, to fit large arrays to it (entity.internal.Growth)
+    // optional: the heap's region size, to fit large arrays to it (entity.internal.Growth); unresolved, no fitting
+    requires static jdk.management;
 
     exports dev.jtecs.entity;
     exports dev.jtecs.component;

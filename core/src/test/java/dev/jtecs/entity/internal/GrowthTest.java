@@ -62,7 +62,8 @@ class GrowthTest {
 
     @Test
     void smallArraysAndOtherCollectorsKeepTheirCapacity() {
-        assertEquals(200_000, Growth.fitToRegions(160_000, 200_000, 160_001, 8, 4 * MIB), "1.6 MB: under half a region");
+        assertEquals(200_000, Growth.fitToRegions(160_000, 200_000, 160_001, 8, 4 * MIB),
+                "1.6 MB: under half a region");
         assertEquals(1_192_090, Growth.fitToRegions(953_672, 1_192_090, 953_673, 8, 0), "no regions");
         assertEquals(2_000, Growth.nextCapacity(1_000, 1_001, 8), "under the smallest region's half: as without");
     }
