@@ -325,20 +325,14 @@ public final class World implements AutoCloseable {
      */
     public void set(long id, Input input) {
         checkOpen();
-        if (input instanceof ComponentValue<?> value && mutations.writeThrough(id, value)) {
-            return; // the commonest call first (MutationModel.writeThrough)
+        if (input instanceof ComponentValue<?> value && mutations.setAtOnce(id, value)) {
+            return; // written through, or staged as a compact move, or moved at once (MutationModel.setAtOnce)
         }
         setOtherwise(id, input);
     }
 
-    /**
-     * {@link #set} past its write-through, out of line. {@code setAtOnce} looks at the write-through again and
-     * declines it again: a few lookups, only on the way to a move or to the general path.
-     */
+    /** {@link #set} past its short paths, out of line: a tag, or the general path. */
     private void setOtherwise(long id, Input input) {
-        if (input instanceof ComponentValue<?> value && mutations.setAtOnce(id, value)) {
-            return; // staged as a compact move, or moved at once, on a short path (MutationModel.setAtOnce)
-        }
         if (input instanceof TagComponent tag && mutations.stageTagMove(id, tag, true)) {
             return; // a tag staged as a compact move, or moved at once with no scope open (MutationModel.stageTagMove)
         }

@@ -223,30 +223,6 @@ public final class MutationModel {
     // ---------------------------------------------------------------- set, remove, despawn
 
     /**
-     * The first of {@link #setAtOnce}'s short paths alone: the value of a plain record of a native component the
-     * published entity already has, written through with nothing staged for it. Returns false, having changed
-     * nothing, in every other case. Kept apart and small: {@code World.set} calls it first and everything else
-     * out of line.
-     */
-    public boolean writeThrough(long id, ComponentValue<?> value) {
-        int store = index.aliveStore(id);
-        if (store < 0 || !(value.component() instanceof NativeComponent<?> component)) {
-            return false;
-        }
-        Table table = archetypes.ofStore(store);
-        int position = table.position(component.id());
-        return position >= 0 && writeThroughAt(table, position, Entity.slot(id), value);
-    }
-
-    private boolean writeThroughAt(Table table, int position, int slot, ComponentValue<?> value) {
-        if (!table.isPlainRecord(position) || !staging.nothingStaged(slot, table)
-                || scopes.depth() == 0 && drain.hasWork()) { // (the last check costs the most)
-            return false;
-        }
-        return table.writePlainRecord(position, index.rowOf(slot), value.value());
-    }
-
-    /**
      * The short paths of {@link #set} for the value of a native component on a published entity with nothing
      * staged (no record, no doom, no open batch boundary): it does exactly what {@code set} would, without opening
      * the call's scope or repeating the checks a value of a native component always passes, and returns true.
@@ -260,22 +236,32 @@ public final class MutationModel {
      *       and nobody is to be told, and otherwise the move is staged and published when the scope closes.
      * </ul>
      *
-     * <p>Returns false, having changed nothing, in every other case; the caller then calls {@code set}.
+     * <p>Returns false, having changed nothing, in every other case; the caller then calls {@code set}. The entity,
+     * its table and the component's position are looked up once, here; the write-through is all that runs in
+     * line (the commonest call, kept small so that it inlines into a caller's loop), and the move is out of line.
      */
     public boolean setAtOnce(long id, ComponentValue<?> value) {
-        if (!(value.component() instanceof NativeComponent<?> component)) {
-            return false;
-        }
         int store = index.aliveStore(id);
-        if (store < 0) {
+        if (store < 0 || !(value.component() instanceof NativeComponent<?> component)) {
             return false;
         }
         Table table = archetypes.ofStore(store);
-        int slot = Entity.slot(id);
         int position = table.position(component.id());
-        if (position >= 0) {
-            return writeThroughAt(table, position, slot, value);
+        return position >= 0 ? writeThroughAt(table, position, Entity.slot(id), value)
+                : moveWithValue(id, component, value, table);
+    }
+
+    private boolean writeThroughAt(Table table, int position, int slot, ComponentValue<?> value) {
+        if (!table.isPlainRecord(position) || !staging.nothingStaged(slot, table)
+                || scopes.depth() == 0 && drain.hasWork()) { // (the last check costs the most)
+            return false;
         }
+        return table.writePlainRecord(position, index.rowOf(slot), value.value());
+    }
+
+    /** {@link #setAtOnce} of a component the published entity lacks: its value moves the row, staged or at once. */
+    private boolean moveWithValue(long id, NativeComponent<?> component, ComponentValue<?> value, Table table) {
+        int slot = Entity.slot(id);
         if (!component.requires().isEmpty() || !staging.nothingStaged(slot, table)) {
             return false; // requirements: a record
         }

@@ -650,31 +650,7 @@ class MutationModelTest {
     }
 
     /**
-     * {@code writeThrough}, the part of {@code setAtOnce} that {@code World.set} tries first, writes a plain record
-     * through as {@code setAtOnce} does and declines, changing nothing, whatever else {@code setAtOnce} would do:
-     * a component the entity lacks (no move, staged or made), a scalar, a stale id, and work that waits.
-     */
-    @Test
-    void writeThroughWritesOnlyAPlainRecordTheEntityHasAndMovesNothing() {
-        try (Rig rig = new Rig()) {
-            long id = rig.model.spawn(new dev.jtecs.component.Input[] {SPOT.of(new Spot(1, 2)), HP.of(3)});
-            dev.jtecs.storage.internal.Table before = rig.tableOf(id);
-            java.util.function.Supplier<Object> spot = () -> rig.tableOf(id).readValue(
-                    rig.tableOf(id).position(SPOT.id()), rig.index.rowOf(Entity.slot(id)));
-
-            assertTrue(rig.model.writeThrough(id, SPOT.of(new Spot(3, 4))));
-            assertEquals(new Spot(3, 4), spot.get());
-            assertTrue(before.dirty().isDirty(before.position(SPOT.id())), "a write-through marks");
-
-            assertFalse(rig.model.writeThrough(id, HEADING.of(new Heading(1))), "a component it lacks");
-            assertSame(before, rig.tableOf(id), "no move made");
-            assertTrue(rig.model.transaction().isEmpty(), "and none staged");
-            assertDeclinesTheCommonCases(rig, id, rig.model::writeThrough, spot);
-        }
-    }
-
-    /**
-     * What both short paths of a plain record's {@code set} decline, writing nothing: a scalar component's value, a
+     * What {@code setAtOnce}'s write-through declines, writing nothing: a scalar component's value, a
      * stale id, and, with no scope open, a value while earlier work waits (a staged spawn, left unpublished here:
      * its id is returned).
      */
