@@ -103,8 +103,14 @@ final class BatchDespawns {
         }
     }
 
-    /** Reports the despawns of the run {@link #removeRun} removed last, every one even when one throws. */
+    /**
+     * Reports the despawns of the run {@link #removeRun} removed last, every one even when one throws; none when
+     * the hooks would do nothing with any of them (a world without edges or pairs: one check, not one per entity).
+     */
     void reportRun(int n) {
+        if (!drain.reportsDespawns()) {
+            return;
+        }
         Throwable failure = null;
         for (int i = 0; i < n; i++) {
             try {

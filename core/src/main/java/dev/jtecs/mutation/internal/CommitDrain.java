@@ -900,6 +900,11 @@ public final class CommitDrain {
         hooks.despawned(id);
     }
 
+    /** Whether {@link #reportDespawned} may do anything now ({@link DrainHooks#hearsDespawns}). */
+    boolean reportsDespawns() {
+        return hooks.hearsDespawns();
+    }
+
     void reportReleased(long id) {
         lifecycle.released(id);
     }

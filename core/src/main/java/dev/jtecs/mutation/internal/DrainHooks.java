@@ -39,6 +39,14 @@ public interface DrainHooks {
     /** A publication despawned {@code id}: its row is gone and its slot free. */
     default void despawned(long id) {}
 
+    /**
+     * Whether {@link #despawned} may do anything now. False promises that it would do nothing for any entity until
+     * edges or pairs come into the world, which no despawn does; a run of despawns then skips telling each one.
+     */
+    default boolean hearsDespawns() {
+        return true;
+    }
+
     /** Rows {@code [fromRow, toRow)} were placed in {@code table}, whose signature holds relationship pairs. */
     default void placedWithPairs(Table table, int fromRow, int toRow) {}
 

@@ -90,6 +90,11 @@ public final class Relations implements DrainHooks {
     }
 
     @Override
+    public boolean hearsDespawns() {
+        return settlement.hearsDespawns();
+    }
+
+    @Override
     public void placedWithPairs(Table table, int fromRow, int toRow) {
         settlement.dropEdgesToDead(table, fromRow, toRow);
     }

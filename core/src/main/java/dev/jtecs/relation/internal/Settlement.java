@@ -62,6 +62,11 @@ final class Settlement {
      * its moves, {@link #settleDeadTargets} despawns the sources of cascading edges (whole subtrees, in the next
      * wave of the same commit) and removes the other edges.
      */
+    /** Whether {@link #despawnedTarget} may do anything: false while the world holds no sparse edge and no pair. */
+    boolean hearsDespawns() {
+        return !sparse.isEmpty() || !pairs.isEmpty();
+    }
+
     void despawnedTarget(long id) {
         if (!sparse.isEmpty()) {
             sparse.removeSource(id); // its own sparse edges go with it; the slot's next entity starts without

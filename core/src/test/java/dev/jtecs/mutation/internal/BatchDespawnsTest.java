@@ -232,4 +232,45 @@ class BatchDespawnsTest {
         }
         assertTrue(failures > 0, "the drain's growths were among those failed");
     }
+
+    /**
+     * A run of quiet despawns tells the hooks of each despawned entity while they hear despawns, and none of them
+     * while they promise that telling would do nothing ({@code DrainHooks.hearsDespawns}): the rows and slots go
+     * the same way either way.
+     */
+    @Test
+    void aRunTellsTheHooksOfEachDespawnOnlyWhileTheyHearDespawns() {
+        for (boolean hears : new boolean[] {true, false}) {
+            List<Long> told = new ArrayList<>();
+            dev.jtecs.mutation.internal.DrainHooks hooks = new dev.jtecs.mutation.internal.DrainHooks() {
+                @Override
+                public void despawned(long id) {
+                    told.add(id);
+                }
+
+                @Override
+                public boolean hearsDespawns() {
+                    return hears;
+                }
+            };
+            try (DrainFixture rig = new DrainFixture(hooks)) {
+                long[] ids = new long[2 * BatchDespawns.MIN_RUN];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = rig.stageSpawn(D.of(i));
+                }
+                rig.drain.publish();
+                List<Long> run = new ArrayList<>();
+                for (int i = 0; i < ids.length; i += 2) { // every other row: a run of one table, not all of it
+                    rig.tx.stageQuietDespawn(ids[i], dev.jtecs.entity.Entity.slot(ids[i]));
+                    run.add(ids[i]);
+                }
+                rig.drain.publish();
+                assertEquals(hears ? run : List.of(), told, "hears despawns: " + hears);
+                for (int i = 0; i < ids.length; i++) {
+                    assertEquals(i % 2 == 1, rig.index.isAlive(ids[i]), "entity " + i + ", hears: " + hears);
+                }
+                assertEquals(BatchDespawns.MIN_RUN, rig.tableOf(ids[1]).count());
+            }
+        }
+    }
 }

@@ -100,5 +100,6 @@ class DrainHooksTest {
         assertThrows(IllegalStateException.class,
                 () -> DrainHooks.NONE.applySparse(1, SparseWriteQueue.ADD, SPARSE, 2, null));
         assertEquals(false, DrainHooks.NONE.pendingSettlement());
+        assertEquals(true, DrainHooks.NONE.hearsDespawns(), "unless a hook promises otherwise, every despawn is told");
     }
 }

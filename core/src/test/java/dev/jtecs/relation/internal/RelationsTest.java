@@ -1,6 +1,7 @@
 package dev.jtecs.relation.internal;
 
 import static dev.jtecs.relation.internal.RelationFixtures.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -522,6 +523,41 @@ class RelationsTest {
             assertEquals(before, dump());
             assertEquals(List.of(parent), targets(child, PARENT), "the aliased edge is still there");
             assertTrue(world.has(child, own), "the world's own pair still answers");
+        }
+    }
+
+    /**
+     * Despawns published as a run (many of one table in one scope) still tell the relationship layer of every death
+     * while the world holds edges or pairs: a dead source's sparse edges leave its target's list, and a dense edge
+     * to a dead target goes ({@code hearsDespawns} is true in both worlds; BatchDespawnsTest covers a false one).
+     */
+    @Test
+    void despawnsPublishedAsARunStillDropTheEdgesOfTheDead() {
+        try (World sparseOnly = World.create(); World denseOnly = World.create()) {
+            long target = sparseOnly.spawn();
+            long[] sources = new long[20];
+            for (int i = 0; i < sources.length; i++) {
+                sources[i] = sparseOnly.spawn(LIKES.to(target));
+            }
+            long survivor = sources[sources.length - 1];
+            sparseOnly.defer();
+            for (int i = 0; i < sources.length - 1; i++) {
+                sparseOnly.despawn(sources[i]);
+            }
+            sparseOnly.commit();
+            assertArrayEquals(new long[] {survivor}, sparseOnly.relationshipSources(LIKES, target));
+
+            long[] targets = new long[20];
+            for (int i = 0; i < targets.length; i++) {
+                targets[i] = denseOnly.spawn();
+            }
+            long knower = denseOnly.spawn(KNOWS.to(targets[3]));
+            denseOnly.defer();
+            for (long each : targets) {
+                denseOnly.despawn(each);
+            }
+            denseOnly.commit();
+            assertFalse(denseOnly.has(knower, KNOWS), "no dense edge outlives its target");
         }
     }
 }
