@@ -28,9 +28,11 @@ import dev.jtecs.storage.internal.StructureClock;
  * that dies drops its edge, which moves it too; a root that dies changes nothing a walk reads, since a root has no
  * parent and its sources keep pointing at its id.
  *
- * <p>When it is built. As for {@link ChildIndex}: walks that find the index stale read the store and add what they
- * reached to a {@link BuildTally}, which restarts whenever the counter moves; once it reaches half the slots in use,
- * the next walk builds. Each build lays out into new arrays and never writes them again, so a walk whose visitor
+ * <p>When it is built. The relationship's first walk builds it at once ({@link #neverBuilt}), so that a still
+ * hierarchy is never walked on the store and the JIT profiles the walks as they will run. After that, as for
+ * {@link ChildIndex}: walks that find the index stale read the store and add what they reached to a
+ * {@link BuildTally}, which restarts whenever the counter moves; once it reaches half the slots in use, the next
+ * walk builds. A failed build counts as the first. Each build lays out into new arrays and never writes them again, so a walk whose visitor
  * starts another walk (which may build) goes on reading the arrays it started with; it then finds the counter moved
  * and goes on from the store.
  *
@@ -132,6 +134,13 @@ final class PreorderIndex {
         return tally.note(edges.value(), entities, slotsInUse);
     }
 
+    /** Whether no {@link #build} was ever tried. */
+    boolean neverBuilt() {
+        return !tried;
+    }
+
+    private boolean tried;
+
     /** Whether the walks on the store since the counter last moved have earned a {@link #build}. */
     boolean wanted() {
         return wantedAt(edges.value());
@@ -148,6 +157,7 @@ final class PreorderIndex {
      */
     boolean build() {
         long version = edges.value();
+        tried = true;
         built = false;
         tally.spend();
         rootCount = 0;

@@ -207,13 +207,16 @@ public final class Traversal {
         return forest;
     }
 
-    /** Whether the preorder index is current, after building it when walks on the store have earned that. */
+    /**
+     * Whether the preorder index is current, after building it: at the relationship's first walk, or once walks on
+     * the store have earned it since the last change.
+     */
     private boolean currentPreorder(PreorderIndex forest) {
         long version = forest.version();
         if (forest.isCurrentAt(version)) {
             return true;
         }
-        return forest.wantedAt(version) && forest.build();
+        return (forest.wantedAt(version) || forest.neverBuilt()) && forest.build();
     }
 
     /** The child index of a sparse, reverse-indexed relationship, or null for a dense one (read by archetype). */
@@ -243,12 +246,8 @@ public final class Traversal {
             throw new IllegalArgumentException("walkUp: maxDepth=" + maxDepth + " must not be negative");
         }
         PreorderIndex forest = preorderIndex(relationship);
-        if (forest != null && currentPreorder(forest)) {
-            int at = forest.positionOf(id);
-            if (at >= 0) {
-                walkUpForest(forest, at, id, relationship, visitor, maxDepth);
-                return;
-            }
+        if (forest != null && currentPreorder(forest) && walkUpForest(forest, id, relationship, visitor, maxDepth)) {
+            return;
         }
         int levels = walkUpStore(id, relationship, visitor, maxDepth, null, 1);
         if (forest != null && !forest.isCurrent()) {
@@ -260,10 +259,16 @@ public final class Traversal {
      * {@link #walkUp} by parent positions. An indexed entity with a parent is a source, so it is alive, and an
      * indexed root has no edge to follow (a dead one's slot may hold another entity, whose edges are not its own):
      * the walk the store would take, without its checks. A forest has no cycle. When a visit changes the
-     * relationship's edges, the walk goes on from the store.
+     * relationship's edges, the walk goes on from the store. Returns false, having visited nothing, when {@code id}
+     * is not indexed (the caller walks the store). The position is looked up here, so that a walk by the index is
+     * one call whether or not the JIT inlines it (compiled before the first build, the call looks cold).
      */
-    private void walkUpForest(PreorderIndex forest, int at, long id, BaseRelationship<?> relationship,
+    private boolean walkUpForest(PreorderIndex forest, long id, BaseRelationship<?> relationship,
             AncestorVisitor visitor, int maxDepth) {
+        int at = forest.positionOf(id);
+        if (at < 0) {
+            return false; // not indexed: the caller walks the store
+        }
         long version = forest.builtVersion();
         long[] ids = forest.ids;
         int[] parents = forest.parents;
@@ -273,7 +278,7 @@ public final class Traversal {
                 throw tooDeep(relationship, id, maxDepth);
             }
             if (!visitor.visit(ids[p], depth)) {
-                return;
+                return true;
             }
             if (forest.version() != version) {
                 long[] path = new long[depth + 16]; // the rare path: a visitor changed the hierarchy mid-walk
@@ -282,9 +287,10 @@ public final class Traversal {
                 }
                 path[0] = id;
                 walkUpStore(id, relationship, visitor, maxDepth, path, depth + 1);
-                return;
+                return true;
             }
         }
+        return true;
     }
 
     private static IllegalStateException tooDeep(BaseRelationship<?> relationship, long id, int maxDepth) {
