@@ -32,9 +32,9 @@ import dev.jtecs.storage.internal.StructureClock;
  * hierarchy is never walked on the store and the JIT profiles the walks as they will run. After that, as for
  * {@link ChildIndex}: walks that find the index stale read the store and add what they reached to a
  * {@link BuildTally}, which restarts whenever the counter moves; once it reaches half the slots in use, the next
- * walk builds. A failed build counts as the first. Each build lays out into new arrays and never writes them again, so a walk whose visitor
- * starts another walk (which may build) goes on reading the arrays it started with; it then finds the counter moved
- * and goes on from the store.
+ * walk builds. A failed build counts as the first. Each build lays out into new arrays and never writes them again,
+ * so a walk whose visitor starts another walk (which may build) goes on reading the arrays it started with; it then
+ * finds the counter moved and goes on from the store.
  *
  * <p>Memory: by indexed entity an id, a depth and a parent position (16 bytes), by slot a position (4 bytes), held
  * once built. The build allocates a stack and a list of roots besides. A build that cannot allocate leaves the index

@@ -57,16 +57,16 @@ final class Settlement {
         this.isAlive = index::isAlive;
     }
 
-    /**
-     * A publication despawned {@code id}: when edges point at it, it is noted; once its segment has published
-     * its moves, {@link #settleDeadTargets} despawns the sources of cascading edges (whole subtrees, in the next
-     * wave of the same commit) and removes the other edges.
-     */
     /** Whether {@link #despawnedTarget} may do anything: false while the world holds no sparse edge and no pair. */
     boolean hearsDespawns() {
         return !sparse.isEmpty() || !pairs.isEmpty();
     }
 
+    /**
+     * A publication despawned {@code id}: when edges point at it, it is noted; once its segment has published
+     * its moves, {@link #settleDeadTargets} despawns the sources of cascading edges (whole subtrees, in the next
+     * wave of the same commit) and removes the other edges.
+     */
     void despawnedTarget(long id) {
         if (!sparse.isEmpty()) {
             sparse.removeSource(id); // its own sparse edges go with it; the slot's next entity starts without

@@ -261,7 +261,7 @@ public final class Traversal {
      * the walk the store would take, without its checks. A forest has no cycle. When a visit changes the
      * relationship's edges, the walk goes on from the store. Returns false, having visited nothing, when {@code id}
      * is not indexed (the caller walks the store). The position is looked up here, so that a walk by the index is
-     * one call whether or not the JIT inlines it (compiled before the first build, the call looks cold).
+     * one call from {@code walkUp} whether or not the JIT inlines it.
      */
     private boolean walkUpForest(PreorderIndex forest, long id, BaseRelationship<?> relationship,
             AncestorVisitor visitor, int maxDepth) {
