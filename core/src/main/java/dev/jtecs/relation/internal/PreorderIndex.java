@@ -28,7 +28,7 @@ import dev.jtecs.storage.internal.StructureClock;
  * that dies drops its edge, which moves it too; a root that dies changes nothing a walk reads, since a root has no
  * parent and its sources keep pointing at its id.
  *
- * <p>When it is built. The relationship's first walk builds it at once ({@link #neverBuilt}), so that a still
+ * <p>When it is built. The relationship's first walk builds it at once ({@link #neverTried}), so that a still
  * hierarchy is never walked on the store and the JIT profiles the walks as they will run. After that, as for
  * {@link ChildIndex}: walks that find the index stale read the store and add what they reached to a
  * {@link BuildTally}, which restarts whenever the counter moves; once it reaches half the slots in use, the next
@@ -60,6 +60,7 @@ final class PreorderIndex {
     private int[] places = new int[0]; // by slot: position + 1 of the entity there, 0 for none, -1 when two share it
 
     private boolean built;
+    private boolean tried; // a build was tried, successful or not: the first walk's is not earned, later ones are
     private long builtVersion;
 
     private final BuildTally tally = new BuildTally();
@@ -134,12 +135,10 @@ final class PreorderIndex {
         return tally.note(edges.value(), entities, slotsInUse);
     }
 
-    /** Whether no {@link #build} was ever tried. */
-    boolean neverBuilt() {
+    /** Whether no {@link #build} was ever tried (a failed one counts). */
+    boolean neverTried() {
         return !tried;
     }
-
-    private boolean tried;
 
     /** Whether the walks on the store since the counter last moved have earned a {@link #build}. */
     boolean wanted() {

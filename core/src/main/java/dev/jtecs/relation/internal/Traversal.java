@@ -216,7 +216,7 @@ public final class Traversal {
         if (forest.isCurrentAt(version)) {
             return true;
         }
-        return (forest.wantedAt(version) || forest.neverBuilt()) && forest.build();
+        return (forest.wantedAt(version) || forest.neverTried()) && forest.build();
     }
 
     /** The child index of a sparse, reverse-indexed relationship, or null for a dense one (read by archetype). */

@@ -108,7 +108,8 @@ final class TargetLists {
                 size++;
                 return;
             }
-            lists = Growth.copyOf(lists, Growth.nextCapacity(lists.length, slot + 1, Growth.REFERENCES)); // fails before any change
+            // fails before any change
+            lists = Growth.copyOf(lists, Growth.nextCapacity(lists.length, slot + 1, Growth.REFERENCES));
         }
         if (lists[slot] == null) {
             own(list, target);

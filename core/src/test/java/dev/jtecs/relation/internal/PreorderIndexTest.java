@@ -293,9 +293,9 @@ class PreorderIndexTest {
             long parent = f.spawn();
             long reserved = f.entities.allocate(); // reserved, not yet published
             f.store.add(UNDER, reserved, parent, null);
-            assertTrue(f.index.neverBuilt(), "no build tried yet: a relationship's first walk builds at once");
+            assertTrue(f.index.neverTried(), "no build tried yet: a relationship's first walk builds at once");
             assertFalse(f.index.build(), "the walks read the store");
-            assertFalse(f.index.neverBuilt(), "a failed build was tried too: later builds are earned");
+            assertFalse(f.index.neverTried(), "a failed build was tried too: later builds are earned");
             assertFalse(f.index.isCurrent());
             f.entities.publish(Entity.slot(reserved), 0, 99);
             assertTrue(f.index.build());
