@@ -19,7 +19,8 @@ import dev.jtecs.storage.internal.Table;
  *   per entity, in run order:      swap-remove (entity column, marks, count), relocate, free, undoom
  *                                  (last, row) recorded: the native values are not copied yet
  *   per native column:             the recorded copies, in order                      (Table.copyNativeRows)
- *   (a run of every row instead:   per entity free, undoom; then one truncation of the table)
+ *   (a run of every row instead:   per entity free; the marks dropped (in one fill when they are all the run's);
+ *                                  then one truncation of the table)
  *   the caller:                    marks the run published (records COMMITTED, or its quiet cursor past it)
  *   per entity:                    hooks.despawned(id), every one even when one throws; the first throw propagates
  * </pre>
@@ -176,9 +177,7 @@ final class BatchDespawns {
      */
     private void emptyTable(Table table, int n) {
         index.freeInOrder(ids, n);
-        for (int i = 0; i < n; i++) {
-            transaction.undoom(Entity.slot(ids[i]));
-        }
+        transaction.undoomRun(ids, n);
         table.truncate(0);
     }
 

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.storage.internal.NativeMemory;
 import dev.jtecs.storage.internal.Table;
@@ -794,6 +795,61 @@ class TransactionTest {
         assertFalse(tx.isDoomed(5));
         assertFalse(tx.isDoomed(100_000));
         assertTrue(tx.isDoomed(7));
+    }
+
+    @Test
+    void aRunHoldingEveryMarkClearsThemAllAndOneBesideOtherMarksClearsOnlyItsOwn() {
+        Transaction tx = new Transaction();
+        long[] run = new long[100];
+        for (int i = 0; i < run.length; i++) {
+            run[i] = Entity.pack(10 + i * 3, 1); // slots 10 to 307, five words of the bit set
+            tx.doom(10 + i * 3);
+        }
+        tx.undoomRun(run, run.length); // every mark is the run's: cleared at once
+        assertFalse(tx.anyDoomed());
+        for (int i = 0; i < run.length; i++) {
+            assertFalse(tx.isDoomed(10 + i * 3));
+        }
+        tx.doom(12); // counted again from zero
+        assertTrue(tx.anyDoomed());
+        tx.undoom(12);
+        assertFalse(tx.anyDoomed());
+
+        for (int i = 0; i < run.length; i++) {
+            tx.doom(10 + i * 3);
+        }
+        tx.doom(11); // a mark beside the run's (another despawn still staged) stays
+        tx.undoomRun(run, run.length);
+        assertTrue(tx.isDoomed(11));
+        assertFalse(tx.isDoomed(10));
+        assertFalse(tx.isDoomed(307));
+        tx.undoom(11);
+        assertFalse(tx.anyDoomed());
+    }
+
+    @Test
+    void aShortRunInALongBitSetClearsItsMarksOneByOne() {
+        Transaction tx = new Transaction();
+        tx.doom(1 << 20); // the bit set grows to 16,385 words
+        tx.undoom(1 << 20);
+        long[] run = {Entity.pack(3, 0), Entity.pack(700_000, 2)};
+        tx.doom(3);
+        tx.doom(700_000);
+        tx.undoomRun(run, 2); // the only marks, but far fewer slots than words: cleared per slot, same result
+        assertFalse(tx.anyDoomed());
+        assertFalse(tx.isDoomed(3));
+        assertFalse(tx.isDoomed(700_000));
+        tx.doom(9);
+        assertTrue(tx.isDoomed(9));
+    }
+
+    @Test
+    void aRunNamingASlotWithoutAMarkIsRefusedByTheAssertion() {
+        Transaction tx = new Transaction();
+        tx.doom(1);
+        tx.doom(2);
+        long[] run = {Entity.pack(1, 0), Entity.pack(3, 0)}; // as many as the marks, but slot 3 has none
+        assertThrows(AssertionError.class, () -> tx.undoomRun(run, 2));
     }
 
     @Test
