@@ -761,7 +761,8 @@ public final class Transaction {
     private boolean allDoomed(long[] ids, int n) {
         for (int i = 0; i < n; i++) {
             int slot = Entity.slot(ids[i]);
-            if ((doomed[slot >>> 6] & (1L << slot)) == 0) {
+            int word = slot >>> 6;
+            if (word >= doomed.length || (doomed[word] & (1L << slot)) == 0) {
                 return false;
             }
         }

@@ -850,6 +850,9 @@ class TransactionTest {
         tx.doom(2);
         long[] run = {Entity.pack(1, 0), Entity.pack(3, 0)}; // as many as the marks, but slot 3 has none
         assertThrows(AssertionError.class, () -> tx.undoomRun(run, 2));
+        long[] past = {Entity.pack(1, 0), Entity.pack(100_000, 0)}; // a slot past the bit set's words
+        assertThrows(AssertionError.class, () -> tx.undoomRun(past, 2));
+        assertTrue(tx.isDoomed(1) && tx.isDoomed(2)); // refused before any mark went
     }
 
     @Test
