@@ -91,12 +91,13 @@ final class BatchDespawns {
         for (int i = from; i < to; i++) {
             highestSlot = Math.max(highestSlot, Entity.slot(ids[i]));
         }
-        reserve(n);
+        boolean whole = n == table.count();
+        reserve(n, !whole);
         index.reserveFree(n);
         table.prepareRowRemovals(n);
         drain.prepareDespawns(n, highestSlot);
         System.arraycopy(ids, from, this.ids, 0, n); // what reportRun reports, whatever the caller's array becomes
-        if (n == table.count()) {
+        if (whole) {
             emptyTable(table, n);
         } else {
             touchRows(table, n);
@@ -181,15 +182,25 @@ final class BatchDespawns {
         table.truncate(0);
     }
 
-    private void reserve(int n) {
+    /**
+     * Room for a run of {@code n}: its ids, and the row moves its swaps record when {@code rowMoves} (a run that
+     * empties its table swaps nothing, so a cascade's subtree or a whole archetype does not size them).
+     */
+    private void reserve(int n, boolean rowMoves) {
         if (ids.length < n) {
-            int capacity = Math.max(n, ids.length * 2);
-            var grownFrom = Growth.copyOf(fromRows, capacity); // all first: they stay in step
+            ids = Growth.copyOf(ids, Math.max(n, ids.length * 2));
+        }
+        if (rowMoves && fromRows.length < n) {
+            int capacity = Math.max(n, fromRows.length * 2);
+            var grownFrom = Growth.copyOf(fromRows, capacity); // both first: they stay in step
             var grownTo = Growth.copyOf(toRows, capacity);
-            var grownIds = Growth.copyOf(ids, capacity);
             fromRows = grownFrom;
             toRows = grownTo;
-            ids = grownIds;
         }
+    }
+
+    /** The row moves a run can record without growing (tests). */
+    int rowMoveRoom() {
+        return fromRows.length;
     }
 }

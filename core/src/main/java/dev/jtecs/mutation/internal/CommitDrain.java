@@ -896,6 +896,11 @@ public final class CommitDrain {
         hooks.prepareDespawns(count, highestSlot);
     }
 
+    /** The drain's despawn runs (tests). */
+    BatchDespawns batchDespawns() {
+        return batchDespawns;
+    }
+
     void reportDespawned(long id) {
         hooks.despawned(id);
     }

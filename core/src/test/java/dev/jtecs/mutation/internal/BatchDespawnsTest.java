@@ -234,6 +234,43 @@ class BatchDespawnsTest {
     }
 
     /**
+     * A run that empties its table swaps no row, so it sizes no room for row moves (a cascade's subtree in a new
+     * world allocated 8 bytes an entity for them); a run of part of a table still makes that room first.
+     */
+    @Test
+    void aRunThatEmptiesItsTableMakesNoRoomForRowMoves() {
+        try (DrainFixture rig = new DrainFixture(new DrainHooks() { })) {
+            long[] ids = new long[4 * BatchDespawns.MIN_RUN];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = rig.stageSpawn(D.of(i));
+            }
+            rig.drain.publish();
+            for (long id : ids) {
+                rig.tx.stageQuietDespawn(id, dev.jtecs.entity.Entity.slot(id));
+            }
+            rig.drain.publish();
+            for (long id : ids) {
+                assertFalse(rig.index.isAlive(id));
+            }
+            assertEquals(0, rig.drain.batchDespawns().rowMoveRoom(), "the whole table went: no row moved");
+
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = rig.stageSpawn(D.of(i));
+            }
+            rig.drain.publish();
+            for (int i = 0; i < ids.length; i += 2) { // every other row: swaps fill the holes
+                rig.tx.stageQuietDespawn(ids[i], dev.jtecs.entity.Entity.slot(ids[i]));
+            }
+            rig.drain.publish();
+            assertTrue(rig.drain.batchDespawns().rowMoveRoom() >= ids.length / 2, "a part of the table: room made");
+            for (int i = 0; i < ids.length; i++) {
+                assertEquals(i % 2 == 1, rig.index.isAlive(ids[i]), "entity " + i);
+            }
+            assertEquals(ids.length / 2, rig.tableOf(ids[1]).count());
+        }
+    }
+
+    /**
      * A run of quiet despawns tells the hooks of each despawned entity while they hear despawns, and none of them
      * while they promise that telling would do nothing ({@code DrainHooks.hearsDespawns}): the rows and slots go
      * the same way either way.
