@@ -760,9 +760,7 @@ public final class Transaction {
 
     private boolean allDoomed(long[] ids, int n) {
         for (int i = 0; i < n; i++) {
-            int slot = Entity.slot(ids[i]);
-            int word = slot >>> 6;
-            if (word >= doomed.length || (doomed[word] & (1L << slot)) == 0) {
+            if (!isDoomed(Entity.slot(ids[i]))) {
                 return false;
             }
         }
