@@ -110,18 +110,9 @@ final class BatchDespawns {
      * the hooks would do nothing with any of them (a world without edges or pairs: one check, not one per entity).
      */
     void reportRun(int n) {
-        if (!drain.reportsDespawns()) {
-            return;
+        if (drain.reportsDespawns()) {
+            drain.reportDespawnedRun(ids, 0, n); // together: the hooks may drop a subtree's edges in a few passes
         }
-        Throwable failure = null;
-        for (int i = 0; i < n; i++) {
-            try {
-                drain.reportDespawned(ids[i]);
-            } catch (RuntimeException | Error e) {
-                failure = Failures.fold(failure, e);
-            }
-        }
-        Failures.throwIfAny(failure);
     }
 
     /**

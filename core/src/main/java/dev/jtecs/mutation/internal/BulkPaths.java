@@ -359,9 +359,7 @@ final class BulkPaths {
 
     private void reportWholeDespawns(long[] members) {
         if (drain.reportsWholeDespawns()) {
-            for (long id : members) {
-                drain.reportDespawned(id);
-            }
+            drain.reportDespawnedRun(members, 0, members.length);
         }
     }
 

@@ -905,6 +905,11 @@ public final class CommitDrain {
         hooks.despawned(id);
     }
 
+    /** Reports {@code ids[from, to)}, despawned together (rows gone, slots freed), in one call of the hooks. */
+    void reportDespawnedRun(long[] ids, int from, int to) {
+        hooks.despawnedRun(ids, from, to);
+    }
+
     /** Whether {@link #reportDespawned} may do anything now ({@link DrainHooks#hearsDespawns}). */
     boolean reportsDespawns() {
         return hooks.hearsDespawns();

@@ -1,6 +1,7 @@
 package dev.jtecs.mutation.internal;
 
 import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.storage.internal.Table;
 
 /**
@@ -38,6 +39,23 @@ public interface DrainHooks {
 
     /** A publication despawned {@code id}: its row is gone and its slot free. */
     default void despawned(long id) {}
+
+    /**
+     * A publication despawned {@code ids[from, to)} together: every one's row is gone and its slot free before any
+     * is told. The same as {@link #despawned} for each in order, every one told even when one throws (the first
+     * failure is rethrown, later ones suppressed); a hook may do it in fewer passes when the result is the same.
+     */
+    default void despawnedRun(long[] ids, int from, int to) {
+        Throwable failure = null;
+        for (int i = from; i < to; i++) {
+            try {
+                despawned(ids[i]);
+            } catch (RuntimeException | Error e) {
+                failure = Failures.fold(failure, e);
+            }
+        }
+        Failures.throwIfAny(failure);
+    }
 
     /**
      * Whether {@link #despawned} may do anything now. False promises that it would do nothing for any entity until

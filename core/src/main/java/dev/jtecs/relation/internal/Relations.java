@@ -90,6 +90,11 @@ public final class Relations implements DrainHooks {
     }
 
     @Override
+    public void despawnedRun(long[] ids, int from, int to) {
+        settlement.despawnedRun(ids, from, to);
+    }
+
+    @Override
     public boolean hearsDespawns() {
         return settlement.hearsDespawns();
     }

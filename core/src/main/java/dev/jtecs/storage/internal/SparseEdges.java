@@ -318,6 +318,68 @@ public final class SparseEdges {
     }
 
     /**
+     * Removes every sparse edge of the entities {@code ids[from, to)}, which died together: the same as
+     * {@link #removeSource} for each, in order, with each relationship's edge counter ticked once (when it lost an
+     * edge) instead of once per edge. Allocates nothing.
+     */
+    public void removeSources(long[] ids, int from, int to) {
+        for (int r = 0; r < orderedCount; r++) {
+            Edges edges = ordered[r];
+            if (edges.exclusive ? removeSingles(edges, ids, from, to) : removeLists(edges, ids, from, to)) {
+                clock.tickEdges(edges.relationship.id());
+            }
+        }
+    }
+
+    /** {@link #removeSources} for an exclusive relationship: one cell per source, read in the run's order. */
+    private boolean removeSingles(Edges edges, long[] ids, int from, int to) {
+        long[] single = edges.single;
+        Object[] payloads = edges.singlePayloads;
+        TargetLists sources = edges.sources;
+        boolean removed = false;
+        for (int i = from; i < to; i++) {
+            long source = ids[i];
+            int slot = Entity.slot(source);
+            if (slot < single.length && single[slot] != 0) {
+                if (sources != null) {
+                    unlink(sources, single[slot], source); // (a target that died with it has no list left)
+                }
+                single[slot] = 0;
+                if (payloads != null) {
+                    payloads[slot] = null;
+                }
+                removed = true;
+            }
+        }
+        return removed;
+    }
+
+    /** {@link #removeSources} for a relationship with a list of targets per source. */
+    private boolean removeLists(Edges edges, long[] ids, int from, int to) {
+        boolean removed = false;
+        for (int i = from; i < to; i++) {
+            long source = ids[i];
+            int slot = Entity.slot(source);
+            int count = edges.count(slot);
+            if (count == 0) {
+                continue;
+            }
+            if (edges.sources != null) {
+                long[] list = edges.targets[slot];
+                for (int k = 0; k < count; k++) {
+                    unlink(edges.sources, list[k], source);
+                }
+            }
+            if (edges.payloads != null) {
+                Arrays.fill(edges.payloads[slot], 0, count, null);
+            }
+            edges.counts[slot] = 0;
+            removed = true;
+        }
+        return removed;
+    }
+
+    /**
      * A target died: each reverse-index list of it whose sources have all died too goes at once, instead of
      * source by source as each of them is told of its own death. A despawn frees a run of entities before it
      * tells the store of any of them, so when a parent is told, the children that die with it are already dead:

@@ -102,4 +102,31 @@ class DrainHooksTest {
         assertEquals(false, DrainHooks.NONE.pendingSettlement());
         assertEquals(true, DrainHooks.NONE.hearsDespawns(), "unless a hook promises otherwise, every despawn is told");
     }
+
+    /**
+     * Unless a hook tells a run in its own way, a run of despawns is told one entity at a time, in order and every
+     * one even when some throw: the first failure comes out with the later ones suppressed.
+     */
+    @Test
+    void theDefaultRunReportTellsEachInOrderAndFoldsTheFailures() {
+        List<Long> told = new ArrayList<>();
+        DrainHooks hooks = new DrainHooks() {
+            @Override
+            public void despawned(long id) {
+                told.add(id);
+                if (id % 2 == 0) {
+                    throw new IllegalStateException("observer of " + id);
+                }
+            }
+        };
+        long[] ids = {9, 1, 2, 3, 4, 5, 8};
+        IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> hooks.despawnedRun(ids, 1, 6));
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L), told, "[from, to) in order, past the failures");
+        assertEquals("observer of 2", thrown.getMessage());
+        assertEquals(1, thrown.getSuppressed().length);
+        assertEquals("observer of 4", thrown.getSuppressed()[0].getMessage());
+        told.clear();
+        hooks.despawnedRun(ids, 3, 4);
+        assertEquals(List.of(3L), told);
+    }
 }

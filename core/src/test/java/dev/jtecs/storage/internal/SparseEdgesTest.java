@@ -790,4 +790,61 @@ class SparseEdgesTest {
             assertArrayEquals(new long[list.length], list, why);
         }
     }
+
+    /**
+     * Removing the edges of a run of sources at once leaves the store as removing each source in turn does (targets
+     * and reverse lists), over random edges of every kind between 40 entities, a random run of them dying;
+     * each relationship's counter ticks once for the run when it lost an edge, not at all otherwise.
+     */
+    @Test
+    void removingARunOfSourcesEqualsRemovingEachAndTicksEachRelationshipOnce() {
+        long base = Long.getLong("jtecs.seed", new java.util.SplittableRandom().nextLong());
+        System.out.println("SparseEdgesTest run seed " + base + " (replay: -Djtecs.seed=" + base + ")");
+        Relationship[] kinds = {MANY, ONE, PLAIN, CASCADING};
+        for (int round = 0; round < 200; round++) {
+            long seed = base + round;
+            java.util.Random random = new java.util.Random(seed);
+            StructureClock runClock = new StructureClock();
+            SparseEdges run = new SparseEdges(runClock);
+            SparseEdges each = new SparseEdges(new StructureClock());
+            long[] ids = new long[40];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = Entity.pack(i + 1, random.nextInt(3));
+            }
+            for (int e = random.nextInt(120); e > 0; e--) {
+                Relationship kind = kinds[random.nextInt(kinds.length)];
+                long source = ids[random.nextInt(ids.length)];
+                long target = ids[random.nextInt(ids.length)];
+                run.add(kind, source, target, null);
+                each.add(kind, source, target, null);
+            }
+            int from = random.nextInt(ids.length);
+            int to = from + random.nextInt(ids.length - from + 1);
+            long[] before = new long[kinds.length];
+            boolean[] holds = new boolean[kinds.length];
+            for (int k = 0; k < kinds.length; k++) {
+                before[k] = runClock.version(kinds[k].id());
+                for (int i = from; i < to; i++) {
+                    holds[k] |= run.count(kinds[k], ids[i]) > 0;
+                }
+            }
+            run.removeSources(ids, from, to);
+            for (int i = from; i < to; i++) {
+                each.removeSource(ids[i]);
+            }
+            String where = "seed " + base + ", round " + round + ", run [" + from + ", " + to + ")";
+            for (int k = 0; k < kinds.length; k++) {
+                assertEquals(before[k] + (holds[k] ? 1 : 0), runClock.version(kinds[k].id()),
+                        kinds[k] + ": one tick for the run when it lost an edge; " + where);
+                for (long id : ids) {
+                    assertArrayEquals(each.targets(kinds[k], id), run.targets(kinds[k], id), kinds[k] + " targets of "
+                            + Entity.toString(id) + "; " + where);
+                    if (kinds[k] != PLAIN) {
+                        assertArrayEquals(each.sources(kinds[k], id), run.sources(kinds[k], id), kinds[k]
+                                + " sources of " + Entity.toString(id) + "; " + where);
+                    }
+                }
+            }
+        }
+    }
 }
