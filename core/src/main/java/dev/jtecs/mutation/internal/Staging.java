@@ -158,14 +158,23 @@ public final class Staging {
      * The quiet despawn of a published entity that has nothing staged while no batch boundary is open, in short:
      * stages it exactly as {@link #despawn} would ({@link Transaction#stageQuietDespawn}) and returns true, or
      * changes nothing and returns false (any other entity or state), and the caller takes the general path. The
-     * caller delivers nothing: it takes this path only when nobody observes the despawn.
+     * caller delivers nothing: it takes this path only when nobody observes the despawn (a cascade's settlement
+     * takes it for each entity of the subtree while {@link LifecycleEvents#despawnIsSilent}).
      */
-    boolean stageQuietDespawn(long id) {
-        if (quietTable(id) == null) {
+    public boolean stageQuietDespawn(long id) {
+        if (!canStageQuietDespawn(id)) {
             return false;
         }
         transaction.stageQuietDespawn(id, Entity.slot(id));
         return true;
+    }
+
+    /**
+     * Whether {@link #stageQuietDespawn} would stage {@code id} now: a published entity with nothing staged while
+     * no batch boundary is open. Changes nothing.
+     */
+    public boolean canStageQuietDespawn(long id) {
+        return quietTable(id) != null;
     }
 
     /** {@code set} for a component value (or a sparse relationship's marker). */

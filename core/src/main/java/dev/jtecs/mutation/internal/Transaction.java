@@ -796,6 +796,24 @@ public final class Transaction {
         quietCount++;
     }
 
+    /**
+     * Makes room for {@code count} more quiet despawns of slots up to {@code highestSlot}, so that the next
+     * {@code count} {@link #stageQuietDespawn} calls allocate nothing. A failed allocation changes nothing.
+     */
+    public void reserveQuietDespawns(int count, int highestSlot) {
+        if (quietCount + count > quietIds.length) {
+            int capacity = Growth.nextCapacity(quietIds.length, quietCount + count, Long.BYTES);
+            var grownIds = Growth.copyOf(quietIds, capacity); // both first: a failure leaves them in step
+            var grownMarks = Growth.copyOf(quietMarks, capacity);
+            quietIds = grownIds;
+            quietMarks = grownMarks;
+        }
+        int word = highestSlot >>> 6;
+        if (word >= doomed.length) {
+            doomed = Growth.copyOf(doomed, Math.max(word + 1, doomed.length * 2));
+        }
+    }
+
     /** The sealed quiet despawns: {@code [0, sealedQuietDespawns())}, in call order. */
     public int sealedQuietDespawns() {
         return sealedQuietEnd;

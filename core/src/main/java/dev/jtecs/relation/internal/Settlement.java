@@ -251,15 +251,22 @@ final class Settlement {
                 }
             }
         }
+        // nobody to tell (no OnDespawn observer at the world or at any entity): an entity with nothing staged is
+        // staged in short, as despawnSource would stage it; anything else takes despawnSource
+        boolean silent = lifecycle.despawnIsSilent();
         try {
-            int top = stack.pushChildren(relationship, root, 0, 0);
-            while (top > 0) {
-                long child = stack.entities[--top];
-                if (!index.isAlive(child)) {
-                    continue;
-                }
-                if (despawnSource(child)) {
-                    top = pushCascadingSources(stack, child, top);
+            // breadth first, each entity's sources ascending: the order in which a subtree is usually spawned, so
+            // the slots, rows and edge cells the walk visits go in ascending order
+            int tail = enqueueSources(stack, relationship, root, 0);
+            if (silent && cascadingSparseCount == 1 && cascadingSparse[0] == relationship && pairs.isEmpty()) {
+                stageLastLevelFirst(stack, tail); // one cascading relationship: nobody is reached twice
+                return;
+            }
+            for (int head = 0; head < tail; head++) {
+                long child = queue[head];
+                if (silent && staging.stageQuietDespawn(child)
+                        || index.isAlive(child) && despawnSource(child)) {
+                    tail = enqueueCascadingSources(stack, child, tail);
                 }
             }
         } finally {
@@ -267,25 +274,93 @@ final class Settlement {
         }
     }
 
+    /**
+     * The silent cascade through a single relationship: walks the subtree breadth first as {@link #cascade} does,
+     * then stages the quiet despawns in the reverse of that order, deepest level first, each level from its
+     * highest id down. Freeing them in that order leaves the subtree's lowest slot on top of the free stack, so a
+     * subtree spawned again (a level reloaded, a prefab respawned) takes its slots in the order it took them
+     * before, and keeps the locality of a new world; staged in walk order, each such round scrambled the slots
+     * further. An entity that cannot be staged in short (something staged for it already) takes
+     * {@link #despawnSource} during the walk, as in {@link #cascade}. Each entity is in one list only (the
+     * relationship is exclusive), so the walk meets it once; room for the quiet despawns is made before the first.
+     */
+    private void stageLastLevelFirst(TraversalStack stack, int tail) {
+        int quiet = 0;
+        int highestSlot = 0;
+        for (int head = 0; head < tail; head++) {
+            long child = queue[head];
+            if (staging.canStageQuietDespawn(child)) {
+                quiet++;
+                highestSlot = Math.max(highestSlot, Entity.slot(child));
+            } else {
+                queue[head] = 0; // not staged in short (below): staged here, or left to its own despawn
+                if (!index.isAlive(child) || !despawnSource(child)) {
+                    continue;
+                }
+            }
+            tail = enqueueCascadingSources(stack, child, tail);
+        }
+        transaction.reserveQuietDespawns(quiet, highestSlot);
+        for (int i = tail - 1; i >= 0; i--) {
+            long child = queue[i];
+            if (child != 0) {
+                transaction.stageQuietDespawn(child, Entity.slot(child));
+            }
+        }
+    }
+
     private BaseRelationship<?>[] cascadingSparse = new BaseRelationship<?>[4];
     private int cascadingSparseCount;
+    // the cascade's breadth-first queue: every entity of the subtree, in the order it is staged; kept for the next
+    private long[] queue = new long[64];
 
-    /** Pushes the sources of every cascading relationship's edges to {@code target}, sparse then dense. */
-    private int pushCascadingSources(TraversalStack stack, long target, int top) {
+    /**
+     * Appends the sources of every cascading relationship's edges to {@code target} to the queue, sparse then
+     * dense, each ascending; returns the new tail.
+     */
+    private int enqueueCascadingSources(TraversalStack stack, long target, int tail) {
         for (int i = 0; i < cascadingSparseCount; i++) {
-            top = stack.pushChildren(cascadingSparse[i], target, 0, top);
+            tail = enqueueSources(stack, cascadingSparse[i], target, tail);
         }
         if (pairs.isEmpty()) {
-            return top; // no dense edge in this world: no lookup per entity
+            return tail; // no dense edge in this world: no lookup per entity
         }
         List<PairComponent> targeting = pairs.targeting(target);
         for (int i = 0; i < targeting.size(); i++) {
             PairComponent pair = targeting.get(i);
             if (pair.relationship().isCascadeDelete()) {
-                top = stack.pushChildren(pair.relationship(), target, 0, top);
+                tail = enqueueSources(stack, pair.relationship(), target, tail);
             }
         }
-        return top;
+        return tail;
+    }
+
+    /**
+     * Appends the sources of {@code relationship}'s edges to {@code target} to the queue, ascending; returns the
+     * new tail. Sparse ones are copied from the store's reverse index; dense ones are read through {@code stack},
+     * which gathers and sorts them. The queue grows first: a failed growth leaves it as it was.
+     */
+    private int enqueueSources(TraversalStack stack, BaseRelationship<?> relationship, long target, int tail) {
+        if (relationship.isSparse()) {
+            int end = sparse.copySourcesAscending(relationship, target, queue, tail);
+            if (end < 0) { // no room: grow, then copy (the one case that looks the target up twice)
+                growQueue(tail - 1 - end);
+                end = sparse.copySourcesAscending(relationship, target, queue, tail);
+            }
+            return end;
+        }
+        int top = stack.pushChildren(relationship, target, 0, 0); // pops ascending: the smallest on top
+        growQueue(tail + top);
+        for (int i = top - 1; i >= 0; i--) {
+            queue[tail++] = stack.entities[i];
+        }
+        return tail;
+    }
+
+    private void growQueue(int size) {
+        if (size > queue.length) {
+            queue = Growth.copyOf(queue, Growth.nextCapacity(queue.length, size, Long.BYTES));
+        }
     }
 
     /**

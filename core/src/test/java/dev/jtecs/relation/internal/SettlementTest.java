@@ -699,6 +699,112 @@ class SettlementTest {
         }
     }
 
+    /** A complete tree of {@code levels} levels, {@code fanOut} children a node, spawned breadth first. */
+    private static long[] spawnTree(World w, int fanOut, int levels) {
+        List<Long> ids = new ArrayList<>(List.of(w.spawn(MARK)));
+        for (int head = 0, level = 1, end = 1; level < levels; level++) {
+            for (int last = end; head < last; head++) {
+                for (int c = 0; c < fanOut; c++) {
+                    ids.add(w.spawn(ChildOf.COMPONENT.to(ids.get(head)), MARK));
+                }
+            }
+            end = ids.size();
+        }
+        return ids.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /**
+     * A cascade nobody observes frees its subtree deepest level first, so that the same tree spawned again (a level
+     * reloaded) takes consecutive slots in the order it first took them, round after round, but for the root's slot
+     * (freed a wave earlier, so taken last) which each round moves among the leaves; staged in the walk's order,
+     * the slots came back in reverse and each round scrambled them further, so a long-lived world walked every
+     * array indexed by slot out of order.
+     */
+    @Test
+    void aSubtreeSpawnedAgainAfterASilentCascadeTakesConsecutiveSlots() {
+        for (int round = 0; round < 8; round++) {
+            long[] tree = spawnTree(world, 3, 5); // 121 entities, breadth first
+            int steps = 0;
+            for (int i = 1; i < tree.length; i++) {
+                steps += Entity.slot(tree[i]) == Entity.slot(tree[i - 1]) + 1 ? 1 : 0;
+            }
+            assertTrue(steps >= tree.length - 1 - 2 * round, "round " + round + ": " + steps + " of "
+                    + (tree.length - 1) + " neighbours in the breadth-first order hold neighbouring slots");
+            world.despawn(tree[0]);
+            assertEquals(0, world.entityCount());
+        }
+    }
+
+    /** An observed cascade reports its subtree level by level, each level in ascending id order. */
+    @Test
+    void aCascadeReportsItsSubtreeLevelByLevel() {
+        long[] tree = spawnTree(world, 2, 4); // root; 2; 4; 8
+        List<Long> despawned = new ArrayList<>();
+        world.observe(Entity.WORLD, dev.jtecs.event.OnDespawn.class, e -> despawned.add(e.entity()));
+        world.despawn(tree[0]);
+        assertEquals(java.util.Arrays.stream(tree).boxed().toList(), despawned);
+    }
+
+    /**
+     * A silent cascade whose subtree holds entities with staged work (a record, a tag move, an entity a batch
+     * despawn selected) stages those the long way and the rest in short, and the world goes on: nothing left
+     * marked, every id recycled, later calls answered.
+     */
+    @Test
+    void aSilentCascadeOverEntitiesWithStagedWorkLeavesAWorkingWorld() {
+        long[] tree = spawnTree(world, 3, 4); // 40 entities
+        world.defer();
+        world.set(tree[5], LOYALTY.of(3));  // a record
+        world.set(tree[7], FIRST);          // a tag move
+        world.remove(tree[20], MARK);       // a tag move away
+        world.despawn(tree[30]);            // staged already: its own despawn
+        world.despawn(tree[0]);
+        world.commit();
+        assertEquals(0, world.entityCount(), dump());
+        assertFalse(world.hasPendingChanges());
+        long[] again = spawnTree(world, 3, 4);
+        world.set(again[5], LOYALTY.of(4));
+        assertEquals(4, world.get(again[5], LOYALTY), "no mark left on a recycled slot blocks a write");
+        world.despawn(again[0]);
+        assertEquals(0, world.entityCount());
+    }
+
+    /**
+     * A silent cascade whose commit runs out of heap at each of its growths in turn: the publication fails, what
+     * it published stays, and the next publication despawns the rest of the subtree; no id is left marked.
+     */
+    @Test
+    void aSilentCascadeThatRunsOutOfHeapAnywhereIsFinishedByTheNextPublication() {
+        int injected = 0;
+        for (int k = 1; k < 400; k++) {
+            try (World w = World.create()) {
+                long[] tree = spawnTree(w, 4, 5); // 341 entities
+                w.defer();
+                w.despawn(tree[0]);
+                if (!RelationFixtures.commitFailingAtHeapGrowth(w, k)) {
+                    assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, injected > 0,
+                            "the cascade allocates");
+                    assertEquals(0, w.entityCount());
+                    return;
+                }
+                injected++;
+                w.unwind();
+                w.spawn(); // a further publication finishes the cascade, if the root's despawn was published
+                boolean rootPublished = !w.isAlive(tree[0]);
+                assertEquals(rootPublished ? 1 : tree.length + 1, w.entityCount(), "k=" + k + ": all or none "
+                        + RelationFixtures.dump(w));
+                if (!rootPublished) {
+                    w.despawn(tree[0]);
+                    assertEquals(1, w.entityCount(), "k=" + k);
+                }
+                long[] again = spawnTree(w, 4, 3);
+                w.despawn(again[0]);
+                assertEquals(1, w.entityCount(), "k=" + k);
+            }
+        }
+        throw new AssertionError("the commit kept failing");
+    }
+
     private static List<String> sortedRows(World world) {
         List<String> rows = new ArrayList<>(List.of(RelationFixtures.dump(world).split(";")));
         rows.sort(null);
