@@ -657,7 +657,7 @@ class SettlementTest {
                         List<dev.jtecs.component.Input> inputs = new ArrayList<>(List.of(MARK));
                         for (int k = 0; k < kinds.length; k++) {
                             if (i >= 20 && (bandKinds[i / 20] & 1 << k) != 0) {
-                                long target = built[t][(int) Math.floorMod(targetPicks[i * kinds.length + k], i)];
+                                long target = built[t][Math.floorMod(targetPicks[i * kinds.length + k], i)];
                                 inputs.add(kinds[k].to(target));
                                 if (kinds[k] == FOLLOWS) {
                                     inputs.add(LOYALTY);
