@@ -64,7 +64,9 @@ final class ModelGenerator {
                 generator.ops.add(new ModelOp.Commit(false, generator.root()));
             }
         }
-        return new ModelScript(seed, instant, relational, generator.ops);
+        // drawn apart from the operations, so that a seed's operations stay what they were before this choice
+        boolean observed = new SplittableRandom(seed ^ 0x0B5E_47ED_0F5EL).nextInt(4) != 0;
+        return new ModelScript(seed, instant, relational, observed, generator.ops);
     }
 
     private void next() {

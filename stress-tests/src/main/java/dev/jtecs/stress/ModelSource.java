@@ -145,7 +145,8 @@ public final class ModelSource {
                 .append("import org.junit.jupiter.api.Test;\n\n")
                 .append("/**\n * Replays model seed ").append(script.seed()).append(" (")
                 .append(script.instant() ? "instant" : "staged").append(" path, relationships ")
-                .append(script.relational() ? "on" : "off").append("), ").append(script.ops().size())
+                .append(script.relational() ? "on" : "off").append(script.observed() ? "" : ", unobserved")
+                .append("), ").append(script.ops().size())
                 .append(" operations.\n");
         for (String line : note == null ? List.<String>of() : note.lines().limit(12).toList()) {
             sb.append(" * ").append(line.replace("*/", "* /").replace("\\u", "\\\\u")).append('\n');
@@ -153,7 +154,8 @@ public final class ModelSource {
         sb.append(" */\nclass ").append(name).append(" {\n")
                 .append("    static ModelScript script() {\n")
                 .append("        return new ModelScript(").append(script.seed()).append("L, ")
-                .append(script.instant()).append(", ").append(script.relational()).append(", List.of(");
+                .append(script.instant()).append(", ").append(script.relational())
+                .append(script.observed() ? "" : ", false").append(", List.of(");
         for (int i = 0; i < script.ops().size(); i++) {
             sb.append(i == 0 ? "\n" : ",\n").append("                ").append(script.ops().get(i).toJava());
         }

@@ -14,7 +14,7 @@ public final class ModelSweep {
     /** What the seeds run so far checked, with the time spent running them. */
     public record Totals(long seeds, long operations, long commits, long batchCalls, long rejected,
             long failedPublications, long sparseEdges, long cascades, long frames, long snapshots, long instantSeeds,
-            long nanos) {
+            long unobservedSeeds, long nanos) {
         /** Operations executed per second of run time. */
         public double operationsPerSecond() {
             return nanos == 0 ? 0 : operations * 1e9 / nanos;
@@ -22,11 +22,13 @@ public final class ModelSweep {
 
         /** One line: seeds, operations, commits and the rates. */
         public String summary() {
-            return String.format(Locale.ROOT, "%,d seeds (%,d instant path, %,d staged path), %,d operations, "
+            return String.format(Locale.ROOT, "%,d seeds (%,d instant path, %,d staged path, %,d unobserved), "
+                    + "%,d operations, "
                     + "%,d commits compared, %,d batch calls, %,d illegal calls rejected, %,d publications failed "
                     + "as predicted, %,d frames, %,d sparse edges compared, %,d cascade despawns, %,d snapshot round "
                     + "trips; %,.0f ops/s",
-                    seeds, instantSeeds, seeds - instantSeeds, operations, commits, batchCalls, rejected,
+                    seeds, instantSeeds, seeds - instantSeeds, unobservedSeeds, operations, commits, batchCalls,
+                    rejected,
                     failedPublications, frames, sparseEdges, cascades, snapshots, operationsPerSecond());
         }
     }
@@ -45,6 +47,7 @@ public final class ModelSweep {
     private long frames;
     private long snapshots;
     private long instantSeeds;
+    private long unobservedSeeds;
     private long nanos;
 
     /**
@@ -86,13 +89,14 @@ public final class ModelSweep {
             frames += run.frames();
             snapshots += run.snapshotsChecked();
             instantSeeds += run.instant() ? 1 : 0;
+            unobservedSeeds += run.observed() ? 0 : 1;
         }
     }
 
     /** The totals so far. */
     public Totals totals() {
         return new Totals(seeds, executed, commits, batchCalls, rejected, failedPublications, sparseEdges, cascades,
-                frames, snapshots, instantSeeds, nanos);
+                frames, snapshots, instantSeeds, unobservedSeeds, nanos);
     }
 
     /** Operations per script. */

@@ -69,6 +69,8 @@ class ModelRunTest {
         assertTrue(totals.frames() > 0, "the scripts must include frames");
         assertTrue(!ModelGenerator.RELATIONS || totals.sparseEdges() > 0, "the scripts must include sparse edges");
         assertTrue(totals.instantSeeds() > 0 && totals.instantSeeds() < seeds, "both paths must be exercised");
+        assertTrue(seeds < 8 || totals.unobservedSeeds() > 0 && totals.unobservedSeeds() < seeds,
+                "observed and unobserved runs must both be exercised");
     }
 
     /** Shrinks a mismatch, prints the JUnit source, and returns the error that fails the test. */

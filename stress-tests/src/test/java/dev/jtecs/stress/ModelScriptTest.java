@@ -44,4 +44,31 @@ class ModelScriptTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ModelScript.generate(1, -1));
         assertTrue(e.getMessage().contains("operations=-1"), e.getMessage());
     }
+
+    /**
+     * One seed in four runs unobserved, drawn apart from the operations: the script of a seed is the same
+     * whichever way it runs, the short constructor makes an observed script, cutting keeps the choice, and an
+     * unobserved script prints as one (replaying it builds the same script).
+     */
+    @Test
+    void aScriptSaysWhetherItObservesTheWorldAndKeepsItWhenCut() {
+        int unobserved = 0;
+        for (long seed = 0; seed < 40; seed++) {
+            ModelScript script = ModelScript.generate(seed, 60);
+            unobserved += script.observed() ? 0 : 1;
+            ModelScript flipped = new ModelScript(seed, script.instant(), script.relational(), !script.observed(),
+                    script.ops());
+            assertEquals(script.observed(), script.withOps(List.of()).observed());
+            assertNotEquals(script, flipped);
+            if (!script.observed()) {
+                String source = script.toJunit(null);
+                assertTrue(source.contains("unobserved)"), source.lines().limit(12).toList().toString());
+                assertTrue(source.contains("L, " + script.instant() + ", " + script.relational() + ", false, List.of("),
+                        "the printed script is unobserved too");
+                new ModelRun(script).run();
+            }
+        }
+        assertTrue(unobserved > 3 && unobserved < 20, unobserved + " of 40 seeds unobserved");
+        assertTrue(new ModelScript(1, true, false, List.of()).observed());
+    }
 }

@@ -193,8 +193,9 @@ public final class StressCommand implements Callable<Integer> {
 
     private void summary(PrintStream out, ModelSweep.Totals totals, long lastSeed, long nanos) {
         out.println("jtecs stress");
-        row(out, "seeds", String.format(Locale.ROOT, "%,d (%d to %d; %,d instant path, %,d staged path)",
-                totals.seeds(), seed, lastSeed, totals.instantSeeds(), totals.seeds() - totals.instantSeeds()));
+        row(out, "seeds", String.format(Locale.ROOT, "%,d (%d to %d; %,d instant path, %,d staged path, %,d "
+                + "unobserved)", totals.seeds(), seed, lastSeed, totals.instantSeeds(),
+                totals.seeds() - totals.instantSeeds(), totals.unobservedSeeds()));
         row(out, "relationships", relations ? "in three seeds in four" : "off");
         row(out, "operations", String.format(Locale.ROOT, "%,d (%,d per seed)", totals.operations(), operations));
         row(out, "commits compared", String.format(Locale.ROOT, "%,d", totals.commits()));

@@ -117,6 +117,7 @@ record StressReport(Instant started, long firstSeed, long lastSeed, int operatio
         root.put("seeds", totals.seeds());
         root.put("instantPathSeeds", totals.instantSeeds());
         root.put("stagedPathSeeds", totals.seeds() - totals.instantSeeds());
+        root.put("unobservedSeeds", totals.unobservedSeeds());
         root.put("operations", totals.operations());
         root.put("commitsCompared", totals.commits());
         root.put("batchCalls", totals.batchCalls());
