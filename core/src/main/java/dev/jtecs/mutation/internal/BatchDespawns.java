@@ -2,7 +2,6 @@ package dev.jtecs.mutation.internal;
 
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
-import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.Table;

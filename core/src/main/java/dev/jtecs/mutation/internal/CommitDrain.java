@@ -901,16 +901,12 @@ public final class CommitDrain {
         return batchDespawns;
     }
 
-    void reportDespawned(long id) {
-        hooks.despawned(id);
-    }
-
     /** Reports {@code ids[from, to)}, despawned together (rows gone, slots freed), in one call of the hooks. */
     void reportDespawnedRun(long[] ids, int from, int to) {
         hooks.despawnedRun(ids, from, to);
     }
 
-    /** Whether {@link #reportDespawned} may do anything now ({@link DrainHooks#hearsDespawns}). */
+    /** Whether {@link #reportDespawnedRun} may do anything now ({@link DrainHooks#hearsDespawns}). */
     boolean reportsDespawns() {
         return hooks.hearsDespawns();
     }

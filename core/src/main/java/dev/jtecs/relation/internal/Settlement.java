@@ -311,7 +311,8 @@ final class Settlement {
 
     private BaseRelationship<?>[] cascadingSparse = new BaseRelationship<?>[4];
     private int cascadingSparseCount;
-    // the cascade's breadth-first queue: every entity of the subtree, in the order it is staged; kept for the next
+    // the cascade's breadth-first queue: every entity of the subtree, in the order the walk meets it; kept for the
+    // next cascade
     private long[] queue = new long[64];
 
     /**

@@ -514,28 +514,13 @@ public final class SparseEdges {
         return list == null ? 0 : (int) list[0];
     }
 
-    /** The reverse-index list of {@code target} (element 0 its header), or {@code null}: none, or no index. */
-    private long[] sourceList(BaseRelationship<?> relationship, long target) {
-        Edges edges = find(relationship);
-        return edges == null || edges.sources == null ? null : edges.sources.get(target);
-    }
-
     /**
      * Copies the sources of edges to {@code target}, ascending (so that a queue reads them in id order), into
      * {@code into} from {@code at}; returns the new end. When {@code into} has room for fewer than all of them,
      * copies nothing and returns {@code -1 - count}. One lookup, no allocation.
      */
     public int copySourcesAscending(BaseRelationship<?> relationship, long target, long[] into, int at) {
-        long[] list = sourceList(relationship, target);
-        if (list == null) {
-            return at;
-        }
-        int n = (int) list[0];
-        if (into.length - at < n) {
-            return -1 - n;
-        }
-        System.arraycopy(list, 1, into, at, n);
-        return at + n;
+        return copySources(relationship, target, into, at, true);
     }
 
     /**
@@ -544,13 +529,22 @@ public final class SparseEdges {
      * copies nothing and returns {@code -1 - count}. One lookup, no allocation.
      */
     public int copySourcesDescending(BaseRelationship<?> relationship, long target, long[] into, int at) {
-        long[] list = sourceList(relationship, target);
+        return copySources(relationship, target, into, at, false);
+    }
+
+    private int copySources(BaseRelationship<?> relationship, long target, long[] into, int at, boolean ascending) {
+        Edges edges = find(relationship);
+        long[] list = edges == null || edges.sources == null ? null : edges.sources.get(target);
         if (list == null) {
             return at;
         }
         int n = (int) list[0];
         if (into.length - at < n) {
             return -1 - n;
+        }
+        if (ascending) {
+            System.arraycopy(list, 1, into, at, n);
+            return at + n;
         }
         for (int i = n; i >= 1; i--) {
             into[at++] = list[i];

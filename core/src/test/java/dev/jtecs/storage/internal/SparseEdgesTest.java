@@ -215,6 +215,20 @@ class SparseEdgesTest {
     }
 
     @Test
+    void sourcesCopyAscendingInOneLookupOrReportTheRoomTheyNeed() {
+        edges.add(ONE, s2, t1, null);
+        edges.add(ONE, s1, t1, null);
+        long[] into = new long[4];
+        assertEquals(3, edges.copySourcesAscending(ONE, t1, into, 1));
+        assertArrayEquals(new long[] {0, s1, s2, 0}, into, "ascending: a queue reads them in id order");
+        long[] small = new long[3];
+        assertEquals(-1 - 2, edges.copySourcesAscending(ONE, t1, small, 2), "room for one of two");
+        assertArrayEquals(new long[3], small, "nothing copied");
+        assertEquals(2, edges.copySourcesAscending(ONE, t2, small, 2), "no sources: the end stays");
+        assertEquals(0, edges.copySourcesAscending(PLAIN, t1, small, 0), "no reverse index: nothing");
+    }
+
+    @Test
     void relationshipsAreListedInIdOrderWhateverOrderTheyFirstHeldEdges() {
         edges.add(PLAIN, s1, t1, null);
         edges.add(MANY, s1, t1, null);
