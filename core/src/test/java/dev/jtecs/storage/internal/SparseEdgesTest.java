@@ -200,32 +200,27 @@ class SparseEdgesTest {
         assertEquals(0, edges.firstTarget(OWNED, s1), "a slot never written holds nothing");
     }
 
+    /** Descending for a stack (it pops them ascending), ascending for a queue; either way one lookup or none. */
     @Test
-    void sourcesCopyDescendingInOneLookupOrReportTheRoomTheyNeed() {
+    void sourcesCopyInEitherOrderInOneLookupOrReportTheRoomTheyNeed() {
         edges.add(ONE, s2, t1, null);
         edges.add(ONE, s1, t1, null);
-        long[] into = new long[4];
-        assertEquals(3, edges.copySourcesDescending(ONE, t1, into, 1));
-        assertArrayEquals(new long[] {0, s2, s1, 0}, into, "descending: a stack pops them ascending");
-        long[] small = new long[3];
-        assertEquals(-1 - 2, edges.copySourcesDescending(ONE, t1, small, 2), "room for one of two");
-        assertArrayEquals(new long[3], small, "nothing copied");
-        assertEquals(2, edges.copySourcesDescending(ONE, t2, small, 2), "no sources: the end stays");
-        assertEquals(0, edges.copySourcesDescending(PLAIN, t1, small, 0), "no reverse index: nothing");
+        for (boolean ascending : new boolean[] {false, true}) {
+            String order = ascending ? "ascending" : "descending";
+            long[] into = new long[4];
+            assertEquals(3, copy(ascending, ONE, t1, into, 1), order);
+            assertArrayEquals(ascending ? new long[] {0, s1, s2, 0} : new long[] {0, s2, s1, 0}, into, order);
+            long[] small = new long[3];
+            assertEquals(-1 - 2, copy(ascending, ONE, t1, small, 2), "room for one of two, " + order);
+            assertArrayEquals(new long[3], small, "nothing copied, " + order);
+            assertEquals(2, copy(ascending, ONE, t2, small, 2), "no sources: the end stays, " + order);
+            assertEquals(0, copy(ascending, PLAIN, t1, small, 0), "no reverse index: nothing, " + order);
+        }
     }
 
-    @Test
-    void sourcesCopyAscendingInOneLookupOrReportTheRoomTheyNeed() {
-        edges.add(ONE, s2, t1, null);
-        edges.add(ONE, s1, t1, null);
-        long[] into = new long[4];
-        assertEquals(3, edges.copySourcesAscending(ONE, t1, into, 1));
-        assertArrayEquals(new long[] {0, s1, s2, 0}, into, "ascending: a queue reads them in id order");
-        long[] small = new long[3];
-        assertEquals(-1 - 2, edges.copySourcesAscending(ONE, t1, small, 2), "room for one of two");
-        assertArrayEquals(new long[3], small, "nothing copied");
-        assertEquals(2, edges.copySourcesAscending(ONE, t2, small, 2), "no sources: the end stays");
-        assertEquals(0, edges.copySourcesAscending(PLAIN, t1, small, 0), "no reverse index: nothing");
+    private int copy(boolean ascending, Relationship relationship, long target, long[] into, int at) {
+        return ascending ? edges.copySourcesAscending(relationship, target, into, at)
+                : edges.copySourcesDescending(relationship, target, into, at);
     }
 
     @Test
