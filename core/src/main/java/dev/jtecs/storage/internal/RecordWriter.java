@@ -10,4 +10,13 @@ import java.lang.foreign.MemorySegment;
  */
 public interface RecordWriter {
     void write(Object record, MemorySegment[] columns, int base, long row);
+
+    /**
+     * Stores every field of {@code record} as its bits into a heap array of the field's width at index {@code at}:
+     * {@code arrays[f]} is a {@code byte[]} (byte, boolean), {@code short[]} (short, char), {@code int[]} (int, float
+     * as its raw bits) or {@code long[]} (long, double as its raw bits); the same bits {@link #write} stores into a
+     * column. Plain array stores, where a segment over each array would check its session, bounds and alignment on
+     * every store. Every accessor runs before the first store.
+     */
+    void stage(Object record, Object[] arrays, int at);
 }

@@ -23,7 +23,8 @@ import java.util.List;
 
 /**
  * Spins a {@link RecordWriter} per record type: a hidden class whose {@code write} loads each field's getter as a
- * constant (class data) and stores the value with {@code MemorySegment.setAtIndex}. The getters are the codec's
+ * constant (class data) and stores the value with {@code MemorySegment.setAtIndex}, and whose {@code stage} stores
+ * the same bits into a heap array per field. The getters are the codec's
  * own method handles, already adapted to {@code (Object)prim}, so the spun class needs no access to the record
  * and works on the class path and the module path alike. The JIT inlines constant method handles, so a write is
  * the accessor calls and the stores, behind one interface dispatch per record. Every accessor is called before the
@@ -68,6 +69,7 @@ final class RecordWriters {
     private static final ClassDesc CD_VALUE_LAYOUT = ClassDesc.of(ValueLayout.class.getName());
     private static final MethodTypeDesc WRITE = MethodTypeDesc.of(CD_void, CD_Object, CD_SEGMENT.arrayType(),
             CD_int, CD_long);
+    private static final MethodTypeDesc STAGE = MethodTypeDesc.of(CD_void, CD_Object, CD_Object.arrayType(), CD_int);
 
     /** A writer for fields of {@code kinds} read by {@code getters} ({@code (Object)prim} each). */
     static RecordWriter spin(PrimitiveKind[] kinds, MethodHandle[] getters) throws Throwable {
@@ -82,19 +84,7 @@ final class RecordWriters {
             cb.withMethodBody("write", WRITE, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> {
                 // slots: 0 this, 1 record, 2 columns, 3 base, 4-5 row, then one local per field. Every accessor
                 // runs before the first store, so one that throws leaves the row as it was (no torn value).
-                int[] slots = new int[kinds.length];
-                int next = 6;
-                for (int f = 0; f < kinds.length; f++) {
-                    Spec spec = Spec.of(kinds[f]);
-                    TypeKind kind = TypeKind.from(spec.value);
-                    code.ldc(DynamicConstantDesc.ofNamed(ConstantDescs.BSM_CLASS_DATA_AT,
-                            ConstantDescs.DEFAULT_NAME, CD_MethodHandle, f));
-                    code.aload(1);
-                    code.invokevirtual(CD_MethodHandle, "invokeExact", MethodTypeDesc.of(spec.value, CD_Object));
-                    slots[f] = next;
-                    code.storeLocal(kind, next);
-                    next += kind.slotSize();
-                }
+                int[] slots = readFields(code, kinds, 6);
                 for (int f = 0; f < kinds.length; f++) {
                     Spec spec = Spec.of(kinds[f]);
                     code.aload(2).iload(3);
@@ -110,6 +100,28 @@ final class RecordWriters {
                 }
                 code.return_();
             });
+            cb.withMethodBody("stage", STAGE, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> {
+                // slots: 0 this, 1 record, 2 arrays, 3 at, then one local per field; accessors first, as in write
+                int[] slots = readFields(code, kinds, 4);
+                for (int f = 0; f < kinds.length; f++) {
+                    Spec spec = Spec.of(kinds[f]);
+                    code.aload(2).loadConstant(f).aaload();
+                    code.checkcast(spec.array);
+                    code.iload(3);
+                    code.loadLocal(TypeKind.from(spec.value), slots[f]);
+                    switch (kinds[f]) {
+                        case BYTE, BOOLEAN -> code.bastore();
+                        case SHORT, CHAR -> code.sastore();
+                        case INT -> code.iastore();
+                        case FLOAT -> code.invokestatic(ConstantDescs.CD_Float, "floatToRawIntBits",
+                                MethodTypeDesc.of(CD_int, ConstantDescs.CD_float)).iastore();
+                        case LONG -> code.lastore();
+                        case DOUBLE -> code.invokestatic(ConstantDescs.CD_Double, "doubleToRawLongBits",
+                                MethodTypeDesc.of(CD_long, ConstantDescs.CD_double)).lastore();
+                    }
+                }
+                code.return_();
+            });
         });
         MethodHandles.Lookup lookup = MethodHandles.lookup()
                 .defineHiddenClassWithClassData(bytes, List.of(getters), true);
@@ -117,18 +129,46 @@ final class RecordWriters {
                 java.lang.invoke.MethodType.methodType(void.class)).invoke();
     }
 
-    /** How a primitive kind is stored: its {@link ValueLayout} constant and the value's descriptor. */
-    private record Spec(String layoutField, ClassDesc layoutType, ClassDesc value) {
+    /**
+     * Calls every field's getter (class data {@code f}) on the record in slot 1 and keeps the value in a local, the
+     * first at {@code firstSlot}; returns each field's slot.
+     */
+    private static int[] readFields(java.lang.classfile.CodeBuilder code, PrimitiveKind[] kinds, int firstSlot) {
+        int[] slots = new int[kinds.length];
+        int next = firstSlot;
+        for (int f = 0; f < kinds.length; f++) {
+            Spec spec = Spec.of(kinds[f]);
+            TypeKind kind = TypeKind.from(spec.value);
+            code.ldc(DynamicConstantDesc.ofNamed(ConstantDescs.BSM_CLASS_DATA_AT,
+                    ConstantDescs.DEFAULT_NAME, CD_MethodHandle, f));
+            code.aload(1);
+            code.invokevirtual(CD_MethodHandle, "invokeExact", MethodTypeDesc.of(spec.value, CD_Object));
+            slots[f] = next;
+            code.storeLocal(kind, next);
+            next += kind.slotSize();
+        }
+        return slots;
+    }
+
+    /**
+     * How a primitive kind is stored: its {@link ValueLayout} constant, the value's descriptor, and the heap array
+     * that holds its bits when staged.
+     */
+    private record Spec(String layoutField, ClassDesc layoutType, ClassDesc value, ClassDesc array) {
         static Spec of(PrimitiveKind kind) {
+            ClassDesc bytes = ConstantDescs.CD_byte.arrayType();
+            ClassDesc shorts = ConstantDescs.CD_short.arrayType();
+            ClassDesc ints = CD_int.arrayType();
+            ClassDesc longs = CD_long.arrayType();
             return switch (kind) {
-                case BYTE -> new Spec("JAVA_BYTE", layout("OfByte"), ConstantDescs.CD_byte);
-                case BOOLEAN -> new Spec("JAVA_BOOLEAN", layout("OfBoolean"), ConstantDescs.CD_boolean);
-                case SHORT -> new Spec("JAVA_SHORT", layout("OfShort"), ConstantDescs.CD_short);
-                case CHAR -> new Spec("JAVA_CHAR", layout("OfChar"), ConstantDescs.CD_char);
-                case INT -> new Spec("JAVA_INT", layout("OfInt"), ConstantDescs.CD_int);
-                case FLOAT -> new Spec("JAVA_FLOAT", layout("OfFloat"), ConstantDescs.CD_float);
-                case LONG -> new Spec("JAVA_LONG", layout("OfLong"), ConstantDescs.CD_long);
-                case DOUBLE -> new Spec("JAVA_DOUBLE", layout("OfDouble"), ConstantDescs.CD_double);
+                case BYTE -> new Spec("JAVA_BYTE", layout("OfByte"), ConstantDescs.CD_byte, bytes);
+                case BOOLEAN -> new Spec("JAVA_BOOLEAN", layout("OfBoolean"), ConstantDescs.CD_boolean, bytes);
+                case SHORT -> new Spec("JAVA_SHORT", layout("OfShort"), ConstantDescs.CD_short, shorts);
+                case CHAR -> new Spec("JAVA_CHAR", layout("OfChar"), ConstantDescs.CD_char, shorts);
+                case INT -> new Spec("JAVA_INT", layout("OfInt"), CD_int, ints);
+                case FLOAT -> new Spec("JAVA_FLOAT", layout("OfFloat"), ConstantDescs.CD_float, ints);
+                case LONG -> new Spec("JAVA_LONG", layout("OfLong"), CD_long, longs);
+                case DOUBLE -> new Spec("JAVA_DOUBLE", layout("OfDouble"), ConstantDescs.CD_double, longs);
             };
         }
 

@@ -35,9 +35,9 @@ public final class StagedValues {
     private final short[][] shorts;
     private final int[][] ints;
     private final long[][] longs;
-    // the record type's spun writer (null when none could be spun) and a segment over each field's array for it
+    // the record type's spun writer (null when none could be spun), and each field's array as it stages into them
     private final RecordWriter writer;
-    private final MemorySegment[] views;
+    private final Object[] arrays;
     private int size;
     private int capacity;
 
@@ -60,7 +60,7 @@ public final class StagedValues {
         this.ints = new int[n][];
         this.longs = new long[n][];
         this.writer = spunWriter ? RecordWriters.of(codec) : null;
-        this.views = new MemorySegment[n];
+        this.arrays = new Object[n];
         for (int f = 0; f < n; f++) {
             sizes[f] = codec.kind(f).byteSize();
             switch (sizes[f]) {
@@ -107,8 +107,8 @@ public final class StagedValues {
             grow(Math.max(64, capacity * 2));
         }
         int at = size;
-        if (writer != null) { // one call: the accessors, then a store a field into the arrays' segments
-            writer.write(record, views, 0, at);
+        if (writer != null) { // one call: the accessors, then a plain array store a field
+            writer.stage(record, arrays, at);
             size = at + 1;
             return at;
         }
@@ -125,17 +125,16 @@ public final class StagedValues {
         return at;
     }
 
-    // all arrays and their segments first, then assign: a failure part way leaves every field as it was
+    // all arrays first, then assign: a failure part way leaves every field as it was
     private void grow(int grown) {
         Object[] next = new Object[sizes.length];
-        MemorySegment[] nextViews = new MemorySegment[sizes.length];
         for (int f = 0; f < sizes.length; f++) {
-            switch (sizes[f]) {
-                case 1 -> nextViews[f] = MemorySegment.ofArray((byte[]) (next[f] = Growth.copyOf(bytes[f], grown)));
-                case 2 -> nextViews[f] = MemorySegment.ofArray((short[]) (next[f] = Growth.copyOf(shorts[f], grown)));
-                case 4 -> nextViews[f] = MemorySegment.ofArray((int[]) (next[f] = Growth.copyOf(ints[f], grown)));
-                default -> nextViews[f] = MemorySegment.ofArray((long[]) (next[f] = Growth.copyOf(longs[f], grown)));
-            }
+            next[f] = switch (sizes[f]) {
+                case 1 -> Growth.copyOf(bytes[f], grown);
+                case 2 -> Growth.copyOf(shorts[f], grown);
+                case 4 -> Growth.copyOf(ints[f], grown);
+                default -> Growth.copyOf(longs[f], grown);
+            };
         }
         for (int f = 0; f < sizes.length; f++) {
             switch (sizes[f]) {
@@ -145,7 +144,7 @@ public final class StagedValues {
                 default -> longs[f] = (long[]) next[f];
             }
         }
-        System.arraycopy(nextViews, 0, views, 0, views.length);
+        System.arraycopy(next, 0, arrays, 0, arrays.length);
         capacity = grown;
     }
 

@@ -137,4 +137,61 @@ class RecordWritersTest {
             assertEquals(0.5, columns[1].getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 1));
         }
     }
+
+    /**
+     * {@code stage} stores into one heap array per field, at the index, the bits {@code write} stores into a column
+     * (floats and doubles as raw bits, booleans as 0 or 1, chars as their short bits), in a fresh spin and in the
+     * cached writer alike; an accessor that throws leaves every array as it was.
+     */
+    @Test
+    void stageStoresEveryKindsBitsIntoItsArrayAtTheIndexAsWriteDoes() throws Throwable {
+        All value = new All((byte) -3, true, (short) -300, 'q', 123456, -1.5f, -9L << 33, Double.longBitsToDouble(
+                0x7FF8_0000_0000_1234L)); // a NaN with a payload: raw bits, not the canonical NaN
+        RecordCodec codec = RecordCodec.of(All.class);
+        for (RecordWriter writer : new RecordWriter[] {RecordWriters.of(codec), RecordWriters.spinFor(codec)}) {
+            Object[] arrays = {new byte[4], new byte[4], new short[4], new short[4], new int[4], new int[4],
+                new long[4], new long[4]};
+            writer.stage(value, arrays, 2);
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment[] columns = new java.lang.foreign.MemorySegment[8];
+                for (int c = 0; c < columns.length; c++) {
+                    columns[c] = arena.allocate(8 * 4, 8);
+                }
+                writer.write(value, columns, 0, 2);
+                java.lang.foreign.ValueLayout[] widths = {java.lang.foreign.ValueLayout.JAVA_BYTE,
+                    java.lang.foreign.ValueLayout.JAVA_BYTE, java.lang.foreign.ValueLayout.JAVA_SHORT,
+                    java.lang.foreign.ValueLayout.JAVA_SHORT, java.lang.foreign.ValueLayout.JAVA_INT,
+                    java.lang.foreign.ValueLayout.JAVA_INT, java.lang.foreign.ValueLayout.JAVA_LONG,
+                    java.lang.foreign.ValueLayout.JAVA_LONG};
+                for (int f = 0; f < arrays.length; f++) {
+                    java.lang.foreign.MemorySegment staged = switch (arrays[f]) {
+                        case byte[] b -> java.lang.foreign.MemorySegment.ofArray(b);
+                        case short[] sh -> java.lang.foreign.MemorySegment.ofArray(sh);
+                        case int[] in -> java.lang.foreign.MemorySegment.ofArray(in);
+                        default -> java.lang.foreign.MemorySegment.ofArray((long[]) arrays[f]);
+                    };
+                    long size = widths[f].byteSize();
+                    assertEquals(-1L, staged.asSlice(2 * size, size).mismatch(columns[f].asSlice(2 * size, size)),
+                            "field " + f + ": the same bits as write");
+                    assertEquals(-1L, staged.asSlice(0, 2 * size).mismatch(
+                            java.lang.foreign.MemorySegment.ofArray(new long[2]).asSlice(0, 2 * size)),
+                            "field " + f + ": other indexes untouched");
+                }
+            }
+            assertEquals(0x7FF8_0000_0000_1234L, ((long[]) arrays[7])[2], "raw bits");
+            assertEquals(1, ((byte[]) arrays[1])[2], "true as 1");
+        }
+        RecordWriter writer = RecordWriters.of(RecordCodec.of(Fused.class));
+        Object[] arrays = {new int[3], new long[3]};
+        writer.stage(new Fused(7, 0.5), arrays, 1);
+        Fused.armed = true;
+        try {
+            assertThrows(IllegalStateException.class, () -> writer.stage(new Fused(9, 1.5), arrays, 1));
+        } finally {
+            Fused.armed = false;
+        }
+        assertEquals(7, ((int[]) arrays[0])[1], "no torn first field");
+        assertEquals(Double.doubleToRawLongBits(0.5), ((long[]) arrays[1])[1]);
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> writer.stage(new Fused(1, 1), arrays, 3));
+    }
 }
