@@ -824,6 +824,39 @@ public final class Transaction {
         return quietIds;
     }
 
+    /** The quiet despawns staged so far, sealed and open: {@code [0, quietDespawnCount())}. */
+    public int quietDespawnCount() {
+        return quietCount;
+    }
+
+    /** The id of quiet despawn {@code despawn}, below {@link #quietDespawnCount()}. */
+    public long quietDespawnId(int despawn) {
+        return quietIds[despawn];
+    }
+
+    /**
+     * Reverses the order of the open quiet despawns {@code [from, to)} when they all publish at the same place
+     * among the records (the same mark: no record was begun between them); returns whether it did. Their slots,
+     * marks and number stay as they were; only the order in which they publish (and free their slots) changes.
+     *
+     * @throws IllegalArgumentException when the range is not within the open quiet despawns
+     */
+    public boolean reverseQuietDespawns(int from, int to) {
+        if (from < sealedQuietEnd || from > to || to > quietCount) {
+            throw new IllegalArgumentException("quiet despawns [" + from + ", " + to + ") are not within the open ["
+                    + sealedQuietEnd + ", " + quietCount + ")");
+        }
+        if (to - from < 2 || quietMarks[from] != quietMarks[to - 1]) {
+            return false; // (marks never decrease along the list: equal ends, equal all)
+        }
+        for (int i = from, j = to - 1; i < j; i++, j--) {
+            long swap = quietIds[i];
+            quietIds[i] = quietIds[j];
+            quietIds[j] = swap;
+        }
+        return true;
+    }
+
     /** The number of the wave's records begun before a quiet despawn: it publishes before record {@code mark}. */
     public int quietDespawnMark(int despawn) {
         return quietMarks[despawn];

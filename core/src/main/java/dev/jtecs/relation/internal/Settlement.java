@@ -262,12 +262,31 @@ final class Settlement {
                 stageLastLevelFirst(stack, tail); // one cascading relationship: nobody is reached twice
                 return;
             }
+            // the quiet despawns staged from here on are the subtree's alone while nothing else (an observer's
+            // call) appends one or begins a record: then they are published in reverse, deepest level first, as
+            // stageLastLevelFirst stages them (observers still hear the subtree level by level)
+            int quietStart = transaction.quietDespawnCount();
+            boolean alone = true;
             for (int head = 0; head < tail; head++) {
                 long child = queue[head];
-                if (silent && staging.stageQuietDespawn(child)
-                        || index.isAlive(child) && despawnSource(child)) {
+                boolean staged;
+                if (silent && staging.stageQuietDespawn(child)) {
+                    staged = true;
+                } else if (index.isAlive(child)) {
+                    int before = transaction.quietDespawnCount();
+                    staged = despawnSource(child);
+                    int after = transaction.quietDespawnCount();
+                    alone &= staged ? after == before + 1 && transaction.quietDespawnId(before) == child
+                            : after == before;
+                } else {
+                    staged = false;
+                }
+                if (staged) {
                     tail = enqueueCascadingSources(stack, child, tail);
                 }
+            }
+            if (alone) {
+                transaction.reverseQuietDespawns(quietStart, transaction.quietDespawnCount());
             }
         } finally {
             idleStack = stack;

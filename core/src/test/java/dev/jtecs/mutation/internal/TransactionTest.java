@@ -615,6 +615,60 @@ class TransactionTest {
         assertEquals(0, tx.sealedQuietDespawns());
     }
 
+    /** Room made for quiet despawns up front: the despawns it was made for then allocate nothing. */
+    @Test
+    void reservedQuietDespawnsAllocateNothingAndAFailedReservationChangesNothing() {
+        Transaction tx = new Transaction();
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> tx.reserveQuietDespawns(500, 9_000));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(0, tx.quietDespawnCount(), "nothing staged");
+        tx.reserveQuietDespawns(500, 9_000);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1); // any growth now would throw
+        try {
+            for (int i = 0; i < 500; i++) {
+                tx.stageQuietDespawn(8_500 + i, 8_500 + i);
+            }
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(500, tx.quietDespawnCount());
+        assertTrue(tx.isDoomed(8_999));
+        assertEquals(8_999, tx.quietDespawnId(499));
+    }
+
+    /**
+     * Open quiet despawns that publish at one place among the records can be reversed (the order in which they
+     * publish and free their slots); a range a record was begun inside of is left as it was, and only the open
+     * ones can be.
+     */
+    @Test
+    void openQuietDespawnsAtOnePlaceReverseAndOthersDoNot() {
+        Transaction tx = new Transaction();
+        tx.stageQuietDespawn(1, 1);
+        tx.seal();
+        for (int slot = 2; slot <= 5; slot++) {
+            tx.stageQuietDespawn(slot, slot);
+        }
+        assertTrue(tx.reverseQuietDespawns(1, 5));
+        assertEquals(List.of(5L, 4L, 3L, 2L), java.util.stream.IntStream.range(1, 5)
+                .mapToObj(tx::quietDespawnId).toList());
+        assertTrue(tx.isDoomed(2) && tx.isDoomed(5), "the marks stay");
+        assertFalse(tx.reverseQuietDespawns(2, 3), "one is its own reverse");
+        IllegalArgumentException sealed = assertThrows(IllegalArgumentException.class,
+                () -> tx.reverseQuietDespawns(0, 5));
+        assertEquals("quiet despawns [0, 5) are not within the open [1, 5)", sealed.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> tx.reverseQuietDespawns(3, 6));
+        tx.begin(9, 9, TxState.STAGED_MUTATE); // a record between two quiet despawns: they publish apart
+        tx.stageQuietDespawn(6, 6);
+        assertFalse(tx.reverseQuietDespawns(4, 6));
+        assertEquals(2L, tx.quietDespawnId(4));
+        assertEquals(6L, tx.quietDespawnId(5));
+    }
+
     @Test
     void quietDespawnsGrowPastTheirCapacityAndAFailedGrowthStagesNothing() {
         Transaction tx = new Transaction();
