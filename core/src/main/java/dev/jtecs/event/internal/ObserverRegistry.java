@@ -17,8 +17,8 @@ import java.util.Objects;
  *
  * @implNote {@link #has} on an address nobody observes costs one hash lookup; {@link #observedEntityAddresses}
  *     lets the world skip even that for entity addresses in the common case of no entity observers, and a
- *     {@link Presence} answers for one event type with a field comparison until the registrations change, so
- *     per-entity paths (a despawn, a spawn) pay no lookup at all.
+ *     {@link Presence} answers for one event type from flags every registration change refreshes, so per-entity
+ *     paths (a despawn, a spawn) read a field and pay no lookup at all.
  */
 public final class ObserverRegistry {
     private static final Registration[] NONE = new Registration[0];
@@ -26,7 +26,7 @@ public final class ObserverRegistry {
     private final Map<Long, Map<Class<?>, Registration[]>> byAddress = new HashMap<>();
     private int count;
     private int entityAddresses;
-    private long version; // moves on every registration added or removed
+    private Presence[] presences = new Presence[0]; // brought up to date after every registration change
     private int delivering; // deliveries running on the stack (observers may deliver in turn)
 
     /** One registration: the callback, an optional id, and whether it fires once. */
@@ -61,7 +61,7 @@ public final class ObserverRegistry {
         next[current.length] = new Registration(callback, id, once);
         byType.put(type, next);
         count++;
-        version++;
+        changed();
     }
 
     /** Removes the registrations of a callback (by identity); returns whether any was removed. */
@@ -94,7 +94,6 @@ public final class ObserverRegistry {
         }
         Registration[] trimmed = n == 0 ? null : Growth.copyOf(kept, n); // allocated before anything changes
         count -= current.length - n;
-        version++;
         if (n == 0) {
             byType.remove(type);
             if (byType.isEmpty()) {
@@ -103,6 +102,7 @@ public final class ObserverRegistry {
         } else {
             byType.put(type, trimmed); // replaces the entry: no allocation
         }
+        changed();
         return true;
     }
 
@@ -164,7 +164,6 @@ public final class ObserverRegistry {
         System.arraycopy(current, 0, next, 0, index);
         System.arraycopy(current, index + 1, next, index, current.length - index - 1);
         count--;
-        version++;
         if (next.length == 0) {
             byType.remove(type);
             if (byType.isEmpty()) {
@@ -173,6 +172,7 @@ public final class ObserverRegistry {
         } else {
             byType.put(type, next);
         }
+        changed();
         return true;
     }
 
@@ -188,8 +188,15 @@ public final class ObserverRegistry {
         for (Registration[] registrations : byType.values()) {
             count -= registrations.length;
         }
-        version++;
         dropAddress(address);
+        changed();
+    }
+
+    /** A registration was added or removed: every presence answers from the registrations as they are now. */
+    private void changed() {
+        for (Presence presence : presences) {
+            presence.refresh();
+        }
     }
 
     /** Removes every registration at every entity address (address 0 keeps its observers). */
@@ -227,38 +234,56 @@ public final class ObserverRegistry {
         return entityAddresses;
     }
 
-    /** A cached view of who observes one event type; see {@link Presence}. */
+    /**
+     * A view of who observes one event type, kept up to date by every registration change from now on; see
+     * {@link Presence}. A registry holds each one it hands out for its life: ask once per type and keep it.
+     */
     public Presence presence(Class<?> type) {
-        return new Presence(Objects.requireNonNull(type, "type"));
+        Presence presence = new Presence(Objects.requireNonNull(type, "type"));
+        presence.refresh();
+        Presence[] more = Arrays.copyOf(presences, presences.length + 1);
+        more[presences.length] = presence;
+        presences = more;
+        return presence;
     }
 
     /**
-     * Whether anything observes one event type, answered from a cache that stays valid until any registration of
-     * the registry is added or removed (observing, stopping, a once-observer firing, clearing an address).
-     * Invariant: {@link #atWorld()} equals {@code has(0, type)} and {@link #at} equals {@code has(address, type)}
-     * at every moment.
+     * Whether anything observes one event type, answered from two flags that every registration change brings up
+     * to date (observing, stopping, a once-observer firing, clearing an address): a per-entity path (a despawn, a
+     * spawn) reads a field. Invariant: {@link #atWorld()} equals {@code has(0, type)}, {@link #silent()} equals
+     * {@code !has(0, type) && observedEntityAddresses() == 0}, and {@link #at} equals {@code has(address, type)} at
+     * every moment.
      */
     public final class Presence {
         private final Class<?> type;
-        private long seen = -1;
         private boolean atWorld;
+        private boolean silent;
 
         private Presence(Class<?> type) {
             this.type = type;
         }
 
-        /** Whether anything observes the type at address 0; a field comparison while nothing changed. */
+        private void refresh() {
+            atWorld = has(0, type);
+            silent = !atWorld && entityAddresses == 0;
+        }
+
+        /** Whether anything observes the type at address 0. */
         public boolean atWorld() {
-            if (seen != version) {
-                atWorld = has(0, type);
-                seen = version;
-            }
             return atWorld;
+        }
+
+        /**
+         * Whether an event of the type would reach nobody, wherever it is delivered: nothing observes it at address
+         * 0 and no entity address is observed at all (for any type).
+         */
+        public boolean silent() {
+            return silent;
         }
 
         /** Whether anything observes the type at {@code address}; no lookup while no entity address is observed. */
         public boolean at(long address) {
-            return address == 0 ? atWorld() : entityAddresses > 0 && has(address, type);
+            return address == 0 ? atWorld : entityAddresses > 0 && has(address, type);
         }
     }
 }

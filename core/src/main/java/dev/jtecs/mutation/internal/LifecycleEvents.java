@@ -86,7 +86,7 @@ public final class LifecycleEvents {
      * {@code OnDespawn} at the world, and nobody observes any entity address.
      */
     public boolean despawnIsSilent() {
-        return observers.observedEntityAddresses() == 0 && !despawnObservers.atWorld();
+        return despawnObservers.silent(); // one field, kept up to date by the registry
     }
 
     /**

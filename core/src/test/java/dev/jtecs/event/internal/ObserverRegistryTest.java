@@ -137,6 +137,37 @@ class ObserverRegistryTest {
         assertThrows(NullPointerException.class, () -> registry.presence(null));
     }
 
+    /**
+     * A presence is silent exactly while nothing observes its type at the world and no entity address is observed
+     * for any type, through every kind of registration change, and one made after registrations sees them.
+     */
+    @Test
+    void aPresenceIsSilentOnlyWhileNobodyAnywhereCouldHearIt() {
+        ObserverRegistry.Presence pings = registry.presence(Ping.class);
+        Observer<Ping> callback = p -> log.add("ping");
+        assertTrue(pings.silent());
+        registry.observe(0, Pong.class, (Observer<Pong>) p -> { }, "pong", false);
+        assertTrue(pings.silent(), "another type at the world reaches no ping");
+        registry.observe(9, Pong.class, (Observer<Pong>) p -> { }, null, false);
+        assertFalse(pings.silent(), "an observed entity address: a despawn there must be checked");
+        registry.clear(9);
+        assertTrue(pings.silent(), "the address cleared");
+        registry.observe(0, Ping.class, callback, null, true);
+        assertFalse(pings.silent());
+        assertFalse(registry.presence(Ping.class).silent(), "a presence made later sees what is registered");
+        registry.deliver(0, Ping.class, new Ping(1));
+        assertTrue(pings.silent(), "the once-observer fired");
+        registry.observe(4, Ping.class, callback, "at4", false);
+        assertFalse(pings.silent());
+        assertTrue(registry.stop(4, Ping.class, "at4"));
+        assertTrue(pings.silent(), "stopped");
+        registry.observe(5, Ping.class, callback, null, false);
+        registry.clearEntityAddresses();
+        assertTrue(pings.silent(), "entity addresses cleared");
+        assertTrue(registry.stop(0, Pong.class, "pong"));
+        assertTrue(pings.silent());
+    }
+
     @Test
     void emitStopsAtTheFirstThrowingObserver() {
         // issue 18, smaller item: emit stops at the first throwing observer
