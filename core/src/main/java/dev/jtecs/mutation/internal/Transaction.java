@@ -703,7 +703,7 @@ public final class Transaction {
     public void doom(int slot) {
         int word = slot >>> 6;
         if (word >= doomed.length) {
-            doomed = Growth.copyOf(doomed, Math.max(word + 1, doomed.length * 2));
+            reserveDoom(slot + 1);
         }
         if ((doomed[word] & (1L << slot)) == 0) {
             doomed[word] |= 1L << slot;
@@ -784,11 +784,7 @@ public final class Transaction {
     public void stageQuietDespawn(long id, int slot) {
         assert !isDoomed(slot) && !hasStaged(slot) : "slot " + slot + " already has staged work";
         if (quietCount == quietIds.length) {
-            int capacity = quietCount * 2;
-            var grownIds = Growth.copyOf(quietIds, capacity); // both first: a failure leaves them in step
-            var grownMarks = Growth.copyOf(quietMarks, capacity);
-            quietIds = grownIds;
-            quietMarks = grownMarks;
+            growQuietDespawns(quietCount * 2);
         }
         doom(slot); // (may grow the marks first: a failure there changes nothing either)
         quietIds[quietCount] = id;
@@ -802,16 +798,16 @@ public final class Transaction {
      */
     public void reserveQuietDespawns(int count, int highestSlot) {
         if (quietCount + count > quietIds.length) {
-            int capacity = Growth.nextCapacity(quietIds.length, quietCount + count, Long.BYTES);
-            var grownIds = Growth.copyOf(quietIds, capacity); // both first: a failure leaves them in step
-            var grownMarks = Growth.copyOf(quietMarks, capacity);
-            quietIds = grownIds;
-            quietMarks = grownMarks;
+            growQuietDespawns(Growth.nextCapacity(quietIds.length, quietCount + count, Long.BYTES));
         }
-        int word = highestSlot >>> 6;
-        if (word >= doomed.length) {
-            doomed = Growth.copyOf(doomed, Math.max(word + 1, doomed.length * 2));
-        }
+        reserveDoom(highestSlot + 1);
+    }
+
+    private void growQuietDespawns(int capacity) {
+        var grownIds = Growth.copyOf(quietIds, capacity); // both first: a failure leaves them in step
+        var grownMarks = Growth.copyOf(quietMarks, capacity);
+        quietIds = grownIds;
+        quietMarks = grownMarks;
     }
 
     /** The sealed quiet despawns: {@code [0, sealedQuietDespawns())}, in call order. */

@@ -287,26 +287,34 @@ public final class SparseEdges {
     }
 
     private boolean removeAll(Edges edges, long source) {
+        if (edges == null || !dropAll(edges, source)) {
+            return false;
+        }
+        clock.tickEdges(edges.relationship.id());
+        return true;
+    }
+
+    /** Empties the source's slot of {@code edges}, unlinked from its targets' lists; returns whether it held one. */
+    private boolean dropAll(Edges edges, long source) {
         int slot = Entity.slot(source);
-        if (edges == null || edges.count(slot) == 0) {
+        int count = edges.count(slot);
+        if (count == 0) {
             return false;
         }
         if (edges.exclusive) {
             dropSingle(edges, source, slot);
-            clock.tickEdges(edges.relationship.id());
             return true;
         }
         if (edges.sources != null) {
             long[] list = edges.targets[slot];
-            for (int i = 0; i < edges.counts[slot]; i++) {
+            for (int i = 0; i < count; i++) {
                 unlink(edges.sources, list[i], source);
             }
         }
         if (edges.payloads != null) {
-            Arrays.fill(edges.payloads[slot], 0, edges.counts[slot], null);
+            Arrays.fill(edges.payloads[slot], 0, count, null);
         }
         edges.counts[slot] = 0;
-        clock.tickEdges(edges.relationship.id());
         return true;
     }
 
@@ -325,13 +333,24 @@ public final class SparseEdges {
     public void removeSources(long[] ids, int from, int to) {
         for (int r = 0; r < orderedCount; r++) {
             Edges edges = ordered[r];
-            if (edges.exclusive ? removeSingles(edges, ids, from, to) : removeLists(edges, ids, from, to)) {
+            boolean removed = false;
+            if (edges.exclusive) {
+                removed = removeSingles(edges, ids, from, to);
+            } else {
+                for (int i = from; i < to; i++) {
+                    removed |= dropAll(edges, ids[i]);
+                }
+            }
+            if (removed) {
                 clock.tickEdges(edges.relationship.id());
             }
         }
     }
 
-    /** {@link #removeSources} for an exclusive relationship: one cell per source, read in the run's order. */
+    /**
+     * {@link #removeSources} for an exclusive relationship: {@link #dropAll} in a loop of its own, the arrays read
+     * once for the run (a cascade's subtree reports here, entity by entity).
+     */
     private boolean removeSingles(Edges edges, long[] ids, int from, int to) {
         long[] single = edges.single;
         Object[] payloads = edges.singlePayloads;
@@ -350,31 +369,6 @@ public final class SparseEdges {
                 }
                 removed = true;
             }
-        }
-        return removed;
-    }
-
-    /** {@link #removeSources} for a relationship with a list of targets per source. */
-    private boolean removeLists(Edges edges, long[] ids, int from, int to) {
-        boolean removed = false;
-        for (int i = from; i < to; i++) {
-            long source = ids[i];
-            int slot = Entity.slot(source);
-            int count = edges.count(slot);
-            if (count == 0) {
-                continue;
-            }
-            if (edges.sources != null) {
-                long[] list = edges.targets[slot];
-                for (int k = 0; k < count; k++) {
-                    unlink(edges.sources, list[k], source);
-                }
-            }
-            if (edges.payloads != null) {
-                Arrays.fill(edges.payloads[slot], 0, count, null);
-            }
-            edges.counts[slot] = 0;
-            removed = true;
         }
         return removed;
     }
