@@ -283,6 +283,33 @@ public final class CommitDrain {
     }
 
     /**
+     * The instant {@code despawn} of a published entity that nothing can hear leave (no scope open, nobody
+     * observing despawns, checked by the caller): when no drain runs and nothing waits for one, the world holds no
+     * relationship edge ({@link DrainHooks#hearsDespawns} is false: no edge can point at it or leave with it) and
+     * no observer watches its table, its row leaves and its slot is freed, and nothing else happens: the
+     * publication {@link #despawnAtOnce} would run has no callback to call, no mark anybody could read, no hook
+     * with anything to do and no later wave. The result is the same world. What the removal allocates is made
+     * first, so a failed allocation changes nothing. Returns {@code false}, having changed nothing, otherwise.
+     */
+    public boolean despawnUnheard(long id) {
+        int store = index.aliveStore(id);
+        if (store < 0 || hooks.hearsDespawns() || !quiet()) {
+            return false;
+        }
+        Table table = registry.ofStore(store);
+        if (table.observers().length != 0) {
+            return false;
+        }
+        int slot = Entity.slot(id);
+        index.reserveFree(1);
+        table.prepareRowRemoval();
+        transaction.countSubmission(); // the call is a submission of its own, as its publication would be
+        detachRow(index, table, index.rowOf(slot));
+        index.free(slot);
+        return true;
+    }
+
+    /**
      * The instant {@code despawn} of a published entity (no scope open, nobody observing despawns): when no drain
      * runs and nothing waits for one (no staged work, sparse write, settlement or key claim), publishes it as the
      * call's publication would, as its one quiet despawn ({@link #publishLoneQuietDespawn}: the row leaves, the

@@ -392,7 +392,7 @@ public final class MutationModel {
 
     public void despawn(long id) {
         if (lifecycle.despawnIsSilent() && (scopes.depth() > 0 ? staging.stageQuietDespawn(id)
-                : despawnAtOnce(id))) {
+                : drain.despawnUnheard(id) || despawnAtOnce(id))) {
             return; // nobody to tell: inside a scope staged in short, with none published at once
         }
         int slot = index.requireLiveOrReserved(id, "despawn");

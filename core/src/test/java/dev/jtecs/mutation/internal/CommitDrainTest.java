@@ -15,6 +15,7 @@ import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.NativeMemory;
 import dev.jtecs.storage.internal.Table;
@@ -373,6 +374,94 @@ class CommitDrainTest {
             log.clear();
             assertFalse(rig.drain.despawnAtOnce(a), "gone: the general path names it");
             assertTrue(log.isEmpty());
+        }
+    }
+
+    /**
+     * Where nothing can hear a despawn (no edge in the world, no observer on the table, nothing waiting), the
+     * instant despawn removes the row and frees the slot, counts one submission and calls no hook; anything that
+     * could hear it, or anything waiting, refuses it having changed nothing.
+     */
+    @Test
+    void anUnheardDespawnRemovesTheRowAndFreesTheSlotAndIsRefusedWhereAnythingCouldHearIt() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        boolean[] hears = {false};
+        DrainHooks hooks = new DrainHooks() {
+            @Override
+            public void prepareDespawns(int count, int highestSlot) {
+                log.add("prepare " + count);
+            }
+
+            @Override
+            public void despawned(long id) {
+                log.add("despawned " + id);
+            }
+
+            @Override
+            public void segmentDone() {
+                log.add("segment");
+            }
+
+            @Override
+            public void publicationEnded(boolean published) {
+                log.add("ended " + published);
+            }
+
+            @Override
+            public boolean hearsDespawns() {
+                return hears[0];
+            }
+        };
+        try (DrainFixture rig = new DrainFixture(hooks)) {
+            long a = rig.stageSpawn(N.of(1));
+            long b = rig.stageSpawn(N.of(2));
+            long c = rig.stageSpawn(N.of(3));
+            rig.drain.publish();
+            Table table = rig.tableOf(a);
+            log.clear();
+
+            hears[0] = true;
+            assertFalse(rig.drain.despawnUnheard(a), "edges in the world: the relation layer must hear it");
+            hears[0] = false;
+            long staged = rig.stageSpawn(N.of(4), T); // in a table of its own
+            assertFalse(rig.drain.despawnUnheard(a), "a staged spawn waits: the call must publish it too");
+            rig.drain.publish();
+            EntityObserver watcher = new EntityObserver() { };
+            table.addObserver(watcher);
+            assertFalse(rig.drain.despawnUnheard(a), "an observer of its table hears the row leave");
+            table.removeObserver(watcher);
+            boolean[] fromCallback = {true};
+            rig.tableOf(staged).addObserver(new EntityObserver() {
+                @Override
+                public void onEntitiesRemoved(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
+                        dev.jtecs.storage.Archetype other) {
+                    fromCallback[0] = rig.drain.despawnUnheard(c);
+                }
+            });
+            rig.tx.begin(staged, Entity.slot(staged), TxState.STAGED_DESPAWN);
+            rig.drain.publish();
+            assertFalse(fromCallback[0], "a call from a drain's callback joins the drain");
+            assertTrue(rig.index.isAlive(a) && rig.index.isAlive(c));
+            assertEquals(3, table.count(), "nothing refused changed the table");
+            log.clear();
+
+            long seals = rig.tx.seals();
+            assertTrue(rig.drain.despawnUnheard(a));
+            assertTrue(log.isEmpty(), "no hook is called: " + log);
+            assertEquals(EntityIndex.FREE, rig.index.stateOf(a));
+            assertEquals(seals + 1, rig.tx.seals(), "one submission, as the call's publication would count");
+            assertFalse(rig.tx.anyDoomed());
+            assertEquals(2, table.count());
+            assertEquals(c, table.entityAt(0), "the last row filled the hole");
+            assertEquals(0, rig.index.rowOf(Entity.slot(c)));
+            assertEquals(3, table.readValue(table.position(N.id()), 0));
+            assertEquals(b, table.entityAt(1));
+            assertTrue(table.dirty().structuralCount() > 0);
+            assertTrue(rig.tx.isEmpty());
+            assertFalse(rig.drain.hasWork());
+            assertFalse(rig.drain.despawnUnheard(a), "gone: the general path names it");
+            long next = rig.index.allocate();
+            assertEquals(Entity.slot(a), Entity.slot(next), "the freed slot comes back first");
         }
     }
 

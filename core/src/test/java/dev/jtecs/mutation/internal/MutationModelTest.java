@@ -767,6 +767,105 @@ class MutationModelTest {
         }
     }
 
+    /** A random shape of plain components and a tag for the despawn twins (one in four has a tag). */
+    private static dev.jtecs.component.Input[] randomShape(java.util.Random random, int i) {
+        java.util.List<dev.jtecs.component.Input> inputs = new java.util.ArrayList<>();
+        inputs.add(HP.of(i));
+        if (random.nextBoolean()) {
+            inputs.add(SPOT.of(new Spot(i, -i)));
+        }
+        if (random.nextInt(3) == 0) {
+            inputs.add(HEADING.of(new Heading(i * 0.5f)));
+        }
+        if (random.nextInt(4) == 0) {
+            inputs.add(IDLE);
+        }
+        return inputs.toArray(dev.jtecs.component.Input[]::new);
+    }
+
+    /**
+     * An instant despawn that nothing can hear (no relationship, no observer of the entity's archetype) removes
+     * the row and frees the slot without a publication around it ({@code CommitDrain.despawnUnheard}); the world
+     * it leaves is the one the published despawn leaves. The twin world has an observer on every archetype, which
+     * sends each of its despawns through the publication; both take the same random spawns and despawns (fixed
+     * seeds, named in each message), and their states and the ids their next spawns get stay equal.
+     */
+    @Test
+    void anInstantDespawnNobodyCanHearLeavesTheWorldAHeardOneLeaves() {
+        for (long seed = 1; seed <= 8; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            try (World unheard = World.create(); World heard = World.create()) {
+                dev.jtecs.storage.EntityObserver listener = new dev.jtecs.storage.EntityObserver() { };
+                heard.observe(Entity.WORLD, dev.jtecs.event.ArchetypeCreated.class,
+                        event -> event.archetype().addEntityObserver(listener));
+                java.util.List<Long> alive = new java.util.ArrayList<>();
+                for (int step = 0; step < 600; step++) {
+                    if (alive.isEmpty() || random.nextInt(5) < 3) {
+                        dev.jtecs.component.Input[] shape = randomShape(random, step);
+                        long id = unheard.spawn(shape);
+                        assertEquals(id, heard.spawn(shape), "seed " + seed + " step " + step);
+                        alive.add(id);
+                    } else {
+                        long id = alive.remove(random.nextInt(alive.size()));
+                        unheard.despawn(id);
+                        heard.despawn(id);
+                        assertFalse(unheard.isAlive(id));
+                    }
+                    if (step % 100 == 99) {
+                        assertEquals(dev.jtecs.testing.WorldState.of(heard), dev.jtecs.testing.WorldState.of(unheard),
+                                "seed " + seed + " step " + step);
+                    }
+                }
+                for (long id : alive) {
+                    assertEquals(unheard.get(id, HP), heard.get(id, HP), "seed " + seed);
+                }
+            }
+        }
+    }
+
+    /**
+     * A failed allocation during an instant despawn nothing hears (the free list or the table's record of
+     * overwritten rows growing) leaves the world as it was, and the next call despawns the entity.
+     */
+    @Test
+    void aFailedAllocationDuringAnUnheardDespawnChangesNothing() {
+        long[] ids = new long[300];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = world.spawn(HP.of(i), SPOT.of(new Spot(i, i)));
+        }
+        int failures = 0;
+        for (int i = 0; i < ids.length; i += 3) { // from the front: every despawn moves the last row into the hole
+            for (int k = 1; ; k++) {
+                String before = dev.jtecs.testing.WorldState.of(world);
+                if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                    dev.jtecs.entity.internal.AllocationFaults.failAt(
+                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                }
+                try {
+                    world.despawn(ids[i]);
+                } catch (OutOfMemoryError expected) {
+                    failures++;
+                    assertEquals(before, dev.jtecs.testing.WorldState.of(world), "allocation " + k + " of " + i);
+                    continue;
+                } finally {
+                    if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                        dev.jtecs.entity.internal.AllocationFaults.disarm();
+                    }
+                }
+                break;
+            }
+            assertFalse(world.isAlive(ids[i]));
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "growths were failed");
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(i % 3 != 0, world.isAlive(ids[i]));
+            if (i % 3 != 0) {
+                assertEquals(i, world.get(ids[i], HP));
+                assertEquals(new Spot(i, i), world.get(ids[i], SPOT));
+            }
+        }
+    }
+
     /**
      * A failed allocation during such a move (the destination's columns or the engine's arrays growing) leaves
      * the world as it was, and the next call moves the entity.
