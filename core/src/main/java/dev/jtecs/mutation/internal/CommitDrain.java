@@ -284,20 +284,20 @@ public final class CommitDrain {
 
     /**
      * The instant {@code despawn} of a published entity that nothing can hear leave (no scope open, nobody
-     * observing despawns, checked by the caller): when no drain runs and nothing waits for one, the world holds no
-     * relationship edge ({@link DrainHooks#hearsDespawns} is false: no edge can point at it or leave with it) and
-     * no observer watches its table, its row leaves and its slot is freed, and nothing else happens: the
+     * observing despawns, checked by the caller): when no drain runs and nothing waits for one, no relationship
+     * edge leaves with it or points at it ({@link DrainHooks#hearsDespawnOf} is false) and no observer watches its
+     * table, its row leaves and its slot is freed, and nothing else happens: the
      * publication {@link #despawnAtOnce} would run has no callback to call, no mark anybody could read, no hook
      * with anything to do and no later wave. The result is the same world. What the removal allocates is made
      * first, so a failed allocation changes nothing. Returns {@code false}, having changed nothing, otherwise.
      */
     public boolean despawnUnheard(long id) {
         int store = index.aliveStore(id);
-        if (store < 0 || hooks.hearsDespawns() || !quiet()) {
+        if (store < 0 || !quiet()) {
             return false;
         }
         Table table = registry.ofStore(store);
-        if (table.observers().length != 0) {
+        if (table.observers().length != 0 || hooks.hearsDespawnOf(id, table)) {
             return false;
         }
         int slot = Entity.slot(id);

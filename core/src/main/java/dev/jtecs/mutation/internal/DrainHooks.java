@@ -65,6 +65,15 @@ public interface DrainHooks {
         return true;
     }
 
+    /**
+     * Whether the despawn of the published entity {@code id}, whose row is in {@code table}, would give
+     * {@link #prepareDespawns}, {@link #despawned} and the segment's end anything to do. False promises that a
+     * publication of that despawn alone would find nothing to settle. By default {@link #hearsDespawns}.
+     */
+    default boolean hearsDespawnOf(long id, Table table) {
+        return hearsDespawns();
+    }
+
     /** Rows {@code [fromRow, toRow)} were placed in {@code table}, whose signature holds relationship pairs. */
     default void placedWithPairs(Table table, int fromRow, int toRow) {}
 

@@ -100,6 +100,11 @@ public final class Relations implements DrainHooks {
     }
 
     @Override
+    public boolean hearsDespawnOf(long id, Table table) {
+        return settlement.hearsDespawnOf(id, table);
+    }
+
+    @Override
     public void placedWithPairs(Table table, int fromRow, int toRow) {
         settlement.dropEdgesToDead(table, fromRow, toRow);
     }

@@ -63,6 +63,18 @@ final class Settlement {
     }
 
     /**
+     * Whether the despawn of {@code id}, published in {@code table}, gives this settlement anything to do: the
+     * entity holds a sparse edge or is the target of one with a reverse index, holds a pair, or a pair names it.
+     * False promises that {@link #despawnedTarget} would do nothing for it and note nothing.
+     */
+    boolean hearsDespawnOf(long id, Table table) {
+        if (!sparse.isEmpty() && sparse.involves(id)) {
+            return true;
+        }
+        return !pairs.isEmpty() && (table.hasPairs() || !pairs.targeting(id).isEmpty());
+    }
+
+    /**
      * A publication despawned {@code id}: when edges point at it, it is noted; once its segment has published
      * its moves, {@link #settleDeadTargets} despawns the sources of cascading edges (whole subtrees, in the next
      * wave of the same commit) and removes the other edges.

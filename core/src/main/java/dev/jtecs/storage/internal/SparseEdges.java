@@ -318,6 +318,22 @@ public final class SparseEdges {
         return true;
     }
 
+    /**
+     * Whether the entity {@code id} holds an edge of any relationship here, or is the target of one that keeps a
+     * reverse index (a list of its sources): what {@link #removeSource} and {@link #dropListsOfDeadSources} would
+     * find when it dies. Allocates nothing.
+     */
+    public boolean involves(long id) {
+        int slot = Entity.slot(id);
+        for (int i = 0; i < orderedCount; i++) {
+            Edges edges = ordered[i];
+            if (edges.count(slot) != 0 || edges.sources != null && edges.sources.get(id) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Removes every sparse edge of the entity in {@code slot}, of any relationship (its entity died). */
     public void removeSource(long source) {
         for (int i = 0; i < orderedCount; i++) {

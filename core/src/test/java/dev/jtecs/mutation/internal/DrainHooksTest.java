@@ -101,6 +101,14 @@ class DrainHooksTest {
                 () -> DrainHooks.NONE.applySparse(1, SparseWriteQueue.ADD, SPARSE, 2, null));
         assertEquals(false, DrainHooks.NONE.pendingSettlement());
         assertEquals(true, DrainHooks.NONE.hearsDespawns(), "unless a hook promises otherwise, every despawn is told");
+        assertEquals(true, DrainHooks.NONE.hearsDespawnOf(1, null), "each despawn too");
+        DrainHooks deaf = new DrainHooks() {
+            @Override
+            public boolean hearsDespawns() {
+                return false;
+            }
+        };
+        assertEquals(false, deaf.hearsDespawnOf(1, null), "a hook that hears no despawn hears none of them");
     }
 
     /**

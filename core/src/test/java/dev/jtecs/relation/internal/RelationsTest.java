@@ -43,6 +43,56 @@ class RelationsTest {
         return RelationFixtures.dump(world);
     }
 
+    static final Relationship WATCHES = dev.jtecs.component.Relationships.register("test.rel.Watches",
+            o -> o.sparse());
+
+    /**
+     * {@code hearsDespawnOf}: in a world with edges, an entity that holds none and that no edge with a reverse
+     * index names can die without the settlement (an instant despawn then publishes nothing around it); a sparse
+     * source, a target with a list of sources, a holder of a pair and a target named by a pair cannot. A relations
+     * layer over a model of its own, as the world builds them.
+     */
+    @Test
+    void onlyAnEntityNoEdgeInvolvesCanDieUnheardByTheSettlement() {
+        dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+        dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
+        try {
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
+            Relations relations = new Relations(index, registry);
+            dev.jtecs.mutation.internal.MutationModel model = new dev.jtecs.mutation.internal.MutationModel(index,
+                    registry, new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null, relations);
+            relations.bind(model);
+            java.util.function.LongFunction<dev.jtecs.storage.internal.Table> table =
+                    id -> registry.ofStore(index.storeOf(dev.jtecs.entity.Entity.slot(id)));
+            long loner = model.spawn(new dev.jtecs.component.Input[] {MARK});
+            assertFalse(relations.hearsDespawnOf(loner, table.apply(loner)), "no edge in the world");
+            long liked = model.spawn(new dev.jtecs.component.Input[] {MARK});
+            long liker = model.spawn(new dev.jtecs.component.Input[] {LIKES.to(liked)});
+            long held = model.spawn(new dev.jtecs.component.Input[] {MARK});
+            long holder = model.spawn(new dev.jtecs.component.Input[] {HOLDS.to(held)});
+            assertTrue(relations.hearsDespawnOf(liker, table.apply(liker)), "a sparse source");
+            assertTrue(relations.hearsDespawnOf(liked, table.apply(liked)), "a target with a list of sources");
+            assertTrue(relations.hearsDespawnOf(holder, table.apply(holder)));
+            assertTrue(relations.hearsDespawnOf(held, table.apply(held)));
+            assertFalse(relations.hearsDespawnOf(loner, table.apply(loner)), "sparse edges elsewhere: still unheard");
+            long watched = model.spawn(new dev.jtecs.component.Input[] {MARK});
+            long watcher = model.spawn(new dev.jtecs.component.Input[] {WATCHES.to(watched)});
+            assertTrue(relations.hearsDespawnOf(watcher, table.apply(watcher)));
+            assertFalse(relations.hearsDespawnOf(watched, table.apply(watched)),
+                    "the target of a relationship without a reverse index: its edges keep the dead id");
+            long known = model.spawn(new dev.jtecs.component.Input[] {MARK});
+            long knower = model.spawn(new dev.jtecs.component.Input[] {KNOWS.to(known)});
+            assertTrue(relations.hearsDespawnOf(knower, table.apply(knower)), "a holder of a pair");
+            assertTrue(relations.hearsDespawnOf(known, table.apply(known)), "a target named by a pair");
+            assertFalse(relations.hearsDespawnOf(loner, table.apply(loner)), "pairs elsewhere: still unheard");
+            assertTrue(relations.hearsDespawns());
+        } finally {
+            registry.close();
+            memory.close();
+        }
+    }
+
     @Test
     void edgesAreAddedKeptAndReportedInTargetOrder() {
         long a = world.spawn();

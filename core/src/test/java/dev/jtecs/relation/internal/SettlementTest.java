@@ -35,6 +35,61 @@ class SettlementTest {
         return RelationFixtures.dump(world);
     }
 
+    /**
+     * An instant despawn of an entity no edge involves skips the settlement and the publication around it
+     * ({@code CommitDrain.despawnUnheard}); one that holds an edge or is named by one takes the publication, whose
+     * settlement removes the edges pointing at it and despawns a cascading subtree. The twin world has an observer
+     * on every archetype, so all its despawns take the publication; both take the same random spawns, edges (dense,
+     * sparse, cascading) and despawns (fixed seeds, named in each message) and their whole states stay equal.
+     */
+    @Test
+    void despawnsTheSettlementNeedNotHearLeaveTheWorldThatHearingThemLeaves() {
+        Relationship[] relationships = {FOLLOWS, PARENT, KNOWS, LIKES, HOLDS, dev.jtecs.builtin.ChildOf.COMPONENT};
+        for (long seed = 1; seed <= 8; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            try (World unheard = World.create(); World heard = World.create()) {
+                dev.jtecs.storage.EntityObserver listener = new dev.jtecs.storage.EntityObserver() { };
+                heard.observe(dev.jtecs.entity.Entity.WORLD, dev.jtecs.event.ArchetypeCreated.class,
+                        event -> event.archetype().addEntityObserver(listener));
+                List<Long> alive = new java.util.ArrayList<>();
+                for (int step = 0; step < 500; step++) {
+                    int op = alive.isEmpty() ? 0 : random.nextInt(10);
+                    String where = "seed " + seed + " step " + step;
+                    if (op < 4) {
+                        dev.jtecs.component.Input[] shape = random.nextBoolean()
+                                ? new dev.jtecs.component.Input[] {MARK} : new dev.jtecs.component.Input[0];
+                        long id = unheard.spawn(shape);
+                        assertEquals(id, heard.spawn(shape), where);
+                        alive.add(id);
+                    } else if (op < 6) {
+                        // an edge points at an entity spawned earlier: cascading edges can form no cycle
+                        int a = random.nextInt(alive.size());
+                        int b = random.nextInt(alive.size());
+                        if (a != b) {
+                            long source = alive.get(Math.max(a, b));
+                            long target = alive.get(Math.min(a, b));
+                            Relationship relationship = relationships[random.nextInt(relationships.length)];
+                            unheard.set(source, relationship.to(target));
+                            heard.set(source, relationship.to(target));
+                        }
+                    } else {
+                        long id = alive.get(random.nextInt(alive.size()));
+                        unheard.despawn(id);
+                        heard.despawn(id);
+                        alive.removeIf(each -> !unheard.isAlive(each)); // a cascade took its subtree too
+                        for (long each : alive) {
+                            assertTrue(heard.isAlive(each), where);
+                        }
+                    }
+                    if (step % 100 == 99) {
+                        assertEquals(dev.jtecs.testing.WorldState.of(heard), dev.jtecs.testing.WorldState.of(unheard),
+                                where);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void despawningATargetRemovesTheEdgesPointingAtIt() {
         long leader = world.spawn();

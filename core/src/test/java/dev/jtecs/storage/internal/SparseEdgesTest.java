@@ -99,6 +99,33 @@ class SparseEdgesTest {
         assertEquals(s1, into[1]);
     }
 
+    /**
+     * {@code involves}: an entity is involved while it holds an edge of any relationship or a reverse-indexed one
+     * names it as a target; a target of a relationship without a reverse index is not (its death changes nothing
+     * here), and neither is another generation of an involved entity's slot.
+     */
+    @Test
+    void anEntityIsInvolvedWhileItHoldsAnEdgeOrAReverseIndexedOneNamesIt() {
+        assertFalse(edges.involves(s1), "an empty store");
+        edges.add(PLAIN, s1, t1, null);
+        assertTrue(edges.involves(s1), "a source");
+        assertFalse(edges.involves(t1), "the target of a relationship without a reverse index");
+        edges.add(ONE, s2, t2, null);
+        assertTrue(edges.involves(s2));
+        assertTrue(edges.involves(t2), "a target with a list of sources");
+        assertFalse(edges.involves(Entity.pack(Entity.slot(t2), 1)), "the slot's next entity is another one");
+        assertFalse(edges.involves(t3));
+        edges.add(MANY, t3, s2, null);
+        assertTrue(edges.involves(t3), "a source of a many-target relationship");
+        assertTrue(edges.remove(MANY, t3, s2));
+        assertFalse(edges.involves(t3), "its only edge removed");
+        edges.removeSource(s2);
+        assertFalse(edges.involves(s2));
+        assertFalse(edges.involves(t2), "its last source left: its list went with it");
+        edges.removeSource(s1);
+        assertFalse(edges.involves(s1));
+    }
+
     @Test
     void removalsUnlinkAndASourceLeavesEveryRelationship() {
         edges.add(MANY, s1, t1, null);
