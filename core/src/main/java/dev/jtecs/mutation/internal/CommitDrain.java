@@ -283,6 +283,23 @@ public final class CommitDrain {
     }
 
     /**
+     * The instant spawn of plain inputs into an archetype nobody observes ({@link SpawnPlacement#spawnAtOnce}),
+     * when no drain runs and nothing waits for one: the call's publication would hold this spawn alone, and with
+     * no pair, observer or hook to run it has nothing else to do. Counts the call as one submission. Returns the
+     * new id, or 0 having changed nothing: the caller stages the spawn.
+     */
+    public long spawnAtOnce(Input[] inputs, Input a, Input b, Input c, int n) {
+        if (!quiet()) {
+            return 0;
+        }
+        long id = spawns.spawnAtOnce(inputs, a, b, c, n);
+        if (id != 0) {
+            transaction.countSubmission();
+        }
+        return id;
+    }
+
+    /**
      * The instant {@code despawn} of a published entity that nothing can hear leave (no scope open, nobody
      * observing despawns, checked by the caller): when no drain runs and nothing waits for one, no relationship
      * edge leaves with it or points at it ({@link DrainHooks#hearsDespawnOf} is false) and no observer watches its

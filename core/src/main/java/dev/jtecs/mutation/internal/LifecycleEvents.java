@@ -81,6 +81,11 @@ public final class LifecycleEvents {
         }
     }
 
+    /** Whether a spawn is told to nobody: no {@code OnSpawn} observer at the world, the one address it goes to. */
+    public boolean spawnIsSilent() {
+        return !spawnObservers.atWorld();
+    }
+
     /**
      * Whether {@link #despawned} would deliver nothing and clear nothing for any entity: nobody observes
      * {@code OnDespawn} at the world, and nobody observes any entity address.

@@ -154,6 +154,12 @@ public final class MutationModel {
         if (c != null) {
             checks.spawnInput(c);
         }
+        if ((a != null || b == null && c == null) && (b != null || c == null)) { // the inputs given come first
+            long placed = spawnAtOnce(null, a, b, c, a == null ? 0 : b == null ? 1 : c == null ? 2 : 3);
+            if (placed != 0) {
+                return placed;
+            }
+        }
         scopes.enter();
         boolean ok = false;
         try {
@@ -183,6 +189,10 @@ public final class MutationModel {
     /** A spawn of any number of inputs (the last input of a component wins), tagged with the active state. */
     public long spawn(Input[] inputs) {
         checks.spawnInputs(inputs);
+        long placed = spawnAtOnce(inputs, null, null, null, inputs.length);
+        if (placed != 0) {
+            return placed; // published at once: nobody to tell, nothing else to publish (CommitDrain.spawnAtOnce)
+        }
         scopes.enter();
         boolean ok = false;
         try {
@@ -193,6 +203,24 @@ public final class MutationModel {
         } finally {
             scopes.exit(ok);
         }
+    }
+
+    /**
+     * {@link CommitDrain#spawnAtOnce} for a spawn that may take it: no scope open, no {@code OnSpawn} observer, no
+     * state tag to add, no partition tag among the inputs ({@code inputs[0, n)}, or {@code a}, {@code b},
+     * {@code c} when it is null); 0, having changed nothing, otherwise.
+     */
+    private long spawnAtOnce(Input[] inputs, Input a, Input b, Input c, int n) {
+        if (scopes.depth() != 0 || !lifecycle.spawnIsSilent() || stateTag.get() != null) {
+            return 0;
+        }
+        for (int i = 0; i < n; i++) {
+            Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
+            if (input instanceof TagComponent tag && partitions.dimensionOf(tag) != null) {
+                return 0; // a variant: the dimension's rules apply (the general path)
+            }
+        }
+        return drain.spawnAtOnce(inputs, a, b, c, n);
     }
 
     /** Restoration: a spawn with a caller-chosen id, and no state tag. */

@@ -4,7 +4,10 @@ import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.SignatureBuilder;
@@ -183,5 +186,102 @@ final class SpawnPlacement {
             }
             return i == components.length;
         }
+    }
+
+    // ---------------------------------------------------------------- spawns at once
+
+    // the inputs' components, in call order, of the last spawn placed at once; its table (null: none yet), and
+    // where each input goes there: calls that name the same components in the same order reuse them
+    private Component<?>[] onceComponents = new Component<?>[0];
+    private Table onceTable;
+    private int[] oncePositions;
+    private Component<?>[] sortScratch = new Component<?>[4];
+
+    /**
+     * The instant spawn of {@code n} inputs ({@code inputs[0, n)}, or {@code a}, {@code b}, {@code c} when
+     * {@code inputs} is null), for a caller that found no scope open, nothing staged or waiting and nobody
+     * observing spawns. When every input is a value of a plain component without requirements (a native one of a
+     * record type with generated accessors, a scalar one other than {@code EntityKey}, a managed one) or a tag
+     * without requirements, no two name the same component, their archetype exists already (creating one runs the
+     * world's callbacks) and nobody observes it and it holds no pairs, the entity is placed at once: an id, a row
+     * with the values, the slot published. That is what the publication of the same spawn staged would do, in the
+     * same order, without staging it. The table's room and the index's slot are made before anything changes, and
+     * the writes run no user code, so a failure changes nothing. Returns the id, or 0 having changed nothing: the
+     * caller then stages the spawn.
+     */
+    long spawnAtOnce(Input[] inputs, Input a, Input b, Input c, int n) {
+        Table target = onceTarget(inputs, a, b, c, n);
+        if (target == null || target.observers().length != 0 || index.available() == 0) {
+            return 0;
+        }
+        index.reserveSlots(1); // the index's room, then the table's: after these nothing allocates
+        target.ensureCapacity(target.count() + 1);
+        long id = index.allocate();
+        int row = target.appendRow(id);
+        int[] positions = oncePositions;
+        for (int i = 0; i < n; i++) {
+            Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
+            if (input instanceof ComponentValue<?>) {
+                target.writeInput(positions[i], row, input);
+            }
+        }
+        index.publish(Entity.slot(id), target.store(), row);
+        return id;
+    }
+
+    /**
+     * The table a spawn of these inputs lands in when {@link #spawnAtOnce} may place it (see there), else null.
+     * The last answer is kept while calls name the same components in the same order.
+     */
+    private Table onceTarget(Input[] inputs, Input a, Input b, Input c, int n) {
+        Component<?>[] last = onceComponents;
+        Table cached = onceTable;
+        if (cached != null && n == last.length && registry.ofStore(cached.store()) == cached) {
+            boolean same = true;
+            for (int i = 0; i < n && same; i++) {
+                // the same component, given as a value (or a tag): a bare component asks for its default instead
+                Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
+                same = input.component() == last[i]
+                        && (input instanceof ComponentValue<?> || input instanceof TagComponent);
+            }
+            if (same) {
+                return cached;
+            }
+        }
+        Component<?>[] components = new Component<?>[n];
+        for (int i = 0; i < n; i++) {
+            Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
+            if (!(input instanceof TagComponent tag ? tag.requires().isEmpty() : Staging.addsAsPlainMove(input))) {
+                return null; // a default, a requirement, an edge, a key: the general path
+            }
+            components[i] = input.component();
+        }
+        if (sortScratch.length < n) {
+            sortScratch = new Component<?>[n];
+        }
+        Component<?>[] sorted = sortScratch;
+        System.arraycopy(components, 0, sorted, 0, n);
+        java.util.Arrays.sort(sorted, 0, n, java.util.Comparator.comparingInt(Component::id));
+        for (int i = 1; i < n; i++) {
+            if (sorted[i].id() == sorted[i - 1].id()) {
+                return null; // named twice: the last input wins, as the general path decides
+            }
+        }
+        Table target = registry.find(sorted, n);
+        java.util.Arrays.fill(sorted, 0, n, null);
+        if (target == null || target.hasPairs()) {
+            return null;
+        }
+        int[] positions = new int[n];
+        for (int i = 0; i < n; i++) {
+            positions[i] = target.position(components[i].id());
+            if (components[i] instanceof NativeComponent<?> && !target.isPlainRecord(positions[i])) {
+                return null; // a record type whose accessors are code of its own: the general path runs them
+            }
+        }
+        onceComponents = components;
+        onceTable = target;
+        oncePositions = positions;
+        return target;
     }
 }

@@ -363,6 +363,19 @@ public final class ArchetypeRegistry implements AutoCloseable {
         return target;
     }
 
+    /**
+     * The table with exactly the first {@code length} components of {@code sortedComponents} (sorted by id, no
+     * duplicates), or {@code null} when none exists: unlike {@link #findOrCreate}, it never creates one (a creation
+     * runs the world's callbacks). Allocates nothing.
+     */
+    public Table find(Component<?>[] sortedComponents, int length) {
+        probe.components = sortedComponents;
+        probe.length = length;
+        Table table = bySignature.get(probe);
+        probe.components = null;
+        return table;
+    }
+
     /** The table with exactly these components (sorted by id, no duplicates), created when new. */
     public Table findOrCreate(Component<?>[] sortedComponents) {
         return findOrCreate(sortedComponents, sortedComponents.length);

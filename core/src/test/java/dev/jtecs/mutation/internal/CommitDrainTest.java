@@ -378,6 +378,41 @@ class CommitDrainTest {
     }
 
     /**
+     * A spawn at once is placed only when the call's publication would hold it alone: with work staged, or from a
+     * drain's callback, it is refused having changed nothing (the caller stages it); otherwise it is placed and
+     * counts as one submission.
+     */
+    @Test
+    void aSpawnAtOnceWaitsForNothingAndCountsAsOneSubmission() {
+        try (DrainFixture rig = new DrainFixture()) {
+            long first = rig.stageSpawn(N.of(1));
+            rig.drain.publish(); // the archetype of N exists now
+            long staged = rig.stageSpawn(N.of(2));
+            int highWater = rig.index.highWater();
+            assertEquals(0, rig.drain.spawnAtOnce(null, N.of(3), null, null, 1), "a staged spawn waits");
+            assertEquals(highWater, rig.index.highWater(), "no id handed out");
+            long[] fromCallback = {-1};
+            rig.tableOf(first).addObserver(new EntityObserver() {
+                @Override
+                public void onEntitiesAdded(dev.jtecs.storage.Archetype archetype, int fromRow, int toRow,
+                        dev.jtecs.storage.Archetype other) {
+                    fromCallback[0] = rig.drain.spawnAtOnce(null, N.of(4), null, null, 1);
+                }
+            });
+            rig.drain.publish();
+            assertEquals(0, fromCallback[0], "a call from a drain's callback joins the drain");
+            assertTrue(rig.index.isAlive(staged));
+            long seals = rig.tx.seals();
+            assertEquals(0, rig.drain.spawnAtOnce(null, N.of(5), null, null, 1), "its archetype is observed");
+            rig.tableOf(first).removeObserver(rig.tableOf(first).observers()[0]);
+            long placed = rig.drain.spawnAtOnce(null, N.of(5), null, null, 1);
+            assertTrue(rig.index.isAlive(placed));
+            assertEquals(seals + 1, rig.tx.seals(), "one submission, as its sealed wave would count");
+            assertTrue(rig.tx.isEmpty());
+        }
+    }
+
+    /**
      * Where nothing can hear a despawn (no edge in the world, no observer on the table, nothing waiting), the
      * instant despawn removes the row and frees the slot, counts one submission and calls no hook; anything that
      * could hear it, or anything waiting, refuses it having changed nothing.

@@ -26,9 +26,14 @@ class LifecycleEventsTest {
 
     @Test
     void spawnsAreReportedAtTheWorldAddressOnlyWhenObserved() {
+        assertTrue(events.spawnIsSilent());
         events.spawned(fixture.index.allocate()); // nobody listens: nothing built, nothing delivered
+        long other = fixture.index.allocate();
+        fixture.observers.observe(other, OnSpawn.class, (OnSpawn e) -> log.add("never"), null, false);
+        assertTrue(events.spawnIsSilent(), "a spawn is told at the world's address only");
         fixture.observers.observe(Entity.WORLD, OnSpawn.class, (OnSpawn e) -> log.add("spawn " + e.entity()), null,
                 false);
+        assertFalse(events.spawnIsSilent());
         long id = fixture.index.allocate();
         events.spawned(id);
         assertEquals(List.of("spawn " + id), log);

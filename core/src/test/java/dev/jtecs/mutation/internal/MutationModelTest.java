@@ -823,6 +823,101 @@ class MutationModelTest {
         }
     }
 
+    /** A random spawn for the spawn twins, through the varargs form or a fixed-arity one. */
+    private static long spawnRandom(World world, java.util.Random random, int i) {
+        dev.jtecs.component.Input[] shape = randomShape(random, i);
+        int form = random.nextInt(6);
+        if (form == 0) {
+            shape = java.util.Arrays.copyOf(shape, shape.length + 1);
+            shape[shape.length - 1] = HP.of(-i); // named twice: the last wins
+        } else if (form == 1) {
+            shape[0] = HP; // a bare component: its default
+        }
+        return switch (shape.length) {
+            case 1 -> world.spawn(shape[0]);
+            case 2 -> form < 4 ? world.spawn(shape[0], shape[1]) : world.spawn(shape);
+            default -> world.spawn(shape);
+        };
+    }
+
+    /**
+     * An instant spawn nobody hears, of plain values into an archetype that exists, is placed without a record
+     * ({@code CommitDrain.spawnAtOnce}); the world it leaves is the one the published record leaves. The twin world
+     * has an {@code OnSpawn} observer, which sends each of its spawns through staging and publication; both take
+     * the same random spawns (values, tags, defaults, a component named twice; each calling form), despawns and
+     * writes (fixed seeds, named in each message), give the same ids and keep equal states.
+     */
+    @Test
+    void anInstantSpawnNobodyHearsLeavesTheWorldAHeardOneLeaves() {
+        for (long seed = 1; seed <= 8; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            try (World quiet = World.create(); World heard = World.create()) {
+                heard.observe(Entity.WORLD, dev.jtecs.event.OnSpawn.class, event -> { });
+                java.util.List<Long> alive = new java.util.ArrayList<>();
+                for (int step = 0; step < 600; step++) {
+                    String where = "seed " + seed + " step " + step;
+                    int op = alive.isEmpty() ? 0 : random.nextInt(8);
+                    if (op < 5) {
+                        long state = random.nextLong();
+                        long id = spawnRandom(quiet, new java.util.Random(state), step);
+                        assertEquals(id, spawnRandom(heard, new java.util.Random(state), step), where);
+                        alive.add(id);
+                    } else if (op < 7) {
+                        long id = alive.remove(random.nextInt(alive.size()));
+                        quiet.despawn(id);
+                        heard.despawn(id);
+                    } else {
+                        long id = alive.get(random.nextInt(alive.size()));
+                        quiet.set(id, HP.of(step));
+                        heard.set(id, HP.of(step));
+                    }
+                    if (step % 100 == 99) {
+                        assertEquals(dev.jtecs.testing.WorldState.of(heard), dev.jtecs.testing.WorldState.of(quiet),
+                                where);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A failed allocation during an instant spawn placed at once (the entity index or the archetype's columns
+     * growing) leaves the world as it was, and the next call spawns the entity.
+     */
+    @Test
+    void aFailedAllocationDuringAnInstantSpawnChangesNothing() {
+        world.spawn(HP.of(0), SPOT.of(new Spot(0, 0))); // the archetype exists: later spawns are placed at once
+        int failures = 0;
+        for (dev.jtecs.entity.internal.AllocationFaults.Kind kind : dev.jtecs.entity.internal.AllocationFaults.Kind
+                .values()) {
+            for (int i = 1; i < 300; i++) {
+                long id = 0;
+                for (int k = 1; ; k++) {
+                    String before = dev.jtecs.testing.WorldState.of(world);
+                    if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                        dev.jtecs.entity.internal.AllocationFaults.failAt(kind, k);
+                    }
+                    try {
+                        id = world.spawn(HP.of(i), SPOT.of(new Spot(i, -i)));
+                    } catch (OutOfMemoryError expected) {
+                        failures++;
+                        assertEquals(before, dev.jtecs.testing.WorldState.of(world), kind + " allocation " + k
+                                + " of spawn " + i);
+                        continue;
+                    } finally {
+                        if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                            dev.jtecs.entity.internal.AllocationFaults.disarm();
+                        }
+                    }
+                    break;
+                }
+                assertEquals(i, world.get(id, HP));
+                assertEquals(new Spot(i, -i), world.get(id, SPOT));
+            }
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "growths were failed");
+    }
+
     /**
      * A failed allocation during an instant despawn nothing hears (the free list or the table's record of
      * overwritten rows growing) leaves the world as it was, and the next call despawns the entity.

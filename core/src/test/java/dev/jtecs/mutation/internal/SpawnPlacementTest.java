@@ -32,6 +32,18 @@ class SpawnPlacementTest {
     static final ManagedComponent<Cursed> CURSED = Components.registerManaged(Cursed.class,
             o -> o.name("test.spawnplace.Cursed").defaults(Cursed::new));
 
+    record Plain(float v) {} // generated accessor: a plain record
+
+    record Doubled(float v) { // an accessor of its own: writing it runs user code
+        @Override
+        public float v() {
+            return v * 2;
+        }
+    }
+
+    static final dev.jtecs.component.NativeComponent<Plain> PLAIN = Components.registerNative(Plain.class);
+    static final dev.jtecs.component.NativeComponent<Doubled> DOUBLED = Components.registerNative(Doubled.class);
+
     private final DrainFixture fixture = new DrainFixture();
     private final RequirementPlan requirements = new RequirementPlan(fixture.registry.pairs());
     private final SpawnPlacement spawns = new SpawnPlacement(fixture.drain, fixture.index, fixture.registry,
@@ -58,6 +70,70 @@ class SpawnPlacementTest {
         SpawnPlacement.SpawnShape reordered = spawns.shapeOf(other);
         assertNotSame(shape, reordered, "another order is another shape");
         assertSame(shape.table(), reordered.table(), "of the same archetype");
+    }
+
+    /** The table of exactly {@code components}, made (as the general path would) for a spawn at once to find. */
+    private Table archetype(dev.jtecs.component.Component<?>... components) {
+        Table table = fixture.registry.root();
+        for (dev.jtecs.component.Component<?> component : components) {
+            table = fixture.registry.withAdded(table, component);
+        }
+        return table;
+    }
+
+    /** Asserts that a spawn at once of {@code inputs} is refused and changed nothing. */
+    private void refused(String why, Input... inputs) {
+        int highWater = fixture.index.highWater();
+        int alive = fixture.index.aliveCount();
+        assertEquals(0, spawns.spawnAtOnce(inputs, null, null, null, inputs.length), why);
+        assertEquals(highWater, fixture.index.highWater(), why + ": no id handed out");
+        assertEquals(alive, fixture.index.aliveCount(), why);
+    }
+
+    /**
+     * A spawn at once: plain values and tags into an archetype that exists, unobserved and without pairs, are
+     * placed and published with no record; the same components in either calling form and order reuse one answer;
+     * anything else (a requirement, a default, a component named twice, an archetype not made yet, an observer,
+     * a record with an accessor of its own, a pruned table) is refused having changed nothing.
+     */
+    @Test
+    void aSpawnAtOnceOfPlainValuesIsPlacedWhereItsArchetypeExistsAndRefusedOtherwise() {
+        refused("no archetype of these components yet", A, HP.of(5));
+        Table table = archetype(A, HP);
+        long id = spawns.spawnAtOnce(new Input[] {A, HP.of(5)}, null, null, null, 2);
+        assertTrue(fixture.index.isAlive(id));
+        assertSame(table, fixture.tableOf(id));
+        int row = fixture.index.rowOf(Entity.slot(id));
+        assertEquals(5, table.readValue(table.position(HP.id()), row));
+        assertEquals(id, table.entityAt(row));
+        assertTrue(fixture.tx.isEmpty(), "nothing staged");
+        long second = spawns.spawnAtOnce(null, HP.of(6), A, null, 2);
+        assertSame(table, fixture.tableOf(second), "another order, the same archetype");
+        assertEquals(6, table.readValue(table.position(HP.id()), fixture.index.rowOf(Entity.slot(second))));
+        assertEquals(2, table.count());
+
+        refused("a tag with a requirement", B);
+        refused("a bare component asks for its default, in the order of the answer kept too", HP, A);
+        refused("a component named twice: the last wins, as the general path decides", HP.of(1), A, HP.of(2));
+        Table plain = archetype(PLAIN);
+        long p = spawns.spawnAtOnce(new Input[] {PLAIN.of(new Plain(1.5f))}, null, null, null, 1);
+        assertEquals(new Plain(1.5f), plain.readValue(plain.position(PLAIN.id()), fixture.index.rowOf(Entity.slot(p))));
+        archetype(DOUBLED);
+        refused("an accessor of its own is user code", DOUBLED.of(new Doubled(1)));
+        dev.jtecs.storage.EntityObserver watcher = new dev.jtecs.storage.EntityObserver() { };
+        table.addObserver(watcher);
+        refused("an observer of the archetype hears the row arrive", A, HP.of(7));
+        table.removeObserver(watcher);
+        assertTrue(spawns.spawnAtOnce(new Input[] {A, HP.of(7)}, null, null, null, 2) != 0);
+
+        Table lone = archetype(HP);
+        long last = spawns.spawnAtOnce(null, HP.of(1), null, null, 1); // the answer kept is now this archetype
+        assertSame(lone, fixture.tableOf(last));
+        assertTrue(fixture.drain.despawnAtOnce(last));
+        fixture.registry.prune(lone);
+        refused("the archetype kept was pruned", HP.of(2));
+        long bare = spawns.spawnAtOnce(new Input[0], null, null, null, 0);
+        assertSame(fixture.registry.root(), fixture.tableOf(bare), "no input: the root archetype");
     }
 
     @Test
