@@ -283,6 +283,29 @@ public final class CommitDrain {
     }
 
     /**
+     * The instant {@code set} of a new value whose write runs no user code ({@link MovePlacement#movePlainValueFrom}),
+     * moved at once as {@link #moveAtOnce} moves a tag, when no drain runs and nothing waits: no callback can
+     * stage anything during it, so the publication ends with the move. Returns {@code false}, having changed
+     * nothing, otherwise.
+     */
+    public boolean movePlainValueAtOnce(long id, Input value, Table current) {
+        if (!quiet()) {
+            return false;
+        }
+        boolean moved;
+        try {
+            moved = moves.movePlainValueFrom(id, current, value);
+        } catch (RuntimeException | Error failure) {
+            hooks.publicationEnded(false);
+            throw failure;
+        }
+        if (moved) {
+            hooks.publicationEnded(true);
+        }
+        return moved;
+    }
+
+    /**
      * The instant spawn of plain inputs into an archetype nobody observes ({@link SpawnPlacement#spawnAtOnce}),
      * when no drain runs and nothing waits for one: the call's publication would hold this spawn alone, and with
      * no pair, observer or hook to run it has nothing else to do. Counts the call as one submission. Returns the

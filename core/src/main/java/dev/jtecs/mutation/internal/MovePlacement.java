@@ -3,6 +3,7 @@ package dev.jtecs.mutation.internal;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.TagComponent;
@@ -738,6 +739,21 @@ final class MovePlacement {
      */
     boolean moveValueFrom(long id, Table current, Input value) {
         return moveFrom(id, current, value.component(), true, value);
+    }
+
+    /**
+     * {@link #moveValueFrom} when writing the value runs no user code: a native component's record type has
+     * generated accessors (a scalar or managed value is stored as it is); false, having changed nothing, for
+     * a record with an accessor of its own, or wherever {@code moveValueFrom} would refuse.
+     */
+    boolean movePlainValueFrom(long id, Table current, Input value) {
+        Component<?> component = value.component();
+        Table target = current.addEdge(component.id());
+        if (target == null || component instanceof NativeComponent<?>
+                && !target.isPlainRecord(target.position(component.id()))) {
+            return false;
+        }
+        return moveFrom(id, current, component, true, value);
     }
 
     private boolean moveFrom(long id, Table current, Component<?> component, boolean add, Input value) {

@@ -297,6 +297,9 @@ public final class MutationModel {
             transaction.stageValueMove(id, slot, value, table);
             return true;
         }
+        if (drain.movePlainValueAtOnce(id, value, table)) {
+            return true; // no user code ran, nothing waited: the move was the whole publication
+        }
         scopes.enter(); // the outermost call, as set's: the row moves at once where nothing waits, else it stages
         boolean ok = false;
         try {

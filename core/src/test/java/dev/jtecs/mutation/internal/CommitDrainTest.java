@@ -378,6 +378,34 @@ class CommitDrainTest {
     }
 
     /**
+     * A plain value moved at once ends its publication as a tag's move does: once, published, with nothing else
+     * run; with work waiting it is refused having changed nothing.
+     */
+    @Test
+    void aPlainValueMovedAtOnceEndsItsPublicationOnceAndWaitsForNothing() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        try (DrainFixture rig = new DrainFixture(logging(log))) {
+            long id = rig.stageSpawn(T);
+            rig.drain.publish();
+            Table source = rig.tableOf(id);
+            Table target = rig.registry.withAdded(source, N); // the edge a move at once takes is cached
+            long staged = rig.stageSpawn(T);
+            log.clear();
+            assertFalse(rig.drain.movePlainValueAtOnce(id, N.of(3), source), "a staged spawn waits");
+            assertTrue(log.isEmpty());
+            assertSame(source, rig.tableOf(id));
+            rig.drain.publish();
+            assertTrue(rig.index.isAlive(staged));
+            log.clear();
+            assertTrue(rig.drain.movePlainValueAtOnce(id, N.of(3), source));
+            assertEquals(java.util.List.of("ended true"), log, "the move was the whole publication");
+            assertSame(target, rig.tableOf(id));
+            assertEquals(3, target.readValue(target.position(N.id()), rig.index.rowOf(Entity.slot(id))));
+            assertTrue(rig.tx.isEmpty());
+        }
+    }
+
+    /**
      * A spawn at once is placed only when the call's publication would hold it alone: with work staged, or from a
      * drain's callback, it is refused having changed nothing (the caller stages it); otherwise it is placed and
      * counts as one submission.

@@ -473,6 +473,46 @@ class MovePlacementTest {
         assertTrue(fixture.tx.isEmpty());
     }
 
+    record Plain(float v) {} // generated accessor
+
+    record Doubled(float v) { // an accessor of its own: reading the value runs user code
+        @Override
+        public float v() {
+            return v * 2;
+        }
+    }
+
+    static final dev.jtecs.component.NativeComponent<Plain> PLAIN = Components.registerNative(Plain.class);
+    static final dev.jtecs.component.NativeComponent<Doubled> DOUBLED = Components.registerNative(Doubled.class);
+
+    /**
+     * A plain value's move at once: a native record with generated accessors (or a scalar value) moves its row
+     * into the destination the edge cache holds, value written; a record with an accessor of its own is refused
+     * having changed nothing (its write runs user code, which the general value move frames), as is a
+     * destination not known yet.
+     */
+    @Test
+    void aPlainValueMovesAtOnceAndARecordWithAnAccessorOfItsOwnIsRefused() {
+        long id = published();
+        Table source = fixture.tableOf(id);
+        assertFalse(moves.movePlainValueFrom(id, source, PLAIN.of(new Plain(2))), "no destination cached yet");
+        Table plainTarget = fixture.registry.withAdded(source, PLAIN);
+        Table doubledTarget = fixture.registry.withAdded(source, DOUBLED);
+        assertFalse(moves.movePlainValueFrom(id, source, DOUBLED.of(new Doubled(2))), "user code in the write");
+        assertSame(source, fixture.tableOf(id));
+        assertEquals(0, doubledTarget.count());
+        assertTrue(moves.movePlainValueFrom(id, source, PLAIN.of(new Plain(2))));
+        assertSame(plainTarget, fixture.tableOf(id));
+        assertEquals(new Plain(2), plainTarget.readValue(plainTarget.position(PLAIN.id()),
+                fixture.index.rowOf(Entity.slot(id))));
+        assertEquals(1, plainTarget.dirty().writeCount(plainTarget.position(PLAIN.id())), "the new column is marked");
+        assertTrue(fixture.tx.isEmpty());
+        Table withSpeed = fixture.registry.withAdded(plainTarget, SPEED);
+        assertTrue(moves.movePlainValueFrom(id, plainTarget, SPEED.of(4)), "a scalar value runs no user code");
+        assertSame(withSpeed, fixture.tableOf(id));
+        assertEquals(4, withSpeed.readValue(withSpeed.position(SPEED.id()), fixture.index.rowOf(Entity.slot(id))));
+    }
+
     @Test
     void aMoveAtOnceLeavesEveryOtherCallToTheStagedPathHavingChangedNothing() {
         long plain = published();

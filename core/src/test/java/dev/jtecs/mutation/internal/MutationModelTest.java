@@ -841,11 +841,14 @@ class MutationModelTest {
     }
 
     /**
-     * An instant spawn nobody hears, of plain values into an archetype that exists, is placed without a record
-     * ({@code CommitDrain.spawnAtOnce}); the world it leaves is the one the published record leaves. The twin world
-     * has an {@code OnSpawn} observer, which sends each of its spawns through staging and publication; both take
-     * the same random spawns (values, tags, defaults, a component named twice; each calling form), despawns and
-     * writes (fixed seeds, named in each message), give the same ids and keep equal states.
+     * The instant calls nobody hears take short ways: a spawn of plain values is placed without a record
+     * ({@code CommitDrain.spawnAtOnce}), a despawn leaves without a publication around it
+     * ({@code despawnUnheard}), a tag, a plain value and a removal move the row with no publication machinery
+     * ({@code moveAtOnce}, {@code movePlainValueAtOnce}). The world they leave is the one the general paths leave.
+     * The twin world has an {@code OnSpawn} observer and an observer on every archetype, which send each of its
+     * calls down the general path; both take the same random spawns (values, tags, defaults, a component named
+     * twice; each calling form), sets of existing and new components, removals and despawns (fixed seeds, named
+     * in each message), give the same ids and keep equal states.
      */
     @Test
     void anInstantSpawnNobodyHearsLeavesTheWorldAHeardOneLeaves() {
@@ -853,10 +856,14 @@ class MutationModelTest {
             java.util.Random random = new java.util.Random(seed);
             try (World quiet = World.create(); World heard = World.create()) {
                 heard.observe(Entity.WORLD, dev.jtecs.event.OnSpawn.class, event -> { });
+                dev.jtecs.storage.EntityObserver listener = new dev.jtecs.storage.EntityObserver() { };
+                heard.observe(Entity.WORLD, dev.jtecs.event.ArchetypeCreated.class,
+                        event -> event.archetype().addEntityObserver(listener));
+                heard.forEachArchetype(archetype -> archetype.addEntityObserver(listener));
                 java.util.List<Long> alive = new java.util.ArrayList<>();
                 for (int step = 0; step < 600; step++) {
                     String where = "seed " + seed + " step " + step;
-                    int op = alive.isEmpty() ? 0 : random.nextInt(8);
+                    int op = alive.isEmpty() ? 0 : random.nextInt(12);
                     if (op < 5) {
                         long state = random.nextLong();
                         long id = spawnRandom(quiet, new java.util.Random(state), step);
@@ -868,8 +875,19 @@ class MutationModelTest {
                         heard.despawn(id);
                     } else {
                         long id = alive.get(random.nextInt(alive.size()));
-                        quiet.set(id, HP.of(step));
-                        heard.set(id, HP.of(step));
+                        dev.jtecs.component.Input change = switch (op) {
+                            case 7 -> HP.of(step);
+                            case 8 -> SPOT.of(new Spot(step, step));
+                            case 9 -> HEADING.of(new Heading(step));
+                            default -> IDLE;
+                        };
+                        if (random.nextBoolean()) {
+                            quiet.set(id, change);
+                            heard.set(id, change);
+                        } else {
+                            quiet.remove(id, change.component());
+                            heard.remove(id, change.component());
+                        }
                     }
                     if (step % 100 == 99) {
                         assertEquals(dev.jtecs.testing.WorldState.of(heard), dev.jtecs.testing.WorldState.of(quiet),
