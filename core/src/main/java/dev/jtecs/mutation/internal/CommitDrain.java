@@ -116,12 +116,18 @@ public final class CommitDrain {
      * observer, no pair, no archetype created), so it only ends its publication as the lone move's would.
      */
     public boolean moveAtOnce(long id, Component<?> component, boolean add) {
-        if (!quiet()) {
-            return false;
-        }
+        return quiet() && moveAlone(id, component, add, null, null);
+    }
+
+    /**
+     * A move at once that runs no user code: a tag's or a removal's ({@code value} null) or a plain value's
+     * (from {@code current}); the publication it is ends with it, also when it fails.
+     */
+    private boolean moveAlone(long id, Component<?> component, boolean add, Input value, Table current) {
         boolean moved;
         try {
-            moved = moves.moveAtOnce(id, component, add, null);
+            moved = value == null ? moves.moveAtOnce(id, component, add, null)
+                    : moves.movePlainValueFrom(id, current, value);
         } catch (RuntimeException | Error failure) {
             hooks.publicationEnded(false);
             throw failure;
@@ -289,20 +295,7 @@ public final class CommitDrain {
      * nothing, otherwise.
      */
     public boolean movePlainValueAtOnce(long id, Input value, Table current) {
-        if (!quiet()) {
-            return false;
-        }
-        boolean moved;
-        try {
-            moved = moves.movePlainValueFrom(id, current, value);
-        } catch (RuntimeException | Error failure) {
-            hooks.publicationEnded(false);
-            throw failure;
-        }
-        if (moved) {
-            hooks.publicationEnded(true);
-        }
-        return moved;
+        return quiet() && moveAlone(id, value.component(), true, value, current);
     }
 
     /**

@@ -246,7 +246,17 @@ class CommitDrainTest {
 
     /** Hooks that log each call the drain makes, in order. */
     private static DrainHooks logging(java.util.List<String> log) {
+        return logging(log, new boolean[] {true});
+    }
+
+    /** {@link #logging(java.util.List)} whose {@code hearsDespawns} answers {@code hears[0]} at each call. */
+    private static DrainHooks logging(java.util.List<String> log, boolean[] hears) {
         return new DrainHooks() {
+            @Override
+            public boolean hearsDespawns() {
+                return hears[0];
+            }
+
             @Override
             public void prepareDespawns(int count, int highestSlot) {
                 log.add("prepare " + count);
@@ -449,33 +459,7 @@ class CommitDrainTest {
     void anUnheardDespawnRemovesTheRowAndFreesTheSlotAndIsRefusedWhereAnythingCouldHearIt() {
         java.util.List<String> log = new java.util.ArrayList<>();
         boolean[] hears = {false};
-        DrainHooks hooks = new DrainHooks() {
-            @Override
-            public void prepareDespawns(int count, int highestSlot) {
-                log.add("prepare " + count);
-            }
-
-            @Override
-            public void despawned(long id) {
-                log.add("despawned " + id);
-            }
-
-            @Override
-            public void segmentDone() {
-                log.add("segment");
-            }
-
-            @Override
-            public void publicationEnded(boolean published) {
-                log.add("ended " + published);
-            }
-
-            @Override
-            public boolean hearsDespawns() {
-                return hears[0];
-            }
-        };
-        try (DrainFixture rig = new DrainFixture(hooks)) {
+        try (DrainFixture rig = new DrainFixture(logging(log, hears))) {
             long a = rig.stageSpawn(N.of(1));
             long b = rig.stageSpawn(N.of(2));
             long c = rig.stageSpawn(N.of(3));

@@ -767,6 +767,33 @@ class MutationModelTest {
         }
     }
 
+    /**
+     * Runs {@code call} with the {@code k}-th allocation of {@code kind} made to fail, for k = 1, 2, ... until
+     * it succeeds; after each failure the world's whole state must be what it was before the call. Returns how
+     * many calls failed (none when the suite runs without injected faults).
+     */
+    private int failingEachAllocation(dev.jtecs.entity.internal.AllocationFaults.Kind kind, String what,
+            Runnable call) {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            String before = dev.jtecs.testing.WorldState.of(world);
+            if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                dev.jtecs.entity.internal.AllocationFaults.failAt(kind, k);
+            }
+            try {
+                call.run();
+                return failures;
+            } catch (OutOfMemoryError expected) {
+                failures++;
+                assertEquals(before, dev.jtecs.testing.WorldState.of(world), kind + " allocation " + k + " of " + what);
+            } finally {
+                if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+            }
+        }
+    }
+
     /** A random shape of plain components and a tag for the despawn twins (one in four has a tag). */
     private static dev.jtecs.component.Input[] randomShape(java.util.Random random, int i) {
         java.util.List<dev.jtecs.component.Input> inputs = new java.util.ArrayList<>();
@@ -909,26 +936,11 @@ class MutationModelTest {
         for (dev.jtecs.entity.internal.AllocationFaults.Kind kind : dev.jtecs.entity.internal.AllocationFaults.Kind
                 .values()) {
             for (int i = 1; i < 300; i++) {
-                long id = 0;
-                for (int k = 1; ; k++) {
-                    String before = dev.jtecs.testing.WorldState.of(world);
-                    if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
-                        dev.jtecs.entity.internal.AllocationFaults.failAt(kind, k);
-                    }
-                    try {
-                        id = world.spawn(HP.of(i), SPOT.of(new Spot(i, -i)));
-                    } catch (OutOfMemoryError expected) {
-                        failures++;
-                        assertEquals(before, dev.jtecs.testing.WorldState.of(world), kind + " allocation " + k
-                                + " of spawn " + i);
-                        continue;
-                    } finally {
-                        if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
-                            dev.jtecs.entity.internal.AllocationFaults.disarm();
-                        }
-                    }
-                    break;
-                }
+                int value = i;
+                long[] spawned = new long[1];
+                failures += failingEachAllocation(kind, "spawn " + i,
+                        () -> spawned[0] = world.spawn(HP.of(value), SPOT.of(new Spot(value, -value))));
+                long id = spawned[0];
                 assertEquals(i, world.get(id, HP));
                 assertEquals(new Spot(i, -i), world.get(id, SPOT));
             }
@@ -948,26 +960,10 @@ class MutationModelTest {
         }
         int failures = 0;
         for (int i = 0; i < ids.length; i += 3) { // from the front: every despawn moves the last row into the hole
-            for (int k = 1; ; k++) {
-                String before = dev.jtecs.testing.WorldState.of(world);
-                if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
-                    dev.jtecs.entity.internal.AllocationFaults.failAt(
-                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
-                }
-                try {
-                    world.despawn(ids[i]);
-                } catch (OutOfMemoryError expected) {
-                    failures++;
-                    assertEquals(before, dev.jtecs.testing.WorldState.of(world), "allocation " + k + " of " + i);
-                    continue;
-                } finally {
-                    if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
-                        dev.jtecs.entity.internal.AllocationFaults.disarm();
-                    }
-                }
-                break;
-            }
-            assertFalse(world.isAlive(ids[i]));
+            long id = ids[i];
+            failures += failingEachAllocation(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, "despawn " + i,
+                    () -> world.despawn(id));
+            assertFalse(world.isAlive(id));
         }
         assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "growths were failed");
         for (int i = 0; i < ids.length; i++) {
@@ -998,25 +994,9 @@ class MutationModelTest {
                 if (world.has(id, HEADING)) {
                     continue;
                 }
-                for (int k = 1; ; k++) {
-                    String before = dev.jtecs.testing.WorldState.of(world);
-                    if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
-                        dev.jtecs.entity.internal.AllocationFaults.failAt(kind, k);
-                    }
-                    try {
-                        world.set(id, HEADING.of(new Heading(i)));
-                    } catch (OutOfMemoryError expected) {
-                        failures++;
-                        assertEquals(before, dev.jtecs.testing.WorldState.of(world), kind + " allocation " + k
-                                + " of entity " + i);
-                        continue;
-                    } finally {
-                        if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
-                            dev.jtecs.entity.internal.AllocationFaults.disarm();
-                        }
-                    }
-                    break;
-                }
+                int value = i;
+                failures += failingEachAllocation(kind, "entity " + i,
+                        () -> world.set(id, HEADING.of(new Heading(value))));
                 assertEquals(new Heading(i), world.get(id, HEADING));
                 assertEquals(i, world.get(id, HP));
                 if (i % 2 == 0) {
