@@ -4,6 +4,7 @@ import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.entity.Entity;
@@ -296,6 +297,36 @@ public final class CommitDrain {
      */
     public boolean movePlainValueAtOnce(long id, Input value, Table current) {
         return quiet() && moveAlone(id, value.component(), true, value, current);
+    }
+
+    /**
+     * The instant {@code set} of a sparse edge of a published entity whose table holds the relationship's marker
+     * (a reparenting, say), when no drain runs and nothing waits: the write is the call's whole publication, no row
+     * moves and the marker stays in step, so the edge is added at once ({@link DrainHooks#addSparseAtOnce}) with
+     * nothing staged. Counts the call as one submission. Returns {@code false}, having changed nothing,
+     * otherwise: the caller stages the write.
+     */
+    public boolean setSparseAtOnce(long id, RelationshipValue edge) {
+        if (!quiet()) {
+            return false;
+        }
+        int store = index.aliveStore(id);
+        BaseRelationship<?> relationship = edge.relationship();
+        if (store < 0 || !registry.ofStore(store).has(relationship.id())) {
+            return false; // a new marker moves the row: the general path
+        }
+        boolean added;
+        try {
+            added = hooks.addSparseAtOnce(id, relationship, edge.target(), edge.payload());
+        } catch (RuntimeException | Error failure) {
+            hooks.publicationEnded(false);
+            throw failure;
+        }
+        if (added) {
+            transaction.countSubmission();
+            hooks.publicationEnded(true);
+        }
+        return added;
     }
 
     /**

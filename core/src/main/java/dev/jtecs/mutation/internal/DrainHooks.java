@@ -78,6 +78,16 @@ public interface DrainHooks {
     default void placedWithPairs(Table table, int fromRow, int toRow) {}
 
     /**
+     * Adds one sparse edge of {@code relationship} from the published {@code entity}, whose table holds the
+     * relationship's marker already, to the live {@code target} at once instead of staging it (an instant
+     * {@code set} of the edge, such as a reparenting): true when it was added, the marker in step with the edges
+     * with nothing to settle; false, having changed nothing, to have the write staged. By default false.
+     */
+    default boolean addSparseAtOnce(long entity, BaseRelationship<?> relationship, long target, Object payload) {
+        return false;
+    }
+
+    /**
      * One sparse edge write reaches a live entity: flushed from the staged queue, or applied by a batch to a
      * member it placed or changed ({@link SparseWriteQueue#ADD}, {@link SparseWriteQueue#REMOVE} or
      * {@link SparseWriteQueue#REMOVE_ALL}).

@@ -320,6 +320,10 @@ public final class MutationModel {
         if (input.component() == EntityKey.COMPONENT) {
             keys.checkClaim(Staging.keyOf(input), id);
         }
+        if (input instanceof RelationshipValue edge && edge.relationship().isSparse() && scopes.depth() == 0
+                && drain.setSparseAtOnce(id, edge)) {
+            return; // its marker is there: one edge written, the whole publication (CommitDrain.setSparseAtOnce)
+        }
         scopes.enter();
         boolean ok = false;
         try {

@@ -115,6 +115,11 @@ public final class Relations implements DrainHooks {
     }
 
     @Override
+    public boolean addSparseAtOnce(long entity, BaseRelationship<?> relationship, long target, Object payload) {
+        return markers.addAtOnce(entity, relationship, target, payload);
+    }
+
+    @Override
     public void reserveSparseTouches(int n) {
         markers.reserveTouches(n);
     }

@@ -67,6 +67,21 @@ final class SparseMarkers {
     }
 
     /**
+     * {@link #apply} of an added edge for an entity whose table holds the relationship's marker, at once (see
+     * {@code DrainHooks.addSparseAtOnce}): the entity holds an edge afterwards, so its marker stays in step and
+     * nothing is noted for {@link #settle}. False, having changed nothing, when the target is not alive (whether a
+     * cascade follows an edge that lands on a dead target is the flush's to decide). A failed growth of the store
+     * leaves it as it was.
+     */
+    boolean addAtOnce(long entity, BaseRelationship<?> relationship, long target, Object payload) {
+        if (!index.isAlive(target)) {
+            return false;
+        }
+        sparse.add(relationship, entity, target, payload);
+        return true;
+    }
+
+    /**
      * Makes room for {@code n} more notes at once (a batch's sparse writes, and what a failure among them leaves
      * to note), growing every array first so a failure leaves them as they were.
      */

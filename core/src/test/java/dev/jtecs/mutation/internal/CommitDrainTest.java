@@ -416,6 +416,53 @@ class CommitDrainTest {
     }
 
     /**
+     * A sparse edge set at once: offered to the hooks only for a published entity whose table holds the
+     * relationship's marker while nothing waits; when they add it, the call counts as one submission and its
+     * publication ends there; when they refuse, nothing changed.
+     */
+    @Test
+    void aSparseEdgeIsOfferedAtOnceOnlyWithItsMarkerInPlaceAndNothingWaiting() {
+        java.util.List<String> log = new java.util.ArrayList<>();
+        boolean[] accept = {true};
+        DrainHooks hooks = new DrainHooks() {
+            @Override
+            public boolean addSparseAtOnce(long entity, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                log.add("add " + entity + " -> " + target);
+                return accept[0];
+            }
+
+            @Override
+            public void publicationEnded(boolean published) {
+                log.add("ended " + published);
+            }
+        };
+        try (DrainFixture rig = new DrainFixture(hooks)) {
+            long bare = rig.stageSpawn(N.of(1));
+            long marked = rig.stageSpawn(N.of(2), FOLLOWS);
+            long target = rig.stageSpawn(N.of(3));
+            rig.drain.publish();
+            log.clear();
+            assertFalse(rig.drain.setSparseAtOnce(bare, FOLLOWS.to(target)), "no marker: the row must move");
+            long staged = rig.stageSpawn(N.of(4));
+            assertFalse(rig.drain.setSparseAtOnce(marked, FOLLOWS.to(target)), "a staged spawn waits");
+            assertTrue(log.isEmpty(), "neither was offered: " + log);
+            rig.drain.publish();
+            assertTrue(rig.index.isAlive(staged));
+            log.clear();
+            long seals = rig.tx.seals();
+            assertTrue(rig.drain.setSparseAtOnce(marked, FOLLOWS.to(target)));
+            assertEquals(java.util.List.of("add " + marked + " -> " + target, "ended true"), log);
+            assertEquals(seals + 1, rig.tx.seals());
+            log.clear();
+            accept[0] = false;
+            assertFalse(rig.drain.setSparseAtOnce(marked, FOLLOWS.to(target)), "refused by the hooks");
+            assertEquals(java.util.List.of("add " + marked + " -> " + target), log, "no publication ended");
+            assertEquals(seals + 1, rig.tx.seals());
+        }
+    }
+
+    /**
      * A spawn at once is placed only when the call's publication would hold it alone: with work staged, or from a
      * drain's callback, it is refused having changed nothing (the caller stages it); otherwise it is placed and
      * counts as one submission.

@@ -109,6 +109,7 @@ class DrainHooksTest {
             }
         };
         assertEquals(false, deaf.hearsDespawnOf(1, null), "a hook that hears no despawn hears none of them");
+        assertEquals(false, DrainHooks.NONE.addSparseAtOnce(1, SPARSE, 2, null), "no store: the write is staged");
     }
 
     /**

@@ -36,6 +36,116 @@ class SparseMarkersTest {
         return RelationFixtures.dump(world);
     }
 
+    /**
+     * An instant {@code set} of a sparse edge to an entity that holds the relationship's marker already (a
+     * reparenting, an extra target) is added at once ({@code CommitDrain.setSparseAtOnce}, {@code addAtOnce});
+     * the world it leaves is the one the same call leaves in a scope of its own, whose publication flushes the
+     * staged write and settles its marker. Random sparse edges of four relationships (many-target, exclusive,
+     * cascading, {@code ChildOf}; each edge points at an entity spawned earlier, so cascades form no cycle), edge
+     * removals and despawns, the same in both worlds (fixed seeds, named in each message); whole states compared.
+     */
+    @Test
+    void anInstantSparseEdgeWriteLeavesTheWorldThatTheSameWriteInAScopeLeaves() {
+        Relationship[] relationships = {LIKES, OWNER, HOLDS, ChildOf.COMPONENT};
+        for (long seed = 1; seed <= 8; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            try (World instant = World.create(); World scoped = World.create()) {
+                List<Long> alive = new ArrayList<>();
+                for (int step = 0; step < 500; step++) {
+                    String where = "seed " + seed + " step " + step;
+                    int op = alive.size() < 2 ? 0 : random.nextInt(10);
+                    if (op < 3) {
+                        long id = instant.spawn();
+                        assertEquals(id, scoped.spawn(), where);
+                        alive.add(id);
+                    } else if (op < 9) {
+                        int a = random.nextInt(alive.size());
+                        int b = random.nextInt(alive.size());
+                        if (a == b) {
+                            continue;
+                        }
+                        long source = alive.get(Math.max(a, b));
+                        long target = alive.get(Math.min(a, b));
+                        Relationship relationship = relationships[random.nextInt(relationships.length)];
+                        boolean add = op < 8;
+                        if (add) {
+                            instant.set(source, relationship.to(target));
+                        } else {
+                            instant.remove(source, relationship.to(target));
+                        }
+                        scoped.defer();
+                        if (add) {
+                            scoped.set(source, relationship.to(target));
+                        } else {
+                            scoped.remove(source, relationship.to(target));
+                        }
+                        scoped.commit();
+                    } else {
+                        long id = alive.get(random.nextInt(alive.size()));
+                        instant.despawn(id);
+                        scoped.despawn(id);
+                        alive.removeIf(each -> !instant.isAlive(each));
+                    }
+                    assertFalse(instant.hasPendingChanges(), where);
+                    if (step % 100 == 99) {
+                        assertEquals(dev.jtecs.testing.WorldState.of(scoped), dev.jtecs.testing.WorldState.of(instant),
+                                where);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A reparenting outside any scope is published at once and leaves nothing to settle; the first edge of a
+     * relationship, whose marker the entity lacks, still moves its row; a failed growth of the store (a parent's
+     * list of children growing) leaves the world as it was.
+     */
+    @Test
+    void aReparentingAtOnceLeavesNothingToSettleAndAFailedGrowthChangesNothing() {
+        long first = world.spawn();
+        long second = world.spawn();
+        long child = world.spawn();
+        Archetype before = world.archetypeOf(child);
+        world.set(child, ChildOf.COMPONENT.to(first));
+        assertTrue(world.archetypeOf(child) != before, "the first edge adds the marker: the row moved");
+        world.set(child, ChildOf.COMPONENT.to(second));
+        assertEquals(List.of(second), targets(child, ChildOf.COMPONENT));
+        assertEquals(0, world.relationshipSources(ChildOf.COMPONENT, first).length);
+        assertEquals(List.of(child), java.util.Arrays.stream(world.relationshipSources(ChildOf.COMPONENT, second))
+                .boxed().toList());
+        assertFalse(world.hasPendingChanges());
+        long[] children = new long[200];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = world.spawn(ChildOf.COMPONENT.to(first));
+        }
+        int failures = 0;
+        for (long each : children) {
+            for (int k = 1; ; k++) {
+                String state = dev.jtecs.testing.WorldState.of(world);
+                if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                    dev.jtecs.entity.internal.AllocationFaults.failAt(
+                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                }
+                try {
+                    world.set(each, ChildOf.COMPONENT.to(second));
+                } catch (OutOfMemoryError expected) {
+                    failures++;
+                    assertEquals(state, dev.jtecs.testing.WorldState.of(world), "allocation " + k);
+                    continue;
+                } finally {
+                    if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                        dev.jtecs.entity.internal.AllocationFaults.disarm();
+                    }
+                }
+                break;
+            }
+            assertEquals(List.of(second), targets(each, ChildOf.COMPONENT));
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "growths were failed");
+        assertEquals(201, world.relationshipSources(ChildOf.COMPONENT, second).length);
+    }
+
     @Test
     void edgesAreKeptInTargetOrderWithoutAnArchetypePerTargetSet() {
         long a = world.spawn();
