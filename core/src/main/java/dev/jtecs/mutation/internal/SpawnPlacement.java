@@ -190,12 +190,15 @@ final class SpawnPlacement {
 
     // ---------------------------------------------------------------- spawns at once
 
-    // the inputs' components, in call order, of the last spawn placed at once; its table (null: none yet), and
-    // where each input goes there: calls that name the same components in the same order reuse them
-    private Component<?>[] onceComponents = new Component<?>[0];
+    // the inputs' components, in call order, of the last spawn placed at once ([0, onceCount)), its table (null:
+    // none), and where each input goes there: calls that name the same components in the same order reuse them.
+    // The arrays only grow: a call that names other components refills them, allocating nothing
+    private Component<?>[] onceComponents = new Component<?>[4];
+    private int[] oncePositions = new int[4];
+    private int onceCount;
     private Table onceTable;
-    private int[] oncePositions;
     private Component<?>[] sortScratch = new Component<?>[4];
+    private static final java.util.Comparator<Component<?>> BY_ID = java.util.Comparator.comparingInt(Component::id);
 
     /**
      * The instant spawn of {@code n} inputs ({@code inputs[0, n)}, or {@code a}, {@code b}, {@code c} when
@@ -234,9 +237,9 @@ final class SpawnPlacement {
      * The last answer is kept while calls name the same components in the same order.
      */
     private Table onceTarget(Input[] inputs, Input a, Input b, Input c, int n) {
-        Component<?>[] last = onceComponents;
         Table cached = onceTable;
-        if (cached != null && n == last.length && registry.ofStore(cached.store()) == cached) {
+        if (cached != null && n == onceCount && registry.ofStore(cached.store()) == cached) {
+            Component<?>[] last = onceComponents;
             boolean same = true;
             for (int i = 0; i < n && same; i++) {
                 // the same component, given as a value (or a tag): a bare component asks for its default instead
@@ -248,40 +251,45 @@ final class SpawnPlacement {
                 return cached;
             }
         }
-        Component<?>[] components = new Component<?>[n];
-        for (int i = 0; i < n; i++) {
-            Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
-            if (!(input instanceof TagComponent tag ? tag.requires().isEmpty() : Staging.addsAsPlainMove(input))) {
-                return null; // a default, a requirement, an edge, a key: the general path
-            }
-            components[i] = input.component();
-        }
         if (sortScratch.length < n) {
             sortScratch = new Component<?>[n];
         }
         Component<?>[] sorted = sortScratch;
-        System.arraycopy(components, 0, sorted, 0, n);
-        java.util.Arrays.sort(sorted, 0, n, java.util.Comparator.comparingInt(Component::id));
-        for (int i = 1; i < n; i++) {
-            if (sorted[i].id() == sorted[i - 1].id()) {
-                return null; // named twice: the last input wins, as the general path decides
+        for (int i = 0; i < n; i++) {
+            Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
+            if (!(input instanceof TagComponent tag ? tag.requires().isEmpty() : Staging.addsAsPlainMove(input))) {
+                java.util.Arrays.fill(sorted, 0, i, null);
+                return null; // a default, a requirement, an edge, a key: the general path
             }
+            sorted[i] = input.component();
         }
-        Table target = registry.find(sorted, n);
+        java.util.Arrays.sort(sorted, 0, n, BY_ID);
+        boolean twice = false;
+        for (int i = 1; i < n; i++) {
+            twice |= sorted[i].id() == sorted[i - 1].id(); // named twice: the last input wins, the general path
+        }
+        Table target = twice ? null : registry.find(sorted, n);
         java.util.Arrays.fill(sorted, 0, n, null);
         if (target == null || target.hasPairs()) {
             return null;
         }
-        int[] positions = new int[n];
+        onceTable = null; // refilled below: kept again only once every input checks out
+        if (onceComponents.length < n) {
+            onceComponents = new Component<?>[n];
+            oncePositions = new int[n];
+        }
         for (int i = 0; i < n; i++) {
-            positions[i] = target.position(components[i].id());
-            if (components[i] instanceof NativeComponent<?> && !target.isPlainRecord(positions[i])) {
+            Component<?> component = (inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c).component();
+            int position = target.position(component.id());
+            if (component instanceof NativeComponent<?> && !target.isPlainRecord(position)) {
                 return null; // a record type whose accessors are code of its own: the general path runs them
             }
+            onceComponents[i] = component;
+            oncePositions[i] = position;
         }
-        onceComponents = components;
+        java.util.Arrays.fill(onceComponents, n, onceComponents.length, null);
+        onceCount = n;
         onceTable = target;
-        oncePositions = positions;
         return target;
     }
 }
