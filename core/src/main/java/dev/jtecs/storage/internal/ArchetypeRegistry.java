@@ -386,10 +386,7 @@ public final class ArchetypeRegistry implements AutoCloseable {
      * duplicates), created when new. Finding an existing table allocates nothing.
      */
     public Table findOrCreate(Component<?>[] sortedComponents, int length) {
-        probe.components = sortedComponents;
-        probe.length = length;
-        Table table = bySignature.get(probe);
-        probe.components = null;
+        Table table = find(sortedComponents, length);
         if (table == null) {
             Component<?>[] exact = Growth.copyOf(sortedComponents, length);
             int[] ids = new int[length];

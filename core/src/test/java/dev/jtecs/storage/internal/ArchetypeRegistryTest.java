@@ -3,6 +3,7 @@ package dev.jtecs.storage.internal;
 import dev.jtecs.component.PairComponent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,6 +53,20 @@ class ArchetypeRegistryTest {
         registry.forEach(table -> ids.add(table.id()));
         assertEquals(List.of(0, 1, 2, 3), ids);
         assertSame(ab, registry.get(ab.id()));
+    }
+
+    /** {@code find} answers the table of a signature that exists and null for one that does not, creating nothing. */
+    @Test
+    void findAnswersAnExistingTableAndCreatesNone() {
+        dev.jtecs.component.Component<?>[] ab = A.id() < B.id() ? new dev.jtecs.component.Component<?>[] {A, B}
+                : new dev.jtecs.component.Component<?>[] {B, A};
+        int count = registry.count();
+        assertNull(registry.find(ab, 2));
+        assertEquals(count, registry.count(), "nothing created");
+        Table both = registry.withAdded(registry.withAdded(registry.root(), A), B);
+        assertSame(both, registry.find(ab, 2));
+        assertSame(registry.root(), registry.find(ab, 0), "no component: the root");
+        assertSame(registry.withAdded(registry.root(), ab[0]), registry.find(ab, 1), "the first length only");
     }
 
     @Test
