@@ -69,6 +69,27 @@ final class RelationFixtures {
         }
     }
 
+    /**
+     * A step of a twin-world test that despawns {@code id} in both worlds: the ids still alive stay in
+     * {@code alive} (a cascade may take more than {@code id}), and each of them is alive in the twin too.
+     */
+    static void despawnInBoth(World world, World twin, long id, List<Long> alive, String where) {
+        world.despawn(id);
+        twin.despawn(id);
+        alive.removeIf(each -> !world.isAlive(each));
+        for (long each : alive) {
+            org.junit.jupiter.api.Assertions.assertTrue(twin.isAlive(each), where);
+        }
+    }
+
+    /** Every hundredth step of a twin-world test, the two worlds' whole states, which must be equal. */
+    static void assertSameStateEvery100(World expected, World actual, int step, String where) {
+        if (step % 100 == 99) {
+            org.junit.jupiter.api.Assertions.assertEquals(dev.jtecs.testing.WorldState.of(expected),
+                    dev.jtecs.testing.WorldState.of(actual), where);
+        }
+    }
+
     static List<Long> targets(World world, long id, Relationship relationship) {
         List<Long> out = new ArrayList<>();
         world.forEachRelationship(id, relationship, edge -> out.add(edge.target()));

@@ -73,18 +73,9 @@ class SettlementTest {
                             heard.set(source, relationship.to(target));
                         }
                     } else {
-                        long id = alive.get(random.nextInt(alive.size()));
-                        unheard.despawn(id);
-                        heard.despawn(id);
-                        alive.removeIf(each -> !unheard.isAlive(each)); // a cascade took its subtree too
-                        for (long each : alive) {
-                            assertTrue(heard.isAlive(each), where);
-                        }
+                        despawnInBoth(unheard, heard, alive.get(random.nextInt(alive.size())), alive, where);
                     }
-                    if (step % 100 == 99) {
-                        assertEquals(dev.jtecs.testing.WorldState.of(heard), dev.jtecs.testing.WorldState.of(unheard),
-                                where);
-                    }
+                    assertSameStateEvery100(heard, unheard, step, where);
                 }
             }
         }

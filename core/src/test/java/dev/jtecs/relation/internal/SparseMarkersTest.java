@@ -81,16 +81,10 @@ class SparseMarkersTest {
                         }
                         scoped.commit();
                     } else {
-                        long id = alive.get(random.nextInt(alive.size()));
-                        instant.despawn(id);
-                        scoped.despawn(id);
-                        alive.removeIf(each -> !instant.isAlive(each));
+                        despawnInBoth(instant, scoped, alive.get(random.nextInt(alive.size())), alive, where);
                     }
                     assertFalse(instant.hasPendingChanges(), where);
-                    if (step % 100 == 99) {
-                        assertEquals(dev.jtecs.testing.WorldState.of(scoped), dev.jtecs.testing.WorldState.of(instant),
-                                where);
-                    }
+                    assertSameStateEvery100(scoped, instant, step, where);
                 }
             }
         }
