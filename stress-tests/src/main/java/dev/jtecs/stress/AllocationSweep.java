@@ -1,10 +1,12 @@
 package dev.jtecs.stress;
 
 import static dev.jtecs.stress.ModelComponents.CHILD_OF;
+import static dev.jtecs.stress.ModelComponents.HELD_BY;
 import static dev.jtecs.stress.ModelComponents.LABEL;
 import static dev.jtecs.stress.ModelComponents.LEVEL;
 import static dev.jtecs.stress.ModelComponents.MARKED;
 import static dev.jtecs.stress.ModelComponents.POSITION;
+import static dev.jtecs.stress.ModelComponents.STATS;
 import static dev.jtecs.stress.ModelComponents.VELOCITY;
 
 import dev.jtecs.entity.internal.AllocationFaults;
@@ -38,7 +40,8 @@ import java.util.function.Consumer;
  *
  * <p>The script covers what allocates: spawns one at a time and in batches, tag and data-component moves, staged
  * work published by a commit, despawns, relationship edges and a cascade, a whole-archetype move by a query batch,
- * compaction, and a binary snapshot saved and loaded.
+ * compaction, a binary snapshot saved and loaded, and the instant calls nobody hears, which are published without
+ * being staged (spawns, a new value, reparentings, despawns).
  */
 public final class AllocationSweep {
     /** What one sweep did. */
@@ -50,6 +53,9 @@ public final class AllocationSweep {
         final Set<Long> positions = new TreeSet<>();
         final Query positionQuery;
         final Query marked;
+        final List<Long> unheard = new ArrayList<>(); // in an archetype no query watches: instant calls go short
+        final List<Long> holders = new ArrayList<>();
+        final List<Long> held = new ArrayList<>();
 
         Script(World world) {
             this.world = world;
@@ -132,6 +138,39 @@ public final class AllocationSweep {
             s -> { // and the world still takes a spawn burst afterwards
                 for (long id : s.world.batchSpawn(100, List.of(POSITION, MARKED)).toArray()) {
                     s.ids.add(id);
+                }
+            },
+            s -> { // spawns nobody hears, into an archetype no query watches: placed at once after the first
+                for (int i = 0; i < 60; i++) {
+                    long id = s.world.spawn(LEVEL.of(i), MARKED);
+                    s.ids.add(id);
+                    s.unheard.add(id);
+                }
+            },
+            s -> { // a new value of a plain record each (generated accessors), moved at once after the first
+                for (int i = 0; i < s.unheard.size(); i++) {
+                    s.world.set(s.unheard.get(i), STATS.of(new ModelComponents.Stats((byte) i, true, (short) i,
+                            'x', i, i, i, i)));
+                }
+            },
+            s -> { // a sparse hierarchy, one call at a time
+                for (int i = 0; i < 3; i++) {
+                    s.holders.add(s.world.spawn(LEVEL.of(100 + i)));
+                }
+                for (int i = 0; i < 40; i++) {
+                    long id = s.world.spawn(LEVEL.of(i), HELD_BY.to(s.holders.get(0)));
+                    s.ids.add(id);
+                    s.held.add(id);
+                }
+            },
+            s -> { // reparentings, each written into the edge store at once (the marker is there)
+                for (int i = 0; i < s.held.size(); i++) {
+                    s.world.set(s.held.get(i), HELD_BY.to(s.holders.get(1 + i % 2)));
+                }
+            },
+            s -> { // despawns nobody hears, one at a time, no edge involved
+                for (long id : s.unheard) {
+                    s.world.despawn(id);
                 }
             });
 
