@@ -331,10 +331,13 @@ public final class World implements AutoCloseable {
         setOtherwise(id, input);
     }
 
-    /** {@link #set} past its short paths, out of line: a tag, or the general path. */
+    /** {@link #set} past its short paths, out of line: a tag, a sparse edge, or the general path. */
     private void setOtherwise(long id, Input input) {
         if (input instanceof TagComponent tag && mutations.stageTagMove(id, tag, true)) {
             return; // a tag staged as a compact move, or moved at once with no scope open (MutationModel.stageTagMove)
+        }
+        if (input instanceof RelationshipValue edge && mutations.setSparseEdge(id, edge)) {
+            return; // a sparse edge queued alone, or written at once with no scope open (MutationModel.setSparseEdge)
         }
         mutations.set(id, input);
     }

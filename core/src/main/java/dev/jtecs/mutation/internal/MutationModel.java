@@ -320,10 +320,6 @@ public final class MutationModel {
         if (input.component() == EntityKey.COMPONENT) {
             keys.checkClaim(Staging.keyOf(input), id);
         }
-        if (input instanceof RelationshipValue edge && edge.relationship().isSparse() && scopes.depth() == 0
-                && drain.setSparseAtOnce(id, edge)) {
-            return; // its marker is there: one edge written, the whole publication (CommitDrain.setSparseAtOnce)
-        }
         scopes.enter();
         boolean ok = false;
         try {
@@ -332,6 +328,22 @@ public final class MutationModel {
         } finally {
             scopes.exit(ok);
         }
+    }
+
+    /**
+     * {@link #set} of an edge of a sparse relationship to a published entity that carries its marker, in short:
+     * inside a scope, when nothing is staged for the entity (no record, tag move or despawn) and no batch boundary
+     * is open, the edge is queued for the store exactly as {@code set} queues it, and nothing else ({@code
+     * Staging.stageSparseEdge}); with no scope open, it is written into the store at once where nothing waits to
+     * be published ({@code CommitDrain.setSparseAtOnce}). Returns true when the call is done, or false having
+     * changed nothing, and the caller takes the general path. An edge of a sparse relationship passes every check
+     * of {@code set} but the entity's, which both short ways make.
+     */
+    public boolean setSparseEdge(long id, RelationshipValue edge) {
+        if (!edge.relationship().isSparse()) {
+            return false;
+        }
+        return scopes.depth() > 0 ? staging.stageSparseEdge(id, edge) : drain.setSparseAtOnce(id, edge);
     }
 
     /**

@@ -149,6 +149,22 @@ public final class Staging {
         return true;
     }
 
+    /**
+     * The edge of a sparse relationship alone, inside a scope: when the published entity has nothing staged (no
+     * record, tag move or despawn), no batch boundary is open and its table carries the relationship's marker, the
+     * edge is queued for the store exactly as {@link #setSparse} queues it then, and true returned. Anything else
+     * changes nothing and returns false: the caller takes the general path. The caller checks the scope.
+     */
+    boolean stageSparseEdge(long id, RelationshipValue edge) {
+        Table table = quietTable(id);
+        BaseRelationship<?> relationship = edge.relationship();
+        if (table == null || !table.has(relationship.id())) {
+            return false;
+        }
+        stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target(), edge.payload());
+        return true;
+    }
+
     // the last change stageTagMove staged and the table it left (a table's signature never changes)
     private Component<?> lastMoveComponent;
     private boolean lastMoveAdds;

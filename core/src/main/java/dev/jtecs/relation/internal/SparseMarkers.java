@@ -61,9 +61,19 @@ final class SparseMarkers {
             remember(entity, relationship);
             throw failure;
         }
-        if (changed) {
+        if (changed && !(op == SparseWriteQueue.ADD && carriesMarker(entity, relationship))) {
             remember(entity, relationship);
         }
+    }
+
+    /**
+     * Whether a live entity's table carries the relationship's marker. After an added edge it then holds an edge
+     * and the marker, in step: nothing is noted for {@link #settle}, which would find nothing to correct. Whatever
+     * takes them out of step later in the wave notes the entity itself: an edge write comes through here, and the
+     * marker leaves only with its edges (a removal of the relationship queues its own write).
+     */
+    private boolean carriesMarker(long entity, BaseRelationship<?> relationship) {
+        return archetypes.ofStore(index.storeOf(Entity.slot(entity))).has(relationship.id());
     }
 
     /**
