@@ -94,9 +94,9 @@ class SparseMarkersTest {
      * Sparse edge writes staged in scopes of several calls, mixed so that some take the short way (an edge to an
      * entity carrying the marker with nothing else staged: queued alone, and, once landed, not noted for the
      * settlement) and some the general one (first edges, removals, a removal of the relationship, a batch removal
-     * from the entities showing the marker when it is called, despawns): after each commit every live entity carries each marker exactly while it holds an edge of that
-     * relationship, and its edges are those a model of the calls in call order holds. Fixed seeds, named in each
-     * message.
+     * from the entities showing the marker when it is called, despawns): after each commit every live entity
+     * carries each marker exactly while it holds an edge of that relationship, and its edges are those a model of
+     * the calls in call order holds. Fixed seeds; each message names the seed, the scope and its calls.
      */
     @Test
     void stagedEdgeWritesKeepEveryMarkerInStepWithTheEdgesAModelHolds() {
