@@ -85,15 +85,23 @@ public final class InputChecks {
                     + value.component().name() + ".of(record) or .to(target)");
         }
         if (input instanceof RelationshipValue edge) {
-            if (!reportingDespawns) {
-                drain.reportWholeDespawns(true); // from now on whole-archetype despawns report their ids
-                reportingDespawns = true;
-            }
-            byte state = index.stateOf(edge.target());
-            if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
-                throw new IllegalArgumentException(index.describeDead(edge.target(), "relationship target of "
-                        + edge.relationship().name()));
-            }
+            edge(edge);
+        }
+    }
+
+    /**
+     * The part of {@link #input} an edge needs, for a caller that knows it holds one: its target must be live or
+     * staged; the first edge also turns on the drain's report of whole-archetype despawns.
+     */
+    public void edge(RelationshipValue edge) {
+        if (!reportingDespawns) {
+            drain.reportWholeDespawns(true); // from now on whole-archetype despawns report their ids
+            reportingDespawns = true;
+        }
+        byte state = index.stateOf(edge.target());
+        if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
+            throw new IllegalArgumentException(index.describeDead(edge.target(), "relationship target of "
+                    + edge.relationship().name()));
         }
     }
 

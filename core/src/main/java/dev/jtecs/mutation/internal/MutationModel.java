@@ -336,13 +336,15 @@ public final class MutationModel {
      * is open, the edge is queued for the store exactly as {@code set} queues it, and nothing else ({@code
      * Staging.stageSparseEdge}); with no scope open, it is written into the store at once where nothing waits to
      * be published ({@code CommitDrain.setSparseAtOnce}). Returns true when the call is done, or false having
-     * changed nothing, and the caller takes the general path. An edge of a sparse relationship passes every check
-     * of {@code set} but the entity's, which both short ways make.
+     * changed nothing, and the caller takes the general path. The edge's own checks run first, as {@code set} runs
+     * them (its target live or staged, or an {@link IllegalArgumentException}); of the rest, an edge passes all
+     * but the entity's, which both short ways make.
      */
     public boolean setSparseEdge(long id, RelationshipValue edge) {
         if (!edge.relationship().isSparse()) {
             return false;
         }
+        checks.edge(edge);
         return scopes.depth() > 0 ? staging.stageSparseEdge(id, edge) : drain.setSparseAtOnce(id, edge);
     }
 

@@ -185,6 +185,28 @@ class SparseMarkersTest {
     }
 
     /**
+     * An edge to a dead target is refused, with the world unchanged, on the short ways too: the entity carries the
+     * marker and nothing is staged for it, inside a scope and outside one.
+     */
+    @Test
+    void anEdgeToADeadTargetIsRefusedOnTheShortWays() {
+        long parent = world.spawn();
+        long child = world.spawn(LIKES.to(parent));
+        long dead = world.spawn();
+        world.despawn(dead);
+        String before = dump();
+        IllegalArgumentException instant = assertThrows(IllegalArgumentException.class,
+                () -> world.set(child, LIKES.to(dead)));
+        assertTrue(instant.getMessage().contains("relationship target of test.rel.Likes"), instant.getMessage());
+        world.defer();
+        assertThrows(IllegalArgumentException.class, () -> world.set(child, LIKES.to(dead)));
+        assertFalse(world.hasPendingChanges(), "nothing was queued");
+        world.commit();
+        assertEquals(before, dump());
+        assertEquals(List.of(parent), targets(child, LIKES));
+    }
+
+    /**
      * An edge staged by a callback after the entity's last edge went but before the marker followed it (a batch's
      * writer, which runs after the flush; the marker is still published, so the edge is queued alone) lands in the
      * next wave, after the marker left: it is noted for the settlement, which brings the marker back.
