@@ -1015,6 +1015,39 @@ class StagingTest {
         assertFalse(world.hasPendingChanges());
     }
 
+    /**
+     * A sparse edge in a scope takes the short way ({@code Staging.stageSparseEdge}: queued alone) only where the
+     * general path would queue nothing but the edge: the entity carries the marker and has nothing staged. Every
+     * case ends as the general path ends it.
+     */
+    @Test
+    void aSparseEdgeInAScopeIsQueuedAloneOnlyAsTheGeneralPathWould() {
+        long t = world.spawn();
+        long u = world.spawn();
+        long marked = world.spawn(SPARSE.to(t));
+        long unmarked = world.spawn(N.of(1));
+        long changed = world.spawn(SPARSE.to(t));
+        long going = world.spawn(SPARSE.to(t));
+        Query all = world.newQuery(QueryDescriptor.builder().include(N).build());
+        world.defer();
+        world.set(marked, SPARSE.to(u));     // the short way
+        world.set(unmarked, SPARSE.to(u));   // no marker: the general path stages it too
+        world.set(changed, N.of(2));         // a record staged for it
+        world.set(changed, SPARSE.to(u));    // so the general path
+        world.despawn(going);
+        world.set(going, SPARSE.to(u));      // dropped: the entity is going
+        assertEquals(List.of(t), targets(marked, SPARSE), "queued: published state until the commit");
+        world.batchRemove(all, N);           // a boundary: the next edge waits for the batch
+        world.set(unmarked, SPARSE.to(t));
+        world.commit();
+        assertEquals(List.of(t, u), targets(marked, SPARSE));
+        assertEquals(List.of(t, u), targets(unmarked, SPARSE));
+        assertTrue(world.has(unmarked, SPARSE) && !world.has(unmarked, N), "marker added, N removed by the batch");
+        assertEquals(List.of(t, u), targets(changed, SPARSE));
+        assertFalse(world.isAlive(going));
+        assertFalse(world.hasPendingChanges());
+    }
+
     @Test
     void aDenseRelationshipRemovedFromASpawnTheDrainIsPublishingGoes() {
         long a = world.spawn();
