@@ -41,7 +41,7 @@ import java.util.function.Consumer;
  * <p>The script covers what allocates: spawns one at a time and in batches, tag and data-component moves, staged
  * work published by a commit, despawns, relationship edges and a cascade, a whole-archetype move by a query batch,
  * compaction, a binary snapshot saved and loaded, and the instant calls nobody hears, which are published without
- * being staged (spawns, a new value, reparentings, despawns).
+ * being staged (spawns, a new value, reparentings, despawns), and reparentings in a scope, each queued alone.
  */
 public final class AllocationSweep {
     /** What one sweep did. */
@@ -167,6 +167,13 @@ public final class AllocationSweep {
                 for (int i = 0; i < s.held.size(); i++) {
                     s.world.set(s.held.get(i), HELD_BY.to(s.holders.get(1 + i % 2)));
                 }
+            },
+            s -> { // reparentings in a scope, each queued alone (the marker is there), then the commit
+                s.world.defer();
+                for (int i = 0; i < s.held.size(); i++) {
+                    s.world.set(s.held.get(i), HELD_BY.to(s.holders.get(2 - i % 2)));
+                }
+                s.world.commit();
             },
             s -> { // despawns nobody hears, one at a time, no edge involved
                 for (long id : s.unheard) {
