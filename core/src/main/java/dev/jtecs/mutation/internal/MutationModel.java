@@ -215,7 +215,7 @@ public final class MutationModel {
             return 0;
         }
         for (int i = 0; i < n; i++) {
-            Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
+            Input input = SpawnPlacement.inputAt(inputs, a, b, c, i);
             if (input instanceof TagComponent tag && partitions.dimensionOf(tag) != null) {
                 return 0; // a variant: the dimension's rules apply (the general path)
             }

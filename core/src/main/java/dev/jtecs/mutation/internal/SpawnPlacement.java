@@ -223,13 +223,18 @@ final class SpawnPlacement {
         int row = target.appendRow(id);
         int[] positions = oncePositions;
         for (int i = 0; i < n; i++) {
-            Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
+            Input input = inputAt(inputs, a, b, c, i);
             if (input instanceof ComponentValue<?>) {
                 target.writeInput(positions[i], row, input);
             }
         }
         index.publish(Entity.slot(id), target.store(), row);
         return id;
+    }
+
+    /** Input {@code i} of a spawn at once: {@code inputs[i]}, or {@code a}, {@code b}, {@code c} when it is null. */
+    static Input inputAt(Input[] inputs, Input a, Input b, Input c, int i) {
+        return inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
     }
 
     /**
@@ -243,7 +248,7 @@ final class SpawnPlacement {
             boolean same = true;
             for (int i = 0; i < n && same; i++) {
                 // the same component, given as a value (or a tag): a bare component asks for its default instead
-                Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
+                Input input = inputAt(inputs, a, b, c, i);
                 same = input.component() == last[i]
                         && (input instanceof ComponentValue<?> || input instanceof TagComponent);
             }
@@ -256,7 +261,7 @@ final class SpawnPlacement {
         }
         Component<?>[] sorted = sortScratch;
         for (int i = 0; i < n; i++) {
-            Input input = inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
+            Input input = inputAt(inputs, a, b, c, i);
             if (!(input instanceof TagComponent tag ? tag.requires().isEmpty() : Staging.addsAsPlainMove(input))) {
                 java.util.Arrays.fill(sorted, 0, i, null);
                 return null; // a default, a requirement, an edge, a key: the general path
@@ -279,7 +284,7 @@ final class SpawnPlacement {
             oncePositions = new int[n];
         }
         for (int i = 0; i < n; i++) {
-            Component<?> component = (inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c).component();
+            Component<?> component = inputAt(inputs, a, b, c, i).component();
             int position = target.position(component.id());
             if (component instanceof NativeComponent<?> && !target.isPlainRecord(position)) {
                 return null; // a record type whose accessors are code of its own: the general path runs them
