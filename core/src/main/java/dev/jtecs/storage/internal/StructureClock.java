@@ -60,6 +60,18 @@ public final class StructureClock {
     }
 
     /**
+     * The counter of one registered component as {@link #version(int)} answers it, without counting as a reading:
+     * for code that holds a value from an earlier reading and asks whether anything changed since. That reading
+     * made the next change tick, so the counter differs from it after any change; a caller that finds it equal
+     * holds a reading still current, and one that finds it different reads again with {@code version}. The id is
+     * the caller's to check (a registered component's, below {@link Components#FIRST_PAIR_ID}).
+     */
+    public long peek(int componentId) {
+        long[] counters = byComponent;
+        return componentId < counters.length ? counters[componentId] : 0;
+    }
+
+    /**
      * A sparse relationship's edge counter, held on its own: every change to the relationship's edge set advances
      * it ({@link #tickEdges} counts each change, read or not), so equal readings bracket a stretch in which its
      * edges did not change. Reading it does not end a run of table changes, and table changes do not move it: it is

@@ -111,6 +111,23 @@ class StructureClockTest {
     }
 
     @Test
+    void aPeekAnswersAsAReadingWouldButDoesNotEndARun() {
+        Table spots = registry.withAdded(registry.root(), SPOT);
+        StructureClock clock = registry.clock();
+        long read = clock.version(SPOT.id());
+        assertEquals(read, clock.peek(SPOT.id()), "nothing changed");
+        spots.appendRow(1);
+        long afterOne = clock.peek(SPOT.id());
+        assertTrue(afterOne > read, "the first change after a reading ticks, and a peek sees it");
+        spots.appendRow(2); // the same table again with no reading between: the run goes on, peek or not
+        assertEquals(afterOne, clock.peek(SPOT.id()), "a peek is not a reading");
+        assertEquals(afterOne, clock.version(SPOT.id()));
+        spots.appendRow(3);
+        assertTrue(clock.peek(SPOT.id()) > afterOne, "after a reading the next change ticks again");
+        assertEquals(0, clock.peek(12_345), "an id past every counter");
+    }
+
+    @Test
     void pairIdsAndNegativeIdsHaveNoCounter() {
         assertEquals(0, registry.clock().version(12345), "a registered id no table has changed yet");
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
