@@ -1193,11 +1193,49 @@ public final class World implements AutoCloseable {
 
     /** Why {@code write} cannot reach an entity's row: its spawn is still staged, or the id is not alive. */
     private RuntimeException notWritable(long id, Component<?> component) {
+        return notWritable(id, component, "write");
+    }
+
+    /** Why {@code operation} cannot reach an entity's row: its spawn is still staged, or the id is not alive. */
+    RuntimeException notWritable(long id, Component<?> component, String operation) {
         if (index.stateOf(id) == EntityIndex.RESERVED) {
-            return new IllegalStateException("write: entity " + Entity.toString(id) + " is staged for spawn and has no "
-                    + "row until its scope commits; give " + component.name() + " to its spawn instead");
+            return new IllegalStateException(operation + ": entity " + Entity.toString(id) + " is staged for spawn and "
+                    + "has no row until its scope commits; give " + component.name() + " to its spawn instead");
         }
-        return new IllegalArgumentException(index.describeDead(id, "write"));
+        return new IllegalArgumentException(index.describeDead(id, operation));
+    }
+
+    /**
+     * A {@link RowWriter} of {@code component}'s fields: a reusable reference to one entity's row at a time, the
+     * way to change a few fields of many entities one by one at the cost of a column write each.
+     *
+     * @throws IllegalArgumentException for a component with no native fields (a tag, a managed or scalar
+     *     component, a relationship or its pair), or a selector of a sparse relationship
+     */
+    public RowWriter rowWriter(Component<?> component) {
+        checkOpen();
+        Objects.requireNonNull(component, "component");
+        if (component instanceof PairComponent || component instanceof BaseRelationship<?>
+                || component.storage() != dev.jtecs.component.StorageKind.NATIVE
+                || component.layout().nativeColumnCount() == 0) {
+            throw new IllegalArgumentException("rowWriter(" + component.name() + "): a row writer reaches the fields"
+                    + " of a native component, or of a dense relationship's native payload through its selector");
+        }
+        if (component instanceof TargetSelector<?> selector && selector.relationship().isSparse()) {
+            throw new IllegalArgumentException("rowWriter(" + component.name() + "): " + selector.relationship().name()
+                    + " is sparse; its edges have no column to write (set the edge instead)");
+        }
+        return new RowWriter(this, index, archetypes, component);
+    }
+
+    /** Throws what any call on a closed world or from a foreign thread throws. */
+    void checkUsable() {
+        checkOpen();
+    }
+
+    /** Whether the calling thread may use the world now: the owner's, and the world open. */
+    boolean usableHere() {
+        return Thread.currentThread() == owner && !closed;
     }
 
     /**

@@ -16,6 +16,7 @@ import dev.jtecs.event.ArchetypeCreated;
 import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.storage.Archetype;
+import dev.jtecs.world.RowWriter;
 import dev.jtecs.world.World;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -177,6 +178,31 @@ class WorldGuideTest {
             long pending = world.spawn(POSITION);
             assertThrows(IllegalStateException.class, () -> world.write(pending, x, 1f)); // no row yet
             world.commit();
+            // end-example
+        }
+    }
+
+    @Test
+    void aRowWriterWritesFieldsOfOneEntityAtATime() {
+        try (World world = World.create()) {
+            // begin-example
+            var x = POSITION.floatField("x");
+            var y = POSITION.floatField("y");
+            long a = world.spawn(POSITION.of(new Position(1, 2)));
+            long b = world.spawn(POSITION.of(new Position(3, 4)), FROZEN);
+            RowWriter positions = world.rowWriter(POSITION); // once; reused for every entity
+
+            for (long id : new long[] {a, b}) {
+                positions.at(id).set(x, positions.get(x) + 10).set(y, 0);
+            }
+            assertEquals(new Position(11, 0), world.get(a, POSITION));
+            assertEquals(new Position(13, 0), world.get(b, POSITION));
+
+            positions.at(a);
+            world.despawn(b); // a structural change to an archetype with Position: the row expires
+            assertThrows(IllegalStateException.class, () -> positions.set(x, 0));
+            positions.at(a).set(x, 5); // found again
+            assertEquals(new Position(5, 0), world.get(a, POSITION));
             // end-example
         }
     }
