@@ -25,6 +25,7 @@ class SetExistingBenchmarkTest {
         check(new Engine("jtecs", SetExistingBenchmark::jtecs, b -> Positions.of(b.world)));
         check(new Engine("jtecsInstant", SetExistingBenchmark::jtecsInstant, b -> Positions.of(b.world)));
         check(new Engine("jtecsField", SetExistingBenchmark::jtecsField, b -> Positions.of(b.world)));
+        check(new Engine("jtecsRow", SetExistingBenchmark::jtecsRow, b -> Positions.of(b.world)));
         check(new Engine("dominion", SetExistingBenchmark::dominion, b -> Positions.of(b.dominion)));
         check(new Engine("artemis", SetExistingBenchmark::artemis, b -> Positions.of(b.artemis)));
         check(new Engine("ashley", SetExistingBenchmark::ashley, b -> Positions.of(b.ashley)));
@@ -32,7 +33,7 @@ class SetExistingBenchmarkTest {
 
     @Test
     void jtecsWritesThroughOnBothPathsAndNothingMoves() {
-        for (String method : new String[] {"jtecs", "jtecsInstant", "jtecsField"}) {
+        for (String method : new String[] {"jtecs", "jtecsInstant", "jtecsField", "jtecsRow"}) {
             SetExistingBenchmark bench = new SetExistingBenchmark();
             bench.entities = N;
             bench.setUp(method);
@@ -44,6 +45,7 @@ class SetExistingBenchmarkTest {
                 switch (method) {
                     case "jtecs" -> bench.jtecs();
                     case "jtecsField" -> bench.jtecsField();
+                    case "jtecsRow" -> bench.jtecsRow();
                     default -> bench.jtecsInstant();
                 }
                 assertEquals(structure, bench.world.structureVersion(), method + ": no structural change");
