@@ -121,10 +121,7 @@ public final class RowWriter {
         if (found != store || clock.peek(counter) != version) {
             locate(id, found);
         }
-        dirty.markDirty(position);
-        if (wildcard >= 0) {
-            dirty.markDirty(wildcard);
-        }
+        markDirty();
         entity = id;
         row = index.rowOf(Entity.slot(id));
         return this;
@@ -166,6 +163,25 @@ public final class RowWriter {
         return columns[field.field()];
     }
 
+    /**
+     * {@link #column}, for a write: when the column's dirty mark was cleared since {@link #at} made it (a frame
+     * ended, or {@code clearDirty}, while the row stayed current), the write marks it again, as {@code at} would.
+     */
+    private Column writable(FieldHandle field) {
+        Column column = column(field);
+        if (!dirty.isDirty(position) || wildcard >= 0 && !dirty.isDirty(wildcard)) {
+            markDirty();
+        }
+        return column;
+    }
+
+    private void markDirty() {
+        dirty.markDirty(position);
+        if (wildcard >= 0) {
+            dirty.markDirty(wildcard);
+        }
+    }
+
     /** Whether {@code other} names this writer's component: itself, or a selector of the same edge. */
     private boolean sameComponent(Component<?> other) {
         return relationship != null && other instanceof TargetSelector<?> selector
@@ -183,42 +199,42 @@ public final class RowWriter {
     }
 
     public RowWriter set(FloatField field, float value) {
-        ((FloatColumn) column(field)).set(row, value);
+        ((FloatColumn) writable(field)).set(row, value);
         return this;
     }
 
     public RowWriter set(IntField field, int value) {
-        ((IntColumn) column(field)).set(row, value);
+        ((IntColumn) writable(field)).set(row, value);
         return this;
     }
 
     public RowWriter set(LongField field, long value) {
-        ((LongColumn) column(field)).set(row, value);
+        ((LongColumn) writable(field)).set(row, value);
         return this;
     }
 
     public RowWriter set(DoubleField field, double value) {
-        ((DoubleColumn) column(field)).set(row, value);
+        ((DoubleColumn) writable(field)).set(row, value);
         return this;
     }
 
     public RowWriter set(ShortField field, short value) {
-        ((ShortColumn) column(field)).set(row, value);
+        ((ShortColumn) writable(field)).set(row, value);
         return this;
     }
 
     public RowWriter set(CharField field, char value) {
-        ((CharColumn) column(field)).set(row, value);
+        ((CharColumn) writable(field)).set(row, value);
         return this;
     }
 
     public RowWriter set(ByteField field, byte value) {
-        ((ByteColumn) column(field)).set(row, value);
+        ((ByteColumn) writable(field)).set(row, value);
         return this;
     }
 
     public RowWriter set(BooleanField field, boolean value) {
-        ((BooleanColumn) column(field)).set(row, value);
+        ((BooleanColumn) writable(field)).set(row, value);
         return this;
     }
 

@@ -113,6 +113,24 @@ class RowWriterTest {
     }
 
     @Test
+    void aWriteAfterTheMarksWereClearedMarksTheColumnAgain() {
+        long id = committed(POS.of(new Pos(1, 2)));
+        Archetype archetype = world.archetypeOf(id);
+        RowWriter positions = world.rowWriter(POS);
+        positions.at(id);
+        long writes = archetype.writeCount(POS);
+        world.clearDirty(); // a frame's end: the row stays current, its mark is gone
+        assertEquals(1f, positions.get(X));
+        assertFalse(archetype.isComponentDirty(POS), "a read marks nothing");
+        positions.set(X, 3f);
+        assertTrue(archetype.isComponentDirty(POS), "the write is reported");
+        assertTrue(world.dirtyArchetypes().contains(archetype), "and its archetype queued");
+        positions.set(Y, 4f);
+        assertEquals(writes + 1, archetype.writeCount(POS), "marked once again, not per field");
+        assertEquals(new Pos(3, 4), world.get(id, POS));
+    }
+
+    @Test
     void aSelectorWritesItsEdgesPayloadAndMarksTheWildcardColumn() {
         long a = committed();
         long b = committed();
@@ -125,7 +143,10 @@ class RowWriterTest {
         assertEquals(new Link(b, 8f), world.get(id, toB));
         assertEquals(new Link(a, 1f), world.get(id, LINK), "the other edge is untouched");
         assertTrue(archetype.isComponentDirty(LINK), "the wildcard column is marked too");
-        assertEquals(8f, links.get(LINK.targeting(b).floatField("weight")), "an equal selector's field is its own");
+        world.clearDirty();
+        links.set(toB.floatField("weight"), 9f);
+        assertTrue(archetype.isComponentDirty(LINK), "marked again");
+        assertEquals(9f, links.get(LINK.targeting(b).floatField("weight")), "an equal selector's field is its own");
         var wrongEdge = assertThrows(IllegalArgumentException.class,
                 () -> links.get(LINK.targeting(a).floatField("weight")));
         assertTrue(wrongEdge.getMessage().contains("given to a row writer of"), wrongEdge.getMessage());
