@@ -39,13 +39,16 @@ final class ModelGenerator {
 
     private final SplittableRandom random;
     private final SplittableRandom partitions; // partition operations: a stream of their own (see partitionOp)
+    private final SplittableRandom writes; // in-place field writes: a stream of their own (see fieldWrite)
     private final boolean relational;
     private final List<ModelOp> ops = new ArrayList<>();
     private int handles;
 
-    private ModelGenerator(SplittableRandom random, boolean relational, SplittableRandom partitions) {
+    private ModelGenerator(SplittableRandom random, boolean relational, SplittableRandom partitions,
+            SplittableRandom writes) {
         this.random = random;
         this.partitions = partitions;
+        this.writes = writes;
         this.relational = relational;
     }
 
@@ -57,7 +60,7 @@ final class ModelGenerator {
         boolean instant = random.nextBoolean();
         boolean relational = random.nextInt(4) != 0 && relations;
         ModelGenerator generator = new ModelGenerator(random, relational,
-                new SplittableRandom(seed ^ 0x9A27_1710_5EEDL));
+                new SplittableRandom(seed ^ 0x9A27_1710_5EEDL), new SplittableRandom(seed ^ 0x0F1E_1D5E_7A11L));
         for (int i = 0; i < operations; i++) {
             generator.next();
             if (instant && i % INSTANT_CHECK_EVERY == INSTANT_CHECK_EVERY - 1) {
@@ -74,7 +77,34 @@ final class ModelGenerator {
         if (partitions.nextInt(8) == 0) {
             ops.add(partitionOp());
         }
+        if (writes.nextInt(6) == 0) {
+            ModelOp.FieldWrite write = fieldWrite();
+            ops.add(write);
+            if (write.mode() == ModelFieldWrites.ROW && writes.nextBoolean()) { // the same row again at once
+                ops.add(new ModelOp.FieldWrite(write.id(), write.component(),
+                        writes.nextInt(write.component().layout().nativeColumnCount()), writes.nextInt(-40, 41),
+                        ModelFieldWrites.AGAIN));
+            }
+        }
     }
+
+    /**
+     * An in-place write of one field of a native component ({@link ModelFieldWrites}), drawn from a stream of its
+     * own so the other operations of a seed are the ones it drew before field writes existed: the three ways in
+     * equal parts (a row found is written again at once half the time), mostly live handles, now and then a raw id.
+     */
+    private ModelOp.FieldWrite fieldWrite() {
+        Component<?> component = NATIVE_COMPONENTS.get(writes.nextInt(NATIVE_COMPONENTS.size()));
+        ModelRef id = handles == 0 || writes.nextInt(20) == 0
+                ? new ModelRef.Raw(Entity.pack(writes.nextInt(1, 5000) + 200_000, 0))
+                : new ModelRef.Handle(writes.nextInt(handles));
+        return new ModelOp.FieldWrite(id, component, writes.nextInt(component.layout().nativeColumnCount()),
+                writes.nextInt(-40, 41), writes.nextInt(ModelFieldWrites.MODES));
+    }
+
+    /** The components whose fields {@link #fieldWrite} writes. */
+    private static final List<Component<?>> NATIVE_COMPONENTS =
+            List.of(ModelComponents.POSITION, ModelComponents.STATS, ModelComponents.VELOCITY);
 
     /**
      * A {@code setTag}/{@code unsetTag}, drawn from a stream of its own so the other operations of a seed are the

@@ -107,6 +107,8 @@ final class ModelHandles {
             case ModelOp.KeyRejection k -> new ModelOp.KeyRejection(k.call(), k.count(), map(k.ids()), k.query(),
                     k.inputs());
             case ModelOp.PartitionTag p -> new ModelOp.PartitionTag(map(p.id()), p.tag(), p.set());
+            case ModelOp.FieldWrite w -> new ModelOp.FieldWrite(map(w.id()), w.component(), w.field(), w.value(),
+                    w.mode());
             default -> op; // names no entity
         };
     }

@@ -141,6 +141,25 @@ public sealed interface ModelOp {
         }
     }
 
+    /**
+     * A field of a native component written in place, {@code value} converted to the field's kind
+     * ({@link ModelFieldWrites#value}): {@code world.write} ({@link ModelFieldWrites#WRITE}), {@code at(id).set}
+     * through the run's row writer of the component ({@link ModelFieldWrites#ROW}), or {@code set} alone on the row
+     * that writer found last ({@link ModelFieldWrites#AGAIN}, which ignores {@code id}).
+     */
+    record FieldWrite(ModelRef id, Component<?> component, int field, int value, int mode) implements ModelOp {
+        public FieldWrite {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(component, "component");
+        }
+
+        @Override
+        public String toJava() {
+            return "fieldWrite(" + id.toJava() + ", " + ModelSource.constant(component) + ", " + field + ", " + value
+                    + ", " + mode + ")";
+        }
+    }
+
     /** Compares one entity (any id, live or not) with the reference. */
     record Read(ModelRef id) implements ModelOp {
         public Read {
@@ -548,6 +567,10 @@ public sealed interface ModelOp {
 
     static Despawn despawn(ModelRef id) {
         return new Despawn(id);
+    }
+
+    static FieldWrite fieldWrite(ModelRef id, Component<?> component, int field, int value, int mode) {
+        return new FieldWrite(id, component, field, value, mode);
     }
 
     static Read read(ModelRef id) {

@@ -71,6 +71,7 @@ public final class ModelRun {
     private final List<String> events = new ArrayList<>();
     private final Set<String> expectDirty = new HashSet<>();
     private final ModelBatchCalls batches = new ModelBatchCalls(this);
+    private final ModelFieldWrites fieldWrites = new ModelFieldWrites(this);
     private final ModelRestores restores = new ModelRestores(this);
     private ModelQueries queries;
     private ModelSystems systems;
@@ -205,6 +206,11 @@ public final class ModelRun {
         return failedPublications;
     }
 
+    /** What the run's in-place field writes met. */
+    ModelFieldWrites fieldWrites() {
+        return fieldWrites;
+    }
+
     /** How many frames ({@code world.update}) the run ran. */
     public long frames() {
         return frames;
@@ -247,6 +253,7 @@ public final class ModelRun {
             case ModelOp.Commit c -> commit(c.compact(), c.root());
             case ModelOp.SaveLoad s -> saveLoad(s.mode(), s.root());
             case ModelOp.ObserveSpawns o -> systems.observeSpawns(world, o);
+            case ModelOp.FieldWrite w -> fieldWrites.execute(world, w);
             case ModelOp.Update u -> update();
             default -> {
                 batchCalls++;

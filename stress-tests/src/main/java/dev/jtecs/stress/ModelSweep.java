@@ -13,8 +13,8 @@ import java.util.function.Supplier;
 public final class ModelSweep {
     /** What the seeds run so far checked, with the time spent running them. */
     public record Totals(long seeds, long operations, long commits, long batchCalls, long rejected,
-            long failedPublications, long sparseEdges, long cascades, long frames, long snapshots, long instantSeeds,
-            long unobservedSeeds, long nanos) {
+            long failedPublications, long sparseEdges, long cascades, long frames, long snapshots, long fieldWrites,
+            long instantSeeds, long unobservedSeeds, long nanos) {
         /** Operations executed per second of run time. */
         public double operationsPerSecond() {
             return nanos == 0 ? 0 : operations * 1e9 / nanos;
@@ -26,10 +26,10 @@ public final class ModelSweep {
                     + "%,d operations, "
                     + "%,d commits compared, %,d batch calls, %,d illegal calls rejected, %,d publications failed "
                     + "as predicted, %,d frames, %,d sparse edges compared, %,d cascade despawns, %,d snapshot round "
-                    + "trips; %,.0f ops/s",
+                    + "trips, %,d field writes landed; %,.0f ops/s",
                     seeds, instantSeeds, seeds - instantSeeds, unobservedSeeds, operations, commits, batchCalls,
                     rejected,
-                    failedPublications, frames, sparseEdges, cascades, snapshots, operationsPerSecond());
+                    failedPublications, frames, sparseEdges, cascades, snapshots, fieldWrites, operationsPerSecond());
         }
     }
 
@@ -46,6 +46,7 @@ public final class ModelSweep {
     private long cascades;
     private long frames;
     private long snapshots;
+    private long fieldWrites;
     private long instantSeeds;
     private long unobservedSeeds;
     private long nanos;
@@ -88,6 +89,9 @@ public final class ModelSweep {
             cascades += run.cascades();
             frames += run.frames();
             snapshots += run.snapshotsChecked();
+            for (int mode = 0; mode < ModelFieldWrites.MODES; mode++) {
+                fieldWrites += run.fieldWrites().landed(mode);
+            }
             instantSeeds += run.instant() ? 1 : 0;
             unobservedSeeds += run.observed() ? 0 : 1;
         }
@@ -96,7 +100,7 @@ public final class ModelSweep {
     /** The totals so far. */
     public Totals totals() {
         return new Totals(seeds, executed, commits, batchCalls, rejected, failedPublications, sparseEdges, cascades,
-                frames, snapshots, instantSeeds, unobservedSeeds, nanos);
+                frames, snapshots, fieldWrites, instantSeeds, unobservedSeeds, nanos);
     }
 
     /** Operations per script. */

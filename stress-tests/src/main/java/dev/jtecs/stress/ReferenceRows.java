@@ -33,6 +33,31 @@ final class ReferenceRows {
 
     private ReferenceRows() {}
 
+    /** {@code record} with its component {@code field} replaced by {@code value}, through its canonical constructor. */
+    static Record withField(Record record, String field, Object value) {
+        java.lang.reflect.RecordComponent[] components = record.getClass().getRecordComponents();
+        Object[] values = new Object[components.length];
+        Class<?>[] types = new Class<?>[components.length];
+        boolean found = false;
+        try {
+            for (int i = 0; i < components.length; i++) {
+                java.lang.reflect.Method accessor = components[i].getAccessor();
+                accessor.setAccessible(true);
+                types[i] = components[i].getType();
+                found |= components[i].getName().equals(field);
+                values[i] = components[i].getName().equals(field) ? value : accessor.invoke(record);
+            }
+            if (!found) {
+                throw new IllegalArgumentException(record.getClass().getSimpleName() + " has no field " + field);
+            }
+            java.lang.reflect.Constructor<?> canonical = record.getClass().getDeclaredConstructor(types);
+            canonical.setAccessible(true);
+            return (Record) canonical.newInstance(values);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot rebuild " + record, e);
+        }
+    }
+
     /** The value an input stands for when a constructor runs: its constructed value or its default. */
     static Object valueOf(Input input) {
         if (input instanceof ComponentValue<?> value) {

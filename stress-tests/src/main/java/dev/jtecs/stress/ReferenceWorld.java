@@ -1083,6 +1083,16 @@ public final class ReferenceWorld {
         return committed.get(id);
     }
 
+    /**
+     * A field of a native component written in place in a published row ({@code world.write} or a row writer):
+     * the committed value takes it now, and whatever is staged for the entity applies over it at publication, as
+     * it applies over the row in the world. The caller checked that the committed row holds the component.
+     */
+    void writeField(long id, Component<?> component, String field, Object value) {
+        Map<Component<?>, Object> row = committed.get(id);
+        row.put(component, ReferenceRows.withField((java.lang.Record) row.get(component), field, value));
+    }
+
     /** Every live entity with its committed row (read them, do not change them). */
     Map<Long, Map<Component<?>, Object>> rows() {
         return committed;

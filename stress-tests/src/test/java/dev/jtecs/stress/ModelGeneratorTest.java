@@ -24,8 +24,10 @@ class ModelGeneratorTest {
         for (long seed = 0; seed < 10; seed++) {
             ModelScript script = ModelScript.generate(seed, 100);
             int expected = script.instant() ? 100 + 100 / ModelGenerator.INSTANT_CHECK_EVERY : 100;
-            // partition operations come from a stream of their own, between the others
-            List<ModelOp> main = script.ops().stream().filter(op -> !(op instanceof ModelOp.PartitionTag)).toList();
+            // partition operations and field writes come from streams of their own, between the others
+            List<ModelOp> main = script.ops().stream()
+                    .filter(op -> !(op instanceof ModelOp.PartitionTag) && !(op instanceof ModelOp.FieldWrite))
+                    .toList();
             assertEquals(expected, main.size(), "seed " + seed);
             if (script.instant()) {
                 assertInstanceOf(ModelOp.Commit.class, main.get(ModelGenerator.INSTANT_CHECK_EVERY));
@@ -39,6 +41,17 @@ class ModelGeneratorTest {
         List<ModelOp> partitionOps = script.ops().stream().filter(op -> op instanceof ModelOp.PartitionTag).toList();
         assertTrue(partitionOps.size() > 10, "partition operations: " + partitionOps.size());
         assertTrue(partitionOps.stream().anyMatch(op -> !((ModelOp.PartitionTag) op).set()));
+    }
+
+    @Test
+    void fieldWritesDoNotChangeTheOtherOperationsOfASeed() {
+        ModelScript script = ModelScript.generate(5, 300);
+        List<ModelOp> writes = script.ops().stream().filter(op -> op instanceof ModelOp.FieldWrite).toList();
+        assertTrue(writes.size() > 20, "field writes: " + writes.size());
+        for (int mode = 0; mode < ModelFieldWrites.MODES; mode++) {
+            int m = mode;
+            assertTrue(writes.stream().anyMatch(op -> ((ModelOp.FieldWrite) op).mode() == m), "mode " + m);
+        }
     }
 
     @Test

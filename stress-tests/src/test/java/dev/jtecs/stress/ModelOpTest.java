@@ -25,6 +25,7 @@ class ModelOpTest {
                         LEVEL.of(2)).toJava());
         assertEquals("observeSpawns(3, null)", observeSpawns(3, null).toJava());
         assertEquals("commit(false, h(0))", commit(false, h(0)).toJava());
+        assertEquals("fieldWrite(h(1), POSITION, 0, -4, 2)", fieldWrite(h(1), POSITION, 0, -4, 2).toJava());
     }
 
     @Test

@@ -205,6 +205,7 @@ public final class StressCommand implements Callable<Integer> {
         row(out, "frames", String.format(Locale.ROOT, "%,d", totals.frames()));
         row(out, "sparse edges compared", String.format(Locale.ROOT, "%,d", totals.sparseEdges()));
         row(out, "cascade despawns", String.format(Locale.ROOT, "%,d", totals.cascades()));
+        row(out, "field writes landed", String.format(Locale.ROOT, "%,d", totals.fieldWrites()));
         row(out, "ops/s", String.format(Locale.ROOT, "%,.0f", totals.operationsPerSecond()));
         row(out, "elapsed", String.format(Locale.ROOT, "%.1f s", nanos / 1e9));
     }

@@ -127,6 +127,7 @@ record StressReport(Instant started, long firstSeed, long lastSeed, int operatio
         root.put("sparseEdgesCompared", totals.sparseEdges());
         root.put("cascadeDespawns", totals.cascades());
         root.put("snapshotRoundTrips", totals.snapshots());
+        root.put("fieldWritesLanded", totals.fieldWrites());
         root.put("operationsPerSecond", Math.round(totals.operationsPerSecond()));
         root.put("elapsedSeconds", Math.round(elapsedNanos / 1e6) / 1e3);
         if (mismatch == null) {

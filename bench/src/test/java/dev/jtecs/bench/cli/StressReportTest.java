@@ -22,7 +22,7 @@ import org.w3c.dom.NodeList;
 class StressReportTest {
     private static final Instant STARTED = Instant.parse("2026-11-29T10:15:30.25Z");
     private static final ModelSweep.Totals TOTALS =
-            new ModelSweep.Totals(42, 16_800, 3_000, 2_500, 4_000, 120, 9_000, 90, 300, 7, 20, 10, 2_500_000_000L);
+            new ModelSweep.Totals(42, 16_800, 3_000, 2_500, 4_000, 120, 9_000, 90, 300, 7, 650, 20, 10, 2_500_000_000L);
 
     private static StressReport clean() {
         return new StressReport(STARTED, 1, 42, 400, true, TOTALS, 2_500_000_000L, null);
@@ -85,7 +85,7 @@ class StressReportTest {
 
     @Test
     void aMismatchAtTheFirstSeedHasNoPassingCase() throws Exception {
-        ModelSweep.Totals one = new ModelSweep.Totals(1, 17, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1_000_000);
+        ModelSweep.Totals one = new ModelSweep.Totals(1, 17, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1_000_000);
         StressReport report = new StressReport(STARTED, 5, 5, 400, true, one, 1_000_000, failed().mismatch());
         Element suite = suite(report.junitXml());
         assertEquals("1", suite.getAttribute("tests"));
@@ -107,6 +107,7 @@ class StressReportTest {
         assertEquals(10, clean.get("unobservedSeeds").asLong());
         assertEquals(22, clean.get("stagedPathSeeds").asLong());
         assertEquals(16_800, clean.get("operations").asLong());
+        assertEquals(650, clean.get("fieldWritesLanded").asLong());
         assertEquals(6_720, clean.get("operationsPerSecond").asLong());
         assertEquals(2.5, clean.get("elapsedSeconds").asDouble());
         assertTrue(clean.get("relations").asBoolean());
@@ -128,7 +129,7 @@ class StressReportTest {
     @Test
     void controlCharactersXmlCannotHoldAreDropped() throws Exception {
         assertEquals("a\tb\nc", StressReport.clean("a\u0000\tb\u0007\nc\u001b"));
-        ModelSweep.Totals one = new ModelSweep.Totals(2, 17, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1_000_000);
+        ModelSweep.Totals one = new ModelSweep.Totals(2, 17, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1_000_000);
         StressReport report = new StressReport(STARTED, 1, 2, 10, true, one, 1_000_000,
                 new StressReport.Failure(2, 0, "bad \u0001 byte", 1, 1, 1, false, "T", "T.java", "x"));
         Element failure = (Element) suite(report.junitXml()).getElementsByTagName("failure").item(0);
