@@ -569,6 +569,25 @@ public final class Table {
         int[] sources = plan.nativeSource;
         int[] destinations = plan.nativeDestination;
         MemorySegment[] dstSegments = destination.nativeSegments;
+        if (RawRows.ENABLED) {
+            for (int i = 0; i < sources.length; i++) {
+                int c = sources[i];
+                MemorySegment from = nativeSegments[c];
+                MemorySegment to = dstSegments[destinations[i]];
+                int bytes = nativeSizes[c];
+                if (bytes == 4) {
+                    RawRows.copyInt(RawRows.at(from, 4L * row, 4), RawRows.at(to, 4L * dstRow, 4));
+                } else if (bytes == 8) {
+                    RawRows.copyLong(RawRows.at(from, 8L * row, 8), RawRows.at(to, 8L * dstRow, 8));
+                } else {
+                    copyNarrowElement(from, (long) row * bytes, to, (long) dstRow * bytes, bytes);
+                }
+            }
+            for (int i = 0; i < plan.heapSource.length; i++) {
+                destination.heapArrays[plan.heapDestination[i]][dstRow] = heapArrays[plan.heapSource[i]][row];
+            }
+            return;
+        }
         for (int i = 0; i < sources.length; i++) {
             int c = sources[i];
             MemorySegment from = nativeSegments[c];
@@ -627,6 +646,24 @@ public final class Table {
     private void copyRowWithin(int from, int to) {
         MemorySegment[] segments = nativeSegments;
         byte[] sizes = nativeSizes;
+        if (RawRows.ENABLED) {
+            for (int c = 0; c < segments.length; c++) {
+                MemorySegment s = segments[c];
+                int bytes = sizes[c];
+                if (bytes == 4) { // the sizes constant in each branch: the checks in at() fold them
+                    RawRows.copyInt(RawRows.at(s, 4L * from, 4), RawRows.at(s, 4L * to, 4));
+                } else if (bytes == 8) {
+                    RawRows.copyLong(RawRows.at(s, 8L * from, 8), RawRows.at(s, 8L * to, 8));
+                } else {
+                    copyNarrowElement(s, (long) from * bytes, s, (long) to * bytes, bytes);
+                }
+            }
+            entitySegment.setAtIndex(ENTITY, to, entitySegment.getAtIndex(ENTITY, from));
+            for (Object[] heap : heapArrays) {
+                heap[to] = heap[from];
+            }
+            return;
+        }
         for (int c = 0; c < segments.length; c++) {
             MemorySegment s = segments[c];
             int bytes = sizes[c];

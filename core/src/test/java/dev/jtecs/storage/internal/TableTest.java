@@ -972,6 +972,13 @@ class TableTest {
     }
 
     @Test
+    void rowCopiesTakeTheWayThisTestRunChose() {
+        // the default execution copies single rows through RawRows; the checked-rows one (-Djtecs.checkedRows=true)
+        // through the column segments: every row test of this class runs both ways
+        assertEquals(!Boolean.getBoolean("jtecs.checkedRows"), RawRows.ENABLED);
+    }
+
+    @Test
     void rowsOfEveryElementWidthMoveWholeWhereverTheyGo() {
         Table table = table(NARROW, VEC);
         int narrow = table.position(NARROW.id());
