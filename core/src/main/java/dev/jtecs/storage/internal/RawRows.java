@@ -4,29 +4,28 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Copies of single 4- and 8-byte column elements (one row of one column) for the moves and swap-removes of one row
- * at a time,
- * with the checks a segment access makes done once per element instead of once per read and once per write.
+ * Single column elements (one row of one column) read and written with the checks a segment access makes done once
+ * per element: the copies of a row moved on its own (a move, a swap-remove), and the stores of a record writer.
  *
  * <p>Why. A typed access through a column's own segment checks the segment (not null, not read-only, the offset in
- * bounds, its arena alive and owned) and the layout (alignment) on every read and every write; a row move copies
- * one element per column, two accesses each, and on an instant {@code remove} of a two-column component those
- * checks were about a fifth of the call (16,384 entities, a pinned harness: 44 to 46 ns per call through the
- * column segments, 35 to 36 through this class). Here {@link #at} checks the element's offset against its segment's
- * size and the segment's arena for liveness, once per element, and the copy goes through one segment that spans
- * the address space, whose own checks the JIT folds away.
+ * bounds, its arena alive and owned) and the layout (alignment) on every access; a row move copies one element per
+ * column, a read and a write each, and on an instant {@code remove} of a two-column component those checks were
+ * about a fifth of the call (16,384 entities, a pinned harness: 44 to 46 ns per call through the column segments,
+ * 35 to 39 through this class). Here {@link #at} checks the element's offset against its segment's size and the
+ * segment's arena for liveness, once per element, and the access goes through one segment that spans the address
+ * space, whose own checks the JIT folds away.
  *
- * <p>Safety. An address comes only from {@link #at}, which throws {@link IllegalStateException} for an offset
- * outside the segment or a segment whose arena is closed (a freed buffer, a pooled block handed on): the same
- * rules a segment access enforces, so a stale column never reads or writes memory it does not own. Columns are
- * never read-only and their arenas are not confined to a thread, so those checks have nothing to add. The copies
- * run on the world's thread, which is also the only one that frees a world's buffers, so no buffer is freed
- * between the check and the copy.
+ * <p>Safety. An address comes only from {@link #at}, which throws {@link IndexOutOfBoundsException} for an offset
+ * outside the segment and {@link IllegalStateException} for a segment whose arena is closed (a freed buffer, a
+ * pooled block handed on), as a segment access does: a stale column never reaches memory it does not own. Columns
+ * are never read-only and their arenas are not confined to a thread, so those checks have nothing to add. The
+ * accesses run on the world's thread, or on a worker while the world's thread waits for it, and only the world's
+ * thread frees a world's buffers, at no such time: no buffer is freed between the check and the access.
  *
  * <p>Spanning the address space takes {@code MemorySegment.reinterpret}, a restricted method: {@link #ENABLED}
  * only where native access is enabled for the core, and not with {@code -Djtecs.checkedRows=true} (which the build
- * sets for one run of the table tests, so both ways stay tested). Elsewhere the callers copy through the column
- * segments themselves.
+ * sets for one run of the table, record writer and world tests, so both ways stay tested). Elsewhere every access
+ * goes through the column segments themselves.
  */
 final class RawRows {
     /** Whether elements are copied here: native access is enabled and {@code jtecs.checkedRows} is not set. */
@@ -39,7 +38,8 @@ final class RawRows {
     /**
      * The address of the {@code bytes}-byte element at {@code offset} in {@code segment}.
      *
-     * @throws IllegalStateException when the element is not inside the segment, or the segment's arena is closed
+     * @throws IndexOutOfBoundsException when the element is not inside the segment
+     * @throws IllegalStateException when the segment's arena is closed (as a segment access would throw each)
      */
     static long at(MemorySegment segment, long offset, int bytes) {
         if (offset < 0 || offset > segment.byteSize() - bytes || !segment.scope().isAlive()) {
@@ -48,9 +48,12 @@ final class RawRows {
         return segment.address() + offset;
     }
 
-    private static IllegalStateException outside(MemorySegment segment, long offset, int bytes) {
-        return new IllegalStateException("a row copy outside its column: " + bytes + " bytes at offset " + offset
-                + " of " + segment + (segment.scope().isAlive() ? "" : " (freed)"));
+    private static RuntimeException outside(MemorySegment segment, long offset, int bytes) {
+        if (!segment.scope().isAlive()) {
+            return new IllegalStateException("an element of a freed column: " + segment + " (freed)");
+        }
+        return new IndexOutOfBoundsException("an element outside its column: " + bytes + " bytes at offset "
+                + offset + " of " + segment);
     }
 
     /** Copies the 4-byte element at address {@code from} to address {@code to}. */
@@ -61,5 +64,77 @@ final class RawRows {
     /** Copies the 8-byte element at address {@code from} to address {@code to}. */
     static void copyLong(long from, long to) {
         ALL.set(ValueLayout.JAVA_LONG_UNALIGNED, to, ALL.get(ValueLayout.JAVA_LONG_UNALIGNED, from));
+    }
+
+    /** Stores {@code value} at index {@code row} of a byte column (a record writer's store). */
+    static void storeByte(MemorySegment column, long row, byte value) {
+        if (ENABLED) {
+            ALL.set(ValueLayout.JAVA_BYTE, at(column, row, 1), value);
+        } else {
+            column.setAtIndex(ValueLayout.JAVA_BYTE, row, value);
+        }
+    }
+
+    /** Stores {@code value} at index {@code row} of a boolean column (a record writer's store). */
+    static void storeBoolean(MemorySegment column, long row, boolean value) {
+        if (ENABLED) {
+            ALL.set(ValueLayout.JAVA_BOOLEAN, at(column, row, 1), value);
+        } else {
+            column.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, value);
+        }
+    }
+
+    /** Stores {@code value} at index {@code row} of a short column (a record writer's store). */
+    static void storeShort(MemorySegment column, long row, short value) {
+        if (ENABLED) {
+            ALL.set(ValueLayout.JAVA_SHORT_UNALIGNED, at(column, 2 * row, 2), value);
+        } else {
+            column.setAtIndex(ValueLayout.JAVA_SHORT, row, value);
+        }
+    }
+
+    /** Stores {@code value} at index {@code row} of a char column (a record writer's store). */
+    static void storeChar(MemorySegment column, long row, char value) {
+        if (ENABLED) {
+            ALL.set(ValueLayout.JAVA_CHAR_UNALIGNED, at(column, 2 * row, 2), value);
+        } else {
+            column.setAtIndex(ValueLayout.JAVA_CHAR, row, value);
+        }
+    }
+
+    /** Stores {@code value} at index {@code row} of a int column (a record writer's store). */
+    static void storeInt(MemorySegment column, long row, int value) {
+        if (ENABLED) {
+            ALL.set(ValueLayout.JAVA_INT_UNALIGNED, at(column, 4 * row, 4), value);
+        } else {
+            column.setAtIndex(ValueLayout.JAVA_INT, row, value);
+        }
+    }
+
+    /** Stores {@code value} at index {@code row} of a float column (a record writer's store). */
+    static void storeFloat(MemorySegment column, long row, float value) {
+        if (ENABLED) {
+            ALL.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at(column, 4 * row, 4), value);
+        } else {
+            column.setAtIndex(ValueLayout.JAVA_FLOAT, row, value);
+        }
+    }
+
+    /** Stores {@code value} at index {@code row} of a long column (a record writer's store). */
+    static void storeLong(MemorySegment column, long row, long value) {
+        if (ENABLED) {
+            ALL.set(ValueLayout.JAVA_LONG_UNALIGNED, at(column, 8 * row, 8), value);
+        } else {
+            column.setAtIndex(ValueLayout.JAVA_LONG, row, value);
+        }
+    }
+
+    /** Stores {@code value} at index {@code row} of a double column (a record writer's store). */
+    static void storeDouble(MemorySegment column, long row, double value) {
+        if (ENABLED) {
+            ALL.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at(column, 8 * row, 8), value);
+        } else {
+            column.setAtIndex(ValueLayout.JAVA_DOUBLE, row, value);
+        }
     }
 }

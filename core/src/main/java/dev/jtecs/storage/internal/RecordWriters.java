@@ -15,7 +15,6 @@ import java.lang.constant.ConstantDescs;
 import java.lang.constant.DynamicConstantDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.AccessFlag;
@@ -23,7 +22,8 @@ import java.util.List;
 
 /**
  * Spins a {@link RecordWriter} per record type: a hidden class whose {@code write} loads each field's getter as a
- * constant (class data) and stores the value with {@code MemorySegment.setAtIndex}, and whose {@code stage} stores
+ * constant (class data) and stores the value with a {@link RawRows} store (one check of the element's place in its
+ * column and of the column's liveness, then the store), and whose {@code stage} stores
  * the same bits into a heap array per field. The getters are the codec's
  * own method handles, already adapted to {@code (Object)prim}, so the spun class needs no access to the record
  * and works on the class path and the module path alike. The JIT inlines constant method handles, so a write is
@@ -66,7 +66,7 @@ final class RecordWriters {
 
     private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
     private static final ClassDesc CD_WRITER = ClassDesc.of(RecordWriter.class.getName());
-    private static final ClassDesc CD_VALUE_LAYOUT = ClassDesc.of(ValueLayout.class.getName());
+    private static final ClassDesc CD_RAW_ROWS = ClassDesc.of(RawRows.class.getName());
     private static final MethodTypeDesc WRITE = MethodTypeDesc.of(CD_void, CD_Object, CD_SEGMENT.arrayType(),
             CD_int, CD_long);
     private static final MethodTypeDesc STAGE = MethodTypeDesc.of(CD_void, CD_Object, CD_Object.arrayType(), CD_int);
@@ -92,11 +92,10 @@ final class RecordWriters {
                         code.loadConstant(f).iadd();
                     }
                     code.aaload(); // the column
-                    code.getstatic(CD_VALUE_LAYOUT, spec.layoutField, spec.layoutType);
                     code.lload(4);
                     code.loadLocal(TypeKind.from(spec.value), slots[f]);
-                    code.invokeinterface(CD_SEGMENT, "setAtIndex",
-                            MethodTypeDesc.of(CD_void, spec.layoutType, CD_long, spec.value));
+                    code.invokestatic(CD_RAW_ROWS, spec.store, MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long,
+                            spec.value));
                 }
                 code.return_();
             });
@@ -151,29 +150,25 @@ final class RecordWriters {
     }
 
     /**
-     * How a primitive kind is stored: its {@link ValueLayout} constant, the value's descriptor, and the heap array
+     * How a primitive kind is stored: its {@link RawRows} store, the value's descriptor, and the heap array
      * that holds its bits when staged.
      */
-    private record Spec(String layoutField, ClassDesc layoutType, ClassDesc value, ClassDesc array) {
+    private record Spec(String store, ClassDesc value, ClassDesc array) {
         static Spec of(PrimitiveKind kind) {
             ClassDesc bytes = ConstantDescs.CD_byte.arrayType();
             ClassDesc shorts = ConstantDescs.CD_short.arrayType();
             ClassDesc ints = CD_int.arrayType();
             ClassDesc longs = CD_long.arrayType();
             return switch (kind) {
-                case BYTE -> new Spec("JAVA_BYTE", layout("OfByte"), ConstantDescs.CD_byte, bytes);
-                case BOOLEAN -> new Spec("JAVA_BOOLEAN", layout("OfBoolean"), ConstantDescs.CD_boolean, bytes);
-                case SHORT -> new Spec("JAVA_SHORT", layout("OfShort"), ConstantDescs.CD_short, shorts);
-                case CHAR -> new Spec("JAVA_CHAR", layout("OfChar"), ConstantDescs.CD_char, shorts);
-                case INT -> new Spec("JAVA_INT", layout("OfInt"), CD_int, ints);
-                case FLOAT -> new Spec("JAVA_FLOAT", layout("OfFloat"), ConstantDescs.CD_float, ints);
-                case LONG -> new Spec("JAVA_LONG", layout("OfLong"), CD_long, longs);
-                case DOUBLE -> new Spec("JAVA_DOUBLE", layout("OfDouble"), ConstantDescs.CD_double, longs);
+                case BYTE -> new Spec("storeByte", ConstantDescs.CD_byte, bytes);
+                case BOOLEAN -> new Spec("storeBoolean", ConstantDescs.CD_boolean, bytes);
+                case SHORT -> new Spec("storeShort", ConstantDescs.CD_short, shorts);
+                case CHAR -> new Spec("storeChar", ConstantDescs.CD_char, shorts);
+                case INT -> new Spec("storeInt", CD_int, ints);
+                case FLOAT -> new Spec("storeFloat", ConstantDescs.CD_float, ints);
+                case LONG -> new Spec("storeLong", CD_long, longs);
+                case DOUBLE -> new Spec("storeDouble", ConstantDescs.CD_double, longs);
             };
-        }
-
-        private static ClassDesc layout(String nested) {
-            return ClassDesc.of(ValueLayout.class.getName() + "$" + nested);
         }
     }
 }

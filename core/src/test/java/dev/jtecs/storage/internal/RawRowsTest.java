@@ -24,10 +24,10 @@ class RawRowsTest {
             assertEquals(column.address() + 60, RawRows.at(column, 60, 4), "the last int");
             assertEquals(column.address() + 56, RawRows.at(column, 56, 8), "the last long");
             for (long offset : new long[] {-4, 61, 64, Long.MAX_VALUE - 2}) {
-                var outside = assertThrows(IllegalStateException.class, () -> RawRows.at(column, offset, 4));
+                var outside = assertThrows(IndexOutOfBoundsException.class, () -> RawRows.at(column, offset, 4));
                 assertTrue(outside.getMessage().contains("outside its column"), outside.getMessage());
             }
-            assertThrows(IllegalStateException.class, () -> RawRows.at(column, 57, 8), "a long past the end");
+            assertThrows(IndexOutOfBoundsException.class, () -> RawRows.at(column, 57, 8), "a long past the end");
         }
     }
 
