@@ -57,4 +57,35 @@ class RawRowsTest {
             assertEquals(0, longs.getAtIndex(ValueLayout.JAVA_LONG, 3));
         }
     }
+
+    @Test
+    void storesWriteEveryKindAtItsRowAndRefuseARowPastTheColumn() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment bytes = arena.allocate(4, 8);
+            MemorySegment shorts = arena.allocate(8, 8);
+            MemorySegment ints = arena.allocate(16, 8);
+            MemorySegment longs = arena.allocate(32, 8);
+            RawRows.storeByte(bytes, 1, (byte) -5);
+            RawRows.storeBoolean(bytes, 2, true);
+            RawRows.storeShort(shorts, 1, (short) -300);
+            RawRows.storeChar(shorts, 2, 'q');
+            RawRows.storeInt(ints, 1, -40);
+            RawRows.storeFloat(ints, 3, 2.5f);
+            RawRows.storeLong(longs, 1, Long.MIN_VALUE);
+            RawRows.storeDouble(longs, 3, -0.125);
+            assertEquals(-5, bytes.get(ValueLayout.JAVA_BYTE, 1));
+            assertEquals(true, bytes.get(ValueLayout.JAVA_BOOLEAN, 2));
+            assertEquals(0, bytes.get(ValueLayout.JAVA_BYTE, 0), "row 0 untouched");
+            assertEquals(-300, shorts.getAtIndex(ValueLayout.JAVA_SHORT, 1));
+            assertEquals('q', shorts.getAtIndex(ValueLayout.JAVA_CHAR, 2));
+            assertEquals(-40, ints.getAtIndex(ValueLayout.JAVA_INT, 1));
+            assertEquals(2.5f, ints.getAtIndex(ValueLayout.JAVA_FLOAT, 3));
+            assertEquals(Long.MIN_VALUE, longs.getAtIndex(ValueLayout.JAVA_LONG, 1));
+            assertEquals(-0.125, longs.getAtIndex(ValueLayout.JAVA_DOUBLE, 3));
+            assertEquals(0, longs.getAtIndex(ValueLayout.JAVA_LONG, 2), "row 2 untouched");
+            assertThrows(IndexOutOfBoundsException.class, () -> RawRows.storeInt(ints, 4, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> RawRows.storeDouble(longs, -1, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> RawRows.storeByte(bytes, 4, (byte) 1));
+        }
+    }
 }
