@@ -31,6 +31,8 @@ final class RawRows {
     /** Whether elements are copied here: native access is enabled and {@code jtecs.checkedRows} is not set. */
     static final boolean ENABLED = RawRows.class.getModule().isNativeAccessEnabled()
             && !Boolean.getBoolean("jtecs.checkedRows");
+    // restricted, and called only where native access is enabled (ENABLED): it cannot warn or fail at run time
+    @SuppressWarnings("restricted")
     private static final MemorySegment ALL = ENABLED ? MemorySegment.NULL.reinterpret(Long.MAX_VALUE) : null;
 
     private RawRows() {}

@@ -569,6 +569,8 @@ public final class Table {
         int[] sources = plan.nativeSource;
         int[] destinations = plan.nativeDestination;
         MemorySegment[] dstSegments = destination.nativeSegments;
+        // two loops rather than one whose copies branch on RawRows.ENABLED inside a helper: that form measured
+        // 40% slower on an instant remove (38 to 48 ns against 56 to 61 on the pinned harness)
         if (RawRows.ENABLED) {
             for (int i = 0; i < sources.length; i++) {
                 int c = sources[i];
