@@ -48,13 +48,14 @@ import dev.jtecs.storage.internal.Table;
  * <p>A row found by {@code at} stays the writer's until the next structural change to an archetype holding the
  * component (rows placed, moved or removed, buffers grown or released: {@link World#structureVersion(Component)}) or
  * until the world closes. After that, {@code set} and {@code get} throw {@link IllegalStateException} instead of
- * reaching memory the row no longer owns: call {@code at} again. The check is one counter compare per access.
+ * reaching memory the row no longer owns: call {@code at} again. The check is one counter compare per access. A
+ * {@code set} after the dirty marks were cleared (a frame ended while the row stayed current) marks the column
+ * again, so no write goes unreported.
  *
  * <p>Owned by the world's thread, as the world is. Not for relationship pairs or sparse payloads: a writer takes a
  * native component, or the {@link TargetSelector} of a dense relationship with a native payload.
  */
 public final class RowWriter {
-
     /** The store of no archetype: what {@link #store} holds while nothing is cached (never an answer of aliveStore). */
     private static final int NOTHING = -2;
 

@@ -150,7 +150,8 @@ class RowWriterTest {
         var wrongEdge = assertThrows(IllegalArgumentException.class,
                 () -> links.get(LINK.targeting(a).floatField("weight")));
         assertTrue(wrongEdge.getMessage().contains("given to a row writer of"), wrongEdge.getMessage());
-        long stranger = committed(LINK.of(new Link(a, 3f)));
+        long stranger = committed(LINK.of(new Link(a, 3f))); // a row placed in an archetype holding LINK
+        assertThrows(IllegalStateException.class, () -> links.get(toB.floatField("weight")), "the row expired");
         var missing = assertThrows(IllegalArgumentException.class, () -> links.at(stranger));
         assertTrue(missing.getMessage().contains("has no component"), missing.getMessage());
     }

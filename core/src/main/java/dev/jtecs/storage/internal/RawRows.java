@@ -104,7 +104,7 @@ final class RawRows {
         }
     }
 
-    /** Stores {@code value} at index {@code row} of a int column (a record writer's store). */
+    /** Stores {@code value} at index {@code row} of an int column (a record writer's store). */
     static void storeInt(MemorySegment column, long row, int value) {
         if (ENABLED) {
             ALL.set(ValueLayout.JAVA_INT_UNALIGNED, at(column, 4 * row, 4), value);
