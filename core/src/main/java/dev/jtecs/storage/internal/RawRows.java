@@ -17,7 +17,8 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Safety. An address comes only from {@link #at}, which throws {@link IndexOutOfBoundsException} for an offset
  * outside the segment and {@link IllegalStateException} for a segment whose arena is closed (a freed buffer, a
- * pooled block handed on), as a segment access does: a stale column never reaches memory it does not own. Columns
+ * pooled block handed on), as a segment access does, and refuses a heap segment, whose address is no place in
+ * memory (columns are always native): a stale column never reaches memory it does not own. Columns
  * are never read-only and their arenas are not confined to a thread, so those checks have nothing to add. The
  * accesses run on the world's thread, or on a worker while the world's thread waits for it, and only the world's
  * thread frees a world's buffers, at no such time: no buffer is freed between the check and the access.
@@ -41,16 +42,20 @@ final class RawRows {
      * The address of the {@code bytes}-byte element at {@code offset} in {@code segment}.
      *
      * @throws IndexOutOfBoundsException when the element is not inside the segment
-     * @throws IllegalStateException when the segment's arena is closed (as a segment access would throw each)
+     * @throws IllegalStateException when the segment's arena is closed (as a segment access would throw each), or
+     *     the segment is not native (a heap segment's address is no place in memory; columns are always native)
      */
     static long at(MemorySegment segment, long offset, int bytes) {
-        if (offset < 0 || offset > segment.byteSize() - bytes || !segment.scope().isAlive()) {
-            throw outside(segment, offset, bytes); // out of line: the hot path is the three tests above
+        if (offset < 0 || offset > segment.byteSize() - bytes || !segment.scope().isAlive() || !segment.isNative()) {
+            throw outside(segment, offset, bytes); // out of line: the hot path is the tests above
         }
         return segment.address() + offset;
     }
 
     private static RuntimeException outside(MemorySegment segment, long offset, int bytes) {
+        if (!segment.isNative()) {
+            return new IllegalStateException("an element of a heap segment, which is no column: " + segment);
+        }
         if (!segment.scope().isAlive()) {
             return new IllegalStateException("an element of a freed column: " + segment + " (freed)");
         }

@@ -32,6 +32,15 @@ class RawRowsTest {
     }
 
     @Test
+    void aHeapSegmentGivesNoAddress() {
+        MemorySegment heap = MemorySegment.ofArray(new int[16]);
+        var thrown = assertThrows(IllegalStateException.class, () -> RawRows.at(heap, 0, 4));
+        assertTrue(thrown.getMessage().contains("heap segment"), thrown.getMessage());
+        assertThrows(IllegalStateException.class, () -> RawRows.storeInt(heap, 1, 7));
+        assertEquals(0, heap.getAtIndex(ValueLayout.JAVA_INT, 1), "nothing written");
+    }
+
+    @Test
     void aFreedSegmentGivesNoAddress() {
         MemorySegment freed;
         try (Arena arena = Arena.ofShared()) {
