@@ -116,7 +116,7 @@ public final class RowWriter {
      *     another thread than the world's, or once the world is closed
      */
     public RowWriter at(long id) {
-        world.checkUsable();
+        world.checkOpen();
         row = -1;
         int found = index.aliveStore(id);
         if (found != store || clock.peek(counter) != version) {
@@ -190,7 +190,7 @@ public final class RowWriter {
     }
 
     private RuntimeException expired(FieldHandle field) {
-        world.checkUsable();
+        world.checkOpen();
         if (row < 0) {
             return new IllegalStateException("rowWriter: no row to reach " + field.name() + " in; call at(id) first"
                     + " (the last at, if any, failed)");

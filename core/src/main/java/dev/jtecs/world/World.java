@@ -1228,11 +1228,6 @@ public final class World implements AutoCloseable {
         return new RowWriter(this, index, archetypes, component);
     }
 
-    /** Throws what any call on a closed world or from a foreign thread throws. */
-    void checkUsable() {
-        checkOpen();
-    }
-
     /** Whether the calling thread may use the world now: the owner's, and the world open. */
     boolean usableHere() {
         return Thread.currentThread() == owner && !closed;
@@ -2055,9 +2050,10 @@ public final class World implements AutoCloseable {
         }
     }
 
-    private void checkOpen() {
-        if (Thread.currentThread() != owner || closed) {
-            rejectCall(); // out of line: the hot path is the compare above
+    /** Throws what any call on a closed world or from a foreign thread throws (row writers call it too). */
+    void checkOpen() {
+        if (!usableHere()) {
+            rejectCall(); // out of line: the hot path is the compare in usableHere
         }
     }
 
