@@ -40,15 +40,17 @@ final class ModelGenerator {
     private final SplittableRandom random;
     private final SplittableRandom partitions; // partition operations: a stream of their own (see partitionOp)
     private final SplittableRandom writes; // in-place field writes: a stream of their own (see fieldWrite)
+    private final SplittableRandom bursts; // runs of reparentings: a stream of their own (see reparentBurst)
     private final boolean relational;
     private final List<ModelOp> ops = new ArrayList<>();
     private int handles;
 
     private ModelGenerator(SplittableRandom random, boolean relational, SplittableRandom partitions,
-            SplittableRandom writes) {
+            SplittableRandom writes, SplittableRandom bursts) {
         this.random = random;
         this.partitions = partitions;
         this.writes = writes;
+        this.bursts = bursts;
         this.relational = relational;
     }
 
@@ -60,7 +62,8 @@ final class ModelGenerator {
         boolean instant = random.nextBoolean();
         boolean relational = random.nextInt(4) != 0 && relations;
         ModelGenerator generator = new ModelGenerator(random, relational,
-                new SplittableRandom(seed ^ 0x9A27_1710_5EEDL), new SplittableRandom(seed ^ 0x0F1E_1D5E_7A11L));
+                new SplittableRandom(seed ^ 0x9A27_1710_5EEDL), new SplittableRandom(seed ^ 0x0F1E_1D5E_7A11L),
+                new SplittableRandom(seed ^ 0x7E5A_2E47_B0A7L));
         for (int i = 0; i < operations; i++) {
             generator.next();
             if (instant && i % INSTANT_CHECK_EVERY == INSTANT_CHECK_EVERY - 1) {
@@ -74,6 +77,7 @@ final class ModelGenerator {
 
     private void next() {
         nextMain();
+        reparentBurst();
         if (partitions.nextInt(8) == 0) {
             ops.add(partitionOp());
         }
@@ -84,6 +88,31 @@ final class ModelGenerator {
                 ops.add(new ModelOp.FieldWrite(write.id(), write.component(),
                         writes.nextInt(write.component().layout().nativeColumnCount()), writes.nextInt(-40, 41),
                         ModelFieldWrites.AGAIN));
+            }
+        }
+    }
+
+    /**
+     * Now and then in a relational run, the sparse hierarchy's edge to one target set on four to twelve handles in
+     * ascending order, back to back: in a scope, the flush meets them as a run of writes it may land together
+     * (the run of a reparenting), and half the time the same handles are moved on to a second target at once, so
+     * that the run leaves a shared parent. The target is now and then a raw id of no live entity. Drawn from a
+     * stream of its own, so the other operations of a seed are the ones it drew before.
+     */
+    private void reparentBurst() {
+        if (!relational || handles < 4 || bursts.nextInt(40) != 0) {
+            return;
+        }
+        int count = bursts.nextInt(4, 13);
+        int[] picked = bursts.ints(count, 0, handles).sorted().distinct().toArray();
+        int moves = bursts.nextBoolean() ? 2 : 1;
+        for (int move = 0; move < moves; move++) {
+            ModelRef target = bursts.nextInt(12) == 0
+                    ? new ModelRef.Raw(Entity.pack(bursts.nextInt(1, 5000) + 200_000, 0))
+                    : new ModelRef.Handle(bursts.nextInt(handles));
+            for (int handle : picked) {
+                ops.add(new ModelOp.Reparent(new ModelRef.Handle(handle), new EdgeTo(ModelComponents.HELD_BY, target,
+                        null)));
             }
         }
     }

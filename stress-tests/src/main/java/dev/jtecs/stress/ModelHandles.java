@@ -89,6 +89,7 @@ final class ModelHandles {
             case ModelOp.Spawn s -> new ModelOp.Spawn(firstOf(s), s.observe(), inputs(s.inputs()));
             case ModelOp.SpawnAt s -> new ModelOp.SpawnAt(firstOf(s), map(s.id()), s.observe(), inputs(s.inputs()));
             case ModelOp.SetInput s -> new ModelOp.SetInput(map(s.id()), map(s.input()));
+            case ModelOp.Reparent r -> new ModelOp.Reparent(map(r.id()), edge(r.edge()));
             case ModelOp.Remove r -> new ModelOp.Remove(map(r.id()), r.component());
             case ModelOp.RemoveEdge r -> new ModelOp.RemoveEdge(map(r.id()), edge(r.edge()));
             case ModelOp.Despawn d -> new ModelOp.Despawn(map(d.id()));

@@ -91,6 +91,27 @@ public sealed interface ModelOp {
         }
     }
 
+    /**
+     * {@code set(id, edge)} as one of a burst of reparentings ({@code ModelGenerator}'s bursts, drawn apart from
+     * the other operations): executed exactly as {@link SetInput} of the edge.
+     */
+    record Reparent(ModelRef id, ModelInput.EdgeTo edge) implements ModelOp {
+        public Reparent {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(edge, "edge");
+        }
+
+        /** The same call as a {@link SetInput}. */
+        SetInput asSet() {
+            return new SetInput(id, edge);
+        }
+
+        @Override
+        public String toJava() {
+            return asSet().toJava();
+        }
+    }
+
     /** {@code remove(id, component)}; a relationship removes every edge of it. */
     record Remove(ModelRef id, Component<?> component) implements ModelOp {
         public Remove {

@@ -232,6 +232,7 @@ public final class ModelRun {
             case ModelOp.Spawn s -> spawn(s);
             case ModelOp.SpawnAt s -> spawnAt(s);
             case ModelOp.SetInput s -> set(s);
+            case ModelOp.Reparent r -> set(r.asSet());
             case ModelOp.Remove r -> {
                 long id = resolve(r.id());
                 if (r.component() instanceof BaseRelationship<?>) {

@@ -24,10 +24,10 @@ class ModelGeneratorTest {
         for (long seed = 0; seed < 10; seed++) {
             ModelScript script = ModelScript.generate(seed, 100);
             int expected = script.instant() ? 100 + 100 / ModelGenerator.INSTANT_CHECK_EVERY : 100;
-            // partition operations and field writes come from streams of their own, between the others
-            List<ModelOp> main = script.ops().stream()
-                    .filter(op -> !(op instanceof ModelOp.PartitionTag) && !(op instanceof ModelOp.FieldWrite))
-                    .toList();
+            // partition operations, field writes and reparenting bursts come from streams of their own, between the
+            // others
+            List<ModelOp> main = script.ops().stream().filter(op -> !(op instanceof ModelOp.PartitionTag)
+                    && !(op instanceof ModelOp.FieldWrite) && !(op instanceof ModelOp.Reparent)).toList();
             assertEquals(expected, main.size(), "seed " + seed);
             if (script.instant()) {
                 assertInstanceOf(ModelOp.Commit.class, main.get(ModelGenerator.INSTANT_CHECK_EVERY));
@@ -79,5 +79,36 @@ class ModelGeneratorTest {
         }
         assertTrue(instant > 5 && instant < 35, "instant=" + instant);
         assertTrue(relational > 15 && relational < 40, "relational=" + relational);
+    }
+
+    @Test
+    void reparentingBurstsSetOneTargetOnHandlesInAscendingOrderBackToBack() {
+        int bursts = 0;
+        int longest = 0;
+        for (long seed = 0; seed < 60; seed++) {
+            ModelScript script = ModelScript.generate(seed, 400);
+            List<ModelOp> ops = script.ops();
+            for (int i = 0; i < ops.size(); ) {
+                if (!(ops.get(i) instanceof ModelOp.Reparent first)) {
+                    i++;
+                    continue;
+                }
+                assertTrue(script.relational(), "bursts only in relational runs; seed " + seed);
+                assertEquals(ModelComponents.HELD_BY, first.edge().relationship());
+                int j = i + 1;
+                int last = ((ModelRef.Handle) first.id()).handle();
+                while (j < ops.size() && ops.get(j) instanceof ModelOp.Reparent next
+                        && next.edge().equals(first.edge()) && ((ModelRef.Handle) next.id()).handle() > last) {
+                    last = ((ModelRef.Handle) next.id()).handle();
+                    j++;
+                }
+                assertTrue(j - i <= 12, "at most twelve handles a burst; seed " + seed);
+                longest = Math.max(longest, j - i);
+                bursts++;
+                i = j;
+            }
+        }
+        assertTrue(bursts > 10, "bursts: " + bursts);
+        assertTrue(longest >= 8, "some bursts long enough for a run: " + longest);
     }
 }

@@ -26,6 +26,10 @@ class ModelOpTest {
         assertEquals("observeSpawns(3, null)", observeSpawns(3, null).toJava());
         assertEquals("commit(false, h(0))", commit(false, h(0)).toJava());
         assertEquals("fieldWrite(h(1), POSITION, 0, -4, 2)", fieldWrite(h(1), POSITION, 0, -4, 2).toJava());
+        ModelInput.EdgeTo edge = new ModelInput.EdgeTo(ModelComponents.HELD_BY, h(2), null);
+        ModelOp.Reparent reparent = new ModelOp.Reparent(h(1), edge);
+        assertEquals(new ModelOp.SetInput(h(1), edge), reparent.asSet());
+        assertEquals(reparent.asSet().toJava(), reparent.toJava(), "replayed as the set it is");
     }
 
     @Test

@@ -218,7 +218,18 @@ public final class CommitDrain {
     }
 
     /** What the queue flushes into: required edges pass only when planned, the rest goes to the store. */
-    private final SparseWriteQueue.Sink flushSink = this::flushOne;
+    private final SparseWriteQueue.Sink flushSink = new SparseWriteQueue.Sink() {
+        @Override
+        public void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
+            flushOne(entity, op, relationship, target, payload);
+        }
+
+        @Override
+        public boolean applyAddRun(long[] entities, int from, int to, BaseRelationship<?> relationship,
+                long target, Object[] payloads) {
+            return hooks.applySparseAddRun(entities, from, to, relationship, target, payloads);
+        }
+    };
 
     private void flushOne(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload) {
         if (op != SparseWriteQueue.REQUIRE) {

@@ -97,6 +97,17 @@ public interface DrainHooks {
     }
 
     /**
+     * {@link #applySparse} of the {@code ADD} writes {@code entities[from, to)} (live, in ascending id order) of
+     * edges of {@code relationship} to one {@code target}, payloads {@code payloads[from, to)}, in one step: true
+     * when they all landed, as the writes one by one would have left them; false, having changed nothing, when the
+     * run is not of a form that lands together (then each write is applied on its own). By default false.
+     */
+    default boolean applySparseAddRun(long[] entities, int from, int to, BaseRelationship<?> relationship,
+            long target, Object[] payloads) {
+        return false;
+    }
+
+    /**
      * Makes room to {@link #rememberUnwritten remember} {@code n} entities without allocating: a batch about to
      * write the sparse edges of {@code n} rows (or row and relationship pairs) asks first.
      */

@@ -34,7 +34,25 @@ public final class SparseWriteQueue {
     public interface Sink {
         /** Applies one write to an entity that is alive. */
         void apply(long entity, byte op, BaseRelationship<?> relationship, long target, Object payload);
+
+        /**
+         * Applies the {@link #ADD} writes {@code entities[from, to)}, of live entities in ascending id order, of
+         * edges of {@code relationship} to {@code target} with payloads {@code payloads[from, to)}, together: true
+         * when they all landed, false having changed nothing (then they are applied one by one). By default false.
+         */
+        default boolean applyAddRun(long[] entities, int from, int to, BaseRelationship<?> relationship,
+                long target, Object[] payloads) {
+            return false;
+        }
     }
+
+    /** The shortest run of writes {@link #flush} offers its sink whole ({@link Sink#applyAddRun}). */
+    static final int MIN_RUN = 4;
+    /**
+     * Whether {@link #flush} offers runs at all: always, but for the tests that compare a world whose flushes
+     * offer them with one whose flushes apply every write on its own.
+     */
+    static boolean offersRuns = true;
 
     private long[] entities = new long[16];
     private byte[] ops = new byte[16];
@@ -97,11 +115,40 @@ public final class SparseWriteQueue {
     void flush(int limitMark, EntityIndex index, Sink sink) {
         while (next < sealedEnd && marks[next] <= limitMark) {
             int i = next;
-            if (index.isAlive(entities[i])) {
-                sink.apply(entities[i], ops[i], relationships[i], targets[i], payloads[i]);
+            if (!index.isAlive(entities[i])) {
+                next = i + 1;
+                continue;
             }
-            next = i + 1; // after the write: a failed one is still next, for flushPublished to retry
+            int end = addRunEnd(i, limitMark, index);
+            if (offersRuns && end - i >= MIN_RUN
+                    && sink.applyAddRun(entities, i, end, relationships[i], targets[i], payloads)) {
+                next = end; // all of them landed; a failed run changed nothing and is still next
+                continue;
+            }
+            for (int k = i; k < end; k++) { // alive, as addRunEnd found them: a write kills nobody
+                sink.apply(entities[k], ops[k], relationships[k], targets[k], payloads[k]);
+                next = k + 1; // after the write: a failed one is still next, for flushPublished to retry
+            }
         }
+    }
+
+    /**
+     * The end of the run of writes from {@code i} (its entity alive) that {@link Sink#applyAddRun} may take
+     * together: {@link #ADD} writes before the batch at {@code limitMark}, of one relationship and one target, of
+     * live entities in ascending id order. {@code i + 1} when the write at {@code i} starts none.
+     */
+    private int addRunEnd(int i, int limitMark, EntityIndex index) {
+        if (ops[i] != ADD) {
+            return i + 1;
+        }
+        BaseRelationship<?> relationship = relationships[i];
+        long target = targets[i];
+        int j = i + 1;
+        while (j < sealedEnd && marks[j] <= limitMark && ops[j] == ADD && relationships[j] == relationship
+                && targets[j] == target && entities[j] > entities[j - 1] && index.isAlive(entities[j])) {
+            j++;
+        }
+        return j;
     }
 
     /**

@@ -115,6 +115,12 @@ public final class Relations implements DrainHooks {
     }
 
     @Override
+    public boolean applySparseAddRun(long[] entities, int from, int to, BaseRelationship<?> relationship,
+            long target, Object[] payloads) {
+        return markers.applyAddRun(entities, from, to, relationship, target, payloads);
+    }
+
+    @Override
     public boolean addSparseAtOnce(long entity, BaseRelationship<?> relationship, long target, Object payload) {
         return markers.addAtOnce(entity, relationship, target, payload);
     }

@@ -9,6 +9,7 @@ import dev.jtecs.mutation.internal.SparseWriteQueue;
 import dev.jtecs.mutation.internal.Staging;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.SparseEdges;
+import dev.jtecs.storage.internal.Table;
 
 /**
  * The sink of sparse edge writes: each flushed or batch write edits the world's {@link SparseEdges} store, and at
@@ -64,6 +65,48 @@ final class SparseMarkers {
         if (changed && !(op == SparseWriteQueue.ADD && carriesMarker(entity, relationship))) {
             remember(entity, relationship);
         }
+    }
+
+    /**
+     * {@link #apply} of a run of added edges to one target ({@code DrainHooks.applySparseAddRun}), when the store
+     * takes them in one step ({@link SparseEdges#addRun}): true when they all landed, each entity whose table lacks
+     * the relationship's marker noted for {@link #settle} as {@code apply} notes it; false, having changed
+     * nothing, otherwise, and for a cascading relationship's target that is not alive (whose writes {@code apply}
+     * decides one by one). A failed growth of the store leaves it as it was, with every entity of the run noted:
+     * none got its edge.
+     */
+    boolean applyAddRun(long[] entities, int from, int to, BaseRelationship<?> relationship, long target,
+            Object[] payloads) {
+        if (relationship.isCascadeDelete() && !settlement.isLiveTarget(target)) {
+            return false;
+        }
+        reserveTouches(to - from);
+        boolean added;
+        try {
+            added = sparse.addRun(relationship, entities, from, to, target, payloads);
+        } catch (RuntimeException | Error failure) {
+            for (int i = from; i < to; i++) {
+                remember(entities[i], relationship); // in the room made above
+            }
+            throw failure;
+        }
+        if (!added) {
+            return false;
+        }
+        int marker = relationship.id();
+        Table last = null;
+        boolean carries = false;
+        for (int i = from; i < to; i++) { // entities of a run usually share their table: one lookup of the marker
+            Table table = archetypes.ofStore(index.storeOf(Entity.slot(entities[i])));
+            if (table != last) {
+                last = table;
+                carries = table.has(marker);
+            }
+            if (!carries) {
+                remember(entities[i], relationship);
+            }
+        }
+        return true;
     }
 
     /**

@@ -235,6 +235,65 @@ public final class SparseEdges {
         return true;
     }
 
+    /**
+     * {@link #add} of the edges {@code ids[i] -> target} for every {@code i} in {@code [from, to)}, with payloads
+     * {@code payloads[i]} ({@code null} array for a target-only relationship), in one step, when the sources are in
+     * ascending id order, the relationship is exclusive and every source holds the same other target (or none):
+     * a run of reparentings from one parent to another. Each reverse-index list then changes in one pass, the run
+     * leaving the old target's list and merging into the new one's, instead of a search and a shift per source.
+     * The store ends as {@code add} in a loop would leave it, with the relationship's edge counter ticked once.
+     * Returns true when it added them all; false, having changed nothing, when the run is not of that form (the
+     * caller then adds them one by one).
+     *
+     * <p>All or nothing: the room the run needs (the slot tables, the new target's list) is made before anything
+     * changes, so a failed allocation leaves the store as it was.
+     */
+    public boolean addRun(BaseRelationship<?> relationship, long[] ids, int from, int to, long target,
+            Object[] payloads) {
+        if (!relationship.isExclusive() || to - from < 1) {
+            return false;
+        }
+        Edges edges = edges(relationship);
+        int highest = -1;
+        for (int i = from; i < to; i++) {
+            if (i > from && ids[i] <= ids[i - 1]) {
+                return false; // not ascending
+            }
+            highest = Math.max(highest, Entity.slot(ids[i]));
+        }
+        edges.ensure(highest);
+        long[] single = edges.single;
+        long old = single[Entity.slot(ids[from])];
+        if (old == target) {
+            return false;
+        }
+        for (int i = from + 1; i < to; i++) {
+            if (single[Entity.slot(ids[i])] != old) {
+                return false;
+            }
+        }
+        long[] targetList = null;
+        if (edges.sources != null) {
+            targetList = prepareLinks(edges.sources, target, to - from); // the last allocation
+            if (old != 0) {
+                unlinkRun(edges.sources, old, ids, from, to); // another list: old is not target
+            }
+        }
+        Object[] singlePayloads = edges.singlePayloads;
+        for (int i = from; i < to; i++) {
+            int slot = Entity.slot(ids[i]);
+            single[slot] = target;
+            if (singlePayloads != null) {
+                singlePayloads[slot] = payloads == null ? null : payloads[i];
+            }
+        }
+        if (targetList != null) {
+            linkRun(targetList, ids, from, to);
+        }
+        clock.tickEdges(relationship.id());
+        return true;
+    }
+
     /** Removes the edge {@code source -> target}; returns whether it was there. */
     public boolean remove(BaseRelationship<?> relationship, long source, long target) {
         Edges edges = find(relationship);
@@ -690,6 +749,87 @@ public final class SparseEdges {
             return grown;
         }
         return list;
+    }
+
+    /**
+     * {@link #prepareLink} for {@code count} more sources: the list of {@code target} with room for them, grown (to
+     * at least twice its length) or entered new, a stashed list serving when one is long enough.
+     */
+    private long[] prepareLinks(TargetLists sources, long target, int count) {
+        long[] list = sources.get(target);
+        long needed = (list == null ? 0 : (int) list[0]) + 1L + count;
+        if (list != null && needed <= list.length) {
+            return list;
+        }
+        if (needed > Integer.MAX_VALUE - 8) {
+            throw new OutOfMemoryError("a reverse-index list of " + needed + " sources");
+        }
+        int capacity = list == null ? 4 : list.length * 2;
+        while (capacity < needed) {
+            capacity = (int) Math.min(Integer.MAX_VALUE - 8, 2L * capacity);
+        }
+        int spare = stashedAtLeast(capacity);
+        long[] grown = spare >= 0 ? stash[spare] : Growth.newLongs(capacity);
+        if (list != null) {
+            System.arraycopy(list, 0, grown, 0, (int) list[0] + 1); // a stashed list is all zeros past it
+        }
+        sources.put(target, grown); // a new key grows the map whole or not at all; an existing one allocates nothing
+        unstash(spare);
+        if (list != null) {
+            stash(list, true);
+        }
+        return grown;
+    }
+
+    /**
+     * Takes the ascending sources {@code ids[from, to)} out of {@code target}'s list in one pass, keeping it
+     * ascending (a source not on it is skipped); an emptied list leaves the map for the stash.
+     */
+    private void unlinkRun(TargetLists sources, long target, long[] ids, int from, int to) {
+        long[] list = sources.get(target);
+        if (list == null) {
+            return;
+        }
+        int n = (int) list[0];
+        int start = Arrays.binarySearch(list, 1, 1 + n, ids[from]);
+        int write = start >= 0 ? start : -start - 1;
+        int i = from;
+        for (int read = write; read <= n; read++) {
+            long source = list[read];
+            while (i < to && ids[i] < source) {
+                i++;
+            }
+            if (i < to && ids[i] == source) {
+                i++;
+            } else {
+                list[write++] = source;
+            }
+        }
+        Arrays.fill(list, write, n + 1, 0L); // every entry past the count stays zero
+        list[0] -= n + 1 - write; // the count, in the header's low half
+        if ((int) list[0] == 0) {
+            sources.remove(target);
+            list[0] = 0;
+            stash(list, false);
+        }
+    }
+
+    /**
+     * Merges the ascending sources {@code ids[from, to)}, none of them on it, into a target's ascending list, the
+     * one {@link #prepareLinks} made room in, from the back (the usual run, of later ids, only appends).
+     */
+    private static void linkRun(long[] list, long[] ids, int from, int to) {
+        int n = (int) list[0];
+        int read = n;
+        int write = n + to - from;
+        for (int i = to - 1; i >= from; i--) {
+            long source = ids[i];
+            while (read >= 1 && list[read] > source) {
+                list[write--] = list[read--];
+            }
+            list[write--] = source;
+        }
+        list[0] += to - from; // the count, in the header's low half
     }
 
     /** The index of a stashed list of at least {@code length} elements, the last stashed first; -1 for none. */

@@ -1,15 +1,18 @@
 package dev.jtecs.mutation.internal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.builtin.ChildOf;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.component.Relationships;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import java.util.ArrayList;
 import java.util.List;
+import dev.jtecs.world.World;
 import org.junit.jupiter.api.Test;
 
 class SparseWriteQueueTest {
@@ -178,5 +181,214 @@ class SparseWriteQueueTest {
         queue.seal();
         queue.flush(Integer.MAX_VALUE, index, sink);
         assertEquals(List.of(Entity.slot(a) + ":0:1", Entity.slot(b) + ":0:2"), log);
+    }
+
+    /** A sink that logs whole runs as "run:first slot-last slot:target" and single writes as the others do. */
+    private class RunSink implements SparseWriteQueue.Sink {
+        final boolean takesRuns;
+        final List<String> entries = new ArrayList<>();
+
+        RunSink(boolean takesRuns) {
+            this.takesRuns = takesRuns;
+        }
+
+        @Override
+        public void apply(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship, long target,
+                Object payload) {
+            entries.add(Entity.slot(entity) + ":" + op + ":" + target);
+        }
+
+        @Override
+        public boolean applyAddRun(long[] entities, int from, int to,
+                dev.jtecs.component.BaseRelationship<?> relationship, long target, Object[] payloads) {
+            if (!takesRuns) {
+                return false;
+            }
+            entries.add("run:" + Entity.slot(entities[from]) + "-" + Entity.slot(entities[to - 1]) + ":" + target
+                    + ":" + payloads[from]);
+            return true;
+        }
+    }
+
+    @Test
+    void consecutiveAddsOfOneTargetForAscendingLiveEntitiesReachTheSinkAsOneRun() {
+        long[] ids = new long[9];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = alive();
+        }
+        for (int i = 0; i < 6; i++) {
+            queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 7, "p" + i, 0); // a run of six
+        }
+        queue.stage(ids[6], SparseWriteQueue.ADD, LIKES, 8, null, 0); // another target: one write
+        queue.stage(ids[7], SparseWriteQueue.ADD, LIKES, 7, null, 0);
+        queue.stage(ids[8], SparseWriteQueue.ADD, LIKES, 7, null, 0); // a run of two: under the minimum
+        queue.seal();
+        RunSink runs = new RunSink(true);
+        queue.flush(Integer.MAX_VALUE, index, runs);
+        int first = Entity.slot(ids[0]);
+        assertEquals(List.of("run:" + first + "-" + (first + 5) + ":7:p0", (first + 6) + ":0:8", (first + 7) + ":0:7",
+                (first + 8) + ":0:7"), runs.entries);
+    }
+
+    @Test
+    void aRunEndsAtADeadEntityADescendingIdAnotherOpAndTheLimitBatch() {
+        long[] ids = new long[12];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = alive();
+        }
+        for (int i = 0; i < 5; i++) {
+            queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 7, null, 0);
+        }
+        queue.stage(ids[5], SparseWriteQueue.ADD, LIKES, 7, null, 0); // dies below: ends the first run
+        for (int i = 6; i < 10; i++) {
+            queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 7, null, 0);
+        }
+        queue.stage(ids[2], SparseWriteQueue.ADD, LIKES, 7, null, 0); // a lower id: not part of the run before it
+        queue.stage(ids[3], SparseWriteQueue.REMOVE, LIKES, 7, null, 0);
+        queue.stage(ids[10], SparseWriteQueue.ADD, LIKES, 7, null, 0);
+        queue.stage(ids[11], SparseWriteQueue.ADD, LIKES, 7, null, 1); // after batch #0
+        index.free(Entity.slot(ids[5]));
+        queue.seal();
+        RunSink runs = new RunSink(true);
+        queue.flush(0, index, runs);
+        int first = Entity.slot(ids[0]);
+        assertEquals(List.of("run:" + first + "-" + (first + 4) + ":7:null", "run:" + (first + 6) + "-" + (first + 9)
+                + ":7:null", (first + 2) + ":0:7", (first + 3) + ":1:7", (first + 10) + ":0:7"), runs.entries,
+                "the dead entity's write is dropped; the write after batch #0 waits");
+        queue.flush(Integer.MAX_VALUE, index, runs);
+        assertEquals((first + 11) + ":0:7", runs.entries.get(runs.entries.size() - 1));
+    }
+
+    @Test
+    void aRunTheSinkDeclinesIsAppliedWriteByWriteInCallOrder() {
+        long[] ids = new long[5];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = alive();
+            queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 3, null, 0);
+        }
+        queue.seal();
+        RunSink declining = new RunSink(false);
+        queue.flush(Integer.MAX_VALUE, index, declining);
+        List<String> expected = new ArrayList<>();
+        for (long id : ids) {
+            expected.add(Entity.slot(id) + ":0:3");
+        }
+        assertEquals(expected, declining.entries);
+    }
+
+    @Test
+    void aRunThatFailsStaysNextWholeAndIsRetriedOneByOneAfterTheFailure() {
+        long[] ids = new long[4];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = alive();
+            queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 3, null, 0);
+        }
+        queue.seal();
+        SparseWriteQueue.Sink failing = new RunSink(true) {
+            @Override
+            public boolean applyAddRun(long[] entities, int from, int to,
+                    dev.jtecs.component.BaseRelationship<?> relationship, long target, Object[] payloads) {
+                throw new OutOfMemoryError("injected");
+            }
+        };
+        assertThrows(OutOfMemoryError.class, () -> queue.flush(Integer.MAX_VALUE, index, failing));
+        queue.flushPublished(Integer.MAX_VALUE, index, sink, slot -> true);
+        List<String> expected = new ArrayList<>();
+        for (long id : ids) {
+            expected.add(Entity.slot(id) + ":0:3");
+        }
+        assertEquals(expected, log, "no write of the failed run was lost or applied twice");
+    }
+
+    private static final Relationship OWNS = Relationships.register("test.queue.Owns", o -> o.sparse().exclusive()
+            .reverseIndex());
+    private static final Relationship CARRIES = Relationships.register("test.queue.Carries", o -> o.sparse()
+            .exclusive().reverseIndex().cascadeDelete());
+
+    /**
+     * Reparentings staged back to back in one scope, to one parent, in ascending id order, land together (the
+     * flush hands them to {@code applyAddRun}, the edge store moves them in one step); the world they leave is the
+     * one a twin leaves whose flushes apply the same writes one by one ({@link SparseWriteQueue#offersRuns} off
+     * for its commits), whatever the children held before (one parent, mixed parents, none), with a child
+     * despawned in the scope among them now and then. The exclusive relationships with a reverse index:
+     * {@code ChildOf}, a cascading one, a plain one. Fixed seeds, named.
+     */
+    @Test
+    void reparentingsThatLandAsOneRunLeaveTheWorldThatTheSameWritesOneByOneLeave() {
+        Relationship[] relationships = {ChildOf.COMPONENT, CARRIES, OWNS};
+        int landed = 0;
+        for (long seed = 1; seed <= 6; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            try (World runs = World.create(); World single = World.create()) {
+                List<Long> parents = new ArrayList<>();
+                List<Long> children = new ArrayList<>();
+                for (int i = 0; i < 68; i++) {
+                    long id = runs.spawn();
+                    assertEquals(id, single.spawn());
+                    (i < 8 ? parents : children).add(id);
+                }
+                for (int step = 0; step < 200; step++) {
+                    String where = "seed " + seed + " step " + step;
+                    Relationship relationship = relationships[random.nextInt(relationships.length)];
+                    long parent = parents.get(random.nextInt(parents.size()));
+                    List<Long> picked = new ArrayList<>();
+                    // half the time children of one parent (one old target), otherwise of any (mixed, or none)
+                    long[] family = random.nextBoolean()
+                            ? runs.relationshipSources(relationship, parents.get(random.nextInt(parents.size())))
+                            : children.stream().mapToLong(Long::longValue).toArray();
+                    for (long child : family) { // ascending
+                        if (random.nextInt(4) != 0) {
+                            picked.add(child);
+                        }
+                    }
+                    long dying = random.nextInt(10) == 0 && !picked.isEmpty()
+                            ? picked.get(random.nextInt(picked.size())) : 0;
+                    long runsBefore = runs.structureVersion(relationship);
+                    long singleBefore = single.structureVersion(relationship);
+                    for (World world : List.of(runs, single)) {
+                        world.defer();
+                        for (long child : picked) {
+                            world.set(child, relationship.to(parent));
+                            if (child == dying) {
+                                world.despawn(child);
+                            }
+                        }
+                        SparseWriteQueue.offersRuns = world == runs;
+                        try {
+                            world.commit();
+                        } finally {
+                            SparseWriteQueue.offersRuns = true;
+                        }
+                    }
+                    if (runs.structureVersion(relationship) - runsBefore
+                            < single.structureVersion(relationship) - singleBefore) {
+                        landed++; // a run moved the relationship's counter once for several edges
+                    }
+                    children.removeIf(child -> !runs.isAlive(child));
+                    if (children.size() < 20) {
+                        for (int i = 0; i < 10; i++) {
+                            long id = runs.spawn();
+                            assertEquals(id, single.spawn(), where);
+                            children.add(id);
+                        }
+                        children.sort(null);
+                    }
+                    // all but the structure counters: one write at a time moves them per write, a run once
+                    assertEquals(withoutCounters(single), withoutCounters(runs), where);
+                    for (long p : parents) {
+                        assertArrayEquals(single.relationshipSources(relationship, p),
+                                runs.relationshipSources(relationship, p), where);
+                    }
+                }
+            }
+        }
+        assertTrue(landed > 100, "steps in which a run landed: " + landed);
+    }
+
+    /** A world's whole state, but for its structure counter. */
+    private static String withoutCounters(World world) {
+        String state = dev.jtecs.testing.WorldState.of(world).toString();
+        assertTrue(state.contains(" structure="), "the dump names the counter it leaves out");
+        return state.replaceAll(" structure=\\d+ ", " structure=_ ");
     }
 }

@@ -883,4 +883,130 @@ class SparseEdgesTest {
             }
         }
     }
+
+    /**
+     * Runs of reparentings ({@link SparseEdges#addRun}) against the same edges added one by one, on twin stores:
+     * random exclusive edges (target-only and with payloads), then runs of ascending sources that share a target
+     * (or hold none) moved to another target, of every length, into lists empty, short, long and in between.
+     */
+    @Test
+    void aRunOfReparentingsLeavesTheStoreAsAddsOneByOneWould() {
+        long seed = new java.util.SplittableRandom().nextLong();
+        System.out.println("SparseEdgesTest.aRunOfReparentingsLeavesTheStoreAsAddsOneByOneWould seed=" + seed);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        long[] ids = new long[60];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = Entity.pack(i * 3 + 1, i % 4);
+        }
+        java.util.Arrays.sort(ids); // a run's sources ascend as ids do
+        StructureClock runClock = new StructureClock();
+        SparseEdges runs = new SparseEdges(runClock);
+        SparseEdges single = new SparseEdges(new StructureClock());
+        int landed = 0;
+        for (int step = 0; step < 400; step++) {
+            boolean owned = step % 2 == 1;
+            dev.jtecs.component.BaseRelationship<?> kind = owned ? OWNED : ONE;
+            long old = random.nextInt(4) == 0 ? 0 : ids[random.nextInt(8)]; // few targets: long lists
+            long target = ids[random.nextInt(8)];
+            if (target == old) {
+                continue;
+            }
+            long[] run = new long[ids.length];
+            int n = 0;
+            for (long id : ids) {
+                if (runs.firstTarget(kind, id) == old && random.nextInt(3) != 0) {
+                    run[n++] = id;
+                }
+            }
+            if (n == 0) {
+                continue;
+            }
+            int from = random.nextInt(2); // the run may start past the array's start
+            long[] shifted = new long[from + n];
+            System.arraycopy(run, 0, shifted, from, n);
+            Object[] payloads = owned ? new Object[from + n] : null;
+            for (int i = from; i < from + n; i++) {
+                if (owned) {
+                    payloads[i] = new Owner(target, step);
+                }
+                single.add(kind, shifted[i], target, owned ? payloads[i] : null);
+            }
+            long before = runClock.version(kind.id());
+            assertTrue(runs.addRun(kind, shifted, from, from + n, target, payloads), "seed=" + seed + " step=" + step);
+            assertEquals(before + 1, runClock.version(kind.id()), "one tick a run");
+            assertEquals(dump(single, ids), dump(runs, ids), "seed=" + seed + " step=" + step);
+            landed++;
+        }
+        assertTrue(landed > 100, "runs landed: " + landed);
+        for (long[] list : runs.stashedLists()) {
+            for (long element : list) {
+                assertEquals(0, element, "no source id outlives its edge in a stashed list; seed=" + seed);
+            }
+        }
+    }
+
+    @Test
+    void aRunNotOfThatFormChangesNothingAndSaysSo() {
+        long a = Entity.pack(1, 0);
+        long b = Entity.pack(2, 0);
+        long c = Entity.pack(3, 0);
+        edges.add(ONE, a, t1, null);
+        edges.add(ONE, b, t1, null);
+        edges.add(ONE, c, t2, null);
+        String before = dump(edges, a, b, c, t1, t2, t3);
+        long version = clock.version(ONE.id());
+        assertFalse(edges.addRun(ONE, new long[] {b, a}, 0, 2, t3, null), "not ascending");
+        assertFalse(edges.addRun(ONE, new long[] {a, b, c}, 0, 3, t3, null), "two old targets");
+        assertFalse(edges.addRun(ONE, new long[] {a, b}, 0, 2, t1, null), "already there");
+        assertFalse(edges.addRun(MANY, new long[] {a, b}, 0, 2, t3, null), "not exclusive");
+        assertFalse(edges.addRun(ONE, new long[] {a, a}, 0, 2, t3, null), "one source twice");
+        assertEquals(before, dump(edges, a, b, c, t1, t2, t3));
+        assertEquals(version, clock.version(ONE.id()));
+        assertTrue(edges.addRun(ONE, new long[] {a, b}, 0, 2, t3, null));
+        assertArrayEquals(new long[] {a, b}, edges.sources(ONE, t3));
+        assertArrayEquals(new long[0], edges.sources(ONE, t1), "t1's emptied list left the index");
+    }
+
+    @Test
+    void aRunWhoseAllocationFailsChangesNothing() {
+        long[] children = new long[40];
+        for (int i = 0; i < children.length; i++) {
+            // the last ten far beyond the others: the slot table grows for their run
+            children[i] = Entity.pack(i < 30 ? 20 + i * 50 : 5000 + i * 50, 1);
+        }
+        long[] parents = {Entity.pack(3, 0), Entity.pack(4, 0)};
+        for (long child : java.util.Arrays.copyOf(children, 30)) {
+            edges.add(ONE, child, parents[0], null);
+        }
+        long[] all = new long[children.length + 2];
+        System.arraycopy(children, 0, all, 0, children.length);
+        all[children.length] = parents[0];
+        all[children.length + 1] = parents[1];
+        int injected = 0;
+        long[][] runs = {java.util.Arrays.copyOfRange(children, 30, 40), // no old target, a new list
+            java.util.Arrays.copyOfRange(children, 0, 25), // into a list that grows
+            java.util.Arrays.copyOfRange(children, 25, 40)}; // two old targets: refused before any growth
+        for (long[] run : runs) {
+            for (int k = 1; ; k++) {
+                String before = dump(edges, all);
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                        k);
+                boolean failed = false;
+                try {
+                    edges.addRun(ONE, run, 0, run.length, parents[1], null);
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                if (!failed) {
+                    break;
+                }
+                injected++;
+                assertEquals(before, dump(edges, all), "k=" + k);
+            }
+        }
+        assertTrue(injected >= 2, "the runs reached growths to fail: " + injected);
+        assertEquals(35, edges.sourceCount(ONE, parents[1]));
+    }
 }
