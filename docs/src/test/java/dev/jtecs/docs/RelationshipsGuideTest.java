@@ -928,6 +928,26 @@ class RelationshipsGuideTest {
     }
 
     @Test
+    void reparentingsToOneParentInOneScopeLandTogether() {
+        try (World world = World.create()) {
+            // begin-example
+            long oldParent = world.spawn();
+            long newParent = world.spawn();
+            long[] children = world.batchSpawn(100, List.of(CHILD_OF.to(oldParent))).toArray(); // ascending ids
+
+            world.defer();
+            for (long child : children) {
+                world.set(child, CHILD_OF.to(newParent)); // queued back to back: one run
+            }
+            world.commit(); // the run leaves one list and joins the other in one pass each
+
+            assertArrayEquals(children, world.relationshipSources(CHILD_OF, newParent)); // ascending, as always
+            assertEquals(0, world.relationshipSources(CHILD_OF, oldParent).length);
+            // end-example
+        }
+    }
+
+    @Test
     void aDespawnDropsStagedSparseWrites() {
         try (World world = World.create()) {
             // begin-example
