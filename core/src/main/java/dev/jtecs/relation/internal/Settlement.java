@@ -168,12 +168,7 @@ final class Settlement {
         settleLandedOnDead();
         for (int i = 0; i < deadTargetCount; i++) {
             long id = deadTargets[i];
-            for (int r = 0, n = sparse.relationshipCount(); r < n; r++) {
-                BaseRelationship<?> relationship = sparse.relationshipAt(r);
-                if (relationship.isCascadeDelete()) {
-                    cascade(relationship, id); // non-cascading sparse edges keep the dead id
-                }
-            }
+            cascadeSparse(id); // non-cascading sparse edges keep the dead id
             if (pairs.isEmpty() || pairs.targeting(id).isEmpty()) {
                 continue; // no dense edge points at it: nothing to copy or walk
             }
@@ -239,6 +234,33 @@ final class Settlement {
             byte state = index.stateOf(pair.target());
             if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
                 noteDeadTarget(pair.target());
+            }
+        }
+    }
+
+    /** {@link #cascade} below {@code id} through every cascading sparse relationship. */
+    private void cascadeSparse(long id) {
+        for (int r = 0, n = sparse.relationshipCount(); r < n; r++) {
+            BaseRelationship<?> relationship = sparse.relationshipAt(r);
+            if (relationship.isCascadeDelete()) {
+                cascade(relationship, id);
+            }
+        }
+    }
+
+    /**
+     * The subtree below {@code id}, whose despawn was just staged, staged now as the subtree of a target that died
+     * would be ({@link #settleDeadTargets}): through every cascading relationship, sparse and dense, so a source that
+     * a later call detaches (across a query batch) is already taken.
+     */
+    private void cascadeBelow(long id) {
+        cascadeSparse(id);
+        if (pairs.isEmpty()) {
+            return;
+        }
+        for (PairComponent pair : List.copyOf(pairs.targeting(id))) {
+            if (pair.relationship().isCascadeDelete()) {
+                cascade(pair.relationship(), id);
             }
         }
     }
@@ -433,7 +455,9 @@ final class Settlement {
                 for (BaseRelationship<?> relationship : sparse.relationships()) {
                     if (relationship.isCascadeDelete() && holdsDeadTarget(relationship, source)) {
                         settleDeadTargetsOf(relationship, source); // first: should the despawn's observers throw,
-                        despawnSource(source); // the failed publication leaves these targets to the next one
+                        if (despawnSource(source)) { // the failed publication leaves these targets to the next one
+                            cascadeBelow(source); // its subtree goes in this step too, as a dead parent's does
+                        }
                         break;
                     }
                 }

@@ -394,6 +394,32 @@ class SettlementTest {
         assertFalse(world.isAlive(child), "taken by the cascade before the later call detached it: " + dump());
     }
 
+    /**
+     * A cascading sparse edge staged to a target whose despawn is staged before it lands on a dead target, and its
+     * source goes the way of that target; the source's own subtree (a sparse child, and a dense one below that)
+     * goes in the same step, so a later call of the scope that detaches the child (across a query batch) is too
+     * late, as it is for a child of a target that dies. Found by the long model run, seed 11132153.
+     */
+    @Test
+    void aSourceWhoseEdgeLandedOnADeadTargetTakesItsSubtreeAtOnce() {
+        long doomed = world.spawn();
+        long source = world.spawn();
+        long child = world.spawn(HOLDS.to(source)); // sparse, cascading
+        long grandchild = world.spawn(DENSE_HOLD.to(child)); // dense, cascading
+        long bystander = world.spawn(HOLDS.to(world.spawn()));
+        Query holding = world.newQuery(QueryDescriptor.builder().include(HOLDS).build());
+        world.defer();
+        world.despawn(doomed);
+        world.set(source, HOLDS.to(doomed)); // doomed is alive at the call, dead when the edge lands
+        world.batchRemove(holding, HOLDS); // its members at the call: child and bystander
+        world.commit();
+        assertFalse(world.isAlive(source), dump());
+        assertFalse(world.isAlive(child), "taken with its parent before the batch detached it: " + dump());
+        assertFalse(world.isAlive(grandchild), dump());
+        assertTrue(world.isAlive(bystander));
+        assertFalse(world.has(bystander, HOLDS), "the batch detached the others");
+    }
+
     @Test
     void aCascadeFollowsEveryCascadingSparseRelationshipHoweverMany() {
         long root = world.spawn();
