@@ -253,7 +253,6 @@ public final class SparseEdges {
         if (!relationship.isExclusive() || to - from < 1) {
             return false;
         }
-        Edges edges = edges(relationship);
         int highest = -1;
         for (int i = from; i < to; i++) {
             if (i > from && ids[i] <= ids[i - 1]) {
@@ -261,6 +260,7 @@ public final class SparseEdges {
             }
             highest = Math.max(highest, Entity.slot(ids[i]));
         }
+        Edges edges = edges(relationship); // a new relationship's edges: every old target below is none
         edges.ensure(highest);
         long[] single = edges.single;
         long old = single[Entity.slot(ids[from])];

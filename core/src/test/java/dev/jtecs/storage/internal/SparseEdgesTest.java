@@ -962,6 +962,9 @@ class SparseEdgesTest {
         assertFalse(edges.addRun(ONE, new long[] {a, a}, 0, 2, t3, null), "one source twice");
         assertEquals(before, dump(edges, a, b, c, t1, t2, t3));
         assertEquals(version, clock.version(ONE.id()));
+        SparseEdges fresh = new SparseEdges(new StructureClock());
+        assertFalse(fresh.addRun(ONE, new long[] {b, a}, 0, 2, t3, null));
+        assertTrue(fresh.isEmpty(), "a refused run leaves a store that never held an edge without any");
         assertTrue(edges.addRun(ONE, new long[] {a, b}, 0, 2, t3, null));
         assertArrayEquals(new long[] {a, b}, edges.sources(ONE, t3));
         assertArrayEquals(new long[0], edges.sources(ONE, t1), "t1's emptied list left the index");
