@@ -259,31 +259,37 @@ class SparseWriteQueueTest {
         assertEquals((first + 11) + ":0:7", runs.entries.get(runs.entries.size() - 1));
     }
 
-    @Test
-    void aRunTheSinkDeclinesIsAppliedWriteByWriteInCallOrder() {
-        long[] ids = new long[5];
-        for (int i = 0; i < ids.length; i++) {
+    /** {@code n} live entities, each with an {@code ADD} write to target 3 staged and sealed; their ids. */
+    private long[] sealedAddsToThree(int n) {
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
             ids[i] = alive();
             queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 3, null, 0);
         }
         queue.seal();
+        return ids;
+    }
+
+    /** What a logging sink records for {@link #sealedAddsToThree}'s writes applied one by one. */
+    private static List<String> oneByOne(long[] ids) {
+        List<String> entries = new ArrayList<>();
+        for (long id : ids) {
+            entries.add(Entity.slot(id) + ":0:3");
+        }
+        return entries;
+    }
+
+    @Test
+    void aRunTheSinkDeclinesIsAppliedWriteByWriteInCallOrder() {
+        long[] ids = sealedAddsToThree(5);
         RunSink declining = new RunSink(false);
         queue.flush(Integer.MAX_VALUE, index, declining);
-        List<String> expected = new ArrayList<>();
-        for (long id : ids) {
-            expected.add(Entity.slot(id) + ":0:3");
-        }
-        assertEquals(expected, declining.entries);
+        assertEquals(oneByOne(ids), declining.entries);
     }
 
     @Test
     void aRunThatFailsStaysNextWholeAndIsRetriedOneByOneAfterTheFailure() {
-        long[] ids = new long[4];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = alive();
-            queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 3, null, 0);
-        }
-        queue.seal();
+        long[] ids = sealedAddsToThree(4);
         SparseWriteQueue.Sink failing = new RunSink(true) {
             @Override
             public boolean applyAddRun(long[] entities, int from, int to,
@@ -293,11 +299,7 @@ class SparseWriteQueueTest {
         };
         assertThrows(OutOfMemoryError.class, () -> queue.flush(Integer.MAX_VALUE, index, failing));
         queue.flushPublished(Integer.MAX_VALUE, index, sink, slot -> true);
-        List<String> expected = new ArrayList<>();
-        for (long id : ids) {
-            expected.add(Entity.slot(id) + ":0:3");
-        }
-        assertEquals(expected, log, "no write of the failed run was lost or applied twice");
+        assertEquals(oneByOne(ids), log, "no write of the failed run was lost or applied twice");
     }
 
     private static final Relationship OWNS = Relationships.register("test.queue.Owns", o -> o.sparse().exclusive()

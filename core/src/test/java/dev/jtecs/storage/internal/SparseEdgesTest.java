@@ -571,6 +571,25 @@ class SparseEdgesTest {
         return out.toString();
     }
 
+    /**
+     * Runs {@code call} with the first heap growth failed, then the second, and so on until it succeeds, checking
+     * after each failure that {@code state} reads as before it; returns how many failures it injected.
+     */
+    private static int failEachGrowthInTurn(Runnable call, java.util.function.Supplier<String> state, String where) {
+        for (int k = 1; ; k++) {
+            String before = state.get();
+            dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+            try {
+                call.run();
+                return k - 1;
+            } catch (OutOfMemoryError e) {
+                assertEquals(before, state.get(), where + " k=" + k);
+            } finally {
+                dev.jtecs.entity.internal.AllocationFaults.disarm();
+            }
+        }
+    }
+
     record Paid(long target, int amount) {}
 
     static final dev.jtecs.component.RelationshipDefinition<Paid> PAID = Relationships.register(Paid.class,
@@ -597,31 +616,17 @@ class SparseEdgesTest {
             long source = ids[random.nextInt(ids.length)];
             long target = ids[random.nextInt(ids.length)];
             Paid payload = new Paid(target, step);
-            for (int k = 1; ; k++) {
-                String before = dump(store, ids);
-                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
-                        k);
-                boolean failed = false;
-                Relationship kind = kinds[step % 3];
-                try {
-                    if (owned) {
-                        store.add(OWNED, source, target, new Owner(target, step));
-                    } else if (paid) {
-                        store.add(PAID, source, target, payload);
-                    } else {
-                        store.add(kind, source, target, null);
-                    }
-                } catch (OutOfMemoryError e) {
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+            Relationship kind = kinds[step % 3];
+            int at = step;
+            injected += failEachGrowthInTurn(() -> {
+                if (owned) {
+                    store.add(OWNED, source, target, new Owner(target, at));
+                } else if (paid) {
+                    store.add(PAID, source, target, payload);
+                } else {
+                    store.add(kind, source, target, null);
                 }
-                if (!failed) {
-                    break;
-                }
-                injected++;
-                assertEquals(before, dump(store, ids), "seed=" + seed + " step=" + step + " k=" + k);
-            }
+            }, () -> dump(store, ids), "seed=" + seed + " step=" + step);
         }
         assertTrue(injected > 20, "the script reached growths to fail: " + injected);
     }
@@ -891,8 +896,8 @@ class SparseEdgesTest {
      */
     @Test
     void aRunOfReparentingsLeavesTheStoreAsAddsOneByOneWould() {
-        long seed = new java.util.SplittableRandom().nextLong();
-        System.out.println("SparseEdgesTest.aRunOfReparentingsLeavesTheStoreAsAddsOneByOneWould seed=" + seed);
+        long seed = Long.getLong("jtecs.seed", new java.util.SplittableRandom().nextLong());
+        System.out.println("SparseEdgesTest reparenting runs seed " + seed + " (replay: -Djtecs.seed=" + seed + ")");
         java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
         long[] ids = new long[60];
         for (int i = 0; i < ids.length; i++) {
@@ -990,24 +995,8 @@ class SparseEdgesTest {
             java.util.Arrays.copyOfRange(children, 0, 25), // into a list that grows
             java.util.Arrays.copyOfRange(children, 25, 40)}; // two old targets: refused before any growth
         for (long[] run : runs) {
-            for (int k = 1; ; k++) {
-                String before = dump(edges, all);
-                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
-                        k);
-                boolean failed = false;
-                try {
-                    edges.addRun(ONE, run, 0, run.length, parents[1], null);
-                } catch (OutOfMemoryError e) {
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
-                }
-                if (!failed) {
-                    break;
-                }
-                injected++;
-                assertEquals(before, dump(edges, all), "k=" + k);
-            }
+            injected += failEachGrowthInTurn(() -> edges.addRun(ONE, run, 0, run.length, parents[1], null),
+                    () -> dump(edges, all), "run of " + run.length);
         }
         assertTrue(injected >= 2, "the runs reached growths to fail: " + injected);
         assertEquals(35, edges.sourceCount(ONE, parents[1]));
