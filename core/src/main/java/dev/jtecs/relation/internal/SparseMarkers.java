@@ -97,7 +97,7 @@ final class SparseMarkers {
         Table last = null;
         boolean carries = false;
         for (int i = from; i < to; i++) { // entities of a run usually share their table: one lookup of the marker
-            Table table = archetypes.ofStore(index.storeOf(Entity.slot(entities[i])));
+            Table table = tableOf(entities[i]);
             if (table != last) {
                 last = table;
                 carries = table.has(marker);
@@ -116,7 +116,12 @@ final class SparseMarkers {
      * marker leaves only with its edges (a removal of the relationship queues its own write).
      */
     private boolean carriesMarker(long entity, BaseRelationship<?> relationship) {
-        return archetypes.ofStore(index.storeOf(Entity.slot(entity))).has(relationship.id());
+        return tableOf(entity).has(relationship.id());
+    }
+
+    /** The table of a live entity. */
+    private Table tableOf(long entity) {
+        return archetypes.ofStore(index.storeOf(Entity.slot(entity)));
     }
 
     /**

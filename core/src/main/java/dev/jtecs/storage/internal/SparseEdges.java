@@ -186,7 +186,7 @@ public final class SparseEdges {
         }
         long[] targetList = null;
         if (edges.sources != null) {
-            targetList = prepareLink(edges.sources, target); // the last allocation: after it, nothing can fail
+            targetList = prepareLinks(edges.sources, target, 1); // the last allocation: after it, nothing can fail
         }
         edges.targets[slot] = grownList;
         if (edges.payloads != null) {
@@ -219,7 +219,7 @@ public final class SparseEdges {
         }
         long[] targetList = null;
         if (edges.sources != null) {
-            targetList = prepareLink(edges.sources, target); // the only allocation: after it, nothing can fail
+            targetList = prepareLinks(edges.sources, target, 1); // the only allocation: after it, nothing can fail
             if (old != 0) {
                 unlink(edges.sources, old, source); // another list: old is not target
             }
@@ -722,38 +722,10 @@ public final class SparseEdges {
     private int stashed;
 
     /**
-     * Makes room for one more source of {@code target} in the reverse index: its list grown, or a new list
-     * entered with no sources (the map grown first when it must). A stashed list serves when one is long enough.
-     * Returns the list {@link #link} then adds to, allocating nothing.
-     */
-    private long[] prepareLink(TargetLists sources, long target) {
-        long[] list = sources.get(target);
-        if (list == null) {
-            int spare = stashedAtLeast(4);
-            long[] fresh = spare >= 0 ? stash[spare] : Growth.newLongs(4);
-            sources.put(target, fresh); // grows the map whole or not at all
-            unstash(spare);
-            return fresh;
-        } else if ((int) list[0] + 1 == list.length) {
-            int spare = stashedAtLeast(list.length * 2);
-            long[] grown;
-            if (spare >= 0) {
-                grown = stash[spare];
-                unstash(spare);
-                System.arraycopy(list, 0, grown, 0, list.length);
-            } else {
-                grown = Growth.copyOf(list, list.length * 2);
-            }
-            sources.put(target, grown); // an existing key: put allocates nothing
-            stash(list, true);
-            return grown;
-        }
-        return list;
-    }
-
-    /**
-     * {@link #prepareLink} for {@code count} more sources: the list of {@code target} with room for them, grown (to
-     * at least twice its length) or entered new, a stashed list serving when one is long enough.
+     * Makes room for {@code count} more sources of {@code target} in the reverse index: its list grown (to at least
+     * twice its length), or a new list entered with no sources (the map grown first when it must). A stashed list
+     * serves when one is long enough. Returns the list {@link #link} or {@link #linkRun} then adds to, allocating
+     * nothing.
      */
     private long[] prepareLinks(TargetLists sources, long target, int count) {
         long[] list = sources.get(target);
@@ -865,7 +837,7 @@ public final class SparseEdges {
         }
     }
 
-    /** Adds {@code source} to a target's ascending list, the one {@link #prepareLink} made room in and returned. */
+    /** Adds {@code source} to a target's ascending list, the one {@link #prepareLinks} made room in and returned. */
     private static void link(long[] list, long source) {
         int n = (int) list[0];
         int insert; // sources usually come in ascending order (a batch, a walk over ids): then it goes last
