@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.component.Relationships;
 import dev.jtecs.entity.Entity;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SparseEdgesTest {
@@ -969,10 +970,57 @@ class SparseEdgesTest {
         assertEquals(version, clock.version(ONE.id()));
         SparseEdges fresh = new SparseEdges(new StructureClock());
         assertFalse(fresh.addRun(ONE, new long[] {b, a}, 0, 2, t3, null));
+        assertFalse(fresh.addRun(ONE, new long[] {a, b, c}, 2, 2, t3, null), "an empty run, past the start");
         assertTrue(fresh.isEmpty(), "a refused run leaves a store that never held an edge without any");
         assertTrue(edges.addRun(ONE, new long[] {a, b}, 0, 2, t3, null));
         assertArrayEquals(new long[] {a, b}, edges.sources(ONE, t3));
         assertArrayEquals(new long[0], edges.sources(ONE, t1), "t1's emptied list left the index");
+    }
+
+    /**
+     * A run merges into the new target's list wherever its sources fall: before every source the list holds (the
+     * merge from the back then shifts the list's first entry too), between them and after them.
+     */
+    @Test
+    void aRunMergesIntoTheTargetsListInIdOrder() {
+        long[] held = {Entity.pack(10, 0), Entity.pack(20, 0), Entity.pack(30, 0)};
+        long[] moving = {Entity.pack(5, 0), Entity.pack(15, 0), Entity.pack(25, 0), Entity.pack(35, 0)};
+        SparseEdges each = new SparseEdges(new StructureClock());
+        for (SparseEdges store : List.of(edges, each)) {
+            for (long id : held) {
+                store.add(ONE, id, t2, null);
+            }
+            for (long id : moving) {
+                store.add(ONE, id, t1, null);
+            }
+        }
+        for (long id : moving) {
+            each.add(ONE, id, t2, null);
+        }
+        assertTrue(edges.addRun(ONE, moving, 0, moving.length, t2, null));
+        assertArrayEquals(new long[] {moving[0], held[0], moving[1], held[1], moving[2], held[2], moving[3]},
+                edges.sources(ONE, t2));
+        assertEquals(dump(each, t1, t2), dump(edges, t1, t2));
+    }
+
+    /** A list with room for exactly the sources it is given takes them without allocating, one by one or in a run. */
+    @Test
+    void aListThatFitsExactlyTakesItsSourcesWithoutAllocating() {
+        // a new list has room for three sources (its header and three entries)
+        long[] sources = {Entity.pack(1, 0), Entity.pack(2, 0), Entity.pack(3, 0), Entity.pack(4, 0),
+            Entity.pack(5, 0), Entity.pack(6, 0)};
+        edges.add(ONE, sources[0], t1, null);
+        edges.add(ONE, sources[1], t1, null);
+        assertEquals(0, failEachGrowthInTurn(() -> edges.add(ONE, sources[2], t1, null), () -> dump(edges, t1),
+                "the third source"), "the third source fills the list without a growth");
+        assertArrayEquals(java.util.Arrays.copyOf(sources, 3), edges.sources(ONE, t1));
+        edges.add(ONE, sources[3], t2, null);
+        edges.add(ONE, sources[4], t3, null);
+        edges.add(ONE, sources[5], t3, null);
+        long[] run = {sources[4], sources[5]};
+        assertEquals(0, failEachGrowthInTurn(() -> edges.addRun(ONE, run, 0, 2, t2, null), () -> dump(edges, t2, t3),
+                "a run of two into a list of one"), "a run that fills the list makes no growth");
+        assertArrayEquals(new long[] {sources[3], sources[4], sources[5]}, edges.sources(ONE, t2));
     }
 
     @Test
