@@ -420,6 +420,25 @@ class SettlementTest {
         assertFalse(world.has(bystander, HOLDS), "the batch detached the others");
     }
 
+    /** As above, for a dense cascading edge straight to the source: its holder goes in the same step too. */
+    @Test
+    void aSourceWhoseEdgeLandedOnADeadTargetTakesItsDenseChildrenAtOnce() {
+        long doomed = world.spawn();
+        long source = world.spawn();
+        long denseChild = world.spawn(DENSE_HOLD.to(source)); // dense, cascading, straight below the source
+        long bystander = world.spawn(DENSE_HOLD.to(world.spawn()));
+        Query holding = world.newQuery(QueryDescriptor.builder().include(DENSE_HOLD).build());
+        world.defer();
+        world.despawn(doomed);
+        world.set(source, HOLDS.to(doomed)); // doomed is alive at the call, dead when the edge lands
+        world.batchRemove(holding, DENSE_HOLD); // its members at the call: denseChild and bystander
+        world.commit();
+        assertFalse(world.isAlive(source), dump());
+        assertFalse(world.isAlive(denseChild), "taken with its parent before the batch detached it: " + dump());
+        assertTrue(world.isAlive(bystander));
+        assertFalse(world.has(bystander, DENSE_HOLD), "the batch detached the others");
+    }
+
     @Test
     void aCascadeFollowsEveryCascadingSparseRelationshipHoweverMany() {
         long root = world.spawn();

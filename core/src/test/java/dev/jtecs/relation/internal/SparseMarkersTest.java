@@ -414,6 +414,76 @@ class SparseMarkersTest {
         assertFalse(world.isAlive(grandchild));
     }
 
+    /**
+     * Reparentings staged back to back to one parent (a run the store could take in one step) whose parent dies
+     * before they land: the run is declined and each write lands on its own, so the cascade takes every child, as
+     * one write's does (below).
+     */
+    @Test
+    void aRunOfEdgesToATargetThatDiesBeforeTheyLandCascadesToo() {
+        long first = world.spawn();
+        long doomed = world.spawn();
+        long[] children = new long[6];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = world.spawn(HOLDS.to(first)); // the marker already: each set is queued alone
+        }
+        world.defer();
+        world.despawn(doomed);
+        for (long child : children) {
+            world.set(child, HOLDS.to(doomed)); // alive at the call, dead when the run lands
+        }
+        world.commit();
+        for (long child : children) {
+            assertFalse(world.isAlive(child), Entity.toString(child) + " followed its dead parent: " + dump());
+        }
+        assertTrue(world.isAlive(first));
+        assertEquals(0, world.relationshipSources(HOLDS, first).length);
+    }
+
+    /**
+     * A run of reparentings longer than the notes' first room, whose store growth fails at each heap allocation in
+     * turn: every failure is the injected one (the notes of the whole run had their room made first), and the
+     * publication after it lands the run.
+     */
+    @Test
+    void aLongRunWhoseGrowthFailsNotesEveryEntityInRoomMadeFirst() {
+        long first = world.spawn();
+        long[] children = new long[40];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = world.spawn(ChildOf.COMPONENT.to(first));
+        }
+        long second = world.spawn(); // no list yet: the run's first growth is the new parent's list
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            world.defer();
+            for (long child : children) {
+                world.set(child, ChildOf.COMPONENT.to(second));
+            }
+            if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) { // (the build's tests run with it)
+                dev.jtecs.entity.internal.AllocationFaults.failAt(
+                        dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+            }
+            try {
+                world.commit();
+            } catch (OutOfMemoryError expected) {
+                failures++;
+                continue;
+            } finally {
+                if (dev.jtecs.entity.internal.AllocationFaults.ENABLED) {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+            }
+            break;
+        }
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "growths were failed");
+        world.commit();
+        assertEquals(children.length, world.relationshipSources(ChildOf.COMPONENT, second).length, dump());
+        for (long child : children) {
+            assertEquals(List.of(second), targets(child, ChildOf.COMPONENT));
+        }
+        assertFalse(world.hasPendingChanges());
+    }
+
     @Test
     void anEdgeToATargetThatDiesBeforeItLandsCascadesToo() {
         long root = world.spawn();
