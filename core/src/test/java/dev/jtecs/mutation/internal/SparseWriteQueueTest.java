@@ -279,6 +279,50 @@ class SparseWriteQueueTest {
         return entries;
     }
 
+    /** A sink that keeps no runs of its own (the default {@code applyAddRun}) gets every write of one alone. */
+    @Test
+    void aSinkWithoutRunsGetsEveryWriteAlone() {
+        long[] ids = sealedAddsToThree(6);
+        queue.flush(Integer.MAX_VALUE, index, sink);
+        assertEquals(oneByOne(ids), log);
+    }
+
+    /**
+     * A run holds each entity once and only the sealed wave's writes: the same entity written twice ends it, and a
+     * write staged after the seal waits for the next wave even when it would extend the run.
+     */
+    @Test
+    void aRunHoldsEachEntityOnceAndOnlyTheSealedWave() {
+        long[] ids = new long[6];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = alive();
+        }
+        for (int i = 0; i < 4; i++) {
+            queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 3, null, 0);
+        }
+        queue.stage(ids[3], SparseWriteQueue.ADD, LIKES, 3, null, 0); // the last entity again
+        queue.seal();
+        queue.stage(ids[4], SparseWriteQueue.ADD, LIKES, 3, null, 0); // the next wave's, though ascending
+        List<Integer> runLengths = new ArrayList<>();
+        RunSink runs = new RunSink(true) {
+            @Override
+            public boolean applyAddRun(long[] entities, int from, int to,
+                    dev.jtecs.component.BaseRelationship<?> relationship, long target, Object[] payloads) {
+                runLengths.add(to - from);
+                return super.applyAddRun(entities, from, to, relationship, target, payloads);
+            }
+        };
+        queue.flush(Integer.MAX_VALUE, index, runs);
+        int first = Entity.slot(ids[0]);
+        assertEquals(List.of(4), runLengths);
+        assertEquals(List.of("run:" + first + "-" + (first + 3) + ":3:null", (first + 3) + ":0:3"), runs.entries);
+        queue.recycle();
+        queue.seal();
+        queue.flush(Integer.MAX_VALUE, index, runs);
+        assertEquals((first + 4) + ":0:3", runs.entries.get(runs.entries.size() - 1), "the next wave's write, alone");
+        assertEquals(3, runs.entries.size());
+    }
+
     @Test
     void aRunTheSinkDeclinesIsAppliedWriteByWriteInCallOrder() {
         long[] ids = sealedAddsToThree(5);

@@ -484,6 +484,25 @@ class SparseMarkersTest {
         assertFalse(world.hasPendingChanges());
     }
 
+    /** More edge removals in one wave than the notes' first room: every entity noted, every marker gone. */
+    @Test
+    void aWaveOfManyRemovalsNotesEveryEntityAndTakesEveryMarker() {
+        long parent = world.spawn();
+        long[] children = new long[40];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = world.spawn(HOLDS.to(parent));
+        }
+        world.defer();
+        for (long child : children) {
+            world.remove(child, HOLDS.to(parent)); // each queued alone: one note per landed removal
+        }
+        world.commit();
+        for (long child : children) {
+            assertFalse(world.has(child, HOLDS), Entity.toString(child) + ": " + dump());
+        }
+        assertEquals(0, world.relationshipSources(HOLDS, parent).length);
+    }
+
     @Test
     void anEdgeToATargetThatDiesBeforeItLandsCascadesToo() {
         long root = world.spawn();
