@@ -439,6 +439,58 @@ class SettlementTest {
         assertFalse(world.has(bystander, DENSE_HOLD), "the batch detached the others");
     }
 
+    /**
+     * With nobody observing, entities that a dying target reaches through two cascading relationships (two sparse
+     * ones, or a sparse and a dense one) are despawned once each, beside a plain subtree of one relationship: the
+     * cascade takes its one-relationship way only where nobody can be reached twice.
+     */
+    @Test
+    void anEntityReachedThroughTwoCascadingRelationshipsIsDespawnedOnce() {
+        Relationship childOf = ChildOf.COMPONENT;
+        long root = world.spawn();
+        long twoSparse = world.spawn(HOLDS.to(root), childOf.to(root));
+        long sparseAndDense = world.spawn(childOf.to(root), DENSE_HOLD.to(root));
+        long below = world.spawn(HOLDS.to(twoSparse));
+        long plain = world.spawn(childOf.to(root));
+        long bystander = world.spawn();
+        world.despawn(root);
+        for (long id : new long[] {root, twoSparse, sparseAndDense, below, plain}) {
+            assertFalse(world.isAlive(id), Entity.toString(id) + ": " + dump());
+        }
+        assertEquals(1, world.entityCount(), dump());
+        assertTrue(world.isAlive(bystander));
+        assertFalse(world.hasPendingChanges());
+        try (World w = World.create()) { // ChildOf the one sparse cascading relationship, a dense one beside it
+            long top = w.spawn();
+            long middle = w.spawn(childOf.to(top));
+            long twice = w.spawn(childOf.to(middle), DENSE_HOLD.to(middle)); // in one walk through both
+            w.despawn(top);
+            assertFalse(w.isAlive(twice));
+            assertEquals(0, w.entityCount());
+        }
+    }
+
+    /**
+     * A parent with more children than the cascade's first room for its walk, sparse and dense: the walk makes
+     * room as it copies each family, and every child goes.
+     */
+    @Test
+    void aFamilyLargerThanTheWalksFirstRoomIsTakenWhole() {
+        for (Relationship relationship : List.of(HOLDS, DENSE_HOLD)) {
+            try (World w = World.create()) {
+                long root = w.spawn();
+                long[] children = new long[300];
+                for (int i = 0; i < children.length; i++) {
+                    children[i] = w.spawn(relationship.to(root));
+                }
+                long grandchild = w.spawn(relationship.to(children[children.length - 1]));
+                w.despawn(root);
+                assertEquals(0, w.entityCount(), relationship.name());
+                assertFalse(w.isAlive(grandchild));
+            }
+        }
+    }
+
     @Test
     void aCascadeFollowsEveryCascadingSparseRelationshipHoweverMany() {
         long root = world.spawn();
