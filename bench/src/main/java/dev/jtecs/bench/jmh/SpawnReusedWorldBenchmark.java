@@ -37,7 +37,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * in the operations before is still there, so this measures a spawn itself: its time, and (under {@code -prof gc})
  * what it allocates, which for jtecs's typed path is nothing per entity. {@link SpawnSingleBenchmark} spawns into a
  * new world per operation and so also pays each engine's growth: for jtecs, its entity index, staged rows and id
- * buffer, heap arrays that double (about 100 B per entity allocated in all, none of it per-entity garbage).
+ * buffer, heap arrays that double (about 100 B per entity allocated in all, none of it per-entity garbage). At 16K,
+ * a world used round after round also keeps the round's data in the core's cache, which two worlds used in turn do
+ * not: {@link SpawnSingleBenchmark}'s doc has the figures.
  *
  * <p>{@code jtecsTyped}: a {@code SpawnQueue} (made once per trial) whose {@code set} calls write each entity's
  * four floats into its staged row, in one {@code defer} scope closed by {@code commit}; the world is emptied by
