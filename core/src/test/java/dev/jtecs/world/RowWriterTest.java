@@ -82,6 +82,8 @@ class RowWriterTest {
         long id = committed(EVERY.of(new Every((byte) 1, false, (short) 2, 'a', 3, 4f, 5L, 6.0)));
         long other = committed(EVERY.of(new Every((byte) 9, true, (short) 9, 'z', 9, 9f, 9L, 9.0)));
         RowWriter every = world.rowWriter(EVERY);
+        assertFalse(every.at(id).get(EVERY.booleanField("flag")), "a false flag reads false");
+        assertSame(every, every.set(EVERY.doubleField("d"), 6.0), "every set returns the writer, the last one too");
         every.at(id).set(EVERY.byteField("b"), (byte) -7).set(EVERY.booleanField("flag"), true)
                 .set(EVERY.shortField("s"), (short) 300).set(EVERY.charField("c"), 'q')
                 .set(EVERY.intField("i"), -40).set(EVERY.floatField("f"), 0.5f)
@@ -146,6 +148,14 @@ class RowWriterTest {
         world.clearDirty();
         links.set(toB.floatField("weight"), 9f);
         assertTrue(archetype.isComponentDirty(LINK), "marked again");
+        world.clearDirty();
+        var pairToB = archetype.components().stream()
+                .filter(c -> c instanceof dev.jtecs.component.PairComponent pair && pair.target() == b)
+                .findFirst().orElseThrow();
+        world.markComponentDirty(id, pairToB); // the edge's own column only: the wildcard column stays clean
+        assertFalse(archetype.isComponentDirty(LINK));
+        links.set(toB.floatField("weight"), 9f);
+        assertTrue(archetype.isComponentDirty(LINK), "a write marks the wildcard column even when its own is marked");
         assertEquals(9f, links.get(LINK.targeting(b).floatField("weight")), "an equal selector's field is its own");
         var wrongEdge = assertThrows(IllegalArgumentException.class,
                 () -> links.get(LINK.targeting(a).floatField("weight")));
@@ -184,6 +194,9 @@ class RowWriterTest {
         }
         var lacks = assertThrows(IllegalArgumentException.class, () -> positions.at(bare));
         assertTrue(lacks.getMessage().contains("has no component"), lacks.getMessage());
+        long empty = committed(); // the archetype of no component, the registry's first
+        var none = assertThrows(IllegalArgumentException.class, () -> positions.at(empty));
+        assertTrue(none.getMessage().contains("has no component"), none.getMessage());
         world.defer();
         long staged = world.spawn(POS.of(new Pos(7, 7)));
         var unplaced = assertThrows(IllegalStateException.class, () -> positions.at(staged));
