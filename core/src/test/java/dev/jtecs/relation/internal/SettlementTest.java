@@ -402,17 +402,11 @@ class SettlementTest {
      */
     @Test
     void aSourceWhoseEdgeLandedOnADeadTargetTakesItsSubtreeAtOnce() {
-        long doomed = world.spawn();
         long source = world.spawn();
         long child = world.spawn(HOLDS.to(source)); // sparse, cascading
         long grandchild = world.spawn(DENSE_HOLD.to(child)); // dense, cascading
         long bystander = world.spawn(HOLDS.to(world.spawn()));
-        Query holding = world.newQuery(QueryDescriptor.builder().include(HOLDS).build());
-        world.defer();
-        world.despawn(doomed);
-        world.set(source, HOLDS.to(doomed)); // doomed is alive at the call, dead when the edge lands
-        world.batchRemove(holding, HOLDS); // its members at the call: child and bystander
-        world.commit();
+        landOnADeadTargetThenDetach(source, HOLDS); // the batch's members at the call: child and bystander
         assertFalse(world.isAlive(source), dump());
         assertFalse(world.isAlive(child), "taken with its parent before the batch detached it: " + dump());
         assertFalse(world.isAlive(grandchild), dump());
@@ -423,16 +417,10 @@ class SettlementTest {
     /** As above, for a dense cascading edge straight to the source: its holder goes in the same step too. */
     @Test
     void aSourceWhoseEdgeLandedOnADeadTargetTakesItsDenseChildrenAtOnce() {
-        long doomed = world.spawn();
         long source = world.spawn();
         long denseChild = world.spawn(DENSE_HOLD.to(source)); // dense, cascading, straight below the source
         long bystander = world.spawn(DENSE_HOLD.to(world.spawn()));
-        Query holding = world.newQuery(QueryDescriptor.builder().include(DENSE_HOLD).build());
-        world.defer();
-        world.despawn(doomed);
-        world.set(source, HOLDS.to(doomed)); // doomed is alive at the call, dead when the edge lands
-        world.batchRemove(holding, DENSE_HOLD); // its members at the call: denseChild and bystander
-        world.commit();
+        landOnADeadTargetThenDetach(source, DENSE_HOLD); // the batch's members at the call: denseChild, bystander
         assertFalse(world.isAlive(source), dump());
         assertFalse(world.isAlive(denseChild), "taken with its parent before the batch detached it: " + dump());
         assertTrue(world.isAlive(bystander));
@@ -440,10 +428,19 @@ class SettlementTest {
     }
 
     /**
-     * With nobody observing, entities that a dying target reaches through two cascading relationships (two sparse
-     * ones, or a sparse and a dense one) are despawned once each, beside a plain subtree of one relationship: the
-     * cascade takes its one-relationship way only where nobody can be reached twice.
+     * One scope, committed: a target despawned, then {@code source}'s {@code HOLDS} edge set to it (alive at the
+     * call, dead when the edge lands), then a query batch detaching every holder of {@code detached}.
      */
+    private void landOnADeadTargetThenDetach(long source, Relationship detached) {
+        long doomed = world.spawn();
+        Query holding = world.newQuery(QueryDescriptor.builder().include(detached).build());
+        world.defer();
+        world.despawn(doomed);
+        world.set(source, HOLDS.to(doomed));
+        world.batchRemove(holding, detached);
+        world.commit();
+    }
+
     @Test
     void anEntityReachedThroughTwoCascadingRelationshipsIsDespawnedOnce() {
         Relationship childOf = ChildOf.COMPONENT;
