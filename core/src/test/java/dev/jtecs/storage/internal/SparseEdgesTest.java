@@ -1006,6 +1006,7 @@ class SparseEdgesTest {
     /** A list with room for exactly the sources it is given takes them without allocating, one by one or in a run. */
     @Test
     void aListThatFitsExactlyTakesItsSourcesWithoutAllocating() {
+        assertTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED, "armed faults: -Djtecs.allocationFaults=true");
         // a new list has room for three sources (its header and three entries)
         long[] sources = {Entity.pack(1, 0), Entity.pack(2, 0), Entity.pack(3, 0), Entity.pack(4, 0),
             Entity.pack(5, 0), Entity.pack(6, 0)};
