@@ -26,6 +26,9 @@ public final class AllocationFaults {
         HEAP
     }
 
+    /** How the message of every failure this class injects begins. */
+    private static final String INJECTED = "injected ";
+
     private static final ThreadLocal<Counters> COUNTERS = ThreadLocal.withInitial(Counters::new);
 
     private static final class Counters {
@@ -57,7 +60,7 @@ public final class AllocationFaults {
         if (n == c.failAt[k]) {
             c.failAt[k] = -1;
             c.injected[k]++;
-            throw new OutOfMemoryError("injected " + kind.name().toLowerCase(java.util.Locale.ROOT)
+            throw new OutOfMemoryError(INJECTED + kind.name().toLowerCase(java.util.Locale.ROOT)
                     + " allocation #" + n + " (" + size + (kind == Kind.NATIVE ? " bytes)" : " elements)"));
         }
     }
@@ -102,6 +105,15 @@ public final class AllocationFaults {
     public static boolean armed(Kind kind) {
         requireEnabled();
         return COUNTERS.get().failAt[kind.ordinal()] >= 0;
+    }
+
+    /**
+     * Whether {@code failure} is one this class injected (an {@link OutOfMemoryError} it threw), not a real
+     * exhaustion: what lets a test harness report an injected failure that escaped a test as that test's failure.
+     */
+    public static boolean isInjected(Throwable failure) {
+        return failure instanceof OutOfMemoryError && failure.getMessage() != null
+                && failure.getMessage().startsWith(INJECTED);
     }
 
     private static void requireEnabled() {

@@ -53,6 +53,17 @@ class AllocationFaultsTest {
         assertThrows(OutOfMemoryError.class, () -> AllocationFaults.beforeHeapGrowth(8));
     }
 
+    /** Only the failures this class throws count as injected: a real exhaustion, or another error, does not. */
+    @Test
+    void anInjectedFailureIsToldFromARealOne() {
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        OutOfMemoryError injected = assertThrows(OutOfMemoryError.class, () -> AllocationFaults.beforeHeapGrowth(8));
+        assertTrue(AllocationFaults.isInjected(injected));
+        assertFalse(AllocationFaults.isInjected(new OutOfMemoryError("Java heap space")));
+        assertFalse(AllocationFaults.isInjected(new OutOfMemoryError()), "no message");
+        assertFalse(AllocationFaults.isInjected(new IllegalStateException(injected.getMessage())), "not an OOM");
+    }
+
     @Test
     void aFaultMustBeAtLeastTheFirstAllocation() {
         assertThrows(IllegalArgumentException.class, () -> AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 0));
