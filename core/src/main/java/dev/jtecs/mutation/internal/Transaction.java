@@ -398,20 +398,18 @@ public final class Transaction {
 
     /**
      * Writes the value move {@code move} adds into row {@code row} of {@code target}, where its component sits at
-     * {@code position}; returns false, writing nothing, for a move without one. A value kept as an object is
-     * written through its accessors (user code, which may throw); one staged as bits is copied.
+     * {@code position}; writes nothing for a move without one ({@link #tagMoveHasValue}). A value kept as an object
+     * is written through its accessors (user code, which may throw); one staged as bits is copied.
      */
-    public boolean writeTagMoveValue(int move, Table target, int position, int row) {
+    public void writeTagMoveValue(int move, Table target, int position, int row) {
         if (tagValues[move] >= 0) {
             writeStagedValues(move, 1, target, position, row);
-            return true;
+            return;
         }
         Input value = move < tagInputsEnd ? tagInputs[move] : null;
-        if (value == null) {
-            return false;
+        if (value != null) {
+            target.writeInput(position, row, value);
         }
-        target.writeInput(position, row, value);
-        return true;
     }
 
     /** The number of the wave's records begun before the move was staged: it publishes before record {@code mark}. */
@@ -445,7 +443,7 @@ public final class Transaction {
     /** Opens a record for a slot that has none (or only a closed one); returns its handle. */
     public int begin(long id, int slot, TxState state) {
         if (slot >= recordBySlot.length) {
-            recordBySlot = Growth.copyOf(recordBySlot, Math.max(slot + 1, recordBySlot.length * 2));
+            growSlots(slot);
         }
         int handle = recordBySlot[slot];
         if (handle < 0 || handle != 0 && !isClosed(handle - 1)) { // (a tag move is never closed)

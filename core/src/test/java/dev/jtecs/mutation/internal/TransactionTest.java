@@ -35,6 +35,14 @@ class TransactionTest {
 
     record Dot(long id, double r) {}
 
+    record Cell(int v) {}
+
+    record Mass(float m) {}
+
+    record Tick(long t) {}
+
+    record Hue(double h) {}
+
     static final dev.jtecs.component.NativeComponent<Spot> SPOT = Components.registerNative(Spot.class);
     static final dev.jtecs.component.NativeComponent<Dot> DOT = Components.registerNative(Dot.class);
     static final dev.jtecs.component.NativeComponent<Odd> ODD = Components.registerNative(Odd.class);
@@ -657,7 +665,11 @@ class TransactionTest {
         assertEquals(List.of(5L, 4L, 3L, 2L), java.util.stream.IntStream.range(1, 5)
                 .mapToObj(tx::quietDespawnId).toList());
         assertTrue(tx.isDoomed(2) && tx.isDoomed(5), "the marks stay");
+        assertTrue(tx.reverseQuietDespawns(1, 3), "two swap");
+        assertEquals(List.of(4L, 5L, 3L, 2L), java.util.stream.IntStream.range(1, 5)
+                .mapToObj(tx::quietDespawnId).toList());
         assertFalse(tx.reverseQuietDespawns(2, 3), "one is its own reverse");
+        assertFalse(tx.reverseQuietDespawns(5, 5), "an empty range (a cascade that staged no quiet despawn)");
         IllegalArgumentException sealed = assertThrows(IllegalArgumentException.class,
                 () -> tx.reverseQuietDespawns(0, 5));
         assertEquals("quiet despawns [0, 5) are not within the open [1, 5)", sealed.getMessage());
@@ -1025,6 +1037,94 @@ class TransactionTest {
             assertEquals(expected, tx.tagMoveInput(i), "move " + i);
             assertEquals(i % 3 == 0 ? i / 3 : i - i / 3 - 1, tx.tagMoveStagedValue(i), "move " + i + "'s index");
         }
+    }
+
+    /**
+     * Values of more plain components than the transaction's lists first make room for (four) are each staged with
+     * their own component's values, in one wave and again in the next, where every list was reset.
+     */
+    @Test
+    void valuesOfMoreComponentsThanTheFirstRoomHoldsAreEachStagedWithTheirOwn() {
+        Transaction tx = new Transaction();
+        List<dev.jtecs.component.Input> inputs = List.of(SPOT.of(new Spot(1, 2f)), DOT.of(new Dot(3, 4.5)),
+                Components.registerNative(Cell.class).of(new Cell(6)),
+                Components.registerNative(Mass.class).of(new Mass(7.5f)),
+                Components.registerNative(Tick.class).of(new Tick(8)),
+                Components.registerNative(Hue.class).of(new Hue(9.25)));
+        for (int wave = 0; wave < 2; wave++) {
+            for (int c = 0; c < inputs.size(); c++) {
+                tx.stageValueMove(c + 1, c + 1, inputs.get(c), SOURCE);
+            }
+            for (int c = 0; c < inputs.size(); c++) {
+                assertEquals(inputs.get(c), tx.tagMoveInput(c), "wave " + wave + ", component " + c);
+                assertEquals(0, tx.tagMoveStagedValue(c), "wave " + wave + ": the first value of its component");
+            }
+            tx.seal();
+            tx.tagMovesDone(0, inputs.size());
+            tx.recycle();
+        }
+    }
+
+    /**
+     * The per-slot and per-batch arrays grow by doubling, so that many calls that each need a little more room make
+     * few growths (a growth to exactly what one call needs would copy the whole array again on every call).
+     */
+    @Test
+    void roomMadeCallByCallGrowsByDoublingNotByWhatEachCallNeeds() {
+        Transaction tx = new Transaction();
+        AllocationFaults.disarm(); // restarts the count of growths
+        for (int slot = 1; slot <= 100_000; slot++) {
+            tx.begin(slot, slot, TxState.STAGED_SPAWN);
+        }
+        long records = AllocationFaults.seen(AllocationFaults.Kind.HEAP);
+        assertTrue(records <= 100, records + " growths for 100,000 records begun slot by slot");
+        AllocationFaults.disarm();
+        for (int slot = 0; slot < 1_000_000; slot++) {
+            tx.doom(slot);
+        }
+        long marks = AllocationFaults.seen(AllocationFaults.Kind.HEAP);
+        assertTrue(marks <= 20, marks + " growths for 1,000,000 slots doomed in ascending order");
+        AllocationFaults.disarm();
+        for (int batch = 0; batch < 10_000; batch++) {
+            tx.reserveBatchIds(10);
+        }
+        long ids = AllocationFaults.seen(AllocationFaults.Kind.HEAP);
+        assertTrue(ids <= 20, ids + " growths for 10,000 ranges of 10 batch ids");
+    }
+
+    /** Room that is there already, exactly, is not made again: the calls that fit allocate nothing. */
+    @Test
+    void roomThatFitsExactlyIsNotMadeAgain() {
+        Transaction tx = new Transaction();
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1); // any growth from here throws
+        try {
+            tx.reserveDoom(1024); // the first marks hold 16 words: slots below 1,024
+            tx.doom(1023);
+            tx.reserveQuietDespawns(64, 1023); // the first quiet list holds 64
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertTrue(tx.isDoomed(1023));
+        tx.reserveQuietDespawns(1, 1024); // slot 1,024 needs a 17th word of marks, made here
+        tx.reserveBatchIds(8);
+        tx.seal();
+        tx.recycle(); // no batch is left: its ids' room is used again from the start
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            tx.stageQuietDespawn(1024, 1024);
+            assertEquals(0, tx.reserveBatchIds(8));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertTrue(tx.isDoomed(1024));
+    }
+
+    /** Room for the marks of a million slots takes about the bits it needs, not a multiple of the slots. */
+    @Test
+    void roomForTheMarksOfAMillionSlotsTakesABitPerSlot() {
+        long bytes = dev.jtecs.testing.Allocations.fewestBytes(3, () -> new Transaction().reserveDoom(1 << 20));
+        // 128 KiB of marks, and the new transaction's own first arrays (a few KiB)
+        assertTrue(bytes < 200_000, bytes + " bytes");
     }
 
     /** A failed growth of the staged values, or of the move after them, stages nothing the move would read. */
