@@ -498,6 +498,52 @@ class CommitDrainTest {
     }
 
     /**
+     * An unheard despawn makes what the row's removal allocates first: the free list's room, and the room to note
+     * the row the last one overwrites (the table's dirty state was cleared, so that row is noted). Failing each of
+     * those growths in turn changes nothing, not even the count of submissions; past them the despawn goes through.
+     */
+    @Test
+    void anUnheardDespawnWhoseGrowthFailsChangesNothing() {
+        boolean failedAny = false;
+        for (int k = 1; ; k++) {
+            try (DrainFixture rig = new DrainFixture(logging(new java.util.ArrayList<>(), new boolean[1]))) {
+                long a = rig.stageSpawn(N.of(1));
+                long b = rig.stageSpawn(N.of(2));
+                long c = rig.stageSpawn(N.of(3));
+                rig.drain.publish();
+                Table table = rig.tableOf(a);
+                table.dirty().clear();
+                long seals = rig.tx.seals();
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                boolean despawned;
+                try {
+                    despawned = rig.drain.despawnUnheard(a);
+                } catch (OutOfMemoryError e) {
+                    failedAny = true;
+                    AllocationFaults.disarm();
+                    assertTrue(rig.index.isAlive(a), "growth " + k + ": the entity stays");
+                    assertEquals(seals, rig.tx.seals(), "growth " + k + ": no submission counted");
+                    assertEquals(3, table.count(), "growth " + k);
+                    assertEquals(java.util.List.of(a, b, c), java.util.List.of(table.entityAt(0), table.entityAt(1),
+                            table.entityAt(2)), "growth " + k + ": every row where it was");
+                    assertEquals(1, table.readValue(table.position(N.id()), 0), "growth " + k);
+                    assertEquals(0, rig.index.rowOf(Entity.slot(a)), "growth " + k);
+                    assertEquals(2, rig.index.rowOf(Entity.slot(c)), "growth " + k);
+                    continue;
+                } finally {
+                    AllocationFaults.disarm();
+                }
+                assertTrue(despawned, "growth " + k + " was not needed");
+                assertFalse(rig.index.isAlive(a));
+                assertEquals(java.util.List.of(c, b), java.util.List.of(table.entityAt(0), table.entityAt(1)));
+                assertEquals(0, rig.index.rowOf(Entity.slot(c)));
+                assertTrue(failedAny, "the removal allocated nothing to fail");
+                return;
+            }
+        }
+    }
+
+    /**
      * Where nothing can hear a despawn (no edge in the world, no observer on the table, nothing waiting), the
      * instant despawn removes the row and frees the slot, counts one submission and calls no hook; anything that
      * could hear it, or anything waiting, refuses it having changed nothing.

@@ -48,11 +48,6 @@ class MutationModelTest {
         return assertThrows(IllegalArgumentException.class, call::run);
     }
 
-    /**
-     * {@code stageTagMove}: with no scope open a plain tag moves at once and stages nothing; inside a scope it is
-     * staged as a compact move and moves at the commit; a partition tag is left to the general path (which
-     * refuses it) at both depths, having staged nothing.
-     */
     /** A model over {@code index} and {@code registry} with no observers, no state tag and {@code hooks}. */
     private static MutationModel model(dev.jtecs.entity.internal.EntityIndex index,
             dev.jtecs.storage.internal.ArchetypeRegistry registry, DrainHooks hooks) {
@@ -89,6 +84,11 @@ class MutationModelTest {
         }
     }
 
+    /**
+     * {@code stageTagMove}: with no scope open a plain tag moves at once and stages nothing; inside a scope it is
+     * staged as a compact move and moves at the commit; a partition tag is left to the general path (which
+     * refuses it) at both depths, having staged nothing.
+     */
     @Test
     void aTagChangeWithNoScopeOpenMovesAtOnceAndAPartitionTagIsLeftToTheGeneralPath() {
         try (Rig rig = new Rig()) {
@@ -1037,4 +1037,47 @@ class MutationModelTest {
         assertEquals(new Probe(2), world.get(probed, PROBE));
     }
 
+    /**
+     * Clearing the entities in a scope that holds a staged batch: the batch's copies of its tables' rows are taken
+     * before any row leaves (clearing drops the batch, but its copies allocate), so failing any one allocation of
+     * the clear (each in turn, on a world built the same way) leaves every table and entity as it was.
+     */
+    @Test
+    void clearingEntitiesWhoseStagedBatchCannotCopyItsRowsChangesNothing() {
+        boolean failed = false;
+        for (int k = 1; ; k++) {
+            try (World w = World.create()) {
+                long[] ids = {w.spawn(HP.of(1)), w.spawn(HP.of(2)), w.spawn(HP.of(3), SPOT.of(new Spot(3, 3))),
+                    w.spawn(HP.of(4), SPOT.of(new Spot(4, 4)))}; // two tables
+                Query hp = w.newQuery(QueryDescriptor.builder().include(HP).build());
+                w.defer();
+                w.batchSet(hp, HP.of(9)); // staged: captures both tables' rows, copied at their next change
+                dev.jtecs.entity.internal.AllocationFaults.failAt(
+                        dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                try {
+                    w.clearEntities();
+                } catch (OutOfMemoryError e) {
+                    failed = true;
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                    assertEquals(ids.length, w.entityCount(), "growth " + k);
+                    assertEquals(ids.length, hp.count(), "growth " + k + ": every row still in its table");
+                    for (int i = 0; i < ids.length; i++) {
+                        assertTrue(w.isAlive(ids[i]), "growth " + k + ", entity " + i);
+                        assertEquals(i + 1, w.get(ids[i], HP), "growth " + k + ", entity " + i);
+                    }
+                    assertEquals(new Spot(4, 4), w.get(ids[3], SPOT), "growth " + k);
+                    continue;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                assertTrue(failed, "clearing allocated nothing to fail");
+                assertEquals(0, w.entityCount());
+                w.commit(); // the batch went with the entities
+                assertEquals(0, w.entityCount());
+                long next = w.spawn(HP.of(5));
+                assertEquals(5, w.get(next, HP));
+                return;
+            }
+        }
+    }
 }
