@@ -498,6 +498,45 @@ class CommitDrainTest {
     }
 
     /**
+     * A batch's sparse edit whose write fails part way: every write it leaves undone, from the next relationship of
+     * the failed row to the last row, is noted once for settlement (the failed write notes itself), in call order.
+     */
+    @Test
+    void aSparseEditThatFailsPartWayNotesEveryWriteItLeaves() {
+        Relationship guards = Relationships.register("test.drain.Guards", o -> o.sparse());
+        java.util.List<String> noted = new java.util.ArrayList<>();
+        int[] writes = {0};
+        try (DrainFixture rig = new DrainFixture(new DrainHooks() {
+            @Override
+            public void applySparse(long entity, byte op, dev.jtecs.component.BaseRelationship<?> relationship,
+                    long target, Object payload) {
+                if (++writes[0] == 3) {
+                    throw new IllegalStateException("the third write fails");
+                }
+            }
+
+            @Override
+            public void rememberUnwritten(long entity, dev.jtecs.component.BaseRelationship<?> relationship) {
+                noted.add(Entity.toString(entity) + " " + relationship.name());
+            }
+        })) {
+            long[] ids = {rig.stageSpawn(N.of(1)), rig.stageSpawn(N.of(2)), rig.stageSpawn(N.of(3))};
+            rig.drain.publish();
+            Table table = rig.tableOf(ids[0]);
+            assertEquals(java.util.List.of(ids[0], ids[1], ids[2]),
+                    java.util.List.of(table.entityAt(0), table.entityAt(1), table.entityAt(2)));
+            BatchOp.SparseEdit edit = new BatchOp.SparseEdit(SparseWriteQueue.ADD,
+                    new dev.jtecs.component.BaseRelationship<?>[] {FOLLOWS, guards}, new long[] {7, 8},
+                    new Object[2]);
+            // row 0: both written; row 1: FOLLOWS fails; left: row 1's Guards, row 2's both
+            assertThrows(IllegalStateException.class, () -> rig.drain.sparseRows(edit, table, 0, 3));
+            assertEquals(java.util.List.of(Entity.toString(ids[1]) + " test.drain.Guards",
+                    Entity.toString(ids[2]) + " " + FOLLOWS.name(), Entity.toString(ids[2]) + " test.drain.Guards"),
+                    noted);
+        }
+    }
+
+    /**
      * An unheard despawn makes what the row's removal allocates first: the free list's room, and the room to note
      * the row the last one overwrites (the table's dirty state was cleared, so that row is noted). Failing each of
      * those growths in turn changes nothing, not even the count of submissions; past them the despawn goes through.
