@@ -3,6 +3,7 @@ package dev.jtecs.snapshot.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.snapshot.InvalidSnapshotException;
 import java.io.ByteArrayOutputStream;
@@ -25,6 +26,24 @@ class TaggedTest {
         Tagged.Bytes out = new Tagged.Bytes();
         Tagged.write(out, value);
         return Arrays.copyOf(out.array(), out.size());
+    }
+
+    /**
+     * The sink doubles as it fills: writing 64 KiB one byte at a time allocates about twice that in all, where a
+     * sink grown to exactly what each write needs would copy itself on every write (two gigabytes here).
+     */
+    @Test
+    void aSinkWrittenByteByByteGrowsByDoubling() {
+        int n = 1 << 16;
+        long bytes = dev.jtecs.testing.Allocations.fewestBytes(2, () -> {
+            Tagged.Bytes sink = new Tagged.Bytes();
+            for (int i = 0; i < n; i++) {
+                sink.put((byte) i);
+            }
+            assertEquals(n, sink.size());
+            assertEquals((byte) (n - 1), sink.array()[n - 1]);
+        });
+        assertTrue(bytes < 4L * n, bytes + " bytes allocated to write " + n);
     }
 
     /** Builds input by hand: tags, little-endian words, raw bytes. */
