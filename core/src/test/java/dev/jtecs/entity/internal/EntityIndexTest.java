@@ -696,6 +696,41 @@ class EntityIndexTest {
         return index;
     }
 
+    /**
+     * The layout itself, not only its agreement with the step-by-step one: below the restored high-water mark, a slot
+     * the snapshot names neither free nor restored is retired (its last generation used, never handed out again); a
+     * free slot keeps its saved generation, off nothing but the stack; a restored one is free (until reserved) with
+     * generation 0; from the mark on, slots are fresh. Laid over a populated index, whose old states must not show.
+     */
+    @Test
+    void theRestoreLayoutRetiresTheSlotsItDoesNotNameAndFreesThoseAboveItsMark() {
+        EntityIndex index = populated();
+        index.prepareRestore(45, FREE_SLOTS, FREE_GENERATIONS, RESTORED);
+        java.util.Set<Integer> free = new java.util.HashSet<>();
+        for (int slot : FREE_SLOTS) {
+            free.add(slot);
+        }
+        java.util.Set<Integer> restored = new java.util.HashSet<>();
+        for (int slot : RESTORED) {
+            restored.add(slot);
+        }
+        for (int slot = 1; slot < 60; slot++) {
+            String at = "slot " + slot;
+            if (free.contains(slot)) {
+                assertEquals(EntityIndex.FREE, index.slotState(slot), at);
+                int k = java.util.Arrays.asList(40, 2, 17).indexOf(slot);
+                assertEquals(FREE_GENERATIONS[k], index.generationOf(slot), at);
+            } else if (restored.contains(slot) || slot >= 45) {
+                assertEquals(EntityIndex.FREE, index.slotState(slot), at);
+                assertEquals(0, index.generationOf(slot), at);
+            } else {
+                assertEquals(EntityIndex.RETIRED, index.slotState(slot), at);
+                assertEquals(Entity.MAX_GENERATION, index.generationOf(slot), at);
+            }
+        }
+        assertEquals(FREE_SLOTS.length + RESTORED.length, index.freeCount(), "the saved free slots and the restored");
+    }
+
     @Test
     void restoringInSlotOrderLeavesWhatReservingAndPublishingIdByIdLeaves() {
         EntityIndex expected = restoredIdById();
