@@ -251,7 +251,7 @@ public final class AllocationSweep {
                 // asked for; the step completed, and the checks below hold it to the fault-free world
                 where += " (absorbed)";
             } catch (OutOfMemoryError expected) {
-                if (expected.getMessage() == null || !expected.getMessage().startsWith("injected ")) {
+                if (!AllocationFaults.isInjected(expected)) {
                     throw expected;
                 }
                 where += " (thrown " + frames(expected) + ")";

@@ -809,7 +809,7 @@ public final class FaultRun {
             recover(fault, before);
         } catch (OutOfMemoryError oom) {
             AllocationFaults.disarm();
-            if (allocation == null || oom.getMessage() == null || !oom.getMessage().startsWith("injected ")) {
+            if (allocation == null || !AllocationFaults.isInjected(oom)) {
                 throw oom;
             }
             fired.merge(point, 1, Integer::sum);

@@ -26,8 +26,14 @@ public final class AllocationFaults {
         HEAP
     }
 
-    /** How the message of every failure this class injects begins. */
-    private static final String INJECTED = "injected ";
+    /** The failure this class injects: an {@link OutOfMemoryError} like a real one, told apart by its class. */
+    private static final class Injected extends OutOfMemoryError {
+        private static final long serialVersionUID = 1L;
+
+        Injected(String message) {
+            super(message);
+        }
+    }
 
     private static final ThreadLocal<Counters> COUNTERS = ThreadLocal.withInitial(Counters::new);
 
@@ -60,7 +66,7 @@ public final class AllocationFaults {
         if (n == c.failAt[k]) {
             c.failAt[k] = -1;
             c.injected[k]++;
-            throw new OutOfMemoryError(INJECTED + kind.name().toLowerCase(java.util.Locale.ROOT)
+            throw new Injected("injected " + kind.name().toLowerCase(java.util.Locale.ROOT)
                     + " allocation #" + n + " (" + size + (kind == Kind.NATIVE ? " bytes)" : " elements)"));
         }
     }
@@ -109,11 +115,10 @@ public final class AllocationFaults {
 
     /**
      * Whether {@code failure} is one this class injected (an {@link OutOfMemoryError} it threw), not a real
-     * exhaustion: what lets a test harness report an injected failure that escaped a test as that test's failure.
+     * exhaustion: what lets the fault runs and the test harness tell an injected failure from a real one.
      */
     public static boolean isInjected(Throwable failure) {
-        return failure instanceof OutOfMemoryError && failure.getMessage() != null
-                && failure.getMessage().startsWith(INJECTED);
+        return failure instanceof Injected;
     }
 
     private static void requireEnabled() {

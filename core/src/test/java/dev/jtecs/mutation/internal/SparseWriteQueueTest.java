@@ -30,6 +30,15 @@ class SparseWriteQueueTest {
         return id;
     }
 
+    /** {@code n} live entities, in ascending id order. */
+    private long[] alive(int n) {
+        long[] ids = new long[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = alive();
+        }
+        return ids;
+    }
+
     @Test
     void aFlushAppliesTheWavesWritesInCallOrderForLiveEntities() {
         long a = alive();
@@ -212,10 +221,7 @@ class SparseWriteQueueTest {
 
     @Test
     void consecutiveAddsOfOneTargetForAscendingLiveEntitiesReachTheSinkAsOneRun() {
-        long[] ids = new long[9];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = alive();
-        }
+        long[] ids = alive(9);
         for (int i = 0; i < 6; i++) {
             queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 7, "p" + i, 0); // a run of six
         }
@@ -232,10 +238,7 @@ class SparseWriteQueueTest {
 
     @Test
     void aRunEndsAtADeadEntityADescendingIdAnotherOpAndTheLimitBatch() {
-        long[] ids = new long[12];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = alive();
-        }
+        long[] ids = alive(12);
         for (int i = 0; i < 5; i++) {
             queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 7, null, 0);
         }
@@ -261,10 +264,9 @@ class SparseWriteQueueTest {
 
     /** {@code n} live entities, each with an {@code ADD} write to target 3 staged and sealed; their ids. */
     private long[] sealedAddsToThree(int n) {
-        long[] ids = new long[n];
-        for (int i = 0; i < n; i++) {
-            ids[i] = alive();
-            queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 3, null, 0);
+        long[] ids = alive(n);
+        for (long id : ids) {
+            queue.stage(id, SparseWriteQueue.ADD, LIKES, 3, null, 0);
         }
         queue.seal();
         return ids;
@@ -293,10 +295,7 @@ class SparseWriteQueueTest {
      */
     @Test
     void aRunHoldsEachEntityOnceAndOnlyTheSealedWave() {
-        long[] ids = new long[6];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = alive();
-        }
+        long[] ids = alive(6);
         for (int i = 0; i < 4; i++) {
             queue.stage(ids[i], SparseWriteQueue.ADD, LIKES, 3, null, 0);
         }
