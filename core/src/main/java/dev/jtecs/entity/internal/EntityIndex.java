@@ -625,8 +625,7 @@ public final class EntityIndex {
             return;
         }
         setGeneration(slot, generationOf(slot) + 1);
-        setState(slot, FREE);
-        pushFree(slot);
+        pushFree(slot); // (which marks it free)
     }
 
     /**
@@ -674,8 +673,8 @@ public final class EntityIndex {
         }
     }
 
+    /** Puts a slot on the free stack, marked free; the caller made room first (each caller grows before any change). */
     private void pushFree(int slot) {
-        ensureFree(1);
         row[slot] = freeCount;
         freeStack[freeCount++] = slot;
         setState(slot, FREE);
@@ -861,18 +860,18 @@ public final class EntityIndex {
         }
         for (int i = 0; i < n; ) {
             int end = runEnd(slots, i, n);
-            int first = slots[i];
-            int last = first + end - i;
-            reserveRun(generations, i, first, end - i, archetype);
+            reserveRun(generations, i, slots[i], end - i, archetype);
             i = end;
         }
         freeCount = base;
         return true;
     }
 
-    /** Lays slots {@code [from, to)} out in one state and generation, off the stack and with no row. */
+    /**
+     * Lays slots {@code [from, to)} out in one state and generation, off the stack. Their row entries are left as
+     * they are: a retired or never-used slot's entry means nothing, and whatever hands such a slot out writes it.
+     */
     private void layOut(int from, int to, byte slotState, int slotGeneration) {
-        Arrays.fill(row, from, to, -1);
         fillStateAndGeneration(from, to, slotState, slotGeneration);
     }
 

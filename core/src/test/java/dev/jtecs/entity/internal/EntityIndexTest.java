@@ -164,7 +164,7 @@ class EntityIndexTest {
         mixed.reserveAt(Entity.pack(3, Entity.MAX_GENERATION));
         mixed.free(3);
         String message = assertThrows(IllegalStateException.class, mixed::allocate).getMessage();
-        assertTrue(message.contains("1 alive, 1 reserved by staged spawns, 1 retired"), message);
+        assertTrue(message.contains("(maxEntities=3: 1 alive, 1 reserved by staged spawns, 1 retired"), message);
     }
 
     // issue 18, smaller item: spawnAt of an older generation than the slot's revives stale handles
@@ -860,5 +860,281 @@ class EntityIndexTest {
         assertThrows(IllegalArgumentException.class,
                 () -> index.prepareRestore(45, new int[0], new int[0], new int[] {3, 45}));
         assertEquals(before, dump(index));
+    }
+
+    // ---------------------------------------------------------------- edges of the arrays and of the ranges
+
+    /**
+     * An index whose slot arrays hold exactly {@code highWater} entries (slots 1 to 1,023 in use, 1,024 entries,
+     * the first capacity): a lookup of the first slot past the mark must answer from the mark, not read the arrays.
+     */
+    @Test
+    void lookupsAtTheMarkOfArraysWithNoRoomLeftAnswerFreeWithoutReadingThem() {
+        EntityIndex index = new EntityIndex(2000);
+        for (int i = 1; i < 1024; i++) {
+            index.publish(Entity.slot(index.allocate()), 1, i);
+        }
+        assertEquals(1024, index.highWater());
+        long past = Entity.pack(1024, 0);
+        assertEquals(EntityIndex.FREE, index.stateOf(past));
+        assertEquals(EntityIndex.FREE, index.slotState(1024));
+        assertEquals(EntityIndex.FREE, index.slotState(0));
+        assertTrue(index.describeDead(past, "op").contains("does not exist (slot=1024 never allocated"),
+                index.describeDead(past, "op"));
+        index.checkReservable(past, "op"); // accepted: a fresh slot
+        index.checkReservable(Entity.pack(2000, 0), "op"); // the last slot there can be
+        String over = assertThrows(IllegalArgumentException.class,
+                () -> index.checkReservable(Entity.pack(2001, 0), "op")).getMessage();
+        assertEquals("op: slot=2001 exceeds maxEntities=2000", over);
+        assertEquals("op: id=-1 is not an entity id (slot must be 1.." + Entity.MAX_ENTITIES + ")",
+                index.describeDead(-1, "op"));
+    }
+
+    /**
+     * {@code reserveAt} far past the mark grows the arrays to the slot and pushes the skipped ones, or changes
+     * nothing.
+     */
+    @Test
+    void aReservationFarPastTheMarkGrowsFirstAndAFailedGrowthChangesNothing() {
+        for (int failing = 1; failing <= 3; failing++) { // the two slot arrays, then the free stack
+            EntityIndex index = new EntityIndex(5000);
+            index.publish(Entity.slot(index.allocate()), 1, 0);
+            String before = state(index);
+            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, failing);
+            try {
+                assertThrows(OutOfMemoryError.class, () -> index.reserveAt(Entity.pack(3000, 4)), "fault " + failing);
+            } finally {
+                AllocationFaults.disarm();
+            }
+            assertEquals(before, state(index), "fault " + failing);
+            index.reserveAt(Entity.pack(3000, 4));
+            assertEquals(3001, index.highWater());
+            assertEquals(EntityIndex.RESERVED, index.stateOf(Entity.pack(3000, 4)));
+            assertEquals(2998, index.freeCount(), "slots 2 to 2,999 were skipped: free");
+            assertEquals(Entity.pack(2999, 0), index.allocate(), "the last skipped slot is on top");
+        }
+    }
+
+    /** Scattered reservations of recycled slots of generation 0 can line up: the batch then says so. */
+    @Test
+    void aScatteredBatchWhoseIdsLineUpReturnsTheFirst() {
+        EntityIndex index = new EntityIndex(10);
+        // a snapshot's layout: slots 2 and 3 saved free at generation 0 (skipped by a spawnAt), 1 restored on top
+        index.prepareRestore(4, new int[] {3, 2}, new int[] {0, 0}, new int[] {1});
+        long[] out = new long[4];
+        // four is more than the three free slots, so no run is taken at once: one by one, 1, 2, 3, then fresh 4
+        assertEquals(Entity.pack(1, 0), index.allocateBatch(4, 7, out));
+        assertEquals(List.of(Entity.pack(1, 0), Entity.pack(2, 0), Entity.pack(3, 0), Entity.pack(4, 0)),
+                List.of(out[0], out[1], out[2], out[3]));
+        for (int slot = 1; slot <= 4; slot++) {
+            assertEquals(7, index.batchArchetype(slot));
+        }
+        EntityIndex mixed = new EntityIndex(10);
+        mixed.prepareRestore(4, new int[] {3, 2}, new int[] {0, 5}, new int[] {1});
+        assertEquals(0, mixed.allocateBatch(4, 7, out), "slot 2 at generation 5 breaks the line");
+        assertEquals(Entity.pack(2, 5), out[1]);
+    }
+
+    /** A batch that takes exactly the slots left fits; one more does not, and changes nothing. */
+    @Test
+    void aScatteredBatchOfExactlyWhatIsLeftFits() {
+        EntityIndex index = new EntityIndex(10);
+        for (int i = 0; i < 10; i++) {
+            index.publish(Entity.slot(index.allocate()), 1, i);
+        }
+        index.free(3);
+        index.free(7);
+        long[] out = new long[3];
+        String before = state(index);
+        assertThrows(IllegalStateException.class, () -> index.allocateScattered(3, 2, out));
+        assertEquals(before, state(index));
+        assertEquals(0, index.allocateScattered(2, 2, out));
+        assertEquals(List.of(Entity.pack(7, 1), Entity.pack(3, 1)), List.of(out[0], out[1]));
+        assertEquals(0, index.available());
+    }
+
+    /**
+     * A scattered batch that reaches the last slot there can be grows the arrays for it up front, to
+     * {@code maxEntities + 1} entries: the reservations then allocate nothing (a growth among them, failing, would
+     * leave part of the batch reserved).
+     */
+    @Test
+    void aScatteredBatchToTheLastSlotGrowsOnceUpFront() {
+        EntityIndex index = new EntityIndex(3000);
+        for (int i = 0; i < 10; i++) {
+            index.publish(Entity.slot(index.allocate()), 1, i);
+        }
+        index.free(2);
+        index.free(5); // two recycled slots, not a run: the batch is reserved one slot at a time
+        int count = (int) index.available();
+        long[] out = new long[count];
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 3); // the two slot arrays may grow; nothing more
+        try {
+            assertEquals(0, index.allocateScattered(count, 9, out));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(3001, index.highWater());
+        assertEquals(EntityIndex.RESERVED, index.stateOf(out[count - 1]));
+        assertEquals(3000, Entity.slot(out[count - 1]));
+    }
+
+    /** The bounds of {@code publishSlots} are exact: a range that ends where both arrays end is published. */
+    @Test
+    void publishingSlotsUpToTheArraysEndsIsAccepted() {
+        EntityIndex index = new EntityIndex(10);
+        index.allocateConsecutive(3, 4);
+        index.publishSlots(new int[] {1, 2, 3}, new int[] {2, 0, 1}, 0, 3, 5, 10);
+        assertEquals(List.of(12, 10, 11), List.of(index.rowOf(1), index.rowOf(2), index.rowOf(3)));
+        index.publishSlots(new int[] {1, 2, 3}, new int[] {2, 0, 1}, 3, 3, 5, 10); // an empty range at the end
+        assertEquals(3, index.aliveCount());
+    }
+
+    /** A clear retires a slot whose generation ran out instead of handing it out again at generation 0. */
+    @Test
+    void aClearRetiresASlotAtTheLastGeneration() {
+        EntityIndex index = new EntityIndex(10);
+        index.reserveAt(Entity.pack(2, Entity.MAX_GENERATION));
+        index.publish(2, 1, 0);
+        index.publish(Entity.slot(index.allocate()), 1, 1); // slot 1, skipped by the reservation, taken again
+        index.clear();
+        assertEquals(EntityIndex.RETIRED, index.slotState(2));
+        assertEquals(List.of(1), toList(index.freeStack()), "only slot 1 is free");
+    }
+
+    /**
+     * {@code freeAll} (a whole archetype despawned): every slot free one generation on, or retired at the last;
+     * pushed last to first, so they come back in the order they were given; the stack grows for them first.
+     */
+    @Test
+    void freeingAllAtOnceFreesEachSlotAndHandsThemBackInOrder() {
+        EntityIndex index = new EntityIndex(1000);
+        long[] ids = new long[200]; // more than the free stack's first 64 places
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = index.allocate();
+            index.publish(Entity.slot(ids[i]), 1, i);
+        }
+        index.reserveAt(Entity.pack(300, Entity.MAX_GENERATION));
+        index.publish(300, 1, 200);
+        long last = Entity.pack(300, Entity.MAX_GENERATION);
+        long[] all = java.util.Arrays.copyOf(ids, ids.length + 1);
+        all[ids.length] = last;
+        index.freeAll(all, all.length);
+        assertEquals(0, index.aliveCount());
+        assertEquals(EntityIndex.RETIRED, index.slotState(300));
+        for (long id : ids) {
+            assertFalse(index.isAlive(id));
+            assertEquals(EntityIndex.FREE, index.slotState(Entity.slot(id)));
+            assertEquals(1, index.generationOf(Entity.slot(id)));
+        }
+        for (long id : ids) {
+            assertEquals(Entity.pack(Entity.slot(id), 1), index.allocate());
+        }
+    }
+
+    /** Frees one at a time, and whole archetypes of one entity each, grow the free stack by doubling. */
+    @Test
+    void theFreeStackGrowsByDoublingWhateverEachFreeNeeds() {
+        EntityIndex index = new EntityIndex(200_000);
+        long[] ids = new long[200_000];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = index.allocate();
+            index.publish(Entity.slot(ids[i]), 1, i);
+        }
+        AllocationFaults.disarm(); // restarts the count of growths
+        for (int i = 0; i < 100_000; i++) {
+            index.free(Entity.slot(ids[i]));
+        }
+        long single = AllocationFaults.seen(AllocationFaults.Kind.HEAP);
+        assertTrue(single <= 20, single + " growths for 100,000 frees");
+        EntityIndex other = new EntityIndex(200_000);
+        for (int i = 0; i < ids.length; i++) {
+            other.publish(Entity.slot(other.allocate()), 1, i);
+        }
+        AllocationFaults.disarm();
+        long[] one = new long[1];
+        for (int i = 0; i < 100_000; i++) {
+            one[0] = ids[i];
+            other.freeAll(one, 1);
+        }
+        long whole = AllocationFaults.seen(AllocationFaults.Kind.HEAP);
+        assertTrue(whole <= 20, whole + " growths for 100,000 archetypes of one entity freed");
+    }
+
+    /** A restore layout refuses a slot named twice, or at its own mark, and says what it wanted. */
+    @Test
+    void aLayoutOfRepeatedSlotsOrASlotAtTheMarkIsRefused() {
+        EntityIndex index = populated();
+        String before = dump(index);
+        String twice = assertThrows(IllegalArgumentException.class,
+                () -> index.prepareRestore(10, new int[0], new int[0], new int[] {2, 2})).getMessage();
+        assertEquals("prepareRestore: restored slots must ascend inside 1..9 (2 after 2)", twice);
+        assertThrows(IllegalArgumentException.class,
+                () -> index.prepareRestore(10, new int[0], new int[0], new int[] {2, 10}));
+        assertEquals(before, dump(index));
+        index.prepareRestore(10, new int[0], new int[0], new int[] {2, 9}); // 9, below the mark, is accepted
+    }
+
+    /**
+     * Below a lower restored mark the old slots are gone: from the mark on they are fresh, generation 0, so the ids
+     * handed out there are those a new world would hand out.
+     */
+    @Test
+    void aLayoutBelowTheOldMarkLeavesTheSlotsAboveItFresh() {
+        EntityIndex index = new EntityIndex(100);
+        for (int i = 0; i < 20; i++) {
+            index.publish(Entity.slot(index.allocate()), 1, i);
+        }
+        for (int slot = 12; slot <= 20; slot++) {
+            index.free(slot); // generation 1
+        }
+        index.prepareRestoreReserved(10, new int[0], new int[0], new int[] {1, 2}, new int[] {0, 0}, 2, -1);
+        assertEquals(10, index.highWater());
+        for (int slot = 10; slot <= 20; slot++) {
+            assertEquals(0, index.generationOf(slot), "slot " + slot);
+        }
+        for (int slot = 10; slot <= 20; slot++) {
+            assertEquals(Entity.pack(slot, 0), index.allocate());
+        }
+    }
+
+    /** A layout whose last restored slot ends the slot arrays (no entry past it) writes nothing past them. */
+    @Test
+    void aLayoutThatEndsAtTheArraysEndStaysInsideThem() {
+        EntityIndex index = new EntityIndex(1023); // first capacity 1,024 entries: slots 0 to 1,023
+        index.prepareRestore(1024, new int[0], new int[0], new int[] {1000, 1023});
+        assertEquals(1024, index.highWater());
+        assertTrue(index.reserveRestored(new int[] {1000, 1023}, new int[] {0, 3}, 5));
+        assertEquals(EntityIndex.RESERVED, index.stateOf(Entity.pack(1023, 3)));
+    }
+
+    /**
+     * {@code runEnd} (the galloping search for the end of a run of consecutive slots) against a plain scan, over
+     * random ascending arrays whose runs are of every length, from every start, with ends short of the array (the run
+     * may go on past them). Seeded; replay with {@code -Djtecs.seed}.
+     */
+    @Test
+    void theEndOfARunIsWhereAPlainScanFindsIt() {
+        long seed = Long.getLong("jtecs.seed", new java.util.SplittableRandom().nextLong());
+        System.out.println("EntityIndexTest run-end seed " + seed + " (replay: -Djtecs.seed=" + seed + ")");
+        Random random = new Random(seed);
+        for (int round = 0; round < 300; round++) {
+            int length = 1 + random.nextInt(80);
+            int[] slots = new int[length];
+            int slot = 1 + random.nextInt(5);
+            for (int i = 0; i < length; i++) {
+                slots[i] = slot;
+                slot += random.nextInt(4) == 0 ? 2 + random.nextInt(3) : 1; // runs of about four, of any length
+            }
+            for (int from = 0; from < length; from++) {
+                int to = from + 1 + random.nextInt(length - from);
+                int expected = from + 1;
+                while (expected < to && slots[expected] == slots[expected - 1] + 1) {
+                    expected++;
+                }
+                assertEquals(expected, EntityIndex.runEnd(slots, from, to),
+                        "seed " + seed + " round " + round + " from " + from + " to " + to);
+            }
+        }
     }
 }
