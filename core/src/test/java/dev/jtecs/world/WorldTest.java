@@ -1530,35 +1530,74 @@ class WorldTest {
         }
     }
 
+    /**
+     * A new archetype that a query cannot take (its arrays fail to grow) is withdrawn: every query forgets it (the
+     * one that took it before the failing one included), the registry prunes it, and the failure propagates; the
+     * world then creates it again on the next try. Each heap growth of the spawn that creates it is failed in turn,
+     * in a new world each time, until the spawn makes fewer growths than the fault waits for. Two queries match the
+     * new archetype: {@code first} has room for it, {@code full} holds eight archetypes and must grow for a ninth.
+     */
     @Test
     void anArchetypeAQueryCouldNotTakeIsWithdrawnSoNoQueryMissesIt() {
         assertTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED, "the suite runs with allocation faults on");
-        dev.jtecs.query.Query positions = world.newQuery(dev.jtecs.query.QueryDescriptor.builder()
-                .include(POSITION).build());
-        int failures = 0;
-        for (TagComponent shape : SHAPES) { // each a new archetype, so the query's arrays grow now and then
-            int archetypes = world.archetypeCount();
-            int entities = world.entityCount();
-            long id = 0;
-            for (int k = 1; id == 0; k++) {
-                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+        int withdrawn = 0;
+        for (int k = 1; ; k++) {
+            assertTrue(k < 200, "some growth count lets the spawn through");
+            try (World w = World.create()) {
+                List<Archetype> grouped = new ArrayList<>(); // what full's groupBy was asked about
+                List<String> heard = new ArrayList<>();
+                dev.jtecs.query.Query first = w.newQuery(dev.jtecs.query.QueryDescriptor.builder()
+                        .include(SHAPES[8]).onEntitiesAdded((a, from, to) -> heard.add("first " + (to - from)))
+                        .build());
+                dev.jtecs.query.Query full = w.newQuery(dev.jtecs.query.QueryDescriptor.builder().include(POSITION)
+                        .groupBy(a -> {
+                            grouped.add(a);
+                            return 0;
+                        }).build());
+                for (int i = 0; i < 8; i++) {
+                    w.spawn(POSITION.of(pos(i, 0)), SHAPES[i]);
+                }
+                assertEquals(8, full.archetypes().size());
+                int archetypes = w.archetypeCount();
+                grouped.clear();
+                dev.jtecs.entity.internal.AllocationFaults.failAt(
+                        dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                boolean failed = false;
+                boolean unspent = false; // the spawn made fewer growths than k
                 try {
-                    id = world.spawn(POSITION.of(pos(k, 0)), shape);
+                    w.spawn(POSITION.of(pos(k, 0)), SHAPES[8]);
+                    unspent = dev.jtecs.entity.internal.AllocationFaults.armed(
+                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
                 } catch (OutOfMemoryError injected) {
-                    failures++;
-                    assertEquals(entities, world.entityCount(), shape + ", growth " + k);
-                    assertTrue(world.findArchetypes(shape).isEmpty(), shape + ", growth " + k
-                            + ": the half-announced archetype was withdrawn");
-                    assertEquals(archetypes, world.archetypeCount(), shape + ", growth " + k);
+                    assertTrue(dev.jtecs.entity.internal.AllocationFaults.isInjected(injected), "growth " + k);
+                    failed = true;
                 } finally {
                     dev.jtecs.entity.internal.AllocationFaults.disarm();
                 }
-                assertTrue(k < 50, "some growth count lets the spawn through");
+                if (failed) {
+                    String at = "growth " + k;
+                    assertEquals(8, w.entityCount(), at);
+                    assertEquals(archetypes, w.archetypeCount(), at);
+                    assertTrue(w.findArchetypes(SHAPES[8]).isEmpty(), at + ": the archetype was withdrawn");
+                    assertEquals(List.of(), first.archetypes(), at + ": the query that took it forgot it");
+                    assertEquals(8, full.archetypes().size(), at);
+                    if (!grouped.isEmpty()) {
+                        withdrawn++; // full met it (its groupBy ran) and could not take it
+                    }
+                } else if (!unspent) {
+                    continue; // a cache's growth failed and was let go: the spawn went on without it
+                }
+                long id = w.spawn(POSITION.of(pos(k, 1)), SHAPES[8]); // the world goes on: created (again)
+                assertEquals(List.of(w.archetypeOf(id)), first.archetypes(), "growth " + k);
+                assertTrue(full.archetypes().contains(w.archetypeOf(id)), "growth " + k);
+                assertEquals(failed ? 1 : 2, first.count(), "growth " + k);
+                assertEquals(failed ? List.of("first 1") : List.of("first 1", "first 1"), heard, "growth " + k);
+                if (unspent) {
+                    break; // fewer growths than k: every one of them was failed in turn
+                }
             }
-            assertTrue(positions.archetypes().contains(world.archetypeOf(id)), shape + ": the query holds it");
         }
-        assertTrue(failures > 0);
-        assertEquals(SHAPES.length, positions.count());
+        assertTrue(withdrawn > 0, "a growth of the full query's arrays was among those failed");
     }
 
     @Test
