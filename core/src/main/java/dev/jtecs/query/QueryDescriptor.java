@@ -94,43 +94,16 @@ public final class QueryDescriptor {
      * {@code Disabled} and {@code Paused} exclusions (snapshot filters select this way).
      */
     public boolean matchesWithoutStateExclusions(Archetype archetype) {
-        for (int id : explicitExcludeIds) {
-            if (archetype.hasId(id)) {
-                return false;
-            }
-        }
-        for (int id : includeIds) {
-            if (!archetype.hasId(id)) {
-                return false;
-            }
-        }
-        for (TargetSelector<?> edge : includeEdges) {
-            if (!archetype.has(edge)) {
-                return false;
-            }
-        }
-        if (anyIds.length + anyEdges.length > 0) {
-            boolean any = false;
-            for (int id : anyIds) {
-                any |= archetype.hasId(id);
-            }
-            for (TargetSelector<?> edge : anyEdges) {
-                any |= archetype.has(edge);
-            }
-            if (!any) {
-                return false;
-            }
-        }
-        for (TargetSelector<?> edge : excludeEdges) {
-            if (archetype.has(edge)) {
-                return false;
-            }
-        }
-        return true;
+        return matches(archetype, explicitExcludeIds);
     }
 
     /** Whether an archetype's signature satisfies this descriptor. */
     public boolean matches(Archetype archetype) {
+        return matches(archetype, excludeIds);
+    }
+
+    /** Both matches: every include, one of the {@code includeAny} (when it has any), none of the exclusions. */
+    private boolean matches(Archetype archetype, int[] excludedIds) {
         for (int id : includeIds) {
             if (!archetype.hasId(id)) {
                 return false;
@@ -153,7 +126,7 @@ public final class QueryDescriptor {
                 return false;
             }
         }
-        for (int id : excludeIds) {
+        for (int id : excludedIds) {
             if (archetype.hasId(id)) {
                 return false;
             }

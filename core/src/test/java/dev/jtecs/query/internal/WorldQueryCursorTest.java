@@ -99,10 +99,31 @@ class WorldQueryCursorTest {
     void aClosedCursorRefusesReadsAndStaysClosed() {
         Query query = populate();
         QueryCursor cursor = query.cursor();
-        assertThrows(IllegalStateException.class, cursor::count, "call next() first");
+        assertEquals("call next() first", assertThrows(IllegalStateException.class, cursor::count).getMessage());
         cursor.close();
         assertFalse(cursor.next());
-        assertThrows(IllegalStateException.class, cursor::entities);
+        assertEquals("cursor is closed", assertThrows(IllegalStateException.class, cursor::entities).getMessage());
         assertEquals(0, world.scopeDepth());
+    }
+
+    /** Matched archetypes left empty are stepped over, and a cursor run to its end closes its scope by itself. */
+    @Test
+    void aCursorStepsOverEmptyArchetypesAndItsEndClosesItsScope() {
+        long gone = world.spawn(V.of(1), BITS[0]);
+        world.spawn(V.of(2));
+        world.despawn(gone); // V + Bit0 stays matched, empty
+        Query query = world.newQuery(QueryDescriptor.builder().include(V).build());
+        assertEquals(2, query.archetypes().size());
+        QueryCursor cursor = query.cursor();
+        long staged = world.spawn(V.of(3), BITS[1]); // inside the cursor's scope: staged until it ends
+        assertFalse(world.isAlive(staged));
+        List<Integer> counts = new ArrayList<>();
+        while (cursor.next()) {
+            counts.add(cursor.count());
+        }
+        assertEquals(List.of(1), counts, "the empty archetype is not a step");
+        assertEquals(0, world.scopeDepth(), "the last next() closed the scope");
+        assertTrue(world.isAlive(staged), "and published what it staged");
+        assertEquals("cursor is closed", assertThrows(IllegalStateException.class, cursor::archetype).getMessage());
     }
 }

@@ -369,4 +369,235 @@ class WorldQueryTest {
         assertEquals(OptionalInt.empty(), grouped.getGroup(stranger), "unmatched");
         assertEquals(OptionalInt.empty(), ungrouped.getGroup(plain), "ungrouped: no group, not group 0");
     }
+
+    // ---------------------------------------------------------------- the engine's hooks, called directly
+
+    /** A host that lets the thread that made it through and refuses every other; its scopes do nothing. */
+    private static final class Host implements QueryHost {
+        private final Thread owner = Thread.currentThread();
+
+        @Override
+        public void enterScope() {
+        }
+
+        @Override
+        public void exitScope(boolean publishIfOutermost) {
+        }
+
+        @Override
+        public int openCursorScope() {
+            return 0;
+        }
+
+        @Override
+        public void closeCursorScope(int token) {
+        }
+
+        @Override
+        public void checkOpen() {
+            checkThread();
+        }
+
+        @Override
+        public void checkThread() {
+            if (Thread.currentThread() != owner) {
+                throw new WrongThreadException("not the owner");
+            }
+        }
+    }
+
+    /** The archetype of a new entity with {@code inputs} in {@link #world}. */
+    private Archetype archetypeWith(dev.jtecs.component.Input... inputs) {
+        return world.archetypeOf(world.spawn(inputs));
+    }
+
+    @Test
+    void theHooksSayWhetherTheyChangedTheQuery() {
+        Archetype hp = archetypeWith(HP);
+        Archetype enemy = archetypeWith(HP, ENEMY);
+        Archetype boss = archetypeWith(BOSS);
+        QueryDescriptor descriptor = QueryDescriptor.builder().include(HP).name("hp").build();
+        WorldQuery query = new WorldQuery(new Host(), descriptor);
+        assertEquals("hp", query.name());
+        assertFalse(query.isTemporary());
+        assertTrue(query.consider(hp));
+        assertFalse(query.consider(hp), "held already");
+        assertFalse(query.consider(boss), "no match");
+        assertTrue(query.adopt(enemy));
+        assertFalse(query.adopt(enemy), "held already");
+        assertFalse(query.adopt(boss), "no match");
+        assertTrue(query.matches(hp));
+        assertFalse(query.matches(boss));
+        assertTrue(query.isMember(hp), "the first one held (index 0)");
+        assertTrue(query.isMember(enemy));
+        assertFalse(query.isMember(boss));
+        assertEquals(descriptor + " matching 2 archetypes", query.toString());
+        assertTrue(query.forget(hp));
+        assertFalse(query.forget(hp), "forgotten already");
+        assertFalse(query.isMember(hp));
+        assertTrue(query.isMember(enemy), "the one after it moved down and is still found");
+        assertEquals(List.of(enemy), query.archetypes());
+        assertTrue(new WorldQuery(new Host(), QueryDescriptor.builder().include(HP).temp().build()).isTemporary());
+    }
+
+    @Test
+    void theHooksRefuseAThreadThatDoesNotOwnTheWorld() throws Exception {
+        Archetype hp = archetypeWith(HP);
+        Archetype enemy = archetypeWith(HP, ENEMY);
+        WorldQuery query = new WorldQuery(new Host(), QueryDescriptor.builder().include(HP)
+                .onEntitiesAdded((a, from, to) -> log.add("added")).build());
+        assertTrue(query.consider(hp));
+        List<Runnable> hooks = List.of(
+                () -> query.consider(enemy),
+                () -> query.adopt(enemy),
+                () -> query.forget(hp),
+                () -> query.forgetAll(java.util.Set.of(hp), query.forgetRoom()),
+                query::abandon,
+                query::announceInitialMembers);
+        for (Runnable hook : hooks) {
+            Throwable[] thrown = new Throwable[1];
+            Thread other = new Thread(() -> {
+                try {
+                    hook.run();
+                } catch (Throwable t) {
+                    thrown[0] = t;
+                }
+            });
+            other.start();
+            other.join();
+            assertTrue(thrown[0] instanceof WrongThreadException, String.valueOf(thrown[0]));
+        }
+        assertEquals(List.of(hp), query.archetypes(), "nothing changed");
+        assertEquals(List.of(), log, "and nothing was announced");
+    }
+
+    /**
+     * Forgetting one archetype or several keeps iteration in (group, registration) order, finds the ones left by
+     * their new places, and says how many went; a forgotten archetype's rows are no longer announced.
+     */
+    @Test
+    void forgettingKeepsTheOrderByGroupThenRegistration() {
+        TagComponent[] tags = new TagComponent[6];
+        Archetype[] archetypes = new Archetype[6];
+        java.util.Map<Archetype, Integer> groupOf = new java.util.HashMap<>();
+        int[] groupsInRegistration = {2, 0, 1, -1, 0, 2};
+        for (int i = 0; i < tags.length; i++) {
+            tags[i] = dev.jtecs.component.Components.tag("test.query.Forget" + i);
+            archetypes[i] = archetypeWith(HP, tags[i]);
+            groupOf.put(archetypes[i], groupsInRegistration[i]);
+        }
+        WorldQuery query = new WorldQuery(new Host(), QueryDescriptor.builder().include(HP)
+                .groupBy(groupOf::get).onEntitiesAdded((a, from, to) -> log.add(a.toString())).build());
+        for (Archetype archetype : archetypes) {
+            assertTrue(query.consider(archetype));
+        }
+        assertEquals(List.of(archetypes[3], archetypes[1], archetypes[4], archetypes[2], archetypes[0],
+                archetypes[5]), query.archetypes());
+        assertTrue(query.forget(archetypes[1]));
+        assertEquals(List.of(archetypes[3], archetypes[4], archetypes[2], archetypes[0], archetypes[5]),
+                query.archetypes());
+        for (int i : new int[] {0, 2, 3, 4, 5}) {
+            assertEquals(OptionalInt.of(groupsInRegistration[i]), query.getGroup(archetypes[i]), "archetype " + i);
+        }
+        world.spawn(HP, tags[1]); // into the forgotten archetype: its membership observer left with it
+        assertEquals(List.of(), log);
+        long[] room = query.forgetRoom();
+        assertEquals(0, query.forgetAll(java.util.Set.of(archetypes[1]), room), "not held any more");
+        assertEquals(2, query.forgetAll(java.util.Set.of(archetypes[2], archetypes[3], archetypes[1]), room));
+        assertEquals(List.of(archetypes[4], archetypes[0], archetypes[5]), query.archetypes());
+        for (int i : new int[] {0, 4, 5}) {
+            assertEquals(OptionalInt.of(groupsInRegistration[i]), query.getGroup(archetypes[i]), "archetype " + i);
+            assertTrue(query.isMember(archetypes[i]));
+        }
+        assertFalse(query.isMember(archetypes[2]));
+        assertFalse(query.isMember(archetypes[3]));
+        assertEquals(List.of(0, 2), java.util.Arrays.stream(groupsAfterSpawning(query, tags)).boxed().toList());
+    }
+
+    /**
+     * Forgetting from a query whose arrays are full (eight held, their first capacity) shifts exactly the ones
+     * after it; and the order is rebuilt from the archetypes held now only, whatever the longer order before left
+     * past them.
+     */
+    @Test
+    void forgettingFromFullArraysShiftsOnlyWhatIsHeld() {
+        Archetype[] archetypes = new Archetype[8];
+        java.util.Map<Archetype, Integer> groupOf = new java.util.HashMap<>();
+        int[] groupsInRegistration = {0, 5, 9, 1, 3, 3, 3, 3};
+        for (int i = 0; i < archetypes.length; i++) {
+            archetypes[i] = archetypeWith(HP, dev.jtecs.component.Components.tag("test.query.Full" + i));
+            groupOf.put(archetypes[i], groupsInRegistration[i]);
+        }
+        WorldQuery query = new WorldQuery(new Host(), QueryDescriptor.builder().include(HP).groupBy(groupOf::get)
+                .build());
+        for (Archetype archetype : archetypes) {
+            assertTrue(query.consider(archetype));
+        }
+        assertTrue(query.forget(archetypes[2])); // group 9, last in the order: the order's last place keeps it
+        assertEquals(List.of(archetypes[0], archetypes[3], archetypes[4], archetypes[5], archetypes[6],
+                archetypes[7], archetypes[1]), query.archetypes());
+        assertTrue(query.forget(archetypes[6]));
+        assertEquals(List.of(archetypes[0], archetypes[3], archetypes[4], archetypes[5], archetypes[7],
+                archetypes[1]), query.archetypes());
+        for (int i : new int[] {0, 1, 3, 4, 5, 7}) {
+            assertTrue(query.isMember(archetypes[i]), "archetype " + i);
+        }
+    }
+
+    /** Spawns one entity into each archetype the tags make, then answers the query's groups with entities. */
+    private int[] groupsAfterSpawning(WorldQuery query, TagComponent[] tags) {
+        for (TagComponent tag : tags) {
+            world.spawn(HP, tag);
+        }
+        return query.groups();
+    }
+
+    /** The lookup by archetype id grows by doubling, not to each new id. */
+    @Test
+    void theLookupByArchetypeIdGrowsByDoubling() {
+        List<Archetype> archetypes = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            archetypes.add(archetypeWith(HP, dev.jtecs.component.Components.tag("test.query.Grow" + i)));
+        }
+        WorldQuery query = new WorldQuery(new Host(), QueryDescriptor.builder().include(HP).build());
+        dev.jtecs.entity.internal.AllocationFaults.disarm(); // restarts the count of growths
+        for (Archetype archetype : archetypes) {
+            assertTrue(query.consider(archetype));
+        }
+        long growths = dev.jtecs.entity.internal.AllocationFaults.seen(
+                dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
+        // three arrays by held archetype and the lookup, each doubling from 8: about 24; one growth per id: 300
+        assertTrue(growths <= 40, growths + " growths for 300 archetypes");
+    }
+
+    /** Only archetypes with rows are announced as a new query's first members. */
+    @Test
+    void theInitialMembersAreTheRowsOfArchetypesThatHaveAny() {
+        long gone = world.spawn(HP, ENEMY);
+        world.despawn(gone); // HP + ENEMY stays, empty
+        world.spawn(HP);
+        world.spawn(HP);
+        WorldQuery query = new WorldQuery(new Host(), QueryDescriptor.builder().include(HP)
+                .onEntitiesAdded((a, from, to) -> log.add(a.count() + ":" + from + ".." + to)).build());
+        for (Archetype archetype : List.of(archetypeWith(BOSS), world.archetypeOf(world.spawn(HP)))) {
+            query.consider(archetype);
+        }
+        query.consider(world.findArchetypes(ENEMY).get(0));
+        log.clear();
+        query.announceInitialMembers();
+        assertEquals(List.of("3:0..3"), log);
+    }
+
+    @Test
+    void aGroupsCountAddsTheRowsOfItsArchetypesOnly() {
+        TagComponent odd = dev.jtecs.component.Components.tag("test.query.Odd");
+        world.spawn(HP);
+        world.spawn(HP, odd);
+        world.spawn(HP, odd);
+        Query query = world.newQuery(QueryDescriptor.builder().include(HP)
+                .groupBy(a -> a.has(odd) ? 1 : 0).build());
+        assertEquals(1, query.getGroupCount(0));
+        assertEquals(2, query.getGroupCount(1));
+        assertEquals(0, query.getGroupCount(2));
+    }
 }
