@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.world.World;
 import java.util.List;
@@ -105,6 +106,9 @@ class RandomStreamsTest {
         assertThrows(NullPointerException.class, () -> streams.stream(null));
         assertEquals(List.of(), streams.names());
         assertFalse(streams.contains(""));
+        streams.stream("game.loot");
+        assertTrue(streams.contains("game.loot"));
+        assertFalse(streams.contains("game.lot"));
     }
 
     @Test

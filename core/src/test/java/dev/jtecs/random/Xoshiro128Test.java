@@ -289,4 +289,66 @@ class Xoshiro128Test {
             assertTrue(count > 850 && count < 1150, counts.toString());
         }
     }
+
+    /** The state word {@code s1} whose next output is {@code output} (the output is {@code rotl(s1 * 5, 7) * 9}). */
+    private static int s1For(int output) {
+        return Integer.rotateRight(output * inverse(9), 7) * inverse(5);
+    }
+
+    /** The inverse of an odd number modulo 2^32 (Newton's iteration doubles the correct bits each step). */
+    private static int inverse(int odd) {
+        int x = odd;
+        for (int i = 0; i < 5; i++) {
+            x *= 2 - odd * x;
+        }
+        return x;
+    }
+
+    /**
+     * A bounded draw keeps an output whose low word sits exactly on the biased band's edge ({@code 2^32 mod range})
+     * and draws again for one inside it, in both cases consuming exactly the outputs it used: made from states
+     * whose next output is chosen (range 3: the band is {@code [0, 1)}; 0xAAAAAAAB times 3 leaves 1 in the low word).
+     */
+    @Test
+    void aBoundedDrawKeepsTheEdgeOfTheBiasedBandAndDrawsAgainInsideIt() {
+        int edge = 0xAAAAAAAB;
+        Xoshiro128 kept = Xoshiro128.ofState(1, s1For(edge), 2, 3);
+        Xoshiro128 outputs = kept.copy();
+        assertEquals(edge, outputs.nextInt());
+        assertEquals(2, kept.nextInt(3), "the high word of 3 * 0xAAAAAAAB = 0x2_0000_0001");
+        assertEquals(outputs.nextInt(), kept.nextInt(), "one output used");
+
+        Xoshiro128 redrawn = Xoshiro128.ofState(1, s1For(0), 2, 3);
+        Xoshiro128 expected = redrawn.copy();
+        assertEquals(0, expected.nextInt(), "low word 0: inside the band");
+        long second = expected.nextInt() & 0xFFFF_FFFFL;
+        assertEquals((int) (second * 3 >>> 32), redrawn.nextInt(3));
+        assertEquals(expected.nextInt(), redrawn.nextInt(), "two outputs used");
+    }
+
+    /** Each shuffle draws once for every position but the first, and no more: what follows is the same stream. */
+    @Test
+    void aShuffleDrawsOnceForEveryPositionButTheFirst() {
+        int n = 10;
+        Xoshiro128 reference = new Xoshiro128(99);
+        for (int i = 0; i < n - 1; i++) {
+            reference.nextInt();
+        }
+        int after = reference.nextInt();
+        List<java.util.function.Consumer<Xoshiro128>> shuffles = List.of(
+                r -> r.shuffle(new int[n]),
+                r -> r.shuffle(new long[n]),
+                r -> r.shuffle(new ArrayList<>(java.util.Collections.nCopies(n, "x"))),
+                r -> r.shuffle(new java.util.LinkedList<>(java.util.Collections.nCopies(n, "x"))));
+        for (int k = 0; k < shuffles.size(); k++) {
+            Xoshiro128 random = new Xoshiro128(99);
+            shuffles.get(k).accept(random);
+            assertEquals(after, random.nextInt(), "shuffle " + k);
+        }
+    }
+
+    @Test
+    void toStringShowsTheStateInHex() {
+        assertEquals("Xoshiro128[1, ff, a, 7fffffff]", Xoshiro128.ofState(1, 255, 10, Integer.MAX_VALUE).toString());
+    }
 }

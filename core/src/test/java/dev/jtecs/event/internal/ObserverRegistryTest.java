@@ -190,4 +190,26 @@ class ObserverRegistryTest {
         assertThrows(IllegalStateException.class, () -> registry.deliver(0, Ping.class, new Ping(2)));
         assertEquals(List.of("first", "once", "fifth", "first", "fifth"), log);
     }
+
+    /** A once observer that was the last at its entity address takes the address with it once it has run. */
+    @Test
+    void theLastOnceObserverAtAnEntityLeavesNoAddressBehind() {
+        registry.observe(5, Ping.class, (Observer<Ping>) p -> log.add("once"), null, true);
+        assertEquals(1, registry.observedEntityAddresses());
+        registry.deliver(5, Ping.class, new Ping(1));
+        assertEquals(List.of("once"), log);
+        assertEquals(0, registry.observedEntityAddresses());
+        assertTrue(registry.presence(Ping.class).silent(), "nobody anywhere hears a Ping now");
+    }
+
+    /** A callback that clears its own address stops a once observer after it there from being delivered. */
+    @Test
+    void aCallbackClearingItsAddressPreventsALaterOnceObserverThere() {
+        registry.observe(5, Ping.class, (Observer<Ping>) p -> registry.clear(5), null, false);
+        registry.observe(5, Ping.class, (Observer<Ping>) p -> log.add("later"), null, true);
+        registry.deliver(5, Ping.class, new Ping(1));
+        assertEquals(List.of(), log);
+        assertEquals(0, registry.count());
+        assertEquals(0, registry.observedEntityAddresses());
+    }
 }
