@@ -548,7 +548,8 @@ class EntityIndexTest {
 
     @Test
     void heapOomWhileTheIndexGrowsLeavesItsArraysInStep() { // issue 18, defect 7
-        // the two slot arrays grow one after the other, twice in the loop below: fail each of the four growths
+        // the two slot arrays grow one after the other, twice in the loop below (past 2,048 and 4,096 entries; the
+        // growth past the first 1,024 came with the 1,024 ids made first): fail each of the four growths
         for (int k = 1; k <= 4; k++) {
             EntityIndex index = new EntityIndex(1 << 20);
             long[] ids = new long[1024];
@@ -558,7 +559,6 @@ class EntityIndexTest {
             }
             AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
             try {
-                // 1,024 slots fill the arrays' first capacity (slot 0 is never used): the next one grows them
                 assertThrows(OutOfMemoryError.class, () -> {
                     for (int i = 0; i < 4096; i++) {
                         index.publish(Entity.slot(index.allocate()), 2, i);

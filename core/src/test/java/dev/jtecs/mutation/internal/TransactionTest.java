@@ -484,16 +484,26 @@ class TransactionTest {
         for (int slot = 1; slot <= 64; slot++) {
             tx.stageTagMove(slot, slot, A, true, SOURCE);
         }
-        for (int k = 1; k <= 3; k++) { // the id, tag and mark arrays grow in turn
+        int failed = 0;
+        for (int k = 1; ; k++) { // the id, tag, mark, input and value arrays grow in turn, each failed once
             AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+            boolean unspent = false;
             try {
-                assertThrows(OutOfMemoryError.class, () -> tx.stageTagMove(65, 65, B, false, SOURCE), "growth " + k);
+                tx.stageTagMove(65, 65, B, false, SOURCE);
+                unspent = AllocationFaults.armed(AllocationFaults.Kind.HEAP);
+            } catch (OutOfMemoryError expected) {
+                assertTrue(AllocationFaults.isInjected(expected));
+                failed++;
+                assertEquals(-1, tx.peek(65), "growth " + k + ": nothing staged for the slot");
+                continue;
             } finally {
                 AllocationFaults.disarm();
             }
-            assertEquals(-1, tx.peek(65), "nothing staged for the slot");
+            assertTrue(unspent, "growth " + k + ": no growth here lets a failure go");
+            break;
         }
-        for (int slot = 65; slot <= 200; slot++) {
+        assertEquals(5, failed, "the five tag-move arrays");
+        for (int slot = 66; slot <= 200; slot++) {
             tx.stageTagMove(slot, slot, B, false, SOURCE);
         }
         tx.seal();
@@ -1127,24 +1137,37 @@ class TransactionTest {
         assertTrue(bytes < 200_000, bytes + " bytes");
     }
 
-    /** A failed growth of the staged values, or of the move after them, stages nothing the move would read. */
+    /**
+     * A failed growth of the staged values, or of the move after them, stages nothing the move would read: each
+     * growth failed in turn, with the first 64 moves staged already so that the move's own arrays must grow too.
+     */
     @Test
     void aFailedGrowthStagesNoValueMove() {
         assertTrue(AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults");
-        for (int k = 1; k <= 3; k++) {
+        int failed = 0;
+        for (int k = 1; ; k++) {
             Transaction tx = new Transaction();
+            for (int slot = 2; slot <= 65; slot++) {
+                tx.stageTagMove(slot, slot, A, true, SOURCE); // the tag-move arrays' first 64 places
+            }
             AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
             try {
                 tx.stageValueMove(1, 1, SPOT.of(new Spot(1, 2f)), SOURCE);
+                boolean unspent = AllocationFaults.armed(AllocationFaults.Kind.HEAP);
                 AllocationFaults.disarm();
-                assertEquals(SPOT.of(new Spot(1, 2f)), tx.tagMoveInput(0), "growth " + k + " was not needed");
+                assertTrue(unspent, "growth " + k + ": no growth here lets a failure go");
+                assertEquals(SPOT.of(new Spot(1, 2f)), tx.tagMoveInput(64), "growth " + k + " was not needed");
+                break;
             } catch (OutOfMemoryError expected) {
                 AllocationFaults.disarm();
-                assertFalse(tx.hasOpenTagMoves(), "growth " + k + ": nothing staged for the slot");
+                assertTrue(AllocationFaults.isInjected(expected));
+                failed++;
+                assertEquals(-1, tx.peek(1), "growth " + k + ": nothing staged for the slot");
                 tx.stageValueMove(1, 1, SPOT.of(new Spot(5, 6f)), SOURCE);
-                assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(0), "growth " + k + ": and it stages again");
+                assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), "growth " + k + ": and it stages again");
             }
         }
+        assertTrue(failed >= 6, failed + " growths failed: the values' and the move's five arrays");
     }
 
     @Test

@@ -53,17 +53,37 @@ final class RelationFixtures {
     static final Relationship HOLD = Relationships.register("test.rel.Hold",
             o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
 
+    /** What became of the fault {@link #commitFailingAtHeapGrowth} armed. */
+    enum HeapFault {
+        /** The commit failed with it. */
+        FAILED,
+        /**
+         * It fired on a growth whose failure is let go (a table's column views, made again when next read), and the
+         * commit went through: a sweep goes on to the next growth, since the ones after it did not fail.
+         */
+        ABSORBED,
+        /** The commit made fewer than {@code k} growths: every growth of it has been failed in turn. */
+        UNSPENT
+    }
+
     /**
-     * Commits {@code world}'s open scope with the {@code k}-th heap growth of the commit failing; returns whether it
-     * failed (an injected {@code OutOfMemoryError}), false when the commit made fewer than {@code k} growths.
+     * Commits {@code world}'s open scope with the {@code k}-th heap growth of the commit failing; says whether the
+     * commit failed with it, went through after it was let go, or made fewer growths. A sweep over {@code k} ends
+     * at {@link HeapFault#UNSPENT} only: ending at the first commit that goes through would stop at the first
+     * growth whose failure is let go, short of those after it.
      */
-    static boolean commitFailingAtHeapGrowth(World world, int k) {
+    static HeapFault commitFailingAtHeapGrowth(World world, int k) {
         dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
         try {
             world.commit();
-            return false;
+            boolean unspent = dev.jtecs.entity.internal.AllocationFaults.armed(
+                    dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
+            return unspent ? HeapFault.UNSPENT : HeapFault.ABSORBED;
         } catch (OutOfMemoryError e) {
-            return true;
+            if (!dev.jtecs.entity.internal.AllocationFaults.isInjected(e)) {
+                throw e;
+            }
+            return HeapFault.FAILED;
         } finally {
             dev.jtecs.entity.internal.AllocationFaults.disarm();
         }
