@@ -30,7 +30,6 @@ import java.util.concurrent.locks.LockSupport;
  *     over and back allocates nothing once the member arrays have grown to the largest group.
  */
 final class ParallelSystems implements AutoCloseable {
-    private final int threads;
     private final Worker[] workers;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicInteger unfinished = new AtomicInteger();
@@ -52,7 +51,6 @@ final class ParallelSystems implements AutoCloseable {
     private Throwable[] failures = new Throwable[8];
 
     ParallelSystems(int threads) {
-        this.threads = threads;
         this.workers = new Worker[threads];
         for (int w = 0; w < threads; w++) {
             workers[w] = new Worker(w);
@@ -62,10 +60,6 @@ final class ParallelSystems implements AutoCloseable {
     @SuppressWarnings("unchecked")
     private static List<Archetype>[] newLists(int n) {
         return (List<Archetype>[]) new List<?>[n];
-    }
-
-    int threads() {
-        return threads;
     }
 
     /**

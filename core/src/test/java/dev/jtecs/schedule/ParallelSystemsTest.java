@@ -326,12 +326,14 @@ class ParallelSystemsTest {
         try (World world = World.create(WorldConfig.defaults().systemThreads(2))) {
             long id = world.spawn(POS.of(0), VEL.of(0));
             Query q = world.newQuery(QueryDescriptor.builder().include(POS).build());
-            List<Boolean> dirtyInLater = new ArrayList<>();
+            List<String> dirtyInLater = new ArrayList<>();
             world.addSystem(SystemConfig.named("w").writes(POS).parallel(q, (dt, archetypes, commands) -> { }));
             world.addSystem(SystemConfig.named("look").phase(Phases.POST_UPDATE)
-                    .run((dt, w) -> dirtyInLater.add(w.archetypeOf(id).isComponentDirty(POS))));
-            world.update(0.1);
-            assertEquals(List.of(true), dirtyInLater);
+                    .run((dt, w) -> dirtyInLater.add(w.archetypeOf(id).isComponentDirty(POS) + " "
+                            + w.archetypeOf(id).isComponentDirty(VEL))));
+            world.update(0.1); // the spawn's values are new this frame: both dirty
+            world.update(0.1); // an update ends by clearing every mark: now only the declared write marks
+            assertEquals(List.of("true true", "true false"), dirtyInLater);
         }
     }
 
@@ -415,6 +417,131 @@ class ParallelSystemsTest {
                     () -> world.addSystem(SystemConfig.named("x").parallel(foreign, (dt, a, c) -> { })));
             world.addSystem(SystemConfig.named("p").parallel(null, (dt, a, c) -> { }));
             assertThrows(IllegalArgumentException.class, () -> world.replaceSystemBody("p", (dt, w) -> { }));
+        }
+    }
+
+    /** Every kind of command a body can give lands, in the order given, once the group is over. */
+    @Test
+    void everyKindOfCommandLands() {
+        try (World world = World.create(WorldConfig.defaults().systemThreads(2))) {
+            world.declarePartition(MOOD);
+            world.declarePartition(MARK);
+            long a = world.spawn(POS.of(0), HP.of(1), CALM, MARKED);
+            long b = world.spawn(POS.of(0));
+            world.addSystem(SystemConfig.named("all").writes(HP).parallel(null, (dt, x, cmd) -> {
+                cmd.set(a, HP.of(5));
+                cmd.remove(a, POS);
+                cmd.unsetTag(a, MARKED);
+                cmd.setTag(a, PANIC);
+                cmd.despawn(b);
+                cmd.spawn(AGE.of(7));
+            }));
+            world.update(0.1);
+            assertEquals(5, world.get(a, HP));
+            assertFalse(world.has(a, POS));
+            assertFalse(world.has(a, MARKED));
+            assertFalse(world.has(a, CALM), "the mood's other variant gave way");
+            assertTrue(world.has(a, PANIC));
+            assertFalse(world.isAlive(b));
+            assertEquals(2, world.entityCount());
+            assertEquals(1, world.newQuery(QueryDescriptor.builder().include(AGE).build()).count());
+        }
+    }
+
+    /**
+     * A group larger than the runner's first room (eight members), then one of exactly eight: every member runs
+     * once, and each body is handed only archetypes that hold rows.
+     */
+    @Test
+    void largeGroupsRunEveryMemberAndBodiesSeeOnlyArchetypesWithRows() {
+        for (int members : new int[] {11, 8}) {
+            try (World world = World.create(WorldConfig.defaults().systemThreads(3))) {
+                long gone = world.spawn(POS.of(0), CALM);
+                world.spawn(POS.of(0));
+                world.despawn(gone); // POS + CALM stays matched, empty
+                Query q = world.newQuery(QueryDescriptor.builder().include(POS).build());
+                assertEquals(2, q.archetypes().size());
+                List<String> seen = Collections.synchronizedList(new ArrayList<>());
+                for (int i = 0; i < members; i++) {
+                    String name = "m" + i;
+                    world.addSystem(SystemConfig.named(name).parallel(q, (dt, archetypes, cmd) -> {
+                        for (Archetype archetype : archetypes) {
+                            assertTrue(archetype.count() > 0, name + " was handed an empty archetype");
+                        }
+                        seen.add(name + ":" + archetypes.size());
+                    }));
+                }
+                world.update(0.1);
+                List<String> sorted = new ArrayList<>(seen);
+                Collections.sort(sorted);
+                List<String> expected = new ArrayList<>();
+                for (int i = 0; i < members; i++) {
+                    expected.add("m" + i + ":1");
+                }
+                Collections.sort(expected);
+                assertEquals(expected, sorted, members + " members");
+            }
+        }
+    }
+
+    /**
+     * The first member in system order failing keeps every later member's commands out, and a failure that is not
+     * a runtime exception is wrapped in one that names the system.
+     */
+    @Test
+    void aFailingFirstMemberKeepsEveryCommandOutAndACheckedFailureNamesItsSystem() {
+        try (World world = World.create(WorldConfig.defaults().systemThreads(2))) {
+            long a = world.spawn(POS.of(0));
+            world.addSystem(SystemConfig.named("first").writes(POS).parallel(null, (dt, x, cmd) -> {
+                throw ParallelSystemsTest.<RuntimeException>sneaky(new java.io.IOException("disk"));
+            }));
+            world.addSystem(SystemConfig.named("second").writes(VEL).parallel(null, (dt, x, cmd) -> cmd.despawn(a)));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> world.update(0.1));
+            assertEquals("parallel system first failed", e.getMessage());
+            assertTrue(e.getCause() instanceof java.io.IOException);
+            world.commit();
+            world.unwind();
+            world.enqueueCommit();
+            assertTrue(world.isAlive(a), "the member after the failing first one is not applied");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> T sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
+
+    /** The workers are daemon threads, and closing the world ends them. */
+    @Test
+    void theWorkersAreDaemonThreadsThatEndWhenTheWorldCloses() throws InterruptedException {
+        List<Thread> workers = Collections.synchronizedList(new ArrayList<>());
+        World world = World.create(WorldConfig.defaults().systemThreads(2));
+        world.addSystem(SystemConfig.named("who").parallel(null, (dt, x, cmd) -> workers.add(Thread.currentThread())));
+        world.update(0.1);
+        assertEquals(1, workers.size());
+        Thread worker = workers.get(0);
+        assertTrue(worker.isDaemon());
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (worker.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+            Thread.onSpinWait(); // until it is parked, waiting for the next group: closing must wake it
+        }
+        world.close();
+        worker.join(10_000);
+        assertFalse(worker.isAlive(), "closing the world ended its worker");
+    }
+
+    /** A query whose every archetype is empty hands its body no archetype at all. */
+    @Test
+    void aQueryWithOnlyEmptyArchetypesHandsItsBodyNone() {
+        try (World world = World.create(WorldConfig.defaults().systemThreads(2))) {
+            world.despawn(world.spawn(POS.of(0))); // POS's archetype stays matched, empty
+            Query q = world.newQuery(QueryDescriptor.builder().include(POS).build());
+            assertEquals(1, q.archetypes().size());
+            List<Integer> handed = Collections.synchronizedList(new ArrayList<>());
+            world.addSystem(SystemConfig.named("empty").parallel(q, (dt, archetypes, cmd) -> handed.add(
+                    archetypes.size())));
+            world.update(0.1);
+            assertEquals(List.of(0), handed);
         }
     }
 }

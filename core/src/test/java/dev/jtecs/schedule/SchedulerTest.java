@@ -897,4 +897,79 @@ class SchedulerTest {
         world.update(0);
         assertEquals(List.of("after"), takeLog());
     }
+
+    // ---------------------------------------------------------------- parallel groups and their barriers
+
+    /** A world with two system threads and no builtin systems, closed by the caller. */
+    private static World parallelWorld() {
+        return withoutBuiltins(World.create(WorldConfig.defaults().systemThreads(2)));
+    }
+
+    private static dev.jtecs.query.Query markers(World w) {
+        return w.newQuery(QueryDescriptor.builder().include(MARKER).build());
+    }
+
+    /** A parallel system with {@code commitBefore} sees what the systems before it staged, published. */
+    @Test
+    void aParallelSystemCommittingBeforeSeesWhatWasStagedBeforeIt() {
+        try (World w = parallelWorld()) {
+            dev.jtecs.query.Query markers = markers(w);
+            List<Integer> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+            w.addSystem(SystemConfig.named("maker").run((dt, world) -> world.spawn(MARKER)));
+            w.addSystem(SystemConfig.named("counter").after("maker").commitBefore()
+                    .parallel(markers, (dt, archetypes, commands) -> seen.add(rows(archetypes))));
+            w.update(0.1);
+            w.update(0.1);
+            assertEquals(List.of(1, 2), seen);
+        }
+    }
+
+    /**
+     * A parallel member with {@code commitAfter}, or whose run condition asks for a commit, ends its group with a
+     * barrier: the next system sees the group's commands published.
+     */
+    @Test
+    void aParallelGroupEndsWithABarrierWhenAMemberCommitsAfterOrItsConditionAsks() {
+        for (boolean byCondition : new boolean[] {false, true}) {
+            try (World w = parallelWorld()) {
+                dev.jtecs.query.Query markers = markers(w);
+                List<Integer> seen = new ArrayList<>();
+                SystemConfig spawner = SystemConfig.named("spawner")
+                        .parallel(null, (dt, archetypes, commands) -> commands.spawn(MARKER));
+                spawner = byCondition ? spawner.runIf((dt, world, name) -> {
+                    world.enqueueCommit();
+                    return true;
+                }) : spawner.commitAfter();
+                w.addSystem(spawner);
+                w.addSystem(SystemConfig.named("counter").after("spawner")
+                        .run((dt, world) -> seen.add(markers.count())));
+                w.update(0.1);
+                assertEquals(List.of(1), seen, byCondition ? "asked by the run condition" : "commitAfter");
+            }
+        }
+    }
+
+    /** A disabled parallel system between two others is passed over; the two still run, once each, together. */
+    @Test
+    void aDisabledParallelSystemInAGroupIsPassedOver() {
+        try (World w = parallelWorld()) {
+            List<String> ran = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (String name : List.of("p1", "p2", "p3")) {
+                w.addSystem(SystemConfig.named(name).parallel(null, (dt, archetypes, commands) -> ran.add(name)));
+            }
+            assertTrue(w.setSystemEnabled("p2", false));
+            w.update(0.1);
+            List<String> sorted = new ArrayList<>(ran);
+            java.util.Collections.sort(sorted);
+            assertEquals(List.of("p1", "p3"), sorted);
+        }
+    }
+
+    private static int rows(List<dev.jtecs.storage.Archetype> archetypes) {
+        int rows = 0;
+        for (dev.jtecs.storage.Archetype archetype : archetypes) {
+            rows += archetype.count();
+        }
+        return rows;
+    }
 }
