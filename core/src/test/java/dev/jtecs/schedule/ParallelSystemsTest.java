@@ -420,7 +420,7 @@ class ParallelSystemsTest {
         }
     }
 
-    /** Every kind of command a body can give lands, in the order given, once the group is over. */
+    /** Every kind of command a body can give lands once the group is over. */
     @Test
     void everyKindOfCommandLands() {
         try (World world = World.create(WorldConfig.defaults().systemThreads(2))) {
