@@ -935,15 +935,24 @@ class EntityIndexTest {
         assertEquals(Entity.pack(2, 5), out[1]);
     }
 
-    /** A batch that takes exactly the slots left fits; one more does not, and changes nothing. */
-    @Test
-    void aScatteredBatchOfExactlyWhatIsLeftFits() {
-        EntityIndex index = new EntityIndex(10);
+    /**
+     * An index of {@code maxEntities} slots with slots 1 to 10 published, then {@code first} and {@code second}
+     * freed.
+     */
+    private static EntityIndex tenPublishedTwoFreed(int maxEntities, int first, int second) {
+        EntityIndex index = new EntityIndex(maxEntities);
         for (int i = 0; i < 10; i++) {
             index.publish(Entity.slot(index.allocate()), 1, i);
         }
-        index.free(3);
-        index.free(7);
+        index.free(first);
+        index.free(second);
+        return index;
+    }
+
+    /** A batch that takes exactly the slots left fits; one more does not, and changes nothing. */
+    @Test
+    void aScatteredBatchOfExactlyWhatIsLeftFits() {
+        EntityIndex index = tenPublishedTwoFreed(10, 3, 7);
         long[] out = new long[3];
         String before = state(index);
         assertThrows(IllegalStateException.class, () -> index.allocateScattered(3, 2, out));
@@ -960,12 +969,8 @@ class EntityIndexTest {
      */
     @Test
     void aScatteredBatchToTheLastSlotGrowsOnceUpFront() {
-        EntityIndex index = new EntityIndex(3000);
-        for (int i = 0; i < 10; i++) {
-            index.publish(Entity.slot(index.allocate()), 1, i);
-        }
-        index.free(2);
-        index.free(5); // two recycled slots, not a run: the batch is reserved one slot at a time
+        // two recycled slots, not a run: the batch is reserved one slot at a time
+        EntityIndex index = tenPublishedTwoFreed(3000, 2, 5);
         int count = (int) index.available();
         long[] out = new long[count];
         AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 3); // the two slot arrays may grow; nothing more
