@@ -211,7 +211,12 @@ class RunIfTest {
                 assertThrows(IllegalArgumentException.class, () -> RunIf.every(1, -0.5, new Xoshiro128(1)));
         assertEquals("every: jitter=-0.5 must be non-negative and finite", jitter.getMessage());
         assertThrows(NullPointerException.class, () -> RunIf.every(1, 0.5, null));
+        assertEquals("every: interval=0.0 must be positive and finite", assertThrows(IllegalArgumentException.class,
+                () -> RunIf.every(0, 0.5, new Xoshiro128(1))).getMessage(), "the jittered form checks its interval");
         assertThrows(IllegalArgumentException.class, () -> RunIf.after(-1));
+        assertEquals("afterFrames: frames=-1 must not be negative",
+                assertThrows(IllegalArgumentException.class, () -> RunIf.afterFrames(-1)).getMessage());
+        RunIf.afterFrames(0); // no frames to wait: accepted
         assertThrows(IllegalArgumentException.class, () -> RunIf.cooldown(Double.NaN));
         assertThrows(NullPointerException.class, () -> RunIf.both(null, RunIf.every(1)));
         assertThrows(NullPointerException.class, () -> RunIf.inState(null));
