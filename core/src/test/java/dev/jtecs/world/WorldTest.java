@@ -1560,20 +1560,11 @@ class WorldTest {
                 assertEquals(8, full.archetypes().size());
                 int archetypes = w.archetypeCount();
                 grouped.clear();
-                dev.jtecs.entity.internal.AllocationFaults.failAt(
-                        dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
-                boolean failed = false;
-                boolean unspent = false; // the spawn made fewer growths than k
-                try {
-                    w.spawn(POSITION.of(pos(k, 0)), SHAPES[8]);
-                    unspent = dev.jtecs.entity.internal.AllocationFaults.armed(
-                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
-                } catch (OutOfMemoryError injected) {
-                    assertTrue(dev.jtecs.entity.internal.AllocationFaults.isInjected(injected), "growth " + k);
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
-                }
+                var spawnInput = POSITION.of(pos(k, 0));
+                dev.jtecs.testing.FaultAttempt.Outcome outcome = dev.jtecs.testing.FaultAttempt.run(
+                        dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k, () -> w.spawn(spawnInput, SHAPES[8]));
+                boolean failed = outcome == dev.jtecs.testing.FaultAttempt.Outcome.FAILED;
+                boolean unspent = outcome == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT; // fewer growths than k
                 if (failed) {
                     String at = "growth " + k;
                     assertEquals(8, w.entityCount(), at);

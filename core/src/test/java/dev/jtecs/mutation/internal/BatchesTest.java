@@ -40,6 +40,7 @@ import dev.jtecs.mutation.BatchIds;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import dev.jtecs.world.WorldStats;
+import dev.jtecs.testing.FaultAttempt;
 
 class BatchesTest {
     record Pos(float x, float y) {}
@@ -152,17 +153,10 @@ class BatchesTest {
                     }
                 }
                 w.defer();
-                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
-                boolean failed = false;
-                boolean unspent = false;
-                try {
-                    w.batchSpawn(20, List.of(POS, VEL));
-                    unspent = AllocationFaults.armed(AllocationFaults.Kind.HEAP);
-                } catch (OutOfMemoryError expected) {
-                    assertTrue(AllocationFaults.isInjected(expected));
-                    failed = true;
-                }
-                AllocationFaults.disarm();
+                FaultAttempt.Outcome outcome = FaultAttempt.run(AllocationFaults.Kind.HEAP, k,
+                        () -> w.batchSpawn(20, List.of(POS, VEL)));
+                boolean failed = outcome == FaultAttempt.Outcome.FAILED;
+                boolean unspent = outcome == FaultAttempt.Outcome.UNSPENT;
                 w.commit();
                 if (unspent) {
                     break; // fewer allocations than k: each was failed in turn

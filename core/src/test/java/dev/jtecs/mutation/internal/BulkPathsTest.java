@@ -958,19 +958,10 @@ class BulkPathsTest {
         for (int k = 1; ; k++) {
             try (Rig rig = new Rig()) {
                 stage.accept(rig);
-                dev.jtecs.entity.internal.AllocationFaults.failAt(faults.kind, k);
-                boolean failed;
-                boolean unspent = false;
-                try {
-                    rig.drain.drain();
-                    failed = false;
-                    unspent = dev.jtecs.entity.internal.AllocationFaults.armed(faults.kind);
-                } catch (OutOfMemoryError e) {
-                    assertTrue(dev.jtecs.entity.internal.AllocationFaults.isInjected(e));
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
-                }
+                dev.jtecs.testing.FaultAttempt.Outcome outcome =
+                        dev.jtecs.testing.FaultAttempt.run(faults.kind, k, rig.drain::drain);
+                boolean failed = outcome == dev.jtecs.testing.FaultAttempt.Outcome.FAILED;
+                boolean unspent = outcome == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT;
                 rig.assertConsistent("after allocation " + k + " failed=" + failed);
                 if (unspent) {
                     assertTrue(failures > 0, "some allocation of the batch was failed");
@@ -1307,19 +1298,10 @@ class BulkPathsTest {
                 world.defer();
                 world.set(ids[ids.length - 1], N.of(1)); // the table changes first: the batch goes member by member
                 world.batchSet(ts, HELD);
-                boolean failed = false;
-                boolean unspent = false;
-                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
-                try {
-                    world.commit();
-                    unspent = dev.jtecs.entity.internal.AllocationFaults.armed(
-                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
-                } catch (OutOfMemoryError expected) {
-                    assertTrue(dev.jtecs.entity.internal.AllocationFaults.isInjected(expected));
-                    failed = true;
-                } finally {
-                    dev.jtecs.entity.internal.AllocationFaults.disarm();
-                }
+                dev.jtecs.testing.FaultAttempt.Outcome outcome = dev.jtecs.testing.FaultAttempt.run(
+                        dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k, world::commit);
+                boolean failed = outcome == dev.jtecs.testing.FaultAttempt.Outcome.FAILED;
+                boolean unspent = outcome == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT;
                 java.util.Set<Long> sources = new java.util.HashSet<>();
                 for (long source : world.relationshipSources(SPARSE_HELD_BY, held)) {
                     sources.add(source);

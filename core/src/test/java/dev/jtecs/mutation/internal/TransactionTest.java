@@ -14,6 +14,7 @@ import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.AllocationFaults;
 import dev.jtecs.storage.internal.NativeMemory;
 import dev.jtecs.storage.internal.Table;
+import dev.jtecs.testing.FaultAttempt;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -486,20 +487,14 @@ class TransactionTest {
         }
         int failed = 0;
         for (int k = 1; ; k++) { // the id, tag, mark, input and value arrays grow in turn, each failed once
-            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
-            boolean unspent = false;
-            try {
-                tx.stageTagMove(65, 65, B, false, SOURCE);
-                unspent = AllocationFaults.armed(AllocationFaults.Kind.HEAP);
-            } catch (OutOfMemoryError expected) {
-                assertTrue(AllocationFaults.isInjected(expected));
+            FaultAttempt.Outcome outcome = FaultAttempt.run(AllocationFaults.Kind.HEAP, k,
+                    () -> tx.stageTagMove(65, 65, B, false, SOURCE));
+            if (outcome == FaultAttempt.Outcome.FAILED) {
                 failed++;
                 assertEquals(-1, tx.peek(65), "growth " + k + ": nothing staged for the slot");
                 continue;
-            } finally {
-                AllocationFaults.disarm();
             }
-            assertTrue(unspent, "growth " + k + ": no growth here lets a failure go");
+            assertEquals(FaultAttempt.Outcome.UNSPENT, outcome, "growth " + k + ": no growth here lets a failure go");
             break;
         }
         assertEquals(5, failed, "the five tag-move arrays");
@@ -1150,22 +1145,17 @@ class TransactionTest {
             for (int slot = 2; slot <= 65; slot++) {
                 tx.stageTagMove(slot, slot, A, true, SOURCE); // the tag-move arrays' first 64 places
             }
-            AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
-            try {
-                tx.stageValueMove(1, 1, SPOT.of(new Spot(1, 2f)), SOURCE);
-                boolean unspent = AllocationFaults.armed(AllocationFaults.Kind.HEAP);
-                AllocationFaults.disarm();
-                assertTrue(unspent, "growth " + k + ": no growth here lets a failure go");
+            FaultAttempt.Outcome outcome = FaultAttempt.run(AllocationFaults.Kind.HEAP, k,
+                    () -> tx.stageValueMove(1, 1, SPOT.of(new Spot(1, 2f)), SOURCE));
+            if (outcome != FaultAttempt.Outcome.FAILED) {
+                assertEquals(FaultAttempt.Outcome.UNSPENT, outcome, "growth " + k + ": no growth lets a failure go");
                 assertEquals(SPOT.of(new Spot(1, 2f)), tx.tagMoveInput(64), "growth " + k + " was not needed");
                 break;
-            } catch (OutOfMemoryError expected) {
-                AllocationFaults.disarm();
-                assertTrue(AllocationFaults.isInjected(expected));
-                failed++;
-                assertEquals(-1, tx.peek(1), "growth " + k + ": nothing staged for the slot");
-                tx.stageValueMove(1, 1, SPOT.of(new Spot(5, 6f)), SOURCE);
-                assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), "growth " + k + ": and it stages again");
             }
+            failed++;
+            assertEquals(-1, tx.peek(1), "growth " + k + ": nothing staged for the slot");
+            tx.stageValueMove(1, 1, SPOT.of(new Spot(5, 6f)), SOURCE);
+            assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), "growth " + k + ": and it stages again");
         }
         assertTrue(failed >= 6, failed + " growths failed: the values' and the move's five arrays");
     }

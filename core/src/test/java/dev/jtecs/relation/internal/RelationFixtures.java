@@ -9,6 +9,7 @@ import dev.jtecs.component.TagComponent;
 import dev.jtecs.entity.Entity;
 import java.util.ArrayList;
 import java.util.List;
+import dev.jtecs.testing.FaultAttempt;
 import dev.jtecs.world.World;
 
 /** The relationships and components the relationship tests share (registered once per process), and helpers. */
@@ -53,40 +54,12 @@ final class RelationFixtures {
     static final Relationship HOLD = Relationships.register("test.rel.Hold",
             o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
 
-    /** What became of the fault {@link #commitFailingAtHeapGrowth} armed. */
-    enum HeapFault {
-        /** The commit failed with it. */
-        FAILED,
-        /**
-         * It fired on a growth whose failure is let go (a table's column views, made again when next read), and the
-         * commit went through: a sweep goes on to the next growth, since the ones after it did not fail.
-         */
-        ABSORBED,
-        /** The commit made fewer than {@code k} growths: every growth of it has been failed in turn. */
-        UNSPENT
-    }
-
     /**
      * Commits {@code world}'s open scope with the {@code k}-th heap growth of the commit failing; says whether the
-     * commit failed with it, went through after it was let go, or made fewer growths. A sweep over {@code k} ends
-     * at {@link HeapFault#UNSPENT} only: ending at the first commit that goes through would stop at the first
-     * growth whose failure is let go, short of those after it.
+     * commit failed with it, went through after it was let go, or made fewer growths ({@link FaultAttempt}).
      */
-    static HeapFault commitFailingAtHeapGrowth(World world, int k) {
-        dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
-        try {
-            world.commit();
-            boolean unspent = dev.jtecs.entity.internal.AllocationFaults.armed(
-                    dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
-            return unspent ? HeapFault.UNSPENT : HeapFault.ABSORBED;
-        } catch (OutOfMemoryError e) {
-            if (!dev.jtecs.entity.internal.AllocationFaults.isInjected(e)) {
-                throw e;
-            }
-            return HeapFault.FAILED;
-        } finally {
-            dev.jtecs.entity.internal.AllocationFaults.disarm();
-        }
+    static FaultAttempt.Outcome commitFailingAtHeapGrowth(World world, int k) {
+        return FaultAttempt.run(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k, world::commit);
     }
 
     /**

@@ -649,11 +649,11 @@ class SettlementTest {
                 for (long target : targets) {
                     w.despawn(target);
                 }
-                RelationFixtures.HeapFault fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
-                if (fault == RelationFixtures.HeapFault.ABSORBED) {
+                dev.jtecs.testing.FaultAttempt.Outcome fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.LET_GO) {
                     continue; // the growth failed was let go and the commit went through: on to the next
                 }
-                if (fault == RelationFixtures.HeapFault.UNSPENT) {
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT) {
                     assertTrue(injected > 0, "the despawn allocates");
                     return;
                 }
@@ -696,14 +696,14 @@ class SettlementTest {
                     w.despawn(targets[i]);
                     sources[i] = w.spawn(HOLD.to(targets[i])); // lands after its target died
                 }
-                RelationFixtures.HeapFault fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
-                if (fault == RelationFixtures.HeapFault.ABSORBED) {
+                dev.jtecs.testing.FaultAttempt.Outcome fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.LET_GO) {
                     for (long source : sources) { // the commit went through: what a clean one leaves
                         assertFalse(w.isAlive(source), "k=" + k);
                     }
                     continue; // the growth failed was let go: on to the next
                 }
-                if (fault == RelationFixtures.HeapFault.UNSPENT) {
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT) {
                     assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, injected > 0,
                             "the commit allocates");
                     for (long source : sources) {
@@ -964,12 +964,12 @@ class SettlementTest {
                 long[] tree = spawnTree(w, 4, 5); // 341 entities
                 w.defer();
                 w.despawn(tree[0]);
-                RelationFixtures.HeapFault fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
-                if (fault == RelationFixtures.HeapFault.ABSORBED) {
+                dev.jtecs.testing.FaultAttempt.Outcome fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.LET_GO) {
                     assertEquals(0, w.entityCount(), "k=" + k + ": the commit went through, the tree is gone");
                     continue; // the growth failed was let go: on to the next
                 }
-                if (fault == RelationFixtures.HeapFault.UNSPENT) {
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT) {
                     assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, injected > 0,
                             "the cascade allocates");
                     assertEquals(0, w.entityCount());

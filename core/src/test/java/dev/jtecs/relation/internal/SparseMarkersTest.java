@@ -756,11 +756,11 @@ class SparseMarkersTest {
                 for (int i = 0; i < sources.length; i++) {
                     sources[i] = w.spawn(LIKES.to(targets[i % 6]), LIKES.to(targets[(i * 5 + 1) % 6]));
                 }
-                RelationFixtures.HeapFault fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
-                if (fault == RelationFixtures.HeapFault.ABSORBED) {
+                dev.jtecs.testing.FaultAttempt.Outcome fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.LET_GO) {
                     continue; // the growth failed was let go and the commit went through: on to the next
                 }
-                if (fault == RelationFixtures.HeapFault.UNSPENT) {
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT) {
                     assertTrue(injected > 0, "the flush allocates");
                     return;
                 }
@@ -824,11 +824,11 @@ class SparseMarkersTest {
                 Query marked = w.newQuery(QueryDescriptor.builder().include(MARK).build());
                 w.defer();
                 w.batchSet(marked, LIKES.to(target));
-                RelationFixtures.HeapFault fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
-                if (fault == RelationFixtures.HeapFault.ABSORBED) {
+                dev.jtecs.testing.FaultAttempt.Outcome fault = RelationFixtures.commitFailingAtHeapGrowth(w, k);
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.LET_GO) {
                     continue; // the growth failed was let go and the commit went through: on to the next
                 }
-                if (fault == RelationFixtures.HeapFault.UNSPENT) {
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT) {
                     assertTrue(injected > 0, "the batch allocates");
                     return;
                 }

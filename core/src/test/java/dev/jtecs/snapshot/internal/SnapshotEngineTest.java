@@ -723,20 +723,11 @@ class SnapshotEngineTest {
                 try (World destination = World.create()) {
                     destination.loadSnapshot(smallBinary); // the scratch is sized for 30 entities: 2,000 must grow it
                     String before = rows(destination);
-                    dev.jtecs.entity.internal.AllocationFaults.failAt(
-                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
-                    boolean failed = false;
-                    boolean unspent = false;
-                    try {
-                        destination.loadSnapshot(binary);
-                        unspent = dev.jtecs.entity.internal.AllocationFaults.armed(
-                                dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
-                    } catch (OutOfMemoryError injected) {
-                        assertTrue(dev.jtecs.entity.internal.AllocationFaults.isInjected(injected));
-                        failed = true;
-                    } finally {
-                        dev.jtecs.entity.internal.AllocationFaults.disarm();
-                    }
+                    dev.jtecs.testing.FaultAttempt.Outcome outcome = dev.jtecs.testing.FaultAttempt.run(
+                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k,
+                            () -> destination.loadSnapshot(binary));
+                    boolean failed = outcome == dev.jtecs.testing.FaultAttempt.Outcome.FAILED;
+                    boolean unspent = outcome == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT;
                     if (!failed) {
                         assertEquals(expected, rows(destination), "k=" + k + ", seed " + seed);
                         if (unspent) {
