@@ -302,6 +302,15 @@ public final class HierarchyOrder {
         gathered = false;
     }
 
+    /** The archetype references the order holds (tests: a smaller gather and {@link #clear} drop the rest). */
+    int heldArchetypes() {
+        int held = 0;
+        for (Archetype archetype : archetypes) {
+            held += archetype != null ? 1 : 0;
+        }
+        return held;
+    }
+
     @Override
     public String toString() {
         return "HierarchyOrder of " + steps + " steps over " + query.descriptor();

@@ -147,7 +147,7 @@ final class RelativeTransformComposer implements SystemBody {
             int from = steps.fromRow(k);
             int end = from + steps.rowCount(k);
             int last = k + 1; // the steps [k, last) compose rows [from, end) together: see composeRun
-            while (last < n && end - from < RUN_ROWS && steps.archetypeIndex(last) == child
+            while (last < n && steps.archetypeIndex(last) == child
                     && steps.fromRow(last) == end && end - from + steps.rowCount(last) <= RUN_ROWS
                     && !(steps.parentIndex(last) == child && steps.parentRow(last) >= from
                             && steps.parentRow(last) < end)) {
@@ -323,6 +323,17 @@ final class RelativeTransformComposer implements SystemBody {
             dropViews(n, viewed);
         }
         viewed = n;
+    }
+
+    /** The column views this body holds, over all its arrays (tests: a smaller gather drops the rest). */
+    int heldViews() {
+        int held = 0;
+        for (Object[] views : new Object[][] {x, y, z, layers, r, sx, sy, rx, ry, rz, rr, rsx, rsy}) {
+            for (Object view : views) {
+                held += view != null ? 1 : 0;
+            }
+        }
+        return held;
     }
 
     private void dropViews(int from, int to) {

@@ -29,6 +29,15 @@ class HierarchyOrderTest {
     private static final QueryDescriptor COMPOSED = QueryDescriptor.builder()
             .include(RelativeTransform2D.COMPONENT, ChildOf.ANY).build();
 
+    // the first six: 64 combinations, filler archetypes and members alike
+    private static final List<dev.jtecs.component.TagComponent> TAGS = List.of(
+            dev.jtecs.component.Components.tag("test.HierarchyOrder.t0"),
+            dev.jtecs.component.Components.tag("test.HierarchyOrder.t1"),
+            dev.jtecs.component.Components.tag("test.HierarchyOrder.t2"),
+            dev.jtecs.component.Components.tag("test.HierarchyOrder.t3"),
+            dev.jtecs.component.Components.tag("test.HierarchyOrder.t4"),
+            dev.jtecs.component.Components.tag("test.HierarchyOrder.t5"));
+
     private static HierarchyOrder orderOf(World world, QueryDescriptor descriptor) {
         return new HierarchyOrder(world, world.newQuery(descriptor));
     }
@@ -498,6 +507,95 @@ class HierarchyOrderTest {
         }
     }
 
+    /** A gather over fewer archetypes, and {@link HierarchyOrder#clear}, keep no reference to the ones left. */
+    @Test
+    void aSmallerGatherAndClearHoldOnlyTheArchetypesTheyName() {
+        try (World world = World.create()) {
+            HierarchyOrder order = orderOf(world, CHILDREN);
+            long root = world.spawn(Transform2D.COMPONENT);
+            world.spawn(ChildOf.COMPONENT.to(root));
+            long tagged = world.spawn(ChildOf.COMPONENT.to(root), TAGS.get(0));
+            long named = world.spawn(ChildOf.COMPONENT.to(root), Name.COMPONENT.of("n"));
+            order.gather();
+            assertEquals(4, order.archetypeCount());
+            assertEquals(4, order.heldArchetypes());
+            world.despawn(tagged);
+            world.despawn(named);
+            order.gather();
+            assertEquals(2, order.archetypeCount());
+            assertEquals(2, order.heldArchetypes(), "the two archetypes no longer named are let go");
+            // the roots' archetype now has the slot a member had: none of that member's rows is read for it
+            assertSame(world.archetypeOf(root), order.archetypeAt(1));
+            assertEquals(1, order.size());
+            assertFalse(order.parentIsMember(0));
+            assertFalse(order.hasCycle());
+            assertFalse(order.isStale(), "no row of the roots' archetype was read as a member's");
+            order.clear();
+            assertEquals(0, order.heldArchetypes());
+        }
+    }
+
+    /** A gather over fewer rows than the last reads nothing its scratch arrays still hold past the rows. */
+    @Test
+    void aSmallerGatherReadsNoneOfTheLastGathersLeftoverRows() {
+        try (World world = World.create()) {
+            HierarchyOrder order = orderOf(world, CHILDREN);
+            long root = world.spawn(Transform2D.COMPONENT);
+            long[] siblings = world.batchSpawn(3, List.of(ChildOf.COMPONENT.to(root))).toArray();
+            assertEquals(1, order.gather());
+            assertEquals(3, order.rowCount(0));
+            world.despawn(siblings[2]);
+            assertEquals(1, order.gather());
+            assertEquals(2, order.rowCount(0), "two siblings, one step");
+            assertEquals("HierarchyOrder of 1 steps over " + CHILDREN, order.toString());
+        }
+    }
+
+    /**
+     * A gather cut short by a failed growth, at any of its heap growths, is stale afterwards, and {@code clear}
+     * then drops every archetype it had entered; the next gather orders every row.
+     */
+    @Test
+    void aGatherCutShortByAFailedGrowthIsClearedWhole() {
+        try (World world = World.create()) {
+            long root = world.spawn(Transform2D.COMPONENT);
+            int rows = 0;
+            for (int m = 0; m < 20; m++) { // more members than the order's first arrays hold
+                List<Input> inputs = new ArrayList<>(List.of(ChildOf.COMPONENT.to(root)));
+                for (int bit = 0; bit < TAGS.size(); bit++) {
+                    if ((m >> bit & 1) != 0) {
+                        inputs.add(TAGS.get(bit));
+                    }
+                }
+                world.spawn(inputs.toArray(Input[]::new));
+                rows++;
+            }
+            int failed = 0;
+            for (int k = 1; ; k++) {
+                HierarchyOrder order = orderOf(world, CHILDREN); // a new one: the growths made earlier stay made
+                dev.jtecs.testing.FaultAttempt.Outcome outcome = dev.jtecs.testing.FaultAttempt.run(
+                        dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k, order::gather);
+                if (outcome == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT) {
+                    break;
+                }
+                if (outcome == dev.jtecs.testing.FaultAttempt.Outcome.FAILED) {
+                    failed++;
+                    assertTrue(order.isStale(), "growth " + k);
+                    order.clear();
+                    assertEquals(0, order.heldArchetypes(), "growth " + k);
+                }
+                order.gather();
+                int ordered = 0;
+                for (int step = 0; step < order.size(); step++) {
+                    ordered += order.rowCount(step);
+                }
+                assertEquals(rows, ordered, "growth " + k);
+                assertEquals(21, order.heldArchetypes(), "growth " + k);
+            }
+            assertTrue(failed >= 3, "the growths of the archetypes, the nodes and the steps failed: " + failed);
+        }
+    }
+
     @Test
     void aQueryOfAnotherWorldIsRejectedAndNothingChanges() {
         try (World world = World.create(); World other = World.create()) {
@@ -613,13 +711,96 @@ class HierarchyOrderTest {
         World world = World.create();
         HierarchyOrder order = orderOf(world, CHILDREN);
         long child = childOfANewRoot(world);
+        world.spawn(ChildOf.COMPONENT.to(child)); // a second step, whose parent is a member row
         Archetype archetype = world.archetypeOf(child);
         order.gather();
         world.close();
         assertThrows(IllegalStateException.class, order::gather);
-        assertEquals(1, order.size());
+        assertEquals(2, order.size());
         assertSame(archetype, order.archetype(0));
         assertEquals(1, order.rowCount(0));
+        assertFalse(order.parentIsMember(0));
+        assertTrue(order.parentIsMember(1), "the members of the last gather are kept too");
+        assertEquals(2, order.archetypeCount());
+    }
+
+    /**
+     * Each step's archetype and parent archetype, read by index ({@link HierarchyOrder#archetypeIndex},
+     * {@link HierarchyOrder#parentIndex}), are the ones read by step, over several members and parents that are
+     * no members.
+     */
+    @Test
+    void theIndexesOfAStepNameItsArchetypeAndItsParentsArchetype() {
+        try (World world = World.create()) {
+            HierarchyOrder order = orderOf(world, COMPOSED);
+            long root = world.spawn(Transform2D.COMPONENT);
+            long named = world.spawn(Transform2D.COMPONENT, Name.COMPONENT.of("root"));
+            long a = world.spawn(ChildOf.COMPONENT.to(root), RelativeTransform2D.COMPONENT);
+            long b = world.spawn(ChildOf.COMPONENT.to(named), RelativeTransform2D.COMPONENT,
+                    Name.COMPONENT.of("b"));
+            world.spawn(ChildOf.COMPONENT.to(b), RelativeTransform2D.COMPONENT);
+            world.spawn(ChildOf.COMPONENT.to(a), RelativeTransform2D.COMPONENT, Name.COMPONENT.of("d"));
+            order.gather();
+            assertEquals(4, order.size());
+            assertEquals(4, order.archetypeCount(), "two members, two archetypes of parents that are not");
+            for (int k = 0; k < order.size(); k++) {
+                assertSame(order.archetype(k), order.archetypeAt(order.archetypeIndex(k)), "step " + k);
+                assertSame(order.parentArchetype(k), order.archetypeAt(order.parentIndex(k)), "step " + k);
+                assertEquals(order.parentIndex(k) < 2, order.parentIsMember(k), "step " + k);
+            }
+            assertEquals(List.of(0, 1), List.of(order.archetypeIndex(0), order.archetypeIndex(1)));
+        }
+    }
+
+    /**
+     * More member archetypes than the order's arrays first hold (16), with archetype ids past its first id table
+     * (16, doubled to 32), and parents in an archetype entered after all the members: every row is in one step
+     * and every step names its parent's row.
+     */
+    @Test
+    void moreArchetypesThanTheFirstArraysHoldAreAllOrdered() {
+        for (int members : new int[] {16, 17, 33}) {
+            try (World world = World.create()) {
+                for (int i = 0; i < 40; i++) { // archetypes made first, so the members' ids are 40 and over
+                    List<Input> filler = new ArrayList<>(List.of(Transform2D.COMPONENT));
+                    for (int bit = 0; bit < TAGS.size(); bit++) {
+                        if ((i >> bit & 1) != 0) {
+                            filler.add(TAGS.get(bit));
+                        }
+                    }
+                    world.spawn(filler.toArray(Input[]::new));
+                }
+                HierarchyOrder order = orderOf(world, CHILDREN);
+                long root = world.spawn(RelativeTransform2D.COMPONENT); // no member: no ChildOf
+                List<Long> children = new ArrayList<>();
+                for (int m = 0; m < members; m++) {
+                    List<Input> inputs = new ArrayList<>(List.of(ChildOf.COMPONENT.to(root)));
+                    for (int bit = 0; bit < TAGS.size(); bit++) {
+                        if ((m >> bit & 1) != 0) {
+                            inputs.add(TAGS.get(bit));
+                        }
+                    }
+                    long child = world.spawn(inputs.toArray(Input[]::new));
+                    assertTrue(world.archetypeOf(child).id() >= 40);
+                    children.add(child);
+                    children.add(world.spawn(ChildOf.COMPONENT.to(child)));
+                }
+                order.gather();
+                // the grandchildren share the first child's archetype (ChildOf alone); the root's comes last
+                assertEquals(members + 1, order.archetypeCount(), members + " members");
+                int rows = 0;
+                for (int k = 0; k < order.size(); k++) {
+                    Archetype archetype = order.archetype(k);
+                    assertSame(archetype, order.archetypeAt(order.archetypeIndex(k)));
+                    for (int row = order.fromRow(k); row < order.fromRow(k) + order.rowCount(k); row++) {
+                        long parent = archetype.firstTarget(ChildOf.COMPONENT, row);
+                        assertEquals(parent, order.parentArchetype(k).entity(order.parentRow(k)));
+                        rows++;
+                    }
+                }
+                assertEquals(children.size(), rows);
+            }
+        }
     }
 
     @Test

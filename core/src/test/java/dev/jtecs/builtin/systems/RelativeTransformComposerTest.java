@@ -12,6 +12,7 @@ import dev.jtecs.builtin.Transform2D;
 import dev.jtecs.schedule.Phases;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.testing.Allocations;
+import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.world.World;
 import java.util.ArrayList;
 import java.util.List;
@@ -314,6 +315,125 @@ class RelativeTransformComposerTest {
                 assertEquals(expected.get(i), world.get(ids.get(i), Transform2D.COMPONENT), "moved, node " + i
                         + ", seed " + seed);
             }
+        }
+    }
+
+    private static final dev.jtecs.component.TagComponent MARKED =
+            dev.jtecs.component.Components.tag("test.RelativeTransformComposer.marked");
+    private static final dev.jtecs.component.TagComponent OTHER =
+            dev.jtecs.component.Components.tag("test.RelativeTransformComposer.other");
+
+    /**
+     * A step of one archetype ends at the row where the next step, of another archetype, begins: the two are not
+     * one run. Four archetypes in the order, exactly what the composer's per-archetype arrays first hold.
+     */
+    @Test
+    void stepsOfTwoArchetypesThatMeetAtARowBoundaryAreComposedApart() {
+        try (World world = World.create()) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            Transform2D otherPose = Transform2D.at(5, 6);
+            long otherRoot = world.spawn(Transform2D.COMPONENT.of(otherPose), Name.COMPONENT.of("other"));
+            long first = spawnChild(world, otherRoot, FINGER); // A row 0
+            List<Long> arms = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                arms.add(spawnChild(world, root, ARM)); // A rows 1..3
+            }
+            List<Long> late = new ArrayList<>(); // B rows 0..3: below hands[0] once reparented (no row moves)
+            for (int i = 0; i < 4; i++) {
+                late.add(world.spawn(ChildOf.COMPONENT.to(root), RelativeTransform2D.COMPONENT.of(FINGER), MARKED));
+            }
+            List<Long> hands = new ArrayList<>(); // B rows 4..6
+            for (int i = 0; i < 3; i++) {
+                hands.add(world.spawn(ChildOf.COMPONENT.to(root), RelativeTransform2D.COMPONENT.of(HAND), MARKED));
+            }
+            for (long id : late) {
+                world.set(id, ChildOf.COMPONENT.to(hands.get(0)));
+            }
+            HierarchyOrder order = new HierarchyOrder(world, world.newQuery(QueryDescriptor.builder()
+                    .include(Transform2D.COMPONENT, RelativeTransform2D.COMPONENT, ChildOf.ANY).build()));
+            order.gather();
+            assertEquals(4, order.archetypeCount());
+            int boundary = -1; // the step of A that ends at row 4, right before B's step from row 4
+            for (int k = 0; k + 1 < order.size(); k++) {
+                if (order.fromRow(k) + order.rowCount(k) == 4 && order.fromRow(k + 1) == 4
+                        && order.archetype(k) != order.archetype(k + 1)) {
+                    boundary = k;
+                }
+            }
+            assertTrue(boundary >= 0, "the layout this test is about");
+
+            world.update(0);
+            assertEquals(otherPose.compose(FINGER), world.get(first, Transform2D.COMPONENT));
+            for (long arm : arms) {
+                assertEquals(ROOT.compose(ARM), world.get(arm, Transform2D.COMPONENT));
+            }
+            for (long hand : hands) {
+                assertEquals(ROOT.compose(HAND), world.get(hand, Transform2D.COMPONENT));
+            }
+            for (long id : late) {
+                assertEquals(ROOT.compose(HAND).compose(FINGER), world.get(id, Transform2D.COMPONENT));
+            }
+        }
+    }
+
+    /** A short step right before one longer than a run: the two are not one run (its arrays hold RUN_ROWS). */
+    @Test
+    void aShortStepBeforeAStepLongerThanARunIsComposedAlone() {
+        try (World world = World.create()) {
+            long left = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long right = world.spawn(Transform2D.COMPONENT.of(Transform2D.at(-3, 9)));
+            long[] few = world.batchSpawn(3, List.of(ChildOf.COMPONENT.to(left), RelativeTransform2D.COMPONENT.of(ARM)))
+                    .toArray();
+            int many = RelativeTransformComposer.RUN_ROWS + 100;
+            long[] rest = world.batchSpawn(many, List.of(ChildOf.COMPONENT.to(right),
+                    RelativeTransform2D.COMPONENT.of(HAND))).toArray();
+            assertEquals(3, world.rowOf(rest[0]), "the long step starts where the short one ends");
+            world.update(0);
+            for (long id : few) {
+                assertEquals(ROOT.compose(ARM), world.get(id, Transform2D.COMPONENT));
+            }
+            for (long id : rest) {
+                assertEquals(Transform2D.at(-3, 9).compose(HAND), world.get(id, Transform2D.COMPONENT));
+            }
+        }
+    }
+
+    /** A gather after the members' columns grew (moved) takes the new columns' views, not the old ones. */
+    @Test
+    void aGatherAfterTheColumnsGrewComposesThroughTheNewViews() {
+        RelativeTransformComposer body = new RelativeTransformComposer();
+        try (World world = withBody(body)) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT));
+            long arm = spawnChild(world, root, ARM);
+            world.update(0);
+            long[] more = world.batchSpawn(5000, List.of(ChildOf.COMPONENT.to(arm),
+                    RelativeTransform2D.COMPONENT.of(HAND))).toArray();
+            world.set(root, Transform2D.COMPONENT.of(Transform2D.at(1, 2)));
+            world.update(0);
+            assertEquals(2, body.composedFrames);
+            assertEquals(Transform2D.at(1, 2).compose(ARM), world.get(arm, Transform2D.COMPONENT));
+            for (long id : more) {
+                assertEquals(Transform2D.at(1, 2).compose(ARM).compose(HAND), world.get(id, Transform2D.COMPONENT));
+            }
+        }
+    }
+
+    /** A gather over fewer archetypes than the last one drops the views of the archetypes it no longer names. */
+    @Test
+    void aSmallerGatherDropsTheViewsOfArchetypesItNoLongerNames() {
+        RelativeTransformComposer body = new RelativeTransformComposer();
+        try (World world = withBody(body)) {
+            long root = world.spawn(Transform2D.COMPONENT.of(ROOT)); // the roots' archetype: 7 views
+            long kept = spawnChild(world, root, ARM); // three member archetypes: 13 views each
+            long marked = world.spawn(ChildOf.COMPONENT.to(root), RelativeTransform2D.COMPONENT.of(HAND), MARKED);
+            long other = world.spawn(ChildOf.COMPONENT.to(root), RelativeTransform2D.COMPONENT.of(HAND), OTHER);
+            world.update(0);
+            assertEquals(3 * 13 + 7, body.heldViews());
+            world.despawn(marked);
+            world.despawn(other);
+            world.update(0);
+            assertEquals(13 + 7, body.heldViews(), "only the member and the roots' archetype are viewed");
+            assertEquals(ROOT.compose(ARM), world.get(kept, Transform2D.COMPONENT));
         }
     }
 

@@ -54,6 +54,24 @@ class TtlCountdownTest {
         }
     }
 
+    /**
+     * The rounding margin is inclusive: a lifetime one margin (a 1,024th of a step) over a whole step ends in that
+     * step; two margins over it last one more step.
+     */
+    @Test
+    void aLifetimeOneMarginOverAWholeStepEndsInThatStep() {
+        try (World world = World.create(WorldConfig.defaults().timestep(0.25))) {
+            long edge = world.spawn(TTL.COMPONENT.of(new TTL(0.25 + 0.25 * TtlCountdown.ROUNDING)));
+            long over = world.spawn(TTL.COMPONENT.of(new TTL(0.25 + 0.5 * TtlCountdown.ROUNDING)));
+            world.update(0.25);
+            assertFalse(world.isAlive(edge), "remaining is exactly the margin after the step");
+            assertTrue(world.isAlive(over));
+            assertEquals(0.5 * TtlCountdown.ROUNDING, world.get(over, TTL.COMPONENT).remaining());
+            world.update(0.25);
+            assertFalse(world.isAlive(over));
+        }
+    }
+
     @Test
     void aWholeNumberOfInexactStepsEndsOnTime() {
         // 1/60 is no binary fraction: 60 subtractions of it from 1.0 leave a tiny residue either way.
