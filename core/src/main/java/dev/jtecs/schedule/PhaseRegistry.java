@@ -134,10 +134,6 @@ final class PhaseRegistry {
         return true;
     }
 
-    Node node(int id) {
-        return byId.get(id);
-    }
-
     int count() {
         return byId.size();
     }

@@ -111,8 +111,11 @@ final class Schedule {
         return ordered;
     }
 
-    /** The systems of one leaf in dispatch order (empty for trees and for phases newer than this schedule). */
+    /**
+     * The systems of one phase in dispatch order (empty for trees). Every registered phase has an entry: a
+     * registration drops the compiled schedule, and none is allowed while a dispatch runs on the one it compiled.
+     */
     SystemEntry[] systems(int phaseId) {
-        return phaseId < byPhase.length ? byPhase[phaseId] : NONE;
+        return byPhase[phaseId];
     }
 }

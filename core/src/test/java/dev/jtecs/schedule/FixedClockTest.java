@@ -46,6 +46,17 @@ class FixedClockTest {
         assertEquals(1.5, clock.timing().timeDropped());
     }
 
+    /** Exactly one whole step left over at the limit is dropped too, the fraction (none) kept. */
+    @Test
+    void dropAbandonsAWholeStepLeftExactlyAtTheLimit() {
+        FixedClock clock = new FixedClock(0.25, 1, FixedOverload.DROP);
+        assertEquals(1, frame(clock, 0.5)); // 2 due: 1 run, 1 dropped
+        assertEquals(0.0, clock.accumulator());
+        assertEquals(1, clock.timing().stepsDropped());
+        assertEquals(0.25, clock.timing().timeDropped());
+        assertEquals(0, frame(clock, 0), "nothing left to catch up");
+    }
+
     @Test
     void accumulateCatchesUpOverLaterFrames() {
         FixedClock clock = new FixedClock(0.25, 3, FixedOverload.ACCUMULATE);

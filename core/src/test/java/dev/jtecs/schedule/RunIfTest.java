@@ -78,6 +78,17 @@ class RunIfTest {
         }
     }
 
+    /** A jitter of zero keeps every interval at the base and draws nothing from the generator. */
+    @Test
+    void aJitterOfZeroDrawsNothing() {
+        Xoshiro128 generator = new Xoshiro128(27);
+        Timers.Every every = (Timers.Every) RunIf.every(0.5, 0, generator);
+        assertTrue(every.test(0.5, null, "s"));
+        assertTrue(every.test(0.5, null, "s"));
+        assertEquals(0.5, every.interval());
+        assertEquals(new Xoshiro128(27).nextLong(), generator.nextLong(), "the generator was left alone");
+    }
+
     @Test
     void jitterIsClampedToOnePercentOfTheBase() {
         // jitter far above the base: about half the draws land below zero and must clamp to 0.01 * base

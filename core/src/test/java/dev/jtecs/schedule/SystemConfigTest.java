@@ -59,6 +59,18 @@ class SystemConfigTest {
     }
 
     @Test
+    void toStringNamesEverySettingAndLeavesOutTheOnesNotMade() {
+        assertEquals("SystemConfig[<unnamed> in " + Phases.UPDATE + ", before=[], after=[]]",
+                SystemConfig.unnamed().toString());
+        SystemConfig full = SystemConfig.named("s").phase(Phases.LAST).before("a").after("b", "c").commitBefore()
+                .commitAfter().runIf(RunIf.every(1)).run(BODY);
+        assertEquals("SystemConfig[s in " + Phases.LAST + ", before=[a], after=[b, c], commitBefore, commitAfter, "
+                + "runIf]", full.toString());
+        assertEquals("SystemConfig[s in " + Phases.UPDATE + ", before=[], after=[], commitAfter]",
+                SystemConfig.named("s").commitAfter().toString());
+    }
+
+    @Test
     void aParallelConfigKeepsItsBodyQuerySetsAndEveryOtherSetting() {
         dev.jtecs.component.TagComponent a = dev.jtecs.component.Components.tag("test.config.A");
         dev.jtecs.component.TagComponent b = dev.jtecs.component.Components.tag("test.config.B");
