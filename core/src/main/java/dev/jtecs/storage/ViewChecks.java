@@ -44,8 +44,7 @@ public final class ViewChecks {
         if (owner.storageVersion() != version) {
             throw stale(view, label, owner, version);
         }
-        if (row < 0 || row >= owner.rows()) {
-            owner.requireUsable(); // a closed world's or pruned archetype's view: say so rather than the row
+        if (row < 0 || row >= owner.rows()) { // (a released archetype's views are stale: it moved its version)
             throw new IndexOutOfBoundsException("row=" + row + " outside [0, count=" + owner.rows() + ") of "
                     + describe(view, label, owner) + " (storage version " + version + ")");
         }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.jtecs.component.Component;
 import dev.jtecs.component.Components;
 import dev.jtecs.component.FloatField;
 import dev.jtecs.component.ManagedComponent;
@@ -252,7 +253,9 @@ class ArchetypeTest {
                 archetype::structuralCount, () -> archetype.structuralDescribed(0), archetype::structuralAdded,
                 archetype::structuralTouched, () -> archetype.structuralTouched(new int[64]),
                 () -> archetype.trackValueCount(POS), archetype::valueCount,
-                () -> archetype.writeCount(POS));
+                () -> archetype.writeCount(POS), () -> archetype.get(FOLLOWS), () -> archetype.getMut(FOLLOWS),
+                () -> archetype.firstTarget(FOLLOWS, 0), () -> archetype.getFirstRelationship(FOLLOWS, 0),
+                () -> archetype.forEachRelationship(FOLLOWS, 0, edge -> {}));
     }
 
     // issue 18, smaller item: archetype methods after the world's close() answered IOOBE or nothing
@@ -307,6 +310,51 @@ class ArchetypeTest {
     }
 
     record Rope(long target, java.util.List<String> knots) {}
+
+    record Tension(long target, float pull) {}
+
+    static final dev.jtecs.component.RelationshipDefinition<Tension> TENSION =
+            dev.jtecs.component.Relationships.register(Tension.class, o -> o.name("test.archetype.Tension"));
+
+    /** The edge calls that take a row refuse one outside the count, as every other row call does. */
+    @Test
+    void edgeCallsRefuseRowsOutsideTheCount() {
+        long target = world.spawn();
+        long id = world.spawn(FOLLOWS.to(target));
+        Archetype follows = world.archetypeOf(id);
+        for (int row : new int[] {-1, follows.count()}) {
+            assertThrows(IndexOutOfBoundsException.class, () -> follows.firstTarget(FOLLOWS, row), "row " + row);
+            assertThrows(IndexOutOfBoundsException.class, () -> follows.getFirstRelationship(FOLLOWS, row));
+            assertThrows(IndexOutOfBoundsException.class, () -> follows.forEachRelationship(FOLLOWS, row, e -> {}));
+        }
+        assertEquals(target, follows.firstTarget(FOLLOWS, world.rowOf(id)));
+    }
+
+    /** Only an edge whose records are stored by reference has a record column; the refusal says why. */
+    @Test
+    void aRecordColumnOfATargetOnlyOrNativelyStoredEdgeIsRefusedWithTheReason() {
+        long target = world.spawn();
+        long id = world.spawn(FOLLOWS.to(target), TENSION.of(new Tension(target, 2f)));
+        Archetype held = world.archetypeOf(id);
+        String targetOnly = assertThrows(IllegalArgumentException.class, () -> held.get(FOLLOWS.targeting(target)))
+                .getMessage();
+        assertTrue(targetOnly.endsWith("has no record column (target-only)"), targetOnly);
+        String stored = assertThrows(IllegalArgumentException.class, () -> held.get(TENSION.targeting(target)))
+                .getMessage();
+        assertTrue(stored.endsWith("has no record column (stored natively: use field handles)"), stored);
+        world.close();
+        assertThrows(IllegalStateException.class, () -> held.get(ROPE.targeting(target)), "a closed world's");
+    }
+
+    @Test
+    void positionsStartAtZeroAndTheNameListsTheSignatureAndTheRows() {
+        assertEquals(0, archetype.positionOf(archetype.components().get(0)));
+        StringBuilder names = new StringBuilder();
+        for (Component<?> component : archetype.components()) {
+            names.append(names.isEmpty() ? "" : ", ").append(component.name());
+        }
+        assertEquals("Archetype#" + archetype.id() + "[" + names + "] count=2", archetype.toString());
+    }
 
     static final dev.jtecs.component.RelationshipDefinition<Rope> ROPE = dev.jtecs.component.Relationships.register(
             Rope.class, o -> o.name("test.archetype.Rope"));

@@ -17,6 +17,7 @@ class ObjectColumnTest {
         assertEquals("two", array[2]);
         assertEquals(4, column.capacityRows());
         assertEquals(String.class, column.type());
+        assertNull(column.owner(), "detached: no archetype");
     }
 
     @Test

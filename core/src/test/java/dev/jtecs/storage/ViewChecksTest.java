@@ -1,6 +1,8 @@
 package dev.jtecs.storage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +16,7 @@ import dev.jtecs.world.CompactResult;
 import dev.jtecs.world.World;
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -140,6 +143,7 @@ class ViewChecksTest {
     void aStaleObjectColumnThrowsToo() {
         Archetype archetype = archetypeWithRows(1);
         ObjectColumn<Label> stale = archetype.get(LABEL);
+        assertSame(archetype, stale.owner());
         world.defer();
         for (int i = 0; i < 64; i++) {
             world.spawn(POS, LABEL);
@@ -175,6 +179,87 @@ class ViewChecksTest {
         assertEquals(archetype, world.archetypeOf(entities.get(0)), "nothing changed");
     }
 
+    record Kinds(byte b, boolean z, short s, char c, int i, long l, float f, double d) {}
+
+    static final NativeComponent<Kinds> KINDS = Components.register(Kinds.class);
+
+    /** One view of each primitive kind, with a read and a write of a row. */
+    private record Probe(String type, Column view, java.util.function.IntConsumer read,
+            java.util.function.IntConsumer write) {}
+
+    private static List<Probe> probes(Archetype archetype, boolean mut) {
+        ByteColumn b = mut ? archetype.getMut(KINDS.byteField("b")) : archetype.get(KINDS.byteField("b"));
+        BooleanColumn z = mut ? archetype.getMut(KINDS.booleanField("z")) : archetype.get(KINDS.booleanField("z"));
+        ShortColumn s = mut ? archetype.getMut(KINDS.shortField("s")) : archetype.get(KINDS.shortField("s"));
+        CharColumn c = mut ? archetype.getMut(KINDS.charField("c")) : archetype.get(KINDS.charField("c"));
+        IntColumn i = mut ? archetype.getMut(KINDS.intField("i")) : archetype.get(KINDS.intField("i"));
+        LongColumn l = mut ? archetype.getMut(KINDS.longField("l")) : archetype.get(KINDS.longField("l"));
+        FloatColumn f = mut ? archetype.getMut(KINDS.floatField("f")) : archetype.get(KINDS.floatField("f"));
+        DoubleColumn d = mut ? archetype.getMut(KINDS.doubleField("d")) : archetype.get(KINDS.doubleField("d"));
+        assertFalse(l.isReadOnly(), "a component's long column is written through its view");
+        return List.of(new Probe("ByteColumn", b, b::get, row -> b.set(row, (byte) 1)),
+                new Probe("BooleanColumn", z, z::get, row -> z.set(row, true)),
+                new Probe("ShortColumn", s, s::get, row -> s.set(row, (short) 1)),
+                new Probe("CharColumn", c, c::get, row -> c.set(row, 'x')),
+                new Probe("IntColumn", i, i::get, row -> i.set(row, 1)),
+                new Probe("LongColumn", l, l::get, row -> l.set(row, 1L)),
+                new Probe("FloatColumn", f, f::get, row -> f.set(row, 1f)),
+                new Probe("DoubleColumn", d, d::get, row -> d.set(row, 1.0)));
+    }
+
+    /**
+     * Every kind of view, read and write, checks its row against the archetype's count and its buffer against the
+     * archetype's, and knows its archetype and the version it was taken at.
+     */
+    @Test
+    void everyKindOfViewChecksItsRowsAndItsBuffer() {
+        Kinds first = new Kinds((byte) 2, false, (short) 3, 'a', 4, 5L, 6f, 7.0);
+        long id = world.spawn(KINDS.of(first));
+        Archetype archetype = world.archetypeOf(id);
+        for (boolean mut : new boolean[] {false, true}) {
+            List<Probe> probes = probes(archetype, mut);
+            for (Probe probe : probes) {
+                String type = probe.type() + (mut ? " (getMut)" : " (get)");
+                assertSame(archetype, probe.view().owner(), type);
+                assertEquals(archetype.storageVersion(), probe.view().storageVersion(), type);
+                probe.read().accept(0);
+                for (int row : new int[] {-1, archetype.count()}) { // past the count: padding, or nothing
+                    String message = assertThrows(IndexOutOfBoundsException.class, () -> probe.read().accept(row),
+                            type).getMessage();
+                    assertTrue(message.contains(probe.type() + " view of " + KINDS.name() + "."), message);
+                    assertThrows(IndexOutOfBoundsException.class, () -> probe.write().accept(row), type);
+                }
+            }
+            world.defer();
+            for (int i = archetype.count(); i <= archetype.capacityRows(); i++) {
+                world.spawn(KINDS);
+            }
+            world.commit(); // one row more than the columns hold: every column grows
+            for (Probe probe : probes) {
+                String type = probe.type() + (mut ? " (getMut)" : " (get)");
+                String message = assertThrows(IllegalStateException.class, () -> probe.read().accept(0), type)
+                        .getMessage();
+                assertTrue(message.contains("stale " + probe.type() + " view of " + KINDS.name() + "."), message);
+                assertThrows(IllegalStateException.class, () -> probe.write().accept(0), type);
+                assertThrows(IllegalStateException.class, () -> probe.view().segment(), type);
+            }
+        }
+        assertEquals(first, world.get(id, KINDS), "nothing was written through a refused view");
+    }
+
+    /** A view kept past its world's close says the world closed, not only that the view is stale. */
+    @Test
+    void aViewOfAClosedWorldSaysTheWorldIsClosed() {
+        Archetype archetype = archetypeWithRows(2);
+        FloatColumn x = archetype.get(X);
+        world.close();
+        for (org.junit.jupiter.api.function.Executable access : List.<org.junit.jupiter.api.function.Executable>of(
+                () -> x.get(0), () -> x.set(5, 1f), x::segment)) {
+            String message = assertThrows(IllegalStateException.class, access).getMessage();
+            assertTrue(message.endsWith("belongs to a closed world; its storage is gone"), message);
+        }
+    }
+
     @Test
     void detachedViewsAreNeverChecked() {
         try (Arena arena = Arena.ofConfined()) {
@@ -182,6 +267,7 @@ class ViewChecksTest {
             detached.set(63, 2f); // no archetype, no count: the caller owns the bounds
             assertEquals(2f, detached.get(63));
             assertEquals(null, detached.owner());
+            assertEquals(0, detached.storageVersion());
         }
     }
 }
