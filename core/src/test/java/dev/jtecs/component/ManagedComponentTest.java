@@ -35,6 +35,16 @@ class ManagedComponentTest {
         assertEquals(ComponentLayout.HEAP, named.layout());
     }
 
+    record EveryKind(boolean z, char c, byte b, short s, int i, long l, float f, double d, List<String> rest) {}
+
+    /** The implicit default passes each primitive component its own zero, of its own type, and null otherwise. */
+    @Test
+    void recordDefaultGivesEveryPrimitiveKindItsZero() {
+        ManagedComponent<EveryKind> every = Components.registerManaged(EveryKind.class);
+        assertTrue(every.hasDefault());
+        assertEquals(new EveryKind(false, (char) 0, (byte) 0, (short) 0, 0, 0L, 0f, 0d, null), every.newDefault());
+    }
+
     @Test
     void classDefaultUsesNoArgumentConstructorFreshEachTime() {
         ManagedComponent<Bag> bag = Components.registerManaged(Bag.class);

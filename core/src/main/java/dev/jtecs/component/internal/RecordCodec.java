@@ -20,7 +20,7 @@ public final class RecordCodec {
     private static final ClassValue<RecordCodec> CACHE = new ClassValue<>() {
         @Override
         protected RecordCodec computeValue(Class<?> type) {
-            return new RecordCodec(type);
+            return new RecordCodec(type, true);
         }
     };
 
@@ -32,7 +32,11 @@ public final class RecordCodec {
     private final boolean spun;
     private final MethodHandle constructor;
 
-    private RecordCodec(Class<?> type) {
+    /**
+     * The codec of {@code type}; {@code spin} false takes the method-handle getters even where spun ones could be
+     * made, as a record without full-privilege access gets them (tests: {@link #unspun}).
+     */
+    private RecordCodec(Class<?> type, boolean spin) {
         if (!type.isRecord()) {
             throw new IllegalArgumentException(type.getName() + " is not a record");
         }
@@ -67,7 +71,7 @@ public final class RecordCodec {
             throw new IllegalArgumentException("cannot access record " + type.getName() + " ("
                     + TypeAccess.remedy() + "): " + e, e);
         }
-        Getter[] spunGetters = spinGetters(type, parts);
+        Getter[] spunGetters = spin ? spinGetters(type, parts) : null;
         spun = spunGetters != null;
         fastGetters = spun ? spunGetters : wrapGetters();
     }
@@ -163,6 +167,11 @@ public final class RecordCodec {
     /** The codec of a record class whose components are all primitive. */
     public static RecordCodec of(Class<?> type) {
         return CACHE.get(type);
+    }
+
+    /** A new codec with method-handle getters (not cached): the path of a record jtecs cannot spin getters for. */
+    static RecordCodec unspun(Class<?> type) {
+        return new RecordCodec(type, false);
     }
 
     /**

@@ -50,6 +50,58 @@ class RecordCodecTest {
         assertEquals(All.class, RecordCodec.of(All.class).type());
     }
 
+    /** Its accessor throws {@link #failure}: a checked exception too, undeclared. */
+    record Failing(int value) {
+        static Throwable failure;
+
+        @Override
+        public int value() {
+            throw Failing.<RuntimeException>sneaky(failure);
+        }
+
+        @SuppressWarnings("unchecked")
+        private static <E extends Throwable> E sneaky(Throwable failure) throws E {
+            throw (E) failure;
+        }
+    }
+
+    record Ints(int value) {}
+
+    /**
+     * Where jtecs cannot spin getters (a record in a module that gives it no full-privilege access), it reads each
+     * kind through method handles: the same values, and an accessor's failure passes through as it was thrown,
+     * a checked one wrapped in an {@link IllegalStateException}.
+     */
+    @Test
+    void methodHandleGettersReadEveryKindAndPassFailuresOn() {
+        RecordCodec codec = RecordCodec.unspun(All.class);
+        assertFalse(codec.isSpun());
+        All all = new All((byte) -1, true, (short) -2, 'z', -3, -4.5f, -5L, -6.5);
+        assertEquals((byte) -1, codec.getByte(all, 0));
+        assertTrue(codec.getBoolean(all, 1));
+        assertEquals((short) -2, codec.getShort(all, 2));
+        assertEquals('z', codec.getChar(all, 3));
+        assertEquals(-3, codec.getInt(all, 4));
+        assertEquals(-4.5f, codec.getFloat(all, 5));
+        assertEquals(-5L, codec.getLong(all, 6));
+        assertEquals(-6.5, codec.getDouble(all, 7));
+        assertTrue(RecordCodec.of(All.class).isSpun(), "the cached codec is still the spun one");
+
+        assertEquals(7, RecordCodec.unspun(Ints.class).getInt(new Ints(7), 0));
+        RecordCodec failing = RecordCodec.unspun(Failing.class);
+        Failing record = new Failing(1);
+        IllegalArgumentException refusal = new IllegalArgumentException("refused");
+        Failing.failure = refusal;
+        assertSame(refusal, assertThrows(IllegalArgumentException.class, () -> failing.getInt(record, 0)));
+        StackOverflowError error = new StackOverflowError();
+        Failing.failure = error;
+        assertSame(error, assertThrows(StackOverflowError.class, () -> failing.getInt(record, 0)));
+        java.io.IOException checked = new java.io.IOException("checked");
+        Failing.failure = checked;
+        IllegalStateException wrapped = assertThrows(IllegalStateException.class, () -> failing.getInt(record, 0));
+        assertSame(checked, wrapped.getCause());
+    }
+
     @Test
     void handlesPrivateRecords() {
         RecordCodec codec = RecordCodec.of(Hidden.class);
