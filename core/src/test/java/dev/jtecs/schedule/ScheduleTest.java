@@ -86,6 +86,7 @@ class ScheduleTest {
         SystemEntry draw = system("draw", render, ">move");
         SystemEntry move = system("move", update, "<draw");
         SystemEntry input = system("input", update, "<move");
+        phases.register(PhaseDefinition.tree(Phase.of("test.Frame"), Phases.UPDATE, Phases.RENDER));
         Schedule schedule = Schedule.compile(phases, List.of(draw, move, input));
         assertEquals(List.of(input, move), List.of(schedule.systems(update)));
         assertEquals(List.of(draw), List.of(schedule.systems(render)));

@@ -38,6 +38,17 @@ class HierarchyOrderTest {
             dev.jtecs.component.Components.tag("test.HierarchyOrder.t4"),
             dev.jtecs.component.Components.tag("test.HierarchyOrder.t5"));
 
+    /** {@code inputs} and the tags whose bits are set in {@code bits}: a distinct archetype per combination. */
+    private static Input[] tagged(int bits, Input... inputs) {
+        List<Input> all = new ArrayList<>(List.of(inputs));
+        for (int bit = 0; bit < TAGS.size(); bit++) {
+            if ((bits >> bit & 1) != 0) {
+                all.add(TAGS.get(bit));
+            }
+        }
+        return all.toArray(Input[]::new);
+    }
+
     private static HierarchyOrder orderOf(World world, QueryDescriptor descriptor) {
         return new HierarchyOrder(world, world.newQuery(descriptor));
     }
@@ -561,13 +572,7 @@ class HierarchyOrderTest {
             long root = world.spawn(Transform2D.COMPONENT);
             int rows = 0;
             for (int m = 0; m < 20; m++) { // more members than the order's first arrays hold
-                List<Input> inputs = new ArrayList<>(List.of(ChildOf.COMPONENT.to(root)));
-                for (int bit = 0; bit < TAGS.size(); bit++) {
-                    if ((m >> bit & 1) != 0) {
-                        inputs.add(TAGS.get(bit));
-                    }
-                }
-                world.spawn(inputs.toArray(Input[]::new));
+                world.spawn(tagged(m, ChildOf.COMPONENT.to(root)));
                 rows++;
             }
             int failed = 0;
@@ -762,25 +767,13 @@ class HierarchyOrderTest {
         for (int members : new int[] {16, 17, 33}) {
             try (World world = World.create()) {
                 for (int i = 0; i < 40; i++) { // archetypes made first, so the members' ids are 40 and over
-                    List<Input> filler = new ArrayList<>(List.of(Transform2D.COMPONENT));
-                    for (int bit = 0; bit < TAGS.size(); bit++) {
-                        if ((i >> bit & 1) != 0) {
-                            filler.add(TAGS.get(bit));
-                        }
-                    }
-                    world.spawn(filler.toArray(Input[]::new));
+                    world.spawn(tagged(i, Transform2D.COMPONENT));
                 }
                 HierarchyOrder order = orderOf(world, CHILDREN);
                 long root = world.spawn(RelativeTransform2D.COMPONENT); // no member: no ChildOf
                 List<Long> children = new ArrayList<>();
                 for (int m = 0; m < members; m++) {
-                    List<Input> inputs = new ArrayList<>(List.of(ChildOf.COMPONENT.to(root)));
-                    for (int bit = 0; bit < TAGS.size(); bit++) {
-                        if ((m >> bit & 1) != 0) {
-                            inputs.add(TAGS.get(bit));
-                        }
-                    }
-                    long child = world.spawn(inputs.toArray(Input[]::new));
+                    long child = world.spawn(tagged(m, ChildOf.COMPONENT.to(root)));
                     assertTrue(world.archetypeOf(child).id() >= 40);
                     children.add(child);
                     children.add(world.spawn(ChildOf.COMPONENT.to(child)));
