@@ -325,10 +325,15 @@ final class RelativeTransformComposer implements SystemBody {
         viewed = n;
     }
 
+    /** Every per-archetype view array, as they stand (growViews replaces them, so take them afresh). */
+    private Object[][] viewArrays() {
+        return new Object[][] {x, y, z, layers, r, sx, sy, rx, ry, rz, rr, rsx, rsy};
+    }
+
     /** The column views this body holds, over all its arrays (tests: a smaller gather drops the rest). */
     int heldViews() {
         int held = 0;
-        for (Object[] views : new Object[][] {x, y, z, layers, r, sx, sy, rx, ry, rz, rr, rsx, rsy}) {
+        for (Object[] views : viewArrays()) {
             for (Object view : views) {
                 held += view != null ? 1 : 0;
             }
@@ -337,19 +342,9 @@ final class RelativeTransformComposer implements SystemBody {
     }
 
     private void dropViews(int from, int to) {
-        Arrays.fill(x, from, to, null);
-        Arrays.fill(y, from, to, null);
-        Arrays.fill(z, from, to, null);
-        Arrays.fill(layers, from, to, null);
-        Arrays.fill(r, from, to, null);
-        Arrays.fill(sx, from, to, null);
-        Arrays.fill(sy, from, to, null);
-        Arrays.fill(rx, from, to, null);
-        Arrays.fill(ry, from, to, null);
-        Arrays.fill(rz, from, to, null);
-        Arrays.fill(rr, from, to, null);
-        Arrays.fill(rsx, from, to, null);
-        Arrays.fill(rsy, from, to, null);
+        for (Object[] views : viewArrays()) {
+            Arrays.fill(views, from, to, null);
+        }
     }
 
     private void growViews(int n) {
