@@ -749,6 +749,34 @@ class RelationshipsGuideTest {
         }
     }
 
+    @Test
+    void aSubtreeIsTheOneFoundWhenItsDespawnIsStaged() {
+        try (World world = World.create()) {
+            // begin-example
+            long scene = world.spawn();
+            long ship = world.spawn(CHILD_OF.to(scene));
+            long hull = world.spawn(CHILD_OF.to(ship));
+            long tug = world.spawn(SHIP);
+            Query fleet = world.newQuery(QueryDescriptor.builder().include(SHIP).build());
+
+            world.defer();
+            world.despawn(ship); // published first: hull, its subtree, is staged to die in a later wave
+            world.batchSet(fleet, RANK.of(1)); // a query batch: what follows publishes after it
+            long cabin = world.spawn(CHILD_OF.to(hull)); // hull is still alive: both edges land
+            long crate = world.spawn(CHILD_OF.to(hull));
+            world.batchSet(fleet, RANK.of(2));
+            world.set(cabin, CHILD_OF.to(scene)); // re-targeted before hull dies
+            world.commit();
+
+            assertFalse(world.isAlive(hull));
+            assertFalse(world.isAlive(crate)); // hull's child when hull died: it went too, a wave later
+            assertTrue(world.isAlive(cabin)); // no longer hull's child by then: spared
+            assertEquals(scene, world.get(cabin, CHILD_OF).target());
+            assertTrue(world.isAlive(tug));
+            // end-example
+        }
+    }
+
     // ---------------------------------------------------------------- batches
 
     @Test

@@ -921,13 +921,15 @@ public final class ReferenceWorld {
      * staged spawns cancelled, whatever the staging order) are found where the segment left them; what happens
      * to them is staged as a further wave, after every segment and query batch of this publication, so those
      * still see the edges (a batch adding an edge of the same relationship adds no requirements). A cascading
-     * edge's source is despawned, reported now, and its subtree through cascading edges with it; another edge
-     * is removed. An entity already being despawned (its despawn staged in a later segment, or a pending batch
+     * edge's source is despawned, reported now, and its subtree through cascading edges with it, as it is now: an
+     * entity that a later segment gives an edge to a member is judged when that member dies, in a later wave
+     * ({@link #dropEdgesToDead}), and is spared if re-targeted by then; another edge is removed. An entity already being despawned (its despawn staged in a later segment, or a pending batch
      * despawn selected it) is left to that despawn: it was reported at the call, and like every later call for
      * it, a cascade does nothing.
      */
     private void settleDeadTargets() {
-        boolean changed = true;
+        Set<Long> staged = new HashSet<>(); // the subtrees this settlement stages: despawns staged by an earlier one
+        boolean changed = true; // are judged when they publish, so an edge placed to them since is not followed
         while (changed) {
             changed = false;
             for (Map.Entry<Long, Map<Component<?>, Object>> entity : committed.entrySet()) {
@@ -940,8 +942,9 @@ public final class ReferenceWorld {
                         continue;
                     }
                     boolean dead = !committed.containsKey(edge.target());
-                    if (edge.relationship().isCascadeDelete() && (dead || settledDespawns.contains(edge.target()))) {
+                    if (edge.relationship().isCascadeDelete() && (dead || staged.contains(edge.target()))) {
                         settledDespawns.add(id);
+                        staged.add(id);
                         despawned(id);
                         cascades++;
                         changed = true;
@@ -951,8 +954,9 @@ public final class ReferenceWorld {
                         settledRemovals.computeIfAbsent(id, k -> new LinkedHashSet<>()).add(edge);
                     }
                 }
-                if (!settledDespawns.contains(id) && holdsCascadingToDead(id, settledDespawns)) {
+                if (!settledDespawns.contains(id) && holdsCascadingToDead(id, staged)) {
                     settledDespawns.add(id);
+                    staged.add(id);
                     despawned(id);
                     cascades++;
                     changed = true;
