@@ -172,6 +172,91 @@ final class BatchDespawns {
         table.truncate(0);
     }
 
+    /** A subtree despawned at once may span at most this many tables; a wider one is staged as before. */
+    static final int SUBTREE_TABLES = 32;
+    private final Table[] subtreeTables = new Table[SUBTREE_TABLES];
+    private final int[] subtreeStores = new int[SUBTREE_TABLES];
+    private final int[] subtreeCounts = new int[SUBTREE_TABLES];
+    private final boolean[] subtreeWhole = new boolean[SUBTREE_TABLES];
+    private int[] subtreeMembers = new int[0]; // per entity of the subtree, the index of its table above
+
+    /**
+     * Despawns {@code ids[0, n)}, distinct, at once and silently: the rows leave and the slots are freed in the
+     * order given, ending exactly as the same ids published as one run of quiet despawns would
+     * ({@link #removeRun} for runs of one table, one at a time otherwise): a table whose every row goes is
+     * truncated, any other loses each row by a swap-remove in the ids' order, and the free list takes the slots in
+     * the ids' order. Returns {@code false}, having changed nothing, when an entity is not alive, or lives in a
+     * table an entity observer watches, or the ids span more than {@value #SUBTREE_TABLES} tables. Everything that
+     * allocates happens before the first change; no user code runs and nothing is reported.
+     */
+    boolean removeSubtree(long[] ids, int n) {
+        if (subtreeMembers.length < n) {
+            subtreeMembers = Growth.newInts(Math.max(n, subtreeMembers.length * 2));
+        }
+        int tables = 0;
+        int lastStore = -1;
+        int last = -1;
+        try {
+            for (int i = 0; i < n; i++) { // read only: each entity's table
+                int store = index.aliveStore(ids[i]);
+                if (store < 0) {
+                    return false;
+                }
+                if (store != lastStore) {
+                    last = tableOf(store, tables);
+                    if (last < 0) {
+                        Table table = registry.ofStore(store);
+                        if (tables == SUBTREE_TABLES || table.observers().length != 0) {
+                            return false;
+                        }
+                        subtreeTables[tables] = table;
+                        subtreeStores[tables] = store;
+                        subtreeCounts[tables] = 0;
+                        last = tables++;
+                    }
+                    lastStore = store;
+                }
+                subtreeCounts[last]++;
+                subtreeMembers[i] = last;
+            }
+            index.reserveFree(n);
+            for (int t = 0; t < tables; t++) {
+                subtreeTables[t].prepareRowRemovals(subtreeCounts[t]);
+                subtreeWhole[t] = subtreeCounts[t] == subtreeTables[t].count();
+            }
+            for (int i = 0; i < n; i++) { // from here on nothing allocates
+                int t = subtreeMembers[i];
+                if (!subtreeWhole[t]) {
+                    Table table = subtreeTables[t];
+                    int row = index.rowOf(Entity.slot(ids[i]));
+                    long moved = table.swapRemove(row);
+                    if (moved != 0) {
+                        index.relocate(Entity.slot(moved), subtreeStores[t], row);
+                    }
+                }
+            }
+            for (int t = 0; t < tables; t++) {
+                if (subtreeWhole[t]) {
+                    subtreeTables[t].truncate(0);
+                }
+            }
+            index.freeInOrder(ids, n);
+            return true;
+        } finally {
+            java.util.Arrays.fill(subtreeTables, 0, tables, null); // no table is held past the call
+        }
+    }
+
+    /** The index of {@code store} among the first {@code tables} of the subtree's tables, or -1. */
+    private int tableOf(int store, int tables) {
+        for (int t = 0; t < tables; t++) {
+            if (subtreeStores[t] == store) {
+                return t;
+            }
+        }
+        return -1;
+    }
+
     /**
      * Room for a run of {@code n}: its ids, and the row moves its swaps record when {@code rowMoves} (a run that
      * empties its table swaps nothing, so a cascade's subtree or a whole archetype does not size them).

@@ -998,6 +998,20 @@ public final class CommitDrain {
         hooks.prepareDespawns(count, highestSlot);
     }
 
+    /**
+     * For a cascade's settlement: despawns {@code ids[0, n)} now, silently, their slots freed in that order, instead
+     * of staging their despawns for the next wave, when nothing could tell the two apart: a publication is draining,
+     * nothing is staged (no record, tag move, batch operation, waiting quiet despawn, mark or sparse write) and every
+     * entity is alive in a table that no entity observer watches. Returns {@code false}, having changed nothing,
+     * otherwise. Reports nothing: the caller tells the edge store. See {@link BatchDespawns#removeSubtree}.
+     */
+    public boolean despawnSubtreeAtOnce(long[] ids, int n) {
+        if (!draining || !transaction.holdsNoWork() || !sparseWrites.isEmpty()) {
+            return false;
+        }
+        return batchDespawns.removeSubtree(ids, n);
+    }
+
     /** The drain's despawn runs (tests). */
     BatchDespawns batchDespawns() {
         return batchDespawns;

@@ -765,6 +765,14 @@ public final class Transaction {
         return true;
     }
 
+    /**
+     * Whether no entity has anything staged: no record or tag move (in the wave being drained either), no batch
+     * operation, no quiet despawn waiting and no slot marked.
+     */
+    public boolean holdsNoWork() {
+        return size == 0 && tagCount == 0 && ops.size() == 0 && quietCount == sealedQuietEnd && doomedCount == 0;
+    }
+
     /** Whether the open wave has no records, tag moves, quiet despawns or batch operations. */
     public boolean isEmpty() {
         return size == sealedEnd && ops.size() == sealedOps && tagCount == sealedTagEnd

@@ -49,7 +49,8 @@ public final class Relations implements DrainHooks {
         if (settlement != null) {
             throw new IllegalStateException("relations are bound to a mutation model already");
         }
-        settlement = new Settlement(index, archetypes, model.transaction(), model.staging(), model.lifecycle());
+        settlement = new Settlement(index, archetypes, model.transaction(), model.staging(), model.lifecycle(),
+                model.drain());
         markers = new SparseMarkers(index, archetypes, model.staging(), settlement);
     }
 
@@ -75,6 +76,11 @@ public final class Relations implements DrainHooks {
     /** See {@link Traversal#walkUp}. */
     public void walkUp(long id, BaseRelationship<?> relationship, AncestorVisitor visitor, int maxDepth) {
         traversal.walkUp(id, relationship, visitor, maxDepth);
+    }
+
+    /** How many cascades despawned their subtree at once instead of staging it (tests). */
+    long subtreesDespawnedAtOnce() {
+        return settlement.subtreesDespawnedAtOnce();
     }
 
     // ---------------------------------------------------------------- drain hooks

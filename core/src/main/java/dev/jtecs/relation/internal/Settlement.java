@@ -6,6 +6,7 @@ import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.mutation.internal.CommitDrain;
 import dev.jtecs.mutation.internal.LifecycleEvents;
 import dev.jtecs.mutation.internal.Staging;
 import dev.jtecs.mutation.internal.Transaction;
@@ -43,9 +44,11 @@ final class Settlement {
     private final LifecycleEvents lifecycle;
     private TraversalStack idleStack;
     private final LongPredicate isAlive;
+    private final CommitDrain drain;
 
     Settlement(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Staging staging,
-            LifecycleEvents lifecycle) {
+            LifecycleEvents lifecycle, CommitDrain drain) {
+        this.drain = drain;
         this.index = index;
         this.archetypes = archetypes;
         this.pairs = archetypes.pairs();
@@ -288,11 +291,17 @@ final class Settlement {
         // nobody to tell (no OnDespawn observer at the world or at any entity): an entity with nothing staged is
         // staged in short, as despawnSource would stage it; anything else takes despawnSource
         boolean silent = lifecycle.despawnIsSilent();
+        boolean single = silent && cascadingSparseCount == 1 && cascadingSparse[0] == relationship
+                && pairs.isEmpty();
+        if (single && despawnAtOnce(relationship, root)) {
+            idleStack = stack;
+            return;
+        }
         try {
             // breadth first, each entity's sources ascending: the order in which a subtree is usually spawned, so
             // the slots, rows and edge cells the walk visits go in ascending order
             int tail = enqueueSources(stack, relationship, root, 0);
-            if (silent && cascadingSparseCount == 1 && cascadingSparse[0] == relationship && pairs.isEmpty()) {
+            if (single) {
                 stageLastLevelFirst(stack, tail); // one cascading relationship: nobody is reached twice
                 return;
             }
@@ -324,6 +333,83 @@ final class Settlement {
             }
         } finally {
             idleStack = stack;
+        }
+    }
+
+    /**
+     * The silent cascade through a single sparse relationship, when nothing is staged: the subtree below
+     * {@code root} despawned here and now, as a set, instead of staged for the next wave. Walks it breadth first as
+     * {@link #stageLastLevelFirst} does, taking each member's list of sources out of the reverse index as it reads
+     * it ({@link SparseEdges#takeSources}), then has the drain remove the rows and free the slots in the reverse of
+     * that order, deepest level first ({@link CommitDrain#despawnSubtreeAtOnce}), which is the order the staged
+     * despawns would publish in, and lets the edge store drop the members' own edges without a search
+     * ({@link SparseEdges#subtreeDied}). Nothing could tell this from the staged despawns: nobody hears a
+     * despawn, no table of the subtree has an entity observer and nothing else is staged that the next wave would
+     * publish first. Returns {@code false} when any of that fails (the drain refuses, a list sits beside the
+     * index's cells) with every list put back and nothing changed; a failed allocation puts them back too and
+     * propagates, leaving the target noted for the next publication as a failed staging does.
+     */
+    private boolean despawnAtOnce(BaseRelationship<?> relationship, long root) {
+        if (!transaction.holdsNoWork()) {
+            return false; // (the drain checks again, with what only it knows)
+        }
+        boolean done = false;
+        try {
+            int tail = take(relationship, root, 0);
+            for (int head = 0; head < tail; head++) {
+                tail = take(relationship, queue[head], tail);
+            }
+            if (tail <= 0) {
+                done = tail == 0; // no source: nothing to despawn, nothing taken
+                return done;
+            }
+            reverse(queue, tail); // deepest level first, each level from its highest id down
+            if (!drain.despawnSubtreeAtOnce(queue, tail)) {
+                return false;
+            }
+            sparse.subtreeDied(relationship, queue, tail, isAlive);
+            subtreesAtOnce++;
+            done = true;
+            return true;
+        } finally {
+            if (!done) {
+                sparse.restoreTaken(relationship);
+            }
+        }
+    }
+
+    private long subtreesAtOnce;
+
+    /** How many subtrees {@link #despawnAtOnce} despawned (tests). */
+    long subtreesDespawnedAtOnce() {
+        return subtreesAtOnce;
+    }
+
+    /**
+     * Appends the sources of {@code target} to the queue from {@code tail}, taking its list
+     * ({@link SparseEdges#takeSources}); returns the new tail, or -1 once a list was found beside the cells
+     * (every later call answers -1 too).
+     */
+    private int take(BaseRelationship<?> relationship, long target, int tail) {
+        if (tail < 0) {
+            return tail;
+        }
+        int end = sparse.takeSources(relationship, target, queue, tail);
+        if (end == SparseEdges.BESIDE_CELLS) {
+            return -1;
+        }
+        if (end < 0) { // no room: grow, then take
+            growQueue(tail - 1 - end);
+            end = sparse.takeSources(relationship, target, queue, tail);
+        }
+        return end;
+    }
+
+    private static void reverse(long[] ids, int n) {
+        for (int i = 0, j = n - 1; i < j; i++, j--) {
+            long swap = ids[i];
+            ids[i] = ids[j];
+            ids[j] = swap;
         }
     }
 

@@ -462,25 +462,134 @@ public final class SparseEdges {
     public boolean dropListsOfDeadSources(long target, LongPredicate alive) {
         boolean cascadingSourcesLeft = false;
         for (int r = 0; r < orderedCount; r++) {
-            TargetLists sources = ordered[r].sources;
-            long[] list = sources == null ? null : sources.get(target);
-            if (list == null) {
-                continue;
-            }
-            int n = (int) list[0];
-            boolean anyAlive = false;
-            for (int i = 1; i <= n && !anyAlive; i++) {
-                anyAlive = alive.test(list[i]);
-            }
-            if (anyAlive) {
-                cascadingSourcesLeft |= ordered[r].relationship.isCascadeDelete();
-            } else {
-                sources.remove(target);
-                stash(list, true);
-                clock.tickEdges(ordered[r].relationship.id());
-            }
+            cascadingSourcesLeft |= dropListOfDeadSources(ordered[r], target, alive);
         }
         return cascadingSourcesLeft;
+    }
+
+    /**
+     * {@link #dropListsOfDeadSources} for one relationship's edges: returns whether a list of a cascading
+     * relationship stays.
+     */
+    private boolean dropListOfDeadSources(Edges edges, long target, LongPredicate alive) {
+        TargetLists sources = edges.sources;
+        long[] list = sources == null ? null : sources.get(target);
+        if (list == null) {
+            return false;
+        }
+        int n = (int) list[0];
+        boolean anyAlive = false;
+        for (int i = 1; i <= n && !anyAlive; i++) {
+            anyAlive = alive.test(list[i]);
+        }
+        if (anyAlive) {
+            return edges.relationship.isCascadeDelete();
+        }
+        sources.remove(target);
+        stash(list, true);
+        clock.tickEdges(edges.relationship.id());
+        return false;
+    }
+
+    // ---------------------------------------------------------------- a subtree taken whole
+
+    /** What {@link #takeSources} answers when the target's list is beside the reverse index's cells. */
+    public static final int BESIDE_CELLS = Integer.MIN_VALUE;
+    // the lists takeSources took, with their targets, in the order taken: put back, or let go once the subtree died
+    private long[][] taken = new long[16][];
+    private long[] takenTargets = new long[16];
+    private int takenCount;
+
+    /**
+     * Copies the sources of {@code relationship}'s edges to {@code target} (ascending) into {@code into} from
+     * {@code at} and takes the target's list out of the reverse index, for a subtree about to die whole
+     * ({@link #subtreeDied}); returns the new end. Nothing is copied or taken when the target has no list (the
+     * answer is {@code at}), when its list is beside the cells ({@link #BESIDE_CELLS}) or when {@code into} lacks
+     * room ({@code -1 - count}). The list is kept aside, read once: {@link #restoreTaken} puts every list taken
+     * since the last {@code subtreeDied} back. A failed growth of that record takes nothing. The relationship
+     * keeps a reverse index.
+     */
+    public int takeSources(BaseRelationship<?> relationship, long target, long[] into, int at) {
+        TargetLists sources = find(relationship).sources;
+        long[] list = sources.inCell(target);
+        if (list == null) {
+            return sources.isBesideCells(target) ? BESIDE_CELLS : at;
+        }
+        int n = (int) list[0];
+        if (into.length - at < n) {
+            return -1 - n;
+        }
+        if (takenCount == taken.length) {
+            int capacity = takenCount * 2;
+            long[][] grownLists = Growth.copyOf(taken, capacity); // both first: a failure takes nothing
+            long[] grownTargets = Growth.copyOf(takenTargets, capacity);
+            taken = grownLists;
+            takenTargets = grownTargets;
+        }
+        System.arraycopy(list, 1, into, at, n);
+        sources.clearCell(target);
+        taken[takenCount] = list;
+        takenTargets[takenCount++] = target;
+        return at + n;
+    }
+
+    /** Puts every list {@link #takeSources} took back where it was, the last taken first; allocates nothing. */
+    public void restoreTaken(BaseRelationship<?> relationship) {
+        TargetLists sources = find(relationship).sources;
+        while (takenCount > 0) {
+            takenCount--;
+            sources.restoreCell(takenTargets[takenCount], taken[takenCount]);
+            taken[takenCount] = null;
+        }
+    }
+
+    /**
+     * The entities {@code ids[0, n)} died together (rows gone, slots freed): a subtree whose every member's list
+     * of {@code relationship}'s sources {@link #takeSources} took, so each member's own edge of it points at a
+     * target whose list is gone. Those edges go without a search, the taken lists go to the stash, and the
+     * relationship's counter ticks once. Every other sparse relationship hears of the deaths as
+     * {@link #dropListsOfDeadSources} and {@link #removeSources} would tell it: a list whose sources all died
+     * goes, each member's own edges go. Allocates nothing.
+     */
+    public void subtreeDied(BaseRelationship<?> relationship, long[] ids, int n, LongPredicate alive) {
+        Edges edges = find(relationship);
+        for (int i = 0; i < takenCount; i++) {
+            stash(taken[i], true);
+            taken[i] = null;
+        }
+        takenCount = 0;
+        long[] single = edges.single;
+        Object[] payloads = edges.singlePayloads;
+        for (int i = 0; i < n; i++) {
+            int slot = Entity.slot(ids[i]); // a member was on its parent's list: it holds the edge, within the array
+            single[slot] = 0;
+            if (payloads != null) {
+                payloads[slot] = null;
+            }
+        }
+        clock.tickEdges(relationship.id());
+        for (int r = 0; r < orderedCount; r++) {
+            Edges other = ordered[r];
+            if (other == edges) {
+                continue;
+            }
+            if (other.sources != null) {
+                for (int i = 0; i < n; i++) {
+                    dropListOfDeadSources(other, ids[i], alive);
+                }
+            }
+            boolean removed = false;
+            if (other.exclusive) {
+                removed = removeSingles(other, ids, 0, n);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    removed |= dropAll(other, ids[i]);
+                }
+            }
+            if (removed) {
+                clock.tickEdges(other.relationship.id());
+            }
+        }
     }
 
     /** The number of edges of {@code relationship} the entity in {@code source}'s slot holds. */

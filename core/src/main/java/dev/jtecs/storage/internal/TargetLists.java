@@ -137,6 +137,41 @@ final class TargetLists {
         return removed;
     }
 
+    /**
+     * The list of {@code target} when it sits in the target's own cell, or {@code null}: it has none, or its list
+     * is beside the cells ({@link #isBesideCells}).
+     */
+    long[] inCell(long target) {
+        int slot = Entity.slot(target);
+        if (slot < lists.length) {
+            long[] list = lists[slot];
+            if (list != null && list[0] >>> 32 == owner(target)) {
+                return list;
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code target}'s list is beside the cells, in the hashed map. */
+    boolean isBesideCells(long target) {
+        return others.size() != 0 && others.get(target) != null;
+    }
+
+    /**
+     * Takes {@code target}'s list out of its cell, where {@link #inCell} found it. {@link #restoreCell} puts it
+     * back; the cells only ever grow, so that allocates nothing.
+     */
+    void clearCell(long target) {
+        lists[Entity.slot(target)] = null;
+        size--;
+    }
+
+    /** Puts back into its cell a list {@link #clearCell} took, before anything else changed the index. */
+    void restoreCell(long target, long[] list) {
+        lists[Entity.slot(target)] = list;
+        size++;
+    }
+
     /** How many slots the cells cover (what the tests check about the index's size). */
     int cells() {
         return lists.length;

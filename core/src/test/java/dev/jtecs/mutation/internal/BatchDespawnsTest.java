@@ -34,6 +34,7 @@ class BatchDespawnsTest {
     static final ScalarComponent.OfDouble D = Components.scalar("test.batchDespawn.D", 0d);
     static final ManagedComponent<Tagged> LABEL = Components.registerManaged(Tagged.class);
     static final Relationship LIKES = Relationships.register("test.batchDespawn.Likes");
+    static final dev.jtecs.component.TagComponent TAG = Components.tag("test.batchDespawn.Tag");
 
     private static final int ENTITIES = 300;
 
@@ -86,6 +87,107 @@ class BatchDespawnsTest {
             world.despawn(list, 0, list.length);
         } finally {
             world.commit();
+        }
+    }
+
+    /** A model over an index and a registry of its own, without hooks; close it. */
+    private static final class Rig implements AutoCloseable {
+        final dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+        final dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
+        final dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(1000);
+        final MutationModel model = new MutationModel(index, registry,
+                new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null, DrainHooks.NONE);
+
+        /** Every table's entities, in row order (the values that follow them are Table's to test). */
+        String rows() {
+            StringBuilder sb = new StringBuilder();
+            registry.forEach(table -> {
+                sb.append(table.store()).append(':');
+                for (int row = 0; row < table.count(); row++) {
+                    sb.append(table.entityAt(row)).append(' ');
+                }
+            });
+            return sb.toString();
+        }
+
+        @Override
+        public void close() {
+            registry.close();
+            memory.close();
+        }
+    }
+
+    /**
+     * A subtree despawned at once ({@code removeSubtree}) leaves what the same ids despawned one at a time leave:
+     * a table it empties, a table it leaves rows in (swap-removes in the ids' order), the values that moved, the
+     * free list's order (the ids the next spawns get). Refused, with nothing changed: a dead id, a table an entity
+     * observer watches, and more tables than it keeps.
+     */
+    @Test
+    void aSubtreeRemovedAtOnceLeavesWhatDespawnsOneAtATimeLeave() {
+        try (Rig atOnce = new Rig(); Rig oneByOne = new Rig()) {
+            long[] ids = new long[40];
+            for (Rig rig : List.of(atOnce, oneByOne)) {
+                for (int i = 0; i < ids.length; i++) { // tables: D alone (even), D with a tag (odd)
+                    dev.jtecs.component.Input[] inputs = i % 2 == 0
+                            ? new dev.jtecs.component.Input[] {D.of(i)}
+                            : new dev.jtecs.component.Input[] {D.of(i), TAG};
+                    ids[i] = rig.model.spawn(inputs);
+                }
+            }
+            long[] subtree = new long[25]; // every odd one (its table emptied), and five even ones, mixed
+            int n = 0;
+            for (int i = ids.length - 1; i >= 0; i--) {
+                if (i % 2 == 1 || i % 8 == 0) {
+                    subtree[n++] = ids[i];
+                }
+            }
+            assertEquals(25, n);
+            String before = atOnce.rows();
+            BatchDespawns despawns = atOnce.model.drain().batchDespawns();
+            long[] withDead = subtree.clone();
+            withDead[3] = dev.jtecs.entity.Entity.pack(999, 0);
+            assertFalse(despawns.removeSubtree(withDead, n), "a dead id");
+            assertEquals(before, atOnce.rows());
+
+            assertTrue(despawns.removeSubtree(subtree, n));
+            for (int i = 0; i < n; i++) {
+                oneByOne.model.despawn(subtree[i]);
+            }
+            assertEquals(oneByOne.rows(), atOnce.rows());
+            for (int i = 0; i < 30; i++) {
+                assertEquals(oneByOne.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}),
+                        atOnce.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}), "spawn " + i);
+            }
+            assertEquals(oneByOne.rows(), atOnce.rows());
+
+            long watched = atOnce.model.spawn(new dev.jtecs.component.Input[] {TAG});
+            EntityObserver listener = new EntityObserver() { };
+            atOnce.registry.ofStore(atOnce.index.storeOf(dev.jtecs.entity.Entity.slot(watched))).addObserver(listener);
+            String observed = atOnce.rows();
+            assertFalse(despawns.removeSubtree(new long[] {ids[0], watched}, 2), "an observed table");
+            assertEquals(observed, atOnce.rows());
+            assertTrue(atOnce.index.isAlive(watched));
+        }
+    }
+
+    /** More tables than {@code removeSubtree} keeps: refused, nothing changed; one fewer: taken. */
+    @Test
+    void aSubtreeOverMoreTablesThanItKeepsIsRefused() {
+        try (Rig rig = new Rig()) {
+            int tables = BatchDespawns.SUBTREE_TABLES + 1;
+            long[] ids = new long[tables];
+            for (int i = 0; i < tables; i++) { // each its own table: D with i's own tag
+                ids[i] = rig.model.spawn(new dev.jtecs.component.Input[] {D.of(i),
+                        Components.tag("test.batchDespawn.Table" + i)});
+            }
+            String before = rig.rows();
+            assertFalse(rig.model.drain().batchDespawns().removeSubtree(ids, tables));
+            assertEquals(before, rig.rows());
+            assertTrue(rig.model.drain().batchDespawns().removeSubtree(ids, tables - 1));
+            assertTrue(rig.index.isAlive(ids[tables - 1]));
+            assertFalse(rig.index.isAlive(ids[0]));
         }
     }
 

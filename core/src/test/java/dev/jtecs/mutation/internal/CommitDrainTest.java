@@ -71,6 +71,27 @@ class CommitDrainTest {
         return registry.ofStore(index.storeOf(Entity.slot(id)));
     }
 
+    /**
+     * {@code despawnSubtreeAtOnce} is for a settlement inside a publication: called with no publication draining it
+     * refuses and changes nothing. (Its use by a cascade, and its refusals there, are SettlementTest's.)
+     */
+    @Test
+    void aSubtreeIsDespawnedAtOnceOnlyWhileAPublicationDrains() {
+        NativeMemory memory = new NativeMemory();
+        ArchetypeRegistry registry = new ArchetypeRegistry(memory);
+        try {
+            EntityIndex index = new EntityIndex(100);
+            MutationModel model = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
+                    () -> null, null, DrainHooks.NONE);
+            long[] ids = {model.spawn(new dev.jtecs.component.Input[0]), model.spawn(new dev.jtecs.component.Input[0])};
+            assertFalse(model.drain().despawnSubtreeAtOnce(ids, 2));
+            assertTrue(index.isAlive(ids[0]) && index.isAlive(ids[1]));
+        } finally {
+            registry.close();
+            memory.close();
+        }
+    }
+
     @Test
     void aMoveAtOnceWaitsForStagedWorkPendingSettlementsKeyClaimsAndARunningDrain() {
         boolean[] settling = {false};

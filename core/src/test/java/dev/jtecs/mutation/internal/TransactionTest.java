@@ -60,6 +60,33 @@ class TransactionTest {
         return out;
     }
 
+    /**
+     * {@code holdsNoWork}: true only while no entity has anything staged, in the open wave or the one being
+     * drained: a record, a quiet despawn waiting (or its mark), a mark alone.
+     */
+    @Test
+    void holdsNoWorkOnlyWhileNothingIsStagedForAnyEntity() {
+        Transaction tx = new Transaction();
+        assertTrue(tx.holdsNoWork());
+        tx.begin(Entity.pack(3, 0), 3, TxState.STAGED_MUTATE);
+        assertFalse(tx.holdsNoWork(), "an open record");
+        tx.seal();
+        assertFalse(tx.holdsNoWork(), "a sealed record, until the wave is recycled");
+        tx.recycle();
+        assertTrue(tx.holdsNoWork());
+        tx.stageQuietDespawn(Entity.pack(4, 0), 4);
+        assertFalse(tx.holdsNoWork(), "a quiet despawn waiting");
+        tx.seal();
+        assertFalse(tx.holdsNoWork(), "sealed, its slot still marked");
+        tx.undoom(4); // published: the drain drops the mark
+        assertTrue(tx.holdsNoWork());
+        tx.recycle();
+        tx.doom(9);
+        assertFalse(tx.holdsNoWork(), "a mark alone");
+        tx.undoom(9);
+        assertTrue(tx.holdsNoWork());
+    }
+
     @Test
     void oneRecordPerSlotFoundBySlot() {
         Transaction tx = new Transaction();

@@ -81,6 +81,210 @@ class SettlementTest {
         }
     }
 
+    /**
+     * A silent cascade through {@code ChildOf} alone, with nothing else staged, despawns its subtree at once
+     * ({@code Settlement.despawnAtOnce}) instead of staging it for the next wave. The twin world has an entity
+     * observer on every archetype, so its cascades stage their despawns as before. Both take the same random trees
+     * (children with and without a tag, so a subtree spans tables it empties and tables it leaves rows in),
+     * reparentings, sparse edges of two other relationships to anyone, instant despawns, and scopes that despawn
+     * beside other work; their whole states, and the ids their spawns get (the free list's order), stay equal
+     * (fixed seeds, named in each message).
+     */
+    @Test
+    void aSubtreeDespawnedAtOnceLeavesWhatItsStagedDespawnsLeave() {
+        Relationship childOf = ChildOf.COMPONENT;
+        for (long seed = 1; seed <= 6; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            try (World atOnce = World.create(); World staged = World.create()) {
+                dev.jtecs.storage.EntityObserver listener = new dev.jtecs.storage.EntityObserver() { };
+                staged.observe(Entity.WORLD, dev.jtecs.event.ArchetypeCreated.class,
+                        event -> event.archetype().addEntityObserver(listener));
+                List<Long> alive = new ArrayList<>();
+                for (int step = 0; step < 600; step++) {
+                    String where = "seed " + seed + " step " + step;
+                    int op = alive.isEmpty() ? 0 : random.nextInt(14);
+                    long first = alive.isEmpty() ? 0 : alive.get(random.nextInt(alive.size()));
+                    long second = alive.isEmpty() ? 0 : alive.get(random.nextInt(alive.size()));
+                    long older = Math.min(first, second); // edges of ChildOf point at older ids: no cycle
+                    long younger = Math.max(first, second);
+                    if (op < 6) { // a spawn, mostly under a parent
+                        List<dev.jtecs.component.Input> shape = new ArrayList<>();
+                        if (random.nextBoolean()) {
+                            shape.add(MARK);
+                        }
+                        if (!alive.isEmpty() && random.nextInt(5) != 0) {
+                            shape.add(childOf.to(first));
+                        }
+                        dev.jtecs.component.Input[] inputs = shape.toArray(dev.jtecs.component.Input[]::new);
+                        long id = atOnce.spawn(inputs);
+                        assertEquals(id, staged.spawn(inputs), where);
+                        alive.add(id);
+                    } else if (op < 7 && older != younger) { // a reparenting
+                        atOnce.set(younger, childOf.to(older));
+                        staged.set(younger, childOf.to(older));
+                    } else if (op < 9 && first != second) { // another sparse relationship's edge, either way
+                        Relationship other = op == 7 ? LIKES : OWNER;
+                        atOnce.set(first, other.to(second));
+                        staged.set(first, other.to(second));
+                    } else if (op < 12) {
+                        despawnInBoth(atOnce, staged, first, alive, where);
+                    } else { // a scope: a despawn beside other work, which stages the cascade in both worlds
+                        boolean tag = op == 12;
+                        for (World world : List.of(atOnce, staged)) {
+                            world.defer();
+                            world.despawn(first);
+                            if (tag) {
+                                world.set(second, MARK);
+                            } else {
+                                world.despawn(second);
+                            }
+                            world.commit();
+                        }
+                        alive.removeIf(each -> !atOnce.isAlive(each));
+                        for (long each : alive) {
+                            assertTrue(staged.isAlive(each), where);
+                        }
+                    }
+                    if (step % 50 == 49) {
+                        assertEquals(unversioned(staged), unversioned(atOnce), where);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A world's whole state without its structure versions: those count structural changes, and a despawn one
+     * row at a time (the staged path of an observed table) makes more of them than one truncation.
+     */
+    private static String unversioned(World world) {
+        return dev.jtecs.testing.WorldState.of(world).replaceAll("structur(e|al)=\\d+", "structur$1=_");
+    }
+
+    /**
+     * The at-once despawn is taken exactly where nothing could tell it from the staged one: a silent cascade
+     * through one cascading sparse relationship, with nothing else staged and no entity observer on the subtree's
+     * tables. A relations layer over a model of its own, as the world builds them, so its count can be read.
+     */
+    @Test
+    void onlyASilentUnobservedCascadeWithNothingStagedIsDespawnedAtOnce() {
+        dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+        dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
+        try {
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(1000);
+            Relations relations = new Relations(index, registry);
+            dev.jtecs.mutation.internal.MutationModel model = new dev.jtecs.mutation.internal.MutationModel(index,
+                    registry, new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null, relations);
+            relations.bind(model);
+            java.util.function.LongFunction<long[]> tree = root -> { // a root, 3 children, 9 grandchildren
+                long[] ids = new long[13];
+                ids[0] = root;
+                for (int i = 1; i < ids.length; i++) {
+                    ids[i] = model.spawn(new dev.jtecs.component.Input[] {ChildOf.COMPONENT.to(ids[(i - 1) / 3])});
+                }
+                return ids;
+            };
+            long[] first = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            model.despawn(first[0]);
+            assertEquals(1, relations.subtreesDespawnedAtOnce());
+            for (long id : first) {
+                assertFalse(index.isAlive(id));
+            }
+
+            long[] scoped = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            long bystander = model.spawn(new dev.jtecs.component.Input[] {MARK});
+            model.scopes().defer();
+            model.despawn(scoped[0]);
+            model.set(bystander, LIKES.to(scoped[1])); // other work staged beside it: the subtree is staged
+            model.scopes().commit();
+            assertEquals(1, relations.subtreesDespawnedAtOnce());
+            for (long id : scoped) {
+                assertFalse(index.isAlive(id));
+            }
+
+            long[] alone = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            model.scopes().defer();
+            model.despawn(alone[0]); // a scope with nothing else staged: at once
+            model.scopes().commit();
+            assertEquals(2, relations.subtreesDespawnedAtOnce());
+
+            long[] watched = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            dev.jtecs.storage.EntityObserver listener = new dev.jtecs.storage.EntityObserver() { };
+            registry.ofStore(index.storeOf(Entity.slot(watched[1]))).addObserver(listener);
+            model.despawn(watched[0]); // the children's table is observed: staged, so the observer hears it
+            assertEquals(2, relations.subtreesDespawnedAtOnce());
+            for (long id : watched) {
+                assertFalse(index.isAlive(id));
+            }
+        } finally {
+            registry.close();
+            memory.close();
+        }
+    }
+
+    /**
+     * An at-once despawn of a subtree that runs out of heap at any growth changes nothing but the root's own
+     * despawn, published before: every member alive in its table, each list of sources back in the reverse index
+     * as it was, and the next publication despawns the subtree.
+     */
+    @Test
+    void aSubtreeDespawnedAtOnceThatRunsOutOfHeapAnywhereKeepsEveryEdge() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED,
+                "needs -Djtecs.allocationFaults=true (set by the build)");
+        Relationship childOf = ChildOf.COMPONENT;
+        int injected = 0;
+        int kept = 0; // failures that left the subtree alive
+        for (int k = 1; k < 400; k++) {
+            try (World w = World.create()) {
+                long[] ids = new long[300];
+                ids[0] = w.spawn();
+                for (int i = 1; i < ids.length; i++) { // fan-out 4, half the children tagged: two tables
+                    ids[i] = i % 2 == 0 ? w.spawn(childOf.to(ids[(i - 1) / 4]), MARK)
+                            : w.spawn(childOf.to(ids[(i - 1) / 4]));
+                }
+                long liker = w.spawn(LIKES.to(ids[7]));
+                List<String> sources = new ArrayList<>();
+                for (long id : ids) {
+                    sources.add(java.util.Arrays.toString(w.relationshipSources(childOf, id)));
+                }
+                String before = RelationFixtures.dump(w);
+                dev.jtecs.testing.FaultAttempt.Outcome fault = dev.jtecs.testing.FaultAttempt.run(
+                        dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k, () -> w.despawn(ids[0]));
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT) {
+                    assertTrue(kept >= 3, "growths of the subtree's despawn were failed: " + kept + " of "
+                            + injected);
+                    for (long id : ids) {
+                        assertFalse(w.isAlive(id), "k=" + k);
+                    }
+                    return;
+                }
+                if (fault == dev.jtecs.testing.FaultAttempt.Outcome.LET_GO) {
+                    continue;
+                }
+                injected++;
+                if (w.isAlive(ids[0])) {
+                    assertEquals(before, RelationFixtures.dump(w), "k=" + k + ": failed before anything published");
+                    w.despawn(ids[0]); // the call failed whole: made again
+                } else if (w.isAlive(ids[1])) { // the subtree's despawn failed: all of it stays, edges and all
+                    kept++;
+                    for (int i = 1; i < ids.length; i++) {
+                        assertTrue(w.isAlive(ids[i]), "k=" + k + " member " + i);
+                        assertEquals(sources.get(i), java.util.Arrays.toString(w.relationshipSources(childOf,
+                                ids[i])), "k=" + k + " member " + i + "'s sources");
+                    }
+                    assertEquals(List.of(ids[7]), RelationFixtures.targets(w, liker, LIKES));
+                    w.unwind(); // the next publication settles what the failed one left
+                }
+                for (long id : ids) {
+                    assertFalse(w.isAlive(id), "k=" + k);
+                }
+                assertTrue(w.isAlive(liker));
+            }
+        }
+        throw new AssertionError("the despawn kept failing");
+    }
+
     @Test
     void despawningATargetRemovesTheEdgesPointingAtIt() {
         long leader = world.spawn();

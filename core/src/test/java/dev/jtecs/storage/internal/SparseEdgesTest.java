@@ -54,6 +54,102 @@ class SparseEdgesTest {
         assertEquals(many, clock.version(MANY.id()), "another relationship's counter stays");
     }
 
+    /**
+     * A cascade takes a subtree whole: {@code takeSources} copies each member's sources and takes its list out of
+     * the reverse index (nothing when there is no room, or when the list is beside the cells), {@code restoreTaken}
+     * puts every taken list back, and {@code subtreeDied} drops the members' own edges without a search, ticks the
+     * counter once, and tells the other relationships as a run's report would.
+     */
+    @Test
+    void aSubtreeIsTakenWholePutBackOrLetGo() {
+        long root = Entity.pack(20, 0);
+        long c1 = Entity.pack(21, 0);
+        long c2 = Entity.pack(22, 0);
+        long g = Entity.pack(23, 0);
+        long x = Entity.pack(30, 0);
+        long y = Entity.pack(31, 0);
+        edges.add(CASCADING, c1, root, null);
+        edges.add(CASCADING, c2, root, null);
+        edges.add(CASCADING, g, c1, null);
+        edges.add(MANY, g, x, null); // a member's edge to an outsider
+        edges.add(MANY, y, c2, null); // an outsider's edge to a member: its list stays
+        edges.add(MANY, c1, c2, null); // from a member to a member
+
+        long[] small = new long[1];
+        assertEquals(-1 - 2, edges.takeSources(CASCADING, root, small, 0), "no room: the count needed");
+        assertEquals(2, edges.sourceCount(CASCADING, root), "nothing taken");
+        long[] queue = new long[8];
+        assertEquals(2, edges.takeSources(CASCADING, root, queue, 0));
+        assertEquals(3, edges.takeSources(CASCADING, c1, queue, 2));
+        assertEquals(3, edges.takeSources(CASCADING, c2, queue, 3), "no list: nothing to take");
+        assertArrayEquals(new long[] {c1, c2, g}, java.util.Arrays.copyOf(queue, 3));
+        assertEquals(0, edges.sourceCount(CASCADING, root));
+        assertEquals(0, edges.sourceCount(CASCADING, c1));
+        edges.restoreTaken(CASCADING);
+        assertArrayEquals(new long[] {c1, c2}, edges.sources(CASCADING, root));
+        assertArrayEquals(new long[] {g}, edges.sources(CASCADING, c1));
+
+        edges.takeSources(CASCADING, root, queue, 0);
+        edges.takeSources(CASCADING, c1, queue, 2);
+        long cascading = clock.version(CASCADING.id());
+        long many = clock.version(MANY.id());
+        List<Long> dead = List.of(g, c2, c1);
+        edges.subtreeDied(CASCADING, new long[] {g, c2, c1}, 3, id -> !dead.contains(id));
+        assertEquals(cascading + 1, clock.version(CASCADING.id()), "one tick for the whole subtree");
+        assertTrue(clock.version(MANY.id()) > many);
+        for (long member : dead) {
+            assertEquals(0, edges.count(CASCADING, member));
+            assertEquals(0, edges.count(MANY, member));
+            assertEquals(0, edges.sourceCount(CASCADING, member));
+        }
+        assertEquals(0, edges.sourceCount(CASCADING, root));
+        assertArrayEquals(new long[] {y}, edges.sources(MANY, c2), "a live source's edge to a member stays");
+        assertEquals(0, edges.sourceCount(MANY, x), "a dead member's edge left its target's list");
+        edges.restoreTaken(CASCADING); // nothing is left to put back
+        assertEquals(0, edges.sourceCount(CASCADING, root));
+    }
+
+    @Test
+    void aListBesideTheCellsIsNotTaken() {
+        long old = Entity.pack(40, 0);
+        long successor = Entity.pack(40, 1); // the slot's next entity, while the old one's list waits
+        edges.add(CASCADING, s1, old, null);
+        edges.add(CASCADING, s2, successor, null);
+        long[] queue = new long[4];
+        assertEquals(SparseEdges.BESIDE_CELLS, edges.takeSources(CASCADING, successor, queue, 0));
+        assertArrayEquals(new long[] {s2}, edges.sources(CASCADING, successor), "nothing taken");
+        assertEquals(1, edges.takeSources(CASCADING, old, queue, 0));
+        edges.restoreTaken(CASCADING);
+        assertArrayEquals(new long[] {s1}, edges.sources(CASCADING, old));
+    }
+
+    /** A growth of the record of taken lists that fails takes nothing, and what was taken before goes back. */
+    @Test
+    void aFailedGrowthOfTheTakenListsTakesNothing() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED,
+                "needs -Djtecs.allocationFaults=true (set by the build)");
+        long[] targets = new long[17]; // one more than the first room
+        for (int i = 0; i < targets.length; i++) {
+            targets[i] = Entity.pack(100 + i, 0);
+            edges.add(CASCADING, Entity.pack(200 + i, 0), targets[i], null);
+        }
+        long[] queue = new long[32];
+        int tail = 0;
+        for (int i = 0; i < 16; i++) {
+            tail = edges.takeSources(CASCADING, targets[i], queue, tail);
+        }
+        int at = tail;
+        dev.jtecs.testing.FaultAttempt.Outcome outcome = dev.jtecs.testing.FaultAttempt.run(
+                dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, 1,
+                () -> edges.takeSources(CASCADING, targets[16], queue, at));
+        assertEquals(dev.jtecs.testing.FaultAttempt.Outcome.FAILED, outcome);
+        assertEquals(1, edges.sourceCount(CASCADING, targets[16]), "not taken");
+        edges.restoreTaken(CASCADING);
+        for (int i = 0; i < targets.length; i++) {
+            assertArrayEquals(new long[] {Entity.pack(200 + i, 0)}, edges.sources(CASCADING, targets[i]));
+        }
+    }
+
     @Test
     void firstTargetReadsTheLowestAndForgetsEverythingAfterAClear() {
         edges.add(MANY, s1, t2, null);

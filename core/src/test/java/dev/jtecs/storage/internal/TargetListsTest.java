@@ -22,6 +22,38 @@ class TargetListsTest {
     private final long[] C = {3};
     private final long[] D = {4};
 
+    /**
+     * A cascade taking a subtree whole reads a list only where it sits in its target's own cell, takes it out of
+     * the cell and may put it back: the count follows, and a list beside the cells is told apart, not taken.
+     */
+    @Test
+    void aListInItsOwnCellIsTakenOutAndPutBackAndOneBesideTheCellsIsToldApart() {
+        TargetLists lists = new TargetLists();
+        long target = Entity.pack(5, 3);
+        long successor = Entity.pack(5, 4); // the slot's next entity, with a list while the old one's waits
+        long none = Entity.pack(6, 0);
+        lists.put(target, A);
+        lists.put(successor, B); // the cell is taken: beside the cells
+        assertSame(A, lists.inCell(target));
+        assertEquals(false, lists.isBesideCells(target));
+        assertNull(lists.inCell(successor));
+        assertEquals(true, lists.isBesideCells(successor));
+        assertNull(lists.inCell(none));
+        assertEquals(false, lists.isBesideCells(none));
+        assertNull(lists.inCell(Entity.pack(4000, 0)), "a slot past the cells");
+        assertEquals(2, lists.size());
+
+        lists.clearCell(target);
+        assertNull(lists.get(target));
+        assertNull(lists.inCell(target));
+        assertSame(B, lists.get(successor), "the list beside the cells stays");
+        assertEquals(1, lists.size());
+        lists.restoreCell(target, A);
+        assertSame(A, lists.get(target));
+        assertSame(A, lists.inCell(target));
+        assertEquals(2, lists.size());
+    }
+
     @Test
     void aTargetsListIsFoundReplacedAndRemovedByItsWholeId() {
         TargetLists lists = new TargetLists();
