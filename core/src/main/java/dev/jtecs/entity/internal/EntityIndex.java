@@ -582,10 +582,22 @@ public final class EntityIndex {
      * word. Room on the free stack is made first: a failed growth changes nothing.
      */
     public void freeInOrder(long[] ids, int n) {
+        freeInOrder(ids, n, false);
+    }
+
+    /**
+     * {@link #freeInOrder} of {@code ids[0, n)} in the reverse order, from {@code ids[n - 1]} down to
+     * {@code ids[0]} (the first one ends on top of the free stack).
+     */
+    public void freeInReverseOrder(long[] ids, int n) {
+        freeInOrder(ids, n, true);
+    }
+
+    private void freeInOrder(long[] ids, int n, boolean reverse) {
         ensureFree(n);
         long[] m = meta;
-        for (int i = 0; i < n; i++) {
-            int slot = Entity.slot(ids[i]);
+        for (int k = 0; k < n; k++) {
+            int slot = Entity.slot(ids[reverse ? n - 1 - k : k]);
             long word = m[slot];
             assert (word & STATE_MASK) == ALIVE_BITS : "slot " + slot + " is " + stateName(stateAt(slot));
             int g = (int) (word & GENERATION_MASK);

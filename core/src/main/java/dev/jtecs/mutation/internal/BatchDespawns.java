@@ -178,21 +178,19 @@ final class BatchDespawns {
     private final int[] subtreeStores = new int[SUBTREE_TABLES];
     private final int[] subtreeCounts = new int[SUBTREE_TABLES];
     private final boolean[] subtreeWhole = new boolean[SUBTREE_TABLES];
-    private int[] subtreeMembers = new int[0]; // per entity of the subtree, the index of its table above
+    private int[] subtreeMembers = new int[0]; // per entity, the index of its table, when there are several
 
     /**
-     * Despawns {@code ids[0, n)}, distinct, at once and silently: the rows leave and the slots are freed in the
-     * order given, ending exactly as the same ids published as one run of quiet despawns would
-     * ({@link #removeRun} for runs of one table, one at a time otherwise): a table whose every row goes is
-     * truncated, any other loses each row by a swap-remove in the ids' order, and the free list takes the slots in
-     * the ids' order. Returns {@code false}, having changed nothing, when an entity is not alive, or lives in a
-     * table an entity observer watches, or the ids span more than {@value #SUBTREE_TABLES} tables. Everything that
-     * allocates happens before the first change; no user code runs and nothing is reported.
+     * Despawns {@code ids[0, n)}, distinct, at once and silently, in the reverse of their order (a cascade's walk
+     * lists a subtree level by level; it dies deepest level first): the rows leave and the slots are freed from
+     * {@code ids[n - 1]} down to {@code ids[0]}, ending exactly as those despawns published as quiet despawns in
+     * that order would ({@link #removeRun} for runs of one table, one at a time otherwise): a table whose every row
+     * goes is truncated, any other loses each row by a swap-remove, and the free list takes the slots in that
+     * order. Returns {@code false}, having changed nothing, when an entity is not alive, or lives in a table an
+     * entity observer watches, or the ids span more than {@value #SUBTREE_TABLES} tables. Everything that allocates
+     * happens before the first change; no user code runs and nothing is reported.
      */
     boolean removeSubtree(long[] ids, int n) {
-        if (subtreeMembers.length < n) {
-            subtreeMembers = Growth.newInts(Math.max(n, subtreeMembers.length * 2));
-        }
         int tables = 0;
         int lastStore = -1;
         int last = -1;
@@ -209,6 +207,12 @@ final class BatchDespawns {
                         if (tables == SUBTREE_TABLES || table.observers().length != 0) {
                             return false;
                         }
+                        if (tables == 1) { // a second table: from here on each entity's table is written down
+                            if (subtreeMembers.length < n) {
+                                subtreeMembers = Growth.newInts(Math.max(n, subtreeMembers.length * 2));
+                            }
+                            java.util.Arrays.fill(subtreeMembers, 0, i, 0);
+                        }
                         subtreeTables[tables] = table;
                         subtreeStores[tables] = store;
                         subtreeCounts[tables] = 0;
@@ -217,15 +221,19 @@ final class BatchDespawns {
                     lastStore = store;
                 }
                 subtreeCounts[last]++;
-                subtreeMembers[i] = last;
+                if (tables > 1) {
+                    subtreeMembers[i] = last;
+                }
             }
             index.reserveFree(n);
+            boolean anyPartial = false;
             for (int t = 0; t < tables; t++) {
                 subtreeTables[t].prepareRowRemovals(subtreeCounts[t]);
                 subtreeWhole[t] = subtreeCounts[t] == subtreeTables[t].count();
+                anyPartial |= !subtreeWhole[t];
             }
-            for (int i = 0; i < n; i++) { // from here on nothing allocates
-                int t = subtreeMembers[i];
+            for (int i = n - 1; anyPartial && i >= 0; i--) { // from here on nothing allocates
+                int t = tables > 1 ? subtreeMembers[i] : 0;
                 if (!subtreeWhole[t]) {
                     Table table = subtreeTables[t];
                     int row = index.rowOf(Entity.slot(ids[i]));
@@ -240,7 +248,7 @@ final class BatchDespawns {
                     subtreeTables[t].truncate(0);
                 }
             }
-            index.freeInOrder(ids, n);
+            index.freeInReverseOrder(ids, n);
             return true;
         } finally {
             java.util.Arrays.fill(subtreeTables, 0, tables, null); // no table is held past the call

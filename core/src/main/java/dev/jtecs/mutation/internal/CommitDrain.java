@@ -999,7 +999,7 @@ public final class CommitDrain {
     }
 
     /**
-     * For a cascade's settlement: despawns {@code ids[0, n)} now, silently, their slots freed in that order, instead
+     * For a cascade's settlement: despawns {@code ids[0, n)} now, silently, in the reverse of their order, instead
      * of staging their despawns for the next wave, when nothing could tell the two apart: a publication is draining,
      * nothing is staged (no record, tag move, batch operation, waiting quiet despawn, mark or sparse write) and every
      * entity is alive in a table that no entity observer watches. Returns {@code false}, having changed nothing,

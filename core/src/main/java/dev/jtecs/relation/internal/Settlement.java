@@ -339,43 +339,34 @@ final class Settlement {
     /**
      * The silent cascade through a single sparse relationship, when nothing is staged: the subtree below
      * {@code root} despawned here and now, as a set, instead of staged for the next wave. Walks it breadth first as
-     * {@link #stageLastLevelFirst} does, taking each member's list of sources out of the reverse index as it reads
-     * it ({@link SparseEdges#takeSources}), then has the drain remove the rows and free the slots in the reverse of
-     * that order, deepest level first ({@link CommitDrain#despawnSubtreeAtOnce}), which is the order the staged
-     * despawns would publish in, and lets the edge store drop the members' own edges without a search
-     * ({@link SparseEdges#subtreeDied}). Nothing could tell this from the staged despawns: nobody hears a
-     * despawn, no table of the subtree has an entity observer and nothing else is staged that the next wave would
-     * publish first. Returns {@code false} when any of that fails (the drain refuses, a list sits beside the
-     * index's cells) with every list put back and nothing changed; a failed allocation puts them back too and
-     * propagates, leaving the target noted for the next publication as a failed staging does.
+     * {@link #stageLastLevelFirst} does, reading each member's list of sources once
+     * ({@link SparseEdges#readSubtreeSources}); then the drain removes the rows and frees the slots in the reverse
+     * of that order, deepest level first ({@link CommitDrain#despawnSubtreeAtOnce}), the order the staged despawns
+     * would publish in; then the edge store drops the lists read and the members' own edges without a search
+     * ({@link SparseEdges#subtreeDied}). Nothing could tell this from the staged despawns: nobody hears a despawn,
+     * no table of the subtree has an entity observer, and nothing else is staged that the next wave would publish
+     * first. Returns {@code false}, having changed nothing, when any of that fails (the drain refuses, a list sits
+     * beside the index's cells); a failed allocation changes nothing either and propagates, leaving the target
+     * noted for the next publication, as a failed staging does.
      */
     private boolean despawnAtOnce(BaseRelationship<?> relationship, long root) {
         if (!transaction.holdsNoWork()) {
             return false; // (the drain checks again, with what only it knows)
         }
-        boolean done = false;
-        try {
-            int tail = take(relationship, root, 0);
-            for (int head = 0; head < tail; head++) {
-                tail = take(relationship, queue[head], tail);
-            }
-            if (tail <= 0) {
-                done = tail == 0; // no source: nothing to despawn, nothing taken
-                return done;
-            }
-            reverse(queue, tail); // deepest level first, each level from its highest id down
-            if (!drain.despawnSubtreeAtOnce(queue, tail)) {
-                return false;
-            }
-            sparse.subtreeDied(relationship, queue, tail, isAlive);
-            subtreesAtOnce++;
-            done = true;
-            return true;
-        } finally {
-            if (!done) {
-                sparse.restoreTaken(relationship);
-            }
+        sparse.beginSubtree(relationship);
+        int tail = read(root, 0);
+        for (int head = 0; head < tail; head++) {
+            tail = read(queue[head], tail);
         }
+        if (tail <= 0) {
+            return tail == 0; // no source: nothing to despawn
+        }
+        if (!drain.despawnSubtreeAtOnce(queue, tail)) {
+            return false;
+        }
+        sparse.subtreeDied(root, queue, tail, isAlive);
+        subtreesAtOnce++;
+        return true;
     }
 
     private long subtreesAtOnce;
@@ -386,31 +377,25 @@ final class Settlement {
     }
 
     /**
-     * Appends the sources of {@code target} to the queue from {@code tail}, taking its list
-     * ({@link SparseEdges#takeSources}); returns the new tail, or -1 once a list was found beside the cells
-     * (every later call answers -1 too).
+     * Appends the sources of {@code target} to the queue from {@code tail} ({@link SparseEdges#readSubtreeSources});
+     * returns the new tail, or -1 once a list was found beside the cells (every later call answers -1 too). The
+     * queue doubles when it grows here: the walk meets a large subtree in small steps, each a copy of the queue.
      */
-    private int take(BaseRelationship<?> relationship, long target, int tail) {
+    private int read(long target, int tail) {
         if (tail < 0) {
             return tail;
         }
-        int end = sparse.takeSources(relationship, target, queue, tail);
+        int end = sparse.readSubtreeSources(target, queue, tail);
         if (end == SparseEdges.BESIDE_CELLS) {
             return -1;
         }
-        if (end < 0) { // no room: grow, then take
-            growQueue(tail - 1 - end);
-            end = sparse.takeSources(relationship, target, queue, tail);
+        if (end < 0) { // no room: grow, then read
+            int needed = tail - 1 - end;
+            queue = Growth.copyOf(queue, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed,
+                    2L * queue.length)));
+            end = sparse.readSubtreeSources(target, queue, tail);
         }
         return end;
-    }
-
-    private static void reverse(long[] ids, int n) {
-        for (int i = 0, j = n - 1; i < j; i++, j--) {
-            long swap = ids[i];
-            ids[i] = ids[j];
-            ids[j] = swap;
-        }
     }
 
     /**

@@ -491,83 +491,84 @@ public final class SparseEdges {
         return false;
     }
 
-    // ---------------------------------------------------------------- a subtree taken whole
+    // ---------------------------------------------------------------- a subtree that dies whole
 
-    /** What {@link #takeSources} answers when the target's list is beside the reverse index's cells. */
+    /** What {@link #readSubtreeSources} answers when the target's list is beside the reverse index's cells. */
     public static final int BESIDE_CELLS = Integer.MIN_VALUE;
-    // the lists takeSources took, with their targets, in the order taken: put back, or let go once the subtree died
-    private long[][] taken = new long[16][];
-    private long[] takenTargets = new long[16];
-    private int takenCount;
+    private Edges subtree; // the relationship of the subtree being read, since beginSubtree
+    // bit k: the k-th target read since beginSubtree had its list in its cell (the lists subtreeDied drops)
+    private long[] subtreeListed = new long[1];
+    private int subtreeReads;
 
     /**
-     * Copies the sources of {@code relationship}'s edges to {@code target} (ascending) into {@code into} from
-     * {@code at} and takes the target's list out of the reverse index, for a subtree about to die whole
-     * ({@link #subtreeDied}); returns the new end. Nothing is copied or taken when the target has no list (the
-     * answer is {@code at}), when its list is beside the cells ({@link #BESIDE_CELLS}) or when {@code into} lacks
-     * room ({@code -1 - count}). The list is kept aside, read once: {@link #restoreTaken} puts every list taken
-     * since the last {@code subtreeDied} back. A failed growth of that record takes nothing. The relationship
-     * keeps a reverse index.
+     * Begins reading a subtree of {@code relationship} (exclusive, with a reverse index) that is about to die whole:
+     * {@link #readSubtreeSources} for its root, then for each member in the order the walk meets it, then
+     * {@link #subtreeDied} once the members died. Changes nothing.
      */
-    public int takeSources(BaseRelationship<?> relationship, long target, long[] into, int at) {
-        TargetLists sources = find(relationship).sources;
+    public void beginSubtree(BaseRelationship<?> relationship) {
+        subtree = find(relationship);
+        subtreeReads = 0;
+    }
+
+    /**
+     * Copies the sources of the subtree relationship's edges to {@code target} (ascending) into {@code into} from
+     * {@code at} and returns the new end: {@code at} when it has none. Answers {@link #BESIDE_CELLS} when its list is
+     * beside the reverse index's cells, and {@code -1 - count} when {@code into} lacks room; neither counts as the
+     * target's read, so the caller grows and asks again. Reads only: nothing changes until {@link #subtreeDied}.
+     */
+    public int readSubtreeSources(long target, long[] into, int at) {
+        TargetLists sources = subtree.sources;
         long[] list = sources.inCell(target);
-        if (list == null) {
-            return sources.isBesideCells(target) ? BESIDE_CELLS : at;
+        int n = list == null ? 0 : (int) list[0];
+        if (list == null && sources.isBesideCells(target)) {
+            return BESIDE_CELLS;
         }
-        int n = (int) list[0];
         if (into.length - at < n) {
             return -1 - n;
         }
-        if (takenCount == taken.length) {
-            int capacity = takenCount * 2;
-            long[][] grownLists = Growth.copyOf(taken, capacity); // both first: a failure takes nothing
-            long[] grownTargets = Growth.copyOf(takenTargets, capacity);
-            taken = grownLists;
-            takenTargets = grownTargets;
+        int word = subtreeReads >>> 6;
+        if (word == subtreeListed.length) {
+            subtreeListed = Growth.copyOf(subtreeListed, word * 2); // before the read counts
         }
-        System.arraycopy(list, 1, into, at, n);
-        sources.clearCell(target);
-        taken[takenCount] = list;
-        takenTargets[takenCount++] = target;
+        if (list != null) {
+            subtreeListed[word] |= 1L << subtreeReads;
+            System.arraycopy(list, 1, into, at, n);
+        } else {
+            subtreeListed[word] &= ~(1L << subtreeReads);
+        }
+        subtreeReads++;
         return at + n;
     }
 
-    /** Puts every list {@link #takeSources} took back where it was, the last taken first; allocates nothing. */
-    public void restoreTaken(BaseRelationship<?> relationship) {
-        TargetLists sources = find(relationship).sources;
-        while (takenCount > 0) {
-            takenCount--;
-            sources.restoreCell(takenTargets[takenCount], taken[takenCount]);
-            taken[takenCount] = null;
-        }
-    }
-
     /**
-     * The entities {@code ids[0, n)} died together (rows gone, slots freed): a subtree whose every member's list
-     * of {@code relationship}'s sources {@link #takeSources} took, so each member's own edge of it points at a
-     * target whose list is gone. Those edges go without a search, the taken lists go to the stash, and the
-     * relationship's counter ticks once. Every other sparse relationship hears of the deaths as
-     * {@link #dropListsOfDeadSources} and {@link #removeSources} would tell it: a list whose sources all died
-     * goes, each member's own edges go. Allocates nothing.
+     * The subtree read since {@link #beginSubtree} died: its root before it, then {@code ids[0, n)}, the members in
+     * the order they were read (rows gone, slots freed). Every list of sources read goes out of the reverse index
+     * whole (all its sources died), and every member's own edge goes without a search, since the list it was on
+     * is gone; the relationship's counter ticks once. Every other sparse relationship hears of the deaths as
+     * {@link #dropListsOfDeadSources} and {@link #removeSources} would tell it: a list whose sources all died goes,
+     * each member's own edges go. Allocates nothing.
      */
-    public void subtreeDied(BaseRelationship<?> relationship, long[] ids, int n, LongPredicate alive) {
-        Edges edges = find(relationship);
-        for (int i = 0; i < takenCount; i++) {
-            stash(taken[i], true);
-            taken[i] = null;
+    public void subtreeDied(long root, long[] ids, int n, LongPredicate alive) {
+        Edges edges = subtree;
+        subtree = null;
+        TargetLists sources = edges.sources;
+        if ((subtreeListed[0] & 1) != 0) {
+            stash(sources.clearCell(root), true);
         }
-        takenCount = 0;
         long[] single = edges.single;
         Object[] payloads = edges.singlePayloads;
         for (int i = 0; i < n; i++) {
+            int read = i + 1;
+            if ((subtreeListed[read >>> 6] & 1L << read) != 0) {
+                stash(sources.clearCell(ids[i]), true); // (the stash keeps a few; the rest are let go)
+            }
             int slot = Entity.slot(ids[i]); // a member was on its parent's list: it holds the edge, within the array
             single[slot] = 0;
             if (payloads != null) {
                 payloads[slot] = null;
             }
         }
-        clock.tickEdges(relationship.id());
+        clock.tickEdges(edges.relationship.id());
         for (int r = 0; r < orderedCount; r++) {
             Edges other = ordered[r];
             if (other == edges) {

@@ -158,18 +158,15 @@ final class TargetLists {
     }
 
     /**
-     * Takes {@code target}'s list out of its cell, where {@link #inCell} found it. {@link #restoreCell} puts it
-     * back; the cells only ever grow, so that allocates nothing.
+     * Takes {@code target}'s list out of its cell, where {@link #inCell} found it, without reading the list again;
+     * returns it.
      */
-    void clearCell(long target) {
-        lists[Entity.slot(target)] = null;
+    long[] clearCell(long target) {
+        int slot = Entity.slot(target);
+        long[] list = lists[slot];
+        lists[slot] = null;
         size--;
-    }
-
-    /** Puts back into its cell a list {@link #clearCell} took, before anything else changed the index. */
-    void restoreCell(long target, long[] list) {
-        lists[Entity.slot(target)] = list;
-        size++;
+        return list;
     }
 
     /** How many slots the cells cover (what the tests check about the index's size). */

@@ -291,6 +291,27 @@ class EntityIndexTest {
     }
 
     @Test
+    void freeingInReverseOrderEndsAsFreeingOneAtATimeFromTheLast() {
+        EntityIndex one = new EntityIndex(100);
+        EntityIndex all = new EntityIndex(100);
+        long[] ids = eightAlive(one);
+        eightAlive(all);
+        long[] order = {ids[6], ids[1], ids[4], ids[0], ids[7]};
+        for (int i = order.length - 1; i >= 0; i--) {
+            one.free(Entity.slot(order[i]));
+        }
+        all.freeInReverseOrder(order, order.length);
+        assertEquals(one.aliveCount(), all.aliveCount());
+        for (long id : ids) {
+            assertEquals(one.stateOf(id), all.stateOf(id));
+            assertEquals(one.generationOf(Entity.slot(id)), all.generationOf(Entity.slot(id)));
+        }
+        for (int k = 0; k < 6; k++) { // the same free stack: ids[6]'s slot on top, then ids[1]'s, ...
+            assertEquals(one.allocate(), all.allocate());
+        }
+    }
+
+    @Test
     void freeingInOrderWhoseStackCannotGrowChangesNothing() {
         EntityIndex index = new EntityIndex(10_000);
         long[] ids = new long[3000];

@@ -119,10 +119,10 @@ class BatchDespawnsTest {
     }
 
     /**
-     * A subtree despawned at once ({@code removeSubtree}) leaves what the same ids despawned one at a time leave:
-     * a table it empties, a table it leaves rows in (swap-removes in the ids' order), the values that moved, the
-     * free list's order (the ids the next spawns get). Refused, with nothing changed: a dead id, a table an entity
-     * observer watches, and more tables than it keeps.
+     * A subtree despawned at once ({@code removeSubtree}) leaves what the same ids despawned one at a time, in the
+     * reverse of their order, leave: a table it empties, a table it leaves rows in (swap-removes in that order),
+     * and the free list's order (the ids the next spawns get). Refused, with nothing changed: a dead id, a table an
+     * entity observer watches, and more tables than it keeps.
      */
     @Test
     void aSubtreeRemovedAtOnceLeavesWhatDespawnsOneAtATimeLeave() {
@@ -152,7 +152,7 @@ class BatchDespawnsTest {
             assertEquals(before, atOnce.rows());
 
             assertTrue(despawns.removeSubtree(subtree, n));
-            for (int i = 0; i < n; i++) {
+            for (int i = n - 1; i >= 0; i--) { // the reverse of the ids' order: a walk's deepest level first
                 oneByOne.model.despawn(subtree[i]);
             }
             assertEquals(oneByOne.rows(), atOnce.rows());

@@ -55,13 +55,13 @@ class SparseEdgesTest {
     }
 
     /**
-     * A cascade takes a subtree whole: {@code takeSources} copies each member's sources and takes its list out of
-     * the reverse index (nothing when there is no room, or when the list is beside the cells), {@code restoreTaken}
-     * puts every taken list back, and {@code subtreeDied} drops the members' own edges without a search, ticks the
+     * A cascade reads a subtree whole, then lets it go: {@code readSubtreeSources} copies each member's sources and
+     * changes nothing (no room: the count needed, and the read does not count; a list beside the cells: refused),
+     * and {@code subtreeDied} drops every list read and the members' own edges without a search, ticks the
      * counter once, and tells the other relationships as a run's report would.
      */
     @Test
-    void aSubtreeIsTakenWholePutBackOrLetGo() {
+    void aSubtreeIsReadWholeThenLetGo() {
         long root = Entity.pack(20, 0);
         long c1 = Entity.pack(21, 0);
         long c2 = Entity.pack(22, 0);
@@ -75,26 +75,22 @@ class SparseEdgesTest {
         edges.add(MANY, y, c2, null); // an outsider's edge to a member: its list stays
         edges.add(MANY, c1, c2, null); // from a member to a member
 
+        edges.beginSubtree(CASCADING);
         long[] small = new long[1];
-        assertEquals(-1 - 2, edges.takeSources(CASCADING, root, small, 0), "no room: the count needed");
-        assertEquals(2, edges.sourceCount(CASCADING, root), "nothing taken");
+        assertEquals(-1 - 2, edges.readSubtreeSources(root, small, 0), "no room: the count needed");
         long[] queue = new long[8];
-        assertEquals(2, edges.takeSources(CASCADING, root, queue, 0));
-        assertEquals(3, edges.takeSources(CASCADING, c1, queue, 2));
-        assertEquals(3, edges.takeSources(CASCADING, c2, queue, 3), "no list: nothing to take");
+        assertEquals(2, edges.readSubtreeSources(root, queue, 0));
+        assertEquals(3, edges.readSubtreeSources(c1, queue, 2));
+        assertEquals(3, edges.readSubtreeSources(c2, queue, 3), "no list: nothing to read");
+        assertEquals(3, edges.readSubtreeSources(g, queue, 3));
         assertArrayEquals(new long[] {c1, c2, g}, java.util.Arrays.copyOf(queue, 3));
-        assertEquals(0, edges.sourceCount(CASCADING, root));
-        assertEquals(0, edges.sourceCount(CASCADING, c1));
-        edges.restoreTaken(CASCADING);
-        assertArrayEquals(new long[] {c1, c2}, edges.sources(CASCADING, root));
+        assertArrayEquals(new long[] {c1, c2}, edges.sources(CASCADING, root), "reading changes nothing");
         assertArrayEquals(new long[] {g}, edges.sources(CASCADING, c1));
 
-        edges.takeSources(CASCADING, root, queue, 0);
-        edges.takeSources(CASCADING, c1, queue, 2);
         long cascading = clock.version(CASCADING.id());
         long many = clock.version(MANY.id());
-        List<Long> dead = List.of(g, c2, c1);
-        edges.subtreeDied(CASCADING, new long[] {g, c2, c1}, 3, id -> !dead.contains(id));
+        List<Long> dead = List.of(c1, c2, g);
+        edges.subtreeDied(root, queue, 3, id -> !dead.contains(id));
         assertEquals(cascading + 1, clock.version(CASCADING.id()), "one tick for the whole subtree");
         assertTrue(clock.version(MANY.id()) > many);
         for (long member : dead) {
@@ -105,49 +101,56 @@ class SparseEdgesTest {
         assertEquals(0, edges.sourceCount(CASCADING, root));
         assertArrayEquals(new long[] {y}, edges.sources(MANY, c2), "a live source's edge to a member stays");
         assertEquals(0, edges.sourceCount(MANY, x), "a dead member's edge left its target's list");
-        edges.restoreTaken(CASCADING); // nothing is left to put back
+    }
+
+    /** A subtree of more members than one word of the record of lists read: each list read goes, and only those. */
+    @Test
+    void aSubtreeOfManyFamiliesDropsEveryListItRead() {
+        long root = Entity.pack(1000, 0);
+        long[] children = new long[100];
+        long[] grandchildren = new long[100];
+        for (int i = 0; i < 100; i++) {
+            children[i] = Entity.pack(1001 + i, 0);
+            edges.add(CASCADING, children[i], root, null);
+        }
+        for (int i = 0; i < 100; i += 3) { // every third child has a child of its own
+            grandchildren[i] = Entity.pack(2000 + i, 0);
+            edges.add(CASCADING, grandchildren[i], children[i], null);
+        }
+        long other = Entity.pack(3000, 0);
+        edges.add(CASCADING, Entity.pack(3001, 0), other, null); // outside the subtree: stays
+        edges.beginSubtree(CASCADING);
+        long[] queue = new long[256];
+        int tail = edges.readSubtreeSources(root, queue, 0);
+        for (int head = 0; head < tail; head++) {
+            tail = edges.readSubtreeSources(queue[head], queue, tail);
+        }
+        assertEquals(134, tail);
+        java.util.Set<Long> dead = new java.util.HashSet<>();
+        for (int i = 0; i < tail; i++) {
+            dead.add(queue[i]);
+        }
+        edges.subtreeDied(root, queue, tail, id -> !dead.contains(id));
         assertEquals(0, edges.sourceCount(CASCADING, root));
+        for (int i = 0; i < 100; i++) {
+            assertEquals(0, edges.sourceCount(CASCADING, children[i]), "child " + i);
+            assertEquals(0, edges.count(CASCADING, children[i]));
+        }
+        assertArrayEquals(new long[] {Entity.pack(3001, 0)}, edges.sources(CASCADING, other));
     }
 
     @Test
-    void aListBesideTheCellsIsNotTaken() {
+    void aListBesideTheCellsIsNotRead() {
         long old = Entity.pack(40, 0);
         long successor = Entity.pack(40, 1); // the slot's next entity, while the old one's list waits
         edges.add(CASCADING, s1, old, null);
         edges.add(CASCADING, s2, successor, null);
         long[] queue = new long[4];
-        assertEquals(SparseEdges.BESIDE_CELLS, edges.takeSources(CASCADING, successor, queue, 0));
-        assertArrayEquals(new long[] {s2}, edges.sources(CASCADING, successor), "nothing taken");
-        assertEquals(1, edges.takeSources(CASCADING, old, queue, 0));
-        edges.restoreTaken(CASCADING);
+        edges.beginSubtree(CASCADING);
+        assertEquals(SparseEdges.BESIDE_CELLS, edges.readSubtreeSources(successor, queue, 0));
+        assertEquals(1, edges.readSubtreeSources(old, queue, 0));
+        assertArrayEquals(new long[] {s2}, edges.sources(CASCADING, successor));
         assertArrayEquals(new long[] {s1}, edges.sources(CASCADING, old));
-    }
-
-    /** A growth of the record of taken lists that fails takes nothing, and what was taken before goes back. */
-    @Test
-    void aFailedGrowthOfTheTakenListsTakesNothing() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED,
-                "needs -Djtecs.allocationFaults=true (set by the build)");
-        long[] targets = new long[17]; // one more than the first room
-        for (int i = 0; i < targets.length; i++) {
-            targets[i] = Entity.pack(100 + i, 0);
-            edges.add(CASCADING, Entity.pack(200 + i, 0), targets[i], null);
-        }
-        long[] queue = new long[32];
-        int tail = 0;
-        for (int i = 0; i < 16; i++) {
-            tail = edges.takeSources(CASCADING, targets[i], queue, tail);
-        }
-        int at = tail;
-        dev.jtecs.testing.FaultAttempt.Outcome outcome = dev.jtecs.testing.FaultAttempt.run(
-                dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, 1,
-                () -> edges.takeSources(CASCADING, targets[16], queue, at));
-        assertEquals(dev.jtecs.testing.FaultAttempt.Outcome.FAILED, outcome);
-        assertEquals(1, edges.sourceCount(CASCADING, targets[16]), "not taken");
-        edges.restoreTaken(CASCADING);
-        for (int i = 0; i < targets.length; i++) {
-            assertArrayEquals(new long[] {Entity.pack(200 + i, 0)}, edges.sources(CASCADING, targets[i]));
-        }
     }
 
     @Test
