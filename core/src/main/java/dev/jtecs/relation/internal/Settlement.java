@@ -293,11 +293,10 @@ final class Settlement {
         boolean silent = lifecycle.despawnIsSilent();
         boolean single = silent && cascadingSparseCount == 1 && cascadingSparse[0] == relationship
                 && pairs.isEmpty();
-        if (single && despawnAtOnce(relationship, root)) {
-            idleStack = stack;
-            return;
-        }
         try {
+            if (single && despawnAtOnce(relationship, root)) {
+                return;
+            }
             // breadth first, each entity's sources ascending: the order in which a subtree is usually spawned, so
             // the slots, rows and edge cells the walk visits go in ascending order
             int tail = enqueueSources(stack, relationship, root, 0);
@@ -378,13 +377,10 @@ final class Settlement {
 
     /**
      * Appends the sources of {@code target} to the queue from {@code tail} ({@link SparseEdges#readSubtreeSources});
-     * returns the new tail, or -1 once a list was found beside the cells (every later call answers -1 too). The
-     * queue doubles when it grows here: the walk meets a large subtree in small steps, each a copy of the queue.
+     * returns the new tail, or -1 when the target's list is beside the cells (which ends the walk). The queue
+     * doubles when it grows here: the walk meets a large subtree in small steps, each a copy of the queue.
      */
     private int read(long target, int tail) {
-        if (tail < 0) {
-            return tail;
-        }
         int end = sparse.readSubtreeSources(target, queue, tail);
         if (end == SparseEdges.BESIDE_CELLS) {
             return -1;

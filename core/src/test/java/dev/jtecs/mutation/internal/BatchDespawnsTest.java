@@ -136,14 +136,20 @@ class BatchDespawnsTest {
                     ids[i] = rig.model.spawn(inputs);
                 }
             }
-            long[] subtree = new long[25]; // every odd one (its table emptied), and five even ones, mixed
+            long bare = atOnce.model.spawn(new dev.jtecs.component.Input[0]); // a table with no component
+            assertEquals(bare, oneByOne.model.spawn(new dev.jtecs.component.Input[0]));
+            long[] subtree = new long[26]; // every odd one (its table emptied), five even ones, mixed, and bare
             int n = 0;
             for (int i = ids.length - 1; i >= 0; i--) {
                 if (i % 2 == 1 || i % 8 == 0) {
                     subtree[n++] = ids[i];
                 }
             }
-            assertEquals(25, n);
+            subtree[n++] = bare;
+            assertEquals(26, n);
+            dev.jtecs.storage.internal.Table tagged = atOnce.registry.ofStore(
+                    atOnce.index.storeOf(dev.jtecs.entity.Entity.slot(ids[1])));
+            long structural = tagged.dirty().structuralCount();
             String before = atOnce.rows();
             BatchDespawns despawns = atOnce.model.drain().batchDespawns();
             long[] withDead = subtree.clone();
@@ -152,6 +158,8 @@ class BatchDespawnsTest {
             assertEquals(before, atOnce.rows());
 
             assertTrue(despawns.removeSubtree(subtree, n));
+            assertEquals(0, tagged.count());
+            assertEquals(structural + 1, tagged.dirty().structuralCount(), "a table emptied whole: one truncation");
             for (int i = n - 1; i >= 0; i--) { // the reverse of the ids' order: a walk's deepest level first
                 oneByOne.model.despawn(subtree[i]);
             }

@@ -172,7 +172,7 @@ class SettlementTest {
         dev.jtecs.storage.internal.ArchetypeRegistry registry =
                 new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
         try {
-            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(1000);
+            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(5000);
             Relations relations = new Relations(index, registry);
             dev.jtecs.mutation.internal.MutationModel model = new dev.jtecs.mutation.internal.MutationModel(index,
                     registry, new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null, relations);
@@ -211,16 +211,42 @@ class SettlementTest {
 
             long[] watched = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
             dev.jtecs.storage.EntityObserver listener = new dev.jtecs.storage.EntityObserver() { };
-            registry.ofStore(index.storeOf(Entity.slot(watched[1]))).addObserver(listener);
+            dev.jtecs.storage.internal.Table children = registry.ofStore(index.storeOf(Entity.slot(watched[1])));
+            children.addObserver(listener);
             model.despawn(watched[0]); // the children's table is observed: staged, so the observer hears it
             assertEquals(2, relations.subtreesDespawnedAtOnce());
             for (long id : watched) {
+                assertFalse(index.isAlive(id));
+            }
+            assertTrue(children.removeObserver(listener));
+            for (int i = 0; i < 2100; i++) { // slots far past the reverse index's cells for so few targets
+                model.spawn(new dev.jtecs.component.Input[] {MARK});
+            }
+            long[] far = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            model.despawn(far[0]); // the root's list is kept beside the cells: staged, all the same
+            assertEquals(2, relations.subtreesDespawnedAtOnce());
+            for (long id : far) {
                 assertFalse(index.isAlive(id));
             }
         } finally {
             registry.close();
             memory.close();
         }
+    }
+
+    /**
+     * Where each of {@code ids} but the first, and {@code outsider}, has its row: archetype, row, and the entity the
+     * row holds. Read without publishing (a read that opens a scope would publish what a failure left to settle).
+     */
+    private static List<String> rowsOf(World w, long[] ids, long outsider) {
+        List<String> rows = new ArrayList<>();
+        for (int i = 1; i <= ids.length; i++) {
+            long id = i < ids.length ? ids[i] : outsider;
+            dev.jtecs.storage.Archetype archetype = w.archetypeOf(id);
+            int row = w.rowOf(id);
+            rows.add(archetype.components() + "@" + row + "=" + Entity.toString(archetype.entity(row)));
+        }
+        return rows;
     }
 
     /**
@@ -244,11 +270,14 @@ class SettlementTest {
                             : w.spawn(childOf.to(ids[(i - 1) / 4]));
                 }
                 long liker = w.spawn(LIKES.to(ids[7]));
+                long other = w.spawn(MARK);
+                long outsider = w.spawn(childOf.to(other)); // shares the members' table: rows are swap-removed
                 List<String> sources = new ArrayList<>();
                 for (long id : ids) {
                     sources.add(java.util.Arrays.toString(w.relationshipSources(childOf, id)));
                 }
                 String before = RelationFixtures.dump(w);
+                List<String> rows = rowsOf(w, ids, outsider);
                 dev.jtecs.testing.FaultAttempt.Outcome fault = dev.jtecs.testing.FaultAttempt.run(
                         dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k, () -> w.despawn(ids[0]));
                 if (fault == dev.jtecs.testing.FaultAttempt.Outcome.UNSPENT) {
@@ -268,6 +297,7 @@ class SettlementTest {
                     w.despawn(ids[0]); // the call failed whole: made again
                 } else if (w.isAlive(ids[1])) { // the subtree's despawn failed: all of it stays, edges and all
                     kept++;
+                    assertEquals(rows, rowsOf(w, ids, outsider), "k=" + k + ": every row where it was");
                     for (int i = 1; i < ids.length; i++) {
                         assertTrue(w.isAlive(ids[i]), "k=" + k + " member " + i);
                         assertEquals(sources.get(i), java.util.Arrays.toString(w.relationshipSources(childOf,
@@ -280,6 +310,7 @@ class SettlementTest {
                     assertFalse(w.isAlive(id), "k=" + k);
                 }
                 assertTrue(w.isAlive(liker));
+                assertEquals(List.of(other), RelationFixtures.targets(w, outsider, childOf));
             }
         }
         throw new AssertionError("the despawn kept failing");
