@@ -141,6 +141,8 @@ public final class ModelComponents {
     /** The relationships of the model, in a fixed order (not in {@link #ALL}: edges need a target). */
     public static final List<BaseRelationship<?>> RELATIONSHIPS =
             List.of(FOLLOWS, LEADS, CHILD_OF, SPRING, WATCHES, HELD_BY, LOAN);
+    /** The relationships kept beside the archetypes, in a fixed order: a world of these alone holds no pair. */
+    public static final List<BaseRelationship<?>> SPARSE = List.of(WATCHES, HELD_BY, LOAN);
 
     /** The variants of the model's multi-variant partition dimension (never in the palette: setTag moves them). */
     public static final TagComponent CALM = Components.tag("stress.Calm");

@@ -42,6 +42,7 @@ final class ModelGenerator {
     private final SplittableRandom writes; // in-place field writes: a stream of their own (see fieldWrite)
     private final SplittableRandom bursts; // runs of reparentings: a stream of their own (see reparentBurst)
     private final boolean relational;
+    private boolean sparseOnly; // see sparseOnly(long)
     private final List<ModelOp> ops = new ArrayList<>();
     private int handles;
 
@@ -64,6 +65,7 @@ final class ModelGenerator {
         ModelGenerator generator = new ModelGenerator(random, relational,
                 new SplittableRandom(seed ^ 0x9A27_1710_5EEDL), new SplittableRandom(seed ^ 0x0F1E_1D5E_7A11L),
                 new SplittableRandom(seed ^ 0x7E5A_2E47_B0A7L));
+        generator.sparseOnly = sparseOnly(seed);
         for (int i = 0; i < operations; i++) {
             generator.next();
             if (instant && i % INSTANT_CHECK_EVERY == INSTANT_CHECK_EVERY - 1) {
@@ -378,7 +380,18 @@ final class ModelGenerator {
     }
 
     private BaseRelationship<?> pickRelationship() {
-        return ModelComponents.RELATIONSHIPS.get(random.nextInt(ModelComponents.RELATIONSHIPS.size()));
+        List<BaseRelationship<?>> palette = sparseOnly ? ModelComponents.SPARSE : ModelComponents.RELATIONSHIPS;
+        return palette.get(random.nextInt(palette.size()));
+    }
+
+    /**
+     * Whether a seed's edges keep to the sparse relationships (one seed in three, drawn apart from the operations,
+     * so other seeds stay as they were): its world holds no pair. Unobserved, such a run also gives its queries no
+     * membership callbacks (ModelRun), so that a cascade nobody hears, with nothing else staged, can despawn its
+     * subtree at once, a path that pairs or an entity observer on a table rule out.
+     */
+    static boolean sparseOnly(long seed) {
+        return new SplittableRandom(seed ^ 0x5BA2_5E0E_D6E5L).nextInt(3) == 0;
     }
 
     /** In a relational run, one input list in three also gets one to three edges. */

@@ -118,7 +118,9 @@ public final class ModelRun {
                 world.observe(0, OnSpawn.class, event -> events.add("OnSpawn " + event.entity()));
                 world.observe(0, OnDespawn.class, event -> events.add("OnDespawn " + event.entity()));
             }
-            queries = new ModelQueries(world, this::fail);
+            // an unobserved run of sparse relationships alone leaves the archetypes unobserved too (ModelGenerator)
+            queries = new ModelQueries(world, this::fail,
+                    script.observed() || !ModelGenerator.sparseOnly(script.seed()));
             systems = new ModelSystems(world);
             if (!instant) {
                 calls.defer(world);

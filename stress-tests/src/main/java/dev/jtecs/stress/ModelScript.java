@@ -27,8 +27,8 @@ public record ModelScript(long seed, boolean instant, boolean relational, boolea
 
     /**
      * The script of a seed: {@code operations} random operations (plus, on the instant path, a comparison every
-     * 25); relationships in three seeds in four unless {@code -Djtecs.modelRelations=false}; observed in three seeds
-     * in four.
+     * 25); relationships in three seeds in four unless {@code -Djtecs.modelRelations=false}, the sparse ones alone in
+     * one such seed in three ({@code ModelGenerator.sparseOnly}); observed in three seeds in four.
      */
     public static ModelScript generate(long seed, int operations) {
         return ModelGenerator.generate(seed, operations, ModelGenerator.RELATIONS);

@@ -1,6 +1,7 @@
 package dev.jtecs.stress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -66,6 +67,35 @@ class ModelGeneratorTest {
             }
         }
         assertTrue(next > 50, "handles=" + next);
+    }
+
+    /**
+     * One seed in three keeps its edges to the sparse relationships (drawn apart from the operations): its script
+     * names no dense relationship, while the other relational seeds do.
+     */
+    @Test
+    void aSparseOnlySeedNamesNoDenseRelationship() {
+        int sparseOnly = 0;
+        int denseNamed = 0;
+        for (long seed = 0; seed < 300; seed++) {
+            ModelScript script = ModelScript.generate(seed, 200);
+            if (!script.relational()) {
+                continue;
+            }
+            String source = script.toJunit("");
+            boolean dense = false;
+            for (String name : List.of("FOLLOWS", "LEADS", "CHILD_OF", "SPRING")) {
+                dense |= source.contains("(" + name + ",") || source.contains(", " + name + ")");
+            }
+            if (ModelGenerator.sparseOnly(seed)) {
+                sparseOnly++;
+                assertFalse(dense, "seed " + seed + " keeps to the sparse relationships");
+            } else if (dense) {
+                denseNamed++;
+            }
+        }
+        assertTrue(sparseOnly > 40 && sparseOnly < 110, "about a third of some 225 relational seeds: " + sparseOnly);
+        assertTrue(denseNamed > 100, "the other relational seeds name dense relationships: " + denseNamed);
     }
 
     @Test
