@@ -90,32 +90,16 @@ class BatchDespawnsTest {
         }
     }
 
-    /** A model over an index and a registry of its own, without hooks; close it. */
-    private static final class Rig implements AutoCloseable {
-        final dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
-        final dev.jtecs.storage.internal.ArchetypeRegistry registry =
-                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
-        final dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(1000);
-        final MutationModel model = new MutationModel(index, registry,
-                new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null, DrainHooks.NONE);
-
-        /** Every table's entities, in row order (the values that follow them are Table's to test). */
-        String rows() {
-            StringBuilder sb = new StringBuilder();
-            registry.forEach(table -> {
-                sb.append(table.store()).append(':');
-                for (int row = 0; row < table.count(); row++) {
-                    sb.append(table.entityAt(row)).append(' ');
-                }
-            });
-            return sb.toString();
-        }
-
-        @Override
-        public void close() {
-            registry.close();
-            memory.close();
-        }
+    /** Every table's entities, in row order (the values that follow them are Table's to test). */
+    private static String rows(ModelFixture rig) {
+        StringBuilder sb = new StringBuilder();
+        rig.registry.forEach(table -> {
+            sb.append(table.store()).append(':');
+            for (int row = 0; row < table.count(); row++) {
+                sb.append(table.entityAt(row)).append(' ');
+            }
+        });
+        return sb.toString();
     }
 
     /**
@@ -126,9 +110,9 @@ class BatchDespawnsTest {
      */
     @Test
     void aSubtreeRemovedAtOnceLeavesWhatDespawnsOneAtATimeLeave() {
-        try (Rig atOnce = new Rig(); Rig oneByOne = new Rig()) {
+        try (ModelFixture atOnce = new ModelFixture(); ModelFixture oneByOne = new ModelFixture()) {
             long[] ids = new long[40];
-            for (Rig rig : List.of(atOnce, oneByOne)) {
+            for (ModelFixture rig : List.of(atOnce, oneByOne)) {
                 for (int i = 0; i < ids.length; i++) { // tables: D alone (even), D with a tag (odd)
                     dev.jtecs.component.Input[] inputs = i % 2 == 0
                             ? new dev.jtecs.component.Input[] {D.of(i)}
@@ -150,12 +134,12 @@ class BatchDespawnsTest {
             dev.jtecs.storage.internal.Table tagged = atOnce.registry.ofStore(
                     atOnce.index.storeOf(dev.jtecs.entity.Entity.slot(ids[1])));
             long structural = tagged.dirty().structuralCount();
-            String before = atOnce.rows();
+            String before = rows(atOnce);
             BatchDespawns despawns = atOnce.model.drain().batchDespawns();
             long[] withDead = subtree.clone();
             withDead[3] = dev.jtecs.entity.Entity.pack(999, 0);
             assertFalse(despawns.removeSubtree(withDead, n), "a dead id");
-            assertEquals(before, atOnce.rows());
+            assertEquals(before, rows(atOnce));
 
             assertTrue(despawns.removeSubtree(subtree, n));
             assertEquals(0, tagged.count());
@@ -163,19 +147,19 @@ class BatchDespawnsTest {
             for (int i = n - 1; i >= 0; i--) { // the reverse of the ids' order: a walk's deepest level first
                 oneByOne.model.despawn(subtree[i]);
             }
-            assertEquals(oneByOne.rows(), atOnce.rows());
+            assertEquals(rows(oneByOne), rows(atOnce));
             for (int i = 0; i < 30; i++) {
                 assertEquals(oneByOne.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}),
                         atOnce.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}), "spawn " + i);
             }
-            assertEquals(oneByOne.rows(), atOnce.rows());
+            assertEquals(rows(oneByOne), rows(atOnce));
 
             long watched = atOnce.model.spawn(new dev.jtecs.component.Input[] {TAG});
             EntityObserver listener = new EntityObserver() { };
             atOnce.registry.ofStore(atOnce.index.storeOf(dev.jtecs.entity.Entity.slot(watched))).addObserver(listener);
-            String observed = atOnce.rows();
+            String observed = rows(atOnce);
             assertFalse(despawns.removeSubtree(new long[] {ids[0], watched}, 2), "an observed table");
-            assertEquals(observed, atOnce.rows());
+            assertEquals(observed, rows(atOnce));
             assertTrue(atOnce.index.isAlive(watched));
         }
     }
@@ -183,16 +167,16 @@ class BatchDespawnsTest {
     /** More tables than {@code removeSubtree} keeps: refused, nothing changed; one fewer: taken. */
     @Test
     void aSubtreeOverMoreTablesThanItKeepsIsRefused() {
-        try (Rig rig = new Rig()) {
+        try (ModelFixture rig = new ModelFixture()) {
             int tables = BatchDespawns.SUBTREE_TABLES + 1;
             long[] ids = new long[tables];
             for (int i = 0; i < tables; i++) { // each its own table: D with i's own tag
                 ids[i] = rig.model.spawn(new dev.jtecs.component.Input[] {D.of(i),
                         Components.tag("test.batchDespawn.Table" + i)});
             }
-            String before = rig.rows();
+            String before = rows(rig);
             assertFalse(rig.model.drain().batchDespawns().removeSubtree(ids, tables));
-            assertEquals(before, rig.rows());
+            assertEquals(before, rows(rig));
             assertTrue(rig.model.drain().batchDespawns().removeSubtree(ids, tables - 1));
             assertTrue(rig.index.isAlive(ids[tables - 1]));
             assertFalse(rig.index.isAlive(ids[0]));

@@ -77,18 +77,11 @@ class CommitDrainTest {
      */
     @Test
     void aSubtreeIsDespawnedAtOnceOnlyWhileAPublicationDrains() {
-        NativeMemory memory = new NativeMemory();
-        ArchetypeRegistry registry = new ArchetypeRegistry(memory);
-        try {
-            EntityIndex index = new EntityIndex(100);
-            MutationModel model = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(),
-                    () -> null, null, DrainHooks.NONE);
-            long[] ids = {model.spawn(new dev.jtecs.component.Input[0]), model.spawn(new dev.jtecs.component.Input[0])};
-            assertFalse(model.drain().despawnSubtreeAtOnce(ids, 2));
-            assertTrue(index.isAlive(ids[0]) && index.isAlive(ids[1]));
-        } finally {
-            registry.close();
-            memory.close();
+        try (ModelFixture rig = new ModelFixture()) {
+            long[] ids = {rig.model.spawn(new dev.jtecs.component.Input[0]),
+                rig.model.spawn(new dev.jtecs.component.Input[0])};
+            assertFalse(rig.model.drain().despawnSubtreeAtOnce(ids, 2));
+            assertTrue(rig.index.isAlive(ids[0]) && rig.index.isAlive(ids[1]));
         }
     }
 

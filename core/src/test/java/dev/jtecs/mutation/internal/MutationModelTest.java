@@ -55,35 +55,6 @@ class MutationModelTest {
                 hooks);
     }
 
-    /** A model over an index and a registry of its own, with no observers, no state tag and no hooks; close it. */
-    private static final class Rig implements AutoCloseable {
-        final dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
-        final dev.jtecs.storage.internal.ArchetypeRegistry registry =
-                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
-        final dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
-        final MutationModel model;
-
-        Rig() {
-            this(DrainHooks.NONE);
-        }
-
-        /** A rig whose model reports to {@code hooks}. */
-        Rig(DrainHooks hooks) {
-            model = model(index, registry, hooks);
-        }
-
-        /** The table the entity {@code id} is published in. */
-        dev.jtecs.storage.internal.Table tableOf(long id) {
-            return registry.ofStore(index.storeOf(Entity.slot(id)));
-        }
-
-        @Override
-        public void close() {
-            registry.close();
-            memory.close();
-        }
-    }
-
     /**
      * {@code stageTagMove}: with no scope open a plain tag moves at once and stages nothing; inside a scope it is
      * staged as a compact move and moves at the commit; a partition tag is left to the general path (which
@@ -91,7 +62,7 @@ class MutationModelTest {
      */
     @Test
     void aTagChangeWithNoScopeOpenMovesAtOnceAndAPartitionTagIsLeftToTheGeneralPath() {
-        try (Rig rig = new Rig()) {
+        try (ModelFixture rig = new ModelFixture()) {
             long id = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
             java.util.function.Supplier<dev.jtecs.storage.internal.Table> table = () -> rig.tableOf(id);
 
@@ -130,7 +101,7 @@ class MutationModelTest {
     @Test
     void aNewValueWithNoScopeOpenMovesAtOnceAsOnePublication() {
         int[] publications = {0};
-        try (Rig rig = new Rig(new DrainHooks() {
+        try (ModelFixture rig = new ModelFixture(new DrainHooks() {
             @Override
             public void publicationEnded(boolean published) {
                 publications[0]++;
@@ -626,7 +597,7 @@ class MutationModelTest {
      */
     @Test
     void aPlainRecordOnAPublishedEntityIsWrittenAtOnceAndEverythingElseIsLeftToSet() {
-        try (Rig rig = new Rig()) {
+        try (ModelFixture rig = new ModelFixture()) {
             long id = rig.model.spawn(new dev.jtecs.component.Input[] {SPOT.of(new Spot(1, 2)), HP.of(3)});
             java.util.function.Supplier<dev.jtecs.storage.internal.Table> table = () -> rig.tableOf(id);
             java.util.function.Supplier<Object> spot = () -> table.get().readValue(table.get().position(SPOT.id()),
@@ -654,7 +625,7 @@ class MutationModelTest {
      * stale id, and, with no scope open, a value while earlier work waits (a staged spawn, left unpublished here:
      * its id is returned).
      */
-    private static long assertDeclinesTheCommonCases(Rig rig, long id,
+    private static long assertDeclinesTheCommonCases(ModelFixture rig, long id,
             java.util.function.BiPredicate<Long, dev.jtecs.component.ComponentValue<?>> path,
             java.util.function.Supplier<Object> spot) {
         Object before = spot.get();
@@ -686,7 +657,7 @@ class MutationModelTest {
      */
     @Test
     void aNewNativeComponentInsideAScopeIsStagedAsACompactMoveOnTheShortPath() {
-        try (Rig rig = new Rig()) {
+        try (ModelFixture rig = new ModelFixture()) {
             long id = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
             long other = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(4)});
             java.util.function.LongFunction<dev.jtecs.storage.internal.Table> table = rig::tableOf;
@@ -735,7 +706,7 @@ class MutationModelTest {
     @Test
     void aNewPlainRecordWithNoScopeOpenMovesAsALonePublicationOnceItsDestinationIsKnown() {
         int[] ended = new int[2]; // failed, published
-        try (Rig rig = new Rig(new DrainHooks() {
+        try (ModelFixture rig = new ModelFixture(new DrainHooks() {
             @Override
             public void publicationEnded(boolean published) {
                 ended[published ? 1 : 0]++;

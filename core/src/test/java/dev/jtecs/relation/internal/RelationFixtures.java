@@ -89,6 +89,35 @@ final class RelationFixtures {
         return out;
     }
 
+    /** A relations layer over a mutation model of its own, as the world builds them, without a world; close it. */
+    static final class Layer implements AutoCloseable {
+        final dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
+        final dev.jtecs.storage.internal.ArchetypeRegistry registry =
+                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
+        final dev.jtecs.entity.internal.EntityIndex index;
+        final Relations relations;
+        final dev.jtecs.mutation.internal.MutationModel model;
+
+        Layer(int maxEntities) {
+            index = new dev.jtecs.entity.internal.EntityIndex(maxEntities);
+            relations = new Relations(index, registry);
+            model = new dev.jtecs.mutation.internal.MutationModel(index, registry,
+                    new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null, relations);
+            relations.bind(model);
+        }
+
+        /** The table the entity {@code id} is published in. */
+        dev.jtecs.storage.internal.Table tableOf(long id) {
+            return registry.ofStore(index.storeOf(Entity.slot(id)));
+        }
+
+        @Override
+        public void close() {
+            registry.close();
+            memory.close();
+        }
+    }
+
     /** Every row of every archetype with its components, and the live count: equal dumps, equal worlds. */
     static String dump(World world) {
         StringBuilder sb = new StringBuilder();

@@ -54,17 +54,10 @@ class RelationsTest {
      */
     @Test
     void onlyAnEntityNoEdgeInvolvesCanDieUnheardByTheSettlement() {
-        dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
-        dev.jtecs.storage.internal.ArchetypeRegistry registry =
-                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
-        try {
-            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(100);
-            Relations relations = new Relations(index, registry);
-            dev.jtecs.mutation.internal.MutationModel model = new dev.jtecs.mutation.internal.MutationModel(index,
-                    registry, new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null, relations);
-            relations.bind(model);
-            java.util.function.LongFunction<dev.jtecs.storage.internal.Table> table =
-                    id -> registry.ofStore(index.storeOf(dev.jtecs.entity.Entity.slot(id)));
+        try (RelationFixtures.Layer layer = new RelationFixtures.Layer(100)) {
+            Relations relations = layer.relations;
+            dev.jtecs.mutation.internal.MutationModel model = layer.model;
+            java.util.function.LongFunction<dev.jtecs.storage.internal.Table> table = layer::tableOf;
             long loner = model.spawn(new dev.jtecs.component.Input[] {MARK});
             assertFalse(relations.hearsDespawnOf(loner, table.apply(loner)), "no edge in the world");
             long liked = model.spawn(new dev.jtecs.component.Input[] {MARK});
@@ -87,9 +80,6 @@ class RelationsTest {
             assertTrue(relations.hearsDespawnOf(known, table.apply(known)), "a target named by a pair");
             assertFalse(relations.hearsDespawnOf(loner, table.apply(loner)), "pairs elsewhere: still unheard");
             assertTrue(relations.hearsDespawns());
-        } finally {
-            registry.close();
-            memory.close();
         }
     }
 

@@ -168,15 +168,10 @@ class SettlementTest {
      */
     @Test
     void onlyASilentUnobservedCascadeWithNothingStagedIsDespawnedAtOnce() {
-        dev.jtecs.storage.internal.NativeMemory memory = new dev.jtecs.storage.internal.NativeMemory();
-        dev.jtecs.storage.internal.ArchetypeRegistry registry =
-                new dev.jtecs.storage.internal.ArchetypeRegistry(memory);
-        try {
-            dev.jtecs.entity.internal.EntityIndex index = new dev.jtecs.entity.internal.EntityIndex(5000);
-            Relations relations = new Relations(index, registry);
-            dev.jtecs.mutation.internal.MutationModel model = new dev.jtecs.mutation.internal.MutationModel(index,
-                    registry, new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null, relations);
-            relations.bind(model);
+        try (RelationFixtures.Layer layer = new RelationFixtures.Layer(5000)) {
+            Relations relations = layer.relations;
+            dev.jtecs.mutation.internal.MutationModel model = layer.model;
+            dev.jtecs.entity.internal.EntityIndex index = layer.index;
             java.util.function.LongFunction<long[]> tree = root -> { // a root, 3 children, 9 grandchildren
                 long[] ids = new long[13];
                 ids[0] = root;
@@ -211,7 +206,7 @@ class SettlementTest {
 
             long[] watched = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
             dev.jtecs.storage.EntityObserver listener = new dev.jtecs.storage.EntityObserver() { };
-            dev.jtecs.storage.internal.Table children = registry.ofStore(index.storeOf(Entity.slot(watched[1])));
+            dev.jtecs.storage.internal.Table children = layer.tableOf(watched[1]);
             children.addObserver(listener);
             model.despawn(watched[0]); // the children's table is observed: staged, so the observer hears it
             assertEquals(2, relations.subtreesDespawnedAtOnce());
@@ -228,9 +223,6 @@ class SettlementTest {
             for (long id : far) {
                 assertFalse(index.isAlive(id));
             }
-        } finally {
-            registry.close();
-            memory.close();
         }
     }
 
