@@ -295,7 +295,7 @@ final class Settlement {
                 && pairs.isEmpty();
         try {
             if (single && despawnAtOnce(relationship, root)) {
-                return;
+                return; // nothing else staged either: the subtree died here, as a set
             }
             // breadth first, each entity's sources ascending: the order in which a subtree is usually spawned, so
             // the slots, rows and edge cells the walk visits go in ascending order

@@ -407,18 +407,22 @@ public final class SparseEdges {
      */
     public void removeSources(long[] ids, int from, int to) {
         for (int r = 0; r < orderedCount; r++) {
-            Edges edges = ordered[r];
-            boolean removed = false;
-            if (edges.exclusive) {
-                removed = removeSingles(edges, ids, from, to);
-            } else {
-                for (int i = from; i < to; i++) {
-                    removed |= dropAll(edges, ids[i]);
-                }
+            removeSources(ordered[r], ids, from, to);
+        }
+    }
+
+    /** {@link #removeSources} for one relationship's edges. */
+    private void removeSources(Edges edges, long[] ids, int from, int to) {
+        boolean removed = false;
+        if (edges.exclusive) {
+            removed = removeSingles(edges, ids, from, to);
+        } else {
+            for (int i = from; i < to; i++) {
+                removed |= dropAll(edges, ids[i]);
             }
-            if (removed) {
-                clock.tickEdges(edges.relationship.id());
-            }
+        }
+        if (removed) {
+            clock.tickEdges(edges.relationship.id());
         }
     }
 
@@ -579,17 +583,7 @@ public final class SparseEdges {
                     dropListOfDeadSources(other, ids[i], alive);
                 }
             }
-            boolean removed = false;
-            if (other.exclusive) {
-                removed = removeSingles(other, ids, 0, n);
-            } else {
-                for (int i = 0; i < n; i++) {
-                    removed |= dropAll(other, ids[i]);
-                }
-            }
-            if (removed) {
-                clock.tickEdges(other.relationship.id());
-            }
+            removeSources(other, ids, 0, n);
         }
     }
 

@@ -50,15 +50,8 @@ final class TargetLists {
 
     /** The list of {@code target}, or {@code null} when it has none. */
     long[] get(long target) {
-        int slot = Entity.slot(target);
-        long[][] cells = lists;
-        if (slot < cells.length) {
-            long[] list = cells[slot];
-            if (list != null && list[0] >>> 32 == owner(target)) {
-                return list;
-            }
-        }
-        return others.size() == 0 ? null : others.get(target);
+        long[] list = inCell(target);
+        return list != null || others.size() == 0 ? list : others.get(target);
     }
 
     /** What a list's header holds for {@code target}: its generation + 1, never 0 (generations are below 2^31 - 1). */
