@@ -1,17 +1,24 @@
 package dev.jtecs.bench.jmh;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Relationship;
+import dev.jtecs.entity.Entity;
 import dev.jtecs.world.World;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Both {@code cascade_delete} variants delete the whole N-entity tree from its root, and the untimed rebuild
- * gives each its tree back, so repeated operations do the same work.
+ * gives each its tree back (sparse: in the same world, on the same slots; dense: in a new world), so repeated
+ * operations do the same work.
  */
 class CascadeDeleteBenchmarkTest {
     private static final int N = 300;
@@ -26,8 +33,25 @@ class CascadeDeleteBenchmarkTest {
         Relationship parentOf = Forest.parentOf(storage);
         bench.setUp(EngineUnderTest.ALL);
         try {
+            World first = null;
+            int archetypes = 0;
+            int[] firstSlots = null;
             for (int round = 0; round < 3; round++) {
                 bench.rebuild();
+                assertEquals(2 * round + 1, bench.reentries, "each rebuilt tree is followed by a scratch cascade");
+                int[] slots = slotsOfTree(bench.world, parentOf, bench.root);
+                assertEquals(N, slots.length);
+                if (round == 0) {
+                    first = bench.world;
+                    archetypes = first.archetypeCount();
+                    firstSlots = slots;
+                } else if (storage.equals("sparse")) {
+                    assertSame(first, bench.world, "sparse: the same world, refilled");
+                    assertEquals(archetypes, first.archetypeCount(), "a refilled world does not grow");
+                    assertArrayEquals(firstSlots, slots, "the tree takes the same slots again");
+                } else {
+                    assertNotSame(first, bench.world, "dense: a new world each operation");
+                }
                 World world = bench.world;
                 assertEquals(N, world.entityCount(), "jtecs before operation " + round);
                 assertEquals(N, bench.plainAliveCount, "plain before operation " + round);
@@ -36,6 +60,7 @@ class CascadeDeleteBenchmarkTest {
                         world.relationshipSources(parentOf, bench.root)[0]);
                 assertTrue(deepest.length > 0, "the tree is more than two levels deep");
 
+                assertEquals(0, bench.reenterAfterCollection(), "the scratch tree went whole"); // (a second one)
                 bench.jtecs();
                 assertEquals(0, world.entityCount(), "jtecs after operation " + round);
                 assertFalse(world.isAlive(bench.root));
@@ -49,5 +74,16 @@ class CascadeDeleteBenchmarkTest {
         } finally {
             bench.tearDown();
         }
+    }
+
+    /** The slots of the tree's entities, ascending, found down the edges from its root. */
+    private static int[] slotsOfTree(World world, Relationship parentOf, long root) {
+        List<Long> tree = new ArrayList<>(List.of(root));
+        for (int i = 0; i < tree.size(); i++) {
+            for (long child : world.relationshipSources(parentOf, tree.get(i))) {
+                tree.add(child);
+            }
+        }
+        return tree.stream().mapToInt(Entity::slot).sorted().toArray();
     }
 }
