@@ -3,6 +3,7 @@ package dev.jtecs.component;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,6 +44,36 @@ class ManagedComponentTest {
         ManagedComponent<EveryKind> every = Components.registerManaged(EveryKind.class);
         assertTrue(every.hasDefault());
         assertEquals(new EveryKind(false, (char) 0, (byte) 0, (short) 0, 0, 0L, 0f, 0d, null), every.newDefault());
+    }
+
+    /**
+     * The search for an implicit default, run again: the registry answers a second registration of a class with
+     * its first definition, so in a process that registered these types before (a mutation-testing worker, which
+     * runs the tests again for each change it makes) only a definition built here searches again.
+     */
+    @Test
+    void aDefinitionBuiltAfreshSearchesForItsDefaultAgain() {
+        ManagedComponent<EveryKind> every = new ManagedComponent<>(1, EveryKind.class, new ComponentOptions<>());
+        assertEquals(new EveryKind(false, (char) 0, (byte) 0, (short) 0, 0, 0L, 0f, 0d, null), every.newDefault());
+        ManagedComponent<Bag> bag = new ManagedComponent<>(2, Bag.class, new ComponentOptions<>());
+        assertTrue(bag.hasDefault());
+        assertNotSame(bag.newDefault(), bag.newDefault());
+        assertFalse(new ManagedComponent<>(3, NoDefault.class, new ComponentOptions<>()).hasDefault());
+    }
+
+    /** Each primitive's zero comes boxed as its own wrapper (a constructor handle takes no other); null otherwise. */
+    @Test
+    void zeroOfBoxesEachPrimitivesZeroInItsOwnWrapper() {
+        assertEquals(Boolean.FALSE, ManagedComponent.zeroOf(boolean.class));
+        assertEquals(Character.valueOf((char) 0), ManagedComponent.zeroOf(char.class));
+        assertEquals(Byte.valueOf((byte) 0), ManagedComponent.zeroOf(byte.class));
+        assertEquals(Short.valueOf((short) 0), ManagedComponent.zeroOf(short.class));
+        assertEquals(Integer.valueOf(0), ManagedComponent.zeroOf(int.class));
+        assertEquals(Long.valueOf(0L), ManagedComponent.zeroOf(long.class));
+        assertEquals(Float.valueOf(0f), ManagedComponent.zeroOf(float.class));
+        assertEquals(Double.valueOf(0d), ManagedComponent.zeroOf(double.class));
+        assertNull(ManagedComponent.zeroOf(Integer.class));
+        assertNull(ManagedComponent.zeroOf(String.class));
     }
 
     @Test

@@ -25,4 +25,15 @@ class TargetSelectorTest {
         assertNotEquals(selector, AIMS.targeting(Entity.pack(6, 3)));
         assertNotEquals(selector, HITS.targeting(Entity.pack(6, 2)));
     }
+
+    /** A selector is a value, equal by relationship and target, that users may key a hash map with: they spread. */
+    @Test
+    void selectorsOfOneRelationshipHaveDistinctHashCodes() {
+        java.util.Set<Integer> hashes = new java.util.HashSet<>();
+        for (int slot = 1; slot <= 1_000; slot++) {
+            hashes.add(AIMS.targeting(Entity.pack(slot, 1)).hashCode());
+        }
+        assertEquals(1_000, hashes.size());
+        assertNotEquals(AIMS.targeting(Entity.pack(6, 2)).hashCode(), HITS.targeting(Entity.pack(6, 2)).hashCode());
+    }
 }
