@@ -394,6 +394,16 @@ final class ModelGenerator {
         return new SplittableRandom(seed ^ 0x5BA2_5E0E_D6E5L).nextInt(3) == 0;
     }
 
+    /**
+     * Whether a relational seed, when it runs unobserved, gives its queries no membership callbacks, so that no
+     * archetype is observed: every {@linkplain #sparseOnly sparse-only} seed, and one other seed in two (drawn apart
+     * from the operations), whose cascades through the sparse hierarchy may then despawn at once beside the pairs
+     * of its world.
+     */
+    static boolean unwatched(long seed) {
+        return sparseOnly(seed) || new SplittableRandom(seed ^ 0x3A7C_11E5_0B5EL).nextInt(2) == 0;
+    }
+
     /** In a relational run, one input list in three also gets one to three edges. */
     private List<ModelInput> withEdges(Input[] inputs) {
         List<ModelInput> all = new ArrayList<>(ModelInput.of((Object[]) inputs));

@@ -118,10 +118,10 @@ public final class ModelRun {
                 world.observe(0, OnSpawn.class, event -> events.add("OnSpawn " + event.entity()));
                 world.observe(0, OnDespawn.class, event -> events.add("OnDespawn " + event.entity()));
             }
-            // an unobserved run with edges of sparse relationships alone leaves the archetypes unobserved too
-            // (ModelGenerator.sparseOnly); a run without edges keeps its callbacks: it has no cascade to gain
+            // an unobserved relational run leaves the archetypes unobserved too when its seed says so
+            // (ModelGenerator.unwatched); a run without edges keeps its callbacks: it has no cascade to gain
             queries = new ModelQueries(world, this::fail,
-                    script.observed() || !relational || !ModelGenerator.sparseOnly(script.seed()));
+                    script.observed() || !relational || !ModelGenerator.unwatched(script.seed()));
             systems = new ModelSystems(world);
             if (!instant) {
                 calls.defer(world);

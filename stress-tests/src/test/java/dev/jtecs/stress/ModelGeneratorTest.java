@@ -98,6 +98,23 @@ class ModelGeneratorTest {
         assertTrue(denseNamed > 100, "the other relational seeds name dense relationships: " + denseNamed);
     }
 
+    /** Every sparse-only seed, and about half the others, would run its queries without membership callbacks. */
+    @Test
+    void aSparseOnlySeedAndHalfTheOthersGoUnwatched() {
+        int others = 0;
+        int othersUnwatched = 0;
+        for (long seed = 0; seed < 1_000; seed++) {
+            if (ModelGenerator.sparseOnly(seed)) {
+                assertTrue(ModelGenerator.unwatched(seed), "seed " + seed);
+            } else {
+                others++;
+                othersUnwatched += ModelGenerator.unwatched(seed) ? 1 : 0;
+            }
+        }
+        assertTrue(othersUnwatched > others * 2 / 5 && othersUnwatched < others * 3 / 5,
+                othersUnwatched + " of " + others);
+    }
+
     @Test
     void bothPathsAndBothRelationModesAreDrawn() {
         int instant = 0;

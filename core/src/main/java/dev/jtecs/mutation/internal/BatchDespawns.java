@@ -187,7 +187,8 @@ final class BatchDespawns {
      * that order would ({@link #removeRun} for runs of one table, one at a time otherwise): a table whose every row
      * goes is truncated, any other loses each row by a swap-remove, and the free list takes the slots in that
      * order. Returns {@code false}, having changed nothing, when an entity is not alive, or lives in a table an
-     * entity observer watches, or the ids span more than {@value #SUBTREE_TABLES} tables. Everything that allocates
+     * entity observer watches or that holds pairs (their despawns have pairs to settle), or the ids span more than
+     * {@value #SUBTREE_TABLES} tables. Everything that allocates
      * happens before the first change; no user code runs and nothing is reported.
      */
     boolean removeSubtree(long[] ids, int n) {
@@ -204,7 +205,7 @@ final class BatchDespawns {
                     last = tableOf(store, tables);
                     if (last < 0) {
                         Table table = registry.ofStore(store);
-                        if (tables == SUBTREE_TABLES || table.observers().length != 0) {
+                        if (tables == SUBTREE_TABLES || table.observers().length != 0 || table.hasPairs()) {
                             return false;
                         }
                         if (tables == 1) { // a second table: from here on each entity's table is written down

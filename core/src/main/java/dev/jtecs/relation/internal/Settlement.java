@@ -291,10 +291,10 @@ final class Settlement {
         // nobody to tell (no OnDespawn observer at the world or at any entity): an entity with nothing staged is
         // staged in short, as despawnSource would stage it; anything else takes despawnSource
         boolean silent = lifecycle.despawnIsSilent();
-        boolean single = silent && cascadingSparseCount == 1 && cascadingSparse[0] == relationship
-                && pairs.isEmpty();
+        boolean oneWay = silent && cascadingSparseCount == 1 && cascadingSparse[0] == relationship;
+        boolean single = oneWay && pairs.isEmpty();
         try {
-            if (single && despawnAtOnce(relationship, root)) {
+            if (oneWay && despawnAtOnce(relationship, root)) {
                 return; // nothing else staged either: the subtree died here, as a set
             }
             // breadth first, each entity's sources ascending: the order in which a subtree is usually spawned, so
@@ -343,10 +343,11 @@ final class Settlement {
      * of that order, deepest level first ({@link CommitDrain#despawnSubtreeAtOnce}), the order the staged despawns
      * would publish in; then the edge store drops the lists read and the members' own edges without a search
      * ({@link SparseEdges#subtreeDied}). Nothing could tell this from the staged despawns: nobody hears a despawn,
-     * no table of the subtree has an entity observer, and nothing else is staged that the next wave would publish
-     * first. Returns {@code false}, having changed nothing, when any of that fails (the drain refuses, a list sits
-     * beside the index's cells); a failed allocation changes nothing either and propagates, leaving the target
-     * noted for the next publication, as a failed staging does.
+     * no table of the subtree has an entity observer or holds a pair, no pair points at a member (so no member's
+     * despawn has a pair to settle: the world may hold pairs elsewhere), and nothing else is staged that the next
+     * wave would publish first. Returns {@code false}, having changed nothing, when any of that fails (the drain
+     * refuses, a pair names a member, a list sits beside the index's cells); a failed allocation changes nothing
+     * either and propagates, leaving the target noted for the next publication, as a failed staging does.
      */
     private boolean despawnAtOnce(BaseRelationship<?> relationship, long root) {
         if (!transaction.holdsNoWork()) {
@@ -359,6 +360,9 @@ final class Settlement {
         }
         if (tail <= 0) {
             return tail == 0; // no source: nothing to despawn
+        }
+        if (!pairs.namesNone(queue, tail)) {
+            return false; // a pair points at a member: its despawn has pairs to settle
         }
         if (!drain.despawnSubtreeAtOnce(queue, tail)) {
             return false;

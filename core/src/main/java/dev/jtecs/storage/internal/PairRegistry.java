@@ -4,7 +4,6 @@ import dev.jtecs.component.Components;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +14,7 @@ import java.util.Map;
  */
 public final class PairRegistry {
     private final Map<BaseRelationship<?>, LongMap<PairComponent>> byRelationship = new java.util.IdentityHashMap<>();
-    private final Map<Long, ArrayList<PairComponent>> byTarget = new HashMap<>();
+    private final LongMap<ArrayList<PairComponent>> byTarget = new LongMap<>(); // by target id: no boxed key
     private int nextId = Components.FIRST_PAIR_ID;
 
     /** The pair component of ({@code relationship}, {@code target}), created on first use. */
@@ -56,9 +55,26 @@ public final class PairRegistry {
         return pairs == null ? List.of() : pairs;
     }
 
+    /**
+     * Whether no pair points at any of {@code ids[0, n)} (a subtree that may die without settling a pair).
+     * Allocates nothing.
+     */
+    public boolean namesNone(long[] ids, int n) {
+        if (byTarget.size() == 0) {
+            return true;
+        }
+        for (int i = 0; i < n; i++) {
+            List<PairComponent> pointing = byTarget.get(ids[i]);
+            if (pointing != null && !pointing.isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether any pair exists at all (a world without relationships skips every relationship check). */
     public boolean isEmpty() {
-        return byTarget.isEmpty();
+        return byTarget.size() == 0;
     }
 
     /** The number of pairs met (ids handed out; forgotten pairs included). */
@@ -72,17 +88,16 @@ public final class PairRegistry {
      */
     public int forgetDead(java.util.function.LongPredicate alive, java.util.function.IntPredicate held) {
         int before = live();
-        java.util.Iterator<Map.Entry<Long, ArrayList<PairComponent>>> entries = byTarget.entrySet().iterator();
-        while (entries.hasNext()) {
-            Map.Entry<Long, ArrayList<PairComponent>> entry = entries.next();
-            if (alive.test(entry.getKey())) {
-                continue;
+        byTarget.retain(pointing -> { // every pair of a list has the list's target
+            if (pointing.isEmpty()) {
+                return false; // (a failed pair() can leave one behind)
             }
-            entry.getValue().removeIf(pair -> !held.test(pair.id()));
-            if (entry.getValue().isEmpty()) {
-                entries.remove();
+            if (alive.test(pointing.get(0).target())) {
+                return true;
             }
-        }
+            pointing.removeIf(pair -> !held.test(pair.id()));
+            return !pointing.isEmpty();
+        });
         for (LongMap<PairComponent> targets : byRelationship.values()) {
             targets.retain(pair -> alive.test(pair.target()) || held.test(pair.id()));
         }
@@ -91,10 +106,8 @@ public final class PairRegistry {
 
     /** The pairs currently known (met and not forgotten). */
     public int live() {
-        int n = 0;
-        for (List<PairComponent> pairs : byTarget.values()) {
-            n += pairs.size();
-        }
-        return n;
+        int[] n = {0};
+        byTarget.forEach((target, pairs) -> n[0] += pairs.size());
+        return n[0];
     }
 }

@@ -86,9 +86,10 @@ class SettlementTest {
      * ({@code Settlement.despawnAtOnce}) instead of staging it for the next wave. The twin world has an entity
      * observer on every archetype, so its cascades stage their despawns as before. Both take the same random trees
      * (children with and without a tag, so a subtree spans tables it empties and tables it leaves rows in),
-     * reparentings, sparse edges of two other relationships to anyone, instant despawns, and scopes that despawn
-     * beside other work; their whole states, and the ids their spawns get (the free list's order), stay equal
-     * (fixed seeds, named in each message).
+     * reparentings, sparse edges of two other relationships to anyone, pairs of two dense relationships to anyone
+     * (a subtree a pair points into, or whose tables hold one, is staged; one elsewhere in the world changes
+     * nothing), instant despawns, and scopes that despawn beside other work; their whole states, and the ids their
+     * spawns get (the free list's order), stay equal (fixed seeds, named in each message).
      */
     @Test
     void aSubtreeDespawnedAtOnceLeavesWhatItsStagedDespawnsLeave() {
@@ -102,7 +103,7 @@ class SettlementTest {
                 List<Long> alive = new ArrayList<>();
                 for (int step = 0; step < 600; step++) {
                     String where = "seed " + seed + " step " + step;
-                    int op = alive.isEmpty() ? 0 : random.nextInt(14);
+                    int op = alive.isEmpty() ? 0 : random.nextInt(16);
                     long first = alive.isEmpty() ? 0 : alive.get(random.nextInt(alive.size()));
                     long second = alive.isEmpty() ? 0 : alive.get(random.nextInt(alive.size()));
                     long older = Math.min(first, second); // edges of ChildOf point at older ids: no cycle
@@ -128,6 +129,10 @@ class SettlementTest {
                         staged.set(first, other.to(second));
                     } else if (op < 12) {
                         despawnInBoth(atOnce, staged, first, alive, where);
+                    } else if (op >= 14) { // a pair, either way: a dense edge, exclusive or with a reverse index
+                        Relationship dense = op == 14 ? PARENT : KNOWS;
+                        atOnce.set(first, dense.to(second));
+                        staged.set(first, dense.to(second));
                     } else { // a scope: a despawn beside other work, which stages the cascade in both worlds
                         boolean tag = op == 12;
                         for (World world : List.of(atOnce, staged)) {
@@ -163,8 +168,9 @@ class SettlementTest {
 
     /**
      * The at-once despawn is taken exactly where nothing could tell it from the staged one: a silent cascade
-     * through one cascading sparse relationship, with nothing else staged and no entity observer on the subtree's
-     * tables. A relations layer over a model of its own, as the world builds them, so its count can be read.
+     * through one cascading sparse relationship, with nothing else staged, no entity observer on the subtree's
+     * tables and no pair in them or pointing at a member (pairs elsewhere in the world do not matter). A relations
+     * layer over a model of its own, as the world builds them, so its count can be read.
      */
     @Test
     void onlyASilentUnobservedCascadeWithNothingStagedIsDespawnedAtOnce() {
@@ -204,12 +210,34 @@ class SettlementTest {
             model.scopes().commit();
             assertEquals(2, relations.subtreesDespawnedAtOnce());
 
+            long[] paired = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            long fan = model.spawn(new dev.jtecs.component.Input[] {KNOWS.to(bystander)}); // pairs elsewhere
+            model.despawn(paired[0]); // the world holds a pair, but none names the subtree: at once
+            assertEquals(3, relations.subtreesDespawnedAtOnce());
+            long[] named = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            model.set(fan, KNOWS.to(named[5])); // a pair points at a member: staged, so the pair is settled
+            model.despawn(named[0]);
+            assertEquals(3, relations.subtreesDespawnedAtOnce());
+            assertTrue(index.isAlive(fan));
+            dev.jtecs.storage.internal.PairRegistry pairs = layer.registry.pairs();
+            assertTrue(layer.tableOf(fan).position(pairs.find(KNOWS, named[5]).id()) < 0, "the pair to the member");
+            assertTrue(layer.tableOf(fan).position(pairs.find(KNOWS, bystander).id()) >= 0, "the pair elsewhere");
+            long[] holding = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            model.set(holding[7], PARENT.to(bystander)); // a member holds a pair: its table has pairs, staged
+            model.despawn(holding[0]);
+            assertEquals(3, relations.subtreesDespawnedAtOnce());
+            for (long[] ids : List.of(paired, named, holding)) {
+                for (long id : ids) {
+                    assertFalse(index.isAlive(id));
+                }
+            }
+
             long[] watched = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
             dev.jtecs.storage.EntityObserver listener = new dev.jtecs.storage.EntityObserver() { };
             dev.jtecs.storage.internal.Table children = layer.tableOf(watched[1]);
             children.addObserver(listener);
             model.despawn(watched[0]); // the children's table is observed: staged, so the observer hears it
-            assertEquals(2, relations.subtreesDespawnedAtOnce());
+            assertEquals(3, relations.subtreesDespawnedAtOnce());
             for (long id : watched) {
                 assertFalse(index.isAlive(id));
             }
@@ -219,7 +247,7 @@ class SettlementTest {
             }
             long[] far = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
             model.despawn(far[0]); // the root's list is kept beside the cells: staged, all the same
-            assertEquals(2, relations.subtreesDespawnedAtOnce());
+            assertEquals(3, relations.subtreesDespawnedAtOnce());
             for (long id : far) {
                 assertFalse(index.isAlive(id));
             }

@@ -1,6 +1,7 @@
 package dev.jtecs.storage.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -100,5 +101,22 @@ class PairRegistryTest {
         assertEquals(0, pairs.live());
         assertEquals(List.of(), pairs.targeting(dead));
         assertEquals(2, pairs.size(), "ids handed out stay counted");
+    }
+
+    @Test
+    void namesNoneSaysWhetherAPairPointsAtAnyOfTheFirstIds() {
+        PairRegistry pairs = new PairRegistry();
+        long[] ids = {Entity.pack(5, 0), Entity.pack(6, 1), Entity.pack(7, 0)};
+        assertTrue(pairs.namesNone(ids, 3), "no pair at all");
+        pairs.pair(A, Entity.pack(8, 0));
+        assertTrue(pairs.namesNone(ids, 3), "a pair elsewhere");
+        pairs.pair(A, Entity.pack(6, 0)); // slot 6's earlier generation: another id
+        assertTrue(pairs.namesNone(ids, 3));
+        pairs.pair(B, Entity.pack(7, 0));
+        assertFalse(pairs.namesNone(ids, 3));
+        assertTrue(pairs.namesNone(ids, 2), "only the first n count");
+        pairs.forgetDead(id -> id != Entity.pack(7, 0), id -> false);
+        assertTrue(pairs.namesNone(ids, 3), "its pairs forgotten");
+        assertEquals(2, pairs.live());
     }
 }
