@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
@@ -118,5 +119,36 @@ class PairRegistryTest {
         pairs.forgetDead(id -> id != Entity.pack(7, 0), id -> false);
         assertTrue(pairs.namesNone(ids, 3), "its pairs forgotten");
         assertEquals(2, pairs.live());
+    }
+
+    /**
+     * A creation that fails after its target's list went into the index by target leaves that list empty; the next
+     * compaction drops it, whether its target lives or not, so a registry whose pairs were all forgotten is empty.
+     * The list is left by the growth of the relationship's own map, which the set-up makes the only growth of the
+     * call: four targets with pairs of another relationship only give the index by target room to spare.
+     */
+    @Test
+    void anEmptyListThatAFailedCreationLeftGoesAtTheNextCompaction() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED,
+                "needs -Djtecs.allocationFaults=true (set by the build)");
+        PairRegistry pairs = new PairRegistry();
+        for (int i = 1; i <= 4; i++) {
+            pairs.pair(B, Entity.pack(100 + i, 0));
+        }
+        for (int i = 1; i <= 8; i++) {
+            pairs.pair(A, Entity.pack(i, 0));
+        }
+        long last = Entity.pack(9, 0);
+        dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> pairs.pair(A, last));
+        } finally {
+            dev.jtecs.entity.internal.AllocationFaults.disarm();
+        }
+        assertNull(pairs.find(A, last));
+        assertEquals(List.of(), pairs.targeting(last));
+        assertEquals(12, pairs.live());
+        assertEquals(12, pairs.forgetDead(id -> id == last, id -> false));
+        assertTrue(pairs.isEmpty(), "the empty list of a live target went too");
     }
 }
