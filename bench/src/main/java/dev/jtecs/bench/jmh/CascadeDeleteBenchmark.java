@@ -37,16 +37,15 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * build one ({@link EngineUnderTest}).
  *
  * <p>With {@code storage=sparse} the same world is refilled, as the baseline reuses its arrays: the next tree takes
- * the slots the last one had, nothing in the world grows from one operation to the next (the test checks both),
- * and the despawn frees the slots in an order that keeps each tree laid out as in a new world, its slots ascending
- * down the levels (turned by one place each time: the root's slot, freed first, goes to the tree's last entity). In a new
- * world each operation, the despawn
- * also grew that world's arrays to the tree's size for the first time, which a world pays once: sparse, fan-out
- * 32, 100,000 entities, one fork each, 1,124 &plusmn; 61 &micro;s in a new world against 786 &plusmn; 44 refilled
- * (at 10,000 the two measured the same). With {@code storage=dense} each operation has a new world, the old one
- * closed: the world keeps the pair component of every (relationship, target) it has met, dead targets included
- * ({@code compact()} prunes their archetypes, not the pairs), so a refilled world would grow by N / {@code fanOut}
- * pairs per operation and each operation would run in a larger world than the last.
+ * the slots the last one had, nothing in the world grows from one operation to the next (the test checks both), and
+ * the despawn frees the slots in an order that keeps each tree laid out as in a new world, its slots ascending down
+ * the levels (turned by one place each time: the root's slot, freed first, goes to the tree's last entity). In a new
+ * world each operation, the despawn also grew that world's arrays to the tree's size for the first time, which a world
+ * pays once: sparse, fan-out 32, 100,000 entities, one fork each, 1,124 &plusmn; 61 &micro;s in a new world against
+ * 786 &plusmn; 44 refilled (at 10,000 the two measured the same). With {@code storage=dense} each operation has a new
+ * world, the old one closed: the world keeps the pair component of every (relationship, target) it has met, dead
+ * targets included ({@code compact()} prunes their archetypes, not the pairs), so a refilled world would grow by N /
+ * {@code fanOut} pairs per operation and each operation would run in a larger world than the last.
  *
  * <p>The forks run with a fixed heap ({@code -Xms1g -Xmx1g}). With the default, growable heap every full collection
  * of the rebuild shrank the heap and gave its pages back to the system; the timed despawn, which grows the
@@ -64,8 +63,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * for the 1,000), though the timed tree's memory is as cold as before. A game does not collect the whole heap before
  * each frame, so the rebuild, after its collection, despawns such a tree ({@link #reenterAfterCollection},
  * untimed): one of the same shape and {@value #SCRATCH_ENTITIES} entities, in a world of its own, closed before the
- * timed despawn. At 10,000 entities this took the operation from 450 &plusmn; 116 to
- * 176 &plusmn; 48 &micro;s (fan-out 4, one fork each); at 100,000 it changed nothing beyond the errors.
+ * timed despawn. At 10,000 entities this took the operation from 450 &plusmn; 116 to 176 &plusmn; 48 &micro;s
+ * (fan-out 4, one fork each); at 100,000 it changed nothing beyond the errors.
  *
  * <p>Baseline ({@code plainRecursive}): the same tree as plain {@code int} arrays ({@link Forest}), deleted by a
  * recursive walk that frees each node after its children (clears its alive flag, pushes its index on a free

@@ -188,8 +188,8 @@ final class BatchDespawns {
      * goes is truncated, any other loses each row by a swap-remove, and the free list takes the slots in that
      * order. Returns {@code false}, having changed nothing, when an entity is not alive, or lives in a table an
      * entity observer watches or that holds pairs (their despawns have pairs to settle), or the ids span more than
-     * {@value #SUBTREE_TABLES} tables. Everything that allocates
-     * happens before the first change; no user code runs and nothing is reported.
+     * {@value #SUBTREE_TABLES} tables. Everything that allocates happens before the first change; no user code runs
+     * and nothing is reported.
      */
     boolean removeSubtree(long[] ids, int n) {
         int tables = 0;
