@@ -336,18 +336,19 @@ final class Settlement {
     }
 
     /**
-     * The silent cascade through a single sparse relationship, when nothing is staged: the subtree below
-     * {@code root} despawned here and now, as a set, instead of staged for the next wave. Walks it breadth first as
-     * {@link #stageLastLevelFirst} does, reading each member's list of sources once
-     * ({@link SparseEdges#readSubtreeSources}); then the drain removes the rows and frees the slots in the reverse
-     * of that order, deepest level first ({@link CommitDrain#despawnSubtreeAtOnce}), the order the staged despawns
-     * would publish in; then the edge store drops the lists read and the members' own edges without a search
-     * ({@link SparseEdges#subtreeDied}). Nothing could tell this from the staged despawns: nobody hears a despawn,
-     * no table of the subtree has an entity observer or holds a pair, no pair points at a member (so no member's
-     * despawn has a pair to settle: the world may hold pairs elsewhere), and nothing else is staged that the next
-     * wave would publish first. Returns {@code false}, having changed nothing, when any of that fails (the drain
-     * refuses, a pair names a member, a list sits beside the index's cells); a failed allocation changes nothing
-     * either and propagates, leaving the target noted for the next publication, as a failed staging does.
+     * The silent cascade through a single sparse relationship, when nothing is staged: the subtree below {@code root}
+     * despawned here and now, as a set, instead of staged for the next wave. Walks it breadth first as
+     * {@link #stageLastLevelFirst} does, reading each member's list of sources once, a level at a time
+     * ({@link SparseEdges#readSubtreeLevel}: a level's lists are all found before any is copied, so their cache misses
+     * overlap); then the drain removes the rows and frees the slots in the reverse of that order, deepest level first
+     * ({@link CommitDrain#despawnSubtreeAtOnce}), the order the staged despawns would publish in; then the edge store
+     * drops the lists read and the members' own edges without a search ({@link SparseEdges#subtreeDied}). Nothing could
+     * tell this from the staged despawns: nobody hears a despawn, no table of the subtree has an entity observer or
+     * holds a pair, no pair points at a member (so no member's despawn has a pair to settle: the world may hold pairs
+     * elsewhere), and nothing else is staged that the next wave would publish first. Returns {@code false}, having
+     * changed nothing, when any of that fails (the drain refuses, a pair names a member, a list sits beside the index's
+     * cells); a failed allocation changes nothing either and propagates, leaving the target noted for the next
+     * publication, as a failed staging does.
      */
     private boolean despawnAtOnce(BaseRelationship<?> relationship, long root) {
         if (!transaction.holdsNoWork()) {
@@ -355,8 +356,10 @@ final class Settlement {
         }
         sparse.beginSubtree(relationship);
         int tail = read(root, 0);
-        for (int head = 0; head < tail; head++) {
-            tail = read(queue[head], tail);
+        for (int head = 0; head < tail; ) {
+            int end = tail;
+            tail = readLevel(head, end, tail);
+            head = end;
         }
         if (tail <= 0) {
             return tail == 0; // no source: nothing to despawn
@@ -377,6 +380,20 @@ final class Settlement {
     /** How many subtrees {@link #despawnAtOnce} despawned (tests). */
     long subtreesDespawnedAtOnce() {
         return subtreesAtOnce;
+    }
+
+    /** {@link #read} of each of {@code queue[from, to)}, a level of the walk ({@link SparseEdges#readSubtreeLevel}). */
+    private int readLevel(int from, int to, int tail) {
+        int end = sparse.readSubtreeLevel(queue, from, to, tail);
+        if (end == SparseEdges.BESIDE_CELLS) {
+            return -1;
+        }
+        if (end < 0) { // no room: grow, then read
+            long needed = (long) tail - 1 - end;
+            queue = Growth.copyOf(queue, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * queue.length)));
+            end = sparse.readSubtreeLevel(queue, from, to, tail);
+        }
+        return end;
     }
 
     /**

@@ -545,6 +545,87 @@ public final class SparseEdges {
     }
 
     /**
+     * {@link #readSubtreeSources} of each of {@code queue[from, to)} in turn, appending from {@code tail}: returns the
+     * new tail, {@link #BESIDE_CELLS} when a member's list is beside the reverse index's cells, or {@code -1 - n}
+     * when the queue lacks room for the {@code n} sources the level adds; neither of those counts any read. The
+     * members' lists are all found first, then copied: the finds do not wait on one another, so their cache misses
+     * overlap, where one member at a time waited for each list before the next.
+     */
+    public int readSubtreeLevel(long[] queue, int from, int to, int tail) {
+        TargetLists sources = subtree.sources;
+        int members = to - from;
+        int reads = subtreeReads + members;
+        int words = (int) ((reads + 63L) >>> 6);
+        if (words > subtreeListed.length) {
+            subtreeListed = Growth.copyOf(subtreeListed, Math.max(words, subtreeListed.length * 2));
+        }
+        if (levelLists.length < members) {
+            var lists = Growth.copyOf(levelLists, Math.max(members, levelLists.length * 2)); // both first
+            var at = Growth.newInts(lists.length);
+            levelLists = lists;
+            levelMembers = at;
+        }
+        long[][] found = levelLists; // the lists the level's members have, in member order
+        int[] foundAt = levelMembers; // and whose each one is (its member's place in the level)
+        boolean beside = sources.hasListsBesideCells();
+        int k = 0;
+        long added = 0;
+        for (int i = 0; i < members; i++) { // each find is its own: nothing here waits for the last one's list
+            long member = queue[from + i];
+            long[] list = sources.inCell(member);
+            if (list != null) {
+                found[k] = list;
+                foundAt[k++] = i;
+                added += (int) list[0];
+            } else if (beside && sources.isBesideCells(member)) {
+                java.util.Arrays.fill(found, 0, k, null);
+                return BESIDE_CELLS;
+            }
+        }
+        if (queue.length - tail < added) {
+            java.util.Arrays.fill(found, 0, k, null);
+            return (int) Math.max(Integer.MIN_VALUE + 1, -1 - added);
+        }
+        clearBits(subtreeListed, subtreeReads, reads); // a member without a list: its bit clear
+        for (int j = 0; j < k; j++) {
+            long[] list = found[j];
+            found[j] = null;
+            int read = subtreeReads + foundAt[j];
+            subtreeListed[read >>> 6] |= 1L << read;
+            int n = (int) list[0];
+            System.arraycopy(list, 1, queue, tail, n);
+            tail += n;
+        }
+        subtreeReads = reads;
+        return tail;
+    }
+
+    /** Clears bits {@code [from, to)} of {@code bits} (bit {@code b} is bit {@code b % 64} of word {@code b / 64}). */
+    static void clearBits(long[] bits, int from, int to) {
+        if (from >= to) {
+            return;
+        }
+        int first = from >>> 6;
+        int last = (to - 1) >>> 6;
+        long fromOn = -1L << from; // the shifts take the count mod 64: the bits of the word from `from` on
+        long beforeTo = -1L >>> -to; // and those below `to` (all of them when `to` is a multiple of 64)
+        if (first == last) {
+            bits[first] &= ~(fromOn & beforeTo);
+            return;
+        }
+        bits[first] &= ~fromOn;
+        for (int w = first + 1; w < last; w++) {
+            bits[w] = 0;
+        }
+        bits[last] &= ~beforeTo;
+    }
+
+    // the lists a level's members have and the members' places in the level (readSubtreeLevel's scratch, empty
+    // between calls: no list is held past the call)
+    private long[][] levelLists = new long[16][];
+    private int[] levelMembers = new int[16];
+
+    /**
      * The subtree read since {@link #beginSubtree} died: its root before it, then {@code ids[0, n)}, the members in
      * the order they were read (rows gone, slots freed). Every list of sources read goes out of the reverse index
      * whole (all its sources died), and every member's own edge goes without a search, since the list it was on

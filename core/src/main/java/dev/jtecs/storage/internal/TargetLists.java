@@ -145,6 +145,11 @@ final class TargetLists {
         return null;
     }
 
+    /** Whether any list is beside the cells (when not, {@link #isBesideCells} is false for every target). */
+    boolean hasListsBesideCells() {
+        return others.size() != 0;
+    }
+
     /** Whether {@code target}'s list is beside the cells, in the hashed map. */
     boolean isBesideCells(long target) {
         return others.size() != 0 && others.get(target) != null;

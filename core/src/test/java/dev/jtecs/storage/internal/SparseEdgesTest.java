@@ -139,6 +139,152 @@ class SparseEdgesTest {
         assertArrayEquals(new long[] {Entity.pack(3001, 0)}, edges.sources(CASCADING, other));
     }
 
+    /**
+     * A walk that reads a subtree a level at a time ({@code readSubtreeLevel}) meets the members in the order of one
+     * that reads them one at a time, and lets go of the same lists: random forests, the same edges in two stores.
+     */
+    @Test
+    void aSubtreeReadByLevelsReadsWhatOneMemberAtATimeReads() {
+        long base = Long.getLong("jtecs.seed", new java.util.SplittableRandom().nextLong());
+        System.out.println("SparseEdgesTest.aSubtreeReadByLevelsReadsWhatOneMemberAtATimeReads seed " + base
+                + " (replay: -Djtecs.seed=" + base + ")");
+        for (int round = 0; round < 40; round++) {
+            long seed = base + round;
+            java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+            int nodes = 2 + random.nextInt(300);
+            long[] ids = new long[nodes];
+            StructureClock otherClock = new StructureClock();
+            SparseEdges byMembers = new SparseEdges(clock);
+            SparseEdges byLevels = new SparseEdges(otherClock);
+            for (int i = 0; i < nodes; i++) {
+                ids[i] = Entity.pack(1 + i, random.nextInt(3));
+                if (i > 0) { // a parent among the earlier nodes: one tree below node 0, fan-outs of any size
+                    long parent = ids[random.nextInt(Math.max(1, i - random.nextInt(1 + i)))];
+                    byMembers.add(CASCADING, ids[i], parent, null);
+                    byLevels.add(CASCADING, ids[i], parent, null);
+                }
+                if (random.nextInt(4) == 0) { // an edge of another relationship to an earlier node
+                    long target = ids[random.nextInt(i + 1)];
+                    byMembers.add(MANY, ids[i], target, null);
+                    byLevels.add(MANY, ids[i], target, null);
+                }
+            }
+            long root = ids[0];
+            byMembers.beginSubtree(CASCADING);
+            long[] expected = new long[nodes];
+            int tail = byMembers.readSubtreeSources(root, expected, 0);
+            for (int head = 0; head < tail; head++) {
+                tail = byMembers.readSubtreeSources(expected[head], expected, tail);
+            }
+            byLevels.beginSubtree(CASCADING);
+            long[] queue = new long[1 + random.nextInt(4)]; // small: levels that find no room grow it
+            int end = byLevels.readSubtreeSources(root, queue, 0);
+            if (end < 0) {
+                queue = new long[nodes];
+                end = byLevels.readSubtreeSources(root, queue, 0);
+            }
+            for (int head = 0; head < end; ) {
+                int levelEnd = end;
+                int next = byLevels.readSubtreeLevel(queue, head, levelEnd, end);
+                if (next < 0) {
+                    assertTrue(next != SparseEdges.BESIDE_CELLS, "seed " + seed + ": every list is in its cell");
+                    assertTrue(end - 1 - next > queue.length, "seed " + seed + ": more than the queue holds");
+                    queue = java.util.Arrays.copyOf(queue, (int) (end - 1L - next));
+                    next = byLevels.readSubtreeLevel(queue, head, levelEnd, end);
+                }
+                end = next;
+                head = levelEnd;
+            }
+            assertEquals(tail, end, "seed " + seed);
+            assertArrayEquals(java.util.Arrays.copyOf(expected, tail), java.util.Arrays.copyOf(queue, end),
+                    "seed " + seed);
+            java.util.Set<Long> dead = new java.util.HashSet<>();
+            for (int i = 0; i < tail; i++) {
+                dead.add(expected[i]);
+            }
+            byMembers.subtreeDied(root, expected, tail, id -> !dead.contains(id));
+            byLevels.subtreeDied(root, queue, end, id -> !dead.contains(id));
+            for (long id : ids) {
+                for (Relationship relationship : List.of(CASCADING, MANY)) {
+                    assertArrayEquals(byMembers.sources(relationship, id), byLevels.sources(relationship, id),
+                            "seed " + seed + ", sources of " + id);
+                    assertEquals(byMembers.count(relationship, id), byLevels.count(relationship, id),
+                            "seed " + seed + ", edges of " + id);
+                }
+            }
+        }
+    }
+
+    /**
+     * A level read that finds no room answers the sources the level needs and counts no read; one that meets a list
+     * beside the cells answers so and counts none either: the next reads are recorded as the first ones, and the
+     * subtree's death drops exactly the lists they read.
+     */
+    @Test
+    void aLevelWithoutRoomOrBesideTheCellsCountsNoRead() {
+        long root = Entity.pack(50, 0);
+        long a = Entity.pack(51, 0);
+        long b = Entity.pack(52, 0);
+        long a1 = Entity.pack(53, 0);
+        long a2 = Entity.pack(54, 0);
+        long b1 = Entity.pack(55, 0);
+        edges.add(CASCADING, a, root, null);
+        edges.add(CASCADING, b, root, null);
+        edges.add(CASCADING, a1, a, null);
+        edges.add(CASCADING, a2, a, null);
+        edges.add(CASCADING, b1, b, null);
+        long successor = Entity.pack(40, 1); // a slot's next entity, while the old one's list waits beside the cells
+        edges.add(CASCADING, s1, Entity.pack(40, 0), null);
+        edges.add(CASCADING, s2, successor, null);
+
+        edges.beginSubtree(CASCADING);
+        long[] tight = {successor, a, b, 0};
+        assertEquals(SparseEdges.BESIDE_CELLS, edges.readSubtreeLevel(tight, 0, 2, 3), "a list beside the cells");
+        assertArrayEquals(new long[] {successor, a, b, 0}, tight, "nothing copied");
+        long[] queue = {a, b, 0, 0};
+        assertEquals(-1 - 3, edges.readSubtreeLevel(queue, 0, 2, 2), "no room: the level's three sources");
+        assertArrayEquals(new long[] {a, b, 0, 0}, queue, "nothing copied");
+        assertEquals(2, edges.readSubtreeSources(root, new long[2], 0), "the root, read first after all");
+        queue = java.util.Arrays.copyOf(queue, 5);
+        assertEquals(5, edges.readSubtreeLevel(queue, 0, 2, 2));
+        assertArrayEquals(new long[] {a, b, a1, a2, b1}, queue);
+        assertEquals(5, edges.readSubtreeLevel(queue, 2, 5, 5), "leaves: nothing more");
+        edges.subtreeDied(root, queue, 5, id -> id == s1 || id == s2);
+        for (long member : new long[] {root, a, b}) {
+            assertEquals(0, edges.sourceCount(CASCADING, member), "a list read goes");
+        }
+        for (long member : queue) {
+            assertEquals(0, edges.count(CASCADING, member), "a member's edge goes");
+        }
+        assertArrayEquals(new long[] {s2}, edges.sources(CASCADING, successor), "a list not read stays");
+        assertArrayEquals(new long[] {s1}, edges.sources(CASCADING, Entity.pack(40, 0)));
+    }
+
+    /** {@code clearBits} clears exactly the bits of its range, within a word, across words and at word ends. */
+    @Test
+    void clearBitsClearsExactlyItsRange() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(17);
+        for (int round = 0; round < 2000; round++) {
+            long[] bits = new long[4];
+            for (int w = 0; w < bits.length; w++) {
+                bits[w] = random.nextLong();
+            }
+            long[] before = bits.clone();
+            int from = random.nextInt(257);
+            int to = from + random.nextInt(257 - from);
+            if (round < 4) { // the ends of words exactly
+                from = 64 * round;
+                to = Math.min(256, from + 64);
+            }
+            SparseEdges.clearBits(bits, from, to);
+            for (int b = 0; b < 256; b++) {
+                boolean was = (before[b >>> 6] & 1L << b) != 0;
+                boolean is = (bits[b >>> 6] & 1L << b) != 0;
+                assertEquals(b >= from && b < to ? false : was, is, "bit " + b + " of [" + from + ", " + to + ")");
+            }
+        }
+    }
+
     @Test
     void aListBesideTheCellsIsNotRead() {
         long old = Entity.pack(40, 0);

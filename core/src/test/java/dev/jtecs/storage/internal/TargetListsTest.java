@@ -33,7 +33,9 @@ class TargetListsTest {
         long successor = Entity.pack(5, 4); // the slot's next entity, with a list while the old one's waits
         long none = Entity.pack(6, 0);
         lists.put(target, A);
+        assertEquals(false, lists.hasListsBesideCells(), "every list in its own cell");
         lists.put(successor, B); // the cell is taken: beside the cells
+        assertEquals(true, lists.hasListsBesideCells());
         assertSame(A, lists.inCell(target));
         assertEquals(false, lists.isBesideCells(target));
         assertNull(lists.inCell(successor));
@@ -48,6 +50,8 @@ class TargetListsTest {
         assertNull(lists.inCell(target));
         assertSame(B, lists.get(successor), "the list beside the cells stays");
         assertEquals(1, lists.size());
+        assertSame(B, lists.remove(successor));
+        assertEquals(false, lists.hasListsBesideCells(), "none left beside the cells");
     }
 
     @Test
