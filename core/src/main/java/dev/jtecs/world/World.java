@@ -690,7 +690,9 @@ public final class World implements AutoCloseable {
      * the last load restored). Views are invalid afterwards. The pass always completes: an
      * {@code onArchetypeDestroyed} observer that throws, or a reallocation that fails for want of memory (that
      * archetype keeps its buffers and is shrunk by a later pass), does not stop it; the first such exception is
-     * rethrown once every archetype was dealt with.
+     * rethrown once every archetype was dealt with. Last, the pair components of dead targets that no archetype
+     * holds any more are forgotten, all of them or, when memory runs out on the way, none (a later pass tries
+     * again); a failure there is rethrown after the pass's own.
      *
      * @throws IllegalStateException inside a scope, during publication, or with unpublished work
      */
@@ -704,8 +706,10 @@ public final class World implements AutoCloseable {
             throw new IllegalStateException("compact: the world has unpublished work; commit first");
         }
         snapshots.releaseScratch();
+        CompactResult result = null;
+        Throwable failure = null;
         try {
-            return compaction.run(pruned -> {
+            result = compaction.run(pruned -> {
                 long[][] rooms = new long[queries.size()][]; // every query's room first: then none can fail
                 for (int i = 0; i < rooms.length; i++) {
                     rooms[i] = queries.get(i).forgetRoom();
@@ -714,11 +718,18 @@ public final class World implements AutoCloseable {
                     queries.get(i).forgetAll(pruned, rooms[i]);
                 }
             });
-        } finally {
-            if (!pairs.isEmpty()) { // pairs of dead targets that no archetype holds any more are forgotten too
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        }
+        if (!pairs.isEmpty()) { // pairs of dead targets that no archetype holds any more are forgotten too
+            try { // all or nothing: a failed allocation leaves them for the next compaction
                 pairs.forgetDead(index::isAlive, id -> !archetypes.withComponent(id).isEmpty());
+            } catch (RuntimeException | Error e) {
+                failure = Failures.fold(failure, e); // the pass's own failure, when it had one, comes first
             }
         }
+        Failures.throwIfAny(failure);
+        return result;
     }
 
     /**

@@ -122,20 +122,67 @@ final class LongMap<V> {
     }
 
     /** Keeps only the entries whose value {@code keep} accepts (a rebuild: for maintenance). */
-    @SuppressWarnings("unchecked")
     void retain(java.util.function.Predicate<? super V> keep) {
+        retain(prepareRetain(), keep);
+    }
+
+    /**
+     * The tables a later {@link #retain(Retain, java.util.function.Predicate)} fills, allocated now, so that the
+     * retain allocates nothing: a caller that rebuilds several maps together allocates for all of them before it
+     * changes any.
+     */
+    Retain prepareRetain() {
+        long[] freshKeys = Growth.newLongs(keys.length);
+        Object[] freshValues = Growth.newObjects(keys.length);
+        return new Retain(freshKeys, freshValues);
+    }
+
+    /** Fresh tables of a map's present capacity ({@link #prepareRetain}), for one retain. */
+    static final class Retain {
+        private final long[] keys;
+        private final Object[] values;
+        private boolean used;
+
+        private Retain(long[] keys, Object[] values) {
+            this.keys = keys;
+            this.values = values;
+        }
+    }
+
+    /**
+     * {@link #retain(java.util.function.Predicate)} into tables made before by {@link #prepareRetain}: allocates
+     * nothing, and the map changes only once {@code keep} has judged every entry (one that throws leaves it whole).
+     *
+     * @throws IllegalArgumentException when {@code fresh} was made for another capacity, or was used already
+     */
+    @SuppressWarnings("unchecked")
+    void retain(Retain fresh, java.util.function.Predicate<? super V> keep) {
+        if (fresh.used || fresh.keys.length != keys.length) {
+            throw new IllegalArgumentException("tables made for another capacity, or used already: "
+                    + fresh.keys.length + " slots for a map of " + keys.length);
+        }
         long[] oldKeys = keys;
         Object[] oldValues = values;
-        long[] freshKeys = Growth.newLongs(oldKeys.length);
-        Object[] freshValues = Growth.newObjects(oldKeys.length);
-        keys = freshKeys;
-        values = freshValues;
-        size = 0;
+        long[] freshKeys = fresh.keys;
+        Object[] freshValues = fresh.values;
+        int mask = freshKeys.length - 1;
+        int kept = 0;
         for (int i = 0; i < oldKeys.length; i++) {
-            if (oldKeys[i] != 0 && keep.test((V) oldValues[i])) {
-                put(oldKeys[i], (V) oldValues[i]);
+            long key = oldKeys[i];
+            if (key != 0 && keep.test((V) oldValues[i])) {
+                int at = mix(key) & mask;
+                while (freshKeys[at] != 0) { // as many slots as before and no more entries: a free one is near
+                    at = (at + 1) & mask;
+                }
+                freshKeys[at] = key;
+                freshValues[at] = oldValues[i];
+                kept++;
             }
         }
+        fresh.used = true;
+        keys = freshKeys;
+        values = freshValues;
+        size = kept;
     }
 
     private static int mix(long key) {

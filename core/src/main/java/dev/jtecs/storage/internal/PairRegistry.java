@@ -85,21 +85,43 @@ public final class PairRegistry {
     /**
      * Forgets the pairs whose target is dead and that no archetype holds any more (compaction), so a world whose
      * targets come and go keeps a bounded registry. Their ids are not handed out again. Returns how many went.
+     * Everything that allocates comes before the first change (the pairs to forget are found first, then the
+     * fresh tables of every map made): a failed allocation leaves the registry as it was.
      */
     public int forgetDead(java.util.function.LongPredicate alive, java.util.function.IntPredicate held) {
         int before = live();
-        byTarget.retain(pointing -> { // every pair of a list has the list's target
-            if (pointing.isEmpty()) {
-                return false; // (a failed pair() can leave one behind)
+        java.util.Set<PairComponent> gone = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        byTarget.forEach((target, pointing) -> {
+            if (!pointing.isEmpty() && !alive.test(target)) {
+                for (PairComponent pair : pointing) {
+                    if (!held.test(pair.id())) {
+                        gone.add(pair);
+                    }
+                }
             }
-            if (alive.test(pointing.get(0).target())) {
-                return true;
-            }
-            pointing.removeIf(pair -> !held.test(pair.id()));
-            return !pointing.isEmpty();
         });
-        for (LongMap<PairComponent> targets : byRelationship.values()) {
-            targets.retain(pair -> alive.test(pair.target()) || held.test(pair.id()));
+        LongMap.Retain targets = byTarget.prepareRetain();
+        List<LongMap<PairComponent>> maps = new ArrayList<>(byRelationship.values());
+        List<LongMap.Retain> fresh = new ArrayList<>(maps.size());
+        for (LongMap<PairComponent> map : maps) {
+            fresh.add(map.prepareRetain());
+        }
+        // nothing below allocates
+        byTarget.retain(targets, pointing -> {
+            int k = 0; // the list keeps its pairs that stay, in order, in place
+            for (int i = 0; i < pointing.size(); i++) {
+                PairComponent pair = pointing.get(i);
+                if (!gone.contains(pair)) {
+                    pointing.set(k++, pair);
+                }
+            }
+            while (pointing.size() > k) {
+                pointing.remove(pointing.size() - 1);
+            }
+            return k > 0; // (an empty list, which a failed pair() can leave, goes too)
+        });
+        for (int m = 0; m < maps.size(); m++) {
+            maps.get(m).retain(fresh.get(m), pair -> !gone.contains(pair));
         }
         return before - live();
     }

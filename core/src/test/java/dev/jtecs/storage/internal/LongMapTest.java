@@ -135,4 +135,44 @@ class LongMapTest {
         map.put(9, "v9");
         assertEquals(9, map.size());
     }
+
+    /**
+     * A retain into tables made before allocates nothing and changes the map only once every entry is judged: a
+     * judge that throws leaves every entry; tables made for another capacity, or used once, are refused.
+     */
+    @Test
+    void aPreparedRetainChangesTheMapOnlyWhenDone() {
+        LongMap<Long> map = new LongMap<>();
+        for (long key = 1; key <= 20; key++) {
+            map.put(key, key);
+        }
+        LongMap.Retain fresh = map.prepareRetain();
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> map.retain(fresh, value -> {
+            if (value == 13) {
+                throw new IllegalStateException("the judge fails half way");
+            }
+            return value % 2 == 0;
+        }));
+        assertEquals(20, map.size());
+        for (long key = 1; key <= 20; key++) {
+            assertEquals(key, map.get(key), "every entry stays");
+        }
+        LongMap.Retain again = map.prepareRetain();
+        map.retain(again, value -> value % 2 == 0);
+        assertEquals(10, map.size());
+        for (long key = 1; key <= 20; key++) {
+            assertEquals(key % 2 == 0 ? Long.valueOf(key) : null, map.get(key));
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> map.retain(again, value -> true), "tables used once");
+        LongMap<Long> small = new LongMap<>();
+        small.put(1, 1L);
+        LongMap.Retain other = small.prepareRetain();
+        for (long key = 21; key <= 40; key++) {
+            map.put(key, key); // the map grows past the tables made for it
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> map.retain(other, value -> true), "tables of another capacity");
+        assertEquals(30, map.size(), "a refused retain changes nothing");
+    }
 }

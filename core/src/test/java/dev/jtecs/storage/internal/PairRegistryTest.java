@@ -151,4 +151,62 @@ class PairRegistryTest {
         assertEquals(12, pairs.forgetDead(id -> id == last, id -> false));
         assertTrue(pairs.isEmpty(), "the empty list of a live target went too");
     }
+
+    /**
+     * A compaction whose allocation fails leaves the registry as it was: every heap growth of the call fails in
+     * turn (the fresh tables of the index by target and of each relationship's map), and after each the same pairs
+     * are found, point at the same targets and count the same; then the compaction runs and forgets what it should.
+     */
+    @Test
+    void aCompactionWhoseAllocationFailsChangesNothing() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED,
+                "needs -Djtecs.allocationFaults=true (set by the build)");
+        PairRegistry pairs = new PairRegistry();
+        long[] targets = new long[12];
+        for (int i = 0; i < targets.length; i++) {
+            targets[i] = Entity.pack(200 + i, i % 3);
+            pairs.pair(A, targets[i]);
+            if (i % 2 == 0) {
+                pairs.pair(B, targets[i]);
+            }
+        }
+        java.util.function.LongPredicate alive = id -> Entity.slot(id) % 3 == 0; // a third of the targets live
+        PairComponent held = pairs.find(B, targets[2]); // a dead target's pair an archetype still holds
+        java.util.function.IntPredicate holds = id -> id == held.id();
+        String before = dump(pairs, targets);
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                    k);
+            try {
+                int forgotten = pairs.forgetDead(alive, holds);
+                assertEquals(11, forgotten, "the 8 dead targets' pairs of A and 4 of B, less the one held");
+                break;
+            } catch (OutOfMemoryError injected) {
+                failures++;
+                assertEquals(before, dump(pairs, targets), "failed growth " + k + " changed the registry");
+            } finally {
+                dev.jtecs.entity.internal.AllocationFaults.disarm();
+            }
+        }
+        assertTrue(failures >= 3, "a failure at least in the index by target's tables and in each relationship's: "
+                + failures);
+        for (long target : targets) {
+            boolean lives = alive.test(target);
+            assertEquals(lives, pairs.find(A, target) != null, "A -> " + target);
+        }
+        assertSame(held, pairs.find(B, targets[2]));
+        assertEquals(List.of(held), pairs.targeting(targets[2]));
+        assertEquals(7, pairs.live(), "A and B of the 4 live targets (2 of them have B), and the held pair");
+    }
+
+    /** What the registry answers about {@code targets}: each relationship's pair, the pairs pointing, the count. */
+    private static String dump(PairRegistry pairs, long[] targets) {
+        StringBuilder out = new StringBuilder("live=" + pairs.live() + " empty=" + pairs.isEmpty() + "\n");
+        for (long target : targets) {
+            out.append(target).append(": A=").append(pairs.find(A, target)).append(" B=")
+                    .append(pairs.find(B, target)).append(" targeting=").append(pairs.targeting(target)).append('\n');
+        }
+        return out.toString();
+    }
 }
