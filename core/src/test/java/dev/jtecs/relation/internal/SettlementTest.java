@@ -251,6 +251,17 @@ class SettlementTest {
             for (long id : far) {
                 assertFalse(index.isAlive(id));
             }
+            // a member's list beside the cells, below a root whose list sits in its cell: the level that meets it
+            // refuses the walk, and the subtree is staged all the same
+            long child = model.spawn(new dev.jtecs.component.Input[] {ChildOf.COMPONENT.to(bystander)}); // far slot
+            long grandchild = model.spawn(new dev.jtecs.component.Input[] {ChildOf.COMPONENT.to(child)});
+            assertTrue(dev.jtecs.entity.Entity.slot(bystander) < 100 && dev.jtecs.entity.Entity.slot(child) > 2000,
+                    "the root in a low slot, its child in a far one");
+            model.despawn(bystander);
+            assertEquals(3, relations.subtreesDespawnedAtOnce());
+            for (long id : new long[] {bystander, child, grandchild}) {
+                assertFalse(index.isAlive(id));
+            }
         }
     }
 
