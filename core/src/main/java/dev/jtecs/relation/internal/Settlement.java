@@ -389,8 +389,7 @@ final class Settlement {
             return -1;
         }
         if (end < 0) { // no room: grow, then read
-            long needed = (long) tail - 1 - end;
-            queue = Growth.copyOf(queue, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * queue.length)));
+            growQueue(tail, end);
             end = sparse.readSubtreeLevel(queue, from, to, tail);
         }
         return end;
@@ -407,12 +406,16 @@ final class Settlement {
             return -1;
         }
         if (end < 0) { // no room: grow, then read
-            int needed = tail - 1 - end;
-            queue = Growth.copyOf(queue, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed,
-                    2L * queue.length)));
+            growQueue(tail, end);
             end = sparse.readSubtreeSources(target, queue, tail);
         }
         return end;
+    }
+
+    /** Grows the queue for a read that found no room after {@code tail}: {@code refused} is its {@code -1 - n}. */
+    private void growQueue(int tail, int refused) {
+        long needed = (long) tail - 1 - refused;
+        queue = Growth.copyOf(queue, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * queue.length)));
     }
 
     /**

@@ -121,11 +121,6 @@ final class LongMap<V> {
         }
     }
 
-    /** Keeps only the entries whose value {@code keep} accepts (a rebuild: for maintenance). */
-    void retain(java.util.function.Predicate<? super V> keep) {
-        retain(prepareRetain(), keep);
-    }
-
     /**
      * The tables a later {@link #retain(Retain, java.util.function.Predicate)} fills, allocated now, so that the
      * retain allocates nothing: a caller that rebuilds several maps together allocates for all of them before it
@@ -150,8 +145,9 @@ final class LongMap<V> {
     }
 
     /**
-     * {@link #retain(java.util.function.Predicate)} into tables made before by {@link #prepareRetain}: allocates
-     * nothing, and the map changes only once {@code keep} has judged every entry (one that throws leaves it whole).
+     * Keeps only the entries whose value {@code keep} accepts (a rebuild: for maintenance), into tables made before by
+     * {@link #prepareRetain}: allocates nothing, and the map changes only once {@code keep} has judged every entry
+     * (one that throws leaves it whole).
      *
      * @throws IllegalArgumentException when {@code fresh} was made for another capacity, or was used already
      */

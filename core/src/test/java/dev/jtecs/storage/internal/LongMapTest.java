@@ -64,7 +64,7 @@ class LongMapTest {
         for (long key = 1; key <= 300; key++) {
             assertEquals(model.get(key), map.get(key), "seed=" + seed);
         }
-        map.retain(value -> value % 2 == 0);
+        map.retain(map.prepareRetain(), value -> value % 2 == 0);
         model.values().removeIf(value -> value % 2 != 0);
         for (long key = 1; key <= 300; key++) {
             assertEquals(model.get(key), map.get(key), "seed=" + seed);
