@@ -417,17 +417,15 @@ class RelationshipsGuideTest {
 
     @Test
     void onlyAnEdgeCanBeRequired() {
-        try (World world = World.create()) {
-            // begin-example
-            assertThrows(IllegalArgumentException.class, // an edge to whom?
-                    () -> Components.tag("docs.rel.BadRequirement", o -> o.requires(LIKES)));
-            assertThrows(IllegalArgumentException.class, // a selector matches edges, it does not make one
-                    () -> Components.tag("docs.rel.BadRequirement", o -> o.requires(LIKES.targeting(HQ))));
-            assertThrows(IllegalArgumentException.class,
-                    () -> Relationships.register("docs.rel.BadRequirement", o -> o.requires(ORBITS)));
-            assertNull(Components.findByName("docs.rel.BadRequirement")); // nothing was registered
-            // end-example
-        }
+        // begin-example
+        assertThrows(IllegalArgumentException.class, // an edge to whom?
+                () -> Components.tag("docs.rel.BadRequirement", o -> o.requires(LIKES)));
+        assertThrows(IllegalArgumentException.class, // a selector matches edges, it does not make one
+                () -> Components.tag("docs.rel.BadRequirement", o -> o.requires(LIKES.targeting(HQ))));
+        assertThrows(IllegalArgumentException.class,
+                () -> Relationships.register("docs.rel.BadRequirement", o -> o.requires(ORBITS)));
+        assertNull(Components.findByName("docs.rel.BadRequirement")); // nothing was registered
+        // end-example
     }
 
     @Test

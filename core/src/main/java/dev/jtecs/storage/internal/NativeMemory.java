@@ -140,6 +140,8 @@ public final class NativeMemory implements AutoCloseable {
      * or a fresh one; the buffer is a view of the block under an arena of its own, which {@link #free} closes
      * before the block goes back, so no view outlives its buffer.
      */
+    // restricted (reinterpret), and reached only through the pool, which exists only where native access is enabled
+    @SuppressWarnings("restricted")
     private MemorySegment allocatePooled(long byteSize) {
         long maxLead = ALIGNMENT * 63;
         long wantedLead = ALIGNMENT * (largeStagger & 63);
