@@ -557,23 +557,7 @@ public final class EntityIndex {
      * consecutive ids when they were consecutive).
      */
     public void freeAll(long[] ids, int n) {
-        if (freeStack.length < freeCount + n) {
-            freeStack = Growth.copyOf(freeStack, Math.max(freeCount + n, freeStack.length * 2));
-        }
-        for (int i = n - 1; i >= 0; i--) {
-            int slot = Entity.slot(ids[i]);
-            assert stateAt(slot) == ALIVE : "slot " + slot + " is " + stateName(stateAt(slot));
-            int g = generationOf(slot);
-            if (g == Entity.MAX_GENERATION) {
-                setState(slot, RETIRED);
-                continue;
-            }
-            setGeneration(slot, g + 1);
-            setState(slot, FREE);
-            row[slot] = freeCount;
-            freeStack[freeCount++] = slot;
-        }
-        aliveCount -= n;
+        freeInOrder(ids, n, true);
     }
 
     /**
