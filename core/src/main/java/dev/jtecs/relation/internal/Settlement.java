@@ -294,7 +294,7 @@ final class Settlement {
         boolean oneWay = silent && cascadingSparseCount == 1 && cascadingSparse[0] == relationship;
         boolean single = oneWay && pairs.isEmpty();
         try {
-            if (oneWay && despawnAtOnce(relationship, root)) {
+            if (silent && relationship.isSparse() && despawnAtOnce(relationship, root)) {
                 return; // nothing else staged either: the subtree died here, as a set
             }
             // breadth first, each entity's sources ascending: the order in which a subtree is usually spawned, so
@@ -336,7 +336,7 @@ final class Settlement {
     }
 
     /**
-     * The silent cascade through a single sparse relationship, when nothing is staged: the subtree below {@code root}
+     * The silent cascade through a sparse relationship, when nothing is staged: the subtree below {@code root}
      * despawned here and now, as a set, instead of staged for the next wave. Walks it breadth first as
      * {@link #stageLastLevelFirst} does, reading each member's list of sources once, a level at a time
      * ({@link SparseEdges#readSubtreeLevel}: a level's lists are all found before any is copied, so their cache misses
@@ -345,10 +345,11 @@ final class Settlement {
      * drops the lists read and the members' own edges without a search ({@link SparseEdges#subtreeDied}). Nothing could
      * tell this from the staged despawns: nobody hears a despawn, no table of the subtree has an entity observer or
      * holds a pair, no pair points at a member (so no member's despawn has a pair to settle: the world may hold pairs
-     * elsewhere), and nothing else is staged that the next wave would publish first. Returns {@code false}, having
-     * changed nothing, when any of that fails (the drain refuses, a pair names a member, a list sits beside the index's
-     * cells); a failed allocation changes nothing either and propagates, leaving the target noted for the next
-     * publication, as a failed staging does.
+     * elsewhere), no member is the target of another cascading sparse relationship's edge (whose sources would die with
+     * it: the world may hold such edges elsewhere), and nothing else is staged that the next wave would publish first.
+     * Returns {@code false}, having changed nothing, when any of that fails (the drain refuses, a pair or another
+     * cascading edge names a member, a list sits beside the index's cells); a failed allocation changes nothing either
+     * and propagates, leaving the target noted for the next publication, as a failed staging does.
      */
     private boolean despawnAtOnce(BaseRelationship<?> relationship, long root) {
         if (!transaction.holdsNoWork()) {
@@ -363,6 +364,12 @@ final class Settlement {
         }
         if (tail <= 0) {
             return tail == 0; // no source: nothing to despawn
+        }
+        for (int r = 0; r < cascadingSparseCount; r++) {
+            BaseRelationship<?> other = cascadingSparse[r];
+            if (other != relationship && !sparse.targetsNone(other, queue, tail)) {
+                return false; // a member has sources through another cascading relationship: they die with it
+            }
         }
         if (!pairs.namesNone(queue, tail)) {
             return false; // a pair points at a member: its despawn has pairs to settle

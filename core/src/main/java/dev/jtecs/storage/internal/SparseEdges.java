@@ -495,6 +495,28 @@ public final class SparseEdges {
         return false;
     }
 
+    /**
+     * Whether none of {@code ids[0, n)} is the target of an edge of {@code relationship}, so none has sources that
+     * its despawn would reach: true when the relationship has no edges here, false when it keeps no reverse index
+     * (nothing here could tell without a search). One lookup per id; reads only.
+     */
+    public boolean targetsNone(BaseRelationship<?> relationship, long[] ids, int n) {
+        Edges edges = find(relationship);
+        if (edges == null) {
+            return true;
+        }
+        TargetLists sources = edges.sources;
+        if (sources == null) {
+            return false;
+        }
+        for (int i = 0; i < n && sources.size() != 0; i++) {
+            if (sources.get(ids[i]) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     // ---------------------------------------------------------------- a subtree that dies whole
 
     /** What {@link #readSubtreeSources} answers when the target's list is beside the reverse index's cells. */

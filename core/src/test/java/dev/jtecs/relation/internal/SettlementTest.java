@@ -40,7 +40,9 @@ class SettlementTest {
      * ({@code CommitDrain.despawnUnheard}); one that holds an edge or is named by one takes the publication, whose
      * settlement removes the edges pointing at it and despawns a cascading subtree. The twin world has an observer
      * on every archetype, so all its despawns take the publication; both take the same random spawns, edges (dense,
-     * sparse, cascading) and despawns (fixed seeds, named in each message) and their whole states stay equal.
+     * sparse, cascading) and despawns (fixed seeds, named in each message) and their whole states stay equal, but
+     * for structure versions: a cascade the unheard world despawns at once empties a table in one truncation, where
+     * the heard one removes the rows one at a time.
      */
     @Test
     void despawnsTheSettlementNeedNotHearLeaveTheWorldThatHearingThemLeaves() {
@@ -75,7 +77,9 @@ class SettlementTest {
                     } else {
                         despawnInBoth(unheard, heard, alive.get(random.nextInt(alive.size())), alive, where);
                     }
-                    assertSameStateEvery100(heard, unheard, step, where);
+                    if (step % 100 == 99) {
+                        assertEquals(unversioned(heard), unversioned(unheard), where);
+                    }
                 }
             }
         }
@@ -86,10 +90,11 @@ class SettlementTest {
      * ({@code Settlement.despawnAtOnce}) instead of staging it for the next wave. The twin world has an entity
      * observer on every archetype, so its cascades stage their despawns as before. Both take the same random trees
      * (children with and without a tag, so a subtree spans tables it empties and tables it leaves rows in),
-     * reparentings, sparse edges of two other relationships to anyone, pairs of two dense relationships to anyone
-     * (a subtree a pair points into, or whose tables hold one, is staged; one elsewhere in the world changes
-     * nothing), instant despawns, and scopes that despawn beside other work; their whole states, and the ids their
-     * spawns get (the free list's order), stay equal (fixed seeds, named in each message).
+     * reparentings, sparse edges of two other relationships to anyone and of a second cascading one to older ids,
+     * pairs of two dense relationships to anyone (a subtree that a pair or a cascading edge points into, or whose
+     * tables hold a pair, is staged; one elsewhere in the world changes nothing), instant despawns, and scopes that
+     * despawn beside other work; their whole states, and the ids their spawns get (the free list's order), stay equal
+     * (fixed seeds, named in each message).
      */
     @Test
     void aSubtreeDespawnedAtOnceLeavesWhatItsStagedDespawnsLeave() {
@@ -124,9 +129,11 @@ class SettlementTest {
                         atOnce.set(younger, childOf.to(older));
                         staged.set(younger, childOf.to(older));
                     } else if (op < 9 && first != second) { // another sparse relationship's edge, either way
-                        Relationship other = op == 7 ? LIKES : OWNER;
-                        atOnce.set(first, other.to(second));
-                        staged.set(first, other.to(second));
+                        Relationship other = op == 7 ? LIKES : random.nextBoolean() ? OWNER : HOLDS;
+                        long source = other == HOLDS ? younger : first; // a cascading edge: to an older id too
+                        long target = other == HOLDS ? older : second;
+                        atOnce.set(source, other.to(target));
+                        staged.set(source, other.to(target));
                     } else if (op < 12) {
                         despawnInBoth(atOnce, staged, first, alive, where);
                     } else if (op >= 14) { // a pair, either way: a dense edge, exclusive or with a reverse index
@@ -168,9 +175,10 @@ class SettlementTest {
 
     /**
      * The at-once despawn is taken exactly where nothing could tell it from the staged one: a silent cascade
-     * through one cascading sparse relationship, with nothing else staged, no entity observer on the subtree's
-     * tables and no pair in them or pointing at a member (pairs elsewhere in the world do not matter). A relations
-     * layer over a model of its own, as the world builds them, so its count can be read.
+     * through a cascading sparse relationship, with nothing else staged, no entity observer on the subtree's
+     * tables, no pair in them or pointing at a member, and no edge of another cascading sparse relationship pointing
+     * at a member (pairs and such edges elsewhere in the world do not matter). A relations layer over a model of its
+     * own, as the world builds them, so its count can be read.
      */
     @Test
     void onlyASilentUnobservedCascadeWithNothingStagedIsDespawnedAtOnce() {
@@ -232,12 +240,31 @@ class SettlementTest {
                 }
             }
 
+            // a second cascading sparse relationship: its edges elsewhere in the world change nothing, but an edge of
+            // it to a member stages the subtree, so the member's despawn takes its holder along
+            long keep = model.spawn(new dev.jtecs.component.Input[] {MARK});
+            long kept = model.spawn(new dev.jtecs.component.Input[] {HOLDS.to(keep)});
+            long[] beside = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            model.despawn(beside[0]);
+            assertEquals(4, relations.subtreesDespawnedAtOnce());
+            long[] held = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
+            long holder = model.spawn(new dev.jtecs.component.Input[] {HOLDS.to(held[4])});
+            model.despawn(held[0]);
+            assertEquals(4, relations.subtreesDespawnedAtOnce());
+            assertFalse(index.isAlive(holder), "the holder of a member went with it");
+            for (long[] ids : List.of(beside, held)) {
+                for (long id : ids) {
+                    assertFalse(index.isAlive(id));
+                }
+            }
+            assertTrue(index.isAlive(keep) && index.isAlive(kept), "the edge elsewhere, and both its ends");
+
             long[] watched = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
             dev.jtecs.storage.EntityObserver listener = new dev.jtecs.storage.EntityObserver() { };
             dev.jtecs.storage.internal.Table children = layer.tableOf(watched[1]);
             children.addObserver(listener);
             model.despawn(watched[0]); // the children's table is observed: staged, so the observer hears it
-            assertEquals(3, relations.subtreesDespawnedAtOnce());
+            assertEquals(4, relations.subtreesDespawnedAtOnce());
             for (long id : watched) {
                 assertFalse(index.isAlive(id));
             }
@@ -247,7 +274,7 @@ class SettlementTest {
             }
             long[] far = tree.apply(model.spawn(new dev.jtecs.component.Input[] {MARK}));
             model.despawn(far[0]); // the root's list is kept beside the cells: staged, all the same
-            assertEquals(3, relations.subtreesDespawnedAtOnce());
+            assertEquals(4, relations.subtreesDespawnedAtOnce());
             for (long id : far) {
                 assertFalse(index.isAlive(id));
             }
@@ -258,7 +285,7 @@ class SettlementTest {
             assertTrue(dev.jtecs.entity.Entity.slot(bystander) < 100 && dev.jtecs.entity.Entity.slot(child) > 2000,
                     "the root in a low slot, its child in a far one");
             model.despawn(bystander);
-            assertEquals(3, relations.subtreesDespawnedAtOnce());
+            assertEquals(4, relations.subtreesDespawnedAtOnce());
             for (long id : new long[] {bystander, child, grandchild}) {
                 assertFalse(index.isAlive(id));
             }

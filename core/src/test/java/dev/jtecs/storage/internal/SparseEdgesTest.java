@@ -260,6 +260,35 @@ class SparseEdgesTest {
         assertArrayEquals(new long[] {s1}, edges.sources(CASCADING, Entity.pack(40, 0)));
     }
 
+    /**
+     * {@code targetsNone} looks for a list of sources of each of the ids: true while none has one (no edge of the
+     * relationship stored at all, or only lists of other targets), false for an id with one, in its cell or beside the
+     * cells, and false for a relationship without a reverse index once it holds an edge (nothing could tell).
+     */
+    @Test
+    void targetsNoneLooksForAListOfEachId() {
+        long a = Entity.pack(60, 0);
+        long b = Entity.pack(61, 0);
+        long[] ids = {a, b, 0};
+        assertTrue(edges.targetsNone(CASCADING, ids, 2), "no edge of it stored");
+        edges.add(CASCADING, Entity.pack(62, 0), Entity.pack(63, 0), null);
+        assertTrue(edges.targetsNone(CASCADING, ids, 2), "another target's list");
+        edges.add(CASCADING, Entity.pack(64, 0), b, null);
+        assertFalse(edges.targetsNone(CASCADING, ids, 2), "b has a source");
+        assertTrue(edges.targetsNone(CASCADING, ids, 1), "only a is looked at");
+        assertTrue(edges.remove(CASCADING, Entity.pack(64, 0), b));
+        assertTrue(edges.targetsNone(CASCADING, ids, 2), "b's last source left");
+
+        long successor = Entity.pack(40, 1); // a slot's next entity, while the old one's list waits beside the cells
+        edges.add(CASCADING, s1, Entity.pack(40, 0), null);
+        edges.add(CASCADING, s2, successor, null);
+        assertFalse(edges.targetsNone(CASCADING, new long[] {a, successor}, 2), "a list beside the cells");
+
+        assertTrue(edges.targetsNone(PLAIN, ids, 2), "no edge of it stored");
+        edges.add(PLAIN, Entity.pack(65, 0), Entity.pack(66, 0), null);
+        assertFalse(edges.targetsNone(PLAIN, ids, 2), "no reverse index to look in");
+    }
+
     /** {@code clearBits} clears exactly the bits of its range, within a word, across words and at word ends. */
     @Test
     void clearBitsClearsExactlyItsRange() {
