@@ -23,6 +23,7 @@ import dev.jtecs.storage.CharColumn;
 import dev.jtecs.storage.BooleanColumn;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.component.TargetSelector;
@@ -329,6 +330,27 @@ public final class World implements AutoCloseable {
             return; // written through, or staged as a compact move, or moved at once (MutationModel.setAtOnce)
         }
         setOtherwise(id, input);
+    }
+
+    /**
+     * Sets the edge of a target-only relationship from {@code id} to {@code target}: what
+     * {@code set(id, relationship.to(target))} does, without the edge object. For a sparse relationship (such as
+     * {@code ChildOf}) whose edge takes the short path of {@link #set} (the entity published with nothing staged
+     * for it and its table already carrying the relationship's marker, as a reparenting finds it) the call
+     * allocates nothing; every other case takes {@code set(id, relationship.to(target))} itself, its checks and
+     * exceptions included.
+     *
+     * @throws NullPointerException when {@code relationship} is null
+     * @throws IllegalArgumentException when {@code target} is not an entity id, or not alive or staged
+     */
+    public void set(long id, Relationship relationship, long target) {
+        checkOpen();
+        Objects.requireNonNull(relationship, "relationship");
+        if (relationship.isSparse() && Entity.isWellFormed(target)
+                && mutations.setSparseEdge(id, relationship, target, null)) {
+            return; // queued alone, or written at once with no scope open: no edge was made
+        }
+        set(id, relationship.to(target));
     }
 
     /** {@link #set} past its short paths, out of line: a tag, a sparse edge, or the general path. */

@@ -533,6 +533,127 @@ class WorldTest {
         assertTrue(bytes < ids.length, "20000 instant spawns and despawns allocated " + bytes + " bytes");
     }
 
+    static final dev.jtecs.component.Relationship HELD_BY = dev.jtecs.component.Relationships.register(
+            "test.world.HeldBy", o -> o.sparse().exclusive().reverseIndex().cascadeDelete());
+    static final dev.jtecs.component.Relationship SEES = dev.jtecs.component.Relationships.register(
+            "test.world.Sees", o -> o.sparse().reverseIndex());
+
+    /**
+     * {@code set(id, relationship, target)} leaves what {@code set(id, relationship.to(target))} leaves: two worlds
+     * take the same random spawns, despawns and edges of sparse (exclusive and cascading, many and plain) and dense
+     * relationships, one world through each form, inside scopes and out, to live, staged, dead and malformed
+     * targets; each call throws in both or in neither, with the same message, and the whole states stay equal. The
+     * seed is printed; {@code -Djtecs.seed} replays it.
+     */
+    @Test
+    void setOfARelationshipAndTargetIsSetOfItsEdge() {
+        long seed = Long.getLong("jtecs.seed", new java.util.SplittableRandom().nextLong());
+        System.out.println("WorldTest.setOfARelationshipAndTargetIsSetOfItsEdge seed " + seed);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        dev.jtecs.component.Relationship[] relationships = {HELD_BY, SEES, UNDER, dev.jtecs.builtin.ChildOf.COMPONENT};
+        try (World byEdge = World.create(); World byTarget = World.create()) {
+            List<Long> ids = new ArrayList<>();
+            for (int step = 0; step < 3000; step++) {
+                String where = "seed " + seed + " step " + step;
+                int op = ids.isEmpty() ? 0 : random.nextInt(10);
+                boolean scoped = random.nextInt(3) == 0;
+                if (scoped) {
+                    byEdge.defer();
+                    byTarget.defer();
+                }
+                if (op < 3) {
+                    Input[] shape = random.nextBoolean() ? new Input[] {POSITION.of(pos(step, 0))} : new Input[0];
+                    long id = byEdge.spawn(shape);
+                    assertEquals(id, byTarget.spawn(shape), where);
+                    ids.add(id);
+                } else if (op < 4) {
+                    long id = ids.get(random.nextInt(ids.size()));
+                    byEdge.despawn(id);
+                    byTarget.despawn(id);
+                } else {
+                    long source = ids.get(random.nextInt(ids.size()));
+                    long target = random.nextInt(20) == 0 ? -1 : ids.get(random.nextInt(ids.size()));
+                    if (target > 0 && (relationships[op % 4] == HELD_BY || relationships[op % 4]
+                            == dev.jtecs.builtin.ChildOf.COMPONENT) && target > source) {
+                        long older = source; // cascading edges point at older ids here: no cycle
+                        source = target;
+                        target = older;
+                    }
+                    dev.jtecs.component.Relationship relationship = relationships[op % 4];
+                    long from = source;
+                    long to = target;
+                    String edgeThrew = thrown(() -> byEdge.set(from, relationship.to(to)));
+                    String targetThrew = thrown(() -> byTarget.set(from, relationship, to));
+                    assertEquals(edgeThrew, targetThrew, where + ": " + relationship.name());
+                }
+                if (scoped) {
+                    byEdge.commit();
+                    byTarget.commit();
+                }
+                ids.removeIf(id -> !byEdge.isAlive(id));
+                if (step % 500 == 499) {
+                    assertEquals(dev.jtecs.testing.WorldState.of(byEdge), dev.jtecs.testing.WorldState.of(byTarget),
+                            where);
+                }
+            }
+        }
+    }
+
+    /** What {@code call} threw, as its class and message, or null when it returned. */
+    private static String thrown(Executable call) {
+        try {
+            call.execute();
+            return null;
+        } catch (Throwable t) {
+            return t.getClass().getName() + ": " + t.getMessage();
+        }
+    }
+
+    /**
+     * Reparenting through {@code set(id, relationship, target)} allocates nothing per entity once warm, in a scope
+     * and with no scope open: no edge object is made, and the queue and the reverse index's lists are grown already
+     * (sixteen children a parent, as in the {@code reparent} benchmark: each child moves to the next parent and
+     * back).
+     */
+    @Test
+    void setOfARelationshipAndTargetAllocatesNothingPerReparenting() {
+        dev.jtecs.component.Relationship childOf = dev.jtecs.builtin.ChildOf.COMPONENT;
+        long[] parents = new long[256];
+        for (int p = 0; p < parents.length; p++) {
+            parents[p] = world.spawn();
+        }
+        long[] children = new long[16 * parents.length];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = world.spawn(childOf.to(parents[i / 16]));
+        }
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().threadId();
+        for (boolean scoped : new boolean[] {true, false}) {
+            long bytes = 0;
+            for (int round = 0; round < 6; round++) { // three rounds there and back to warm, three measured
+                long before = threads.getThreadAllocatedBytes(thread);
+                if (scoped) {
+                    world.defer();
+                }
+                int shift = round % 2 == 0 ? 1 : 0; // to the next parent, then home
+                for (int i = 0; i < children.length; i++) {
+                    world.set(children[i], childOf, parents[(i / 16 + shift) % parents.length]);
+                }
+                if (scoped) {
+                    world.commit();
+                }
+                if (round >= 3) {
+                    bytes += threads.getThreadAllocatedBytes(thread) - before;
+                }
+            }
+            for (int p = 0; p < parents.length; p++) { // home again after an even number of rounds
+                assertEquals(16, world.relationshipSources(childOf, parents[p]).length, "scoped " + scoped);
+            }
+            assertTrue(bytes < 3L * children.length, (scoped ? "in a scope" : "instant") + ": "
+                    + 3 * children.length + " reparentings allocated " + bytes + " bytes");
+        }
+    }
+
     @Test
     void closeFreesNativeMemoryAndRejectsEveryCall() {
         World other = World.create();

@@ -109,6 +109,25 @@ class RelationshipsGuideTest {
     }
 
     @Test
+    void anEdgeCanBeSetWithoutItsValue() {
+        try (World world = World.create()) {
+            // begin-example
+            long ann = world.spawn();
+            long bob = world.spawn();
+            long cid = world.spawn(CHILD_OF.to(ann));
+
+            world.set(cid, CHILD_OF, bob); // the edge CHILD_OF.to(bob) adds, with no value made: a reparenting
+            assertEquals(bob, world.get(cid, CHILD_OF).target());
+            assertArrayEquals(new long[] {cid}, world.relationshipSources(CHILD_OF, bob));
+
+            world.set(ann, LIKES, bob); // any relationship without a payload, dense ones too
+            assertEquals(List.of(bob), targets(world, ann, LIKES));
+            assertThrows(IllegalArgumentException.class, () -> world.set(ann, LIKES, 0)); // not an entity id
+            // end-example
+        }
+    }
+
+    @Test
     void theRelationshipItselfIsNoInput() {
         try (World world = World.create()) {
             // begin-example

@@ -46,6 +46,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *       scope closed by {@code commit} (the staged path; exclusive, so the new edge replaces the old one).
  *   <li>{@code jtecsInstant} ({@code jtecs-instant}): the same calls outside any scope, each published before
  *       it returns.
+ *   <li>{@code jtecsTarget} and {@code jtecsTargetInstant} ({@code jtecs-target}, {@code jtecs-target-instant}):
+ *       both paths again through {@code world.set(child, ChildOf.COMPONENT, parent)}, which sets the same edge
+ *       without an edge object: the allocation-free form a game's hot loop reaches for.
  *   <li>{@code plainArray} ({@code plain-array}): the baseline, an {@code int[]} of parent indices written with
  *       the same targets: the floor of any representation (no reverse index, nothing moves).
  * </ul>
@@ -176,6 +179,39 @@ public class ReparentBenchmark {
         for (int i = 0; i < children.length; i++) {
             int q = home(i) + s;
             world.set(children[i], ChildOf.COMPONENT.to(parentIds[q == parents ? 0 : q]));
+        }
+        return world;
+    }
+
+    /**
+     * jtecs, staged, without edge objects ({@code jtecs-target}): {@code world.set(child, ChildOf.COMPONENT, parent)}
+     * per child in one {@code defer} scope, then commit: the same edges, and no {@code RelationshipValue} made.
+     */
+    @Benchmark
+    public World jtecsTarget() {
+        int s = flip();
+        long[] children = this.children;
+        long[] parentIds = this.parentIds;
+        int parents = this.parents;
+        world.defer();
+        for (int i = 0; i < children.length; i++) {
+            int q = home(i) + s;
+            world.set(children[i], ChildOf.COMPONENT, parentIds[q == parents ? 0 : q]);
+        }
+        world.commit();
+        return world;
+    }
+
+    /** jtecs, instant, without edge objects ({@code jtecs-target-instant}): the same calls outside any scope. */
+    @Benchmark
+    public World jtecsTargetInstant() {
+        int s = flip();
+        long[] children = this.children;
+        long[] parentIds = this.parentIds;
+        int parents = this.parents;
+        for (int i = 0; i < children.length; i++) {
+            int q = home(i) + s;
+            world.set(children[i], ChildOf.COMPONENT, parentIds[q == parents ? 0 : q]);
         }
         return world;
     }

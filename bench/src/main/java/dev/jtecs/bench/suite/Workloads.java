@@ -134,7 +134,8 @@ public final class Workloads {
             Workload.of("remove", RemoveBenchmark.class, BOTH_PATHS_AND_PEERS),
             Workload.of("despawn_single", DespawnSingleBenchmark.class, BOTH_PATHS_AND_PEERS),
             Workload.of("reparent", ReparentBenchmark.class,
-                    impls("jtecs", JTECS, "jtecsInstant", JTECS_INSTANT, "plainArray", PLAIN_ARRAY)),
+                    impls("jtecs", JTECS, "jtecsInstant", JTECS_INSTANT, "jtecsTarget", "jtecs-target",
+                    "jtecsTargetInstant", "jtecs-target-instant", "plainArray", PLAIN_ARRAY)),
             Workload.of("snapshot_save", SnapshotBenchmark.Save.class, SNAPSHOT_FORMS),
             Workload.of("snapshot_load", SnapshotBenchmark.Load.class, SNAPSHOT_FORMS));
 

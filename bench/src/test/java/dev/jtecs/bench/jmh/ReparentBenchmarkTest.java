@@ -18,9 +18,11 @@ class ReparentBenchmarkTest {
     private static final int N = 16 * 20 + 5; // 21 parents, the last with 5 children
 
     @Test
-    void bothJtecsPathsMoveEveryChildToTheNextParentAndBack() {
+    void everyJtecsFormMovesEveryChildToTheNextParentAndBack() {
         check("jtecs", ReparentBenchmark::jtecs);
         check("jtecsInstant", ReparentBenchmark::jtecsInstant);
+        check("jtecsTarget", ReparentBenchmark::jtecsTarget);
+        check("jtecsTargetInstant", ReparentBenchmark::jtecsTargetInstant);
     }
 
     @Test

@@ -4,7 +4,6 @@ import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.builtin.EntityKey;
 import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.component.Input;
-import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.entity.Entity;
@@ -317,18 +316,17 @@ public final class CommitDrain {
      * nothing staged. Counts the call as one submission. Returns {@code false}, having changed nothing,
      * otherwise: the caller stages the write.
      */
-    public boolean setSparseAtOnce(long id, RelationshipValue edge) {
+    public boolean setSparseAtOnce(long id, BaseRelationship<?> relationship, long target, Object payload) {
         if (!quiet()) {
             return false;
         }
         int store = index.aliveStore(id);
-        BaseRelationship<?> relationship = edge.relationship();
         if (store < 0 || !registry.ofStore(store).has(relationship.id())) {
             return false; // a new marker moves the row: the general path
         }
         boolean added;
         try {
-            added = hooks.addSparseAtOnce(id, relationship, edge.target(), edge.payload());
+            added = hooks.addSparseAtOnce(id, relationship, target, payload);
         } catch (RuntimeException | Error failure) {
             hooks.publicationEnded(false);
             throw failure;

@@ -94,14 +94,19 @@ public final class InputChecks {
      * staged; the first edge also turns on the drain's report of whole-archetype despawns.
      */
     public void edge(RelationshipValue edge) {
+        edge(edge.relationship(), edge.target());
+    }
+
+    /** {@link #edge(RelationshipValue)} of the edge of {@code relationship} to {@code target}, without the edge. */
+    public void edge(BaseRelationship<?> relationship, long target) {
         if (!reportingDespawns) {
             drain.reportWholeDespawns(true); // from now on whole-archetype despawns report their ids
             reportingDespawns = true;
         }
-        byte state = index.stateOf(edge.target());
+        byte state = index.stateOf(target);
         if (state != EntityIndex.ALIVE && state != EntityIndex.RESERVED) {
-            throw new IllegalArgumentException(index.describeDead(edge.target(), "relationship target of "
-                    + edge.relationship().name()));
+            throw new IllegalArgumentException(index.describeDead(target, "relationship target of "
+                    + relationship.name()));
         }
     }
 

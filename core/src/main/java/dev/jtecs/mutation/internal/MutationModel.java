@@ -341,11 +341,21 @@ public final class MutationModel {
      * but the entity's, which both short ways make.
      */
     public boolean setSparseEdge(long id, RelationshipValue edge) {
-        if (!edge.relationship().isSparse()) {
+        return setSparseEdge(id, edge.relationship(), edge.target(), edge.payload());
+    }
+
+    /**
+     * {@link #setSparseEdge(long, RelationshipValue)} of the edge of {@code relationship} to {@code target} with
+     * {@code payload} (null for a target-only relationship), without an edge object: the caller has checked the three
+     * as the edge's constructor checks them.
+     */
+    public boolean setSparseEdge(long id, BaseRelationship<?> relationship, long target, Object payload) {
+        if (!relationship.isSparse()) {
             return false;
         }
-        checks.edge(edge);
-        return scopes.depth() > 0 ? staging.stageSparseEdge(id, edge) : drain.setSparseAtOnce(id, edge);
+        checks.edge(relationship, target);
+        return scopes.depth() > 0 ? staging.stageSparseEdge(id, relationship, target, payload)
+                : drain.setSparseAtOnce(id, relationship, target, payload);
     }
 
     /**

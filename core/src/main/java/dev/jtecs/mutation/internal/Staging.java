@@ -155,13 +155,12 @@ public final class Staging {
      * edge is queued for the store exactly as {@link #setSparse} queues it then, and true returned. Anything else
      * changes nothing and returns false: the caller takes the general path. The caller checks the scope.
      */
-    boolean stageSparseEdge(long id, RelationshipValue edge) {
+    boolean stageSparseEdge(long id, BaseRelationship<?> relationship, long target, Object payload) {
         Table table = quietTable(id);
-        BaseRelationship<?> relationship = edge.relationship();
         if (table == null || !table.has(relationship.id())) {
             return false;
         }
-        stageSparse(id, SparseWriteQueue.ADD, relationship, edge.target(), edge.payload());
+        stageSparse(id, SparseWriteQueue.ADD, relationship, target, payload);
         return true;
     }
 

@@ -457,20 +457,20 @@ class CommitDrainTest {
             long target = rig.stageSpawn(N.of(3));
             rig.drain.publish();
             log.clear();
-            assertFalse(rig.drain.setSparseAtOnce(bare, FOLLOWS.to(target)), "no marker: the row must move");
+            assertFalse(rig.drain.setSparseAtOnce(bare, FOLLOWS, target, null), "no marker: the row must move");
             long staged = rig.stageSpawn(N.of(4));
-            assertFalse(rig.drain.setSparseAtOnce(marked, FOLLOWS.to(target)), "a staged spawn waits");
+            assertFalse(rig.drain.setSparseAtOnce(marked, FOLLOWS, target, null), "a staged spawn waits");
             assertTrue(log.isEmpty(), "neither was offered: " + log);
             rig.drain.publish();
             assertTrue(rig.index.isAlive(staged));
             log.clear();
             long seals = rig.tx.seals();
-            assertTrue(rig.drain.setSparseAtOnce(marked, FOLLOWS.to(target)));
+            assertTrue(rig.drain.setSparseAtOnce(marked, FOLLOWS, target, null));
             assertEquals(java.util.List.of("add " + marked + " -> " + target, "ended true"), log);
             assertEquals(seals + 1, rig.tx.seals());
             log.clear();
             accept[0] = false;
-            assertFalse(rig.drain.setSparseAtOnce(marked, FOLLOWS.to(target)), "refused by the hooks");
+            assertFalse(rig.drain.setSparseAtOnce(marked, FOLLOWS, target, null), "refused by the hooks");
             assertEquals(java.util.List.of("add " + marked + " -> " + target), log, "no publication ended");
             assertEquals(seals + 1, rig.tx.seals());
         }
