@@ -2,6 +2,7 @@ package dev.jtecs.stress;
 
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.query.Query;
 import dev.jtecs.mutation.BatchCallback;
@@ -30,6 +31,11 @@ public interface WorldCalls {
 
     default void set(World world, long id, Input input) {
         world.set(id, input);
+    }
+
+    /** {@code world.set(id, relationship, target)}: an edge of a relationship without a payload, and no edge value. */
+    default void setTarget(World world, long id, Relationship relationship, long target) {
+        world.set(id, relationship, target);
     }
 
     default void remove(World world, long id, Component<?> component) {
