@@ -364,6 +364,24 @@ public final class World implements AutoCloseable {
         mutations.set(id, input);
     }
 
+    /**
+     * Removes the edge of {@code relationship} from {@code id} to {@code target}: what
+     * {@code remove(id, relationship.to(target))} (or, for a dense relationship, the removal of its
+     * {@code targeting(target)} selector) does, without the edge value. Does nothing when the entity does not have
+     * the edge.
+     *
+     * @throws NullPointerException when {@code relationship} is null
+     * @throws IllegalArgumentException when {@code target} is not an entity id, or {@code id} is not alive or staged
+     */
+    public void remove(long id, BaseRelationship<?> relationship, long target) {
+        checkOpen();
+        Objects.requireNonNull(relationship, "relationship");
+        if (!Entity.isWellFormed(target)) { // as an edge value or a selector refuses it
+            throw new IllegalArgumentException("relationship target " + target + " is not an entity id");
+        }
+        mutations.remove(id, relationship, target);
+    }
+
     /** Removes a component; does nothing when the entity lacks it or is staged for despawn. */
     public void remove(long id, Component<?> component) {
         checkOpen();

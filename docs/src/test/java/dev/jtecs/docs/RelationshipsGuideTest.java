@@ -327,6 +327,10 @@ class RelationshipsGuideTest {
             world.remove(cid, LIKES); // every edge at once
             assertEquals(List.of(), targets(world, cid, LIKES));
             world.remove(cid, LIKES.to(ann)); // an edge it lacks: nothing happens
+
+            world.set(cid, LIKES, bob);
+            world.remove(cid, LIKES, bob); // the same edge, no value made
+            assertFalse(world.has(cid, LIKES));
             // end-example
         }
     }

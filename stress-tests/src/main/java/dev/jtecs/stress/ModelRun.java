@@ -337,7 +337,10 @@ public final class ModelRun {
             note("  skipped: the world never met this pair, so removing it stages nothing");
             return;
         }
-        mutate(id, () -> calls.removeEdge(world, id, edge), () -> model.removeEdge(id, edge));
+        Runnable call = (edgeCalls & 1) == 0 // every other one through remove(id, relationship, target)
+                ? () -> calls.removeTarget(world, id, edge.relationship(), edge.target())
+                : () -> calls.removeEdge(world, id, edge);
+        mutate(id, call, () -> model.removeEdge(id, edge));
     }
 
     private void spawn(ModelOp.Spawn op) {

@@ -1,5 +1,6 @@
 package dev.jtecs.stress;
 
+import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.Relationship;
@@ -44,6 +45,11 @@ public interface WorldCalls {
 
     default void removeEdge(World world, long id, RelationshipValue edge) {
         world.remove(id, edge);
+    }
+
+    /** {@code world.remove(id, relationship, target)}: one edge, and no edge value. */
+    default void removeTarget(World world, long id, BaseRelationship<?> relationship, long target) {
+        world.remove(id, relationship, target);
     }
 
     default void despawn(World world, long id) {

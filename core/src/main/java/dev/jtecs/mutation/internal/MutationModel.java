@@ -8,7 +8,6 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.Relationship;
-import dev.jtecs.component.RelationshipDefinition;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.component.TargetSelector;
@@ -377,7 +376,7 @@ public final class MutationModel {
     public void remove(long id, Component<?> component, Object owner) {
         Objects.requireNonNull(component, "component");
         if (component instanceof TargetSelector<?> edge) {
-            remove(id, edgeTo(edge.relationship(), edge.target()));
+            remove(id, edge.relationship(), edge.target());
             return;
         }
         checks.ownPair(component, "remove", owner);
@@ -396,10 +395,18 @@ public final class MutationModel {
     /** Removes one edge; does nothing when no entity of this world ever had it. */
     public void remove(long id, RelationshipValue edge) {
         Objects.requireNonNull(edge, "edge");
+        remove(id, edge.relationship(), edge.target());
+    }
+
+    /**
+     * Removes the edge of {@code relationship} to {@code target}, a well-formed id; does nothing when no entity of
+     * this world ever had it. Makes no edge object.
+     */
+    public void remove(long id, BaseRelationship<?> relationship, long target) {
         int slot = index.requireLiveOrReserved(id, "remove");
         PairComponent pair = null;
-        if (!edge.relationship().isSparse()) {
-            pair = pairs.find(edge.relationship(), edge.target());
+        if (!relationship.isSparse()) {
+            pair = pairs.find(relationship, target);
             if (pair == null) {
                 return;
             }
@@ -408,7 +415,7 @@ public final class MutationModel {
         boolean ok = false;
         try {
             if (pair == null) {
-                staging.removeSparse(id, slot, edge);
+                staging.removeSparse(id, slot, relationship, target);
             } else {
                 staging.remove(id, slot, pair);
             }
@@ -416,12 +423,6 @@ public final class MutationModel {
         } finally {
             scopes.exit(ok);
         }
-    }
-
-    /** An edge of {@code relationship} to {@code target} (for removals: only its relationship and target count). */
-    private static RelationshipValue edgeTo(BaseRelationship<?> relationship, long target) {
-        return relationship instanceof RelationshipDefinition<?> definition ? definition.toZeroed(target)
-                : ((Relationship) relationship).to(target);
     }
 
     /**

@@ -259,7 +259,7 @@ public final class Staging {
     }
 
     /** Removes one sparse edge; the marker goes when the store is left without edges (see Relations). */
-    void removeSparse(long id, int slot, RelationshipValue edge) {
+    void removeSparse(long id, int slot, BaseRelationship<?> relationship, long target) {
         if (index.isAlive(id) && isDoomed(slot)) {
             return;
         }
@@ -267,7 +267,7 @@ public final class Staging {
         if (record >= 0 && isDespawning(transaction.state(record))) {
             return;
         }
-        stageSparse(id, SparseWriteQueue.REMOVE, edge.relationship(), edge.target(), null);
+        stageSparse(id, SparseWriteQueue.REMOVE, relationship, target, null);
     }
 
     /** Removes every sparse edge of a relationship, and its marker. */
