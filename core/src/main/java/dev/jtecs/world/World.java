@@ -350,7 +350,7 @@ public final class World implements AutoCloseable {
                 && mutations.setSparseEdge(id, relationship, target, null)) {
             return; // queued alone, or written at once with no scope open: no edge was made
         }
-        set(id, relationship.to(target));
+        mutations.set(id, relationship.to(target)); // where set(id, edge) ends after its short paths (no retry)
     }
 
     /** {@link #set} past its short paths, out of line: a tag, a sparse edge, or the general path. */

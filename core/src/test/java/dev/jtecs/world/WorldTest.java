@@ -723,27 +723,11 @@ class WorldTest {
             long bytes = 0;
             for (int round = 0; round < 13; round++) { // ten rounds to warm, three measured
                 long before = threads.getThreadAllocatedBytes(thread);
-                if (scoped) {
-                    world.defer();
-                }
-                for (int i = 0; i < watchers.length; i += 2) {
-                    world.remove(watchers[i], SEES, toggled);
-                }
-                if (scoped) {
-                    world.commit();
-                }
+                toggleEveryOther(watchers, toggled, scoped, false);
                 if (round < 10) { // (the answer is a fresh array: not in the rounds measured)
                     assertEquals(watchers.length / 2, world.relationshipSources(SEES, toggled).length);
                 }
-                if (scoped) {
-                    world.defer();
-                }
-                for (int i = 0; i < watchers.length; i += 2) {
-                    world.set(watchers[i], SEES, toggled);
-                }
-                if (scoped) {
-                    world.commit();
-                }
+                toggleEveryOther(watchers, toggled, scoped, true);
                 if (round >= 10) {
                     bytes += threads.getThreadAllocatedBytes(thread) - before;
                 }
@@ -751,6 +735,23 @@ class WorldTest {
             assertEquals(watchers.length, world.relationshipSources(SEES, toggled).length, "scoped " + scoped);
             assertTrue(bytes < 3L * watchers.length, (scoped ? "in a scope" : "instant") + ": " + 3 * watchers.length
                     + " removals and sets again allocated " + bytes + " bytes");
+        }
+    }
+
+    /** The edge to {@code target} of every other watcher removed, or set again, in a scope of its own or none. */
+    private void toggleEveryOther(long[] watchers, long target, boolean scoped, boolean set) {
+        if (scoped) {
+            world.defer();
+        }
+        for (int i = 0; i < watchers.length; i += 2) {
+            if (set) {
+                world.set(watchers[i], SEES, target);
+            } else {
+                world.remove(watchers[i], SEES, target);
+            }
+        }
+        if (scoped) {
+            world.commit();
         }
     }
 

@@ -85,19 +85,15 @@ public final class InputChecks {
                     + value.component().name() + ".of(record) or .to(target)");
         }
         if (input instanceof RelationshipValue edge) {
-            edge(edge);
+            edge(edge.relationship(), edge.target());
         }
     }
 
     /**
-     * The part of {@link #input} an edge needs, for a caller that knows it holds one: its target must be live or
-     * staged; the first edge also turns on the drain's report of whole-archetype despawns.
+     * The part of {@link #input} an edge needs, for a caller that knows it holds the edge of {@code relationship} to
+     * {@code target} (or only those two, without an edge value): the target must be live or staged; the first edge
+     * also turns on the drain's report of whole-archetype despawns.
      */
-    public void edge(RelationshipValue edge) {
-        edge(edge.relationship(), edge.target());
-    }
-
-    /** {@link #edge(RelationshipValue)} of the edge of {@code relationship} to {@code target}, without the edge. */
     public void edge(BaseRelationship<?> relationship, long target) {
         if (!reportingDespawns) {
             drain.reportWholeDespawns(true); // from now on whole-archetype despawns report their ids

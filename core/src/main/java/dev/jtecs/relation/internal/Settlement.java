@@ -291,8 +291,7 @@ final class Settlement {
         // nobody to tell (no OnDespawn observer at the world or at any entity): an entity with nothing staged is
         // staged in short, as despawnSource would stage it; anything else takes despawnSource
         boolean silent = lifecycle.despawnIsSilent();
-        boolean oneWay = silent && cascadingSparseCount == 1 && cascadingSparse[0] == relationship;
-        boolean single = oneWay && pairs.isEmpty();
+        boolean single = silent && cascadingSparseCount == 1 && cascadingSparse[0] == relationship && pairs.isEmpty();
         try {
             if (silent && relationship.isSparse() && despawnAtOnce(relationship, root)) {
                 return; // nothing else staged either: the subtree died here, as a set
