@@ -93,9 +93,13 @@ public final class Workloads {
     private static final Map<String, String> BOTH_PATHS_AND_PEERS = impls("jtecs", JTECS, "jtecsInstant",
             JTECS_INSTANT, "dominion", DOMINION, "artemis", ARTEMIS, "ashley", ASHLEY);
     private static final String[] DEFAULT_SIZES = {"16384", "1048576"};
-    /** A snapshot workload's forms: binary into a buffer, binary through a file, the bare copy, the table. */
+    /**
+     * A snapshot workload's forms: binary into a buffer, binary through a file, the bare copy, the copy with the
+     * checksum of its bytes, the table.
+     */
     private static final Map<String, String> SNAPSHOT_FORMS = impls("jtecsBinaryBuffer", JTECS, "jtecsBinaryFile",
-            "jtecs-file", "plainSegmentCopy", "plain-segment-copy", "jtecsTable", "jtecs-table");
+            "jtecs-file", "plainSegmentCopy", "plain-segment-copy", "plainCheckedCopy", "plain-checked-copy",
+            "jtecsTable", "jtecs-table");
 
     /** Every workload, in the order of WORKLOADS.md. */
     public static final List<Workload> ALL = List.of(

@@ -37,6 +37,9 @@ class SnapshotBenchmarkTest {
             assertEquals(N, bench.jtecsTable().entityCount());
             assertEquals(bench.bytes(), bench.plainSegmentCopy(moved).byteSize());
             assertEquals(3 * bench.bytes(), moved.bytes);
+            bench.copyTarget.fill((byte) 0x5A);
+            assertCheckedCopy(bench, bench.plainCheckedCopy(moved));
+            assertEquals(4 * bench.bytes(), moved.bytes);
             moved.reset();
             assertEquals(0, moved.bytes);
             assertTrue(bench.bytes() > N * 40L, "ids and six columns: " + bench.bytes());
@@ -61,6 +64,9 @@ class SnapshotBenchmarkTest {
             assertEquals(N, bench.destination.entityCount());
             assertEquals(2 * bench.bytes(), moved.bytes);
             assertEquals(bench.bytes(), java.nio.file.Files.size(bench.file), "the file holds the counted bytes");
+            bench.copyTarget.fill((byte) 0x5A);
+            assertCheckedCopy(bench, bench.plainCheckedCopy(moved));
+            assertEquals(3 * bench.bytes(), moved.bytes);
             bench.destination.clearEntities();
             bench.jtecsTable();
             assertEquals(N, bench.destination.entityCount());
@@ -69,6 +75,19 @@ class SnapshotBenchmarkTest {
         } finally {
             bench.tearDown();
         }
+    }
+
+    /**
+     * A checked copy (its target filled with other bytes first) returned the CRC32C of the snapshot's bytes,
+     * computed here apart, and left a copy of them in its target: both halves of the floor ran.
+     */
+    private static void assertCheckedCopy(SnapshotBenchmark.Worlds bench, long checksum) {
+        java.util.zip.CRC32C expected = new java.util.zip.CRC32C();
+        byte[] bytes = bench.binary.buffer().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        expected.update(bytes);
+        assertEquals(expected.getValue(), checksum, "the checksum of the snapshot's bytes");
+        assertTrue(java.util.Arrays.equals(bytes, bench.copyTarget.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)),
+                "the bytes copied");
     }
 
     @Test
@@ -88,7 +107,7 @@ class SnapshotBenchmarkTest {
                 .forks(0).warmupIterations(0).measurementIterations(1)
                 .measurementTime(TimeValue.milliseconds(50)).timeUnit(TimeUnit.MILLISECONDS)
                 .param("entities", Integer.toString(n)).shouldFailOnError(true).build()).run();
-        assertEquals(8, results.size(), "four forms each of save and load");
+        assertEquals(10, results.size(), "five forms each of save and load");
         for (RunResult run : results) {
             String benchmark = run.getParams().getBenchmark();
             Result<?> counted = run.getSecondaryResults().get(SuiteRunner.BYTES);
