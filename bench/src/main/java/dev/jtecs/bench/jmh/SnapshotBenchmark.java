@@ -44,10 +44,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Fairness: the copy moves exactly the snapshot's bytes between two native segments allocated once, so it is
  * what a save or load could cost if it did nothing but move memory; a binary save also checksums every block and
  * a load checks every block's checksum before it copies. A second floor, {@code plainCheckedCopy}, is that copy
- * with the CRC32C of the same bytes computed first, as one pass over them in one call: what a save or load that
- * checks its bytes (the binary format's blocks carry CRC32C) costs at the least on one thread, before any of
- * its own work. The issue's goal is measured against the plain copy; the checked copy shows how much of that
- * goal the check alone takes.
+ * preceded by the CRC32C of the same bytes (one call of the JDK's intrinsic over the whole segment): the least a
+ * load that checks its bytes (the binary format's blocks carry CRC32C) costs on one thread, before any work of its
+ * own. The issue's goal is measured against the plain copy; the checked copy shows how much of that goal the
+ * check alone takes.
  */
 public class SnapshotBenchmark {
     private SnapshotBenchmark() {

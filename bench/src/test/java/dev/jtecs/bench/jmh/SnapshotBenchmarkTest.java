@@ -1,13 +1,16 @@
 package dev.jtecs.bench.jmh;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.bench.suite.SuiteRunner;
+import java.lang.foreign.ValueLayout;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -82,12 +85,11 @@ class SnapshotBenchmarkTest {
      * computed here apart, and left a copy of them in its target: both halves of the floor ran.
      */
     private static void assertCheckedCopy(SnapshotBenchmark.Worlds bench, long checksum) {
-        java.util.zip.CRC32C expected = new java.util.zip.CRC32C();
-        byte[] bytes = bench.binary.buffer().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        CRC32C expected = new CRC32C();
+        byte[] bytes = bench.binary.buffer().toArray(ValueLayout.JAVA_BYTE);
         expected.update(bytes);
         assertEquals(expected.getValue(), checksum, "the checksum of the snapshot's bytes");
-        assertTrue(java.util.Arrays.equals(bytes, bench.copyTarget.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)),
-                "the bytes copied");
+        assertArrayEquals(bytes, bench.copyTarget.toArray(ValueLayout.JAVA_BYTE), "the bytes copied");
     }
 
     @Test
