@@ -116,6 +116,15 @@ public class ReparentBenchmark {
     }
 
     /**
+     * Child {@code i}'s parent index after an operation of shift {@code s} among {@code parents}: its home parent
+     * (shift 0) or the next one, the last parent's children going to the first.
+     */
+    static int parentIndex(int i, int s, int parents) {
+        int q = home(i) + s;
+        return q == parents ? 0 : q;
+    }
+
+    /**
      * The parents (one batch), then each parent's children (one batch per parent, the initializer writing their
      * positions), all in one scope: one publication.
      */
@@ -162,8 +171,7 @@ public class ReparentBenchmark {
         int parents = this.parents;
         world.defer();
         for (int i = 0; i < children.length; i++) {
-            int q = home(i) + s;
-            world.set(children[i], ChildOf.COMPONENT.to(parentIds[q == parents ? 0 : q]));
+            world.set(children[i], ChildOf.COMPONENT.to(parentIds[parentIndex(i, s, parents)]));
         }
         world.commit();
         return world;
@@ -177,8 +185,7 @@ public class ReparentBenchmark {
         long[] parentIds = this.parentIds;
         int parents = this.parents;
         for (int i = 0; i < children.length; i++) {
-            int q = home(i) + s;
-            world.set(children[i], ChildOf.COMPONENT.to(parentIds[q == parents ? 0 : q]));
+            world.set(children[i], ChildOf.COMPONENT.to(parentIds[parentIndex(i, s, parents)]));
         }
         return world;
     }
@@ -195,8 +202,7 @@ public class ReparentBenchmark {
         int parents = this.parents;
         world.defer();
         for (int i = 0; i < children.length; i++) {
-            int q = home(i) + s;
-            world.set(children[i], ChildOf.COMPONENT, parentIds[q == parents ? 0 : q]);
+            world.set(children[i], ChildOf.COMPONENT, parentIds[parentIndex(i, s, parents)]);
         }
         world.commit();
         return world;
@@ -210,8 +216,7 @@ public class ReparentBenchmark {
         long[] parentIds = this.parentIds;
         int parents = this.parents;
         for (int i = 0; i < children.length; i++) {
-            int q = home(i) + s;
-            world.set(children[i], ChildOf.COMPONENT, parentIds[q == parents ? 0 : q]);
+            world.set(children[i], ChildOf.COMPONENT, parentIds[parentIndex(i, s, parents)]);
         }
         return world;
     }
@@ -223,8 +228,7 @@ public class ReparentBenchmark {
         int[] parentOf = this.parentOf;
         int parents = this.parents;
         for (int i = 0; i < parentOf.length; i++) {
-            int q = home(i) + s;
-            parentOf[i] = q == parents ? 0 : q;
+            parentOf[i] = parentIndex(i, s, parents);
         }
         return parentOf;
     }
