@@ -50,6 +50,13 @@ public final class DirtyState {
         enqueue();
     }
 
+    /** {@link #markStructural} made {@code times} times in a row (nobody reads in between). */
+    public void markStructural(int times) {
+        structural = true;
+        structuralCount += times;
+        enqueue();
+    }
+
     /** Records a value write of the component at {@code position}. */
     public void markDirty(int position) {
         Objects.checkIndex(position, components); // the array is shared: a stray position must not land elsewhere

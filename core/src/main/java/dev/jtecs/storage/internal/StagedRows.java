@@ -103,6 +103,14 @@ public final class StagedRows {
         return new StagedRows(table, bits, Growth.copyOf(factories, factoryCount));
     }
 
+    /**
+     * Staged rows for {@code table} whose every native column each row's values write (a compact staged spawn
+     * names every component of its table): new rows start at zero bits, and no default factory runs.
+     */
+    public static StagedRows blank(Table table) {
+        return new StagedRows(table, new long[table.nativeColumns()], new int[0]);
+    }
+
     /** Writes the columns of the component at {@code position} holding {@code value} into {@code bits}. */
     private static void encode(Table table, int position, Object value, long[] bits) {
         int start = table.nativeStartAt(position);
@@ -190,8 +198,38 @@ public final class StagedRows {
         }
     }
 
+    /**
+     * The heap arrays of columns {@code [start, start + count)}, as {@link RecordWriter#stage} takes them: one
+     * record's fields go straight into a staged row. The array is kept per start column until the columns grow,
+     * so a call allocates nothing while the rows have room.
+     */
+    public Object[] arrays(int start, int count) {
+        Object[] held = start < heldArrays.length ? heldArrays[start] : null;
+        if (held != null && held.length == count) {
+            return held;
+        }
+        Object[] arrays = new Object[count];
+        for (int f = 0; f < count; f++) {
+            int c = start + f;
+            arrays[f] = switch (sizes[c]) {
+                case 1 -> bytes[c];
+                case 2 -> shorts[c];
+                case 4 -> ints[c];
+                default -> longs[c];
+            };
+        }
+        if (heldArrays.length < sizes.length) {
+            heldArrays = new Object[sizes.length][];
+        }
+        heldArrays[start] = arrays;
+        return arrays;
+    }
+
+    private Object[][] heldArrays = new Object[0][];
+
     // a failure part way leaves some columns longer than capacity, which is harmless: capacity is what counts
     private void growTo(int grown) {
+        Arrays.fill(heldArrays, null); // they name the arrays replaced below
         for (int c = 0; c < sizes.length; c++) {
             switch (sizes[c]) {
                 case 1 -> bytes[c] = Growth.copyOf(bytes[c], grown);
@@ -240,6 +278,20 @@ public final class StagedRows {
             case 4 -> ints[column][row] = (int) bits;
             default -> longs[column][row] = bits;
         }
+    }
+
+    /** The value of one staged element, boxed as a record component of {@code kind} takes it. */
+    public Object boxed(int column, int row, PrimitiveKind kind) {
+        return switch (kind) {
+            case BYTE -> bytes[column][row];
+            case BOOLEAN -> bytes[column][row] != 0;
+            case SHORT -> shorts[column][row];
+            case CHAR -> (char) shorts[column][row];
+            case INT -> ints[column][row];
+            case FLOAT -> Float.intBitsToFloat(ints[column][row]);
+            case LONG -> longs[column][row];
+            case DOUBLE -> Double.longBitsToDouble(longs[column][row]);
+        };
     }
 
     /** The native column of field {@code field} of the component at {@code position}. */

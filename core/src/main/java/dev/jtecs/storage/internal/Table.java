@@ -345,6 +345,19 @@ public final class Table {
     }
 
     /**
+     * {@link #appendRows}, counted as {@code n} calls of {@link #appendRow} count: the table's structural count
+     * advances by {@code n} (its other marks and the structure clock, which counts a run of changes once, as
+     * they would). For a caller that places single spawns as a range.
+     */
+    public int appendRowsAsSingles(int n) {
+        int first = appendRows(n);
+        if (n > 1) {
+            dirty.markStructural(n - 1);
+        }
+        return first;
+    }
+
+    /**
      * Appends {@code n} rows whose entity ids are written by the caller ({@link #writeEntities}); returns the
      * first new row. Every component column of the new rows must then be written.
      */
@@ -1197,6 +1210,14 @@ public final class Table {
     /** Writes an input (a constructed value, or a definition's default) into one row. */
     public void writeInput(int position, int row, Input input) {
         values.writeInput(position, row, input);
+    }
+
+    /**
+     * The spun writer of the component at {@code position} when its record type is plain (generated accessors:
+     * writing runs no user code), else null.
+     */
+    public RecordWriter plainWriter(int position) {
+        return values.plainWriter(position);
     }
 
     /** Whether the component at {@code position} is native with a plain record type and a spun writer. */

@@ -66,6 +66,11 @@ public final class TableValues {
         Arrays.fill(plainWriters, null);
     }
 
+    /** The spun writer of the plain record type of the component at {@code position}, or null (see below). */
+    public RecordWriter plainWriter(int position) {
+        return plainWriters[position];
+    }
+
     /** Whether {@link #writePlainRecord} writes records of the component at {@code position}. */
     boolean isPlainRecord(int position) {
         return plainWriters[position] != null;

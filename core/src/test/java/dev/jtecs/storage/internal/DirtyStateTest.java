@@ -224,4 +224,16 @@ class DirtyStateTest {
         assertEquals(0, threads.getCurrentThreadAllocatedBytes() - before, "forty prepared removals");
         assertEquals(41, table.dirty().structuralTouched().length);
     }
+
+    /** Marking {@code n} structural changes at once counts as many, as {@code n} single marks would. */
+    @Test
+    void severalStructuralChangesMarkedAtOnceCountAsMany() {
+        Table table = table(VEC, COUNT);
+        table.dirty().markStructural(5);
+        assertTrue(table.dirty().isStructurallyDirty());
+        assertEquals(5, table.dirty().structuralCount());
+        table.dirty().markStructural();
+        assertEquals(6, table.dirty().structuralCount());
+    }
+
 }

@@ -1,6 +1,7 @@
 package dev.jtecs.storage.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -279,4 +280,41 @@ class StagedRowsTest {
         assertEquals(new Seeded(-4, 0.125), read(SEEDED, first));
         assertEquals(new Seeded(-4, 0.125), read(SEEDED, first + 1));
     }
+
+    /**
+     * Blank rows start at zero bits and run no factory; a record type's spun writer fills a row through the arrays
+     * {@code arrays} hands out (the same ones until the rows grow), and {@code boxed} reads each field back as its
+     * record component takes it, bits intact.
+     */
+    @Test
+    void blankRowsTakeARecordsFieldsThroughItsWriterAndGiveThemBackBoxed() {
+        StagedRows staged = StagedRows.blank(table);
+        int before = FACTORY_CALLS[0];
+        staged.ensureRoom();
+        assertEquals(0, staged.append());
+        assertEquals(before, FACTORY_CALLS[0], "no factory runs for a blank row");
+        int start = staged.column(table.position(ALL.id()), 0);
+        Object[] arrays = staged.arrays(start, 8);
+        assertSame(arrays, staged.arrays(start, 8), "kept while the rows do not grow");
+        All all = new All((byte) -7, true, (short) -2, 'x', -9, Float.intBitsToFloat(0x7fc00001), -5L, -0.0);
+        table.plainWriter(table.position(ALL.id())).stage(all, arrays, 0);
+        assertEquals((byte) -7, staged.boxed(start, 0, PrimitiveKind.BYTE));
+        assertEquals(true, staged.boxed(start + 1, 0, PrimitiveKind.BOOLEAN));
+        assertEquals((short) -2, staged.boxed(start + 2, 0, PrimitiveKind.SHORT));
+        assertEquals('x', staged.boxed(start + 3, 0, PrimitiveKind.CHAR));
+        assertEquals(-9, staged.boxed(start + 4, 0, PrimitiveKind.INT));
+        assertEquals(0x7fc00001, Float.floatToRawIntBits((Float) staged.boxed(start + 5, 0, PrimitiveKind.FLOAT)));
+        assertEquals(-5L, staged.boxed(start + 6, 0, PrimitiveKind.LONG));
+        assertEquals(Double.doubleToRawLongBits(-0.0),
+                Double.doubleToRawLongBits((Double) staged.boxed(start + 7, 0, PrimitiveKind.DOUBLE)));
+        int row = place(staged, 0, 1);
+        assertEquals(all.toString(), read(ALL, row).toString());
+        assertEquals(new Seeded(0, 0.0), read(SEEDED, row), "zero bits, not the factory's value");
+        for (int i = 1; i < 200; i++) {
+            staged.ensureRoom();
+            staged.append();
+        }
+        assertNotSame(arrays, staged.arrays(start, 8), "growth replaced the arrays");
+    }
+
 }

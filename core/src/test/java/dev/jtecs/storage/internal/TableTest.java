@@ -300,6 +300,31 @@ class TableTest {
         assertEquals(0, table.dirty().structuralAdded());
     }
 
+    /** A range placed for single spawns counts each row as the structural change its own append would be. */
+    @Test
+    void appendRowsAsSinglesCountsEachRow() {
+        Table table = table(VEC);
+        table.appendRow(1);
+        assertEquals(1, table.dirty().structuralCount());
+        assertEquals(1, table.appendRowsAsSingles(3));
+        assertEquals(4, table.count());
+        assertEquals(4, table.dirty().structuralCount(), "as four appendRow calls");
+        assertEquals(4, table.appendRowsAsSingles(1));
+        assertEquals(5, table.dirty().structuralCount());
+    }
+
+    /** A plain record type's spun writer is the table's to hand out; a managed component has none. */
+    @Test
+    void aPlainRecordsWriterStoresItsFields() {
+        Table table = table(VEC, BLOB);
+        RecordWriter writer = table.plainWriter(table.position(VEC.id()));
+        assertEquals(null, table.plainWriter(table.position(BLOB.id())));
+        int[][] arrays = {new int[2], new int[2]};
+        writer.stage(new Vec(1.5f, -2f), arrays, 1);
+        assertEquals(Float.floatToRawIntBits(1.5f), arrays[0][1]);
+        assertEquals(Float.floatToRawIntBits(-2f), arrays[1][1]);
+    }
+
     @Test
     void exchangeIntoAnEmptyTableHandsOverBuffersAndStores() {
         Table source = tableWithId(1, VEC, BLOB);
