@@ -45,8 +45,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  *
  * <p>jtecs, on both of its paths: {@code jtecs} is the staged path, N {@code spawn} calls inside one
  * {@code defer} scope closed by {@code commit} (each input a record wrapped by {@code of}, as the guides
- * write it); {@code jtecsInstant} ({@code jtecs-instant}) is the instant path, the same calls outside any scope,
- * each published before it returns. Both get a fresh world, created untimed before each operation
+ * write it; the world stages such spawns compactly, their values as bits and no record kept: see
+ * {@code docs/world.md}, "The short forms"); {@code jtecsInstant} ({@code jtecs-instant}) is the instant path,
+ * the same calls outside any scope, each published before it returns. Both get a fresh world, created untimed before each operation
  * ({@code Level.Invocation}).
  *
  * <p>Goal (issue 19): {@code jtecs} at most 0.5x the fastest Java peer at both sizes, with 0 B per entity

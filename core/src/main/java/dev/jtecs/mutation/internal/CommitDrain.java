@@ -49,6 +49,7 @@ public final class CommitDrain {
     private final MovePlacement moves;
     private final BulkPaths bulk;
     private final BatchDespawns batchDespawns;
+    private final CompactSpawns compact;
     private boolean draining;
     private Table[] reserved = new Table[16];
     private int[] reservedRows = new int[16];
@@ -87,6 +88,13 @@ public final class CommitDrain {
                 requiredEdges);
         this.bulk = new BulkPaths(this, index, registry, transaction, requirements, keys);
         this.batchDespawns = new BatchDespawns(index, registry, transaction, this);
+        this.compact = new CompactSpawns(index, registry, transaction);
+        transaction.attach(compact);
+    }
+
+    /** The world's compact staged spawns ({@code MutationModel} stages them, this drain places them). */
+    CompactSpawns compactSpawns() {
+        return compact;
     }
 
     /**
@@ -435,12 +443,13 @@ public final class CommitDrain {
         sparseWrites.seal();
         quietNext = 0;
         int quiet = transaction.sealedQuietDespawns();
-        if (transaction.sealedOps() == 0 && transaction.sealedTagMoves() == 0 && quiet == 0
+        boolean general = transaction.sealedCompactSpawns() > 0; // the short paths below know no compact spawn
+        if (!general && transaction.sealedOps() == 0 && transaction.sealedTagMoves() == 0 && quiet == 0
                 && transaction.sealedEnd() == transaction.sealedStart() && !sparseWrites.isEmpty()) {
             publishSparseOnly(); // the wave of an instant sparse edge call, mostly (a reparenting)
             return;
         }
-        if (transaction.sealedOps() == 0 && sparseWrites.isEmpty()) { // the wave of one instant call, mostly
+        if (!general && transaction.sealedOps() == 0 && sparseWrites.isEmpty()) { // one instant call's, mostly
             int records = transaction.sealedEnd() - transaction.sealedStart();
             int tagMoves = transaction.sealedTagMoves();
             if (tagMoves == 1 && records == 0 && quiet == 0 && !hooks.pendingSettlement() && publishLoneMove()) {
@@ -469,7 +478,7 @@ public final class CommitDrain {
         try {
             // a failure's edge completion needs room for the slots the wave publishes: made before any is (a
             // failure here is handled as any other, with nothing published)
-            int room = to - from + transaction.sealedQuietDespawns() - quietNext;
+            int room = to - from + transaction.sealedQuietDespawns() - quietNext + transaction.sealedCompactSpawns();
             if (publishedSlots.length < room) {
                 publishedSlots = Growth.newInts(Math.max(room, 2 * publishedSlots.length));
             }
@@ -500,6 +509,7 @@ public final class CommitDrain {
         } catch (RuntimeException | Error failure) {
             completePublishedEdges(failure, segmentStart, segmentEnd, segmentMark, segmentQuiet);
             releaseUnpublished(from, to);
+            releaseCompactSpawns();
             releaseQuietDespawns(quietNext);
             releaseOps(ranOps, ops);
             abandonWave();
@@ -631,6 +641,11 @@ public final class CommitDrain {
         for (int k = segmentQuiet; k < quietNext; k++) { // the quiet despawns the segment published
             slots[count++] = Entity.slot(transaction.quietDespawnIds()[k]);
         }
+        if (segmentMark == Integer.MAX_VALUE) { // the last segment: the one that places compact spawns
+            for (int i = 0; i < compact.placed(); i++) {
+                slots[count++] = Entity.slot(compact.id(i));
+            }
+        }
         if (count == 0) {
             return;
         }
@@ -682,6 +697,9 @@ public final class CommitDrain {
                     ranOps = Math.max(ranOps, k + 1);
                 }
             }
+        }
+        if (last && transaction.sealedCompactSpawns() > 0) {
+            compact.place(this); // records 0..k-1 of the wave, had they been staged as records
         }
         for (int record = from; record < to; record++) {
             publish(record, 1);
@@ -759,6 +777,13 @@ public final class CommitDrain {
             for (int k = firstOp; k < endOp; k++) {
                 BatchOp op = transaction.op(k);
                 distinct = tally(op.table, op.count, distinct);
+            }
+            if (last && transaction.sealedCompactSpawns() > 0) {
+                for (int shape = 0; shape < compact.shapes(); shape++) {
+                    if (compact.rows(shape) > 0) {
+                        distinct = tally(compact.table(shape), compact.rows(shape), distinct);
+                    }
+                }
             }
             int tagMoves = last ? transaction.sealedTagMoves() : 0;
             moves.startTags(tagMoves);
@@ -1100,6 +1125,20 @@ public final class CommitDrain {
     // ---------------------------------------------------------------- failure
 
     /** Releases the reserved slots of spawns a failed wave never published; other records simply lapse. */
+    /** The sealed compact spawns not placed yet are released as unpublished spawn records are. */
+    private void releaseCompactSpawns() {
+        if (transaction.sealedCompactSpawns() > 0) {
+            compact.releaseUnplaced(releaseSpawn);
+        }
+    }
+
+    private final java.util.function.LongConsumer releaseSpawn = this::releaseSpawn;
+
+    private void releaseSpawn(long id) {
+        index.free(Entity.slot(id)); // never published: the reserved id goes stale
+        lifecycle.released(id);
+    }
+
     private void releaseUnpublished(int from, int to) {
         for (int record = from; record < to; record++) {
             TxState state = transaction.state(record);
@@ -1156,6 +1195,7 @@ public final class CommitDrain {
         }
         transaction.seal();
         releaseUnpublished(transaction.sealedStart(), transaction.sealedEnd());
+        releaseCompactSpawns();
         releaseQuietDespawns(0);
         releaseOps(0, transaction.sealedOps());
         transaction.recycle();

@@ -52,6 +52,7 @@ public final class MutationModel {
     private final Staging staging;
     private final LifecycleEvents lifecycle;
     private final CommitDrain drain;
+    private final CompactSpawns compact;
     private final Scopes scopes;
     private final InputChecks checks;
     private final Batches batches;
@@ -84,6 +85,7 @@ public final class MutationModel {
         this.staging = new Staging(index, archetypes, transaction, keys, pairs, sparseWrites);
         this.lifecycle = new LifecycleEvents(index, archetypes, observers, despawnContext);
         this.drain = new CommitDrain(index, archetypes, transaction, sparseWrites, keys, lifecycle, hooks, maxWaves);
+        this.compact = drain.compactSpawns();
         this.partitions = new PartitionLedger(index, archetypes, transaction, staging, conflicts);
         this.scopes = new Scopes(drain);
         // a new value set by an outermost call (no scope open but its own) moves at once where nothing waits
@@ -154,7 +156,11 @@ public final class MutationModel {
             checks.spawnInput(c);
         }
         if ((a != null || b == null && c == null) && (b != null || c == null)) { // the inputs given come first
-            long placed = spawnAtOnce(null, a, b, c, a == null ? 0 : b == null ? 1 : c == null ? 2 : 3);
+            int n = a == null ? 0 : b == null ? 1 : c == null ? 2 : 3;
+            long placed = spawnAtOnce(null, a, b, c, n);
+            if (placed == 0) {
+                placed = spawnCompactly(null, a, b, c, n);
+            }
             if (placed != 0) {
                 return placed;
             }
@@ -192,6 +198,10 @@ public final class MutationModel {
         if (placed != 0) {
             return placed; // published at once: nobody to tell, nothing else to publish (CommitDrain.spawnAtOnce)
         }
+        placed = spawnCompactly(inputs, null, null, null, inputs.length);
+        if (placed != 0) {
+            return placed; // staged as its id and its values' bits (CompactSpawns)
+        }
         scopes.enter();
         boolean ok = false;
         try {
@@ -220,6 +230,30 @@ public final class MutationModel {
             }
         }
         return drain.spawnAtOnce(inputs, a, b, c, n);
+    }
+
+    /** The compact staged spawns (tests). */
+    CompactSpawns compactSpawns() {
+        return compact;
+    }
+
+    /**
+     * A spawn inside a scope staged compactly ({@link CompactSpawns}): when no drain runs, nobody observes
+     * {@code OnSpawn} (whose observers could call back before the call returns) and no input is a partition tag,
+     * and the inputs and the wave allow it (see there); 0, having changed nothing, otherwise. It runs no user
+     * code, so it does without the call's own scope: entering and leaving it inside an open one changes nothing.
+     */
+    private long spawnCompactly(Input[] inputs, Input a, Input b, Input c, int n) {
+        if (scopes.depth() == 0 || drain.isDraining() || !lifecycle.spawnIsSilent()) {
+            return 0;
+        }
+        for (int i = 0; i < n; i++) {
+            Input input = SpawnPlacement.inputAt(inputs, a, b, c, i);
+            if (input instanceof TagComponent tag && partitions.dimensionOf(tag) != null) {
+                return 0; // a variant: the dimension's rules apply (the general path)
+            }
+        }
+        return compact.stage(inputs, a, b, c, n, stateTag.get());
     }
 
     /** Restoration: a spawn with a caller-chosen id, and no state tag. */

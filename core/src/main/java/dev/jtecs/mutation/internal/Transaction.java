@@ -119,6 +119,12 @@ public final class Transaction {
     private int quietCount;
     private int sealedQuietEnd;
 
+    // compact spawns (CompactSpawns): a staged spawn kept as its id and its values' bits, no record;
+    // recordBySlot[slot] is COMPACT. Those of the sealed wave are the first sealedCompact
+    private static final int COMPACT = Integer.MIN_VALUE;
+    private CompactSpawns compact;
+    private int sealedCompact;
+
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
     private int[] entryNext = new int[128];
@@ -133,6 +139,10 @@ public final class Transaction {
             return -1;
         }
         int handle = recordBySlot[slot];
+        if (handle == COMPACT) {
+            promoteCompactSpawns();
+            return recordBySlot[slot] - 1;
+        }
         return handle >= 0 ? handle - 1 : promote(-handle - 1);
     }
 
@@ -141,7 +151,7 @@ public final class Transaction {
         return slot < recordBySlot.length && recordBySlot[slot] != 0;
     }
 
-    /** The open record of a slot, or -1 when it has none (a tag move staged for it stays one). */
+    /** The open record of a slot, or -1 when it has none (a tag move or a compact spawn staged for it stays one). */
     public int peek(int slot) {
         return slot < recordBySlot.length ? Math.max(recordBySlot[slot], 0) - 1 : -1;
     }
@@ -619,6 +629,9 @@ public final class Transaction {
      */
     public void addOp(BatchOp op) {
         reserveOps(1);
+        if (op.isBoundary()) {
+            promoteCompactSpawns(); // staged before the boundary: records 0..k-1 of its segment
+        }
         if (op.isBoundary() && tagCount > sealedTagEnd) {
             promoteAll(); // staged before the boundary: they publish before it, as records
         }
@@ -770,13 +783,140 @@ public final class Transaction {
      * operation, no quiet despawn waiting and no slot marked.
      */
     public boolean holdsNoWork() {
-        return size == 0 && tagCount == 0 && ops.size() == 0 && quietCount == sealedQuietEnd && doomedCount == 0;
+        return size == 0 && tagCount == 0 && ops.size() == 0 && quietCount == sealedQuietEnd && doomedCount == 0
+                && compactCount() == 0;
     }
 
-    /** Whether the open wave has no records, tag moves, quiet despawns or batch operations. */
+    /** Whether the open wave has no records, tag moves, quiet despawns, batch operations or compact spawns. */
     public boolean isEmpty() {
         return size == sealedEnd && ops.size() == sealedOps && tagCount == sealedTagEnd
-                && quietCount == sealedQuietEnd;
+                && quietCount == sealedQuietEnd && compactCount() == sealedCompact;
+    }
+
+    // ---------------------------------------------------------------- compact spawns
+
+    /** Hands the transaction the world's compact spawns (once, as the model is built). */
+    void attach(CompactSpawns spawns) {
+        compact = spawns;
+    }
+
+    private int compactCount() {
+        return compact == null ? 0 : compact.count();
+    }
+
+    /** The compact spawns of the sealed wave (placed first in its spawn phase). */
+    public int sealedCompactSpawns() {
+        return sealedCompact;
+    }
+
+    /** The tag moves of the open wave (what a compact spawn staged now comes after). */
+    int openTagMoves() {
+        return tagCount - sealedTagEnd;
+    }
+
+    /** The quiet despawns of the open wave (what a compact spawn staged now comes after). */
+    int openQuietDespawns() {
+        return quietCount - sealedQuietEnd;
+    }
+
+    /** Makes room in the slot index for every slot below {@code slots}, so that {@link #markCompact} cannot fail. */
+    void reserveSlotMarks(int slots) {
+        if (slots > recordBySlot.length) {
+            growSlots(slots - 1);
+        }
+    }
+
+    /** Marks the slot of a compact spawn just staged: a later call for it finds the spawn as a record. */
+    void markCompact(int slot) {
+        recordBySlot[slot] = COMPACT;
+    }
+
+    /**
+     * Turns every compact spawn of the open wave into the record it stands for: records {@code 0..k-1}, in call
+     * order, ahead of the records begun since (all staged after them), each with its inputs rebuilt from their
+     * bits, in call order, and the state tag last, as {@code World.spawn} stages them. The marks of the tag
+     * moves, quiet despawns and batch operations staged after a spawn move up by the records now before them.
+     * Everything that allocates (the inputs, the room) is made first, so a failure changes nothing.
+     */
+    private void promoteCompactSpawns() {
+        int k = compactCount() - sealedCompact;
+        if (k == 0) {
+            return;
+        }
+        assert sealedEnd == 0 && sealedCompact == 0 : "compact spawns are staged only while no drain runs";
+        Input[][] inputs = compact.rebuildInputs();
+        int entries = 0;
+        for (Input[] spawn : inputs) {
+            entries += spawn.length;
+        }
+        while (ids.length < size + k) {
+            int capacity = ids.length * 2;
+            var grownIds = Growth.copyOf(ids, capacity);
+            var grownSlots = Growth.copyOf(slots, capacity);
+            var grownStates = Growth.copyOf(states, capacity);
+            var grownHeads = Growth.copyOf(heads, capacity);
+            var grownTails = Growth.copyOf(tails, capacity);
+            ids = grownIds;
+            slots = grownSlots;
+            states = grownStates;
+            heads = grownHeads;
+            tails = grownTails;
+        }
+        while (entryComponents.length < entryCount + entries) {
+            int capacity = entryComponents.length * 2;
+            var grownEntryComponents = Growth.copyOf(entryComponents, capacity);
+            var grownEntryInputs = Growth.copyOf(entryInputs, capacity);
+            var grownEntryNext = Growth.copyOf(entryNext, capacity);
+            entryComponents = grownEntryComponents;
+            entryInputs = grownEntryInputs;
+            entryNext = grownEntryNext;
+        }
+        System.arraycopy(ids, 0, ids, k, size);
+        System.arraycopy(slots, 0, slots, k, size);
+        System.arraycopy(states, 0, states, k, size);
+        System.arraycopy(heads, 0, heads, k, size);
+        System.arraycopy(tails, 0, tails, k, size);
+        for (int r = k; r < size + k; r++) {
+            if (recordBySlot[slots[r]] > 0) {
+                recordBySlot[slots[r]] = r + 1;
+            }
+        }
+        size += k;
+        closedBefore = closedBefore == 0 ? 0 : closedBefore + k;
+        for (int i = 0; i < k; i++) {
+            long id = compact.id(i);
+            int slot = Entity.slot(id);
+            ids[i] = id;
+            slots[i] = slot;
+            states[i] = TxState.STAGED_SPAWN;
+            heads[i] = -1;
+            tails[i] = -1;
+            recordBySlot[slot] = i + 1;
+            for (Input input : inputs[i]) {
+                put(i, input.component(), input);
+            }
+        }
+        int spawn = 0;
+        for (int move = 0; move < tagCount; move++) { // (no sealed moves: no drain runs)
+            while (spawn < k && compact.tagMovesBefore(spawn) <= move) {
+                spawn++;
+            }
+            tagMarks[move] += spawn;
+        }
+        if (runState == RUN) {
+            runState = MIXED; // its moves' marks may differ now
+        }
+        spawn = 0;
+        for (int q = 0; q < quietCount; q++) {
+            while (spawn < k && compact.quietBefore(spawn) <= q) {
+                spawn++;
+            }
+            quietMarks[q] += spawn;
+        }
+        for (int op = sealedOps; op < ops.size(); op++) {
+            ops.get(op).recordMark += k; // staged after every compact spawn (none is staged after a batch)
+        }
+        compact.clear();
     }
 
     // ---------------------------------------------------------------- quiet despawns
@@ -896,6 +1036,11 @@ public final class Transaction {
         int moves = 0;
         int despawns = 0;
         long first = 0;
+        int compactOpen = compactCount() - sealedCompact;
+        if (compactOpen > 0) { // they come before every record in call order
+            spawns += compactOpen;
+            first = compact.id(sealedCompact);
+        }
         for (int r = sealedEnd; r < size; r++) {
             switch (states[r]) {
                 case STAGED_SPAWN -> spawns++;
@@ -937,7 +1082,8 @@ public final class Transaction {
      */
     public void seal() {
         seals++;
-        if (sealedEnd != sealedStart || sealedOps != 0 || sealedTagEnd != 0 || sealedQuietEnd != 0) {
+        if (sealedEnd != sealedStart || sealedOps != 0 || sealedTagEnd != 0 || sealedQuietEnd != 0
+                || sealedCompact != 0) {
             throw new IllegalStateException("a sealed wave of " + (sealedEnd - sealedStart) + " records, "
                     + sealedTagEnd + " tag moves and " + sealedQuietEnd + " quiet despawns is draining");
         }
@@ -957,6 +1103,10 @@ public final class Transaction {
         runState = NO_RUN;
         runTable = null;
         sealedQuietEnd = quietCount;
+        sealedCompact = compactCount();
+        for (int i = 0; i < sealedCompact; i++) {
+            recordBySlot[Entity.slot(compact.id(i))] = 0; // no longer found by slot, as a sealed record
+        }
         sealedOps = ops.size();
         openBoundaries = 0;
         sealedBatchCancels = batchCancels > 0;
@@ -1052,6 +1202,10 @@ public final class Transaction {
         }
         quietCount = nextQuiet;
         sealedQuietEnd = 0;
+        if (sealedCompact > 0) { // placed or released by now (none is staged while a wave drains)
+            compact.clear();
+            sealedCompact = 0;
+        }
         sealedOps = 0;
         sealedStart = 0;
         sealedEnd = 0;
