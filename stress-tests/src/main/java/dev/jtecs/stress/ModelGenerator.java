@@ -160,7 +160,7 @@ final class ModelGenerator {
     private void nextMain() {
         int roll = random.nextInt(1030);
         if (roll < 200 || handles == 0) {
-            List<ModelInput> inputs = withEdges(randomInputs());
+            List<ModelInput> inputs = withEdges(random.nextInt(3) == 0 ? plainInputs() : randomInputs());
             ops.add(new ModelOp.Spawn(handles++, observe(), inputs));
         } else if (roll < 380 && relational && random.nextInt(3) == 0) {
             ops.add(new ModelOp.SetInput(pickId(), randomEdge()));
@@ -421,6 +421,21 @@ final class ModelGenerator {
         Input[] inputs = new Input[n];
         for (int i = 0; i < n; i++) {
             inputs[i] = randomInput(pickComponent());
+        }
+        return inputs;
+    }
+
+    /**
+     * One to three distinct inputs of the plain components (native records' values, a tag without requirements):
+     * once their archetype exists, a scope stages such a spawn compactly, with no record, until a later call on it
+     * makes it one ({@code CompactSpawns}); a bare component among them asks for its default, a record's path.
+     */
+    private Input[] plainInputs() {
+        List<Component<?>> plain = new ArrayList<>(List.of(ModelComponents.POSITION, ModelComponents.STATS,
+                ModelComponents.VELOCITY, ModelComponents.MARKED));
+        Input[] inputs = new Input[random.nextInt(1, 4)];
+        for (int i = 0; i < inputs.length; i++) {
+            inputs[i] = randomInput(plain.remove(random.nextInt(plain.size())));
         }
         return inputs;
     }
