@@ -698,11 +698,15 @@ public final class CommitDrain {
                 }
             }
         }
-        if (last && transaction.sealedCompactSpawns() > 0) {
-            compact.place(this); // records 0..k-1 of the wave, had they been staged as records
-        }
+        boolean compactSpawns = last && transaction.sealedCompactSpawns() > 0; // (a wave with them: one segment)
         for (int record = from; record < to; record++) {
+            if (compactSpawns) {
+                compact.placeBefore(record, this); // those staged before this record began, as their records
+            }
             publish(record, 1);
+        }
+        if (compactSpawns) {
+            compact.placeBefore(Integer.MAX_VALUE, this);
         }
         if (last && transaction.sealedTagMoves() > 0) {
             moves.moveAllWithTags(from, to); // (a wave with tag moves holds no batch boundary: one segment)

@@ -20,25 +20,26 @@ import java.util.Arrays;
  * retained value object. {@code World.spawn} inside a scope stages here when every input is a plain record
  * value of a native component (its type has generated accessors: a spun writer stages its fields without running
  * user code) or a tag, neither with requirements, no component twice, their archetype (with the active state's
- * tag) exists and holds no relationship pairs, nobody observes {@code OnSpawn}, no drain runs, and the open wave
- * holds no record and no batch operation yet. Otherwise the spawn is a record, as before.
+ * tag) exists and holds no relationship pairs, nobody observes {@code OnSpawn}, no drain runs, and no query batch
+ * (a batch boundary) is staged in the open wave. Otherwise the spawn is a record, as before.
  *
  * <pre>
  *   spawn(values) ─► shape (the inputs' components in call order, the state tag) ─► id reserved ─► the values'
- *                    fields into the shape's staged row (RecordWriter.stage) ─► slot marked compact
- *   commit ─► placed at the start of the spawn phase, where the same spawns staged as records 0..k-1 would be:
- *             per shape, one range of rows and one copy per column; one row at a time, in call order, once a
- *             table has observers by then
- *   a later call on such an id, a batch boundary ─► all of them become records 0..k-1 (Transaction)
+ *                    fields into the shape's staged row (RecordWriter.stage) ─► slot marked compact, and the
+ *                    records, tag moves and quiet despawns staged before it noted where they change (marks)
+ *   commit ─► in the spawn phase, each placed just before the record begun after it (placeBefore): per shape one
+ *             range of rows and one copy per column; one row at a time, in call order, once a table has observers
+ *   a later call on such an id, a batch boundary ─► all of them become records, where call order puts them
  * </pre>
  *
- * <p>Why this matches the records exactly: the spawns staged here precede, in call order, every record of the
- * wave (the wave held none when they were staged), and the drain places spawn records in record order, after
- * the wave's despawns, moves' plans and spawn batches, none of which a spawn record takes part in. So placing
- * these first in the spawn phase puts every row where records 0..k-1 would put it, in the same order in each
- * table, and tag moves and quiet despawns, whose marks count records, publish where they would. A call that
- * would read or change such a spawn's staged state finds its slot marked and turns all of them into those
- * records first ({@link Transaction}), rebuilding each value from its bits, before anything else changes.
+ * <p>Why this matches the records: the drain places spawn records in record order, in the spawn phase, after the
+ * wave's despawns and spawn batches, and no record's despawn, move or batch depends on where a spawn record sits
+ * among them. Placing each compact spawn right before the first record begun after it therefore puts every row
+ * where its record would have put it, in the same order in each table. A call that would read or change such a
+ * spawn's staged state finds its slot marked and first turns all of them into those records ({@link Transaction}),
+ * each rebuilt from its bits, before anything else changes. What may differ is how the commit groups its work:
+ * compact moves or quiet despawns staged on either side of a compact spawn can form one run where a record between
+ * them would have split them, so a table may count fewer structural changes (the rows are the same).
  *
  * <p>Invariants: {@code count} spawns, in call order, each with its shape and its row there; a shape's staged
  * rows and ids hold its spawns in call order; everything a spawn allocates is made before its id is reserved.
@@ -101,7 +102,9 @@ final class CompactSpawns {
     // the staged spawns in call order, as runs of one shape: run r holds spawns [runStart[r], runStart[r + 1]) of
     // shape runShape[r], from its row runRow[r] on. And the tag moves and quiet despawns staged before them (where
     // those publish once the spawns are records), as the points where those counts changed: from spawn
-    // markSpawn[m] on, markTags[m] tag moves and markQuiet[m] quiet despawns came before. Both grow only where
+    // markSpawn[m] on, markRecords[m] records, markTags[m] tag moves and markQuiet[m] quiet despawns of the open wave
+    // came before (a spawn publishes before the record its mark names, as the record it stands for would: see
+    // placeBefore). Both grow only where
     // the shape or the counts change, so a run of spawns of one shape adds nothing per spawn here
     private int[] runStart = new int[4];
     private int[] runShape = new int[4];
@@ -110,6 +113,7 @@ final class CompactSpawns {
     private int[] markSpawn = new int[4];
     private int[] markTags = new int[4];
     private int[] markQuiet = new int[4];
+    private int[] markRecords = new int[4];
     private int markCount;
     private int count;
     private int placed; // the sealed spawns placed so far (a failed wave releases the rest)
@@ -131,8 +135,8 @@ final class CompactSpawns {
      * and partition tags). A failed allocation or a full world changes nothing.
      */
     long stage(Input[] inputs, Input a, Input b, Input c, int n, TagComponent stateTag) {
-        if (transaction.openRecords() != 0 || transaction.openOps() != 0) {
-            return 0; // they would publish after records and batches already staged: call order says before
+        if (transaction.hasOpenBoundary()) {
+            return 0; // the wave has segments: the records around a query batch keep that order
         }
         Shape shape = shapeFor(inputs, a, b, c, n, stateTag);
         if (shape == null) {
@@ -144,8 +148,10 @@ final class CompactSpawns {
         boolean newRun = runCount == 0 || runShape[runCount - 1] != shape.index;
         int tags = transaction.openTagMoves();
         int quiet = transaction.openQuietDespawns();
-        boolean newMark = markCount == 0 ? tags != 0 || quiet != 0
-                : markTags[markCount - 1] != tags || markQuiet[markCount - 1] != quiet;
+        int records = transaction.openRecords();
+        boolean newMark = markCount == 0 ? tags != 0 || quiet != 0 || records != 0
+                : markTags[markCount - 1] != tags || markQuiet[markCount - 1] != quiet
+                        || markRecords[markCount - 1] != records;
         if (newRun && runCount == runStart.length || newMark && markCount == markSpawn.length) {
             growPoints();
         }
@@ -168,6 +174,7 @@ final class CompactSpawns {
         if (newMark) {
             markSpawn[markCount] = count;
             markTags[markCount] = tags;
+            markRecords[markCount] = records;
             markQuiet[markCount++] = quiet;
         }
         count++;
@@ -185,12 +192,14 @@ final class CompactSpawns {
         int[] grownSpawn = Growth.copyOf(markSpawn, marks);
         int[] grownTags = Growth.copyOf(markTags, marks);
         int[] grownQuiet = Growth.copyOf(markQuiet, marks);
+        int[] grownRecords = Growth.copyOf(markRecords, marks);
         runStart = grownStart;
         runShape = grownShape;
         runRow = grownRow;
         markSpawn = grownSpawn;
         markTags = grownTags;
         markQuiet = grownQuiet;
+        markRecords = grownRecords;
     }
 
     /** The shape of a call, made on its first use; null when the call must stage a record. */
@@ -336,6 +345,12 @@ final class CompactSpawns {
         return m < 0 ? 0 : markTags[m];
     }
 
+    /** How many records of the open wave were begun before spawn {@code i}: it publishes before that record. */
+    int recordsBefore(int i) {
+        int m = markBefore(i);
+        return m < 0 ? 0 : markRecords[m];
+    }
+
     /** How many quiet despawns of the open wave were staged before spawn {@code i}. */
     int quietBefore(int i) {
         int m = markBefore(i);
@@ -426,35 +441,29 @@ final class CompactSpawns {
     }
 
     /**
-     * Places every sealed spawn, as the spawn records they stand for would be placed: per shape one range of rows
-     * when no table of theirs has observers, otherwise one row at a time in call order, each reported as it lands
-     * ({@code drain.placed}). The tables' room was reserved with the wave.
+     * Places the sealed spawns staged before record {@code record} of the wave began ({@link #recordsBefore}), and
+     * not placed yet: all of them for {@code Integer.MAX_VALUE}. The drain calls it before it places each spawn
+     * record and once after the last, so every spawn lands where the record it stands for would have: per shape
+     * one range of rows when no table of theirs has observers, otherwise one row at a time in call order, each
+     * reported as it lands ({@code drain.placed}). The tables' room was reserved with the wave.
      */
-    void place(CommitDrain drain) {
+    void placeBefore(int record, CommitDrain drain) {
+        int end = placed;
+        while (end < count && recordsBefore(end) <= record) {
+            end = Math.min(count, nextMarkAfter(end));
+        }
+        if (end == placed) {
+            return;
+        }
         boolean observed = false;
         for (int s = 0; s < shapeCount; s++) {
             observed |= shapes[s].count() > 0 && shapes[s].table.observers().length != 0;
         }
         if (!observed) {
-            for (int s = 0; s < shapeCount; s++) {
-                Shape shape = shapes[s];
-                int n = shape.count();
-                if (n == 0) {
-                    continue;
-                }
-                Table table = shape.table;
-                int from = table.appendRowsAsSingles(n); // counted as the records' n appends are
-                table.writeEntities(from, shape.ids, 0, n);
-                shape.rows.copyInto(from, 0, n);
-                for (int i = 0; i < n; i++) {
-                    index.publish(Entity.slot(shape.ids[i]), table.store(), from + i);
-                }
-                drain.placed(table, from, from + n, null); // nobody to tell: as each row's report would be
-            }
-            placed = count;
+            placeRanges(end, drain);
             return;
         }
-        while (placed < count) {
+        while (placed < end) {
             int r = runOf(placed);
             Shape shape = shapes[runShape[r]];
             int row = runRow[r] + placed - runStart[r];
@@ -466,6 +475,47 @@ final class CompactSpawns {
             placed++; // published: a failing report below leaves it so, as a spawn record's would
             drain.placed(table, at, at + 1, null);
         }
+    }
+
+    /** The first spawn after {@code i} where a new mark begins, or {@code count}. */
+    private int nextMarkAfter(int i) {
+        int m = markBefore(i);
+        return m + 1 < markCount ? markSpawn[m + 1] : count;
+    }
+
+    /**
+     * Places spawns {@code [placed, end)}, nobody observing their tables: per shape, the rows of its runs among
+     * them as one range (in call order within each table, which is all a range can tell).
+     */
+    private void placeRanges(int end, CommitDrain drain) {
+        for (int s = 0; s < shapeCount; s++) {
+            Shape shape = shapes[s];
+            int first = -1;
+            int n = 0;
+            for (int r = runOf(placed); r < runCount && runStart[r] < end; r++) {
+                if (runShape[r] != s) {
+                    continue;
+                }
+                int from = Math.max(runStart[r], placed);
+                int to = Math.min(r + 1 < runCount ? runStart[r + 1] : count, end);
+                if (to > from) {
+                    first = first < 0 ? runRow[r] + from - runStart[r] : first;
+                    n += to - from;
+                }
+            }
+            if (n == 0) {
+                continue;
+            }
+            Table table = shape.table;
+            int at = table.appendRowsAsSingles(n); // counted as the records' n appends are
+            table.writeEntities(at, shape.ids, first, n);
+            shape.rows.copyInto(at, first, n);
+            for (int i = 0; i < n; i++) {
+                index.publish(Entity.slot(shape.ids[first + i]), table.store(), at + i);
+            }
+            drain.placed(table, at, at + n, null); // nobody to tell: as each row's report would be
+        }
+        placed = end;
     }
 
     /**

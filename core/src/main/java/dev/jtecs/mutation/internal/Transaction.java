@@ -260,15 +260,16 @@ public final class Transaction {
         tagIds[move] = id;
         tagComponents[move] = packed;
         tagMarks[move] = size;
+        int staged = size + compactCount() - sealedCompact; // a compact spawn ends a run as its record would
         if (runState == RUN) {
-            if (table != runTable || packed != runPacked || size != runMark) {
+            if (table != runTable || packed != runPacked || staged != runMark) {
                 runState = MIXED;
             }
         } else if (runState == NO_RUN) {
             runState = RUN;
             runTable = table;
             runPacked = packed;
-            runMark = size;
+            runMark = staged;
             runStamp = table.dirty().structuralCount();
         }
         if (value != null) {
@@ -832,10 +833,10 @@ public final class Transaction {
     }
 
     /**
-     * Turns every compact spawn of the open wave into the record it stands for: records {@code 0..k-1}, in call
-     * order, ahead of the records begun since (all staged after them), each with its inputs rebuilt from their
-     * bits, in call order, and the state tag last, as {@code World.spawn} stages them. The marks of the tag
-     * moves, quiet despawns and batch operations staged after a spawn move up by the records now before them.
+     * Turns every compact spawn of the open wave into the record it stands for, where call order puts it among
+     * the records: before the record its mark names and after those begun before it, each with its inputs rebuilt
+     * from their bits, in call order, and the state tag last, as {@code World.spawn} stages them. The marks of the
+     * tag moves, quiet despawns and batch operations staged after a spawn move up by the records now before them.
      * Everything that allocates (the inputs, the room) is made first, so a failure changes nothing.
      */
     private void promoteCompactSpawns() {
@@ -871,31 +872,37 @@ public final class Transaction {
             entryInputs = grownEntryInputs;
             entryNext = grownEntryNext;
         }
-        System.arraycopy(ids, 0, ids, k, size);
-        System.arraycopy(slots, 0, slots, k, size);
-        System.arraycopy(states, 0, states, k, size);
-        System.arraycopy(heads, 0, heads, k, size);
-        System.arraycopy(tails, 0, tails, k, size);
-        for (int r = k; r < size + k; r++) {
-            if (recordBySlot[slots[r]] > 0) {
-                recordBySlot[slots[r]] = r + 1;
+        // merge, from the back: spawn i goes before the record its mark names (recordsBefore), after those before
+        int r = size - 1;
+        int i = k - 1;
+        for (int w = size + k - 1; w >= 0; w--) {
+            if (r >= 0 && (i < 0 || r >= compact.recordsBefore(i))) {
+                ids[w] = ids[r];
+                slots[w] = slots[r];
+                states[w] = states[r];
+                heads[w] = heads[r];
+                tails[w] = tails[r];
+                if (recordBySlot[slots[w]] > 0) {
+                    recordBySlot[slots[w]] = w + 1;
+                }
+                r--;
+            } else {
+                long id = compact.id(i);
+                int slot = Entity.slot(id);
+                ids[w] = id;
+                slots[w] = slot;
+                states[w] = TxState.STAGED_SPAWN;
+                heads[w] = -1;
+                tails[w] = -1;
+                recordBySlot[slot] = w + 1;
+                for (Input input : inputs[i]) {
+                    put(w, input.component(), input);
+                }
+                i--;
             }
         }
         size += k;
         closedBefore = closedBefore == 0 ? 0 : closedBefore + k;
-        for (int i = 0; i < k; i++) {
-            long id = compact.id(i);
-            int slot = Entity.slot(id);
-            ids[i] = id;
-            slots[i] = slot;
-            states[i] = TxState.STAGED_SPAWN;
-            heads[i] = -1;
-            tails[i] = -1;
-            recordBySlot[slot] = i + 1;
-            for (Input input : inputs[i]) {
-                put(i, input.component(), input);
-            }
-        }
         int spawn = 0;
         for (int move = 0; move < tagCount; move++) { // (no sealed moves: no drain runs)
             while (spawn < k && compact.tagMovesBefore(spawn) <= move) {
@@ -914,7 +921,8 @@ public final class Transaction {
             quietMarks[q] += spawn;
         }
         for (int op = sealedOps; op < ops.size(); op++) {
-            ops.get(op).recordMark += k; // staged after every compact spawn (none is staged after a batch)
+            // spawn batches (no boundary is open while compact spawns are): a mark only a boundary reads
+            ops.get(op).recordMark += k;
         }
         compact.clear();
     }
