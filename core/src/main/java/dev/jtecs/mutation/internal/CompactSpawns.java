@@ -430,6 +430,11 @@ final class CompactSpawns {
         return shapes[shape].table;
     }
 
+    /** The ids of a shape's spawns, in call order: {@link #rows} of them. */
+    long[] ids(int shape) {
+        return shapes[shape].ids;
+    }
+
     /** The spawns staged in a shape. */
     int rows(int shape) {
         return shapes[shape].count();

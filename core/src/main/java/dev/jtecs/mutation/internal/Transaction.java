@@ -1112,8 +1112,11 @@ public final class Transaction {
         runTable = null;
         sealedQuietEnd = quietCount;
         sealedCompact = compactCount();
-        for (int i = 0; i < sealedCompact; i++) {
-            recordBySlot[Entity.slot(compact.id(i))] = 0; // no longer found by slot, as a sealed record
+        for (int shape = 0; sealedCompact > 0 && shape < compact.shapes(); shape++) {
+            long[] ids = compact.ids(shape);
+            for (int row = 0, rows = compact.rows(shape); row < rows; row++) {
+                recordBySlot[Entity.slot(ids[row])] = 0; // no longer found by slot, as a sealed record
+            }
         }
         sealedOps = ops.size();
         openBoundaries = 0;
