@@ -124,6 +124,7 @@ public final class Transaction {
     private static final int COMPACT = Integer.MIN_VALUE;
     private CompactSpawns compact;
     private int sealedCompact;
+    private int openCompact; // the compact spawns of the open wave (one field: tag moves read it on every call)
 
     private Component<?>[] entryComponents = new Component<?>[128];
     private Input[] entryInputs = new Input[128];
@@ -260,7 +261,7 @@ public final class Transaction {
         tagIds[move] = id;
         tagComponents[move] = packed;
         tagMarks[move] = size;
-        int staged = size + compactCount() - sealedCompact; // a compact spawn ends a run as its record would
+        int staged = size + openCompact; // a compact spawn ends a run as its record would
         if (runState == RUN) {
             if (table != runTable || packed != runPacked || staged != runMark) {
                 runState = MIXED;
@@ -791,7 +792,7 @@ public final class Transaction {
     /** Whether the open wave has no records, tag moves, quiet despawns, batch operations or compact spawns. */
     public boolean isEmpty() {
         return size == sealedEnd && ops.size() == sealedOps && tagCount == sealedTagEnd
-                && quietCount == sealedQuietEnd && compactCount() == sealedCompact;
+                && quietCount == sealedQuietEnd && openCompact == 0;
     }
 
     // ---------------------------------------------------------------- compact spawns
@@ -830,6 +831,7 @@ public final class Transaction {
     /** Marks the slot of a compact spawn just staged: a later call for it finds the spawn as a record. */
     void markCompact(int slot) {
         recordBySlot[slot] = COMPACT;
+        openCompact++;
     }
 
     /**
@@ -840,7 +842,7 @@ public final class Transaction {
      * Everything that allocates (the inputs, the room) is made first, so a failure changes nothing.
      */
     private void promoteCompactSpawns() {
-        int k = compactCount() - sealedCompact;
+        int k = openCompact;
         if (k == 0) {
             return;
         }
@@ -925,6 +927,7 @@ public final class Transaction {
             ops.get(op).recordMark += k;
         }
         compact.clear();
+        openCompact = 0;
     }
 
     // ---------------------------------------------------------------- quiet despawns
@@ -1044,7 +1047,7 @@ public final class Transaction {
         int moves = 0;
         int despawns = 0;
         long first = 0;
-        int compactOpen = compactCount() - sealedCompact;
+        int compactOpen = openCompact;
         if (compactOpen > 0) { // they come before every record in call order
             spawns += compactOpen;
             first = compact.id(sealedCompact);
@@ -1112,6 +1115,7 @@ public final class Transaction {
         runTable = null;
         sealedQuietEnd = quietCount;
         sealedCompact = compactCount();
+        openCompact = 0;
         for (int shape = 0; sealedCompact > 0 && shape < compact.shapes(); shape++) {
             long[] ids = compact.ids(shape);
             for (int row = 0, rows = compact.rows(shape); row < rows; row++) {
