@@ -1128,7 +1128,6 @@ public final class CommitDrain {
 
     // ---------------------------------------------------------------- failure
 
-    /** Releases the reserved slots of spawns a failed wave never published; other records simply lapse. */
     /** The sealed compact spawns not placed yet are released as unpublished spawn records are. */
     private void releaseCompactSpawns() {
         if (transaction.sealedCompactSpawns() > 0) {
@@ -1143,12 +1142,12 @@ public final class CommitDrain {
         lifecycle.released(id);
     }
 
+    /** Releases the reserved slots of spawns a failed wave never published; other records simply lapse. */
     private void releaseUnpublished(int from, int to) {
         for (int record = from; record < to; record++) {
             TxState state = transaction.state(record);
             if (state == TxState.STAGED_SPAWN || state == TxState.CANCELLED_SPAWN) {
-                index.free(transaction.slot(record)); // never published: the reserved id goes stale
-                lifecycle.released(transaction.id(record));
+                releaseSpawn(transaction.id(record));
             } else if (state == TxState.STAGED_DESPAWN) {
                 transaction.undoom(transaction.slot(record)); // a cascade's mark: the entity stays alive
             }
