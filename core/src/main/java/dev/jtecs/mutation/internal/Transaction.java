@@ -472,21 +472,25 @@ public final class Transaction {
         return record;
     }
 
-    /** Grows the record arrays when full (all of them first, then assigned: a failure leaves them in step). */
+    /** Grows the record arrays when full. */
     private void ensureRecordRoom() {
         if (size == ids.length) {
-            int capacity = ids.length * 2;
-            var grownIds = Growth.copyOf(ids, capacity);
-            var grownSlots = Growth.copyOf(slots, capacity);
-            var grownStates = Growth.copyOf(states, capacity);
-            var grownHeads = Growth.copyOf(heads, capacity);
-            var grownTails = Growth.copyOf(tails, capacity);
-            ids = grownIds;
-            slots = grownSlots;
-            states = grownStates;
-            heads = grownHeads;
-            tails = grownTails;
+            growRecords(ids.length * 2);
         }
+    }
+
+    /** Grows the record arrays to {@code capacity}, all of them first, then assigned: a failure leaves them in step. */
+    private void growRecords(int capacity) {
+        var grownIds = Growth.copyOf(ids, capacity);
+        var grownSlots = Growth.copyOf(slots, capacity);
+        var grownStates = Growth.copyOf(states, capacity);
+        var grownHeads = Growth.copyOf(heads, capacity);
+        var grownTails = Growth.copyOf(tails, capacity);
+        ids = grownIds;
+        slots = grownSlots;
+        states = grownStates;
+        heads = grownHeads;
+        tails = grownTails;
     }
 
     public long id(int record) {
@@ -556,17 +560,21 @@ public final class Transaction {
         tails[record] = entry;
     }
 
-    /** Grows the entry arrays when full (all of them first, then assigned: a failure leaves them in step). */
+    /** Grows the entry arrays when full. */
     private void ensureEntryRoom() {
         if (entryCount == entryComponents.length) {
-            int capacity = entryCount * 2;
-            var grownEntryComponents = Growth.copyOf(entryComponents, capacity);
-            var grownEntryInputs = Growth.copyOf(entryInputs, capacity);
-            var grownEntryNext = Growth.copyOf(entryNext, capacity);
-            entryComponents = grownEntryComponents;
-            entryInputs = grownEntryInputs;
-            entryNext = grownEntryNext;
+            growEntries(entryCount * 2);
         }
+    }
+
+    /** Grows the entry arrays to {@code capacity}, all of them first, then assigned: a failure leaves them in step. */
+    private void growEntries(int capacity) {
+        var grownEntryComponents = Growth.copyOf(entryComponents, capacity);
+        var grownEntryInputs = Growth.copyOf(entryInputs, capacity);
+        var grownEntryNext = Growth.copyOf(entryNext, capacity);
+        entryComponents = grownEntryComponents;
+        entryInputs = grownEntryInputs;
+        entryNext = grownEntryNext;
     }
 
     /** Removes a component from a staged spawn's shape. */
@@ -852,27 +860,11 @@ public final class Transaction {
         for (Input[] spawn : inputs) {
             entries += spawn.length;
         }
-        while (ids.length < size + k) {
-            int capacity = ids.length * 2;
-            var grownIds = Growth.copyOf(ids, capacity);
-            var grownSlots = Growth.copyOf(slots, capacity);
-            var grownStates = Growth.copyOf(states, capacity);
-            var grownHeads = Growth.copyOf(heads, capacity);
-            var grownTails = Growth.copyOf(tails, capacity);
-            ids = grownIds;
-            slots = grownSlots;
-            states = grownStates;
-            heads = grownHeads;
-            tails = grownTails;
+        if (ids.length < size + k) {
+            growRecords(Math.max(size + k, ids.length * 2));
         }
-        while (entryComponents.length < entryCount + entries) {
-            int capacity = entryComponents.length * 2;
-            var grownEntryComponents = Growth.copyOf(entryComponents, capacity);
-            var grownEntryInputs = Growth.copyOf(entryInputs, capacity);
-            var grownEntryNext = Growth.copyOf(entryNext, capacity);
-            entryComponents = grownEntryComponents;
-            entryInputs = grownEntryInputs;
-            entryNext = grownEntryNext;
+        if (entryComponents.length < entryCount + entries) {
+            growEntries(Math.max(entryCount + entries, entryComponents.length * 2));
         }
         // merge, from the back: spawn i goes before the record its mark names (recordsBefore), after those before
         int r = size - 1;

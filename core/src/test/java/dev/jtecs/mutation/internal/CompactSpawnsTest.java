@@ -289,28 +289,36 @@ class CompactSpawnsTest {
             for (int i = 1; i < 400; i++) {
                 Input first = i % 3 == 0 ? MARK : POS.of(new Pos(i, -i));
                 Input second = VEL.of(new Vel(-i, i));
-                AllocationFaults.Kind kind = kinds[i % kinds.length];
-                for (int k = 1; ; k++) { // fail the k-th growth of the call, until the call needs fewer
-                    if (AllocationFaults.ENABLED) {
-                        AllocationFaults.failAt(kind, k);
-                    }
-                    try {
-                        world.spawn(first, second);
-                        break;
-                    } catch (OutOfMemoryError expected) {
-                        failures++;
-                    } finally {
-                        if (AllocationFaults.ENABLED) {
-                            AllocationFaults.disarm();
-                        }
-                    }
-                }
+                failures += failingEachGrowth(kinds[i % kinds.length], () -> world.spawn(first, second));
                 reference.spawn(first, second);
             }
             world.commit();
             reference.commit();
             assertEquals(AllocationFaults.ENABLED, failures > 0, "growths were failed");
             assertEquals(WorldState.of(reference), WorldState.of(world));
+        }
+    }
+
+    /**
+     * Runs {@code call} with its first growth of {@code kind} failed, then its second, and so on until it succeeds
+     * (a call needs only so many); returns how many failed. Without {@code jtecs.allocationFaults} it runs once.
+     */
+    private static int failingEachGrowth(AllocationFaults.Kind kind, Runnable call) {
+        int failures = 0;
+        for (int k = 1; ; k++) {
+            if (AllocationFaults.ENABLED) {
+                AllocationFaults.failAt(kind, k);
+            }
+            try {
+                call.run();
+                return failures;
+            } catch (OutOfMemoryError expected) {
+                failures++;
+            } finally {
+                if (AllocationFaults.ENABLED) {
+                    AllocationFaults.disarm();
+                }
+            }
         }
     }
 
@@ -336,22 +344,7 @@ class CompactSpawnsTest {
                 }
                 long target = first;
                 AllocationFaults.Kind[] kinds = AllocationFaults.Kind.values();
-                AllocationFaults.Kind kind = kinds[round % kinds.length];
-                for (int k = 1; ; k++) {
-                    if (AllocationFaults.ENABLED) {
-                        AllocationFaults.failAt(kind, k);
-                    }
-                    try {
-                        world.set(target, MARK);
-                        break;
-                    } catch (OutOfMemoryError expected) {
-                        failures++;
-                    } finally {
-                        if (AllocationFaults.ENABLED) {
-                            AllocationFaults.disarm();
-                        }
-                    }
-                }
+                failures += failingEachGrowth(kinds[round % kinds.length], () -> world.set(target, MARK));
                 reference.set(target, MARK);
                 world.commit();
                 reference.commit();
