@@ -18,8 +18,8 @@ import java.util.Arrays;
 /**
  * Staged single spawns kept compactly: the id and the values' bits in staged rows, no record, no entry and no
  * retained value object. {@code World.spawn} inside a scope stages here when every input is a plain record
- * value of a native component (its type has generated accessors: a spun writer stages its fields without running
- * user code) or a tag, neither with requirements, no component twice, their archetype (with the active state's
+ * value of a native component (generated accessors and canonical constructor: a spun writer stages its fields and
+ * the codec builds it again without running user code) or a tag, neither with requirements, no component twice, their archetype (with the active state's
  * tag) exists and holds no relationship pairs, nobody observes {@code OnSpawn}, no drain runs, and no query batch
  * (a batch boundary) is staged in the open wave. Otherwise the spawn is a record, as before.
  *
@@ -104,8 +104,8 @@ final class CompactSpawns {
     // those publish once the spawns are records), as the points where those counts changed: from spawn
     // markSpawn[m] on, markRecords[m] records, markTags[m] tag moves and markQuiet[m] quiet despawns of the open wave
     // came before (a spawn publishes before the record its mark names, as the record it stands for would: see
-    // placeBefore). Both grow only where
-    // the shape or the counts change, so a run of spawns of one shape adds nothing per spawn here
+    // placeBefore). Both grow only where the shape or the counts change, so a run of spawns of one shape adds
+    // nothing per spawn here
     private int[] runStart = new int[4];
     private int[] runShape = new int[4];
     private int[] runRow = new int[4];
@@ -264,14 +264,8 @@ final class CompactSpawns {
                 return null; // requirements are the record path's
             }
         }
-        Arrays.sort(sorted, java.util.Comparator.comparingInt(Component::id));
-        for (int k = 1; k < size; k++) {
-            if (sorted[k].id() == sorted[k - 1].id()) {
-                return null; // named twice: the last input wins, on the record path
-            }
-        }
-        Table table = registry.find(sorted, size); // creating one runs callbacks: the record path creates it
-        if (table == null || table.hasPairs()) {
+        Table table = SpawnPlacement.plainArchetype(registry, sorted, size);
+        if (table == null) {
             return null;
         }
         int at = shapeCount;

@@ -220,14 +220,9 @@ public final class MutationModel {
      * {@code c} when it is null); 0, having changed nothing, otherwise.
      */
     private long spawnAtOnce(Input[] inputs, Input a, Input b, Input c, int n) {
-        if (scopes.depth() != 0 || !lifecycle.spawnIsSilent() || stateTag.get() != null) {
+        if (scopes.depth() != 0 || !lifecycle.spawnIsSilent() || stateTag.get() != null
+                || namesVariant(inputs, a, b, c, n)) {
             return 0;
-        }
-        for (int i = 0; i < n; i++) {
-            Input input = SpawnPlacement.inputAt(inputs, a, b, c, i);
-            if (input instanceof TagComponent tag && partitions.dimensionOf(tag) != null) {
-                return 0; // a variant: the dimension's rules apply (the general path)
-            }
         }
         return drain.spawnAtOnce(inputs, a, b, c, n);
     }
@@ -244,16 +239,22 @@ public final class MutationModel {
      * code, so it does without the call's own scope: entering and leaving it inside an open one changes nothing.
      */
     private long spawnCompactly(Input[] inputs, Input a, Input b, Input c, int n) {
-        if (scopes.depth() == 0 || drain.isDraining() || !lifecycle.spawnIsSilent()) {
+        if (scopes.depth() == 0 || drain.isDraining() || !lifecycle.spawnIsSilent()
+                || namesVariant(inputs, a, b, c, n)) {
             return 0;
         }
+        return compact.stage(inputs, a, b, c, n, stateTag.get());
+    }
+
+    /** Whether a spawn's inputs name a partition variant, whose dimension's rules only the general path keeps. */
+    private boolean namesVariant(Input[] inputs, Input a, Input b, Input c, int n) {
         for (int i = 0; i < n; i++) {
-            Input input = SpawnPlacement.inputAt(inputs, a, b, c, i);
-            if (input instanceof TagComponent tag && partitions.dimensionOf(tag) != null) {
-                return 0; // a variant: the dimension's rules apply (the general path)
+            if (SpawnPlacement.inputAt(inputs, a, b, c, i) instanceof TagComponent tag
+                    && partitions.dimensionOf(tag) != null) {
+                return true;
             }
         }
-        return compact.stage(inputs, a, b, c, n, stateTag.get());
+        return false;
     }
 
     /** Restoration: a spawn with a caller-chosen id, and no state tag. */

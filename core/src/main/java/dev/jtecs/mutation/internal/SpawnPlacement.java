@@ -232,6 +232,23 @@ final class SpawnPlacement {
         return id;
     }
 
+    /**
+     * The existing archetype of exactly the components {@code components[0, n)} (sorted here by id) when it holds no
+     * relationship pairs, else null: also when a component is named twice (the last input wins, on the general
+     * path) or the archetype does not exist (creating one runs the world's callbacks). The spawns that skip the
+     * record path place their rows only into such an archetype.
+     */
+    static Table plainArchetype(ArchetypeRegistry registry, Component<?>[] components, int n) {
+        java.util.Arrays.sort(components, 0, n, BY_ID);
+        for (int i = 1; i < n; i++) {
+            if (components[i].id() == components[i - 1].id()) {
+                return null;
+            }
+        }
+        Table table = registry.find(components, n);
+        return table == null || table.hasPairs() ? null : table;
+    }
+
     /** Input {@code i} of a spawn at once: {@code inputs[i]}, or {@code a}, {@code b}, {@code c} when it is null. */
     static Input inputAt(Input[] inputs, Input a, Input b, Input c, int i) {
         return inputs != null ? inputs[i] : i == 0 ? a : i == 1 ? b : c;
@@ -268,14 +285,9 @@ final class SpawnPlacement {
             }
             sorted[i] = input.component();
         }
-        java.util.Arrays.sort(sorted, 0, n, BY_ID);
-        boolean twice = false;
-        for (int i = 1; i < n; i++) {
-            twice |= sorted[i].id() == sorted[i - 1].id(); // named twice: the last input wins, the general path
-        }
-        Table target = twice ? null : registry.find(sorted, n);
+        Table target = plainArchetype(registry, sorted, n);
         java.util.Arrays.fill(sorted, 0, n, null);
-        if (target == null || target.hasPairs()) {
+        if (target == null) {
             return null;
         }
         onceTable = null; // refilled below: kept again only once every input checks out
