@@ -640,7 +640,7 @@ public final class Transaction {
     public void addOp(BatchOp op) {
         reserveOps(1);
         if (op.isBoundary()) {
-            promoteCompactSpawns(); // staged before the boundary: records 0..k-1 of its segment
+            promoteCompactSpawns(); // staged before the boundary: records of its segment, where call order puts them
         }
         if (op.isBoundary() && tagCount > sealedTagEnd) {
             promoteAll(); // staged before the boundary: they publish before it, as records
