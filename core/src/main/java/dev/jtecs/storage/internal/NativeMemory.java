@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * empties, a spare goes back; while it is empty, no other empty slab is kept). At most one slab with no block in
  * use is held.
  *
- * <p>Invariants: every buffer is 64-byte aligned and zero-filled when handed out; {@code reservedBytes} is the
+ * <p>Invariants: every buffer is 64-byte aligned and zero-filled when handed out (past the head its caller
+ * overwrites, for {@link #allocate(long, long)}); {@code reservedBytes} is the
  * sum of the sizes handed out and not yet freed; {@link #close()} frees everything, after which every segment
  * is inaccessible and any access throws {@link IllegalStateException}. A freed small buffer's memory is reused
  * by later allocations of its class while the world lives: views must not outlive the buffers they view
@@ -105,20 +106,36 @@ public final class NativeMemory implements AutoCloseable {
 
     /** A zero-filled, 64-byte-aligned buffer of exactly {@code byteSize} bytes. */
     public MemorySegment allocate(long byteSize) {
+        return allocate(byteSize, 0);
+    }
+
+    /**
+     * A 64-byte-aligned buffer of exactly {@code byteSize} bytes for a caller that overwrites its first
+     * {@code headBytes} bytes before anything reads them (a column that grows copies its rows there): zero-filled
+     * from {@code headBytes} on, while the head may hold what the memory held before, in this process. Memory that
+     * is reused is filled only past the head: a column growing by a quarter would otherwise zero four fifths of its
+     * new buffer only to copy its rows over them.
+     *
+     * @throws IllegalArgumentException when {@code byteSize} is not positive, or {@code headBytes} is negative or
+     *     more than {@code byteSize}
+     */
+    public MemorySegment allocate(long byteSize, long headBytes) {
         ensureOpen();
-        if (byteSize <= 0) {
-            throw new IllegalArgumentException("byteSize=" + byteSize + " must be positive");
+        if (byteSize <= 0 || headBytes < 0 || headBytes > byteSize) {
+            throw new IllegalArgumentException("byteSize=" + byteSize + " must be positive, and headBytes="
+                    + headBytes + " within it");
         }
         AllocationFaults.beforeNative(byteSize); // a test's injected exhaustion, before anything changes
-        MemorySegment segment = byteSize > LARGE_BYTES ? allocateLarge(byteSize) : allocateSmall(byteSize);
+        MemorySegment segment = byteSize > LARGE_BYTES ? allocateLarge(byteSize, headBytes)
+                : allocateSmall(byteSize, headBytes);
         reservedBytes += byteSize;
         totalAllocations++;
         return segment;
     }
 
-    private MemorySegment allocateLarge(long byteSize) {
+    private MemorySegment allocateLarge(long byteSize, long headBytes) {
         if (pool != null) {
-            return allocatePooled(byteSize);
+            return allocatePooled(byteSize, headBytes);
         }
         Arena arena = Arena.ofShared();
         try {
@@ -142,7 +159,7 @@ public final class NativeMemory implements AutoCloseable {
      */
     // restricted (reinterpret), and reached only through the pool, which exists only where native access is enabled
     @SuppressWarnings("restricted")
-    private MemorySegment allocatePooled(long byteSize) {
+    private MemorySegment allocatePooled(long byteSize, long headBytes) {
         long maxLead = ALIGNMENT * 63;
         long wantedLead = ALIGNMENT * (largeStagger & 63);
         LargeBlockPool.Block block = pool.take(byteSize, maxLead, wantedLead);
@@ -155,8 +172,8 @@ public final class NativeMemory implements AutoCloseable {
             long lead = block.bytes() - byteSize; // a reused block's room decides its lead (at most 63 lines)
             view = Arena.ofShared();
             MemorySegment segment = block.memory().reinterpret(view, null).asSlice(lead, byteSize);
-            if (reused) {
-                segment.fill((byte) 0); // resident memory: a memset, not a page fault per page
+            if (reused) { // resident memory: a memset, not a page fault per page
+                segment.asSlice(headBytes).fill((byte) 0);
             }
             large.put(segment, new Large(view, block.bytes(), block));
             largeStagger++;
@@ -186,7 +203,7 @@ public final class NativeMemory implements AutoCloseable {
         return LargeBlockPool.SHARED.idleBytes();
     }
 
-    private MemorySegment allocateSmall(long byteSize) {
+    private MemorySegment allocateSmall(long byteSize, long headBytes) {
         int shift = Math.max(MIN_CLASS_SHIFT, 64 - Long.numberOfLeadingZeros(byteSize - 1));
         Block block = freeBlocks[shift];
         boolean reused = block != null;
@@ -198,7 +215,7 @@ public final class NativeMemory implements AutoCloseable {
         if (reused) {
             freeBlocks[shift] = block.next;
             block.next = null;
-            block.memory.fill((byte) 0);
+            segment.asSlice(headBytes).fill((byte) 0); // (a later use of the block fills its own)
         }
         Slab owner = block.slab;
         if (owner.live++ == 0 && owner == spare) {

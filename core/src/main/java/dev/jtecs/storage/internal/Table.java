@@ -986,9 +986,11 @@ public final class Table {
         Object[][] freshHeap = new Object[heapArrays.length][];
         MemorySegment freshEntities = MemorySegment.NULL;
         try {
-            freshEntities = memory.allocate(ENTITY.byteSize() * newCapacity);
+            // the rows' bytes are copied over at once (moveRows): only the room past them needs zeros
+            freshEntities = memory.allocate(ENTITY.byteSize() * newCapacity, ENTITY.byteSize() * count);
             for (int c = 0; c < fresh.length; c++) {
-                fresh[c] = memory.allocate(nativeKinds[c].byteSize() * newCapacity);
+                long bytes = nativeKinds[c].byteSize();
+                fresh[c] = memory.allocate(bytes * newCapacity, bytes * count);
             }
             for (int h = 0; h < freshHeap.length; h++) {
                 freshHeap[h] = Growth.copyOf(heapArrays[h], newCapacity);

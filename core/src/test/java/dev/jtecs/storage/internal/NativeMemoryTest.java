@@ -582,6 +582,51 @@ class NativeMemoryTest {
     }
 
     @Test
+    void aBufferWhoseHeadTheCallerOverwritesIsZeroedFromTheHeadOnSmallAndLarge() {
+        LargeBlockPool pool = new LargeBlockPool(16L << 20);
+        try (NativeMemory memory = new NativeMemory(pool)) {
+            memory.allocate(64); // keeps the slab in use, so that the small block freed below is the one reused
+            for (long size : new long[] {4000, 3L << 20}) {
+                MemorySegment dirty = memory.allocate(size);
+                long address = dirty.address();
+                dirty.fill((byte) 7);
+                memory.free(dirty);
+                long head = size / 2 + 3;
+                MemorySegment grown = memory.allocate(size, head);
+                assertEquals(address, grown.address(), "the freed memory, reused: " + size);
+                assertEquals(size, grown.byteSize());
+                for (long at = head; at < size; at += 61) {
+                    assertEquals(0, grown.get(ValueLayout.JAVA_BYTE, at), "zero past the head at " + at);
+                }
+                assertEquals(0, grown.get(ValueLayout.JAVA_BYTE, size - 1));
+                assertEquals(7, grown.get(ValueLayout.JAVA_BYTE, head - 1),
+                        "the head is left as it was, for the caller's copy: " + size);
+                memory.free(grown);
+                MemorySegment whole = memory.allocate(size, size); // all head: nothing to zero, still valid
+                assertEquals(size, whole.byteSize());
+                memory.free(whole);
+                MemorySegment zeroed = memory.allocate(size); // a plain allocation zeroes the head again
+                assertEquals(0, zeroed.get(ValueLayout.JAVA_BYTE, 0));
+                memory.free(zeroed);
+            }
+        }
+    }
+
+    @Test
+    void aHeadOutsideTheBufferIsRefusedAndChangesNothing() {
+        try (NativeMemory memory = new NativeMemory()) {
+            memory.allocate(64);
+            long reserved = memory.reservedBytes();
+            int live = memory.liveBuffers();
+            assertThrows(IllegalArgumentException.class, () -> memory.allocate(100, -1));
+            assertThrows(IllegalArgumentException.class, () -> memory.allocate(100, 101));
+            assertThrows(IllegalArgumentException.class, () -> memory.allocate(0, 0));
+            assertEquals(reserved, memory.reservedBytes());
+            assertEquals(live, memory.liveBuffers());
+        }
+    }
+
+    @Test
     void aKeptBlockServesOnlyBuffersItHoldsWithinSixtyThreeLinesAndPrefersTheWantedLead() {
         LargeBlockPool pool = new LargeBlockPool(64L << 20);
         long size = 1L << 20;

@@ -116,6 +116,47 @@ class TableTest {
     }
 
     @Test
+    void growthOverReusedMemoryKeepsTheRowsAndLeavesZerosPastThem() {
+        Table table = table(VEC, COUNT);
+        int vec = table.position(VEC.id());
+        for (int i = 0; i < Table.ROW_PADDING; i++) {
+            table.writeValue(vec, table.appendRow(1 + i), new Vec(i, -i));
+        }
+        // the buffers 128 rows take (the ids and counts 1 KiB each, the two float columns 512 B each), dirtied and
+        // freed: the growth below takes them again, whose copy overwrites only the rows' bytes
+        MemorySegment[] dirty = {memory.allocate(1024), memory.allocate(1024), memory.allocate(512),
+            memory.allocate(512)};
+        for (MemorySegment buffer : dirty) {
+            buffer.fill((byte) 0x5A);
+        }
+        for (MemorySegment buffer : dirty) {
+            memory.free(buffer);
+        }
+        long allocations = memory.totalAllocations();
+        long footprint = memory.footprintBytes();
+        table.appendRow(1 + Table.ROW_PADDING);
+        assertEquals(2 * Table.ROW_PADDING, table.capacityRows());
+        assertEquals(allocations + 4, memory.totalAllocations());
+        assertEquals(footprint, memory.footprintBytes(), "the freed blocks were reused, no new slab carved");
+        for (int i = 0; i < Table.ROW_PADDING; i++) {
+            assertEquals(new Vec(i, -i), table.readValue(vec, i));
+            assertEquals(1 + i, table.entityAt(i));
+        }
+        assertEquals(1 + Table.ROW_PADDING, table.entityAt(Table.ROW_PADDING));
+        MemorySegment ids = table.entities().segment();
+        for (int row = Table.ROW_PADDING + 1; row < table.capacityRows(); row++) {
+            assertEquals(0L, ids.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, row), "id past the rows");
+            for (int field = 0; field < 2; field++) {
+                MemorySegment column = ((FloatColumn) table.nativeColumn(vec, field)).segment();
+                assertEquals(0, column.getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, row), "Vec past the rows");
+            }
+            MemorySegment counts = ((dev.jtecs.storage.LongColumn) table.nativeColumn(table.position(COUNT.id()), 0))
+                    .segment();
+            assertEquals(0L, counts.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, row), "count past the rows");
+        }
+    }
+
+    @Test
     void swapRemoveMovesLastRowIntoHole() {
         Table table = table(VEC, BLOB);
         int vec = table.position(VEC.id());
