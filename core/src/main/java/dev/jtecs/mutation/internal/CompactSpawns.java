@@ -204,6 +204,10 @@ final class CompactSpawns {
 
     /** The shape of a call, made on its first use; null when the call must stage a record. */
     private Shape shapeFor(Input[] inputs, Input a, Input b, Input c, int n, TagComponent stateTag) {
+        Shape repeated = last;
+        if (repeated != null && isCallOf(repeated, inputs, a, b, c, n, stateTag) && current(repeated)) {
+            return repeated; // a run of spawns of one kind: one pass over the inputs
+        }
         int size = n + (stateTag != null ? 1 : 0);
         if (size > callComponents.length || n == 0) {
             return null;
@@ -236,6 +240,31 @@ final class CompactSpawns {
             last = shape;
         }
         return shape; // (callComponents keeps its components: registered ones, nothing a world owns)
+    }
+
+    /**
+     * Whether the call names {@code shape}'s components in its order: at each native component a value of it (its
+     * record type plain, as the shape's making found it: a native component's values are of one record type), at
+     * each tag the tag itself, and the state tag last. What the slow path's checks and {@link #matches} decide for
+     * such a call, in one pass: an input of any other kind is refused there, and differs from the shape here.
+     */
+    private static boolean isCallOf(Shape shape, Input[] inputs, Input a, Input b, Input c, int n,
+            TagComponent stateTag) {
+        Component<?>[] components = shape.components;
+        if (components.length != n + (stateTag != null ? 1 : 0) || stateTag != null && components[n] != stateTag
+                || n == 0) {
+            return false;
+        }
+        for (int k = 0; k < n; k++) {
+            Input input = SpawnPlacement.inputAt(inputs, a, b, c, k);
+            boolean same = shape.writers[k] != null
+                    ? input instanceof ComponentValue<?> value && value.component() == components[k]
+                    : input == components[k]; // a tag of the shape: the input is the tag itself
+            if (!same) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean matches(Shape shape, int size) {

@@ -92,6 +92,32 @@ class CompactSpawnsTest {
         }
     }
 
+    /** A call is matched against the last shape met first: a call like it in components but not in kinds is not it. */
+    @Test
+    void aCallLikeTheLastShapeButForItsInputsKindsIsARecord() {
+        try (ModelFixture rig = new ModelFixture()) {
+            rig.model.spawn(POS.of(new Pos(0, 0)), MARK, null);
+            rig.model.spawn(POS.of(new Pos(0, 0)), null, null);
+            rig.model.scopes().defer();
+            long first = rig.model.spawn(POS.of(new Pos(1, 1)), MARK, null); // the shape, now the last one met
+            assertEquals(1, compact(rig));
+            long bare = rig.model.spawn(POS, MARK, null); // its components, the first one bare (its default)
+            assertEquals(1, compact(rig), "a default is the record path's");
+            long alone = rig.model.spawn(POS.of(new Pos(2, 2)), null, null); // one input fewer: another shape
+            long back = rig.model.spawn(new Input[] {POS.of(new Pos(3, 3)), MARK}); // the first shape again
+            assertEquals(3, compact(rig));
+            rig.model.scopes().commit();
+            assertEquals(new Pos(1, 1), value(rig, first, POS));
+            assertEquals(new Pos(0, 0), value(rig, bare, POS));
+            assertEquals(new Pos(2, 2), value(rig, alone, POS));
+            assertEquals(new Pos(3, 3), value(rig, back, POS));
+            int row = rig.index.rowOf(Entity.slot(first)); // call order in the table, the record among them
+            assertEquals(row + 1, rig.index.rowOf(Entity.slot(bare)));
+            assertEquals(row + 2, rig.index.rowOf(Entity.slot(back)));
+            assertTrue(rig.tableOf(first) == rig.tableOf(back) && rig.tableOf(first) == rig.tableOf(bare));
+        }
+    }
+
     /** After a record, a compact spawn publishes after it, as its own record would: call order holds per table. */
     @Test
     void aCompactSpawnAfterARecordLandsAfterIt() {
