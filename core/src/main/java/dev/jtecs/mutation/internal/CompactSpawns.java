@@ -69,12 +69,16 @@ final class CompactSpawns {
             this.index = index;
         }
 
-        /** Makes room for one more row and takes its writers' arrays (which growth replaces): may allocate. */
+        /**
+         * Makes room for one more row, taking its writers' arrays again when that grew the rows (growth replaces
+         * them; nothing else does, and the shape's first call grows them): may allocate.
+         */
         void makeRoom() {
-            rows.ensureRoom();
-            for (int k = 0; k < writers.length; k++) {
-                if (writers[k] != null) {
-                    arrays[k] = rows.arrays(starts[k], codecs[k].fieldCount());
+            if (rows.ensureRoom()) {
+                for (int k = 0; k < writers.length; k++) {
+                    if (writers[k] != null) {
+                        arrays[k] = rows.arrays(starts[k], codecs[k].fieldCount());
+                    }
                 }
             }
             if (rows.size() == ids.length) {

@@ -180,12 +180,16 @@ public final class StagedRows {
         }
     }
 
-    /** Makes room for one more row: with {@link #reserve}, the only calls here that allocate (geometric growth). */
-    public void ensureRoom() {
+    /**
+     * Makes room for one more row: with {@link #reserve}, the only calls here that allocate (geometric growth).
+     * Returns whether the columns grew, which replaces the arrays {@link #arrays} hands out.
+     */
+    public boolean ensureRoom() {
         if (size < capacity) {
-            return;
+            return false;
         }
         growTo(Math.max(64, capacity * 2));
+        return true;
     }
 
     /**

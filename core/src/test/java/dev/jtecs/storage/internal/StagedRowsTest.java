@@ -1,6 +1,7 @@
 package dev.jtecs.storage.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -132,12 +133,14 @@ class StagedRowsTest {
         staged.reserve(500); // the rows held count: room for 490 more
         dev.jtecs.entity.internal.AllocationFaults.disarm();
         for (int r = 10; r < 500; r++) {
-            staged.ensureRoom();
+            assertFalse(staged.ensureRoom(), "room reserved: no growth, the arrays stay at " + r);
             staged.append();
             staged.setInt(x, r, r * 7);
         }
         assertEquals(0, dev.jtecs.entity.internal.AllocationFaults.seen(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP));
-        staged.ensureRoom(); // the 501st: beyond the room, it grows
+        Object held = staged.arrays(x, 1)[0];
+        assertTrue(staged.ensureRoom(), "the 501st: beyond the room, it grows");
+        assertNotSame(held, staged.arrays(x, 1)[0], "growth replaced the array handed out, as ensureRoom said");
         assertTrue(dev.jtecs.entity.internal.AllocationFaults.seen(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP) > 0);
         for (int r = 0; r < 500; r++) {
             assertEquals(r * 7, staged.bits(x, r), "row " + r);
