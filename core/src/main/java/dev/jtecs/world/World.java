@@ -266,6 +266,7 @@ public final class World implements AutoCloseable {
 
     /** Spawns an entity with no components; see {@link #spawn(Input...)}. */
     public long spawn() {
+        checkOpen();
         return spawnOf(null, null, null);
     }
 
@@ -288,8 +289,7 @@ public final class World implements AutoCloseable {
                 Objects.requireNonNull(c, "input"));
     }
 
-    private long spawnOf(Input a, Input b, Input c) {
-        checkOpen();
+    private long spawnOf(Input a, Input b, Input c) { // (each caller checked the world open first)
         return mutations.spawn(a, b, c);
     }
 
