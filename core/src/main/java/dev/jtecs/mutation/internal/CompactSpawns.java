@@ -227,22 +227,20 @@ final class CompactSpawns {
         if (stateTag != null) {
             callComponents[n] = stateTag;
         }
-        Shape shape = last;
-        if (shape == null || !matches(shape, size) || !current(shape)) {
-            shape = null;
-            for (int s = 0; s < shapeCount && shape == null; s++) {
-                if (matches(shapes[s], size) && current(shapes[s])) {
-                    shape = shapes[s];
-                }
+        // the last shape was tried above: a call that passed the checks here matches it only where isCallOf did
+        Shape shape = null;
+        for (int s = 0; s < shapeCount && shape == null; s++) {
+            if (matches(shapes[s], size) && current(shapes[s])) {
+                shape = shapes[s];
             }
-            if (shape == null) {
-                shape = newShape(inputs, a, b, c, n, size);
-                if (shape == null) {
-                    return null;
-                }
-            }
-            last = shape;
         }
+        if (shape == null) {
+            shape = newShape(inputs, a, b, c, n, size);
+            if (shape == null) {
+                return null;
+            }
+        }
+        last = shape;
         return shape; // (callComponents keeps its components: registered ones, nothing a world owns)
     }
 

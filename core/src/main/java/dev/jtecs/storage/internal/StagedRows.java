@@ -286,15 +286,25 @@ public final class StagedRows {
 
     /** The value of one staged element, boxed as a record component of {@code kind} takes it. */
     public Object boxed(int column, int row, PrimitiveKind kind) {
+        return boxed(kind, bytes, shorts, ints, longs, column, row);
+    }
+
+    /**
+     * Element {@code index} of column {@code c}, boxed as a record component of {@code kind} takes it, from columns
+     * kept by element size as here and in {@link StagedValues}: 1-byte kinds in {@code bytes}, 2-byte in
+     * {@code shorts}, 4-byte in {@code ints}, 8-byte in {@code longs}.
+     */
+    static Object boxed(PrimitiveKind kind, byte[][] bytes, short[][] shorts, int[][] ints, long[][] longs, int c,
+            int index) {
         return switch (kind) {
-            case BYTE -> bytes[column][row];
-            case BOOLEAN -> bytes[column][row] != 0;
-            case SHORT -> shorts[column][row];
-            case CHAR -> (char) shorts[column][row];
-            case INT -> ints[column][row];
-            case FLOAT -> Float.intBitsToFloat(ints[column][row]);
-            case LONG -> longs[column][row];
-            case DOUBLE -> Double.longBitsToDouble(longs[column][row]);
+            case BYTE -> bytes[c][index];
+            case BOOLEAN -> bytes[c][index] != 0;
+            case SHORT -> shorts[c][index];
+            case CHAR -> (char) shorts[c][index];
+            case INT -> ints[c][index];
+            case FLOAT -> Float.intBitsToFloat(ints[c][index]);
+            case LONG -> longs[c][index];
+            case DOUBLE -> Double.longBitsToDouble(longs[c][index]);
         };
     }
 

@@ -2,7 +2,6 @@ package dev.jtecs.storage.internal;
 
 import dev.jtecs.component.ComponentValue;
 import dev.jtecs.component.NativeComponent;
-import dev.jtecs.component.PrimitiveKind;
 import dev.jtecs.component.internal.RecordCodec;
 import dev.jtecs.component.internal.RecordShape;
 import dev.jtecs.entity.internal.Growth;
@@ -183,17 +182,7 @@ public final class StagedValues {
         }
         Object[] fields = new Object[sizes.length];
         for (int f = 0; f < sizes.length; f++) {
-            PrimitiveKind kind = codec.kind(f);
-            fields[f] = switch (kind) {
-                case BYTE -> bytes[f][value];
-                case BOOLEAN -> bytes[f][value] != 0;
-                case SHORT -> shorts[f][value];
-                case CHAR -> (char) shorts[f][value];
-                case INT -> ints[f][value];
-                case FLOAT -> Float.intBitsToFloat(ints[f][value]);
-                case LONG -> longs[f][value];
-                case DOUBLE -> Double.longBitsToDouble(longs[f][value]);
-            };
+            fields[f] = StagedRows.boxed(codec.kind(f), bytes, shorts, ints, longs, f, value);
         }
         return codec.construct(fields);
     }
