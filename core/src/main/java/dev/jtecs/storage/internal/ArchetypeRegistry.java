@@ -515,11 +515,17 @@ public final class ArchetypeRegistry implements AutoCloseable {
     /** Frees every table's columns. */
     @Override
     public void close() {
+        Throwable failure = null;
         for (Table table : tables) {
             if (table != null) {
-                table.release();
+                try {
+                    table.release();
+                } catch (RuntimeException | Error e) {
+                    failure = Failures.fold(failure, e); // every other table is still released
+                }
             }
         }
+        Failures.throwIfAny(failure);
     }
 
     /** A stored key: the exact sorted ids. Hashes like {@link Arrays#hashCode(int[])}, as {@link Probe} does. */

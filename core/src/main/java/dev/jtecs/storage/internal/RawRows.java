@@ -15,10 +15,14 @@ import java.lang.foreign.ValueLayout;
  * segment's arena for liveness, once per element, and the access goes through one segment that spans the address
  * space, whose own checks the JIT folds away.
  *
- * <p>Safety. An address comes only from {@link #at}, which throws {@link IndexOutOfBoundsException} for an offset
+ * <p>Safety. An address comes from {@link #at}, which throws {@link IndexOutOfBoundsException} for an offset
  * outside the segment and {@link IllegalStateException} for a segment whose arena is closed (a freed buffer, a
  * pooled block handed on), as a segment access does, and refuses a heap segment, whose address is no place in
- * memory (columns are always native): a stale column never reaches memory it does not own. Columns
+ * memory (columns are always native): a stale column never reaches memory it does not own. Or it comes from a
+ * {@link Table}'s own record of its current buffers' addresses, which it takes again whenever a buffer changes
+ * (and sets to 0 when it frees them), checking every row against its capacity: a table's single-row copies and its
+ * entity column use it, since a table's own buffers are alive as long as it holds them, and reading each
+ * segment's size and arena on every element was most of such a copy. Columns
  * are never read-only and their arenas are not confined to a thread, so those checks have nothing to add. The
  * accesses run on the world's thread, or on a worker while the world's thread waits for it, and only the world's
  * thread frees a world's buffers, at no such time: no buffer is freed between the check and the access.
@@ -61,6 +65,16 @@ final class RawRows {
         }
         return new IndexOutOfBoundsException("an element outside its column: " + bytes + " bytes at offset "
                 + offset + " of " + segment);
+    }
+
+    /** The 8-byte element at address {@code address}. */
+    static long loadLong(long address) {
+        return ALL.get(ValueLayout.JAVA_LONG_UNALIGNED, address);
+    }
+
+    /** Stores the 8-byte {@code value} at address {@code address}. */
+    static void storeLongAt(long address, long value) {
+        ALL.set(ValueLayout.JAVA_LONG_UNALIGNED, address, value);
     }
 
     /** Copies the 4-byte element at address {@code from} to address {@code to}. */

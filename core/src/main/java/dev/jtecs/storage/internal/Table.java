@@ -82,6 +82,12 @@ public final class Table {
     private final ObjectColumn<?>[] heapViews;
     private final String[] heapLabels;
     private MemorySegment entitySegment = MemorySegment.NULL;
+    // Where native access is enabled (RawRows.ENABLED), the addresses of the current buffers of the native columns
+    // and of the entity column: a single-row copy reads them instead of the segments, and checks its rows against
+    // capacityRows. Refreshed with the views, which every change of a buffer rebuilds, and 0 with no storage: they
+    // never name a freed buffer.
+    private final long[] nativeAddresses;
+    private long entityAddress;
     private LongColumn entityView;
     private int count;
     private int capacityRows;
@@ -159,6 +165,7 @@ public final class Table {
         }
         nativeSegments = new MemorySegment[natives];
         Arrays.fill(nativeSegments, MemorySegment.NULL);
+        nativeAddresses = new long[natives];
         nativeViews = new Column[natives];
         heapArrays = new Object[heaps][];
         Arrays.fill(heapArrays, new Object[0]);
@@ -288,8 +295,25 @@ public final class Table {
         return view != null ? view : repairedEntities();
     }
 
+    /** The entity in {@code row}, which must lie within the capacity. */
     public long entityAt(int row) {
+        if (RawRows.ENABLED) {
+            long offset = 8L * java.util.Objects.checkIndex(row, capacityRows);
+            checkAddresses();
+            return RawRows.loadLong(entityAddress + offset);
+        }
         return entitySegment.getAtIndex(ENTITY, row);
+    }
+
+    /** Writes the entity id of {@code row}, which must lie within the capacity. */
+    private void writeEntity(int row, long entity) {
+        if (RawRows.ENABLED) {
+            long offset = 8L * java.util.Objects.checkIndex(row, capacityRows);
+            checkAddresses();
+            RawRows.storeLongAt(entityAddress + offset, entity);
+        } else {
+            entitySegment.setAtIndex(ENTITY, row, entity);
+        }
     }
 
     /** The view of native column {@code field} of the component at {@code position}. */
@@ -336,7 +360,7 @@ public final class Table {
         preStructural();
         ensureCapacity(count + 1);
         int row = count++;
-        entitySegment.setAtIndex(ENTITY, row, entity);
+        writeEntity(row, entity);
         if (count > highWater) {
             highWater = count;
         }
@@ -457,7 +481,7 @@ public final class Table {
         if (row != last) {
             dirty.overwrote(row); // may allocate: before the row changes
             copyRowWithin(last, row);
-            moved = entitySegment.getAtIndex(ENTITY, row);
+            moved = entityAt(row);
         }
         for (Object[] heap : heapArrays) {
             heap[last] = null;
@@ -494,8 +518,8 @@ public final class Table {
         long moved = 0;
         if (row != last) {
             dirty.overwrote(row); // may allocate unless prepared: before the row changes
-            moved = entitySegment.getAtIndex(ENTITY, last);
-            entitySegment.setAtIndex(ENTITY, row, moved);
+            moved = entityAt(last);
+            writeEntity(row, moved);
             for (Object[] heap : heapArrays) {
                 heap[row] = heap[last];
             }
@@ -548,7 +572,7 @@ public final class Table {
     public int moveRowTo(int row, Table destination) {
         checkRow(row);
         MovePlan plan = movePlanTo(destination); // first: made on a first move, before the destination changes
-        int dstRow = destination.appendRow(entitySegment.getAtIndex(ENTITY, row));
+        int dstRow = destination.appendRow(entityAt(row));
         copyShared(row, destination, dstRow, plan);
         return dstRow;
     }
@@ -574,7 +598,7 @@ public final class Table {
         checkRow(row);
         destination.checkRow(dstRow);
         MovePlan plan = movePlanTo(destination);
-        destination.entitySegment.setAtIndex(ENTITY, dstRow, entitySegment.getAtIndex(ENTITY, row));
+        destination.writeEntity(dstRow, entityAt(row));
         copyShared(row, destination, dstRow, plan);
     }
 
@@ -583,19 +607,27 @@ public final class Table {
         int[] destinations = plan.nativeDestination;
         MemorySegment[] dstSegments = destination.nativeSegments;
         // two loops rather than one whose copies branch on RawRows.ENABLED inside a helper: that form measured
-        // 40% slower on an instant remove (38 to 48 ns against 56 to 61 on the pinned harness)
+        // 40% slower on an instant remove (38 to 48 ns against 56 to 61 on the pinned harness); the rows checked
+        // once against the capacities, the columns' addresses read from arrays rather than through each segment
         if (RawRows.ENABLED) {
+            java.util.Objects.checkIndex(row, capacityRows);
+            java.util.Objects.checkIndex(dstRow, destination.capacityRows);
+            checkAddresses();
+            destination.checkAddresses();
+            long[] from = nativeAddresses;
+            long[] to = destination.nativeAddresses;
             for (int i = 0; i < sources.length; i++) {
                 int c = sources[i];
-                MemorySegment from = nativeSegments[c];
-                MemorySegment to = dstSegments[destinations[i]];
                 int bytes = nativeSizes[c];
+                long src = from[c];
+                long dst = to[destinations[i]];
                 if (bytes == 4) {
-                    RawRows.copyInt(RawRows.at(from, 4L * row, 4), RawRows.at(to, 4L * dstRow, 4));
+                    RawRows.copyInt(src + 4L * row, dst + 4L * dstRow);
                 } else if (bytes == 8) {
-                    RawRows.copyLong(RawRows.at(from, 8L * row, 8), RawRows.at(to, 8L * dstRow, 8));
+                    RawRows.copyLong(src + 8L * row, dst + 8L * dstRow);
                 } else {
-                    copyNarrowElement(from, (long) row * bytes, to, (long) dstRow * bytes, bytes);
+                    copyNarrowElement(nativeSegments[c], (long) row * bytes, dstSegments[destinations[i]],
+                            (long) dstRow * bytes, bytes);
                 }
             }
             for (int i = 0; i < plan.heapSource.length; i++) {
@@ -662,18 +694,22 @@ public final class Table {
         MemorySegment[] segments = nativeSegments;
         byte[] sizes = nativeSizes;
         if (RawRows.ENABLED) {
-            for (int c = 0; c < segments.length; c++) {
-                MemorySegment s = segments[c];
+            java.util.Objects.checkIndex(from, capacityRows);
+            java.util.Objects.checkIndex(to, capacityRows);
+            checkAddresses();
+            long[] addresses = nativeAddresses;
+            for (int c = 0; c < addresses.length; c++) {
+                long base = addresses[c];
                 int bytes = sizes[c];
-                if (bytes == 4) { // the sizes constant in each branch: the checks in at() fold them
-                    RawRows.copyInt(RawRows.at(s, 4L * from, 4), RawRows.at(s, 4L * to, 4));
+                if (bytes == 4) {
+                    RawRows.copyInt(base + 4L * from, base + 4L * to);
                 } else if (bytes == 8) {
-                    RawRows.copyLong(RawRows.at(s, 8L * from, 8), RawRows.at(s, 8L * to, 8));
+                    RawRows.copyLong(base + 8L * from, base + 8L * to);
                 } else {
-                    copyNarrowElement(s, (long) from * bytes, s, (long) to * bytes, bytes);
+                    copyNarrowElement(segments[c], (long) from * bytes, segments[c], (long) to * bytes, bytes);
                 }
             }
-            entitySegment.setAtIndex(ENTITY, to, entitySegment.getAtIndex(ENTITY, from));
+            RawRows.copyLong(entityAddress + 8L * from, entityAddress + 8L * to);
             for (Object[] heap : heapArrays) {
                 heap[to] = heap[from];
             }
@@ -1050,6 +1086,7 @@ public final class Table {
      * it cannot.
      */
     private void rebuildViews() {
+        refreshAddresses(); // first, and it cannot fail: makeViews may
         storageVersion++;
         clock.tick(signature);
         try {
@@ -1057,6 +1094,33 @@ public final class Table {
         } catch (OutOfMemoryError deferred) {
             // the views stay cleared; the next accessor makes them, at a point where a failure changes nothing
         }
+    }
+
+    /**
+     * With {@code -Djtecs.checkViews=true} (the tests), makes sure the addresses a raw copy is about to use are
+     * those of the buffers the table holds, so that every row move of every test checks that each change of a
+     * buffer took them again; otherwise nothing.
+     */
+    private void checkAddresses() {
+        if (!dev.jtecs.storage.ViewChecks.ENABLED) {
+            return;
+        }
+        for (int c = 0; c < nativeSegments.length; c++) {
+            if (nativeAddresses[c] != nativeSegments[c].address()) {
+                throw new IllegalStateException("stale address of column " + nativeLabels[c] + " in " + this);
+            }
+        }
+        if (entityAddress != entitySegment.address()) {
+            throw new IllegalStateException("stale address of the entity column in " + this);
+        }
+    }
+
+    /** Takes the addresses of the buffers as they are (see {@code nativeAddresses}). */
+    private void refreshAddresses() {
+        for (int c = 0; c < nativeSegments.length; c++) {
+            nativeAddresses[c] = nativeSegments[c].address();
+        }
+        entityAddress = entitySegment.address();
     }
 
     /** Makes every view of the buffers as they are: clears them all first, so a failure leaves no stale one. */
@@ -1101,6 +1165,10 @@ public final class Table {
     /** Frees every column; the table is unusable afterwards. */
     public void release() {
         released = true;
+        count = 0; // first: should a free below fail, no row is left to reach the buffers freed before it
+        capacityRows = 0;
+        entityAddress = 0;
+        Arrays.fill(nativeAddresses, 0);
         if (entitySegment.byteSize() > 0) {
             memory.free(entitySegment);
         }
@@ -1112,8 +1180,6 @@ public final class Table {
         entitySegment = MemorySegment.NULL;
         Arrays.fill(nativeSegments, MemorySegment.NULL);
         Arrays.fill(heapArrays, new Object[0]);
-        count = 0;
-        capacityRows = 0;
         rebuildViews();
     }
 

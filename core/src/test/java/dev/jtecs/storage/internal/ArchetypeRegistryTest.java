@@ -5,6 +5,7 @@ import dev.jtecs.component.PairComponent;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Component;
@@ -26,6 +27,23 @@ class ArchetypeRegistryTest {
     void tearDown() {
         registry.close();
         memory.close();
+    }
+
+    @Test
+    void closeReleasesEveryTableEvenWhenFreeingOneFails() {
+        NativeMemory own = new NativeMemory();
+        ArchetypeRegistry closing = new ArchetypeRegistry(own);
+        Table a = closing.withAdded(closing.root(), A);
+        Table b = closing.withAdded(closing.root(), B);
+        a.appendRow(1);
+        b.appendRow(2);
+        own.close(); // every free the release makes now fails
+        assertThrows(IllegalStateException.class, closing::close);
+        assertTrue(a.isReleased());
+        assertTrue(b.isReleased(), "released although the table before it failed to free");
+        assertEquals(0, a.count());
+        assertEquals(0, b.capacityRows());
+        assertThrows(IndexOutOfBoundsException.class, () -> b.entityAt(0), "no row reaches the freed buffers");
     }
 
     @Test

@@ -272,6 +272,58 @@ class TableTest {
     }
 
     @Test
+    void singleRowCopiesReadTheBuffersTheTableHoldsAfterEachChangeOfThem() {
+        // each change of a table's buffers frees the old ones, and the buffers allocated right after take that
+        // memory and fill it with a pattern: a copy that went by an old buffer would find the pattern
+        Table source = table(VEC, COUNT);
+        Table destination = table(VEC, COUNT, FLAG);
+        int vec = source.position(VEC.id());
+        int rows = Table.ROW_PADDING + 1; // one past the first capacity: the table grows once
+        for (int i = 0; i < rows; i++) {
+            source.writeValue(vec, source.appendRow(100 + i), new Vec(i, -i));
+        }
+        dirtyFreed(512, 512, 256, 256); // the 64-row buffers: ids, counts and the two float columns
+
+        int moved = source.moveRowTo(0, destination);
+        assertEquals(new Vec(0, 0), destination.readValue(destination.position(VEC.id()), moved));
+        assertEquals(100, destination.entityAt(moved));
+        assertEquals(100 + rows - 1, source.swapRemove(0), "the last row fills the hole");
+        assertEquals(new Vec(rows - 1, -(rows - 1)), source.readValue(vec, 0));
+
+        while (source.count() > 3) {
+            source.swapRemove(source.count() - 1);
+        }
+        assertTrue(source.rebuild(), "shrunk to one padded block");
+        dirtyFreed(1024, 1024, 512, 512); // the 128-row buffers
+        assertEquals(100 + 2, source.swapRemove(0));
+        assertEquals(new Vec(2, -2), source.readValue(vec, 0));
+        assertEquals(100 + 2, source.entityAt(0));
+
+        Table taker = table(VEC, COUNT);
+        source.exchangeInto(taker); // the taker holds the buffers now, the source none
+        assertEquals(2, taker.count());
+        assertEquals(0, source.capacityRows());
+        assertThrows(IndexOutOfBoundsException.class, () -> source.entityAt(0), "no storage, no row");
+        assertEquals(100 + 1, taker.swapRemove(0));
+        assertEquals(new Vec(1, -1), taker.readValue(vec, 0));
+        assertEquals(new Vec(1, -1), destination.readValue(destination.position(VEC.id()),
+                taker.moveRowTo(0, destination)));
+        assertEquals(100 + 1, destination.entityAt(1));
+
+        taker.release();
+        assertThrows(IndexOutOfBoundsException.class, () -> taker.entityAt(0), "a released table reaches nothing");
+        assertThrows(IndexOutOfBoundsException.class, () -> destination.entityAt(destination.capacityRows()),
+                "a row past the capacity");
+    }
+
+    /** Allocates buffers of these sizes, taking the blocks freed last, and fills them with a pattern. */
+    private void dirtyFreed(long... sizes) {
+        for (long size : sizes) {
+            memory.allocate(size).fill((byte) 0x5A);
+        }
+    }
+
+    @Test
     void releaseFreesAllColumns() {
         Table table = table(VEC);
         table.appendRow(1);
