@@ -105,6 +105,12 @@ public final class Table {
 
     private final IntTableMap addEdges = new IntTableMap();
     private final IntTableMap removeEdges = new IntTableMap();
+    // the edge each way taken last, and its component id (NO_EDGE: none): checked before the maps
+    private int lastAddId = NO_EDGE;
+    private Table lastAdd;
+    private int lastRemoveId = NO_EDGE;
+    private Table lastRemove;
+    private static final int NO_EDGE = Integer.MIN_VALUE;
     private final Map<Table, MovePlan> movePlans = new IdentityHashMap<>();
     private MovePlan lastPlan;
     private final Archetype archetype;
@@ -1533,19 +1539,42 @@ public final class Table {
 
     /** The cached table reached by adding a component, or {@code null}. */
     public Table addEdge(int componentId) {
-        return addEdges.get(componentId);
+        if (componentId == lastAddId) {
+            return lastAdd; // a run of moves takes one edge again and again
+        }
+        Table target = addEdges.get(componentId);
+        if (target != null) {
+            lastAddId = componentId;
+            lastAdd = target;
+        }
+        return target;
     }
 
+    /** The cached table reached by removing a component, or {@code null}. */
     public Table removeEdge(int componentId) {
-        return removeEdges.get(componentId);
+        if (componentId == lastRemoveId) {
+            return lastRemove;
+        }
+        Table target = removeEdges.get(componentId);
+        if (target != null) {
+            lastRemoveId = componentId;
+            lastRemove = target;
+        }
+        return target;
     }
 
     public void cacheAddEdge(int componentId, Table target) {
         addEdges.put(componentId, target);
+        if (componentId == lastAddId) {
+            lastAdd = target;
+        }
     }
 
     public void cacheRemoveEdge(int componentId, Table target) {
         removeEdges.put(componentId, target);
+        if (componentId == lastRemoveId) {
+            lastRemove = target;
+        }
     }
 
     /** Adds the tables this one has cached edges to, either way (a pruning detaches them all). */
@@ -1563,6 +1592,10 @@ public final class Table {
     void takeEdges(IntTableMap[] rebuilt) {
         addEdges.take(rebuilt[0]);
         removeEdges.take(rebuilt[1]);
+        lastAddId = NO_EDGE; // the edge taken last may lead to a table pruned now
+        lastAdd = null;
+        lastRemoveId = NO_EDGE;
+        lastRemove = null;
     }
 
     /** Drops this table's own move plans (it is being pruned): allocates nothing. */

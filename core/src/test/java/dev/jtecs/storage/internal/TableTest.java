@@ -342,6 +342,13 @@ class TableTest {
         assertSame(b, a.addEdge(COUNT.id()));
         assertSame(a, b.removeEdge(COUNT.id()));
         assertTrue(a.toString().contains(VEC.name()));
+        Table other = table(VEC, COUNT, FLAG);
+        a.cacheAddEdge(COUNT.id(), other); // the edge taken last, cached anew: the new target wins
+        b.cacheRemoveEdge(COUNT.id(), other);
+        assertSame(other, a.addEdge(COUNT.id()));
+        assertSame(other, b.removeEdge(COUNT.id()));
+        assertNull(a.addEdge(FLAG.id()), "another component's edge is not the one taken last");
+        assertNull(b.removeEdge(FLAG.id()));
     }
 
     static Component<?>[] sortedOf(Component<?>... components) {
