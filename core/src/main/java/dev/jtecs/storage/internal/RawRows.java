@@ -5,15 +5,17 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Single column elements (one row of one column) read and written with the checks a segment access makes done once
- * per element: the copies of a row moved on its own (a move, a swap-remove), and the stores of a record writer.
+ * per element or once per row: the copies of a row moved on its own (a move, a swap-remove) and its entity id, by
+ * the addresses its table keeps, and the stores of a record writer, through {@link #at}.
  *
  * <p>Why. A typed access through a column's own segment checks the segment (not null, not read-only, the offset in
  * bounds, its arena alive and owned) and the layout (alignment) on every access; a row move copies one element per
  * column, a read and a write each, and on an instant {@code remove} of a two-column component those checks were
  * about a fifth of the call (16,384 entities, a pinned harness: 44 to 46 ns per call through the column segments,
- * 35 to 39 through this class). Here {@link #at} checks the element's offset against its segment's size and the
- * segment's arena for liveness, once per element, and the access goes through one segment that spans the address
- * space, whose own checks the JIT folds away.
+ * 35 to 39 through {@link #at}). {@link #at} checks the element's offset against its segment's size and the
+ * segment's arena for liveness, once per element; a table's row copies check the row against its capacity once
+ * and read no segment at all. Either way the access goes through one segment that spans the address space, whose
+ * own checks the JIT folds away.
  *
  * <p>Safety. An address comes from {@link #at}, which throws {@link IndexOutOfBoundsException} for an offset
  * outside the segment and {@link IllegalStateException} for a segment whose arena is closed (a freed buffer, a
