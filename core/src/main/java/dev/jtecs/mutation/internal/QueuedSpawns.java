@@ -30,7 +30,6 @@ import dev.jtecs.storage.ShortColumn;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.StagedRows;
 import dev.jtecs.storage.internal.Table;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -71,10 +70,9 @@ final class QueuedSpawns implements SpawnQueue {
     private long cursorId;
     private int cursorRow;
     private BatchOp cursorOp;
-    private FieldHandle[] cachedFields = new FieldHandle[8];
-    private int[] cachedColumns = new int[8];
-    private int cached;
-    private int nextGuess;
+    // by component id: the staged column of the component's first native field, plus one (0: the shape has no native
+    // field of that id); ids past FIRST_COLUMNS_MAX, and pair selectors (id -1), are looked up by position instead
+    private int[] firstColumns = new int[0];
 
     QueuedSpawns(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Scopes scopes,
             LifecycleEvents lifecycle, InputChecks checks, Batches batches, Supplier<TagComponent> stateTag,
@@ -98,18 +96,23 @@ final class QueuedSpawns implements SpawnQueue {
         replan(stateTag.get());
     }
 
+    /** Plans the shape for {@code tag}; a failure (an allocation) leaves the queue on its last plan. */
     private void replan(TagComponent tag) {
         Batches.Planned next = batches.planQueue(given, tag);
-        planned = next;
-        if (table != next.plan().table()) {
-            table = next.plan().table();
-            rows = StagedRows.of(table, next.plan().inputs());
+        Table nextTable = next.plan().table();
+        if (table != nextTable) {
+            StagedRows nextRows = StagedRows.of(nextTable, next.plan().inputs()); // every allocation first
+            int[] nextFirst = nextRows.firstColumnsById(FIRST_COLUMNS_MAX);
+            table = nextTable;
+            rows = nextRows;
+            firstColumns = nextFirst;
             open = null;
-            cached = 0;
-            nextGuess = 0;
-            Arrays.fill(cachedFields, null);
         }
+        planned = next;
     }
+
+    /** The ids with room in {@link #firstColumns}: a shape holding a component past it looks that one up by position. */
+    static final int FIRST_COLUMNS_MAX = 1024;
 
     @Override
     public SpawnQueue reserve(int count) {
@@ -212,27 +215,15 @@ final class QueuedSpawns implements SpawnQueue {
         return !cursorOp.done;
     }
 
-    /** The staged column of a field of the shape. */
+    /**
+     * The staged column of a field of the shape: its component's first column by id, one array load (every call of
+     * {@code set} makes it), or by the component's position for an id that has no room there.
+     */
     private int column(FieldHandle field) {
-        int guess = nextGuess; // fields are usually set in the same order for every entity: try the next one first
-        if (guess < cached && cachedFields[guess] == field) {
-            nextGuess = guess + 1 == cached ? 0 : guess + 1;
-            return cachedColumns[guess];
-        }
-        for (int i = 0; i < cached; i++) {
-            if (cachedFields[i] == field) {
-                nextGuess = i + 1 == cached ? 0 : i + 1;
-                return cachedColumns[i];
-            }
-        }
-        int column = rows.column(position(table, field), field.field());
-        if (cached == cachedFields.length) {
-            cached = 0; // a shape with many fields: start over rather than grow
-        }
-        cachedFields[cached] = field;
-        cachedColumns[cached++] = column;
-        nextGuess = 0;
-        return column;
+        int id = field.component().id();
+        int[] first = firstColumns;
+        int start = id >= 0 && id < first.length ? first[id] : 0;
+        return start != 0 ? start - 1 + field.field() : rows.column(position(table, field), field.field());
     }
 
     /** The position of a field's component in {@code in}. */

@@ -313,6 +313,29 @@ public final class StagedRows {
         return table.nativeStartAt(position) + field;
     }
 
+    /**
+     * By component id, for ids below {@code limit}: one more than the column of the first native field of the
+     * table's component with that id, and 0 where the table has no native field of that id. The array is as long as
+     * the highest such id needs.
+     */
+    public int[] firstColumnsById(int limit) {
+        int length = 0;
+        for (int p = 0; p < table.componentCount(); p++) {
+            int id = table.componentAt(p).id();
+            if (table.nativeCountAt(p) != 0 && id < limit) {
+                length = Math.max(length, id + 1);
+            }
+        }
+        int[] first = Growth.newInts(length);
+        for (int p = 0; p < table.componentCount(); p++) {
+            int id = table.componentAt(p).id();
+            if (table.nativeCountAt(p) != 0 && id < limit) {
+                first[id] = table.nativeStartAt(p) + 1;
+            }
+        }
+        return first;
+    }
+
     public PrimitiveKind kind(int column) {
         return kinds[column];
     }

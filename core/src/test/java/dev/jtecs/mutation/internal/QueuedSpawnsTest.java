@@ -481,9 +481,9 @@ class QueuedSpawnsTest {
         long a = queue.spawn();
         queue.set(X, 1).set(Y, 2).set(VX, 3);
         long b = queue.spawn();
-        queue.set(VX, 6).set(Y, 5).set(X, 4); // each lookup misses the guess and searches the cache
+        queue.set(VX, 6).set(Y, 5).set(X, 4); // each field found by its component's id, in any order
         long c = queue.spawn();
-        queue.set(Y, 8).set(X, 6).set(X, 7).set(VX, 1).set(Y, 9); // a field again: the guess after a hit misses
+        queue.set(Y, 8).set(X, 6).set(X, 7).set(VX, 1).set(Y, 9); // a field again: its last write counts
         world.commit();
         assertEquals(new Pos(7, 9), world.get(c, POS), "the last write of each field");
         assertEquals(new Vel(1, 0), world.get(c, VEL));
@@ -521,7 +521,7 @@ class QueuedSpawnsTest {
     static final NativeComponent<Wide> WIDE = Components.registerNative(Wide.class, o -> o.name("test.queue.Wide"));
 
     @Test
-    void aShapeWithMoreFieldsThanTheColumnCacheHoldsWritesEveryField() {
+    void aWideShapeWritesEveryFieldIntoItsOwnColumn() {
         SpawnQueue queue = world.spawnQueue(List.of(POS, VEL, WIDE));
         IntField[] wide = {WIDE.intField("a"), WIDE.intField("b"), WIDE.intField("c"), WIDE.intField("d"),
                 WIDE.intField("e")};
@@ -531,7 +531,7 @@ class QueuedSpawnsTest {
             ids[i] = queue.spawn();
             queue.set(X, i).set(Y, i + 1).set(VX, i + 2).set(VEL.floatField("y"), i + 3);
             for (int f = 0; f < wide.length; f++) {
-                queue.set(wide[f], 10 * i + f); // nine fields in all: the cache of eight starts over
+                queue.set(wide[f], 10 * i + f); // nine fields of three components
             }
         }
         world.commit();
@@ -540,5 +540,85 @@ class QueuedSpawnsTest {
             assertEquals(new Vel(i + 2, i + 3), world.get(ids[i], VEL));
             assertEquals(new Wide(10 * i, 10 * i + 1, 10 * i + 2, 10 * i + 3, 10 * i + 4), world.get(ids[i], WIDE));
         }
+    }
+
+    record Link(long target, float weight) {}
+
+    static final dev.jtecs.component.RelationshipDefinition<Link> LINK = dev.jtecs.component.Relationships.register(
+            Link.class, o -> o.name("test.queue.Link"));
+
+    @Test
+    void aPayloadFieldOfAPairIsFoundThroughItsSelector() {
+        long target = world.spawn();
+        SpawnQueue queue = world.spawnQueue(List.of(POS, LINK.of(new Link(target, 1f))));
+        FloatField weight = LINK.targeting(target).floatField("weight"); // a selector's id is -1: found by position
+        world.defer();
+        long id = queue.spawn();
+        queue.set(weight, 5f).set(Y, 2);
+        world.commit();
+        assertEquals(new Link(target, 5f), world.get(id, LINK.targeting(target)));
+        assertEquals(new Pos(0, 2), world.get(id, POS));
+        FloatField elsewhere = LINK.targeting(id).floatField("weight");
+        assertThrows(IllegalArgumentException.class, () -> queue.set(elsewhere, 3f), "a pair the shape lacks");
+    }
+
+    @Test
+    void aFieldOfAComponentTheShapeLacksIsRefusedWhereverItsIdFalls() {
+        assertTrue(POS.id() < VEL.id() && VEL.id() < COUNTER.id(), "registered in this order");
+        SpawnQueue velocities = world.spawnQueue(List.of(VEL)); // POS's id falls inside its table of first columns
+        SpawnQueue positions = world.spawnQueue(List.of(POS)); // COUNTER's id falls past the end of its table
+        world.defer();
+        long v = velocities.spawn();
+        long p = positions.spawn();
+        assertThrows(IllegalArgumentException.class, () -> velocities.set(X, 1));
+        assertThrows(IllegalArgumentException.class, () -> positions.set(N, 1));
+        positions.set(Y, 3);
+        world.commit();
+        assertEquals(new Vel(0, 0), world.get(v, VEL));
+        assertEquals(new Pos(0, 3), world.get(p, POS));
+        assertNull(world.get(p, COUNTER));
+    }
+
+    @Test
+    void aPlanThatCannotAllocateChangesNothingAndTheNextSpawnPlansAgain() {
+        assertTrue(dev.jtecs.entity.internal.AllocationFaults.ENABLED,
+                "the suite runs with -Djtecs.allocationFaults=true");
+        int failed = 0;
+        boolean finished = false;
+        for (int k = 1; !finished; k++) {
+            try (World fresh = World.create()) {
+                SpawnQueue queue = fresh.spawnQueue(List.of(POS, VEL));
+                TagComponent game = fresh.createState("game", StatePolicy.pauseOnBlur());
+                fresh.defer();
+                long before = queue.spawn();
+                queue.set(X, 1).set(VX, 2);
+                fresh.pushState("game"); // the next spawn plans the queue's shape again, with the state's tag
+                long after = 0;
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, k);
+                try {
+                    after = queue.spawn();
+                } catch (OutOfMemoryError injected) {
+                    failed++;
+                } finally {
+                    // the spawn made fewer than k allocations: every one of them has failed once
+                    finished = dev.jtecs.entity.internal.AllocationFaults.armed(
+                            dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP);
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                if (after == 0) {
+                    after = queue.spawn(); // plans again, now that it can allocate
+                }
+                queue.set(Y, 5).set(VX, 4).set(X, 3);
+                fresh.commit();
+                assertEquals(2, fresh.entityCount(), "growth " + k);
+                assertEquals(new Pos(1, 0), fresh.get(before, POS), "growth " + k);
+                assertEquals(new Vel(2, 0), fresh.get(before, VEL), "growth " + k);
+                assertFalse(fresh.has(before, game), "growth " + k);
+                assertEquals(new Pos(3, 5), fresh.get(after, POS), "growth " + k);
+                assertEquals(new Vel(4, 0), fresh.get(after, VEL), "growth " + k);
+                assertTrue(fresh.has(after, game), "growth " + k + ": the new shape, not the last batch's");
+            }
+        }
+        assertTrue(failed >= 7, "the new table and the queue's staged rows each failed to allocate: " + failed);
     }
 }

@@ -187,6 +187,27 @@ class StagedRowsTest {
     }
 
     @Test
+    void firstColumnsByIdNameEachNativeComponentsFirstColumnBelowTheLimit() {
+        StagedRows staged = StagedRows.of(table, inputs());
+        int[] all = staged.firstColumnsById(Components.MAX_COMPONENT_ID);
+        int named = 0;
+        for (int p = 0; p < table.componentCount(); p++) {
+            int id = table.componentAt(p).id();
+            int expected = table.nativeCountAt(p) == 0 ? 0 : table.nativeStartAt(p) + 1; // tags and NOTE: none
+            assertEquals(expected, id < all.length ? all[id] : 0, table.componentAt(p).name());
+            named += expected == 0 ? 0 : 1;
+        }
+        assertEquals(named, java.util.Arrays.stream(all).filter(first -> first != 0).count(), "no other id");
+        assertEquals(7, named, "ALL, SEEDED, PLAIN and the four scalars");
+        int limit = PLAIN.id(); // PLAIN and every later registration are left out
+        int[] below = staged.firstColumnsById(limit);
+        assertEquals(SEEDED.id() + 1, below.length, "as long as the last id below the limit needs");
+        for (int id = 0; id < below.length; id++) {
+            assertEquals(all[id], below[id], "id " + id);
+        }
+    }
+
+    @Test
     void aCopyTakesTheStagedRowsAskedForToTheTableRowsAskedFor() {
         StagedRows staged = StagedRows.of(table, inputs());
         int level = staged.column(table.position(LEVEL.id()), 0);
