@@ -58,19 +58,14 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Every operation here spawns into a new world, so it also pays that world's growth (for jtecs its entity index,
  * staged rows and id buffer: heap arrays that double); {@link SpawnReusedWorldBenchmark} spawns into a world
  * emptied before each operation, beside Artemis-odb's emptied the same way, and shows what a spawn itself
- * allocates. Why the typed path costs more here (16,384 entities, a harness pinned to one core, best of 3,000
- * rounds' second half, 5 December 2026): 24.7 to 26.5 ns per entity into a new world, 23.7 to 24.7 into a new world
- * after {@code SpawnQueue.reserve}, 14.1 to 14.6 into one world emptied and used again. Not the new world's growth:
- * two worlds, both full grown, used in turn cost 21.9 to 22.7 (eight in turn, 21.8 to 22.1), and a new world given one
- * untimed round first still 21.2 to 21.6. A round touches about 0.8 MB (the entity index, the batch's ids, the
- * queue's staged rows, the table's columns), which stays in the core's cache only while one world is used round
- * after round. The spawns alone cost the same either way (10.5 to 10.8 ns without a {@code set}); the four
- * {@code set} calls add 3.5 to 4 ns with one world and 11 to 12 with two in turn: each field is written into its
- * staged column, read back and copied into the table's column at the commit, and those lines then come from further
- * out. Keeping the staged arrays from one world to the next, or not writing the ids of a batch that stays
- * consecutive, measured the same (within 2%). A spawn that wrote its fields straight into the table's columns would
- * save the read-back and the copy, but the table would have to grow inside the scope without moving the columns
- * that views taken there still read.
+ * allocates. Where the typed path's time goes (16,384 entities, a harness pinned to one core, best of the last
+ * 1,500 of 3,000 rounds, 6 December 2026): 19.5 to 20.5 ns per entity into a new world, 15.1 to 15.3 into one world
+ * emptied and used again; without the four {@code set} calls, 15.4 to 16.1 and 11.9 to 12.1. So each {@code set}
+ * costs about a nanosecond, and a new world adds about 4 ns per entity, most of it the growth of its heap arrays
+ * (the entity index, the staged rows and the id buffer: a quarter of a profile's samples). Until that day the
+ * queue found each field's column by probing a cache of the fields set before, which cost more than all the rest
+ * of the {@code set} calls: in one JMH run (two forks each) this method took 33.9 &plusmn; 8.1 ns per entity with it
+ * and 21.4 &plusmn; 1.3 with the lookup by component id that replaced it.
  *
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
