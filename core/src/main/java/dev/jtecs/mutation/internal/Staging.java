@@ -125,6 +125,19 @@ public final class Staging {
      * general path. The caller checks the partition rules and the scope.
      */
     boolean stageTagMove(long id, Component<?> component, boolean add) {
+        // the same change as the last move staged here, from the same table: small enough to inline into a caller
+        if (component == lastMoveComponent && add == lastMoveAdds) {
+            Table table = quietTable(id);
+            if (table != null && table == lastMoveTable) {
+                transaction.stageTagMove(id, Entity.slot(id), component, add, table);
+                return true;
+            }
+        }
+        return stageOtherTagMove(id, component, add);
+    }
+
+    /** {@link #stageTagMove} of any other change, or of the last one from another table or entity state. */
+    private boolean stageOtherTagMove(long id, Component<?> component, boolean add) {
         // the same change as the last move staged here passed the component's checks then (its kind and
         // requirements never change); in the same table, the entity lacks (adds) or has (removes) it as that one did
         boolean repeat = component == lastMoveComponent && add == lastMoveAdds;
