@@ -104,7 +104,9 @@ public final class Growth {
      * capacity is fitted to whole regions, with room for a 16-byte array header and the header of an array in
      * step with half its element size (a {@code long[]} and an {@code int[]} of one length both fit): down to
      * the regions before it when that still holds {@code needed} and grows the array by at least a sixteenth,
-     * else up to the end of its last region, which it occupies anyway. Small arrays, and any array under a
+     * else up to the end of its last region, which it occupies anyway. A capacity that ends in the last region's
+     * room for the headers is fitted to the end of that region when that still holds {@code needed} and the
+     * sixteenth (a few elements less), else to the end of one region more. Small arrays, and any array under a
      * collector without such regions ({@code regionBytes} 0), keep {@code capacity}.
      */
     static int fitToRegions(int length, int capacity, int needed, int elementBytes, long regionBytes) {
@@ -118,7 +120,11 @@ public final class Growth {
             return (int) down;
         }
         long up = (regions * regionBytes - 2 * ARRAY_HEADER) / elementBytes;
-        return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(capacity, up));
+        if (up < needed || up < length + length / 16L) {
+            // the capacity reached into the room the last region keeps for the two headers: one region more
+            up = ((regions + 1) * regionBytes - 2 * ARRAY_HEADER) / elementBytes;
+        }
+        return (int) Math.min(Integer.MAX_VALUE - 8, up);
     }
 
     /** The bytes before an array's first element, at most (a 64-bit JVM: 12 or 16). */

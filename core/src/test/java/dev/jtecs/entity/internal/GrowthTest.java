@@ -69,6 +69,16 @@ class GrowthTest {
     }
 
     @Test
+    void aCapacityEndingInTheRoomKeptForTheHeadersIsFittedAgain() {
+        // seed 64499247415698 of the test below: 44,040,185 ints end 12 bytes before their 42nd region's end, so
+        // an int array of that length fit, but a short array in step (its own header) took 22 of 21 regions
+        int fitted = Growth.fitToRegions(35_232_148, 44_040_185, 43_737_572, 4, 4 * MIB);
+        assertEquals((42 * 4 * MIB - 2 * Growth.ARRAY_HEADER) / 4, fitted, "the end of the 42nd region, headers kept");
+        int tight = Growth.fitToRegions(43_000_000, 44_040_185, 44_040_185, 4, 4 * MIB);
+        assertEquals((43 * 4 * MIB - 2 * Growth.ARRAY_HEADER) / 4, tight, "needed is in the room: one region more");
+    }
+
+    @Test
     void fittedCapacitiesHoldWhatIsNeededAndLeaveNoRegionTail() {
         long seed = Long.getLong("jtecs.growthSeed", System.nanoTime());
         System.out.println("GrowthTest seed: -Djtecs.growthSeed=" + seed);
