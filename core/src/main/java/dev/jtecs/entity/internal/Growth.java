@@ -105,9 +105,10 @@ public final class Growth {
      * step with half its element size (a {@code long[]} and an {@code int[]} of one length both fit): down to
      * the regions before it when that still holds {@code needed} and grows the array by at least a sixteenth,
      * else up to the end of its last region, which it occupies anyway. A capacity that ends in the last region's
-     * room for the headers is fitted to the end of that region when that still holds {@code needed} and the
-     * sixteenth (a few elements less), else to the end of one region more. Small arrays, and any array under a
-     * collector without such regions ({@code regionBytes} 0), keep {@code capacity}.
+     * room for the headers is fitted to the start of that room (a few elements less) when that still holds
+     * {@code needed} and grows the array by a sixteenth (or by as much as {@code capacity} does, if that is less),
+     * else to the end of one region more. Small arrays, and any array under a collector without such regions
+     * ({@code regionBytes} 0), keep {@code capacity}.
      */
     static int fitToRegions(int length, int capacity, int needed, int elementBytes, long regionBytes) {
         long bytes = ARRAY_HEADER + (long) capacity * elementBytes;
@@ -120,8 +121,9 @@ public final class Growth {
             return (int) down;
         }
         long up = (regions * regionBytes - 2 * ARRAY_HEADER) / elementBytes;
-        if (up < needed || up < length + length / 16L) {
-            // the capacity reached into the room the last region keeps for the two headers: one region more
+        if (up < capacity && (up < needed || up < Math.min(capacity, length + length / 16L))) {
+            // the capacity reached into the room the last region keeps for the two headers, and the end before
+            // that room is too short: the end of one region more
             up = ((regions + 1) * regionBytes - 2 * ARRAY_HEADER) / elementBytes;
         }
         return (int) Math.min(Integer.MAX_VALUE - 8, up);

@@ -76,6 +76,8 @@ class GrowthTest {
         assertEquals((42 * 4 * MIB - 2 * Growth.ARRAY_HEADER) / 4, fitted, "the end of the 42nd region, headers kept");
         int tight = Growth.fitToRegions(43_000_000, 44_040_185, 44_040_185, 4, 4 * MIB);
         assertEquals((43 * 4 * MIB - 2 * Growth.ARRAY_HEADER) / 4, tight, "needed is in the room: one region more");
+        int gentle = Growth.fitToRegions(43_000_000, 43_500_000, 43_500_000, 4, 4 * MIB); // a caller's own small step
+        assertEquals((42 * 4 * MIB - 2 * Growth.ARRAY_HEADER) / 4, gentle, "clear of the room: its own region's end");
     }
 
     @Test
