@@ -304,9 +304,7 @@ public final class Table {
     /** The entity in {@code row}, which must lie within the capacity. */
     public long entityAt(int row) {
         if (RawRows.ENABLED) {
-            long offset = 8L * java.util.Objects.checkIndex(row, capacityRows);
-            checkAddresses();
-            return RawRows.loadLong(entityAddress + offset);
+            return RawRows.loadLong(entityAddressOf(row));
         }
         return entitySegment.getAtIndex(ENTITY, row);
     }
@@ -314,12 +312,17 @@ public final class Table {
     /** Writes the entity id of {@code row}, which must lie within the capacity. */
     private void writeEntity(int row, long entity) {
         if (RawRows.ENABLED) {
-            long offset = 8L * java.util.Objects.checkIndex(row, capacityRows);
-            checkAddresses();
-            RawRows.storeLongAt(entityAddress + offset, entity);
+            RawRows.storeLongAt(entityAddressOf(row), entity);
         } else {
             entitySegment.setAtIndex(ENTITY, row, entity);
         }
+    }
+
+    /** The address of {@code row}'s entity id, the row checked against the capacity (raw access only). */
+    private long entityAddressOf(int row) {
+        long offset = 8L * java.util.Objects.checkIndex(row, capacityRows);
+        checkAddresses();
+        return entityAddress + offset;
     }
 
     /** The view of native column {@code field} of the component at {@code position}. */
