@@ -76,12 +76,18 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * measures the first case; a game that deletes a hierarchy right after building it, before any collection, sees the
  * second. Lists kept in one array per relationship would lie in the engine's order whatever the collector does.
  *
- * <p>Baseline ({@code plainRecursive}): the same tree as plain {@code int} arrays ({@link Forest}), deleted by a
- * recursive walk that frees each node after its children (clears its alive flag, pushes its index on a free
- * list, counts it). It skips what the engine does per entity beyond that (removing rows, retiring the id's
- * generation, membership and lifecycle bookkeeping), so it is the floor, not an equal. Dominion, Artemis-odb and
- * Ashley have no built-in hierarchy or cascading delete (no parent relation, and deleting an entity never deletes
- * others), so no peer runs here; a hand-written hierarchy on top of them would measure that code, not the peers.
+ * <p>Baselines: the same tree as plain {@code int} arrays ({@link Forest}), deleted by a recursive walk that frees
+ * each node after its children (clears its alive flag, pushes its index on a free list, counts it). It skips what
+ * the engine does per entity beyond that (removing rows, retiring the id's generation, membership and lifecycle
+ * bookkeeping), so it is the floor, not an equal. The walk runs under two fixtures. {@code plainRecursive} refills
+ * its arrays and runs on them warm. {@code plainAfterCollection} gets the rebuild jtecs gets: a full collection
+ * (which moves the walk's arrays as it moves the engine's), then a scratch tree of the same shape deleted, untimed.
+ * Issue 21's ratio is taken against {@code plainAfterCollection}, the same footing; {@code plainRecursive} stays as
+ * the warm floor. Two forks, 10,000 entities, 7 December 2026: the warm walk 31.7 &plusmn; 0.5 &micro;s at fan-out 4
+ * and 18.9 &plusmn; 4.3 at fan-out 32, the walk after the collection 46.1 &plusmn; 5.8 and 39.1 &plusmn; 1.3 (see
+ * docs/relationships.md, the twenty-first pass). Dominion, Artemis-odb and Ashley have no built-in hierarchy or
+ * cascading delete (no parent relation, and deleting an entity never deletes others), so no peer runs here; a
+ * hand-written hierarchy on top of them would measure that code, not the peers.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -111,10 +117,13 @@ public class CascadeDeleteBenchmark {
     World world;
     long root;
 
-    private boolean[] alive;
-    private int[] freeList;
-    private int freeCount;
+    /** The baseline's tree, and the scratch one its rebuild deletes after the collection (as jtecs's does). */
+    private PlainTree plain;
+    private PlainTree plainScratch;
     int plainAliveCount;
+    /** Whether the baseline's rebuild collects as jtecs's does ({@link #plainAfterCollection} or every engine). */
+    private boolean plainCollected;
+    int plainReentries; // how many times reenterPlainAfterCollection ran (tests)
 
     @Setup(Level.Trial)
     public void setUp(BenchmarkParams params) {
@@ -125,9 +134,10 @@ public class CascadeDeleteBenchmark {
     void setUp(String selected) {
         tree = Forest.truncated(entities, fanOut);
         scratchTree = Forest.truncated(Math.min(entities, SCRATCH_ENTITIES), fanOut);
-        alive = new boolean[entities];
-        freeList = new int[entities];
+        plain = new PlainTree(tree);
+        plainScratch = new PlainTree(scratchTree);
         jtecsSelected = EngineUnderTest.needs(selected, "jtecs");
+        plainCollected = selected.equals(EngineUnderTest.ALL) || selected.equals("plainAfterCollection");
     }
 
     /**
@@ -146,7 +156,21 @@ public class CascadeDeleteBenchmark {
         }
     }
 
-    /** Rebuilds the tree the last operation deleted (untimed). */
+    /**
+     * Deletes the scratch tree of the baseline's shape (untimed), as {@link #reenterAfterCollection} does for jtecs;
+     * returns how many of its nodes were left (0).
+     */
+    int reenterPlainAfterCollection() {
+        plainReentries++;
+        plainScratch.refill();
+        plainScratch.delete(0);
+        return plainScratch.aliveCount;
+    }
+
+    /**
+     * Rebuilds the tree the last operation deleted (untimed), then collects the heap and deletes a scratch tree:
+     * for jtecs always, for the baseline when {@link #plainAfterCollection} is measured.
+     */
     @Setup(Level.Invocation)
     public void rebuild() {
         if (jtecsSelected && (world == null || world.entityCount() == 0)) {
@@ -160,11 +184,14 @@ public class CascadeDeleteBenchmark {
             System.gc(); // the closed world and the building are garbage: collect them here, not in the despawn
             reenterAfterCollection();
         }
-        if (plainAliveCount == 0) {
-            Arrays.fill(alive, true);
-            freeCount = 0;
-            plainAliveCount = entities;
+        if (plain.aliveCount == 0) {
+            plain.refill();
+            if (plainCollected) {
+                System.gc(); // the same collection the jtecs rebuild makes (nothing to collect): see the class comment
+                reenterPlainAfterCollection();
+            }
         }
+        plainAliveCount = plain.aliveCount;
     }
 
     @TearDown(Level.Trial)
@@ -183,22 +210,57 @@ public class CascadeDeleteBenchmark {
 
     @Benchmark
     public int plainRecursive() {
-        delete(0);
-        return plainAliveCount;
+        PlainTree plain = this.plain;
+        plain.delete(0);
+        return plainAliveCount = plain.aliveCount;
     }
 
-    private void delete(int node) {
-        int first = tree.firstChild[node];
-        for (int child = first, end = first + tree.childCount[node]; child < end; child++) {
-            delete(child);
-        }
-        alive[node] = false;
-        freeList[freeCount++] = node;
-        plainAliveCount--;
+    /**
+     * The same baseline measured as jtecs is: its rebuild collects the heap and then deletes a scratch tree of the
+     * same shape, untimed, as jtecs's rebuild does.
+     */
+    @Benchmark
+    public int plainAfterCollection() {
+        PlainTree plain = this.plain;
+        plain.delete(0);
+        return plainAliveCount = plain.aliveCount;
     }
 
     /** Whether the plain tree's node is alive (tests). */
     boolean plainAlive(int node) {
-        return alive[node];
+        return plain.alive[node];
+    }
+
+    /** The baseline: a tree as plain arrays, its nodes' alive flags, a free list and a count of the living. */
+    static final class PlainTree {
+        private final Forest tree;
+        private final boolean[] alive;
+        private final int[] freeList;
+        private int freeCount;
+        int aliveCount;
+
+        PlainTree(Forest tree) {
+            this.tree = tree;
+            this.alive = new boolean[tree.nodes()];
+            this.freeList = new int[tree.nodes()];
+        }
+
+        /** Makes every node alive again, the free list empty. */
+        void refill() {
+            Arrays.fill(alive, true);
+            freeCount = 0;
+            aliveCount = tree.nodes();
+        }
+
+        /** Frees {@code node} after its children, recursively. */
+        void delete(int node) {
+            int first = tree.firstChild[node];
+            for (int child = first, end = first + tree.childCount[node]; child < end; child++) {
+                delete(child);
+            }
+            alive[node] = false;
+            freeList[freeCount++] = node;
+            aliveCount--;
+        }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,6 +40,7 @@ class CascadeDeleteBenchmarkTest {
             for (int round = 0; round < 3; round++) {
                 bench.rebuild();
                 assertEquals(2 * round + 1, bench.reentries, "each rebuilt tree is followed by a scratch cascade");
+                assertEquals(2 * round + 1, bench.plainReentries, "and each rebuilt plain tree by a scratch deletion");
                 int[] slots = slotsOfTree(bench.world, parentOf, bench.root);
                 assertEquals(N, slots.length);
                 if (round == 0) {
@@ -61,16 +63,41 @@ class CascadeDeleteBenchmarkTest {
                 assertTrue(deepest.length > 0, "the tree is more than two levels deep");
 
                 assertEquals(0, bench.reenterAfterCollection(), "the scratch tree went whole"); // (a second one)
+                assertEquals(0, bench.reenterPlainAfterCollection(), "the plain scratch tree went whole");
+                assertEquals(N, bench.plainAliveCount, "the plain scratch tree is not the measured one");
                 bench.jtecs();
                 assertEquals(0, world.entityCount(), "jtecs after operation " + round);
                 assertFalse(world.isAlive(bench.root));
                 assertFalse(world.isAlive(deepest[0]), "the cascade reached the third level");
 
-                assertEquals(0, bench.plainRecursive(), "plain after operation " + round);
+                assertEquals(0, round % 2 == 0 ? bench.plainRecursive() : bench.plainAfterCollection(),
+                        "plain after operation " + round);
                 for (int node = 0; node < N; node++) {
                     assertFalse(bench.plainAlive(node), "plain node " + node);
                 }
             }
+        } finally {
+            bench.tearDown();
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"plainRecursive, 0", "plainAfterCollection, 3"})
+    void onlyTheCollectedBaselineRebuildsAfterACollection(String selected, int reentries) {
+        CascadeDeleteBenchmark bench = new CascadeDeleteBenchmark();
+        bench.entities = N;
+        bench.fanOut = 4;
+        bench.setUp(selected);
+        try {
+            for (int round = 0; round < 3; round++) {
+                bench.rebuild();
+                assertEquals(N, bench.plainAliveCount, "plain before operation " + round);
+                assertEquals(0, selected.equals("plainRecursive") ? bench.plainRecursive()
+                        : bench.plainAfterCollection(), "plain after operation " + round);
+            }
+            assertEquals(reentries, bench.plainReentries, selected);
+            assertEquals(0, bench.reentries, "no jtecs world is built for a baseline");
+            assertNull(bench.world);
         } finally {
             bench.tearDown();
         }
