@@ -580,20 +580,29 @@ public final class EntityIndex {
     private void freeInOrder(long[] ids, int n, boolean reverse) {
         ensureFree(n);
         long[] m = meta;
-        for (int k = 0; k < n; k++) {
-            int slot = Entity.slot(ids[reverse ? n - 1 - k : k]);
-            long word = m[slot];
-            assert (word & STATE_MASK) == ALIVE_BITS : "slot " + slot + " is " + stateName(stateAt(slot));
-            int g = (int) (word & GENERATION_MASK);
-            if (g == Entity.MAX_GENERATION) {
-                m[slot] = (word & ~STATE_MASK) | ((long) RETIRED << STATE_SHIFT);
-                continue;
+        int[] rows = row;
+        int[] stack = freeStack;
+        int top = freeCount; // in a local: a push is then no read and write of the field, which the next one waits for
+        int step = reverse ? -1 : 1;
+        int k = 0;
+        try {
+            for (int i = reverse ? n - 1 : 0; k < n; k++, i += step) {
+                int slot = Entity.slot(ids[i]);
+                long word = m[slot];
+                assert (word & STATE_MASK) == ALIVE_BITS : "slot " + slot + " is " + stateName(stateAt(slot));
+                int g = (int) (word & GENERATION_MASK);
+                if (g == Entity.MAX_GENERATION) {
+                    m[slot] = (word & ~STATE_MASK) | ((long) RETIRED << STATE_SHIFT);
+                    continue;
+                }
+                m[slot] = (word & ~(STATE_MASK | GENERATION_MASK)) | ((long) FREE << STATE_SHIFT) | (g + 1);
+                rows[slot] = top;
+                stack[top++] = slot;
             }
-            m[slot] = (word & ~(STATE_MASK | GENERATION_MASK)) | ((long) FREE << STATE_SHIFT) | (g + 1);
-            row[slot] = freeCount;
-            freeStack[freeCount++] = slot;
+        } finally { // also should an id be out of range: the count and the stack stay in step with the slots freed
+            freeCount = top;
+            aliveCount -= k;
         }
-        aliveCount -= n;
     }
 
     /** Records that the entities {@code ids[0, n)} now occupy consecutive rows of one store. */

@@ -311,6 +311,26 @@ class EntityIndexTest {
         }
     }
 
+    /**
+     * A slot out of range part way through (a caller's bug) stops the pass there: the slots freed before it are
+     * free, counted and on the stack, in the order they would have been, and the rest stay alive.
+     */
+    @Test
+    void freeingInOrderThatMeetsASlotOutOfRangeKeepsTheSlotsFreedBeforeIt() {
+        EntityIndex index = new EntityIndex(100);
+        long[] ids = eightAlive(index);
+        long[] order = {ids[2], ids[5], Entity.pack(100_000, 0), ids[3]};
+        int[] stackBefore = index.freeStack();
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> index.freeInReverseOrder(order, order.length));
+        assertEquals(7, index.aliveCount(), "ids[3] was freed before the bad slot");
+        assertFalse(index.isAlive(ids[3]));
+        assertTrue(index.isAlive(ids[2]) && index.isAlive(ids[5]), "the ids after the bad slot stay alive");
+        int[] stack = index.freeStack();
+        assertEquals(stackBefore.length + 1, stack.length, "one slot pushed");
+        assertEquals(Entity.slot(ids[3]), stack[stack.length - 1], "ids[3]'s, on top");
+        assertEquals(Entity.slot(ids[3]), Entity.slot(index.allocate()), "so the next allocation takes it");
+    }
+
     @Test
     void freeingInOrderWhoseStackCannotGrowChangesNothing() {
         EntityIndex index = new EntityIndex(10_000);
