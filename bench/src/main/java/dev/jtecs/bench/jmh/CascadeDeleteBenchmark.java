@@ -120,7 +120,6 @@ public class CascadeDeleteBenchmark {
     /** The baseline's tree, and the scratch one its rebuild deletes after the collection (as jtecs's does). */
     private PlainTree plain;
     private PlainTree plainScratch;
-    int plainAliveCount;
     /** Whether the baseline's rebuild collects as jtecs's does ({@link #plainAfterCollection} or every engine). */
     private boolean plainCollected;
     int plainReentries; // how many times reenterPlainAfterCollection ran (tests)
@@ -191,7 +190,6 @@ public class CascadeDeleteBenchmark {
                 reenterPlainAfterCollection();
             }
         }
-        plainAliveCount = plain.aliveCount;
     }
 
     @TearDown(Level.Trial)
@@ -210,9 +208,7 @@ public class CascadeDeleteBenchmark {
 
     @Benchmark
     public int plainRecursive() {
-        PlainTree plain = this.plain;
-        plain.delete(0);
-        return plainAliveCount = plain.aliveCount;
+        return deletePlainTree();
     }
 
     /**
@@ -221,9 +217,19 @@ public class CascadeDeleteBenchmark {
      */
     @Benchmark
     public int plainAfterCollection() {
+        return deletePlainTree();
+    }
+
+    /** Deletes the baseline's tree from its root; returns how many of its nodes are left (0). */
+    private int deletePlainTree() {
         PlainTree plain = this.plain;
         plain.delete(0);
-        return plainAliveCount = plain.aliveCount;
+        return plain.aliveCount;
+    }
+
+    /** How many nodes of the baseline's tree are alive (tests). */
+    int plainAliveCount() {
+        return plain.aliveCount;
     }
 
     /** Whether the plain tree's node is alive (tests). */
