@@ -30,6 +30,9 @@ public final class EntityIndex {
     public static final byte ALIVE = 2;
     public static final byte RETIRED = 3;
 
+    /** The first capacity, in slots: room for 1,024 entities beside slot 0, which none takes. */
+    static final int FIRST_SLOTS = 1025;
+
     private final int maxEntities;
     // per slot, in one long: generation (bits 0-30), state (bits 31-32) and store (bits 33-63), so a liveness
     // check and the store of a live entity are one load
@@ -46,7 +49,7 @@ public final class EntityIndex {
             throw new IllegalArgumentException("maxEntities=" + maxEntities + " outside 1.." + Entity.MAX_ENTITIES);
         }
         this.maxEntities = maxEntities;
-        int initial = Math.min(maxEntities + 1, 1024);
+        int initial = Math.min(maxEntities + 1, FIRST_SLOTS);
         meta = new long[initial];
         row = new int[initial];
         freeStack = new int[64];
@@ -698,7 +701,10 @@ public final class EntityIndex {
         if (needed <= meta.length) {
             return;
         }
-        int doubled = (int) Math.min((long) maxEntities + 1, Math.max(needed, (long) meta.length * 2));
+        // the entities the slots hold double, slot 0 aside: a population of a power of two entities then fits a
+        // capacity the doubling reaches, where doubling the slots left it one slot short and copied the whole index
+        // again for that slot (16,384 entities: 1,024 to 16,384 slots, then 16,386)
+        int doubled = (int) Math.min((long) maxEntities + 1, Math.max(needed, 2L * (meta.length - 1) + 1));
         // fitted to the heap's regions (Growth.fitted), never past the last slot there can be
         int capacity = Math.min(maxEntities + 1, Growth.fitted(meta.length, doubled, needed, Long.BYTES));
         // both first, then assign: a failed growth leaves the arrays as they were, of one length

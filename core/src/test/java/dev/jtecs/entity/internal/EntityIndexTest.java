@@ -31,7 +31,7 @@ class EntityIndexTest {
     void reservedSlotsAreHandedOutWithoutGrowingAndRecycledOnesCountFirst() {
         assertTrue(AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults=true");
         EntityIndex index = new EntityIndex(5_000);
-        index.reserveSlots(3_000); // past the first 1,024 entries
+        index.reserveSlots(3_000); // past the first 1,025 entries
         AllocationFaults.disarm();
         for (int i = 0; i < 3_000; i++) {
             index.allocate();
@@ -46,6 +46,22 @@ class EntityIndexTest {
         index.free(8);
         index.reserveSlots(2); // two recycled slots: nothing new needed, and the world is full otherwise
         assertThrows(IllegalArgumentException.class, () -> index.reserveSlots(3), "two recycled, no new slot left");
+    }
+
+    @Test
+    void aPowerOfTwoPopulationGrowsTheIndexByDoublingAlone() {
+        // from the first capacity (1,024 entities beside slot 0) to 16,384 entities: four doublings, each growing
+        // the slot words and the rows together; slot 0 does not cost a fifth growth, a copy of the whole index, for
+        // the one slot past 16,384 that it takes
+        EntityIndex index = new EntityIndex(1 << 20);
+        AllocationFaults.disarm();
+        for (int i = 0; i < 1 << 14; i++) {
+            index.allocate();
+        }
+        assertEquals(8, AllocationFaults.seen(AllocationFaults.Kind.HEAP));
+        index.allocate(); // entity 16,385: the next doubling
+        assertEquals(10, AllocationFaults.seen(AllocationFaults.Kind.HEAP));
+        assertEquals((1 << 14) + 2, index.highWater());
     }
 
     @Test
@@ -589,9 +605,9 @@ class EntityIndexTest {
 
     @Test
     void heapOomWhileTheIndexGrowsLeavesItsArraysInStep() { // issue 18, defect 7
-        // the two slot arrays grow one after the other, twice in the loop below (past 2,048 and 4,096 entries; the
-        // growth past the first 1,024 came with the 1,024 ids made first): fail each of the four growths
-        for (int k = 1; k <= 4; k++) {
+        // the two slot arrays grow one after the other, three times in the loop below (past 1,024, 2,048 and 4,096
+        // entities; the 1,024 ids made first fill the first capacity): fail each of the six growths
+        for (int k = 1; k <= 6; k++) {
             EntityIndex index = new EntityIndex(1 << 20);
             long[] ids = new long[1024];
             for (int i = 0; i < ids.length; i++) {
@@ -906,21 +922,22 @@ class EntityIndexTest {
     // ---------------------------------------------------------------- edges of the arrays and of the ranges
 
     /**
-     * An index whose slot arrays hold exactly {@code highWater} entries (slots 1 to 1,023 in use, 1,024 entries,
+     * An index whose slot arrays hold exactly {@code highWater} entries (slots 1 to 1,024 in use, 1,025 entries,
      * the first capacity): a lookup of the first slot past the mark must answer from the mark, not read the arrays.
      */
     @Test
     void lookupsAtTheMarkOfArraysWithNoRoomLeftAnswerFreeWithoutReadingThem() {
         EntityIndex index = new EntityIndex(2000);
-        for (int i = 1; i < 1024; i++) {
+        int full = EntityIndex.FIRST_SLOTS; // 1,025
+        for (int i = 1; i < full; i++) {
             index.publish(Entity.slot(index.allocate()), 1, i);
         }
-        assertEquals(1024, index.highWater());
-        long past = Entity.pack(1024, 0);
+        assertEquals(full, index.highWater());
+        long past = Entity.pack(full, 0);
         assertEquals(EntityIndex.FREE, index.stateOf(past));
-        assertEquals(EntityIndex.FREE, index.slotState(1024));
+        assertEquals(EntityIndex.FREE, index.slotState(full));
         assertEquals(EntityIndex.FREE, index.slotState(0));
-        assertTrue(index.describeDead(past, "op").contains("does not exist (slot=1024 never allocated"),
+        assertTrue(index.describeDead(past, "op").contains("does not exist (slot=1025 never allocated"),
                 index.describeDead(past, "op"));
         index.checkReservable(past, "op"); // accepted: a fresh slot
         index.checkReservable(Entity.pack(2000, 0), "op"); // the last slot there can be
