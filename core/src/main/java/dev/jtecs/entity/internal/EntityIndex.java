@@ -703,7 +703,8 @@ public final class EntityIndex {
         }
         // the entities the slots hold double, slot 0 aside: a population of a power of two entities then fits a
         // capacity the doubling reaches, where doubling the slots left it one slot short and copied the whole index
-        // again for that slot (16,384 entities: 1,024 to 16,384 slots, then 16,386)
+        // again for that slot (16,384 entities: 1,024 to 16,384 slots, then 32,768, or 16,386 in a world of at most
+        // 16,385)
         int doubled = (int) Math.min((long) maxEntities + 1, Math.max(needed, 2L * (meta.length - 1) + 1));
         // fitted to the heap's regions (Growth.fitted), never past the last slot there can be
         int capacity = Math.min(maxEntities + 1, Growth.fitted(meta.length, doubled, needed, Long.BYTES));
