@@ -8,7 +8,8 @@ import java.util.Arrays;
  *
  * <p>Invariants: a slot is in exactly one state; only {@link #FREE} slots sit on the free stack, each once, and
  * each free slot's {@code row} entry is its position there; the store and row are meaningful only for
- * {@link #ALIVE} slots; slots at or above {@code highWater} have never been used and have generation 0.
+ * {@link #ALIVE} slots; slots at or above {@code highWater} have never been used and have generation 0, except that
+ * the first {@code tail} of them may be reserved lazily (below).
  *
  * <pre>
  *   allocate ──► RESERVED ──publish──► ALIVE ──free──► FREE ──allocate──► RESERVED ...
@@ -43,6 +44,12 @@ public final class EntityIndex {
     private int freeCount;
     private int highWater = 1;
     private int aliveCount;
+    // slots [highWater, highWater + tail) are reserved and stamped for tailArchetype, but not written yet: fresh slots
+    // a spawn queue took one at a time (allocateStamped) while nothing was free. Their words still read as never
+    // used, and the arrays need not reach them yet; publishing them as a prefix of the run writes each slot once,
+    // and any other change writes the whole run first (settle), so everything below sees ordinary reserved slots
+    private int tail;
+    private int tailArchetype;
 
     public EntityIndex(int maxEntities) {
         if (maxEntities < 1 || maxEntities > Entity.MAX_ENTITIES) {
@@ -61,7 +68,7 @@ public final class EntityIndex {
 
     /** The number of slots ever handed out plus one (slot 0). */
     public int highWater() {
-        return highWater;
+        return highWater + tail;
     }
 
     public int aliveCount() {
@@ -79,7 +86,10 @@ public final class EntityIndex {
             return FREE;
         }
         int slot = Entity.slot(id);
-        if (slot >= highWater || generationOf(slot) != Entity.generation(id)) {
+        if (slot >= highWater) { // never used, or reserved lazily at generation 0
+            return slot < highWater + tail && Entity.generation(id) == 0 ? RESERVED : FREE;
+        }
+        if (generationOf(slot) != Entity.generation(id)) {
             return FREE;
         }
         return stateAt(slot);
@@ -108,18 +118,18 @@ public final class EntityIndex {
         }
         int slot = Entity.slot(id);
         int idGeneration = Entity.generation(id);
-        if (slot >= highWater) {
+        if (slot >= highWater + tail) {
             return operation + ": entity " + Entity.toString(id) + " does not exist (slot=" + slot
                     + " never allocated, id generation=" + idGeneration + ")";
         }
         return operation + ": entity " + Entity.toString(id) + " is dead or stale (slot=" + slot
                 + " id generation=" + idGeneration + " current generation=" + generationOf(slot)
-                + " state=" + stateName(stateAt(slot)) + ")";
+                + " state=" + stateName(slotState(slot)) + ")";
     }
 
     /** How many more ids can be reserved (free slots plus never-used ones). */
     public long available() {
-        return freeCount + ((long) maxEntities + 1 - highWater);
+        return freeCount + ((long) maxEntities + 1 - highWater - tail);
     }
 
     /** Whether recycled slots are waiting (a batch would then not be fresh and consecutive). */
@@ -129,6 +139,7 @@ public final class EntityIndex {
 
     /** Hands out a new id in the {@link #RESERVED} state. */
     public long allocate() {
+        settle();
         int slot;
         if (freeCount > 0) {
             slot = freeStack[--freeCount];
@@ -145,13 +156,71 @@ public final class EntityIndex {
     }
 
     /**
+     * {@link #allocate} and {@link #stampBatch} in one: a new id, reserved and stamped for a batch bound for
+     * {@code archetype}. While no slot is free and the ids before it went to the same archetype this way, it takes
+     * the next fresh slot without writing it or growing the arrays: a run of such spawns is written once, when its
+     * batch is published ({@link #publishRange}), and the arrays grow once for all of it then.
+     *
+     * @throws IllegalStateException when the world is full (nothing is reserved)
+     */
+    public long allocateStamped(int archetype) {
+        int slot = highWater + tail;
+        if (freeCount == 0 && (tail == 0 || tailArchetype == archetype) && slot <= maxEntities) {
+            tailArchetype = archetype;
+            tail++;
+            return Entity.pack(slot, 0); // a fresh slot: generation 0
+        }
+        long id = allocate();
+        row[Entity.slot(id)] = archetype;
+        return id;
+    }
+
+    /**
+     * The id the next {@link #allocateStamped} (or {@link #allocate}) hands out, without reserving it: the top of
+     * the free stack, else the next fresh slot; 0 (no id) when the world is full, and the allocation would throw.
+     */
+    public long nextId() {
+        if (freeCount > 0) {
+            int slot = freeStack[freeCount - 1];
+            return Entity.pack(slot, generationOf(slot));
+        }
+        int slot = highWater + tail;
+        return slot <= maxEntities ? Entity.pack(slot, 0) : 0;
+    }
+
+    /**
+     * Writes the lazily reserved slots (see {@link #allocateStamped}) as ordinary reserved slots, growing the arrays
+     * first; a failed growth changes nothing. Every change but publishing a prefix of them starts here.
+     */
+    private void settle() {
+        if (tail != 0) {
+            int to = highWater + tail;
+            ensureSlots(to);
+            fillStateAndGeneration(highWater, to, RESERVED, 0);
+            Arrays.fill(row, highWater, to, tailArchetype);
+            highWater = to;
+            tail = 0;
+        }
+    }
+
+    /**
+     * Grows the arrays to hold the lazily reserved slots, so that publishing them allocates nothing: the commit
+     * calls this before it places a batch (a failure then leaves the batch and its slots as they were).
+     */
+    public void roomForReserved() {
+        if (tail != 0) {
+            ensureSlots(highWater + tail);
+        }
+    }
+
+    /**
      * The message of a full world: what did not fit, and what the slots hold, counted now (an error path only).
      * Retired slots are counted apart: their generation ran out, so they are never handed out again, and a world
      * can be full with no entity alive.
      */
     private String full(String what) {
         int alive = 0;
-        int reserved = 0;
+        int reserved = tail;
         int retired = 0;
         for (int slot = 1; slot < highWater; slot++) {
             switch (stateAt(slot)) {
@@ -201,6 +270,7 @@ public final class EntityIndex {
      * @throws IllegalStateException when fewer than {@code count} slots are left; nothing is reserved then
      */
     public long allocateScattered(int count, int archetype, long[] out, int outOffset) {
+        settle();
         if (count > available()) {
             throw new IllegalStateException(full("a batch of " + count + " does not fit"));
         }
@@ -229,6 +299,7 @@ public final class EntityIndex {
      * @throws IllegalStateException when fewer than {@code count} slots are left
      */
     public long allocateConsecutive(int count, int archetype) {
+        settle();
         long fresh = (long) maxEntities + 1 - highWater;
         if (count > freeCount + fresh) {
             throw new IllegalStateException(full("a batch of " + count + " does not fit"));
@@ -278,17 +349,22 @@ public final class EntityIndex {
      * yet, or -1 for a slot reserved by a single spawn (or not reserved at all).
      */
     public int batchArchetype(int slot) {
+        if (slot >= highWater) {
+            return slot < highWater + tail ? tailArchetype : -1;
+        }
         return stateAt(slot) == RESERVED ? row[slot] : -1;
     }
 
     /** Stamps a slot reserved by {@link #reserveAt} as part of a batch bound for {@code archetype}. */
     public void stampBatch(int slot, int archetype) {
+        settle();
         assert stateAt(slot) == RESERVED;
         row[slot] = archetype;
     }
 
     /** {@link #stampBatch} of every slot of {@code slots[from, to)} (ascending), run by run. */
     public void stampSlots(int[] slots, int from, int to, int archetype) {
+        settle();
         for (int i = from; i < to; ) {
             int end = runEnd(slots, i, to);
             assert allReserved(slots[i], slots[i] + end - i);
@@ -320,8 +396,8 @@ public final class EntityIndex {
         if (slot > maxEntities) {
             throw new IllegalArgumentException(operation + ": slot=" + slot + " exceeds maxEntities=" + maxEntities);
         }
-        if (slot < highWater && stateAt(slot) != FREE) {
-            throw new IllegalArgumentException(operation + ": slot=" + slot + " is " + stateName(stateAt(slot))
+        if (slot < highWater + tail && slotState(slot) != FREE) {
+            throw new IllegalArgumentException(operation + ": slot=" + slot + " is " + stateName(slotState(slot))
                     + " (current generation=" + generationOf(slot) + ", requested generation="
                     + Entity.generation(id) + "); it requires a slot that is not in use");
         }
@@ -341,8 +417,21 @@ public final class EntityIndex {
                 + "generation " + generationOf(slot) + " or later");
     }
 
-    /** Publishes {@code count} consecutive reserved slots at consecutive rows of one store. */
+    /**
+     * Publishes {@code count} consecutive reserved slots at consecutive rows of one store. When they are the first
+     * of the lazily reserved slots, each is written once, alive (the arrays grow first if
+     * {@link #roomForReserved} did not make the room; a failed growth changes nothing).
+     */
     public void publishRange(int firstSlot, int count, int store, int firstRow) {
+        if (tail != 0) {
+            if (firstSlot == highWater && count <= tail) {
+                ensureSlots(firstSlot + count);
+                highWater += count; // the rest stay lazy, a run that starts at the new mark
+                tail -= count;
+            } else {
+                settle();
+            }
+        }
         fillAlive(firstSlot, firstSlot + count, store);
         int[] rows = row;
         int delta = firstRow - firstSlot;
@@ -357,6 +446,7 @@ public final class EntityIndex {
      * stale), and the free stack is rebuilt so that new ids come in ascending slot order.
      */
     public void clear() {
+        settle();
         reserveForClear(); // every slot may go back on the free stack: room first, so a failure changes nothing
         freeCount = 0;
         for (int slot = highWater - 1; slot >= 1; slot--) {
@@ -388,6 +478,7 @@ public final class EntityIndex {
      * @throws IllegalArgumentException like {@link #checkReservable}; nothing changes then
      */
     public void reserveAt(long id, String operation) {
+        settle();
         if (!Entity.isWellFormed(id)) {
             throw new IllegalArgumentException(operation + ": id=" + id + " is not an entity id (slot must be 1.."
                     + Entity.MAX_ENTITIES + ")");
@@ -422,6 +513,7 @@ public final class EntityIndex {
 
     /** Publishes a reserved id at an archetype row. */
     public void publish(int slot, int table, int rowIndex) {
+        settle();
         assert stateAt(slot) == RESERVED : "slot " + slot + " is " + stateName(stateAt(slot));
         setState(slot, ALIVE);
         setStore(slot, table);
@@ -436,6 +528,7 @@ public final class EntityIndex {
      * rows one after the other.
      */
     public void publishSlots(int[] slots, int[] rows, int from, int to, int store, int firstRow) {
+        settle();
         if (from < 0 || to < from || to > slots.length || to > rows.length) {
             throw new IllegalArgumentException("slots [" + from + ", " + to + ") outside " + slots.length
                     + " slots and " + rows.length + " rows");
@@ -490,7 +583,7 @@ public final class EntityIndex {
     }
 
     public int generationOf(int slot) {
-        return (int) (meta[slot] & GENERATION_MASK);
+        return slot >= highWater ? 0 : (int) (meta[slot] & GENERATION_MASK); // never used or lazily reserved: 0
     }
 
     // ---------------------------------------------------------------- the packed slot word
@@ -619,6 +712,7 @@ public final class EntityIndex {
 
     /** Frees an alive or reserved slot: its generation grows, so every handle to it goes stale. */
     public void free(int slot) {
+        settle();
         byte s = stateAt(slot);
         assert s == ALIVE || s == RESERVED : "slot " + slot + " is " + stateName(s);
         boolean retires = generationOf(slot) == Entity.MAX_GENERATION;
@@ -648,12 +742,12 @@ public final class EntityIndex {
             throw new IllegalArgumentException("reserve: count=" + count + " must not be negative");
         }
         long fresh = Math.max(0, (long) count - freeCount);
-        long left = (long) maxEntities + 1 - highWater;
+        long left = (long) maxEntities + 1 - highWater - tail;
         if (fresh > left) {
             throw new IllegalArgumentException("reserve: " + count + " more entities do not fit: " + freeCount
                     + " recycled and " + left + " new slots are left of maxEntities=" + maxEntities);
         }
-        ensureSlots((int) (highWater + fresh));
+        ensureSlots((int) (highWater + tail + fresh));
     }
 
     /**
@@ -669,6 +763,7 @@ public final class EntityIndex {
      * begun; a caller that empties the world's tables first calls this before them.
      */
     public void reserveForClear() {
+        settle();
         if (highWater > freeStack.length) {
             freeStack = Growth.copyOf(freeStack, highWater);
         }
@@ -719,7 +814,10 @@ public final class EntityIndex {
 
     /** The state of a slot below {@link #highWater()} ({@link #FREE} for slot 0 and slots past it). */
     public byte slotState(int slot) {
-        return slot <= 0 || slot >= highWater ? FREE : stateAt(slot);
+        if (slot >= highWater) {
+            return slot < highWater + tail ? RESERVED : FREE;
+        }
+        return slot <= 0 ? FREE : stateAt(slot);
     }
 
     /** The number of slots on the free stack. */
@@ -750,6 +848,7 @@ public final class EntityIndex {
      *     (nothing changes then)
      */
     public void prepareRestore(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots) {
+        settle();
         layOutRestore(newHighWater, freeSlots, freeGenerations, restoredSlots, restoredSlots.length, null, 0);
     }
 
@@ -769,6 +868,7 @@ public final class EntityIndex {
      */
     public void prepareRestoreReserved(int newHighWater, int[] freeSlots, int[] freeGenerations, int[] restoredSlots,
             int[] restoredGenerations, int restoredCount, int archetype) {
+        settle();
         if (restoredCount < 0 || restoredCount > restoredSlots.length || restoredCount > restoredGenerations.length) {
             throw new IllegalArgumentException("prepareRestoreReserved: " + restoredCount + " restored slots but "
                     + restoredSlots.length + " slots and " + restoredGenerations.length + " generations");
@@ -856,6 +956,7 @@ public final class EntityIndex {
      * @param generations the generation of each restored slot's id, in the same order
      */
     public boolean reserveRestored(int[] slots, int[] generations, int archetype) {
+        settle();
         int n = slots.length;
         int base = freeCount - n;
         if (generations.length != n || base < 0 || !Arrays.equals(freeStack, base, freeCount, slots, 0, n)) {

@@ -60,6 +60,7 @@ final class BulkPaths {
             op.done = true;
             return;
         }
+        index.roomForReserved(); // the index's room for the slots it reserved lazily, before anything changes
         drain.reserveSparseRows(op.sparse, 0, n); // before the rows exist: see CommitDrain.sparseRows
         int from = table.appendRows(n);
         int to = from + n;

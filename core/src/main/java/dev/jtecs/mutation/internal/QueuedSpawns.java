@@ -164,7 +164,10 @@ final class QueuedSpawns implements SpawnQueue {
             idCount = 0;
         }
         rows.ensureRoom(); // room first: nothing below allocates
-        if (idCount == ids.length) {
+        // the batch's ids stay implicit while they run on from its first (see BatchOp.addQueued): only a member
+        // that breaks the run, and every one after it, needs the id buffer, so that is when it grows and is written
+        boolean listed = join && (open.ids != null || index.nextId() != open.firstId + open.count);
+        if (listed && idCount == ids.length) {
             ids = Growth.copyOf(ids, ids.length * 2);
         }
         if (!join) {
@@ -175,13 +178,21 @@ final class QueuedSpawns implements SpawnQueue {
         int row = rows.append(); // a default factory may throw: nothing has changed then
         long id;
         try {
-            id = index.allocate();
+            id = index.allocateStamped(table.id()); // a fresh slot is written (and the index grown) at publication
         } catch (RuntimeException | Error e) {
             rows.dropLast();
             throw e;
         }
-        index.stampBatch(Entity.slot(id), table.id());
-        ids[idCount++] = id;
+        assert listed || !join || id == open.firstId + open.count : "the index handed out another id than it named";
+        if (listed) {
+            if (open.ids == null) { // the run breaks here: the ids before this one were never written
+                for (int i = 0; i < open.count; i++) {
+                    ids[open.idsFrom + i] = open.firstId + i;
+                }
+            }
+            ids[idCount] = id;
+        }
+        idCount++;
         scopes.enter();
         boolean ok = false;
         try {

@@ -65,6 +65,170 @@ class EntityIndexTest {
     }
 
     @Test
+    void stampedFreshSlotsGrowNothingUntilTheirRunIsPublishedAndAreWrittenOnceThen() {
+        EntityIndex index = new EntityIndex(1 << 20);
+        AllocationFaults.disarm();
+        for (int i = 0; i < 1 << 14; i++) {
+            long id = index.allocateStamped(7);
+            assertEquals(Entity.pack(i + 1, 0), id, "fresh slots, one after the other, at generation 0");
+            assertEquals(EntityIndex.RESERVED, index.stateOf(id));
+            assertEquals(7, index.batchArchetype(i + 1));
+            assertFalse(index.isAlive(id));
+        }
+        assertEquals(0, AllocationFaults.seen(AllocationFaults.Kind.HEAP), "16,384 reservations past the 1,024 room");
+        assertEquals((1 << 14) + 1, index.highWater());
+        assertEquals((1 << 20) - (1 << 14), index.available());
+        assertEquals(EntityIndex.FREE, index.stateOf(Entity.pack(100, 1)), "another generation of a reserved slot");
+        assertEquals(EntityIndex.FREE, index.stateOf(Entity.pack((1 << 14) + 1, 0)), "the slot past them");
+        index.roomForReserved();
+        assertEquals(2, AllocationFaults.seen(AllocationFaults.Kind.HEAP), "one growth of both arrays, to the run");
+        index.publishRange(1, 10_000, 3, 0); // the first of them: the rest stay reserved
+        assertEquals(EntityIndex.RESERVED, index.stateOf(Entity.pack(10_001, 0)));
+        assertEquals(7, index.batchArchetype(10_001));
+        index.publishRange(10_001, 6_384, 4, 5);
+        assertEquals(2, AllocationFaults.seen(AllocationFaults.Kind.HEAP), "publishing grows nothing more");
+        assertEquals(1 << 14, index.aliveCount());
+        assertEquals(3, index.aliveStore(Entity.pack(10_000, 0)));
+        assertEquals(9_999, index.rowOf(10_000));
+        assertEquals(4, index.aliveStore(Entity.pack(1 << 14, 0)));
+        assertEquals(6_388, index.rowOf(1 << 14));
+        assertEquals((1 << 14) + 1, index.highWater());
+    }
+
+    @Test
+    void aStampedRunStopsAtAFreeSlotAnotherArchetypeOrAFullWorld() {
+        EntityIndex index = new EntityIndex(6);
+        long a = index.allocateStamped(1);
+        long b = index.allocateStamped(2); // another archetype: the run so far is written first
+        assertEquals(2, index.batchArchetype(Entity.slot(b)));
+        assertEquals(1, index.batchArchetype(Entity.slot(a)));
+        index.publish(Entity.slot(a), 0, 0);
+        index.free(Entity.slot(a));
+        long recycled = index.allocateStamped(2); // a free slot comes first, as allocate takes it
+        assertEquals(Entity.pack(1, 1), recycled);
+        assertEquals(2, index.batchArchetype(1));
+        for (int i = 0; i < 4; i++) {
+            assertEquals(index.nextId(), index.allocateStamped(2));
+        }
+        assertEquals(0, index.nextId(), "full: no id is next");
+        IllegalStateException full = assertThrows(IllegalStateException.class, () -> index.allocateStamped(2));
+        assertTrue(full.getMessage().contains("6 reserved"), full.getMessage());
+        assertEquals(0, index.available());
+    }
+
+    @Test
+    void aFailedGrowthForTheStampedRunChangesNothing() {
+        EntityIndex index = new EntityIndex(1 << 20);
+        for (int i = 0; i < 3_000; i++) {
+            index.allocateStamped(5);
+        }
+        long last = Entity.pack(3_000, 0);
+        for (int k = 1; k <= 2; k++) { // the slot words, then the rows
+            try {
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                assertThrows(OutOfMemoryError.class, index::roomForReserved, "fault " + k);
+                AllocationFaults.failAt(AllocationFaults.Kind.HEAP, k);
+                assertThrows(OutOfMemoryError.class, () -> index.free(3_000), "freeing one writes the run first");
+            } finally {
+                AllocationFaults.disarm();
+            }
+            assertEquals(EntityIndex.RESERVED, index.stateOf(last), "fault " + k);
+            assertEquals(5, index.batchArchetype(3_000));
+            assertEquals(3_001, index.highWater());
+        }
+        index.free(3_000); // memory is back: the run is written, then the slot freed
+        assertEquals(EntityIndex.FREE, index.stateOf(last));
+        assertEquals(EntityIndex.RESERVED, index.stateOf(Entity.pack(2_999, 0)));
+        assertEquals(Entity.pack(3_000, 1), index.nextId());
+    }
+
+    /**
+     * Stamped allocations reserve lazily; every other call must see what {@link EntityIndex#allocate} followed by
+     * {@link EntityIndex#stampBatch} would have left. Two indexes run the same seeded operations, one reserving
+     * lazily and one eagerly, and agree on everything they answer after each. Replay with its printed seed.
+     */
+    @Test
+    void lazyStampedReservationsAnswerAsEagerOnesThroughRandomOperations() {
+        long seed = Long.getLong("jtecs.indexSeed", System.nanoTime());
+        System.out.println("EntityIndexTest lazy-stamp seed: " + seed + " (-Djtecs.indexSeed=" + seed + ")");
+        Random random = new Random(seed);
+        int max = 2_500;
+        EntityIndex lazy = new EntityIndex(max);
+        EntityIndex eager = new EntityIndex(max);
+        List<Long> reserved = new ArrayList<>();
+        List<Long> alive = new ArrayList<>();
+        for (int step = 0; step < 10_000; step++) {
+            int op = random.nextInt(12);
+            String at = "seed " + seed + " step " + step + " op " + op;
+            if (op < 5 && lazy.available() > 0) { // stamped spawns, mostly one archetype
+                int archetype = random.nextInt(8) == 0 ? 2 : 1;
+                long next = lazy.nextId();
+                long id = lazy.allocateStamped(archetype);
+                assertEquals(next, id, at);
+                long expected = eager.allocate();
+                eager.stampBatch(Entity.slot(expected), archetype);
+                assertEquals(expected, id, at);
+                reserved.add(id);
+            } else if (op < 7 && !reserved.isEmpty()) { // publish the oldest reserved run: as a range when it is one
+                int n = 1;
+                long first = reserved.get(0);
+                while (n < reserved.size() && reserved.get(n) == first + n && random.nextInt(50) != 0) {
+                    n++;
+                }
+                int row = random.nextInt(1 << 20);
+                lazy.publishRange(Entity.slot(first), n, 3, row);
+                eager.publishRange(Entity.slot(first), n, 3, row);
+                for (int i = 0; i < n; i++) {
+                    alive.add(reserved.remove(0));
+                }
+            } else if (op == 7 && !reserved.isEmpty()) { // publish one reserved id alone
+                long id = reserved.remove(random.nextInt(reserved.size()));
+                lazy.publish(Entity.slot(id), 4, 9);
+                eager.publish(Entity.slot(id), 4, 9);
+                alive.add(id);
+            } else if (op == 8 && !reserved.isEmpty()) { // release a reserved id (a staged spawn taken back)
+                long id = reserved.remove(random.nextInt(reserved.size()));
+                lazy.free(Entity.slot(id));
+                eager.free(Entity.slot(id));
+            } else if (op == 9 && !alive.isEmpty()) { // despawn
+                long id = alive.remove(random.nextInt(alive.size()));
+                lazy.free(Entity.slot(id));
+                eager.free(Entity.slot(id));
+            } else if (op == 10 && lazy.available() > 0) { // a plain allocation between stamped ones
+                long id = lazy.allocate();
+                assertEquals(eager.allocate(), id, at);
+                reserved.add(id);
+            } else if (op == 11 && random.nextInt(100) == 0) {
+                lazy.clear();
+                eager.clear();
+                reserved.clear();
+                alive.clear();
+            }
+            assertEquals(eager.highWater(), lazy.highWater(), at);
+            assertEquals(eager.available(), lazy.available(), at);
+            assertEquals(eager.aliveCount(), lazy.aliveCount(), at);
+            assertEquals(eager.nextId(), lazy.nextId(), at);
+            int top = lazy.highWater();
+            // every slot now and then; else those about the mark, where the lazily reserved ones are
+            boolean all = step % 10 == 0;
+            for (int slot = all ? 0 : Math.max(0, top - 40); slot <= (all ? max + 1 : Math.min(max + 1, top + 2));
+                    slot++) {
+                assertEquals(eager.slotState(slot), lazy.slotState(slot), at + " slot " + slot);
+                assertEquals(eager.generationOf(slot), lazy.generationOf(slot), at + " slot " + slot);
+                assertEquals(eager.batchArchetype(slot), lazy.batchArchetype(slot), at + " slot " + slot);
+                long id = Entity.pack(Math.max(1, slot), eager.generationOf(slot));
+                assertEquals(eager.stateOf(id), lazy.stateOf(id), at + " slot " + slot);
+                assertEquals(eager.aliveStore(id), lazy.aliveStore(id), at + " slot " + slot);
+            }
+            if (step % 97 == 0) {
+                assertEquals(toList(eager.freeStack()), toList(lazy.freeStack()), at);
+                long probe = Entity.pack(1 + random.nextInt(max), 0);
+                assertEquals(eager.describeDead(probe, "probe"), lazy.describeDead(probe, "probe"), at);
+            }
+        }
+    }
+
+    @Test
     void reservingRefusesANegativeCountOrMoreThanTheCapacityAndChangesNothing() {
         EntityIndex index = new EntityIndex(10);
         index.allocate();

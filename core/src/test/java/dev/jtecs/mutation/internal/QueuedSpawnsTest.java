@@ -15,6 +15,7 @@ import dev.jtecs.component.IntField;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.Entity;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.query.Query;
@@ -83,9 +84,10 @@ class QueuedSpawnsTest {
     }
 
     /**
-     * A heap growth fails at each point of a run of queued spawns in turn (the staged rows, the ids, the entity
-     * index): the spawn that met it throws and leaves the open batch as it was, and every spawn before and after it
-     * is placed with its own values at the commit.
+     * A heap growth fails at each point of a run of queued spawns in turn (the staged rows' columns: the ids of a
+     * fresh world's run stay implicit, and its entity index grows at the commit): the spawn that met it throws and
+     * leaves the open batch as it was, and every spawn before and after it is placed with its own values at the
+     * commit.
      */
     @Test
     void aSpawnThatCannotGrowLeavesTheOpenBatchAsItWas() {
@@ -124,7 +126,97 @@ class QueuedSpawnsTest {
                 }
             }
         }
-        assertTrue(failedAtIndex >= 3, "the rows, the ids and the index each grew at least once: " + failedAtIndex);
+        assertTrue(failedAtIndex >= 3, "the staged rows grew several times: " + failedAtIndex);
+    }
+
+    /**
+     * A fresh world's queued spawns take their slots without writing the entity index or growing it: the commit
+     * grows it once for them before it places their batch. When that growth fails, the publication fails as when
+     * any allocation of it does: nothing is placed, the spawns are discarded and their ids go stale, and the world
+     * goes on (docs/world.md, "A publication fails").
+     */
+    @Test
+    void aCommitThatCannotGrowTheIndexForItsSpawnsDiscardsThemAndTheWorldGoesOn() {
+        // each of the commit's first heap growths in turn (the archetype's views, which it makes later when they
+        // fail, then the index's two arrays)
+        int failed = 0;
+        for (int k = 1; k <= 4; k++) {
+            try (World fresh = World.create()) {
+                SpawnQueue queue = fresh.spawnQueue(List.of(POS));
+                fresh.defer();
+                long[] ids = new long[5_000]; // past the index's first room of 1,024
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = queue.spawn();
+                    queue.set(X, i);
+                }
+                dev.jtecs.entity.internal.AllocationFaults.failAt(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP,
+                        k);
+                boolean threw = false;
+                try {
+                    fresh.commit();
+                } catch (OutOfMemoryError injected) {
+                    threw = true;
+                } finally {
+                    dev.jtecs.entity.internal.AllocationFaults.disarm();
+                }
+                if (threw) {
+                    failed++;
+                    assertEquals(0, fresh.entityCount(), "growth " + k);
+                    assertFalse(fresh.hasPendingChanges(), "growth " + k);
+                    fresh.defer();
+                    for (int i = 0; i < ids.length; i++) {
+                        assertFalse(fresh.isAlive(ids[i]), "growth " + k);
+                        long again = queue.spawn(); // its slot again, at the next generation
+                        assertEquals(Entity.pack(Entity.slot(ids[ids.length - 1 - i]), 1), again, "growth " + k);
+                        ids[ids.length - 1 - i] = again;
+                        queue.set(X, ids.length - 1 - i);
+                    }
+                    fresh.commit();
+                }
+                assertEquals(ids.length, fresh.entityCount(), "growth " + k);
+                for (int i = 0; i < ids.length; i++) {
+                    assertEquals(new Pos(i, 0), fresh.get(ids[i], POS), "growth " + k + ", entity " + i);
+                }
+            }
+        }
+        assertEquals(2, failed, "the index's two arrays grew at the commit, and failed it");
+    }
+
+    /**
+     * A batch keeps its ids implicit while each runs on from the one before; the first that does not (a recycled
+     * slot, or a fresh one after recycled ones) has the ids before it written out. Either way every entity gets its
+     * own values.
+     */
+    @Test
+    void aRunOfIdsThatBreaksPartWayIsWrittenOutAndEachEntityKeepsItsValues() {
+        long[] first = new long[10];
+        for (int i = 0; i < first.length; i++) {
+            first[i] = world.spawn(POS.of(new Pos(100 + i, 0)));
+        }
+        world.despawn(first[6]); // slots 7, 2 and 5 on the free stack, 5 on top
+        world.despawn(first[1]);
+        world.despawn(first[4]);
+        world.despawn(first[3]); // then slot 4: 4 and 5 pop as one run of generation 1
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        world.defer();
+        long[] ids = new long[8];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = queue.spawn();
+            queue.set(X, i).set(Y, -i);
+        }
+        world.commit();
+        assertEquals(Entity.pack(4, 1), ids[0]);
+        assertEquals(Entity.pack(5, 1), ids[1], "the recycled run");
+        assertEquals(Entity.pack(2, 1), ids[2], "the run breaks");
+        assertEquals(Entity.pack(7, 1), ids[3]);
+        assertEquals(Entity.pack(11, 0), ids[4], "fresh slots after the recycled ones");
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(new Pos(i, -i), world.get(ids[i], POS), "entity " + i);
+        }
+        for (int i : new int[] {0, 2, 5, 7, 8, 9}) {
+            assertEquals(new Pos(100 + i, 0), world.get(first[i], POS), "the first spawns, " + i);
+        }
+        assertEquals(14, world.entityCount());
     }
 
     /**
@@ -154,7 +246,7 @@ class QueuedSpawnsTest {
                 if (reserve) {
                     assertEquals(0, grown, "4,000 reserved spawns grew a heap array");
                 } else {
-                    assertTrue(grown > 0, "without the room the rows, ids and index grow");
+                    assertTrue(grown > 0, "without the room the staged rows grow");
                 }
                 fresh.commit();
                 assertEquals(4_001, fresh.entityCount());
