@@ -32,7 +32,9 @@ import java.util.List;
  * it publishes before it returns), and its entity stays staged until its scope closes. The entities of a
  * transaction queued back to back are placed together with the spawn batches of their segment, before the
  * per-entity spawns, as the reference places its bundle queues. A spawned row starts with the queue's constant
- * values and every other native field at its component's default, and the {@code set} calls overwrite fields of
+ * values and every other component at its default, as {@code World.spawn} starts it (a native component's
+ * default, its factory run per entity; a scalar's declared default; a managed component's default, one object
+ * made for each entity, where a batch would leave it empty), and the {@code set} calls overwrite fields of
  * the entity the last {@code spawn()} returned: while it is staged they write its staged row, once it is
  * published they write its row in its archetype (marking the column dirty). Like a batch initializer, those
  * writes are the entity's initial values: other staged calls on its id ({@code World.set}, {@code remove},
@@ -42,8 +44,8 @@ import java.util.List;
  * changes.
  *
  * @implNote A warm spawn allocates nothing (the staged rows and the queue's id buffer grow geometrically and are
- *     reused once their batch is placed), unless a native component of the shape has a default factory, which
- *     runs per entity.
+ *     reused once their batch is placed), unless a component's default is made per entity: a native component of
+ *     the shape with a default factory, or a managed one named by its definition.
  */
 public interface SpawnQueue {
     /**

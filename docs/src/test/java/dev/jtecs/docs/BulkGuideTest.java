@@ -579,6 +579,20 @@ class BulkGuideTest {
     }
 
     @Test
+    void aSpawnQueueStartsAManagedDefinitionAtItsDefaultAsASpawnDoes() {
+        try (World world = World.create()) {
+            // begin-example
+            SpawnQueue packs = world.spawnQueue(List.of(POSITION, INVENTORY)); // INVENTORY by its definition
+            long carried = packs.spawn(); // outside a scope: published before it returns
+            assertEquals(new Inventory(List.of()), world.get(carried, INVENTORY)); // its factory's default
+            assertEquals(world.get(world.spawn(POSITION, INVENTORY), INVENTORY), world.get(carried, INVENTORY));
+            long[] batch = world.batchSpawn(1, List.of(POSITION, INVENTORY), null).toArray();
+            assertNull(world.get(batch[0], INVENTORY)); // a batch leaves it to its initializer
+            // end-example
+        }
+    }
+
+    @Test
     void aReservedQueueSpawnsALevelWithoutGrowing() {
         try (World world = World.create()) {
             // begin-example

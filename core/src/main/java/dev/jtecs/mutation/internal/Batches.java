@@ -7,6 +7,7 @@ import dev.jtecs.component.Input;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.RelationshipValue;
+import dev.jtecs.component.StorageKind;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.component.TargetSelector;
 import dev.jtecs.entity.Entity;
@@ -243,8 +244,24 @@ final class Batches {
         Input[] tagged = withTag(given, tag);
         BatchOp.SparseEdit sparse = sparseEdgesOf(tagged);
         Input[] expanded = expandEdges("spawnQueue", tagged);
-        BatchOp.SpawnPlan plan = drain.planSpawn(expanded, false);
+        BatchOp.SpawnPlan plan = perEntityDefaults(drain.planSpawn(expanded, false));
         return new Planned(given, tag, plan, withRequired(sparse, plan));
+    }
+
+    /**
+     * {@code plan} with each managed component named by its definition given its default per entity, as
+     * {@code World.spawn} gives it (a batch leaves such a column empty for its initializer to fill; a queue's
+     * spawn has none).
+     */
+    private static BatchOp.SpawnPlan perEntityDefaults(BatchOp.SpawnPlan plan) {
+        byte[] modes = plan.modes().clone();
+        for (int p = 0; p < modes.length; p++) {
+            if (modes[p] == BatchOp.NONE && plan.table().componentAt(p).storage() == StorageKind.MANAGED) {
+                modes[p] = BatchOp.DEFAULT;
+            }
+        }
+        return new BatchOp.SpawnPlan(plan.table(), plan.positions(), plan.inputs(), modes, plan.keyed(),
+                plan.sparseRequired());
     }
 
     private void checkSpawnCount(int count) {

@@ -182,6 +182,39 @@ class QueuedSpawnsTest {
         assertEquals(2, failed, "the index's two arrays grew at the commit, and failed it");
     }
 
+    record Bag(List<String> items) {}
+
+    static final dev.jtecs.component.ManagedComponent<Bag> BAG = Components.registerManaged(Bag.class,
+            o -> o.name("test.queue.Bag").defaults(() -> new Bag(new ArrayList<>())));
+
+    record Note(String text) {}
+
+    static final dev.jtecs.component.ManagedComponent<Note> NOTE = Components.registerManaged(Note.class,
+            o -> o.name("test.queue.Note"));
+
+    /**
+     * A managed component named by its definition starts at its default, one made for each entity, as
+     * {@code World.spawn} gives it (a batch leaves it empty for its initializer, but a queue has none).
+     */
+    @Test
+    void aManagedComponentNamedByItsDefinitionStartsAtItsDefaultForEachEntityAsASpawnsDoes() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, BAG, NOTE));
+        world.defer();
+        long a = queue.spawn();
+        long b = queue.spawn();
+        world.commit();
+        long c = queue.spawn(); // the instant path
+        long spawned = world.spawn(POS, BAG, NOTE);
+        for (long id : new long[] {a, b, c}) {
+            assertEquals(world.get(spawned, BAG), world.get(id, BAG));
+            assertEquals(world.get(spawned, NOTE), world.get(id, NOTE));
+            assertEquals(new Note(null), world.get(id, NOTE));
+        }
+        world.get(a, BAG).items().add("rope");
+        assertEquals(List.of(), world.get(b, BAG).items(), "each entity has its own default");
+        assertEquals(List.of(), world.get(c, BAG).items());
+    }
+
     /**
      * A batch keeps its ids implicit while each runs on from the one before; the first that does not (a recycled
      * slot, or a fresh one after recycled ones) has the ids before it written out. Either way every entity gets its
