@@ -9,6 +9,7 @@ import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
+import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.stress.ModelInput.EdgeTo;
 import dev.jtecs.world.World;
@@ -345,8 +346,36 @@ public final class ModelRun {
 
     private void spawn(ModelOp.Spawn op) {
         Input[] inputs = liveInputs(op.inputs());
-        long id = calls.spawn(world, inputs);
-        spawned(op.handle(), id, inputs, op.observe());
+        SpawnQueue queue = op.handle() % 3 == 1 ? queueOf(inputs) : null;
+        if (queue != null) {
+            note("  through the spawn queue of its inputs");
+        }
+        long id = queue != null ? calls.spawn(queue) : calls.spawn(world, inputs);
+        spawned(op.handle(), id, inputs, op.observe(), queue != null);
+    }
+
+    // the spawn queues of this run's world, by their inputs: every third spawn goes through one, sharing its staged
+    // rows and batches with the spawns of the same inputs before it (the reference places it as a batch of one)
+    private final Map<List<Input>, SpawnQueue> queues = new java.util.HashMap<>();
+    private World queuesOf;
+
+    /** The queue of {@code inputs} in this world; null when the world makes none of them (World.spawn then). */
+    private SpawnQueue queueOf(Input[] inputs) {
+        if (queuesOf != world) {
+            queues.clear();
+            queuesOf = world;
+        }
+        List<Input> shape = List.of(inputs);
+        SpawnQueue queue = queues.get(shape);
+        if (queue == null) {
+            try {
+                queue = world.spawnQueue(shape);
+            } catch (IllegalArgumentException refused) { // a shape a queue does not take (keys, sparse edges, ...)
+                return null;
+            }
+            queues.put(shape, queue);
+        }
+        return queue;
     }
 
     private void spawnAt(ModelOp.SpawnAt op) {
@@ -358,14 +387,18 @@ public final class ModelRun {
             return;
         }
         calls.spawnAt(world, id, inputs);
-        spawned(op.handle(), id, inputs, op.observe());
+        spawned(op.handle(), id, inputs, op.observe(), false);
     }
 
     /** What follows a single spawn the world accepted: the reference, the spawn rules, the handle, an observer. */
-    private void spawned(int handle, long id, Input[] inputs, boolean observe) {
+    private void spawned(int handle, long id, Input[] inputs, boolean observe, boolean queued) {
         meetAll(List.of(inputs));
         note("  -> " + Entity.toString(id));
-        model.spawn(id, inputs);
+        if (queued) {
+            model.queueSpawn(id, inputs);
+        } else {
+            model.spawn(id, inputs);
+        }
         for (Input value : systems.applyRules(id, model)) {
             note("  a spawn rule sets " + describe(value));
             expectDirty(id, value.component());

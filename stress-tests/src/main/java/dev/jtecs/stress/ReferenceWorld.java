@@ -7,6 +7,8 @@ import dev.jtecs.component.Component;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.mutation.PartitionDimension;
 import dev.jtecs.component.Input;
+import dev.jtecs.component.ManagedComponent;
+import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TargetSelector;
 import java.util.ArrayList;
@@ -159,6 +161,29 @@ public final class ReferenceWorld {
                 record.entries.put(input.component(), ReferenceRows.valueOf(input));
             }
         }
+    }
+
+    /**
+     * Records a spawn through a spawn queue of {@code inputs} the world answered with {@code id}: an event at once,
+     * as a spawn's, and a spawn batch of one (placed with the batches of its segment, before the single spawns),
+     * whose native and managed components named by their definitions start at their defaults, as a spawn's do.
+     */
+    public void queueSpawn(long id, Input... inputs) {
+        events.add("OnSpawn " + id);
+        List<Input> valued = new ArrayList<>(inputs.length);
+        for (Input input : inputs) {
+            valued.add(input instanceof ManagedComponent<?> managed ? managedDefault(managed)
+                    : input instanceof NativeComponent<?> nativeComponent ? nativeDefault(nativeComponent) : input);
+        }
+        addBatch(new long[] {id}, valued, Init.NONE, false);
+    }
+
+    private static <T> Input managedDefault(ManagedComponent<T> managed) {
+        return managed.of(managed.newDefault());
+    }
+
+    private static <R extends java.lang.Record> Input nativeDefault(NativeComponent<R> nativeComponent) {
+        return nativeComponent.of(nativeComponent.newDefault());
     }
 
     /**

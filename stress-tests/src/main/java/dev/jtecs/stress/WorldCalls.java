@@ -8,6 +8,7 @@ import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.query.Query;
 import dev.jtecs.mutation.BatchCallback;
 import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.world.World;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -24,6 +25,11 @@ public interface WorldCalls {
 
     default long spawn(World world, Input... inputs) {
         return world.spawn(inputs);
+    }
+
+    /** {@code queue.spawn()}: the queue's inputs, as {@link #spawn(World, Input...)} of them spawns. */
+    default long spawn(SpawnQueue queue) {
+        return queue.spawn();
     }
 
     default void spawnAt(World world, long id, Input... inputs) {
