@@ -186,6 +186,18 @@ public final class Growth {
         return capacity;
     }
 
+    /** A new {@code byte[length]}, failed the same way as a growth. */
+    public static byte[] newBytes(int length) {
+        AllocationFaults.beforeHeapGrowth(length);
+        return new byte[length];
+    }
+
+    /** A new {@code short[length]}, failed the same way as a growth. */
+    public static short[] newShorts(int length) {
+        AllocationFaults.beforeHeapGrowth(length);
+        return new short[length];
+    }
+
     /** A new {@code int[length]}, failed the same way as a growth. */
     public static int[] newInts(int length) {
         AllocationFaults.beforeHeapGrowth(length);

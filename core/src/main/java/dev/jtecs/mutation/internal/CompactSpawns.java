@@ -70,8 +70,9 @@ final class CompactSpawns {
         }
 
         /**
-         * Makes room for one more row, taking its writers' arrays again when that grew the rows (growth replaces
-         * them; nothing else does, and the shape's first call grows them): may allocate.
+         * Makes room for one more row, taking its writers' arrays again when the rows' current chunk changed (a new
+         * chunk, or the first again after a reset; nothing else changes them, and the shape's first call makes the
+         * first chunk): may allocate.
          */
         void makeRoom() {
             if (rows.ensureRoom()) {
@@ -162,11 +163,12 @@ final class CompactSpawns {
         transaction.reserveSlotMarks(index.highWater() + 1);
         long id = index.allocate(); // a full world throws here, with nothing changed
         int row = shape.rows.append(); // zero bits, no factory: cannot fail
+        int at = row - shape.rows.offset(); // in the arrays of the rows' current chunk
         for (int k = 0; k < n; k++) {
             RecordWriter writer = shape.writers[k];
             if (writer != null) {
                 writer.stage(((ComponentValue<?>) SpawnPlacement.inputAt(inputs, a, b, c, k)).value(), shape.arrays[k],
-                        row);
+                        at);
             }
         }
         shape.ids[row] = id;

@@ -14,20 +14,26 @@ import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
- * Rows staged for one table before they are placed: one heap array per native column of the table (of the
- * column's element width: floats held as their int bits, doubles as long bits), so a spawn queue writes an entity's values straight into its staged row and the drain
- * places a whole run of rows with one bulk copy per column.
+ * Rows staged for one table before they are placed: heap arrays per native column of the table (of the column's
+ * element width: floats held as their int bits, doubles as long bits), so a spawn queue writes an entity's values
+ * straight into its staged row and the drain places a whole run of rows with a bulk copy per column and chunk.
  *
  * <pre>
- *   column c:  [ row 0 | row 1 | ... | row size-1 | room ]   kind(c).byteSize() bytes a row
+ *   chunk 0: rows [0, 64)   chunk 1: rows [64, 128)   chunk 2: rows [128, 256) ...   (each: one array a column)
+ *   column c of a chunk:  [ row | row | ... ]   kind(c).byteSize() bytes a row
  *   append() ─► a row holding each column's initial value (the shape's constant, or the default)
- *   copyInto(table, tableRow, stagedRow, n) ─► MemorySegment.copy per column
+ *   copyInto(tableRow, stagedRow, n) ─► MemorySegment.copy per column and chunk
  * </pre>
  *
- * <p>Invariants: rows {@code [0, size)} are written and every byte past them is zero; {@link #ensureRoom} is the
- * only call that allocates, so a
- * caller that makes room first can append without failing (a default factory aside: a component registered with
- * one has it called per row, and a throwing factory leaves the size unchanged).
+ * <p>The rows grow by chunks: each new chunk holds as many rows as all before it, so the capacity doubles, but the
+ * rows staged so far are not copied into larger arrays, as a doubling array copies them. The chunk the next row
+ * goes to is the current one, whose arrays the setters and {@link #arrays} reach as the rows' arrays less its first
+ * row ({@link #offset}); after a {@link #reset} the rows start again in the first chunk, and the chunks are kept.
+ *
+ * <p>Invariants: rows {@code [0, size)} are written and every byte past them is zero; {@link #ensureRoom} and
+ * {@link #reserve} are the only calls that allocate, so a caller that makes room first can append without failing
+ * (a default factory aside: a component registered with one has it called per row, and a throwing factory leaves
+ * the size unchanged).
  */
 public final class StagedRows {
     private final Table table;
@@ -36,11 +42,23 @@ public final class StagedRows {
     private final long[] initialBits; // per column: the bits every new row starts with
     private final int[] nonZeroColumns; // the columns whose initial bits are not zero: written per row
     private final int[] factoryPositions; // positions whose default is a factory, called per row
-    // one array per column, by element width: int[] holds int and float bits, long[] long and double bits
-    private final byte[][] bytes;
-    private final short[][] shorts;
-    private final int[][] ints;
-    private final long[][] longs;
+    // the current chunk's array per column, by element width: int[] holds int and float bits, long[] long and
+    // double bits (the other widths' entries are null)
+    private byte[][] bytes;
+    private short[][] shorts;
+    private int[][] ints;
+    private long[][] longs;
+    // every chunk: its first row and its arrays, as the four above hold the current one's
+    private int[] chunkStart = new int[4];
+    private byte[][][] chunkBytes = new byte[4][][];
+    private short[][][] chunkShorts = new short[4][][];
+    private int[][][] chunkInts = new int[4][][];
+    private long[][][] chunkLongs = new long[4][][];
+    private int chunks;
+    private int current; // the chunk the next row goes to
+    private int base; // its first row
+    private int end; // the row past it
+    private boolean moved; // the current chunk changed since ensureRoom last said so
     private int size;
     private int capacity;
 
@@ -67,14 +85,6 @@ public final class StagedRows {
         this.shorts = new short[n][];
         this.ints = new int[n][];
         this.longs = new long[n][];
-        for (int c = 0; c < n; c++) {
-            switch (sizes[c]) {
-                case 1 -> bytes[c] = new byte[0];
-                case 2 -> shorts[c] = new short[0];
-                case 4 -> ints[c] = new int[0];
-                default -> longs[c] = new long[0];
-            }
-        }
     }
 
     /**
@@ -161,35 +171,61 @@ public final class StagedRows {
     }
 
     /**
-     * Forgets every staged row (their batch was placed or discarded); the buffers stay for the next rows, zeroed
-     * in bulk so a column that starts at zero bits needs no write per row.
+     * Forgets every staged row (their batch was placed or discarded); the chunks stay for the next rows, which start
+     * in the first one again, zeroed in bulk so a column that starts at zero bits needs no write per row.
      */
     public void reset() {
-        for (int c = 0; c < sizes.length; c++) {
-            clear(c, 0, size);
+        for (int k = 0; k < chunks && chunkStart[k] < size; k++) {
+            int to = Math.min(size, k + 1 < chunks ? chunkStart[k + 1] : capacity) - chunkStart[k];
+            for (int c = 0; c < sizes.length; c++) {
+                clear(k, c, 0, to);
+            }
         }
         size = 0;
+        if (chunks > 0 && current != 0) {
+            enter(0);
+        }
     }
 
-    private void clear(int c, int from, int to) {
+    /** Zeroes elements {@code [from, to)} of column {@code c} in chunk {@code k}. */
+    private void clear(int k, int c, int from, int to) {
         switch (sizes[c]) {
-            case 1 -> Arrays.fill(bytes[c], from, to, (byte) 0);
-            case 2 -> Arrays.fill(shorts[c], from, to, (short) 0);
-            case 4 -> Arrays.fill(ints[c], from, to, 0);
-            default -> Arrays.fill(longs[c], from, to, 0L);
+            case 1 -> Arrays.fill(chunkBytes[k][c], from, to, (byte) 0);
+            case 2 -> Arrays.fill(chunkShorts[k][c], from, to, (short) 0);
+            case 4 -> Arrays.fill(chunkInts[k][c], from, to, 0);
+            default -> Arrays.fill(chunkLongs[k][c], from, to, 0L);
         }
+    }
+
+    /** Makes chunk {@code k} the current one. */
+    private void enter(int k) {
+        current = k;
+        base = chunkStart[k];
+        end = k + 1 < chunks ? chunkStart[k + 1] : capacity;
+        bytes = chunkBytes[k];
+        shorts = chunkShorts[k];
+        ints = chunkInts[k];
+        longs = chunkLongs[k];
+        Arrays.fill(heldArrays, null); // they name another chunk's arrays
+        moved = true;
     }
 
     /**
-     * Makes room for one more row: with {@link #reserve}, the only calls here that allocate (geometric growth).
-     * Returns whether the columns grew, which replaces the arrays {@link #arrays} hands out.
+     * Makes room for one more row: with {@link #reserve}, the only calls here that allocate (a chunk as large as
+     * all before it, so the capacity doubles; the rows staged are not copied). Returns whether the current chunk
+     * changed since it last returned, which replaces the arrays {@link #arrays} hands out and {@link #offset}.
      */
     public boolean ensureRoom() {
-        if (size < capacity) {
-            return false;
+        if (size == end) {
+            if (current + 1 < chunks) {
+                enter(current + 1);
+            } else {
+                addChunk(Math.max(64, capacity));
+            }
         }
-        growTo(Math.max(64, capacity * 2));
-        return true;
+        boolean changed = moved;
+        moved = false;
+        return changed;
     }
 
     /**
@@ -198,14 +234,65 @@ public final class StagedRows {
      */
     public void reserve(int rows) {
         if (rows > capacity) {
-            growTo(rows);
+            addChunk(Math.max(64, rows - capacity));
         }
     }
 
     /**
-     * The heap arrays of columns {@code [start, start + count)}, as {@link RecordWriter#stage} takes them: one
-     * record's fields go straight into a staged row. The array is kept per start column until the columns grow,
-     * so a call allocates nothing while the rows have room.
+     * Adds a chunk of {@code rows} rows after the last, and enters it when the current chunk is full; its arrays are
+     * all allocated before anything changes, so a failure leaves the rows as they were.
+     */
+    private void addChunk(int rows) {
+        int n = sizes.length;
+        byte[][] b = new byte[n][];
+        short[][] sh = new short[n][];
+        int[][] in = new int[n][];
+        long[][] lo = new long[n][];
+        for (int c = 0; c < n; c++) {
+            switch (sizes[c]) {
+                case 1 -> b[c] = Growth.newBytes(rows);
+                case 2 -> sh[c] = Growth.newShorts(rows);
+                case 4 -> in[c] = Growth.newInts(rows);
+                default -> lo[c] = Growth.newLongs(rows);
+            }
+        }
+        if (chunks == chunkStart.length) {
+            int grown = chunks * 2;
+            int[] starts = Growth.copyOf(chunkStart, grown);
+            byte[][][] cb = Growth.copyOf(chunkBytes, grown);
+            short[][][] cs = Growth.copyOf(chunkShorts, grown);
+            int[][][] ci = Growth.copyOf(chunkInts, grown);
+            long[][][] cl = Growth.copyOf(chunkLongs, grown);
+            chunkStart = starts;
+            chunkBytes = cb;
+            chunkShorts = cs;
+            chunkInts = ci;
+            chunkLongs = cl;
+        }
+        chunkStart[chunks] = capacity;
+        chunkBytes[chunks] = b;
+        chunkShorts[chunks] = sh;
+        chunkInts[chunks] = in;
+        chunkLongs[chunks] = lo;
+        chunks++;
+        capacity += rows;
+        if (chunks == 1 || size == end) {
+            enter(chunks - 1); // the first chunk, or the current one is full: rows go on in the new one
+        } // else the current chunk's end is where the new one begins: unchanged
+    }
+
+    /**
+     * The first row of the current chunk: the arrays {@link #arrays} hands out hold row {@code r} at index
+     * {@code r - offset()}, for the rows from {@link #append} on until {@link #ensureRoom} next says the chunk changed.
+     */
+    public int offset() {
+        return base;
+    }
+
+    /**
+     * The heap arrays of columns {@code [start, start + count)} in the current chunk, as {@link RecordWriter#stage}
+     * takes them: one record's fields go straight into a staged row (at its row less {@link #offset}). The array is
+     * kept per start column until the chunk changes, so a call allocates nothing while the rows have room.
      */
     public Object[] arrays(int start, int count) {
         Object[] held = start < heldArrays.length ? heldArrays[start] : null;
@@ -231,28 +318,15 @@ public final class StagedRows {
 
     private Object[][] heldArrays = new Object[0][];
 
-    // a failure part way leaves some columns longer than capacity, which is harmless: capacity is what counts
-    private void growTo(int grown) {
-        Arrays.fill(heldArrays, null); // they name the arrays replaced below
-        for (int c = 0; c < sizes.length; c++) {
-            switch (sizes[c]) {
-                case 1 -> bytes[c] = Growth.copyOf(bytes[c], grown);
-                case 2 -> shorts[c] = Growth.copyOf(shorts[c], grown);
-                case 4 -> ints[c] = Growth.copyOf(ints[c], grown);
-                default -> longs[c] = Growth.copyOf(longs[c], grown);
-            }
-        }
-        capacity = grown;
-    }
-
     /**
      * Appends a row holding every column's initial value and returns it; {@link #ensureRoom} must have made room.
      * A default factory that throws leaves the rows as they were.
      */
     public int append() {
         int row = size;
+        int at = row - base; // ensureRoom made room: the row is in the current chunk
         for (int c : nonZeroColumns) { // the others are zero already: fresh or reset buffers
-            putBits(c, row, initialBits[c]);
+            putBits(current, c, at, initialBits[c]);
         }
         for (int position : factoryPositions) {
             Object value = table.componentAt(position).newDefault(); // user code: may throw, nothing appended yet
@@ -260,7 +334,7 @@ public final class StagedRows {
             encode(table, position, value, bits);
             int start = table.nativeStartAt(position);
             for (int f = 0; f < table.nativeCountAt(position); f++) {
-                putBits(start + f, row, bits[start + f]);
+                putBits(current, start + f, at, bits[start + f]);
             }
         }
         size = row + 1;
@@ -270,23 +344,34 @@ public final class StagedRows {
     /** Drops the last row (its entity could not be reserved after all). */
     public void dropLast() {
         size--;
+        int k = chunkOf(size);
         for (int c = 0; c < sizes.length; c++) {
-            clear(c, size, size + 1);
+            clear(k, c, size - chunkStart[k], size - chunkStart[k] + 1);
         }
     }
 
-    private void putBits(int column, int row, long bits) {
+    /** The chunk that holds {@code row} (below the capacity). */
+    private int chunkOf(int row) {
+        int k = chunks - 1;
+        while (chunkStart[k] > row) {
+            k--;
+        }
+        return k;
+    }
+
+    private void putBits(int k, int column, int at, long bits) {
         switch (sizes[column]) {
-            case 1 -> bytes[column][row] = (byte) bits;
-            case 2 -> shorts[column][row] = (short) bits;
-            case 4 -> ints[column][row] = (int) bits;
-            default -> longs[column][row] = bits;
+            case 1 -> chunkBytes[k][column][at] = (byte) bits;
+            case 2 -> chunkShorts[k][column][at] = (short) bits;
+            case 4 -> chunkInts[k][column][at] = (int) bits;
+            default -> chunkLongs[k][column][at] = bits;
         }
     }
 
     /** The value of one staged element, boxed as a record component of {@code kind} takes it. */
     public Object boxed(int column, int row, PrimitiveKind kind) {
-        return boxed(kind, bytes, shorts, ints, longs, column, row);
+        int k = chunkOf(row);
+        return boxed(kind, chunkBytes[k], chunkShorts[k], chunkInts[k], chunkLongs[k], column, row - chunkStart[k]);
     }
 
     /**
@@ -341,52 +426,111 @@ public final class StagedRows {
     }
 
     public void setByte(int column, int row, byte value) {
-        bytes[column][row] = value;
+        int at = row - base;
+        if (at >= 0) {
+            bytes[column][at] = value;
+        } else {
+            putEarlier(column, row, (long) value);
+        }
     }
 
     public void setBoolean(int column, int row, boolean value) {
-        bytes[column][row] = (byte) (value ? 1 : 0);
+        int at = row - base;
+        if (at >= 0) {
+            bytes[column][at] = (byte) (value ? 1 : 0);
+        } else {
+            putEarlier(column, row, (byte) (value ? 1 : 0));
+        }
     }
 
     public void setShort(int column, int row, short value) {
-        shorts[column][row] = value;
+        int at = row - base;
+        if (at >= 0) {
+            shorts[column][at] = value;
+        } else {
+            putEarlier(column, row, (long) value);
+        }
     }
 
     public void setChar(int column, int row, char value) {
-        shorts[column][row] = (short) value;
+        int at = row - base;
+        if (at >= 0) {
+            shorts[column][at] = (short) value;
+        } else {
+            putEarlier(column, row, (long) (short) value);
+        }
     }
 
     public void setInt(int column, int row, int value) {
-        ints[column][row] = value;
+        int at = row - base;
+        if (at >= 0) {
+            ints[column][at] = value;
+        } else {
+            putEarlier(column, row, (long) value);
+        }
     }
 
     public void setFloat(int column, int row, float value) {
-        ints[column][row] = Float.floatToRawIntBits(value);
+        int at = row - base;
+        if (at >= 0) {
+            ints[column][at] = Float.floatToRawIntBits(value);
+        } else {
+            putEarlier(column, row, Float.floatToRawIntBits(value));
+        }
     }
 
     public void setLong(int column, int row, long value) {
-        longs[column][row] = value;
+        int at = row - base;
+        if (at >= 0) {
+            longs[column][at] = value;
+        } else {
+            putEarlier(column, row, value);
+        }
     }
 
     public void setDouble(int column, int row, double value) {
-        longs[column][row] = Double.doubleToRawLongBits(value);
+        int at = row - base;
+        if (at >= 0) {
+            longs[column][at] = Double.doubleToRawLongBits(value);
+        } else {
+            putEarlier(column, row, Double.doubleToRawLongBits(value));
+        }
+    }
+
+    /** A setter's write into a row of a chunk before the current one (an earlier spawn's row). */
+    private void putEarlier(int column, int row, long bits) {
+        int k = chunkOf(row);
+        putBits(k, column, row - chunkStart[k], bits);
     }
 
     /** Reads one staged value back (tests), as raw bits. */
     public long bits(int column, int row) {
+        int k = chunkOf(row);
+        int at = row - chunkStart[k];
         return switch (sizes[column]) {
-            case 1 -> bytes[column][row];
-            case 2 -> shorts[column][row];
-            case 4 -> ints[column][row];
-            default -> longs[column][row];
+            case 1 -> chunkBytes[k][column][at];
+            case 2 -> chunkShorts[k][column][at];
+            case 4 -> chunkInts[k][column][at];
+            default -> chunkLongs[k][column][at];
         };
     }
 
-    /** Copies staged rows {@code [stagedRow, stagedRow + n)} into table rows from {@code tableRow}: one copy a column. */
+    /**
+     * Copies staged rows {@code [stagedRow, stagedRow + n)} into table rows from {@code tableRow}: one copy a column
+     * and chunk they span.
+     */
     public void copyInto(int tableRow, int stagedRow, int n) {
-        for (int c = 0; c < sizes.length; c++) {
-            copyColumn(sizes[c], bytes[c], shorts[c], ints[c], longs[c], stagedRow, table.nativeSegment(c), tableRow,
-                    n);
+        int row = stagedRow;
+        int to = stagedRow + n;
+        for (int k = n > 0 ? chunkOf(stagedRow) : chunks; row < to; k++) {
+            int chunkEnd = k + 1 < chunks ? chunkStart[k + 1] : capacity;
+            int len = Math.min(to, chunkEnd) - row;
+            int at = row - chunkStart[k];
+            for (int c = 0; c < sizes.length; c++) {
+                copyColumn(sizes[c], chunkBytes[k][c], chunkShorts[k][c], chunkInts[k][c], chunkLongs[k][c], at,
+                        table.nativeSegment(c), tableRow + (row - stagedRow), len);
+            }
+            row += len;
         }
     }
 

@@ -141,6 +141,12 @@ class GrowthTest {
         assertEquals(4, Growth.newInts(4).length);
         assertEquals(3, Growth.newLongs(3).length);
         assertEquals(2, Growth.newObjects(2).length);
+        assertEquals(5, Growth.newBytes(5).length);
+        assertEquals(6, Growth.newShorts(6).length);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        assertThrows(OutOfMemoryError.class, () -> Growth.newBytes(4));
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        assertThrows(OutOfMemoryError.class, () -> Growth.newShorts(4));
         AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
         assertThrows(OutOfMemoryError.class, () -> Growth.newInts(4));
         AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);

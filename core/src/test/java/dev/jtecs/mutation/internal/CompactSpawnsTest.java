@@ -72,6 +72,38 @@ class CompactSpawnsTest {
         }
     }
 
+    /**
+     * A shape's staged rows grow by chunks (StagedRows): a thousand compact spawns span five of them, each record's
+     * fields written into its chunk, and the next scope's spawns go into the same chunks from the first again; a
+     * call on one of them turns them all into records, reading every chunk back.
+     */
+    @Test
+    void compactSpawnsSpanningChunksKeepTheirValuesScopeAfterScopeAndAsRecords() {
+        try (ModelFixture rig = new ModelFixture(3_001)) {
+            rig.model.spawn(POS.of(new Pos(0, 0)), VEL.of(new Vel(0, 0)), null); // outside a scope: the table exists
+            for (int round = 0; round < 3; round++) {
+                rig.model.scopes().defer();
+                long[] ids = new long[1_000];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = rig.model.spawn(POS.of(new Pos(i, round)), VEL.of(new Vel(-i, round)), null);
+                }
+                assertEquals(ids.length, compact(rig));
+                if (round == 2) {
+                    rig.model.set(ids[700], HP.of(5)); // all of them become records, in call order
+                    assertEquals(0, compact(rig));
+                }
+                rig.model.scopes().commit();
+                for (int i = 0; i < ids.length; i++) {
+                    assertEquals(new Pos(i, round), value(rig, ids[i], POS), "round " + round + ", spawn " + i);
+                    assertEquals(new Vel(-i, round), value(rig, ids[i], VEL), "round " + round + ", spawn " + i);
+                }
+                if (round == 2) {
+                    assertEquals(5, value(rig, ids[700], HP), "the call's own value too");
+                }
+            }
+        }
+    }
+
     @Test
     void aSpawnTheCompactFormCannotHoldIsARecord() {
         try (ModelFixture rig = new ModelFixture()) {

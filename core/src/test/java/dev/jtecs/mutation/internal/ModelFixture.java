@@ -13,7 +13,7 @@ import dev.jtecs.storage.internal.Table;
 final class ModelFixture implements AutoCloseable {
     final NativeMemory memory = new NativeMemory();
     final ArchetypeRegistry registry = new ArchetypeRegistry(memory);
-    final EntityIndex index = new EntityIndex(100);
+    final EntityIndex index;
     final MutationModel model;
 
     /** A rig whose model reports to no hooks. */
@@ -21,8 +21,18 @@ final class ModelFixture implements AutoCloseable {
         this(DrainHooks.NONE);
     }
 
-    /** A rig whose model reports to {@code hooks}. */
+    /** A rig whose model reports to {@code hooks}, in a world of at most 100 entities. */
     ModelFixture(DrainHooks hooks) {
+        this(hooks, 100);
+    }
+
+    /** A rig whose model reports to no hooks, in a world of at most {@code maxEntities}. */
+    ModelFixture(int maxEntities) {
+        this(DrainHooks.NONE, maxEntities);
+    }
+
+    private ModelFixture(DrainHooks hooks, int maxEntities) {
+        index = new EntityIndex(maxEntities);
         model = new MutationModel(index, registry, new dev.jtecs.event.internal.ObserverRegistry(), () -> null, null,
                 hooks);
     }

@@ -16,8 +16,11 @@ import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.PrimitiveKind;
 import dev.jtecs.component.ScalarComponent;
 import dev.jtecs.component.TagComponent;
+import dev.jtecs.entity.internal.AllocationFaults;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -133,7 +136,8 @@ class StagedRowsTest {
         staged.reserve(500); // the rows held count: room for 490 more
         dev.jtecs.entity.internal.AllocationFaults.disarm();
         for (int r = 10; r < 500; r++) {
-            assertFalse(staged.ensureRoom(), "room reserved: no growth, the arrays stay at " + r);
+            // room reserved: no growth (the reserved chunk takes over from the first once it is full, at row 64)
+            assertEquals(r == 64, staged.ensureRoom(), "the current chunk changes once, at row " + r);
             staged.append();
             staged.setInt(x, r, r * 7);
         }
@@ -226,6 +230,77 @@ class StagedRowsTest {
         assertEquals(102, read(LEVEL, 2));
         assertEquals(103, read(LEVEL, 3));
         assertEquals(104, read(LEVEL, 4));
+    }
+
+    /**
+     * Rows grow by chunks, each as large as all before it, without copying the rows staged: a run of rows that spans
+     * chunks keeps every value, a setter reaches a row of an earlier chunk (an earlier spawn's), a copy spans the
+     * chunks, and after a reset the rows start in the first chunk again and grow nothing while they fit.
+     */
+    @Test
+    void rowsGrowByChunksWithoutCopyingAndTheChunksServeTheRowsAfterAReset() {
+        assertTrue(AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults=true");
+        StagedRows staged = StagedRows.of(table, inputs());
+        int level = staged.column(table.position(LEVEL.id()), 0);
+        int score = staged.column(table.position(SCORE.id()), 0);
+        int n = 1_000; // chunks of 64, 64, 128, 256, 512 rows
+        for (int round = 0; round < 2; round++) {
+            AllocationFaults.disarm();
+            List<Integer> offsets = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                if (staged.ensureRoom()) {
+                    offsets.add(staged.offset());
+                }
+                assertEquals(r, staged.append());
+                staged.setInt(level, r, 10 * r + round);
+                staged.setLong(score, r, -r);
+            }
+            staged.setInt(level, 100, -100); // row 100 lies in the second chunk, before the current one
+            if (round == 0) {
+                assertEquals(List.of(0, 64, 128, 256, 512), offsets, "a new chunk each time the last is full");
+                assertTrue(AllocationFaults.seen(AllocationFaults.Kind.HEAP) > 0);
+            } else {
+                assertEquals(List.of(0, 64, 128, 256, 512), offsets, "the same chunks, from the first again");
+                assertEquals(0, AllocationFaults.seen(AllocationFaults.Kind.HEAP), "the chunks were kept");
+            }
+            for (int r = 0; r < n; r++) {
+                assertEquals(r == 100 ? -100 : 10 * r + round, staged.bits(level, r), "row " + r);
+            }
+            int first = place(staged, 60, 700); // rows 60 to 759: five chunks
+            for (int r = 60; r < 760; r++) {
+                assertEquals(r == 100 ? -100 : 10 * r + round, read(LEVEL, first + r - 60), "row " + r);
+                assertEquals((long) -r, read(SCORE, first + r - 60), "row " + r);
+            }
+            staged.reset();
+            assertEquals(0, staged.size());
+            for (int r = 0; r < n; r++) {
+                assertEquals(0, staged.bits(level, r), "a reset zeroes row " + r);
+            }
+        }
+    }
+
+    @Test
+    void reservingAddsOneChunkForTheRowsMissingAndAFullChunkGoesOnIntoIt() {
+        StagedRows staged = StagedRows.of(table, inputs());
+        int level = staged.column(table.position(LEVEL.id()), 0);
+        for (int r = 0; r < 10; r++) {
+            staged.ensureRoom();
+            staged.append();
+            staged.setInt(level, r, r);
+        }
+        staged.reserve(5_000); // a chunk of 4,936 rows after the first 64
+        AllocationFaults.disarm();
+        for (int r = 10; r < 5_000; r++) {
+            staged.ensureRoom();
+            staged.append();
+            staged.setInt(level, r, r);
+        }
+        assertEquals(0, AllocationFaults.seen(AllocationFaults.Kind.HEAP), "the reserved room holds them");
+        assertEquals(64, staged.offset());
+        int first = place(staged, 0, 5_000);
+        for (int r = 0; r < 5_000; r += 7) {
+            assertEquals(r, read(LEVEL, first + r), "row " + r);
+        }
     }
 
     @Test
