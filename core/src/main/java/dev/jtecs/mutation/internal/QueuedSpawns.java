@@ -165,10 +165,11 @@ final class QueuedSpawns implements SpawnQueue {
         }
         rows.ensureRoom(); // room first: nothing below allocates
         // the batch's ids stay implicit while they run on from its first (see BatchOp.addQueued): only a member
-        // that breaks the run, and every one after it, needs the id buffer, so that is when it grows and is written
+        // that breaks the run, and every one after it, needs the id buffer, so that is when it grows and is written;
+        // the positions of the implicit ids before it were counted but never written, so they may be far past it
         boolean listed = join && (open.ids != null || index.nextId() != open.firstId + open.count);
-        if (listed && idCount == ids.length) {
-            ids = Growth.copyOf(ids, ids.length * 2);
+        if (listed && idCount >= ids.length) {
+            ids = Growth.copyOf(ids, Math.max(ids.length * 2, idCount + 1));
         }
         if (!join) {
             transaction.reserveOps(1); // the batch this spawn opens

@@ -182,6 +182,33 @@ class QueuedSpawnsTest {
         assertEquals(2, failed, "the index's two arrays grew at the commit, and failed it");
     }
 
+    /**
+     * A run of ids long past the id buffer's first room, kept implicit, that a spawn of another kind breaks part way
+     * (it takes the next slot, so the queue's next id does not run on): the ids before the break are written out,
+     * into a buffer grown for all of them, and every entity keeps its values.
+     */
+    @Test
+    void aLongImplicitRunThatBreaksHasItsIdsWrittenOutIntoABufferGrownForThemAll() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        world.defer();
+        long[] ids = new long[110];
+        for (int i = 0; i < 100; i++) {
+            ids[i] = queue.spawn();
+            queue.set(X, i);
+        }
+        long other = world.spawn(VEL.of(new Vel(1, 1))); // takes the slot after the run
+        for (int i = 100; i < ids.length; i++) {
+            ids[i] = queue.spawn(); // the same batch, its run broken
+            queue.set(X, i);
+        }
+        assertEquals(Entity.slot(other) + 1, Entity.slot(ids[100]));
+        world.commit();
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(new Pos(i, 0), world.get(ids[i], POS), "entity " + i);
+        }
+        assertEquals(new Vel(1, 1), world.get(other, VEL));
+    }
+
     record Bag(List<String> items) {}
 
     static final dev.jtecs.component.ManagedComponent<Bag> BAG = Components.registerManaged(Bag.class,
