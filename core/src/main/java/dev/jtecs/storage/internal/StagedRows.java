@@ -239,8 +239,8 @@ public final class StagedRows {
     }
 
     /**
-     * Adds a chunk of {@code rows} rows after the last, and enters it when the current chunk is full; its arrays are
-     * all allocated before anything changes, so a failure leaves the rows as they were.
+     * Adds a chunk of {@code rows} rows after the last, and enters it when the current chunk is the last and full;
+     * its arrays are all allocated before anything changes, so a failure leaves the rows as they were.
      */
     private void addChunk(int rows) {
         int n = sizes.length;
@@ -276,9 +276,9 @@ public final class StagedRows {
         chunkLongs[chunks] = lo;
         chunks++;
         capacity += rows;
-        if (chunks == 1 || size == end) {
-            enter(chunks - 1); // the first chunk, or the current one is full: rows go on in the new one
-        } // else the current chunk's end is where the new one begins: unchanged
+        if (chunks == 1 || current == chunks - 2 && size == end) {
+            enter(chunks - 1); // the first chunk, or the last one is full: rows go on in the new one
+        } // else the current chunk keeps its end, and ensureRoom moves on through the chunks after it in turn
     }
 
     /**

@@ -280,6 +280,32 @@ class StagedRowsTest {
     }
 
     @Test
+    void aReservationWhileAnEarlierChunkIsFullAddsRoomAtTheEndAndTheRowsGoOnInOrder() {
+        StagedRows staged = StagedRows.of(table, inputs());
+        int level = staged.column(table.position(LEVEL.id()), 0);
+        for (int r = 0; r < 300; r++) { // chunks of 64, 64, 128 and 256 rows
+            staged.ensureRoom();
+            staged.append();
+        }
+        staged.reset();
+        for (int r = 0; r < 64; r++) { // the first chunk again, full
+            staged.ensureRoom();
+            staged.append();
+            staged.setInt(level, r, r);
+        }
+        staged.reserve(1_000); // past the 512 rows the chunks hold: a chunk at the end
+        for (int r = 64; r < 1_000; r++) {
+            staged.ensureRoom();
+            assertEquals(r, staged.append());
+            staged.setInt(level, r, r);
+        }
+        int first = place(staged, 0, 1_000);
+        for (int r = 0; r < 1_000; r++) {
+            assertEquals(r, read(LEVEL, first + r), "row " + r);
+        }
+    }
+
+    @Test
     void reservingAddsOneChunkForTheRowsMissingAndAFullChunkGoesOnIntoIt() {
         StagedRows staged = StagedRows.of(table, inputs());
         int level = staged.column(table.position(LEVEL.id()), 0);
