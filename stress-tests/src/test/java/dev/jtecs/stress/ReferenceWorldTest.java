@@ -138,6 +138,19 @@ class ReferenceWorldTest {
     }
 
     @Test
+    void aQueueSpawnDeliversItsEventAtOnceAndStartsDefinitionsAtTheirDefaults() {
+        ReferenceWorld model = new ReferenceWorld();
+        model.queueSpawn(1, VELOCITY, LABEL, LEVEL);
+        assertEquals(List.of("OnSpawn 1"), model.events(), "as a spawn's, at the call");
+        assertFalse(model.isAlive(1));
+        assertTrue(model.isKnownLiveOrReserved(1));
+        model.commit();
+        assertEquals(new Velocity(1f, -1f), model.get(1, VELOCITY), "a native definition at its factory's default");
+        assertEquals(new Label(null, null), model.get(1, LABEL), "a managed definition at its default, not empty");
+        assertEquals(1, model.get(1, LEVEL), "a scalar at its declared default");
+    }
+
+    @Test
     void batchRequirementsKeepTheirValues() {
         ReferenceWorld model = new ReferenceWorld();
         model.batchSpawn(new long[] {1}, List.of(ELITE, HEALTH.of(3.0)), List.of());
