@@ -48,12 +48,8 @@ public final class StagedRows {
     private short[][] shorts;
     private int[][] ints;
     private long[][] longs;
-    // every chunk: its first row and its arrays, as the four above hold the current one's
-    private int[] chunkStart = new int[4];
-    private byte[][][] chunkBytes = new byte[4][][];
-    private short[][][] chunkShorts = new short[4][][];
-    private int[][][] chunkInts = new int[4][][];
-    private long[][][] chunkLongs = new long[4][][];
+    // every chunk, first to last: the four above hold the current one's arrays
+    private Chunk[] chunkList = new Chunk[4];
     private int chunks;
     private int current; // the chunk the next row goes to
     private int base; // its first row
@@ -175,10 +171,10 @@ public final class StagedRows {
      * in the first one again, zeroed in bulk so a column that starts at zero bits needs no write per row.
      */
     public void reset() {
-        for (int k = 0; k < chunks && chunkStart[k] < size; k++) {
-            int to = Math.min(size, k + 1 < chunks ? chunkStart[k + 1] : capacity) - chunkStart[k];
+        for (int k = 0; k < chunks && chunkList[k].start < size; k++) {
+            Chunk chunk = chunkList[k];
             for (int c = 0; c < sizes.length; c++) {
-                clear(k, c, 0, to);
+                clear(chunk, c, 0, Math.min(size, chunk.end()) - chunk.start);
             }
         }
         size = 0;
@@ -187,25 +183,26 @@ public final class StagedRows {
         }
     }
 
-    /** Zeroes elements {@code [from, to)} of column {@code c} in chunk {@code k}. */
-    private void clear(int k, int c, int from, int to) {
+    /** Zeroes elements {@code [from, to)} of column {@code c} in {@code chunk}. */
+    private void clear(Chunk chunk, int c, int from, int to) {
         switch (sizes[c]) {
-            case 1 -> Arrays.fill(chunkBytes[k][c], from, to, (byte) 0);
-            case 2 -> Arrays.fill(chunkShorts[k][c], from, to, (short) 0);
-            case 4 -> Arrays.fill(chunkInts[k][c], from, to, 0);
-            default -> Arrays.fill(chunkLongs[k][c], from, to, 0L);
+            case 1 -> Arrays.fill(chunk.bytes[c], from, to, (byte) 0);
+            case 2 -> Arrays.fill(chunk.shorts[c], from, to, (short) 0);
+            case 4 -> Arrays.fill(chunk.ints[c], from, to, 0);
+            default -> Arrays.fill(chunk.longs[c], from, to, 0L);
         }
     }
 
     /** Makes chunk {@code k} the current one. */
     private void enter(int k) {
+        Chunk chunk = chunkList[k];
         current = k;
-        base = chunkStart[k];
-        end = k + 1 < chunks ? chunkStart[k + 1] : capacity;
-        bytes = chunkBytes[k];
-        shorts = chunkShorts[k];
-        ints = chunkInts[k];
-        longs = chunkLongs[k];
+        base = chunk.start;
+        end = chunk.end();
+        bytes = chunk.bytes;
+        shorts = chunk.shorts;
+        ints = chunk.ints;
+        longs = chunk.longs;
         Arrays.fill(heldArrays, null); // they name another chunk's arrays
         moved = true;
     }
@@ -256,25 +253,11 @@ public final class StagedRows {
                 default -> lo[c] = Growth.newLongs(rows);
             }
         }
-        if (chunks == chunkStart.length) {
-            int grown = chunks * 2;
-            int[] starts = Growth.copyOf(chunkStart, grown);
-            byte[][][] cb = Growth.copyOf(chunkBytes, grown);
-            short[][][] cs = Growth.copyOf(chunkShorts, grown);
-            int[][][] ci = Growth.copyOf(chunkInts, grown);
-            long[][][] cl = Growth.copyOf(chunkLongs, grown);
-            chunkStart = starts;
-            chunkBytes = cb;
-            chunkShorts = cs;
-            chunkInts = ci;
-            chunkLongs = cl;
+        Chunk chunk = new Chunk(capacity, rows, b, sh, in, lo);
+        if (chunks == chunkList.length) {
+            chunkList = Growth.copyOf(chunkList, chunks * 2);
         }
-        chunkStart[chunks] = capacity;
-        chunkBytes[chunks] = b;
-        chunkShorts[chunks] = sh;
-        chunkInts[chunks] = in;
-        chunkLongs[chunks] = lo;
-        chunks++;
+        chunkList[chunks++] = chunk;
         capacity += rows;
         if (chunks == 1 || current == chunks - 2 && size == end) {
             enter(chunks - 1); // the first chunk, or the last one is full: rows go on in the new one
@@ -326,7 +309,7 @@ public final class StagedRows {
         int row = size;
         int at = row - base; // ensureRoom made room: the row is in the current chunk
         for (int c : nonZeroColumns) { // the others are zero already: fresh or reset buffers
-            putBits(current, c, at, initialBits[c]);
+            putBits(bytes, shorts, ints, longs, c, at, initialBits[c]);
         }
         for (int position : factoryPositions) {
             Object value = table.componentAt(position).newDefault(); // user code: may throw, nothing appended yet
@@ -334,7 +317,7 @@ public final class StagedRows {
             encode(table, position, value, bits);
             int start = table.nativeStartAt(position);
             for (int f = 0; f < table.nativeCountAt(position); f++) {
-                putBits(current, start + f, at, bits[start + f]);
+                putBits(bytes, shorts, ints, longs, start + f, at, bits[start + f]);
             }
         }
         size = row + 1;
@@ -344,34 +327,35 @@ public final class StagedRows {
     /** Drops the last row (its entity could not be reserved after all). */
     public void dropLast() {
         size--;
-        int k = chunkOf(size);
+        Chunk chunk = chunkList[chunkOf(size)];
         for (int c = 0; c < sizes.length; c++) {
-            clear(k, c, size - chunkStart[k], size - chunkStart[k] + 1);
+            clear(chunk, c, size - chunk.start, size - chunk.start + 1);
         }
     }
 
-    /** The chunk that holds {@code row} (below the capacity). */
+    /** The index of the chunk that holds {@code row} (below the capacity). */
     private int chunkOf(int row) {
         int k = chunks - 1;
-        while (chunkStart[k] > row) {
+        while (chunkList[k].start > row) {
             k--;
         }
         return k;
     }
 
-    private void putBits(int k, int column, int at, long bits) {
+    /** Element {@code at} of column {@code column}, in the arrays of one chunk (by element width), set to bits. */
+    private void putBits(byte[][] b, short[][] sh, int[][] in, long[][] lo, int column, int at, long bits) {
         switch (sizes[column]) {
-            case 1 -> chunkBytes[k][column][at] = (byte) bits;
-            case 2 -> chunkShorts[k][column][at] = (short) bits;
-            case 4 -> chunkInts[k][column][at] = (int) bits;
-            default -> chunkLongs[k][column][at] = bits;
+            case 1 -> b[column][at] = (byte) bits;
+            case 2 -> sh[column][at] = (short) bits;
+            case 4 -> in[column][at] = (int) bits;
+            default -> lo[column][at] = bits;
         }
     }
 
     /** The value of one staged element, boxed as a record component of {@code kind} takes it. */
     public Object boxed(int column, int row, PrimitiveKind kind) {
-        int k = chunkOf(row);
-        return boxed(kind, chunkBytes[k], chunkShorts[k], chunkInts[k], chunkLongs[k], column, row - chunkStart[k]);
+        Chunk chunk = chunkList[chunkOf(row)];
+        return boxed(kind, chunk.bytes, chunk.shorts, chunk.ints, chunk.longs, column, row - chunk.start);
     }
 
     /**
@@ -499,19 +483,19 @@ public final class StagedRows {
 
     /** A setter's write into a row of a chunk before the current one (an earlier spawn's row). */
     private void putEarlier(int column, int row, long bits) {
-        int k = chunkOf(row);
-        putBits(k, column, row - chunkStart[k], bits);
+        Chunk chunk = chunkList[chunkOf(row)];
+        putBits(chunk.bytes, chunk.shorts, chunk.ints, chunk.longs, column, row - chunk.start, bits);
     }
 
     /** Reads one staged value back (tests), as raw bits. */
     public long bits(int column, int row) {
-        int k = chunkOf(row);
-        int at = row - chunkStart[k];
+        Chunk chunk = chunkList[chunkOf(row)];
+        int at = row - chunk.start;
         return switch (sizes[column]) {
-            case 1 -> chunkBytes[k][column][at];
-            case 2 -> chunkShorts[k][column][at];
-            case 4 -> chunkInts[k][column][at];
-            default -> chunkLongs[k][column][at];
+            case 1 -> chunk.bytes[column][at];
+            case 2 -> chunk.shorts[column][at];
+            case 4 -> chunk.ints[column][at];
+            default -> chunk.longs[column][at];
         };
     }
 
@@ -523,11 +507,11 @@ public final class StagedRows {
         int row = stagedRow;
         int to = stagedRow + n;
         for (int k = n > 0 ? chunkOf(stagedRow) : chunks; row < to; k++) {
-            int chunkEnd = k + 1 < chunks ? chunkStart[k + 1] : capacity;
-            int len = Math.min(to, chunkEnd) - row;
-            int at = row - chunkStart[k];
+            Chunk chunk = chunkList[k];
+            int len = Math.min(to, chunk.end()) - row;
+            int at = row - chunk.start;
             for (int c = 0; c < sizes.length; c++) {
-                copyColumn(sizes[c], chunkBytes[k][c], chunkShorts[k][c], chunkInts[k][c], chunkLongs[k][c], at,
+                copyColumn(sizes[c], chunk.bytes[c], chunk.shorts[c], chunk.ints[c], chunk.longs[c], at,
                         table.nativeSegment(c), tableRow + (row - stagedRow), len);
             }
             row += len;
@@ -547,6 +531,13 @@ public final class StagedRows {
             case 2 -> MemorySegment.copy(shorts, from, target, ValueLayout.JAVA_SHORT, at, n);
             case 4 -> MemorySegment.copy(ints, from, target, ValueLayout.JAVA_INT, at, n);
             default -> MemorySegment.copy(longs, from, target, ValueLayout.JAVA_LONG, at, n);
+        }
+    }
+
+    /** A chunk: its first row, how many rows it holds, and its array per column by element width (the rest null). */
+    private record Chunk(int start, int rows, byte[][] bytes, short[][] shorts, int[][] ints, long[][] longs) {
+        int end() {
+            return start + rows;
         }
     }
 }
