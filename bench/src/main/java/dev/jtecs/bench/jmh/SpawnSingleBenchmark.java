@@ -55,8 +55,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * within 1.3x of 16K per entity). That typed path is {@link #jtecsTyped}
  * ({@code jtecs-typed}): a {@code SpawnQueue} whose {@code set} calls write each entity's values into its staged
  * row; {@link #jtecs} stays the record-wrapping call so the two show side by side.
- * Every operation here spawns into a new world, so it also pays that world's growth (for jtecs its entity index,
- * staged rows and id buffer: heap arrays that double); {@link SpawnReusedWorldBenchmark} spawns into a world
+ * Every operation here spawns into a new world, so it also pays that world's growth (for jtecs its staged rows,
+ * which grow by chunks, and its entity index, which the commit grows once for the run of fresh slots; the queue's
+ * id buffer stays untouched while the ids run on); {@link SpawnReusedWorldBenchmark} spawns into a world
  * emptied before each operation, beside Artemis-odb's emptied the same way, and shows what a spawn itself
  * allocates. Where the typed path's time goes (16,384 entities, a harness pinned to one core, best of the last
  * 1,500 of 3,000 rounds, 6 December 2026): 19.5 to 20.5 ns per entity into a new world, 15.1 to 15.3 into one world
@@ -65,7 +66,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * (the entity index, the staged rows and the id buffer: a quarter of a profile's samples). Until that day the
  * queue found each field's column by probing a cache of the fields set before, which cost more than all the rest
  * of the {@code set} calls: in one JMH run (two forks each) this method took 33.9 &plusmn; 8.1 ns per entity with it
- * and 21.4 &plusmn; 1.3 with the lookup by component id that replaced it.
+ * and 21.4 &plusmn; 1.3 with the lookup by component id that replaced it. On 7 December 2026 the index stopped
+ * growing per spawn and the staged rows stopped copying as they grew (docs/bulk.md, "Spawn queues"): in the same
+ * harness 21.6 to 22.6 ns per entity into a new world went to 18.3 to 18.5, then 16.9 to 17.6 to 15.8 to 16.6.
  *
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
