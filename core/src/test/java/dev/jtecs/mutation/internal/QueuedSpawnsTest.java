@@ -242,6 +242,42 @@ class QueuedSpawnsTest {
         assertEquals(List.of(), world.get(c, BAG).items());
     }
 
+    record Flaky(int n) {}
+
+    static final boolean[] FLAKY_FAILS = new boolean[1];
+    static final dev.jtecs.component.ManagedComponent<Flaky> FLAKY = Components.registerManaged(Flaky.class,
+            o -> o.name("test.queue.Flaky").defaults(() -> {
+                if (FLAKY_FAILS[0]) {
+                    throw new IllegalStateException("no default today");
+                }
+                return new Flaky(1);
+            }));
+
+    /**
+     * A managed default a queue makes per entity is user code run at publication: when it throws, the publication
+     * fails as any does (docs/world.md, "A publication fails"): the row being written is taken back, the queued
+     * spawns are discarded, and the world goes on.
+     */
+    @Test
+    void aThrowingManagedDefaultFailsThePublicationAndTheWorldGoesOn() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS, FLAKY));
+        world.defer();
+        long a = queue.spawn();
+        queue.spawn();
+        FLAKY_FAILS[0] = true;
+        try {
+            assertThrows(IllegalStateException.class, world::commit);
+        } finally {
+            FLAKY_FAILS[0] = false;
+        }
+        assertEquals(0, world.entityCount());
+        assertFalse(world.hasPendingChanges());
+        assertFalse(world.isAlive(a));
+        long c = queue.spawn(); // outside a scope: published at once
+        assertEquals(new Flaky(1), world.get(c, FLAKY));
+        assertEquals(1, world.entityCount());
+    }
+
     /**
      * A batch keeps its ids implicit while each runs on from the one before; the first that does not (a recycled
      * slot, or a fresh one after recycled ones) has the ids before it written out. Either way every entity gets its
