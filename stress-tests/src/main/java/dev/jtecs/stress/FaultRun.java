@@ -51,6 +51,7 @@ import dev.jtecs.storage.EntityObserver;
 import dev.jtecs.storage.FloatColumn;
 import dev.jtecs.storage.IntColumn;
 import dev.jtecs.mutation.BatchIds;
+import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.world.Bundle;
 import dev.jtecs.world.BundleDefinition;
 import dev.jtecs.world.World;
@@ -90,8 +91,10 @@ import java.util.concurrent.ForkJoinPool;
  * inside its visit (a throw ends the visit's scope and leaves the staged work for {@code unwind()}, which must publish
  * it), observers of the four state events while a {@code pushState} or {@code popState} runs, a bundle's per-entity
  * value factories, the pipeline factory of a side world being created (and the pipeline it made, as the builtin
- * systems register through it), and a kernel chunk on the parallel runner's worker threads. The engine's own native
- * allocations and heap-array growths fail too, at the k-th of an operation. After every fault the run recovers the
+ * systems register through it), a kernel chunk on the parallel runner's worker threads, and the default of a managed
+ * component that only the run's spawn queues name (made per entity as a publication places a queue's rows; one
+ * spawn operation in four goes through a queue). The engine's own native allocations and heap-array growths fail
+ * too, at the k-th of an operation. After every fault the run recovers the
  * documented way ({@code world.unwind()}) and checks:
  *
  * <ul>
@@ -105,7 +108,9 @@ import java.util.concurrent.ForkJoinPool;
  *       failed {@code World.create} holds no native memory (the world its factory saw is closed) and the same
  *       config then makes a world; a save that threw changed nothing; a kernel pass that threw applied none of its
  *       requests, wrote only rows of chunks that started (the rows before the failing one, not it), and marked
- *       {@code Position} dirty exactly on the archetypes where a chunk started;
+ *       {@code Position} dirty exactly on the archetypes where a chunk started; a queue's spawn whose own
+ *       {@code OnSpawn} observer threw is published by {@code unwind()} as the queue starts an entity (its
+ *       {@code set} calls never ran), otherwise as without the fault;
  *   <li>against the same run replayed with this one fault suppressed (the fault-free publication): every entity
  *       is, component by component, as before the operation (discarded) or as the fault-free run left it
  *       (published), never anything else.
@@ -173,6 +178,12 @@ public final class FaultRun {
          * its own and those after it are dropped, and the world stays usable.
          */
         PARALLEL_BODY,
+        /**
+         * The default factory of {@link #PRIMER}, a managed component only the run's spawn queues name: a queue makes
+         * that default per entity as the publication places its queued rows, so a throw there fails the
+         * publication (the queued spawns are discarded with the rest of the unpublished wave).
+         */
+        QUEUE_DEFAULT,
         /** The k-th native buffer the operation allocates fails ({@link AllocationFaults}). */
         NATIVE_ALLOCATION,
         /** The k-th growth of one of the engine's heap arrays during the operation fails. */
@@ -230,6 +241,30 @@ public final class FaultRun {
     public static final ManagedComponent<Charge> CHARGE = Components.registerManaged(Charge.class,
             o -> o.name("stress.fault.Charge"));
 
+    /** A managed value that only the spawn queues' shapes name; its default factory is a callback point. */
+    public record Primer(int charge) {}
+
+    public static final ManagedComponent<Primer> PRIMER = Components.registerManaged(Primer.class,
+            o -> o.name("stress.fault.Primer").defaults(() -> {
+                FaultRun run = CURRENT.get();
+                if (run != null) {
+                    run.point(Point.QUEUE_DEFAULT);
+                }
+                return new Primer(2);
+            }));
+
+    /** The position a queue's spawn starts with, before its {@code set} calls write its own. */
+    private static final ModelComponents.Position QUEUE_START = new ModelComponents.Position(5, 6);
+
+    /**
+     * The shapes of the run's spawn queues ({@link #spawnThroughQueue}): each names {@link #PRIMER}, whose default the
+     * queue makes per entity at publication; the second also names {@code Fuse}, whose default factory is the
+     * {@link Point#DEFAULT_FACTORY} point, there run inside the publication too.
+     */
+    private static final List<List<Input>> QUEUE_SHAPES = List.of(
+            List.of(POSITION.of(QUEUE_START), LEVEL.of(3), PRIMER),
+            List.of(POSITION.of(QUEUE_START), MARKED, FUSE, PRIMER));
+
     /** A custom event emitted at the world, heard by two observers (the first a callback point). */
     public record Ping(int step) {}
 
@@ -250,14 +285,22 @@ public final class FaultRun {
      * before still replay what they found.
      */
     public static final Set<Point> FIRST_POINTS = Collections.unmodifiableSet(EnumSet.complementOf(EnumSet.of(
-            Point.STATE_OBSERVER, Point.BUNDLE_FACTORY, Point.PIPELINE_FACTORY, Point.RECORD_ACCESSOR, Point.KERNEL)));
+            Point.STATE_OBSERVER, Point.BUNDLE_FACTORY, Point.PIPELINE_FACTORY, Point.RECORD_ACCESSOR, Point.KERNEL,
+            Point.QUEUE_DEFAULT)));
 
     /**
      * Every point but {@link Point#NATIVE_ACCESSOR} and {@link Point#PARALLEL_BODY}: a run given these draws the
      * stream the seed drew before native accessors and parallel systems were armed.
      */
     public static final Set<Point> BEFORE_NATIVE_ACCESSOR = Collections.unmodifiableSet(
-            EnumSet.complementOf(EnumSet.of(Point.NATIVE_ACCESSOR, Point.PARALLEL_BODY)));
+            EnumSet.complementOf(EnumSet.of(Point.NATIVE_ACCESSOR, Point.PARALLEL_BODY, Point.QUEUE_DEFAULT)));
+
+    /**
+     * Every point but {@link Point#QUEUE_DEFAULT}: a run given these draws the stream the seed drew before spawn
+     * queues were driven ({@link #spawnThroughQueue}).
+     */
+    public static final Set<Point> BEFORE_SPAWN_QUEUES = Collections.unmodifiableSet(
+            EnumSet.complementOf(EnumSet.of(Point.QUEUE_DEFAULT)));
 
     /**
      * The hook of {@code ModelComponents.Position.y()} and {@code Velocity.dy()}: a fault point while a run (not the run's own code) is on
@@ -279,6 +322,7 @@ public final class FaultRun {
             .onBlur(StateOperation.DISABLE).onFocus(StateOperation.ENABLE).build();
     /** The column the kernel writes. */
     private static final FloatField X = POSITION.floatField("x");
+    private static final FloatField Y = POSITION.floatField("y");
     /**
      * The workers every run's kernels share (runs borrow it, one pass at a time): a pool of two, so a pass of
      * several units runs its chunks on the calling thread and a worker.
@@ -320,6 +364,9 @@ public final class FaultRun {
     private final List<String> facts = new ArrayList<>();
     private long replays;
     private long cascadeFaults;
+    /** Entities spawned through the run's spawn queues, and faults that struck during a queue's spawns. */
+    private long queueSpawnCount;
+    private long queueFaults;
     private long checks;
     /** The world as before the operation running (taken when a fault is armed for it, in the checked run). */
     private WorldDump opBefore;
@@ -537,6 +584,16 @@ public final class FaultRun {
         return cascadeFaults;
     }
 
+    /** How many entities the run spawned through its spawn queues ({@link #spawnThroughQueue}). */
+    public long queueSpawns() {
+        return queueSpawnCount;
+    }
+
+    /** How many faults struck while a queue's spawns ran (those of its publications at a commit not counted). */
+    public long queueFaults() {
+        return queueFaults;
+    }
+
     /** How many faults were armed (an armed fault fires only when its operation reaches the point). */
     public long armed() {
         return armedCount;
@@ -600,6 +657,10 @@ public final class FaultRun {
                 }
             }
             spawnedByObserver = event.entity();
+            if (awaitingQueueSpawn) { // the first OnSpawn of a queue's spawn() is its own
+                awaitingQueueSpawn = false;
+                queueSpawned = event.entity();
+            }
             saw(event.entity());
             point(Point.ON_SPAWN);
         });
@@ -677,6 +738,11 @@ public final class FaultRun {
     /** The entity of the last {@code OnDespawn} delivered, and of the first {@code OnSpawn}, in this operation. */
     private long despawning;
     private long firstSpawn;
+    /** Set while a queue's {@code spawn()} runs until its OnSpawn arrives, which names {@link #queueSpawned}. */
+    private boolean awaitingQueueSpawn;
+    private long queueSpawned;
+    /** The run's spawn queues, by their place in {@link #QUEUE_SHAPES}; made in the run's world as first needed. */
+    private final SpawnQueue[] queues = new SpawnQueue[QUEUE_SHAPES.size()];
     /** The operation running, and the entity it names ({@code spawn} and {@code despawn}; else 0). */
     private String opKind;
     private long opEntity;
@@ -745,7 +811,7 @@ public final class FaultRun {
     /** Points that run only inside a publication: a fault there must leave exactly what was published. */
     private static final Set<Point> IN_PUBLICATION = Set.of(Point.ADDED, Point.REMOVED, Point.REACTIVE,
             Point.BATCH_INITIALIZER, Point.BATCH_WRITER, Point.RAW_OBSERVER, Point.RECORD_CONSTRUCTOR,
-            Point.RECORD_ACCESSOR);
+            Point.RECORD_ACCESSOR, Point.QUEUE_DEFAULT);
 
     private void saw(long id) {
         if (seenSet.add(id)) {
@@ -779,6 +845,8 @@ public final class FaultRun {
         spawnedByObserver = 0;
         despawning = 0;
         firstSpawn = 0;
+        awaitingQueueSpawn = false;
+        queueSpawned = 0;
         opKind = "";
         opEntity = 0;
         promisedStack = null;
@@ -872,9 +940,9 @@ public final class FaultRun {
                 default -> List.of(Point.RECORD_ACCESSOR);
             };
         }
-        if (roll < 22) {
+        if (roll < 22) { // (QUEUE_DEFAULT: a queue's spawns on the instant path; the list keeps it only when armed)
             return List.of(Point.ON_SPAWN, Point.ADDED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED,
-                    Point.GROUP_BY, Point.RAW_OBSERVER, Point.NATIVE_ACCESSOR);
+                    Point.GROUP_BY, Point.RAW_OBSERVER, Point.NATIVE_ACCESSOR, Point.QUEUE_DEFAULT);
         }
         if (roll < 44) {
             return List.of(Point.ADDED, Point.REMOVED, Point.REACTIVE, Point.DEFAULT_FACTORY, Point.ARCHETYPE_CREATED,
@@ -906,13 +974,20 @@ public final class FaultRun {
             return List.of(Point.VISITOR, Point.ON_SPAWN, Point.ON_DESPAWN, Point.ADDED);
         }
         return List.of(Point.ADDED, Point.REMOVED, Point.REACTIVE, Point.ON_DESPAWN, Point.ON_DESPAWN_AT_ENTITY,
-                Point.BATCH_INITIALIZER, Point.BATCH_WRITER, Point.DEFAULT_FACTORY, Point.RAW_OBSERVER);
+                Point.BATCH_INITIALIZER, Point.BATCH_WRITER, Point.DEFAULT_FACTORY, Point.RAW_OBSERVER,
+                Point.QUEUE_DEFAULT); // (a commit publishes a queue's staged spawns: QUEUE_DEFAULT kept when armed)
     }
 
     /** One operation: the roll picks its kind. */
     private void apply(int roll) {
         long live = seen.isEmpty() ? 0 : pickLive();
         if (roll < 22 || live == 0 && roll < 56) {
+            // (no draw for older streams); a queue's default armed here fires only where the spawns publish at once
+            if (points.contains(Point.QUEUE_DEFAULT) && (random.nextInt(4) == 0
+                    || armed == Point.QUEUE_DEFAULT && instant && random.nextBoolean())) {
+                spawnThroughQueue();
+                return;
+            }
             Input[] inputs = randomInputs();
             note("spawn " + ModelRun.describe(inputs));
             opKind = "spawn";
@@ -1614,6 +1689,36 @@ public final class FaultRun {
         }
     }
 
+    /**
+     * Spawns up to 199 entities through one of the run's spawn queues, writing each one's position with the
+     * queue's {@code set} calls after its {@code spawn()}. On the staged path the spawns stay in the scope with the
+     * rest of its work until a commit (past the staged rows' first chunk when the count is large); on the instant
+     * path each is published before its call returns.
+     */
+    private void spawnThroughQueue() {
+        int shape = random.nextInt(QUEUE_SHAPES.size());
+        int count = random.nextInt(6) == 0 ? random.nextInt(65, 200) : random.nextInt(1, 48);
+        note("queueSpawn " + count + " " + ModelRun.describe(QUEUE_SHAPES.get(shape).toArray(new Input[0])));
+        opKind = "queue spawn";
+        if (queues[shape] == null) {
+            queues[shape] = world.spawnQueue(QUEUE_SHAPES.get(shape)); // (a fault here leaves no queue: made again)
+        }
+        SpawnQueue queue = queues[shape];
+        for (int i = 0; i < count; i++) {
+            awaitingQueueSpawn = true;
+            long id = queue.spawn();
+            awaitingQueueSpawn = false;
+            if (suppressedStep < 0) {
+                queueSpawnCount++;
+            }
+            queue.set(X, random.nextInt(-50, 50)).set(Y, random.nextInt(-50, 50));
+            if (i == 0) {
+                note("  -> " + Entity.toString(id) + (count > 1 ? " ..." : ""));
+                maybeObserve(id);
+            }
+        }
+    }
+
     /** One spawn in eight gets an {@code OnDespawn} observer at its own address, a callback point too. */
     private void maybeObserve(long id) {
         if (random.nextInt(4) == 0) {
@@ -1699,11 +1804,18 @@ public final class FaultRun {
         if (despawnFault && (opKind.equals("despawn") && despawning != opEntity || opKind.equals("commit"))) {
             cascadeFaults++; // no call despawned this entity: a cascade did, inside the publication
         }
+        if (opKind.equals("queue spawn") && suppressedStep < 0) {
+            queueFaults++;
+        }
         armed = null;
         // the call's own observers run before anything is published: its work stays staged for unwind()
         long spawned = fault.point == Point.ON_SPAWN && opKind.equals("spawn") && spawnedByObserver == firstSpawn
                 ? spawnedByObserver : 0;
         long despawned = despawnFault && opKind.equals("despawn") && despawning == opEntity ? despawning : 0;
+        // a queue's spawn() whose own OnSpawn observer threw: staged, published by unwind() as the queue's shape
+        // starts it (the set calls after the spawn never ran), everything else as without the fault
+        long queueStaged = fault.point == Point.ON_SPAWN && opKind.equals("queue spawn")
+                && spawnedByObserver == queueSpawned ? queueSpawned : 0;
         List<String> pending = List.copyOf(facts);
         boolean visitFault = fault.point == Point.VISITOR && suppressedStep < 0;
         if (visitFault) {
@@ -1737,8 +1849,12 @@ public final class FaultRun {
                 compareTransition(fault.point, before);
             } else if (published) {
                 comparePublished(fault.point);
+            } else if (queueStaged != 0) {
+                FaultRun replay = faultFree();
+                checkQueueSpawnAsStarted(queueStaged, replay.replayDump);
+                compareWithFaultFree(fault.point, before, 0, replay, queueStaged);
             } else {
-                compareWithFaultFree(fault.point, before, spawned != 0 ? spawned : despawned, faultFree());
+                compareWithFaultFree(fault.point, before, spawned != 0 ? spawned : despawned, faultFree(), 0);
             }
         }
         if (!instant) {
@@ -2048,7 +2164,27 @@ public final class FaultRun {
      * had this operation done nothing (work staged before it, which {@code unwind()} published without it: a query
      * batch that failed while capturing, on the staged path), never anything else.
      */
-    private void compareWithFaultFree(Point point, WorldDump before, long staged, FaultRun replay) {
+    /**
+     * A queue's spawn whose own {@code OnSpawn} observer threw: after {@code unwind()} the entity is alive at the
+     * queue's starting position (its {@code set} calls never ran) and otherwise as the fault-free run has it.
+     */
+    private void checkQueueSpawnAsStarted(long id, WorldDump faultFree) {
+        check(world.isAlive(id), "the queue spawn of " + Entity.toString(id) + " whose OnSpawn observer threw must "
+                + "be published by unwind()");
+        ModelComponents.Position position = world.get(id, POSITION);
+        check(position.x() == QUEUE_START.x() && position.y() == QUEUE_START.y(), "the queue spawn of "
+                + Entity.toString(id) + " whose OnSpawn observer threw starts at the queue's position, not " + position);
+        SortedMap<String, String> is = new TreeMap<>(dump().values().get(id));
+        SortedMap<String, String> full = faultFree.values().get(id);
+        check(full != null, "the fault-free run has no " + Entity.toString(id));
+        SortedMap<String, String> expected = new TreeMap<>(full);
+        is.remove(POSITION.name());
+        expected.remove(POSITION.name());
+        check(is.equals(expected), "the queue spawn of " + Entity.toString(id) + " whose OnSpawn observer threw is "
+                + is + " beside its position, fault-free " + expected);
+    }
+
+    private void compareWithFaultFree(Point point, WorldDump before, long staged, FaultRun replay, long exempt) {
         WorldDump faultFree = replay.replayDump;
         WorldDump now = dump();
         WorldDump mid = atFault;
@@ -2067,6 +2203,7 @@ public final class FaultRun {
         ids.addAll(before.values().keySet());
         ids.addAll(faultFree.values().keySet());
         ids.retainAll(known);
+        ids.remove(exempt); // checked on its own (checkQueueSpawnAsStarted)
         for (long id : ids) {
             SortedMap<String, String> was = before.values().get(id);
             SortedMap<String, String> then = mid.values().get(id);
@@ -2139,7 +2276,7 @@ public final class FaultRun {
         if (point != Point.STATE_OBSERVER) {
             laterSteps = laterStepsOfFault();
             try {
-                compareWithFaultFree(point, before, 0, replay);
+                compareWithFaultFree(point, before, 0, replay, 0);
             } finally {
                 laterSteps = Map.of();
             }

@@ -24,10 +24,14 @@ class FaultRunTest {
         String replay = System.getProperty("jtecs.faultSeed");
         if (replay != null) {
             System.out.println("fault run: replaying seed " + replay);
-            // -Djtecs.faultPoints=beforeNativeAccessor replays a seed found before native accessors were armed
-            boolean before = "beforeNativeAccessor".equals(System.getProperty("jtecs.faultPoints"));
-            new FaultRun(Long.parseLong(replay), OPERATIONS,
-                    before ? FaultRun.BEFORE_NATIVE_ACCESSOR : java.util.EnumSet.allOf(FaultRun.Point.class)).run();
+            // -Djtecs.faultPoints=beforeNativeAccessor replays a seed found before native accessors were armed,
+            // -Djtecs.faultPoints=beforeSpawnQueues one found before the run drove spawn queues
+            String points = System.getProperty("jtecs.faultPoints", "");
+            new FaultRun(Long.parseLong(replay), OPERATIONS, switch (points) {
+                case "beforeNativeAccessor" -> FaultRun.BEFORE_NATIVE_ACCESSOR;
+                case "beforeSpawnQueues" -> FaultRun.BEFORE_SPAWN_QUEUES;
+                default -> java.util.EnumSet.allOf(FaultRun.Point.class);
+            }).run();
             return;
         }
         int seeds = Integer.getInteger("jtecs.faultSeeds", 60);
@@ -36,6 +40,8 @@ class FaultRunTest {
         Map<FaultRun.Point, Integer> fired = new EnumMap<>(FaultRun.Point.class);
         long replays = 0;
         long cascades = 0;
+        long queueSpawns = 0;
+        long queueFaults = 0;
         long checks = 0;
         long armed = 0;
         long kernelsOnWorkers = 0;
@@ -53,6 +59,8 @@ class FaultRunTest {
             run.fired().forEach((point, n) -> fired.merge(point, n, Integer::sum));
             replays += run.replays();
             cascades += run.cascadeFaults();
+            queueSpawns += run.queueSpawns();
+            queueFaults += run.queueFaults();
             checks += run.checks();
             armed += run.armed();
             kernelsOnWorkers += run.kernelFaultsOnWorkers();
@@ -61,13 +69,15 @@ class FaultRunTest {
         }
         int injected = fired.values().stream().mapToInt(Integer::intValue).sum();
         System.out.printf("fault runs: %d seeds from base %d (%d instant path), %d faults armed, %d injected %s, %d "
-                + "cascade despawn faults, %d kernel faults on worker threads, %d side worlds created, %d fault-free "
-                + "replays compared, %d invariant checks, 0 violations%n", seeds, base, instant, armed, injected, fired,
-                cascades, kernelsOnWorkers, sideWorlds, replays, checks);
+                + "cascade despawn faults, %d kernel faults on worker threads, %d side worlds created, %d spawns "
+                + "through spawn queues (%d faults during them), %d fault-free replays compared, %d invariant "
+                + "checks, 0 violations%n", seeds, base, instant, armed, injected, fired, cascades, kernelsOnWorkers,
+                sideWorlds, queueSpawns, queueFaults, replays, checks);
         for (FaultRun.Point point : FaultRun.Point.values()) {
             assertTrue(fired.getOrDefault(point, 0) > 0, "no fault fired at " + point);
         }
         assertTrue(cascades > 0, "no fault fired in a cascade");
+        assertTrue(queueFaults > 0, "no fault fired during a spawn queue's spawns");
         assertTrue(kernelsOnWorkers > 0, "no kernel fault was thrown on a worker thread");
         assertTrue(instant > 0 && instant < seeds, "both paths");
     }
@@ -114,14 +124,15 @@ class FaultRunTest {
         // -Djtecs.faultSeeds=3000 -Djtecs.faultBaseSeed=777001: a batch despawn cut short by a removal callback; a
         // survivor's Follows target had died before the throw, and the settlement dropped that pair (a move)
         new FaultRun(-6550310274349077613L, OPERATIONS, FaultRun.BEFORE_NATIVE_ACCESSOR).run();
+        // The two below were found with every point of their time armed, before the run drove spawn queues.
         // -Djtecs.faultSeeds=1000 -Djtecs.faultBaseSeed=4242001, every point armed: a heap growth failed in a pop's
         // exit operation (the menu's batch despawn); the game's focus operation still ran and unpaused an entity
         // that the fault-free run had despawned by the menu's cascade
-        new FaultRun(-5034937655353218116L, OPERATIONS).run();
+        new FaultRun(-5034937655353218116L, OPERATIONS, FaultRun.BEFORE_SPAWN_QUEUES).run();
         // -Djtecs.faultSeeds=400 -Djtecs.faultBaseSeed=4220001, every point armed: an OnSpawn fault in a commit that
         // despawned a cascading DenseChildOf target and re-targeted its child's edge; the re-targeting was discarded
         // with the failed wave, so the next publication despawned the child, which the comparison of faults that may
         // strike outside a publication did not yet accept (the one of faults inside a publication did)
-        new FaultRun(-3720417193289334674L, OPERATIONS).run();
+        new FaultRun(-3720417193289334674L, OPERATIONS, FaultRun.BEFORE_SPAWN_QUEUES).run();
     }
 }
