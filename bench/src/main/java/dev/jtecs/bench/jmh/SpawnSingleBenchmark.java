@@ -70,6 +70,17 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * growing per spawn and the staged rows stopped copying as they grew (docs/bulk.md, "Spawn queues"): in the same
  * harness 21.6 to 22.6 ns per entity into a new world went to 18.3 to 18.5, then 16.9 to 17.6 to 15.8 to 16.6.
  *
+ * <p>This method's forks settle at one of two speeds, about 16 and about 23 ns per entity at 16,384, and switch
+ * between them at iteration boundaries in both directions, while Artemis-odb's stay within 36 to 38 (one run of six
+ * forks each, 7 December 2026: 16.3 to 17.5 in four forks, 22.8 and 23.5 in two). A plain loop of the operation
+ * outside JMH switches the same way, for seconds at a time. What the slow seconds are not: collection time (3 to 5 ms
+ * a second at either speed), page faults (none per operation at either), memory bandwidth (a thread streaming 64 MiB
+ * beside the loop left it at 16), another thread of the process (only the loop's thread used a CPU). The slow speed
+ * did not appear in six forks pinned to one CPU ({@code taskset -c 0}, Artemis-odb's forks pinned the same: 16.2
+ * &plusmn; 0.1 against 36.9 &plusmn; 0.5 and 37.0 &plusmn; 0.4, two runs), nor in 150 seconds of a loop that runs this
+ * operation and Artemis-odb's alternately in one process (0.45 to 0.48 times Artemis-odb in every second). Its
+ * cause is not found; a run whose forks disagree this way shows it in the forks' means.
+ *
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
  * Ashley: component instances per entity) and publishes the entities by its own barrier (jtecs {@code commit},
