@@ -2157,14 +2157,6 @@ public final class FaultRun {
     }
 
     /**
-     * A fault that may strike outside a publication (an observer of the call itself, a system, a run condition, a
-     * default factory, archetype creation): replays the run with this fault suppressed and compares entity by
-     * entity, component by component: each must be as before the operation, as when the callback threw, or as
-     * the fault-free run left it (work that stayed staged and {@code unwind()} published), or as the run left it
-     * had this operation done nothing (work staged before it, which {@code unwind()} published without it: a query
-     * batch that failed while capturing, on the staged path), never anything else.
-     */
-    /**
      * A queue's spawn whose own {@code OnSpawn} observer threw: after {@code unwind()} the entity is alive at the
      * queue's starting position (its {@code set} calls never ran) and otherwise as the fault-free run has it.
      */
@@ -2184,6 +2176,15 @@ public final class FaultRun {
                 + is + " beside its position, fault-free " + expected);
     }
 
+    /**
+     * A fault that may strike outside a publication (an observer of the call itself, a system, a run condition, a
+     * default factory, archetype creation): replays the run with this fault suppressed and compares entity by
+     * entity, component by component: each must be as before the operation, as when the callback threw, or as
+     * the fault-free run left it (work that stayed staged and {@code unwind()} published), or as the run left it
+     * had this operation done nothing (work staged before it, which {@code unwind()} published without it: a query
+     * batch that failed while capturing, on the staged path), never anything else. The entity {@code exempt}
+     * (when not 0) is left out: the caller checks it on its own ({@link #checkQueueSpawnAsStarted}).
+     */
     private void compareWithFaultFree(Point point, WorldDump before, long staged, FaultRun replay, long exempt) {
         WorldDump faultFree = replay.replayDump;
         WorldDump now = dump();
