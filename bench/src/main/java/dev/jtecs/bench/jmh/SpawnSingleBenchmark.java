@@ -71,8 +71,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * harness 21.6 to 22.6 ns per entity into a new world went to 18.3 to 18.5, then 16.9 to 17.6 to 15.8 to 16.6.
  *
  * <p>This method's forks settle at one of two speeds, about 16 and about 23 ns per entity at 16,384, and switch
- * between them at iteration boundaries in both directions, while Artemis-odb's stay within 36 to 38 (one run of six
- * forks each, 7 December 2026: 16.3 to 17.5 in four forks, 22.8 and 23.5 in two). A plain loop of the operation
+ * between them at iteration boundaries in both directions (7 December 2026, one run of six forks each: 16.3 to 17.5
+ * in four forks, 22.8 and 23.5 in two, while Artemis-odb's stayed within 36 to 38; in a run of ten forks each, 16.2
+ * to 17.9 in eight and 23.4 and 26.0 in two, and two of Artemis-odb's were slow as well, 45.7 and 46.2 against 35.8
+ * to 36.9, so its forks have a slow speed too, a quarter above its fast one). A plain loop of the operation
  * outside JMH switches the same way, for seconds at a time. What the slow seconds are not: collection time (3 to 5 ms
  * a second at either speed), page faults (none per operation at either), memory bandwidth (a thread streaming 64 MiB
  * beside the loop left it at 16), another thread of the process (only the loop's thread used a CPU). The slow speed
