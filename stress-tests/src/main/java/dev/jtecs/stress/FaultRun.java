@@ -1706,8 +1706,12 @@ public final class FaultRun {
         SpawnQueue queue = queues[shape];
         for (int i = 0; i < count; i++) {
             awaitingQueueSpawn = true;
-            long id = queue.spawn();
-            awaitingQueueSpawn = false;
+            long id;
+            try {
+                id = queue.spawn();
+            } finally {
+                awaitingQueueSpawn = false; // (a spawn that failed before its OnSpawn names no entity)
+            }
             if (suppressedStep < 0) {
                 queueSpawnCount++;
             }
