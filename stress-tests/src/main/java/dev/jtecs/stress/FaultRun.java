@@ -2169,7 +2169,8 @@ public final class FaultRun {
                 + "be published by unwind()");
         ModelComponents.Position position = world.get(id, POSITION);
         check(position.x() == QUEUE_START.x() && position.y() == QUEUE_START.y(), "the queue spawn of "
-                + Entity.toString(id) + " whose OnSpawn observer threw starts at the queue's position, not " + position);
+                + Entity.toString(id) + " whose OnSpawn observer threw starts at the queue's position, not "
+                + position);
         SortedMap<String, String> is = new TreeMap<>(dump().values().get(id));
         SortedMap<String, String> full = faultFree.values().get(id);
         check(full != null, "the fault-free run has no " + Entity.toString(id));
