@@ -367,6 +367,8 @@ public final class FaultRun {
     /** Entities spawned through the run's spawn queues, and faults that struck during a queue's spawns. */
     private long queueSpawnCount;
     private long queueFaults;
+    /** Queue spawns whose own OnSpawn observer threw, checked by {@link #checkQueueSpawnAsStarted}. */
+    private long queueSpawnsStarted;
     private long checks;
     /** The world as before the operation running (taken when a fault is armed for it, in the checked run). */
     private WorldDump opBefore;
@@ -592,6 +594,11 @@ public final class FaultRun {
     /** How many faults struck while a queue's spawns ran (those of its publications at a commit not counted). */
     public long queueFaults() {
         return queueFaults;
+    }
+
+    /** How many queue spawns whose own {@code OnSpawn} observer threw were checked as the queue starts them. */
+    public long queueSpawnsStarted() {
+        return queueSpawnsStarted;
     }
 
     /** How many faults were armed (an armed fault fires only when its operation reaches the point). */
@@ -2165,6 +2172,7 @@ public final class FaultRun {
      * queue's starting position (its {@code set} calls never ran) and otherwise as the fault-free run has it.
      */
     private void checkQueueSpawnAsStarted(long id, WorldDump faultFree) {
+        queueSpawnsStarted++;
         check(world.isAlive(id), "the queue spawn of " + Entity.toString(id) + " whose OnSpawn observer threw must "
                 + "be published by unwind()");
         ModelComponents.Position position = world.get(id, POSITION);

@@ -42,6 +42,7 @@ class FaultRunTest {
         long cascades = 0;
         long queueSpawns = 0;
         long queueFaults = 0;
+        long queueStarted = 0;
         long checks = 0;
         long armed = 0;
         long kernelsOnWorkers = 0;
@@ -61,6 +62,7 @@ class FaultRunTest {
             cascades += run.cascadeFaults();
             queueSpawns += run.queueSpawns();
             queueFaults += run.queueFaults();
+            queueStarted += run.queueSpawnsStarted();
             checks += run.checks();
             armed += run.armed();
             kernelsOnWorkers += run.kernelFaultsOnWorkers();
@@ -70,14 +72,16 @@ class FaultRunTest {
         int injected = fired.values().stream().mapToInt(Integer::intValue).sum();
         System.out.printf("fault runs: %d seeds from base %d (%d instant path), %d faults armed, %d injected %s, %d "
                 + "cascade despawn faults, %d kernel faults on worker threads, %d side worlds created, %d spawns "
-                + "through spawn queues (%d faults during them), %d fault-free replays compared, %d invariant "
-                + "checks, 0 violations%n", seeds, base, instant, armed, injected, fired, cascades, kernelsOnWorkers,
-                sideWorlds, queueSpawns, queueFaults, replays, checks);
+                + "through spawn queues (%d faults during them, %d in a queue spawn's own OnSpawn), %d fault-free "
+                + "replays compared, %d invariant checks, 0 violations%n", seeds, base, instant, armed, injected,
+                fired, cascades, kernelsOnWorkers, sideWorlds, queueSpawns, queueFaults, queueStarted, replays,
+                checks);
         for (FaultRun.Point point : FaultRun.Point.values()) {
             assertTrue(fired.getOrDefault(point, 0) > 0, "no fault fired at " + point);
         }
         assertTrue(cascades > 0, "no fault fired in a cascade");
         assertTrue(queueFaults > 0, "no fault fired during a spawn queue's spawns");
+        assertTrue(queueStarted > 0, "no queue spawn's own OnSpawn observer threw");
         assertTrue(kernelsOnWorkers > 0, "no kernel fault was thrown on a worker thread");
         assertTrue(instant > 0 && instant < seeds, "both paths");
     }
