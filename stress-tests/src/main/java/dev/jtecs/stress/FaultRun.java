@@ -364,7 +364,7 @@ public final class FaultRun {
     private final List<String> facts = new ArrayList<>();
     private long replays;
     private long cascadeFaults;
-    /** Entities spawned through the run's spawn queues, and faults that struck during a queue's spawns. */
+    /** Entities spawned through the run's spawn queues, and faults that struck during a queue operation. */
     private long queueSpawnCount;
     private long queueFaults;
     /** Queue spawns whose own OnSpawn observer threw, checked by {@link #checkQueueSpawnAsStarted}. */
@@ -591,7 +591,10 @@ public final class FaultRun {
         return queueSpawnCount;
     }
 
-    /** How many faults struck while a queue's spawns ran (those of its publications at a commit not counted). */
+    /**
+     * How many faults struck during a queue operation: its spawns and their {@code set} calls, and the queue's
+     * creation the first time (the faults of its spawns' publication at a later commit are not counted).
+     */
     public long queueFaults() {
         return queueFaults;
     }
