@@ -578,6 +578,28 @@ public final class EntityIndex {
                 ? (int) (m >>> STORE_SHIFT) : -1;
     }
 
+    /**
+     * The end of the run of published entities in {@code store} that starts at {@code ids[from]}: the first
+     * {@code i} in {@code [from, to)} whose id is not alive or lives in another store, or {@code to}. One compare of
+     * each slot's word with what it holds when alive in {@code store} (a check of a long run, such as the members of
+     * a subtree, in one tight loop). Reads only.
+     */
+    public int aliveRunEnd(long[] ids, int from, int to, int store) {
+        long[] m = meta;
+        int high = highWater;
+        long alive = ALIVE_BITS | ((long) store << STORE_SHIFT);
+        int i = from;
+        for (; i < to; i++) {
+            long id = ids[i];
+            int slot = Entity.slot(id);
+            // a positive id's generation fits the word's 31 bits; slot 0 and the slots past highWater are never alive
+            if (id <= 0 || slot < 0 || slot >= high || m[slot] != (alive | (id >>> 32))) {
+                break;
+            }
+        }
+        return i;
+    }
+
     public int rowOf(int slot) {
         return row[slot];
     }
@@ -675,30 +697,41 @@ public final class EntityIndex {
 
     private void freeInOrder(long[] ids, int n, boolean reverse) {
         ensureFree(n);
-        long[] m = meta;
-        int[] rows = row;
-        int[] stack = freeStack;
         int top = freeCount; // in a local: a push is then no read and write of the field, which the next one waits for
-        int step = reverse ? -1 : 1;
-        int k = 0;
-        try {
-            for (int i = reverse ? n - 1 : 0; k < n; k++, i += step) {
-                int slot = Entity.slot(ids[i]);
-                long word = m[slot];
-                assert (word & STATE_MASK) == ALIVE_BITS : "slot " + slot + " is " + stateName(stateAt(slot));
-                int g = (int) (word & GENERATION_MASK);
-                if (g == Entity.MAX_GENERATION) {
-                    m[slot] = (word & ~STATE_MASK) | ((long) RETIRED << STATE_SHIFT);
-                    continue;
+        int freed = 0;
+        try { // two loops, each with a constant step, which the compiler unrolls and checks the range of once
+            if (reverse) {
+                for (int i = n - 1; i >= 0; i--, freed++) {
+                    top = freeAlive(Entity.slot(ids[i]), top);
                 }
-                m[slot] = (word & ~(STATE_MASK | GENERATION_MASK)) | ((long) FREE << STATE_SHIFT) | (g + 1);
-                rows[slot] = top;
-                stack[top++] = slot;
+            } else {
+                for (int i = 0; i < n; i++, freed++) {
+                    top = freeAlive(Entity.slot(ids[i]), top);
+                }
             }
         } finally { // also should an id be out of range: the count and the stack stay in step with the slots freed
             freeCount = top;
-            aliveCount -= k;
+            aliveCount -= freed;
         }
+    }
+
+    /**
+     * Frees an alive slot whose free stack has room, pushing it at {@code top} (unless its generation is spent: it
+     * retires); returns the new top. Writes the slot's word once.
+     */
+    private int freeAlive(int slot, int top) {
+        long[] m = meta;
+        long word = m[slot];
+        assert (word & STATE_MASK) == ALIVE_BITS : "slot " + slot + " is " + stateName(stateAt(slot));
+        int g = (int) (word & GENERATION_MASK);
+        if (g == Entity.MAX_GENERATION) {
+            m[slot] = (word & ~STATE_MASK) | ((long) RETIRED << STATE_SHIFT);
+            return top;
+        }
+        m[slot] = (word & ~(STATE_MASK | GENERATION_MASK)) | ((long) FREE << STATE_SHIFT) | (g + 1);
+        row[slot] = top;
+        freeStack[top] = slot;
+        return top + 1;
     }
 
     /** Records that the entities {@code ids[0, n)} now occupy consecutive rows of one store. */

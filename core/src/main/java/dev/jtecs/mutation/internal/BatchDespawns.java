@@ -193,38 +193,35 @@ final class BatchDespawns {
      */
     boolean removeSubtree(long[] ids, int n) {
         int tables = 0;
-        int lastStore = -1;
-        int last = -1;
         try {
-            for (int i = 0; i < n; i++) { // read only: each entity's table
+            for (int i = 0; i < n; ) { // read only: each run of entities in one table, and that table
                 int store = index.aliveStore(ids[i]);
                 if (store < 0) {
                     return false;
                 }
-                if (store != lastStore) {
-                    last = tableOf(store, tables);
-                    if (last < 0) {
-                        Table table = registry.ofStore(store);
-                        if (tables == SUBTREE_TABLES || table.observers().length != 0 || table.hasPairs()) {
-                            return false;
-                        }
-                        if (tables == 1) { // a second table: from here on each entity's table is written down
-                            if (subtreeMembers.length < n) {
-                                subtreeMembers = Growth.newInts(Math.max(n, subtreeMembers.length * 2));
-                            }
-                            java.util.Arrays.fill(subtreeMembers, 0, i, 0);
-                        }
-                        subtreeTables[tables] = table;
-                        subtreeStores[tables] = store;
-                        subtreeCounts[tables] = 0;
-                        last = tables++;
+                int end = index.aliveRunEnd(ids, i + 1, n, store);
+                int t = tableOf(store, tables);
+                if (t < 0) {
+                    Table table = registry.ofStore(store);
+                    if (tables == SUBTREE_TABLES || table.observers().length != 0 || table.hasPairs()) {
+                        return false;
                     }
-                    lastStore = store;
+                    if (tables == 1) { // a second table: from here on each entity's table is written down
+                        if (subtreeMembers.length < n) {
+                            subtreeMembers = Growth.newInts(Math.max(n, subtreeMembers.length * 2));
+                        }
+                        java.util.Arrays.fill(subtreeMembers, 0, i, 0);
+                    }
+                    subtreeTables[tables] = table;
+                    subtreeStores[tables] = store;
+                    subtreeCounts[tables] = 0;
+                    t = tables++;
                 }
-                subtreeCounts[last]++;
+                subtreeCounts[t] += end - i;
                 if (tables > 1) {
-                    subtreeMembers[i] = last;
+                    java.util.Arrays.fill(subtreeMembers, i, end, t);
                 }
+                i = end;
             }
             index.reserveFree(n);
             boolean anyPartial = false;

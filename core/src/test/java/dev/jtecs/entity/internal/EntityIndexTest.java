@@ -309,6 +309,48 @@ class EntityIndexTest {
         assertEquals(-1, index.aliveStore(id));
     }
 
+    /**
+     * {@code aliveRunEnd} stops at the first id that {@code aliveStore} does not place in the run's store: one in
+     * another store, reserved, stale, freed, or no id at all (zero, negative, a slot past the index, a generation
+     * the slot never had); from every start, for both stores, the largest store included.
+     */
+    @Test
+    void aliveRunEndStopsWhereAliveStoreLeavesTheStore() {
+        EntityIndex index = new EntityIndex(1 << 20);
+        int big = (1 << 31) - 1;
+        long[] inBig = new long[6];
+        long[] inThree = new long[4];
+        for (int i = 0; i < inBig.length; i++) {
+            inBig[i] = index.allocate();
+            index.publish(Entity.slot(inBig[i]), big, i);
+        }
+        for (int i = 0; i < inThree.length; i++) {
+            inThree[i] = index.allocate();
+            index.publish(Entity.slot(inThree[i]), 3, i);
+        }
+        long reserved = index.allocate();
+        long freed = inThree[3];
+        index.free(Entity.slot(freed));
+        long[] ids = {inBig[0], inBig[1], inBig[2], inThree[0], inThree[1], inBig[3], reserved, inBig[4], freed,
+            inThree[2], 0, inBig[5], -1, Long.MIN_VALUE, inBig[0] + (1L << 32), Entity.pack(Entity.MAX_ENTITIES, 0),
+            0x8000_0002L, inThree[0], inThree[1]};
+        for (int store : new int[] {big, 3}) {
+            for (int from = 0; from <= ids.length; from++) {
+                int expected = from;
+                while (expected < ids.length && index.aliveStore(ids[expected]) == store) {
+                    expected++;
+                }
+                String at = "store " + store + " from " + from;
+                assertEquals(expected, index.aliveRunEnd(ids, from, ids.length, store), at);
+                int to = Math.min(from + 1, ids.length);
+                assertEquals(Math.min(expected, to), index.aliveRunEnd(ids, from, to, store), at + ", one id");
+            }
+        }
+        assertEquals(3, index.aliveRunEnd(ids, 0, ids.length, big));
+        assertEquals(5, index.aliveRunEnd(ids, 3, ids.length, 3));
+        assertEquals(ids.length, index.aliveRunEnd(ids, ids.length - 2, ids.length, 3));
+    }
+
     @Test
     void capacityIsEnforced() {
         EntityIndex index = new EntityIndex(2);
