@@ -80,8 +80,17 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * beside the loop left it at 16), another thread of the process (only the loop's thread used a CPU). The slow speed
  * did not appear in six forks pinned to one CPU ({@code taskset -c 0}, Artemis-odb's forks pinned the same: 16.2
  * &plusmn; 0.1 against 36.9 &plusmn; 0.5 and 37.0 &plusmn; 0.4, two runs), nor in 150 seconds of a loop that runs this
- * operation and Artemis-odb's alternately in one process (0.45 to 0.48 times Artemis-odb in every second). Its
- * cause is not found; a run whose forks disagree this way shows it in the forks' means.
+ * operation and Artemis-odb's alternately in one process (0.45 to 0.48 times Artemis-odb in every second). The slow
+ * seconds are the machine's: a probe that the loop ran once a second (two million dependent loads over a 16 MiB
+ * array allocated once, which the engine never touches) took 317 ms on average in the loop's 36 slow seconds and 257
+ * in its 50 fast ones, and the slowest five seconds of the loop had probes of 318 to 328 ms, the fastest five 230 to
+ * 261 (7 December 2026, a run of two minutes). An arithmetic probe beside it kept its time. So memory that does not
+ * move becomes about a quarter slower to reach at times, for seconds, whatever runs; not the compiler either (no
+ * compilation at the switches, {@code -XX:+PrintCompilation}), nor the heap's size (the same throughout), nor where
+ * the columns lie (the same low address bits in slow and fast seconds). A run whose forks land in different such
+ * periods shows it in the forks' means, for each engine. Later that day, ten forks each: this method's first four
+ * forks took 21.2 to 25.6 ns per entity and its last six 16.6 to 17.5, Artemis-odb's ten 35.0 to 37.9; 0.55
+ * &plusmn; 0.08 times Artemis-odb over the run, 0.47 over the fast forks alone (at a million, 0.048 &plusmn; 0.011).
  *
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
