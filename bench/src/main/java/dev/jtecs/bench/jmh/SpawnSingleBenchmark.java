@@ -84,7 +84,8 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * seconds are the machine's: a probe that the loop ran once a second (two million dependent loads over a 16 MiB
  * array allocated once, which the engine never touches) took 317 ms on average in the loop's 36 slow seconds and 257
  * in its 50 fast ones, and the slowest five seconds of the loop had probes of 318 to 328 ms, the fastest five 230 to
- * 261 (7 December 2026, a run of two minutes). An arithmetic probe beside it kept its time. So memory that does not
+ * 261; the correlation over the 86 seconds was 0.73 (7 December 2026, a run of two minutes). An arithmetic probe
+ * beside it kept its time. So memory that does not
  * move becomes about a quarter slower to reach at times, for seconds, whatever runs; not the compiler either (no
  * compilation at the switches, {@code -XX:+PrintCompilation}), nor the heap's size (the same throughout), nor where
  * the columns lie (the same low address bits in slow and fast seconds). A run whose forks land in different such
