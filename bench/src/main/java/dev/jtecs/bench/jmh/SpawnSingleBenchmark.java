@@ -69,6 +69,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * and 21.4 &plusmn; 1.3 with the lookup by component id that replaced it. On 7 December 2026 the index stopped
  * growing per spawn and the staged rows stopped copying as they grew (docs/bulk.md, "Spawn queues"): in the same
  * harness 21.6 to 22.6 ns per entity into a new world went to 18.3 to 18.5, then 16.9 to 17.6 to 15.8 to 16.6.
+ * Later that day a spawn that joins its open batch inside a scope, with no {@code OnSpawn} observer, stopped opening
+ * a scope of its own: in a loop pinned to one core (medians over 14 seconds, three alternating pairs), 17.4, 16.3 and
+ * 16.4 ns per entity went to 16.6, 15.9 and 15.9.
  *
  * <p>This method's forks settle at one of two speeds, about 16 and about 23 ns per entity at 16,384, and switch
  * between them at iteration boundaries in both directions (7 December 2026, one run of six forks each: 16.3 to 17.5

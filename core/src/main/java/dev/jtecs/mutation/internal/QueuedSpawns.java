@@ -194,6 +194,15 @@ final class QueuedSpawns implements SpawnQueue {
             ids[idCount] = id;
         }
         idCount++;
+        if (join && scopes.depth() > 0 && lifecycle.spawnIsSilent()) {
+            // the spawn joins an open batch inside an open scope and nobody hears it: nothing below can throw or run
+            // user code, and the scope the call would open could publish nothing when it closed
+            op.addQueued(id, ids);
+            cursorId = id;
+            cursorRow = row;
+            cursorOp = op;
+            return id;
+        }
         scopes.enter();
         boolean ok = false;
         try {

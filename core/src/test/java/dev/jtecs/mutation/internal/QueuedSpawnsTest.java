@@ -417,6 +417,37 @@ class QueuedSpawnsTest {
         assertTrue(world.has(tagged, game));
     }
 
+    /**
+     * A spawn that joins its open batch inside a scope with nobody to hear it takes the short way (no scope of its
+     * own): the spawns before an observer came and after it stage into one batch alike, the observer hears exactly
+     * those after it, nothing is published before the commit, and the commit places all of them as one range.
+     */
+    @Test
+    void spawnsJoiningABatchUnheardAndHeardStageAlike() {
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        world.defer();
+        long[] ids = new long[6];
+        for (int i = 0; i < 3; i++) {
+            ids[i] = queue.spawn();
+            queue.set(X, i);
+        }
+        List<Long> heard = new ArrayList<>();
+        world.observe(0, OnSpawn.class, event -> heard.add(event.entity()));
+        for (int i = 3; i < 6; i++) {
+            ids[i] = queue.spawn();
+            queue.set(X, i);
+        }
+        assertEquals(List.of(ids[3], ids[4], ids[5]), heard);
+        assertEquals(0, world.entityCount(), "staged until the commit");
+        assertEquals(6, ((QueuedSpawns) queue).stagedRows(), "one batch's rows");
+        world.commit();
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(ids[0] + i, ids[i], "consecutive ids");
+            assertEquals(new Pos(i, 0), world.get(ids[i], POS));
+            assertEquals(i, world.rowOf(ids[i]), "one range, in spawn order");
+        }
+    }
+
     @Test
     void aQueueStagesFromItsFirstRowAgainOnceEveryBatchOfItIsDone() {
         SpawnQueue queue = world.spawnQueue(List.of(POS));
