@@ -83,8 +83,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * beside the loop left it at 16), another thread of the process (only the loop's thread used a CPU). The slow speed
  * did not appear in six forks pinned to one CPU ({@code taskset -c 0}, Artemis-odb's forks pinned the same: 16.2
  * &plusmn; 0.1 against 36.9 &plusmn; 0.5 and 37.0 &plusmn; 0.4, two runs), nor in 150 seconds of a loop that runs this
- * operation and Artemis-odb's alternately in one process (0.45 to 0.48 times Artemis-odb in every second). The slow
- * seconds are the machine's: a probe that the loop ran once a second (two million dependent loads over a 16 MiB
+ * operation and Artemis-odb's alternately in one process (0.45 to 0.48 times Artemis-odb in every second); yet a
+ * loop pinned the same way later ran at about 22 ns per entity for most of 20 seconds. The slow seconds are the
+ * machine's: a probe that the loop ran once a second (two million dependent loads over a 16 MiB
  * array allocated once, which the engine never touches) took 317 ms on average in the loop's 36 slow seconds and 257
  * in its 50 fast ones, and the slowest five seconds of the loop had probes of 318 to 328 ms, the fastest five 230 to
  * 261; the correlation over the 86 seconds was 0.73 (7 December 2026, a run of two minutes). An arithmetic probe
