@@ -208,12 +208,18 @@ public final class FaultRun {
     public record Fuse(int charge) {}
 
     private static final ThreadLocal<FaultRun> CURRENT = new ThreadLocal<>();
+
+    /** A callback point reached by a default factory: a fault point while a run is on this thread. */
+    private static void defaultMade(Point point) {
+        FaultRun run = CURRENT.get();
+        if (run != null) {
+            run.point(point);
+        }
+    }
+
     public static final ManagedComponent<Fuse> FUSE = Components.registerManaged(Fuse.class,
             o -> o.name("stress.fault.Fuse").defaults(() -> {
-                FaultRun run = CURRENT.get();
-                if (run != null) {
-                    run.point(Point.DEFAULT_FACTORY);
-                }
+                defaultMade(Point.DEFAULT_FACTORY);
                 return new Fuse(1);
             }));
     /**
@@ -246,10 +252,7 @@ public final class FaultRun {
 
     public static final ManagedComponent<Primer> PRIMER = Components.registerManaged(Primer.class,
             o -> o.name("stress.fault.Primer").defaults(() -> {
-                FaultRun run = CURRENT.get();
-                if (run != null) {
-                    run.point(Point.QUEUE_DEFAULT);
-                }
+                defaultMade(Point.QUEUE_DEFAULT);
                 return new Primer(2);
             }));
 
