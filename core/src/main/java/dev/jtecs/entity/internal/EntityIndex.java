@@ -23,7 +23,10 @@ import java.util.Arrays;
  *     row, the archetype a reserved slot is stamped for, or a free slot's position on the free stack (which makes
  *     removing an arbitrary free slot, for {@link #reserveAt}, O(1)). A slot never needs two of them at once, so a
  *     despawn that frees a slot and a spawn that takes one back each write the line its row was read from,
- *     rather than a third array's line.
+ *     rather than a third array's line. The frees of many slots at once ({@link #freeInOrder} and its kin) do not
+ *     write the positions at all: only {@link #reserveAt} reads one, and it first writes those the stack's upper
+ *     part lacks ({@code positionsFrom}), each at most once per push, so a subtree or an archetype that dies whole
+ *     writes one array less per entity.
  */
 public final class EntityIndex {
     public static final byte FREE = 0;
@@ -42,6 +45,9 @@ public final class EntityIndex {
     private int[] row;
     private int[] freeStack;
     private int freeCount;
+    // the free stack's positions below this one (and below freeCount) are written in their slots' row entries; those
+    // from here up may not be (a bulk free leaves them out): removeFromFreeStack writes them before it reads one
+    private int positionsFrom = Integer.MAX_VALUE;
     private int highWater = 1;
     private int aliveCount;
     // slots [highWater, highWater + tail) are reserved and stamped for tailArchetype, but not written yet: fresh slots
@@ -449,6 +455,7 @@ public final class EntityIndex {
         settle();
         reserveForClear(); // every slot may go back on the free stack: room first, so a failure changes nothing
         freeCount = 0;
+        positionsFrom = Integer.MAX_VALUE; // each push below writes its position
         for (int slot = highWater - 1; slot >= 1; slot--) {
             byte s = stateAt(slot);
             if (s == ALIVE || s == RESERVED) {
@@ -698,6 +705,7 @@ public final class EntityIndex {
     private void freeInOrder(long[] ids, int n, boolean reverse) {
         ensureFree(n);
         int top = freeCount; // in a local: a push is then no read and write of the field, which the next one waits for
+        positionsFrom = Math.min(positionsFrom, top); // the pushes below leave their positions unwritten
         int freed = 0;
         try { // two loops, each with a constant step, which the compiler unrolls and checks the range of once
             if (reverse) {
@@ -717,7 +725,8 @@ public final class EntityIndex {
 
     /**
      * Frees an alive slot whose free stack has room, pushing it at {@code top} (unless its generation is spent: it
-     * retires); returns the new top. Writes the slot's word once.
+     * retires); returns the new top. Writes the slot's word once, and not its position on the stack (see
+     * {@code positionsFrom}).
      */
     private int freeAlive(int slot, int top) {
         long[] m = meta;
@@ -729,7 +738,6 @@ public final class EntityIndex {
             return top;
         }
         m[slot] = (word & ~(STATE_MASK | GENERATION_MASK)) | ((long) FREE << STATE_SHIFT) | (g + 1);
-        row[slot] = top;
         freeStack[top] = slot;
         return top + 1;
     }
@@ -817,12 +825,26 @@ public final class EntityIndex {
     }
 
     private void removeFromFreeStack(int slot) {
+        writePositions();
         int pos = row[slot];
         assert pos >= 0 && freeStack[pos] == slot : "slot " + slot + " not on free stack";
         int last = freeStack[--freeCount];
         freeStack[pos] = last;
         row[last] = pos;
         row[slot] = -1;
+    }
+
+    /**
+     * Writes the free stack's positions that bulk frees left out into their slots' row entries. Each position
+     * written here was pushed since the last call, so the work is at most one write per push.
+     */
+    private void writePositions() {
+        int[] stack = freeStack;
+        int[] r = row;
+        for (int p = positionsFrom; p < freeCount; p++) {
+            r[stack[p]] = p;
+        }
+        positionsFrom = Integer.MAX_VALUE;
     }
 
     private void ensureSlots(int needed) {
@@ -974,6 +996,7 @@ public final class EntityIndex {
         }
         highWater = newHighWater;
         freeCount = needed;
+        positionsFrom = Integer.MAX_VALUE; // every position on the stack was written above
         aliveCount = 0;
     }
 

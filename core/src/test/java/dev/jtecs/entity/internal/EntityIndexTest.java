@@ -729,10 +729,10 @@ class EntityIndexTest {
     }
 
     /**
-     * A slot's second word is its row while alive and its free-stack position while free: frees, allocations,
-     * reservations of free slots from anywhere in the stack, relocations and clears in a seeded random order, each
-     * checked against a plain model (rows of the living, the free stack as a list, generations). Replay a failure
-     * with its printed seed.
+     * A slot's second word is its row while alive and its free-stack position while free (written late after a free
+     * of many at once): frees one at a time and many at once, allocations, reservations of free slots from anywhere in
+     * the stack, relocations and clears in a seeded random order, each checked against a plain model (rows of the
+     * living, the free stack as a list, generations). Replay a failure with its printed seed.
      */
     @Test
     void rowsAndFreeStackPositionsShareTheSlotWordThroughRandomLifecycles() {
@@ -745,7 +745,7 @@ class EntityIndexTest {
         List<Integer> free = new ArrayList<>(); // the model's free stack, bottom first
         int[] generation = new int[3001];
         for (int step = 0; step < 20_000; step++) {
-            int op = random.nextInt(10);
+            int op = random.nextInt(11);
             String at = "seed " + seed + " step " + step + " op " + op;
             if (op < 4 && index.available() > 0) { // allocate (LIFO from the stack) and publish
                 long id = index.allocate();
@@ -789,6 +789,27 @@ class EntityIndexTest {
                 ids.clear();
                 free.clear();
                 for (int slot = index.highWater() - 1; slot >= 1; slot--) {
+                    free.add(slot);
+                }
+            } else if (op == 10 && !rows.isEmpty()) { // free living slots at once, which writes no stack positions
+                List<Integer> living = new ArrayList<>(rows.keySet());
+                java.util.Collections.shuffle(living, random);
+                int n = 1 + random.nextInt(Math.min(living.size(), 40));
+                long[] gone = new long[n];
+                for (int i = 0; i < n; i++) {
+                    gone[i] = ids.get(living.get(i));
+                }
+                boolean reverse = random.nextBoolean();
+                if (reverse) {
+                    index.freeInReverseOrder(gone, n);
+                } else {
+                    index.freeInOrder(gone, n);
+                }
+                for (int i = 0; i < n; i++) {
+                    int slot = Entity.slot(gone[reverse ? n - 1 - i : i]);
+                    rows.remove(slot);
+                    ids.remove(slot);
+                    generation[slot]++;
                     free.add(slot);
                 }
             }
