@@ -56,6 +56,8 @@ public final class Transaction {
 
     // batch operations in call order; those of the sealed wave are [0, sealedOps)
     private final java.util.ArrayList<BatchOp> ops = new java.util.ArrayList<>();
+    // the last of ops, or null when there is none: a spawn queue asks for it on every spawn (isLastOpenOp)
+    private BatchOp lastOp;
     private int sealedOps;
     private int openBoundaries;
     private int batchCancels;
@@ -647,6 +649,7 @@ public final class Transaction {
         }
         op.recordMark = size;
         ops.add(op);
+        lastOp = op;
         if (op.isBoundary()) {
             openBoundaries++;
             closedBefore = size;
@@ -703,7 +706,7 @@ public final class Transaction {
      * call order, so a spawn queue may add members to it.
      */
     boolean isLastOpenOp(BatchOp op) {
-        return ops.size() > sealedOps && ops.get(ops.size() - 1) == op;
+        return lastOp == op && ops.size() > sealedOps;
     }
 
     public BatchOp op(int index) {
@@ -1160,8 +1163,9 @@ public final class Transaction {
         }
         if (sealedOps == ops.size()) {
             ops.clear(); // the usual case; subList(...).clear() would allocate a view per publication
+            lastOp = null;
         } else if (sealedOps > 0) {
-            ops.subList(0, sealedOps).clear();
+            ops.subList(0, sealedOps).clear(); // (the last one stays)
         }
         if (ops.isEmpty()) {
             batchIdCount = 0; // no batch reads its range any more

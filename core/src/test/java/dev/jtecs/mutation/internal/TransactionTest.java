@@ -123,8 +123,10 @@ class TransactionTest {
             }
             assertEquals(20, tx.openOps());
             assertTrue(AllocationFaults.armed(AllocationFaults.Kind.HEAP), "the room reserved held them all");
-            assertThrows(OutOfMemoryError.class, () -> tx.addOp(emptyDespawn(tx)), "a 21st needs room");
+            BatchOp refused = emptyDespawn(tx);
+            assertThrows(OutOfMemoryError.class, () -> tx.addOp(refused), "a 21st needs room");
             assertEquals(20, tx.openOps(), "and failed before it was staged");
+            assertFalse(tx.isLastOpenOp(refused), "nor is it the last");
             assertTrue(tx.hasOpenBoundary());
 
             AllocationFaults.disarm();
@@ -252,24 +254,37 @@ class TransactionTest {
     void sealHandsOperationsToTheDrainAndRecycleKeepsTheNextWaves() {
         Transaction tx = new Transaction();
         tx.begin(1, 1, TxState.STAGED_MUTATE);
-        tx.addOp(boundary());
+        BatchOp first = boundary();
+        assertFalse(tx.isLastOpenOp(first), "not staged");
+        tx.addOp(first);
+        assertTrue(tx.isLastOpenOp(first));
         tx.seal();
+        assertFalse(tx.isLastOpenOp(first), "sealed: no spawn joins it any more");
         assertEquals(1, tx.sealedOps());
         assertFalse(tx.hasOpenBoundary());
         assertTrue(tx.isEmpty(), "nothing open once sealed");
         tx.begin(2, 2, TxState.STAGED_MUTATE);
         BatchOp next = boundary();
         tx.addOp(next);
+        assertTrue(tx.isLastOpenOp(next));
+        assertFalse(tx.isLastOpenOp(first));
         assertTrue(tx.isClosed(tx.find(2)));
         tx.recycle();
+        assertTrue(tx.isLastOpenOp(next), "the next wave's operation stays the last, moved to the front");
         assertEquals(0, tx.sealedOps());
         assertSame(next, tx.op(0));
         assertEquals(0, tx.find(2), "the next wave moved to the front");
         assertTrue(tx.isClosed(0), "and stays closed behind its boundary");
+        BatchOp third = boundary();
+        tx.addOp(third);
+        assertFalse(tx.isLastOpenOp(next), "another came after it");
+        assertTrue(tx.isLastOpenOp(third));
         tx.seal();
-        assertEquals(1, tx.sealedOps());
+        assertEquals(2, tx.sealedOps());
         tx.recycle();
         assertTrue(tx.isEmpty());
+        assertFalse(tx.isLastOpenOp(third), "recycled with its wave");
+        assertFalse(tx.isLastOpenOp(null), "none is last when there is none");
     }
 
     @Test
