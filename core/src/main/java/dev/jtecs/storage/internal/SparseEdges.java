@@ -659,21 +659,22 @@ public final class SparseEdges {
         Edges edges = subtree;
         subtree = null;
         TargetLists sources = edges.sources;
-        if ((subtreeListed[0] & 1) != 0) {
-            stash(sources.clearCell(root), true);
+        long[] listed = subtreeListed;
+        for (int w = 0, words = (n + 64) >>> 6; w < words; w++) { // the reads that found a list: few, bit by bit
+            for (long bits = listed[w]; bits != 0; bits &= bits - 1) {
+                int read = w << 6 | Long.numberOfTrailingZeros(bits); // read 0 is the root's, read i + 1 ids[i]'s
+                if (read <= n) { // (bits past the last read are stale)
+                    stash(sources.clearCell(read == 0 ? root : ids[read - 1]), true); // the stash keeps a few
+                }
+            }
         }
         long[] single = edges.single;
+        for (int i = 0; i < n; i++) { // a member was on its parent's list: it holds the edge, within the array
+            single[Entity.slot(ids[i])] = 0;
+        }
         Object[] payloads = edges.singlePayloads;
-        for (int i = 0; i < n; i++) {
-            int read = i + 1;
-            if ((subtreeListed[read >>> 6] & 1L << read) != 0) {
-                stash(sources.clearCell(ids[i]), true); // (the stash keeps a few; the rest are let go)
-            }
-            int slot = Entity.slot(ids[i]); // a member was on its parent's list: it holds the edge, within the array
-            single[slot] = 0;
-            if (payloads != null) {
-                payloads[slot] = null;
-            }
+        for (int i = 0; payloads != null && i < n; i++) {
+            payloads[Entity.slot(ids[i])] = null;
         }
         clock.tickEdges(edges.relationship.id());
         for (int r = 0; r < orderedCount; r++) {

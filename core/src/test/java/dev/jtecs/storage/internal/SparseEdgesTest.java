@@ -140,6 +140,50 @@ class SparseEdgesTest {
     }
 
     /**
+     * The record of which reads found a list outlives a walk: a later, smaller walk's death drops only the lists it
+     * read, though the record and the queue still hold a longer walk's entries past its end (here a list read tenth,
+     * in the record's first word, whose slot a new target with a list of its own holds by then).
+     */
+    @Test
+    void aSmallerWalkAfterALargerOneDropsOnlyItsOwnLists() {
+        long first = Entity.pack(500, 0);
+        long[] children = new long[12];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = Entity.pack(501 + i, 0);
+            edges.add(CASCADING, children[i], first, null);
+        }
+        long grandchild = Entity.pack(600, 0);
+        edges.add(CASCADING, grandchild, children[9], null); // children[9] is read tenth: its list, bit 10
+        long[] queue = new long[16];
+        edges.beginSubtree(CASCADING);
+        int tail = edges.readSubtreeSources(first, queue, 0);
+        tail = edges.readSubtreeLevel(queue, 0, tail, tail);
+        tail = edges.readSubtreeLevel(queue, 12, tail, tail);
+        assertEquals(13, tail);
+        java.util.Set<Long> dead = new java.util.HashSet<>();
+        for (int i = 0; i < tail; i++) {
+            dead.add(queue[i]);
+        }
+        edges.subtreeDied(first, queue, tail, id -> !dead.contains(id));
+        assertEquals(0, edges.sourceCount(CASCADING, children[9]));
+
+        long successor = Entity.pack(Entity.slot(children[9]), 1); // the slot's next entity, a target now
+        edges.add(CASCADING, Entity.pack(700, 0), successor, null);
+        long second = Entity.pack(800, 0);
+        edges.add(CASCADING, Entity.pack(801, 0), second, null);
+        edges.add(CASCADING, Entity.pack(802, 0), second, null);
+        edges.beginSubtree(CASCADING);
+        int end = edges.readSubtreeSources(second, queue, 0);
+        end = edges.readSubtreeLevel(queue, 0, end, end);
+        assertEquals(2, end);
+        edges.subtreeDied(second, queue, end, id -> id != Entity.pack(801, 0) && id != Entity.pack(802, 0));
+        assertEquals(0, edges.sourceCount(CASCADING, second));
+        assertArrayEquals(new long[] {Entity.pack(700, 0)}, edges.sources(CASCADING, successor),
+                "a list the smaller walk never read stays");
+        assertFalse(edges.targetsNone(CASCADING, new long[] {successor}, 1));
+    }
+
+    /**
      * A walk that reads a subtree a level at a time ({@code readSubtreeLevel}) meets the members in the order of one
      * that reads them one at a time, and lets go of the same lists: random forests, the same edges in two stores.
      */
