@@ -96,6 +96,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * periods shows it in the forks' means, for each engine. Later that day, ten forks each: this method's first four
  * forks took 21.2 to 25.6 ns per entity and its last six 16.6 to 17.5, Artemis-odb's ten 35.0 to 37.9; 0.55
  * &plusmn; 0.08 times Artemis-odb over the run, 0.47 over the fast forks alone (at a million, 0.048 &plusmn; 0.011).
+ * Later still that day, after the transaction began to keep its last batch operation in a field (about 2% in a
+ * pinned loop), ten forks each again: this method 318.8 &plusmn; 31.6 &micro;s an operation (forks 16.0 to 23.0 ns
+ * per entity), Artemis-odb 716.7 &plusmn; 73.8 (38.4 to 65.8 ns per entity, every fork slower than in the run
+ * before): 0.44 &plusmn; 0.06 times. Most of that fall is Artemis-odb's slower forks, not this method's speed.
  *
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
