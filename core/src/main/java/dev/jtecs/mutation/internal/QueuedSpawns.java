@@ -198,9 +198,7 @@ final class QueuedSpawns implements SpawnQueue {
             // the spawn joins an open batch inside an open scope and nobody hears it: nothing below can throw or run
             // user code, and the scope the call would open could publish nothing when it closed
             op.addQueued(id, ids);
-            cursorId = id;
-            cursorRow = row;
-            cursorOp = op;
+            cursorAt(id, row, op);
             return id;
         }
         scopes.enter();
@@ -211,18 +209,21 @@ final class QueuedSpawns implements SpawnQueue {
                 open = op;
             }
             op.addQueued(id, ids);
-            cursorId = id;
-            cursorRow = row;
-            cursorOp = op;
+            cursorAt(id, row, op); // what set() writes, also for an OnSpawn observer's set() on last()
             lifecycle.spawned(id);
             ok = true;
         } finally {
-            cursorId = id; // an OnSpawn observer may have spawned through this queue meanwhile
-            cursorRow = row;
-            cursorOp = op;
+            cursorAt(id, row, op); // an OnSpawn observer may have spawned through this queue meanwhile
             scopes.exit(ok);
         }
         return id;
+    }
+
+    /** The last spawn, whose staged row (or live row, once published) {@code set} writes. */
+    private void cursorAt(long id, int row, BatchOp op) {
+        cursorId = id;
+        cursorRow = row;
+        cursorOp = op;
     }
 
     /**
