@@ -35,6 +35,7 @@ import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.OnSpawn;
 import dev.jtecs.event.internal.ObserverRegistry;
 import dev.jtecs.mutation.internal.CommitDrain;
+import dev.jtecs.mutation.internal.Confinement;
 import dev.jtecs.query.Query;
 import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.query.internal.QueryHost;
@@ -122,6 +123,8 @@ public final class World implements AutoCloseable {
 
     /** The thread allowed to call into this world, {@code null} while released; first, so others may use it. */
     private Thread owner = Thread.currentThread();
+    /** The owner while the world is open, for the spawn queues' checks: kept with {@link #owner} and {@link #closed}. */
+    private final Confinement confinement = new Confinement(owner, this::rejectCall);
     private final long serial = CREATED.incrementAndGet();
     private final WorldConfig config;
     private final NativeMemory memory = new NativeMemory();
@@ -186,6 +189,7 @@ public final class World implements AutoCloseable {
             return;
         }
         closed = true;
+        confinement.admit(null);
         try {
             scopes.close();
             archetypes.close();
@@ -641,7 +645,7 @@ public final class World implements AutoCloseable {
      */
     public SpawnQueue spawnQueue(List<? extends Input> inputs) {
         checkOpen();
-        return mutations.spawnQueue(inputs, this::checkOpen);
+        return mutations.spawnQueue(inputs, confinement);
     }
 
     /**
@@ -2004,6 +2008,7 @@ public final class World implements AutoCloseable {
                     + "keep it");
         }
         closed = true;
+        confinement.admit(null);
         try {
             pipeline.close(); // the parallel systems' workers
         } finally {
@@ -2043,6 +2048,7 @@ public final class World implements AutoCloseable {
         Objects.requireNonNull(thread, "thread");
         requireHandOffPoint("transferTo");
         owner = thread;
+        confinement.admit(thread);
     }
 
     /**
@@ -2057,6 +2063,7 @@ public final class World implements AutoCloseable {
     public void release() {
         checkOpen();
         requireHandOffPoint("release");
+        confinement.admit(null); // before the release: the next owner's claim orders it before its own
         OWNER.setRelease(this, null);
     }
 
@@ -2074,6 +2081,7 @@ public final class World implements AutoCloseable {
         if (!OWNER.compareAndSet(this, (Thread) null, caller)) {
             throw wrongThread("claim", caller);
         }
+        confinement.admit(caller); // a released world is open: release refuses a closed one
     }
 
     /**

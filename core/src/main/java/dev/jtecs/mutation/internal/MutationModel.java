@@ -519,16 +519,16 @@ public final class MutationModel {
     }
 
     /**
-     * A spawn queue of this shape (see {@link SpawnQueue}); {@code openCheck} is the world's confinement check,
-     * run by every call of the queue.
+     * A spawn queue of this shape (see {@link SpawnQueue}); every call of the queue checks {@code confinement}, the
+     * world's.
      *
      * @throws IllegalArgumentException for null inputs, {@code EntityKey} in the shape, a bare relationship, pair
      *     or selector, or an edge to a dead target
      */
-    public SpawnQueue spawnQueue(List<? extends Input> inputs, Runnable openCheck) {
+    public SpawnQueue spawnQueue(List<? extends Input> inputs, Confinement confinement) {
         Input[] given = checks.batchInputs(inputs);
         return new QueuedSpawns(index, archetypes, transaction, scopes, lifecycle, checks, batches, stateTag,
-                openCheck, given);
+                confinement, given);
     }
 
     // ---------------------------------------------------------------- bulk paths

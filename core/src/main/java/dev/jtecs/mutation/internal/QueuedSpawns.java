@@ -57,7 +57,7 @@ final class QueuedSpawns implements SpawnQueue {
     private final InputChecks checks;
     private final Batches batches;
     private final Supplier<TagComponent> stateTag;
-    private final Runnable openCheck;
+    private final Confinement confinement;
     private final Input[] given;
     private final List<Input> inputs;
     private final boolean hasEdges;
@@ -76,7 +76,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     QueuedSpawns(EntityIndex index, ArchetypeRegistry archetypes, Transaction transaction, Scopes scopes,
             LifecycleEvents lifecycle, InputChecks checks, Batches batches, Supplier<TagComponent> stateTag,
-            Runnable openCheck, Input[] given) {
+            Confinement confinement, Input[] given) {
         this.index = index;
         this.archetypes = archetypes;
         this.transaction = transaction;
@@ -85,7 +85,7 @@ final class QueuedSpawns implements SpawnQueue {
         this.checks = checks;
         this.batches = batches;
         this.stateTag = stateTag;
-        this.openCheck = openCheck;
+        this.confinement = confinement;
         this.given = given;
         this.inputs = List.of(given);
         boolean edges = false;
@@ -116,7 +116,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public SpawnQueue reserve(int count) {
-        openCheck.run();
+        confinement.check();
         index.reserveSlots(count); // first: it refuses a count the world cannot hold, before anything grows
         boolean pending = open != null && !open.done; // otherwise the next spawn starts the rows and ids afresh
         int held = pending ? idCount : 0;
@@ -134,13 +134,13 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public long last() {
-        openCheck.run();
+        confinement.check();
         return cursorId;
     }
 
     @Override
     public long spawn() {
-        openCheck.run();
+        confinement.check();
         TagComponent tag = stateTag.get();
         boolean pending = open != null && !open.done;
         if (tag != planned.stateTag() || table.isPruned()) {
@@ -273,7 +273,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public SpawnQueue set(FloatField field, float value) {
-        openCheck.run();
+        confinement.check();
         if (staged()) {
             rows.setFloat(column(field), cursorRow, value);
         } else {
@@ -284,7 +284,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public SpawnQueue set(IntField field, int value) {
-        openCheck.run();
+        confinement.check();
         if (staged()) {
             rows.setInt(column(field), cursorRow, value);
         } else {
@@ -295,7 +295,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public SpawnQueue set(LongField field, long value) {
-        openCheck.run();
+        confinement.check();
         if (staged()) {
             rows.setLong(column(field), cursorRow, value);
         } else {
@@ -306,7 +306,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public SpawnQueue set(DoubleField field, double value) {
-        openCheck.run();
+        confinement.check();
         if (staged()) {
             rows.setDouble(column(field), cursorRow, value);
         } else {
@@ -317,7 +317,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public SpawnQueue set(ShortField field, short value) {
-        openCheck.run();
+        confinement.check();
         if (staged()) {
             rows.setShort(column(field), cursorRow, value);
         } else {
@@ -328,7 +328,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public SpawnQueue set(ByteField field, byte value) {
-        openCheck.run();
+        confinement.check();
         if (staged()) {
             rows.setByte(column(field), cursorRow, value);
         } else {
@@ -339,7 +339,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public SpawnQueue set(CharField field, char value) {
-        openCheck.run();
+        confinement.check();
         if (staged()) {
             rows.setChar(column(field), cursorRow, value);
         } else {
@@ -350,7 +350,7 @@ final class QueuedSpawns implements SpawnQueue {
 
     @Override
     public SpawnQueue set(BooleanField field, boolean value) {
-        openCheck.run();
+        confinement.check();
         if (staged()) {
             rows.setBoolean(column(field), cursorRow, value);
         } else {

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -653,6 +654,74 @@ class QueuedSpawnsTest {
         }
         assertEquals(expected(1), world.get(id, PRIMS), "no refused call wrote anything");
         assertEquals(new Pos(0, 0), world.get(id, POS));
+    }
+
+    /** What a call of {@code queue} throws on a thread of its own (or {@code null} when it returns). */
+    private static Throwable onAnotherThread(Runnable call) throws InterruptedException, ExecutionException {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                call.run();
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        }).get();
+    }
+
+    @Test
+    void aQueueFollowsTheWorldsHandOffsAndItsClose() throws Exception {
+        SpawnQueue queue = world.spawnQueue(List.of(POS));
+        long first = queue.spawn();
+        Thread main = Thread.currentThread();
+
+        world.release(); // nobody owns it: this thread is refused as another one is, until it claims
+        assertThrows(WrongThreadException.class, queue::spawn);
+        assertTrue(onAnotherThread(queue::spawn) instanceof WrongThreadException);
+        world.claim();
+        long second = queue.spawn();
+
+        AtomicReference<Throwable> helped = new AtomicReference<>();
+        Thread helper = new Thread(() -> {
+            try {
+                queue.set(X, 5); // the new owner may
+                world.transferTo(main); // and hands the world back
+            } catch (Throwable t) {
+                helped.set(t);
+            }
+        });
+        world.transferTo(helper); // handed on: the old owner is refused, the queue names the new one
+        WrongThreadException refused = assertThrows(WrongThreadException.class, () -> queue.set(X, 6));
+        assertTrue(refused.getMessage().contains(helper.getName()), refused.getMessage());
+        helper.start();
+        helper.join();
+        assertEquals(null, helped.get());
+        assertEquals(new Pos(5, 0), world.get(second, POS));
+
+        // a thread that claims the released world may use the queue; the last owner may not
+        world.release();
+        AtomicReference<Throwable> claimed = new AtomicReference<>();
+        Thread claimer = new Thread(() -> {
+            try {
+                world.claim();
+                queue.set(X, 7); // the last spawn's row: published, outside any scope
+                world.release();
+            } catch (Throwable t) {
+                claimed.set(t);
+            }
+        });
+        claimer.start();
+        claimer.join();
+        assertEquals(null, claimed.get());
+        world.claim();
+        assertEquals(new Pos(7, 0), world.get(second, POS));
+        assertEquals(2, world.entityCount());
+        assertTrue(world.isAlive(first));
+
+        world.close(); // closed: every call refused with the world's own exception, nothing spawned
+        IllegalStateException closed = assertThrows(IllegalStateException.class, queue::spawn);
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+        assertThrows(IllegalStateException.class, queue::last);
+        assertTrue(onAnotherThread(() -> queue.set(X, 1)) instanceof WrongThreadException);
     }
 
     // ---------------------------------------------------------------- issue 27
