@@ -586,6 +586,19 @@ public final class EntityIndex {
     }
 
     /**
+     * Whether {@code id} is published in {@code store}, as {@code aliveStore(id) == store} answers for a store of 0
+     * or more (false for a negative one): one compare of the slot's word, for a loop that already reads the id and
+     * the slot for another purpose (a cascade's walk checks each member as it reads the member's list).
+     */
+    public boolean isAliveIn(long id, int store) {
+        int slot = Entity.slot(id);
+        // as in aliveRunEnd: a positive id's generation fits the word's 31 bits; slot 0 and those past highWater never
+        // hold a live entity, and a negative slot is malformed
+        return id > 0 && store >= 0 && Integer.compareUnsigned(slot, highWater) < 0
+                && meta[slot] == (ALIVE_BITS | ((long) store << STORE_SHIFT) | (id >>> 32));
+    }
+
+    /**
      * The end of the run of published entities in {@code store} that starts at {@code ids[from]}: the first
      * {@code i} in {@code [from, to)} whose id is not alive or lives in another store, or {@code to}. One compare of
      * each slot's word with what it holds when alive in {@code store} (a check of a long run, such as the members of

@@ -189,12 +189,25 @@ final class BatchDespawns {
      * order. Returns {@code false}, having changed nothing, when an entity is not alive, or lives in a table an
      * entity observer watches or that holds pairs (their despawns have pairs to settle), or the ids span more than
      * {@value #SUBTREE_TABLES} tables. Everything that allocates happens before the first change; no user code runs
-     * and nothing is reported.
+     * and nothing is reported. {@code checkedStore}: a store in which the caller found every one of the ids alive,
+     * with nothing changed since, so they are not read again to check them (-1: they are).
      */
-    boolean removeSubtree(long[] ids, int n) {
+    boolean removeSubtree(long[] ids, int n, int checkedStore) {
         int tables = 0;
         try {
-            for (int i = 0; i < n; ) { // read only: each run of entities in one table, and that table
+            if (checkedStore >= 0) {
+                assert index.aliveRunEnd(ids, 0, n, checkedStore) == n : "a member is not alive in " + checkedStore;
+                Table table = registry.ofStore(checkedStore);
+                if (table.observers().length != 0 || table.hasPairs()) {
+                    return false;
+                }
+                subtreeTables[0] = table;
+                subtreeStores[0] = checkedStore;
+                subtreeCounts[0] = n;
+                tables = 1;
+            }
+            int unchecked = checkedStore >= 0 ? n : 0; // where the check starts: past the end when the caller checked
+            for (int i = unchecked; i < n; ) { // read only: each run of entities in one table, and that table
                 int store = index.aliveStore(ids[i]);
                 if (store < 0) {
                     return false;

@@ -339,7 +339,7 @@ final class Settlement {
      * despawned here and now, as a set, instead of staged for the next wave. Walks it breadth first as
      * {@link #stageLastLevelFirst} does, reading each member's list of sources once, a level at a time
      * ({@link SparseEdges#readSubtreeLevel}: a level's lists are all found before any is copied, so their cache misses
-     * overlap); then the drain removes the rows and frees the slots in the reverse of that order, deepest level first
+     * overlap, and each member is checked alive in the first member's table as it is read); then the drain removes the rows and frees the slots in the reverse of that order, deepest level first
      * ({@link CommitDrain#despawnSubtreeAtOnce}), the order the staged despawns would publish in; then the edge store
      * drops the lists read and the members' own edges without a search ({@link SparseEdges#subtreeDied}). Nothing could
      * tell this from the staged despawns: nobody hears a despawn, no table of the subtree has an entity observer or
@@ -356,9 +356,10 @@ final class Settlement {
         }
         sparse.beginSubtree(relationship);
         int tail = read(root, 0);
+        int store = tail > 0 ? index.aliveStore(queue[0]) : -1; // the walk checks every member against the first's
         for (int head = 0; head < tail; ) {
             int end = tail;
-            tail = readLevel(head, end, tail);
+            tail = readLevel(head, end, tail, store);
             head = end;
         }
         if (tail <= 0) {
@@ -373,7 +374,9 @@ final class Settlement {
         if (!pairs.namesNone(queue, tail)) {
             return false; // a pair points at a member: its despawn has pairs to settle
         }
-        if (!drain.despawnSubtreeAtOnce(queue, tail)) {
+        // nothing has changed since the walk: when it found every member alive in the first one's store, the drain
+        // need not check them again
+        if (!drain.despawnSubtreeAtOnce(queue, tail, store >= 0 && sparse.subtreeReadAllAliveIn() ? store : -1)) {
             return false;
         }
         sparse.subtreeDied(root, queue, tail, isAlive);
@@ -388,15 +391,18 @@ final class Settlement {
         return subtreesAtOnce;
     }
 
-    /** {@link #read} of each of {@code queue[from, to)}, a level of the walk ({@link SparseEdges#readSubtreeLevel}). */
-    private int readLevel(int from, int to, int tail) {
-        int end = sparse.readSubtreeLevel(queue, from, to, tail);
+    /**
+     * {@link #read} of each of {@code queue[from, to)}, a level of the walk, each member checked alive in
+     * {@code store} ({@link SparseEdges#readSubtreeLevel}).
+     */
+    private int readLevel(int from, int to, int tail, int store) {
+        int end = sparse.readSubtreeLevel(queue, from, to, tail, index, store);
         if (end == SparseEdges.BESIDE_CELLS) {
             return -1;
         }
         if (end < 0) { // no room: grow, then read
             growQueue(tail, end);
-            end = sparse.readSubtreeLevel(queue, from, to, tail);
+            end = sparse.readSubtreeLevel(queue, from, to, tail, index, store);
         }
         return end;
     }

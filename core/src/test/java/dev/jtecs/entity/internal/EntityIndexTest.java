@@ -312,7 +312,8 @@ class EntityIndexTest {
     /**
      * {@code aliveRunEnd} stops at the first id that {@code aliveStore} does not place in the run's store: one in
      * another store, reserved, stale, freed, or no id at all (zero, negative, a slot past the index, a generation
-     * the slot never had); from every start, for both stores, the largest store included.
+     * the slot never had); from every start, for both stores, the largest store included. {@code isAliveIn} gives
+     * {@code aliveStore}'s answer for each id, and false for every negative store.
      */
     @Test
     void aliveRunEndStopsWhereAliveStoreLeavesTheStore() {
@@ -349,6 +350,17 @@ class EntityIndexTest {
         assertEquals(3, index.aliveRunEnd(ids, 0, ids.length, big));
         assertEquals(5, index.aliveRunEnd(ids, 3, ids.length, 3));
         assertEquals(ids.length, index.aliveRunEnd(ids, ids.length - 2, ids.length, 3));
+
+        // isAliveIn answers what aliveStore does, one id at a time; a negative store is none (-1 shifted into the
+        // word's store bits would read as the largest store, whose entities are alive here)
+        for (int store : new int[] {big, 3, 0, -1, Integer.MIN_VALUE}) {
+            for (long id : ids) {
+                assertEquals(store >= 0 && index.aliveStore(id) == store, index.isAliveIn(id, store),
+                        "store " + store + ", id " + Long.toHexString(id));
+            }
+        }
+        assertTrue(index.isAliveIn(inBig[0], big));
+        assertFalse(index.isAliveIn(inBig[0], -1));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.jtecs.mutation.internal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.jtecs.component.Components;
@@ -138,10 +139,10 @@ class BatchDespawnsTest {
             BatchDespawns despawns = atOnce.model.drain().batchDespawns();
             long[] withDead = subtree.clone();
             withDead[3] = dev.jtecs.entity.Entity.pack(999, 0);
-            assertFalse(despawns.removeSubtree(withDead, n), "a dead id");
+            assertFalse(despawns.removeSubtree(withDead, n, -1), "a dead id");
             assertEquals(before, rows(atOnce));
 
-            assertTrue(despawns.removeSubtree(subtree, n));
+            assertTrue(despawns.removeSubtree(subtree, n, -1));
             assertEquals(0, tagged.count());
             assertEquals(structural + 1, tagged.dirty().structuralCount(), "a table emptied whole: one truncation");
             for (int i = n - 1; i >= 0; i--) { // the reverse of the ids' order: a walk's deepest level first
@@ -158,9 +159,50 @@ class BatchDespawnsTest {
             EntityObserver listener = new EntityObserver() { };
             atOnce.registry.ofStore(atOnce.index.storeOf(dev.jtecs.entity.Entity.slot(watched))).addObserver(listener);
             String observed = rows(atOnce);
-            assertFalse(despawns.removeSubtree(new long[] {ids[0], watched}, 2), "an observed table");
+            assertFalse(despawns.removeSubtree(new long[] {ids[0], watched}, 2, -1), "an observed table");
             assertEquals(observed, rows(atOnce));
             assertTrue(atOnce.index.isAlive(watched));
+        }
+    }
+
+    /**
+     * A subtree its caller checked alive in one store ({@code removeSubtree} with that store) is not read again to
+     * check it, and ends as the unchecked call ends: part of a table removed by swaps in the reverse order, the free
+     * list in that order. A checked store whose table an entity observer watches is still refused, nothing changed;
+     * and a store given for ids that are not all alive in it is a defect that the assertion names.
+     */
+    @Test
+    void aSubtreeCheckedByItsCallerEndsAsAnUncheckedOne() {
+        try (ModelFixture checked = new ModelFixture(); ModelFixture unchecked = new ModelFixture()) {
+            long[] ids = new long[24];
+            for (ModelFixture rig : List.of(checked, unchecked)) {
+                for (int i = 0; i < ids.length; i++) { // one table, D alone
+                    ids[i] = rig.model.spawn(new dev.jtecs.component.Input[] {D.of(i)});
+                }
+            }
+            long[] subtree = {ids[3], ids[17], ids[0], ids[9], ids[22], ids[11], ids[5]}; // part of the table
+            int store = checked.index.storeOf(dev.jtecs.entity.Entity.slot(ids[0]));
+            assertEquals(subtree.length, checked.index.aliveRunEnd(subtree, 0, subtree.length, store));
+            assertTrue(checked.model.drain().batchDespawns().removeSubtree(subtree, subtree.length, store));
+            assertTrue(unchecked.model.drain().batchDespawns().removeSubtree(subtree, subtree.length, -1));
+            assertEquals(rows(unchecked), rows(checked));
+            for (int i = 0; i < 10; i++) {
+                assertEquals(unchecked.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}),
+                        checked.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}), "spawn " + i);
+            }
+            assertEquals(rows(unchecked), rows(checked));
+
+            checked.registry.ofStore(store).addObserver(new EntityObserver() { });
+            String observed = rows(checked);
+            assertFalse(checked.model.drain().batchDespawns().removeSubtree(new long[] {ids[1], ids[2]}, 2, store),
+                    "an observed table");
+            assertEquals(observed, rows(checked));
+
+            long[] withDead = {ids[4], ids[3]}; // ids[3] died above
+            AssertionError wrong = assertThrows(AssertionError.class,
+                    () -> unchecked.model.drain().batchDespawns().removeSubtree(withDead, 2, store));
+            assertTrue(wrong.getMessage().contains("not alive in " + store), wrong.getMessage());
+            assertTrue(unchecked.index.isAlive(ids[4]), "nothing changed before the assertion");
         }
     }
 
@@ -175,9 +217,9 @@ class BatchDespawnsTest {
                         Components.tag("test.batchDespawn.Table" + i)});
             }
             String before = rows(rig);
-            assertFalse(rig.model.drain().batchDespawns().removeSubtree(ids, tables));
+            assertFalse(rig.model.drain().batchDespawns().removeSubtree(ids, tables, -1));
             assertEquals(before, rows(rig));
-            assertTrue(rig.model.drain().batchDespawns().removeSubtree(ids, tables - 1));
+            assertTrue(rig.model.drain().batchDespawns().removeSubtree(ids, tables - 1, -1));
             assertTrue(rig.index.isAlive(ids[tables - 1]));
             assertFalse(rig.index.isAlive(ids[0]));
         }
