@@ -100,6 +100,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * pinned loop), ten forks each again: this method 318.8 &plusmn; 31.6 &micro;s an operation (forks 16.0 to 23.0 ns
  * per entity), Artemis-odb 716.7 &plusmn; 73.8 (38.4 to 65.8 ns per entity, every fork slower than in the run
  * before): 0.44 &plusmn; 0.06 times. Most of that fall is Artemis-odb's slower forks, not this method's speed.
+ * Later still, after the spawn queue's confinement check became one field it shares with the world (about 3% in a
+ * pinned loop), six forks each on a quieter stretch: this method 312.5 &plusmn; 8.0 &micro;s (forks 18.7 to 20.4 ns
+ * per entity), Artemis-odb 706.5 &plusmn; 19.9 (42.0 to 44.6 ns in every fork): 0.44 &plusmn; 0.02 times; at a
+ * million, 23.0 ns per entity, 1.20 times the 16,384 figure. Artemis-odb's forks all ran above the 35 to 38 ns of
+ * its fast forks in earlier runs; against those, this method's time would be 0.50 to 0.55 times.
  *
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
