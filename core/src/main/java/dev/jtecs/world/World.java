@@ -123,7 +123,7 @@ public final class World implements AutoCloseable {
 
     /** The thread allowed to call into this world, {@code null} while released; first, so others may use it. */
     private Thread owner = Thread.currentThread();
-    /** The owner while the world is open, for the spawn queues' checks: kept with {@link #owner} and {@link #closed}. */
+    /** The owner while the world is open, for the spawn queues' checks: kept in step with owner and closed. */
     private final Confinement confinement = new Confinement(owner, this::rejectCall);
     private final long serial = CREATED.incrementAndGet();
     private final WorldConfig config;

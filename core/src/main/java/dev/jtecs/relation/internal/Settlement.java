@@ -339,7 +339,8 @@ final class Settlement {
      * despawned here and now, as a set, instead of staged for the next wave. Walks it breadth first as
      * {@link #stageLastLevelFirst} does, reading each member's list of sources once, a level at a time
      * ({@link SparseEdges#readSubtreeLevel}: a level's lists are all found before any is copied, so their cache misses
-     * overlap, and each member is checked alive in the first member's table as it is read); then the drain removes the rows and frees the slots in the reverse of that order, deepest level first
+     * overlap, and each member is checked alive in the first member's table as it is read); then the drain removes the
+     * rows and frees the slots in the reverse of that order, deepest level first
      * ({@link CommitDrain#despawnSubtreeAtOnce}), the order the staged despawns would publish in; then the edge store
      * drops the lists read and the members' own edges without a search ({@link SparseEdges#subtreeDied}). Nothing could
      * tell this from the staged despawns: nobody hears a despawn, no table of the subtree has an entity observer or

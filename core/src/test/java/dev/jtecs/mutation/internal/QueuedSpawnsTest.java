@@ -545,14 +545,7 @@ class QueuedSpawnsTest {
     @Test
     void anotherThreadIsRefused() throws InterruptedException, ExecutionException {
         SpawnQueue queue = world.spawnQueue(List.of(POS));
-        Throwable thrown = CompletableFuture.supplyAsync(() -> {
-            try {
-                queue.spawn();
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        }).get();
+        Throwable thrown = onAnotherThread(queue::spawn);
         assertTrue(thrown instanceof WrongThreadException, String.valueOf(thrown));
         assertEquals(0, world.entityCount());
     }
@@ -642,21 +635,14 @@ class QueuedSpawnsTest {
                 () -> queue.set(PRIMS.shortField("s"), (short) 9), () -> queue.set(PRIMS.byteField("b"), (byte) 9),
                 () -> queue.set(PRIMS.charField("c"), 'z'), () -> queue.set(PRIMS.booleanField("z"), false));
         for (Runnable call : calls) {
-            Throwable thrown = CompletableFuture.supplyAsync(() -> {
-                try {
-                    call.run();
-                    return null;
-                } catch (Throwable t) {
-                    return t;
-                }
-            }).get();
+            Throwable thrown = onAnotherThread(call);
             assertTrue(thrown instanceof WrongThreadException, String.valueOf(thrown));
         }
         assertEquals(expected(1), world.get(id, PRIMS), "no refused call wrote anything");
         assertEquals(new Pos(0, 0), world.get(id, POS));
     }
 
-    /** What a call of {@code queue} throws on a thread of its own (or {@code null} when it returns). */
+    /** What {@code call} throws on a thread of its own (or {@code null} when it returns). */
     private static Throwable onAnotherThread(Runnable call) throws InterruptedException, ExecutionException {
         return CompletableFuture.supplyAsync(() -> {
             try {
