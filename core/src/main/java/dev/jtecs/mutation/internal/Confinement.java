@@ -8,10 +8,10 @@ import java.util.Objects;
  * closed flag changes; a spawn queue, which the world hands out, checks it on every call. One field read and one
  * compare, where a call back into the world had to reach the world and read two fields.
  *
- * <p>Only the admitted thread reads {@link #admits()} with an answer that counts: a thread that was handed the
- * world reads it after the hand-off that made it the owner (which orders the write before it), and any other
- * thread reads either {@code null} or a thread that is not its own. Refusal runs the world's own check, so the
- * exception and its message are the world's.
+ * <p>The field is plain: a thread that was handed the world reads it after the hand-off that made it the owner
+ * (which orders the write before the read), and any other thread reads either {@code null} or a thread that is not
+ * its own, so it is refused either way. Refusal runs the world's own check, so the exception and its message are the
+ * world's.
  */
 public final class Confinement {
     private Thread admitted;
@@ -19,16 +19,11 @@ public final class Confinement {
 
     /**
      * Admits {@code owner}; {@code refusal} must throw what the world throws for the calling thread (it runs only
-     * when {@link #admits()} is false).
+     * when {@link #check()} refuses the thread).
      */
     public Confinement(Thread owner, Runnable refusal) {
         this.admitted = owner;
         this.refusal = Objects.requireNonNull(refusal, "refusal");
-    }
-
-    /** Whether the calling thread may call into the world now. */
-    public boolean admits() {
-        return Thread.currentThread() == admitted;
     }
 
     /**
