@@ -21,7 +21,7 @@ import dev.jtecs.schedule.Pipeline;
 import dev.jtecs.schedule.SystemConfig;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.storage.FloatColumn;
-import java.lang.reflect.InvocationTargetException;
+import dev.jtecs.testing.Intruder;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -61,25 +61,6 @@ class WorldConfinementTest {
     void tearDown() {
         world.claim(); // a test may leave the world released
         world.close();
-    }
-
-    /** Runs {@code call} on a fresh thread named "intruder"; returns what it threw, or null. */
-    private static Throwable onIntruder(ThrowingRunnable call) throws InterruptedException {
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread thread = new Thread(() -> {
-            try {
-                call.run();
-            } catch (Throwable t) {
-                thrown.set(t instanceof InvocationTargetException e ? e.getCause() : t);
-            }
-        }, "intruder");
-        thread.start();
-        thread.join();
-        return thrown.get();
-    }
-
-    interface ThrowingRunnable {
-        void run() throws Throwable;
     }
 
     /** Everything a misplaced call could disturb, as text. */
@@ -145,7 +126,7 @@ class WorldConfinementTest {
         assertTrue(methods.size() > 90, "the sweep covers the whole surface: " + methods.size());
         for (Method method : methods) {
             Object[] args = defaults(method);
-            Throwable thrown = onIntruder(() -> method.invoke(world, args));
+            Throwable thrown = Intruder.thrownBy(() -> method.invoke(world, args));
             assertWrongThread(thrown, method.toString());
             assertEquals(before, state(), method + " from another thread changed the world");
         }
@@ -161,7 +142,7 @@ class WorldConfinementTest {
         String before = state();
         for (Method method : publicInstanceMethods(Pipeline.class, UNCHECKED)) {
             Object[] args = defaults(method);
-            assertWrongThread(onIntruder(() -> method.invoke(pipeline, args)), "Pipeline." + method.getName());
+            assertWrongThread(Intruder.thrownBy(() -> method.invoke(pipeline, args)), "Pipeline." + method.getName());
             assertEquals(before, state(), method + " from another thread changed the world");
         }
         assertEquals(0L, pipeline.fixedStepCount());
@@ -183,15 +164,15 @@ class WorldConfinementTest {
             if (method.getParameterCount() == 1 && method.getParameterTypes()[0] == Archetype.class) {
                 args[0] = archetype;
             }
-            assertWrongThread(onIntruder(() -> method.invoke(query, args)), "Query." + method.getName());
+            assertWrongThread(Intruder.thrownBy(() -> method.invoke(query, args)), "Query." + method.getName());
             assertEquals(before, state(), method + " from another thread changed the world");
         }
         assertEquals(3, query.count());
 
         QueryCursor cursor = query.cursor();
         assertEquals(1, world.scopeDepth());
-        assertWrongThread(onIntruder(cursor::next), "QueryCursor.next");
-        assertWrongThread(onIntruder(cursor::close), "QueryCursor.close");
+        assertWrongThread(Intruder.thrownBy(cursor::next), "QueryCursor.next");
+        assertWrongThread(Intruder.thrownBy(cursor::close), "QueryCursor.close");
         assertEquals(1, world.scopeDepth(), "the cursor's scope is still open");
         assertTrue(cursor.next());
         cursor.close();
@@ -204,7 +185,7 @@ class WorldConfinementTest {
         resources.put(String.class, "owned");
         for (Method method : publicInstanceMethods(Resources.class, UNCHECKED)) {
             Object[] args = defaults(method);
-            assertWrongThread(onIntruder(() -> method.invoke(resources, args)), "Resources." + method.getName());
+            assertWrongThread(Intruder.thrownBy(() -> method.invoke(resources, args)), "Resources." + method.getName());
         }
         assertEquals("owned", resources.get(String.class));
         assertEquals(1, resources.size());
@@ -213,7 +194,7 @@ class WorldConfinementTest {
     @Test
     void closeFromAnotherThreadLeavesTheWorldOpen() throws Exception {
         long id = world.spawn(POSITION.of(new Position(3, 4)));
-        assertWrongThread(onIntruder(world::close), "close");
+        assertWrongThread(Intruder.thrownBy(world::close), "close");
         assertFalse(world.isClosed());
         assertEquals(new Position(3, 4), world.get(id, POSITION), "native memory is still there");
     }
@@ -250,12 +231,12 @@ class WorldConfinementTest {
     @Test
     void onlyTheOwnerMayHandTheWorldOn() throws Exception {
         Thread main = Thread.currentThread();
-        assertWrongThread(onIntruder(() -> world.transferTo(Thread.currentThread())), "transferTo");
-        assertWrongThread(onIntruder(world::release), "release");
-        Throwable claimed = onIntruder(world::claim);
+        assertWrongThread(Intruder.thrownBy(() -> world.transferTo(Thread.currentThread())), "transferTo");
+        assertWrongThread(Intruder.thrownBy(world::release), "release");
+        Throwable claimed = Intruder.thrownBy(world::claim);
         assertWrongThread(claimed, "claim");
         assertTrue(claimed.getMessage().startsWith("claim: " + world + " is confined to"), claimed.getMessage());
-        Throwable called = onIntruder(world::entityCount);
+        Throwable called = Intruder.thrownBy(world::entityCount);
         assertTrue(called.getMessage().startsWith(world + " is confined to"), "no operation to name: "
                 + called.getMessage());
         assertSame(main, world.owner());
@@ -351,7 +332,7 @@ class WorldConfinementTest {
         Archetype archetype = world.archetypeOf(world.spawn(POSITION.of(new Position(100, -100))));
         FloatColumn x = archetype.get(POSITION.floatField("x"));
         double[] sum = new double[1];
-        assertNull(onIntruder(() -> {
+        assertNull(Intruder.thrownBy(() -> {
             for (int row = 0; row < archetype.count(); row++) {
                 sum[0] += x.get(row);
             }
@@ -361,7 +342,7 @@ class WorldConfinementTest {
 
     @Test
     void theMessageSaysHowToHandTheWorldOver() throws Exception {
-        Throwable thrown = onIntruder(() -> world.spawn(POSITION));
+        Throwable thrown = Intruder.thrownBy(() -> world.spawn(POSITION));
         assertWrongThread(thrown, "spawn");
         assertTrue(thrown.getMessage().contains("transferTo") && thrown.getMessage().contains("claim"),
                 thrown.getMessage());
@@ -373,7 +354,7 @@ class WorldConfinementTest {
         World closed = World.create();
         closed.close();
         assertThrows(IllegalStateException.class, closed::entityCount);
-        assertInstanceOf(WrongThreadException.class, onIntruder(closed::entityCount));
+        assertInstanceOf(WrongThreadException.class, Intruder.thrownBy(closed::entityCount));
         assertTrue(closed.isClosed());
     }
 

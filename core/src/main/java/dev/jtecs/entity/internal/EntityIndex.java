@@ -587,13 +587,13 @@ public final class EntityIndex {
 
     /**
      * Whether {@code id} is published in {@code store}, as {@code aliveStore(id) == store} answers for a store of 0
-     * or more (false for a negative one): one compare of the slot's word, for a loop that already reads the id and
-     * the slot for another purpose (a cascade's walk checks each member as it reads the member's list).
+     * or more (false for a negative one): one compare of the slot's word, for loops over many ids ({@link
+     * #aliveRunEnd}; a cascade's walk checks each member as it reads the member's list).
      */
     public boolean isAliveIn(long id, int store) {
         int slot = Entity.slot(id);
-        // as in aliveRunEnd: a positive id's generation fits the word's 31 bits; slot 0 and those past highWater never
-        // hold a live entity, and a negative slot is malformed
+        // a positive id's generation fits the word's 31 bits; slot 0 and those past highWater never hold a live
+        // entity, and a negative slot is malformed
         return id > 0 && store >= 0 && Integer.compareUnsigned(slot, highWater) < 0
                 && meta[slot] == (ALIVE_BITS | ((long) store << STORE_SHIFT) | (id >>> 32));
     }
@@ -601,21 +601,13 @@ public final class EntityIndex {
     /**
      * The end of the run of published entities in {@code store} that starts at {@code ids[from]}: the first
      * {@code i} in {@code [from, to)} whose id is not alive or lives in another store, or {@code to}. One compare of
-     * each slot's word with what it holds when alive in {@code store} (a check of a long run, such as the members of
-     * a subtree, in one tight loop). Reads only.
+     * each slot's word with what it holds when alive in {@code store} ({@link #isAliveIn}: a check of a long run, such
+     * as the members of a subtree, in one tight loop). Reads only.
      */
     public int aliveRunEnd(long[] ids, int from, int to, int store) {
-        long[] m = meta;
-        int high = highWater;
-        long alive = ALIVE_BITS | ((long) store << STORE_SHIFT);
         int i = from;
-        for (; i < to; i++) {
-            long id = ids[i];
-            int slot = Entity.slot(id);
-            // a positive id's generation fits the word's 31 bits; slot 0 and the slots past highWater are never alive
-            if (id <= 0 || slot < 0 || slot >= high || m[slot] != (alive | (id >>> 32))) {
-                break;
-            }
+        while (i < to && isAliveIn(ids[i], store)) {
+            i++;
         }
         return i;
     }

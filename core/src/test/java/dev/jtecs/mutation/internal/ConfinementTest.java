@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import dev.jtecs.testing.Intruder;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -23,15 +22,8 @@ class ConfinementTest {
     }
 
     @Test
-    void anotherThreadGetsTheRefusalsException() throws InterruptedException, ExecutionException {
-        Throwable thrown = CompletableFuture.supplyAsync(() -> {
-            try {
-                confinement.check();
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        }).get();
+    void anotherThreadGetsTheRefusalsException() throws InterruptedException {
+        Throwable thrown = Intruder.thrownBy(confinement::check);
         assertTrue(thrown instanceof WrongThreadException, String.valueOf(thrown));
         assertEquals(1, refusals.get());
         confinement.check(); // the owner still passes

@@ -23,12 +23,11 @@ import dev.jtecs.query.QueryDescriptor;
 import dev.jtecs.state.StatePolicy;
 import dev.jtecs.storage.Archetype;
 import dev.jtecs.testing.Allocations;
+import dev.jtecs.testing.Intruder;
 import dev.jtecs.world.World;
 import dev.jtecs.world.WorldConfig;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -543,9 +542,9 @@ class QueuedSpawnsTest {
     }
 
     @Test
-    void anotherThreadIsRefused() throws InterruptedException, ExecutionException {
+    void anotherThreadIsRefused() throws InterruptedException {
         SpawnQueue queue = world.spawnQueue(List.of(POS));
-        Throwable thrown = onAnotherThread(queue::spawn);
+        Throwable thrown = Intruder.thrownBy(queue::spawn);
         assertTrue(thrown instanceof WrongThreadException, String.valueOf(thrown));
         assertEquals(0, world.entityCount());
     }
@@ -626,7 +625,7 @@ class QueuedSpawnsTest {
     }
 
     @Test
-    void everyCallOfAQueueIsRefusedOnAnotherThread() throws InterruptedException, ExecutionException {
+    void everyCallOfAQueueIsRefusedOnAnotherThread() throws InterruptedException {
         SpawnQueue queue = world.spawnQueue(List.of(PRIMS, POS));
         long id = queue.spawn(); // outside any scope: published, the queue's cursor is on it
         write(queue, 1);
@@ -635,23 +634,11 @@ class QueuedSpawnsTest {
                 () -> queue.set(PRIMS.shortField("s"), (short) 9), () -> queue.set(PRIMS.byteField("b"), (byte) 9),
                 () -> queue.set(PRIMS.charField("c"), 'z'), () -> queue.set(PRIMS.booleanField("z"), false));
         for (Runnable call : calls) {
-            Throwable thrown = onAnotherThread(call);
+            Throwable thrown = Intruder.thrownBy(call::run);
             assertTrue(thrown instanceof WrongThreadException, String.valueOf(thrown));
         }
         assertEquals(expected(1), world.get(id, PRIMS), "no refused call wrote anything");
         assertEquals(new Pos(0, 0), world.get(id, POS));
-    }
-
-    /** What {@code call} throws on a thread of its own (or {@code null} when it returns). */
-    private static Throwable onAnotherThread(Runnable call) throws InterruptedException, ExecutionException {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                call.run();
-                return null;
-            } catch (Throwable t) {
-                return t;
-            }
-        }).get();
     }
 
     @Test
@@ -662,7 +649,7 @@ class QueuedSpawnsTest {
 
         world.release(); // nobody owns it: this thread is refused as another one is, until it claims
         assertThrows(WrongThreadException.class, queue::spawn);
-        assertTrue(onAnotherThread(queue::spawn) instanceof WrongThreadException);
+        assertTrue(Intruder.thrownBy(queue::spawn) instanceof WrongThreadException);
         world.claim();
         long second = queue.spawn();
 
@@ -707,7 +694,7 @@ class QueuedSpawnsTest {
         IllegalStateException closed = assertThrows(IllegalStateException.class, queue::spawn);
         assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
         assertThrows(IllegalStateException.class, queue::last);
-        assertTrue(onAnotherThread(() -> queue.set(X, 1)) instanceof WrongThreadException);
+        assertTrue(Intruder.thrownBy(() -> queue.set(X, 1)) instanceof WrongThreadException);
     }
 
     // ---------------------------------------------------------------- issue 27
