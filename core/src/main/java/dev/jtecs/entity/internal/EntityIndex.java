@@ -587,8 +587,8 @@ public final class EntityIndex {
 
     /**
      * Whether {@code id} is published in {@code store}, as {@code aliveStore(id) == store} answers for a store of 0
-     * or more (false for a negative one): one compare of the slot's word, for loops over many ids ({@link
-     * #aliveRunEnd}; a cascade's walk checks each member as it reads the member's list).
+     * or more (false for a negative one): one compare of the slot's word, for loops over many ids
+     * ({@link #aliveRunEnd}; {@link #freeInReverseOrderIfAliveIn} makes the same compare as it frees).
      */
     public boolean isAliveIn(long id, int store) {
         int slot = Entity.slot(id);
@@ -726,6 +726,37 @@ public final class EntityIndex {
             freeCount = top;
             aliveCount -= freed;
         }
+    }
+
+    /**
+     * {@link #freeInReverseOrder} of {@code ids[0, n)} if every one of them is alive in {@code store}, checked in the
+     * same pass: each slot's word is read once, to compare it and to free it. Returns {@code false} when one is not
+     * (another store, not alive, malformed, or an id met twice), having put back the words of those it had freed: the
+     * index is then as before the call, free stack included. Room on the free stack is made first: a failed growth
+     * changes nothing.
+     */
+    public boolean freeInReverseOrderIfAliveIn(long[] ids, int n, int store) {
+        if (store < 0) {
+            return false;
+        }
+        ensureFree(n);
+        int top = freeCount;
+        int i = n - 1;
+        while (i >= 0 && isAliveIn(ids[i], store)) { // the compare loads the word that freeAlive then writes
+            top = freeAlive(Entity.slot(ids[i]), top);
+            i--;
+        }
+        if (i >= 0) { // ids[i] is not alive in store: the ones after it were freed, each alive in store before
+            long alive = ALIVE_BITS | ((long) store << STORE_SHIFT);
+            for (int j = i + 1; j < n; j++) {
+                meta[Entity.slot(ids[j])] = alive | Entity.generation(ids[j]);
+            }
+            return false; // the pushes past freeCount are not on the stack
+        }
+        positionsFrom = Math.min(positionsFrom, freeCount); // the pushes above leave their positions unwritten
+        freeCount = top;
+        aliveCount -= n;
+        return true;
     }
 
     /**

@@ -189,25 +189,69 @@ final class BatchDespawns {
      * order. Returns {@code false}, having changed nothing, when an entity is not alive, or lives in a table an
      * entity observer watches or that holds pairs (their despawns have pairs to settle), or the ids span more than
      * {@value #SUBTREE_TABLES} tables. Everything that allocates happens before the first change; no user code runs
-     * and nothing is reported. {@code checkedStore}: a store in which the caller found every one of the ids alive,
-     * with nothing changed since, so they are not read again to check them (-1: they are).
+     * and nothing is reported.
+     *
+     * <p>Ids that all live in one table (a subtree usually does) are checked as their slots are freed, each slot's
+     * word read once ({@link EntityIndex#freeInReverseOrderIfAliveIn}), and the rows leave after; when one of them
+     * lives elsewhere that free puts back what it did, and the ids are checked one table's run at a time first, then
+     * removed.
      */
-    boolean removeSubtree(long[] ids, int n, int checkedStore) {
+    boolean removeSubtree(long[] ids, int n) {
+        if (n == 0) {
+            return true;
+        }
+        int first = index.aliveStore(ids[0]);
+        if (first < 0) {
+            return false;
+        }
+        Table table = registry.ofStore(first);
+        if (table.observers().length != 0 || table.hasPairs()) {
+            return false;
+        }
+        if (table.count() >= n) { // room for them all in the first one's table
+            index.reserveFree(n);
+            table.prepareRowRemovals(n); // (the rows of pending batches copied, room reserved: nothing one can see)
+            if (index.freeInReverseOrderIfAliveIn(ids, n, first)) { // from here on nothing allocates
+                removeFreedRows(table, first, ids, n);
+                subtreesFreedAsChecked++;
+                return true;
+            }
+        }
+        return removeSubtreeOfTables(ids, n);
+    }
+
+    private long subtreesFreedAsChecked;
+
+    /** How many {@link #removeSubtree} calls took the one-table path, the ids checked as they were freed (tests). */
+    long subtreesFreedAsChecked() {
+        return subtreesFreedAsChecked;
+    }
+
+    /**
+     * Removes the rows of {@code ids[0, n)}, last to first, from {@code table} (store {@code store}), where every one
+     * of them lived when the index freed their slots: the table is truncated when they were all its rows, and loses
+     * each by a swap-remove otherwise. A freed slot keeps its row and its store until its slot is taken again, so
+     * the rows are found, and a member that a swap moves is relocated, as before the free.
+     */
+    private void removeFreedRows(Table table, int store, long[] ids, int n) {
+        if (table.count() == n) { // n distinct entities alive in it: they are its rows
+            table.truncate(0);
+            return;
+        }
+        for (int i = n - 1; i >= 0; i--) {
+            int row = index.rowOf(Entity.slot(ids[i]));
+            long moved = table.swapRemove(row);
+            if (moved != 0) {
+                index.relocate(Entity.slot(moved), store, row);
+            }
+        }
+    }
+
+    /** {@link #removeSubtree} of ids that span tables, or of which one is not alive: each checked first. */
+    private boolean removeSubtreeOfTables(long[] ids, int n) {
         int tables = 0;
         try {
-            if (checkedStore >= 0) {
-                assert index.aliveRunEnd(ids, 0, n, checkedStore) == n : "a member is not alive in " + checkedStore;
-                Table table = registry.ofStore(checkedStore);
-                if (table.observers().length != 0 || table.hasPairs()) {
-                    return false;
-                }
-                subtreeTables[0] = table;
-                subtreeStores[0] = checkedStore;
-                subtreeCounts[0] = n;
-                tables = 1;
-            }
-            int unchecked = checkedStore >= 0 ? n : 0; // where the check starts: past the end when the caller checked
-            for (int i = unchecked; i < n; ) { // read only: each run of entities in one table, and that table
+            for (int i = 0; i < n; ) { // read only: each run of entities in one table, and that table
                 int store = index.aliveStore(ids[i]);
                 if (store < 0) {
                     return false;

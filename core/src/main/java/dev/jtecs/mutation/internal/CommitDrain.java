@@ -1030,14 +1030,13 @@ public final class CommitDrain {
      * of staging their despawns for the next wave, when nothing could tell the two apart: a publication is draining,
      * nothing is staged (no record, tag move, batch operation, waiting quiet despawn, mark or sparse write) and every
      * entity is alive in a table that no entity observer watches. Returns {@code false}, having changed nothing,
-     * otherwise. Reports nothing: the caller tells the edge store. {@code checkedStore}: a store the caller found
-     * every one of the ids alive in, with nothing changed since, or -1. See {@link BatchDespawns#removeSubtree}.
+     * otherwise. Reports nothing: the caller tells the edge store. See {@link BatchDespawns#removeSubtree}.
      */
-    public boolean despawnSubtreeAtOnce(long[] ids, int n, int checkedStore) {
+    public boolean despawnSubtreeAtOnce(long[] ids, int n) {
         if (!draining || !transaction.holdsNoWork() || !sparseWrites.isEmpty()) {
             return false;
         }
-        return batchDespawns.removeSubtree(ids, n, checkedStore);
+        return batchDespawns.removeSubtree(ids, n);
     }
 
     /** The drain's despawn runs (tests). */

@@ -339,17 +339,17 @@ final class Settlement {
      * despawned here and now, as a set, instead of staged for the next wave. Walks it breadth first as
      * {@link #stageLastLevelFirst} does, reading each member's list of sources once, a level at a time
      * ({@link SparseEdges#readSubtreeLevel}: a level's lists are all found before any is copied, so their cache misses
-     * overlap, and each member is checked alive in the first member's table as it is read); then the drain removes the
-     * rows and frees the slots in the reverse of that order, deepest level first
-     * ({@link CommitDrain#despawnSubtreeAtOnce}), the order the staged despawns would publish in; then the edge store
-     * drops the lists read and the members' own edges without a search ({@link SparseEdges#subtreeDied}). Nothing could
-     * tell this from the staged despawns: nobody hears a despawn, no table of the subtree has an entity observer or
-     * holds a pair, no pair points at a member (so no member's despawn has a pair to settle: the world may hold pairs
-     * elsewhere), no member is the target of another cascading sparse relationship's edge (whose sources would die with
-     * it: the world may hold such edges elsewhere), and nothing else is staged that the next wave would publish first.
-     * Returns {@code false}, having changed nothing, when any of that fails (the drain refuses, a pair or another
-     * cascading edge names a member, a list sits beside the index's cells); a failed allocation changes nothing either
-     * and propagates, leaving the target noted for the next publication, as a failed staging does.
+     * overlap); then the drain checks each member alive and frees its slot, in the reverse of that order (deepest level
+     * first, the order the staged despawns would publish in), and removes the rows
+     * ({@link CommitDrain#despawnSubtreeAtOnce}); then the edge store drops the lists read and the members' own edges
+     * without a search ({@link SparseEdges#subtreeDied}). Nothing could tell this from the staged despawns: nobody
+     * hears a despawn, no table of the subtree has an entity observer or holds a pair, no pair points at a member (so
+     * no member's despawn has a pair to settle: the world may hold pairs elsewhere), no member is the target of another
+     * cascading sparse relationship's edge (whose sources would die with it: the world may hold such edges elsewhere),
+     * and nothing else is staged that the next wave would publish first. Returns {@code false}, having changed nothing,
+     * when any of that fails (the drain refuses, a pair or another cascading edge names a member, a list sits beside
+     * the index's cells); a failed allocation changes nothing either and propagates, leaving the target noted for the
+     * next publication, as a failed staging does.
      */
     private boolean despawnAtOnce(BaseRelationship<?> relationship, long root) {
         if (!transaction.holdsNoWork()) {
@@ -357,10 +357,9 @@ final class Settlement {
         }
         sparse.beginSubtree(relationship);
         int tail = read(root, 0);
-        int store = tail > 0 ? index.aliveStore(queue[0]) : -1; // the walk checks every member against the first's
         for (int head = 0; head < tail; ) {
             int end = tail;
-            tail = readLevel(head, end, tail, store);
+            tail = readLevel(head, end, tail);
             head = end;
         }
         if (tail <= 0) {
@@ -375,9 +374,7 @@ final class Settlement {
         if (!pairs.namesNone(queue, tail)) {
             return false; // a pair points at a member: its despawn has pairs to settle
         }
-        // nothing has changed since the walk: when it found every member alive in the first one's store, the drain
-        // need not check them again
-        if (!drain.despawnSubtreeAtOnce(queue, tail, store >= 0 && sparse.subtreeReadAllAliveIn() ? store : -1)) {
+        if (!drain.despawnSubtreeAtOnce(queue, tail)) {
             return false;
         }
         sparse.subtreeDied(root, queue, tail, isAlive);
@@ -392,18 +389,15 @@ final class Settlement {
         return subtreesAtOnce;
     }
 
-    /**
-     * {@link #read} of each of {@code queue[from, to)}, a level of the walk, each member checked alive in
-     * {@code store} ({@link SparseEdges#readSubtreeLevel}).
-     */
-    private int readLevel(int from, int to, int tail, int store) {
-        int end = sparse.readSubtreeLevel(queue, from, to, tail, index, store);
+    /** {@link #read} of each of {@code queue[from, to)}, a level of the walk ({@link SparseEdges#readSubtreeLevel}). */
+    private int readLevel(int from, int to, int tail) {
+        int end = sparse.readSubtreeLevel(queue, from, to, tail);
         if (end == SparseEdges.BESIDE_CELLS) {
             return -1;
         }
         if (end < 0) { // no room: grow, then read
             growQueue(tail, end);
-            end = sparse.readSubtreeLevel(queue, from, to, tail, index, store);
+            end = sparse.readSubtreeLevel(queue, from, to, tail);
         }
         return end;
     }

@@ -2,7 +2,6 @@ package dev.jtecs.storage.internal;
 
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.entity.Entity;
-import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.entity.internal.Growth;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -526,7 +525,6 @@ public final class SparseEdges {
     // bit k: the k-th target read since beginSubtree had its list in its cell (the lists subtreeDied drops)
     private long[] subtreeListed = new long[1];
     private int subtreeReads;
-    private int subtreeStrays; // the members readSubtreeLevel read that were not alive in the store it was given
 
     /**
      * Begins reading a subtree of {@code relationship} (exclusive, with a reverse index) that is about to die whole:
@@ -536,7 +534,6 @@ public final class SparseEdges {
     public void beginSubtree(BaseRelationship<?> relationship) {
         subtree = find(relationship);
         subtreeReads = 0;
-        subtreeStrays = 0;
     }
 
     /**
@@ -574,11 +571,9 @@ public final class SparseEdges {
      * new tail, {@link #BESIDE_CELLS} when a member's list is beside the reverse index's cells, or {@code -1 - n}
      * when the queue lacks room for the {@code n} sources the level adds; neither of those counts any read. The
      * members' lists are all found first, then copied: the finds do not wait on one another, so their cache misses
-     * overlap, where one member at a time waited for each list before the next. The same loop checks each member in
-     * {@code index}, whether it is published in {@code store} ({@link #subtreeReadAllAliveIn}), so that a despawn of
-     * the whole subtree need not read the members again to check them.
+     * overlap, where one member at a time waited for each list before the next.
      */
-    public int readSubtreeLevel(long[] queue, int from, int to, int tail, EntityIndex index, int store) {
+    public int readSubtreeLevel(long[] queue, int from, int to, int tail) {
         TargetLists sources = subtree.sources;
         int members = to - from;
         int reads = subtreeReads + members;
@@ -597,10 +592,8 @@ public final class SparseEdges {
         boolean beside = sources.hasListsBesideCells();
         int k = 0;
         long added = 0;
-        int strays = 0;
         for (int i = 0; i < members; i++) { // each find is its own: nothing here waits for the last one's list
             long member = queue[from + i];
-            strays += index.isAliveIn(member, store) ? 0 : 1;
             long[] list = sources.inCell(member);
             if (list != null) {
                 found[k] = list;
@@ -626,16 +619,7 @@ public final class SparseEdges {
             tail += n;
         }
         subtreeReads = reads;
-        subtreeStrays += strays;
         return tail;
-    }
-
-    /**
-     * Whether every member of the levels {@link #readSubtreeLevel} read since {@link #beginSubtree} (those it answered
-     * with a new tail) was published in the store it was given.
-     */
-    public boolean subtreeReadAllAliveIn() {
-        return subtreeStrays == 0;
     }
 
     /** Clears bits {@code [from, to)} of {@code bits} (bit {@code b} is bit {@code b % 64} of word {@code b / 64}). */

@@ -546,6 +546,87 @@ class EntityIndexTest {
     }
 
     /**
+     * {@code freeInReverseOrderIfAliveIn} of ids all alive in the store it is given ends as the unchecked free in
+     * reverse order: states, generations (the last one retires its slot), stores, the count and the free stack. Each
+     * freed slot keeps the row it had, which a subtree's despawn reads after the free (its rows leave after its slots
+     * are freed).
+     */
+    @Test
+    void aCheckedFreeOfIdsAllAliveInTheStoreEndsAsTheUncheckedFree() {
+        EntityIndex checked = new EntityIndex(100);
+        EntityIndex unchecked = new EntityIndex(100);
+        long[] ids = eightAlive(checked);
+        eightAlive(unchecked);
+        long[] order = {ids[6], ids[1], ids[4], ids[0], ids[7]};
+        assertTrue(checked.freeInReverseOrderIfAliveIn(order, order.length, 3));
+        unchecked.freeInReverseOrder(order, order.length);
+        assertEquals(state(unchecked), state(checked));
+        assertEquals(EntityIndex.RETIRED, checked.stateOf(ids[4]), "the last generation retires the slot");
+        for (int k : new int[] {6, 1, 0, 7}) {
+            assertEquals(k, checked.rowOf(Entity.slot(ids[k])), "a freed slot keeps its row until it is taken");
+        }
+        for (int k = 0; k < 6; k++) {
+            assertEquals(unchecked.allocate(), checked.allocate());
+        }
+    }
+
+    /**
+     * An id that is not alive in the store stops {@code freeInReverseOrderIfAliveIn} where the pass meets it (the
+     * pass goes from the last id down, so the ids after it were freed already), and the index is put back as it was:
+     * for an id of another store, a stale one, a free slot, one past the slots in use, a malformed one, 0, an id met
+     * twice, and a negative store. A failed growth of the free stack changes nothing either.
+     */
+    @Test
+    void aCheckedFreeThatMeetsAnIdNotAliveInTheStorePutsBackWhatItFreed() {
+        long[] ids = eightAlive(new EntityIndex(100));
+        long other = Entity.pack(9, 0); // published in store 4 (strayFixture)
+        long[] strays = {other, ids[2], Entity.pack(3, 3), Entity.pack(50, 0), -ids[1], 0, ids[6]};
+        for (long stray : strays) {
+            EntityIndex index = strayFixture();
+            long[] order = {ids[5], stray, ids[6], ids[1], ids[4], ids[0], ids[7]}; // freed from ids[7] to ids[6]
+            assertFalse(index.freeInReverseOrderIfAliveIn(order, order.length, 3), "stray " + stray);
+            EntityIndex before = strayFixture();
+            assertEquals(state(before), state(index), "stray " + stray);
+            for (int k = 0; k < 4; k++) {
+                assertEquals(before.allocate(), index.allocate(), "stray " + stray);
+            }
+        }
+        EntityIndex index = strayFixture();
+        assertFalse(index.freeInReverseOrderIfAliveIn(new long[] {ids[0]}, 1, -1), "a negative store is none");
+        assertTrue(index.isAlive(ids[0]));
+
+        EntityIndex big = new EntityIndex(10_000);
+        long[] many = new long[3000];
+        for (int k = 0; k < many.length; k++) {
+            many[k] = big.allocate();
+            big.publish(Entity.slot(many[k]), 0, k);
+        }
+        String grown = state(big);
+        AllocationFaults.failAt(AllocationFaults.Kind.HEAP, 1);
+        try {
+            assertThrows(OutOfMemoryError.class, () -> big.freeInReverseOrderIfAliveIn(many, many.length, 0));
+        } finally {
+            AllocationFaults.disarm();
+        }
+        assertEquals(grown, state(big), "a free stack that cannot grow: nothing changed");
+        assertTrue(big.freeInReverseOrderIfAliveIn(many, many.length, 0));
+        assertEquals(0, big.aliveCount());
+        assertEquals(Entity.slot(many[0]), Entity.slot(big.allocate()), "the first one freed last: on top");
+    }
+
+    /**
+     * {@link #eightAlive} (store 3), then slot 9 published in store 4 and slot 3 freed (its id, generation 2, stale;
+     * generation 3 the free slot's next).
+     */
+    private static EntityIndex strayFixture() {
+        EntityIndex index = new EntityIndex(100);
+        eightAlive(index);
+        index.publish(Entity.slot(index.allocate()), 4, 0);
+        index.free(3);
+        return index;
+    }
+
+    /**
      * A slot out of range part way through (a caller's bug) stops the pass there: the slots freed before it are
      * free, counted and on the stack, in the order they would have been, and the rest stay alive.
      */
@@ -754,6 +835,7 @@ class EntityIndexTest {
         EntityIndex index = new EntityIndex(3000);
         Map<Integer, Integer> rows = new HashMap<>(); // alive slot -> row
         Map<Integer, Long> ids = new HashMap<>();
+        Map<Integer, Integer> stores = new HashMap<>(); // alive slot -> store
         List<Integer> free = new ArrayList<>(); // the model's free stack, bottom first
         int[] generation = new int[3001];
         for (int step = 0; step < 20_000; step++) {
@@ -770,11 +852,13 @@ class EntityIndexTest {
                 index.publish(slot, 1, row);
                 rows.put(slot, row);
                 ids.put(slot, id);
+                stores.put(slot, 1);
             } else if (op < 7 && !rows.isEmpty()) { // free a living slot
                 int slot = new ArrayList<>(rows.keySet()).get(random.nextInt(rows.size()));
                 index.free(slot);
                 rows.remove(slot);
                 ids.remove(slot);
+                stores.remove(slot);
                 generation[slot]++;
                 free.add(slot);
             } else if (op == 7 && !free.isEmpty()) { // reserve a free slot from anywhere in the stack
@@ -786,12 +870,14 @@ class EntityIndexTest {
                 int row = random.nextInt(1 << 20);
                 index.publish(slot, 2, row);
                 rows.put(slot, row);
+                stores.put(slot, 2);
                 ids.put(slot, Entity.pack(slot, generation[slot]));
             } else if (op == 8 && !rows.isEmpty()) { // relocate a living slot
                 int slot = new ArrayList<>(rows.keySet()).get(random.nextInt(rows.size()));
                 int row = random.nextInt(1 << 20);
                 index.relocate(slot, 3, row);
                 rows.put(slot, row);
+                stores.put(slot, 3);
             } else if (op == 9 && random.nextInt(200) == 0) { // clear: every slot free, ascending on the stack
                 index.clear();
                 for (int slot : rows.keySet()) {
@@ -799,6 +885,7 @@ class EntityIndexTest {
                 }
                 rows.clear();
                 ids.clear();
+                stores.clear();
                 free.clear();
                 for (int slot = index.highWater() - 1; slot >= 1; slot--) {
                     free.add(slot);
@@ -811,8 +898,24 @@ class EntityIndexTest {
                 for (int i = 0; i < n; i++) {
                     gone[i] = ids.get(living.get(i));
                 }
-                boolean reverse = random.nextBoolean();
-                if (reverse) {
+                int mode = random.nextInt(3); // in order, in reverse, in reverse if all alive in one store
+                boolean reverse = mode != 0;
+                if (mode == 2) {
+                    int store = stores.get(Entity.slot(gone[0]));
+                    if (random.nextInt(4) == 0) { // a stray: the first id again, or a stale one
+                        gone[random.nextInt(n)] = random.nextBoolean() ? gone[0] : gone[0] + (1L << 32) * 7;
+                    }
+                    boolean allIn = true;
+                    Set<Long> seen = new HashSet<>();
+                    for (long id : gone) {
+                        allIn &= seen.add(id) && Long.valueOf(id).equals(ids.get(Entity.slot(id)))
+                                && stores.get(Entity.slot(id)) == store;
+                    }
+                    assertEquals(allIn, index.freeInReverseOrderIfAliveIn(gone, n, store), at);
+                    if (!allIn) {
+                        n = 0; // nothing freed
+                    }
+                } else if (reverse) {
                     index.freeInReverseOrder(gone, n);
                 } else {
                     index.freeInOrder(gone, n);
@@ -821,6 +924,7 @@ class EntityIndexTest {
                     int slot = Entity.slot(gone[reverse ? n - 1 - i : i]);
                     rows.remove(slot);
                     ids.remove(slot);
+                    stores.remove(slot);
                     generation[slot]++;
                     free.add(slot);
                 }
@@ -828,6 +932,7 @@ class EntityIndexTest {
             assertEquals(free, toList(index.freeStack()), at);
             for (Map.Entry<Integer, Integer> e : rows.entrySet()) {
                 assertTrue(index.isAlive(ids.get(e.getKey())), at);
+                assertEquals(stores.get(e.getKey()), index.storeOf(e.getKey()), at);
                 assertEquals(e.getValue(), index.rowOf(e.getKey()), at + " slot " + e.getKey());
             }
             assertEquals(rows.size(), index.aliveCount(), at);

@@ -139,10 +139,10 @@ class BatchDespawnsTest {
             BatchDespawns despawns = atOnce.model.drain().batchDespawns();
             long[] withDead = subtree.clone();
             withDead[3] = dev.jtecs.entity.Entity.pack(999, 0);
-            assertFalse(despawns.removeSubtree(withDead, n, -1), "a dead id");
+            assertFalse(despawns.removeSubtree(withDead, n), "a dead id");
             assertEquals(before, rows(atOnce));
 
-            assertTrue(despawns.removeSubtree(subtree, n, -1));
+            assertTrue(despawns.removeSubtree(subtree, n));
             assertEquals(0, tagged.count());
             assertEquals(structural + 1, tagged.dirty().structuralCount(), "a table emptied whole: one truncation");
             for (int i = n - 1; i >= 0; i--) { // the reverse of the ids' order: a walk's deepest level first
@@ -159,50 +159,67 @@ class BatchDespawnsTest {
             EntityObserver listener = new EntityObserver() { };
             atOnce.registry.ofStore(atOnce.index.storeOf(dev.jtecs.entity.Entity.slot(watched))).addObserver(listener);
             String observed = rows(atOnce);
-            assertFalse(despawns.removeSubtree(new long[] {ids[0], watched}, 2, -1), "an observed table");
+            assertFalse(despawns.removeSubtree(new long[] {ids[0], watched}, 2), "an observed table");
             assertEquals(observed, rows(atOnce));
             assertTrue(atOnce.index.isAlive(watched));
         }
     }
 
     /**
-     * A subtree its caller checked alive in one store ({@code removeSubtree} with that store) is not read again to
-     * check it, and ends as the unchecked call ends: part of a table removed by swaps in the reverse order, the free
-     * list in that order. A checked store whose table an entity observer watches is still refused, nothing changed;
-     * and a store given for ids that are not all alive in it is a defect that the assertion names.
+     * Ids that all live in the first one's table are checked as their slots are freed and end as the same ids
+     * despawned one at a time in reverse: part of a table (swap-removes after the free), and a whole table (one
+     * truncation). An id of another table met part way through the pass (which goes from the last id down) puts back
+     * the slots freed so far and the ids go table by table instead, ending the same; a dead one is refused with
+     * nothing changed, as is an id of another table first when its table is too small to hold them all.
      */
     @Test
-    void aSubtreeCheckedByItsCallerEndsAsAnUncheckedOne() {
-        try (ModelFixture checked = new ModelFixture(); ModelFixture unchecked = new ModelFixture()) {
+    void idsInOneTableAreCheckedAsTheirSlotsAreFreedAndAStrayPutsThemBack() {
+        try (ModelFixture atOnce = new ModelFixture(); ModelFixture oneByOne = new ModelFixture()) {
             long[] ids = new long[24];
-            for (ModelFixture rig : List.of(checked, unchecked)) {
+            long[] tagged = new long[4];
+            for (ModelFixture rig : List.of(atOnce, oneByOne)) {
                 for (int i = 0; i < ids.length; i++) { // one table, D alone
                     ids[i] = rig.model.spawn(new dev.jtecs.component.Input[] {D.of(i)});
                 }
+                for (int i = 0; i < tagged.length; i++) { // another, D with a tag
+                    tagged[i] = rig.model.spawn(new dev.jtecs.component.Input[] {D.of(-i), TAG});
+                }
             }
-            long[] subtree = {ids[3], ids[17], ids[0], ids[9], ids[22], ids[11], ids[5]}; // part of the table
-            int store = checked.index.storeOf(dev.jtecs.entity.Entity.slot(ids[0]));
-            assertEquals(subtree.length, checked.index.aliveRunEnd(subtree, 0, subtree.length, store));
-            assertTrue(checked.model.drain().batchDespawns().removeSubtree(subtree, subtree.length, store));
-            assertTrue(unchecked.model.drain().batchDespawns().removeSubtree(subtree, subtree.length, -1));
-            assertEquals(rows(unchecked), rows(checked));
-            for (int i = 0; i < 10; i++) {
-                assertEquals(unchecked.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}),
-                        checked.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}), "spawn " + i);
+            BatchDespawns despawns = atOnce.model.drain().batchDespawns();
+            long[][] taken = {
+                {ids[3], ids[17], ids[0], ids[9], ids[22], ids[11], ids[5]}, // part of the first table
+                {ids[1], tagged[0], ids[2], ids[4], ids[23]}, // a stray in the other table, met after three frees
+                {tagged[1], ids[8], ids[10], tagged[2], ids[12]}, // the other table first, too small for five
+            };
+            int[] checkedFrees = {1, 1, 1};
+            for (int c = 0; c < taken.length; c++) {
+                long[] subtree = taken[c];
+                assertTrue(despawns.removeSubtree(subtree, subtree.length), "case " + c);
+                assertEquals(checkedFrees[c], despawns.subtreesFreedAsChecked(), "case " + c);
+                for (int i = subtree.length - 1; i >= 0; i--) {
+                    oneByOne.model.despawn(subtree[i]);
+                }
+                assertEquals(rows(oneByOne), rows(atOnce), "case " + c);
             }
-            assertEquals(rows(unchecked), rows(checked));
+            long[] withDead = {ids[6], ids[3], ids[7]}; // ids[3] died in case 0
+            String before = rows(atOnce);
+            assertFalse(despawns.removeSubtree(withDead, withDead.length), "a dead id");
+            assertEquals(before, rows(atOnce));
+            assertTrue(atOnce.index.isAlive(ids[6]) && atOnce.index.isAlive(ids[7]), "put back");
 
-            checked.registry.ofStore(store).addObserver(new EntityObserver() { });
-            String observed = rows(checked);
-            assertFalse(checked.model.drain().batchDespawns().removeSubtree(new long[] {ids[1], ids[2]}, 2, store),
-                    "an observed table");
-            assertEquals(observed, rows(checked));
-
-            long[] withDead = {ids[4], ids[3]}; // ids[3] died above
-            AssertionError wrong = assertThrows(AssertionError.class,
-                    () -> unchecked.model.drain().batchDespawns().removeSubtree(withDead, 2, store));
-            assertTrue(wrong.getMessage().contains("not alive in " + store), wrong.getMessage());
-            assertTrue(unchecked.index.isAlive(ids[4]), "nothing changed before the assertion");
+            dev.jtecs.storage.internal.Table other = atOnce.tableOf(tagged[3]);
+            long structural = other.dirty().structuralCount();
+            assertTrue(despawns.removeSubtree(new long[] {tagged[3]}, 1), "the other table's last row: all of it");
+            assertEquals(2, despawns.subtreesFreedAsChecked());
+            assertEquals(0, other.count());
+            assertEquals(structural + 1, other.dirty().structuralCount(), "a table emptied whole: one truncation");
+            oneByOne.model.despawn(tagged[3]);
+            assertEquals(rows(oneByOne), rows(atOnce));
+            for (int i = 0; i < 16; i++) { // the same free stack
+                assertEquals(oneByOne.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}),
+                        atOnce.model.spawn(new dev.jtecs.component.Input[] {D.of(-i)}), "spawn " + i);
+            }
+            assertEquals(rows(oneByOne), rows(atOnce));
         }
     }
 
@@ -217,9 +234,9 @@ class BatchDespawnsTest {
                         Components.tag("test.batchDespawn.Table" + i)});
             }
             String before = rows(rig);
-            assertFalse(rig.model.drain().batchDespawns().removeSubtree(ids, tables, -1));
+            assertFalse(rig.model.drain().batchDespawns().removeSubtree(ids, tables));
             assertEquals(before, rows(rig));
-            assertTrue(rig.model.drain().batchDespawns().removeSubtree(ids, tables - 1, -1));
+            assertTrue(rig.model.drain().batchDespawns().removeSubtree(ids, tables - 1));
             assertTrue(rig.index.isAlive(ids[tables - 1]));
             assertFalse(rig.index.isAlive(ids[0]));
         }

@@ -80,7 +80,7 @@ class CommitDrainTest {
         try (ModelFixture rig = new ModelFixture()) {
             long[] ids = {rig.model.spawn(new dev.jtecs.component.Input[0]),
                 rig.model.spawn(new dev.jtecs.component.Input[0])};
-            assertFalse(rig.model.drain().despawnSubtreeAtOnce(ids, 2, -1));
+            assertFalse(rig.model.drain().despawnSubtreeAtOnce(ids, 2));
             assertTrue(rig.index.isAlive(ids[0]) && rig.index.isAlive(ids[1]));
         }
     }

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.jtecs.component.Relationship;
 import dev.jtecs.component.Relationships;
 import dev.jtecs.entity.Entity;
-import dev.jtecs.entity.internal.EntityIndex;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,8 +22,6 @@ class SparseEdgesTest {
 
     private final StructureClock clock = new StructureClock();
     private final SparseEdges edges = new SparseEdges(clock);
-    /** An entity index in which no id of these tests is published: the walks' checks find every member a stray. */
-    private final EntityIndex unpublished = new EntityIndex(1 << 12);
     private final long s1 = Entity.pack(1, 0);
     private final long s2 = Entity.pack(2, 3);
     private final long t1 = Entity.pack(10, 0);
@@ -143,52 +140,6 @@ class SparseEdgesTest {
     }
 
     /**
-     * A walk by levels checks each member it reads in the entity index: {@code subtreeReadAllAliveIn} holds while
-     * every member of the levels read since {@code beginSubtree} is published in the store given, and stops holding
-     * for a member in another store, one not published, or a store that is not one (-1); a level refused for want of
-     * room counts nothing until it is read again.
-     */
-    @Test
-    void aWalkByLevelsChecksEachMemberInTheEntityIndex() {
-        EntityIndex index = new EntityIndex(1 << 12);
-        long[] tree = new long[7]; // root, two children, four grandchildren: published in store 5
-        for (int i = 0; i < tree.length; i++) {
-            tree[i] = index.allocate();
-            index.publish(Entity.slot(tree[i]), 5, i);
-        }
-        for (int i = 1; i < tree.length; i++) {
-            edges.add(CASCADING, tree[i], tree[(i - 1) / 2], null);
-        }
-        long[] queue = new long[8];
-        for (int store : new int[] {5, 4, -1}) {
-            edges.beginSubtree(CASCADING);
-            int tail = edges.readSubtreeSources(tree[0], queue, 0);
-            assertTrue(edges.subtreeReadAllAliveIn(), "nothing read by levels yet");
-            tail = edges.readSubtreeLevel(queue, 0, tail, tail, index, store);
-            assertEquals(store == 5, edges.subtreeReadAllAliveIn(), "store " + store);
-            assertEquals(7 - 1, edges.readSubtreeLevel(queue, 2, tail, tail, index, store));
-        }
-
-        index.free(Entity.slot(tree[5])); // a grandchild no longer published: the last level finds it
-        edges.beginSubtree(CASCADING);
-        int tail = edges.readSubtreeSources(tree[0], queue, 0);
-        tail = edges.readSubtreeLevel(queue, 0, tail, tail, index, 5);
-        assertTrue(edges.subtreeReadAllAliveIn(), "the children are");
-        long[] tight = java.util.Arrays.copyOf(queue, tail);
-        assertEquals(tail, edges.readSubtreeLevel(tight, 2, tail, tail, index, 5), "the leaves add no source");
-        assertFalse(edges.subtreeReadAllAliveIn(), "a leaf is not published");
-
-        edges.beginSubtree(CASCADING);
-        tail = edges.readSubtreeSources(tree[0], queue, 0);
-        index.free(Entity.slot(tree[1])); // a child gone too: its level is refused first, then read
-        long[] small = java.util.Arrays.copyOf(queue, 3);
-        assertEquals(-1 - 4, edges.readSubtreeLevel(small, 0, tail, tail, index, 5), "no room for the grandchildren");
-        assertTrue(edges.subtreeReadAllAliveIn(), "a refused level counts nothing");
-        assertEquals(6, edges.readSubtreeLevel(queue, 0, tail, tail, index, 5));
-        assertFalse(edges.subtreeReadAllAliveIn());
-    }
-
-    /**
      * The record of which reads found a list outlives a walk: a later, smaller walk's death drops only the lists it
      * read, though the record and the queue still hold a longer walk's entries past its end (here a list read tenth,
      * in the record's first word, whose slot a new target with a list of its own holds by then).
@@ -206,8 +157,8 @@ class SparseEdgesTest {
         long[] queue = new long[16];
         edges.beginSubtree(CASCADING);
         int tail = edges.readSubtreeSources(first, queue, 0);
-        tail = edges.readSubtreeLevel(queue, 0, tail, tail, unpublished, 0);
-        tail = edges.readSubtreeLevel(queue, 12, tail, tail, unpublished, 0);
+        tail = edges.readSubtreeLevel(queue, 0, tail, tail);
+        tail = edges.readSubtreeLevel(queue, 12, tail, tail);
         assertEquals(13, tail);
         java.util.Set<Long> dead = new java.util.HashSet<>();
         for (int i = 0; i < tail; i++) {
@@ -223,7 +174,7 @@ class SparseEdgesTest {
         edges.add(CASCADING, Entity.pack(802, 0), second, null);
         edges.beginSubtree(CASCADING);
         int end = edges.readSubtreeSources(second, queue, 0);
-        end = edges.readSubtreeLevel(queue, 0, end, end, unpublished, 0);
+        end = edges.readSubtreeLevel(queue, 0, end, end);
         assertEquals(2, end);
         edges.subtreeDied(second, queue, end, id -> id != Entity.pack(801, 0) && id != Entity.pack(802, 0));
         assertEquals(0, edges.sourceCount(CASCADING, second));
@@ -278,12 +229,12 @@ class SparseEdgesTest {
             }
             for (int head = 0; head < end; ) {
                 int levelEnd = end;
-                int next = byLevels.readSubtreeLevel(queue, head, levelEnd, end, unpublished, 0);
+                int next = byLevels.readSubtreeLevel(queue, head, levelEnd, end);
                 if (next < 0) {
                     assertTrue(next != SparseEdges.BESIDE_CELLS, "seed " + seed + ": every list is in its cell");
                     assertTrue(end - 1 - next > queue.length, "seed " + seed + ": more than the queue holds");
                     queue = java.util.Arrays.copyOf(queue, (int) (end - 1L - next));
-                    next = byLevels.readSubtreeLevel(queue, head, levelEnd, end, unpublished, 0);
+                    next = byLevels.readSubtreeLevel(queue, head, levelEnd, end);
                 }
                 end = next;
                 head = levelEnd;
@@ -332,18 +283,16 @@ class SparseEdgesTest {
 
         edges.beginSubtree(CASCADING);
         long[] tight = {successor, a, b, 0};
-        assertEquals(SparseEdges.BESIDE_CELLS, edges.readSubtreeLevel(tight, 0, 2, 3, unpublished, 0),
-                "a list beside the cells");
+        assertEquals(SparseEdges.BESIDE_CELLS, edges.readSubtreeLevel(tight, 0, 2, 3), "a list beside the cells");
         assertArrayEquals(new long[] {successor, a, b, 0}, tight, "nothing copied");
         long[] queue = {a, b, 0, 0};
-        assertEquals(-1 - 3, edges.readSubtreeLevel(queue, 0, 2, 2, unpublished, 0),
-                "no room: the level's three sources");
+        assertEquals(-1 - 3, edges.readSubtreeLevel(queue, 0, 2, 2), "no room: the level's three sources");
         assertArrayEquals(new long[] {a, b, 0, 0}, queue, "nothing copied");
         assertEquals(2, edges.readSubtreeSources(root, new long[2], 0), "the root, read first after all");
         queue = java.util.Arrays.copyOf(queue, 5);
-        assertEquals(5, edges.readSubtreeLevel(queue, 0, 2, 2, unpublished, 0));
+        assertEquals(5, edges.readSubtreeLevel(queue, 0, 2, 2));
         assertArrayEquals(new long[] {a, b, a1, a2, b1}, queue);
-        assertEquals(5, edges.readSubtreeLevel(queue, 2, 5, 5, unpublished, 0), "leaves: nothing more");
+        assertEquals(5, edges.readSubtreeLevel(queue, 2, 5, 5), "leaves: nothing more");
         edges.subtreeDied(root, queue, 5, id -> id == s1 || id == s2);
         for (long member : new long[] {root, a, b}) {
             assertEquals(0, edges.sourceCount(CASCADING, member), "a list read goes");
