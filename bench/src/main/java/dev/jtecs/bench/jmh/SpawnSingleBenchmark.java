@@ -104,7 +104,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * pinned loop), six forks each on a quieter stretch: this method 312.5 &plusmn; 8.0 &micro;s (forks 18.7 to 20.4 ns
  * per entity), Artemis-odb 706.5 &plusmn; 19.9 (42.0 to 44.6 ns in every fork): 0.44 &plusmn; 0.02 times; at a
  * million, 23.0 ns per entity, 1.20 times the 16,384 figure. Artemis-odb's forks all ran above the 35 to 38 ns of
- * its fast forks in earlier runs; against those, this method's time would be 0.50 to 0.55 times.
+ * its fast forks in earlier runs; against those, this method's time would be 0.50 to 0.55 times. The same day,
+ * later, six forks each again: this method 286.4 &plusmn; 14.6 &micro;s (forks 16.4 to 19.3 ns per entity),
+ * Artemis-odb 717.9 &plusmn; 31.0 (41.7 to 48.0 ns): 0.40 &plusmn; 0.03 times, Artemis-odb's forks once more all
+ * above its earlier fast speed; against 36 ns, this method's mean would be 0.49 times.
  *
  * <p>Fairness: every engine builds per-entity values its own idiomatic way (jtecs: a record per component wrapped
  * in an input; Dominion: a record per component; Artemis-odb: components created by mappers and filled in place;
