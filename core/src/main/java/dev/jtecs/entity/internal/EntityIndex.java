@@ -733,7 +733,9 @@ public final class EntityIndex {
      * same pass: each slot's word is read once, to compare it and to free it. Returns {@code false} when one is not
      * (another store, not alive, malformed, or an id met twice), having put back the words of those it had freed: the
      * index is then as before the call, free stack included. Room on the free stack is made first: a failed growth
-     * changes nothing.
+     * changes nothing. Like the other frees of many slots it writes no positions on the stack, so {@link #rowOf} of a
+     * slot it freed still answers the row the entity had, until that slot is handed out again or a reservation at a
+     * chosen id writes the positions ({@link #reserveAt}): a subtree's despawn removes the rows right after the free.
      */
     public boolean freeInReverseOrderIfAliveIn(long[] ids, int n, int store) {
         if (store < 0) {

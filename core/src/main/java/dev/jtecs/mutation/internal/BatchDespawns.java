@@ -230,8 +230,9 @@ final class BatchDespawns {
     /**
      * Removes the rows of {@code ids[0, n)}, last to first, from {@code table} (store {@code store}), where every one
      * of them lived when the index freed their slots: the table is truncated when they were all its rows, and loses
-     * each by a swap-remove otherwise. A freed slot keeps its row and its store until its slot is taken again, so
-     * the rows are found, and a member that a swap moves is relocated, as before the free.
+     * each by a swap-remove otherwise. The free left each slot's row in the index
+     * ({@link EntityIndex#freeInReverseOrderIfAliveIn}), so the rows are found as before it, and a member that a swap
+     * moves is relocated as before it (its slot's state and generation stay those of the free).
      */
     private void removeFreedRows(Table table, int store, long[] ids, int n) {
         if (table.count() == n) { // n distinct entities alive in it: they are its rows
