@@ -13,14 +13,6 @@ import dev.jtecs.component.ShortField;
 import dev.jtecs.component.ByteField;
 import dev.jtecs.component.CharField;
 import dev.jtecs.component.BooleanField;
-import dev.jtecs.storage.FloatColumn;
-import dev.jtecs.storage.IntColumn;
-import dev.jtecs.storage.LongColumn;
-import dev.jtecs.storage.DoubleColumn;
-import dev.jtecs.storage.ShortColumn;
-import dev.jtecs.storage.ByteColumn;
-import dev.jtecs.storage.CharColumn;
-import dev.jtecs.storage.BooleanColumn;
 import dev.jtecs.component.PairComponent;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Relationship;
@@ -1180,49 +1172,54 @@ public final class World implements AutoCloseable {
      *     (give the value to its spawn, or to its {@code SpawnQueue}'s {@code set})
      */
     public void write(long id, FloatField field, float value) {
-        ((FloatColumn) liveField(id, field)).set(fieldRow, value);
+        liveField(id, field).writeFloat(fieldPosition, field.field(), fieldRow, value);
     }
 
     /** {@link #write(long, FloatField, float)} for a {@code int} field. */
     public void write(long id, IntField field, int value) {
-        ((IntColumn) liveField(id, field)).set(fieldRow, value);
+        liveField(id, field).writeInt(fieldPosition, field.field(), fieldRow, value);
     }
 
     /** {@link #write(long, FloatField, float)} for a {@code long} field. */
     public void write(long id, LongField field, long value) {
-        ((LongColumn) liveField(id, field)).set(fieldRow, value);
+        liveField(id, field).writeLong(fieldPosition, field.field(), fieldRow, value);
     }
 
     /** {@link #write(long, FloatField, float)} for a {@code double} field. */
     public void write(long id, DoubleField field, double value) {
-        ((DoubleColumn) liveField(id, field)).set(fieldRow, value);
+        liveField(id, field).writeDouble(fieldPosition, field.field(), fieldRow, value);
     }
 
     /** {@link #write(long, FloatField, float)} for a {@code short} field. */
     public void write(long id, ShortField field, short value) {
-        ((ShortColumn) liveField(id, field)).set(fieldRow, value);
+        liveField(id, field).writeShort(fieldPosition, field.field(), fieldRow, value);
     }
 
     /** {@link #write(long, FloatField, float)} for a {@code byte} field. */
     public void write(long id, ByteField field, byte value) {
-        ((ByteColumn) liveField(id, field)).set(fieldRow, value);
+        liveField(id, field).writeByte(fieldPosition, field.field(), fieldRow, value);
     }
 
     /** {@link #write(long, FloatField, float)} for a {@code char} field. */
     public void write(long id, CharField field, char value) {
-        ((CharColumn) liveField(id, field)).set(fieldRow, value);
+        liveField(id, field).writeChar(fieldPosition, field.field(), fieldRow, value);
     }
 
     /** {@link #write(long, FloatField, float)} for a {@code boolean} field. */
     public void write(long id, BooleanField field, boolean value) {
-        ((BooleanColumn) liveField(id, field)).set(fieldRow, value);
+        liveField(id, field).writeBoolean(fieldPosition, field.field(), fieldRow, value);
     }
 
-    // the row of the entity liveField last found: read right after it returns (owner thread only)
+    // the row of the entity liveField last found, and its component's position in the table: read right after it
+    // returns (owner thread only)
     private int fieldRow;
+    private int fieldPosition;
 
-    /** The column of a published entity's field, marked dirty; the entity's row is left in {@link #fieldRow}. */
-    private dev.jtecs.storage.Column liveField(long id, dev.jtecs.component.FieldHandle field) {
+    /**
+     * The table of a published entity with a field, the field's column marked dirty; the entity's row is left in
+     * {@link #fieldRow}, the component's position in {@link #fieldPosition}, for the table's store of the field.
+     */
+    private Table liveField(long id, dev.jtecs.component.FieldHandle field) {
         checkOpen();
         Component<?> component = field.component(); // a NativeComponent or a TargetSelector (FieldSource), no pair
         int store = index.aliveStore(id);
@@ -1243,7 +1240,8 @@ public final class World implements AutoCloseable {
         }
         table.markDirty(position);
         fieldRow = index.rowOf(Entity.slot(id));
-        return table.nativeColumn(position, field.field());
+        fieldPosition = position;
+        return table;
     }
 
     /** Why {@code write} cannot reach an entity's row: its spawn is still staged, or the id is not alive. */

@@ -5,8 +5,9 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * Single column elements (one row of one column) read and written with the checks a segment access makes done once
- * per element or once per row: the copies of a row moved on its own (a move, a swap-remove) and its entity id, by
- * the addresses its table keeps, and the stores of a record writer, through {@link #at}.
+ * per element or once per row: the copies of a row moved on its own (a move, a swap-remove), its entity id and the
+ * store of one field of one row ({@code World.write}), by the addresses its table keeps, and the stores of a record
+ * writer, through {@link #at}.
  *
  * <p>Why. A typed access through a column's own segment checks the segment (not null, not read-only, the offset in
  * bounds, its arena alive and owned) and the layout (alignment) on every access; a row move copies one element per
@@ -67,6 +68,21 @@ final class RawRows {
         }
         return new IndexOutOfBoundsException("an element outside its column: " + bytes + " bytes at offset "
                 + offset + " of " + segment);
+    }
+
+    /** Stores the byte {@code value} at address {@code address}. */
+    static void storeByteAt(long address, byte value) {
+        ALL.set(ValueLayout.JAVA_BYTE, address, value);
+    }
+
+    /** Stores the 2-byte {@code value} at address {@code address}. */
+    static void storeShortAt(long address, short value) {
+        ALL.set(ValueLayout.JAVA_SHORT_UNALIGNED, address, value);
+    }
+
+    /** Stores the 4-byte {@code value} at address {@code address}. */
+    static void storeIntAt(long address, int value) {
+        ALL.set(ValueLayout.JAVA_INT_UNALIGNED, address, value);
     }
 
     /** The 8-byte element at address {@code address}. */

@@ -332,6 +332,90 @@ public final class Table {
         return view != null ? view : repairedNative(c); // see entities()
     }
 
+    // ---------------------------------------------------------------- one field of one row (World.write)
+
+    /**
+     * The native column of field {@code field} of the component at {@code position}, about to take a
+     * {@code bytes}-byte element at {@code row}, which is checked against the count; a store then goes by the table's
+     * own record of its buffers' addresses ({@link RawRows}), where a write through the column's segment checked the
+     * segment again on every element. The field is one of the component's, of that size: a field handle is checked
+     * against its component's layout when it is made ({@code FieldHandle.check}), and the table lays the component
+     * out by that layout. The assertion (on in the tests) checks it again; checked on every store, it measured 0.85 ns
+     * of a 6 ns {@code World.write}.
+     */
+    private int fieldColumn(int position, int field, int row, int bytes) {
+        java.util.Objects.checkIndex(row, count);
+        int c = nativeStart[position] + field;
+        assert field >= 0 && field < nativeCount[position] && nativeSizes[c] == bytes : noFieldColumn(position, field,
+                bytes);
+        checkAddresses();
+        return c;
+    }
+
+    private String noFieldColumn(int position, int field, int bytes) {
+        return "field " + field + " of position " + position + " in " + this + " is no " + bytes + "-byte column";
+    }
+
+    /** Stores {@code value} in field {@code field} of the component at {@code position}, at {@code row}. */
+    public void writeByte(int position, int field, int row, byte value) {
+        int c = fieldColumn(position, field, row, 1);
+        if (RawRows.ENABLED) {
+            RawRows.storeByteAt(nativeAddresses[c] + row, value);
+        } else {
+            nativeSegments[c].setAtIndex(ValueLayout.JAVA_BYTE, row, value);
+        }
+    }
+
+    /** {@link #writeByte} of a boolean field: 1 for true, 0 for false, as a boolean column holds it. */
+    public void writeBoolean(int position, int field, int row, boolean value) {
+        writeByte(position, field, row, value ? (byte) 1 : (byte) 0);
+    }
+
+    /** {@link #writeByte} of a 2-byte field. */
+    public void writeShort(int position, int field, int row, short value) {
+        int c = fieldColumn(position, field, row, 2);
+        if (RawRows.ENABLED) {
+            RawRows.storeShortAt(nativeAddresses[c] + 2L * row, value);
+        } else {
+            nativeSegments[c].setAtIndex(ValueLayout.JAVA_SHORT, row, value);
+        }
+    }
+
+    /** {@link #writeShort} of a char field (its 16 bits). */
+    public void writeChar(int position, int field, int row, char value) {
+        writeShort(position, field, row, (short) value);
+    }
+
+    /** {@link #writeByte} of a 4-byte field. */
+    public void writeInt(int position, int field, int row, int value) {
+        int c = fieldColumn(position, field, row, 4);
+        if (RawRows.ENABLED) {
+            RawRows.storeIntAt(nativeAddresses[c] + 4L * row, value);
+        } else {
+            nativeSegments[c].setAtIndex(ValueLayout.JAVA_INT, row, value);
+        }
+    }
+
+    /** {@link #writeInt} of a float field (its bits). */
+    public void writeFloat(int position, int field, int row, float value) {
+        writeInt(position, field, row, Float.floatToRawIntBits(value));
+    }
+
+    /** {@link #writeByte} of an 8-byte field. */
+    public void writeLong(int position, int field, int row, long value) {
+        int c = fieldColumn(position, field, row, 8);
+        if (RawRows.ENABLED) {
+            RawRows.storeLongAt(nativeAddresses[c] + 8L * row, value);
+        } else {
+            nativeSegments[c].setAtIndex(ValueLayout.JAVA_LONG, row, value);
+        }
+    }
+
+    /** {@link #writeLong} of a double field (its bits). */
+    public void writeDouble(int position, int field, int row, double value) {
+        writeLong(position, field, row, Double.doubleToRawLongBits(value));
+    }
+
     public ObjectColumn<?> heapColumn(int position) {
         int h = heapIndex[position];
         ObjectColumn<?> view = heapViews[h];

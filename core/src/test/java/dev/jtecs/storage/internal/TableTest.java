@@ -30,10 +30,13 @@ class TableTest {
 
     record Blob(String s) {}
 
+    record Kinds(byte b, boolean z, short s, char c, int i, float f, long l, double d) {}
+
     static final NativeComponent<Vec> VEC = Components.registerNative(Vec.class);
     static final ManagedComponent<Blob> BLOB = Components.registerManaged(Blob.class);
     static final ScalarComponent.OfLong COUNT = Components.scalar("test.table.Count", 3L);
     static final TagComponent FLAG = Components.tag("test.table.Flag");
+    static final NativeComponent<Kinds> KINDS = Components.registerNative(Kinds.class);
 
     private final NativeMemory memory = new NativeMemory();
 
@@ -154,6 +157,54 @@ class TableTest {
                     .segment();
             assertEquals(0L, counts.getAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG, row), "count past the rows");
         }
+    }
+
+    /**
+     * The stores of one field of one row ({@code World.write}'s) write each kind of field in its row and no other: the
+     * float's and double's bits as they are (a NaN's payload kept), a boolean as 1. A row past the count is refused,
+     * and a field past the component's or of another size fails the table's assertion (a field handle cannot name
+     * one: it is checked when it is made); nothing changes.
+     */
+    @Test
+    void aFieldStoreWritesEachKindInItsRowAndRefusesWhatIsNoSuchColumn() {
+        Table table = table(KINDS, COUNT);
+        int p = table.position(KINDS.id());
+        Kinds zero = new Kinds((byte) 0, false, (short) 0, (char) 0, 0, 0f, 0L, 0d);
+        for (int row = 0; row < 3; row++) {
+            table.appendRow(100 + row);
+            table.writeValue(p, row, zero);
+        }
+        float payload = Float.intBitsToFloat(0x7fc0_0001);
+        double wide = Double.longBitsToDouble(0x7ff8_0000_0000_0003L);
+        table.writeByte(p, KINDS.byteField("b").field(), 1, (byte) -7);
+        table.writeBoolean(p, KINDS.booleanField("z").field(), 1, true);
+        table.writeShort(p, KINDS.shortField("s").field(), 1, (short) 300);
+        table.writeChar(p, KINDS.charField("c").field(), 1, 'q');
+        table.writeInt(p, KINDS.intField("i").field(), 1, -40);
+        table.writeFloat(p, KINDS.floatField("f").field(), 1, payload);
+        table.writeLong(p, KINDS.longField("l").field(), 1, Long.MIN_VALUE);
+        table.writeDouble(p, KINDS.doubleField("d").field(), 1, wide);
+        assertEquals(new Kinds((byte) -7, true, (short) 300, 'q', -40, payload, Long.MIN_VALUE, wide),
+                table.readValue(p, 1));
+        assertEquals(0x7fc0_0001, Float.floatToRawIntBits(
+                ((dev.jtecs.storage.FloatColumn) table.nativeColumn(p, KINDS.floatField("f").field())).get(1)));
+        assertEquals(0x7ff8_0000_0000_0003L, Double.doubleToRawLongBits(
+                ((dev.jtecs.storage.DoubleColumn) table.nativeColumn(p, KINDS.doubleField("d").field())).get(1)));
+        assertEquals(1, table.nativeColumn(p, KINDS.booleanField("z").field()).segment()
+                .get(java.lang.foreign.ValueLayout.JAVA_BYTE, 1), "true is stored as 1");
+        assertEquals(zero, table.readValue(p, 0));
+        assertEquals(zero, table.readValue(p, 2));
+
+        int i = KINDS.intField("i").field();
+        assertThrows(IndexOutOfBoundsException.class, () -> table.writeInt(p, i, 3, 1), "a row past the count");
+        assertThrows(IndexOutOfBoundsException.class, () -> table.writeInt(p, i, -1, 1));
+        // a field handle is checked against its component when it is made; the table asserts it again
+        assertThrows(AssertionError.class, () -> table.writeInt(p, KINDS.byteField("b").field(), 0, 1),
+                "a field of another size");
+        assertThrows(AssertionError.class, () -> table.writeLong(p, 8, 0, 1L), "a field past the component's");
+        assertThrows(AssertionError.class, () -> table.writeLong(p, -1, 0, 1L));
+        assertEquals(zero, table.readValue(p, 0));
+        assertEquals(3, table.count());
     }
 
     @Test
