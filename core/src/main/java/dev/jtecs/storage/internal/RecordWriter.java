@@ -12,6 +12,14 @@ public interface RecordWriter {
     void write(Object record, MemorySegment[] columns, int base, long row);
 
     /**
+     * {@link #write} by address: field {@code f} goes to {@code addresses[base + f] + row * size}, where size is
+     * the field's width, with no check at all. For a table's own record of its buffers' addresses, with the row
+     * checked against their capacity ({@link TableValues}); only where {@link RawRows#ENABLED}. Every accessor runs
+     * before the first store.
+     */
+    void writeAt(Object record, long[] addresses, int base, long row);
+
+    /**
      * Stores every field of {@code record} as its bits into a heap array of the field's width at index {@code at}:
      * {@code arrays[f]} is a {@code byte[]} (byte, boolean), {@code short[]} (short, char), {@code int[]} (int, float
      * as its raw bits) or {@code long[]} (long, double as its raw bits); the same bits {@link #write} stores into a

@@ -15,6 +15,7 @@ import java.lang.constant.ConstantDescs;
 import java.lang.constant.DynamicConstantDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.AccessFlag;
@@ -22,8 +23,8 @@ import java.util.List;
 
 /**
  * Spins a {@link RecordWriter} per record type: a hidden class whose {@code write} loads each field's getter as a
- * constant (class data) and stores the value with a {@link RawRows} store (one check of the element's place in its
- * column and of the column's liveness, then the store), and whose {@code stage} stores
+ * constant (class data) and stores the value through its column's segment, whose {@code writeAt} stores it at its
+ * column's address with a {@link RawRows} store (the caller has checked the row), and whose {@code stage} stores
  * the same bits into a heap array per field. The getters are the codec's
  * own method handles, already adapted to {@code (Object)prim}, so the spun class needs no access to the record
  * and works on the class path and the module path alike. The JIT inlines constant method handles, so a write is
@@ -32,6 +33,40 @@ import java.util.List;
  */
 final class RecordWriters {
     private RecordWriters() {}
+
+    // the stores of a spun write, each through the column's own segment (its bounds, liveness and alignment checked)
+
+    static void storeByte(MemorySegment column, long row, byte value) {
+        column.setAtIndex(ValueLayout.JAVA_BYTE, row, value);
+    }
+
+    static void storeBoolean(MemorySegment column, long row, boolean value) {
+        column.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, value);
+    }
+
+    static void storeShort(MemorySegment column, long row, short value) {
+        column.setAtIndex(ValueLayout.JAVA_SHORT, row, value);
+    }
+
+    static void storeChar(MemorySegment column, long row, char value) {
+        column.setAtIndex(ValueLayout.JAVA_CHAR, row, value);
+    }
+
+    static void storeInt(MemorySegment column, long row, int value) {
+        column.setAtIndex(ValueLayout.JAVA_INT, row, value);
+    }
+
+    static void storeFloat(MemorySegment column, long row, float value) {
+        column.setAtIndex(ValueLayout.JAVA_FLOAT, row, value);
+    }
+
+    static void storeLong(MemorySegment column, long row, long value) {
+        column.setAtIndex(ValueLayout.JAVA_LONG, row, value);
+    }
+
+    static void storeDouble(MemorySegment column, long row, double value) {
+        column.setAtIndex(ValueLayout.JAVA_DOUBLE, row, value);
+    }
 
     /** The writer of each record class, or none (a {@code null} holder) when it could not be spun. */
     private static final ClassValue<RecordWriter[]> CACHE = new ClassValue<>() {
@@ -67,8 +102,11 @@ final class RecordWriters {
     private static final ClassDesc CD_SEGMENT = ClassDesc.of(MemorySegment.class.getName());
     private static final ClassDesc CD_WRITER = ClassDesc.of(RecordWriter.class.getName());
     private static final ClassDesc CD_RAW_ROWS = ClassDesc.of(RawRows.class.getName());
+    private static final ClassDesc CD_SELF = ClassDesc.of(RecordWriters.class.getName());
     private static final MethodTypeDesc WRITE = MethodTypeDesc.of(CD_void, CD_Object, CD_SEGMENT.arrayType(),
             CD_int, CD_long);
+    private static final MethodTypeDesc WRITE_AT = MethodTypeDesc.of(CD_void, CD_Object, CD_long.arrayType(), CD_int,
+            CD_long);
     private static final MethodTypeDesc STAGE = MethodTypeDesc.of(CD_void, CD_Object, CD_Object.arrayType(), CD_int);
 
     /** A writer for fields of {@code kinds} read by {@code getters} ({@code (Object)prim} each). */
@@ -94,8 +132,25 @@ final class RecordWriters {
                     code.aaload(); // the column
                     code.lload(4);
                     code.loadLocal(TypeKind.from(spec.value), slots[f]);
-                    code.invokestatic(CD_RAW_ROWS, spec.store, MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long,
+                    code.invokestatic(CD_SELF, spec.store, MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long,
                             spec.value));
+                }
+                code.return_();
+            });
+            cb.withMethodBody("writeAt", WRITE_AT, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> {
+                // slots: 0 this, 1 record, 2 addresses, 3 base, 4-5 row, then one local per field; accessors first
+                int[] slots = readFields(code, kinds, 6);
+                for (int f = 0; f < kinds.length; f++) {
+                    Spec spec = Spec.of(kinds[f]);
+                    code.aload(2).iload(3);
+                    if (f > 0) {
+                        code.loadConstant(f).iadd();
+                    }
+                    code.laload(); // the column's address
+                    code.lload(4);
+                    code.loadConstant((long) kinds[f].byteSize()).lmul().ladd();
+                    code.loadLocal(TypeKind.from(spec.value), slots[f]);
+                    code.invokestatic(CD_RAW_ROWS, spec.storeAt, MethodTypeDesc.of(CD_void, CD_long, spec.value));
                 }
                 code.return_();
             });
@@ -153,21 +208,21 @@ final class RecordWriters {
      * How a primitive kind is stored: its {@link RawRows} store, the value's descriptor, and the heap array
      * that holds its bits when staged.
      */
-    private record Spec(String store, ClassDesc value, ClassDesc array) {
+    private record Spec(String store, String storeAt, ClassDesc value, ClassDesc array) {
         static Spec of(PrimitiveKind kind) {
             ClassDesc bytes = ConstantDescs.CD_byte.arrayType();
             ClassDesc shorts = ConstantDescs.CD_short.arrayType();
             ClassDesc ints = CD_int.arrayType();
             ClassDesc longs = CD_long.arrayType();
             return switch (kind) {
-                case BYTE -> new Spec("storeByte", ConstantDescs.CD_byte, bytes);
-                case BOOLEAN -> new Spec("storeBoolean", ConstantDescs.CD_boolean, bytes);
-                case SHORT -> new Spec("storeShort", ConstantDescs.CD_short, shorts);
-                case CHAR -> new Spec("storeChar", ConstantDescs.CD_char, shorts);
-                case INT -> new Spec("storeInt", CD_int, ints);
-                case FLOAT -> new Spec("storeFloat", ConstantDescs.CD_float, ints);
-                case LONG -> new Spec("storeLong", CD_long, longs);
-                case DOUBLE -> new Spec("storeDouble", ConstantDescs.CD_double, longs);
+                case BYTE -> new Spec("storeByte", "storeByteAt", ConstantDescs.CD_byte, bytes);
+                case BOOLEAN -> new Spec("storeBoolean", "storeBooleanAt", ConstantDescs.CD_boolean, bytes);
+                case SHORT -> new Spec("storeShort", "storeShortAt", ConstantDescs.CD_short, shorts);
+                case CHAR -> new Spec("storeChar", "storeCharAt", ConstantDescs.CD_char, shorts);
+                case INT -> new Spec("storeInt", "storeIntAt", CD_int, ints);
+                case FLOAT -> new Spec("storeFloat", "storeFloatAt", ConstantDescs.CD_float, ints);
+                case LONG -> new Spec("storeLong", "storeLongAt", CD_long, longs);
+                case DOUBLE -> new Spec("storeDouble", "storeDoubleAt", ConstantDescs.CD_double, longs);
             };
         }
     }

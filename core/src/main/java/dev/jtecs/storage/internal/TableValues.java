@@ -25,6 +25,8 @@ public final class TableValues {
     private final RecordCodec[] codecs;
     private final PrimitiveKind[] nativeKinds;
     private final MemorySegment[] nativeSegments;
+    private final Table table; // whose buffers these are: a store by address checks its row against their capacity
+    private final long[] nativeAddresses; // the table's record of its buffers' addresses (RawRows), kept current there
     private final Object[][] heapArrays;
     private final RecordWriter[] writers; // by position: its record type's spun writer, or null (field by field)
     // by position: the spun writer when its record type is also plain (RecordShape: accessors and constructor run no
@@ -34,8 +36,10 @@ public final class TableValues {
     /** The fields of the record being written when no writer could be spun, read before any is stored. */
     private long[] scratch = new long[0];
 
-    TableValues(Component<?>[] components, int[] nativeStart, int[] nativeCount, int[] heapIndex, RecordCodec[] codecs,
-            PrimitiveKind[] nativeKinds, MemorySegment[] nativeSegments, Object[][] heapArrays) {
+    TableValues(Table table, Component<?>[] components, int[] nativeStart, int[] nativeCount, int[] heapIndex,
+            RecordCodec[] codecs, PrimitiveKind[] nativeKinds, MemorySegment[] nativeSegments, long[] nativeAddresses,
+            Object[][] heapArrays) {
+        this.table = table;
         this.components = components;
         this.nativeStart = nativeStart;
         this.nativeCount = nativeCount;
@@ -43,6 +47,7 @@ public final class TableValues {
         this.codecs = codecs;
         this.nativeKinds = nativeKinds;
         this.nativeSegments = nativeSegments;
+        this.nativeAddresses = nativeAddresses;
         this.heapArrays = heapArrays;
         this.writers = new RecordWriter[codecs.length];
         this.plainWriters = new RecordWriter[codecs.length];
@@ -86,7 +91,7 @@ public final class TableValues {
         if (writer == null) {
             return false;
         }
-        writer.write(record, nativeSegments, nativeStart[position], row);
+        write(writer, position, row, record);
         return true;
     }
 
@@ -145,14 +150,25 @@ public final class TableValues {
 
     /**
      * Writes a record's fields into their columns: through its type's spun writer (one call per record, the
-     * accessors inlined), or field by field when none could be spun.
+     * accessors inlined), by the table's record of its buffers' addresses where {@link RawRows#ENABLED} (the row
+     * checked against their capacity, as a column segment checks it against its size), or field by field when no
+     * writer could be spun.
      */
     private void writeRecord(int position, int row, Object record) {
         RecordWriter writer = writers[position];
-        if (writer != null) {
-            writer.write(record, nativeSegments, nativeStart[position], row);
-        } else {
+        if (writer == null) {
             writeFields(position, row, record);
+        } else {
+            write(writer, position, row, record);
+        }
+    }
+
+    private void write(RecordWriter writer, int position, int row, Object record) {
+        if (RawRows.ENABLED) {
+            table.checkStoreRow(row);
+            writer.writeAt(record, nativeAddresses, nativeStart[position], row);
+        } else {
+            writer.write(record, nativeSegments, nativeStart[position], row);
         }
     }
 

@@ -59,6 +59,63 @@ class RecordWritersTest {
         }
     }
 
+    /**
+     * {@code writeAt} stores each field at its column's address plus the row times the field's width, the bits
+     * {@code write} stores (a NaN's payload, {@code true} as 1, a char's 16 bits), in the cached writer and a fresh
+     * spin alike, and touches nothing else; an accessor that throws leaves the row as it was. It needs the segment
+     * that spans memory, so it runs where {@link RawRows#ENABLED}: the default execution; the checked-rows one,
+     * which never calls it ({@code Table.writePlainRecord} writes through {@code write} there), checks that it is
+     * that execution.
+     */
+    @Test
+    void writeAtStoresWhatWriteStoresAtEachColumnsAddress() throws Throwable {
+        if (!RawRows.ENABLED) {
+            assertTrue(Boolean.getBoolean("jtecs.checkedRows"), "RawRows is off only in the checked-rows execution");
+            return;
+        }
+        All value = new All((byte) -3, true, (short) -300, '\uffff', 123456, Float.intBitsToFloat(0x7fc00001),
+                -9L << 33, Double.longBitsToDouble(0x7FF8_0000_0000_1234L));
+        RecordCodec codec = RecordCodec.of(All.class);
+        for (RecordWriter writer : new RecordWriter[] {RecordWriters.of(codec), RecordWriters.spinFor(codec)}) {
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment[] byAddress = new java.lang.foreign.MemorySegment[11];
+                java.lang.foreign.MemorySegment[] bySegment = new java.lang.foreign.MemorySegment[11];
+                long[] addresses = new long[11];
+                for (int c = 0; c < byAddress.length; c++) {
+                    byAddress[c] = arena.allocate(8 * 4, 8);
+                    bySegment[c] = arena.allocate(8 * 4, 8);
+                    addresses[c] = byAddress[c].address();
+                }
+                writer.writeAt(value, addresses, 3, 2); // fields go to columns 3..10, row 2
+                writer.write(value, bySegment, 3, 2);
+                for (int c = 0; c < byAddress.length; c++) {
+                    assertEquals(-1L, byAddress[c].mismatch(bySegment[c]), "column " + c + ": what write stores");
+                }
+                assertEquals(0x7FF8_0000_0000_1234L, byAddress[10].getAtIndex(
+                        java.lang.foreign.ValueLayout.JAVA_LONG, 2), "raw bits");
+                assertEquals((short) -1, byAddress[6].getAtIndex(java.lang.foreign.ValueLayout.JAVA_SHORT, 2));
+                assertEquals(1, byAddress[4].get(java.lang.foreign.ValueLayout.JAVA_BYTE, 2), "true as 1");
+                assertEquals(123456, byAddress[7].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 2));
+                assertEquals(0, byAddress[7].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 1), "other rows");
+                assertEquals(0, byAddress[7].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 3), "other rows");
+            }
+        }
+        RecordWriter writer = RecordWriters.of(RecordCodec.of(Fused.class));
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment[] columns = {arena.allocate(4 * 4, 8), arena.allocate(8 * 4, 8)};
+            long[] addresses = {columns[0].address(), columns[1].address()};
+            writer.writeAt(new Fused(7, 0.5), addresses, 0, 2);
+            Fused.armed = true;
+            try {
+                assertThrows(IllegalStateException.class, () -> writer.writeAt(new Fused(9, 1.5), addresses, 0, 2));
+            } finally {
+                Fused.armed = false;
+            }
+            assertEquals(7, columns[0].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 2), "no torn first field");
+            assertEquals(0.5, columns[1].getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, 2));
+        }
+    }
+
     @Test
     void aPrivateRecordGetsASpunWriterToo() {
         RecordWriter hidden = RecordWriters.of(RecordCodec.of(Hidden.class));

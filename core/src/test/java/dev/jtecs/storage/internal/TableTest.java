@@ -1403,21 +1403,53 @@ class TableTest {
 
     /**
      * {@code writePlainRecord} is a write-through: a plain record lands in the row and marks its column dirty, as
-     * {@code writeInput} then {@code markDirty} do; a refused one (not native) writes and marks nothing.
+     * {@code writeInput} then {@code markDirty} do; a refused one (not native) writes and marks nothing. Every kind
+     * of field keeps its bits (a NaN's payload), the rows beside it keep theirs, and a row past the count is
+     * refused with nothing written or marked: by the table's addresses in the default execution, through the
+     * column segments in the checked-rows one.
      */
     @Test
     void aPlainRecordWrittenThroughMarksItsColumnDirtyAndARefusedOneMarksNothing() {
-        Table table = table(VEC, COUNT);
+        Table table = table(VEC, COUNT, NARROW);
         table.appendRow(1);
-        table.dirty().clear();
+        table.appendRow(2);
+        table.appendRow(3);
         int vec = table.position(VEC.id());
         int count = table.position(COUNT.id());
+        int narrow = table.position(NARROW.id());
+        for (int row = 0; row < 3; row++) {
+            table.writeValue(vec, row, new Vec(row, -row));
+            table.writeValue(narrow, row, narrow(row));
+        }
+        table.dirty().clear();
         assertFalse(table.writePlainRecord(count, 0, 4L));
         assertFalse(table.dirty().anyDirty(), "refused: nothing marked");
-        assertTrue(table.writePlainRecord(vec, 0, new Vec(2, 3)));
-        assertEquals(new Vec(2, 3), table.readValue(vec, 0));
+        assertTrue(table.writePlainRecord(vec, 1, new Vec(2, 3)));
+        assertEquals(new Vec(2, 3), table.readValue(vec, 1));
         assertTrue(table.dirty().isDirty(vec));
         assertFalse(table.dirty().isDirty(count));
+
+        TableValuesTest.Narrow every = new TableValuesTest.Narrow((byte) -3, true, (short) -4, '\uffff', -5,
+                Float.intBitsToFloat(0x7fc00001), Long.MIN_VALUE + 6, Double.longBitsToDouble(0x7ff8000000000002L));
+        assertTrue(table.writePlainRecord(narrow, 1, every));
+        TableValuesTest.Narrow read = (TableValuesTest.Narrow) table.readValue(narrow, 1);
+        assertEquals(every, read);
+        assertEquals(0x7fc00001, Float.floatToRawIntBits(read.f()), "NaN payload kept");
+        assertEquals(0x7ff8000000000002L, Double.doubleToRawLongBits(read.d()), "NaN payload kept");
+        for (int row : new int[] {0, 2}) {
+            assertEquals(narrow(row), table.readValue(narrow, row), "row " + row + " untouched");
+            assertEquals(new Vec(row, -row), table.readValue(vec, row), "row " + row + " untouched");
+        }
+
+        table.dirty().clear();
+        assertThrows(IndexOutOfBoundsException.class, () -> table.writePlainRecord(vec, 3, new Vec(9, 9)));
+        assertThrows(IndexOutOfBoundsException.class, () -> table.writePlainRecord(vec, -1, new Vec(9, 9)));
+        assertFalse(table.dirty().anyDirty(), "refused rows: nothing marked");
+        table.swapRemove(2);
+        assertThrows(IndexOutOfBoundsException.class, () -> table.writePlainRecord(narrow, 2, every),
+                "a row past the count, inside the capacity");
+        assertEquals(new Vec(0, 0), table.readValue(vec, 0));
+        assertEquals(new Vec(2, 3), table.readValue(vec, 1));
     }
 
 }

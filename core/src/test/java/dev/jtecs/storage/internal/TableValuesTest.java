@@ -122,6 +122,15 @@ class TableValuesTest {
         assertFalse(table.values().writePlainRecord(table.position(COUNT.id()), 0, 9L), "scalar");
         assertEquals(5L, table.readValue(table.position(COUNT.id()), 0), "nothing written");
 
+        int capacity = table.capacityRows();
+        for (int row : new int[] {-1, capacity, Integer.MAX_VALUE}) { // no row of the buffers: refused, by either way
+            assertThrows(IndexOutOfBoundsException.class, () -> table.values().writePlainRecord(vec, row,
+                    new TableTest.Vec(9, 9)), "row " + row);
+            assertThrows(IndexOutOfBoundsException.class, () -> table.writeValue(narrow, row, every), "row " + row);
+        }
+        assertEquals(new TableTest.Vec(1.5f, -0.0f), table.readValue(vec, 0), "nothing written");
+        assertEquals(every, table.readValue(narrow, 0), "nothing written");
+
         table.values().forgetSpunWriters();
         assertFalse(table.values().isPlainRecord(vec));
         assertFalse(table.values().writePlainRecord(vec, 0, new TableTest.Vec(7, 8)), "no spun writer");
