@@ -205,8 +205,8 @@ final class RecordWriters {
     }
 
     /**
-     * How a primitive kind is stored: its {@link RawRows} store, the value's descriptor, and the heap array
-     * that holds its bits when staged.
+     * How a primitive kind is stored: its store through a column segment (here), its store at an address
+     * ({@link RawRows}), the value's descriptor, and the heap array that holds its bits when staged.
      */
     private record Spec(String store, String storeAt, ClassDesc value, ClassDesc array) {
         static Spec of(PrimitiveKind kind) {
