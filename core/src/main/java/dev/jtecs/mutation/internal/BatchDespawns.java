@@ -212,7 +212,7 @@ final class BatchDespawns {
             index.reserveFree(n);
             table.prepareRowRemovals(n); // (the rows of pending batches copied, room reserved: nothing one can see)
             if (index.freeInReverseOrderIfAliveIn(ids, n, first)) { // from here on nothing allocates
-                removeFreedRows(table, first, ids, n);
+                removeFreedRows(table, ids, n);
                 subtreesFreedAsChecked++;
                 return true;
             }
@@ -228,23 +228,19 @@ final class BatchDespawns {
     }
 
     /**
-     * Removes the rows of {@code ids[0, n)}, last to first, from {@code table} (store {@code store}), where every one
-     * of them lived when the index freed their slots: the table is truncated when they were all its rows, and loses
-     * each by a swap-remove otherwise. The free left each slot's row in the index
+     * Removes the rows of {@code ids[0, n)}, last to first, from {@code table}, where every one of them lived when the
+     * index freed their slots: the table is truncated when they were all its rows, and loses each by a swap-remove
+     * otherwise ({@link CommitDrain#detachRow}). The free left each slot's row in the index
      * ({@link EntityIndex#freeInReverseOrderIfAliveIn}), so the rows are found as before it, and a member that a swap
      * moves is relocated as before it (its slot's state and generation stay those of the free).
      */
-    private void removeFreedRows(Table table, int store, long[] ids, int n) {
+    private void removeFreedRows(Table table, long[] ids, int n) {
         if (table.count() == n) { // n distinct entities alive in it: they are its rows
             table.truncate(0);
             return;
         }
         for (int i = n - 1; i >= 0; i--) {
-            int row = index.rowOf(Entity.slot(ids[i]));
-            long moved = table.swapRemove(row);
-            if (moved != 0) {
-                index.relocate(Entity.slot(moved), store, row);
-            }
+            CommitDrain.detachRow(index, table, index.rowOf(Entity.slot(ids[i])));
         }
     }
 

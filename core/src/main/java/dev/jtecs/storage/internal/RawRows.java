@@ -45,34 +45,14 @@ final class RawRows {
         ALL.set(ValueLayout.JAVA_BYTE, address, value);
     }
 
-    /** Stores {@code value} at address {@code address} as one byte, 1 for true and 0 for false. */
-    static void storeBooleanAt(long address, boolean value) {
-        ALL.set(ValueLayout.JAVA_BOOLEAN, address, value);
-    }
-
     /** Stores the 2-byte {@code value} at address {@code address}. */
     static void storeShortAt(long address, short value) {
         ALL.set(ValueLayout.JAVA_SHORT_UNALIGNED, address, value);
     }
 
-    /** Stores the 2-byte {@code value} at address {@code address}. */
-    static void storeCharAt(long address, char value) {
-        ALL.set(ValueLayout.JAVA_CHAR_UNALIGNED, address, value);
-    }
-
     /** Stores the 4-byte {@code value} at address {@code address}. */
     static void storeIntAt(long address, int value) {
         ALL.set(ValueLayout.JAVA_INT_UNALIGNED, address, value);
-    }
-
-    /** Stores the 4-byte {@code value} at address {@code address} (its raw bits). */
-    static void storeFloatAt(long address, float value) {
-        ALL.set(ValueLayout.JAVA_FLOAT_UNALIGNED, address, value);
-    }
-
-    /** Stores the 8-byte {@code value} at address {@code address} (its raw bits). */
-    static void storeDoubleAt(long address, double value) {
-        ALL.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, address, value);
     }
 
     /** The 8-byte element at address {@code address}. */

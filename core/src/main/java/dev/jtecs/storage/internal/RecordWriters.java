@@ -1,9 +1,11 @@
 package dev.jtecs.storage.internal;
 
 import static java.lang.constant.ConstantDescs.CD_MethodHandle;
+import static java.lang.constant.ConstantDescs.CD_byte;
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_int;
 import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_short;
 import static java.lang.constant.ConstantDescs.CD_void;
 
 import dev.jtecs.component.PrimitiveKind;
@@ -150,7 +152,11 @@ final class RecordWriters {
                     code.lload(4);
                     code.loadConstant((long) kinds[f].byteSize()).lmul().ladd();
                     code.loadLocal(TypeKind.from(spec.value), slots[f]);
-                    code.invokestatic(CD_RAW_ROWS, spec.storeAt, MethodTypeDesc.of(CD_void, CD_long, spec.value));
+                    toBits(code, kinds[f]); // the bits a column of the field's width holds (a boolean is 0 or 1)
+                    if (kinds[f] == PrimitiveKind.CHAR) {
+                        code.i2s();
+                    }
+                    code.invokestatic(CD_RAW_ROWS, spec.storeAt, MethodTypeDesc.of(CD_void, CD_long, spec.bits));
                 }
                 code.return_();
             });
@@ -163,15 +169,12 @@ final class RecordWriters {
                     code.checkcast(spec.array);
                     code.iload(3);
                     code.loadLocal(TypeKind.from(spec.value), slots[f]);
-                    switch (kinds[f]) {
-                        case BYTE, BOOLEAN -> code.bastore();
-                        case SHORT, CHAR -> code.sastore();
-                        case INT -> code.iastore();
-                        case FLOAT -> code.invokestatic(ConstantDescs.CD_Float, "floatToRawIntBits",
-                                MethodTypeDesc.of(CD_int, ConstantDescs.CD_float)).iastore();
-                        case LONG -> code.lastore();
-                        case DOUBLE -> code.invokestatic(ConstantDescs.CD_Double, "doubleToRawLongBits",
-                                MethodTypeDesc.of(CD_long, ConstantDescs.CD_double)).lastore();
+                    toBits(code, kinds[f]);
+                    switch (kinds[f].byteSize()) {
+                        case 1 -> code.bastore();
+                        case 2 -> code.sastore();
+                        case 4 -> code.iastore();
+                        default -> code.lastore();
                     }
                 }
                 code.return_();
@@ -181,6 +184,17 @@ final class RecordWriters {
                 .defineHiddenClassWithClassData(bytes, List.of(getters), true);
         return (RecordWriter) lookup.findConstructor(lookup.lookupClass(),
                 java.lang.invoke.MethodType.methodType(void.class)).invoke();
+    }
+
+    /** Turns the float or double on the stack into its raw bits (an int, a long); other kinds are their bits. */
+    private static void toBits(java.lang.classfile.CodeBuilder code, PrimitiveKind kind) {
+        if (kind == PrimitiveKind.FLOAT) {
+            code.invokestatic(ConstantDescs.CD_Float, "floatToRawIntBits", MethodTypeDesc.of(CD_int,
+                    ConstantDescs.CD_float));
+        } else if (kind == PrimitiveKind.DOUBLE) {
+            code.invokestatic(ConstantDescs.CD_Double, "doubleToRawLongBits", MethodTypeDesc.of(CD_long,
+                    ConstantDescs.CD_double));
+        }
     }
 
     /**
@@ -205,24 +219,25 @@ final class RecordWriters {
     }
 
     /**
-     * How a primitive kind is stored: its store through a column segment (here), its store at an address
-     * ({@link RawRows}), the value's descriptor, and the heap array that holds its bits when staged.
+     * How a primitive kind is stored: its store through a column segment (here), the {@link RawRows} store at an
+     * address of its width and that store's bits type, the value's descriptor, and the heap array that holds its bits
+     * when staged.
      */
-    private record Spec(String store, String storeAt, ClassDesc value, ClassDesc array) {
+    private record Spec(String store, String storeAt, ClassDesc bits, ClassDesc value, ClassDesc array) {
         static Spec of(PrimitiveKind kind) {
-            ClassDesc bytes = ConstantDescs.CD_byte.arrayType();
-            ClassDesc shorts = ConstantDescs.CD_short.arrayType();
+            ClassDesc bytes = CD_byte.arrayType();
+            ClassDesc shorts = CD_short.arrayType();
             ClassDesc ints = CD_int.arrayType();
             ClassDesc longs = CD_long.arrayType();
             return switch (kind) {
-                case BYTE -> new Spec("storeByte", "storeByteAt", ConstantDescs.CD_byte, bytes);
-                case BOOLEAN -> new Spec("storeBoolean", "storeBooleanAt", ConstantDescs.CD_boolean, bytes);
-                case SHORT -> new Spec("storeShort", "storeShortAt", ConstantDescs.CD_short, shorts);
-                case CHAR -> new Spec("storeChar", "storeCharAt", ConstantDescs.CD_char, shorts);
-                case INT -> new Spec("storeInt", "storeIntAt", CD_int, ints);
-                case FLOAT -> new Spec("storeFloat", "storeFloatAt", ConstantDescs.CD_float, ints);
-                case LONG -> new Spec("storeLong", "storeLongAt", CD_long, longs);
-                case DOUBLE -> new Spec("storeDouble", "storeDoubleAt", ConstantDescs.CD_double, longs);
+                case BYTE -> new Spec("storeByte", "storeByteAt", CD_byte, CD_byte, bytes);
+                case BOOLEAN -> new Spec("storeBoolean", "storeByteAt", CD_byte, ConstantDescs.CD_boolean, bytes);
+                case SHORT -> new Spec("storeShort", "storeShortAt", CD_short, CD_short, shorts);
+                case CHAR -> new Spec("storeChar", "storeShortAt", CD_short, ConstantDescs.CD_char, shorts);
+                case INT -> new Spec("storeInt", "storeIntAt", CD_int, CD_int, ints);
+                case FLOAT -> new Spec("storeFloat", "storeIntAt", CD_int, ConstantDescs.CD_float, ints);
+                case LONG -> new Spec("storeLong", "storeLongAt", CD_long, CD_long, longs);
+                case DOUBLE -> new Spec("storeDouble", "storeLongAt", CD_long, ConstantDescs.CD_double, longs);
             };
         }
     }

@@ -33,7 +33,7 @@ class RawRowsTest {
         }
     }
 
-    /** Each store writes its kind's bits at the address and nothing beside it (a NaN's payload, true as 1). */
+    /** Each store writes its width's bits at the address and nothing beside it (a NaN's payload, true as 1). */
     @Test
     void storesAtAnAddressWriteEveryKindThereAndNothingElse() {
         try (Arena arena = Arena.ofConfined()) {
@@ -42,13 +42,14 @@ class RawRowsTest {
             MemorySegment ints = arena.allocate(16, 8);
             MemorySegment longs = arena.allocate(32, 8);
             RawRows.storeByteAt(bytes.address() + 1, (byte) -5);
-            RawRows.storeBooleanAt(bytes.address() + 2, true);
+            RawRows.storeByteAt(bytes.address() + 2, (byte) 1); // a boolean's true
             RawRows.storeShortAt(shorts.address() + 2, (short) -300);
-            RawRows.storeCharAt(shorts.address() + 4, '\uffff');
+            RawRows.storeShortAt(shorts.address() + 4, (short) '\uffff'); // a char's 16 bits
             RawRows.storeIntAt(ints.address() + 4, -40);
-            RawRows.storeFloatAt(ints.address() + 12, Float.intBitsToFloat(0x7fc0_0001));
+            RawRows.storeIntAt(ints.address() + 12, Float.floatToRawIntBits(Float.intBitsToFloat(0x7fc0_0001)));
             RawRows.storeLongAt(longs.address() + 8, Long.MIN_VALUE);
-            RawRows.storeDoubleAt(longs.address() + 24, Double.longBitsToDouble(0x7ff8_0000_0000_0002L));
+            RawRows.storeLongAt(longs.address() + 24,
+                    Double.doubleToRawLongBits(Double.longBitsToDouble(0x7ff8_0000_0000_0002L)));
             assertEquals(-5, bytes.get(ValueLayout.JAVA_BYTE, 1));
             assertEquals(1, bytes.get(ValueLayout.JAVA_BYTE, 2), "true as 1");
             assertEquals(0, bytes.get(ValueLayout.JAVA_BYTE, 0), "row 0 untouched");
