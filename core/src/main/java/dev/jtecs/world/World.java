@@ -322,8 +322,12 @@ public final class World implements AutoCloseable {
      */
     public void set(long id, Input input) {
         checkOpen();
-        if (input instanceof ComponentValue<?> value && mutations.setAtOnce(id, value)) {
-            return; // written through, or staged as a compact move, or moved at once (MutationModel.setAtOnce)
+        if (input instanceof ComponentValue<?> value) {
+            // a plain record is read first and only its bits go on: see docs/world.md (the record need not be made)
+            long[] bits = mutations.plainBits(value);
+            if (bits != null ? mutations.setBits(id, value.component(), bits) : mutations.setAtOnce(id, value)) {
+                return; // written through, staged as a compact move, or moved at once (MutationModel.setBitsAtOnce)
+            }
         }
         setOtherwise(id, input);
     }

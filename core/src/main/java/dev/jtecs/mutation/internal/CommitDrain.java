@@ -6,6 +6,7 @@ import dev.jtecs.entity.internal.Failures;
 import dev.jtecs.component.Input;
 import dev.jtecs.component.BaseRelationship;
 import dev.jtecs.component.Component;
+import dev.jtecs.component.NativeComponent;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
@@ -128,14 +129,25 @@ public final class CommitDrain {
     }
 
     /**
-     * A move at once that runs no user code: a tag's or a removal's ({@code value} null) or a plain value's
-     * (from {@code current}); the publication it is ends with it, also when it fails.
+     * The instant {@code set} of a new value of a plain record type, given as its fields' bits
+     * ({@code RecordWriter.bits}, one long a field; {@link MovePlacement#movePlainBitsFrom}), moved at once from
+     * {@code current} as {@link #moveAtOnce} moves a tag, when no drain runs and nothing waits: writing the bits runs
+     * no user code, so nothing can stage anything during it and the publication ends with the move. Returns
+     * {@code false}, having changed nothing, otherwise.
      */
-    private boolean moveAlone(long id, Component<?> component, boolean add, Input value, Table current) {
+    public boolean movePlainBitsAtOnce(long id, NativeComponent<?> component, long[] bits, Table current) {
+        return quiet() && moveAlone(id, component, true, bits, current);
+    }
+
+    /**
+     * A move at once that runs no user code: a tag's or a removal's ({@code bits} null) or a plain value's, given as
+     * its bits (from {@code current}); the publication it is ends with it, also when it fails.
+     */
+    private boolean moveAlone(long id, Component<?> component, boolean add, long[] bits, Table current) {
         boolean moved;
         try {
-            moved = value == null ? moves.moveAtOnce(id, component, add, null)
-                    : moves.movePlainValueFrom(id, current, value);
+            moved = bits == null ? moves.moveAtOnce(id, component, add, null)
+                    : moves.movePlainBitsFrom(id, current, (NativeComponent<?>) component, bits);
         } catch (RuntimeException | Error failure) {
             hooks.publicationEnded(false);
             throw failure;
@@ -305,16 +317,6 @@ public final class CommitDrain {
             }
             runWave();
         }
-    }
-
-    /**
-     * The instant {@code set} of a new value whose write runs no user code ({@link MovePlacement#movePlainValueFrom}),
-     * moved at once as {@link #moveAtOnce} moves a tag, when no drain runs and nothing waits: no callback can
-     * stage anything during it, so the publication ends with the move. Returns {@code false}, having changed
-     * nothing, otherwise.
-     */
-    public boolean movePlainValueAtOnce(long id, Input value, Table current) {
-        return quiet() && moveAlone(id, value.component(), true, value, current);
     }
 
     /**

@@ -666,25 +666,29 @@ final class MovePlacement {
         }
         int row = index.rowOf(slot);
         int destination = moveRow(row, current, target, transaction.tagMoveComponent(move),
-                transaction.tagMoveAdds(move), null, move);
+                transaction.tagMoveAdds(move), null, null, move);
         transaction.tagMoveDone(move);
         drain.completeRowMove(slot, current, row, target, destination, null);
     }
 
     /**
      * The row move of one entity's change: what the removal allocates is made first, the row is copied to
-     * {@code target} with {@code value}, or with tag move {@code move}'s value when {@code move} is not negative (a
-     * value move's; a tag or a removal writes nothing else), and an added component's column is marked. Returns the
+     * {@code target} with {@code value}, with a plain record's {@code bits} (one long a field), or with tag move
+     * {@code move}'s value when {@code move} is not negative (a value move's; a tag or a removal writes nothing
+     * else), and an added component's column is marked. Returns the
      * destination row; the caller completes the move ({@code CommitDrain.completeRowMove}). A failure leaves the
      * row where it was, only there.
      */
-    private int moveRow(int row, Table current, Table target, int componentId, boolean add, Input value, int move) {
+    private int moveRow(int row, Table current, Table target, int componentId, boolean add, Input value, long[] bits,
+            int move) {
         current.prepareMoveTo(target); // the destination's room was reserved with the wave; this is the rest
         Notifications.removed(current, row, row + 1, target);
         int destination = current.moveRowTo(row, target);
-        if (value != null || move >= 0 && transaction.tagMoveHasValue(move)) {
+        if (value != null || bits != null || move >= 0 && transaction.tagMoveHasValue(move)) {
             try {
-                if (value != null) {
+                if (bits != null) {
+                    target.writeMovedBits(target.position(componentId), destination, bits);
+                } else if (value != null) {
                     target.writeInput(target.position(componentId), destination, value);
                 } else {
                     transaction.writeTagMoveValue(move, target, target.position(componentId), destination);
@@ -729,7 +733,7 @@ final class MovePlacement {
         if (current.position(component.id()) >= 0 == add) {
             return !add; // adding a tag it has marks the column (the general path's write-through)
         }
-        return moveFrom(id, current, component, add, value);
+        return moveFrom(id, current, component, add, value, null);
     }
 
     /**
@@ -738,25 +742,24 @@ final class MovePlacement {
      * ({@code Staging.addsAsPlainMove}).
      */
     boolean moveValueFrom(long id, Table current, Input value) {
-        return moveFrom(id, current, value.component(), true, value);
+        return moveFrom(id, current, value.component(), true, value, null);
     }
 
     /**
-     * {@link #moveValueFrom} when writing the value runs no user code: a native component's record type has
-     * generated accessors (a scalar or managed value is stored as it is); false, having changed nothing, for
-     * a record with an accessor of its own, or wherever {@code moveValueFrom} would refuse.
+     * {@link #moveValueFrom} of a new value whose write runs no user code: a native component's plain record, given
+     * as its fields' bits ({@code RecordWriter.bits}, one long a field). False, having changed nothing, when the
+     * destination is not in {@code current}'s edge cache, the record type is not plain in it, or wherever
+     * {@code moveValueFrom} would refuse.
      */
-    boolean movePlainValueFrom(long id, Table current, Input value) {
-        Component<?> component = value.component();
+    boolean movePlainBitsFrom(long id, Table current, NativeComponent<?> component, long[] bits) {
         Table target = current.addEdge(component.id());
-        if (target == null || component instanceof NativeComponent<?>
-                && !target.isPlainRecord(target.position(component.id()))) {
+        if (target == null || !target.isPlainRecord(target.position(component.id()))) {
             return false;
         }
-        return moveFrom(id, current, component, true, value);
+        return moveFrom(id, current, component, true, null, bits);
     }
 
-    private boolean moveFrom(long id, Table current, Component<?> component, boolean add, Input value) {
+    private boolean moveFrom(long id, Table current, Component<?> component, boolean add, Input value, long[] bits) {
         // only a destination the table's edge cache knows: creating an archetype runs user code (query groupBy,
         // ArchetypeCreated observers), which the general path runs inside the drain
         Table target = add ? current.addEdge(component.id()) : current.removeEdge(component.id());
@@ -767,7 +770,7 @@ final class MovePlacement {
         transaction.countSubmission(); // the call is a submission of its own, as when its wave is sealed
         int slot = Entity.slot(id);
         int row = index.rowOf(slot);
-        int destination = moveRow(row, current, target, component.id(), add, value, -1);
+        int destination = moveRow(row, current, target, component.id(), add, value, bits, -1);
         drain.completeRowMove(slot, current, row, target, destination, null);
         return true;
     }

@@ -11,6 +11,7 @@ import dev.jtecs.component.Relationship;
 import dev.jtecs.component.RelationshipValue;
 import dev.jtecs.component.TagComponent;
 import dev.jtecs.component.TargetSelector;
+import dev.jtecs.component.internal.RecordCodec;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
 import dev.jtecs.event.OnDespawn;
@@ -23,8 +24,14 @@ import dev.jtecs.mutation.SpawnQueue;
 import dev.jtecs.query.Query;
 import dev.jtecs.storage.internal.ArchetypeRegistry;
 import dev.jtecs.storage.internal.PairRegistry;
+import dev.jtecs.storage.internal.RecordWriter;
+import dev.jtecs.storage.internal.StagedValues;
 import dev.jtecs.storage.internal.Table;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -58,6 +65,12 @@ public final class MutationModel {
     private final Batches batches;
     private final Supplier<TagComponent> stateTag;
     private final PartitionLedger partitions;
+    // by component id, once plainBits has looked the component up: its plain record type's spun writer, or NOT_PLAIN;
+    // and the bits of the value set reads (one long a field), as long as the largest such record's
+    private static final Object NOT_PLAIN = new Object();
+    private Object[] plainWriters = new Object[0];
+    private long[] valueBits = new long[0];
+    private final MethodHandle setBitsCall; // setBitsAtOnce bound to this model (see setBits)
 
     /**
      * @param stateTag the tag spawn paths add (the active state's), or {@code null} while no state is active
@@ -94,6 +107,7 @@ public final class MutationModel {
         this.checks = new InputChecks(index, pairs, keys, drain);
         this.batches = new Batches(index, archetypes, transaction, drain, keys, pairs, staging, scopes, lifecycle,
                 checks, stateTag);
+        this.setBitsCall = SET_BITS.bindTo(this);
     }
 
     public Scopes scopes() {
@@ -285,22 +299,130 @@ public final class MutationModel {
     // ---------------------------------------------------------------- set, remove, despawn
 
     /**
-     * The short paths of {@link #set} for the value of a native component on a published entity with nothing
-     * staged (no record, no doom, no open batch boundary): it does exactly what {@code set} would, without opening
-     * the call's scope or repeating the checks a value of a native component always passes, and returns true.
+     * The fields of {@code value} as their bits (one long a field, {@code RecordWriter.bits}) when its component is
+     * native and its record type plain, else {@code null}. Reading them runs no user code (the accessors are the
+     * record's own), so {@code set} reads them first and hands the rest of its short path ({@link #setBitsAtOnce})
+     * nothing but the bits: the record need not outlive this call, and where the JIT compiles {@code set} into a
+     * caller's loop, it need not be made at all. The array is this model's, good until the next call.
+     */
+    public long[] plainBits(ComponentValue<?> value) {
+        int id = value.component().id();
+        Object writer = id < plainWriters.length ? plainWriters[id] : null;
+        if (writer == null) {
+            writer = learnPlain(value.component()); // out of line: once per component
+        }
+        if (writer == NOT_PLAIN) {
+            return null;
+        }
+        long[] bits = valueBits;
+        ((RecordWriter) writer).bits(value.value(), bits);
+        return bits;
+    }
+
+    /**
+     * Looks up whether {@code component}'s values are plain records and makes room for their bits; returns its
+     * entry of {@code plainWriters}.
+     */
+    private Object learnPlain(Component<?> component) {
+        int id = component.id();
+        RecordWriter writer = component instanceof NativeComponent<?> nc ? StagedValues.plainWriter(nc) : null;
+        int fields = writer == null ? 0 : RecordCodec.of(component.valueType()).fieldCount();
+        Object[] writers = id < plainWriters.length ? plainWriters
+                : Arrays.copyOf(plainWriters, Math.max(id + 1, plainWriters.length * 2));
+        long[] bits = fields <= valueBits.length ? valueBits : new long[fields];
+        // both arrays are made first: a failed allocation changes nothing
+        writers[id] = writer == null ? NOT_PLAIN : writer;
+        plainWriters = writers;
+        valueBits = bits;
+        return writers[id];
+    }
+
+    /**
+     * The short paths of {@link #set} for the value of a native component with a plain record type, given as its
+     * fields' bits ({@link #plainBits}), on a published entity with nothing staged (no record, no doom, no open
+     * batch boundary): it does exactly what {@code set} would, without opening the call's scope or repeating the
+     * checks such a value always passes, and returns true.
      *
      * <ul>
-     *   <li>The entity has the component and the record type is plain: the value is written through (no user
-     *       code runs), unless no scope is open and earlier work waits, which {@code set} would publish.
+     *   <li>The entity has the component: the value is written through, unless no scope is open and earlier work
+     *       waits, which {@code set} would publish.
      *   <li>The entity lacks the component and it requires nothing: inside a scope the value is staged as a
      *       compact value move, as {@code set} stages it when its call is not the outermost; with no scope open,
-     *       the call opens its scope as {@code set} does, the row moves with the value at once where nothing waits
-     *       and nobody is to be told, and otherwise the move is staged and published when the scope closes.
+     *       the row moves with the value at once where nothing waits and nobody is to be told, and otherwise the
+     *       call opens its scope as {@code set} does, stages the move and publishes it when the scope closes.
      * </ul>
      *
-     * <p>Returns false, having changed nothing, in every other case; the caller then calls {@code set}. The entity,
-     * its table and the component's position are looked up once, here; the write-through is all that runs in
-     * line (the commonest call, kept small so that it inlines into a caller's loop), and the move is out of line.
+     * <p>Returns false, having changed nothing, in every other case; the caller then calls {@code set}.
+     */
+    boolean setBitsAtOnce(long id, Component<?> component, long[] bits) {
+        int store = index.aliveStore(id);
+        if (store < 0) {
+            return false;
+        }
+        Table table = archetypes.ofStore(store);
+        int position = table.position(component.id());
+        int slot = Entity.slot(id);
+        if (position >= 0) {
+            return staging.nothingStaged(slot, table) && !(scopes.depth() == 0 && drain.hasWork())
+                    && table.writePlainBits(position, index.rowOf(slot), bits);
+        }
+        NativeComponent<?> nc = (NativeComponent<?>) component;
+        if (!nc.requires().isEmpty() || !staging.nothingStaged(slot, table)) {
+            return false; // requirements: a record
+        }
+        if (scopes.depth() > 0) {
+            transaction.stageBitsMove(id, slot, nc, bits, table);
+            return true;
+        }
+        if (drain.movePlainBitsAtOnce(id, nc, bits, table)) {
+            return true; // nothing waited and nobody is told: the move was the whole publication
+        }
+        scopes.enter(); // the outermost call, as set's: the move stages and publishes when the scope closes
+        boolean ok = false;
+        try {
+            transaction.stageBitsMove(id, slot, nc, bits, table);
+            ok = true;
+        } finally {
+            scopes.exit(ok);
+        }
+        return true;
+    }
+
+    /**
+     * {@link #setBitsAtOnce}, called through a method handle held in a field, which the JIT calls and never inlines
+     * (it inlines a method handle only where it is a constant). That keeps what {@code World.set} compiles to small:
+     * with the short path inlined into it, {@code set} compiled to more than the JIT's limit for inlining compiled
+     * code into a caller ({@code -XX:InlineSmallCode}, 2,500 bytes), so it stayed a call out of the caller's loop,
+     * and the record and its {@code ComponentValue} (48 bytes) were made for every call. Without it {@code set} is
+     * about 1,400 bytes, inlines into the loop with the record's accessors ({@link #plainBits}), and escape analysis
+     * removes both objects. See docs/world.md.
+     */
+    public boolean setBits(long id, Component<?> component, long[] bits) {
+        try {
+            return (boolean) setBitsCall.invokeExact(id, component, bits);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) { // setBitsAtOnce declares no checked exception
+            throw new AssertionError(t);
+        }
+    }
+
+    private static final MethodHandle SET_BITS;
+    static {
+        try {
+            SET_BITS = MethodHandles.lookup().findVirtual(MutationModel.class, "setBitsAtOnce",
+                    MethodType.methodType(boolean.class, long.class, Component.class, long[].class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * {@link #setBitsAtOnce} for the value of a native component whose record type is not plain (an accessor of its
+     * own), which only the move can take: on a published entity with nothing staged that lacks the component and
+     * a component that requires nothing, staged as a compact value move inside a scope, or with no scope open moved
+     * at once (its accessors then run in a wave of their own, {@code CommitDrain.moveValueAtOnce}) or staged and
+     * published when the call's scope closes. Returns false, having changed nothing, in every other case.
      */
     public boolean setAtOnce(long id, ComponentValue<?> value) {
         int store = index.aliveStore(id);
@@ -308,31 +430,14 @@ public final class MutationModel {
             return false;
         }
         Table table = archetypes.ofStore(store);
-        int position = table.position(component.id());
-        return position >= 0 ? writeThroughAt(table, position, Entity.slot(id), value)
-                : moveWithValue(id, component, value, table);
-    }
-
-    private boolean writeThroughAt(Table table, int position, int slot, ComponentValue<?> value) {
-        if (!table.isPlainRecord(position) || !staging.nothingStaged(slot, table)
-                || scopes.depth() == 0 && drain.hasWork()) { // (the last check costs the most)
-            return false;
-        }
-        return table.writePlainRecord(position, index.rowOf(slot), value.value());
-    }
-
-    /** {@link #setAtOnce} of a component the published entity lacks: its value moves the row, staged or at once. */
-    private boolean moveWithValue(long id, NativeComponent<?> component, ComponentValue<?> value, Table table) {
         int slot = Entity.slot(id);
-        if (!component.requires().isEmpty() || !staging.nothingStaged(slot, table)) {
-            return false; // requirements: a record
+        if (table.position(component.id()) >= 0 || !component.requires().isEmpty()
+                || !staging.nothingStaged(slot, table)) {
+            return false; // a write-through of a record with accessors of its own, or requirements: the general path
         }
         if (scopes.depth() > 0) {
             transaction.stageValueMove(id, slot, value, table);
             return true;
-        }
-        if (drain.movePlainValueAtOnce(id, value, table)) {
-            return true; // no user code ran, nothing waited: the move was the whole publication
         }
         scopes.enter(); // the outermost call, as set's: the row moves at once where nothing waits, else it stages
         boolean ok = false;

@@ -181,7 +181,7 @@ public final class Transaction {
      * the drain writes {@code value} into the moved row.
      */
     public void stageValueMove(long id, int slot, Input value, Table table) {
-        StagedValues values = value instanceof ComponentValue<?> given ? stagedValuesOf(given) : null;
+        StagedValues values = value instanceof ComponentValue<?> given ? stagedValuesOf(given.component()) : null;
         if (values == null) {
             stageTagMove(id, slot, value.component(), true, value, table);
             return;
@@ -196,15 +196,28 @@ public final class Transaction {
         tagValues[tagCount - 1] = at;
     }
 
-    /** The staged values of {@code value}'s component when its values are staged as bits, else null. */
-    private StagedValues stagedValuesOf(ComponentValue<?> value) {
-        int id = value.component().id();
+    /**
+     * {@link #stageValueMove} of a plain record's value given as its fields' bits ({@code RecordWriter.bits}, one
+     * long a field), of a component whose values are staged as bits ({@code StagedValues.plainWriter} has one).
+     */
+    public void stageBitsMove(long id, int slot, NativeComponent<?> component, long[] bits, Table table) {
+        StagedValues values = stagedValuesOf(component);
+        if (values.size() == 0) {
+            noteStagedInUse(values);
+        }
+        int at = values.appendBits(bits); // growth first, as stageValueMove's append
+        stageTagMove(id, slot, component, true, null, table);
+        tagValues[tagCount - 1] = at;
+    }
+
+    /** The staged values of {@code component} when its values are staged as bits, else null. */
+    private StagedValues stagedValuesOf(Component<?> component) {
+        int id = component.id();
         int k = stagedIndex(id);
         if (k >= 0) {
             return stagedFor[k];
         }
-        StagedValues values = StagedValues.holds(value)
-                ? new StagedValues((NativeComponent<?>) value.component()) : null;
+        StagedValues values = StagedValues.holds(component) ? new StagedValues((NativeComponent<?>) component) : null;
         if (stagedCount == stagedIds.length) {
             var grownIds = Growth.copyOf(stagedIds, stagedCount * 2); // both first: they stay in step
             var grownFor = Growth.copyOf(stagedFor, stagedCount * 2);

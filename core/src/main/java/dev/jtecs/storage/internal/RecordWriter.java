@@ -27,4 +27,23 @@ public interface RecordWriter {
      * every store. Every accessor runs before the first store.
      */
     void stage(Object record, Object[] arrays, int at);
+
+    /**
+     * Stores every field of {@code record} as its bits in {@code out[f]}, widened to a long: the bits {@link #write}
+     * stores into a column of the field's width (a float or double as its raw bits, a boolean as 0 or 1), which a
+     * store of that width takes back from the long's low bytes. Every accessor runs before the first store.
+     */
+    void bits(Object record, long[] out);
+
+    /**
+     * {@link #writeAt} of a record whose fields {@link #bits} has read into {@code bits}: field {@code f}'s low bytes
+     * go to {@code addresses[base + f] + row * size}, with no check at all (as {@code writeAt}).
+     */
+    void writeBitsAt(long[] bits, long[] addresses, int base, long row);
+
+    /**
+     * {@link #stage} of a record whose fields {@link #bits} has read into {@code bits}: field {@code f}'s low bytes go
+     * into {@code arrays[f]} (of the field's width) at index {@code at}.
+     */
+    void stageBits(long[] bits, Object[] arrays, int at);
 }

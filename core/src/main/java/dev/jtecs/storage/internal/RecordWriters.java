@@ -27,11 +27,12 @@ import java.util.List;
  * Spins a {@link RecordWriter} per record type: a hidden class whose {@code write} loads each field's getter as a
  * constant (class data) and stores the value through its column's segment, whose {@code writeAt} stores it at its
  * column's address with a {@link RawRows} store (the caller has checked the row), and whose {@code stage} stores
- * the same bits into a heap array per field. The getters are the codec's
- * own method handles, already adapted to {@code (Object)prim}, so the spun class needs no access to the record
- * and works on the class path and the module path alike. The JIT inlines constant method handles, so a write is
- * the accessor calls and the stores, behind one interface dispatch per record. Every accessor is called before the
- * first store: an accessor that throws leaves the row untouched.
+ * the same bits into a heap array per field; {@code bits} reads the fields' bits into one long each, which
+ * {@code writeBitsAt} and {@code stageBits} store as {@code writeAt} and {@code stage} store the record's. The getters
+ * are the codec's own method handles, already adapted to {@code (Object)prim}, so the spun class needs no access to
+ * the record and works on the class path and the module path alike. The JIT inlines constant method handles, so a
+ * write is the accessor calls and the stores, behind one interface dispatch per record. Every accessor is called
+ * before the first store: an accessor that throws leaves the row untouched.
  */
 final class RecordWriters {
     private RecordWriters() {}
@@ -110,6 +111,11 @@ final class RecordWriters {
     private static final MethodTypeDesc WRITE_AT = MethodTypeDesc.of(CD_void, CD_Object, CD_long.arrayType(), CD_int,
             CD_long);
     private static final MethodTypeDesc STAGE = MethodTypeDesc.of(CD_void, CD_Object, CD_Object.arrayType(), CD_int);
+    private static final MethodTypeDesc BITS = MethodTypeDesc.of(CD_void, CD_Object, CD_long.arrayType());
+    private static final MethodTypeDesc WRITE_BITS_AT = MethodTypeDesc.of(CD_void, CD_long.arrayType(),
+            CD_long.arrayType(), CD_int, CD_long);
+    private static final MethodTypeDesc STAGE_BITS = MethodTypeDesc.of(CD_void, CD_long.arrayType(),
+            CD_Object.arrayType(), CD_int);
 
     /** A writer for fields of {@code kinds} read by {@code getters} ({@code (Object)prim} each). */
     static RecordWriter spin(PrimitiveKind[] kinds, MethodHandle[] getters) throws Throwable {
@@ -174,6 +180,59 @@ final class RecordWriters {
                         case 1 -> code.bastore();
                         case 2 -> code.sastore();
                         case 4 -> code.iastore();
+                        default -> code.lastore();
+                    }
+                }
+                code.return_();
+            });
+            cb.withMethodBody("bits", BITS, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> {
+                // slots: 0 this, 1 record, 2 out, then one local per field; accessors first, as in write
+                int[] slots = readFields(code, kinds, 3);
+                for (int f = 0; f < kinds.length; f++) {
+                    Spec spec = Spec.of(kinds[f]);
+                    code.aload(2).loadConstant(f);
+                    code.loadLocal(TypeKind.from(spec.value), slots[f]);
+                    toBits(code, kinds[f]);
+                    if (kinds[f].byteSize() < 8) {
+                        code.i2l();
+                    }
+                    code.lastore();
+                }
+                code.return_();
+            });
+            cb.withMethodBody("writeBitsAt", WRITE_BITS_AT, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> {
+                // slots: 0 this, 1 bits, 2 addresses, 3 base, 4-5 row
+                for (int f = 0; f < kinds.length; f++) {
+                    Spec spec = Spec.of(kinds[f]);
+                    code.aload(2).iload(3);
+                    if (f > 0) {
+                        code.loadConstant(f).iadd();
+                    }
+                    code.laload(); // the column's address
+                    code.lload(4);
+                    code.loadConstant((long) kinds[f].byteSize()).lmul().ladd();
+                    code.aload(1).loadConstant(f).laload(); // the field's bits
+                    switch (kinds[f].byteSize()) {
+                        case 1 -> code.l2i().i2b();
+                        case 2 -> code.l2i().i2s();
+                        case 4 -> code.l2i();
+                        default -> { }
+                    }
+                    code.invokestatic(CD_RAW_ROWS, spec.storeAt, MethodTypeDesc.of(CD_void, CD_long, spec.bits));
+                }
+                code.return_();
+            });
+            cb.withMethodBody("stageBits", STAGE_BITS, ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> {
+                // slots: 0 this, 1 bits, 2 arrays, 3 at
+                for (int f = 0; f < kinds.length; f++) {
+                    code.aload(2).loadConstant(f).aaload();
+                    code.checkcast(Spec.of(kinds[f]).array);
+                    code.iload(3);
+                    code.aload(1).loadConstant(f).laload(); // the field's bits
+                    switch (kinds[f].byteSize()) {
+                        case 1 -> code.l2i().bastore();
+                        case 2 -> code.l2i().sastore();
+                        case 4 -> code.l2i().iastore();
                         default -> code.lastore();
                     }
                 }

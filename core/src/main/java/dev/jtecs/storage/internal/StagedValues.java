@@ -1,6 +1,6 @@
 package dev.jtecs.storage.internal;
 
-import dev.jtecs.component.ComponentValue;
+import dev.jtecs.component.Component;
 import dev.jtecs.component.NativeComponent;
 import dev.jtecs.component.internal.RecordCodec;
 import dev.jtecs.component.internal.RecordShape;
@@ -72,15 +72,29 @@ public final class StagedValues {
     }
 
     /**
-     * Whether {@code value} can be staged as bits: a native component's record whose fields are read by spun
-     * getters and whose type is {@linkplain RecordShape#isPlain plain}.
+     * Whether the values of {@code of} can be staged as bits: a native component's records, whose fields are read
+     * by spun getters and whose type is {@linkplain RecordShape#isPlain plain}.
      */
-    public static boolean holds(ComponentValue<?> value) {
-        if (!(value.component() instanceof NativeComponent<?> component)) {
+    public static boolean holds(Component<?> of) {
+        if (!(of instanceof NativeComponent<?> component)) {
             return false;
         }
-        Class<?> type = component.valueType(); // the value is one (ComponentValue checked it): records are final
+        Class<?> type = component.valueType(); // a value is one (ComponentValue checks it): records are final
         return RecordShape.isPlain(type) && RecordCodec.of(type).isSpun();
+    }
+
+    /**
+     * The spun writer of {@code component}'s record type when its values can be staged as bits ({@link #holds}) and a
+     * writer could be spun for it, else {@code null}: its {@link RecordWriter#bits} reads a value's fields without
+     * running user code.
+     */
+    public static RecordWriter plainWriter(NativeComponent<?> component) {
+        Class<?> type = component.valueType();
+        if (!RecordShape.isPlain(type)) {
+            return null;
+        }
+        RecordCodec codec = RecordCodec.of(type);
+        return codec.isSpun() ? RecordWriters.of(codec) : null;
     }
 
     public NativeComponent<?> component() {
@@ -118,6 +132,32 @@ public final class StagedValues {
                 case 2 -> shorts[f][at] = (short) bits;
                 case 4 -> ints[f][at] = (int) bits;
                 default -> longs[f][at] = bits;
+            }
+        }
+        size = at + 1;
+        return at;
+    }
+
+    /**
+     * {@link #append} of a value whose fields {@link RecordWriter#bits} has read into {@code bits} (one long a field,
+     * the bits in its low bytes). Grows first: a failed allocation leaves the values as they were.
+     */
+    public int appendBits(long[] bits) {
+        if (size == capacity) {
+            grow(Math.max(64, capacity * 2));
+        }
+        int at = size;
+        if (writer != null) { // one call: a plain array store a field
+            writer.stageBits(bits, arrays, at);
+            size = at + 1;
+            return at;
+        }
+        for (int f = 0; f < sizes.length; f++) {
+            switch (sizes[f]) {
+                case 1 -> bytes[f][at] = (byte) bits[f];
+                case 2 -> shorts[f][at] = (short) bits[f];
+                case 4 -> ints[f][at] = (int) bits[f];
+                default -> longs[f][at] = bits[f];
             }
         }
         size = at + 1;

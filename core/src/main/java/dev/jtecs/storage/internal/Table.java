@@ -1402,17 +1402,30 @@ public final class Table {
     }
 
     /**
-     * Writes a plain record into one row of the native component at {@code position} and marks the column dirty,
-     * as a write-through does, returning true; returns false, changing nothing, when the component's record type
-     * is not plain or has no spun writer ({@link TableValues#writePlainRecord}).
+     * Writes a plain record, given as the bits of its fields ({@link RecordWriter#bits}, one long a field), into one
+     * row of the native component at {@code position} and marks the column dirty, as a write-through does,
+     * returning true; returns false, changing nothing, when the component's record type is not plain or has no spun
+     * writer ({@link TableValues#writePlainBits}).
      */
-    public boolean writePlainRecord(int position, int row, Object record) {
+    public boolean writePlainBits(int position, int row, long[] bits) {
         java.util.Objects.checkIndex(row, count);
-        if (!values.writePlainRecord(position, row, record)) {
+        if (!values.writePlainBits(position, row, bits)) {
             return false;
         }
         markDirty(position);
         return true;
+    }
+
+    /**
+     * Writes bits of a plain record ({@link #writePlainBits}) into the row a move has just made, without the
+     * write-through's mark: the move marks what it added.
+     */
+    public void writeMovedBits(int position, int row, long[] bits) {
+        java.util.Objects.checkIndex(row, count);
+        if (!values.writePlainBits(position, row, bits)) {
+            throw new IllegalStateException("the component at position " + position + " of " + this
+                    + " has no plain record type");
+        }
     }
 
     /** Writes a value into one row of the component at {@code position}. */

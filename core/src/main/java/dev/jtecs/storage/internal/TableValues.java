@@ -76,23 +76,44 @@ public final class TableValues {
         return plainWriters[position];
     }
 
-    /** Whether {@link #writePlainRecord} writes records of the component at {@code position}. */
+    /** Whether {@link #writePlainBits} writes records of the component at {@code position}. */
     boolean isPlainRecord(int position) {
         return plainWriters[position] != null;
     }
 
     /**
-     * Writes {@code record} into one row of the native component at {@code position} and returns true when its
-     * type is plain and has a spun writer: the write runs no user code, so it cannot fail half done or call back
-     * into the world. Returns false, having written nothing, for any other component or record type.
+     * Writes a record whose fields {@link RecordWriter#bits} has read into {@code bits} into one row of the native
+     * component at {@code position}, each field's low bytes into its column, and returns true when the record type
+     * is plain and has a spun writer: the write runs no user code, so it cannot fail half done or call back into
+     * the world. The row is checked as {@link #write} checks it. Returns false, having written nothing, for any
+     * other component or record type.
      */
-    boolean writePlainRecord(int position, int row, Object record) {
+    boolean writePlainBits(int position, int row, long[] bits) {
         RecordWriter writer = plainWriters[position];
         if (writer == null) {
             return false;
         }
-        write(writer, position, row, record);
+        if (RawRows.ENABLED) {
+            table.checkStoreRow(row);
+            writer.writeBitsAt(bits, nativeAddresses, nativeStart[position], row);
+        } else {
+            writeBitsChecked(position, row, bits);
+        }
         return true;
+    }
+
+    /** {@link #writePlainBits} through the column segments (their checks), out of line. */
+    private void writeBitsChecked(int position, int row, long[] bits) {
+        int base = nativeStart[position];
+        for (int f = 0; f < nativeCount[position]; f++) {
+            MemorySegment s = nativeSegments[base + f];
+            switch (nativeKinds[base + f].byteSize()) {
+                case 1 -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, (byte) bits[f]);
+                case 2 -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, (short) bits[f]);
+                case 4 -> s.setAtIndex(ValueLayout.JAVA_INT, row, (int) bits[f]);
+                default -> s.setAtIndex(ValueLayout.JAVA_LONG, row, bits[f]);
+            }
+        }
     }
 
     /** Writes an input (a constructed value, or a definition's default) into one row. */

@@ -401,9 +401,13 @@ class CommitDrainTest {
         }
     }
 
+    record Pace(int v) {} // plain
+
+    static final dev.jtecs.component.NativeComponent<Pace> PACE = Components.registerNative(Pace.class);
+
     /**
-     * A plain value moved at once ends its publication as a tag's move does: once, published, with nothing else
-     * run; with work waiting it is refused having changed nothing.
+     * A plain value moved at once, given as its fields' bits, ends its publication as a tag's move does: once,
+     * published, with nothing else run; with work waiting it is refused having changed nothing.
      */
     @Test
     void aPlainValueMovedAtOnceEndsItsPublicationOnceAndWaitsForNothing() {
@@ -412,19 +416,20 @@ class CommitDrainTest {
             long id = rig.stageSpawn(T);
             rig.drain.publish();
             Table source = rig.tableOf(id);
-            Table target = rig.registry.withAdded(source, N); // the edge a move at once takes is cached
+            Table target = rig.registry.withAdded(source, PACE); // the edge a move at once takes is cached
             long staged = rig.stageSpawn(T);
             log.clear();
-            assertFalse(rig.drain.movePlainValueAtOnce(id, N.of(3), source), "a staged spawn waits");
+            long[] three = {3};
+            assertFalse(rig.drain.movePlainBitsAtOnce(id, PACE, three, source), "a staged spawn waits");
             assertTrue(log.isEmpty());
             assertSame(source, rig.tableOf(id));
             rig.drain.publish();
             assertTrue(rig.index.isAlive(staged));
             log.clear();
-            assertTrue(rig.drain.movePlainValueAtOnce(id, N.of(3), source));
+            assertTrue(rig.drain.movePlainBitsAtOnce(id, PACE, three, source));
             assertEquals(java.util.List.of("ended true"), log, "the move was the whole publication");
             assertSame(target, rig.tableOf(id));
-            assertEquals(3, target.readValue(target.position(N.id()), rig.index.rowOf(Entity.slot(id))));
+            assertEquals(new Pace(3), target.readValue(target.position(PACE.id()), rig.index.rowOf(Entity.slot(id))));
             assertTrue(rig.tx.isEmpty());
         }
     }

@@ -2,6 +2,7 @@ package dev.jtecs.mutation.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -590,10 +591,10 @@ class MutationModelTest {
     static final dev.jtecs.component.NativeComponent<Probe> PROBE = Components.registerNative(Probe.class);
 
     /**
-     * {@code setAtOnce} writes a plain record through to a published entity that has the component, with no scope
-     * open and inside one, staging nothing; it declines (changing nothing) for a value of any other component, an
-     * entity that is not published, and, with no scope open, while earlier work waits to be published, which the
-     * general path then publishes as it always did.
+     * The short path of {@code set} ({@link #shortSet}) writes a plain record through to a published entity that has
+     * the component, with no scope open and inside one, staging nothing; it declines (changing nothing) for a value
+     * of any other component, an entity that is not published, and, with no scope open, while earlier work waits to
+     * be published, which the general path then publishes as it always did.
      */
     @Test
     void aPlainRecordOnAPublishedEntityIsWrittenAtOnceAndEverythingElseIsLeftToSet() {
@@ -603,16 +604,17 @@ class MutationModelTest {
             java.util.function.Supplier<Object> spot = () -> table.get().readValue(table.get().position(SPOT.id()),
                     rig.index.rowOf(Entity.slot(id)));
 
-            assertTrue(rig.model.setAtOnce(id, SPOT.of(new Spot(3, 4))));
+            assertTrue(shortSet(rig.model, id, SPOT.of(new Spot(3, 4))));
             assertEquals(new Spot(3, 4), spot.get());
             assertTrue(rig.model.transaction().isEmpty());
             assertTrue(table.get().dirty().isDirty(table.get().position(SPOT.id())), "a write-through marks");
             rig.model.scopes().defer();
-            assertTrue(rig.model.setAtOnce(id, SPOT.of(new Spot(5, 6))), "inside a scope too");
+            assertTrue(shortSet(rig.model, id, SPOT.of(new Spot(5, 6))), "inside a scope too");
             assertEquals(new Spot(5, 6), spot.get());
             rig.model.scopes().commit();
 
-            long other = assertDeclinesTheCommonCases(rig, id, rig.model::setAtOnce, spot);
+            long other = assertDeclinesTheCommonCases(rig, id, (entity, value) -> shortSet(rig.model, entity, value),
+                    spot);
             rig.model.set(id, SPOT.of(new Spot(7, 8))); // the general path writes it and publishes the waiting spawn
             assertEquals(new Spot(7, 8), spot.get());
             assertTrue(rig.index.isAlive(other));
@@ -621,7 +623,7 @@ class MutationModelTest {
     }
 
     /**
-     * What {@code setAtOnce}'s write-through declines, writing nothing: a scalar component's value, a
+     * What the short path's write-through declines, writing nothing: a scalar component's value, a
      * stale id, and, with no scope open, a value while earlier work waits (a staged spawn, left unpublished here:
      * its id is returned).
      */
@@ -640,6 +642,58 @@ class MutationModelTest {
         return other;
     }
 
+    /**
+     * What {@code World.set} does with a component value before its general path: a plain record's bits through
+     * {@code setBits}, any other value through {@code setAtOnce}.
+     */
+    static boolean shortSet(MutationModel model, long id, dev.jtecs.component.ComponentValue<?> value) {
+        long[] bits = model.plainBits(value);
+        return bits != null ? model.setBits(id, value.component(), bits) : model.setAtOnce(id, value);
+    }
+
+    /**
+     * {@code plainBits} reads a plain record's fields into the model's one array (the same array each call) and
+     * answers null for every value it does not read: a record with an accessor of its own, a scalar component.
+     */
+    @Test
+    void onlyAPlainRecordIsReadAsItsBitsAndAlwaysIntoTheSameArray() {
+        try (ModelFixture rig = new ModelFixture()) {
+            long[] first = rig.model.plainBits(SPOT.of(new Spot(1.5f, Float.intBitsToFloat(0x7fc00003))));
+            assertEquals(Float.floatToRawIntBits(1.5f), (int) first[0]);
+            assertEquals(0x7fc00003, (int) first[1], "raw bits");
+            assertSame(first, rig.model.plainBits(HEADING.of(new Heading(2))), "one array, reused");
+            assertEquals(Float.floatToRawIntBits(2), (int) first[0]);
+            assertNull(rig.model.plainBits(PROBE.of(new Probe(3))), "an accessor of its own");
+            assertNull(rig.model.plainBits(HP.of(4)), "a scalar component");
+            assertNull(rig.model.plainBits(PROBE.of(new Probe(5))), "and again, once known");
+        }
+    }
+
+    /**
+     * {@code setAtOnce} takes what {@code setBits} leaves, a record with an accessor of its own, only as a move: a
+     * new component on a published entity moves with no scope open (its accessor runs) and is staged inside one;
+     * a component the entity has is left to the general path, having changed nothing.
+     */
+    @Test
+    void aRecordWithAnAccessorOfItsOwnTakesOnlyTheMoveOfTheShortPath() {
+        try (ModelFixture rig = new ModelFixture()) {
+            long id = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(3)});
+            assertTrue(rig.model.setAtOnce(id, PROBE.of(new Probe(1))));
+            dev.jtecs.storage.internal.Table table = rig.tableOf(id);
+            assertTrue(table.has(PROBE.id()), "moved");
+            assertEquals(new Probe(1), table.readValue(table.position(PROBE.id()), rig.index.rowOf(Entity.slot(id))));
+            assertFalse(rig.model.setAtOnce(id, PROBE.of(new Probe(2))), "it has the component: the general path");
+            assertEquals(new Probe(1), table.readValue(table.position(PROBE.id()), rig.index.rowOf(Entity.slot(id))));
+            long other = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(4)});
+            rig.model.scopes().defer();
+            assertTrue(rig.model.setAtOnce(other, PROBE.of(new Probe(3))));
+            assertTrue(rig.model.transaction().hasStaged(Entity.slot(other)), "staged inside a scope");
+            rig.model.scopes().commit();
+            assertTrue(rig.tableOf(other).has(PROBE.id()));
+            assertFalse(rig.model.setAtOnce(other, HP.of(5)), "not a native component");
+        }
+    }
+
     record Heading(float angle) {} // plain
 
     static final dev.jtecs.component.NativeComponent<Heading> HEADING = Components.registerNative(Heading.class);
@@ -649,7 +703,7 @@ class MutationModelTest {
             o -> o.requires(RUNNING));
 
     /**
-     * {@code setAtOnce}'s second path, a new native component on a published entity with nothing staged: with no
+     * The short path's move, a new native component on a published entity with nothing staged: with no
      * scope open it moves the row at once, or, while earlier work waits, stages the move and publishes it with that
      * work before it returns; inside a scope it stages a compact value move (published by the commit, nothing
      * visible before). It declines for an entity with something staged already and for a component with
@@ -663,7 +717,7 @@ class MutationModelTest {
             java.util.function.LongFunction<dev.jtecs.storage.internal.Table> table = rig::tableOf;
 
             long moved = rig.model.spawn(new dev.jtecs.component.Input[] {HP.of(6)});
-            assertTrue(rig.model.setAtOnce(moved, HEADING.of(new Heading(1))));
+            assertTrue(shortSet(rig.model, moved, HEADING.of(new Heading(1))));
             assertTrue(table.apply(moved).has(HEADING.id()), "no scope open: moved at once");
             assertTrue(rig.model.transaction().isEmpty());
             long waiting = rig.index.allocate(); // earlier work that waits: the move is staged and published with it
@@ -674,19 +728,19 @@ class MutationModelTest {
             long waitingToo = rig.index.allocate();
             rig.model.transaction().put(rig.model.transaction().begin(waitingToo, Entity.slot(waitingToo),
                     TxState.STAGED_SPAWN), HP, HP.of(9));
-            assertTrue(rig.model.setAtOnce(late, HEADING.of(new Heading(5))));
+            assertTrue(shortSet(rig.model, late, HEADING.of(new Heading(5))));
             assertTrue(table.apply(late).has(HEADING.id()), "staged behind the waiting work, published on return");
             assertTrue(rig.index.isAlive(waitingToo), "the waiting spawn published with it");
             assertTrue(rig.model.transaction().isEmpty());
             rig.model.scopes().defer();
-            assertTrue(rig.model.setAtOnce(id, HEADING.of(new Heading(2))));
+            assertTrue(shortSet(rig.model, id, HEADING.of(new Heading(2))));
             assertTrue(rig.model.transaction().hasStaged(Entity.slot(id)), "staged");
             assertFalse(table.apply(id).has(HEADING.id()), "not published before the commit");
-            assertFalse(rig.model.setAtOnce(id, HEADING.of(new Heading(3))), "something is staged for it now");
-            assertFalse(rig.model.setAtOnce(other, GUIDE.of(new Guide(1))), "a component with requirements");
+            assertFalse(shortSet(rig.model, id, HEADING.of(new Heading(3))), "something is staged for it now");
+            assertFalse(shortSet(rig.model, other, GUIDE.of(new Guide(1))), "a component with requirements");
             assertFalse(rig.model.transaction().hasStaged(Entity.slot(other)), "declined: nothing staged");
             rig.model.set(other, IDLE); // a compact tag move for other
-            assertFalse(rig.model.setAtOnce(other, HEADING.of(new Heading(4))), "a compact move is staged for it");
+            assertFalse(shortSet(rig.model, other, HEADING.of(new Heading(4))), "a compact move is staged for it");
             rig.model.set(other, GUIDE.of(new Guide(2))); // the general path: with its requirement
             rig.model.scopes().commit();
             assertTrue(table.apply(id).has(HEADING.id()));
@@ -718,11 +772,11 @@ class MutationModelTest {
             long first = model.spawn(new dev.jtecs.component.Input[] {HP.of(1)});
             long second = model.spawn(new dev.jtecs.component.Input[] {HP.of(2)});
             dev.jtecs.storage.internal.Table from = registry.ofStore(index.storeOf(Entity.slot(second)));
-            assertTrue(model.setAtOnce(first, HEADING.of(new Heading(1)))); // the first move makes the destination
+            assertTrue(shortSet(model, first, HEADING.of(new Heading(1)))); // the first move makes the destination
             assertTrue(from.addEdge(HEADING.id()) != null, "which the source table now knows");
             int published = ended[1];
             long seals = model.transaction().seals();
-            assertTrue(model.setAtOnce(second, HEADING.of(new Heading(2))));
+            assertTrue(shortSet(model, second, HEADING.of(new Heading(2))));
             assertEquals(published + 1, ended[1], "one publication");
             assertEquals(0, ended[0]);
             assertEquals(seals + 1, model.transaction().seals(), "one submission");
@@ -842,7 +896,7 @@ class MutationModelTest {
      * The instant calls nobody hears take short ways: a spawn of plain values is placed without a record
      * ({@code CommitDrain.spawnAtOnce}), a despawn leaves without a publication around it
      * ({@code despawnUnheard}), a tag, a plain value and a removal move the row with no publication machinery
-     * ({@code moveAtOnce}, {@code movePlainValueAtOnce}). The world they leave is the one the general paths leave.
+     * ({@code moveAtOnce}, {@code movePlainBitsAtOnce}). The world they leave is the one the general paths leave.
      * The twin world has an {@code OnSpawn} observer and an observer on every archetype, which send each of its
      * calls down the general path; both take the same random spawns (values, tags, defaults, a component named
      * twice; each calling form), sets of existing and new components, removals and despawns (fixed seeds, named

@@ -122,9 +122,10 @@ class StagingTest {
     static final dev.jtecs.component.NativeComponent<Clamped> CLAMPED = Components.registerNative(Clamped.class);
 
     /**
-     * {@code nothingStaged}, which {@code MutationModel.setAtOnce} asks before its short paths: true for a published
-     * entity with nothing staged, false once a change is staged for it (a record) or it is doomed by a staged
-     * despawn, and true again once that is published ({@code MutationModelTest} covers an open batch boundary).
+     * {@code nothingStaged}, which {@code MutationModel.setBitsAtOnce} asks before its short paths: true for a
+     * published entity with nothing staged, false once a change is staged for it (a record) or it is doomed by a
+     * staged despawn, and true again once that is published ({@code MutationModelTest} covers an open batch
+     * boundary).
      */
     @Test
     void nothingIsStagedForAnEntityUntilAChangeOrADespawnIsStagedForIt() {

@@ -1175,6 +1175,30 @@ class TransactionTest {
     }
 
     /**
+     * A plain record's value given as its fields' bits ({@code stageBitsMove}) is staged as {@code stageValueMove}
+     * stages the record: among the same component's staged values, in order, read back as an equal value.
+     */
+    @Test
+    void aValueGivenAsItsBitsIsStagedAsTheRecordItCameFromWouldBe() {
+        Transaction tx = new Transaction();
+        long[] bits = new long[2];
+        tx.stageValueMove(1, 1, SPOT.of(new Spot(3, 4.5f)), SOURCE);
+        dev.jtecs.storage.internal.StagedValues.plainWriter(SPOT).bits(new Spot(-7, Float.intBitsToFloat(0x7fc00005)),
+                bits);
+        tx.stageBitsMove(2, 2, SPOT, bits, SOURCE);
+        assertEquals(1, tx.tagMoveStagedValue(1), "the second value of its component");
+        assertTrue(tx.tagMoveHasValue(1));
+        Spot read = (Spot) ((dev.jtecs.component.ComponentValue<?>) tx.tagMoveInput(1)).value();
+        assertEquals(-7, read.x());
+        assertEquals(0x7fc00005, Float.floatToRawIntBits(read.y()), "the bits as given");
+        assertEquals(SPOT.id(), tx.tagMoveComponent(1));
+        assertTrue(tx.tagMoveAdds(1));
+        assertThrows(IllegalStateException.class, () -> tx.stageBitsMove(2, 2, SPOT, bits, SOURCE),
+                "the slot has staged work");
+        assertEquals(2, tx.openTagMoves(), "the refused move staged nothing");
+    }
+
+    /**
      * A failed growth of the staged values, or of the move after them, stages nothing the move would read: each
      * growth failed in turn, with the first 64 moves staged already so that the move's own arrays must grow too.
      */
@@ -1200,6 +1224,26 @@ class TransactionTest {
             assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), "growth " + k + ": and it stages again");
         }
         assertTrue(failed >= 6, failed + " growths failed: the values' and the move's five arrays");
+        failed = 0;
+        long[] bits = {5, Float.floatToRawIntBits(6f)};
+        for (int k = 1; ; k++) { // the same for a value given as its bits
+            Transaction tx = new Transaction();
+            for (int slot = 2; slot <= 65; slot++) {
+                tx.stageTagMove(slot, slot, A, true, SOURCE);
+            }
+            FaultAttempt.Outcome outcome = FaultAttempt.run(AllocationFaults.Kind.HEAP, k,
+                    () -> tx.stageBitsMove(1, 1, SPOT, bits, SOURCE));
+            if (outcome != FaultAttempt.Outcome.FAILED) {
+                assertEquals(FaultAttempt.Outcome.UNSPENT, outcome, "growth " + k + ": no growth lets a failure go");
+                assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), "growth " + k + " was not needed");
+                break;
+            }
+            failed++;
+            assertEquals(-1, tx.peek(1), "growth " + k + ": nothing staged for the slot");
+            tx.stageBitsMove(1, 1, SPOT, bits, SOURCE);
+            assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), "growth " + k + ": and it stages again");
+        }
+        assertTrue(failed >= 6, failed + " growths of a move given as bits failed");
     }
 
     @Test

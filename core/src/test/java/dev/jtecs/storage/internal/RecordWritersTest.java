@@ -64,8 +64,8 @@ class RecordWritersTest {
      * {@code write} stores (a NaN's payload, {@code true} as 1, a char's 16 bits), in the cached writer and a fresh
      * spin alike, and touches nothing else; an accessor that throws leaves the row as it was. It needs the segment
      * that spans memory, so it runs where {@link RawRows#ENABLED}: the default execution; the checked-rows one,
-     * which never calls it ({@code Table.writePlainRecord} writes through {@code write} there), checks that it is
-     * that execution.
+     * which never calls it (records go through {@code write} there, bits through the column segments), checks that it
+     * is that execution.
      */
     @Test
     void writeAtStoresWhatWriteStoresAtEachColumnsAddress() throws Throwable {
@@ -250,5 +250,118 @@ class RecordWritersTest {
         assertEquals(7, ((int[]) arrays[0])[1], "no torn first field");
         assertEquals(Double.doubleToRawLongBits(0.5), ((long[]) arrays[1])[1]);
         assertThrows(ArrayIndexOutOfBoundsException.class, () -> writer.stage(new Fused(1, 1), arrays, 3));
+    }
+
+    /** {@code stageBits} stores what {@code bits} read as {@code stage} stores the record, at the index only. */
+    @Test
+    void stageBitsStoresWhatStageStoresForTheRecordTheBitsCameFrom() throws Throwable {
+        All value = new All((byte) -3, true, (short) -300, '\uffff', -123456, Float.intBitsToFloat(0xffc00001),
+                -9L << 33, Double.longBitsToDouble(0xFFF8_0000_0000_1234L));
+        RecordCodec codec = RecordCodec.of(All.class);
+        for (RecordWriter writer : new RecordWriter[] {RecordWriters.of(codec), RecordWriters.spinFor(codec)}) {
+            Object[] fromBits = {new byte[4], new byte[4], new short[4], new short[4], new int[4], new int[4],
+                new long[4], new long[4]};
+            Object[] fromRecord = {new byte[4], new byte[4], new short[4], new short[4], new int[4], new int[4],
+                new long[4], new long[4]};
+            long[] bits = new long[8];
+            writer.bits(value, bits);
+            writer.stageBits(bits, fromBits, 2);
+            writer.stage(value, fromRecord, 2);
+            for (int f = 0; f < fromBits.length; f++) {
+                assertTrue(java.util.Objects.deepEquals(fromBits[f], fromRecord[f]), "field " + f);
+            }
+            assertEquals(-123456, ((int[]) fromBits[4])[2]);
+            assertEquals(0, ((int[]) fromBits[4])[1], "other indexes untouched");
+            assertEquals(0, ((int[]) fromBits[4])[3], "other indexes untouched");
+            assertThrows(ArrayIndexOutOfBoundsException.class, () -> writer.stageBits(bits, fromBits, 4));
+        }
+    }
+
+    /**
+     * {@code bits} reads every field, widened to a long, whose low bytes are the bits {@code write} stores (a NaN's
+     * payload, {@code true} as 1, a char's 16 bits), into {@code out[f]} and nothing past the fields, in the cached
+     * writer and a fresh spin alike; an accessor that throws leaves the array as it was.
+     */
+    @Test
+    void bitsReadsEveryFieldsBitsIntoOneLongEachAsWriteStoresThem() throws Throwable {
+        All value = new All((byte) -3, true, (short) -300, '\uffff', 123456, Float.intBitsToFloat(0x7fc00001),
+                -9L << 33, Double.longBitsToDouble(0x7FF8_0000_0000_1234L));
+        RecordCodec codec = RecordCodec.of(All.class);
+        for (RecordWriter writer : new RecordWriter[] {RecordWriters.of(codec), RecordWriters.spinFor(codec)}) {
+            long[] out = new long[9];
+            out[8] = 77;
+            writer.bits(value, out);
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment[] columns = new java.lang.foreign.MemorySegment[8];
+                for (int c = 0; c < columns.length; c++) {
+                    columns[c] = arena.allocate(8 * 4, 8);
+                }
+                writer.write(value, columns, 0, 1);
+                for (int f = 0; f < 8; f++) {
+                    long size = codec.kind(f).byteSize();
+                    java.lang.foreign.MemorySegment low = java.lang.foreign.MemorySegment.ofArray(new long[] {out[f]})
+                            .asSlice(0, size); // little-endian: the low bytes first
+                    assertEquals(-1L, low.mismatch(columns[f].asSlice(size, size)), "field " + f + ": write's bits");
+                }
+            }
+            assertEquals(0x7FF8_0000_0000_1234L, out[7], "raw bits");
+            assertEquals(0x7fc00001, (int) out[5], "a float's raw bits");
+            assertEquals(1L, out[1], "true as 1");
+            assertEquals(0xffff, (int) out[3] & 0xffff, "a char's 16 bits");
+            assertEquals(77, out[8], "nothing past the fields");
+        }
+        RecordWriter writer = RecordWriters.of(RecordCodec.of(Fused.class));
+        long[] out = new long[2];
+        writer.bits(new Fused(7, 0.5), out);
+        Fused.armed = true;
+        try {
+            assertThrows(IllegalStateException.class, () -> writer.bits(new Fused(9, 1.5), out));
+        } finally {
+            Fused.armed = false;
+        }
+        assertEquals(7, out[0], "no torn first field");
+        assertEquals(Double.doubleToRawLongBits(0.5), out[1]);
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> writer.bits(new Fused(1, 1), new long[1]));
+    }
+
+    /**
+     * {@code writeBitsAt} stores what {@code bits} read at each column's address plus the row times the field's
+     * width: the same bytes {@code writeAt} stores for the record, and nothing beside them. Where
+     * {@link RawRows#ENABLED} only, as {@code writeAt}.
+     */
+    @Test
+    void writeBitsAtStoresWhatWriteAtStoresForTheRecordTheBitsCameFrom() throws Throwable {
+        if (!RawRows.ENABLED) {
+            assertTrue(Boolean.getBoolean("jtecs.checkedRows"), "RawRows is off only in the checked-rows execution");
+            return;
+        }
+        All value = new All((byte) -3, true, (short) -300, '\uffff', -123456, Float.intBitsToFloat(0xffc00001),
+                -9L << 33, Double.longBitsToDouble(0xFFF8_0000_0000_1234L));
+        RecordCodec codec = RecordCodec.of(All.class);
+        for (RecordWriter writer : new RecordWriter[] {RecordWriters.of(codec), RecordWriters.spinFor(codec)}) {
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment[] fromBits = new java.lang.foreign.MemorySegment[11];
+                java.lang.foreign.MemorySegment[] fromRecord = new java.lang.foreign.MemorySegment[11];
+                long[] bitsAddresses = new long[11];
+                long[] recordAddresses = new long[11];
+                for (int c = 0; c < fromBits.length; c++) {
+                    fromBits[c] = arena.allocate(8 * 4, 8);
+                    fromRecord[c] = arena.allocate(8 * 4, 8);
+                    bitsAddresses[c] = fromBits[c].address();
+                    recordAddresses[c] = fromRecord[c].address();
+                }
+                long[] bits = new long[8];
+                writer.bits(value, bits);
+                writer.writeBitsAt(bits, bitsAddresses, 3, 2); // fields go to columns 3..10, row 2
+                writer.writeAt(value, recordAddresses, 3, 2);
+                for (int c = 0; c < fromBits.length; c++) {
+                    assertEquals(-1L, fromBits[c].mismatch(fromRecord[c]), "column " + c + ": what writeAt stores");
+                }
+                assertEquals(-123456, fromBits[7].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 2));
+                assertEquals(0, fromBits[7].getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, 3), "other rows");
+                assertEquals((byte) -3, fromBits[3].get(java.lang.foreign.ValueLayout.JAVA_BYTE, 2));
+                assertEquals(0, fromBits[3].get(java.lang.foreign.ValueLayout.JAVA_BYTE, 3), "one byte, not eight");
+            }
+        }
     }
 }

@@ -1401,12 +1401,19 @@ class TableTest {
         assertEquals("Archetype#1[" + sorted[0].name() + ", " + sorted[1].name() + "] count=2", table.toString());
     }
 
+    /** The bits of a plain record's fields, as {@code World.set} reads them ({@code RecordWriter.bits}). */
+    static long[] bitsOf(NativeComponent<?> component, Object record) {
+        long[] bits = new long[8];
+        StagedValues.plainWriter(component).bits(record, bits);
+        return bits;
+    }
+
     /**
-     * {@code writePlainRecord} is a write-through: a plain record lands in the row and marks its column dirty, as
-     * {@code writeInput} then {@code markDirty} do; a refused one (not native) writes and marks nothing. Every kind
-     * of field keeps its bits (a NaN's payload), the rows beside it keep theirs, and a row past the count is
-     * refused with nothing written or marked: by the table's addresses in the default execution, through the
-     * column segments in the checked-rows one.
+     * {@code writePlainBits} is a write-through: a plain record's bits land in the row and mark its column dirty, as
+     * {@code writeInput} of the record then {@code markDirty} do; a refused one (not native) writes and marks
+     * nothing. Every kind of field keeps its bits (a NaN's payload), the rows beside it keep theirs, and a row past
+     * the count is refused with nothing written or marked: by the table's addresses in the default execution,
+     * through the column segments in the checked-rows one.
      */
     @Test
     void aPlainRecordWrittenThroughMarksItsColumnDirtyAndARefusedOneMarksNothing() {
@@ -1422,16 +1429,16 @@ class TableTest {
             table.writeValue(narrow, row, narrow(row));
         }
         table.dirty().clear();
-        assertFalse(table.writePlainRecord(count, 0, 4L));
+        assertFalse(table.writePlainBits(count, 0, new long[] {4}));
         assertFalse(table.dirty().anyDirty(), "refused: nothing marked");
-        assertTrue(table.writePlainRecord(vec, 1, new Vec(2, 3)));
+        assertTrue(table.writePlainBits(vec, 1, bitsOf(VEC, new Vec(2, 3))));
         assertEquals(new Vec(2, 3), table.readValue(vec, 1));
         assertTrue(table.dirty().isDirty(vec));
         assertFalse(table.dirty().isDirty(count));
 
         TableValuesTest.Narrow every = new TableValuesTest.Narrow((byte) -3, true, (short) -4, '\uffff', -5,
                 Float.intBitsToFloat(0x7fc00001), Long.MIN_VALUE + 6, Double.longBitsToDouble(0x7ff8000000000002L));
-        assertTrue(table.writePlainRecord(narrow, 1, every));
+        assertTrue(table.writePlainBits(narrow, 1, bitsOf(NARROW, every)));
         TableValuesTest.Narrow read = (TableValuesTest.Narrow) table.readValue(narrow, 1);
         assertEquals(every, read);
         assertEquals(0x7fc00001, Float.floatToRawIntBits(read.f()), "NaN payload kept");
@@ -1442,14 +1449,24 @@ class TableTest {
         }
 
         table.dirty().clear();
-        assertThrows(IndexOutOfBoundsException.class, () -> table.writePlainRecord(vec, 3, new Vec(9, 9)));
-        assertThrows(IndexOutOfBoundsException.class, () -> table.writePlainRecord(vec, -1, new Vec(9, 9)));
+        assertThrows(IndexOutOfBoundsException.class, () -> table.writePlainBits(vec, 3, bitsOf(VEC, new Vec(9, 9))));
+        assertThrows(IndexOutOfBoundsException.class, () -> table.writePlainBits(vec, -1, bitsOf(VEC, new Vec(9, 9))));
         assertFalse(table.dirty().anyDirty(), "refused rows: nothing marked");
         table.swapRemove(2);
-        assertThrows(IndexOutOfBoundsException.class, () -> table.writePlainRecord(narrow, 2, every),
+        assertThrows(IndexOutOfBoundsException.class, () -> table.writePlainBits(narrow, 2, bitsOf(NARROW, every)),
                 "a row past the count, inside the capacity");
         assertEquals(new Vec(0, 0), table.readValue(vec, 0));
         assertEquals(new Vec(2, 3), table.readValue(vec, 1));
+
+        // the value of a row a move has just made: written, marked by the move rather than here
+        table.dirty().clear();
+        table.writeMovedBits(vec, 0, bitsOf(VEC, new Vec(5, 6)));
+        assertEquals(new Vec(5, 6), table.readValue(vec, 0));
+        assertFalse(table.dirty().anyDirty(), "no mark: the move marks what it added");
+        assertThrows(IllegalStateException.class, () -> table.writeMovedBits(count, 0, new long[] {4}),
+                "no plain record type there");
+        assertThrows(IndexOutOfBoundsException.class, () -> table.writeMovedBits(vec, 2, bitsOf(VEC, new Vec(1, 1))));
+        assertEquals(new Vec(5, 6), table.readValue(vec, 0));
     }
 
 }

@@ -87,10 +87,10 @@ class TableValuesTest {
     }
 
     /**
-     * {@code writePlainRecord}: a plain record ({@code Vec}, {@code Narrow}: generated accessors and constructor) is
-     * written through its spun writer, bit for bit; a record with an accessor of its own ({@code Fused}), a component
-     * that is not native, and any record once the spun writers are forgotten are refused with nothing written, so the
-     * caller takes the general path, where that code runs.
+     * {@code writePlainBits}: a plain record ({@code Vec}, {@code Narrow}: generated accessors and constructor), given
+     * as its fields' bits, is written through its spun writer, bit for bit; a record with an accessor of its own
+     * ({@code Fused}), a component that is not native, and any record once the spun writers are forgotten are refused
+     * with nothing written, so the caller takes the general path, where that code runs.
      */
     @Test
     void onlyAPlainRecordWithASpunWriterIsWrittenAsPlain() {
@@ -105,27 +105,27 @@ class TableValuesTest {
         assertTrue(table.values().isPlainRecord(vec));
         assertFalse(table.values().isPlainRecord(fused));
         assertFalse(table.values().isPlainRecord(table.position(COUNT.id())));
-        assertTrue(table.values().writePlainRecord(vec, 0, new TableTest.Vec(1.5f, -0.0f)));
+        assertTrue(table.values().writePlainBits(vec, 0, TableTest.bitsOf(VEC, new TableTest.Vec(1.5f, -0.0f))));
         assertEquals(new TableTest.Vec(1.5f, -0.0f), table.readValue(vec, 0));
         Narrow every = new Narrow((byte) -3, true, (short) -4, 'q', -5, Float.intBitsToFloat(0x7fc00001), -6L,
                 Double.longBitsToDouble(0x7ff8000000000002L));
-        assertTrue(table.values().writePlainRecord(narrow, 0, every));
+        assertTrue(table.values().writePlainBits(narrow, 0, TableTest.bitsOf(NARROW, every)));
         Narrow read = (Narrow) table.readValue(narrow, 0);
         assertEquals(every, read);
         assertEquals(0x7fc00001, Float.floatToRawIntBits(read.f()), "NaN payload kept");
         assertEquals(0x7ff8000000000002L, Double.doubleToRawLongBits(read.d()), "NaN payload kept");
 
-        assertFalse(table.values().writePlainRecord(fused, 0, new RecordWritersTest.Fused(8, 9.5)),
+        assertFalse(table.values().writePlainBits(fused, 0, new long[] {8, 0}),
                 "an accessor of its own: not plain");
         assertEquals(new RecordWritersTest.Fused(3, 4.5), table.readValue(fused, 0), "nothing written");
-        assertFalse(table.values().writePlainRecord(table.position(BLOB.id()), 0, new Blob("x")), "managed");
-        assertFalse(table.values().writePlainRecord(table.position(COUNT.id()), 0, 9L), "scalar");
+        assertFalse(table.values().writePlainBits(table.position(BLOB.id()), 0, new long[1]), "managed");
+        assertFalse(table.values().writePlainBits(table.position(COUNT.id()), 0, new long[] {9}), "scalar");
         assertEquals(5L, table.readValue(table.position(COUNT.id()), 0), "nothing written");
 
         int capacity = table.capacityRows();
         for (int row : new int[] {-1, capacity, Integer.MAX_VALUE}) { // no row of the buffers: refused, by either way
-            assertThrows(IndexOutOfBoundsException.class, () -> table.values().writePlainRecord(vec, row,
-                    new TableTest.Vec(9, 9)), "row " + row);
+            assertThrows(IndexOutOfBoundsException.class, () -> table.values().writePlainBits(vec, row,
+                    TableTest.bitsOf(VEC, new TableTest.Vec(9, 9))), "row " + row);
             assertThrows(IndexOutOfBoundsException.class, () -> table.writeValue(narrow, row, every), "row " + row);
         }
         assertEquals(new TableTest.Vec(1.5f, -0.0f), table.readValue(vec, 0), "nothing written");
@@ -133,7 +133,8 @@ class TableValuesTest {
 
         table.values().forgetSpunWriters();
         assertFalse(table.values().isPlainRecord(vec));
-        assertFalse(table.values().writePlainRecord(vec, 0, new TableTest.Vec(7, 8)), "no spun writer");
+        assertFalse(table.values().writePlainBits(vec, 0, TableTest.bitsOf(VEC, new TableTest.Vec(7, 8))),
+                "no spun writer");
         assertEquals(new TableTest.Vec(1.5f, -0.0f), table.readValue(vec, 0), "nothing written");
     }
 
