@@ -14,6 +14,7 @@ import dev.jtecs.component.TargetSelector;
 import dev.jtecs.component.internal.RecordCodec;
 import dev.jtecs.entity.Entity;
 import dev.jtecs.entity.internal.EntityIndex;
+import dev.jtecs.entity.internal.Growth;
 import dev.jtecs.event.OnDespawn;
 import dev.jtecs.event.internal.ObserverRegistry;
 import dev.jtecs.mutation.BatchCallback;
@@ -31,7 +32,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -328,8 +328,8 @@ public final class MutationModel {
         RecordWriter writer = component instanceof NativeComponent<?> nc ? StagedValues.plainWriter(nc) : null;
         int fields = writer == null ? 0 : RecordCodec.of(component.valueType()).fieldCount();
         Object[] writers = id < plainWriters.length ? plainWriters
-                : Arrays.copyOf(plainWriters, Math.max(id + 1, plainWriters.length * 2));
-        long[] bits = fields <= valueBits.length ? valueBits : new long[fields];
+                : Growth.copyOf(plainWriters, Math.max(id + 1, plainWriters.length * 2));
+        long[] bits = fields <= valueBits.length ? valueBits : Growth.newLongs(fields);
         // both arrays are made first: a failed allocation changes nothing
         writers[id] = writer == null ? NOT_PLAIN : writer;
         plainWriters = writers;

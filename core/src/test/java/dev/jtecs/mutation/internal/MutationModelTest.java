@@ -1000,6 +1000,27 @@ class MutationModelTest {
         }
     }
 
+    record Gauge(float level, double rate, long ticks) {} // plain, three fields; set first by the test below
+
+    static final dev.jtecs.component.NativeComponent<Gauge> GAUGE = Components.registerNative(Gauge.class);
+
+    /**
+     * The first {@code set} of a component has the world note whether its record type is plain and make room for
+     * its fields' bits; a failed allocation there leaves the world as it was, and the call succeeds when allowed,
+     * as a write-through and as a move.
+     */
+    @Test
+    void aFailedAllocationWhileSetLearnsARecordTypeChangesNothing() {
+        long has = world.spawn(HP.of(1), GAUGE.of(new Gauge(1, 2, 3)));
+        long lacks = world.spawn(HP.of(2));
+        int failures = failingEachAllocation(dev.jtecs.entity.internal.AllocationFaults.Kind.HEAP, "a first set",
+                () -> world.set(has, GAUGE.of(new Gauge(4, 5, 6))));
+        assertEquals(new Gauge(4, 5, 6), world.get(has, GAUGE));
+        world.set(lacks, GAUGE.of(new Gauge(7, 8, 9)));
+        assertEquals(new Gauge(7, 8, 9), world.get(lacks, GAUGE));
+        assertEquals(dev.jtecs.entity.internal.AllocationFaults.ENABLED, failures > 0, "growths were failed");
+    }
+
     /**
      * A failed allocation during such a move (the destination's columns or the engine's arrays growing) leaves
      * the world as it was, and the next call moves the entity.
