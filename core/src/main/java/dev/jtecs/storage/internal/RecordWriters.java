@@ -150,13 +150,7 @@ final class RecordWriters {
                 int[] slots = readFields(code, kinds, 6);
                 for (int f = 0; f < kinds.length; f++) {
                     Spec spec = Spec.of(kinds[f]);
-                    code.aload(2).iload(3);
-                    if (f > 0) {
-                        code.loadConstant(f).iadd();
-                    }
-                    code.laload(); // the column's address
-                    code.lload(4);
-                    code.loadConstant((long) kinds[f].byteSize()).lmul().ladd();
+                    loadFieldAddress(code, f, kinds[f]);
                     code.loadLocal(TypeKind.from(spec.value), slots[f]);
                     toBits(code, kinds[f]); // the bits a column of the field's width holds (a boolean is 0 or 1)
                     if (kinds[f] == PrimitiveKind.CHAR) {
@@ -204,13 +198,7 @@ final class RecordWriters {
                 // slots: 0 this, 1 bits, 2 addresses, 3 base, 4-5 row
                 for (int f = 0; f < kinds.length; f++) {
                     Spec spec = Spec.of(kinds[f]);
-                    code.aload(2).iload(3);
-                    if (f > 0) {
-                        code.loadConstant(f).iadd();
-                    }
-                    code.laload(); // the column's address
-                    code.lload(4);
-                    code.loadConstant((long) kinds[f].byteSize()).lmul().ladd();
+                    loadFieldAddress(code, f, kinds[f]);
                     code.aload(1).loadConstant(f).laload(); // the field's bits
                     switch (kinds[f].byteSize()) {
                         case 1 -> code.l2i().i2b();
@@ -243,6 +231,20 @@ final class RecordWriters {
                 .defineHiddenClassWithClassData(bytes, List.of(getters), true);
         return (RecordWriter) lookup.findConstructor(lookup.lookupClass(),
                 java.lang.invoke.MethodType.methodType(void.class)).invoke();
+    }
+
+    /**
+     * Pushes the address of field {@code f}'s element in the row, for a method whose slot 2 holds the addresses,
+     * slot 3 the base and slots 4-5 the row: {@code addresses[base + f] + row * size}.
+     */
+    private static void loadFieldAddress(java.lang.classfile.CodeBuilder code, int f, PrimitiveKind kind) {
+        code.aload(2).iload(3);
+        if (f > 0) {
+            code.loadConstant(f).iadd();
+        }
+        code.laload(); // the column's address
+        code.lload(4);
+        code.loadConstant((long) kind.byteSize()).lmul().ladd();
     }
 
     /** Turns the float or double on the stack into its raw bits (an int, a long); other kinds are their bits. */

@@ -1200,50 +1200,43 @@ class TransactionTest {
 
     /**
      * A failed growth of the staged values, or of the move after them, stages nothing the move would read: each
-     * growth failed in turn, with the first 64 moves staged already so that the move's own arrays must grow too.
+     * growth failed in turn, with the first 64 moves staged already so that the move's own arrays must grow too; for
+     * a value given as a record and as its bits alike.
      */
     @Test
     void aFailedGrowthStagesNoValueMove() {
         assertTrue(AllocationFaults.ENABLED, "the suite runs with -Djtecs.allocationFaults");
+        int failed = failEachGrowth("a record", tx -> tx.stageValueMove(1, 1, SPOT.of(new Spot(5, 6f)), SOURCE));
+        assertTrue(failed >= 6, failed + " growths failed: the values' and the move's five arrays");
+        long[] bits = {5, Float.floatToRawIntBits(6f)};
+        failed = failEachGrowth("its bits", tx -> tx.stageBitsMove(1, 1, SPOT, bits, SOURCE));
+        assertTrue(failed >= 6, failed + " growths of a move given as bits failed");
+    }
+
+    /**
+     * Fails each growth in turn while {@code stage} stages slot 1's move of {@code Spot(5, 6)} behind 64 tag moves;
+     * after each failure nothing is staged for the slot and the call stages when tried again. Returns how many
+     * growths failed.
+     */
+    private static int failEachGrowth(String what, java.util.function.Consumer<Transaction> stage) {
         int failed = 0;
         for (int k = 1; ; k++) {
             Transaction tx = new Transaction();
             for (int slot = 2; slot <= 65; slot++) {
                 tx.stageTagMove(slot, slot, A, true, SOURCE); // the tag-move arrays' first 64 places
             }
-            FaultAttempt.Outcome outcome = FaultAttempt.run(AllocationFaults.Kind.HEAP, k,
-                    () -> tx.stageValueMove(1, 1, SPOT.of(new Spot(1, 2f)), SOURCE));
+            FaultAttempt.Outcome outcome = FaultAttempt.run(AllocationFaults.Kind.HEAP, k, () -> stage.accept(tx));
+            String growth = what + ", growth " + k;
             if (outcome != FaultAttempt.Outcome.FAILED) {
-                assertEquals(FaultAttempt.Outcome.UNSPENT, outcome, "growth " + k + ": no growth lets a failure go");
-                assertEquals(SPOT.of(new Spot(1, 2f)), tx.tagMoveInput(64), "growth " + k + " was not needed");
-                break;
+                assertEquals(FaultAttempt.Outcome.UNSPENT, outcome, growth + ": no growth lets a failure go");
+                assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), growth + " was not needed");
+                return failed;
             }
             failed++;
-            assertEquals(-1, tx.peek(1), "growth " + k + ": nothing staged for the slot");
-            tx.stageValueMove(1, 1, SPOT.of(new Spot(5, 6f)), SOURCE);
-            assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), "growth " + k + ": and it stages again");
+            assertEquals(-1, tx.peek(1), growth + ": nothing staged for the slot");
+            stage.accept(tx);
+            assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), growth + ": and it stages again");
         }
-        assertTrue(failed >= 6, failed + " growths failed: the values' and the move's five arrays");
-        failed = 0;
-        long[] bits = {5, Float.floatToRawIntBits(6f)};
-        for (int k = 1; ; k++) { // the same for a value given as its bits
-            Transaction tx = new Transaction();
-            for (int slot = 2; slot <= 65; slot++) {
-                tx.stageTagMove(slot, slot, A, true, SOURCE);
-            }
-            FaultAttempt.Outcome outcome = FaultAttempt.run(AllocationFaults.Kind.HEAP, k,
-                    () -> tx.stageBitsMove(1, 1, SPOT, bits, SOURCE));
-            if (outcome != FaultAttempt.Outcome.FAILED) {
-                assertEquals(FaultAttempt.Outcome.UNSPENT, outcome, "growth " + k + ": no growth lets a failure go");
-                assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), "growth " + k + " was not needed");
-                break;
-            }
-            failed++;
-            assertEquals(-1, tx.peek(1), "growth " + k + ": nothing staged for the slot");
-            tx.stageBitsMove(1, 1, SPOT, bits, SOURCE);
-            assertEquals(SPOT.of(new Spot(5, 6f)), tx.tagMoveInput(64), "growth " + k + ": and it stages again");
-        }
-        assertTrue(failed >= 6, failed + " growths of a move given as bits failed");
     }
 
     @Test
