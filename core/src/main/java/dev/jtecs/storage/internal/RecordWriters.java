@@ -37,38 +37,23 @@ import java.util.List;
 final class RecordWriters {
     private RecordWriters() {}
 
-    // the stores of a spun write, each through the column's own segment (its bounds, liveness and alignment checked)
+    // the stores of a spun write, one per width, each through the column's own segment (its bounds, liveness and
+    // alignment checked); a field comes as its bits, as writeAt stores them (a float's raw bits, a boolean as 0 or 1)
 
-    static void storeByte(MemorySegment column, long row, byte value) {
-        column.setAtIndex(ValueLayout.JAVA_BYTE, row, value);
+    static void storeByte(MemorySegment column, long row, byte bits) {
+        column.setAtIndex(ValueLayout.JAVA_BYTE, row, bits);
     }
 
-    static void storeBoolean(MemorySegment column, long row, boolean value) {
-        column.setAtIndex(ValueLayout.JAVA_BOOLEAN, row, value);
+    static void storeShort(MemorySegment column, long row, short bits) {
+        column.setAtIndex(ValueLayout.JAVA_SHORT, row, bits);
     }
 
-    static void storeShort(MemorySegment column, long row, short value) {
-        column.setAtIndex(ValueLayout.JAVA_SHORT, row, value);
+    static void storeInt(MemorySegment column, long row, int bits) {
+        column.setAtIndex(ValueLayout.JAVA_INT, row, bits);
     }
 
-    static void storeChar(MemorySegment column, long row, char value) {
-        column.setAtIndex(ValueLayout.JAVA_CHAR, row, value);
-    }
-
-    static void storeInt(MemorySegment column, long row, int value) {
-        column.setAtIndex(ValueLayout.JAVA_INT, row, value);
-    }
-
-    static void storeFloat(MemorySegment column, long row, float value) {
-        column.setAtIndex(ValueLayout.JAVA_FLOAT, row, value);
-    }
-
-    static void storeLong(MemorySegment column, long row, long value) {
-        column.setAtIndex(ValueLayout.JAVA_LONG, row, value);
-    }
-
-    static void storeDouble(MemorySegment column, long row, double value) {
-        column.setAtIndex(ValueLayout.JAVA_DOUBLE, row, value);
+    static void storeLong(MemorySegment column, long row, long bits) {
+        column.setAtIndex(ValueLayout.JAVA_LONG, row, bits);
     }
 
     /** The writer of each record class, or none (a {@code null} holder) when it could not be spun. */
@@ -140,8 +125,12 @@ final class RecordWriters {
                     code.aaload(); // the column
                     code.lload(4);
                     code.loadLocal(TypeKind.from(spec.value), slots[f]);
+                    toBits(code, kinds[f]);
+                    if (kinds[f] == PrimitiveKind.CHAR) {
+                        code.i2s();
+                    }
                     code.invokestatic(CD_SELF, spec.store, MethodTypeDesc.of(CD_void, CD_SEGMENT, CD_long,
-                            spec.value));
+                            spec.bits));
                 }
                 code.return_();
             });
@@ -280,9 +269,9 @@ final class RecordWriters {
     }
 
     /**
-     * How a primitive kind is stored: its store through a column segment (here), the {@link RawRows} store at an
-     * address of its width and that store's bits type, the value's descriptor, and the heap array that holds its bits
-     * when staged.
+     * How a primitive kind is stored: the store of its width through a column segment (here) and the
+     * {@link RawRows} store at an address, both taking the bits type, the value's descriptor, and the heap array
+     * that holds its bits when staged.
      */
     private record Spec(String store, String storeAt, ClassDesc bits, ClassDesc value, ClassDesc array) {
         static Spec of(PrimitiveKind kind) {
@@ -292,13 +281,13 @@ final class RecordWriters {
             ClassDesc longs = CD_long.arrayType();
             return switch (kind) {
                 case BYTE -> new Spec("storeByte", "storeByteAt", CD_byte, CD_byte, bytes);
-                case BOOLEAN -> new Spec("storeBoolean", "storeByteAt", CD_byte, ConstantDescs.CD_boolean, bytes);
+                case BOOLEAN -> new Spec("storeByte", "storeByteAt", CD_byte, ConstantDescs.CD_boolean, bytes);
                 case SHORT -> new Spec("storeShort", "storeShortAt", CD_short, CD_short, shorts);
-                case CHAR -> new Spec("storeChar", "storeShortAt", CD_short, ConstantDescs.CD_char, shorts);
+                case CHAR -> new Spec("storeShort", "storeShortAt", CD_short, ConstantDescs.CD_char, shorts);
                 case INT -> new Spec("storeInt", "storeIntAt", CD_int, CD_int, ints);
-                case FLOAT -> new Spec("storeFloat", "storeIntAt", CD_int, ConstantDescs.CD_float, ints);
+                case FLOAT -> new Spec("storeInt", "storeIntAt", CD_int, ConstantDescs.CD_float, ints);
                 case LONG -> new Spec("storeLong", "storeLongAt", CD_long, CD_long, longs);
-                case DOUBLE -> new Spec("storeDouble", "storeLongAt", CD_long, ConstantDescs.CD_double, longs);
+                case DOUBLE -> new Spec("storeLong", "storeLongAt", CD_long, ConstantDescs.CD_double, longs);
             };
         }
     }

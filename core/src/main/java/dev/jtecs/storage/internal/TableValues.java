@@ -107,11 +107,11 @@ public final class TableValues {
         int base = nativeStart[position];
         for (int f = 0; f < nativeCount[position]; f++) {
             MemorySegment s = nativeSegments[base + f];
-            switch (nativeKinds[base + f].byteSize()) {
-                case 1 -> s.setAtIndex(ValueLayout.JAVA_BYTE, row, (byte) bits[f]);
-                case 2 -> s.setAtIndex(ValueLayout.JAVA_SHORT, row, (short) bits[f]);
-                case 4 -> s.setAtIndex(ValueLayout.JAVA_INT, row, (int) bits[f]);
-                default -> s.setAtIndex(ValueLayout.JAVA_LONG, row, bits[f]);
+            switch (nativeKinds[base + f].byteSize()) { // the spun write's stores of each width
+                case 1 -> RecordWriters.storeByte(s, row, (byte) bits[f]);
+                case 2 -> RecordWriters.storeShort(s, row, (short) bits[f]);
+                case 4 -> RecordWriters.storeInt(s, row, (int) bits[f]);
+                default -> RecordWriters.storeLong(s, row, bits[f]);
             }
         }
     }
