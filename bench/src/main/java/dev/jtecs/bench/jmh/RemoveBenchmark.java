@@ -53,6 +53,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * the fastest Java peer at both sizes (the issue's {@code add_remove_tag} goal, for a move that carries a column
  * of data), cost flat in N (1M per entity within 1.3x of 16K per entity), 0 B per entity.
  *
+ * <p>Where the goal stands (one JMH run of build {@code 08b3aad}, two forks, 7 December 2026; ratios to
+ * Artemis-odb, 16K and 1M): 0 B per entity and flat (1.06 and 0.90) as set; the time missed: staged
+ * 1.55 &plusmn; 0.66 and 1.21 &plusmn; 0.08, instant 6.0 &plusmn; 2.6 and 4.0 &plusmn; 0.4, for the reason
+ * {@link SetNewBenchmark} gives (a move published before the call returns, against a batch applied in
+ * {@code process}).
+ *
  * <p>Fairness: each engine uses its own per-entity removal and barrier. Dominion: {@code Entity.removeType},
  * applied at once; Artemis-odb: mapper {@code remove}, published by {@code process}; Ashley:
  * {@code Entity.remove} by class, immediate. Only the measured engine's world is built ({@link EngineUnderTest});

@@ -53,6 +53,17 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * 1.3x of 16K per entity). A peer writes two fields of an object its mapper finds; jtecs finds the row of an id
  * and writes two columns: work of the same size, so nothing justifies more.
  *
+ * <p>Where the goal stands (one JMH run of build {@code 08b3aad}, two forks, 7 December 2026; ratios to
+ * Artemis-odb, 16K and 1M): met for the row writer at 1M (0.92 &plusmn; 0.16) and for allocation and flatness; missed
+ * elsewhere: the row writer 3.1x at 16K, {@code write} 9.2x and 2.7x, {@code set} 13.6x and 4.2x in a scope, 15.1x
+ * and 4.5x outside. The premise above undercounts jtecs's work: each call checks the id's generation against its
+ * slot (a stale id must fail, not write another entity's row) and records the write (the column's dirty bit and
+ * the exact count {@code Archetype.writeCount} reports), and the peers do neither. Taking the row writer's dirty
+ * mark out (an experiment, on a harness pinned to one core, 16K) took it from 3.71 to 2.66 ns per entity
+ * (docs/world.md, "A row writer"); {@code set} also reads the record's fields and makes one call the JIT keeps out of
+ * line (docs/world.md, "What {@code set} allocates"). At 1M a peer's objects leave the cache and it slows to within
+ * the row writer's cost; at 16K they do not.
+ *
  * <p>Fairness: each peer's idiomatic in-place write through the handle it holds, with no barrier (nothing
  * structural happens). Only the measured engine's world is built ({@link EngineUnderTest}); the population is
  * {@link EntityPopulations}'s.
