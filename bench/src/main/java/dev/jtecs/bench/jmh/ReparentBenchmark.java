@@ -65,9 +65,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * path's {@code set_new} in that run, 16K and 1M): met for time: staged 1.14 &plusmn; 0.05 and 1.37 &plusmn; 0.23,
  * instant 0.70 and 0.83, the forms without edge objects 1.09 and 1.10 staged, 0.67 and 0.67 instant. Allocation:
  * the forms without edge objects 0 B per entity; the others the edge itself, 32 B, in the forks where escape
- * analysis did not remove it (one of the two staged forks, both instant ones), nothing more. Flatness: 1.21, 1.11
- * and 1.01, and 1.31 &plusmn; 0.21 for the staged edge objects, whose fork that kept its edges was 1.39 and whose
- * other fork was 1.19.
+ * analysis did not remove it (one of the two staged forks, both instant ones), nothing more. Flatness: 1.21 for
+ * the instant edge objects, 1.11 and 1.01 for the forms without them (staged, instant), and 1.31 &plusmn; 0.21 for
+ * the staged edge objects: 1.39 in the fork that kept its edges, 1.19 in the other.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
