@@ -38,10 +38,7 @@ class RecordWritersTest {
         RecordWriter writer = RecordWriters.of(RecordCodec.of(All.class));
         assertNotNull(writer);
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-            java.lang.foreign.MemorySegment[] columns = new java.lang.foreign.MemorySegment[11];
-            for (int c = 0; c < columns.length; c++) {
-                columns[c] = arena.allocate(8 * 4, 8);
-            }
+            java.lang.foreign.MemorySegment[] columns = columns(arena, 11);
             writer.write(value, columns, 3, 2); // fields go to columns 3..10, row 2
             assertEquals((byte) -3, columns[3].getAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, 2));
             assertTrue(columns[4].getAtIndex(java.lang.foreign.ValueLayout.JAVA_BOOLEAN, 2));
@@ -78,14 +75,9 @@ class RecordWritersTest {
         RecordCodec codec = RecordCodec.of(All.class);
         for (RecordWriter writer : new RecordWriter[] {RecordWriters.of(codec), RecordWriters.spinFor(codec)}) {
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-                java.lang.foreign.MemorySegment[] byAddress = new java.lang.foreign.MemorySegment[11];
-                java.lang.foreign.MemorySegment[] bySegment = new java.lang.foreign.MemorySegment[11];
-                long[] addresses = new long[11];
-                for (int c = 0; c < byAddress.length; c++) {
-                    byAddress[c] = arena.allocate(8 * 4, 8);
-                    bySegment[c] = arena.allocate(8 * 4, 8);
-                    addresses[c] = byAddress[c].address();
-                }
+                java.lang.foreign.MemorySegment[] byAddress = columns(arena, 11);
+                java.lang.foreign.MemorySegment[] bySegment = columns(arena, 11);
+                long[] addresses = addressesOf(byAddress);
                 writer.writeAt(value, addresses, 3, 2); // fields go to columns 3..10, row 2
                 writer.write(value, bySegment, 3, 2);
                 for (int c = 0; c < byAddress.length; c++) {
@@ -155,10 +147,7 @@ class RecordWritersTest {
         assertNotNull(spun);
         assertTrue(spun != RecordWriters.of(codec), "a class of its own");
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-            java.lang.foreign.MemorySegment[] columns = new java.lang.foreign.MemorySegment[10];
-            for (int c = 0; c < columns.length; c++) {
-                columns[c] = arena.allocate(8 * 4, 8);
-            }
+            java.lang.foreign.MemorySegment[] columns = columns(arena, 10);
             spun.write(new All((byte) 7, true, (short) 700, 'z', -70_000, -7.5f, 7L << 40, -0.125), columns, 2, 3);
             assertEquals((byte) 7, columns[2].getAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, 3));
             assertTrue(columns[3].getAtIndex(java.lang.foreign.ValueLayout.JAVA_BOOLEAN, 3));
@@ -208,10 +197,7 @@ class RecordWritersTest {
                 new long[4], new long[4]};
             writer.stage(value, arrays, 2);
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-                java.lang.foreign.MemorySegment[] columns = new java.lang.foreign.MemorySegment[8];
-                for (int c = 0; c < columns.length; c++) {
-                    columns[c] = arena.allocate(8 * 4, 8);
-                }
+                java.lang.foreign.MemorySegment[] columns = columns(arena, 8);
                 writer.write(value, columns, 0, 2);
                 java.lang.foreign.ValueLayout[] widths = {java.lang.foreign.ValueLayout.JAVA_BYTE,
                     java.lang.foreign.ValueLayout.JAVA_BYTE, java.lang.foreign.ValueLayout.JAVA_SHORT,
@@ -290,10 +276,7 @@ class RecordWritersTest {
             out[8] = 77;
             writer.bits(value, out);
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-                java.lang.foreign.MemorySegment[] columns = new java.lang.foreign.MemorySegment[8];
-                for (int c = 0; c < columns.length; c++) {
-                    columns[c] = arena.allocate(8 * 4, 8);
-                }
+                java.lang.foreign.MemorySegment[] columns = columns(arena, 8);
                 writer.write(value, columns, 0, 1);
                 for (int f = 0; f < 8; f++) {
                     long size = codec.kind(f).byteSize();
@@ -338,16 +321,10 @@ class RecordWritersTest {
         RecordCodec codec = RecordCodec.of(All.class);
         for (RecordWriter writer : new RecordWriter[] {RecordWriters.of(codec), RecordWriters.spinFor(codec)}) {
             try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-                java.lang.foreign.MemorySegment[] fromBits = new java.lang.foreign.MemorySegment[11];
-                java.lang.foreign.MemorySegment[] fromRecord = new java.lang.foreign.MemorySegment[11];
-                long[] bitsAddresses = new long[11];
-                long[] recordAddresses = new long[11];
-                for (int c = 0; c < fromBits.length; c++) {
-                    fromBits[c] = arena.allocate(8 * 4, 8);
-                    fromRecord[c] = arena.allocate(8 * 4, 8);
-                    bitsAddresses[c] = fromBits[c].address();
-                    recordAddresses[c] = fromRecord[c].address();
-                }
+                java.lang.foreign.MemorySegment[] fromBits = columns(arena, 11);
+                java.lang.foreign.MemorySegment[] fromRecord = columns(arena, 11);
+                long[] bitsAddresses = addressesOf(fromBits);
+                long[] recordAddresses = addressesOf(fromRecord);
                 long[] bits = new long[8];
                 writer.bits(value, bits);
                 writer.writeBitsAt(bits, bitsAddresses, 3, 2); // fields go to columns 3..10, row 2
@@ -361,5 +338,23 @@ class RecordWritersTest {
                 assertEquals(0, fromBits[3].get(java.lang.foreign.ValueLayout.JAVA_BYTE, 3), "one byte, not eight");
             }
         }
+    }
+
+    /** {@code count} zeroed columns of four 8-byte rows, every width's element fitting a row. */
+    private static java.lang.foreign.MemorySegment[] columns(java.lang.foreign.Arena arena, int count) {
+        java.lang.foreign.MemorySegment[] columns = new java.lang.foreign.MemorySegment[count];
+        for (int c = 0; c < count; c++) {
+            columns[c] = arena.allocate(8 * 4, 8);
+        }
+        return columns;
+    }
+
+    /** The columns' base addresses, as {@code writeAt} and {@code writeBitsAt} take them. */
+    private static long[] addressesOf(java.lang.foreign.MemorySegment[] columns) {
+        long[] addresses = new long[columns.length];
+        for (int c = 0; c < columns.length; c++) {
+            addresses[c] = columns[c].address();
+        }
+        return addresses;
     }
 }
